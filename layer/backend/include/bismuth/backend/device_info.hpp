@@ -1,0 +1,68 @@
+// What Bismuth needs to know about a physical device, gathered once through vkGetPhysicalDeviceProperties2.
+#pragma once
+
+#include <volk.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bismuth/backend/instance.hpp"
+#include "bismuth/common/expected.hpp"
+
+namespace bismuth::backend {
+
+struct DeviceInfo {
+  uint32_t index = 0;  // position in vkEnumeratePhysicalDevices order: what BISMUTH_DEVICE=<n> names
+  VkPhysicalDevice handle = VK_NULL_HANDLE;
+  std::string name;
+  VkPhysicalDeviceType type = VK_PHYSICAL_DEVICE_TYPE_OTHER;
+  uint32_t vendor_id = 0;
+  uint32_t device_id = 0;
+  uint32_t api_version = 0;
+  uint32_t driver_version = 0;
+  std::array<uint8_t, VK_UUID_SIZE> pipeline_cache_uuid{};
+  // VkPhysicalDeviceDriverProperties (Vulkan 1.2 / VK_KHR_driver_properties); empty when unavailable.
+  std::string driver_name;
+  std::string driver_info;
+
+  // Vulkan 1.1 subgroup properties.
+  uint32_t subgroup_size = 0;
+  VkShaderStageFlags subgroup_supported_stages = 0;
+  VkSubgroupFeatureFlags subgroup_supported_operations = 0;
+  // Subgroup size control (Vulkan 1.3 core or VK_EXT_subgroup_size_control): min == max == subgroup_size without.
+  bool subgroup_size_control = false;
+  uint32_t min_subgroup_size = 0;
+  uint32_t max_subgroup_size = 0;
+  VkShaderStageFlags required_subgroup_size_stages = 0;
+
+  // Device extensions Bismuth cares about.
+  bool has_shader_subgroup_ballot = false;  // VK_EXT_shader_subgroup_ballot
+  bool has_shader_subgroup_vote = false;    // VK_EXT_shader_subgroup_vote
+  bool has_subgroup_size_control = false;   // VK_EXT_subgroup_size_control (or core in 1.3)
+  bool has_maintenance4 = false;            // VK_KHR_maintenance4 (or core in 1.3)
+  bool has_push_descriptor = false;         // VK_KHR_push_descriptor
+  std::vector<std::string> extensions;      // every device extension, sorted
+
+  // Compute limits.
+  std::array<uint32_t, 3> max_compute_work_group_size{};
+  uint32_t max_compute_work_group_invocations = 0;
+  std::array<uint32_t, 3> max_compute_work_group_count{};
+  uint32_t max_compute_shared_memory_size = 0;
+
+  bool is_gpu() const {
+    return type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU || type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
+  }
+  bool has_extension(const char* name) const;
+  // Subgroup operations (VK_SUBGROUP_FEATURE_*) usable in compute shaders; 0 when compute is not a supported stage.
+  VkSubgroupFeatureFlags compute_subgroup_operations() const {
+    return (subgroup_supported_stages & VK_SHADER_STAGE_COMPUTE_BIT) ? subgroup_supported_operations : 0;
+  }
+};
+
+// Every physical device the loader reports, in enumeration order. No device at all is an error whose message
+// names the package that provides a Vulkan driver (code VK_ERROR_INCOMPATIBLE_DRIVER).
+Expected<std::vector<DeviceInfo>> enumerate_devices(const Instance& instance);
+
+}  // namespace bismuth::backend

@@ -1,0 +1,131 @@
+#include "bismuth/backend/device_info.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "bismuth/backend/vk_strings.hpp"
+
+namespace bismuth::backend {
+
+namespace {
+
+std::vector<std::string> device_extensions(VkPhysicalDevice device) {
+  uint32_t count = 0;
+  std::vector<std::string> names;
+  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) return names;
+  std::vector<VkExtensionProperties> properties(count);
+  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, properties.data()) < VK_SUCCESS) return names;
+  for (uint32_t i = 0; i < count; ++i) names.emplace_back(properties[i].extensionName);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_version) {
+  DeviceInfo info;
+  info.index = index;
+  info.handle = device;
+  info.extensions = device_extensions(device);
+
+  VkPhysicalDeviceProperties basic{};
+  vkGetPhysicalDeviceProperties(device, &basic);
+  // Properties2 structures beyond the instance's or the device's version are off limits.
+  const uint32_t version = std::min(instance_version, basic.apiVersion);
+
+  info.has_shader_subgroup_ballot = info.has_extension(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);
+  info.has_shader_subgroup_vote = info.has_extension(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);
+  info.has_subgroup_size_control =
+      version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  info.has_maintenance4 = version >= VK_API_VERSION_1_3 || info.has_extension(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+  info.has_push_descriptor = info.has_extension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  const bool has_driver_properties =
+      version >= VK_API_VERSION_1_2 || info.has_extension(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
+
+  VkPhysicalDeviceProperties2 properties{};
+  properties.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2;
+  VkPhysicalDeviceSubgroupProperties subgroup{};
+  subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
+  VkPhysicalDeviceSubgroupSizeControlPropertiesEXT size_control{};
+  size_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT;
+  VkPhysicalDeviceDriverPropertiesKHR driver{};
+  driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES_KHR;
+
+  void** next = &properties.pNext;
+  if (version >= VK_API_VERSION_1_1) {
+    *next = &subgroup;
+    next = &subgroup.pNext;
+  }
+  if (info.has_subgroup_size_control) {
+    *next = &size_control;
+    next = &size_control.pNext;
+  }
+  if (has_driver_properties) {
+    *next = &driver;
+    next = &driver.pNext;
+  }
+  vkGetPhysicalDeviceProperties2(device, &properties);
+
+  const VkPhysicalDeviceProperties& p = properties.properties;
+  info.name = p.deviceName;
+  info.type = p.deviceType;
+  info.vendor_id = p.vendorID;
+  info.device_id = p.deviceID;
+  info.api_version = p.apiVersion;
+  info.driver_version = p.driverVersion;
+  std::copy(std::begin(p.pipelineCacheUUID), std::end(p.pipelineCacheUUID), info.pipeline_cache_uuid.begin());
+  if (has_driver_properties) {
+    info.driver_name = driver.driverName;
+    info.driver_info = driver.driverInfo;
+  }
+
+  info.subgroup_size = subgroup.subgroupSize;
+  info.subgroup_supported_stages = subgroup.supportedStages;
+  info.subgroup_supported_operations = subgroup.supportedOperations;
+  if (info.has_subgroup_size_control && size_control.minSubgroupSize != 0) {
+    info.subgroup_size_control = true;
+    info.min_subgroup_size = size_control.minSubgroupSize;
+    info.max_subgroup_size = size_control.maxSubgroupSize;
+    info.required_subgroup_size_stages = size_control.requiredSubgroupSizeStages;
+  } else {
+    info.min_subgroup_size = info.max_subgroup_size = subgroup.subgroupSize;
+  }
+
+  for (int i = 0; i < 3; ++i) {
+    info.max_compute_work_group_size[i] = p.limits.maxComputeWorkGroupSize[i];
+    info.max_compute_work_group_count[i] = p.limits.maxComputeWorkGroupCount[i];
+  }
+  info.max_compute_work_group_invocations = p.limits.maxComputeWorkGroupInvocations;
+  info.max_compute_shared_memory_size = p.limits.maxComputeSharedMemorySize;
+  return info;
+}
+
+}  // namespace
+
+bool DeviceInfo::has_extension(const char* extension) const {
+  return std::binary_search(extensions.begin(), extensions.end(), std::string(extension));
+}
+
+Expected<std::vector<DeviceInfo>> enumerate_devices(const Instance& instance) {
+  uint32_t count = 0;
+  VkResult result = vkEnumeratePhysicalDevices(instance.handle(), &count, nullptr);
+  if (result != VK_SUCCESS) {
+    return fail("vkEnumeratePhysicalDevices failed: " + std::string(vk_result_string(result)), result);
+  }
+  std::vector<VkPhysicalDevice> devices(count);
+  result = vkEnumeratePhysicalDevices(instance.handle(), &count, devices.data());
+  if (result < VK_SUCCESS) {
+    return fail("vkEnumeratePhysicalDevices failed: " + std::string(vk_result_string(result)), result);
+  }
+  devices.resize(count);
+  if (devices.empty()) {
+    return fail(
+        "no Vulkan driver found: the loader reports no physical device (install the Debian package "
+        "mesa-vulkan-drivers for lavapipe, or your GPU's Vulkan driver)",
+        VK_ERROR_INCOMPATIBLE_DRIVER);
+  }
+  std::vector<DeviceInfo> infos;
+  infos.reserve(devices.size());
+  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(describe(i, devices[i], instance.api_version()));
+  return infos;
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Bismuth builds, runs and tests with — only those that are missing.
+# Idempotent: with everything present it changes nothing and runs no apt-get at all.
+# As non-root it prints the exact command to run and exits non-zero.
+set -euo pipefail
+
+packages=(
+  # build
+  build-essential cmake pkg-config
+  # libraries (headers and static/shared libs)
+  libvulkan-dev libvulkan-volk-dev glslang-dev spirv-tools spirv-headers libspirv-cross-c-shared-dev
+  catch2 nlohmann-json3-dev libcli11-dev libxxhash-dev libbenchmark-dev
+  # run and test time: the Vulkan loader, lavapipe and the Khronos validation layer
+  libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
+)
+# libFuzzer harnesses need clang; built only when present, installed here so CI exercises them.
+packages+=(clang)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ $status == "install ok installed" ]] || missing+=("$p")
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root:  $cmd" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+apt-get update
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"

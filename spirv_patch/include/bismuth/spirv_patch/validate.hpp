@@ -1,0 +1,16 @@
+// SPIR-V validation through SPIRV-Tools, for tests and for callers that must not hand a driver an invalid module.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/target_env.hpp"
+
+namespace bismuth::spirv {
+
+// Runs the SPIRV-Tools validator for `env`. On failure the error message holds every diagnostic, each with
+// the word offset of the offending instruction when the validator gives one.
+Status validate(std::span<const uint32_t> words, TargetEnv env);
+
+}  // namespace bismuth::spirv

@@ -1,0 +1,18 @@
+// Runs a program the way a user would from a shell, for tests of the CLI and the examples.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace bismuth::test {
+
+struct ProcessResult {
+  int exit_code = -1;  // -1 when the process did not exit normally
+  std::string out;     // stdout
+  std::string err;     // stderr
+};
+
+// Runs `argv` with `extra_env` ("NAME=value") added to the environment.
+ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env = {});
+
+}  // namespace bismuth::test
