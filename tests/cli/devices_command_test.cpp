@@ -8,7 +8,7 @@
 using bismuth::test::run_process;
 
 TEST_CASE("bismuth devices --json lists every device with its compute facts", "[vulkan]") {
-  auto result = run_process({BISMUTH_CLI_PATH, "devices", "--json"});
+  auto result = run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices", "--json"});
   INFO(result.err);
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);
@@ -35,34 +35,34 @@ TEST_CASE("bismuth devices --json lists every device with its compute facts", "[
 }
 
 TEST_CASE("bismuth devices prints one block per device", "[vulkan]") {
-  auto result = run_process({BISMUTH_CLI_PATH, "devices"});
+  auto result = run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices"});
   REQUIRE(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("[0] ") && Catch::Contains("subgroup size") &&
                              Catch::Contains("compute limits") && Catch::Contains("<- selected"));
 }
 
 TEST_CASE("BISMUTH_DEVICE=cpu selects the CPU device (lavapipe)", "[vulkan]") {
-  auto result = run_process({BISMUTH_CLI_PATH, "devices", "--json"}, {"BISMUTH_DEVICE=cpu"});
+  auto result = run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices", "--json"}, {"BISMUTH_DEVICE=cpu"});
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);
   CHECK(json["devices"][json["selected"].get<int>()]["type"] == "cpu");
 }
 
 TEST_CASE("A selector that matches no device exits 1 and lists the devices", "[vulkan]") {
-  auto result = run_process({BISMUTH_CLI_PATH, "devices"}, {"BISMUTH_DEVICE=no-such-device-name"});
+  auto result = run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices"}, {"BISMUTH_DEVICE=no-such-device-name"});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::Contains("no device matches") && Catch::Contains("[0] "));
 }
 
 TEST_CASE("No Vulkan driver at all exits 2 naming the package to install") {
-  auto result = run_process({BISMUTH_CLI_PATH, "devices"}, {"VK_DRIVER_FILES=/nonexistent/icd.json",
+  auto result = run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices"}, {"VK_DRIVER_FILES=/nonexistent/icd.json",
                                                             "VK_ICD_FILENAMES=/nonexistent/icd.json"});
   CHECK(result.exit_code == 2);
   CHECK_THAT(result.err, Catch::Contains("no Vulkan driver") && Catch::Contains("mesa-vulkan-drivers"));
 }
 
 TEST_CASE("bismuth without a subcommand prints usage and fails") {
-  auto result = run_process({BISMUTH_CLI_PATH});
+  auto result = run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH)});
   CHECK(result.exit_code != 0);
   CHECK_THAT(result.out + result.err, Catch::Contains("devices"));
 }

@@ -13,7 +13,7 @@ TEST_CASE("The default selection is a GPU when one is present", "[gpu]") {
 }
 
 TEST_CASE("hello_dispatch passes on the GPU under the validation layer", "[gpu]") {
-  auto result = bismuth::test::run_process({BISMUTH_HELLO_DISPATCH_PATH, "--validate"}, {"BISMUTH_DEVICE=gpu"});
+  auto result = bismuth::test::run_process({bismuth::test::tool_path(BISMUTH_HELLO_DISPATCH_PATH), "--validate"}, {"BISMUTH_DEVICE=gpu"});
   INFO(result.out << result.err);
   CHECK(result.exit_code == 0);
   CHECK_THAT(result.out, Catch::Contains("hello_dispatch: OK"));

@@ -6,11 +6,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
 
 extern char** environ;
 
 namespace bismuth::test {
+
+std::string tool_path(const std::string& built_path) {
+  const char* dir = std::getenv("BISMUTH_TEST_BIN_DIR");
+  if (dir == nullptr || *dir == '\0') return built_path;
+  const size_t slash = built_path.rfind('/');
+  return std::string(dir) + "/" + (slash == std::string::npos ? built_path : built_path.substr(slash + 1));
+}
 
 ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env) {
   ProcessResult result;

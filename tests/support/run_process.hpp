@@ -12,6 +12,10 @@ struct ProcessResult {
   std::string err;     // stderr
 };
 
+// Where a program built by this project is: `built_path` (the build tree's absolute path, compiled in), or, when
+// BISMUTH_TEST_BIN_DIR is set, the file of the same name there — so bundled test binaries run on another machine.
+std::string tool_path(const std::string& built_path);
+
 // Runs `argv` with `extra_env` ("NAME=value") added to the environment.
 ProcessResult run_process(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env = {});
 

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Prepares .gpu/ for the GPU machine (../shared/gpu/README.md): the built programs and test binaries with their
+# libraries (through ../shared/gpu/bundle.sh), debug info stripped to fit the transfer limit, plus the Khronos
+# validation layer so tests there run with it too (point VK_ADD_LAYER_PATH at .gpu/layers).
+#   scripts/gpu-bundle.sh [BUILD_DIR]     (default: build)
+# The result is also packed as .gpu.tar.xz, which is what travels (carry [".gl", ".gpu.tar.xz"]): statically linked
+# glslang makes each binary several MB and the transfer limit is 64 MiB. On the GPU machine:
+#   tar xJf .gpu.tar.xz && source .gpu/gpu-env.sh; export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
+set -euo pipefail
+repo=$(git rev-parse --show-toplevel)
+build=${1:-$repo/build}
+shared_gpu="$repo/../shared/gpu"
+[[ -x $shared_gpu/bundle.sh ]] || { echo "gpu-bundle: $shared_gpu/bundle.sh not found" >&2; exit 1; }
+[[ -d $repo/.gl ]] || "$shared_gpu/fetch-loader-debs.sh"
+
+mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$build/bench" -maxdepth 3 -type f \
+  -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name '*_tests' -o -name '*_bench' \) 2>/dev/null)
+validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
+rm -rf "$repo/.gpu"
+"$shared_gpu/bundle.sh" "${programs[@]}" "$validation_layer" >/dev/null
+mkdir -p "$repo/.gpu/layers"
+mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
+sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
+  /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
+strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
+grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"
+tar -C "$repo" -cf - .gpu | xz -T2 -6 > "$repo/.gpu.tar.xz"
+du -sh "$repo/.gpu" "$repo/.gpu.tar.xz"
