@@ -1,0 +1,149 @@
+// A SPIR-V module as an editable sequence of instructions: the header, the logical sections of SPIR-V 1.6
+// section 2.4 ("Logical Layout of a Module"), id allocation from the bound, and deduplicated helpers that put new
+// capabilities, extensions, decorations, types and constants in the section where they belong.
+//
+// Input is untrusted: Module::parse checks the header, every word count, every operand against the grammar
+// (through SPIRV-Tools' binary parser, whose tables come from the SPIRV-Headers grammar), every id against the
+// bound and the section order. A malformed module is an Error whose message names the word offset and opcode.
+#pragma once
+
+#include <spirv/unified1/spirv.hpp11>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+
+namespace bismuth::spirv {
+
+// SPIR-V 1.6 section 2.4, in module order.
+enum class Section : uint8_t {
+  Capability,
+  Extension,
+  ExtInstImport,
+  MemoryModel,
+  EntryPoint,
+  ExecutionMode,
+  Debug,
+  Annotation,
+  Global,  // types, constants, spec constants, global variables, OpUndef, OpLine
+  Function,
+};
+
+// Largest id bound Bismuth accepts: the universal limit of SPIR-V section 2.17 ("Result <id> bound").
+inline constexpr uint32_t kMaxIdBound = 4'194'303;
+
+// "SPIR-V 1.3" for 0x00010300.
+std::string version_string(uint32_t version_word);
+// Name of an opcode from SPIRV-Headers' grammar ("OpSubgroupBallotKHR"), or "Op<number>" when unknown.
+std::string opcode_name(uint32_t opcode);
+
+// Position of an instruction inside a Module. Stable across edits; an erased instruction keeps its handle.
+using InstructionHandle = uint32_t;
+
+class Module {
+ public:
+  static Expected<Module> parse(std::span<const uint32_t> words);
+
+  std::vector<uint32_t> serialize() const;
+
+  uint32_t version() const { return version_; }
+  void set_version(uint32_t version_word) { version_ = version_word; }
+  uint32_t generator() const { return generator_; }
+  uint32_t bound() const { return bound_; }
+  // A fresh id. Fails only when the bound would pass kMaxIdBound.
+  Expected<uint32_t> allocate_id();
+
+  // Every live instruction, in module order.
+  std::vector<InstructionHandle> instructions() const;
+  // Live instructions of one section, in module order.
+  std::vector<InstructionHandle> instructions(Section section) const;
+
+  spv::Op opcode(InstructionHandle handle) const;
+  // All words of the instruction, the opcode/word-count word included.
+  std::span<const uint32_t> words(InstructionHandle handle) const;
+  Section section(InstructionHandle handle) const { return records_[handle].section; }
+  // Word offset in the parsed input (0 for instructions added later): what error messages name.
+  uint32_t source_offset(InstructionHandle handle) const { return records_[handle].source_offset; }
+  bool erased(InstructionHandle handle) const { return records_[handle].erased; }
+  // "word 123 (OpSubgroupBallotKHR)" for messages.
+  std::string describe(InstructionHandle handle) const;
+
+  // The instruction that defines `id`, if any.
+  std::optional<InstructionHandle> definition(uint32_t id) const;
+  // Literal string operand at `word_index` of the instruction (parse() has checked its termination).
+  std::string_view string_operand(InstructionHandle handle, size_t word_index) const;
+
+  // Edits. `words` is a whole instruction without its first word: opcode plus operands.
+  InstructionHandle append(Section section, spv::Op op, std::span<const uint32_t> operands);
+  InstructionHandle insert_before(InstructionHandle before, spv::Op op, std::span<const uint32_t> operands);
+  void replace(InstructionHandle handle, spv::Op op, std::span<const uint32_t> operands);
+  void erase(InstructionHandle handle);
+
+  // Deduplicated helpers.
+  bool has_capability(spv::Capability capability) const;
+  void add_capability(spv::Capability capability);
+  void remove_capability(spv::Capability capability);
+  bool has_extension(std::string_view name) const;
+  void add_extension(std::string_view name);
+  void remove_extension(std::string_view name);
+  void add_decoration(uint32_t target, spv::Decoration decoration, std::span<const uint32_t> literals = {});
+  // Types and constants: the existing id when an identical declaration exists, else a new one at the end of the
+  // global section.
+  Expected<uint32_t> type_void();
+  Expected<uint32_t> type_bool();
+  Expected<uint32_t> type_int(uint32_t width, bool is_signed);
+  Expected<uint32_t> type_vector(uint32_t component_type, uint32_t count);
+  Expected<uint32_t> constant_u32(uint32_t value);
+  // Never deduplicated: a spec constant is a distinct specialization point. Inserted before `before` when given
+  // (so an existing instruction may use it), else at the end of the global section.
+  Expected<uint32_t> spec_constant_u32(uint32_t default_value, uint32_t spec_id,
+                                       std::optional<InstructionHandle> before = std::nullopt);
+  // SpecIds already used by OpDecorate ... SpecId.
+  std::vector<uint32_t> spec_ids_in_use() const;
+  // Literal of an OpDecorate <id> <decoration> <literal>, if such a decoration exists.
+  std::optional<uint32_t> decoration_literal(uint32_t id, spv::Decoration decoration) const;
+
+  // Entry points: (handle of OpEntryPoint, name). Name is the literal string operand.
+  struct EntryPoint {
+    InstructionHandle handle;
+    spv::ExecutionModel model;
+    uint32_t function_id;
+    std::string name;
+  };
+  std::vector<EntryPoint> entry_points() const;
+
+ private:
+  struct Record {
+    uint32_t begin = 0;  // into storage_
+    uint32_t count = 0;  // words, first word included
+    uint32_t source_offset = 0;
+    Section section = Section::Global;
+    bool erased = false;
+  };
+  Module() = default;
+  InstructionHandle add_record(Section section, spv::Op op, std::span<const uint32_t> operands);
+  void note_definition(InstructionHandle handle);
+  std::optional<uint32_t> find_global(spv::Op op, std::span<const uint32_t> operands_after_result);
+  Expected<uint32_t> add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
+                                bool has_result_type);
+
+  uint32_t version_ = 0;
+  uint32_t generator_ = 0;
+  uint32_t bound_ = 0;
+  uint32_t schema_ = 0;
+  std::vector<uint32_t> storage_;
+  std::vector<Record> records_;
+  std::vector<InstructionHandle> order_;  // module order, sorted by section
+  std::vector<InstructionHandle> definitions_;  // id -> handle + 1 (0: none)
+  // Deduplication of types and constants: (opcode, operands after the result id) -> id. Built on first use.
+  std::map<std::vector<uint32_t>, uint32_t> globals_;
+  bool globals_indexed_ = false;
+};
+
+}  // namespace bismuth::spirv

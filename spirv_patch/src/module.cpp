@@ -1,0 +1,542 @@
+#define SPV_ENABLE_UTILITY_CODE  // HasResultAndType from spirv.hpp11
+#include <spirv/unified1/spirv.hpp11>
+
+#include "bismuth/spirv_patch/module.hpp"
+
+#include <spirv-tools/libspirv.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace bismuth::spirv {
+
+namespace {
+
+struct OpcodeName {
+  uint32_t opcode;
+  const char* name;
+};
+
+// Generated at configure time from SPIRV-Headers' spirv.hpp11 (spirv_patch/CMakeLists.txt).
+constexpr OpcodeName kOpcodeNames[] = {
+#include "opcode_names.inc"
+};
+
+std::string hex(uint32_t value) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "0x%08x", value);
+  return buffer;
+}
+
+// Where an opcode lives in the logical layout; nullopt for instructions that may sit in more than one section
+// (OpLine, OpNoLine, OpExtInst, OpUndef, OpVariable, OpNop: allowed among globals and inside functions).
+std::optional<Section> natural_section(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpCapability: return Section::Capability;
+    case spv::Op::OpExtension: return Section::Extension;
+    case spv::Op::OpExtInstImport: return Section::ExtInstImport;
+    case spv::Op::OpMemoryModel: return Section::MemoryModel;
+    case spv::Op::OpEntryPoint: return Section::EntryPoint;
+    case spv::Op::OpExecutionMode:
+    case spv::Op::OpExecutionModeId: return Section::ExecutionMode;
+    case spv::Op::OpString:
+    case spv::Op::OpSourceExtension:
+    case spv::Op::OpSource:
+    case spv::Op::OpSourceContinued:
+    case spv::Op::OpName:
+    case spv::Op::OpMemberName:
+    case spv::Op::OpModuleProcessed: return Section::Debug;
+    case spv::Op::OpDecorate:
+    case spv::Op::OpMemberDecorate:
+    case spv::Op::OpDecorationGroup:
+    case spv::Op::OpGroupDecorate:
+    case spv::Op::OpGroupMemberDecorate:
+    case spv::Op::OpDecorateId:
+    case spv::Op::OpDecorateString:
+    case spv::Op::OpMemberDecorateString: return Section::Annotation;
+    case spv::Op::OpFunction: return Section::Function;
+    case spv::Op::OpLine:
+    case spv::Op::OpNoLine:
+    case spv::Op::OpExtInst:
+    case spv::Op::OpUndef:
+    case spv::Op::OpVariable:
+    case spv::Op::OpNop: return std::nullopt;
+    default: return Section::Global;  // types and constants before the first function, code after it
+  }
+}
+
+const char* section_name(Section section) {
+  switch (section) {
+    case Section::Capability: return "capabilities";
+    case Section::Extension: return "extensions";
+    case Section::ExtInstImport: return "extended instruction imports";
+    case Section::MemoryModel: return "memory model";
+    case Section::EntryPoint: return "entry points";
+    case Section::ExecutionMode: return "execution modes";
+    case Section::Debug: return "debug instructions";
+    case Section::Annotation: return "annotations";
+    case Section::Global: return "types, constants and global variables";
+    case Section::Function: return "functions";
+  }
+  return "?";
+}
+
+bool is_id_operand(spv_operand_type_t type) {
+  return type == SPV_OPERAND_TYPE_ID || type == SPV_OPERAND_TYPE_TYPE_ID || type == SPV_OPERAND_TYPE_RESULT_ID ||
+         type == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID || type == SPV_OPERAND_TYPE_SCOPE_ID;
+}
+
+struct ParseState {
+  const uint32_t* base = nullptr;
+  size_t size = 0;
+  uint32_t bound = 0;
+  uint32_t offset = 5;  // word offset of the next instruction
+  Section current = Section::Capability;
+  std::string error;
+  std::vector<uint32_t> offsets;
+  std::vector<Section> sections;
+  std::vector<uint32_t> result_ids;
+};
+
+std::string where(uint32_t offset, uint32_t opcode) {
+  return "word " + std::to_string(offset) + " (" + opcode_name(opcode) + ")";
+}
+
+spv_result_t on_instruction(void* user, const spv_parsed_instruction_t* inst) {
+  auto& state = *static_cast<ParseState*>(user);
+  const uint32_t offset = state.offset;
+  state.offset += inst->num_words;
+  for (uint16_t i = 0; i < inst->num_operands; ++i) {
+    const spv_parsed_operand_t& operand = inst->operands[i];
+    if (!is_id_operand(operand.type) || operand.offset >= inst->num_words) continue;
+    const uint32_t id = inst->words[operand.offset];
+    if (id >= state.bound) {
+      state.error = where(offset, inst->opcode) + ": id %" + std::to_string(id) + " (operand word " +
+                    std::to_string(operand.offset) + ") is not below the bound " + std::to_string(state.bound);
+      return SPV_ERROR_INVALID_ID;
+    }
+  }
+  const auto op = static_cast<spv::Op>(inst->opcode);
+  Section section;
+  if (auto natural = natural_section(op)) {
+    section = *natural;
+    if (section == Section::Global && state.current == Section::Function) section = Section::Function;
+    if (section < state.current) {
+      state.error = where(offset, inst->opcode) + ": belongs to the " + section_name(section) +
+                    " section but follows the " + section_name(state.current) + " section (SPIR-V 2.4)";
+      return SPV_ERROR_INVALID_LAYOUT;
+    }
+  } else {
+    section = std::max(state.current, Section::Global);
+  }
+  state.current = section;
+  state.offsets.push_back(offset);
+  state.sections.push_back(section);
+  state.result_ids.push_back(inst->result_id);
+  return SPV_SUCCESS;
+}
+
+}  // namespace
+
+std::string version_string(uint32_t version_word) {
+  return "SPIR-V " + std::to_string((version_word >> 16) & 0xff) + "." + std::to_string((version_word >> 8) & 0xff);
+}
+
+std::string opcode_name(uint32_t opcode) {
+  for (const OpcodeName& entry : kOpcodeNames) {
+    if (entry.opcode == opcode) return entry.name;
+  }
+  return "Op" + std::to_string(opcode);
+}
+
+Expected<Module> Module::parse(std::span<const uint32_t> words) {
+  if (words.empty()) return fail("SPIR-V module is empty");
+  if (words.size() < 5) {
+    return fail("SPIR-V module is truncated: " + std::to_string(words.size()) +
+                " words, the header alone needs 5");
+  }
+  if (words[0] != spv::MagicNumber) {
+    if (words[0] == 0x03022307) return fail("word 0: big-endian SPIR-V is not supported");
+    return fail("word 0: wrong magic number " + hex(words[0]) + ", expected " + hex(spv::MagicNumber));
+  }
+  const uint32_t version = words[1];
+  const uint32_t major = (version >> 16) & 0xff;
+  const uint32_t minor = (version >> 8) & 0xff;
+  if ((version & 0xff0000ffu) != 0 || major != 1 || minor > 6) {
+    return fail("word 1: unsupported SPIR-V version " + hex(version) + " (1.0 to 1.6 are known)");
+  }
+  const uint32_t bound = words[3];
+  if (bound == 0) return fail("word 3: id bound is 0");
+  if (bound > kMaxIdBound) {
+    return fail("word 3: id bound " + std::to_string(bound) + " exceeds the universal limit " +
+                std::to_string(kMaxIdBound) + " (SPIR-V 2.17)");
+  }
+  if (words[4] != 0) return fail("word 4: schema " + std::to_string(words[4]) + " is reserved and must be 0");
+
+  ParseState state;
+  state.base = words.data();
+  state.size = words.size();
+  state.bound = bound;
+  state.offsets.reserve(words.size() / 4);
+  state.sections.reserve(words.size() / 4);
+  state.result_ids.reserve(words.size() / 4);
+
+  // SPIR-V's universal environment knows every opcode and operand of the grammar, extensions included.
+  static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
+  spv_diagnostic diagnostic = nullptr;
+  const spv_result_t result =
+      spvBinaryParse(context, &state, words.data(), words.size(), nullptr, on_instruction, &diagnostic);
+  std::unique_ptr<spv_diagnostic_t, void (*)(spv_diagnostic)> diagnostic_owner(diagnostic, spvDiagnosticDestroy);
+  if (result != SPV_SUCCESS) {
+    if (!state.error.empty()) return fail(state.error);
+    // The parser's position is the word index where decoding stopped; the instruction starts at state.offset.
+    const uint32_t offset = state.offset;
+    const uint32_t opcode = offset < words.size() ? (words[offset] & 0xffff) : 0;
+    std::string message = diagnostic && diagnostic->error ? diagnostic->error : "malformed instruction";
+    if (offset >= words.size()) return fail("word " + std::to_string(offset) + ": " + message);
+    return fail(where(offset, opcode) + ": " + message);
+  }
+
+  Module module;
+  module.version_ = version;
+  module.generator_ = words[2];
+  module.bound_ = bound;
+  module.schema_ = 0;
+  module.storage_.assign(words.begin(), words.end());
+  const size_t count = state.offsets.size();
+  module.records_.resize(count);
+  module.order_.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t offset = state.offsets[i];
+    module.records_[i] = Record{offset, words[offset] >> 16, offset, state.sections[i], false};
+    module.order_[i] = static_cast<InstructionHandle>(i);
+    const uint32_t id = state.result_ids[i];
+    if (id == 0) continue;
+    if (id >= module.definitions_.size()) module.definitions_.resize(id + 1, 0);
+    if (module.definitions_[id] != 0) {
+      return fail(where(offset, words[offset] & 0xffff) + ": id %" + std::to_string(id) +
+                  " is already defined at " + module.describe(module.definitions_[id] - 1));
+    }
+    module.definitions_[id] = static_cast<InstructionHandle>(i + 1);
+  }
+  return module;
+}
+
+std::vector<uint32_t> Module::serialize() const {
+  std::vector<uint32_t> out;
+  out.reserve(storage_.size() + 16);
+  out.insert(out.end(), {spv::MagicNumber, version_, generator_, bound_, schema_});
+  for (InstructionHandle handle : order_) {
+    const Record& record = records_[handle];
+    if (record.erased) continue;
+    out.insert(out.end(), storage_.begin() + record.begin, storage_.begin() + record.begin + record.count);
+  }
+  return out;
+}
+
+Expected<uint32_t> Module::allocate_id() {
+  if (bound_ >= kMaxIdBound) return fail("id bound " + std::to_string(bound_) + " cannot grow past the limit");
+  return bound_++;
+}
+
+std::vector<InstructionHandle> Module::instructions() const {
+  std::vector<InstructionHandle> out;
+  out.reserve(order_.size());
+  for (InstructionHandle handle : order_) {
+    if (!records_[handle].erased) out.push_back(handle);
+  }
+  return out;
+}
+
+std::vector<InstructionHandle> Module::instructions(Section section) const {
+  auto begin = std::lower_bound(order_.begin(), order_.end(), section,
+                                [&](InstructionHandle h, Section s) { return records_[h].section < s; });
+  std::vector<InstructionHandle> out;
+  for (auto it = begin; it != order_.end() && records_[*it].section == section; ++it) {
+    if (!records_[*it].erased) out.push_back(*it);
+  }
+  return out;
+}
+
+spv::Op Module::opcode(InstructionHandle handle) const {
+  return static_cast<spv::Op>(storage_[records_[handle].begin] & 0xffff);
+}
+
+std::span<const uint32_t> Module::words(InstructionHandle handle) const {
+  const Record& record = records_[handle];
+  return std::span<const uint32_t>(storage_).subspan(record.begin, record.count);
+}
+
+std::string Module::describe(InstructionHandle handle) const {
+  return where(records_[handle].source_offset, static_cast<uint32_t>(opcode(handle)));
+}
+
+std::optional<InstructionHandle> Module::definition(uint32_t id) const {
+  if (id >= definitions_.size() || definitions_[id] == 0) return std::nullopt;
+  return definitions_[id] - 1;
+}
+
+std::string_view Module::string_operand(InstructionHandle handle, size_t word_index) const {
+  const auto instruction = words(handle);
+  if (word_index >= instruction.size()) return {};
+  const char* begin = reinterpret_cast<const char*>(instruction.data() + word_index);
+  const size_t max_length = (instruction.size() - word_index) * sizeof(uint32_t);
+  return std::string_view(begin, strnlen(begin, max_length));
+}
+
+InstructionHandle Module::add_record(Section section, spv::Op op, std::span<const uint32_t> operands_in) {
+  const std::vector<uint32_t> operands(operands_in.begin(), operands_in.end());  // may alias storage_
+  Record record;
+  record.begin = static_cast<uint32_t>(storage_.size());
+  record.count = static_cast<uint32_t>(operands.size() + 1);
+  record.section = section;
+  storage_.push_back((record.count << 16) | static_cast<uint32_t>(op));
+  storage_.insert(storage_.end(), operands.begin(), operands.end());
+  records_.push_back(record);
+  const auto handle = static_cast<InstructionHandle>(records_.size() - 1);
+  note_definition(handle);
+  return handle;
+}
+
+void Module::note_definition(InstructionHandle handle) {
+  bool has_result = false;
+  bool has_type = false;
+  spv::HasResultAndType(opcode(handle), &has_result, &has_type);
+  if (!has_result) return;
+  const auto instruction = words(handle);
+  const size_t index = has_type ? 2 : 1;
+  if (index >= instruction.size()) return;
+  const uint32_t id = instruction[index];
+  if (id >= definitions_.size()) definitions_.resize(id + 1, 0);
+  definitions_[id] = handle + 1;
+}
+
+InstructionHandle Module::append(Section section, spv::Op op, std::span<const uint32_t> operands) {
+  const InstructionHandle handle = add_record(section, op, operands);
+  auto position = std::upper_bound(order_.begin(), order_.end(), section,
+                                   [&](Section s, InstructionHandle h) { return s < records_[h].section; });
+  order_.insert(position, handle);
+  return handle;
+}
+
+InstructionHandle Module::insert_before(InstructionHandle before, spv::Op op, std::span<const uint32_t> operands) {
+  const InstructionHandle handle = add_record(records_[before].section, op, operands);
+  auto position = std::find(order_.begin(), order_.end(), before);
+  order_.insert(position, handle);
+  return handle;
+}
+
+void Module::replace(InstructionHandle handle, spv::Op op, std::span<const uint32_t> operands_in) {
+  const std::vector<uint32_t> operands(operands_in.begin(), operands_in.end());  // may alias storage_
+  Record& record = records_[handle];
+  record.begin = static_cast<uint32_t>(storage_.size());
+  record.count = static_cast<uint32_t>(operands.size() + 1);
+  storage_.push_back((record.count << 16) | static_cast<uint32_t>(op));
+  storage_.insert(storage_.end(), operands.begin(), operands.end());
+  note_definition(handle);
+  globals_indexed_ = false;
+  globals_.clear();
+}
+
+void Module::erase(InstructionHandle handle) {
+  Record& record = records_[handle];
+  if (record.erased) return;
+  record.erased = true;
+  bool has_result = false;
+  bool has_type = false;
+  spv::HasResultAndType(opcode(handle), &has_result, &has_type);
+  const auto instruction = words(handle);
+  const size_t index = has_type ? 2 : 1;
+  if (has_result && index < instruction.size() && instruction[index] < definitions_.size() &&
+      definitions_[instruction[index]] == handle + 1) {
+    definitions_[instruction[index]] = 0;
+  }
+  globals_indexed_ = false;
+  globals_.clear();
+}
+
+bool Module::has_capability(spv::Capability capability) const {
+  for (InstructionHandle h : instructions(Section::Capability)) {
+    auto w = words(h);
+    if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) return true;
+  }
+  return false;
+}
+
+void Module::add_capability(spv::Capability capability) {
+  if (has_capability(capability)) return;
+  const uint32_t operand = static_cast<uint32_t>(capability);
+  append(Section::Capability, spv::Op::OpCapability, std::span(&operand, 1));
+}
+
+void Module::remove_capability(spv::Capability capability) {
+  for (InstructionHandle h : instructions(Section::Capability)) {
+    auto w = words(h);
+    if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) erase(h);
+  }
+}
+
+bool Module::has_extension(std::string_view name) const {
+  for (InstructionHandle h : instructions(Section::Extension)) {
+    if (string_operand(h, 1) == name) return true;
+  }
+  return false;
+}
+
+void Module::add_extension(std::string_view name) {
+  if (has_extension(name)) return;
+  std::vector<uint32_t> operands((name.size() + 4) / 4, 0);
+  std::memcpy(operands.data(), name.data(), name.size());
+  append(Section::Extension, spv::Op::OpExtension, operands);
+}
+
+void Module::remove_extension(std::string_view name) {
+  for (InstructionHandle h : instructions(Section::Extension)) {
+    if (string_operand(h, 1) == name) erase(h);
+  }
+}
+
+void Module::add_decoration(uint32_t target, spv::Decoration decoration, std::span<const uint32_t> literals) {
+  std::vector<uint32_t> operands{target, static_cast<uint32_t>(decoration)};
+  operands.insert(operands.end(), literals.begin(), literals.end());
+  for (InstructionHandle h : instructions(Section::Annotation)) {
+    auto w = words(h);
+    if (opcode(h) == spv::Op::OpDecorate && std::equal(w.begin() + 1, w.end(), operands.begin(), operands.end())) {
+      return;
+    }
+  }
+  append(Section::Annotation, spv::Op::OpDecorate, operands);
+}
+
+std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t> operands_after_result) {
+  if (!globals_indexed_) {
+    globals_.clear();
+    for (InstructionHandle h : instructions(Section::Global)) {
+      const spv::Op global_op = opcode(h);
+      auto w = words(h);
+      std::vector<uint32_t> key{static_cast<uint32_t>(global_op)};
+      uint32_t id = 0;
+      switch (global_op) {
+        case spv::Op::OpTypeVoid:
+        case spv::Op::OpTypeBool:
+        case spv::Op::OpTypeInt:
+        case spv::Op::OpTypeFloat:
+        case spv::Op::OpTypeVector:
+          if (w.size() < 2) continue;
+          id = w[1];
+          key.insert(key.end(), w.begin() + 2, w.end());
+          break;
+        case spv::Op::OpConstant:
+          if (w.size() < 3) continue;
+          id = w[2];
+          key.push_back(w[1]);
+          key.insert(key.end(), w.begin() + 3, w.end());
+          break;
+        default: continue;
+      }
+      globals_.emplace(std::move(key), id);
+    }
+    globals_indexed_ = true;
+  }
+  std::vector<uint32_t> key{static_cast<uint32_t>(op)};
+  key.insert(key.end(), operands_after_result.begin(), operands_after_result.end());
+  auto it = globals_.find(key);
+  if (it == globals_.end()) return std::nullopt;
+  return it->second;
+}
+
+Expected<uint32_t> Module::add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
+                                      bool has_result_type) {
+  if (auto existing = find_global(op, operands_after_result)) return *existing;
+  auto id = allocate_id();
+  if (!id) return id.error();
+  std::vector<uint32_t> operands;
+  if (has_result_type) {
+    operands = {operands_after_result[0], *id};
+    operands.insert(operands.end(), operands_after_result.begin() + 1, operands_after_result.end());
+  } else {
+    operands = {*id};
+    operands.insert(operands.end(), operands_after_result.begin(), operands_after_result.end());
+  }
+  append(Section::Global, op, operands);
+  std::vector<uint32_t> key{static_cast<uint32_t>(op)};
+  key.insert(key.end(), operands_after_result.begin(), operands_after_result.end());
+  globals_.emplace(std::move(key), *id);
+  return *id;
+}
+
+Expected<uint32_t> Module::type_void() { return add_global(spv::Op::OpTypeVoid, {}, false); }
+
+Expected<uint32_t> Module::type_bool() { return add_global(spv::Op::OpTypeBool, {}, false); }
+
+Expected<uint32_t> Module::type_int(uint32_t width, bool is_signed) {
+  const uint32_t operands[] = {width, is_signed ? 1u : 0u};
+  return add_global(spv::Op::OpTypeInt, operands, false);
+}
+
+Expected<uint32_t> Module::type_vector(uint32_t component_type, uint32_t count) {
+  const uint32_t operands[] = {component_type, count};
+  return add_global(spv::Op::OpTypeVector, operands, false);
+}
+
+Expected<uint32_t> Module::constant_u32(uint32_t value) {
+  auto uint_type = type_int(32, false);
+  if (!uint_type) return uint_type;
+  const uint32_t operands[] = {*uint_type, value};
+  return add_global(spv::Op::OpConstant, operands, true);
+}
+
+Expected<uint32_t> Module::spec_constant_u32(uint32_t default_value, uint32_t spec_id,
+                                             std::optional<InstructionHandle> before) {
+  auto uint_type = type_int(32, false);
+  if (!uint_type) return uint_type;
+  auto id = allocate_id();
+  if (!id) return id;
+  const uint32_t operands[] = {*uint_type, *id, default_value};
+  if (before) {
+    insert_before(*before, spv::Op::OpSpecConstant, operands);
+  } else {
+    append(Section::Global, spv::Op::OpSpecConstant, operands);
+  }
+  const uint32_t literal = spec_id;
+  add_decoration(*id, spv::Decoration::SpecId, std::span(&literal, 1));
+  return *id;
+}
+
+std::vector<uint32_t> Module::spec_ids_in_use() const {
+  std::vector<uint32_t> ids;
+  for (InstructionHandle h : instructions(Section::Annotation)) {
+    auto w = words(h);
+    if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[2] == static_cast<uint32_t>(spv::Decoration::SpecId)) {
+      ids.push_back(w[3]);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration decoration) const {
+  for (InstructionHandle h : instructions(Section::Annotation)) {
+    auto w = words(h);
+    if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[1] == id &&
+        w[2] == static_cast<uint32_t>(decoration)) {
+      return w[3];
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<Module::EntryPoint> Module::entry_points() const {
+  std::vector<EntryPoint> out;
+  for (InstructionHandle h : instructions(Section::EntryPoint)) {
+    auto w = words(h);
+    if (w.size() < 4) continue;
+    out.push_back({h, static_cast<spv::ExecutionModel>(w[1]), w[2], std::string(string_operand(h, 3))});
+  }
+  return out;
+}
+
+}  // namespace bismuth::spirv

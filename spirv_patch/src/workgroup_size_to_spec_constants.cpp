@@ -1,0 +1,323 @@
+// Pass 1. The rules it follows:
+// - SPIR-V 1.6 section 3.21 (BuiltIn WorkgroupSize): a constant decorated WorkgroupSize wins over the LocalSize
+//   and LocalSizeId execution modes, for every entry point of the module.
+// - Section 3.6: LocalSizeId (SPIR-V >= 1.2) takes <id>s of constant instructions, spec constants included.
+// - Vulkan: WorkgroupSize decorating a constant is deprecated for SPIR-V 1.6, where LocalSizeId is the form.
+// The old composite keeps its result id and is rewritten in place, so every use (code, OpSpecConstantOp) follows.
+#include "bismuth/spirv_patch/workgroup_size.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace bismuth::spirv {
+
+namespace {
+
+constexpr uint32_t kVersion1_2 = 0x00010200;
+constexpr uint32_t kVersion1_6 = 0x00010600;
+
+struct Dimension {
+  uint32_t value = 0;
+  uint32_t constant_id = 0;              // 0: a LocalSize literal
+  bool is_spec_constant = false;
+  std::optional<uint32_t> spec_id;
+};
+
+struct SizeSources {
+  std::optional<InstructionHandle> builtin_composite;
+  std::optional<InstructionHandle> builtin_decoration;
+  std::optional<InstructionHandle> local_size;
+  std::optional<InstructionHandle> local_size_id;
+  WorkgroupSizeForm form = WorkgroupSizeForm::LocalSize;
+  std::array<Dimension, 3> dimensions{};
+};
+
+Expected<Dimension> resolve_dimension(const Module& module, InstructionHandle user, uint32_t id) {
+  auto definition = module.definition(id);
+  if (!definition) {
+    return fail(module.describe(user) + ": workgroup size component %" + std::to_string(id) + " is not defined");
+  }
+  const spv::Op op = module.opcode(*definition);
+  const auto w = module.words(*definition);
+  if ((op == spv::Op::OpConstant || op == spv::Op::OpSpecConstant) && w.size() == 4) {
+    Dimension dimension;
+    dimension.value = w[3];
+    dimension.constant_id = id;
+    dimension.is_spec_constant = op == spv::Op::OpSpecConstant;
+    if (dimension.is_spec_constant) dimension.spec_id = module.decoration_literal(id, spv::Decoration::SpecId);
+    return dimension;
+  }
+  return fail(module.describe(user) + ": workgroup size component %" + std::to_string(id) + " is " +
+              module.describe(*definition) + "; only 32-bit OpConstant and OpSpecConstant are supported");
+}
+
+std::vector<Module::EntryPoint> compute_entry_points(const Module& module) {
+  std::vector<Module::EntryPoint> out;
+  for (auto& entry : module.entry_points()) {
+    if (entry.model == spv::ExecutionModel::GLCompute) out.push_back(entry);
+  }
+  return out;
+}
+
+Expected<Module::EntryPoint> find_compute_entry_point(const Module& module, std::string_view name) {
+  std::string seen;
+  for (auto& entry : module.entry_points()) {
+    if (entry.model == spv::ExecutionModel::GLCompute && entry.name == name) return entry;
+    seen += (seen.empty() ? "" : ", ") + ("\"" + entry.name + "\"");
+  }
+  return fail("no GLCompute entry point named \"" + std::string(name) + "\" (entry points: " +
+              (seen.empty() ? "none" : seen) + ")");
+}
+
+Expected<SizeSources> find_sources(const Module& module, uint32_t function_id) {
+  SizeSources sources;
+  for (InstructionHandle h : module.instructions(Section::Annotation)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) != spv::Op::OpDecorate || w.size() < 4 ||
+        w[2] != static_cast<uint32_t>(spv::Decoration::BuiltIn) ||
+        w[3] != static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize)) {
+      continue;
+    }
+    auto definition = module.definition(w[1]);
+    if (!definition) return fail(module.describe(h) + ": decorates undefined id %" + std::to_string(w[1]));
+    const spv::Op op = module.opcode(*definition);
+    if ((op != spv::Op::OpConstantComposite && op != spv::Op::OpSpecConstantComposite) ||
+        module.words(*definition).size() != 6) {
+      return fail(module.describe(h) + ": BuiltIn WorkgroupSize decorates " + module.describe(*definition) +
+                  "; a 3-component constant composite is required");
+    }
+    sources.builtin_composite = *definition;
+    sources.builtin_decoration = h;
+    break;
+  }
+  for (InstructionHandle h : module.instructions(Section::ExecutionMode)) {
+    const auto w = module.words(h);
+    if (w.size() < 3 || w[1] != function_id) continue;
+    if (module.opcode(h) == spv::Op::OpExecutionMode && w[2] == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) {
+      if (w.size() != 6) return fail(module.describe(h) + ": LocalSize needs 3 literals");
+      sources.local_size = h;
+    }
+    if (module.opcode(h) == spv::Op::OpExecutionModeId &&
+        w[2] == static_cast<uint32_t>(spv::ExecutionMode::LocalSizeId)) {
+      if (w.size() != 6) return fail(module.describe(h) + ": LocalSizeId needs 3 ids");
+      sources.local_size_id = h;
+    }
+  }
+  if (sources.builtin_composite) {
+    sources.form = WorkgroupSizeForm::WorkgroupSizeBuiltIn;
+    const auto w = module.words(*sources.builtin_composite);
+    for (int d = 0; d < 3; ++d) {
+      auto dimension = resolve_dimension(module, *sources.builtin_composite, w[3 + d]);
+      if (!dimension) return dimension.error();
+      sources.dimensions[d] = *dimension;
+    }
+  } else if (sources.local_size_id) {
+    sources.form = WorkgroupSizeForm::LocalSizeId;
+    const auto w = module.words(*sources.local_size_id);
+    for (int d = 0; d < 3; ++d) {
+      auto dimension = resolve_dimension(module, *sources.local_size_id, w[3 + d]);
+      if (!dimension) return dimension.error();
+      sources.dimensions[d] = *dimension;
+    }
+  } else if (sources.local_size) {
+    sources.form = WorkgroupSizeForm::LocalSize;
+    const auto w = module.words(*sources.local_size);
+    for (int d = 0; d < 3; ++d) sources.dimensions[d].value = w[3 + d];
+  } else {
+    return fail("the entry point has no workgroup size (no LocalSize, LocalSizeId or BuiltIn WorkgroupSize)");
+  }
+  for (int d = 0; d < 3; ++d) {
+    if (sources.dimensions[d].value == 0) {
+      return fail("workgroup size dimension " + std::to_string(d) + " is 0");
+    }
+  }
+  return sources;
+}
+
+uint32_t pick_spec_id(std::set<uint32_t>& used, std::optional<uint32_t> preferred) {
+  if (preferred && !used.contains(*preferred)) {
+    used.insert(*preferred);
+    return *preferred;
+  }
+  uint32_t id = 0;
+  while (used.contains(id)) ++id;
+  used.insert(id);
+  return id;
+}
+
+void set_local_size_id(Module& module, uint32_t function_id, const std::array<uint32_t, 3>& ids) {
+  for (InstructionHandle h : module.instructions(Section::ExecutionMode)) {
+    const auto w = module.words(h);
+    if (w.size() < 3 || w[1] != function_id) continue;
+    if ((module.opcode(h) == spv::Op::OpExecutionMode &&
+         w[2] == static_cast<uint32_t>(spv::ExecutionMode::LocalSize)) ||
+        (module.opcode(h) == spv::Op::OpExecutionModeId &&
+         w[2] == static_cast<uint32_t>(spv::ExecutionMode::LocalSizeId))) {
+      module.erase(h);
+    }
+  }
+  const uint32_t operands[] = {function_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSizeId), ids[0], ids[1],
+                               ids[2]};
+  module.append(Section::ExecutionMode, spv::Op::OpExecutionModeId, operands);
+}
+
+}  // namespace
+
+std::string_view to_string(WorkgroupSizeForm form) {
+  switch (form) {
+    case WorkgroupSizeForm::LocalSize: return "LocalSize";
+    case WorkgroupSizeForm::LocalSizeId: return "LocalSizeId";
+    case WorkgroupSizeForm::WorkgroupSizeBuiltIn: return "WorkgroupSize";
+  }
+  return "?";
+}
+
+Expected<WorkgroupSizeInfo> find_workgroup_size(const Module& module, const Module::EntryPoint& entry_point) {
+  auto sources = find_sources(module, entry_point.function_id);
+  if (!sources) return sources.error();
+  WorkgroupSizeInfo info;
+  info.form = sources->form;
+  for (int d = 0; d < 3; ++d) {
+    info.size[d] = sources->dimensions[d].value;
+    if (sources->dimensions[d].is_spec_constant) info.spec_ids[d] = sources->dimensions[d].spec_id;
+  }
+  return info;
+}
+
+Expected<WorkgroupSizeReport> workgroup_size_to_spec_constants(Module& module, const WorkgroupSizeOptions& options) {
+  auto entry = find_compute_entry_point(module, options.entry_point);
+  if (!entry) return entry.error();
+  auto found = find_sources(module, entry->function_id);
+  if (!found) return fail("entry point \"" + options.entry_point + "\": " + found.error().message);
+  SizeSources& sources = *found;
+
+  WorkgroupSizeReport report;
+  report.input_form = sources.form;
+  report.output_form = options.output_form;
+  report.version_before = module.version();
+  report.input_was_fixed = std::none_of(sources.dimensions.begin(), sources.dimensions.end(),
+                                        [](const Dimension& d) { return d.is_spec_constant && d.spec_id; });
+  for (int d = 0; d < 3; ++d) report.original_size[d] = sources.dimensions[d].value;
+  if (report.input_was_fixed && options.reject_fixed_size) {
+    return fail("entry point \"" + options.entry_point + "\" has the fixed workgroup size " +
+                std::to_string(report.original_size[0]) + "x" + std::to_string(report.original_size[1]) + "x" +
+                std::to_string(report.original_size[2]) +
+                "; its front end may have folded gl_WorkGroupSize into literals, so it cannot be made variable "
+                "(compile with local_size_x_id / local_size_variable instead)");
+  }
+
+  const auto compute = compute_entry_points(module);
+  if (options.output_form == WorkgroupSizeForm::WorkgroupSizeBuiltIn) {
+    if (module.version() >= kVersion1_6) {
+      return fail("the WorkgroupSize built-in form needs SPIR-V < 1.6 (this module is " +
+                  version_string(module.version()) + "); use the LocalSizeId form");
+    }
+    if (!sources.builtin_composite) {
+      // A new WorkgroupSize constant would set every entry point's size: only allowed when they all agree.
+      for (const auto& other : compute) {
+        if (other.function_id == entry->function_id) continue;
+        auto other_sources = find_sources(module, other.function_id);
+        if (!other_sources) return fail("entry point \"" + other.name + "\": " + other_sources.error().message);
+        for (int d = 0; d < 3; ++d) {
+          if (other_sources->dimensions[d].value != report.original_size[d]) {
+            return fail("entry point \"" + other.name +
+                        "\" has another workgroup size and a WorkgroupSize built-in would apply to it too; use the "
+                        "LocalSizeId form");
+          }
+        }
+      }
+    }
+  } else if (module.version() < kVersion1_2) {
+    module.set_version(kVersion1_2);  // LocalSizeId is SPIR-V 1.2
+  }
+
+  // The uint type of the new spec constants: the composite's component type when there is a composite (it is
+  // declared before the composite, where the new constants go), else a 32-bit uint at the end of the globals.
+  uint32_t uint_type = 0;
+  if (sources.builtin_composite) {
+    const uint32_t vector_type = module.words(*sources.builtin_composite)[1];
+    auto vector_definition = module.definition(vector_type);
+    if (!vector_definition || module.opcode(*vector_definition) != spv::Op::OpTypeVector ||
+        module.words(*vector_definition).size() != 4) {
+      return fail(module.describe(*sources.builtin_composite) + ": WorkgroupSize type is not a vector");
+    }
+    uint_type = module.words(*vector_definition)[2];
+  } else {
+    auto type = module.type_int(32, false);
+    if (!type) return type.error();
+    uint_type = *type;
+  }
+
+  std::set<uint32_t> used;
+  for (uint32_t id : module.spec_ids_in_use()) used.insert(id);
+  std::array<uint32_t, 3> constants{};
+  for (int d = 0; d < 3; ++d) {
+    Dimension& dimension = sources.dimensions[d];
+    if (dimension.is_spec_constant && dimension.spec_id) {
+      constants[d] = dimension.constant_id;
+      report.spec_ids[d] = *dimension.spec_id;
+      report.reused_spec_constant[d] = true;
+      continue;
+    }
+    const uint32_t spec_id = pick_spec_id(used, options.preferred_spec_ids[d]);
+    report.spec_ids[d] = spec_id;
+    if (dimension.is_spec_constant) {
+      // A spec constant without SpecId cannot be specialized; giving it one keeps its default and its uses.
+      constants[d] = dimension.constant_id;
+    } else {
+      auto id = module.allocate_id();
+      if (!id) return id.error();
+      const uint32_t operands[] = {uint_type, *id, dimension.value};
+      if (sources.builtin_composite) {
+        module.insert_before(*sources.builtin_composite, spv::Op::OpSpecConstant, operands);
+      } else {
+        module.append(Section::Global, spv::Op::OpSpecConstant, operands);
+      }
+      constants[d] = *id;
+    }
+    module.add_decoration(constants[d], spv::Decoration::SpecId, std::span(&spec_id, 1));
+  }
+  report.spec_constant_ids = constants;
+
+  if (sources.builtin_composite) {
+    const auto w = module.words(*sources.builtin_composite);
+    const uint32_t operands[] = {w[1], w[2], constants[0], constants[1], constants[2]};
+    module.replace(*sources.builtin_composite, spv::Op::OpSpecConstantComposite, operands);
+  }
+
+  if (options.output_form == WorkgroupSizeForm::WorkgroupSizeBuiltIn) {
+    if (!sources.builtin_composite) {
+      auto vector = module.type_vector(uint_type, 3);
+      if (!vector) return vector.error();
+      auto composite = module.allocate_id();
+      if (!composite) return composite.error();
+      const uint32_t operands[] = {*vector, *composite, constants[0], constants[1], constants[2]};
+      module.append(Section::Global, spv::Op::OpSpecConstantComposite, operands);
+      const uint32_t builtin = static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize);
+      module.add_decoration(*composite, spv::Decoration::BuiltIn, std::span(&builtin, 1));
+    }
+  } else {
+    set_local_size_id(module, entry->function_id, constants);
+    if (sources.builtin_decoration) {
+      // The built-in would override LocalSizeId; without it, the other entry points that took their size from it
+      // get the same spec constants through LocalSizeId, which keeps their behaviour exactly.
+      module.erase(*sources.builtin_decoration);
+      for (const auto& other : compute) {
+        if (other.function_id != entry->function_id) set_local_size_id(module, other.function_id, constants);
+      }
+    }
+  }
+  report.version_after = module.version();
+  return report;
+}
+
+Expected<WorkgroupSizePatch> workgroup_size_to_spec_constants(std::span<const uint32_t> words,
+                                                              const WorkgroupSizeOptions& options) {
+  auto module = Module::parse(words);
+  if (!module) return module.error();
+  auto report = workgroup_size_to_spec_constants(*module, options);
+  if (!report) return report.error();
+  return WorkgroupSizePatch{module->serialize(), *report};
+}
+
+}  // namespace bismuth::spirv

@@ -1,0 +1,219 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+#include "bismuth/spirv_patch/module.hpp"
+#include "shader_sources.hpp"
+
+using bismuth::spirv::Module;
+using bismuth::spirv::Section;
+using bismuth::spirv::TargetEnv;
+using bismuth::test::compile_or_fail;
+
+namespace {
+
+const char* kSimple = R"(#version 450
+layout(local_size_x = 4) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() { data[gl_LocalInvocationIndex] = gl_LocalInvocationIndex * 3u; }
+)";
+
+// Word offset of the first instruction with opcode `op`, or 0.
+size_t offset_of(const std::vector<uint32_t>& words, spv::Op op) {
+  for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) {
+    if ((words[i] & 0xffff) == static_cast<uint32_t>(op)) return i;
+  }
+  return 0;
+}
+
+std::string parse_error(const std::vector<uint32_t>& words) {
+  auto module = Module::parse(words);
+  REQUIRE_FALSE(module);
+  return module.error().message;
+}
+
+// Section of every instruction in serialized order must never decrease.
+bool sections_in_order(const Module& module) {
+  Section last = Section::Capability;
+  for (auto h : module.instructions()) {
+    if (module.section(h) < last) return false;
+    last = module.section(h);
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("Parsing then serializing a module reproduces its words") {
+  const auto words = compile_or_fail(kSimple);
+  auto module = Module::parse(words);
+  REQUIRE_OK(module);
+  CHECK(module->serialize() == words);
+  CHECK(module->version() == words[1]);
+  CHECK(module->generator() == words[2]);
+  CHECK(module->bound() == words[3]);
+}
+
+TEST_CASE("Instructions are grouped into the logical sections of SPIR-V 2.4") {
+  auto module = Module::parse(compile_or_fail(kSimple));
+  REQUIRE_OK(module);
+  for (auto h : module->instructions(Section::Capability)) CHECK(module->opcode(h) == spv::Op::OpCapability);
+  for (auto h : module->instructions(Section::EntryPoint)) CHECK(module->opcode(h) == spv::Op::OpEntryPoint);
+  REQUIRE_FALSE(module->instructions(Section::Function).empty());
+  CHECK(module->opcode(module->instructions(Section::Function).front()) == spv::Op::OpFunction);
+  REQUIRE(module->entry_points().size() == 1);
+  CHECK(module->entry_points()[0].name == "main");
+  CHECK(module->entry_points()[0].model == spv::ExecutionModel::GLCompute);
+}
+
+TEST_CASE("New ids come from the bound, which grows") {
+  auto module = Module::parse(compile_or_fail(kSimple));
+  REQUIRE_OK(module);
+  const uint32_t bound = module->bound();
+  auto id = module->allocate_id();
+  REQUIRE_OK(id);
+  CHECK(*id == bound);
+  CHECK(module->bound() == bound + 1);
+  CHECK(module->serialize()[3] == bound + 1);
+}
+
+TEST_CASE("Capabilities, extensions and decorations are added once, in their own sections") {
+  auto module = Module::parse(compile_or_fail(kSimple));
+  REQUIRE_OK(module);
+  module->add_capability(spv::Capability::GroupNonUniform);
+  module->add_capability(spv::Capability::GroupNonUniform);
+  module->add_capability(spv::Capability::Shader);  // already there
+  module->add_extension("SPV_KHR_storage_buffer_storage_class");
+  module->add_extension("SPV_KHR_storage_buffer_storage_class");
+  CHECK(module->instructions(Section::Capability).size() == 2);
+  CHECK(module->instructions(Section::Extension).size() == 1);
+  CHECK(module->has_extension("SPV_KHR_storage_buffer_storage_class"));
+  CHECK(sections_in_order(*module));
+  const auto annotations = module->instructions(Section::Annotation).size();
+  auto constant = module->spec_constant_u32(9, 40);
+  REQUIRE_OK(constant);
+  module->add_decoration(*constant, spv::Decoration::SpecId, std::vector<uint32_t>{40});  // duplicate
+  CHECK(module->instructions(Section::Annotation).size() == annotations + 1);
+  CHECK(module->decoration_literal(*constant, spv::Decoration::SpecId) == 40u);
+  const auto out = module->serialize();
+  REQUIRE_VALID(out, TargetEnv::Vulkan1_1);
+  module->remove_capability(spv::Capability::GroupNonUniform);
+  module->remove_extension("SPV_KHR_storage_buffer_storage_class");
+  CHECK_FALSE(module->has_capability(spv::Capability::GroupNonUniform));
+  CHECK_FALSE(module->has_extension("SPV_KHR_storage_buffer_storage_class"));
+}
+
+TEST_CASE("Types and constants are deduplicated against the module's own declarations") {
+  const auto words = compile_or_fail(kSimple);
+  auto module = Module::parse(words);
+  REQUIRE_OK(module);
+  const uint32_t bound = module->bound();
+  auto uint_type = module->type_int(32, false);
+  auto again = module->type_int(32, false);
+  REQUIRE_OK(uint_type);
+  REQUIRE_OK(again);
+  CHECK(*uint_type == *again);
+  CHECK(*uint_type < bound);  // the shader already declares uint
+  auto three = module->constant_u32(3);  // `* 3u` is in the shader
+  REQUIRE_OK(three);
+  CHECK(*three < bound);
+  auto fresh = module->constant_u32(123456);
+  REQUIRE_OK(fresh);
+  CHECK(*fresh == bound);
+  auto fresh_again = module->constant_u32(123456);
+  REQUIRE_OK(fresh_again);
+  CHECK(*fresh_again == *fresh);
+  auto vector = module->type_vector(*uint_type, 4);
+  REQUIRE_OK(vector);
+  CHECK(sections_in_order(*module));
+  REQUIRE_VALID(module->serialize(), TargetEnv::Vulkan1_1);
+}
+
+TEST_CASE("Erased instructions disappear from the serialized module") {
+  auto module = Module::parse(compile_or_fail(kSimple));
+  REQUIRE_OK(module);
+  const auto names = module->instructions(Section::Debug);
+  REQUIRE_FALSE(names.empty());
+  for (auto h : names) module->erase(h);
+  const auto out = module->serialize();
+  CHECK(offset_of(out, spv::Op::OpName) == 0);
+  REQUIRE_VALID(out, TargetEnv::Vulkan1_1);
+}
+
+TEST_CASE("Bad input: an empty module is an error") {
+  CHECK_THAT(parse_error({}), Catch::Contains("empty"));
+}
+
+TEST_CASE("Bad input: a module shorter than its header is an error") {
+  CHECK_THAT(parse_error({0x07230203, 0x00010300, 0}), Catch::Contains("truncated"));
+}
+
+TEST_CASE("Bad input: a wrong magic number is an error naming word 0") {
+  auto words = compile_or_fail(kSimple);
+  words[0] = 0xdeadbeef;
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 0") && Catch::Contains("magic"));
+}
+
+TEST_CASE("Bad input: an instruction with word count 0 is an error naming its offset and opcode") {
+  auto words = compile_or_fail(kSimple);
+  words[5] = static_cast<uint32_t>(spv::Op::OpCapability);  // word count 0
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 5 (OpCapability)"));
+}
+
+TEST_CASE("Bad input: a word count past the end of the module is an error") {
+  auto words = compile_or_fail(kSimple);
+  words.resize(words.size() - 1);  // cuts the last OpFunctionEnd short... which has one word: drop it all
+  words.push_back((5u << 16) | static_cast<uint32_t>(spv::Op::OpFunctionEnd));
+  const std::string message = parse_error(words);
+  CHECK_THAT(message, Catch::StartsWith("word " + std::to_string(words.size() - 1) + " (OpFunctionEnd)"));
+}
+
+TEST_CASE("Bad input: an id at or above the bound is an error") {
+  auto words = compile_or_fail(kSimple);
+  const size_t entry = offset_of(words, spv::Op::OpEntryPoint);
+  REQUIRE(entry != 0);
+  words[entry + 2] = words[3] + 7;  // the entry point's function id
+  CHECK_THAT(parse_error(words),
+             Catch::StartsWith("word " + std::to_string(entry) + " (OpEntryPoint)") && Catch::Contains("bound"));
+}
+
+TEST_CASE("Bad input: a bound above the universal limit is an error") {
+  auto words = compile_or_fail(kSimple);
+  words[3] = 0xffffffff;
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 3") && Catch::Contains("bound"));
+  words[3] = 0;
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 3"));
+}
+
+TEST_CASE("Bad input: an unknown opcode is an error naming its offset and number") {
+  auto words = compile_or_fail(kSimple);
+  words[5] = (2u << 16) | 4090u;
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 5 (Op4090)"));
+}
+
+TEST_CASE("Bad input: an unterminated string is an error") {
+  auto words = compile_or_fail(kSimple);
+  const size_t entry = offset_of(words, spv::Op::OpEntryPoint);
+  REQUIRE(entry != 0);
+  words[entry + 3] = 0x6e69616d;  // "main" without its terminating zero word ...
+  words[entry] = (4u << 16) | static_cast<uint32_t>(spv::Op::OpEntryPoint);  // ... and nothing after it
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word " + std::to_string(entry)));
+}
+
+TEST_CASE("Bad input: instructions out of the logical layout order are an error") {
+  auto words = compile_or_fail(kSimple);
+  const size_t memory_model = offset_of(words, spv::Op::OpMemoryModel);
+  REQUIRE(memory_model != 0);
+  words.insert(words.begin() + memory_model + 3, {(2u << 16) | static_cast<uint32_t>(spv::Op::OpCapability), 1u});
+  CHECK_THAT(parse_error(words), Catch::Contains("(OpCapability)") && Catch::Contains("2.4"));
+}
+
+TEST_CASE("Bad input: an id defined twice is an error") {
+  auto words = compile_or_fail(kSimple);
+  const size_t label = offset_of(words, spv::Op::OpLabel);
+  REQUIRE(label != 0);
+  words.insert(words.begin() + label + 2, {words[label], words[label + 1]});
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word " + std::to_string(label + 2) + " (OpLabel)") &&
+                                     Catch::Contains("defined"));
+}
