@@ -65,11 +65,15 @@ Expected<std::unique_ptr<ComputeDevice>> ComputeDevice::create(ValidatedVulkan& 
   return self;
 }
 
-ComputeDevice::~ComputeDevice() {
+ComputeDevice::~ComputeDevice() { reset(); }
+
+void ComputeDevice::reset() {
   if (device_ != VK_NULL_HANDLE) vk_.vkDestroyDevice(device_, nullptr);
+  device_ = VK_NULL_HANDLE;
 }
 
 Expected<std::vector<uint32_t>> ComputeDevice::run(const ComputeDispatch& dispatch) {
+  if (device_ == VK_NULL_HANDLE) return fail("ComputeDevice::run after reset()");
   // Every object of this dispatch, destroyed in reverse order on every path.
   struct Objects {
     const VolkDeviceTable& vk;

@@ -40,6 +40,9 @@ class ComputeDevice {
   bool maintenance4() const { return maintenance4_; }
   bool subgroup_size_control() const { return subgroup_size_control_; }
 
+  // Destroys the device now (before the test checks for validation messages about leaks).
+  void reset();
+
   // Runs one dispatch and returns the buffer's contents afterwards.
   Expected<std::vector<uint32_t>> run(const ComputeDispatch& dispatch);
 
