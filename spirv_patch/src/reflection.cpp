@@ -1,0 +1,170 @@
+// Pass 3. Resources come from SPIRV-Cross (resource_reflection.cpp); the rest is a walk over the functions each
+// entry point reaches.
+#include "bismuth/spirv_patch/reflection.hpp"
+
+#include <spirv-tools/libspirv.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "resource_reflection.hpp"
+
+namespace bismuth::spirv {
+
+namespace {
+
+struct FunctionFacts {
+  std::vector<uint32_t> callees;
+  bool barrier = false;
+  bool workgroup = false;
+  bool subgroup = false;
+  bool atomics = false;
+};
+
+bool is_atomic(spv::Op op) {
+  const auto n = static_cast<uint32_t>(op);
+  return (n >= static_cast<uint32_t>(spv::Op::OpAtomicLoad) && n <= static_cast<uint32_t>(spv::Op::OpAtomicXor)) ||
+         op == spv::Op::OpAtomicFlagTestAndSet || op == spv::Op::OpAtomicFlagClear ||
+         op == spv::Op::OpAtomicFMinEXT || op == spv::Op::OpAtomicFMaxEXT || op == spv::Op::OpAtomicFAddEXT;
+}
+
+bool is_subgroup(spv::Op op) {
+  const auto n = static_cast<uint32_t>(op);
+  return (n >= static_cast<uint32_t>(spv::Op::OpGroupNonUniformElect) &&
+          n <= static_cast<uint32_t>(spv::Op::OpGroupNonUniformQuadSwap)) ||
+         op == spv::Op::OpSubgroupBallotKHR || op == spv::Op::OpSubgroupFirstInvocationKHR ||
+         op == spv::Op::OpSubgroupAllKHR || op == spv::Op::OpSubgroupAnyKHR || op == spv::Op::OpSubgroupAllEqualKHR ||
+         op == spv::Op::OpSubgroupReadInvocationKHR || op == spv::Op::OpGroupNonUniformRotateKHR ||
+         op == spv::Op::OpGroupNonUniformPartitionNV;
+}
+
+// Word indices of the pointer operands through which an instruction touches memory or hands a pointer on.
+std::vector<size_t> pointer_operands(spv::Op op, size_t word_count) {
+  switch (op) {
+    case spv::Op::OpStore:
+    case spv::Op::OpAtomicStore: return {1};
+    case spv::Op::OpCopyMemory:
+    case spv::Op::OpCopyMemorySized: return {1, 2};
+    case spv::Op::OpLoad:
+    case spv::Op::OpAccessChain:
+    case spv::Op::OpInBoundsAccessChain:
+    case spv::Op::OpPtrAccessChain:
+    case spv::Op::OpInBoundsPtrAccessChain: return {3};
+    case spv::Op::OpFunctionCall: {
+      std::vector<size_t> arguments;
+      for (size_t i = 4; i < word_count; ++i) arguments.push_back(i);
+      return arguments;
+    }
+    default: return is_atomic(op) ? std::vector<size_t>{3} : std::vector<size_t>{};
+  }
+}
+
+Status validate_universal(std::span<const uint32_t> words) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string diagnostics;
+  tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& position, const char* text) {
+    if (diagnostics.empty()) diagnostics = "word " + std::to_string(position.index) + ": " + text;
+  });
+  if (!tools.Validate(words.data(), words.size())) return fail("invalid module: " + diagnostics);
+  return {};
+}
+
+}  // namespace
+
+Expected<ModuleReflection> reflect(std::span<const uint32_t> words) {
+  auto parsed = Module::parse(words);
+  if (!parsed) return parsed.error();
+  const Module& module = *parsed;
+  if (auto valid = validate_universal(words); !valid) return valid.error();
+
+  ModuleReflection out;
+  out.version = module.version();
+  for (InstructionHandle h : module.instructions(Section::Capability)) {
+    out.capabilities.push_back(static_cast<spv::Capability>(module.words(h)[1]));
+  }
+  for (InstructionHandle h : module.instructions(Section::Extension)) {
+    out.extensions.emplace_back(module.string_operand(h, 1));
+  }
+
+  std::set<uint32_t> workgroup_variables;
+  for (InstructionHandle h : module.instructions(Section::Global)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) == spv::Op::OpVariable && w.size() >= 4 &&
+        w[3] == static_cast<uint32_t>(spv::StorageClass::Workgroup)) {
+      workgroup_variables.insert(w[2]);
+    }
+  }
+
+  std::map<uint32_t, FunctionFacts> functions;
+  FunctionFacts* current = nullptr;
+  for (InstructionHandle h : module.instructions(Section::Function)) {
+    const spv::Op op = module.opcode(h);
+    const auto w = module.words(h);
+    if (op == spv::Op::OpFunction) {
+      current = &functions[w[2]];
+      continue;
+    }
+    if (!current) continue;
+    if (op == spv::Op::OpFunctionEnd) {
+      current = nullptr;
+      continue;
+    }
+    if (op == spv::Op::OpFunctionCall) current->callees.push_back(w[3]);
+    if (op == spv::Op::OpControlBarrier) current->barrier = true;
+    if (is_atomic(op)) current->atomics = true;
+    if (is_subgroup(op)) current->subgroup = true;
+    for (size_t index : pointer_operands(op, w.size())) {
+      if (index < w.size() && workgroup_variables.contains(w[index])) current->workgroup = true;
+    }
+  }
+
+  for (const auto& entry : module.entry_points()) {
+    EntryPointReflection reflection;
+    reflection.name = entry.name;
+    reflection.model = entry.model;
+    if (entry.model == spv::ExecutionModel::GLCompute) {
+      auto size = find_workgroup_size(module, entry);
+      if (!size) return fail("entry point \"" + entry.name + "\": " + size.error().message);
+      reflection.workgroup_size = *size;
+    }
+    std::set<uint32_t> seen{entry.function_id};
+    std::vector<uint32_t> pending{entry.function_id};
+    while (!pending.empty()) {
+      const uint32_t id = pending.back();
+      pending.pop_back();
+      auto it = functions.find(id);
+      if (it == functions.end()) continue;
+      const FunctionFacts& facts = it->second;
+      reflection.uses_barriers |= facts.barrier;
+      reflection.uses_workgroup_storage |= facts.workgroup;
+      reflection.uses_subgroup_operations |= facts.subgroup;
+      reflection.uses_atomics |= facts.atomics;
+      for (uint32_t callee : facts.callees) {
+        if (seen.insert(callee).second) pending.push_back(callee);
+      }
+    }
+    auto resources = reflect_resources(words, entry.name, static_cast<uint32_t>(entry.model));
+    if (!resources) return fail("entry point \"" + entry.name + "\": " + resources.error().message);
+    reflection.resources = std::move(*resources);
+    out.entry_points.push_back(std::move(reflection));
+  }
+  return out;
+}
+
+std::string_view to_string(DescriptorType type) {
+  switch (type) {
+    case DescriptorType::UniformBuffer: return "uniform-buffer";
+    case DescriptorType::StorageBuffer: return "storage-buffer";
+    case DescriptorType::SampledImage: return "combined-image-sampler";
+    case DescriptorType::SeparateImage: return "sampled-image";
+    case DescriptorType::SeparateSampler: return "sampler";
+    case DescriptorType::StorageImage: return "storage-image";
+    case DescriptorType::UniformTexelBuffer: return "uniform-texel-buffer";
+    case DescriptorType::StorageTexelBuffer: return "storage-texel-buffer";
+    case DescriptorType::AccelerationStructure: return "acceleration-structure";
+  }
+  return "?";
+}
+
+}  // namespace bismuth::spirv
