@@ -1,6 +1,7 @@
 // bismuth: the command-line front of Bismuth. Each subcommand lives in its own *_command.cpp.
 #include <CLI/CLI.hpp>
 
+#include "compile_command.hpp"
 #include "devices_command.hpp"
 
 int main(int argc, char** argv) {
@@ -9,6 +10,7 @@ int main(int argc, char** argv) {
   app.failure_message(CLI::FailureMessage::help);  // a bad command line shows the subcommands
   int exit_code = 0;
   bismuth::cli::add_devices_command(app, &exit_code);
+  bismuth::cli::add_compile_command(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -64,4 +64,19 @@ Status validate(std::span<const uint32_t> words, TargetEnv env) {
   return {};
 }
 
+Expected<std::string> disassemble(std::span<const uint32_t> words) {
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  std::string diagnostics;
+  tools.SetMessageConsumer([&diagnostics](spv_message_level_t, const char*, const spv_position_t& position,
+                                          const char* message) {
+    if (diagnostics.empty()) diagnostics = "word " + std::to_string(position.index) + ": " + message;
+  });
+  std::string text;
+  if (!tools.Disassemble(words.data(), words.size(), &text,
+                         SPV_BINARY_TO_TEXT_OPTION_FRIENDLY_NAMES | SPV_BINARY_TO_TEXT_OPTION_NO_HEADER)) {
+    return fail("spirv-dis: " + (diagnostics.empty() ? std::string("cannot disassemble") : diagnostics));
+  }
+  return text;
+}
+
 }  // namespace bismuth::spirv

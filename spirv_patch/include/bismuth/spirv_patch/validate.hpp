@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
@@ -12,5 +13,8 @@ namespace bismuth::spirv {
 // Runs the SPIRV-Tools validator for `env`. On failure the error message holds every diagnostic, each with
 // the word offset of the offending instruction when the validator gives one.
 Status validate(std::span<const uint32_t> words, TargetEnv env);
+
+// SPIR-V assembly text of `words` (SPIRV-Tools' disassembler, friendly names, no header comment).
+Expected<std::string> disassemble(std::span<const uint32_t> words);
 
 }  // namespace bismuth::spirv
