@@ -4,34 +4,17 @@
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
-#include <mutex>
-
-#include "glslang_diagnostics.hpp"
+#include "diagnostics.hpp"
+#include "glslang_process.hpp"
 
 namespace bismuth::translator {
 
 namespace {
 
-// glslang needs one process-wide initialisation before the first shader; it is never finalised because other
-// threads may still be compiling when static destructors run.
-void ensure_glslang_initialized() {
-  static std::once_flag once;
-  std::call_once(once, [] { glslang::InitializeProcess(); });
-}
-
-struct GlslangTarget {
-  glslang::EShTargetClientVersion client;
-  glslang::EShTargetLanguageVersion spirv;
-};
-
-GlslangTarget glslang_target(spirv::TargetEnv env) {
-  switch (env) {
-    case spirv::TargetEnv::Vulkan1_0: return {glslang::EShTargetVulkan_1_0, glslang::EShTargetSpv_1_0};
-    case spirv::TargetEnv::Vulkan1_1: return {glslang::EShTargetVulkan_1_1, glslang::EShTargetSpv_1_3};
-    case spirv::TargetEnv::Vulkan1_2: return {glslang::EShTargetVulkan_1_2, glslang::EShTargetSpv_1_5};
-    case spirv::TargetEnv::Vulkan1_3: return {glslang::EShTargetVulkan_1_3, glslang::EShTargetSpv_1_6};
-  }
-  return {glslang::EShTargetVulkan_1_1, glslang::EShTargetSpv_1_3};
+// The diagnostics of a failed compile; glslang's raw log when it holds no parsable diagnostic.
+std::string compile_failure(const char* log, std::string_view source, const std::string& name) {
+  std::string formatted = format_file_line_column(parse_glslang_log(log, source, name));
+  return formatted.empty() ? name + ": error: " + std::string(log) : formatted;
 }
 
 }  // namespace
@@ -51,13 +34,13 @@ Expected<std::vector<uint32_t>> compile_glsl_compute(std::string_view source, co
 
   const auto messages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
   if (!shader.parse(GetDefaultResources(), 450, false, messages)) {
-    return fail(format_glslang_log(shader.getInfoLog(), source, options.source_name));
+    return fail(compile_failure(shader.getInfoLog(), source, options.source_name));
   }
 
   glslang::TProgram program;
   program.addShader(&shader);
   if (!program.link(messages)) {
-    return fail(format_glslang_log(program.getInfoLog(), source, options.source_name));
+    return fail(compile_failure(program.getInfoLog(), source, options.source_name));
   }
 
   std::vector<uint32_t> words;

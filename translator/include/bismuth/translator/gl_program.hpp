@@ -1,0 +1,117 @@
+// The GLSL front of the GL shim: GL-semantics GLSL compute shaders (default-block uniforms, atomic counters,
+// GL's separate binding namespaces, ARB_compute_variable_group_size) compiled to Vulkan SPIR-V.
+//
+// glCompileShader maps to GlShader::compile, glLinkProgram to link_gl_program. A shader is checked with GL's
+// rules first (glslang as a GL front end: the errors a GL driver gives, in GL info-log form
+// "0:line(column): error: ..."), then compiled with glslang's relaxed Vulkan rules, which place default-block
+// uniforms in a uniform block and atomic counters in storage blocks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/target_env.hpp"
+
+namespace bismuth::translator {
+
+// GL's binding namespaces mapped onto one Vulkan descriptor set (set 0), so one push-descriptor set layout covers
+// a program: GL shader-storage binding b -> b, uniform-buffer binding b -> kUniformBufferBase + b, atomic-counter
+// buffer binding b -> kAtomicCounterBufferBase + b, the default uniform block -> kDefaultUniformBlockBinding.
+struct GlBindingMap {
+  static constexpr uint32_t kDescriptorSet = 0;
+  static constexpr uint32_t kMaxShaderStorageBufferBindings = 32;
+  static constexpr uint32_t kUniformBufferBase = 32;
+  static constexpr uint32_t kMaxUniformBufferBindings = 32;
+  static constexpr uint32_t kAtomicCounterBufferBase = 64;
+  static constexpr uint32_t kMaxAtomicCounterBufferBindings = 8;
+  static constexpr uint32_t kDefaultUniformBlockBinding = 72;
+};
+
+// SpecIds a variable-group-size program's size is specialised through (x, y, z). High enough not to meet the
+// small constant_id values GLSL programs use.
+inline constexpr std::array<uint32_t, 3> kVariableGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
+
+enum class GroupSize { None, Fixed, Variable };
+
+struct GlCompileOptions {
+  spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1;
+};
+
+// One compiled compute shader object (glCompileShader's result). Never null from compile(); check ok().
+class GlShader {
+ public:
+  static std::shared_ptr<const GlShader> compile(std::string_view source, const GlCompileOptions& options = {});
+  ~GlShader();
+  GlShader(const GlShader&) = delete;
+  GlShader& operator=(const GlShader&) = delete;
+
+  bool ok() const { return ok_; }
+  // GL info log: one "0:line(column): error|warning: text" line per diagnostic; empty when clean.
+  const std::string& info_log() const { return info_log_; }
+  GroupSize group_size() const { return group_size_; }
+  const GlCompileOptions& options() const { return options_; }
+
+  struct Impl;  // glslang state kept for linking
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  GlShader();
+  bool ok_ = false;
+  std::string info_log_;
+  GroupSize group_size_ = GroupSize::None;
+  GlCompileOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A default-block uniform as GL introspection names it ("a", "arr[0]", "s.y[0]").
+struct GlUniform {
+  std::string name;
+  uint32_t gl_type = 0;      // GL_FLOAT, GL_UNSIGNED_INT_VEC4, GL_FLOAT_MAT3, ...
+  uint32_t array_size = 1;   // elements (1 for non-arrays)
+  uint32_t offset = 0;       // byte offset in the default uniform block
+  uint32_t array_stride = 0;
+  uint32_t matrix_stride = 0;
+};
+
+// A uniform or shader-storage block, or an atomic-counter buffer, with its GL and Vulkan bindings.
+struct GlBufferBinding {
+  std::string name;  // block name; for atomic counters the GL binding as text
+  uint32_t gl_binding = 0;
+  uint32_t vk_binding = 0;
+  uint32_t min_size = 0;  // bytes the shader reads or writes at fixed offsets (a runtime array counts as 0)
+};
+
+struct GlAtomicCounter {
+  std::string name;
+  uint32_t gl_binding = 0;
+  uint32_t offset = 0;
+  uint32_t array_size = 1;
+};
+
+struct GlLinkedProgram {
+  std::vector<uint32_t> spirv;  // entry point "main"
+  GroupSize group_size = GroupSize::None;
+  std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
+  std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable
+  uint32_t default_uniform_block_size = 0;  // 0: no default-block uniforms
+  std::vector<GlUniform> uniforms;
+  std::vector<GlBufferBinding> storage_blocks;
+  std::vector<GlBufferBinding> uniform_blocks;
+  std::vector<GlBufferBinding> atomic_counter_buffers;
+  std::vector<GlAtomicCounter> atomic_counters;
+  std::string info_log;  // warnings of a successful link
+};
+
+// glLinkProgram: links the attached compute shaders. On failure the error message is the GL info log.
+// Link errors (GL rules): a shader that failed to compile; no compute shader; no `main`; variable size in one
+// shader and fixed in another; no local group size declared at all; conflicting fixed sizes.
+// The SPIR-V targets the environment the shaders were compiled for.
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders);
+
+}  // namespace bismuth::translator

@@ -1,0 +1,264 @@
+#include "bismuth/translator/gl_program.hpp"
+
+#include <glslang/Include/Types.h>
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include "atomic_counter_bindings.hpp"
+#include "diagnostics.hpp"
+#include "glslang_process.hpp"
+#include "nv_extension_rewrite.hpp"
+#include "variable_group_size_rewrite.hpp"
+
+namespace bismuth::translator {
+
+namespace {
+
+constexpr const char* kDefaultUniformBlockName = "gl_DefaultUniformBlock";
+constexpr std::string_view kAtomicCounterBlockPrefix = "gl_AtomicCounterBlock_";
+// The implementation defines the extension's macro whether or not the shader enables it (GLSL 3.3 "Extensions").
+constexpr const char* kPreamble = "#define GL_ARB_compute_variable_group_size 1\n";
+// Diagnostics name the source string: GL concatenates glShaderSource's strings into string 0.
+constexpr std::string_view kSourceName = "0";
+
+constexpr EShMessages kRelaxedVulkanMessages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
+
+// The variable size as a fixed 1x1x1 for the GL-rules check: plain GL GLSL has no spec-constant sizes.
+constexpr std::string_view kCheckSizeLayout = "local_size_x = 1, local_size_y = 1, local_size_z = 1";
+
+// glslang's default limits with GL's binding counts as Bismuth exposes them (GlBindingMap).
+const TBuiltInResource* gl_resource_limits() {
+  static const TBuiltInResource limits = [] {
+    TBuiltInResource r = *GetDefaultResources();
+    r.maxAtomicCounterBindings = GlBindingMap::kMaxAtomicCounterBufferBindings;
+    r.maxComputeAtomicCounterBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
+    r.maxCombinedAtomicCounterBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
+    r.maxComputeAtomicCounters = 1024;
+    r.maxCombinedAtomicCounters = 1024;
+    r.maxAtomicCounterBufferSize = 1 << 16;
+    r.maxCombinedShaderOutputResources = GlBindingMap::kMaxShaderStorageBufferBindings;
+    return r;
+  }();
+  return &limits;
+}
+
+void configure_relaxed_vulkan(glslang::TShader& shader, spirv::TargetEnv env) {
+  const GlslangTarget target = glslang_target(env);
+  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
+  shader.setEnvInputVulkanRulesRelaxed();
+  shader.setEnvClient(glslang::EShClientVulkan, target.client);
+  shader.setEnvTarget(glslang::EShTargetSpv, target.spirv);
+  shader.setGlobalUniformBlockName(kDefaultUniformBlockName);
+  shader.setGlobalUniformSet(GlBindingMap::kDescriptorSet);
+  // glslang adds the uniform-buffer shift to the default block's binding too.
+  shader.setGlobalUniformBinding(GlBindingMap::kDefaultUniformBlockBinding - GlBindingMap::kUniformBufferBase);
+  shader.setAtomicCounterBlockName("gl_AtomicCounterBlock");
+  shader.setAtomicCounterBlockSet(GlBindingMap::kDescriptorSet);
+  shader.setShiftBinding(glslang::EResUbo, GlBindingMap::kUniformBufferBase);
+  shader.setShiftBinding(glslang::EResSsbo, 0);
+  shader.setPreamble(kPreamble);
+}
+
+// The GL binding in glslang's "gl_AtomicCounterBlock_<b>" block names; nullopt for any other name.
+std::optional<uint32_t> atomic_counter_block_binding(std::string_view name) {
+  if (!name.starts_with(kAtomicCounterBlockPrefix)) return std::nullopt;
+  name.remove_prefix(kAtomicCounterBlockPrefix.size());
+  uint32_t binding = 0;
+  auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), binding);
+  if (ec != std::errc() || ptr != name.data() + name.size()) return std::nullopt;
+  return binding;
+}
+
+// Column stride of a matrix in the default uniform block, which glslang lays out by std140 rules: columns are
+// rounded up to vec4 (dvec4 for double matrices of 3 or 4 rows). 0 for non-matrices.
+uint32_t std140_matrix_stride(uint32_t gl_type) {
+  switch (gl_type) {
+    case 0x8B5A: case 0x8B5B: case 0x8B5C:  // GL_FLOAT_MAT2/3/4
+    case 0x8B65: case 0x8B66: case 0x8B67: case 0x8B68: case 0x8B69: case 0x8B6A:  // GL_FLOAT_MATnxm
+      return 16;
+    case 0x8F46: case 0x8F4C: case 0x8F4D:  // GL_DOUBLE_MAT2, GL_DOUBLE_MAT3x2, GL_DOUBLE_MAT4x2: 2 rows
+      return 16;
+    case 0x8F47: case 0x8F48: case 0x8F49: case 0x8F4A: case 0x8F4B: case 0x8F4E:  // other double matrices
+      return 32;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
+struct GlShader::Impl {
+  std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
+  std::unique_ptr<glslang::TShader> shader;
+};
+
+GlShader::GlShader() : impl_(std::make_unique<Impl>()) {}
+GlShader::~GlShader() = default;
+
+std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const GlCompileOptions& options) {
+  ensure_glslang_initialized();
+  std::shared_ptr<GlShader> self(new GlShader());
+  self->options_ = options;
+
+  // Source-level rewrites first: they keep every line where the user wrote it.
+  NvExtensionRewrite nv = rewrite_nv_extensions(source, kSourceName);
+  VariableGroupSizeRewrite vulkan =
+      rewrite_variable_group_size(nv.source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
+  VariableGroupSizeRewrite check = rewrite_variable_group_size(nv.source, kCheckSizeLayout, kSourceName);
+  std::vector<Diagnostic> diagnostics = std::move(nv.diagnostics);
+  diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
+  self->group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
+                      : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
+                                                                           : GroupSize::None;
+  if (has_errors(diagnostics)) {
+    self->info_log_ = format_gl_info_log(diagnostics);
+    return self;
+  }
+
+  // GL's rules: glslang as a GL front end reports what a GL driver reports (and rejects what its relaxed Vulkan
+  // mode would not catch before code generation).
+  {
+    glslang::TShader gl_check(EShLangCompute);
+    const char* text = check.source.c_str();
+    gl_check.setStrings(&text, 1);
+    gl_check.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientNone, 0);
+    gl_check.setPreamble(kPreamble);
+    const bool parsed = gl_check.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
+    std::vector<Diagnostic> gl_diagnostics = parse_glslang_log(gl_check.getInfoLog(), check.source, kSourceName);
+    diagnostics.insert(diagnostics.end(), gl_diagnostics.begin(), gl_diagnostics.end());
+    if (!parsed) {
+      if (!has_errors(diagnostics)) diagnostics.push_back({Diagnostic::Severity::Error, "0", 1, 1, gl_check.getInfoLog()});
+      self->info_log_ = format_gl_info_log(diagnostics);
+      return self;
+    }
+  }
+
+  self->impl_->vulkan_source = std::move(vulkan.source);
+  self->impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
+  glslang::TShader& shader = *self->impl_->shader;
+  const char* text = self->impl_->vulkan_source.c_str();
+  shader.setStrings(&text, 1);
+  configure_relaxed_vulkan(shader, options.target);
+  if (!shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages)) {
+    std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), self->impl_->vulkan_source, kSourceName);
+    if (vk.empty()) vk.push_back({Diagnostic::Severity::Error, "0", 1, 1, shader.getInfoLog()});
+    diagnostics.insert(diagnostics.end(), vk.begin(), vk.end());
+    self->info_log_ = format_gl_info_log(diagnostics);
+    return self;
+  }
+  self->info_log_ = format_gl_info_log(diagnostics);
+  self->ok_ = true;
+  return self;
+}
+
+namespace {
+
+std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
+
+// Default-block uniforms, storage and uniform blocks, atomic counters from glslang's reflection.
+void reflect(glslang::TProgram& program, GlLinkedProgram& linked) {
+  program.buildReflection(EShReflectionSeparateBuffers | EShReflectionAllBlockVariables);
+  for (int i = 0; i < program.getNumUniformBlocks(); ++i) {
+    const glslang::TObjectReflection& block = program.getUniformBlock(i);
+    const uint32_t binding = static_cast<uint32_t>(std::max(block.getBinding(), 0));
+    if (block.name == kDefaultUniformBlockName) {
+      linked.default_uniform_block_size = static_cast<uint32_t>(block.size);
+    } else {
+      linked.uniform_blocks.push_back({block.name, binding - GlBindingMap::kUniformBufferBase, binding,
+                                       static_cast<uint32_t>(block.size)});
+    }
+  }
+  for (int i = 0; i < program.getNumBufferBlocks(); ++i) {
+    const glslang::TObjectReflection& block = program.getBufferBlock(i);
+    const uint32_t binding = static_cast<uint32_t>(std::max(block.getBinding(), 0));
+    if (auto gl_binding = atomic_counter_block_binding(block.name)) {
+      linked.atomic_counter_buffers.push_back({std::to_string(*gl_binding), *gl_binding,
+                                               GlBindingMap::kAtomicCounterBufferBase + *gl_binding,
+                                               static_cast<uint32_t>(std::max(block.size, 0))});
+      continue;
+    }
+    linked.storage_blocks.push_back({block.name, binding, binding, static_cast<uint32_t>(block.size)});
+  }
+  for (int i = 0; i < program.getNumUniformVariables(); ++i) {
+    const glslang::TObjectReflection& u = program.getUniform(i);
+    if (u.index < 0 || u.index >= program.getNumUniformBlocks()) continue;  // opaque types have no block
+    const std::string& block = program.getUniformBlock(u.index).name;
+    if (block == kDefaultUniformBlockName) {
+      const auto gl_type = static_cast<uint32_t>(u.glDefineType);
+      // GL introspection names an array by its first element ("arr[0]", GL 4.6 §7.3.1.1).
+      const bool is_array = u.getType() != nullptr && u.getType()->isArray();
+      linked.uniforms.push_back({is_array ? u.name + "[0]" : u.name, gl_type, static_cast<uint32_t>(std::max(u.size, 1)),
+                                 static_cast<uint32_t>(u.offset), static_cast<uint32_t>(std::max(u.arrayStride, 0)),
+                                 std140_matrix_stride(gl_type)});
+    }
+  }
+  // Atomic counters live in storage blocks under relaxed rules, so reflection lists them as buffer variables.
+  for (int i = 0; i < program.getNumBufferVariables(); ++i) {
+    const glslang::TObjectReflection& v = program.getBufferVariable(i);
+    if (v.index < 0 || v.index >= program.getNumBufferBlocks()) continue;
+    if (auto gl_binding = atomic_counter_block_binding(program.getBufferBlock(v.index).name)) {
+      linked.atomic_counters.push_back({v.name, *gl_binding, static_cast<uint32_t>(v.offset),
+                                        static_cast<uint32_t>(std::max(v.size, 1))});
+    }
+  }
+  auto by_binding = [](const GlBufferBinding& a, const GlBufferBinding& b) { return a.gl_binding < b.gl_binding; };
+  std::sort(linked.storage_blocks.begin(), linked.storage_blocks.end(), by_binding);
+  std::sort(linked.uniform_blocks.begin(), linked.uniform_blocks.end(), by_binding);
+  std::sort(linked.atomic_counter_buffers.begin(), linked.atomic_counter_buffers.end(), by_binding);
+}
+
+}  // namespace
+
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders) {
+  ensure_glslang_initialized();
+  if (shaders.empty()) return fail(link_error("no compute shader attached"));
+  bool any_fixed = false;
+  bool any_variable = false;
+  for (const auto& shader : shaders) {
+    if (!shader || !shader->ok()) return fail(link_error("a compute shader attached to the program failed to compile"));
+    any_fixed |= shader->group_size() == GroupSize::Fixed;
+    any_variable |= shader->group_size() == GroupSize::Variable;
+  }
+  // ARB_compute_variable_group_size: a program whose shaders mix fixed and variable sizes, or declare none, fails
+  // to link.
+  if (any_fixed && any_variable) {
+    return fail(link_error(
+        "compute shaders in one program declare both a fixed and a variable (local_size_variable) local group size"));
+  }
+  if (!any_fixed && !any_variable) {
+    return fail(link_error("compute shader must declare a local group size (local_size_x/y/z or local_size_variable)"));
+  }
+
+  glslang::TProgram program;
+  for (const auto& shader : shaders) program.addShader(shader->impl().shader.get());
+  if (!program.link(kRelaxedVulkanMessages) || !program.mapIO()) {
+    std::string log = program.getInfoLog();
+    return fail(log.empty() ? link_error("linking failed") : log);
+  }
+  const glslang::TIntermediate* intermediate = program.getIntermediate(EShLangCompute);
+  if (intermediate == nullptr) return fail(link_error("no compute shader attached"));
+
+  GlLinkedProgram linked;
+  linked.group_size = any_variable ? GroupSize::Variable : GroupSize::Fixed;
+  if (any_fixed) {
+    for (int i = 0; i < 3; ++i) linked.fixed_size[i] = intermediate->getLocalSize(i);
+  }
+  glslang::SpvOptions spv_options;
+  spv_options.validate = false;
+  spv::SpvBuildLogger logger;
+  glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
+  if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (Status moved = move_atomic_counter_blocks(linked.spirv, GlBindingMap::kAtomicCounterBufferBase); !moved) {
+    return fail(link_error(moved.error().message));
+  }
+  reflect(program, linked);
+  linked.info_log = program.getInfoLog();
+  return linked;
+}
+
+}  // namespace bismuth::translator

@@ -1,0 +1,86 @@
+#include "glsl_lexer.hpp"
+
+#include <cctype>
+
+namespace bismuth::translator {
+
+namespace {
+
+bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+}  // namespace
+
+std::vector<GlslToken> lex_glsl(std::string_view source) {
+  std::vector<GlslToken> tokens;
+  size_t i = 0;
+  int line = 1;
+  size_t line_start = 0;
+  bool at_line_start = true;  // only whitespace seen on this line so far: a '#' starts a directive
+  auto column = [&](size_t at) { return static_cast<int>(at - line_start) + 1; };
+  auto newline = [&](size_t at) {
+    ++line;
+    line_start = at + 1;
+    at_line_start = true;
+  };
+
+  while (i < source.size()) {
+    const char c = source[i];
+    if (c == '\n') {
+      newline(i);
+      ++i;
+    } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+      ++i;
+    } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '/') {
+      while (i < source.size() && source[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < source.size() && source[i + 1] == '*') {
+      i += 2;
+      while (i < source.size() && !(source[i] == '*' && i + 1 < source.size() && source[i + 1] == '/')) {
+        if (source[i] == '\n') {
+          ++line;
+          line_start = i + 1;
+        }
+        ++i;
+      }
+      i = i < source.size() ? i + 2 : i;
+    } else if (c == '#' && at_line_start) {
+      // A directive runs to the end of the line; backslash-newline continues it.
+      const size_t start = i;
+      const int start_line = line;
+      const int start_column = column(i);
+      while (i < source.size() && source[i] != '\n') {
+        if (source[i] == '\\' && i + 1 < source.size() && source[i + 1] == '\n') {
+          ++line;
+          line_start = i + 2;
+          i += 2;
+          continue;
+        }
+        ++i;
+      }
+      tokens.push_back({GlslToken::Kind::Directive, source.substr(start, i - start), start, start_line, start_column});
+    } else if (is_identifier_start(c)) {
+      const size_t start = i;
+      while (i < source.size() && is_identifier_char(source[i])) ++i;
+      tokens.push_back({GlslToken::Kind::Identifier, source.substr(start, i - start), start, line, column(start)});
+      at_line_start = false;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+               (c == '.' && i + 1 < source.size() && std::isdigit(static_cast<unsigned char>(source[i + 1])))) {
+      const size_t start = i;
+      const bool hex = c == '0' && i + 1 < source.size() && (source[i + 1] == 'x' || source[i + 1] == 'X');
+      while (i < source.size() && (is_identifier_char(source[i]) || source[i] == '.' ||
+                                   (!hex && (source[i] == '+' || source[i] == '-') &&
+                                    (source[i - 1] == 'e' || source[i - 1] == 'E')))) {
+        ++i;
+      }
+      tokens.push_back({GlslToken::Kind::Number, source.substr(start, i - start), start, line, column(start)});
+      at_line_start = false;
+    } else {
+      tokens.push_back({GlslToken::Kind::Punctuation, source.substr(i, 1), i, line, column(i)});
+      ++i;
+      at_line_start = false;
+    }
+  }
+  return tokens;
+}
+
+}  // namespace bismuth::translator
