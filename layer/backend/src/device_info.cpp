@@ -9,25 +9,30 @@ namespace bismuth::backend {
 
 namespace {
 
-std::vector<std::string> device_extensions(VkPhysicalDevice device) {
+std::vector<std::string> device_extensions(const InstanceFunctions& vki, VkPhysicalDevice device) {
   uint32_t count = 0;
   std::vector<std::string> names;
-  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) return names;
+  if (vki.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) return names;
   std::vector<VkExtensionProperties> properties(count);
-  if (vkEnumerateDeviceExtensionProperties(device, nullptr, &count, properties.data()) < VK_SUCCESS) return names;
+  if (vki.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, properties.data()) < VK_SUCCESS) {
+    return names;
+  }
   for (uint32_t i = 0; i < count; ++i) names.emplace_back(properties[i].extensionName);
   std::sort(names.begin(), names.end());
   return names;
 }
 
-DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_version) {
+}  // namespace
+
+DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevice device, uint32_t instance_version,
+                                    uint32_t index) {
   DeviceInfo info;
   info.index = index;
   info.handle = device;
-  info.extensions = device_extensions(device);
+  info.extensions = device_extensions(vki, device);
 
   VkPhysicalDeviceProperties basic{};
-  vkGetPhysicalDeviceProperties(device, &basic);
+  vki.vkGetPhysicalDeviceProperties(device, &basic);
   // Properties2 structures beyond the instance's or the device's version are off limits.
   const uint32_t version = std::min(instance_version, basic.apiVersion);
 
@@ -37,6 +42,13 @@ DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_v
       version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
   info.has_maintenance4 = version >= VK_API_VERSION_1_3 || info.has_extension(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
   info.has_push_descriptor = info.has_extension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  info.has_timeline_semaphore =
+      version >= VK_API_VERSION_1_2 || info.has_extension(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  info.has_host_query_reset = version >= VK_API_VERSION_1_2 || info.has_extension(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+  info.has_pipeline_creation_cache_control =
+      version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
+  info.has_pipeline_creation_feedback =
+      version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
   const bool has_driver_properties =
       version >= VK_API_VERSION_1_2 || info.has_extension(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
 
@@ -46,6 +58,8 @@ DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_v
   subgroup.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES;
   VkPhysicalDeviceSubgroupSizeControlPropertiesEXT size_control{};
   size_control.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT;
+  VkPhysicalDevicePushDescriptorPropertiesKHR push_descriptor{};
+  push_descriptor.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR;
   VkPhysicalDeviceDriverPropertiesKHR driver{};
   driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES_KHR;
 
@@ -62,7 +76,11 @@ DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_v
     *next = &driver;
     next = &driver.pNext;
   }
-  vkGetPhysicalDeviceProperties2(device, &properties);
+  if (info.has_push_descriptor) {
+    *next = &push_descriptor;
+    next = &push_descriptor.pNext;
+  }
+  vki.vkGetPhysicalDeviceProperties2(device, &properties);
 
   const VkPhysicalDeviceProperties& p = properties.properties;
   info.name = p.deviceName;
@@ -85,6 +103,7 @@ DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_v
     info.min_subgroup_size = size_control.minSubgroupSize;
     info.max_subgroup_size = size_control.maxSubgroupSize;
     info.required_subgroup_size_stages = size_control.requiredSubgroupSizeStages;
+    info.max_compute_workgroup_subgroups = size_control.maxComputeWorkgroupSubgroups;
   } else {
     info.min_subgroup_size = info.max_subgroup_size = subgroup.subgroupSize;
   }
@@ -95,23 +114,30 @@ DeviceInfo describe(uint32_t index, VkPhysicalDevice device, uint32_t instance_v
   }
   info.max_compute_work_group_invocations = p.limits.maxComputeWorkGroupInvocations;
   info.max_compute_shared_memory_size = p.limits.maxComputeSharedMemorySize;
+  info.min_storage_buffer_offset_alignment = std::max<VkDeviceSize>(1, p.limits.minStorageBufferOffsetAlignment);
+  info.min_uniform_buffer_offset_alignment = std::max<VkDeviceSize>(1, p.limits.minUniformBufferOffsetAlignment);
+  info.non_coherent_atom_size = std::max<VkDeviceSize>(1, p.limits.nonCoherentAtomSize);
+  info.max_push_constants_size = p.limits.maxPushConstantsSize;
+  info.max_push_descriptors = info.has_push_descriptor ? push_descriptor.maxPushDescriptors : 0;
+  info.timestamp_period_ns = p.limits.timestampPeriod;
+  info.timestamp_compute_and_graphics = p.limits.timestampComputeAndGraphics == VK_TRUE;
   return info;
 }
-
-}  // namespace
 
 bool DeviceInfo::has_extension(const char* extension) const {
   return std::binary_search(extensions.begin(), extensions.end(), std::string(extension));
 }
 
 Expected<std::vector<DeviceInfo>> enumerate_devices(const Instance& instance) {
+  auto vki = InstanceFunctions::load_from_loader(instance.handle());
+  if (!vki) return vki.error();
   uint32_t count = 0;
-  VkResult result = vkEnumeratePhysicalDevices(instance.handle(), &count, nullptr);
+  VkResult result = vki->vkEnumeratePhysicalDevices(instance.handle(), &count, nullptr);
   if (result != VK_SUCCESS) {
     return fail("vkEnumeratePhysicalDevices failed: " + std::string(vk_result_string(result)), result);
   }
   std::vector<VkPhysicalDevice> devices(count);
-  result = vkEnumeratePhysicalDevices(instance.handle(), &count, devices.data());
+  result = vki->vkEnumeratePhysicalDevices(instance.handle(), &count, devices.data());
   if (result < VK_SUCCESS) {
     return fail("vkEnumeratePhysicalDevices failed: " + std::string(vk_result_string(result)), result);
   }
@@ -124,7 +150,9 @@ Expected<std::vector<DeviceInfo>> enumerate_devices(const Instance& instance) {
   }
   std::vector<DeviceInfo> infos;
   infos.reserve(devices.size());
-  for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(describe(i, devices[i], instance.api_version()));
+  for (uint32_t i = 0; i < devices.size(); ++i) {
+    infos.push_back(describe_physical_device(*vki, devices[i], instance.api_version(), i));
+  }
   return infos;
 }
 

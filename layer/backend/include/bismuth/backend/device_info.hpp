@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bismuth/backend/instance.hpp"
+#include "bismuth/backend/vk_functions.hpp"
 #include "bismuth/common/expected.hpp"
 
 namespace bismuth::backend {
@@ -43,6 +44,10 @@ struct DeviceInfo {
   bool has_subgroup_size_control = false;   // VK_EXT_subgroup_size_control (or core in 1.3)
   bool has_maintenance4 = false;            // VK_KHR_maintenance4 (or core in 1.3)
   bool has_push_descriptor = false;         // VK_KHR_push_descriptor
+  bool has_timeline_semaphore = false;      // VK_KHR_timeline_semaphore (or core in 1.2)
+  bool has_host_query_reset = false;        // VK_EXT_host_query_reset (or core in 1.2)
+  bool has_pipeline_creation_cache_control = false;  // VK_EXT_pipeline_creation_cache_control (or core in 1.3)
+  bool has_pipeline_creation_feedback = false;       // VK_EXT_pipeline_creation_feedback (or core in 1.3)
   std::vector<std::string> extensions;      // every device extension, sorted
 
   // Compute limits.
@@ -50,6 +55,14 @@ struct DeviceInfo {
   uint32_t max_compute_work_group_invocations = 0;
   std::array<uint32_t, 3> max_compute_work_group_count{};
   uint32_t max_compute_shared_memory_size = 0;
+  uint32_t max_compute_workgroup_subgroups = 0;  // subgroup size control; 0 when unknown
+  VkDeviceSize min_storage_buffer_offset_alignment = 1;
+  VkDeviceSize min_uniform_buffer_offset_alignment = 1;
+  VkDeviceSize non_coherent_atom_size = 1;
+  uint32_t max_push_constants_size = 128;
+  uint32_t max_push_descriptors = 0;  // VK_KHR_push_descriptor; 0 without
+  float timestamp_period_ns = 0;      // nanoseconds per timestamp tick
+  bool timestamp_compute_and_graphics = false;
 
   bool is_gpu() const {
     return type == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU || type == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
@@ -60,6 +73,11 @@ struct DeviceInfo {
     return (subgroup_supported_stages & VK_SHADER_STAGE_COMPUTE_BIT) ? subgroup_supported_operations : 0;
   }
 };
+
+// Describes one physical device through an instance function table (the loader's, or the next layer's).
+// `instance_version` caps which Properties2 structures may be queried.
+DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevice device, uint32_t instance_version,
+                                    uint32_t index = 0);
 
 // Every physical device the loader reports, in enumeration order. No device at all is an error whose message
 // names the package that provides a Vulkan driver (code VK_ERROR_INCOMPATIBLE_DRIVER).

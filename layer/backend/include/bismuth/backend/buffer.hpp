@@ -1,0 +1,56 @@
+// Storage buffers. Memory placement follows the Device's strategy: host-visible coherent on UMA devices
+// (lavapipe, integrated GPUs), device-local with staging copies where the device has dedicated memory.
+// One VkDeviceMemory per buffer (no sub-allocation yet).
+//
+// Lifetime: buffers are shared_ptr; a CommandStream holds a reference while a dispatch or copy that uses the
+// buffer is recorded but not yet submitted, and marks the buffer with the submission's timeline value. When the
+// last reference goes, ~Buffer hands the VkBuffer and its memory to Device::defer, so they are destroyed only
+// after every submission that used them completed.
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "bismuth/backend/device.hpp"
+
+namespace bismuth::backend {
+
+enum class BufferKind {
+  Storage,  // shader-visible; placement per the Device's strategy
+  Staging,  // host-visible coherent transfer buffer
+};
+
+class Buffer : public std::enable_shared_from_this<Buffer> {
+ public:
+  static Expected<std::shared_ptr<Buffer>> create(Device& device, VkDeviceSize size,
+                                                  BufferKind kind = BufferKind::Storage);
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  VkBuffer handle() const { return buffer_; }
+  VkDeviceSize size() const { return size_; }
+  bool host_visible() const { return mapped_ != nullptr; }
+  // The persistent mapping of a host-visible buffer (null otherwise). Reading or writing it while a submission
+  // that uses the buffer is in flight is a data race; CommandStream::map waits first.
+  void* mapped() const { return mapped_; }
+  // The last timeline value of a submission that used the buffer (0: never submitted).
+  uint64_t last_use() const { return last_use_.load(std::memory_order_acquire); }
+  void mark_used(uint64_t value);
+
+ private:
+  explicit Buffer(Device& device) : device_(&device) {}
+  Device* device_;
+  VkBuffer buffer_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  VkDeviceSize size_ = 0;
+  void* mapped_ = nullptr;
+  std::atomic<uint64_t> last_use_{0};
+};
+
+// The index of a memory type allowed by `type_bits` with all of `required` (preferring also `preferred`), or
+// an error naming what was missing.
+Expected<uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
+                                    VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred);
+
+}  // namespace bismuth::backend

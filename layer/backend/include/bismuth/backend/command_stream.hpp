@@ -1,0 +1,173 @@
+// Recording and submission: many dispatches per command buffer, automatic barriers, timeline submission.
+//
+// One CommandStream records into one "batch" (command buffer + its descriptor pools + timestamp query pool) at
+// a time and submits it on flush()/finish(), before a readback or map that needs its results, or when the
+// batch reaches StreamOptions::max_dispatches_per_batch. Each batch's completion is its Device timeline value;
+// batches are recycled once complete.
+//
+// Barriers: the stream tracks which buffer ranges the commands since the last barrier read and wrote. A
+// dispatch (or copy/fill) that reads or writes a range written since the last barrier, or writes a range read
+// since then, gets a compute/transfer → compute/transfer memory barrier first — so programs that forget
+// glMemoryBarrier are still correct — and barrier() inserts one unconditionally (an explicit request).
+//
+// A CommandStream is used by one thread at a time (like a GL context); several streams may share a Device
+// and a PipelineCache from different threads.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <span>
+#include <unordered_map>
+#include <vector>
+
+#include "bismuth/backend/buffer.hpp"
+#include "bismuth/backend/device.hpp"
+#include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/backend/shader.hpp"
+
+namespace bismuth::backend {
+
+enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
+
+struct BufferBinding {
+  Buffer* buffer = nullptr;  // must be owned by a shared_ptr (Buffer::create)
+  VkDeviceSize offset = 0;   // multiple of min{Storage,Uniform}BufferOffsetAlignment
+  VkDeviceSize range = VK_WHOLE_SIZE;
+  Access access = Access::ReadWrite;
+};
+
+struct DispatchInfo {
+  const Shader* shader = nullptr;
+  GroupSize size;              // the workgroup size: selects the pipeline
+  uint32_t subgroup_size = 0;  // required subgroup size; 0 = any
+  std::span<const SpecValue> spec_values;
+  std::array<uint32_t, 3> groups = {1, 1, 1};  // vkCmdDispatch counts
+  std::span<const BufferBinding> bindings;     // binding i of set 0
+  std::span<const std::byte> push_constants;
+};
+
+// Names the GPU timestamps written around one dispatch.
+struct TimestampQuery {
+  uint64_t batch = 0;
+  uint32_t pair = 0;
+};
+
+struct StreamOptions {
+  uint32_t max_dispatches_per_batch = 4096;  // flush when a batch reaches this many dispatches
+  uint32_t max_batches_in_flight = 4;        // recording waits for the oldest beyond this
+  uint32_t timestamp_pairs_per_batch = 256;
+};
+
+struct StreamStats {
+  uint64_t dispatches = 0;
+  uint64_t automatic_barriers = 0;
+  uint64_t explicit_barriers = 0;
+  uint64_t submissions = 0;
+};
+
+class CommandStream {
+ public:
+  static Expected<std::unique_ptr<CommandStream>> create(Device& device, PipelineCache& cache,
+                                                         const StreamOptions& options = {});
+  // Submits what is recorded, waits for the stream's submissions, frees its pools.
+  ~CommandStream();
+  CommandStream(const CommandStream&) = delete;
+  CommandStream& operator=(const CommandStream&) = delete;
+
+  // Looks the pipeline up (compiling on a miss), binds it and the buffers, records the dispatch. With
+  // `timestamp`, GPU timestamps are written around it (read them with elapsed_ns).
+  Status dispatch(const DispatchInfo& info, TimestampQuery* timestamp = nullptr);
+  // The same with a pipeline already looked up (the caller keeps the key/pipeline, e.g. the Vulkan layer).
+  Status dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp = nullptr);
+  // Explicit barrier (glMemoryBarrier): every later command sees every earlier write.
+  Status barrier();
+
+  Status copy(Buffer& source, VkDeviceSize source_offset, Buffer& destination, VkDeviceSize destination_offset,
+              VkDeviceSize bytes);
+  // Clears a range to a repeated 32-bit value (offset and size multiples of 4; VK_WHOLE_SIZE: to the end).
+  Status fill(Buffer& buffer, VkDeviceSize offset, VkDeviceSize bytes, uint32_t value);
+  // Writes bytes in stream order: later commands see them, earlier ones do not. Direct memcpy when the buffer
+  // is host-visible and idle; otherwise through a staging buffer and a recorded copy (never a stall).
+  Status upload(Buffer& buffer, VkDeviceSize offset, std::span<const std::byte> data);
+  // Reads bytes after every earlier command: flushes and waits as needed.
+  Status readback(Buffer& buffer, VkDeviceSize offset, std::span<std::byte> out);
+  // The host pointer of a host-visible buffer once every earlier command that uses it completed.
+  Expected<void*> map(Buffer& buffer);
+
+  // Submits the current batch. Returns its timeline value (the last submitted one when nothing was recorded).
+  Expected<uint64_t> flush();
+  // flush() and wait for everything this stream submitted.
+  Status finish();
+  // Nanoseconds between the timestamps around the dispatch; flushes and waits when needed.
+  Expected<double> elapsed_ns(const TimestampQuery& query);
+
+  const StreamStats& stats() const { return stats_; }
+  uint32_t recorded_dispatches() const { return current_ ? current_->dispatches : 0; }
+  Device& device() const { return *device_; }
+
+ private:
+  struct Range {
+    VkBuffer buffer;
+    VkDeviceSize begin, end;
+  };
+  struct Batch {
+    VkCommandPool command_pool = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    std::vector<VkDescriptorPool> descriptor_pools;
+    size_t active_pool = 0;
+    VkQueryPool query_pool = VK_NULL_HANDLE;
+    uint32_t pairs_used = 0;
+    uint64_t id = 0;
+    uint64_t value = 0;  // timeline value once submitted
+    uint32_t dispatches = 0;
+    bool has_writes = false;
+    std::vector<std::shared_ptr<Buffer>> buffers;
+    std::vector<PipelineRef> pipelines;
+    std::vector<std::shared_ptr<const Shader>> shaders;
+  };
+
+  CommandStream(Device& device, PipelineCache& cache, const StreamOptions& options)
+      : device_(&device), cache_(&cache), options_(options) {}
+  Expected<Batch*> begin_batch();
+  Status create_batch(Batch& batch);
+  void destroy_batch(Batch& batch);
+  Status retire(Batch& batch);
+  void retire_completed();
+  void track(Batch& batch, Buffer& buffer);
+  bool needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const;
+  void note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes);
+  void record_barrier(Batch& batch);
+  Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
+  Status wait_buffer_idle(Buffer& buffer);
+  bool in_current_batch(const Buffer& buffer) const;
+  void reset_binding_state();
+
+  Device* device_;
+  PipelineCache* cache_;
+  StreamOptions options_;
+  std::unique_ptr<Batch> current_;
+  std::deque<std::unique_ptr<Batch>> in_flight_;
+  std::vector<std::unique_ptr<Batch>> free_;
+  uint64_t next_batch_id_ = 1;
+  uint64_t last_value_ = 0;
+  StreamStats stats_;
+
+  // Accesses since the last barrier (one merged range per buffer and kind).
+  std::vector<Range> written_;
+  std::vector<Range> read_;
+
+  // What is bound in the current command buffer, to skip redundant binds.
+  VkPipeline bound_pipeline_ = VK_NULL_HANDLE;
+  uint64_t bound_layout_ = 0;
+  const Shader* bound_shader_ = nullptr;
+  std::vector<BufferBinding> bound_buffers_;
+  std::vector<std::byte> bound_push_;
+
+  // Timestamp results of retired batches: batch id -> raw ticks (two per pair).
+  std::unordered_map<uint64_t, std::vector<uint64_t>> timestamps_;
+  std::deque<uint64_t> timestamp_order_;
+};
+
+}  // namespace bismuth::backend

@@ -1,0 +1,189 @@
+// A logical device with one compute queue, used by every other part of the backend.
+//
+// Two ways to get one:
+//  * Device::create: Bismuth creates the VkDevice on a physical device it enumerated (GL shim, CLI, tests) and
+//    destroys it in ~Device.
+//  * Device::adopt: Bismuth works on a VkDevice + VkQueue that someone else created (a GL-on-Vulkan port, the
+//    Vulkan layer). Ownership rules for adoption:
+//      - the caller keeps owning the VkInstance, the VkDevice and the VkQueue and destroys them itself, after
+//        destroying every Bismuth object built on the Device (PipelineCache, CommandStream, Buffer, Shader) and
+//        the Device itself;
+//      - Bismuth owns and destroys every object it created on the device (its timeline semaphore, pipelines,
+//        pipeline cache, layouts, buffers, memory, pools); ~Device waits only for Bismuth's own submissions,
+//        never vkDeviceWaitIdle on a device it does not own;
+//      - VkQueue access must be externally synchronised (Vulkan spec, "Threading Behavior"): when the owner
+//        also submits to the same queue it passes `queue_mutex`, and Bismuth holds it around vkQueueSubmit.
+//
+// All Vulkan calls go through the function tables in vk_functions.hpp. VkResult-returning calls go through
+// Device::call, which turns results into error values (naming the call and the VkResult), marks the device
+// lost on VK_ERROR_DEVICE_LOST (every later call then fails cleanly), and honours the fault-injection hook.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bismuth/backend/device_info.hpp"
+#include "bismuth/backend/instance.hpp"
+#include "bismuth/backend/vk_functions.hpp"
+#include "bismuth/common/expected.hpp"
+
+namespace bismuth::backend {
+
+// Optional device features Bismuth enables when present (and which an adopted device reports as enabled).
+struct DeviceFeatures {
+  bool timeline_semaphore = false;  // required
+  bool push_descriptor = false;
+  bool subgroup_size_control = false;
+  bool compute_full_subgroups = false;
+  bool maintenance4 = false;
+  bool host_query_reset = false;
+  bool pipeline_creation_cache_control = false;
+  bool pipeline_creation_feedback = false;
+};
+
+enum class MemoryStrategy {
+  Automatic,               // device-local + staging when the device has dedicated memory, host-visible on UMA
+  HostVisible,             // every buffer host-visible and coherent (UMA style)
+  DeviceLocalWithStaging,  // every buffer device-local; uploads and readbacks go through staging buffers
+};
+
+struct DeviceOptions {
+  MemoryStrategy memory = MemoryStrategy::Automatic;
+  // false: bind through descriptor pools even where VK_KHR_push_descriptor exists (tests exercise that path).
+  bool use_push_descriptors = true;
+};
+
+// Vulkan objects owned by someone else that Bismuth should work on (see the ownership rules above).
+struct ExternalDevice {
+  VkInstance instance = VK_NULL_HANDLE;
+  uint32_t instance_api_version = VK_API_VERSION_1_1;
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr = nullptr;  // inside a layer: the next layer's
+  VkPhysicalDevice physical_device = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  PFN_vkGetDeviceProcAddr get_device_proc_addr = nullptr;  // inside a layer: the next layer's
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queue_family = 0;
+  // What the owner enabled at vkCreateDevice; timeline_semaphore is required.
+  DeviceFeatures enabled;
+  // Held around every vkQueueSubmit when the owner shares the queue; may be null when it does not.
+  std::mutex* queue_mutex = nullptr;
+};
+
+// Error classification for callers (the code of an Error is the VkResult).
+inline bool is_out_of_memory(const Error& e) {
+  return e.code == VK_ERROR_OUT_OF_HOST_MEMORY || e.code == VK_ERROR_OUT_OF_DEVICE_MEMORY;
+}
+inline bool is_device_lost(const Error& e) { return e.code == VK_ERROR_DEVICE_LOST; }
+
+class Device {
+ public:
+  static Expected<std::unique_ptr<Device>> create(const Instance& instance, const DeviceInfo& info,
+                                                  const DeviceOptions& options = {});
+  static Expected<std::unique_ptr<Device>> adopt(const ExternalDevice& external, const DeviceOptions& options = {});
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceFunctions& vk() const { return vk_; }
+  const InstanceFunctions& vki() const { return vki_; }
+  VkDevice handle() const { return device_; }
+  VkPhysicalDevice physical_device() const { return info_.handle; }
+  VkQueue queue() const { return queue_; }
+  uint32_t queue_family() const { return queue_family_; }
+  const DeviceInfo& info() const { return info_; }
+  const DeviceFeatures& features() const { return features_; }
+  const VkPhysicalDeviceMemoryProperties& memory_properties() const { return memory_properties_; }
+  bool owns_device() const { return owns_device_; }
+  // Buffers are device-local and reached through staging copies (false: host-visible coherent).
+  bool uses_staging() const { return uses_staging_; }
+  bool uses_push_descriptors() const { return uses_push_descriptors_; }
+  // Bits of a timestamp the queue family writes; 0 when timestamps are unsupported on it.
+  uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
+
+  // ---- errors ----
+  bool lost() const { return lost_.load(std::memory_order_acquire); }
+  // The error every call returns once the device is lost.
+  Error lost_error() const;
+  Status alive() const;
+  // VK_SUCCESS (and other non-negative results) → ok; otherwise an error naming `call` and the result.
+  // VK_ERROR_DEVICE_LOST marks the device lost.
+  Status check(VkResult result, const char* call);
+  // Calls `fn(args...)` unless a fault is injected for it; then the injected result is returned instead.
+  template <class Fn, class... Args>
+  Status call(const char* name, Fn fn, Args&&... args) {
+    if (lost()) return lost_error();
+    VkResult result;
+    if (fault_armed_.load(std::memory_order_relaxed) && take_fault(name, &result)) return check(result, name);
+    result = fn(std::forward<Args>(args)...);
+    return check(result, name);
+  }
+  // Test hook: the next Vulkan call that the backend makes through call() on this device — or the next call
+  // named `call_name`, when given (e.g. "vkAllocateMemory", "vkQueueSubmit") — returns `result` without
+  // reaching the driver.
+  void inject_fault(VkResult result, std::string call_name = {});
+
+  // ---- submission and completion: one timeline semaphore per Device ----
+  // Submits `command_buffers` to the queue; the returned timeline value is signalled when they complete.
+  Expected<uint64_t> submit(std::span<const VkCommandBuffer> command_buffers);
+  uint64_t last_submitted() const { return submitted_.load(std::memory_order_acquire); }
+  // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
+  uint64_t completed();
+  bool is_complete(uint64_t value) { return value <= completed_.load(std::memory_order_acquire) || value <= completed(); }
+  Status wait(uint64_t value, uint64_t timeout_ns = UINT64_MAX);
+  // Waits for everything Bismuth submitted.
+  Status wait_all() { return wait(last_submitted()); }
+  VkSemaphore timeline() const { return timeline_; }
+  // Runs `destroy` once the submission with timeline value `value` has completed (at once when it has).
+  // Used for pipelines and buffers, so that nothing is destroyed while a submission that used it is in flight.
+  void defer(uint64_t value, std::function<void()> destroy);
+  // Runs the deferred destructions whose submissions completed. Called by submit/wait; cheap when none due.
+  void collect();
+  size_t deferred_count() const;
+  // After the device was marked lost, waits (bounded) for whatever Bismuth submitted to stop, so that objects
+  // can be destroyed; a fault-injected loss leaves the real device running.
+  void drain_after_loss();
+
+ private:
+  Device() = default;
+  Status finish_setup();
+  bool take_fault(const char* name, VkResult* result);
+
+  InstanceFunctions vki_;
+  DeviceFunctions vk_;
+  DeviceInfo info_;
+  DeviceFeatures features_;
+  VkPhysicalDeviceMemoryProperties memory_properties_{};
+  VkDevice device_ = VK_NULL_HANDLE;
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  uint32_t timestamp_valid_bits_ = 0;
+  bool owns_device_ = false;
+  bool uses_staging_ = false;
+  bool uses_push_descriptors_ = false;
+  std::mutex* external_queue_mutex_ = nullptr;
+
+  std::atomic<bool> lost_{false};
+  std::atomic<bool> fault_armed_{false};
+  std::mutex fault_mutex_;
+  VkResult fault_result_ = VK_SUCCESS;
+  std::string fault_call_;
+
+  VkSemaphore timeline_ = VK_NULL_HANDLE;
+  std::mutex queue_mutex_;  // orders timeline values with queue order
+  uint64_t next_value_ = 0;  // guarded by queue_mutex_
+  std::atomic<uint64_t> submitted_{0};
+  std::atomic<uint64_t> completed_{0};
+
+  mutable std::mutex deferred_mutex_;
+  std::vector<std::pair<uint64_t, std::function<void()>>> deferred_;
+  std::atomic<uint64_t> earliest_deferred_{UINT64_MAX};
+};
+
+}  // namespace bismuth::backend

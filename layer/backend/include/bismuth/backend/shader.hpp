@@ -1,0 +1,83 @@
+// A compute shader ready for the pipeline cache: its SPIR-V (already patched so that the workgroup size is
+// specialization constants with known SpecIds), its content hash, its VkShaderModule and its pipeline layout.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "bismuth/backend/device.hpp"
+
+namespace bismuth::backend {
+
+// Descriptor set 0: binding i has type bindings[i] (storage or uniform buffer); plus push constants.
+struct BindingLayout {
+  std::vector<VkDescriptorType> bindings;
+  uint32_t push_constant_bytes = 0;
+};
+
+// A 128-bit content hash (XXH3-128).
+struct Hash128 {
+  uint64_t low = 0;
+  uint64_t high = 0;
+  friend bool operator==(const Hash128&, const Hash128&) = default;
+};
+Hash128 hash128(const void* data, size_t bytes);
+
+struct ShaderDesc {
+  std::span<const uint32_t> spirv;
+  std::string entry_point = "main";
+  BindingLayout layout;
+  // SpecIds of the workgroup size x/y/z (spirv_patch's WorkgroupSizeToSpecConstants; GLSL local_size_x_id).
+  std::array<uint32_t, 3> group_size_spec_ids = {0, 1, 2};
+  // The Vulkan layer passes the application's pipeline layout instead of `layout`: Bismuth then neither
+  // creates nor destroys it, and `external_layout_identity` (unique per compatible layout) goes into the key.
+  VkPipelineLayout external_layout = VK_NULL_HANDLE;
+  uint64_t external_layout_identity = 0;
+  std::string name;  // for messages
+};
+
+class Shader : public std::enable_shared_from_this<Shader> {
+ public:
+  static Expected<std::shared_ptr<Shader>> create(Device& device, const ShaderDesc& desc);
+  ~Shader();  // destroys the module and the layouts once every submission so far completed
+  Shader(const Shader&) = delete;
+  Shader& operator=(const Shader&) = delete;
+
+  Device& device() const { return *device_; }
+  const Hash128& spirv_hash() const { return spirv_hash_; }
+  uint64_t entry_point_hash() const { return entry_hash_; }
+  uint64_t layout_identity() const { return layout_identity_; }
+  const std::string& entry_point() const { return entry_point_; }
+  const std::string& name() const { return name_; }
+  const std::array<uint32_t, 3>& group_size_spec_ids() const { return spec_ids_; }
+  VkShaderModule module() const { return module_; }
+  VkPipelineLayout pipeline_layout() const { return pipeline_layout_; }
+  VkDescriptorSetLayout set_layout() const { return set_layout_; }
+  const BindingLayout& binding_layout() const { return layout_; }
+  // Binding goes through vkCmdPushDescriptorSetKHR (else descriptor sets from a pool).
+  bool uses_push_descriptors() const { return push_descriptors_; }
+  size_t spirv_bytes() const { return spirv_bytes_; }
+
+ private:
+  explicit Shader(Device& device) : device_(&device) {}
+  Device* device_;
+  Hash128 spirv_hash_;
+  uint64_t entry_hash_ = 0;
+  uint64_t layout_identity_ = 0;
+  std::string entry_point_;
+  std::string name_;
+  std::array<uint32_t, 3> spec_ids_{};
+  BindingLayout layout_;
+  VkShaderModule module_ = VK_NULL_HANDLE;
+  VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
+  bool owns_layout_ = false;
+  bool push_descriptors_ = false;
+  size_t spirv_bytes_ = 0;
+};
+
+}  // namespace bismuth::backend

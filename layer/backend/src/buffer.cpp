@@ -1,0 +1,90 @@
+#include "bismuth/backend/buffer.hpp"
+
+namespace bismuth::backend {
+
+Expected<uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
+                                    VkMemoryPropertyFlags required, VkMemoryPropertyFlags preferred) {
+  int fallback = -1;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    if (!(type_bits & (1u << i))) continue;
+    const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+    if ((flags & required) != required) continue;
+    if ((flags & preferred) == preferred) return i;
+    if (fallback < 0) fallback = static_cast<int>(i);
+  }
+  if (fallback >= 0) return static_cast<uint32_t>(fallback);
+  return fail("no memory type with property flags 0x" + std::to_string(required) + " for the buffer",
+              VK_ERROR_OUT_OF_DEVICE_MEMORY);
+}
+
+Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize size, BufferKind kind) {
+  if (Status ok = device.alive(); !ok) return ok.error();
+  if (size == 0) return fail("Buffer::create: size must be greater than 0");
+  const auto& vk = device.vk();
+  std::shared_ptr<Buffer> self(new Buffer(device));
+  // Sizes are rounded to 4 bytes so that vkCmdFillBuffer/vkCmdCopyBuffer can cover the whole buffer.
+  self->size_ = (size + 3) & ~VkDeviceSize(3);
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = self->size_;
+  info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  if (kind == BufferKind::Storage) {
+    info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                  VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+  }
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  if (Status ok = device.call("vkCreateBuffer", vk.vkCreateBuffer, device.handle(), &info, nullptr, &self->buffer_);
+      !ok) {
+    return ok.error();
+  }
+  VkMemoryRequirements requirements{};
+  vk.vkGetBufferMemoryRequirements(device.handle(), self->buffer_, &requirements);
+  const bool host_visible = kind == BufferKind::Staging || !device.uses_staging();
+  const VkMemoryPropertyFlags required =
+      host_visible ? VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) : VkMemoryPropertyFlags(0);
+  const VkMemoryPropertyFlags preferred = host_visible ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  auto type = find_memory_type(device.memory_properties(), requirements.memoryTypeBits, required, preferred);
+  if (!type) return type.error();
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = *type;
+  if (Status ok = device.call("vkAllocateMemory", vk.vkAllocateMemory, device.handle(), &allocate, nullptr,
+                              &self->memory_);
+      !ok) {
+    return ok.error();
+  }
+  if (Status ok = device.call("vkBindBufferMemory", vk.vkBindBufferMemory, device.handle(), self->buffer_,
+                              self->memory_, VkDeviceSize{0});
+      !ok) {
+    return ok.error();
+  }
+  if (host_visible) {
+    if (Status ok = device.call("vkMapMemory", vk.vkMapMemory, device.handle(), self->memory_, VkDeviceSize{0},
+                                VkDeviceSize{VK_WHOLE_SIZE}, VkMemoryMapFlags{0}, &self->mapped_);
+        !ok) {
+      self->mapped_ = nullptr;
+      return ok.error();
+    }
+  }
+  return self;
+}
+
+void Buffer::mark_used(uint64_t value) {
+  uint64_t previous = last_use_.load(std::memory_order_relaxed);
+  while (value > previous && !last_use_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
+  }
+}
+
+Buffer::~Buffer() {
+  Device* device = device_;
+  VkBuffer buffer = buffer_;
+  VkDeviceMemory memory = memory_;
+  const bool mapped = mapped_ != nullptr;
+  device->defer(last_use(), [device, buffer, memory, mapped] {
+    const auto& vk = device->vk();
+    if (mapped) vk.vkUnmapMemory(device->handle(), memory);
+    if (buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(device->handle(), buffer, nullptr);
+    if (memory != VK_NULL_HANDLE) vk.vkFreeMemory(device->handle(), memory, nullptr);
+  });
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,567 @@
+#include "bismuth/backend/command_stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace bismuth::backend {
+
+namespace {
+
+constexpr VkPipelineStageFlags kWorkStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kWriteAccess = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kAllAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                     VK_ACCESS_UNIFORM_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                                     VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr uint32_t kSetsPerPool = 256;
+constexpr size_t kRetainedTimestampBatches = 64;
+
+bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBinding> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].range != b[i].range) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, PipelineCache& cache,
+                                                               const StreamOptions& options) {
+  if (Status ok = device.alive(); !ok) return ok.error();
+  if (&cache.device() != &device) return fail("CommandStream::create: the pipeline cache belongs to another device");
+  StreamOptions o = options;
+  o.max_dispatches_per_batch = std::max(1u, o.max_dispatches_per_batch);
+  o.max_batches_in_flight = std::max(1u, o.max_batches_in_flight);
+  o.timestamp_pairs_per_batch = std::max(1u, o.timestamp_pairs_per_batch);
+  return std::unique_ptr<CommandStream>(new CommandStream(device, cache, o));
+}
+
+CommandStream::~CommandStream() {
+  if (current_ && !device_->lost()) (void)flush();
+  if (device_->lost()) {
+    device_->drain_after_loss();
+  } else {
+    (void)device_->wait(last_value_);
+  }
+  if (current_) destroy_batch(*current_);
+  for (auto& b : in_flight_) destroy_batch(*b);
+  for (auto& b : free_) destroy_batch(*b);
+  device_->collect();
+}
+
+// ---- batches ----
+
+Status CommandStream::create_batch(Batch& batch) {
+  const auto& vk = device_->vk();
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = device_->queue_family();
+  if (Status ok = device_->call("vkCreateCommandPool", vk.vkCreateCommandPool, device_->handle(), &pool_info, nullptr,
+                                &batch.command_pool);
+      !ok) {
+    return ok;
+  }
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocate.commandPool = batch.command_pool;
+  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocate.commandBufferCount = 1;
+  return device_->call("vkAllocateCommandBuffers", vk.vkAllocateCommandBuffers, device_->handle(), &allocate,
+                       &batch.commands);
+}
+
+void CommandStream::destroy_batch(Batch& batch) {
+  const auto& vk = device_->vk();
+  for (VkDescriptorPool pool : batch.descriptor_pools) vk.vkDestroyDescriptorPool(device_->handle(), pool, nullptr);
+  batch.descriptor_pools.clear();
+  if (batch.query_pool != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device_->handle(), batch.query_pool, nullptr);
+  batch.query_pool = VK_NULL_HANDLE;
+  if (batch.command_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_->handle(), batch.command_pool, nullptr);
+  batch.command_pool = VK_NULL_HANDLE;
+  batch.buffers.clear();
+  batch.pipelines.clear();
+  batch.shaders.clear();
+}
+
+Status CommandStream::retire(Batch& batch) {
+  if (batch.pairs_used > 0 && batch.query_pool != VK_NULL_HANDLE) {
+    std::vector<uint64_t> ticks(size_t(batch.pairs_used) * 2);
+    const auto& vk = device_->vk();
+    if (Status ok = device_->call("vkGetQueryPoolResults", vk.vkGetQueryPoolResults, device_->handle(),
+                                  batch.query_pool, 0u, batch.pairs_used * 2, ticks.size() * sizeof(uint64_t),
+                                  static_cast<void*>(ticks.data()), VkDeviceSize{sizeof(uint64_t)},
+                                  VkQueryResultFlags{VK_QUERY_RESULT_64_BIT});
+        !ok) {
+      return ok;
+    }
+    timestamps_[batch.id] = std::move(ticks);
+    timestamp_order_.push_back(batch.id);
+    while (timestamp_order_.size() > kRetainedTimestampBatches) {
+      timestamps_.erase(timestamp_order_.front());
+      timestamp_order_.pop_front();
+    }
+  }
+  return {};
+}
+
+void CommandStream::retire_completed() {
+  while (!in_flight_.empty() && device_->is_complete(in_flight_.front()->value)) {
+    std::unique_ptr<Batch> batch = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    (void)retire(*batch);
+    free_.push_back(std::move(batch));
+  }
+  device_->collect();
+}
+
+Expected<CommandStream::Batch*> CommandStream::begin_batch() {
+  if (current_) return current_.get();
+  if (Status ok = device_->alive(); !ok) return ok.error();
+  retire_completed();
+  while (in_flight_.size() >= options_.max_batches_in_flight) {
+    if (Status ok = device_->wait(in_flight_.front()->value); !ok) return ok.error();
+    retire_completed();
+  }
+  const auto& vk = device_->vk();
+  std::unique_ptr<Batch> batch;
+  if (!free_.empty()) {
+    batch = std::move(free_.back());
+    free_.pop_back();
+    if (Status ok = device_->call("vkResetCommandPool", vk.vkResetCommandPool, device_->handle(), batch->command_pool,
+                                  VkCommandPoolResetFlags{0});
+        !ok) {
+      destroy_batch(*batch);
+      return ok.error();
+    }
+    for (VkDescriptorPool pool : batch->descriptor_pools) {
+      vk.vkResetDescriptorPool(device_->handle(), pool, 0);
+    }
+  } else {
+    batch = std::make_unique<Batch>();
+    if (Status ok = create_batch(*batch); !ok) {
+      destroy_batch(*batch);
+      return ok.error();
+    }
+  }
+  batch->active_pool = 0;
+  batch->pairs_used = 0;
+  batch->dispatches = 0;
+  batch->has_writes = false;
+  batch->value = 0;
+  batch->id = next_batch_id_++;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  if (Status ok = device_->call("vkBeginCommandBuffer", vk.vkBeginCommandBuffer, batch->commands, &begin); !ok) {
+    free_.push_back(std::move(batch));
+    return ok.error();
+  }
+  current_ = std::move(batch);
+  reset_binding_state();
+  return current_.get();
+}
+
+void CommandStream::reset_binding_state() {
+  bound_pipeline_ = VK_NULL_HANDLE;
+  bound_layout_ = 0;
+  bound_shader_ = nullptr;
+  bound_buffers_.clear();
+  bound_push_.clear();
+}
+
+Expected<uint64_t> CommandStream::flush() {
+  if (device_->lost()) return device_->lost_error();
+  if (!current_) return last_value_;
+  std::unique_ptr<Batch> batch = std::move(current_);
+  const auto& vk = device_->vk();
+  if (batch->has_writes) {
+    // Device writes → host reads after the timeline wait (Vulkan spec, "Host Write Ordering Guarantees" covers
+    // only the other direction).
+    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    to_host.srcAccessMask = kWriteAccess;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vk.vkCmdPipelineBarrier(batch->commands, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0,
+                            nullptr);
+  }
+  Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, batch->commands);
+  Expected<uint64_t> value = ended ? device_->submit(std::span<const VkCommandBuffer>(&batch->commands, 1))
+                                   : Expected<uint64_t>(ended.error());
+  if (!value) {
+    // Nothing of this batch reached the queue: drop its references and recycle it.
+    batch->buffers.clear();
+    batch->pipelines.clear();
+    batch->shaders.clear();
+    batch->pairs_used = 0;
+    free_.push_back(std::move(batch));
+    return value.error();
+  }
+  batch->value = *value;
+  for (auto& buffer : batch->buffers) buffer->mark_used(*value);
+  for (auto& pipeline : batch->pipelines) pipeline->mark_used(*value);
+  // From here the timeline value keeps the objects alive (Device::defer), not these references.
+  batch->buffers.clear();
+  batch->pipelines.clear();
+  batch->shaders.clear();
+  last_value_ = *value;
+  ++stats_.submissions;
+  in_flight_.push_back(std::move(batch));
+  return last_value_;
+}
+
+Status CommandStream::finish() {
+  auto value = flush();
+  if (!value) return value.error();
+  if (Status ok = device_->wait(*value); !ok) return ok;
+  retire_completed();
+  return {};
+}
+
+// ---- barrier tracking ----
+
+bool CommandStream::needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const {
+  for (const Range& r : written_) {
+    if (r.buffer == buffer && r.begin < end && begin < r.end) return true;  // read/write after write
+  }
+  if (writes) {
+    for (const Range& r : read_) {
+      if (r.buffer == buffer && r.begin < end && begin < r.end) return true;  // write after read
+    }
+  }
+  return false;
+}
+
+void CommandStream::note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) {
+  std::vector<Range>& ranges = writes ? written_ : read_;
+  for (Range& r : ranges) {
+    if (r.buffer == buffer) {  // one conservative range per buffer keeps the check linear in buffers
+      r.begin = std::min(r.begin, begin);
+      r.end = std::max(r.end, end);
+      return;
+    }
+  }
+  ranges.push_back(Range{buffer, begin, end});
+}
+
+void CommandStream::record_barrier(Batch& batch) {
+  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  barrier.srcAccessMask = kWriteAccess;
+  barrier.dstAccessMask = kAllAccess;
+  device_->vk().vkCmdPipelineBarrier(batch.commands, kWorkStages, kWorkStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+  written_.clear();
+  read_.clear();
+}
+
+Status CommandStream::barrier() {
+  auto batch = begin_batch();
+  if (!batch) return batch.error();
+  record_barrier(**batch);
+  ++stats_.explicit_barriers;
+  return {};
+}
+
+void CommandStream::track(Batch& batch, Buffer& buffer) {
+  for (const auto& b : batch.buffers) {
+    if (b.get() == &buffer) return;
+  }
+  batch.buffers.push_back(buffer.shared_from_this());
+}
+
+bool CommandStream::in_current_batch(const Buffer& buffer) const {
+  if (!current_) return false;
+  for (const auto& b : current_->buffers) {
+    if (b.get() == &buffer) return true;
+  }
+  return false;
+}
+
+// ---- dispatch ----
+
+Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings) {
+  const auto& vk = device_->vk();
+  const BindingLayout& layout = shader.binding_layout();
+  if (bindings.size() != layout.bindings.size()) {
+    return fail("dispatch of " + shader.name() + ": " + std::to_string(bindings.size()) + " buffers bound, the layout has " +
+                std::to_string(layout.bindings.size()));
+  }
+  std::vector<VkDescriptorBufferInfo> infos(bindings.size());
+  std::vector<VkWriteDescriptorSet> writes(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const BufferBinding& b = bindings[i];
+    infos[i] = {b.buffer->handle(), b.offset, b.range};
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstBinding = static_cast<uint32_t>(i);
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = layout.bindings[i];
+    writes[i].pBufferInfo = &infos[i];
+    track(batch, *b.buffer);
+  }
+  if (shader.uses_push_descriptors()) {
+    vk.vkCmdPushDescriptorSetKHR(batch.commands, VK_PIPELINE_BIND_POINT_COMPUTE, shader.pipeline_layout(), 0,
+                                 static_cast<uint32_t>(writes.size()), writes.data());
+    return {};
+  }
+  if (bindings.empty()) return {};
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  const VkDescriptorSetLayout set_layout = shader.set_layout();
+  while (true) {
+    if (batch.active_pool == batch.descriptor_pools.size()) {
+      const uint32_t per_set = static_cast<uint32_t>(std::max<size_t>(1, bindings.size()));
+      VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * per_set},
+                                       {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetsPerPool * per_set}};
+      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      pool_info.maxSets = kSetsPerPool;
+      pool_info.poolSizeCount = 2;
+      pool_info.pPoolSizes = sizes;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      if (Status ok = device_->call("vkCreateDescriptorPool", vk.vkCreateDescriptorPool, device_->handle(), &pool_info,
+                                    nullptr, &pool);
+          !ok) {
+        return ok;
+      }
+      batch.descriptor_pools.push_back(pool);
+    }
+    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocate.descriptorPool = batch.descriptor_pools[batch.active_pool];
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &set_layout;
+    Status ok = device_->call("vkAllocateDescriptorSets", vk.vkAllocateDescriptorSets, device_->handle(), &allocate, &set);
+    if (ok) break;
+    if (ok.error().code != VK_ERROR_OUT_OF_POOL_MEMORY && ok.error().code != VK_ERROR_FRAGMENTED_POOL) return ok;
+    ++batch.active_pool;  // this pool is full: the next one (created above when needed)
+  }
+  for (auto& w : writes) w.dstSet = set;
+  vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  vk.vkCmdBindDescriptorSets(batch.commands, VK_PIPELINE_BIND_POINT_COMPUTE, shader.pipeline_layout(), 0, 1, &set, 0,
+                             nullptr);
+  return {};
+}
+
+Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
+  if (info.shader == nullptr) return fail("dispatch without a shader");
+  const PipelineRequest request{info.shader, info.size, info.subgroup_size, info.spec_values};
+  auto pipeline = cache_->get_or_compile(PipelineKey::make(request), request);
+  if (!pipeline) return pipeline.error();
+  return dispatch(*pipeline, info, timestamp);
+}
+
+Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp) {
+  if (info.shader == nullptr || !pipeline) return fail("dispatch without a shader or pipeline");
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch* batch = *begun;
+  const Shader& shader = *info.shader;
+  const DeviceInfo& limits = device_->info();
+  const auto& vk = device_->vk();
+
+  // Barrier decision from what the bindings read and write.
+  bool need_barrier = false;
+  for (size_t i = 0; i < info.bindings.size(); ++i) {
+    const BufferBinding& b = info.bindings[i];
+    if (b.buffer == nullptr) return fail("dispatch of " + shader.name() + ": binding " + std::to_string(i) + " has no buffer");
+    const bool uniform = i < shader.binding_layout().bindings.size() &&
+                         shader.binding_layout().bindings[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    const VkDeviceSize alignment =
+        uniform ? limits.min_uniform_buffer_offset_alignment : limits.min_storage_buffer_offset_alignment;
+    if (b.offset % alignment != 0 || b.offset >= b.buffer->size()) {
+      return fail("dispatch of " + shader.name() + ": binding " + std::to_string(i) + " offset " +
+                  std::to_string(b.offset) + " is not a multiple of " + std::to_string(alignment) +
+                  " or past the end of the buffer");
+    }
+    const VkDeviceSize end = b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    need_barrier |= needs_barrier(b.buffer->handle(), b.offset, end, (uint8_t(b.access) & uint8_t(Access::Write)) != 0);
+  }
+  if (need_barrier) {
+    record_barrier(*batch);
+    ++stats_.automatic_barriers;
+  }
+  for (const BufferBinding& b : info.bindings) {
+    const VkDeviceSize end = b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+    if (uint8_t(b.access) & uint8_t(Access::Read)) note_access(b.buffer->handle(), b.offset, end, false);
+    if (writes) {
+      note_access(b.buffer->handle(), b.offset, end, true);
+      batch->has_writes = true;
+    }
+  }
+
+  if (pipeline->handle() != bound_pipeline_) {
+    vk.vkCmdBindPipeline(batch->commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
+    bound_pipeline_ = pipeline->handle();
+    batch->pipelines.push_back(pipeline);
+  }
+  if (&shader != bound_shader_) {
+    batch->shaders.push_back(shader.shared_from_this());
+    bound_shader_ = &shader;
+  }
+  // Identically described layouts are compatible, so bindings survive a pipeline change within the same layout.
+  if (shader.layout_identity() != bound_layout_ || !same_bindings(bound_buffers_, info.bindings)) {
+    if (Status ok = bind_descriptors(*batch, shader, info.bindings); !ok) return ok;
+    bound_buffers_.assign(info.bindings.begin(), info.bindings.end());
+    if (shader.layout_identity() != bound_layout_) bound_push_.clear();
+    bound_layout_ = shader.layout_identity();
+  }
+  if (!info.push_constants.empty() &&
+      (bound_push_.size() != info.push_constants.size() ||
+       std::memcmp(bound_push_.data(), info.push_constants.data(), info.push_constants.size()) != 0)) {
+    vk.vkCmdPushConstants(batch->commands, shader.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                          static_cast<uint32_t>(info.push_constants.size()), info.push_constants.data());
+    bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
+  }
+
+  const bool timed = timestamp != nullptr && device_->timestamp_valid_bits() != 0;
+  if (timed) {
+    if (batch->query_pool == VK_NULL_HANDLE) {
+      VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+      query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+      query_info.queryCount = options_.timestamp_pairs_per_batch * 2;
+      if (Status ok = device_->call("vkCreateQueryPool", vk.vkCreateQueryPool, device_->handle(), &query_info, nullptr,
+                                    &batch->query_pool);
+          !ok) {
+        return ok;
+      }
+    }
+    if (batch->pairs_used == 0) {
+      vk.vkCmdResetQueryPool(batch->commands, batch->query_pool, 0, options_.timestamp_pairs_per_batch * 2);
+    }
+    vk.vkCmdWriteTimestamp(batch->commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool,
+                           batch->pairs_used * 2);
+  }
+  vk.vkCmdDispatch(batch->commands, info.groups[0], info.groups[1], info.groups[2]);
+  ++stats_.dispatches;
+  ++batch->dispatches;
+  if (timed) {
+    vk.vkCmdWriteTimestamp(batch->commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool,
+                           batch->pairs_used * 2 + 1);
+    *timestamp = TimestampQuery{batch->id, batch->pairs_used};
+    ++batch->pairs_used;
+  } else if (timestamp != nullptr) {
+    *timestamp = TimestampQuery{};
+  }
+  if (batch->dispatches >= options_.max_dispatches_per_batch ||
+      batch->pairs_used >= options_.timestamp_pairs_per_batch) {
+    auto flushed = flush();
+    if (!flushed) return flushed.error();
+  }
+  return {};
+}
+
+Expected<double> CommandStream::elapsed_ns(const TimestampQuery& query) {
+  if (query.batch == 0) return fail("no timestamps were written for this dispatch (the queue has no timestamp bits)");
+  if (current_ && current_->id == query.batch) {
+    auto flushed = flush();
+    if (!flushed) return flushed.error();
+  }
+  for (const auto& batch : in_flight_) {
+    if (batch->id == query.batch) {
+      if (Status ok = device_->wait(batch->value); !ok) return ok.error();
+      break;
+    }
+  }
+  retire_completed();
+  auto it = timestamps_.find(query.batch);
+  if (it == timestamps_.end() || size_t(query.pair) * 2 + 1 >= it->second.size()) {
+    return fail("timestamp results of this dispatch are no longer retained");
+  }
+  const uint32_t bits = device_->timestamp_valid_bits();
+  const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  const uint64_t start = it->second[size_t(query.pair) * 2] & mask;
+  const uint64_t end = it->second[size_t(query.pair) * 2 + 1] & mask;
+  return double((end - start) & mask) * double(device_->info().timestamp_period_ns);
+}
+
+// ---- transfers ----
+
+Status CommandStream::copy(Buffer& source, VkDeviceSize source_offset, Buffer& destination,
+                           VkDeviceSize destination_offset, VkDeviceSize bytes) {
+  if (bytes == 0) return {};
+  if (source_offset + bytes > source.size() || destination_offset + bytes > destination.size()) {
+    return fail("copy: range past the end of a buffer");
+  }
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  if (needs_barrier(source.handle(), source_offset, source_offset + bytes, false) ||
+      needs_barrier(destination.handle(), destination_offset, destination_offset + bytes, true)) {
+    record_barrier(batch);
+    ++stats_.automatic_barriers;
+  }
+  note_access(source.handle(), source_offset, source_offset + bytes, false);
+  note_access(destination.handle(), destination_offset, destination_offset + bytes, true);
+  track(batch, source);
+  track(batch, destination);
+  batch.has_writes = true;
+  VkBufferCopy region{source_offset, destination_offset, bytes};
+  device_->vk().vkCmdCopyBuffer(batch.commands, source.handle(), destination.handle(), 1, &region);
+  return {};
+}
+
+Status CommandStream::fill(Buffer& buffer, VkDeviceSize offset, VkDeviceSize bytes, uint32_t value) {
+  if (bytes == VK_WHOLE_SIZE) bytes = buffer.size() > offset ? buffer.size() - offset : 0;
+  if (bytes == 0) return {};
+  if (offset % 4 != 0 || bytes % 4 != 0 || offset + bytes > buffer.size()) {
+    return fail("fill: offset and size must be multiples of 4 inside the buffer");
+  }
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  if (needs_barrier(buffer.handle(), offset, offset + bytes, true)) {
+    record_barrier(batch);
+    ++stats_.automatic_barriers;
+  }
+  note_access(buffer.handle(), offset, offset + bytes, true);
+  track(batch, buffer);
+  batch.has_writes = true;
+  device_->vk().vkCmdFillBuffer(batch.commands, buffer.handle(), offset, bytes, value);
+  return {};
+}
+
+Status CommandStream::wait_buffer_idle(Buffer& buffer) {
+  if (in_current_batch(buffer)) {
+    auto flushed = flush();
+    if (!flushed) return flushed.error();
+  }
+  if (buffer.last_use() != 0) {
+    if (Status ok = device_->wait(buffer.last_use()); !ok) return ok;
+  }
+  retire_completed();
+  return {};
+}
+
+Status CommandStream::upload(Buffer& buffer, VkDeviceSize offset, std::span<const std::byte> data) {
+  if (Status ok = device_->alive(); !ok) return ok;
+  if (data.empty()) return {};
+  if (offset + data.size() > buffer.size()) return fail("upload: range past the end of the buffer");
+  if (buffer.host_visible() && !in_current_batch(buffer) && device_->is_complete(buffer.last_use())) {
+    std::memcpy(static_cast<std::byte*>(buffer.mapped()) + offset, data.data(), data.size());
+    return {};
+  }
+  // Busy or device-local: stage and copy in stream order. Copies need 4-byte granularity only for fills.
+  auto staging = Buffer::create(*device_, data.size(), BufferKind::Staging);
+  if (!staging) return staging.error();
+  std::memcpy((*staging)->mapped(), data.data(), data.size());
+  return copy(**staging, 0, buffer, offset, data.size());
+}
+
+Status CommandStream::readback(Buffer& buffer, VkDeviceSize offset, std::span<std::byte> out) {
+  if (Status ok = device_->alive(); !ok) return ok;
+  if (out.empty()) return {};
+  if (offset + out.size() > buffer.size()) return fail("readback: range past the end of the buffer");
+  if (buffer.host_visible()) {
+    if (Status ok = wait_buffer_idle(buffer); !ok) return ok;
+    std::memcpy(out.data(), static_cast<const std::byte*>(buffer.mapped()) + offset, out.size());
+    return {};
+  }
+  auto staging = Buffer::create(*device_, out.size(), BufferKind::Staging);
+  if (!staging) return staging.error();
+  if (Status ok = copy(buffer, offset, **staging, 0, out.size()); !ok) return ok;
+  if (Status ok = wait_buffer_idle(**staging); !ok) return ok;
+  std::memcpy(out.data(), (*staging)->mapped(), out.size());
+  return {};
+}
+
+Expected<void*> CommandStream::map(Buffer& buffer) {
+  if (Status ok = device_->alive(); !ok) return ok.error();
+  if (!buffer.host_visible()) return fail("map: the buffer is device-local (use readback/upload)");
+  if (Status ok = wait_buffer_idle(buffer); !ok) return ok.error();
+  return buffer.mapped();
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,401 @@
+#include "bismuth/backend/device.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "bismuth/backend/vk_strings.hpp"
+#include "bismuth/backend/vulkan_loader.hpp"
+
+namespace bismuth::backend {
+
+namespace {
+
+// A compute-capable family with timestamps; a compute-only family (no graphics) is preferred because on
+// discrete GPUs it is the asynchronous compute engine that nothing else is queued on.
+Expected<std::pair<uint32_t, uint32_t>> pick_queue_family(const InstanceFunctions& vki, VkPhysicalDevice physical) {
+  uint32_t count = 0;
+  vki.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vki.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  int best = -1;
+  int best_score = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (!(families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) || families[i].queueCount == 0) continue;
+    int score = 1;
+    if (!(families[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) score += 2;
+    if (families[i].timestampValidBits != 0) score += 4;
+    if (score > best_score) {
+      best = static_cast<int>(i);
+      best_score = score;
+    }
+  }
+  if (best < 0) return fail("the device has no compute queue family");
+  return std::pair<uint32_t, uint32_t>{static_cast<uint32_t>(best), families[best].timestampValidBits};
+}
+
+uint32_t timestamp_bits_of(const InstanceFunctions& vki, VkPhysicalDevice physical, uint32_t family) {
+  uint32_t count = 0;
+  vki.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vki.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  return family < count ? families[family].timestampValidBits : 0;
+}
+
+std::string result_message(const char* call, VkResult result) {
+  std::string message = std::string(call) + " failed: " + std::string(vk_result_string(result));
+  if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
+    message += " (out of memory)";
+  } else if (result == VK_ERROR_DEVICE_LOST) {
+    message += " (the device is lost; every later call on this context fails)";
+  }
+  return message;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const DeviceInfo& info,
+                                                 const DeviceOptions& options) {
+  if (Status loaded = load_vulkan(); !loaded) return loaded.error();
+  auto vki = InstanceFunctions::load_from_loader(instance.handle());
+  if (!vki) return vki.error();
+  std::unique_ptr<Device> self(new Device());
+  self->vki_ = *vki;
+  // Re-describe through the table so that DeviceInfo and the enabled features agree.
+  self->info_ = describe_physical_device(self->vki_, info.handle, instance.api_version(), info.index);
+  const DeviceInfo& d = self->info_;
+  if (!d.has_timeline_semaphore) return fail(d.name + ": Bismuth needs timeline semaphores (Vulkan 1.2)");
+
+  auto family = pick_queue_family(self->vki_, d.handle);
+  if (!family) return family.error();
+  self->queue_family_ = family->first;
+  self->timestamp_valid_bits_ = family->second;
+
+  const uint32_t version = std::min(instance.api_version(), d.api_version);
+  std::vector<const char*> extensions;
+  auto want_extension = [&](bool wanted, uint32_t core_version, const char* name) {
+    if (wanted && version < core_version && d.has_extension(name)) extensions.push_back(name);
+  };
+
+  // Query the optional features, then enable exactly those the device has.
+  VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
+  VkPhysicalDeviceHostQueryResetFeatures host_query_reset{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
+  VkPhysicalDevicePipelineCreationCacheControlFeatures cache_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES};
+  void** next = &features2.pNext;
+  auto chain = [&](auto& s) {
+    *next = &s;
+    next = &s.pNext;
+  };
+  chain(timeline);
+  if (d.has_subgroup_size_control) chain(size_control);
+  if (d.has_maintenance4) chain(maintenance4);
+  if (d.has_host_query_reset) chain(host_query_reset);
+  if (d.has_pipeline_creation_cache_control) chain(cache_control);
+  self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
+  if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
+
+  DeviceFeatures& f = self->features_;
+  f.timeline_semaphore = true;
+  f.subgroup_size_control = d.has_subgroup_size_control && size_control.subgroupSizeControl;
+  f.compute_full_subgroups = d.has_subgroup_size_control && size_control.computeFullSubgroups;
+  f.maintenance4 = d.has_maintenance4 && maintenance4.maintenance4;
+  f.host_query_reset = d.has_host_query_reset && host_query_reset.hostQueryReset;
+  f.pipeline_creation_cache_control =
+      d.has_pipeline_creation_cache_control && cache_control.pipelineCreationCacheControl;
+  f.pipeline_creation_feedback = d.has_pipeline_creation_feedback;
+  f.push_descriptor = d.has_push_descriptor;
+
+  // Only the wanted bits stay set in what is passed to vkCreateDevice.
+  VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceTimelineSemaphoreFeatures enable_timeline{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  enable_timeline.timelineSemaphore = VK_TRUE;
+  VkPhysicalDeviceSubgroupSizeControlFeatures enable_size_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  enable_size_control.subgroupSizeControl = f.subgroup_size_control;
+  enable_size_control.computeFullSubgroups = f.compute_full_subgroups;
+  VkPhysicalDeviceMaintenance4Features enable_maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
+  enable_maintenance4.maintenance4 = VK_TRUE;
+  VkPhysicalDeviceHostQueryResetFeatures enable_query_reset{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
+  enable_query_reset.hostQueryReset = VK_TRUE;
+  VkPhysicalDevicePipelineCreationCacheControlFeatures enable_cache_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES};
+  enable_cache_control.pipelineCreationCacheControl = VK_TRUE;
+  next = &enable2.pNext;
+  chain(enable_timeline);
+  want_extension(true, VK_API_VERSION_1_2, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  if (f.subgroup_size_control) {
+    chain(enable_size_control);
+    want_extension(true, VK_API_VERSION_1_3, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+  }
+  if (f.maintenance4) {
+    chain(enable_maintenance4);
+    want_extension(true, VK_API_VERSION_1_3, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+  }
+  if (f.host_query_reset) {
+    chain(enable_query_reset);
+    want_extension(true, VK_API_VERSION_1_2, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+  }
+  if (f.pipeline_creation_cache_control) {
+    chain(enable_cache_control);
+    want_extension(true, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
+  }
+  want_extension(f.pipeline_creation_feedback, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
+  if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+  if (d.has_shader_subgroup_ballot) extensions.push_back(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);
+  if (d.has_shader_subgroup_vote) extensions.push_back(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = self->queue_family_;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  create.pNext = &enable2;
+  create.queueCreateInfoCount = 1;
+  create.pQueueCreateInfos = &queue_info;
+  create.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create.ppEnabledExtensionNames = extensions.data();
+  VkResult result = self->vki_.vkCreateDevice(d.handle, &create, nullptr, &self->device_);
+  if (result != VK_SUCCESS) return fail(result_message("vkCreateDevice", result), result);
+  self->owns_device_ = true;
+
+  auto vk = DeviceFunctions::load(self->vki_.vkGetDeviceProcAddr, self->device_);
+  if (!vk) {
+    auto destroy = reinterpret_cast<PFN_vkDestroyDevice>(self->vki_.vkGetDeviceProcAddr(self->device_, "vkDestroyDevice"));
+    if (destroy != nullptr) destroy(self->device_, nullptr);
+    self->device_ = VK_NULL_HANDLE;
+    return vk.error();
+  }
+  self->vk_ = *vk;
+  self->vk_.vkGetDeviceQueue(self->device_, self->queue_family_, 0, &self->queue_);
+  self->uses_staging_ = options.memory == MemoryStrategy::DeviceLocalWithStaging;
+  self->uses_push_descriptors_ = options.use_push_descriptors && f.push_descriptor;
+  if (Status ok = self->finish_setup(); !ok) return ok.error();
+  if (options.memory == MemoryStrategy::Automatic) {
+    // Dedicated memory: some device-local heap has no host-visible type (discrete GPUs); UMA otherwise.
+    const auto& m = self->memory_properties_;
+    bool dedicated = false;
+    for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
+      const VkMemoryPropertyFlags flags = m.memoryTypes[i].propertyFlags;
+      if ((flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+        dedicated = true;
+      }
+    }
+    self->uses_staging_ = dedicated;
+  }
+  return self;
+}
+
+Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, const DeviceOptions& options) {
+  if (!external.enabled.timeline_semaphore) {
+    return fail("Device::adopt: the device must be created with the timelineSemaphore feature enabled");
+  }
+  if (external.device == VK_NULL_HANDLE || external.queue == VK_NULL_HANDLE ||
+      external.physical_device == VK_NULL_HANDLE || external.get_instance_proc_addr == nullptr ||
+      external.get_device_proc_addr == nullptr) {
+    return fail("Device::adopt: instance, physical device, device, queue and both GetProcAddr are required");
+  }
+  std::unique_ptr<Device> self(new Device());
+  auto vki = InstanceFunctions::load(external.get_instance_proc_addr, external.instance);
+  if (!vki) return vki.error();
+  self->vki_ = *vki;
+  self->info_ = describe_physical_device(self->vki_, external.physical_device, external.instance_api_version);
+  auto vk = DeviceFunctions::load(external.get_device_proc_addr, external.device);
+  if (!vk) return vk.error();
+  self->vk_ = *vk;
+  self->device_ = external.device;
+  self->queue_ = external.queue;
+  self->queue_family_ = external.queue_family;
+  self->owns_device_ = false;
+  self->external_queue_mutex_ = external.queue_mutex;
+  self->features_ = external.enabled;
+  if (self->features_.push_descriptor && self->vk_.vkCmdPushDescriptorSetKHR == nullptr) {
+    self->features_.push_descriptor = false;
+  }
+  self->timestamp_valid_bits_ = timestamp_bits_of(self->vki_, external.physical_device, external.queue_family);
+  self->uses_push_descriptors_ = options.use_push_descriptors && self->features_.push_descriptor;
+  if (Status ok = self->finish_setup(); !ok) return ok.error();
+  const auto& m = self->memory_properties_;
+  bool dedicated = false;
+  for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
+    const VkMemoryPropertyFlags flags = m.memoryTypes[i].propertyFlags;
+    if ((flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) dedicated = true;
+  }
+  self->uses_staging_ = options.memory == MemoryStrategy::DeviceLocalWithStaging ||
+                        (options.memory == MemoryStrategy::Automatic && dedicated);
+  return self;
+}
+
+Status Device::finish_setup() {
+  vki_.vkGetPhysicalDeviceMemoryProperties(info_.handle, &memory_properties_);
+  if (vk_.vkWaitSemaphores == nullptr || vk_.vkGetSemaphoreCounterValue == nullptr) {
+    return fail("vkGetDeviceProcAddr returned no vkWaitSemaphores/vkGetSemaphoreCounterValue",
+                VK_ERROR_INITIALIZATION_FAILED);
+  }
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  type.initialValue = 0;
+  VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
+  info.pNext = &type;
+  return call("vkCreateSemaphore", vk_.vkCreateSemaphore, device_, &info, nullptr, &timeline_);
+}
+
+Device::~Device() {
+  if (device_ == VK_NULL_HANDLE) return;
+  if (timeline_ != VK_NULL_HANDLE) {
+    if (owns_device_) {
+      vk_.vkDeviceWaitIdle(device_);
+    } else {
+      // Only Bismuth's own work: the owner may still be using its device.
+      const uint64_t last = last_submitted();
+      VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+      wait_info.semaphoreCount = 1;
+      wait_info.pSemaphores = &timeline_;
+      wait_info.pValues = &last;
+      vk_.vkWaitSemaphores(device_, &wait_info, UINT64_MAX);
+    }
+  }
+  // Everything deferred runs now: the device is idle (or lost, where nothing is executing any more).
+  std::vector<std::pair<uint64_t, std::function<void()>>> due;
+  {
+    std::lock_guard lock(deferred_mutex_);
+    due.swap(deferred_);
+  }
+  for (auto& entry : due) entry.second();
+  if (timeline_ != VK_NULL_HANDLE) vk_.vkDestroySemaphore(device_, timeline_, nullptr);
+  if (owns_device_) vk_.vkDestroyDevice(device_, nullptr);
+}
+
+Error Device::lost_error() const {
+  return Error{"the Vulkan device is lost (VK_ERROR_DEVICE_LOST); this context can no longer be used",
+               VK_ERROR_DEVICE_LOST};
+}
+
+Status Device::alive() const {
+  if (lost()) return lost_error();
+  return {};
+}
+
+Status Device::check(VkResult result, const char* call) {
+  if (result >= VK_SUCCESS) return {};
+  if (result == VK_ERROR_DEVICE_LOST) lost_.store(true, std::memory_order_release);
+  return fail(result_message(call, result), result);
+}
+
+void Device::inject_fault(VkResult result, std::string call_name) {
+  std::lock_guard lock(fault_mutex_);
+  fault_result_ = result;
+  fault_call_ = std::move(call_name);
+  fault_armed_.store(true, std::memory_order_release);
+}
+
+bool Device::take_fault(const char* name, VkResult* result) {
+  std::lock_guard lock(fault_mutex_);
+  if (!fault_armed_.load(std::memory_order_relaxed)) return false;
+  if (!fault_call_.empty() && fault_call_ != name) return false;
+  *result = fault_result_;
+  fault_armed_.store(false, std::memory_order_relaxed);
+  return true;
+}
+
+Expected<uint64_t> Device::submit(std::span<const VkCommandBuffer> command_buffers) {
+  if (lost()) return lost_error();
+  std::unique_lock<std::mutex> external;
+  if (external_queue_mutex_ != nullptr) external = std::unique_lock(*external_queue_mutex_);
+  std::lock_guard lock(queue_mutex_);
+  const uint64_t value = next_value_ + 1;
+  VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  timeline_info.signalSemaphoreValueCount = 1;
+  timeline_info.pSignalSemaphoreValues = &value;
+  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  submit.pNext = &timeline_info;
+  submit.commandBufferCount = static_cast<uint32_t>(command_buffers.size());
+  submit.pCommandBuffers = command_buffers.data();
+  submit.signalSemaphoreCount = 1;
+  submit.pSignalSemaphores = &timeline_;
+  if (Status ok = call("vkQueueSubmit", vk_.vkQueueSubmit, queue_, 1u, &submit, VkFence{VK_NULL_HANDLE}); !ok) {
+    return ok.error();
+  }
+  next_value_ = value;
+  submitted_.store(value, std::memory_order_release);
+  return value;
+}
+
+uint64_t Device::completed() {
+  uint64_t value = 0;
+  if (lost() || vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
+    return completed_.load(std::memory_order_acquire);
+  }
+  uint64_t previous = completed_.load(std::memory_order_relaxed);
+  while (value > previous && !completed_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
+  }
+  return std::max(value, previous);
+}
+
+Status Device::wait(uint64_t value, uint64_t timeout_ns) {
+  if (lost()) return lost_error();
+  if (value > last_submitted()) return fail("Device::wait: timeline value " + std::to_string(value) + " was never submitted");
+  if (value <= completed_.load(std::memory_order_acquire)) {
+    collect();
+    return {};
+  }
+  VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wait_info.semaphoreCount = 1;
+  wait_info.pSemaphores = &timeline_;
+  wait_info.pValues = &value;
+  if (Status ok = call("vkWaitSemaphores", vk_.vkWaitSemaphores, device_, &wait_info, timeout_ns); !ok) return ok;
+  completed();
+  collect();
+  return {};
+}
+
+void Device::defer(uint64_t value, std::function<void()> destroy) {
+  if (value == 0 || value <= completed_.load(std::memory_order_acquire)) {
+    destroy();
+    return;
+  }
+  std::lock_guard lock(deferred_mutex_);
+  deferred_.emplace_back(value, std::move(destroy));
+  if (value < earliest_deferred_.load(std::memory_order_relaxed)) {
+    earliest_deferred_.store(value, std::memory_order_relaxed);
+  }
+}
+
+void Device::collect() {
+  if (earliest_deferred_.load(std::memory_order_relaxed) > completed_.load(std::memory_order_acquire)) return;
+  const uint64_t done = completed();
+  std::vector<std::function<void()>> due;
+  {
+    std::lock_guard lock(deferred_mutex_);
+    uint64_t earliest = UINT64_MAX;
+    auto keep = std::partition(deferred_.begin(), deferred_.end(), [&](const auto& e) { return e.first > done; });
+    for (auto it = deferred_.begin(); it != keep; ++it) earliest = std::min(earliest, it->first);
+    for (auto it = keep; it != deferred_.end(); ++it) due.push_back(std::move(it->second));
+    deferred_.erase(keep, deferred_.end());
+    earliest_deferred_.store(earliest, std::memory_order_relaxed);
+  }
+  for (auto& destroy : due) destroy();
+}
+
+void Device::drain_after_loss() {
+  const uint64_t last = last_submitted();
+  if (last == 0) return;
+  VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wait_info.semaphoreCount = 1;
+  wait_info.pSemaphores = &timeline_;
+  wait_info.pValues = &last;
+  vk_.vkWaitSemaphores(device_, &wait_info, 2'000'000'000ull);
+}
+
+size_t Device::deferred_count() const {
+  std::lock_guard lock(deferred_mutex_);
+  return deferred_.size();
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,588 @@
+#include "bismuth/backend/pipeline_cache.hpp"
+
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include "bismuth/backend/disk_cache.hpp"
+
+namespace bismuth::backend {
+
+namespace {
+
+// Which hit-counter stripe this thread uses: threads spread over the stripes so that hits from different
+// threads do not bounce one cache line.
+size_t thread_stripe() {
+  static std::atomic<size_t> next{0};
+  thread_local size_t stripe = next.fetch_add(1, std::memory_order_relaxed);
+  return stripe;
+}
+
+uint64_t now_ns() {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+}  // namespace
+
+// ---- key ----
+
+PipelineKey PipelineKey::make(const PipelineRequest& request) {
+  PipelineKey key;
+  const Shader& shader = *request.shader;
+  key.spirv = shader.spirv_hash();
+  key.entry_point = shader.entry_point_hash();
+  key.layout = shader.layout_identity();
+  if (!request.spec_values.empty()) key.spec_values = hash128(request.spec_values.data(), request.spec_values.size_bytes());
+  key.group[0] = request.size.x;
+  key.group[1] = request.size.y;
+  key.group[2] = request.size.z;
+  key.subgroup_size = request.subgroup_size;
+  key.hash = XXH3_64bits(&key, offsetof(PipelineKey, hash));
+  return key;
+}
+
+// ---- entries ----
+
+CachedPipeline::~CachedPipeline() {
+  if (pipeline_ == VK_NULL_HANDLE) return;
+  Device* device = device_;
+  VkPipeline pipeline = pipeline_;
+  device->defer(last_use(), [device, pipeline] { device->vk().vkDestroyPipeline(device->handle(), pipeline, nullptr); });
+}
+
+void CachedPipeline::mark_used(uint64_t value) const {
+  uint64_t previous = last_use_.load(std::memory_order_relaxed);
+  while (value > previous && !last_use_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
+  }
+}
+
+// ---- statistics ----
+
+std::string PipelineCacheStats::to_string() const {
+  std::string s;
+  char line[256];
+  std::snprintf(line, sizeof line,
+                "bismuth pipeline cache: %llu hits, %llu misses, %llu compiles (%llu prewarm, %llu failed), "
+                "%llu prewarm joins, %llu single-flight waits, %llu evictions, %llu disk-cache hits\n",
+                (unsigned long long)hits, (unsigned long long)misses, (unsigned long long)compiles,
+                (unsigned long long)prewarm_compiles, (unsigned long long)compile_failures,
+                (unsigned long long)prewarm_joins, (unsigned long long)single_flight_waits,
+                (unsigned long long)evictions, (unsigned long long)disk_cache_hits);
+  s += line;
+  std::snprintf(line, sizeof line, "  %zu entries, ~%zu KiB; compile time total %.3f ms, mean %.3f ms\n", entries,
+                bytes >> 10, compile_ns_total / 1e6, compiles ? compile_ns_total / 1e6 / compiles : 0.0);
+  s += line;
+  s += "  compile time histogram:";
+  for (size_t i = 0; i < compile_histogram.size(); ++i) {
+    if (i < kBucketMs.size()) {
+      std::snprintf(line, sizeof line, " <%gms:%llu", kBucketMs[i], (unsigned long long)compile_histogram[i]);
+    } else {
+      std::snprintf(line, sizeof line, " more:%llu", (unsigned long long)compile_histogram[i]);
+    }
+    s += line;
+  }
+  s += "\n  disk cache: " + (disk_path.empty() ? std::string("off") : disk_path) + " (" + disk_status + ", loaded " +
+       std::to_string(disk_loaded_bytes) + " bytes, last save " + std::to_string(disk_saved_bytes) + " bytes)\n";
+  return s;
+}
+
+// ---- cache ----
+
+PipelineCache::PipelineCache(Device& device, const PipelineCacheOptions& options)
+    : device_(&device), options_(options) {}
+
+Expected<std::unique_ptr<PipelineCache>> PipelineCache::create(Device& device, const PipelineCacheOptions& options) {
+  if (Status ok = device.alive(); !ok) return ok.error();
+  std::unique_ptr<PipelineCache> self(new PipelineCache(device, options));
+  if (Status ok = self->load_disk_cache(); !ok) return ok.error();
+  uint32_t threads = options.prewarm_threads;
+  if (threads == 0) threads = std::clamp<uint32_t>(std::thread::hardware_concurrency() / 2, 1, 4);
+  self->last_save_ = std::chrono::steady_clock::now();
+  for (uint32_t i = 0; i < threads; ++i) self->workers_.emplace_back([raw = self.get()] { raw->worker_loop(); });
+  return self;
+}
+
+Status PipelineCache::load_disk_cache() {
+  std::optional<std::string> dir = options_.cache_dir;
+  if (!dir) dir = cache_dir_from_environment();
+  if (dir && (dir->empty() || *dir == "off")) dir.reset();
+  std::vector<uint8_t> initial;
+  if (!dir) {
+    disk_status_ = "off";
+  } else {
+    const CacheIdentity identity = CacheIdentity::of(device_->info());
+    disk_path_ = cache_file_path(*dir, identity);
+    auto read = read_cache_file(disk_path_, identity, options_.max_file_bytes);
+    if (!read) {
+      disk_status_ = "ignored: " + read.error().message;
+      warn("ignoring pipeline cache file " + disk_path_ + ": " + read.error().message);
+    } else if (!read->has_value()) {
+      disk_status_ = "no file";
+    } else {
+      initial = std::move(**read);
+      disk_status_ = "loaded";
+    }
+  }
+  VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  info.initialDataSize = initial.size();
+  info.pInitialData = initial.empty() ? nullptr : initial.data();
+  Status ok = device_->call("vkCreatePipelineCache", device_->vk().vkCreatePipelineCache, device_->handle(), &info,
+                            nullptr, &vk_cache_);
+  if (!ok && !initial.empty() && !is_device_lost(ok.error()) && !is_out_of_memory(ok.error())) {
+    // The driver refused data that passed our checks: start empty rather than fail.
+    warn("ignoring pipeline cache file " + disk_path_ + ": " + ok.error().message);
+    disk_status_ = "ignored: driver rejected the data";
+    initial.clear();
+    info.initialDataSize = 0;
+    info.pInitialData = nullptr;
+    ok = device_->call("vkCreatePipelineCache", device_->vk().vkCreatePipelineCache, device_->handle(), &info, nullptr,
+                       &vk_cache_);
+  }
+  if (!ok) return ok;
+  disk_loaded_bytes_ = initial.size();
+  return {};
+}
+
+PipelineCache::~PipelineCache() {
+  {
+    std::lock_guard lock(work_mutex_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  work_cv_.notify_all();
+  idle_cv_.notify_all();
+  for (std::thread& t : workers_) t.join();
+  if (!device_->lost() && dirty_.load()) {
+    if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
+  }
+  bool print = false;
+  if (options_.print_stats_at_exit) {
+    print = *options_.print_stats_at_exit;
+  } else if (const char* env = std::getenv("BISMUTH_STATS"); env != nullptr) {
+    print = std::strcmp(env, "1") == 0;
+  }
+  if (print) std::fputs(stats().to_string().c_str(), stderr);
+  for (Shard& shard : shards_) {
+    std::unique_lock lock(shard.mutex);
+    shard.map.clear();  // pipelines go to Device::defer when their last reference goes
+  }
+  if (vk_cache_ != VK_NULL_HANDLE) device_->vk().vkDestroyPipelineCache(device_->handle(), vk_cache_, nullptr);
+}
+
+void PipelineCache::warn(const std::string& message) const {
+  if (options_.on_warning) {
+    options_.on_warning(message);
+  } else {
+    std::fprintf(stderr, "bismuth: warning: %s\n", message.c_str());
+  }
+}
+
+void PipelineCache::count_hit() {
+  hit_stripes_[thread_stripe() % kStripes].value.fetch_add(1, std::memory_order_relaxed);
+}
+
+PipelineRef PipelineCache::find(const PipelineKey& key) {
+  Shard& shard = shards_[key.hash % kShards];
+  std::shared_ptr<CachedPipeline> entry;
+  {
+    std::shared_lock lock(shard.mutex);
+    auto it = shard.map.find(key);
+    if (it == shard.map.end()) return nullptr;
+    entry = it->second;
+  }
+  if (entry->state_.load(std::memory_order_acquire) != CachedPipeline::Ready) return nullptr;
+  const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+  if (entry->recency_.load(std::memory_order_relaxed) != epoch) entry->recency_.store(epoch, std::memory_order_relaxed);
+  count_hit();
+  return entry;
+}
+
+Expected<PipelineRef> PipelineCache::get_or_compile(const PipelineKey& key, const PipelineRequest& request) {
+  if (device_->lost()) return device_->lost_error();
+  Shard& shard = shards_[key.hash % kShards];
+  std::shared_ptr<CachedPipeline> entry;
+  {
+    std::shared_lock lock(shard.mutex);
+    auto it = shard.map.find(key);
+    if (it != shard.map.end()) entry = it->second;
+  }
+  if (entry) {
+    if (entry->state_.load(std::memory_order_acquire) == CachedPipeline::Ready) {
+      // Recency is the eviction epoch (advanced by every insertion): written only when it changes.
+      const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+      if (entry->recency_.load(std::memory_order_relaxed) != epoch) {
+        entry->recency_.store(epoch, std::memory_order_relaxed);
+      }
+      count_hit();
+      return PipelineRef(entry);
+    }
+    misses_.fetch_add(1, std::memory_order_relaxed);
+    return wait_for(entry, true);
+  }
+
+  misses_.fetch_add(1, std::memory_order_relaxed);
+  if (request.shader == nullptr) return fail("PipelineCache: request without a shader");
+  {
+    std::unique_lock lock(shard.mutex);
+    auto it = shard.map.find(key);
+    if (it != shard.map.end()) {
+      entry = it->second;
+      lock.unlock();
+      return wait_for(entry, true);
+    }
+    entry.reset(new CachedPipeline(*device_, key));
+    shard.map.emplace(key, entry);
+  }
+  {
+    std::lock_guard lock(work_mutex_);
+    ++foreground_compiles_;
+  }
+  Status compiled = compile(*entry, request);
+  {
+    std::lock_guard lock(work_mutex_);
+    --foreground_compiles_;
+  }
+  work_cv_.notify_all();
+  if (!compiled) {
+    remove_failed(entry);
+    return compiled.error();
+  }
+  evict_if_needed(entry.get());
+  maybe_save_periodically();
+  return PipelineRef(entry);
+}
+
+Expected<PipelineRef> PipelineCache::wait_for(const std::shared_ptr<CachedPipeline>& entry, bool count_join) {
+  uint32_t state = entry->state_.load(std::memory_order_acquire);
+  if (state == CachedPipeline::Pending && count_join) {
+    if (entry->from_prewarm_) {
+      prewarm_joins_.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      single_flight_waits_.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  while (state == CachedPipeline::Pending) {
+    entry->state_.wait(CachedPipeline::Pending, std::memory_order_acquire);
+    state = entry->state_.load(std::memory_order_acquire);
+  }
+  if (state == CachedPipeline::Failed) return entry->error_;
+  return PipelineRef(entry);
+}
+
+Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& request) {
+  const Shader& shader = *request.shader;
+  const DeviceInfo& info = device_->info();
+  Status result;
+  const GroupSize& size = request.size;
+  if (size.x == 0 || size.y == 0 || size.z == 0 || size.x > info.max_compute_work_group_size[0] ||
+      size.y > info.max_compute_work_group_size[1] || size.z > info.max_compute_work_group_size[2] ||
+      uint64_t(size.x) * size.y * size.z > info.max_compute_work_group_invocations) {
+    result = fail("workgroup size " + std::to_string(size.x) + "x" + std::to_string(size.y) + "x" +
+                  std::to_string(size.z) + " is outside the device limits (maxComputeWorkGroupSize, " +
+                  "maxComputeWorkGroupInvocations)");
+  }
+  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup{
+      VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
+  if (result && request.subgroup_size != 0) {
+    const uint32_t s = request.subgroup_size;
+    if (!device_->features().subgroup_size_control ||
+        !(info.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+      result = fail("a required subgroup size needs subgroupSizeControl for compute shaders");
+    } else if (s < info.min_subgroup_size || s > info.max_subgroup_size || (s & (s - 1)) != 0) {
+      result = fail("required subgroup size " + std::to_string(s) + " is outside [" +
+                    std::to_string(info.min_subgroup_size) + ", " + std::to_string(info.max_subgroup_size) + "]");
+    } else if (info.max_compute_workgroup_subgroups != 0 &&
+               uint64_t(size.x) * size.y * size.z > uint64_t(info.max_compute_workgroup_subgroups) * s) {
+      result = fail("workgroup too large for maxComputeWorkgroupSubgroups at subgroup size " + std::to_string(s));
+    }
+    subgroup.requiredSubgroupSize = s;
+  }
+  if (result) {
+    std::vector<VkSpecializationMapEntry> map;
+    std::vector<uint32_t> data;
+    const auto& ids = shader.group_size_spec_ids();
+    const uint32_t group[3] = {size.x, size.y, size.z};
+    for (int i = 0; i < 3; ++i) {
+      map.push_back({ids[i], static_cast<uint32_t>(data.size() * 4), 4});
+      data.push_back(group[i]);
+    }
+    for (const SpecValue& v : request.spec_values) {
+      map.push_back({v.id, static_cast<uint32_t>(data.size() * 4), 4});
+      data.push_back(v.value);
+    }
+    VkSpecializationInfo specialization{static_cast<uint32_t>(map.size()), map.data(), data.size() * 4, data.data()};
+    VkComputePipelineCreateInfo create{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    create.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    create.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    create.stage.module = shader.module();
+    create.stage.pName = shader.entry_point().c_str();
+    create.stage.pSpecializationInfo = &specialization;
+    if (request.subgroup_size != 0) create.stage.pNext = &subgroup;
+    create.layout = shader.pipeline_layout();
+    VkPipelineCreationFeedback feedback{};
+    VkPipelineCreationFeedbackCreateInfo feedback_info{VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO};
+    feedback_info.pPipelineCreationFeedback = &feedback;
+    if (device_->features().pipeline_creation_feedback) create.pNext = &feedback_info;
+
+    const uint64_t start = now_ns();
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    result = device_->call("vkCreateComputePipelines", device_->vk().vkCreateComputePipelines, device_->handle(),
+                           vk_cache_, 1u, &create, nullptr, &pipeline);
+    const uint64_t elapsed = now_ns() - start;
+    compiles_.fetch_add(1, std::memory_order_relaxed);
+    if (entry.from_prewarm_) prewarm_compiles_.fetch_add(1, std::memory_order_relaxed);
+    compile_ns_total_.fetch_add(elapsed, std::memory_order_relaxed);
+    size_t bucket = 0;
+    while (bucket < PipelineCacheStats::kBucketMs.size() && elapsed / 1e6 >= PipelineCacheStats::kBucketMs[bucket]) {
+      ++bucket;
+    }
+    histogram_[bucket].fetch_add(1, std::memory_order_relaxed);
+    if (result) {
+      entry.pipeline_ = pipeline;
+      entry.bytes_ = options_.bytes_per_pipeline + options_.bytes_per_spirv_byte * shader.spirv_bytes();
+      dirty_.store(true, std::memory_order_relaxed);
+      if ((feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT) &&
+          (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT)) {
+        disk_cache_hits_.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
+  }
+  if (!result) {
+    compile_failures_.fetch_add(1, std::memory_order_relaxed);
+    entry.error_ = result.error();
+    entry.error_.message = "compiling " + (shader.name().empty() ? std::string("a shader") : shader.name()) +
+                           " at " + std::to_string(size.x) + "x" + std::to_string(size.y) + "x" +
+                           std::to_string(size.z) + ": " + entry.error_.message;
+    entry.state_.store(CachedPipeline::Failed, std::memory_order_release);
+    entry.state_.notify_all();
+    return entry.error_;
+  }
+  entry.recency_.store(epoch_.fetch_add(1, std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  // Counted before the entry becomes Ready, so that an eviction (which only takes Ready entries) can never
+  // subtract it first.
+  account_insert(entry);
+  entry.state_.store(CachedPipeline::Ready, std::memory_order_release);
+  entry.state_.notify_all();
+  return {};
+}
+
+void PipelineCache::remove_failed(const std::shared_ptr<CachedPipeline>& entry) {
+  Shard& shard = shards_[entry->key_.hash % kShards];
+  std::unique_lock lock(shard.mutex);
+  auto it = shard.map.find(entry->key_);
+  if (it != shard.map.end() && it->second == entry) shard.map.erase(it);
+}
+
+void PipelineCache::account_insert(CachedPipeline& entry) {
+  entries_.fetch_add(1, std::memory_order_acq_rel);
+  bytes_.fetch_add(entry.bytes_, std::memory_order_acq_rel);
+}
+
+void PipelineCache::evict_if_needed(const CachedPipeline* keep) {
+  if (entries_.load(std::memory_order_acquire) <= options_.max_entries &&
+      bytes_.load(std::memory_order_acquire) <= options_.max_bytes) {
+    return;
+  }
+  std::lock_guard evict_lock(evict_mutex_);
+  // Oldest first by recency stamp; the stamps are the insertion epoch at the last hit, so this is LRU at the
+  // granularity of insertions, which is when eviction runs.
+  std::vector<std::pair<uint64_t, std::shared_ptr<CachedPipeline>>> candidates;
+  for (Shard& shard : shards_) {
+    std::shared_lock lock(shard.mutex);
+    for (auto& [key, e] : shard.map) {
+      if (e.get() != keep && e->state_.load(std::memory_order_acquire) == CachedPipeline::Ready) {
+        candidates.emplace_back(e->recency_.load(std::memory_order_relaxed), e);
+      }
+    }
+  }
+  std::sort(candidates.begin(), candidates.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& [recency, victim] : candidates) {
+    if (entries_.load(std::memory_order_acquire) <= options_.max_entries &&
+        bytes_.load(std::memory_order_acquire) <= options_.max_bytes) {
+      break;
+    }
+    Shard& shard = shards_[victim->key_.hash % kShards];
+    std::unique_lock lock(shard.mutex);
+    auto it = shard.map.find(victim->key_);
+    if (it == shard.map.end() || it->second != victim) continue;
+    shard.map.erase(it);
+    entries_.fetch_sub(1, std::memory_order_acq_rel);
+    bytes_.fetch_sub(victim->bytes_, std::memory_order_acq_rel);
+    evictions_.fetch_add(1, std::memory_order_relaxed);
+  }
+  // `candidates` drops its references here: evicted pipelines nobody else holds go to Device::defer, which
+  // destroys each once the last submission that used it completed.
+}
+
+// ---- prewarm ----
+
+std::vector<GroupSize> PipelineCache::default_prewarm_sizes(const DeviceInfo& info, size_t max_sizes) {
+  std::vector<GroupSize> sizes;
+  auto add = [&](GroupSize s) {
+    if (sizes.size() >= max_sizes) return;
+    if (s.x > info.max_compute_work_group_size[0] || s.y > info.max_compute_work_group_size[1] ||
+        uint64_t(s.x) * s.y * s.z > info.max_compute_work_group_invocations) {
+      return;
+    }
+    if (std::find(sizes.begin(), sizes.end(), s) == sizes.end()) sizes.push_back(s);
+  };
+  const uint32_t limit = std::min(info.max_compute_work_group_size[0], info.max_compute_work_group_invocations);
+  // Common sizes first: the subgroup-sized and the usual 64/128/256 groups.
+  for (uint32_t x : {64u, 128u, 256u, 32u}) add({x, 1, 1});
+  for (uint32_t x = 1; x <= limit; x *= 2) add({x, 1, 1});
+  const uint32_t subgroup = std::max<uint32_t>(1, info.subgroup_size);
+  for (uint32_t x = subgroup; x <= limit; x += subgroup) add({x, 1, 1});
+  for (uint32_t s = 2; s * s <= info.max_compute_work_group_invocations && s <= info.max_compute_work_group_size[1];
+       s *= 2) {
+    add({s, s, 1});
+  }
+  return sizes;
+}
+
+void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes,
+                            uint32_t subgroup_size) {
+  if (!shader || workers_.empty()) return;
+  if (sizes.empty()) sizes = default_prewarm_sizes(device_->info());
+  {
+    std::lock_guard lock(work_mutex_);
+    if (stopping_) return;
+    for (const GroupSize& size : sizes) queue_.push_back(PrewarmTask{shader, size, subgroup_size});
+  }
+  work_cv_.notify_all();
+}
+
+void PipelineCache::cancel_prewarm() {
+  std::deque<PrewarmTask> dropped;
+  {
+    std::lock_guard lock(work_mutex_);
+    dropped.swap(queue_);
+  }
+  idle_cv_.notify_all();
+}
+
+void PipelineCache::wait_prewarm_idle() {
+  std::unique_lock lock(work_mutex_);
+  idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && running_prewarm_ == 0); });
+}
+
+void PipelineCache::maybe_save_periodically() {
+  if (disk_path_.empty() || !dirty_.load(std::memory_order_relaxed)) return;
+  // The save itself runs on a worker (see worker_loop); a foreground miss never writes files.
+  work_cv_.notify_one();
+}
+
+void PipelineCache::worker_loop() {
+  // Low priority: prewarm must not take CPU from the application's threads (Linux: per-thread nice value).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+  std::unique_lock lock(work_mutex_);
+  while (true) {
+    const auto save_due = [&] {
+      return !disk_path_.empty() && dirty_.load(std::memory_order_relaxed) &&
+             std::chrono::steady_clock::now() - last_save_ >= options_.save_interval;
+    };
+    work_cv_.wait_for(lock, options_.save_interval, [&] {
+      return stopping_ || (!queue_.empty() && foreground_compiles_ == 0) || save_due();
+    });
+    if (stopping_) break;
+    if (save_due()) {
+      last_save_ = std::chrono::steady_clock::now();
+      lock.unlock();
+      if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
+      lock.lock();
+      continue;
+    }
+    if (queue_.empty() || foreground_compiles_ != 0) continue;
+    PrewarmTask task = std::move(queue_.front());
+    queue_.pop_front();
+    ++running_prewarm_;
+    lock.unlock();
+
+    PipelineRequest request{task.shader.get(), task.size, task.subgroup_size, {}};
+    const PipelineKey key = PipelineKey::make(request);
+    Shard& shard = shards_[key.hash % kShards];
+    std::shared_ptr<CachedPipeline> entry;
+    {
+      std::unique_lock shard_lock(shard.mutex);
+      if (shard.map.find(key) == shard.map.end() && !device_->lost()) {
+        entry.reset(new CachedPipeline(*device_, key));
+        entry->from_prewarm_ = true;
+        shard.map.emplace(key, entry);
+      }
+    }
+    if (entry) {
+      if (compile(*entry, request)) {
+        evict_if_needed(entry.get());
+      } else {
+        remove_failed(entry);
+      }
+    }
+    task.shader.reset();
+    lock.lock();
+    --running_prewarm_;
+    if (queue_.empty() && running_prewarm_ == 0) idle_cv_.notify_all();
+  }
+}
+
+// ---- persistence ----
+
+Status PipelineCache::save() {
+  if (disk_path_.empty()) return {};
+  if (Status ok = device_->alive(); !ok) return ok;
+  std::lock_guard lock(disk_mutex_);
+  dirty_.store(false, std::memory_order_relaxed);
+  size_t size = 0;
+  const auto& vk = device_->vk();
+  if (Status ok = device_->call("vkGetPipelineCacheData", vk.vkGetPipelineCacheData, device_->handle(), vk_cache_,
+                                &size, static_cast<void*>(nullptr));
+      !ok) {
+    return ok;
+  }
+  if (size > options_.max_file_bytes) {
+    return fail("VkPipelineCache data (" + std::to_string(size) + " bytes) exceeds the cap of " +
+                std::to_string(options_.max_file_bytes) + " bytes; not saved");
+  }
+  std::vector<uint8_t> data(size);
+  if (Status ok = device_->call("vkGetPipelineCacheData", vk.vkGetPipelineCacheData, device_->handle(), vk_cache_,
+                                &size, static_cast<void*>(data.data()));
+      !ok) {
+    return ok;
+  }
+  data.resize(size);
+  if (Status ok = write_cache_file(disk_path_, CacheIdentity::of(device_->info()), data); !ok) return ok;
+  disk_saved_bytes_ = data.size();
+  return {};
+}
+
+PipelineCacheStats PipelineCache::stats() const {
+  PipelineCacheStats s;
+  for (const Counter& c : hit_stripes_) s.hits += c.value.load(std::memory_order_relaxed);
+  s.misses = misses_.load(std::memory_order_relaxed);
+  s.compiles = compiles_.load(std::memory_order_relaxed);
+  s.prewarm_compiles = prewarm_compiles_.load(std::memory_order_relaxed);
+  s.prewarm_joins = prewarm_joins_.load(std::memory_order_relaxed);
+  s.single_flight_waits = single_flight_waits_.load(std::memory_order_relaxed);
+  s.compile_failures = compile_failures_.load(std::memory_order_relaxed);
+  s.evictions = evictions_.load(std::memory_order_relaxed);
+  s.disk_cache_hits = disk_cache_hits_.load(std::memory_order_relaxed);
+  s.compile_ns_total = compile_ns_total_.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < s.compile_histogram.size(); ++i) s.compile_histogram[i] = histogram_[i].load();
+  s.entries = entries_.load(std::memory_order_relaxed);
+  s.bytes = bytes_.load(std::memory_order_relaxed);
+  std::lock_guard lock(disk_mutex_);
+  s.disk_loaded_bytes = disk_loaded_bytes_;
+  s.disk_saved_bytes = disk_saved_bytes_;
+  s.disk_path = disk_path_;
+  s.disk_status = disk_status_;
+  return s;
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,100 @@
+#include "bismuth/backend/shader.hpp"
+
+#include <xxhash.h>
+
+namespace bismuth::backend {
+
+Hash128 hash128(const void* data, size_t bytes) {
+  const XXH128_hash_t h = XXH3_128bits(data, bytes);
+  return Hash128{h.low64, h.high64};
+}
+
+Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDesc& desc) {
+  if (Status ok = device.alive(); !ok) return ok.error();
+  if (desc.spirv.size() < 5 || desc.spirv[0] != 0x07230203u) {
+    return fail("Shader::create(" + desc.name + "): not a SPIR-V module (bad magic or too short)");
+  }
+  const auto& vk = device.vk();
+  std::shared_ptr<Shader> self(new Shader(device));
+  self->spirv_hash_ = hash128(desc.spirv.data(), desc.spirv.size_bytes());
+  self->entry_point_ = desc.entry_point;
+  self->entry_hash_ = XXH3_64bits(desc.entry_point.data(), desc.entry_point.size());
+  self->name_ = desc.name;
+  self->spec_ids_ = desc.group_size_spec_ids;
+  self->layout_ = desc.layout;
+  self->spirv_bytes_ = desc.spirv.size_bytes();
+
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = desc.spirv.size_bytes();
+  module_info.pCode = desc.spirv.data();
+  if (Status ok = device.call("vkCreateShaderModule", vk.vkCreateShaderModule, device.handle(), &module_info, nullptr,
+                              &self->module_);
+      !ok) {
+    return ok.error();
+  }
+
+  if (desc.external_layout != VK_NULL_HANDLE) {
+    self->pipeline_layout_ = desc.external_layout;
+    // The top bit keeps external identities apart from the hashed descriptions below.
+    self->layout_identity_ = desc.external_layout_identity | (1ull << 63);
+    return self;
+  }
+
+  const uint32_t binding_count = static_cast<uint32_t>(desc.layout.bindings.size());
+  self->push_descriptors_ = device.uses_push_descriptors() && binding_count > 0 &&
+                            binding_count <= device.info().max_push_descriptors;
+  if (desc.layout.push_constant_bytes > device.info().max_push_constants_size) {
+    return fail("Shader::create(" + desc.name + "): " + std::to_string(desc.layout.push_constant_bytes) +
+                " bytes of push constants exceed maxPushConstantsSize");
+  }
+  std::vector<VkDescriptorSetLayoutBinding> bindings(binding_count);
+  for (uint32_t i = 0; i < binding_count; ++i) {
+    bindings[i] = {i, desc.layout.bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+  }
+  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  set_info.flags = self->push_descriptors_ ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
+  set_info.bindingCount = binding_count;
+  set_info.pBindings = bindings.data();
+  if (Status ok = device.call("vkCreateDescriptorSetLayout", vk.vkCreateDescriptorSetLayout, device.handle(),
+                              &set_info, nullptr, &self->set_layout_);
+      !ok) {
+    return ok.error();
+  }
+  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.layout.push_constant_bytes};
+  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  layout_info.setLayoutCount = 1;
+  layout_info.pSetLayouts = &self->set_layout_;
+  layout_info.pushConstantRangeCount = desc.layout.push_constant_bytes > 0 ? 1 : 0;
+  layout_info.pPushConstantRanges = &push;
+  if (Status ok = device.call("vkCreatePipelineLayout", vk.vkCreatePipelineLayout, device.handle(), &layout_info,
+                              nullptr, &self->pipeline_layout_);
+      !ok) {
+    return ok.error();
+  }
+  self->owns_layout_ = true;
+  // Identically defined layouts are compatible (Vulkan spec, "Pipeline Layout Compatibility"), so a pipeline
+  // cached for one shader object serves another with the same SPIR-V and the same layout description.
+  std::vector<uint32_t> words;
+  words.push_back(self->push_descriptors_ ? 1u : 0u);
+  words.push_back(desc.layout.push_constant_bytes);
+  for (VkDescriptorType t : desc.layout.bindings) words.push_back(static_cast<uint32_t>(t));
+  self->layout_identity_ = XXH3_64bits(words.data(), words.size() * sizeof(uint32_t)) & ~(1ull << 63);
+  return self;
+}
+
+Shader::~Shader() {
+  Device* device = device_;
+  VkShaderModule module = module_;
+  VkDescriptorSetLayout set_layout = owns_layout_ ? set_layout_ : VK_NULL_HANDLE;
+  VkPipelineLayout pipeline_layout = owns_layout_ ? pipeline_layout_ : VK_NULL_HANDLE;
+  // A CommandStream keeps the shader alive while a dispatch using it is recorded; after submission the
+  // layout may still be referenced by in-flight command buffers, so wait for everything submitted so far.
+  device->defer(device->last_submitted(), [device, module, set_layout, pipeline_layout] {
+    const auto& vk = device->vk();
+    if (module != VK_NULL_HANDLE) vk.vkDestroyShaderModule(device->handle(), module, nullptr);
+    if (pipeline_layout != VK_NULL_HANDLE) vk.vkDestroyPipelineLayout(device->handle(), pipeline_layout, nullptr);
+    if (set_layout != VK_NULL_HANDLE) vk.vkDestroyDescriptorSetLayout(device->handle(), set_layout, nullptr);
+  });
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,262 @@
+// Resources, recording and submission (issue 4, "Resources, recording, submission").
+#include <numeric>
+
+#include "backend_fixture.hpp"
+
+using namespace bismuth;
+using namespace bismuth::backend;
+using bismuth::test::ValidatedVulkan;
+
+namespace {
+
+struct Push {
+  uint32_t count;
+  uint32_t add;
+};
+
+std::vector<uint32_t> iota_words(size_t n) {
+  std::vector<uint32_t> v(n);
+  std::iota(v.begin(), v.end(), 0u);
+  return v;
+}
+
+std::vector<uint32_t> read_words(CommandStream& stream, Buffer& buffer, size_t n) {
+  std::vector<uint32_t> words(n);
+  auto ok = stream.readback(buffer, 0, std::as_writable_bytes(std::span(words)));
+  if (!ok) FAIL(ok.error().message);
+  return words;
+}
+
+std::unique_ptr<CommandStream> make_stream(Device& device, PipelineCache& cache, const StreamOptions& options = {}) {
+  auto stream = CommandStream::create(device, cache, options);
+  if (!stream) FAIL(stream.error().message);
+  return std::move(*stream);
+}
+
+// Runs dst = src + 1 then dst2 = dst + 10 without any explicit barrier, at several workgroup sizes.
+void chained_adds(const DeviceOptions& device_options) {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk, device_options);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 1000;
+    auto a = test::make_buffer(*device, n);
+    auto b = test::make_buffer(*device, n);
+    auto c = test::make_buffer(*device, n);
+    REQUIRE_OK(stream->upload(*a, 0, test::bytes_of(iota_words(n))));
+    for (uint32_t size : {1u, 7u, 32u, 64u, 256u}) {
+      const Push first{n, 1};
+      const Push second{n, 10};
+      BufferBinding ab[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+      BufferBinding bc[2] = {{b.get(), 0, VK_WHOLE_SIZE, Access::Read}, {c.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+      const uint32_t groups = (n + size - 1) / size;
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {size, 1, 1}, .groups = {groups, 1, 1},
+                                   .bindings = ab, .push_constants = test::bytes_of(first)}));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {size, 1, 1}, .groups = {groups, 1, 1},
+                                   .bindings = bc, .push_constants = test::bytes_of(second)}));
+      const auto words = read_words(*stream, *c, n);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (words[i] != i + 11) FAIL("word " << i << " is " << words[i] << " at group size " << size);
+      }
+    }
+    CHECK(stream->stats().automatic_barriers >= 5);
+    CHECK(cache->stats().compiles == 5);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+}  // namespace
+
+TEST_CASE("Dispatches at many group sizes compute the right values (host-visible buffers)", "[vulkan]") {
+  chained_adds({.memory = MemoryStrategy::HostVisible});
+}
+
+TEST_CASE("Dispatches at many group sizes compute the right values (device-local + staging)", "[vulkan]") {
+  chained_adds({.memory = MemoryStrategy::DeviceLocalWithStaging});
+}
+
+TEST_CASE("Descriptor pools bind correctly where push descriptors are not used", "[vulkan]") {
+  chained_adds({.use_push_descriptors = false});
+}
+
+TEST_CASE("The group size reaches the pipeline as specialization constants", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_probe_shader(*device);
+    auto out = test::make_buffer(*device, 8);
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    for (GroupSize size : {GroupSize{1, 1, 1}, GroupSize{64, 1, 1}, GroupSize{8, 4, 2}, GroupSize{3, 5, 7}}) {
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = size, .groups = {8, 1, 1}, .bindings = {&binding, 1}}));
+      const auto words = read_words(*stream, *out, 8);
+      for (uint32_t w : words) CHECK(w == size.x * size.y * size.z);
+    }
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Independent dispatches get no barrier; a write then a read gets exactly one", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_add_shader(*device);
+    auto src = test::make_buffer(*device, 256);
+    auto x = test::make_buffer(*device, 256);
+    auto y = test::make_buffer(*device, 256);
+    const Push push{256, 1};
+    BufferBinding to_x[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read}, {x.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    BufferBinding to_y[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read}, {y.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    BufferBinding x_to_y[2] = {{x.get(), 0, VK_WHOLE_SIZE, Access::Read}, {y.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    DispatchInfo info{.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
+                      .push_constants = test::bytes_of(push)};
+    info.bindings = to_x;
+    REQUIRE_OK(stream->dispatch(info));
+    info.bindings = to_y;
+    REQUIRE_OK(stream->dispatch(info));  // reads src (only read so far), writes y: independent
+    CHECK(stream->stats().automatic_barriers == 0);
+    info.bindings = x_to_y;
+    REQUIRE_OK(stream->dispatch(info));  // reads x written above, and writes y written above
+    CHECK(stream->stats().automatic_barriers == 1);
+    REQUIRE_OK(stream->barrier());
+    CHECK(stream->stats().explicit_barriers == 1);
+    REQUIRE_OK(stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Disjoint sub-ranges of one buffer need no barrier", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_add_shader(*device);
+    auto src = test::make_buffer(*device, 512);
+    auto dst = test::make_buffer(*device, 512);
+    const Push push{256, 5};
+    BufferBinding low[2] = {{src.get(), 0, 1024, Access::Read}, {dst.get(), 0, 1024, Access::Write}};
+    BufferBinding high[2] = {{src.get(), 1024, 1024, Access::Read}, {dst.get(), 1024, 1024, Access::Write}};
+    DispatchInfo info{.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
+                      .push_constants = test::bytes_of(push)};
+    info.bindings = low;
+    REQUIRE_OK(stream->dispatch(info));
+    info.bindings = high;
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(stream->stats().automatic_barriers == 0);
+    REQUIRE_OK(stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Copy, fill and sub-range upload/readback keep stream order", "[vulkan]") {
+  for (MemoryStrategy memory : {MemoryStrategy::HostVisible, MemoryStrategy::DeviceLocalWithStaging}) {
+    ValidatedVulkan vk;
+    {
+      auto device = test::make_device(vk, {.memory = memory});
+      auto cache = test::make_cache(*device);
+      auto stream = make_stream(*device, *cache);
+      auto a = test::make_buffer(*device, 64);
+      auto b = test::make_buffer(*device, 64);
+      REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 7));
+      REQUIRE_OK(stream->copy(*a, 0, *b, 0, 64 * 4));
+      const std::vector<uint32_t> middle = {1, 2, 3, 4};
+      REQUIRE_OK(stream->upload(*b, 8 * 4, test::bytes_of(middle)));  // after the copy in stream order
+      REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 9));               // after the copy read a
+      auto words = read_words(*stream, *b, 64);
+      for (uint32_t i = 0; i < 64; ++i) {
+        const uint32_t expected = (i >= 8 && i < 12) ? i - 7 : 7;
+        if (words[i] != expected) FAIL("word " << i << " is " << words[i]);
+      }
+      std::vector<uint32_t> part(2);
+      REQUIRE_OK(stream->readback(*b, 9 * 4, std::as_writable_bytes(std::span(part))));
+      CHECK(part == std::vector<uint32_t>{2, 3});
+      CHECK(read_words(*stream, *a, 64) == std::vector<uint32_t>(64, 9));
+      auto mapped = stream->map(*a);
+      CHECK(bool(mapped) == (memory == MemoryStrategy::HostVisible));
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES(vk);
+  }
+}
+
+TEST_CASE("A batch is submitted when it reaches the batch size", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache, {.max_dispatches_per_batch = 10});
+    auto shader = test::make_probe_shader(*device);
+    auto out = test::make_buffer(*device, 1);
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    for (int i = 0; i < 25; ++i) {
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {uint32_t(1 + i % 3), 1, 1}, .groups = {1, 1, 1},
+                                   .bindings = {&binding, 1}}));
+    }
+    CHECK(stream->stats().submissions == 2);
+    CHECK(stream->recorded_dispatches() == 5);
+    REQUIRE_OK(stream->finish());
+    CHECK(stream->stats().submissions == 3);
+    CHECK(device->completed() == device->last_submitted());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("GPU timestamps around a dispatch measure its duration", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    REQUIRE(device->timestamp_valid_bits() != 0);  // lavapipe and every GPU Bismuth targets have them
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_spin_shader(*device);
+    auto out = test::make_buffer(*device, 64);
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    const uint32_t short_run = 10, long_run = 2000000;
+    TimestampQuery fast, slow;
+    // Warm-up: a driver may do one-time work on the first execution of a pipeline.
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
+                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)}));
+    REQUIRE_OK(stream->finish());
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
+                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)},
+                                &fast));
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
+                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(long_run)},
+                                &slow));
+    auto fast_ns = stream->elapsed_ns(fast);
+    auto slow_ns = stream->elapsed_ns(slow);
+    REQUIRE(fast_ns);
+    REQUIRE(slow_ns);
+    CHECK(*fast_ns >= 0);
+    CHECK(*slow_ns > *fast_ns);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A buffer released while a submission uses it is destroyed after completion", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_spin_shader(*device);
+    auto out = test::make_buffer(*device, 256);
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    const uint32_t iterations = 3000000;
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
+                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(iterations)}));
+    auto value = stream->flush();
+    REQUIRE(value);
+    out.reset();
+    if (!device->is_complete(*value)) CHECK(device->deferred_count() >= 1);
+    REQUIRE_OK(stream->finish());
+    CHECK(device->deferred_count() == 0);
+  }
+  // Destroying the buffer while in use would be VUID-vkDestroyBuffer-buffer-00922.
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

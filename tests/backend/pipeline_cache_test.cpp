@@ -1,0 +1,326 @@
+// The per-size pipeline cache (issue 4, "Pipeline cache"): key, hits, single flight, LRU bounds, deferred
+// destruction, prewarm, statistics.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include "backend_fixture.hpp"
+
+using namespace bismuth;
+using namespace bismuth::backend;
+using bismuth::test::ValidatedVulkan;
+
+TEST_CASE("The key distinguishes every field and equal requests give equal keys", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto add = test::make_add_shader(*device);
+    auto add_again = test::make_add_shader(*device, "same source, another object");
+    auto probe = test::make_probe_shader(*device);
+    const SpecValue spec_a[] = {{3, 1}};
+    const SpecValue spec_b[] = {{3, 2}};
+    const PipelineRequest base{add.get(), {64, 1, 1}, 0, {}};
+    const PipelineKey k = PipelineKey::make(base);
+    CHECK(PipelineKey::make({add_again.get(), {64, 1, 1}, 0, {}}) == k);  // content, not object identity
+    std::vector<PipelineKey> different = {
+        PipelineKey::make({probe.get(), {64, 1, 1}, 0, {}}),  PipelineKey::make({add.get(), {32, 1, 1}, 0, {}}),
+        PipelineKey::make({add.get(), {64, 2, 1}, 0, {}}),    PipelineKey::make({add.get(), {64, 1, 2}, 0, {}}),
+        PipelineKey::make({add.get(), {64, 1, 1}, 8, {}}),    PipelineKey::make({add.get(), {64, 1, 1}, 0, spec_a}),
+        PipelineKey::make({add.get(), {64, 1, 1}, 0, spec_b}),
+    };
+    std::set<uint64_t> hashes{k.hash};
+    for (const PipelineKey& d : different) {
+      CHECK_FALSE(d == k);
+      hashes.insert(d.hash);
+    }
+    CHECK(hashes.size() == different.size() + 1);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A second request for the same key is a hit returning the same pipeline", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto shader = test::make_add_shader(*device);
+    auto first = cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}});
+    REQUIRE(first);
+    auto second = cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}});
+    REQUIRE(second);
+    CHECK((*first)->handle() == (*second)->handle());
+    CHECK(cache->find(PipelineKey::make({shader.get(), {64, 1, 1}, 0, {}})) != nullptr);
+    CHECK(cache->find(PipelineKey::make({shader.get(), {65, 1, 1}, 0, {}})) == nullptr);
+    const PipelineCacheStats stats = cache->stats();
+    CHECK(stats.hits == 2);  // get_or_compile + find
+    CHECK(stats.misses == 1);
+    CHECK(stats.compiles == 1);
+    CHECK(stats.entries == 1);
+    CHECK(stats.compile_ns_total > 0);
+    uint64_t histogram_total = 0;
+    for (uint64_t n : stats.compile_histogram) histogram_total += n;
+    CHECK(histogram_total == 1);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Concurrent misses for one key compile once", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device, [] {
+      auto o = test::quiet_cache_options();
+      o.prewarm_threads = 1;
+      return o;
+    }());
+    auto shader = test::make_add_shader(*device);
+    for (uint32_t round = 0; round < 5; ++round) {
+      std::vector<std::thread> threads;
+      std::vector<VkPipeline> seen(8, VK_NULL_HANDLE);
+      for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&, t] {
+          auto p = cache->get_or_compile({shader.get(), {16 + round, 1, 1}, 0, {}});
+          if (p) seen[t] = (*p)->handle();
+        });
+      }
+      for (auto& th : threads) th.join();
+      for (VkPipeline p : seen) CHECK(p == seen[0]);
+      CHECK(seen[0] != VK_NULL_HANDLE);
+    }
+    const PipelineCacheStats stats = cache->stats();
+    CHECK(stats.compiles == 5);
+    CHECK(stats.hits + stats.misses == 40);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A required subgroup size is honoured within the device's range and refused outside", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto shader = test::make_add_shader(*device);
+    const DeviceInfo& info = device->info();
+    if (device->features().subgroup_size_control && (info.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+      auto ok = cache->get_or_compile({shader.get(), {64, 1, 1}, info.min_subgroup_size, {}});
+      REQUIRE(ok);
+      auto any = cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}});
+      REQUIRE(any);
+      CHECK((*ok)->handle() != (*any)->handle());
+    }
+    auto bad = cache->get_or_compile({shader.get(), {64, 1, 1}, 3, {}});
+    REQUIRE_FALSE(bad);
+    CHECK_THAT(bad.error().message, Catch::Contains("subgroup"));
+    auto too_big = cache->get_or_compile({shader.get(), {info.max_compute_work_group_invocations + 1, 1, 1}, 0, {}});
+    REQUIRE_FALSE(too_big);
+    CHECK_THAT(too_big.error().message, Catch::Contains("device limits"));
+    CHECK(cache->stats().compile_failures == 2);
+    CHECK(cache->size() == (device->features().subgroup_size_control ? 2u : 0u));
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("The cache evicts the least recently used entries beyond its entry budget", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.max_entries = 3;
+    auto cache = test::make_cache(*device, options);
+    auto shader = test::make_add_shader(*device);
+    auto get = [&](uint32_t x) {
+      auto p = cache->get_or_compile({shader.get(), {x, 1, 1}, 0, {}});
+      REQUIRE(p);
+      return *p;
+    };
+    get(1);
+    get(2);
+    get(3);
+    get(1);  // 1 is now more recent than 2
+    get(4);  // evicts 2
+    CHECK(cache->size() == 3);
+    CHECK(cache->stats().evictions == 1);
+    auto key = [&](uint32_t x) { return PipelineKey::make({shader.get(), {x, 1, 1}, 0, {}}); };
+    CHECK(cache->find(key(1)) != nullptr);
+    CHECK(cache->find(key(2)) == nullptr);
+    CHECK(cache->find(key(3)) != nullptr);
+    CHECK(cache->find(key(4)) != nullptr);
+    const uint64_t compiles = cache->stats().compiles;
+    get(2);  // a miss again
+    CHECK(cache->stats().compiles == compiles + 1);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("The cache evicts beyond its byte budget", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.bytes_per_pipeline = 1000;
+    options.bytes_per_spirv_byte = 0;
+    options.max_bytes = 2500;  // two pipelines
+    auto cache = test::make_cache(*device, options);
+    auto shader = test::make_add_shader(*device);
+    for (uint32_t x = 1; x <= 6; ++x) REQUIRE(cache->get_or_compile({shader.get(), {x, 1, 1}, 0, {}}));
+    const PipelineCacheStats stats = cache->stats();
+    CHECK(stats.entries == 2);
+    CHECK(stats.bytes == 2000);
+    CHECK(stats.evictions == 4);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("An evicted pipeline in flight is destroyed only after its submission completed", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.max_entries = 1;
+    auto cache = test::make_cache(*device, options);
+    auto stream = CommandStream::create(*device, *cache);
+    REQUIRE(stream);
+    auto shader = test::make_spin_shader(*device);
+    auto out = test::make_buffer(*device, 256);
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    const uint32_t iterations = 3000000;
+    REQUIRE_OK((*stream)->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
+                                    .bindings = {&binding, 1}, .push_constants = test::bytes_of(iterations)}));
+    auto value = (*stream)->flush();
+    REQUIRE(value);
+    // Evict the in-flight pipeline by compiling another size.
+    REQUIRE(cache->get_or_compile({shader.get(), {32, 1, 1}, 0, {}}));
+    CHECK(cache->stats().evictions == 1);
+    if (!device->is_complete(*value)) CHECK(device->deferred_count() >= 1);
+    REQUIRE_OK((*stream)->finish());
+    CHECK(device->deferred_count() == 0);
+  }
+  // Destroying it early would be VUID-vkDestroyPipeline-pipeline-00765.
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Prewarm compiles likely sizes in the background so that first use is a hit", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto shader = test::make_add_shader(*device);
+    const std::vector<GroupSize> sizes = {{64, 1, 1}, {128, 1, 1}, {24, 1, 1}, {8, 8, 1}};
+    cache->prewarm(shader, sizes);
+    cache->wait_prewarm_idle();
+    PipelineCacheStats stats = cache->stats();
+    CHECK(stats.prewarm_compiles == 4);
+    CHECK(stats.entries == 4);
+    for (const GroupSize& s : sizes) REQUIRE(cache->get_or_compile({shader.get(), s, 0, {}}));
+    stats = cache->stats();
+    CHECK(stats.hits == 4);
+    CHECK(stats.misses == 0);
+    CHECK(stats.compiles == 4);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A foreground miss for a size being prewarmed joins that compile", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 1;
+    auto cache = test::make_cache(*device, options);
+    auto shader = test::make_add_shader(*device);
+    // Many sizes queued; ask for each one right away: whichever is being compiled by the worker at that moment
+    // is joined, the rest compile in the foreground. Either way every size compiles exactly once.
+    std::vector<GroupSize> sizes;
+    for (uint32_t x = 1; x <= 48; ++x) sizes.push_back({x, 1, 1});
+    cache->prewarm(shader, sizes);
+    for (const GroupSize& s : sizes) REQUIRE(cache->get_or_compile({shader.get(), s, 0, {}}));
+    cache->wait_prewarm_idle();
+    const PipelineCacheStats stats = cache->stats();
+    CHECK(stats.compiles == sizes.size());
+    CHECK(stats.entries == sizes.size());
+    CHECK(stats.hits + stats.misses == sizes.size());
+    CHECK(stats.prewarm_joins <= stats.misses);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Cancelling prewarm drops the queued sizes", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 1;
+    auto cache = test::make_cache(*device, options);
+    auto shader = test::make_add_shader(*device);
+    std::vector<GroupSize> sizes;
+    for (uint32_t x = 1; x <= 200; ++x) sizes.push_back({x, 1, 1});
+    cache->prewarm(shader, sizes);
+    cache->cancel_prewarm();
+    cache->wait_prewarm_idle();
+    CHECK(cache->stats().prewarm_compiles < sizes.size());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Default prewarm sizes: powers of two and subgroup multiples within the limits, 1-D first", "[vulkan]") {
+  DeviceInfo info;
+  info.subgroup_size = 32;
+  info.max_compute_work_group_size = {1024, 1024, 64};
+  info.max_compute_work_group_invocations = 1024;
+  const auto sizes = PipelineCache::default_prewarm_sizes(info, 1000);
+  std::set<uint32_t> one_d;
+  bool seen_2d = false;
+  for (const GroupSize& s : sizes) {
+    CHECK(uint64_t(s.x) * s.y * s.z <= 1024);
+    if (s.y == 1 && s.z == 1) {
+      CHECK_FALSE(seen_2d);
+      one_d.insert(s.x);
+    } else {
+      seen_2d = true;
+    }
+  }
+  for (uint32_t p = 1; p <= 1024; p *= 2) CHECK(one_d.count(p) == 1);
+  for (uint32_t m = 32; m <= 1024; m += 32) CHECK(one_d.count(m) == 1);
+  CHECK(seen_2d);
+  CHECK(PipelineCache::default_prewarm_sizes(info, 10).size() == 10);
+}
+
+TEST_CASE("BISMUTH_STATS=1 prints the statistics when the cache is destroyed", "[vulkan]") {
+  ValidatedVulkan vk;
+  std::string printed;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.print_stats_at_exit.reset();
+    setenv("BISMUTH_STATS", "1", 1);
+    auto cache = test::make_cache(*device, options);
+    auto shader = test::make_add_shader(*device);
+    REQUIRE(cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}}));
+    REQUIRE(cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}}));
+    // Capture stderr around the destructor.
+    std::fflush(stderr);
+    char path[] = "/tmp/bismuth-stats-XXXXXX";
+    const int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    const int saved = dup(2);
+    dup2(fd, 2);
+    cache.reset();
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    unsetenv("BISMUTH_STATS");
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    printed = text.str();
+    std::remove(path);
+  }
+  CHECK_THAT(printed, Catch::Contains("1 hits, 1 misses, 1 compiles"));
+  CHECK_THAT(printed, Catch::Contains("compile time histogram"));
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
