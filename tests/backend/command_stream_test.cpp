@@ -260,3 +260,21 @@ TEST_CASE("A buffer released while a submission uses it is destroyed after compl
   // Destroying the buffer while in use would be VUID-vkDestroyBuffer-buffer-00922.
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("Discarded commands never run", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto a = test::make_buffer(*device, 16);
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 1));
+    REQUIRE_OK(stream->finish());
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 2));
+    stream->discard();
+    CHECK(read_words(*stream, *a, 16) == std::vector<uint32_t>(16, 1));
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 3));  // the recycled batch records normally
+    CHECK(read_words(*stream, *a, 16) == std::vector<uint32_t>(16, 3));
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

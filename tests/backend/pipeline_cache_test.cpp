@@ -195,6 +195,9 @@ TEST_CASE("An evicted pipeline in flight is destroyed only after its submission 
     // Evict the in-flight pipeline by compiling another size.
     REQUIRE(cache->get_or_compile({shader.get(), {32, 1, 1}, 0, {}}));
     CHECK(cache->stats().evictions == 1);
+    // This thread's front cache drops its reference to the evicted entry on its next lookup.
+    const PipelineRequest next{shader.get(), {32, 1, 1}, 0, {}};
+    REQUIRE(cache->acquire(PipelineKey::make(next), next));
     if (!device->is_complete(*value)) CHECK(device->deferred_count() >= 1);
     REQUIRE_OK((*stream)->finish());
     CHECK(device->deferred_count() == 0);

@@ -79,6 +79,7 @@ void CommandStream::destroy_batch(Batch& batch) {
   batch.command_pool = VK_NULL_HANDLE;
   batch.buffers.clear();
   batch.pipelines.clear();
+  batch.pipeline_keys.clear();
   batch.shaders.clear();
 }
 
@@ -188,6 +189,7 @@ Expected<uint64_t> CommandStream::flush() {
     // Nothing of this batch reached the queue: drop its references and recycle it.
     batch->buffers.clear();
     batch->pipelines.clear();
+    batch->pipeline_keys.clear();
     batch->shaders.clear();
     batch->pairs_used = 0;
     free_.push_back(std::move(batch));
@@ -199,11 +201,24 @@ Expected<uint64_t> CommandStream::flush() {
   // From here the timeline value keeps the objects alive (Device::defer), not these references.
   batch->buffers.clear();
   batch->pipelines.clear();
+  batch->pipeline_keys.clear();
   batch->shaders.clear();
   last_value_ = *value;
   ++stats_.submissions;
   in_flight_.push_back(std::move(batch));
   return last_value_;
+}
+
+void CommandStream::discard() {
+  if (!current_) return;
+  std::unique_ptr<Batch> batch = std::move(current_);
+  batch->buffers.clear();
+  batch->pipelines.clear();
+  batch->pipeline_keys.clear();
+  batch->shaders.clear();
+  batch->pairs_used = 0;
+  free_.push_back(std::move(batch));  // recycled by begin_batch: vkResetCommandPool
+  // The access tracking stays: it may still hold writes of submitted batches that later commands must wait for.
 }
 
 Status CommandStream::finish() {
@@ -337,13 +352,17 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
 Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr) return fail("dispatch without a shader");
   const PipelineRequest request{info.shader, info.size, info.subgroup_size, info.spec_values};
-  auto pipeline = cache_->get_or_compile(PipelineKey::make(request), request);
+  auto pipeline = cache_->acquire(PipelineKey::make(request), request);
   if (!pipeline) return pipeline.error();
-  return dispatch(*pipeline, info, timestamp);
+  return record(**pipeline, info, timestamp);
 }
 
 Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr || !pipeline) return fail("dispatch without a shader or pipeline");
+  return record(*pipeline, info, timestamp);
+}
+
+Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp) {
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch* batch = *begun;
@@ -382,10 +401,14 @@ Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& 
     }
   }
 
-  if (pipeline->handle() != bound_pipeline_) {
-    vk.vkCmdBindPipeline(batch->commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline->handle());
-    bound_pipeline_ = pipeline->handle();
-    batch->pipelines.push_back(pipeline);
+  if (pipeline.handle() != bound_pipeline_) {
+    vk.vkCmdBindPipeline(batch->commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+    bound_pipeline_ = pipeline.handle();
+    // Keep each distinct pipeline of the batch alive until submission (then its timeline value does).
+    if (std::find(batch->pipeline_keys.begin(), batch->pipeline_keys.end(), &pipeline) == batch->pipeline_keys.end()) {
+      batch->pipeline_keys.push_back(&pipeline);
+      batch->pipelines.push_back(pipeline.shared_from_this());
+    }
   }
   if (&shader != bound_shader_) {
     batch->shaders.push_back(shader.shared_from_this());

@@ -50,10 +50,37 @@ PipelineKey PipelineKey::make(const PipelineRequest& request) {
   return key;
 }
 
+// Per-thread front caches: a few direct-mapped tables of recently used entries, one per PipelineCache the
+// thread uses. A hit needs no lock and no shared reference-count update.
+struct FrontSlot {
+  std::shared_ptr<CachedPipeline> entry;
+};
+struct FrontCache {
+  uint64_t cache_id = 0;
+  uint64_t generation = 0;
+  std::array<FrontSlot, 64> slots;
+  void clear() {
+    for (FrontSlot& s : slots) s.entry.reset();
+  }
+};
+thread_local std::array<FrontCache, 4> t_front;
+thread_local uint32_t t_front_next = 0;
+std::atomic<uint64_t> g_next_cache_id{1};
+
 // ---- entries ----
 
+CachedPipeline::CachedPipeline(Device& device, const PipelineKey& key,
+                               std::shared_ptr<detail::PipelineGraveyard> graveyard)
+    : device_(&device), graveyard_(std::move(graveyard)), key_(key) {
+  std::lock_guard lock(graveyard_->mutex);
+  graveyard_->live.emplace(this, true);
+}
+
 CachedPipeline::~CachedPipeline() {
-  if (pipeline_ == VK_NULL_HANDLE) return;
+  std::lock_guard lock(graveyard_->mutex);
+  graveyard_->live.erase(this);
+  // A null device: the cache is gone and has destroyed this pipeline already.
+  if (pipeline_ == VK_NULL_HANDLE || graveyard_->device == nullptr) return;
   Device* device = device_;
   VkPipeline pipeline = pipeline_;
   device->defer(last_use(), [device, pipeline] { device->vk().vkDestroyPipeline(device->handle(), pipeline, nullptr); });
@@ -98,7 +125,48 @@ std::string PipelineCacheStats::to_string() const {
 // ---- cache ----
 
 PipelineCache::PipelineCache(Device& device, const PipelineCacheOptions& options)
-    : device_(&device), options_(options) {}
+    : device_(&device), options_(options), id_(g_next_cache_id.fetch_add(1)) {
+  graveyard_->device = &device;
+}
+
+std::shared_ptr<CachedPipeline> PipelineCache::new_entry(const PipelineKey& key) {
+  return std::shared_ptr<CachedPipeline>(new CachedPipeline(*device_, key, graveyard_));
+}
+
+void PipelineCache::touch(CachedPipeline& entry) {
+  // Recency is the eviction epoch (advanced by every insertion): written only when it changes.
+  const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+  if (entry.recency_.load(std::memory_order_relaxed) != epoch) entry.recency_.store(epoch, std::memory_order_relaxed);
+  count_hit();
+}
+
+Expected<const CachedPipeline*> PipelineCache::acquire(const PipelineKey& key, const PipelineRequest& request) {
+  FrontCache* front = nullptr;
+  for (FrontCache& f : t_front) {
+    if (f.cache_id == id_) front = &f;
+  }
+  if (front == nullptr) {
+    front = &t_front[t_front_next++ % t_front.size()];
+    front->clear();
+    front->cache_id = id_;
+    front->generation = 0;
+  }
+  const uint64_t generation = generation_.load(std::memory_order_acquire);
+  if (front->generation != generation) {
+    front->clear();
+    front->generation = generation;
+  }
+  FrontSlot& slot = front->slots[key.hash % front->slots.size()];
+  if (slot.entry && slot.entry->key_ == key) {
+    if (device_->lost()) return device_->lost_error();
+    touch(*slot.entry);
+    return static_cast<const CachedPipeline*>(slot.entry.get());
+  }
+  auto entry = lookup_shared(key, request);
+  if (!entry) return entry.error();
+  slot.entry = std::move(*entry);
+  return static_cast<const CachedPipeline*>(slot.entry.get());
+}
 
 Expected<std::unique_ptr<PipelineCache>> PipelineCache::create(Device& device, const PipelineCacheOptions& options) {
   if (Status ok = device.alive(); !ok) return ok.error();
@@ -171,9 +239,34 @@ PipelineCache::~PipelineCache() {
     print = std::strcmp(env, "1") == 0;
   }
   if (print) std::fputs(stats().to_string().c_str(), stderr);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   for (Shard& shard : shards_) {
     std::unique_lock lock(shard.mutex);
     shard.map.clear();  // pipelines go to Device::defer when their last reference goes
+  }
+  {
+    // Entries still referenced elsewhere (other threads' front caches; callers that kept a PipelineRef past
+    // the cache, which they must not use any more) are destroyed now, once their submissions completed.
+    std::lock_guard lock(graveyard_->mutex);
+    uint64_t last_use = 0;
+    for (auto& [pointer, unused] : graveyard_->live) {
+      last_use = std::max(last_use, static_cast<const CachedPipeline*>(pointer)->last_use());
+    }
+    if (!graveyard_->live.empty()) {
+      if (device_->lost()) {
+        device_->drain_after_loss();
+      } else {
+        (void)device_->wait(last_use);
+      }
+    }
+    for (auto& [pointer, unused] : graveyard_->live) {
+      auto* entry = const_cast<CachedPipeline*>(static_cast<const CachedPipeline*>(pointer));
+      if (entry->pipeline_ != VK_NULL_HANDLE) {
+        device_->vk().vkDestroyPipeline(device_->handle(), entry->pipeline_, nullptr);
+        entry->pipeline_ = VK_NULL_HANDLE;
+      }
+    }
+    graveyard_->device = nullptr;
   }
   if (vk_cache_ != VK_NULL_HANDLE) device_->vk().vkDestroyPipelineCache(device_->handle(), vk_cache_, nullptr);
 }
@@ -200,13 +293,18 @@ PipelineRef PipelineCache::find(const PipelineKey& key) {
     entry = it->second;
   }
   if (entry->state_.load(std::memory_order_acquire) != CachedPipeline::Ready) return nullptr;
-  const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
-  if (entry->recency_.load(std::memory_order_relaxed) != epoch) entry->recency_.store(epoch, std::memory_order_relaxed);
-  count_hit();
+  touch(*entry);
   return entry;
 }
 
 Expected<PipelineRef> PipelineCache::get_or_compile(const PipelineKey& key, const PipelineRequest& request) {
+  auto entry = lookup_shared(key, request);
+  if (!entry) return entry.error();
+  return PipelineRef(std::move(*entry));
+}
+
+Expected<std::shared_ptr<CachedPipeline>> PipelineCache::lookup_shared(const PipelineKey& key,
+                                                                     const PipelineRequest& request) {
   if (device_->lost()) return device_->lost_error();
   Shard& shard = shards_[key.hash % kShards];
   std::shared_ptr<CachedPipeline> entry;
@@ -217,16 +315,12 @@ Expected<PipelineRef> PipelineCache::get_or_compile(const PipelineKey& key, cons
   }
   if (entry) {
     if (entry->state_.load(std::memory_order_acquire) == CachedPipeline::Ready) {
-      // Recency is the eviction epoch (advanced by every insertion): written only when it changes.
-      const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
-      if (entry->recency_.load(std::memory_order_relaxed) != epoch) {
-        entry->recency_.store(epoch, std::memory_order_relaxed);
-      }
-      count_hit();
-      return PipelineRef(entry);
+      touch(*entry);
+      return entry;
     }
     misses_.fetch_add(1, std::memory_order_relaxed);
-    return wait_for(entry, true);
+    if (auto waited = wait_for(entry, true); !waited) return waited.error();
+    return entry;
   }
 
   misses_.fetch_add(1, std::memory_order_relaxed);
@@ -237,9 +331,10 @@ Expected<PipelineRef> PipelineCache::get_or_compile(const PipelineKey& key, cons
     if (it != shard.map.end()) {
       entry = it->second;
       lock.unlock();
-      return wait_for(entry, true);
+      if (auto waited = wait_for(entry, true); !waited) return waited.error();
+      return entry;
     }
-    entry.reset(new CachedPipeline(*device_, key));
+    entry = new_entry(key);
     shard.map.emplace(key, entry);
   }
   {
@@ -258,7 +353,7 @@ Expected<PipelineRef> PipelineCache::get_or_compile(const PipelineKey& key, cons
   }
   evict_if_needed(entry.get());
   maybe_save_periodically();
-  return PipelineRef(entry);
+  return entry;
 }
 
 Expected<PipelineRef> PipelineCache::wait_for(const std::shared_ptr<CachedPipeline>& entry, bool count_join) {
@@ -415,6 +510,7 @@ void PipelineCache::evict_if_needed(const CachedPipeline* keep) {
     auto it = shard.map.find(victim->key_);
     if (it == shard.map.end() || it->second != victim) continue;
     shard.map.erase(it);
+    generation_.fetch_add(1, std::memory_order_acq_rel);  // front caches drop their references
     entries_.fetch_sub(1, std::memory_order_acq_rel);
     bytes_.fetch_sub(victim->bytes_, std::memory_order_acq_rel);
     evictions_.fetch_add(1, std::memory_order_relaxed);
@@ -513,7 +609,7 @@ void PipelineCache::worker_loop() {
     {
       std::unique_lock shard_lock(shard.mutex);
       if (shard.map.find(key) == shard.map.end() && !device_->lost()) {
-        entry.reset(new CachedPipeline(*device_, key));
+        entry = new_entry(key);
         entry->from_prewarm_ = true;
         shard.map.emplace(key, entry);
       }

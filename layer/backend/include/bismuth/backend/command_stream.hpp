@@ -98,6 +98,9 @@ class CommandStream {
 
   // Submits the current batch. Returns its timeline value (the last submitted one when nothing was recorded).
   Expected<uint64_t> flush();
+  // Drops everything recorded since the last flush without submitting it (error recovery; the recording
+  // benchmark uses it to measure recording alone). Buffers written by dropped commands keep their old contents.
+  void discard();
   // flush() and wait for everything this stream submitted.
   Status finish();
   // Nanoseconds between the timestamps around the dispatch; flushes and waits when needed.
@@ -124,7 +127,8 @@ class CommandStream {
     uint32_t dispatches = 0;
     bool has_writes = false;
     std::vector<std::shared_ptr<Buffer>> buffers;
-    std::vector<PipelineRef> pipelines;
+    std::vector<PipelineRef> pipelines;  // each distinct pipeline once
+    std::vector<const CachedPipeline*> pipeline_keys;
     std::vector<std::shared_ptr<const Shader>> shaders;
   };
 
@@ -139,6 +143,7 @@ class CommandStream {
   bool needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const;
   void note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes);
   void record_barrier(Batch& batch);
+  Status record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp);
   Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
   Status wait_buffer_idle(Buffer& buffer);
   bool in_current_batch(const Buffer& buffer) const;

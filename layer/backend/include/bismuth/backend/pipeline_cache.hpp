@@ -74,10 +74,19 @@ struct PipelineKeyHash {
 };
 
 class PipelineCache;
+namespace detail {
+// Tracks every live CachedPipeline of one PipelineCache, so that ~PipelineCache can destroy the VkPipelines of
+// entries that outlive it in other threads' front caches, and their later destructors do nothing.
+struct PipelineGraveyard {
+  std::mutex mutex;
+  Device* device = nullptr;  // null once the cache is gone
+  std::unordered_map<const void*, bool> live;
+};
+}  // namespace detail
 
 // One cached pipeline. Held through PipelineRef (shared_ptr); the VkPipeline is handed to Device::defer when
 // the last reference goes, with the last timeline value of a submission that used it.
-class CachedPipeline {
+class CachedPipeline : public std::enable_shared_from_this<CachedPipeline> {
  public:
   ~CachedPipeline();
   VkPipeline handle() const { return pipeline_; }
@@ -89,8 +98,9 @@ class CachedPipeline {
  private:
   friend class PipelineCache;
   enum State : uint32_t { Pending = 0, Ready = 1, Failed = 2 };
-  explicit CachedPipeline(Device& device, const PipelineKey& key) : device_(&device), key_(key) {}
+  CachedPipeline(Device& device, const PipelineKey& key, std::shared_ptr<detail::PipelineGraveyard> graveyard);
   Device* device_;
+  std::shared_ptr<detail::PipelineGraveyard> graveyard_;
   PipelineKey key_;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   std::atomic<uint32_t> state_{Pending};
@@ -158,6 +168,10 @@ class PipelineCache {
   Expected<PipelineRef> get_or_compile(const PipelineRequest& request) {
     return get_or_compile(PipelineKey::make(request), request);
   }
+  // The hot path: like get_or_compile, but returns a borrowed pointer that stays valid until this thread's next
+  // call into this cache (the thread's front cache holds the reference). Take shared_from_this() to keep it
+  // longer. Hits in the front cache take no lock and touch no shared reference count.
+  Expected<const CachedPipeline*> acquire(const PipelineKey& key, const PipelineRequest& request);
   // A ready pipeline or null; never compiles or waits.
   PipelineRef find(const PipelineKey& key);
 
@@ -199,6 +213,9 @@ class PipelineCache {
   Status load_disk_cache();
   Status compile(CachedPipeline& entry, const PipelineRequest& request);
   Expected<PipelineRef> wait_for(const std::shared_ptr<CachedPipeline>& entry, bool count_join);
+  Expected<std::shared_ptr<CachedPipeline>> lookup_shared(const PipelineKey& key, const PipelineRequest& request);
+  std::shared_ptr<CachedPipeline> new_entry(const PipelineKey& key);
+  void touch(CachedPipeline& entry);
   void account_insert(CachedPipeline& entry);
   void evict_if_needed(const CachedPipeline* keep);
   void remove_failed(const std::shared_ptr<CachedPipeline>& entry);
@@ -209,6 +226,10 @@ class PipelineCache {
 
   Device* device_;
   PipelineCacheOptions options_;
+  uint64_t id_;  // process-unique, names this cache in the threads' front caches
+  // Advanced by every eviction: a thread's front cache drops its references when it sees a new generation.
+  std::atomic<uint64_t> generation_{1};
+  std::shared_ptr<detail::PipelineGraveyard> graveyard_ = std::make_shared<detail::PipelineGraveyard>();
   VkPipelineCache vk_cache_ = VK_NULL_HANDLE;
   std::array<Shard, kShards> shards_;
   std::array<Counter, kStripes> hit_stripes_;

@@ -1,0 +1,391 @@
+// bench_backend: what the per-size pipeline cache and the command stream cost (docs/performance.md).
+//
+//   BISMUTH_DEVICE=<selector> bench_backend [google-benchmark flags]
+//
+// Groups (ratios side by side in one run):
+//   BM_CacheHit                 — get_or_compile on a hit (key built and hashed once), 1 and 2 threads
+//   BM_Record/Raw vs /Backend   — vkCmdBindPipeline+vkCmdDispatch through the device table vs
+//                                 CommandStream::dispatch, both cycling over 8 workgroup sizes; recording only
+//   BM_FirstUse/Cold|Prewarmed|DiskWarm — first request for a new workgroup size: compile; after prewarm;
+//                                 in a fresh process whose VkPipelineCache was loaded from disk (the binary
+//                                 re-executes itself with --disk-warm-child)
+//   BM_Throughput/<batch>       — 100k tiny dispatches submitted in batches, then finish (dispatches/s)
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bismuth/backend/buffer.hpp"
+#include "bismuth/backend/command_stream.hpp"
+#include "bismuth/backend/device.hpp"
+#include "bismuth/backend/device_selection.hpp"
+#include "bismuth/backend/instance.hpp"
+#include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/translator/glsl_compiler.hpp"
+
+namespace bb = bismuth::backend;
+
+namespace {
+
+constexpr const char* kAddShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(std430, binding = 0) readonly buffer Src { uint src[]; };
+layout(std430, binding = 1) buffer Dst { uint dst[]; };
+layout(push_constant) uniform Push { uint count; uint add; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < count) dst[i] = src[i] + add;
+}
+)";
+
+// Sizes the recording benchmarks cycle through (a "variable-size" program).
+constexpr std::array<uint32_t, 8> kSizes = {32, 64, 96, 128, 160, 192, 224, 256};
+
+[[noreturn]] void die(const std::string& message) {
+  std::fprintf(stderr, "bench_backend: %s\n", message.c_str());
+  std::exit(1);
+}
+
+template <class T>
+T take(bismuth::Expected<T> e, const char* what) {
+  if (!e) die(std::string(what) + ": " + e.error().message);
+  return std::move(*e);
+}
+
+void require(const bismuth::Status& s, const char* what) {
+  if (!s) die(std::string(what) + ": " + s.error().message);
+}
+
+struct Context {
+  std::unique_ptr<bb::Instance> instance;
+  bb::DeviceInfo info;
+  std::unique_ptr<bb::Device> device;
+  std::vector<uint32_t> spirv;
+
+  static Context& get() {
+    static Context context = [] {
+      Context c;
+      c.instance = take(bb::Instance::create({.application_name = "bench_backend"}), "instance");
+      auto devices = take(bb::enumerate_devices(*c.instance), "devices");
+      const size_t index = take(bb::select_device(devices, bb::DeviceSelector::from_environment()), "BISMUTH_DEVICE");
+      c.info = devices[index];
+      c.device = take(bb::Device::create(*c.instance, c.info), "device");
+      c.spirv = take(bismuth::translator::compile_glsl_compute(kAddShader, {.source_name = "bench.comp"}), "glslang");
+      return c;
+    }();
+    return context;
+  }
+
+  std::shared_ptr<bb::Shader> shader(const std::string& name = "bench") {
+    bb::ShaderDesc desc;
+    desc.spirv = spirv;
+    desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 8};
+    desc.name = name;
+    return take(bb::Shader::create(*device, desc), "shader");
+  }
+};
+
+bb::PipelineCacheOptions no_disk() {
+  bb::PipelineCacheOptions o;
+  o.cache_dir = "off";
+  o.print_stats_at_exit = false;
+  return o;
+}
+
+// ---- 1. cache hit ----
+
+struct HitFixture {
+  std::unique_ptr<bb::PipelineCache> cache;
+  std::shared_ptr<bb::Shader> shader;
+};
+HitFixture& hit_fixture() {
+  static HitFixture f = [] {
+    Context& c = Context::get();
+    HitFixture h;
+    h.cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
+    h.shader = c.shader();
+    for (uint32_t x : kSizes) take(h.cache->get_or_compile({h.shader.get(), {x, 1, 1}, 0, {}}), "compile");
+    return h;
+  }();
+  return f;
+}
+
+// The hot path CommandStream uses: key built and hashed, thread's front cache probed, borrowed pointer.
+void BM_CacheHit(benchmark::State& state) {
+  HitFixture& f = hit_fixture();
+  uint32_t i = static_cast<uint32_t>(state.thread_index());
+  for (auto _ : state) {
+    const bb::PipelineRequest request{f.shader.get(), {kSizes[i++ % kSizes.size()], 1, 1}, 0, {}};
+    auto pipeline = f.cache->acquire(bb::PipelineKey::make(request), request);
+    benchmark::DoNotOptimize(pipeline);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CacheHit)->Threads(1)->Threads(2)->UseRealTime();
+
+// The owning lookup (shared map under a shared lock, returns a PipelineRef).
+void BM_CacheHit_SharedMap(benchmark::State& state) {
+  HitFixture& f = hit_fixture();
+  uint32_t i = static_cast<uint32_t>(state.thread_index());
+  for (auto _ : state) {
+    const bb::PipelineRequest request{f.shader.get(), {kSizes[i++ % kSizes.size()], 1, 1}, 0, {}};
+    auto pipeline = f.cache->get_or_compile(request);
+    benchmark::DoNotOptimize(pipeline);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CacheHit_SharedMap)->Threads(1)->Threads(2)->UseRealTime();
+
+// ---- 2. recording: raw Vulkan vs backend ----
+
+constexpr uint32_t kRecordBatch = 2048;  // dispatches per command buffer before it is reset
+
+struct RecordFixture {
+  std::unique_ptr<bb::PipelineCache> cache;
+  std::shared_ptr<bb::Shader> shader;
+  std::shared_ptr<bb::Buffer> src, dst;
+};
+RecordFixture& record_fixture() {
+  static RecordFixture f = [] {
+    Context& c = Context::get();
+    RecordFixture r;
+    r.cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
+    r.shader = c.shader();
+    r.src = take(bb::Buffer::create(*c.device, 4096), "buffer");
+    r.dst = take(bb::Buffer::create(*c.device, 4096), "buffer");
+    for (uint32_t x : kSizes) take(r.cache->get_or_compile({r.shader.get(), {x, 1, 1}, 0, {}}), "compile");
+    return r;
+  }();
+  return f;
+}
+
+void BM_Record_Raw(benchmark::State& state) {
+  Context& c = Context::get();
+  RecordFixture& f = record_fixture();
+  const auto& vk = c.device->vk();
+  VkDevice device = c.device->handle();
+  std::array<VkPipeline, kSizes.size()> pipelines{};
+  for (size_t i = 0; i < kSizes.size(); ++i) {
+    pipelines[i] = take(f.cache->get_or_compile({f.shader.get(), {kSizes[i], 1, 1}, 0, {}}), "compile")->handle();
+  }
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.queueFamilyIndex = c.device->queue_family();
+  VkCommandPool pool = VK_NULL_HANDLE;
+  require(c.device->check(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool"), "pool");
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocate.commandPool = pool;
+  allocate.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  require(c.device->check(vk.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers"), "cb");
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  const uint32_t push[2] = {1024, 1};
+  // Same one-time state as the backend records per command buffer: descriptors and push constants.
+  VkDescriptorBufferInfo infos[2] = {{f.src->handle(), 0, VK_WHOLE_SIZE}, {f.dst->handle(), 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  const bool push_descriptors = f.shader->uses_push_descriptors();
+  auto start_buffer = [&] {
+    vk.vkResetCommandPool(device, pool, 0);
+    vk.vkBeginCommandBuffer(cb, &begin);
+    if (push_descriptors) {
+      vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.shader->pipeline_layout(), 0, 2, writes);
+    }
+    vk.vkCmdPushConstants(cb, f.shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+  };
+  start_buffer();
+  uint32_t n = 0;
+  for (auto _ : state) {
+    vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[n % pipelines.size()]);
+    vk.vkCmdDispatch(cb, 4, 1, 1);
+    if (++n % kRecordBatch == 0) {
+      vk.vkEndCommandBuffer(cb);
+      start_buffer();
+    }
+  }
+  vk.vkEndCommandBuffer(cb);
+  vk.vkDestroyCommandPool(device, pool, nullptr);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Record_Raw);
+
+void record_backend(benchmark::State& state, bb::Access destination_access) {
+  Context& c = Context::get();
+  RecordFixture& f = record_fixture();
+  auto stream = take(bb::CommandStream::create(*c.device, *f.cache, {.max_dispatches_per_batch = 1u << 30}), "stream");
+  const uint32_t push[2] = {1024, 1};
+  bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
+                                   {f.dst.get(), 0, VK_WHOLE_SIZE, destination_access}};
+  bb::DispatchInfo info{.shader = f.shader.get(), .groups = {4, 1, 1}, .bindings = bindings,
+                        .push_constants = std::as_bytes(std::span(push))};
+  uint32_t n = 0;
+  for (auto _ : state) {
+    info.size.x = kSizes[n % kSizes.size()];
+    require(stream->dispatch(info), "dispatch");
+    if (++n % kRecordBatch == 0) stream->discard();  // recording only, like the raw loop's reset
+  }
+  stream->discard();
+  state.SetItemsProcessed(state.iterations());
+  state.counters["barriers"] = benchmark::Counter(double(stream->stats().automatic_barriers), benchmark::Counter::kAvgIterations);
+}
+// Read-only bindings: no hazards, so the same commands as the raw loop plus the cache lookup and tracking.
+void BM_Record_Backend(benchmark::State& state) { record_backend(state, bb::Access::Read); }
+BENCHMARK(BM_Record_Backend);
+// Every dispatch writes the same buffer: a write-after-write hazard, so one automatic barrier per dispatch.
+void BM_Record_Backend_Hazard(benchmark::State& state) { record_backend(state, bb::Access::Write); }
+BENCHMARK(BM_Record_Backend_Hazard);
+
+// ---- 3. first use of a new size ----
+
+constexpr uint32_t kFirstUseSizes = 32;
+uint32_t first_use_size(uint32_t i) { return 8 * (i + 1) + 3; }  // 11, 19, ... never one of the other groups'
+
+void BM_FirstUse_Cold(benchmark::State& state) {
+  Context& c = Context::get();
+  auto cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
+  auto shader = c.shader("cold");
+  uint32_t i = 0;
+  for (auto _ : state) {
+    auto p = cache->get_or_compile({shader.get(), {first_use_size(i++ % kFirstUseSizes), 1, 1}, 0, {}});
+    benchmark::DoNotOptimize(p);
+    if (i % kFirstUseSizes == 0) {  // start over with an empty cache
+      state.PauseTiming();
+      cache.reset();
+      cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
+      state.ResumeTiming();
+    }
+  }
+  state.counters["compiles"] = double(cache->stats().compiles);
+}
+BENCHMARK(BM_FirstUse_Cold)->Iterations(kFirstUseSizes)->Unit(benchmark::kMicrosecond);
+
+void BM_FirstUse_Prewarmed(benchmark::State& state) {
+  Context& c = Context::get();
+  auto cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
+  auto shader = c.shader("prewarmed");
+  std::vector<bb::GroupSize> sizes;
+  for (uint32_t i = 0; i < kFirstUseSizes; ++i) sizes.push_back({first_use_size(i), 1, 1});
+  cache->prewarm(shader, sizes);
+  cache->wait_prewarm_idle();
+  uint32_t i = 0;
+  for (auto _ : state) {
+    auto p = cache->get_or_compile({shader.get(), {first_use_size(i++ % kFirstUseSizes), 1, 1}, 0, {}});
+    benchmark::DoNotOptimize(p);
+  }
+  state.counters["prewarm_compiles"] = double(cache->stats().prewarm_compiles);
+}
+BENCHMARK(BM_FirstUse_Prewarmed)->Iterations(kFirstUseSizes)->Unit(benchmark::kMicrosecond);
+
+// In the child process: first use of every size with the VkPipelineCache loaded from `dir`; prints one line of
+// nanoseconds per size.
+int disk_warm_child(const char* dir) {
+  Context& c = Context::get();
+  bb::PipelineCacheOptions options = no_disk();
+  options.cache_dir = dir;
+  options.prewarm_threads = 1;
+  auto cache = take(bb::PipelineCache::create(*c.device, options), "cache");
+  auto shader = c.shader("disk");
+  std::printf("loaded %zu status %s disk_hits", cache->stats().disk_loaded_bytes, cache->stats().disk_status.c_str());
+  std::vector<double> ns;
+  for (uint32_t i = 0; i < kFirstUseSizes; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    auto p = cache->get_or_compile({shader.get(), {first_use_size(i), 1, 1}, 0, {}});
+    ns.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
+    if (!p) die(p.error().message);
+  }
+  std::printf(" %llu\n", (unsigned long long)cache->stats().disk_cache_hits);
+  for (double v : ns) std::printf("%.0f\n", v);
+  return 0;
+}
+
+void BM_FirstUse_DiskWarm(benchmark::State& state) {
+  Context& c = Context::get();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("bismuth-bench-cache-" + std::to_string(getpid()));
+  std::filesystem::remove_all(dir);
+  {
+    // Populate the disk cache in this process (the "previous run").
+    bb::PipelineCacheOptions options = no_disk();
+    options.cache_dir = dir.string();
+    auto cache = take(bb::PipelineCache::create(*c.device, options), "cache");
+    auto shader = c.shader("disk");
+    for (uint32_t i = 0; i < kFirstUseSizes; ++i) {
+      take(cache->get_or_compile({shader.get(), {first_use_size(i), 1, 1}, 0, {}}), "compile");
+    }
+  }  // saved here
+  const std::string command = "'" + std::filesystem::read_symlink("/proc/self/exe").string() +
+                              "' --disk-warm-child '" + dir.string() + "'";
+  std::FILE* child = popen(command.c_str(), "r");
+  if (child == nullptr) die("cannot run " + command);
+  char line[256];
+  std::string header;
+  if (std::fgets(line, sizeof line, child) != nullptr) header = line;
+  std::vector<double> ns;
+  while (std::fgets(line, sizeof line, child) != nullptr) ns.push_back(std::atof(line));
+  if (pclose(child) != 0 || ns.size() != kFirstUseSizes) die("the disk-warm child failed: " + header);
+  std::filesystem::remove_all(dir);
+  size_t i = 0;
+  for (auto _ : state) state.SetIterationTime(ns[i++ % ns.size()] / 1e9);
+  unsigned long long loaded = 0, hits = 0;
+  char status[64] = {};
+  std::sscanf(header.c_str(), "loaded %llu status %63s disk_hits %llu", &loaded, status, &hits);
+  state.counters["loaded_bytes"] = double(loaded);
+  state.counters["driver_cache_hits"] = double(hits);
+}
+BENCHMARK(BM_FirstUse_DiskWarm)->Iterations(kFirstUseSizes)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// ---- 4. throughput ----
+
+void BM_Throughput(benchmark::State& state) {
+  Context& c = Context::get();
+  RecordFixture& f = record_fixture();
+  const uint32_t batch = static_cast<uint32_t>(state.range(0));
+  auto stream = take(bb::CommandStream::create(*c.device, *f.cache, {.max_dispatches_per_batch = batch}), "stream");
+  const uint32_t push[2] = {64, 1};
+  bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
+                                   {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
+  bb::DispatchInfo info{.shader = f.shader.get(), .groups = {1, 1, 1}, .bindings = bindings,
+                        .push_constants = std::as_bytes(std::span(push))};
+  constexpr uint32_t kDispatches = 100000;
+  for (auto _ : state) {
+    for (uint32_t n = 0; n < kDispatches; ++n) {
+      info.size.x = kSizes[n % kSizes.size()];
+      require(stream->dispatch(info), "dispatch");
+    }
+    require(stream->finish(), "finish");
+  }
+  state.SetItemsProcessed(state.iterations() * kDispatches);
+  state.counters["submissions"] = double(stream->stats().submissions);
+}
+BENCHMARK(BM_Throughput)->Arg(256)->Arg(4096)->Iterations(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 3 && std::strcmp(argv[1], "--disk-warm-child") == 0) return disk_warm_child(argv[2]);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  Context& c = Context::get();
+  std::fprintf(stderr, "bench_backend: device %s (%s), driver %s %s, subgroup %u, push descriptors %s, staging %s\n",
+               c.info.name.c_str(), c.info.is_gpu() ? "gpu" : "cpu", c.info.driver_name.c_str(),
+               c.info.driver_info.c_str(), c.info.subgroup_size, c.device->uses_push_descriptors() ? "yes" : "no",
+               c.device->uses_staging() ? "yes" : "no");
+  benchmark::AddCustomContext("bismuth_device", c.info.name);
+  benchmark::AddCustomContext("bismuth_driver", c.info.driver_name + " " + c.info.driver_info);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
