@@ -225,11 +225,14 @@ TEST_CASE("Default-block uniforms are laid out in the default uniform block") {
   CHECK(arr->array_stride == 16);
   CHECK(m->matrix_stride == 16);
   CHECK(a->offset != n->offset);
-  CHECK(binding_of(program->spirv, "gl_DefaultUniformBlock") == int(GlBindingMap::kDefaultUniformBlockBinding));
+  // The default block is the program's only resource besides Out: compact bindings 0 and 1.
+  REQUIRE(program->resources.size() == 2);
+  CHECK(program->resources[1].kind == GlResourceKind::DefaultUniformBlock);
+  CHECK(binding_of(program->spirv, "gl_DefaultUniformBlock") == 1);
   CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
-TEST_CASE("Storage, uniform and atomic-counter bindings are separate namespaces") {
+TEST_CASE("Storage, uniform and atomic-counter bindings are separate namespaces with compact Vulkan bindings") {
   auto shader = compile("#version 450\nlayout(local_size_x = 1) in;\n"
                         "layout(std430, binding = 1) buffer Out { uint o[]; };\n"
                         "layout(std140, binding = 1) uniform U { uint k; };\n"
@@ -239,19 +242,25 @@ TEST_CASE("Storage, uniform and atomic-counter bindings are separate namespaces"
   REQUIRE(shader->ok());
   auto program = link({shader});
   REQUIRE(program);
-  CHECK(binding_of(program->spirv, "Out") == 1);
-  CHECK(binding_of(program->spirv, "U") == int(GlBindingMap::kUniformBufferBase + 1));
-  CHECK(binding_of(program->spirv, "gl_AtomicCounterBlock_1") == int(GlBindingMap::kAtomicCounterBufferBase + 1));
+  // All three use GL binding 1; in Vulkan they are bindings 0, 1, 2 of set 0.
+  REQUIRE(program->resources.size() == 3);
+  CHECK(program->resources[0].kind == GlResourceKind::ShaderStorageBuffer);
+  CHECK(program->resources[1].kind == GlResourceKind::UniformBuffer);
+  CHECK(program->resources[2].kind == GlResourceKind::AtomicCounterBuffer);
+  for (const GlResource& r : program->resources) CHECK(r.gl_binding == 1);
+  CHECK(binding_of(program->spirv, "Out") == 0);
+  CHECK(binding_of(program->spirv, "U") == 1);
+  CHECK(binding_of(program->spirv, "gl_AtomicCounterBlock_1") == 2);
   REQUIRE(program->atomic_counters.size() == 1);
   CHECK(program->atomic_counters[0].name == "counter");
   CHECK(program->atomic_counters[0].gl_binding == 1);
   CHECK(program->atomic_counters[0].offset == 4);
   REQUIRE(program->atomic_counter_buffers.size() == 1);
-  CHECK(program->atomic_counter_buffers[0].vk_binding == GlBindingMap::kAtomicCounterBufferBase + 1);
+  CHECK(program->atomic_counter_buffers[0].vk_binding == 2);
   REQUIRE(program->uniform_blocks.size() == 1);
   CHECK(program->uniform_blocks[0].gl_binding == 1);
   REQUIRE(program->storage_blocks.size() == 1);
-  CHECK(program->storage_blocks[0].vk_binding == 1);
+  CHECK(program->storage_blocks[0].vk_binding == 0);
   CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
@@ -316,4 +325,18 @@ TEST_CASE("Every corpus shader compiles through the GL front, or fails with a cl
     ++compiled;
   }
   CHECK(compiled == 16);
+}
+
+TEST_CASE("Inactive resources take no Vulkan binding of the layout") {
+  auto shader = compile("#version 450\nlayout(local_size_x = 1) in;\n"
+                        "layout(std430, binding = 3) buffer Unused { uint u[]; };\n"
+                        "layout(std430, binding = 5) buffer Out { uint o[]; };\n"
+                        "void main() { o[0] = 7u; }\n");
+  REQUIRE(shader->ok());
+  auto program = link({shader});
+  REQUIRE(program);
+  REQUIRE(program->resources.size() == 1);
+  CHECK(program->resources[0].gl_binding == 5);
+  CHECK(binding_of(program->spirv, "Out") == 0);
+  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
 }

@@ -8,11 +8,12 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <unordered_map>
 
-#include "atomic_counter_bindings.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "nv_extension_rewrite.hpp"
+#include "resource_bindings.hpp"
 #include "variable_group_size_rewrite.hpp"
 
 namespace bismuth::translator {
@@ -212,6 +213,27 @@ void reflect(glslang::TProgram& program, GlLinkedProgram& linked) {
   std::sort(linked.atomic_counter_buffers.begin(), linked.atomic_counter_buffers.end(), by_binding);
 }
 
+// Gives the active resources Vulkan bindings 0..n-1 (storage blocks, uniform blocks, atomic-counter buffers, then
+// the default uniform block, each by GL binding) and rewrites the SPIR-V to match.
+Status assign_compact_bindings(GlLinkedProgram& linked) {
+  std::unordered_map<uint32_t, uint32_t> compact;  // namespace binding (reflect's vk_binding) -> final binding
+  auto assign = [&](std::vector<GlBufferBinding>& list, GlResourceKind kind) {
+    for (GlBufferBinding& b : list) {
+      compact[b.vk_binding] = static_cast<uint32_t>(linked.resources.size());
+      b.vk_binding = static_cast<uint32_t>(linked.resources.size());
+      linked.resources.push_back({kind, b.gl_binding});
+    }
+  };
+  assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer);
+  assign(linked.uniform_blocks, GlResourceKind::UniformBuffer);
+  assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer);
+  if (linked.default_uniform_block_size > 0) {
+    compact[GlBindingMap::kDefaultUniformBlockBinding] = static_cast<uint32_t>(linked.resources.size());
+    linked.resources.push_back({GlResourceKind::DefaultUniformBlock, 0});
+  }
+  return assign_resource_bindings(linked.spirv, GlBindingMap::kAtomicCounterBufferBase, compact);
+}
+
 }  // namespace
 
 Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders) {
@@ -253,10 +275,8 @@ Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const 
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
-  if (Status moved = move_atomic_counter_blocks(linked.spirv, GlBindingMap::kAtomicCounterBufferBase); !moved) {
-    return fail(link_error(moved.error().message));
-  }
   reflect(program, linked);
+  if (Status assigned = assign_compact_bindings(linked); !assigned) return fail(link_error(assigned.error().message));
   linked.info_log = program.getInfoLog();
   return linked;
 }

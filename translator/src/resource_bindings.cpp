@@ -1,5 +1,6 @@
-#include "atomic_counter_bindings.hpp"
+#include "resource_bindings.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 #include <unordered_map>
@@ -14,7 +15,8 @@ constexpr std::string_view kBlockPrefix = "gl_AtomicCounterBlock_";
 
 }  // namespace
 
-Status move_atomic_counter_blocks(std::vector<uint32_t>& words, uint32_t binding_base) {
+Status assign_resource_bindings(std::vector<uint32_t>& words, uint32_t atomic_counter_base,
+                                const std::unordered_map<uint32_t, uint32_t>& compact) {
   auto module = spirv::Module::parse(words);
   if (!module) return module.error();
 
@@ -28,7 +30,6 @@ Status move_atomic_counter_blocks(std::vector<uint32_t>& words, uint32_t binding
     auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), binding);
     if (ec == std::errc() && ptr == name.data() + name.size()) block_type_binding[module->words(h)[1]] = binding;
   }
-  if (block_type_binding.empty()) return {};
 
   std::unordered_map<uint32_t, uint32_t> variable_binding;  // variable id -> GL binding
   for (spirv::InstructionHandle h : module->instructions(spirv::Section::Global)) {
@@ -38,15 +39,25 @@ Status move_atomic_counter_blocks(std::vector<uint32_t>& words, uint32_t binding
     auto block = block_type_binding.find(module->words(*pointer)[3]);
     if (block != block_type_binding.end()) variable_binding[module->words(h)[2]] = block->second;
   }
+  std::unordered_map<uint32_t, uint32_t> inactive;
+  uint32_t next_inactive = 0;
+  for (const auto& [from, to] : compact) next_inactive = std::max(next_inactive, to + 1);
   for (spirv::InstructionHandle h : module->instructions(spirv::Section::Annotation)) {
     const auto w = module->words(h);
     if (module->opcode(h) != spv::Op::OpDecorate || w.size() != 4 ||
         static_cast<spv::Decoration>(w[2]) != spv::Decoration::Binding) {
       continue;
     }
-    auto variable = variable_binding.find(w[1]);
-    if (variable == variable_binding.end()) continue;
-    const uint32_t operands[] = {w[1], w[2], binding_base + variable->second};
+    auto atomic = variable_binding.find(w[1]);
+    const uint32_t namespace_binding = atomic != variable_binding.end() ? atomic_counter_base + atomic->second : w[3];
+    auto final_binding = compact.find(namespace_binding);
+    if (final_binding == compact.end()) {
+      // Declared but inactive (not statically used, so not reflected): it needs no descriptor, only a binding
+      // number that collides with no active resource.
+      final_binding = inactive.try_emplace(namespace_binding, next_inactive).first;
+      if (final_binding->second == next_inactive) ++next_inactive;
+    }
+    const uint32_t operands[] = {w[1], w[2], final_binding->second};
     module->replace(h, spv::Op::OpDecorate, operands);
   }
   words = module->serialize();

@@ -20,9 +20,11 @@
 
 namespace bismuth::translator {
 
-// GL's binding namespaces mapped onto one Vulkan descriptor set (set 0), so one push-descriptor set layout covers
-// a program: GL shader-storage binding b -> b, uniform-buffer binding b -> kUniformBufferBase + b, atomic-counter
-// buffer binding b -> kAtomicCounterBufferBase + b, the default uniform block -> kDefaultUniformBlockBinding.
+// GL keeps shader-storage, uniform-buffer and atomic-counter bindings in separate namespaces. The front keeps
+// them apart while compiling (shader-storage b -> b, uniform b -> kUniformBufferBase + b, atomic counter b ->
+// kAtomicCounterBufferBase + b, the default uniform block at kDefaultUniformBlockBinding), then gives the
+// program's active resources compact Vulkan bindings 0..n-1 of set 0 (GlLinkedProgram::resources). The maxima are
+// the binding counts Bismuth exposes to GL.
 struct GlBindingMap {
   static constexpr uint32_t kDescriptorSet = 0;
   static constexpr uint32_t kMaxShaderStorageBufferBindings = 32;
@@ -83,8 +85,16 @@ struct GlUniform {
 struct GlBufferBinding {
   std::string name;  // block name; for atomic counters the GL binding as text
   uint32_t gl_binding = 0;
-  uint32_t vk_binding = 0;
+  uint32_t vk_binding = 0;  // in set 0: index into GlLinkedProgram::resources
   uint32_t min_size = 0;  // bytes the shader reads or writes at fixed offsets (a runtime array counts as 0)
+};
+
+enum class GlResourceKind { ShaderStorageBuffer, UniformBuffer, AtomicCounterBuffer, DefaultUniformBlock };
+
+// What Vulkan binding i of set 0 holds: the buffer bound to a GL binding point, or the default uniform block.
+struct GlResource {
+  GlResourceKind kind;
+  uint32_t gl_binding = 0;  // unused for DefaultUniformBlock
 };
 
 struct GlAtomicCounter {
@@ -99,6 +109,7 @@ struct GlLinkedProgram {
   GroupSize group_size = GroupSize::None;
   std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
   std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable
+  std::vector<GlResource> resources;        // resources[i] is Vulkan binding i of set 0
   uint32_t default_uniform_block_size = 0;  // 0: no default-block uniforms
   std::vector<GlUniform> uniforms;
   std::vector<GlBufferBinding> storage_blocks;

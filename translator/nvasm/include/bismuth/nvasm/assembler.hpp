@@ -1,0 +1,89 @@
+// The !!NVcp5.0 assembler: NVIDIA assembly compute programs (NV_compute_program5 on NV_gpu_program5, with
+// NV_shader_storage_buffer_object, NV_shader_thread_group, NV_shader_thread_shuffle, NV_gpu_program_fp64 and
+// ARB_compute_variable_group_size) to validated Vulkan 1.1 SPIR-V.
+//
+// glProgramStringARB(GL_COMPUTE_PROGRAM_NV, ...) calls assemble(); on failure the Error's message is what
+// GL_PROGRAM_ERROR_STRING_ARB reports ("line L, column C: error: ...") and Error::code is the byte offset of the
+// error in the source (GL_PROGRAM_ERROR_POSITION_ARB). No exception escapes; any input yields a program or an Error.
+//
+// Resource interface of the emitted module (descriptor set 0 for everything):
+//   program.storage[i]  -> storage buffer at binding options.storage_bindings[i] (identity when not given)
+//   program.local[n]    -> uniform buffer at binding kLocalParameterBinding (73): `uvec4 local[count]`, std140,
+//                          one vec4 per index (16 bytes), count = highest index used + 1, raw 32-bit words
+//   program.env[n]      -> uniform buffer at binding kEnvParameterBinding (74), same layout
+//   SHARED_MEMORY n     -> one workgroup array of ceil(n / 4) 32-bit words
+//   variable group size -> WorkgroupSize built-in made of three specialization constants with SpecIds
+//                          kGroupSizeSpecIds (0x7B00..0x7B02, the GLSL front's convention)
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+
+namespace bismuth::nvasm {
+
+inline constexpr uint32_t kLocalParameterBinding = 73;
+inline constexpr uint32_t kEnvParameterBinding = 74;
+inline constexpr std::array<uint32_t, 3> kGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
+// The thread-group instructions (NV_shader_thread_group / NV_shader_thread_shuffle) assume 32-thread warps.
+inline constexpr uint32_t kWarpSize = 32;
+
+struct AssembleOptions {
+  // program.storage[i] -> Vulkan binding (set 0). Indices past the end map to themselves.
+  std::vector<uint32_t> storage_bindings;
+  // True when the caller can run the pipeline with a subgroup size of exactly 32 (the device's subgroup size is 32,
+  // or subgroup size control can pin 32 for compute). Programs using thread-group instructions or values fail to
+  // load when this is false: they would give wrong answers on any other warp width.
+  bool subgroup_size_32_available = false;
+  // Run spvtools::Optimizer's performance passes over the straightforward translation.
+  bool optimize = true;
+};
+
+enum class GroupSizeForm {
+  Fixed,     // GROUP_SIZE x y z: LocalSize execution mode
+  Variable,  // OPTION ARB_compute_variable_group_size: specialization constants kGroupSizeSpecIds
+};
+
+struct StorageBinding {
+  uint32_t program_storage = 0;  // the index in program.storage[]
+  uint32_t binding = 0;          // Vulkan binding in set 0
+};
+
+// What the runtime needs to build the pipeline layout and pipelines for an assembled program.
+struct ProgramInfo {
+  GroupSizeForm group_size_form = GroupSizeForm::Fixed;
+  std::array<uint32_t, 3> group_size{1, 1, 1};  // Fixed only
+  std::array<uint32_t, 3> group_size_spec_ids = kGroupSizeSpecIds;  // Variable only
+  std::vector<StorageBinding> storage_buffers;  // in program.storage order, only those the program declares
+  uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
+  uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
+  uint32_t shared_memory_bytes = 0;
+  // 32 when the program uses thread-group instructions or values: pin it (VK_EXT_subgroup_size_control,
+  // requiredSubgroupSize = 32, and full subgroups) or do not run the program.
+  std::optional<uint32_t> required_subgroup_size;
+  bool uses_int64 = false;    // enable shaderInt64
+  bool uses_float64 = false;  // enable shaderFloat64
+  std::vector<std::string> options;  // the OPTION lines, in order
+};
+
+struct Program {
+  std::vector<uint32_t> spirv;  // validated for Vulkan 1.1 (SPIR-V 1.3), entry point "main"
+  ProgramInfo info;
+};
+
+struct SourcePosition {
+  uint32_t line = 1;    // 1-based
+  uint32_t column = 1;  // 1-based, in bytes
+};
+SourcePosition position_of(std::string_view source, size_t offset);
+
+// Assembles a !!NVcp5.0 program. On failure: Error{"line L, column C: error: ...", code = byte offset}.
+Expected<Program> assemble(std::string_view source, const AssembleOptions& options = {});
+
+}  // namespace bismuth::nvasm

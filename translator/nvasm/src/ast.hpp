@@ -1,0 +1,178 @@
+// The parsed form of a !!NVcp5.0 program: declarations resolved to ids, instructions with typed operands.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bismuth::nvasm::detail {
+
+// A load error: the byte offset it points at and the text after "error: ".
+struct Failure {
+  size_t offset = 0;
+  std::string text;
+};
+
+enum class DataType : uint8_t { None, F32, S32, U32, F64, S64, U64 };
+inline bool is_64(DataType t) { return t == DataType::F64 || t == DataType::S64 || t == DataType::U64; }
+inline bool is_float(DataType t) { return t == DataType::F32 || t == DataType::F64; }
+inline bool is_signed(DataType t) { return t == DataType::S32 || t == DataType::S64; }
+
+// Memory access formats (storage modifiers): element type and count.
+struct StorageFormat {
+  DataType type = DataType::U32;  // value type as the registers see it
+  uint8_t bits = 32;              // 8, 16, 32 or 64 bits per element in memory
+  uint8_t count = 1;              // 1, 2 or 4 elements
+};
+
+enum class AtomicOp : uint8_t { None, Add, Min, Max, IWrap, DWrap, And, Or, Xor, Exch, CSwap };
+
+enum class CondRule : uint8_t {
+  TR, FL, EQ, NE, LT, LE, GT, GE, NAN_, LEG, CF, NCF, OF, NOF, AB, BLE, SF, NSF, ZF, NZF
+};
+
+struct CondTest {
+  CondRule rule = CondRule::TR;
+  uint8_t cc = 0;  // CC0 or CC1
+  std::array<uint8_t, 4> swizzle{0, 1, 2, 3};
+  uint8_t swizzle_count = 4;  // 1 when written as a scalar selector
+};
+
+struct Literal {
+  bool is_float = false;
+  double f = 0.0;
+  int64_t i = 0;  // integer literals keep their full value (hex up to 64 bits)
+};
+
+enum class Builtin : uint8_t {
+  LocalId, GlobalId, GroupId, GroupCount, GroupSize, LocalIndex, ThreadId, ThreadEqMask, ThreadGeMask,
+  ThreadGtMask, ThreadLeMask, ThreadLtMask, WarpSize
+};
+inline bool is_thread_group_builtin(Builtin b) { return b >= Builtin::ThreadId; }
+
+// An element of a PARAM array (or a single PARAM).
+struct ParamElement {
+  enum class Kind : uint8_t { Constant, Local, Env } kind = Kind::Constant;
+  std::array<Literal, 4> values{};
+  uint32_t index = 0;  // program.local / program.env index
+};
+
+struct Operand {
+  enum class Kind : uint8_t { Temp, Param, Literal, Builtin } kind = Kind::Literal;
+  uint32_t id = 0;  // temp or param id
+  uint32_t element = 0;  // array element (constant part of the index)
+  bool relative = false;  // element + temps[rel_temp].rel_component
+  uint32_t rel_temp = 0;
+  uint8_t rel_component = 0;
+  std::array<Literal, 4> literal{};
+  Builtin builtin = Builtin::LocalId;
+  std::array<uint8_t, 4> swizzle{0, 1, 2, 3};
+  bool negate = false;
+  bool absolute = false;
+  size_t offset = 0;
+};
+
+struct Dest {
+  uint32_t temp = 0;
+  uint32_t element = 0;
+  bool relative = false;
+  uint32_t rel_temp = 0;
+  uint8_t rel_component = 0;
+  uint8_t mask = 0xF;
+  std::optional<CondTest> predicate;
+  size_t offset = 0;
+};
+
+// A memory reference: storage[buffer][address] or shared[address]; address = temp component + offset.
+struct MemoryRef {
+  bool shared = false;
+  uint32_t buffer = 0;  // index in program.storage order of the STORAGE declaration (resolved to program.storage)
+  bool has_register = false;
+  uint32_t temp = 0;
+  uint8_t component = 0;
+  int64_t offset = 0;
+  size_t position = 0;
+};
+
+enum class Op : uint16_t {
+  // arithmetic / logic
+  ABS, ADD, AND, BFE, BFI, BFR, BTC, BTFL, BTFM, CEIL, CMP, COS, CVT, DIV, DP2, DP3, DP4, EX2, FLR, FRC, I2F, LG2,
+  MAD, MAX, MIN, MOD, MOV, MUL, NOT, OR, PK64, POW, RCP, ROUND, RSQ, SEQ, SFL, SGE, SGT, SHL, SHR, SIN, SLE, SLT,
+  SNE, SSG, STR, SUB, TRUNC, UP64, XOR,
+  // memory
+  LDB, STB, ATOMB, LDS, STS, ATOMS, BAR, MEMBAR,
+  // thread group
+  TGBALLOT, TGALL, TGANY, TGEQ, SHFIDX, SHFUP, SHFDOWN, SHFXOR,
+  // flow control
+  IF, ELSE, ENDIF, REP, ENDREP, BRK, CONT, CAL, RET,
+};
+
+struct Instruction {
+  Op op = Op::MOV;
+  DataType type = DataType::None;      // the opcode's data type (CVT: destination type)
+  DataType src_type = DataType::None;  // CVT: source type
+  StorageFormat format{};              // memory instructions
+  AtomicOp atomic = AtomicOp::None;
+  bool update_cc = false;
+  uint8_t cc_register = 0;
+  bool saturate = false;  // .SAT [0,1]
+  bool signed_saturate = false;  // .SSAT [-1,1]
+  bool high = false;      // MUL.HI
+  bool cta = false;       // MEMBAR.CTA
+  bool has_dest = false;
+  Dest dest;
+  std::vector<Operand> sources;
+  std::optional<MemoryRef> memory;
+  std::optional<CondTest> condition;  // IF / BRK / CONT / RET / CAL
+  uint32_t label = 0;                 // CAL target subroutine
+  size_t offset = 0;
+};
+
+struct Temp {
+  std::string name;
+  bool is_long = false;
+  uint32_t count = 0;  // 0: not an array
+};
+
+struct Param {
+  std::string name;
+  bool is_array = false;
+  std::vector<ParamElement> elements;
+};
+
+struct StorageDecl {
+  std::string name;
+  std::vector<uint32_t> program_storage;  // program.storage indices, one per array element
+};
+
+struct Subroutine {
+  std::string name;  // "" for the code before the first label
+  size_t offset = 0;
+  std::vector<Instruction> body;
+};
+
+struct ParsedProgram {
+  std::vector<std::string> options;
+  bool variable_group_size = false;
+  std::optional<std::array<uint32_t, 3>> group_size;
+  uint32_t shared_memory = 0;
+  bool has_shared_memory_decl = false;
+  std::vector<Temp> temps;
+  std::vector<Param> params;
+  std::vector<StorageDecl> storages;
+  std::vector<Subroutine> subroutines;
+  uint32_t entry = 0;  // index of the entry subroutine
+  size_t first_thread_group_use = SIZE_MAX;  // offset of the first thread-group instruction or value
+  bool uses_local = false;
+  bool uses_env = false;
+  uint32_t local_count = 0;
+  uint32_t env_count = 0;
+};
+
+// Parses and checks a program; Failure on the first load error.
+bool parse_program(std::string_view source, ParsedProgram& out, Failure& failure);
+
+}  // namespace bismuth::nvasm::detail
