@@ -65,8 +65,10 @@ Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module) {
   const bool had_vote = module.has_capability(spv::Capability::SubgroupVoteKHR) ||
                         module.has_extension("SPV_KHR_subgroup_vote");
   std::vector<InstructionHandle> targets;
-  for (InstructionHandle h : module.instructions(Section::Function)) {
-    if (is_khr_subgroup_op(module.opcode(h))) targets.push_back(h);
+  for (InstructionHandle h : module.instructions()) {
+    if (!is_khr_subgroup_op(module.opcode(h))) continue;
+    if (module.section(h) != Section::Function) return fail(module.describe(h) + ": outside a function");
+    targets.push_back(h);
   }
   if (!had_ballot && !had_vote && targets.empty()) return report;
   report.changed = true;

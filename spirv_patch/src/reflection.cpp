@@ -60,8 +60,10 @@ std::vector<size_t> pointer_operands(spv::Op op, size_t word_count) {
   }
 }
 
-Status validate_universal(std::span<const uint32_t> words) {
-  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+// Vulkan 1.3 rules (SPIR-V 1.0 to 1.6): everything Bismuth reflects is meant for Vulkan, and SPIRV-Cross expects
+// the shapes Vulkan requires (Block structs for buffers and push constants, ...).
+Status validate_for_vulkan(std::span<const uint32_t> words) {
+  spvtools::SpirvTools tools(SPV_ENV_VULKAN_1_3);
   std::string diagnostics;
   tools.SetMessageConsumer([&](spv_message_level_t, const char*, const spv_position_t& position, const char* text) {
     if (diagnostics.empty()) diagnostics = "word " + std::to_string(position.index) + ": " + text;
@@ -76,7 +78,7 @@ Expected<ModuleReflection> reflect(std::span<const uint32_t> words) {
   auto parsed = Module::parse(words);
   if (!parsed) return parsed.error();
   const Module& module = *parsed;
-  if (auto valid = validate_universal(words); !valid) return valid.error();
+  if (auto valid = validate_for_vulkan(words); !valid) return valid.error();
 
   ModuleReflection out;
   out.version = module.version();

@@ -122,9 +122,12 @@ Expected<EntryPointResources> reflect_resources(std::span<const uint32_t> words,
     return error("push constants");
   }
   if (push_count > 0) {
+    spvc_type block = spvc_compiler_get_type_handle(compiler, push[0].base_type_id);
+    if (spvc_type_get_basetype(block) != SPVC_BASETYPE_STRUCT || spvc_type_get_num_member_types(block) == 0) {
+      return fail("the push constant variable %" + std::to_string(push[0].id) + " is not a block");
+    }
     size_t size = 0;
-    if (spvc_compiler_get_declared_struct_size(compiler, spvc_compiler_get_type_handle(compiler, push[0].base_type_id),
-                                               &size) != SPVC_SUCCESS) {
+    if (spvc_compiler_get_declared_struct_size(compiler, block, &size) != SPVC_SUCCESS) {
       return error("push constant size");
     }
     out.push_constants = PushConstantBlock{static_cast<uint32_t>(size), push[0].name ? push[0].name : ""};

@@ -1,4 +1,5 @@
 // lower_khr_subgroup_ops: fails with a message or produces a module that parses and has no KHR instruction left.
+#include <cstdio>
 #include <cstdlib>
 
 #include "bismuth/spirv_patch/subgroup_lowering.hpp"
@@ -13,7 +14,10 @@ BISMUTH_FUZZ_TARGET(subgroup_lowering) {
     return 0;
   }
   auto again = Module::parse(patch->words);
-  if (!again) std::abort();
+  if (!again) {
+    std::fprintf(stderr, "pass output does not parse: %s\n", again.error().message.c_str());
+    std::abort();
+  }
   for (auto h : again->instructions()) {
     const auto op = again->opcode(h);
     if (op == spv::Op::OpSubgroupBallotKHR || op == spv::Op::OpSubgroupFirstInvocationKHR ||

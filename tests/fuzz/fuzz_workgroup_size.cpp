@@ -1,4 +1,5 @@
 // workgroup_size_to_spec_constants, both output forms, on every compute entry point of the input.
+#include <cstdio>
 #include <cstdlib>
 
 #include "bismuth/spirv_patch/workgroup_size.hpp"
@@ -24,7 +25,10 @@ BISMUTH_FUZZ_TARGET(workgroup_size) {
       }
       // What the pass writes must parse again and say what the report says.
       auto again = Module::parse(patch->words);
-      if (!again) std::abort();
+      if (!again) {
+    std::fprintf(stderr, "pass output does not parse: %s\n", again.error().message.c_str());
+    std::abort();
+  }
       for (const auto& entry : again->entry_points()) {
         if (entry.name != name || entry.model != spv::ExecutionModel::GLCompute) continue;
         auto info = find_workgroup_size(*again, entry);

@@ -32,8 +32,8 @@ struct ModuleReflection {
   std::vector<EntryPointReflection> entry_points;
 };
 
-// Checks the module (Module::parse, then the SPIRV-Tools validator for the universal SPIR-V 1.6 environment, so
-// SPIRV-Cross only ever sees valid input) and reflects every entry point.
+// Checks the module (Module::parse, then the SPIRV-Tools validator with Vulkan 1.3 rules, which accept SPIR-V 1.0 to
+// 1.6, so SPIRV-Cross only ever sees valid Vulkan input) and reflects every entry point.
 Expected<ModuleReflection> reflect(std::span<const uint32_t> words);
 
 }  // namespace bismuth::spirv
