@@ -3,26 +3,16 @@
 
 #include "bismuth/spirv_patch/module.hpp"
 
-#include <spirv-tools/libspirv.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 
+#include "grammar.hpp"
+
 namespace bismuth::spirv {
 
 namespace {
-
-struct OpcodeName {
-  uint32_t opcode;
-  const char* name;
-};
-
-// Generated at configure time from SPIRV-Headers' spirv.hpp11 (spirv_patch/CMakeLists.txt).
-constexpr OpcodeName kOpcodeNames[] = {
-#include "opcode_names.inc"
-};
 
 std::string hex(uint32_t value) {
   char buffer[16];
@@ -83,60 +73,128 @@ const char* section_name(Section section) {
   return "?";
 }
 
-bool is_id_operand(spv_operand_type_t type) {
-  return type == SPV_OPERAND_TYPE_ID || type == SPV_OPERAND_TYPE_TYPE_ID || type == SPV_OPERAND_TYPE_RESULT_ID ||
-         type == SPV_OPERAND_TYPE_MEMORY_SEMANTICS_ID || type == SPV_OPERAND_TYPE_SCOPE_ID;
-}
-
-struct ParseState {
-  const uint32_t* base = nullptr;
-  size_t size = 0;
-  uint32_t bound = 0;
-  uint32_t offset = 5;  // word offset of the next instruction
-  Section current = Section::Capability;
-  std::string error;
-  std::vector<uint32_t> offsets;
-  std::vector<Section> sections;
-  std::vector<uint32_t> result_ids;
-};
-
 std::string where(uint32_t offset, uint32_t opcode) {
   return "word " + std::to_string(offset) + " (" + opcode_name(opcode) + ")";
 }
 
-spv_result_t on_instruction(void* user, const spv_parsed_instruction_t* inst) {
-  auto& state = *static_cast<ParseState*>(user);
-  const uint32_t offset = state.offset;
-  state.offset += inst->num_words;
-  for (uint16_t i = 0; i < inst->num_operands; ++i) {
-    const spv_parsed_operand_t& operand = inst->operands[i];
-    if (!is_id_operand(operand.type) || operand.offset >= inst->num_words) continue;
-    const uint32_t id = inst->words[operand.offset];
-    if (id >= state.bound) {
-      state.error = where(offset, inst->opcode) + ": id %" + std::to_string(id) + " (operand word " +
-                    std::to_string(operand.offset) + ") is not below the bound " + std::to_string(state.bound);
-      return SPV_ERROR_INVALID_ID;
+// Walks one instruction's operands against the grammar. Checks every id against the bound, every string for its
+// terminator, every enumerant and its parameters, and that the operands fill the instruction exactly.
+class OperandWalker {
+ public:
+  OperandWalker(std::span<const uint32_t> instruction, uint32_t bound) : words_(instruction), bound_(bound) {}
+
+  // Empty on success, else what is wrong (without the position).
+  std::string walk(std::span<const grammar::Operand> operands) {
+    if (!walk_list(operands)) return error_;
+    if (index_ != words_.size()) {
+      return std::to_string(words_.size() - index_) + " word(s) after the last operand (word count " +
+             std::to_string(words_.size()) + ")";
     }
+    return {};
   }
-  const auto op = static_cast<spv::Op>(inst->opcode);
-  Section section;
-  if (auto natural = natural_section(op)) {
-    section = *natural;
-    if (section == Section::Global && state.current == Section::Function) section = Section::Function;
-    if (section < state.current) {
-      state.error = where(offset, inst->opcode) + ": belongs to the " + section_name(section) +
-                    " section but follows the " + section_name(state.current) + " section (SPIR-V 2.4)";
-      return SPV_ERROR_INVALID_LAYOUT;
+  uint32_t result_id() const { return result_id_; }
+
+ private:
+  bool walk_list(std::span<const grammar::Operand> operands) {
+    for (const grammar::Operand& operand : operands) {
+      switch (operand.quantifier) {
+        case grammar::Quantifier::One:
+          if (index_ >= words_.size()) {
+            error_ = "missing operand(s): the word count " + std::to_string(words_.size()) + " is too small";
+            return false;
+          }
+          if (!take(operand)) return false;
+          break;
+        case grammar::Quantifier::Optional:
+          if (index_ < words_.size() && !take(operand)) return false;
+          break;
+        case grammar::Quantifier::Many:
+          while (index_ < words_.size()) {
+            if (!take(operand)) return false;
+          }
+          break;
+      }
     }
-  } else {
-    section = std::max(state.current, Section::Global);
+    return true;
   }
-  state.current = section;
-  state.offsets.push_back(offset);
-  state.sections.push_back(section);
-  state.result_ids.push_back(inst->result_id);
-  return SPV_SUCCESS;
-}
+
+  bool check_id(size_t at) {
+    const uint32_t id = words_[at];
+    if (id == 0 || id >= bound_) {
+      error_ = "id %" + std::to_string(id) + " (operand word " + std::to_string(at) + ") is " +
+               (id == 0 ? std::string("0") : "not below the bound " + std::to_string(bound_));
+      return false;
+    }
+    return true;
+  }
+
+  bool take(const grammar::Operand& operand) {
+    switch (operand.cls) {
+      case grammar::OperandClass::Id:
+      case grammar::OperandClass::TypeId:
+        if (!check_id(index_)) return false;
+        ++index_;
+        return true;
+      case grammar::OperandClass::ResultId:
+        if (!check_id(index_)) return false;
+        result_id_ = words_[index_++];
+        return true;
+      case grammar::OperandClass::Literal: ++index_; return true;
+      case grammar::OperandClass::String:
+        for (; index_ < words_.size(); ++index_) {
+          const uint32_t word = words_[index_];
+          if ((word & 0xff000000u) == 0 || (word & 0xff0000u) == 0 || (word & 0xff00u) == 0 || (word & 0xffu) == 0) {
+            ++index_;
+            return true;
+          }
+        }
+        error_ = "string operand has no terminating nul within the instruction";
+        return false;
+      case grammar::OperandClass::Rest: index_ = words_.size(); return true;
+      case grammar::OperandClass::PairIdLiteral:
+      case grammar::OperandClass::PairIdId:
+        if (index_ + 1 >= words_.size()) {
+          error_ = "operand pair cut short by the word count";
+          return false;
+        }
+        if (!check_id(index_)) return false;
+        if (operand.cls == grammar::OperandClass::PairIdId && !check_id(index_ + 1)) return false;
+        index_ += 2;
+        return true;
+      case grammar::OperandClass::ValueEnum: {
+        const grammar::EnumKind& kind = grammar::enum_kind(operand.enum_kind);
+        const uint32_t value = words_[index_++];
+        const grammar::Enumerant* enumerant = grammar::find_enumerant(kind, value);
+        if (!enumerant) {
+          error_ = "unknown " + std::string(kind.name) + " " + std::to_string(value);
+          return false;
+        }
+        return walk_list(grammar::parameters(*enumerant));
+      }
+      case grammar::OperandClass::BitEnum: {
+        const grammar::EnumKind& kind = grammar::enum_kind(operand.enum_kind);
+        const uint32_t mask = words_[index_++];
+        for (uint32_t bit = 0; bit < 32; ++bit) {
+          if (!(mask & (1u << bit))) continue;
+          const grammar::Enumerant* enumerant = grammar::find_enumerant(kind, 1u << bit);
+          if (!enumerant) {
+            error_ = "unknown " + std::string(kind.name) + " bit 0x" + hex(1u << bit).substr(2);
+            return false;
+          }
+          if (!walk_list(grammar::parameters(*enumerant))) return false;
+        }
+        return true;
+      }
+    }
+    return true;
+  }
+
+  std::span<const uint32_t> words_;
+  uint32_t bound_;
+  size_t index_ = 1;
+  uint32_t result_id_ = 0;
+  std::string error_;
+};
 
 }  // namespace
 
@@ -145,9 +203,7 @@ std::string version_string(uint32_t version_word) {
 }
 
 std::string opcode_name(uint32_t opcode) {
-  for (const OpcodeName& entry : kOpcodeNames) {
-    if (entry.opcode == opcode) return entry.name;
-  }
+  if (const grammar::InstructionInfo* info = grammar::find_instruction(opcode)) return info->name;
   return "Op" + std::to_string(opcode);
 }
 
@@ -175,51 +231,58 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
   }
   if (words[4] != 0) return fail("word 4: schema " + std::to_string(words[4]) + " is reserved and must be 0");
 
-  ParseState state;
-  state.base = words.data();
-  state.size = words.size();
-  state.bound = bound;
-  state.offsets.reserve(words.size() / 4);
-  state.sections.reserve(words.size() / 4);
-  state.result_ids.reserve(words.size() / 4);
-
-  // SPIR-V's universal environment knows every opcode and operand of the grammar, extensions included.
-  static const spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_6);
-  spv_diagnostic diagnostic = nullptr;
-  const spv_result_t result =
-      spvBinaryParse(context, &state, words.data(), words.size(), nullptr, on_instruction, &diagnostic);
-  std::unique_ptr<spv_diagnostic_t, void (*)(spv_diagnostic)> diagnostic_owner(diagnostic, spvDiagnosticDestroy);
-  if (result != SPV_SUCCESS) {
-    if (!state.error.empty()) return fail(state.error);
-    // The parser's position is the word index where decoding stopped; the instruction starts at state.offset.
-    const uint32_t offset = state.offset;
-    const uint32_t opcode = offset < words.size() ? (words[offset] & 0xffff) : 0;
-    std::string message = diagnostic && diagnostic->error ? diagnostic->error : "malformed instruction";
-    if (offset >= words.size()) return fail("word " + std::to_string(offset) + ": " + message);
-    return fail(where(offset, opcode) + ": " + message);
-  }
-
   Module module;
   module.version_ = version;
   module.generator_ = words[2];
   module.bound_ = bound;
   module.schema_ = 0;
   module.storage_.assign(words.begin(), words.end());
-  const size_t count = state.offsets.size();
-  module.records_.resize(count);
-  module.order_.resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    const uint32_t offset = state.offsets[i];
-    module.records_[i] = Record{offset, words[offset] >> 16, offset, state.sections[i], false};
-    module.order_[i] = static_cast<InstructionHandle>(i);
-    const uint32_t id = state.result_ids[i];
-    if (id == 0) continue;
-    if (id >= module.definitions_.size()) module.definitions_.resize(id + 1, 0);
-    if (module.definitions_[id] != 0) {
-      return fail(where(offset, words[offset] & 0xffff) + ": id %" + std::to_string(id) +
-                  " is already defined at " + module.describe(module.definitions_[id] - 1));
+  module.records_.reserve(words.size() / 4);
+  module.order_.reserve(words.size() / 4);
+
+  Section current = Section::Capability;
+  for (size_t offset = 5; offset < words.size();) {
+    const uint32_t word_count = words[offset] >> 16;
+    const uint32_t opcode = words[offset] & 0xffff;
+    const auto at = static_cast<uint32_t>(offset);
+    if (word_count == 0) return fail(where(at, opcode) + ": word count is 0");
+    if (word_count > words.size() - offset) {
+      return fail(where(at, opcode) + ": word count " + std::to_string(word_count) + " runs past the end of the module (" +
+                  std::to_string(words.size() - offset) + " words left)");
     }
-    module.definitions_[id] = static_cast<InstructionHandle>(i + 1);
+    const grammar::InstructionInfo* info = grammar::find_instruction(opcode);
+    if (!info) return fail(where(at, opcode) + ": unknown opcode " + std::to_string(opcode));
+    OperandWalker walker(words.subspan(offset, word_count), bound);
+    if (std::string problem = walker.walk(grammar::operands(*info)); !problem.empty()) {
+      return fail(where(at, opcode) + ": " + problem);
+    }
+
+    const auto op = static_cast<spv::Op>(opcode);
+    Section section;
+    if (auto natural = natural_section(op)) {
+      section = *natural;
+      if (section == Section::Global && current == Section::Function) section = Section::Function;
+      if (section < current) {
+        return fail(where(at, opcode) + ": belongs to the " + section_name(section) + " section but follows the " +
+                    section_name(current) + " section (SPIR-V 2.4)");
+      }
+    } else {
+      section = std::max(current, Section::Global);
+    }
+    current = section;
+
+    const auto handle = static_cast<InstructionHandle>(module.records_.size());
+    module.records_.push_back(Record{at, word_count, at, section, false});
+    module.order_.push_back(handle);
+    if (const uint32_t id = walker.result_id(); id != 0) {
+      if (id >= module.definitions_.size()) module.definitions_.resize(std::max<size_t>(id + 1, bound / 8), 0);
+      if (module.definitions_[id] != 0) {
+        return fail(where(at, opcode) + ": id %" + std::to_string(id) + " is already defined at " +
+                    module.describe(module.definitions_[id] - 1));
+      }
+      module.definitions_[id] = handle + 1;
+    }
+    offset += word_count;
   }
   return module;
 }

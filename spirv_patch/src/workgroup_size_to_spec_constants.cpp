@@ -237,9 +237,15 @@ Expected<WorkgroupSizeReport> workgroup_size_to_spec_constants(Module& module, c
   if (sources.builtin_composite) {
     const uint32_t vector_type = module.words(*sources.builtin_composite)[1];
     auto vector_definition = module.definition(vector_type);
-    if (!vector_definition || module.opcode(*vector_definition) != spv::Op::OpTypeVector ||
-        module.words(*vector_definition).size() != 4) {
-      return fail(module.describe(*sources.builtin_composite) + ": WorkgroupSize type is not a vector");
+    std::optional<InstructionHandle> component_definition;
+    if (vector_definition && module.opcode(*vector_definition) == spv::Op::OpTypeVector &&
+        module.words(*vector_definition).size() == 4 && module.words(*vector_definition)[3] == 3) {
+      component_definition = module.definition(module.words(*vector_definition)[2]);
+    }
+    if (!component_definition || module.opcode(*component_definition) != spv::Op::OpTypeInt ||
+        module.words(*component_definition).size() != 4 || module.words(*component_definition)[2] != 32) {
+      return fail(module.describe(*sources.builtin_composite) +
+                  ": the WorkgroupSize type is not a 3-component vector of 32-bit integers");
     }
     uint_type = module.words(*vector_definition)[2];
   } else {

@@ -1,0 +1,139 @@
+// Build-time generator: SPIRV-Headers' spirv.core.grammar.json -> the opcode and operand tables Module::parse walks
+// (src/grammar.hpp describes them). Usage: generate_grammar_tables GRAMMAR_JSON OUTPUT_INC
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+
+struct Operand {
+  std::string cls;
+  std::string quantifier;
+  int enum_kind = 0;
+};
+
+std::string quantifier_of(const json& operand) {
+  const std::string q = operand.value("quantifier", "");
+  return q == "?" ? "Optional" : q == "*" ? "Many" : "One";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s GRAMMAR_JSON OUTPUT_INC\n", argv[0]);
+    return 2;
+  }
+  std::ifstream in(argv[1]);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", argv[1]);
+    return 1;
+  }
+  const json grammar = json::parse(in);
+
+  // Enum kinds get indices in grammar order.
+  std::map<std::string, int> enum_index;
+  std::vector<const json*> enum_kinds;
+  for (const auto& kind : grammar["operand_kinds"]) {
+    const std::string category = kind["category"];
+    if (category == "ValueEnum" || category == "BitEnum") {
+      enum_index[kind["kind"]] = static_cast<int>(enum_kinds.size());
+      enum_kinds.push_back(&kind);
+    }
+  }
+  auto operand_of = [&](const json& operand) {
+    const std::string kind = operand["kind"];
+    Operand out;
+    out.quantifier = quantifier_of(operand);
+    if (kind == "IdResultType") out.cls = "TypeId";
+    else if (kind == "IdResult") out.cls = "ResultId";
+    else if (kind == "IdRef" || kind == "IdScope" || kind == "IdMemorySemantics") out.cls = "Id";
+    else if (kind == "LiteralInteger" || kind == "LiteralExtInstInteger" || kind == "LiteralSpecConstantOpInteger")
+      out.cls = "Literal";
+    else if (kind == "LiteralString") out.cls = "String";
+    else if (kind == "LiteralContextDependentNumber") out.cls = "Rest";
+    else if (kind == "PairIdRefLiteralInteger") out.cls = "PairIdLiteral";
+    else if (kind == "PairLiteralIntegerIdRef") out.cls = "Rest";  // OpSwitch: literal width follows the selector
+    else if (kind == "PairIdRefIdRef") out.cls = "PairIdId";
+    else if (enum_index.count(kind)) {
+      const json& k = *enum_kinds[enum_index[kind]];
+      out.cls = k["category"] == "BitEnum" ? "BitEnum" : "ValueEnum";
+      out.enum_kind = enum_index[kind];
+    } else {
+      std::fprintf(stderr, "unknown operand kind %s\n", kind.c_str());
+      std::exit(1);
+    }
+    return out;
+  };
+
+  std::vector<Operand> pool;
+  std::ostringstream instructions;
+  std::set<int> seen_opcodes;
+  for (const auto& instruction : grammar["instructions"]) {
+    const int opcode = instruction["opcode"];
+    if (!seen_opcodes.insert(opcode).second) continue;  // an alias of an earlier entry
+    const size_t first = pool.size();
+    const std::string name = instruction["opname"];
+    if (instruction.contains("operands")) {
+      for (const auto& operand : instruction["operands"]) {
+        Operand o = operand_of(operand);
+        // Operands whose shape depends on another instruction are kept opaque: OpExtInst's operands belong to its
+        // instruction set, OpSpecConstantOp's to the opcode it names.
+        if (name == "OpExtInst" && o.cls == "Id" && o.quantifier == "Many") o.cls = "Rest";
+        pool.push_back(o);
+        if (name == "OpSpecConstantOp" && operand["kind"] == "LiteralSpecConstantOpInteger") {
+          pool.push_back({"Rest", "Many", 0});
+        }
+      }
+    }
+    instructions << "{" << opcode << "u, \"" << name << "\", " << first << "u, " << (pool.size() - first) << "u},\n";
+  }
+
+  std::ostringstream enumerants;
+  std::ostringstream kinds;
+  size_t enumerant_count = 0;
+  for (const json* kind : enum_kinds) {
+    std::map<uint32_t, const json*> by_value;
+    for (const auto& e : (*kind)["enumerants"]) {
+      uint32_t value = 0;
+      if (e["value"].is_string()) {
+        value = static_cast<uint32_t>(std::stoul(e["value"].get<std::string>(), nullptr, 0));
+      } else {
+        value = e["value"].get<uint32_t>();
+      }
+      by_value.emplace(value, &e);  // first entry of a value wins over later aliases
+    }
+    const size_t first_enumerant = enumerant_count;
+    for (const auto& [value, e] : by_value) {
+      const size_t first = pool.size();
+      if (e->contains("parameters")) {
+        for (const auto& parameter : (*e)["parameters"]) pool.push_back(operand_of(parameter));
+      }
+      enumerants << "{" << value << "u, " << first << "u, " << (pool.size() - first) << "u},\n";
+      ++enumerant_count;
+    }
+    kinds << "{\"" << (*kind)["kind"].get<std::string>() << "\", " << ((*kind)["category"] == "BitEnum" ? "true" : "false")
+          << ", " << first_enumerant << "u, " << (enumerant_count - first_enumerant) << "u},\n";
+  }
+
+  std::ofstream out(argv[2]);
+  out << "// Generated by spirv_patch/generator/generate_grammar_tables.cpp from " << argv[1] << "\n"
+      << "// (SPIR-V " << grammar["major_version"].get<int>() << "." << grammar["minor_version"].get<int>()
+      << " revision " << grammar["revision"].get<int>() << "). Do not edit.\n\n";
+  out << "constexpr Operand kOperands[] = {\n";
+  for (const Operand& o : pool) {
+    out << "{OperandClass::" << o.cls << ", Quantifier::" << o.quantifier << ", " << o.enum_kind << "u},\n";
+  }
+  out << "};\n\nconstexpr InstructionInfo kInstructions[] = {\n" << instructions.str() << "};\n\n";
+  out << "constexpr Enumerant kEnumerants[] = {\n" << enumerants.str() << "};\n\n";
+  out << "constexpr EnumKind kEnumKinds[] = {\n" << kinds.str() << "};\n";
+  return out ? 0 : 1;
+}
