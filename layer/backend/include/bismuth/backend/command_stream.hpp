@@ -62,6 +62,8 @@ struct StreamOptions {
 
 struct StreamStats {
   uint64_t dispatches = 0;
+  // Dispatches whose pipeline came from the stream's own front table (no PipelineCache lookup at all).
+  uint64_t front_table_hits = 0;
   uint64_t automatic_barriers = 0;
   uint64_t explicit_barriers = 0;
   uint64_t submissions = 0;
@@ -111,6 +113,7 @@ class CommandStream {
   Device& device() const { return *device_; }
 
  private:
+  struct FrontEntry;
   struct Range {
     VkBuffer buffer;
     VkDeviceSize begin, end;
@@ -143,7 +146,8 @@ class CommandStream {
   bool needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const;
   void note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes);
   void record_barrier(Batch& batch);
-  Status record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp);
+  Status record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp,
+                FrontEntry* front = nullptr);
   Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
   Status wait_buffer_idle(Buffer& buffer);
   bool in_current_batch(const Buffer& buffer) const;
@@ -162,6 +166,24 @@ class CommandStream {
   // Accesses since the last barrier (one merged range per buffer and kind).
   std::vector<Range> written_;
   std::vector<Range> read_;
+
+  // The stream's front table: (shader object, size, subgroup size) → pipeline for requests without other
+  // specialization values; it holds the shader and the pipeline, so neither address can be reused while an
+  // entry names it, and it is dropped whenever the cache evicts something (PipelineCache::generation).
+  struct FrontEntry {
+    const Shader* shader = nullptr;
+    GroupSize size;
+    uint32_t subgroup_size = 0;
+    std::shared_ptr<const Shader> shader_ref;
+    PipelineRef pipeline;
+    uint64_t batch_seen = 0;  // the batch that already holds a reference to `pipeline`
+  };
+  std::array<FrontEntry, 64> front_{};
+  uint64_t front_generation_ = 0;
+  uint32_t front_replace_ = 0;
+  // The previous dispatch bound only read-only ranges and nothing was recorded after it.
+  bool readonly_repeat_ = false;
+  Expected<FrontEntry*> front_lookup(const DispatchInfo& info);
 
   // What is bound in the current command buffer, to skip redundant binds.
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;

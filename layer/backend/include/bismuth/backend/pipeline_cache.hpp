@@ -108,7 +108,7 @@ class CachedPipeline : public std::enable_shared_from_this<CachedPipeline> {
   bool from_prewarm_ = false;  // written before the entry is published
   size_t bytes_ = 0;
   mutable std::atomic<uint64_t> last_use_{0};
-  std::atomic<uint64_t> recency_{0};
+  mutable std::atomic<uint64_t> recency_{0};
 };
 using PipelineRef = std::shared_ptr<const CachedPipeline>;
 
@@ -174,6 +174,16 @@ class PipelineCache {
   Expected<const CachedPipeline*> acquire(const PipelineKey& key, const PipelineRequest& request);
   // A ready pipeline or null; never compiles or waits.
   PipelineRef find(const PipelineKey& key);
+  // For callers that keep their own small front table (CommandStream): marks `pipeline` recently used, so that
+  // LRU eviction sees reuse that did not go through a lookup.
+  void note_reuse(const CachedPipeline& pipeline) {
+    const uint64_t epoch = epoch_.load(std::memory_order_relaxed);
+    if (pipeline.recency_.load(std::memory_order_relaxed) != epoch) {
+      pipeline.recency_.store(epoch, std::memory_order_relaxed);
+    }
+  }
+  // Changes whenever an entry is evicted: tables that hold references drop them when it changes.
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
   // Queues background compiles of `sizes` (default_prewarm_sizes when empty) for `shader`, in order.
   void prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes = {}, uint32_t subgroup_size = 0);
