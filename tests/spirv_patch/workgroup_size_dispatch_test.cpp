@@ -158,3 +158,37 @@ TEST_CASE("The LocalSizeId form runs at every size on a device with maintenance4
   device->reset();
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("Uses of the old WorkgroupSize composite, in code and in OpSpecConstantOp, follow the specialization") {
+  ValidatedVulkan vk;
+  auto device = ComputeDevice::create(vk);
+  REQUIRE_OK(device);
+  // x is a spec constant, so glslang keeps `gl_WorkGroupSize.x * 2u + gl_WorkGroupSize.y * 100u` as an
+  // OpSpecConstantOp over the composite; y (fixed 3) becomes specializable through the pass.
+  const auto input = compile_or_fail(R"(#version 450
+layout(local_size_x_id = 5, local_size_y = 3) in;
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() {
+  uvec3 size = gl_WorkGroupSize;
+  data[gl_LocalInvocationIndex] = gl_WorkGroupSize.x * 2u + gl_WorkGroupSize.y * 100u + size.z * 10000u;
+}
+)");
+  auto patch = workgroup_size_to_spec_constants(input, {});
+  REQUIRE_OK(patch);
+  REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
+  CHECK(patch->report.reused_spec_constant == std::array<bool, 3>{true, false, false});
+  for (const Size& size : std::vector<Size>{{1, 3, 1}, {4, 5, 1}, {2, 7, 2}, {7, 3, 1}}) {
+    INFO("workgroup size " << describe(size));
+    ComputeDispatch dispatch;
+    dispatch.spirv = patch->words;
+    dispatch.specialization = {{patch->report.spec_ids[0], size[0]},
+                               {patch->report.spec_ids[1], size[1]},
+                               {patch->report.spec_ids[2], size[2]}};
+    dispatch.buffer.assign(size[0] * size[1] * size[2], 0);
+    auto out = (*device)->run(dispatch);
+    REQUIRE_OK(out);
+    for (uint32_t value : *out) REQUIRE(value == size[0] * 2 + size[1] * 100 + size[2] * 10000);
+  }
+  device->reset();
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
