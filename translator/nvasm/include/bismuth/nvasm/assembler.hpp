@@ -41,6 +41,9 @@ struct AssembleOptions {
   // or subgroup size control can pin 32 for compute). Programs using thread-group instructions or values fail to
   // load when this is false: they would give wrong answers on any other warp width.
   bool subgroup_size_32_available = false;
+  // Compute MAD.F32 as a double-precision multiply-add rounded to float. NVIDIA's MAD.F32 is fused; Vulkan allows
+  // Fma to be split into a multiply and an add (lavapipe does), which changes the last bits. Needs shaderFloat64.
+  bool exact_float_mad = false;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
 };

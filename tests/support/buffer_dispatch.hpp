@@ -1,0 +1,67 @@
+// A compute dispatcher for tests that need several resources: storage buffers at given bindings, uniform buffers
+// (program.local / program.env of NV assembly programs), specialization constants and a required subgroup size.
+// The device enables shaderInt64 and shaderFloat64 when present and subgroup size control on Vulkan 1.3.
+// Validation is on through ValidatedVulkan; every run creates and destroys its own objects.
+#pragma once
+
+#include <volk.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+#include "support/validated_vulkan.hpp"
+
+namespace bismuth::test {
+
+struct BufferBinding {
+  uint32_t binding = 0;
+  bool uniform = false;          // VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER instead of STORAGE_BUFFER
+  std::vector<uint32_t> words;   // contents in; for storage buffers, read back after the dispatch
+};
+
+struct MultiBufferDispatch {
+  std::span<const uint32_t> spirv;
+  std::vector<BufferBinding> buffers;
+  std::vector<std::pair<uint32_t, uint32_t>> specialization;  // (SpecId, uint value)
+  std::array<uint32_t, 3> group_count{1, 1, 1};
+  std::optional<uint32_t> required_subgroup_size;  // with full subgroups
+};
+
+class BufferDevice {
+ public:
+  static Expected<std::unique_ptr<BufferDevice>> create(ValidatedVulkan& vk);
+  ~BufferDevice();
+  BufferDevice(const BufferDevice&) = delete;
+  BufferDevice& operator=(const BufferDevice&) = delete;
+
+  bool float64() const { return float64_; }
+  bool int64() const { return int64_; }
+  // True when compute pipelines can run with 32-lane subgroups (the device's size, or pinned by size control).
+  bool can_run_subgroup_size(uint32_t size) const;
+
+  void reset();
+  // Runs one dispatch; on success every storage buffer's words hold the contents after it.
+  Status run(MultiBufferDispatch& dispatch);
+
+ private:
+  BufferDevice() = default;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VolkDeviceTable vk_{};
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t queue_family_ = 0;
+  bool float64_ = false;
+  bool int64_ = false;
+  bool size_control_ = false;
+  uint32_t subgroup_size_ = 0, min_subgroup_ = 0, max_subgroup_ = 0;
+  bool compute_required_size_ = false;
+};
+
+}  // namespace bismuth::test

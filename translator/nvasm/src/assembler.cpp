@@ -1,0 +1,92 @@
+// The public entry: parse, check the subgroup-size rule, emit, optimize, validate.
+#include "bismuth/nvasm/assembler.hpp"
+
+#include <spirv-tools/libspirv.hpp>
+#include <spirv-tools/optimizer.hpp>
+
+#include "ast.hpp"
+#include "bismuth/spirv_patch/validate.hpp"
+#include "codegen.hpp"
+
+namespace bismuth::nvasm {
+
+SourcePosition position_of(std::string_view source, size_t offset) {
+  SourcePosition pos;
+  const size_t end = std::min(offset, source.size());
+  for (size_t i = 0; i < end; ++i) {
+    if (source[i] == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else {
+      ++pos.column;
+    }
+  }
+  return pos;
+}
+
+namespace {
+
+Error load_error(std::string_view source, const detail::Failure& failure) {
+  const SourcePosition pos = position_of(source, failure.offset);
+  return Error{"line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column) + ": error: " + failure.text,
+               static_cast<int64_t>(std::min(failure.offset, source.size()))};
+}
+
+Expected<Program> assemble_unchecked(std::string_view source, const AssembleOptions& options) {
+  detail::ParsedProgram parsed;
+  detail::Failure failure;
+  if (!detail::parse_program(source, parsed, failure)) return load_error(source, failure);
+
+  Program program;
+  ProgramInfo& info = program.info;
+  info.options = parsed.options;
+  info.shared_memory_bytes = parsed.shared_memory;
+  if (parsed.variable_group_size) {
+    info.group_size_form = GroupSizeForm::Variable;
+  } else {
+    info.group_size = *parsed.group_size;
+  }
+  if (parsed.first_thread_group_use != SIZE_MAX) {
+    // NV_shader_thread_group / NV_shader_thread_shuffle describe 32-thread warps (masks are 32 bits, SHF* clamps
+    // lanes to 0..31). On another subgroup size the results would be wrong, so the program does not load.
+    info.required_subgroup_size = kWarpSize;
+    if (!options.subgroup_size_32_available) {
+      failure = {parsed.first_thread_group_use,
+                 "thread-group instructions and values need a subgroup size of 32 (NVIDIA warps), and this device "
+                 "cannot run compute with 32-lane subgroups"};
+      return load_error(source, failure);
+    }
+  }
+  std::vector<uint32_t> words;
+  if (!detail::generate_spirv(parsed, options, words, info, failure)) return load_error(source, failure);
+
+  if (options.optimize) {
+    spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);
+    optimizer.SetMessageConsumer([](spv_message_level_t, const char*, const spv_position_t&, const char*) {});
+    optimizer.RegisterPerformancePasses();
+    std::vector<uint32_t> optimized;
+    spvtools::ValidatorOptions validator_options;
+    spvtools::OptimizerOptions optimizer_options;
+    optimizer_options.set_run_validator(false);
+    if (optimizer.Run(words.data(), words.size(), &optimized, optimizer_options)) words = std::move(optimized);
+  }
+  if (auto valid = spirv::validate(words, spirv::TargetEnv::Vulkan1_1); !valid) {
+    return Error{"line 1, column 1: error: internal error: the translation does not validate: " + valid.error().message, 0};
+  }
+  program.spirv = std::move(words);
+  return program;
+}
+
+}  // namespace
+
+Expected<Program> assemble(std::string_view source, const AssembleOptions& options) {
+  try {
+    return assemble_unchecked(source, options);
+  } catch (const std::exception& e) {
+    return Error{std::string("line 1, column 1: error: internal error: ") + e.what(), 0};
+  } catch (...) {
+    return Error{"line 1, column 1: error: internal error", 0};
+  }
+}
+
+}  // namespace bismuth::nvasm
