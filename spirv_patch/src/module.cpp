@@ -275,7 +275,7 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     module.records_.push_back(Record{at, word_count, at, section, false});
     module.order_.push_back(handle);
     if (const uint32_t id = walker.result_id(); id != 0) {
-      if (id >= module.definitions_.size()) module.definitions_.resize(std::max<size_t>(id + 1, bound / 8), 0);
+      if (id >= module.definitions_.size()) module.definitions_.resize(id + 1, 0);  // grows geometrically
       if (module.definitions_[id] != 0) {
         return fail(where(at, opcode) + ": id %" + std::to_string(id) + " is already defined at " +
                     module.describe(module.definitions_[id] - 1));
@@ -333,6 +333,8 @@ std::span<const uint32_t> Module::words(InstructionHandle handle) const {
 }
 
 std::string Module::describe(InstructionHandle handle) const {
+  // Offset 0 is the magic number, never an instruction: it marks instructions added after parsing.
+  if (records_[handle].source_offset == 0) return "added " + opcode_name(static_cast<uint32_t>(opcode(handle)));
   return where(records_[handle].source_offset, static_cast<uint32_t>(opcode(handle)));
 }
 

@@ -217,3 +217,26 @@ TEST_CASE("Bad input: an id defined twice is an error") {
   CHECK_THAT(parse_error(words), Catch::StartsWith("word " + std::to_string(label + 2) + " (OpLabel)") &&
                                      Catch::Contains("defined"));
 }
+
+TEST_CASE("Bad input: an unknown enumerant is an error naming its kind") {
+  auto words = compile_or_fail(kSimple);
+  words[6] = 99999;  // OpCapability <unknown>
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 5 (OpCapability)") && Catch::Contains("Capability 99999"));
+}
+
+TEST_CASE("Bad input: an instruction missing an operand is an error") {
+  auto words = compile_or_fail(kSimple);
+  const size_t entry = offset_of(words, spv::Op::OpEntryPoint);
+  REQUIRE(entry != 0);
+  // Word count 2 leaves the entry point without its function id; the rest parses as whatever it happens to be,
+  // but the entry point fails first.
+  words[entry] = (2u << 16) | static_cast<uint32_t>(spv::Op::OpEntryPoint);
+  CHECK_THAT(parse_error(words),
+             Catch::StartsWith("word " + std::to_string(entry) + " (OpEntryPoint)") && Catch::Contains("missing"));
+}
+
+TEST_CASE("Bad input: words after an instruction's last operand are an error") {
+  auto words = compile_or_fail(kSimple);
+  words[5] = (3u << 16) | static_cast<uint32_t>(spv::Op::OpCapability);  // swallows the next word
+  CHECK_THAT(parse_error(words), Catch::StartsWith("word 5 (OpCapability)") && Catch::Contains("after the last"));
+}

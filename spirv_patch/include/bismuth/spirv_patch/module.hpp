@@ -2,9 +2,9 @@
 // section 2.4 ("Logical Layout of a Module"), id allocation from the bound, and deduplicated helpers that put new
 // capabilities, extensions, decorations, types and constants in the section where they belong.
 //
-// Input is untrusted: Module::parse checks the header, every word count, every operand against the grammar
-// (through SPIRV-Tools' binary parser, whose tables come from the SPIRV-Headers grammar), every id against the
-// bound and the section order. A malformed module is an Error whose message names the word offset and opcode.
+// Input is untrusted: Module::parse checks the header, every word count, every operand against the grammar (tables
+// generated at build time from SPIRV-Headers' spirv.core.grammar.json), every id against the bound and the section
+// order. A malformed module is an Error whose message names the word offset and opcode.
 #pragma once
 
 #include <spirv/unified1/spirv.hpp11>
@@ -71,7 +71,7 @@ class Module {
   // Word offset in the parsed input (0 for instructions added later): what error messages name.
   uint32_t source_offset(InstructionHandle handle) const { return records_[handle].source_offset; }
   bool erased(InstructionHandle handle) const { return records_[handle].erased; }
-  // "word 123 (OpSubgroupBallotKHR)" for messages.
+  // "word 123 (OpSubgroupBallotKHR)" for messages; "added OpSpecConstant" for an instruction added after parsing.
   std::string describe(InstructionHandle handle) const;
 
   // The instruction that defines `id`, if any.
