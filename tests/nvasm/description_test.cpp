@@ -1,0 +1,59 @@
+// The program description the runtime builds its pipeline from (assembler.hpp: ProgramInfo).
+#include <catch2/catch.hpp>
+
+#include "bismuth/nvasm/assembler.hpp"
+#include "bismuth/spirv_patch/reflection.hpp"
+#include "bismuth/spirv_patch/validate.hpp"
+
+using namespace bismuth;
+
+TEST_CASE("description: fixed group size, storage map, locals and shared memory", "[nvasm][description]") {
+  nvasm::AssembleOptions options;
+  options.storage_bindings = {5, 7};
+  auto p = nvasm::assemble(R"(!!NVcp5.0
+GROUP_SIZE 8 4 2;
+SHARED_MEMORY 100;
+SHARED s[] = { program.sharedmem };
+PARAM c[2] = { program.local[2..3] };
+STORAGE a[] = { program.storage[1] };
+STORAGE b[] = { program.storage[0] };
+TEMP R0;
+ADD.U R0, c[1], c[0];
+STS.U32 R0, s[0];
+STB.U32 R0, a[0];
+STB.U32 R0, b[0];
+END
+)", options);
+  REQUIRE(p);
+  CHECK(p->info.group_size_form == nvasm::GroupSizeForm::Fixed);
+  CHECK(p->info.group_size == std::array<uint32_t, 3>{8, 4, 2});
+  REQUIRE(p->info.storage_buffers.size() == 2);
+  CHECK(p->info.storage_buffers[0].program_storage == 0);
+  CHECK(p->info.storage_buffers[0].binding == 5);
+  CHECK(p->info.storage_buffers[1].program_storage == 1);
+  CHECK(p->info.storage_buffers[1].binding == 7);
+  CHECK(p->info.local_parameter_count == 4);
+  CHECK(p->info.env_parameter_count == 0);
+  CHECK(p->info.shared_memory_bytes == 100);
+  CHECK_FALSE(p->info.required_subgroup_size);
+  REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
+}
+
+TEST_CASE("description: variable group size comes out as specialization constants 0x7B00..0x7B02", "[nvasm][description]") {
+  auto p = nvasm::assemble("!!NVcp5.0\nOPTION ARB_compute_variable_group_size;\nSTORAGE b[] = { program.storage[0] };\n"
+                           "TEMP R0;\nMOV.U R0, invocation.groupsize;\nSTB.U32X4 R0, b[0];\nEND\n");
+  REQUIRE(p);
+  CHECK(p->info.group_size_form == nvasm::GroupSizeForm::Variable);
+  CHECK(p->info.group_size_spec_ids == std::array<uint32_t, 3>{0x7B00, 0x7B01, 0x7B02});
+  REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
+  auto reflection = spirv::reflect(p->spirv);
+  REQUIRE(reflection);
+}
+
+TEST_CASE("description: 64-bit types ask for shaderInt64 / shaderFloat64", "[nvasm][description]") {
+  auto p = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE b[] = { program.storage[0] };\nLONG TEMP D0;\n"
+                           "CVT.F64.U32 D0.x, {3}.x;\nSTB.F64 D0.x, b[0];\nEND\n");
+  REQUIRE(p);
+  CHECK(p->info.uses_float64);
+  CHECK(p->info.uses_int64);
+}

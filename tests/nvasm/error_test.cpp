@@ -1,0 +1,142 @@
+// Load errors: every one is an Error whose message is "line L, column C: error: ..." (what GL reports through
+// GL_PROGRAM_ERROR_STRING_ARB) and whose code is the byte offset (GL_PROGRAM_ERROR_POSITION_ARB).
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bismuth/nvasm/assembler.hpp"
+
+using bismuth::nvasm::assemble;
+using bismuth::nvasm::AssembleOptions;
+
+namespace {
+
+struct Expect {
+  uint32_t line;
+  uint32_t column;
+  std::string text;
+};
+
+// The program fails to load; the message names line and column, the code is the offset of that position.
+void check_error(const std::string& source, const Expect& e, const AssembleOptions& options = {}) {
+  auto result = assemble(source, options);
+  REQUIRE_FALSE(result);
+  const std::string& message = result.error().message;
+  INFO(message);
+  const std::string prefix = "line " + std::to_string(e.line) + ", column " + std::to_string(e.column) + ": error: ";
+  CHECK(message.rfind(prefix, 0) == 0);
+  CHECK_THAT(message, Catch::Contains(e.text));
+  const auto offset = static_cast<size_t>(result.error().code);
+  REQUIRE(offset <= source.size());
+  const auto pos = bismuth::nvasm::position_of(source, offset);
+  CHECK(pos.line == e.line);
+  CHECK(pos.column == e.column);
+}
+
+const std::string kHead = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\n";  // lines 1-3
+
+}  // namespace
+
+TEST_CASE("errors: a program must begin with !!NVcp5.0", "[nvasm][errors]") {
+  check_error("!!ARBvp1.0\nEND\n", {1, 1, "must begin with !!NVcp5.0"});
+  check_error("", {1, 1, "must begin with !!NVcp5.0"});
+}
+
+TEST_CASE("errors: syntax errors name the unexpected token", "[nvasm][errors]") {
+  check_error(kHead + "MOV.U R0, {1}\nEND\n", {5, 1, "unexpected 'END', expected ';'"});
+  check_error(kHead + "MOV.U R0 {1};\nEND\n", {4, 10, "expected ','"});
+  check_error(kHead + "MOV.U R0, @;\nEND\n", {4, 11, "unexpected character '@'"});
+  check_error(kHead + "MOV.U R0, {1};\n", {5, 1, "expected END"});
+}
+
+TEST_CASE("errors: unknown opcode", "[nvasm][errors]") {
+  check_error(kHead + "FOO.U R0, R0;\nEND\n", {4, 1, "unknown opcode 'FOO'"});
+}
+
+TEST_CASE("errors: a modifier the opcode does not take", "[nvasm][errors]") {
+  check_error(kHead + "RCP.U R0, R0;\nEND\n", {4, 5, "invalid modifier 'U' for RCP"});
+  check_error(kHead + "ADD.XYZ R0, R0, R0;\nEND\n", {4, 5, "invalid modifier 'XYZ' for ADD"});
+  check_error(kHead + "ADD.F.U R0, R0, R0;\nEND\n", {4, 7, "invalid modifier 'U' for ADD"});
+}
+
+TEST_CASE("errors: GROUP_SIZE missing, duplicated, invalid, or with a variable group size", "[nvasm][errors]") {
+  // NV_compute_program5: exactly one GROUP_SIZE declaration.
+  check_error("!!NVcp5.0\nTEMP R0;\nEND\n", {3, 1, "missing GROUP_SIZE"});
+  check_error("!!NVcp5.0\nGROUP_SIZE 4;\nGROUP_SIZE 4;\nEND\n", {3, 1, "GROUP_SIZE is already declared"});
+  check_error("!!NVcp5.0\nGROUP_SIZE 0;\nEND\n", {2, 12, "invalid group size 0"});
+  // ARB_compute_variable_group_size: "any GROUP_SIZE declaration is an error" with the option.
+  check_error("!!NVcp5.0\nOPTION ARB_compute_variable_group_size;\nGROUP_SIZE 4;\nEND\n",
+              {3, 1, "GROUP_SIZE is not allowed with OPTION ARB_compute_variable_group_size"});
+}
+
+TEST_CASE("errors: SHARED_MEMORY declared twice", "[nvasm][errors]") {
+  check_error("!!NVcp5.0\nGROUP_SIZE 1;\nSHARED_MEMORY 4;\nSHARED_MEMORY 8;\nEND\n", {4, 1, "SHARED_MEMORY is already declared"});
+}
+
+TEST_CASE("errors: undefined and misused variables", "[nvasm][errors]") {
+  check_error(kHead + "MOV.U R0, R9;\nEND\n", {4, 11, "undefined variable 'R9'"});
+  check_error(kHead + "MOV.U R9, R0;\nEND\n", {4, 7, "undefined variable 'R9'"});
+  check_error("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nPARAM p = {1};\nMOV.U p, R0;\nEND\n", {5, 7, "not a writable TEMP"});
+  check_error(kHead + "TEMP R0;\nEND\n", {4, 6, "'R0' is already declared"});
+  check_error(kHead + "MOV.U R0, R0.q;\nEND\n", {4, 14, "invalid swizzle 'q'"});
+  check_error(kHead + "MOV.U R0.yx, R0;\nEND\n", {4, 10, "invalid write mask 'yx'"});
+}
+
+TEST_CASE("errors: unknown option", "[nvasm][errors]") {
+  check_error("!!NVcp5.0\nOPTION NV_made_up;\nGROUP_SIZE 1;\nEND\n", {2, 8, "unknown option 'NV_made_up'"});
+}
+
+TEST_CASE("errors: unbalanced IF / ELSE / ENDIF and REP / ENDREP, BRK outside a loop", "[nvasm][errors]") {
+  check_error(kHead + "ENDIF;\nEND\n", {4, 1, "ENDIF without a matching IF"});
+  check_error(kHead + "IF NE.x;\nEND\n", {4, 1, "IF without a matching ENDIF"});
+  check_error(kHead + "REP;\nENDIF;\nEND\n", {5, 1, "ENDIF without a matching IF"});
+  check_error(kHead + "BRK;\nEND\n", {4, 1, "BRK outside a REP block"});
+  check_error(kHead + "IF NE.x;\nELSE;\nELSE;\nENDIF;\nEND\n", {6, 1, "ELSE without a matching IF"});
+}
+
+TEST_CASE("errors: CAL to an undefined label", "[nvasm][errors]") {
+  check_error(kHead + "CAL nowhere;\nEND\n", {4, 5, "undefined label 'nowhere'"});
+}
+
+TEST_CASE("errors: recursion is rejected because SPIR-V cannot express it", "[nvasm][errors]") {
+  check_error(kHead + "main:\nCAL a;\nRET;\na:\nCAL b;\nRET;\nb:\nCAL a;\nEND\n",
+              {11, 5, "recursive call to subroutine 'a' (SPIR-V cannot express recursion)"});
+  check_error(kHead + "self:\nCAL self;\nEND\n", {5, 5, "recursive call to subroutine 'self'"});
+}
+
+TEST_CASE("errors: integer constants out of range and bad numbers", "[nvasm][errors]") {
+  check_error(kHead + "MOV.U R0, {99999999999999999999};\nEND\n", {4, 12, "integer constant out of range"});
+  check_error(kHead + "MOV.U R0, {0x};\nEND\n", {4, 12, "malformed hexadecimal constant"});
+}
+
+TEST_CASE("errors: memory instructions need the right declaration and a storage modifier", "[nvasm][errors]") {
+  const std::string head = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSTORAGE b[] = { program.storage[0] };\n";
+  check_error(head + "LDS.U32 R0.x, b[0];\nEND\n", {5, 15, "accesses shared memory"});
+  check_error(head + "LDB R0.x, b[0];\nEND\n", {5, 1, "needs a storage modifier"});
+  check_error(head + "ATOMB.U32 R0.x, R0, b[0];\nEND\n", {5, 7, "invalid modifier 'U32' for ATOMB"});
+  check_error(head + "ATOMB.ADD.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
+}
+
+TEST_CASE("errors: thread-group instructions fail to load without 32-lane subgroups", "[nvasm][errors]") {
+  // NV_shader_thread_group: warps of 32 threads. Without subgroup size 32 the results would be wrong.
+  const std::string source = kHead + "TGBALLOT.U R0.x, R0;\nEND\n";
+  check_error(source, {4, 1, "need a subgroup size of 32"});
+  check_error(kHead + "MOV.U R0, invocation.threadid;\nEND\n", {4, 11, "need a subgroup size of 32"});
+  AssembleOptions with_32;
+  with_32.subgroup_size_32_available = true;
+  auto ok = assemble(source, with_32);
+  REQUIRE(ok);
+  CHECK(ok->info.required_subgroup_size == 32u);
+}
+
+TEST_CASE("errors: unsupported declarations say so", "[nvasm][errors]") {
+  check_error(kHead + "CBUFFER cb = program.buffer[0];\nEND\n", {4, 1, "CBUFFER declarations are not supported"});
+}
+
+TEST_CASE("errors: no input crashes or throws (truncated corpus prefixes)", "[nvasm][errors]") {
+  const std::string source = kHead + "MOV.U R0, {1, 2.5e3, 0x10, -4};\nIF NE.x;\nREP {2}.x;\nBRK (EQ.y);\nENDREP;\nENDIF;\nEND\n";
+  for (size_t n = 0; n <= source.size(); ++n) {
+    auto r = assemble(source.substr(0, n));
+    if (!r) CHECK(static_cast<size_t>(r.error().code) <= n);
+  }
+}

@@ -1,0 +1,83 @@
+// Runs small hand-written !!NVcp5.0 programs on the test device: program.storage[0] is an output buffer of
+// `words` words (initialised to `init`), program.storage[1] an optional input buffer, program.local values in a
+// uniform buffer. Every module is validated; every device run ends with no validation messages.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "bismuth/nvasm/assembler.hpp"
+#include "bismuth/spirv_patch/validate.hpp"
+#include "support/buffer_dispatch.hpp"
+#include "support/validated_vulkan.hpp"
+
+namespace bismuth::test::nvasm_run {
+
+struct Run {
+  std::string source;
+  uint32_t words = 16;
+  uint32_t init = 0xDEADBEEF;
+  std::vector<uint32_t> input;
+  std::vector<std::array<uint32_t, 4>> locals;
+  std::vector<std::array<uint32_t, 4>> env;
+  std::array<uint32_t, 3> groups{1, 1, 1};
+  std::array<uint32_t, 3> variable_size{0, 0, 0};  // for OPTION ARB_compute_variable_group_size programs
+};
+
+inline uint32_t bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float as_float(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+inline std::vector<uint32_t> run(const Run& r) {
+  ValidatedVulkan vk;
+  auto device = BufferDevice::create(vk);
+  REQUIRE(device);
+  nvasm::AssembleOptions options;
+  options.exact_float_mad = (*device)->float64();
+  auto program = nvasm::assemble(r.source, options);
+  INFO((program ? std::string() : program.error().message));
+  REQUIRE(program);
+  REQUIRE(spirv::validate(program->spirv, spirv::TargetEnv::Vulkan1_1));
+  MultiBufferDispatch d;
+  d.spirv = program->spirv;
+  d.group_count = r.groups;
+  d.buffers.push_back({0, false, std::vector<uint32_t>(r.words, r.init)});
+  d.buffers.push_back({1, false, r.input.empty() ? std::vector<uint32_t>{0} : r.input});
+  auto add_params = [&](const std::vector<std::array<uint32_t, 4>>& values, uint32_t binding) {
+    if (values.empty()) return;
+    std::vector<uint32_t> words;
+    for (const auto& v : values) words.insert(words.end(), v.begin(), v.end());
+    d.buffers.push_back({binding, true, words});
+  };
+  add_params(r.locals, nvasm::kLocalParameterBinding);
+  add_params(r.env, nvasm::kEnvParameterBinding);
+  if (program->info.group_size_form == nvasm::GroupSizeForm::Variable) {
+    for (int i = 0; i < 3; ++i) d.specialization.push_back({nvasm::kGroupSizeSpecIds[i], r.variable_size[i]});
+  }
+  auto ran = (*device)->run(d);
+  INFO((ran ? std::string() : ran.error().message));
+  REQUIRE(ran);
+  (*device)->reset();
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+  return d.buffers[0].words;
+}
+
+// The header every single-invocation test program starts with.
+inline std::string single(const std::string& body, const std::string& decls = "TEMP R0, R1, R2, R3;\n") {
+  return "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\n"
+         "STORAGE in[] = { program.storage[1] };\n" + decls + body + "END\n";
+}
+
+}  // namespace bismuth::test::nvasm_run
