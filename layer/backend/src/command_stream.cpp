@@ -15,12 +15,28 @@ constexpr VkAccessFlags kAllAccess = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADE
 constexpr uint32_t kSetsPerPool = 256;
 constexpr size_t kRetainedTimestampBatches = 64;
 
+bool same_bytes(const std::vector<std::byte>& a, std::span<const std::byte> b) {
+  if (a.size() != b.size()) return false;
+  if (b.size() == 8) {  // the common small case without a library call
+    uint64_t x, y;
+    std::memcpy(&x, a.data(), 8);
+    std::memcpy(&y, b.data(), 8);
+    return x == y;
+  }
+  return std::memcmp(a.data(), b.data(), b.size()) == 0;
+}
+
 bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBinding> b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].range != b[i].range) return false;
   }
   return true;
+}
+
+// Kept out of line so that the dispatch path does not carry the message-building code.
+[[gnu::cold, gnu::noinline]] Error binding_error(const Shader& shader, size_t index, const std::string& what) {
+  return Error{"dispatch of " + shader.name() + ": binding " + std::to_string(index) + " " + what, 0};
 }
 
 }  // namespace
@@ -365,7 +381,7 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
   for (size_t probe = 0; probe < 4; ++probe) {
     FrontEntry& c = front_[(home + probe) % front_.size()];
     if (c.shader == info.shader && c.size == info.size && c.subgroup_size == info.subgroup_size && c.pipeline) {
-      cache_->note_reuse(*c.pipeline);
+      // The LRU stamp is refreshed once per batch (record() does it when the batch first uses the pipeline).
       ++stats_.front_table_hits;
       return &c;
     }
@@ -428,18 +444,16 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     bool need_barrier = false;
     for (size_t i = 0; i < info.bindings.size(); ++i) {
       const BufferBinding& b = info.bindings[i];
-      if (b.buffer == nullptr) {
-        return fail("dispatch of " + shader.name() + ": binding " + std::to_string(i) + " has no buffer");
-      }
+      if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
       const bool uniform = i < shader.binding_layout().bindings.size() &&
                            shader.binding_layout().bindings[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
       const VkDeviceSize alignment =
           uniform ? limits.min_uniform_buffer_offset_alignment : limits.min_storage_buffer_offset_alignment;
       // Alignments are powers of two (Vulkan spec, "Limits").
       if ((b.offset & (alignment - 1)) != 0 || b.offset >= b.buffer->size()) {
-        return fail("dispatch of " + shader.name() + ": binding " + std::to_string(i) + " offset " +
-                    std::to_string(b.offset) + " is not a multiple of " + std::to_string(alignment) +
-                    " or past the end of the buffer");
+        return binding_error(shader, i,
+                             "offset " + std::to_string(b.offset) + " is not a multiple of " +
+                                 std::to_string(alignment) + " or past the end of the buffer");
       }
       const VkDeviceSize end =
           b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
@@ -466,6 +480,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     bound_pipeline_ = pipeline.handle();
     // Keep each distinct pipeline of the batch alive until submission (then its timeline value does).
     if (front == nullptr || front->batch_seen != batch->id) {
+      cache_->note_reuse(pipeline);
       if (std::find(batch->pipeline_keys.begin(), batch->pipeline_keys.end(), &pipeline) ==
           batch->pipeline_keys.end()) {
         batch->pipeline_keys.push_back(&pipeline);
@@ -485,9 +500,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     if (shader.layout_identity() != bound_layout_) bound_push_.clear();
     bound_layout_ = shader.layout_identity();
   }
-  if (!info.push_constants.empty() &&
-      (bound_push_.size() != info.push_constants.size() ||
-       std::memcmp(bound_push_.data(), info.push_constants.data(), info.push_constants.size()) != 0)) {
+  if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
     vk.vkCmdPushConstants(batch->commands, shader.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
                           static_cast<uint32_t>(info.push_constants.size()), info.push_constants.data());
     bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
