@@ -5,7 +5,7 @@
 
 using namespace bismuth::test::nvasm_run;
 
-TEST_CASE("condition codes: .CC sets SF and ZF per component; EQ NE LT GE GT LE test them", "[nvasm][cc]") {
+TEST_CASE("condition codes: .CC sets SF and ZF per component, EQ NE LT GE GT LE test them", "[nvasm][cc]") {
   const auto out = run({single(R"(
 MOV.S.CC R0, {-2, 0, 3, 0};
 MOV.S R1, {0, 0, 0, 0};
@@ -42,7 +42,7 @@ STB.U32X4 R1, out[0];
   CHECK(out[2] == 1u);
 }
 
-TEST_CASE("condition codes: .CC updates only the written components; CC1 is separate", "[nvasm][cc]") {
+TEST_CASE("condition codes: .CC updates only the written components, CC1 is separate", "[nvasm][cc]") {
   const auto out = run({single(R"(
 MOV.S.CC R0, {0, 0, 0, 0};
 MOV.S.CC R0.y, {5}.x;
@@ -85,7 +85,7 @@ END
   for (uint32_t i = 0; i < 8; ++i) CHECK(out[i] == ((i & 1) ? ((i & 2) ? 3u : 1u) : 0u));
 }
 
-TEST_CASE("REP with a count runs the body that many times; BRK and CONT leave or skip on a test", "[nvasm][flow]") {
+TEST_CASE("REP with a count runs the body that many times, BRK and CONT leave or skip on a test", "[nvasm][flow]") {
   const auto out = run({single(R"(
 MOV.S R0, {0, 0, 0, 0};
 REP.S {5}.x;
@@ -114,7 +114,7 @@ STB.U32X4 R0, out[0];
   CHECK(out[3] == 0u);
 }
 
-TEST_CASE("CAL and RET: subroutines share registers; execution starts at main:; RET with a test", "[nvasm][flow]") {
+TEST_CASE("CAL and RET: subroutines share registers, execution starts at main:, RET with a test", "[nvasm][flow]") {
   const auto out = run({single(R"(
 double:
   ADD.S R0.x, R0.x, R0.x;

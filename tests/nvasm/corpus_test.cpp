@@ -38,6 +38,12 @@ void run_case(const std::string& name) {
   REQUIRE(with_32);
   REQUIRE(spirv::validate(with_32->spirv, spirv::TargetEnv::Vulkan1_1));
   CHECK(with_32->info.required_subgroup_size == c.requires_subgroup_size);
+  // The straightforward translation is valid before the optimizer sees it, too.
+  auto unoptimized_options = options_for(c, true);
+  unoptimized_options.optimize = false;
+  auto unoptimized = nvasm::assemble(c.program, unoptimized_options);
+  INFO((unoptimized ? std::string() : unoptimized.error().message));
+  REQUIRE(unoptimized);
 
   auto program = nvasm::assemble(c.program, options_for(c, subgroup_32, (*device)->float64()));
   if (c.requires_subgroup_size && !subgroup_32) {

@@ -246,7 +246,7 @@ STB.F32X4 R3, out[32];
   CHECK(as_float(out[10]) == 1.5f);
 }
 
-TEST_CASE("parameters: constant vectors fill missing y, z with 0 and w with 1; program.local and program.env",
+TEST_CASE("parameters: constant vectors fill missing y, z with 0 and w with 1, program.local and program.env",
           "[nvasm][instructions]") {
   const auto out = run({single(R"(
 MOV.S R0, k;

@@ -402,6 +402,10 @@ class Codegen {
         loop_headers_.push_back(header);
         b_.inst(Op::OpLoopMerge, {c.merge, c.cont, 0});
         if (c.counter) {
+          // OpLoopMerge must be second to last in the header: the count test gets its own block (a break).
+          const uint32_t check = b_.id();
+          branch(check);
+          label(check);
           const uint32_t n = b_.op(Op::OpLoad, t_i32(), {c.counter});
           const uint32_t go = b_.op(Op::OpSGreaterThan, t_bool(), {n, c_i32(0)});
           b_.inst(Op::OpBranchConditional, {go, body, c.merge});
