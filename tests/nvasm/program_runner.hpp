@@ -46,6 +46,12 @@ inline std::vector<uint32_t> run(const Run& r) {
   REQUIRE(device);
   nvasm::AssembleOptions options;
   options.exact_float_mad = (*device)->float64();
+  // The straightforward translation validates before the optimizer sees it.
+  nvasm::AssembleOptions unoptimized = options;
+  unoptimized.optimize = false;
+  auto plain = nvasm::assemble(r.source, unoptimized);
+  INFO((plain ? std::string() : plain.error().message));
+  REQUIRE(plain);
   auto program = nvasm::assemble(r.source, options);
   INFO((program ? std::string() : program.error().message));
   REQUIRE(program);

@@ -1,0 +1,28 @@
+// assemble(): any byte string loads or fails with a positioned message; a loaded program's SPIR-V validates
+// (assemble() validates before returning) and says what it needs.
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "bismuth/nvasm/assembler.hpp"
+#include "fuzz_target.hpp"
+
+BISMUTH_FUZZ_TARGET(nvasm_assemble) {
+  const std::string_view source(reinterpret_cast<const char*>(data), size);
+  for (bool subgroup_32 : {false, true}) {
+    bismuth::nvasm::AssembleOptions options;
+    options.subgroup_size_32_available = subgroup_32;
+    options.optimize = false;  // the optimizer is SPIRV-Tools' own code; the parser and emitter are under test
+    auto program = bismuth::nvasm::assemble(source, options);
+    if (!program) {
+      const auto& e = program.error();
+      if (e.message.rfind("line ", 0) != 0 || e.message.find(": error: ") == std::string::npos) std::abort();
+      if (e.code < 0 || static_cast<size_t>(e.code) > size) std::abort();
+      if (e.message.find("internal error") != std::string::npos) std::abort();
+      continue;
+    }
+    if (program->spirv.empty()) std::abort();
+    if (!subgroup_32 && program->info.required_subgroup_size) std::abort();
+  }
+  return 0;
+}
