@@ -332,6 +332,14 @@ BENCHMARK(BM_Record_Interleaved)->Unit(benchmark::kMicrosecond);
 constexpr uint32_t kFirstUseSizes = 32;
 uint32_t first_use_size(uint32_t i) { return 8 * (i + 1) + 3; }  // 11, 19, ... never one of the other groups'
 
+// Sizes never requested before in this process (also across repetitions), so that no in-process driver cache
+// can make a "cold" compile warm: 3, 11, 19, ... then 4, 12, ... up to 1023.
+uint32_t never_seen_size() {
+  static uint32_t k = 0;
+  const uint32_t n = k++;
+  return 3 + (n * 8) % 1016 + (n * 8) / 1016;
+}
+
 void BM_FirstUse_Cold(benchmark::State& state) {
   Context& c = Context::get();
   auto cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
@@ -339,7 +347,8 @@ void BM_FirstUse_Cold(benchmark::State& state) {
   uint32_t i = 0;
   uint64_t compiles = 0;
   for (auto _ : state) {
-    auto p = cache->get_or_compile({shader.get(), {first_use_size(i++ % kFirstUseSizes), 1, 1}, 0, {}});
+    ++i;
+    auto p = cache->get_or_compile({shader.get(), {never_seen_size(), 1, 1}, 0, {}});
     benchmark::DoNotOptimize(p);
     if (i % kFirstUseSizes == 0) {  // start over with an empty cache
       state.PauseTiming();

@@ -165,3 +165,34 @@ TEST_CASE("Adoption without timeline semaphores is refused with a reason", "[vul
   REQUIRE_FALSE(adopted);
   CHECK_THAT(adopted.error().message, Catch::Contains("timelineSemaphore"));
 }
+
+TEST_CASE("An external submission can carry the backend's timeline value", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto buffer = test::make_buffer(*device, 16);
+    // What the layer does in its vkQueueSubmit hook: the application's submission (here: an empty one) also
+    // signals the backend's timeline.
+    auto value = device->submit_with([&](VkSemaphore timeline, uint64_t v) {
+      VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+      timeline_info.signalSemaphoreValueCount = 1;
+      timeline_info.pSignalSemaphoreValues = &v;
+      VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      submit.pNext = &timeline_info;
+      submit.signalSemaphoreCount = 1;
+      submit.pSignalSemaphores = &timeline;
+      return device->vk().vkQueueSubmit(device->queue(), 1, &submit, VK_NULL_HANDLE);
+    });
+    REQUIRE(value);
+    CHECK(*value == device->last_submitted());
+    buffer->mark_used(*value);
+    buffer.reset();
+    REQUIRE_OK(device->wait(*value));
+    CHECK(device->deferred_count() == 0);
+    device->inject_fault(VK_ERROR_DEVICE_LOST, "vkQueueSubmit");
+    auto lost = device->submit_with([](VkSemaphore, uint64_t) { return VK_SUCCESS; });
+    REQUIRE_FALSE(lost);
+    CHECK(is_device_lost(lost.error()));
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

@@ -255,6 +255,24 @@ TEST_CASE("A foreground miss for a size being prewarmed joins that compile", "[v
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
+TEST_CASE("Prewarm without sizes uses the configured set", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_sizes = {{8, 1, 1}, {16, 1, 1}, {4, 4, 1}};
+    auto cache = test::make_cache(*device, options);
+    auto shader = test::make_add_shader(*device);
+    cache->prewarm(shader);
+    cache->wait_prewarm_idle();
+    CHECK(cache->stats().prewarm_compiles == 3);
+    for (const GroupSize& s : options.prewarm_sizes) {
+      CHECK(cache->find(PipelineKey::make({shader.get(), s, 0, {}})) != nullptr);
+    }
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("Cancelling prewarm drops the queued sizes", "[vulkan]") {
   ValidatedVulkan vk;
   {

@@ -304,27 +304,32 @@ bool Device::take_fault(const char* name, VkResult* result) {
   return true;
 }
 
-Expected<uint64_t> Device::submit(std::span<const VkCommandBuffer> command_buffers) {
+Expected<uint64_t> Device::submit_with(const std::function<VkResult(VkSemaphore, uint64_t)>& submit,
+                                      const char* call_name) {
   if (lost()) return lost_error();
   std::unique_lock<std::mutex> external;
   if (external_queue_mutex_ != nullptr) external = std::unique_lock(*external_queue_mutex_);
   std::lock_guard lock(queue_mutex_);
   const uint64_t value = next_value_ + 1;
-  VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-  timeline_info.signalSemaphoreValueCount = 1;
-  timeline_info.pSignalSemaphoreValues = &value;
-  VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-  submit.pNext = &timeline_info;
-  submit.commandBufferCount = static_cast<uint32_t>(command_buffers.size());
-  submit.pCommandBuffers = command_buffers.data();
-  submit.signalSemaphoreCount = 1;
-  submit.pSignalSemaphores = &timeline_;
-  if (Status ok = call("vkQueueSubmit", vk_.vkQueueSubmit, queue_, 1u, &submit, VkFence{VK_NULL_HANDLE}); !ok) {
-    return ok.error();
-  }
+  if (Status ok = call(call_name, [&] { return submit(timeline_, value); }); !ok) return ok.error();
   next_value_ = value;
   submitted_.store(value, std::memory_order_release);
   return value;
+}
+
+Expected<uint64_t> Device::submit(std::span<const VkCommandBuffer> command_buffers) {
+  return submit_with([&](VkSemaphore timeline, uint64_t value) {
+    VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+    timeline_info.signalSemaphoreValueCount = 1;
+    timeline_info.pSignalSemaphoreValues = &value;
+    VkSubmitInfo submit_info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit_info.pNext = &timeline_info;
+    submit_info.commandBufferCount = static_cast<uint32_t>(command_buffers.size());
+    submit_info.pCommandBuffers = command_buffers.data();
+    submit_info.signalSemaphoreCount = 1;
+    submit_info.pSignalSemaphores = &timeline;
+    return vk_.vkQueueSubmit(queue_, 1, &submit_info, VK_NULL_HANDLE);
+  });
 }
 
 uint64_t Device::completed() {

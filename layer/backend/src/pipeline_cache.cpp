@@ -547,7 +547,8 @@ std::vector<GroupSize> PipelineCache::default_prewarm_sizes(const DeviceInfo& in
 void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes,
                             uint32_t subgroup_size) {
   if (!shader || workers_.empty()) return;
-  if (sizes.empty()) sizes = default_prewarm_sizes(device_->info());
+  if (sizes.empty()) sizes = options_.prewarm_sizes;
+  if (sizes.empty()) sizes = default_prewarm_sizes(device_->info(), options_.max_prewarm_sizes);
   {
     std::lock_guard lock(work_mutex_);
     if (stopping_) return;

@@ -132,6 +132,12 @@ class Device {
   // ---- submission and completion: one timeline semaphore per Device ----
   // Submits `command_buffers` to the queue; the returned timeline value is signalled when they complete.
   Expected<uint64_t> submit(std::span<const VkCommandBuffer> command_buffers);
+  // For the Vulkan layer, whose submissions are the application's: runs `submit(timeline, value)` under the
+  // queue lock; the callback must make its vkQueueSubmit also signal `timeline` with `value` (add it to the
+  // application's signal semaphores) and return the VkResult. On success `value` counts as submitted, so
+  // pipelines and buffers marked with it are destroyed only after that submission completes.
+  Expected<uint64_t> submit_with(const std::function<VkResult(VkSemaphore timeline, uint64_t value)>& submit,
+                                 const char* call = "vkQueueSubmit");
   uint64_t last_submitted() const { return submitted_.load(std::memory_order_acquire); }
   // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
   uint64_t completed();

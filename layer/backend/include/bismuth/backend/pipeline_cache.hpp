@@ -125,6 +125,9 @@ struct PipelineCacheOptions {
   std::chrono::milliseconds save_interval{60000};  // periodic save by a background worker when dirty
   // Prewarm workers; 0: one per two hardware threads, at least 1, at most 4.
   uint32_t prewarm_threads = 0;
+  // The sizes prewarm(shader) compiles when given none; empty: default_prewarm_sizes(device, max_prewarm_sizes).
+  std::vector<GroupSize> prewarm_sizes;
+  size_t max_prewarm_sizes = 64;
   // Print statistics to stderr in ~PipelineCache. Unset: BISMUTH_STATS=1 decides.
   std::optional<bool> print_stats_at_exit;
   // Warnings (ignored cache files, failed saves) go here; unset: stderr.
@@ -185,7 +188,8 @@ class PipelineCache {
   // Changes whenever an entry is evicted: tables that hold references drop them when it changes.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
-  // Queues background compiles of `sizes` (default_prewarm_sizes when empty) for `shader`, in order.
+  // Queues background compiles of `sizes` for `shader`, in order; empty: the configured prewarm_sizes, else
+  // default_prewarm_sizes. Call it when a variable-size shader is created.
   void prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes = {}, uint32_t subgroup_size = 0);
   // Drops every queued prewarm compile (a compile already running finishes).
   void cancel_prewarm();
