@@ -16,6 +16,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 
 #include "spirv_builder.hpp"
 
@@ -41,6 +42,10 @@ class Codegen {
 
   bool run(std::vector<uint32_t>& words) {
     glsl_ = b_.id();
+    size_t instructions = 0;
+    for (const auto& sub : p_.subroutines) instructions += sub.body.size();
+    b_.body.reserve(instructions * 64);
+    b_.functions.reserve(instructions * 64);
     setup_globals();
     // Subroutines: one function each, then the entry point calling the entry subroutine.
     fn_ids_.resize(p_.subroutines.size());
@@ -60,8 +65,13 @@ class Codegen {
 
  private:
   // ---------------------------------------------------------------- types and constants
-  uint32_t t_void() { return b_.global(Op::OpTypeVoid, {}, false); }
-  uint32_t t_bool() { return b_.global(Op::OpTypeBool, {}, false); }
+  // Memoized: the emitter asks for the same few types and constants for every instruction.
+  uint32_t memo(uint32_t& slot, spv::Op op, std::vector<uint32_t> operands) {
+    if (!slot) slot = b_.global(op, std::move(operands), false);
+    return slot;
+  }
+  uint32_t t_void() { return memo(void_, Op::OpTypeVoid, {}); }
+  uint32_t t_bool() { return memo(bool_, Op::OpTypeBool, {}); }
   uint32_t t_int(uint32_t width, bool sign) {
     if (width == 64) uses_int64_ = true;
     return b_.global(Op::OpTypeInt, {width, sign ? 1u : 0u}, false);
@@ -71,16 +81,26 @@ class Codegen {
     return b_.global(Op::OpTypeFloat, {width}, false);
   }
   uint32_t t_vec(uint32_t component, uint32_t n) { return b_.global(Op::OpTypeVector, {component, n}, false); }
-  uint32_t t_u32() { return t_int(32, false); }
-  uint32_t t_i32() { return t_int(32, true); }
+  uint32_t t_u32() { return u32_ ? u32_ : (u32_ = t_int(32, false)); }
+  uint32_t t_i32() { return i32_ ? i32_ : (i32_ = t_int(32, true)); }
   uint32_t t_u64() { return t_int(64, false); }
-  uint32_t t_bvec4() { return t_vec(t_bool(), 4); }
-  uint32_t t_uvec4() { return t_vec(t_u32(), 4); }
-  uint32_t t_uvec3() { return t_vec(t_u32(), 3); }
+  uint32_t t_bvec4() { return bvec4_ ? bvec4_ : (bvec4_ = t_vec(t_bool(), 4)); }
+  uint32_t t_uvec4() { return uvec4_ ? uvec4_ : (uvec4_ = t_vec(t_u32(), 4)); }
+  uint32_t t_uvec3() { return uvec3_ ? uvec3_ : (uvec3_ = t_vec(t_u32(), 3)); }
   uint32_t t_ptr(spv::StorageClass sc, uint32_t type) {
-    return b_.global(Op::OpTypePointer, {static_cast<uint32_t>(sc), type}, false);
+    const uint64_t key = (uint64_t(sc) << 32) | type;
+    auto it = ptr_cache_.find(key);
+    if (it != ptr_cache_.end()) return it->second;
+    const uint32_t id = b_.global(Op::OpTypePointer, {static_cast<uint32_t>(sc), type}, false);
+    ptr_cache_.emplace(key, id);
+    return id;
   }
   uint32_t scalar_type(DataType t) {
+    uint32_t& slot = scalar_cache_[static_cast<size_t>(t)];
+    if (!slot) slot = scalar_type_uncached(t);
+    return slot;
+  }
+  uint32_t scalar_type_uncached(DataType t) {
     switch (t) {
       case DataType::F32: return t_float(32);
       case DataType::F64: return t_float(64);
@@ -90,11 +110,21 @@ class Codegen {
       default: return t_u32();
     }
   }
-  uint32_t vec_type(DataType t) { return t_vec(scalar_type(t), 4); }
+  uint32_t vec_type(DataType t) {
+    uint32_t& slot = vec_cache_[static_cast<size_t>(t)];
+    if (!slot) slot = t_vec(scalar_type(t), 4);
+    return slot;
+  }
   uint32_t raw_scalar(bool wide) { return wide ? t_u64() : t_u32(); }
   uint32_t raw_vec(bool wide) { return t_vec(raw_scalar(wide), 4); }
 
-  uint32_t c_u32(uint32_t v) { return b_.global(Op::OpConstant, {t_u32(), v}, true); }
+  uint32_t c_u32(uint32_t v) {
+    auto it = u32_constants_.find(v);
+    if (it != u32_constants_.end()) return it->second;
+    const uint32_t id = b_.global(Op::OpConstant, {t_u32(), v}, true);
+    u32_constants_.emplace(v, id);
+    return id;
+  }
   uint32_t c_i32(int32_t v) { return b_.global(Op::OpConstant, {t_i32(), static_cast<uint32_t>(v)}, true); }
   uint32_t c_bool(bool v) { return b_.global(v ? Op::OpConstantTrue : Op::OpConstantFalse, {t_bool()}, true); }
   uint32_t c_scalar(DataType t, double f, int64_t i, bool from_float) {
@@ -141,6 +171,13 @@ class Codegen {
   }
   uint32_t c_literal(const Literal& lit, DataType t) { return c_scalar(t, lit.f, lit.i, lit.is_float); }
   uint32_t c_uvec4(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
+    if (a == b && b == c && c == d) {
+      auto it = uvec4_splats_.find(a);
+      if (it != uvec4_splats_.end()) return it->second;
+      const uint32_t id = b_.global(Op::OpConstantComposite, {t_uvec4(), c_u32(a), c_u32(a), c_u32(a), c_u32(a)}, true);
+      uvec4_splats_.emplace(a, id);
+      return id;
+    }
     return b_.global(Op::OpConstantComposite, {t_uvec4(), c_u32(a), c_u32(b), c_u32(c), c_u32(d)}, true);
   }
   uint32_t c_bvec4(uint8_t mask) {
@@ -1371,6 +1408,10 @@ class Codegen {
     return true;
   }
 
+  uint32_t void_ = 0, bool_ = 0, u32_ = 0, i32_ = 0, bvec4_ = 0, uvec4_ = 0, uvec3_ = 0;
+  std::array<uint32_t, 8> scalar_cache_{}, vec_cache_{};
+  std::unordered_map<uint64_t, uint32_t> ptr_cache_;
+  std::unordered_map<uint32_t, uint32_t> u32_constants_, uvec4_splats_;
   const ParsedProgram& p_;
   const AssembleOptions& options_;
   ProgramInfo& info_;

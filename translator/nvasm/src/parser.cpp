@@ -42,6 +42,7 @@ class Lexer {
   // Lexes everything after the header; false with a failure on a bad character or number.
   bool run(size_t start, std::vector<Token>& out, Failure& failure) {
     size_t i = start;
+    out.reserve(s_.size() / 3 + 16);
     while (true) {
       while (i < s_.size()) {
         const char c = s_[i];

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <map>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -33,22 +33,22 @@ class SpirvBuilder {
 
   // A type or constant: emitted once into `globals`, keyed by opcode and operands.
   uint32_t global(spv::Op op, std::vector<uint32_t> operands, bool has_type) {
-    std::vector<uint32_t> key = operands;
-    key.push_back(static_cast<uint32_t>(op));
-    auto it = cache_.find(key);
-    if (it != cache_.end()) return it->second;
+    operands.push_back(static_cast<uint32_t>(op));
+    auto [it, inserted] = cache_.try_emplace(std::move(operands), 0);
+    if (!inserted) return it->second;
+    const std::vector<uint32_t>& key = it->first;
     const uint32_t result = id();
-    std::vector<uint32_t> words;
+    const size_t n = key.size() - 1;  // operands without the opcode
+    globals.push_back((static_cast<uint32_t>(n + 2) << 16) | static_cast<uint32_t>(op));
     if (has_type) {
-      words.push_back(operands[0]);
-      words.push_back(result);
-      words.insert(words.end(), operands.begin() + 1, operands.end());
+      globals.push_back(key[0]);
+      globals.push_back(result);
+      globals.insert(globals.end(), key.begin() + 1, key.begin() + static_cast<std::ptrdiff_t>(n));
     } else {
-      words.push_back(result);
-      words.insert(words.end(), operands.begin(), operands.end());
+      globals.push_back(result);
+      globals.insert(globals.end(), key.begin(), key.begin() + static_cast<std::ptrdiff_t>(n));
     }
-    put(globals, op, words);
-    cache_.emplace(std::move(key), result);
+    it->second = result;
     return result;
   }
 
@@ -85,7 +85,14 @@ class SpirvBuilder {
 
  private:
   uint32_t bound_ = 1;
-  std::map<std::vector<uint32_t>, uint32_t> cache_;
+  struct KeyHash {
+    size_t operator()(const std::vector<uint32_t>& v) const {
+      uint64_t h = 1469598103934665603ull;
+      for (uint32_t w : v) h = (h ^ w) * 1099511628211ull;
+      return static_cast<size_t>(h);
+    }
+  };
+  std::unordered_map<std::vector<uint32_t>, uint32_t, KeyHash> cache_;
 };
 
 }  // namespace bismuth::nvasm::detail

@@ -46,6 +46,9 @@ struct AssembleOptions {
   bool exact_float_mad = false;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
+  // Validate the result with spirv-val (Vulkan 1.1) before returning it; a failure is an internal error. Turn off
+  // only where the caller validates itself (the benchmark measures the assembler without SPIRV-Tools).
+  bool validate = true;
 };
 
 enum class GroupSizeForm {
