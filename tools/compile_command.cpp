@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/spirv_patch/subgroup_lowering.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
@@ -67,7 +68,27 @@ int run_compile(const CompileOptions& options) {
     return 1;
   }
   std::vector<uint32_t> words;
-  if (is_spirv_file(options.input)) {
+  if (options.input.size() >= 6 && options.input.compare(options.input.size() - 6, 6, ".nvcp5") == 0) {
+    // !!NVcp5.0 assembly (docs/nvasm.md). No device here: assume 32-lane subgroups can be pinned, and say so.
+    std::ifstream in(options.input, std::ios::binary);
+    if (!in) {
+      report(options.input, "error", "cannot open the file");
+      return 1;
+    }
+    const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    nvasm::AssembleOptions nv_options;
+    nv_options.subgroup_size_32_available = true;
+    auto assembled = nvasm::assemble(source, nv_options);
+    if (!assembled) {
+      std::fprintf(stderr, "%s: %s\n", options.input.c_str(), assembled.error().message.c_str());
+      return 1;
+    }
+    if (assembled->info.required_subgroup_size) {
+      report(options.input, "note", "thread-group instructions: the pipeline needs a subgroup size of " +
+                                        std::to_string(*assembled->info.required_subgroup_size));
+    }
+    words = std::move(assembled->spirv);
+  } else if (is_spirv_file(options.input)) {
     auto read = read_spirv(options.input);
     if (!read) return 1;
     words = std::move(*read);
@@ -161,7 +182,7 @@ void add_compile_command(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<CompileOptions>();
   CLI::App* command = app.add_subcommand(
       "compile", "Compile a GLSL compute shader or patch a SPIR-V module (ballot/vote lowering, variable group size)");
-  command->add_option("input", options->input, "FILE.comp (GLSL) or FILE.spv (SPIR-V binary)")->required();
+  command->add_option("input", options->input, "FILE.comp (GLSL), FILE.nvcp5 (!!NVcp5.0 assembly) or FILE.spv (SPIR-V binary)")->required();
   command->add_option("-o,--output", options->output, "Output SPIR-V binary")->required();
   command->add_option("--target", options->target, "vulkan1.0 | vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.1)");
   command->add_flag("--disasm", options->disasm, "Print the result as SPIR-V assembly");

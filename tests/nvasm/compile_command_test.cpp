@@ -1,0 +1,51 @@
+// `bismuth compile FILE.nvcp5 -o OUT.spv [--disasm]`: the assembler behind the CLI.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "support/run_process.hpp"
+
+using bismuth::test::run_process;
+
+namespace {
+
+std::string cli() { return bismuth::test::tool_path(BISMUTH_CLI_PATH); }
+std::string corpus(const std::string& name) {
+  return std::string(BISMUTH_SOURCE_DIR) + "/tests/data/corpus/nvidia-h100/" + name + "/program.nvcp5";
+}
+
+}  // namespace
+
+TEST_CASE("bismuth compile assembles a .nvcp5 program to validated SPIR-V", "[nvasm][cli]") {
+  const std::string out = "nvasm_cli_iota.spv";
+  auto result = run_process({cli(), "compile", corpus("iota_store"), "-o", out, "--disasm"});
+  INFO(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.out, Catch::Contains("OpEntryPoint GLCompute"));
+  CHECK_THAT(result.out, Catch::Contains("LocalSize 64 1 1"));
+  std::ifstream in(out, std::ios::binary | std::ios::ate);
+  CHECK(in.tellg() > 20);
+  std::remove(out.c_str());
+}
+
+TEST_CASE("bismuth compile notes the subgroup size a thread-group program needs", "[nvasm][cli]") {
+  const std::string out = "nvasm_cli_tg.spv";
+  auto result = run_process({cli(), "compile", corpus("thread_group_nv"), "-o", out});
+  REQUIRE(result.exit_code == 0);
+  CHECK_THAT(result.err, Catch::Contains("needs a subgroup size of 32"));
+  std::remove(out.c_str());
+}
+
+TEST_CASE("bismuth compile reports a load error with line and column", "[nvasm][cli]") {
+  const std::string input = "nvasm_cli_bad.nvcp5";
+  {
+    std::ofstream f(input);
+    f << "!!NVcp5.0\nGROUP_SIZE 1;\nFOO;\nEND\n";
+  }
+  auto result = run_process({cli(), "compile", input, "-o", "nvasm_cli_bad.spv"});
+  CHECK(result.exit_code == 1);
+  CHECK_THAT(result.err, Catch::Contains("nvasm_cli_bad.nvcp5: line 3, column 1: error: unknown opcode 'FOO'"));
+  std::remove(input.c_str());
+}
