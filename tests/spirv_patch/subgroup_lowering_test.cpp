@@ -209,7 +209,7 @@ TEST_CASE("Every KHR ballot and vote instruction becomes its GroupNonUniform cou
   CHECK(contains_opcode(patch->words, spv::Op::OpGroupNonUniformAllEqual));
 }
 
-TEST_CASE("KHR capabilities and extension strings are dropped; the GroupNonUniform capabilities are added") {
+TEST_CASE("KHR capabilities and extension strings are dropped, the GroupNonUniform capabilities are added") {
   auto patch = lower_khr_subgroup_ops(compile_or_fail(kBallotVote));
   REQUIRE_OK(patch);
   auto module = Module::parse(patch->words);
@@ -246,7 +246,7 @@ TEST_CASE("The module version rises to 1.3 from below and never further") {
   REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
 }
 
-TEST_CASE("Ballot modules report that they need a subgroup size of at most 64; vote-only modules do not") {
+TEST_CASE("Ballot modules report that they need a subgroup size of at most 64, vote-only modules do not") {
   auto ballot = lower_khr_subgroup_ops(compile_or_fail(kBallotVote));
   REQUIRE_OK(ballot);
   CHECK(ballot->report.requires_subgroup_size_at_most_64);

@@ -105,7 +105,7 @@ TEST_CASE("One module runs at every workgroup size through specialization (Workg
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
-TEST_CASE("A fixed-size module made variable runs at every size; only folded values keep the old size") {
+TEST_CASE("A fixed-size module made variable runs at every size, only folded values keep the old size") {
   ValidatedVulkan vk;
   auto device = ComputeDevice::create(vk);
   REQUIRE_OK(device);

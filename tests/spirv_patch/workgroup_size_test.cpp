@@ -183,7 +183,7 @@ TEST_CASE("LocalSizeId on plain constants becomes spec constants without touchin
   CHECK(size_of(patch->words, "a").spec_ids == std::array<std::optional<uint32_t>, 3>{0u, 1u, 2u});
 }
 
-TEST_CASE("Only the selected entry point changes; the others keep their sizes") {
+TEST_CASE("Only the selected entry point changes, the others keep their sizes") {
   const auto input = assemble_or_fail(kTwoEntryPoints);
   auto patch = workgroup_size_to_spec_constants(input, {.entry_point = "a",
                                                         .output_form = WorkgroupSizeForm::LocalSizeId});
@@ -215,7 +215,7 @@ TEST_CASE("LocalSizeId output raises a SPIR-V 1.0 module to 1.2, not further") {
   REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_3);
 }
 
-TEST_CASE("New SpecIds never collide with the module's own; free preferred ids are used") {
+TEST_CASE("New SpecIds never collide with the module's own, free preferred ids are used") {
   const auto input = compile_or_fail(kWithUserSpecConstants);
   auto patch = workgroup_size_to_spec_constants(input, {});
   REQUIRE_OK(patch);
