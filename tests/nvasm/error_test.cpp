@@ -140,3 +140,22 @@ TEST_CASE("errors: no input crashes or throws (truncated corpus prefixes)", "[nv
     if (!r) CHECK(static_cast<size_t>(r.error().code) <= n);
   }
 }
+
+TEST_CASE("errors: IF and REP nested deeper than 64 levels", "[nvasm][errors]") {
+  std::string source = kHead;
+  for (int i = 0; i < 65; ++i) source += "IF NE.x;\n";
+  check_error(source + "END\n", {68, 1, "nested too deeply"});
+}
+
+TEST_CASE("errors: calls that fan out past the inlining bound", "[nvasm][errors]") {
+  // Every call is inlined (SPIR-V functions are inlined by the optimizer): 2^40 copies must not be attempted.
+  std::string source = kHead + "main:\nCAL s0;\nRET;\n";
+  for (int i = 0; i < 40; ++i) {
+    source += "s" + std::to_string(i) + ":\nADD.U R0.x, R0.x, {1}.x;\n";
+    if (i + 1 < 40) source += "CAL s" + std::to_string(i + 1) + ";\nCAL s" + std::to_string(i + 1) + ";\n";
+    source += "RET;\n";
+  }
+  auto result = assemble(source + "END\n");
+  REQUIRE_FALSE(result);
+  CHECK_THAT(result.error().message, Catch::Contains("once inlined"));
+}

@@ -30,6 +30,8 @@ constexpr uint32_t kMaxParamIndex = 4095;
 constexpr uint32_t kMaxGroupSize = 65535;
 constexpr uint32_t kMaxSharedMemory = 1u << 24;
 constexpr uint32_t kMaxStorageIndex = 1023;
+// Deeper nesting than any real program keeps SPIRV-Tools' structured-CFG analyses far from deep recursion.
+constexpr size_t kMaxNesting = 64;
 
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -1208,6 +1210,7 @@ class Parser {
         if (!cond_test(test)) return false;
         inst.condition = test;
         open_blocks_.push_back({Op::IF, inst.offset, false});
+        if (open_blocks_.size() > kMaxNesting) return error(inst.offset, "IF and REP blocks nested too deeply");
         return true;
       }
       case Op::ELSE:
@@ -1228,7 +1231,7 @@ class Parser {
         }
         if (inst.type == DataType::None) inst.type = DataType::F32;
         open_blocks_.push_back({Op::REP, inst.offset, false});
-        if (open_blocks_.size() > 256) return error(inst.offset, "blocks nested too deeply");
+        if (open_blocks_.size() > kMaxNesting) return error(inst.offset, "IF and REP blocks nested too deeply");
         return true;
       case Op::ENDREP:
         if (open_blocks_.empty() || open_blocks_.back().op != Op::REP) return error(inst.offset, "ENDREP without a matching REP");
@@ -1293,6 +1296,10 @@ class Parser {
       const Instruction& inst = out_.subroutines[call.subroutine].body[call.instruction];
       edges[call.subroutine].push_back({inst.label, call.offset});
     }
+    // The size of each subroutine with its callees inlined (the optimizer inlines every call): bounded, so a
+    // small program of calls that fan out cannot make the translation explode.
+    std::vector<uint64_t> inlined(n, 0);
+    constexpr uint64_t kMaxInlined = 1u << 17;
     for (size_t root = 0; root < n; ++root) {
       if (state[root]) continue;
       std::vector<Frame> stack{{root, 0}};
@@ -1300,6 +1307,14 @@ class Parser {
       while (!stack.empty()) {
         Frame& f = stack.back();
         if (f.next_call == edges[f.sub].size()) {
+          uint64_t total = out_.subroutines[f.sub].body.size() + 1;
+          for (const auto& [callee, offset] : edges[f.sub]) total = std::min(kMaxInlined + 1, total + inlined[callee]);
+          inlined[f.sub] = total;
+          if (total > kMaxInlined) {
+            return error(out_.subroutines[f.sub].offset,
+                         "subroutine calls expand to more than " + std::to_string(kMaxInlined) +
+                             " instructions once inlined");
+          }
           state[f.sub] = 2;
           stack.pop_back();
           continue;
