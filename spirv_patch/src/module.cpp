@@ -217,6 +217,7 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     if (words[0] == 0x03022307) return fail("word 0: big-endian SPIR-V is not supported");
     return fail("word 0: wrong magic number " + hex(words[0]) + ", expected " + hex(spv::MagicNumber));
   }
+  if (words.size() > UINT32_MAX) return fail("SPIR-V module has more words than 32-bit offsets can name");
   const uint32_t version = words[1];
   const uint32_t major = (version >> 16) & 0xff;
   const uint32_t minor = (version >> 8) & 0xff;
