@@ -10,6 +10,9 @@ packages=(
   # libraries (headers and static/shared libs)
   libvulkan-dev libvulkan-volk-dev glslang-dev spirv-tools spirv-headers libspirv-cross-c-shared-dev
   catch2 nlohmann-json3-dev libcli11-dev libxxhash-dev libbenchmark-dev
+  # GL/glcorearb.h and EGL/egl.h + eglext.h, headers only: libbismuth-gl generates its exported GL 4.6 entry
+  # points from glcorearb.h and implements the EGL API against the Khronos headers (nothing links libGL/libEGL)
+  libgl-dev libegl-dev
   # run and test time: the Vulkan loader, lavapipe and the Khronos validation layer
   libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
 )

@@ -1,0 +1,1002 @@
+// Devices, contexts, the current context per thread, the C API for ports, and the minimal EGL.
+#define EGL_EGLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "bismuth/backend/device_info.hpp"
+#include "bismuth/backend/device_selection.hpp"
+#include "bismuth/backend/vk_functions.hpp"
+#include "bismuth/gl/bismuth_gl.h"
+#include "gl_internal.hpp"
+
+namespace bismuth::gl {
+
+namespace {
+
+thread_local Context* t_current = nullptr;
+thread_local std::string t_last_error;
+
+// Validation messages go to the context current in the reporting thread (KHR_debug) and to stderr.
+constexpr GLuint kValidationMessageId = 0xB15B0001u;
+
+void on_vulkan_message(const backend::DebugMessage& message) {
+  const bool validation = (message.types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) != 0;
+  const bool error = (message.severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
+  std::fprintf(stderr, "bismuth-gl: Vulkan %s: %s\n", validation ? "validation" : "message", message.text.c_str());
+  if (Context* ctx = t_current) {
+    ctx->debug(GL_DEBUG_SOURCE_API, validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE,
+               kValidationMessageId, error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM,
+               "Vulkan validation: " + message.text);
+  }
+}
+
+// One Bismuth-created instance per validation setting, and one DeviceState per physical device on it, shared by
+// every display and context that names the same device.
+struct Driver {
+  std::mutex mutex;
+  std::shared_ptr<backend::Instance> instance[2];
+  std::vector<backend::DeviceInfo> devices[2];
+  std::map<std::pair<int, uint32_t>, std::weak_ptr<DeviceState>> states;
+};
+Driver& driver() {
+  static Driver* d = new Driver;  // never destroyed: EGL objects may be used from atexit handlers
+  return *d;
+}
+
+Expected<std::shared_ptr<backend::Instance>> driver_instance(bool validation, std::vector<backend::DeviceInfo>** devices) {
+  Driver& d = driver();
+  const int slot = validation ? 1 : 0;
+  if (!d.instance[slot]) {
+    backend::InstanceOptions options;
+    options.application_name = "libbismuth-gl";
+    options.enable_validation = validation;
+    options.on_debug_message = on_vulkan_message;
+    auto instance = backend::Instance::create(options);
+    if (!instance) return instance.error();
+    auto list = backend::enumerate_devices(**instance);
+    if (!list) return list.error();
+    d.instance[slot] = std::shared_ptr<backend::Instance>(std::move(*instance));
+    d.devices[slot] = std::move(*list);
+  }
+  *devices = &d.devices[slot];
+  return d.instance[slot];
+}
+
+template <class T>
+void chain(void**& next, T& s) {
+  *next = &s;
+  next = &s.pNext;
+}
+
+void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) {
+  const backend::DeviceInfo& d = state.device->info();
+  Caps& c = state.caps;
+  c.device_name = d.name;
+  c.renderer = "Bismuth on " + d.name;
+  c.version = "4.6.0 Bismuth " + std::string(BISMUTH_GL_VERSION) + " (Vulkan: " + d.name + ")";
+  c.max_group_count = d.max_compute_work_group_count;
+  for (auto& v : c.max_group_count) v = std::min<uint32_t>(v, 0x7fffffffu);
+  c.max_group_size = d.max_compute_work_group_size;
+  c.max_group_invocations = d.max_compute_work_group_invocations;
+  for (int i = 0; i < 3; ++i) c.max_variable_group_size[i] = std::min(c.max_group_size[i], c.max_group_invocations);
+  c.max_variable_group_invocations = c.max_group_invocations;
+  c.max_shared_memory = d.max_compute_shared_memory_size;
+  c.ssbo_alignment = static_cast<uint32_t>(std::max<VkDeviceSize>(1, d.min_storage_buffer_offset_alignment));
+  c.ubo_alignment = static_cast<uint32_t>(std::max<VkDeviceSize>(1, d.min_uniform_buffer_offset_alignment));
+  c.subgroup_size = d.subgroup_size;
+  // ARB_compute_variable_group_size minimums: 512 x 512 x 64 and 512 invocations.
+  c.variable_group_size = c.max_variable_group_size[0] >= 512 && c.max_variable_group_size[1] >= 512 &&
+                          c.max_variable_group_size[2] >= 64 && c.max_variable_group_invocations >= 512;
+  const VkSubgroupFeatureFlags ops = d.compute_subgroup_operations();
+  const bool has_ops = (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
+  // GL_ARB_shader_ballot's 64-bit masks are correct only on subgroups of at most 64 invocations.
+  if (has_ops && state.device->features().subgroup_size_control &&
+      (d.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT) && d.min_subgroup_size <= 64 &&
+      d.min_subgroup_size > 0) {
+    c.ballot_vote = true;
+    c.ballot_subgroup_size = std::min<uint32_t>(64, d.max_subgroup_size);
+    // The largest power of two in [min, min(64, max)].
+    uint32_t size = d.min_subgroup_size;
+    while (size * 2 <= c.ballot_subgroup_size) size *= 2;
+    c.ballot_subgroup_size = size;
+    if (d.subgroup_size == size && d.min_subgroup_size == d.max_subgroup_size) c.ballot_subgroup_size = 0;
+  } else if (has_ops && d.subgroup_size > 0 && d.subgroup_size <= 64 &&
+             (!d.subgroup_size_control || d.max_subgroup_size <= 64)) {
+    c.ballot_vote = true;
+    c.ballot_subgroup_size = 0;
+  }
+  c.int64 = int64;
+  c.float64 = float64;
+  c.float_atomic_add = float_atomic;
+  c.split_fma = d.driver_name.find("llvmpipe") != std::string::npos || d.name.find("llvmpipe") != std::string::npos;
+  c.extensions = {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_atomic_counters"};
+  if (c.variable_group_size) c.extensions.push_back("GL_ARB_compute_variable_group_size");
+  if (c.ballot_vote) {
+    c.extensions.push_back("GL_ARB_shader_ballot");
+    c.extensions.push_back("GL_ARB_shader_group_vote");
+  }
+  if (c.int64) c.extensions.push_back("GL_ARB_gpu_shader_int64");
+  c.extensions.push_back("GL_KHR_debug");
+}
+
+// Creates a VkDevice with every feature GL compute programs need that the device has (int64, float64, float
+// atomics for GL_NV_shader_atomic_float, subgroup size control, ...) and adopts it into a backend::Device.
+Expected<std::shared_ptr<DeviceState>> create_device_state(std::shared_ptr<backend::Instance> instance,
+                                                           const backend::DeviceInfo& d) {
+  auto vki = backend::InstanceFunctions::load_from_loader(instance->handle());
+  if (!vki) return vki.error();
+  uint32_t family_count = 0;
+  vki->vkGetPhysicalDeviceQueueFamilyProperties(d.handle, &family_count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(family_count);
+  vki->vkGetPhysicalDeviceQueueFamilyProperties(d.handle, &family_count, families.data());
+  uint32_t family = UINT32_MAX;
+  for (uint32_t i = 0; i < family_count; ++i) {
+    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && families[i].timestampValidBits > 0) {
+      family = i;
+      break;
+    }
+  }
+  for (uint32_t i = 0; family == UINT32_MAX && i < family_count; ++i) {
+    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
+  }
+  if (family == UINT32_MAX) return fail(d.name + ": no compute queue");
+
+  const uint32_t version = std::min(instance->api_version(), d.api_version);
+  const bool atomic_float_ext = d.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  const bool extended_types_ext =
+      version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
+
+  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+  VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
+  VkPhysicalDeviceHostQueryResetFeatures query_reset{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
+  VkPhysicalDevicePipelineCreationCacheControlFeatures cache_control{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
+  void** next = &f2.pNext;
+  chain(next, timeline);
+  if (d.has_subgroup_size_control) chain(next, size_control);
+  if (d.has_maintenance4) chain(next, maintenance4);
+  if (d.has_host_query_reset) chain(next, query_reset);
+  if (d.has_pipeline_creation_cache_control) chain(next, cache_control);
+  if (atomic_float_ext) chain(next, atomic_float);
+  if (extended_types_ext) chain(next, extended_types);
+  vki->vkGetPhysicalDeviceFeatures2(d.handle, &f2);
+  if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
+
+  // Enable exactly what is present (the queried structures already hold that), minus what GL does not use.
+  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  enable.features.shaderInt64 = f2.features.shaderInt64;
+  enable.features.shaderFloat64 = f2.features.shaderFloat64;
+  enable.features.shaderInt16 = f2.features.shaderInt16;
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enable_atomic{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  enable_atomic.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
+  enable_atomic.shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd;
+  enable_atomic.shaderSharedFloat32Atomics = atomic_float.shaderSharedFloat32Atomics;
+  enable_atomic.shaderSharedFloat32AtomicAdd = atomic_float.shaderSharedFloat32AtomicAdd;
+  timeline.pNext = nullptr;
+  size_control.pNext = nullptr;
+  maintenance4.pNext = nullptr;
+  query_reset.pNext = nullptr;
+  cache_control.pNext = nullptr;
+  extended_types.pNext = nullptr;
+  std::vector<const char*> extensions;
+  auto want = [&](uint32_t core, const char* name) {
+    if (version < core && d.has_extension(name)) extensions.push_back(name);
+  };
+  next = &enable.pNext;
+  chain(next, timeline);
+  want(VK_API_VERSION_1_2, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+  backend::DeviceFeatures features;
+  features.timeline_semaphore = true;
+  if (d.has_subgroup_size_control && size_control.subgroupSizeControl) {
+    chain(next, size_control);
+    want(VK_API_VERSION_1_3, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    features.subgroup_size_control = true;
+    features.compute_full_subgroups = size_control.computeFullSubgroups;
+  }
+  if (d.has_maintenance4 && maintenance4.maintenance4) {
+    chain(next, maintenance4);
+    want(VK_API_VERSION_1_3, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+    features.maintenance4 = true;
+  }
+  if (d.has_host_query_reset && query_reset.hostQueryReset) {
+    chain(next, query_reset);
+    want(VK_API_VERSION_1_2, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+    features.host_query_reset = true;
+  }
+  if (d.has_pipeline_creation_cache_control && cache_control.pipelineCreationCacheControl) {
+    chain(next, cache_control);
+    want(VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
+    features.pipeline_creation_cache_control = true;
+  }
+  if (d.has_pipeline_creation_feedback) {
+    want(VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
+    features.pipeline_creation_feedback = true;
+  }
+  const bool float_atomic_add = atomic_float_ext && atomic_float.shaderBufferFloat32AtomicAdd;
+  if (atomic_float_ext && (atomic_float.shaderBufferFloat32Atomics || float_atomic_add)) {
+    chain(next, enable_atomic);
+    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  }
+  if (extended_types_ext && extended_types.shaderSubgroupExtendedTypes) {
+    chain(next, extended_types);
+    want(VK_API_VERSION_1_2, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
+  }
+  if (d.has_push_descriptor) {
+    extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    features.push_descriptor = true;
+  }
+
+  const float priority = 1.0f;
+  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queue_info.queueFamilyIndex = family;
+  queue_info.queueCount = 1;
+  queue_info.pQueuePriorities = &priority;
+  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  create.pNext = &enable;
+  create.queueCreateInfoCount = 1;
+  create.pQueueCreateInfos = &queue_info;
+  create.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  create.ppEnabledExtensionNames = extensions.data();
+  VkDevice device = VK_NULL_HANDLE;
+  if (VkResult r = vki->vkCreateDevice(d.handle, &create, nullptr, &device); r != VK_SUCCESS) {
+    return fail(d.name + ": vkCreateDevice failed (" + std::to_string(r) + ")", r);
+  }
+  auto state = std::make_shared<DeviceState>();
+  state->instance_ref = instance;
+  state->created_device = device;
+  state->destroy_device = reinterpret_cast<PFN_vkDestroyDevice>(vki->vkGetDeviceProcAddr(device, "vkDestroyDevice"));
+  auto get_queue = reinterpret_cast<PFN_vkGetDeviceQueue>(vki->vkGetDeviceProcAddr(device, "vkGetDeviceQueue"));
+  backend::ExternalDevice external;
+  external.instance = instance->handle();
+  external.instance_api_version = instance->api_version();
+  external.get_instance_proc_addr = vkGetInstanceProcAddr;
+  external.physical_device = d.handle;
+  external.device = device;
+  external.get_device_proc_addr = vki->vkGetDeviceProcAddr;
+  get_queue(device, family, 0, &external.queue);
+  external.queue_family = family;
+  external.enabled = features;
+  auto adopted = backend::Device::adopt(external);
+  if (!adopted) return adopted.error();
+  state->device = std::move(*adopted);
+  auto cache = backend::PipelineCache::create(*state->device);
+  if (!cache) return cache.error();
+  state->cache = std::move(*cache);
+  fill_caps(*state, enable.features.shaderInt64 != 0, enable.features.shaderFloat64 != 0, float_atomic_add);
+  return state;
+}
+
+Expected<std::shared_ptr<DeviceState>> device_state_for(bool validation, const backend::DeviceSelector& selector) {
+  Driver& d = driver();
+  std::lock_guard lock(d.mutex);
+  std::vector<backend::DeviceInfo>* devices = nullptr;
+  auto instance = driver_instance(validation, &devices);
+  if (!instance) return instance.error();
+  auto index = backend::select_device(*devices, selector);
+  if (!index) return index.error();
+  auto key = std::make_pair(validation ? 1 : 0, static_cast<uint32_t>(*index));
+  if (auto existing = d.states[key].lock()) return existing;
+  auto state = create_device_state(*instance, (*devices)[*index]);
+  if (!state) return state.error();
+  d.states[key] = *state;
+  return state;
+}
+
+std::mutex g_contexts_mutex;
+std::unordered_set<Context*>& live_contexts() {
+  static auto* set = new std::unordered_set<Context*>;
+  return *set;
+}
+
+bool is_live(Context* ctx) {
+  std::lock_guard lock(g_contexts_mutex);
+  return live_contexts().count(ctx) != 0;
+}
+
+Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* share, bool debug, int profile) {
+  std::shared_ptr<ShareGroup> group;
+  if (share != nullptr) {
+    if (share->share->device_state != state) return fail("the share context is on another device", EGL_BAD_MATCH);
+    group = share->share;
+  } else {
+    group = std::make_shared<ShareGroup>(state);
+  }
+  auto stream = backend::CommandStream::create(*state->device, *state->cache);
+  if (!stream) return stream.error();
+  auto* ctx = new Context(std::move(group), std::move(*stream), debug);
+  ctx->profile_mask = profile;
+  std::lock_guard lock(g_contexts_mutex);
+  live_contexts().insert(ctx);
+  return ctx;
+}
+
+void destroy_now(Context* ctx) {
+  {
+    std::lock_guard lock(g_contexts_mutex);
+    live_contexts().erase(ctx);
+  }
+  delete ctx;
+}
+
+// Makes `ctx` current in this thread; false when it is current in another thread.
+bool make_current(Context* ctx) {
+  Context* previous = t_current;
+  if (ctx == previous) return true;
+  if (ctx != nullptr) {
+    bool expected = false;
+    if (!ctx->current.compare_exchange_strong(expected, true)) return false;
+  }
+  if (previous != nullptr) {
+    // Releasing a context flushes it (EGL 1.5 §3.7.3: an implicit glFlush).
+    (void)previous->stream->flush();
+    previous->current.store(false);
+    t_current = nullptr;
+    if (previous->destroy_pending) destroy_now(previous);
+  }
+  t_current = ctx;
+  return true;
+}
+
+void destroy_context(Context* ctx) {
+  if (ctx == t_current) {
+    ctx->destroy_pending = true;  // destroyed when released (EGL 1.5 §3.7.1.5)
+    return;
+  }
+  if (ctx->current.load()) {
+    ctx->destroy_pending = true;
+    return;
+  }
+  destroy_now(ctx);
+}
+
+}  // namespace
+
+DeviceState::~DeviceState() {
+  cache.reset();
+  device.reset();
+  if (created_device != VK_NULL_HANDLE && destroy_device != nullptr) destroy_device(created_device, nullptr);
+}
+
+bool Caps::has_extension(const char* name) const {
+  return std::find(extensions.begin(), extensions.end(), name) != extensions.end();
+}
+
+Context::Context(std::shared_ptr<ShareGroup> group, std::unique_ptr<backend::CommandStream> s, bool debug_ctx)
+    : share(std::move(group)), device_state(*share->device_state), stream(std::move(s)), caps(device_state.caps),
+      debug_context(debug_ctx) {
+  bindings_scratch.reserve(GlBindingMap::kDefaultUniformBlockBinding + 1);
+}
+
+Context::~Context() {
+  if (program) --program->uses;
+  if (stream) (void)stream->finish();
+  stream.reset();
+}
+
+Context* current_context() { return t_current; }
+
+bool validation_requested() {
+  const char* v = std::getenv("BISMUTH_VALIDATION");
+  return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
+}  // namespace bismuth::gl
+
+using namespace bismuth;
+using namespace bismuth::gl;
+
+// ---------------------------------------------------------------------------------------------------------------
+// The C API for ports.
+
+struct BismuthGLContext_T {};  // never defined as an object: handles are Context pointers
+
+namespace {
+Context* from_handle(BismuthGLContext h) { return reinterpret_cast<Context*>(h); }
+BismuthGLContext to_handle(Context* c) { return reinterpret_cast<BismuthGLContext>(c); }
+}  // namespace
+
+extern "C" BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* options) {
+  try {
+    t_last_error.clear();
+    const bool validation = validation_requested() || (options && options->enable_validation);
+    const auto selector = options && options->device ? backend::DeviceSelector::parse(options->device)
+                                                     : backend::DeviceSelector::from_environment();
+    Context* share = options ? from_handle(options->share_context) : nullptr;
+    if (share != nullptr && !is_live(share)) {
+      t_last_error = "bismuthCreateContext: share_context is not a live context";
+      return nullptr;
+    }
+    std::shared_ptr<DeviceState> state;
+    if (share != nullptr) {
+      state = share->share->device_state;
+    } else {
+      auto s = device_state_for(validation, selector);
+      if (!s) {
+        t_last_error = "bismuthCreateContext: " + s.error().message;
+        return nullptr;
+      }
+      state = *s;
+    }
+    auto ctx = create_context(state, share, options && options->debug, GL_CONTEXT_CORE_PROFILE_BIT);
+    if (!ctx) {
+      t_last_error = "bismuthCreateContext: " + ctx.error().message;
+      return nullptr;
+    }
+    return to_handle(*ctx);
+  } catch (...) {
+    t_last_error = "bismuthCreateContext: out of memory";
+    return nullptr;
+  }
+}
+
+extern "C" BismuthGLContext bismuthCreateContextOnVulkan(const BismuthGLVulkanDevice* vk,
+                                                         const BismuthGLContextOptions* options) {
+  try {
+    t_last_error.clear();
+    if (vk == nullptr || vk->instance == nullptr || vk->device == nullptr || vk->queue == nullptr ||
+        vk->get_instance_proc_addr == nullptr || vk->physical_device == nullptr) {
+      t_last_error = "bismuthCreateContextOnVulkan: instance, get_instance_proc_addr, physical_device, device and "
+                     "queue are required";
+      return nullptr;
+    }
+    Context* share = options ? from_handle(options->share_context) : nullptr;
+    if (share != nullptr) {
+      t_last_error = "bismuthCreateContextOnVulkan: share contexts are created with bismuthCreateContext";
+      return nullptr;
+    }
+    auto gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(vk->get_instance_proc_addr);
+    auto instance = static_cast<VkInstance>(vk->instance);
+    auto gdpa = reinterpret_cast<PFN_vkGetDeviceProcAddr>(gipa(instance, "vkGetDeviceProcAddr"));
+    backend::ExternalDevice external;
+    external.instance = instance;
+    external.instance_api_version = vk->instance_api_version ? vk->instance_api_version : VK_API_VERSION_1_1;
+    external.get_instance_proc_addr = gipa;
+    external.physical_device = static_cast<VkPhysicalDevice>(vk->physical_device);
+    external.device = static_cast<VkDevice>(vk->device);
+    external.get_device_proc_addr = gdpa;
+    external.queue = static_cast<VkQueue>(vk->queue);
+    external.queue_family = vk->queue_family;
+    external.enabled.timeline_semaphore = true;
+    external.enabled.subgroup_size_control = vk->subgroup_size_control != 0;
+    external.enabled.compute_full_subgroups = vk->compute_full_subgroups != 0;
+    external.queue_mutex = static_cast<std::mutex*>(vk->queue_mutex);
+    auto device = backend::Device::adopt(external);
+    if (!device) {
+      t_last_error = "bismuthCreateContextOnVulkan: " + device.error().message;
+      return nullptr;
+    }
+    auto state = std::make_shared<DeviceState>();
+    state->device = std::move(*device);
+    auto cache = backend::PipelineCache::create(*state->device);
+    if (!cache) {
+      t_last_error = "bismuthCreateContextOnVulkan: " + cache.error().message;
+      return nullptr;
+    }
+    state->cache = std::move(*cache);
+    fill_caps(*state, vk->shader_int64 != 0, vk->shader_float64 != 0, vk->shader_buffer_float32_atomic_add != 0);
+    auto ctx = create_context(state, nullptr, options && options->debug, GL_CONTEXT_CORE_PROFILE_BIT);
+    if (!ctx) {
+      t_last_error = "bismuthCreateContextOnVulkan: " + ctx.error().message;
+      return nullptr;
+    }
+    return to_handle(*ctx);
+  } catch (...) {
+    t_last_error = "bismuthCreateContextOnVulkan: out of memory";
+    return nullptr;
+  }
+}
+
+extern "C" int bismuthMakeCurrent(BismuthGLContext context) {
+  Context* ctx = from_handle(context);
+  if (ctx != nullptr && !is_live(ctx)) return 0;
+  return make_current(ctx) ? 1 : 0;
+}
+
+extern "C" BismuthGLContext bismuthGetCurrentContext(void) { return to_handle(t_current); }
+
+extern "C" void bismuthDestroyContext(BismuthGLContext context) {
+  Context* ctx = from_handle(context);
+  if (ctx == nullptr || !is_live(ctx)) return;
+  destroy_context(ctx);
+}
+
+extern "C" const char* bismuthGetLastErrorString(void) { return t_last_error.c_str(); }
+
+// ---------------------------------------------------------------------------------------------------------------
+// EGL 1.5, the headless subset: devices, surfaceless displays, contexts without surfaces.
+
+namespace {
+
+thread_local EGLint t_egl_error = EGL_SUCCESS;
+thread_local EGLenum t_egl_api = EGL_NONE;  // EGL 1.5 §3.7: EGL_NONE when OpenGL ES is not supported
+
+struct EglDevice {
+  uint32_t index;
+};
+
+struct EglDisplay {
+  EGLenum platform = 0;
+  int device_index = -1;  // -1: BISMUTH_DEVICE / default selection
+  bool initialized = false;
+  std::shared_ptr<DeviceState> state;
+  std::vector<Context*> contexts;
+};
+
+struct EglConfig {
+  EGLint id = 1;
+};
+EglConfig g_config;
+
+std::mutex g_egl_mutex;
+std::vector<std::unique_ptr<EglDisplay>>& displays() {
+  static auto* list = new std::vector<std::unique_ptr<EglDisplay>>;
+  return *list;
+}
+std::vector<std::unique_ptr<EglDevice>>& egl_devices() {
+  static auto* list = new std::vector<std::unique_ptr<EglDevice>>;
+  return *list;
+}
+
+template <class T>
+T egl_fail(EGLint error, T value) {
+  t_egl_error = error;
+  return value;
+}
+EGLBoolean egl_ok() {
+  t_egl_error = EGL_SUCCESS;
+  return EGL_TRUE;
+}
+
+EglDisplay* find_display(EGLDisplay dpy) {
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : displays()) {
+    if (d.get() == dpy) return d.get();
+  }
+  return nullptr;
+}
+
+// A display that exists and is initialized; sets the EGL error otherwise.
+EglDisplay* ready_display(EGLDisplay dpy) {
+  EglDisplay* d = find_display(dpy);
+  if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, static_cast<EglDisplay*>(nullptr));
+  if (!d->initialized) return egl_fail(EGL_NOT_INITIALIZED, static_cast<EglDisplay*>(nullptr));
+  return d;
+}
+
+EGLDisplay get_display(EGLenum platform, int device_index) {
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : displays()) {
+    if (d->platform == platform && d->device_index == device_index) return d.get();
+  }
+  auto d = std::make_unique<EglDisplay>();
+  d->platform = platform;
+  d->device_index = device_index;
+  displays().push_back(std::move(d));
+  return displays().back().get();
+}
+
+bool egl_devices_ready() {
+  std::lock_guard lock(driver().mutex);
+  std::vector<backend::DeviceInfo>* devices = nullptr;
+  auto instance = driver_instance(validation_requested(), &devices);
+  if (!instance) return false;
+  std::lock_guard egl_lock(g_egl_mutex);
+  while (egl_devices().size() < devices->size()) {
+    egl_devices().push_back(std::make_unique<EglDevice>(EglDevice{static_cast<uint32_t>(egl_devices().size())}));
+  }
+  return true;
+}
+
+const char* kClientExtensions =
+    "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_device_base EGL_EXT_device_enumeration "
+    "EGL_EXT_device_query EGL_EXT_platform_device EGL_MESA_platform_surfaceless";
+const char* kDisplayExtensions =
+    "EGL_KHR_create_context EGL_KHR_surfaceless_context EGL_KHR_no_config_context EGL_EXT_create_context_robustness";
+
+}  // namespace
+
+extern "C" {
+
+EGLint EGLAPIENTRY eglGetError(void) {
+  const EGLint e = t_egl_error;
+  t_egl_error = EGL_SUCCESS;
+  return e;
+}
+
+EGLDisplay EGLAPIENTRY eglGetDisplay(EGLNativeDisplayType display_id) {
+  if (display_id != EGL_DEFAULT_DISPLAY) return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+  t_egl_error = EGL_SUCCESS;
+  return get_display(EGL_PLATFORM_SURFACELESS_MESA, -1);
+}
+
+EGLDisplay EGLAPIENTRY eglGetPlatformDisplayEXT(EGLenum platform, void* native_display, const EGLint* attrib_list) {
+  if (attrib_list != nullptr && attrib_list[0] != EGL_NONE) return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_DISPLAY);
+  if (platform == EGL_PLATFORM_SURFACELESS_MESA) {
+    if (native_display != nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+    t_egl_error = EGL_SUCCESS;
+    return get_display(platform, -1);
+  }
+  if (platform == EGL_PLATFORM_DEVICE_EXT) {
+    if (!egl_devices_ready()) return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+    std::lock_guard lock(g_egl_mutex);
+    for (auto& dev : egl_devices()) {
+      if (dev.get() == native_display) {
+        const int index = static_cast<int>(dev->index);
+        t_egl_error = EGL_SUCCESS;
+        for (auto& d : displays()) {
+          if (d->platform == platform && d->device_index == index) return d.get();
+        }
+        auto d = std::make_unique<EglDisplay>();
+        d->platform = platform;
+        d->device_index = index;
+        displays().push_back(std::move(d));
+        return displays().back().get();
+      }
+    }
+    return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+  }
+  return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+}
+
+EGLDisplay EGLAPIENTRY eglGetPlatformDisplay(EGLenum platform, void* native_display, const EGLAttrib* attrib_list) {
+  if (attrib_list != nullptr && attrib_list[0] != EGL_NONE) return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_DISPLAY);
+  return eglGetPlatformDisplayEXT(platform, native_display, nullptr);
+}
+
+EGLBoolean EGLAPIENTRY eglQueryDevicesEXT(EGLint max_devices, EGLDeviceEXT* devices, EGLint* num_devices) {
+  if (num_devices == nullptr || (devices != nullptr && max_devices <= 0)) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  if (!egl_devices_ready()) {
+    *num_devices = 0;
+    return egl_ok();
+  }
+  std::lock_guard lock(g_egl_mutex);
+  const EGLint total = static_cast<EGLint>(egl_devices().size());
+  if (devices == nullptr) {
+    *num_devices = total;
+  } else {
+    *num_devices = std::min(total, max_devices);
+    for (EGLint i = 0; i < *num_devices; ++i) devices[i] = egl_devices()[static_cast<size_t>(i)].get();
+  }
+  return egl_ok();
+}
+
+const char* EGLAPIENTRY eglQueryDeviceStringEXT(EGLDeviceEXT device, EGLint name) {
+  EglDevice* dev = nullptr;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    for (auto& d : egl_devices()) {
+      if (d.get() == device) dev = d.get();
+    }
+  }
+  if (dev == nullptr) return egl_fail(EGL_BAD_DEVICE_EXT, static_cast<const char*>(nullptr));
+  if (name == EGL_EXTENSIONS) {
+    t_egl_error = EGL_SUCCESS;
+    return "";
+  }
+  return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
+}
+
+EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
+  EglDisplay* d = find_display(dpy);
+  if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  if (!d->initialized) {
+    try {
+      backend::DeviceSelector selector = backend::DeviceSelector::from_environment();
+      if (d->device_index >= 0) {
+        selector.kind = backend::DeviceSelector::Kind::Index;
+        selector.index = static_cast<uint32_t>(d->device_index);
+      }
+      auto state = device_state_for(validation_requested(), selector);
+      if (!state) {
+        std::fprintf(stderr, "bismuth-gl: eglInitialize: %s\n", state.error().message.c_str());
+        return egl_fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+      }
+      d->state = *state;
+      d->initialized = true;
+    } catch (...) {
+      return egl_fail(EGL_BAD_ALLOC, EGL_FALSE);
+    }
+  }
+  if (major) *major = 1;
+  if (minor) *minor = 5;
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy) {
+  EglDisplay* d = find_display(dpy);
+  if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  // Contexts are destroyed now, or when released where they are current (EGL 1.5 §3.2).
+  for (Context* ctx : d->contexts) {
+    if (is_live(ctx)) destroy_context(ctx);
+  }
+  d->contexts.clear();
+  d->initialized = false;
+  d->state.reset();
+  return egl_ok();
+}
+
+const char* EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name) {
+  if (dpy == EGL_NO_DISPLAY) {
+    if (name == EGL_EXTENSIONS) {
+      t_egl_error = EGL_SUCCESS;
+      return kClientExtensions;
+    }
+    if (name == EGL_VERSION) {
+      t_egl_error = EGL_SUCCESS;
+      return "1.5 Bismuth";
+    }
+    return egl_fail(EGL_BAD_DISPLAY, static_cast<const char*>(nullptr));
+  }
+  if (ready_display(dpy) == nullptr) return nullptr;
+  t_egl_error = EGL_SUCCESS;
+  switch (name) {
+    case EGL_VENDOR: return "Bismuth";
+    case EGL_VERSION: return "1.5 Bismuth";
+    case EGL_CLIENT_APIS: return "OpenGL";
+    case EGL_EXTENSIONS: return kDisplayExtensions;
+    default: return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
+  }
+}
+
+EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api) {
+  if (api != EGL_OPENGL_API) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  t_egl_api = api;
+  return egl_ok();
+}
+
+EGLenum EGLAPIENTRY eglQueryAPI(void) { return t_egl_api; }
+
+EGLBoolean EGLAPIENTRY eglGetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint config_size, EGLint* num_config) {
+  if (ready_display(dpy) == nullptr) return EGL_FALSE;
+  if (num_config == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  *num_config = (configs == nullptr || config_size > 0) ? 1 : 0;
+  if (configs != nullptr && config_size > 0) configs[0] = &g_config;
+  return egl_ok();
+}
+
+// One config: OpenGL renderable, no surfaces (compute only). Attributes asking for something else match nothing.
+EGLBoolean EGLAPIENTRY eglChooseConfig(EGLDisplay dpy, const EGLint* attrib_list, EGLConfig* configs,
+                                       EGLint config_size, EGLint* num_config) {
+  if (ready_display(dpy) == nullptr) return EGL_FALSE;
+  if (num_config == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  bool match = true;
+  for (const EGLint* a = attrib_list; a != nullptr && a[0] != EGL_NONE; a += 2) {
+    const EGLint value = a[1];
+    switch (a[0]) {
+      case EGL_RENDERABLE_TYPE:
+      case EGL_CONFORMANT:
+        if (value != EGL_DONT_CARE && (value & ~EGL_OPENGL_BIT) != 0) match = false;
+        break;
+      case EGL_CONFIG_ID:
+        if (value != EGL_DONT_CARE && value != g_config.id) match = false;
+        break;
+      case EGL_SURFACE_TYPE:
+      case EGL_RED_SIZE: case EGL_GREEN_SIZE: case EGL_BLUE_SIZE: case EGL_ALPHA_SIZE: case EGL_DEPTH_SIZE:
+      case EGL_STENCIL_SIZE: case EGL_BUFFER_SIZE: case EGL_SAMPLES: case EGL_SAMPLE_BUFFERS:
+      case EGL_CONFIG_CAVEAT: case EGL_COLOR_BUFFER_TYPE: case EGL_LEVEL: case EGL_TRANSPARENT_TYPE:
+      case EGL_NATIVE_RENDERABLE: case EGL_MIN_SWAP_INTERVAL: case EGL_MAX_SWAP_INTERVAL:
+      case EGL_LUMINANCE_SIZE: case EGL_ALPHA_MASK_SIZE:
+        // Headless programs often ask for a pbuffer RGBA8 config they never use; a compute context has no
+        // framebuffer, so these are accepted and ignored.
+        break;
+      default:
+        return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+    }
+  }
+  *num_config = match ? 1 : 0;
+  if (match && configs != nullptr && config_size > 0) configs[0] = &g_config;
+  if (configs != nullptr && config_size <= 0) *num_config = 0;
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLint attribute, EGLint* value) {
+  if (ready_display(dpy) == nullptr) return EGL_FALSE;
+  if (config != &g_config) return egl_fail(EGL_BAD_CONFIG, EGL_FALSE);
+  if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  switch (attribute) {
+    case EGL_CONFIG_ID: *value = g_config.id; break;
+    case EGL_RENDERABLE_TYPE: case EGL_CONFORMANT: *value = EGL_OPENGL_BIT; break;
+    case EGL_SURFACE_TYPE: *value = 0; break;
+    case EGL_CONFIG_CAVEAT: *value = EGL_NONE; break;
+    default: *value = 0; break;
+  }
+  return egl_ok();
+}
+
+EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
+                                        const EGLint* attrib_list) {
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_NO_CONTEXT;
+  if (t_egl_api != EGL_OPENGL_API) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  if (config != EGL_NO_CONFIG_KHR && config != &g_config) return egl_fail(EGL_BAD_CONFIG, EGL_NO_CONTEXT);
+  EGLint major = 1, minor = 0;
+  EGLint profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
+  bool debug = false;
+  for (const EGLint* a = attrib_list; a != nullptr && a[0] != EGL_NONE; a += 2) {
+    switch (a[0]) {
+      case EGL_CONTEXT_MAJOR_VERSION: major = a[1]; break;
+      case EGL_CONTEXT_MINOR_VERSION: minor = a[1]; break;
+      case EGL_CONTEXT_OPENGL_PROFILE_MASK: profile = a[1]; break;
+      case EGL_CONTEXT_OPENGL_DEBUG: debug = a[1] == EGL_TRUE; break;
+      case EGL_CONTEXT_FLAGS_KHR: debug = debug || (a[1] & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR); break;
+      case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
+      case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+      case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
+        break;
+      default:
+        return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_CONTEXT);
+    }
+  }
+  // GL 4.6 is a valid answer to any request up to 4.6 (EGL_KHR_create_context: "at least the version asked").
+  if (major > 4 || (major == 4 && minor > 6) || major < 1) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  if (profile != EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT && profile != EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
+    return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  }
+  Context* share = nullptr;
+  if (share_context != EGL_NO_CONTEXT) {
+    share = static_cast<Context*>(share_context);
+    if (!is_live(share) || std::find(d->contexts.begin(), d->contexts.end(), share) == d->contexts.end()) {
+      return egl_fail(EGL_BAD_CONTEXT, EGL_NO_CONTEXT);
+    }
+  }
+  try {
+    auto ctx = create_context(d->state, share, debug,
+                              profile == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT ? GL_CONTEXT_CORE_PROFILE_BIT
+                                                                             : GL_CONTEXT_COMPATIBILITY_PROFILE_BIT);
+    if (!ctx) {
+      std::fprintf(stderr, "bismuth-gl: eglCreateContext: %s\n", ctx.error().message.c_str());
+      return egl_fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
+    }
+    d->contexts.push_back(*ctx);
+    t_egl_error = EGL_SUCCESS;
+    return *ctx;
+  } catch (...) {
+    return egl_fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
+  }
+}
+
+EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext context) {
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  auto it = std::find(d->contexts.begin(), d->contexts.end(), static_cast<Context*>(context));
+  if (it == d->contexts.end() || !is_live(*it)) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  Context* ctx = *it;
+  d->contexts.erase(it);
+  destroy_context(ctx);
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext context) {
+  if (context == EGL_NO_CONTEXT) {
+    if (draw != EGL_NO_SURFACE || read != EGL_NO_SURFACE) return egl_fail(EGL_BAD_MATCH, EGL_FALSE);
+    if (dpy != EGL_NO_DISPLAY && find_display(dpy) == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
+    make_current(nullptr);
+    return egl_ok();
+  }
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  // Only surfaceless contexts exist (EGL_KHR_surfaceless_context).
+  if (draw != EGL_NO_SURFACE || read != EGL_NO_SURFACE) return egl_fail(EGL_BAD_SURFACE, EGL_FALSE);
+  auto* ctx = static_cast<Context*>(context);
+  if (std::find(d->contexts.begin(), d->contexts.end(), ctx) == d->contexts.end() || !is_live(ctx)) {
+    return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  }
+  if (!make_current(ctx)) return egl_fail(EGL_BAD_ACCESS, EGL_FALSE);
+  return egl_ok();
+}
+
+EGLContext EGLAPIENTRY eglGetCurrentContext(void) { return t_current ? static_cast<EGLContext>(t_current) : EGL_NO_CONTEXT; }
+
+EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void) {
+  if (t_current == nullptr) return EGL_NO_DISPLAY;
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : displays()) {
+    if (std::find(d->contexts.begin(), d->contexts.end(), t_current) != d->contexts.end()) return d.get();
+  }
+  return EGL_NO_DISPLAY;
+}
+
+EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint) { return EGL_NO_SURFACE; }
+
+EGLBoolean EGLAPIENTRY eglReleaseThread(void) {
+  make_current(nullptr);
+  t_egl_api = EGL_NONE;
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglQueryContext(EGLDisplay dpy, EGLContext context, EGLint attribute, EGLint* value) {
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  if (std::find(d->contexts.begin(), d->contexts.end(), static_cast<Context*>(context)) == d->contexts.end()) {
+    return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  }
+  if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  switch (attribute) {
+    case EGL_CONFIG_ID: *value = g_config.id; break;
+    case EGL_CONTEXT_CLIENT_TYPE: *value = EGL_OPENGL_API; break;
+    case EGL_CONTEXT_CLIENT_VERSION: *value = 4; break;
+    case EGL_RENDER_BUFFER: *value = EGL_NONE; break;
+    default: return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  }
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglSwapInterval(EGLDisplay dpy, EGLint) { return ready_display(dpy) ? egl_ok() : EGL_FALSE; }
+
+}  // extern "C"
+
+// eglGetProcAddress / bismuthGetProcAddress: supported GL functions (the generated table) and the EGL functions.
+extern "C" {
+struct bismuth_gl_proc {
+  const char* name;
+  void (*address)(void);
+};
+extern const struct bismuth_gl_proc bismuth_gl_procs[];
+extern const size_t bismuth_gl_proc_count;
+}
+
+namespace {
+using Proc = void (*)(void);
+template <class F>
+Proc as_proc(F f) {
+  return reinterpret_cast<Proc>(f);
+}
+Proc lookup_gl(const char* name) {
+  const bismuth_gl_proc* begin = bismuth_gl_procs;
+  const bismuth_gl_proc* end = bismuth_gl_procs + bismuth_gl_proc_count;
+  auto it = std::lower_bound(begin, end, name,
+                             [](const bismuth_gl_proc& p, const char* n) { return std::strcmp(p.name, n) < 0; });
+  if (it != end && std::strcmp(it->name, name) == 0) return it->address;
+  return nullptr;
+}
+}  // namespace
+
+extern "C" void (*bismuthGetProcAddress(const char* name))(void) {
+  if (name == nullptr) return nullptr;
+  return lookup_gl(name);
+}
+
+extern "C" __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(const char* name) {
+  if (name == nullptr) return nullptr;
+  if (name[0] == 'g' && name[1] == 'l') return lookup_gl(name);
+  static const std::pair<const char*, Proc> egl[] = {
+      {"eglGetPlatformDisplayEXT", as_proc(eglGetPlatformDisplayEXT)},
+      {"eglGetPlatformDisplay", as_proc(eglGetPlatformDisplay)},
+      {"eglQueryDevicesEXT", as_proc(eglQueryDevicesEXT)},
+      {"eglQueryDeviceStringEXT", as_proc(eglQueryDeviceStringEXT)},
+      {"eglGetError", as_proc(eglGetError)},
+      {"eglGetDisplay", as_proc(eglGetDisplay)},
+      {"eglInitialize", as_proc(eglInitialize)},
+      {"eglTerminate", as_proc(eglTerminate)},
+      {"eglQueryString", as_proc(eglQueryString)},
+      {"eglBindAPI", as_proc(eglBindAPI)},
+      {"eglQueryAPI", as_proc(eglQueryAPI)},
+      {"eglChooseConfig", as_proc(eglChooseConfig)},
+      {"eglGetConfigs", as_proc(eglGetConfigs)},
+      {"eglGetConfigAttrib", as_proc(eglGetConfigAttrib)},
+      {"eglCreateContext", as_proc(eglCreateContext)},
+      {"eglDestroyContext", as_proc(eglDestroyContext)},
+      {"eglMakeCurrent", as_proc(eglMakeCurrent)},
+      {"eglGetCurrentContext", as_proc(eglGetCurrentContext)},
+      {"eglGetCurrentDisplay", as_proc(eglGetCurrentDisplay)},
+      {"eglGetCurrentSurface", as_proc(eglGetCurrentSurface)},
+      {"eglReleaseThread", as_proc(eglReleaseThread)},
+      {"eglQueryContext", as_proc(eglQueryContext)},
+      {"eglSwapInterval", as_proc(eglSwapInterval)},
+      {"eglGetProcAddress", as_proc(eglGetProcAddress)},
+  };
+  for (const auto& [n, f] : egl) {
+    if (std::strcmp(n, name) == 0) return f;
+  }
+  return nullptr;
+}

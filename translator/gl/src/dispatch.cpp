@@ -1,0 +1,259 @@
+// Dispatch (GL 4.6 §19, ARB_compute_variable_group_size): glDispatchCompute, glDispatchComputeIndirect,
+// glDispatchComputeGroupSizeARB, glMemoryBarrier(ByRegion).
+//
+// Binding: Vulkan binding i of set 0 is program.resources[i] — the buffer bound to that GL indexed binding point
+// (with its glBindBufferRange offset/size) or the program's default uniform block. The hot path allocates
+// nothing: the binding array is the context's reused scratch vector, and the pipeline comes from the
+// CommandStream's front table keyed by (shader, size, subgroup size) — no hashing on a hit.
+#include <array>
+#include <cstdio>
+
+#include "gl_internal.hpp"
+
+namespace bismuth::gl {
+namespace {
+
+// GL's MAX_UNIFORM_BLOCK_SIZE / MAX_SHADER_STORAGE_BLOCK_SIZE, which are also Vulkan's minimum ranges.
+constexpr VkDeviceSize kMaxUniformRange = 16384;
+constexpr VkDeviceSize kMaxStorageRange = VkDeviceSize(1) << 27;
+
+const char* kind_name(translator::GlResourceKind k) {
+  switch (k) {
+    case translator::GlResourceKind::ShaderStorageBuffer: return "shader storage";
+    case translator::GlResourceKind::UniformBuffer: return "uniform buffer";
+    case translator::GlResourceKind::AtomicCounterBuffer: return "atomic counter buffer";
+    default: return "default uniform block";
+  }
+}
+
+// Fills ctx->bindings_scratch; false (with a KHR_debug message) when an active resource has no usable buffer.
+bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
+  auto& out = ctx->bindings_scratch;
+  out.clear();
+  for (const translator::GlResource& r : exe.program.resources) {
+    const IndexedBinding* slot = nullptr;
+    backend::Access access = backend::Access::ReadWrite;
+    VkDeviceSize max_range = kMaxStorageRange;
+    switch (r.kind) {
+      case translator::GlResourceKind::ShaderStorageBuffer: slot = &ctx->ssbo[r.gl_binding]; break;
+      case translator::GlResourceKind::AtomicCounterBuffer: slot = &ctx->acb[r.gl_binding]; break;
+      case translator::GlResourceKind::UniformBuffer:
+        slot = &ctx->ubo[r.gl_binding];
+        access = backend::Access::Read;
+        max_range = kMaxUniformRange;
+        break;
+      case translator::GlResourceKind::DefaultUniformBlock:
+        out.push_back({exe.uniform_buffer.get(), 0, VK_WHOLE_SIZE, backend::Access::Read});
+        continue;
+    }
+    const BufferObject* b = slot->buffer.get();
+    if (b == nullptr || !b->buffer || (slot->size != 0 && slot->offset + slot->size > b->size) ||
+        slot->offset >= b->size) {
+      // GL leaves this undefined; Bismuth skips the dispatch and says why, never reads an unbound descriptor.
+      char text[200];
+      std::snprintf(text, sizeof text, "%s: the active %s binding %u has no buffer with storage%s; the dispatch was skipped",
+                    func, kind_name(r.kind), r.gl_binding,
+                    b != nullptr && b->buffer ? " covering the bound range" : "");
+      ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH, text);
+      return false;
+    }
+    const VkDeviceSize offset = static_cast<VkDeviceSize>(slot->offset);
+    VkDeviceSize range = slot->size != 0 ? static_cast<VkDeviceSize>(slot->size) : static_cast<VkDeviceSize>(b->size) - offset;
+    if (range > max_range) range = max_range;
+    out.push_back({b->buffer.get(), offset, range, access});
+  }
+  return true;
+}
+
+void run(Context* ctx, Executable& exe, backend::GroupSize size, const std::array<uint32_t, 3>& groups, const char* func) {
+  // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+  if (!gather_bindings(ctx, exe, func)) return;
+  if (exe.uniform_dirty) {
+    if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
+      ctx->backend_error(func, ok.error());
+      return;
+    }
+    exe.uniform_dirty = false;
+  }
+  backend::DispatchInfo info;
+  info.shader = exe.shader.get();
+  info.size = size;
+  info.subgroup_size = exe.subgroup_size;
+  info.groups = groups;
+  info.bindings = ctx->bindings_scratch;
+  backend::TimestampQuery stamp;
+  QueryObject* query = ctx->active_time_elapsed.get();
+  if (Status ok = ctx->stream->dispatch(info, query ? &stamp : nullptr); !ok) {
+    ctx->backend_error(func, ok.error());
+    return;
+  }
+  if (query) query->dispatches.push_back(stamp);
+}
+
+// Checks shared by every dispatch call; returns the executable or null with the error recorded.
+Executable* active_program(Context* ctx, const char* func) {
+  if (!ctx->program || !ctx->program->executable) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no active program object for the compute shader stage");
+    return nullptr;
+  }
+  return ctx->program->executable.get();
+}
+
+bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
+  for (int i = 0; i < 3; ++i) {
+    if (groups[i] > ctx->caps.max_group_count[i]) {
+      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": num_groups[" + std::to_string(i) + "] = " +
+                                           std::to_string(groups[i]) + " is above GL_MAX_COMPUTE_WORK_GROUP_COUNT[" +
+                                           std::to_string(i) + "] = " + std::to_string(ctx->caps.max_group_count[i]));
+      return false;
+    }
+  }
+  return true;
+}
+
+backend::GroupSize fixed_size(const Executable& exe) {
+  return {exe.program.fixed_size[0], exe.program.fixed_size[1], exe.program.fixed_size[2]};
+}
+
+}  // namespace
+}  // namespace bismuth::gl
+
+using namespace bismuth;
+using namespace bismuth::gl;
+
+extern "C" {
+
+GLAPI void APIENTRY glDispatchCompute(GLuint num_groups_x, GLuint num_groups_y, GLuint num_groups_z) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  Executable* exe = active_program(ctx, "glDispatchCompute");
+  if (exe == nullptr) return;
+  if (exe->program.group_size != translator::GroupSize::Fixed) {
+    ctx->set_error(GL_INVALID_OPERATION, "glDispatchCompute: the active program has a variable work group size; "
+                                         "use glDispatchComputeGroupSizeARB");
+    return;
+  }
+  const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};
+  if (!counts_ok(ctx, groups, "glDispatchCompute")) return;
+  run(ctx, *exe, fixed_size(*exe), groups, "glDispatchCompute");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint num_groups_y, GLuint num_groups_z,
+                                                  GLuint group_size_x, GLuint group_size_y, GLuint group_size_z) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  constexpr const char* func = "glDispatchComputeGroupSizeARB";
+  if (!ctx->caps.variable_group_size) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": GL_ARB_compute_variable_group_size is not supported on " +
+                                             ctx->caps.device_name);
+    return;
+  }
+  Executable* exe = active_program(ctx, func);
+  if (exe == nullptr) return;
+  if (exe->program.group_size != translator::GroupSize::Variable) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the active program has a fixed work group size; "
+                                                              "use glDispatchCompute");
+    return;
+  }
+  const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};
+  if (!counts_ok(ctx, groups, func)) return;
+  const std::array<uint32_t, 3> size{group_size_x, group_size_y, group_size_z};
+  for (int i = 0; i < 3; ++i) {
+    if (size[i] == 0 || size[i] > ctx->caps.max_variable_group_size[i]) {
+      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": group_size[" + std::to_string(i) + "] = " +
+                                           std::to_string(size[i]) +
+                                           " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" +
+                                           std::to_string(i) + "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
+      return;
+    }
+  }
+  const uint64_t invocations = uint64_t(size[0]) * size[1] * size[2];
+  if (invocations > ctx->caps.max_variable_group_invocations) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the group has " + std::to_string(invocations) +
+                                         " invocations, above GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB = " +
+                                         std::to_string(ctx->caps.max_variable_group_invocations));
+    return;
+  }
+  run(ctx, *exe, {size[0], size[1], size[2]}, groups, func);
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glDispatchComputeIndirect(GLintptr indirect) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  constexpr const char* func = "glDispatchComputeIndirect";
+  if (indirect < 0 || indirect % 4 != 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": indirect is negative or not a multiple of four");
+    return;
+  }
+  Executable* exe = active_program(ctx, func);
+  if (exe == nullptr) return;
+  if (exe->program.group_size != translator::GroupSize::Fixed) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the active program has a variable work group size");
+    return;
+  }
+  const auto& b = ctx->dispatch_indirect;
+  if (!b) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no buffer is bound to GL_DISPATCH_INDIRECT_BUFFER");
+    return;
+  }
+  if (indirect + 12 > b->size) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the command at offset " + std::to_string(indirect) +
+                                             " reads past the end of the GL_DISPATCH_INDIRECT_BUFFER (" +
+                                             std::to_string(b->size) + " bytes)");
+    return;
+  }
+  if (b->mapped && !(b->map_access & GL_MAP_PERSISTENT_BIT)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the GL_DISPATCH_INDIRECT_BUFFER is mapped");
+    return;
+  }
+  // The backend records direct dispatches only: the counts are read in stream order (a readback waits for the
+  // commands that write them), then dispatched. Correct, not asynchronous (docs/gl_shim.md).
+  std::array<uint32_t, 3> groups{};
+  if (Status ok = ctx->stream->readback(*b->buffer, static_cast<VkDeviceSize>(indirect),
+                                        std::as_writable_bytes(std::span(groups)));
+      !ok) {
+    ctx->backend_error(func, ok.error());
+    return;
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (groups[i] > ctx->caps.max_group_count[i]) {
+      ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 2, GL_DEBUG_SEVERITY_HIGH,
+                 std::string(func) + ": an indirect group count is above GL_MAX_COMPUTE_WORK_GROUP_COUNT; the "
+                                     "dispatch was skipped");
+      return;
+    }
+  }
+  run(ctx, *exe, fixed_size(*exe), groups, func);
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glMemoryBarrier(GLbitfield barriers) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  constexpr GLbitfield kAll =
+      GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT |
+      GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_COMMAND_BARRIER_BIT |
+      GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
+      GL_FRAMEBUFFER_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT | GL_ATOMIC_COUNTER_BARRIER_BIT |
+      GL_SHADER_STORAGE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_QUERY_BUFFER_BARRIER_BIT;
+  if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~kAll) != 0) {
+    ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits");
+    return;
+  }
+  if (Status ok = ctx->stream->barrier(); !ok) ctx->backend_error("glMemoryBarrier", ok.error());
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glMemoryBarrierByRegion(GLbitfield barriers) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  constexpr GLbitfield kAllowed = GL_ATOMIC_COUNTER_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT |
+                                  GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT |
+                                  GL_TEXTURE_FETCH_BARRIER_BIT | GL_UNIFORM_BARRIER_BIT;
+  if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~kAllowed) != 0) {
+    ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrierByRegion: barriers has bits MemoryBarrierByRegion does not take");
+    return;
+  }
+  if (Status ok = ctx->stream->barrier(); !ok) ctx->backend_error("glMemoryBarrierByRegion", ok.error());
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+}  // extern "C"

@@ -1,0 +1,26 @@
+// GL arithmetic where GLSL leaves the choice to the implementation: fused multiply-add and the remainder of
+// negative integers, computed as GL drivers compute them (gl_arithmetic.cpp says why and how).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+
+namespace bismuth::gl {
+
+struct ArithmeticReport {
+  uint32_t fused = 0;       // OpFMul + OpFAdd/OpFSub -> GLSL.std.450 Fma
+  uint32_t remainders = 0;  // OpSRem/OpSMod -> OpUMod on the bit patterns
+};
+
+struct ArithmeticOptions {
+  // Compute fused multiply-adds of 32-bit floats in double precision instead of GLSL.std.450 Fma, for drivers
+  // that split Fma into a multiply and an add (lavapipe: llvmpipe lowers ffma). Needs shaderFloat64.
+  bool fma_through_double = false;
+};
+
+// Rewrites `words` in place (untouched when nothing applies).
+Expected<ArithmeticReport> match_gl_arithmetic(std::vector<uint32_t>& words, const ArithmeticOptions& options = {});
+
+}  // namespace bismuth::gl

@@ -1,0 +1,255 @@
+// libbismuth-gl internals: the objects behind the GL and EGL entry points.
+//
+//   DeviceState  one Vulkan device (created by Bismuth or adopted), its pipeline cache and the GL limits derived
+//                from it; shared by every context created on it.
+//   ShareGroup   GL objects (shaders, programs, buffers, syncs) shared by contexts created with a share context.
+//   Context      GL context state: current program, indexed binding points, errors, KHR_debug, queries, and its
+//                own CommandStream (a context is current in one thread at a time, like a CommandStream).
+#pragma once
+
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/glcorearb.h>
+
+#include <array>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "bismuth/backend/buffer.hpp"
+#include "bismuth/backend/command_stream.hpp"
+#include "bismuth/backend/device.hpp"
+#include "bismuth/backend/instance.hpp"
+#include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/backend/shader.hpp"
+#include "bismuth/translator/gl_program.hpp"
+
+// Tokens of GL_ARB_compute_variable_group_size (glcorearb.h names them too; kept here for clarity).
+#ifndef GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB
+#define GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB 0x9344
+#define GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB 0x9345
+#endif
+
+namespace bismuth::gl {
+
+using translator::GlBindingMap;
+
+// What the device supports, as GL reports it.
+struct Caps {
+  std::string device_name;
+  std::string renderer;  // GL_RENDERER
+  std::string version;   // GL_VERSION
+  std::vector<std::string> extensions;
+  std::array<uint32_t, 3> max_group_count{};
+  std::array<uint32_t, 3> max_group_size{};
+  uint32_t max_group_invocations = 0;
+  std::array<uint32_t, 3> max_variable_group_size{};
+  uint32_t max_variable_group_invocations = 0;
+  uint32_t max_shared_memory = 0;
+  uint32_t ssbo_alignment = 1;
+  uint32_t ubo_alignment = 1;
+  uint32_t subgroup_size = 0;
+  bool variable_group_size = false;
+  bool ballot_vote = false;  // GL_ARB_shader_ballot / GL_ARB_shader_group_vote
+  // The required subgroup size for ballot/vote programs (0: the device's fixed size is already <= 64).
+  uint32_t ballot_subgroup_size = 0;
+  bool int64 = false;
+  bool float64 = false;
+  bool float_atomic_add = false;
+  // The driver computes GLSL.std.450 Fma as a multiply and an add (llvmpipe): fused multiply-adds go through
+  // double precision instead (gl_arithmetic.hpp).
+  bool split_fma = false;
+  bool has_extension(const char* name) const;
+};
+
+class DeviceState {
+ public:
+  ~DeviceState();
+  std::shared_ptr<backend::Instance> instance_ref;  // null when adopted
+  VkDevice created_device = VK_NULL_HANDLE;     // the VkDevice Bismuth created (destroyed last)
+  PFN_vkDestroyDevice destroy_device = nullptr;
+  std::unique_ptr<backend::Device> device;
+  std::unique_ptr<backend::PipelineCache> cache;
+  Caps caps;
+};
+
+struct BufferObject {
+  GLuint name = 0;
+  bool has_store = false;  // glBufferData/glBufferStorage happened (or glCreateBuffers: an empty store)
+  std::shared_ptr<backend::Buffer> buffer;  // null while size == 0
+  GLsizeiptr size = 0;
+  GLenum usage = GL_STATIC_DRAW;
+  bool immutable = false;
+  GLbitfield storage_flags = 0;
+  // Mapping: a host copy of the mapped range, written back on unmap / flush (works for device-local buffers).
+  bool mapped = false;
+  GLbitfield map_access = 0;
+  GLintptr map_offset = 0;
+  GLsizeiptr map_length = 0;
+  std::vector<std::byte> map_copy;
+};
+
+struct ShaderObject {
+  GLuint name = 0;
+  GLenum type = GL_COMPUTE_SHADER;
+  std::string source;
+  std::shared_ptr<const translator::GlShader> compiled;
+  bool compile_status = false;
+  std::string info_log;
+  bool delete_pending = false;
+  uint32_t attachments = 0;
+  // ARB_gl_spirv: a SPIR-V module from glShaderBinary, usable after glSpecializeShader.
+  bool spirv_binary = false;
+  std::vector<uint32_t> spirv;
+};
+
+// The executable of one successful link: what glUseProgram installs and dispatch uses.
+struct Location {
+  uint32_t uniform = 0;  // index into program.uniforms
+  uint32_t element = 0;  // array element
+};
+
+struct Executable {
+  translator::GlLinkedProgram program;
+  std::shared_ptr<backend::Shader> shader;
+  uint32_t subgroup_size = 0;  // required subgroup size (ballot programs); 0 = any
+  std::vector<Location> locations;
+  std::unordered_map<std::string, GLint> location_by_name;
+  // The default uniform block: CPU copy written by glUniform*, uploaded in stream order when dirty.
+  std::vector<std::byte> uniform_data;
+  std::shared_ptr<backend::Buffer> uniform_buffer;
+  bool uniform_dirty = false;
+};
+
+struct ProgramObject {
+  GLuint name = 0;
+  std::vector<std::shared_ptr<ShaderObject>> attached;
+  bool link_status = false;
+  bool validate_status = false;
+  std::string info_log;
+  bool delete_pending = false;
+  uint32_t uses = 0;  // contexts that have it current
+  std::shared_ptr<Executable> executable;  // the last successful link
+};
+
+struct SyncObject {
+  uint64_t value = 0;  // timeline value that signals it
+  std::shared_ptr<DeviceState> device;
+};
+
+struct QueryObject {
+  GLuint name = 0;
+  GLenum target = 0;  // 0 until first begun
+  bool active = false;
+  std::vector<backend::TimestampQuery> dispatches;  // TIME_ELAPSED: the dispatches inside Begin/End
+  uint64_t timeline = 0;                            // TIMESTAMP: signalled when the preceding work is done
+  bool has_result = false;
+  uint64_t result = 0;
+};
+
+// Objects shared between contexts created with a share context (GL 4.6 §5.1).
+class ShareGroup {
+ public:
+  explicit ShareGroup(std::shared_ptr<DeviceState> device) : device_state(std::move(device)) {}
+  std::shared_ptr<DeviceState> device_state;
+  std::mutex mutex;
+  GLuint next_name = 1;  // shaders and programs share one namespace (GL 4.6 §7.1)
+  std::unordered_map<GLuint, std::shared_ptr<ShaderObject>> shaders;
+  std::unordered_map<GLuint, std::shared_ptr<ProgramObject>> programs;
+  GLuint next_buffer = 1;
+  std::unordered_set<GLuint> buffer_names;  // generated names (objects are created on first bind)
+  std::unordered_map<GLuint, std::shared_ptr<BufferObject>> buffers;
+  std::unordered_map<const void*, std::shared_ptr<SyncObject>> syncs;
+};
+
+struct IndexedBinding {
+  std::shared_ptr<BufferObject> buffer;
+  GLintptr offset = 0;
+  GLsizeiptr size = 0;  // 0: the whole buffer (glBindBufferBase)
+};
+
+struct DebugMessage {
+  GLenum source, type, severity;
+  GLuint id;
+  std::string text;
+};
+
+class Context {
+ public:
+  Context(std::shared_ptr<ShareGroup> group, std::unique_ptr<backend::CommandStream> stream, bool debug_context);
+  ~Context();
+
+  std::shared_ptr<ShareGroup> share;
+  DeviceState& device_state;
+  std::unique_ptr<backend::CommandStream> stream;
+  const Caps& caps;
+  bool debug_context = false;
+  int profile_mask = GL_CONTEXT_CORE_PROFILE_BIT;
+  std::atomic<bool> current{false};
+  bool destroy_pending = false;
+
+  // ---- errors and KHR_debug ----
+  GLenum error = GL_NO_ERROR;
+  GLDEBUGPROC debug_callback = nullptr;
+  const void* debug_user = nullptr;
+  bool debug_output = true;
+  bool debug_synchronous = false;
+  std::vector<DebugMessage> debug_log;  // when no callback is installed (glGetDebugMessageLog)
+  // (source, type, severity) disabled by glDebugMessageControl, as a set of keys.
+  std::unordered_set<uint64_t> debug_disabled;
+  std::unordered_set<uint64_t> debug_disabled_ids;
+
+  // Records `code` (first error wins until glGetError) and a KHR_debug message naming the call.
+  void set_error(GLenum code, const std::string& message);
+  void debug(GLenum source, GLenum type, GLuint id, GLenum severity, const std::string& message);
+
+  // ---- bindings ----
+  std::shared_ptr<ProgramObject> program;  // glUseProgram
+  std::shared_ptr<BufferObject> array_buffer, copy_read, copy_write, dispatch_indirect, ssbo_generic, ubo_generic,
+      acb_generic, pixel_pack, pixel_unpack, query_buffer, element_array, draw_indirect, texture_buffer, transform_feedback;
+  std::array<IndexedBinding, GlBindingMap::kMaxShaderStorageBufferBindings> ssbo{};
+  std::array<IndexedBinding, GlBindingMap::kMaxUniformBufferBindings> ubo{};
+  std::array<IndexedBinding, GlBindingMap::kMaxAtomicCounterBufferBindings> acb{};
+  std::shared_ptr<BufferObject>* target_slot(GLenum target);
+
+  // ---- queries ----
+  std::map<GLuint, std::shared_ptr<QueryObject>> queries;
+  GLuint next_query = 1;
+  std::shared_ptr<QueryObject> active_time_elapsed;
+
+  // ---- dispatch scratch (reused: no allocation per dispatch) ----
+  std::vector<backend::BufferBinding> bindings_scratch;
+
+  // Reports a backend error: GL_OUT_OF_MEMORY for out-of-memory, otherwise a KHR_debug error message (and
+  // GL_CONTEXT_LOST semantics are approximated by GL_OUT_OF_MEMORY after a device loss, as GL has no other code
+  // for it outside robustness contexts).
+  void backend_error(const char* call, const Error& error);
+};
+
+// The context current in this thread (null when none).
+Context* current_context();
+
+// Shared across translation units.
+std::string validation_env_message();
+bool validation_requested();
+
+}  // namespace bismuth::gl
+
+// Entry-point bodies: no exception crosses a GL entry point; an allocation failure becomes GL_OUT_OF_MEMORY.
+#define BISMUTH_GL_BEGIN(ret)                           \
+  ::bismuth::gl::Context* ctx = ::bismuth::gl::current_context(); \
+  if (ctx == nullptr) return ret;                       \
+  try {
+#define BISMUTH_GL_END(ret)                                                     \
+  }                                                                             \
+  catch (...) {                                                                 \
+    ctx->set_error(GL_OUT_OF_MEMORY, std::string(__func__) + ": out of memory"); \
+  }                                                                             \
+  return ret;
+#define BISMUTH_NOTHING
