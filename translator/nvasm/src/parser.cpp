@@ -32,6 +32,7 @@ constexpr uint32_t kMaxSharedMemory = 1u << 24;
 constexpr uint32_t kMaxStorageIndex = 1023;
 // Deeper nesting than any real program keeps SPIRV-Tools' structured-CFG analyses far from deep recursion.
 constexpr size_t kMaxNesting = 64;
+constexpr size_t kMaxInstructions = size_t{1} << 17;
 
 bool is_ident_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -810,7 +811,9 @@ class Parser {
         break;
     }
     if (!end_statement()) return false;
-    if (out_.subroutines.back().body.size() >= (1u << 20)) return error(inst.offset, "program too long");
+    if (++instruction_count_ > kMaxInstructions) {
+      return error(inst.offset, "program too long (more than " + std::to_string(kMaxInstructions) + " instructions)");
+    }
     out_.subroutines.back().body.push_back(std::move(inst));
     return true;
   }
@@ -1349,6 +1352,7 @@ class Parser {
   std::vector<PendingCall> calls_;
   std::vector<Block> open_blocks_;
   bool seen_declaration_ = false;
+  size_t instruction_count_ = 0;
   size_t group_size_offset_ = 0;
   size_t end_offset_ = 0;
 };
