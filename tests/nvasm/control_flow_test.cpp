@@ -159,3 +159,24 @@ END
   const auto out = run(r);
   for (uint32_t i = 0; i < 64; ++i) CHECK(out[i] == 63 - i);
 }
+
+TEST_CASE("condition codes: integer ADD and SUB set CF (carry, no borrow) and OF (signed overflow)", "[nvasm][cc]") {
+  // NV_gpu_program4: LT is (SF ^ OF) && !ZF, so SUB.S.CC then LT compares correctly even when the difference
+  // overflows; AB (CF && !ZF) after SUB.U.CC is "above".
+  const auto out = run({single(R"(
+MOV.S R0, {0x7FFFFFFF, -1, 5, 3};
+SUB.S.CC R1.x, {-2}.x, R0.x;
+MOV.U R2, {0, 0, 0, 0};
+MOV.U R2.x(LT.x), {1}.x;
+MOV.U R2.y(OF.x), {1}.x;
+ADD.U.CC R1.y, R0.y, {1}.x;
+MOV.U R2.z(CF.y), {1}.x;
+SUB.U.CC R1.z, R0.z, R0.w;
+MOV.U R2.w(AB.z), {1}.x;
+STB.U32X4 R2, out[0];
+)")});
+  CHECK(out[0] == 1u);  // -2 < 0x7FFFFFFF although -2 - 0x7FFFFFFF overflows
+  CHECK(out[1] == 1u);
+  CHECK(out[2] == 1u);  // 0xFFFFFFFF + 1 carries
+  CHECK(out[3] == 1u);  // 5 above 3
+}

@@ -812,7 +812,26 @@ class Codegen {
   }
 
   // ---------------------------------------------------------------- results
-  void write_dest(const Instruction& inst, Val v) {
+  // OF and CF of an integer ADD or SUB (NV_gpu_program4: "overflow" and "carry" flags). CF is the carry out of
+  // an addition and "no borrow" (a >= b unsigned) for a subtraction, as the AB / BLE tests expect.
+  uint32_t add_sub_flags(AsmOp op, Val a, Val b, Val r) {
+    const DataType ut = is_64(a.type) ? DataType::U64 : DataType::U32;
+    const uint32_t uv = vec_type(ut);
+    auto u = [&](Val x) { return x.type == ut ? x.id : b_.op(Op::OpBitcast, uv, {x.id}); };
+    const uint32_t ua = u(a), ub = u(b), ur = u(r);
+    const uint32_t x1 = b_.op(Op::OpBitwiseXor, uv, {ua, ur});
+    const uint32_t x2 = b_.op(Op::OpBitwiseXor, uv, {op == AsmOp::ADD ? ub : ua, op == AsmOp::ADD ? ur : ub});
+    const uint32_t both = b_.op(Op::OpBitwiseAnd, uv, {x1, x2});
+    const DataType st = is_64(a.type) ? DataType::S64 : DataType::S32;
+    const uint32_t of = b_.op(Op::OpSLessThan, t_bvec4(), {b_.op(Op::OpBitcast, vec_type(st), {both}), c_splat(st, 0, 0)});
+    const uint32_t cf = op == AsmOp::ADD ? b_.op(Op::OpULessThan, t_bvec4(), {ur, ua})
+                                         : b_.op(Op::OpUGreaterThanEqual, t_bvec4(), {ua, ub});
+    const uint32_t o = b_.op(Op::OpSelect, t_uvec4(), {of, c_uvec4(kFlagOF, kFlagOF, kFlagOF, kFlagOF), c_uvec4(0, 0, 0, 0)});
+    const uint32_t c = b_.op(Op::OpSelect, t_uvec4(), {cf, c_uvec4(kFlagCF, kFlagCF, kFlagCF, kFlagCF), c_uvec4(0, 0, 0, 0)});
+    return b_.op(Op::OpBitwiseOr, t_uvec4(), {o, c});
+  }
+
+  void write_dest(const Instruction& inst, Val v, uint32_t extra_flags = 0) {
     const Dest& d = inst.dest;
     if (is_float(v.type) && (inst.saturate || inst.signed_saturate)) {
       const double lo = inst.saturate ? 0.0 : -1.0;
@@ -835,7 +854,8 @@ class Codegen {
     };
     b_.inst(Op::OpStore, {ptr, merge(raw_vec(wide), old, raw)});
     if (inst.update_cc) {
-      const uint32_t flags = flags_of(v);
+      uint32_t flags = flags_of(v);
+      if (extra_flags) flags = b_.op(Op::OpBitwiseOr, t_uvec4(), {flags, extra_flags});
       const uint32_t cc_old = b_.op(Op::OpLoad, t_uvec4(), {cc_vars_[inst.cc_register]});
       b_.inst(Op::OpStore, {cc_vars_[inst.cc_register], merge(t_uvec4(), cc_old, flags)});
     }
@@ -1103,8 +1123,17 @@ class Codegen {
         r = {ext(fl ? GLSLstd450FAbs : GLSLstd450SAbs, vt, {a.id}), t};
         break;
       }
-      case AsmOp::ADD: r = bin(Op::OpFAdd, Op::OpIAdd, Op::OpIAdd); break;
-      case AsmOp::SUB: r = bin(Op::OpFSub, Op::OpISub, Op::OpISub); break;
+      case AsmOp::ADD:
+      case AsmOp::SUB: {
+        const Val a = src(0, t), b = src(1, t);
+        const bool add = inst.op == AsmOp::ADD;
+        r = {b_.op(fl ? (add ? Op::OpFAdd : Op::OpFSub) : (add ? Op::OpIAdd : Op::OpISub), vt, {a.id, b.id}), t};
+        if (!fl && inst.update_cc && !inst.saturate && !inst.signed_saturate) {
+          write_dest(inst, r, add_sub_flags(inst.op, a, b, r));
+          return true;
+        }
+        break;
+      }
       case AsmOp::MUL:
         if (inst.high) {
           if (is_64(t)) return fail(inst, "MUL.HI is supported on 32-bit types only");
