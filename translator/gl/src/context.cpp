@@ -121,6 +121,7 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     c.extensions.push_back("GL_ARB_shader_group_vote");
   }
   if (c.int64) c.extensions.push_back("GL_ARB_gpu_shader_int64");
+  c.extensions.push_back("GL_ARB_gl_spirv");
   c.extensions.push_back("GL_KHR_debug");
 }
 

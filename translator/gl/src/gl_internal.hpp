@@ -107,6 +107,8 @@ struct ShaderObject {
   // ARB_gl_spirv: a SPIR-V module from glShaderBinary, usable after glSpecializeShader.
   bool spirv_binary = false;
   std::vector<uint32_t> spirv;
+  std::string spirv_entry;  // set by glSpecializeShader
+  bool specialized = false;
 };
 
 // The executable of one successful link: what glUseProgram installs and dispatch uses.

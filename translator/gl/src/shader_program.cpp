@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bismuth/spirv_patch/module.hpp"
 #include "bismuth/spirv_patch/subgroup_lowering.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "gl_arithmetic.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
+#include "gl_spirv.hpp"
 
 namespace bismuth::gl {
 
@@ -85,12 +87,23 @@ uint32_t components(uint32_t gl_type) {
 // storage. On failure the message is the info log.
 Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
+  const ShaderObject* spirv_shader = nullptr;
   for (const auto& s : program.attached) {
-    if (s->spirv_binary) return fail("error: SPIR-V shaders (GL_ARB_gl_spirv) are not supported by this shim");
+    if (s->spirv_binary) {
+      // ARB_gl_spirv: linking fails for "a mix of SPIR-V and GLSL shaders" or a SPIR-V shader not specialized.
+      if (!s->specialized) return fail("error: SPIR-V shader " + std::to_string(s->name) + " is not specialized");
+      if (spirv_shader != nullptr) return fail("error: more than one SPIR-V compute shader is attached");
+      spirv_shader = s.get();
+      continue;
+    }
     if (!s->compiled) return fail("error: shader " + std::to_string(s->name) + " has not been compiled");
     shaders.push_back(s->compiled);
   }
-  auto linked = translator::link_gl_program(shaders);
+  if (spirv_shader != nullptr && !shaders.empty()) return fail("error: SPIR-V and GLSL shaders cannot be linked together");
+  std::string entry = "main";
+  auto linked = spirv_shader ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
+                             : translator::link_gl_program(shaders);
+  if (spirv_shader) entry = spirv_shader->spirv_entry;
   if (!linked) return linked.error();
   auto exe = std::make_shared<Executable>();
   exe->program = std::move(*linked);
@@ -120,7 +133,7 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
 
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;
-  desc.entry_point = "main";
+  desc.entry_point = entry;
   for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
   desc.group_size_spec_ids = p.size_spec_ids;
   desc.name = "GL program " + std::to_string(program.name);
@@ -510,6 +523,80 @@ GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const G
   glDeleteShader(shader);
   return program;
   BISMUTH_GL_END(0)
+}
+
+// ---- ARB_gl_spirv ----
+
+GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum binaryFormat, const void* binary,
+                                   GLsizei length) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (binaryFormat != GL_SHADER_BINARY_FORMAT_SPIR_V) {
+    ctx->set_error(GL_INVALID_ENUM, "glShaderBinary: binaryFormat is not GL_SHADER_BINARY_FORMAT_SPIR_V");
+    return;
+  }
+  if (count < 0 || length < 0) {
+    ctx->set_error(GL_INVALID_VALUE, "glShaderBinary: count or length is negative");
+    return;
+  }
+  std::vector<std::shared_ptr<ShaderObject>> objects;
+  for (GLsizei i = 0; i < count && shaders != nullptr; ++i) {
+    auto s = shader_object(ctx, shaders[i], "glShaderBinary");
+    if (!s) return;
+    objects.push_back(std::move(s));
+  }
+  // GL 4.6 §7.2: "An INVALID_VALUE error is generated if the data pointed to by binary does not match the
+  // format specified by binaryFormat."
+  std::vector<uint32_t> words(static_cast<size_t>(length) / 4);
+  if (binary == nullptr || length % 4 != 0 || words.size() < 5) {
+    ctx->set_error(GL_INVALID_VALUE, "glShaderBinary: the data is not a SPIR-V module");
+    return;
+  }
+  std::memcpy(words.data(), binary, words.size() * 4);
+  if (auto parsed = spirv::Module::parse(words); !parsed) {
+    ctx->set_error(GL_INVALID_VALUE, "glShaderBinary: the data is not a SPIR-V module: " + parsed.error().message);
+    return;
+  }
+  for (auto& s : objects) {
+    s->spirv_binary = true;
+    s->spirv = words;
+    s->specialized = false;
+    s->compile_status = false;
+    s->compiled = nullptr;
+    s->info_log.clear();
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glSpecializeShader(GLuint shader, const GLchar* pEntryPoint, GLuint numSpecializationConstants,
+                                       const GLuint* pConstantIndex, const GLuint* pConstantValue) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  auto s = shader_object(ctx, shader, "glSpecializeShader");
+  if (!s) return;
+  // ARB_gl_spirv: "INVALID_OPERATION is generated if <shader> does not reference a shader object created from a
+  // SPIR-V module, or if the shader has already been specialized."
+  if (!s->spirv_binary || s->specialized) {
+    ctx->set_error(GL_INVALID_OPERATION, "glSpecializeShader: the shader holds no unspecialized SPIR-V module");
+    return;
+  }
+  if (numSpecializationConstants > 0 && (pConstantIndex == nullptr || pConstantValue == nullptr)) {
+    ctx->set_error(GL_INVALID_VALUE, "glSpecializeShader: constant arrays are NULL");
+    return;
+  }
+  const std::string entry = pEntryPoint ? pEntryPoint : "main";
+  auto specialized = specialize_spirv(s->spirv, entry, std::span(pConstantIndex, numSpecializationConstants),
+                                      std::span(pConstantValue, numSpecializationConstants));
+  if (!specialized) {
+    // A failed specialization is a compile failure with a log, not a GL error.
+    s->compile_status = false;
+    s->info_log = specialized.error().message + "\n";
+    return;
+  }
+  s->spirv = std::move(*specialized);
+  s->spirv_entry = entry;
+  s->specialized = true;
+  s->compile_status = true;
+  s->info_log.clear();
+  BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
 // ---- program interface queries (GL 4.6 §7.3.1) ----
