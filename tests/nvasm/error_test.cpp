@@ -159,3 +159,7 @@ TEST_CASE("errors: calls that fan out past the inlining bound", "[nvasm][errors]
   REQUIRE_FALSE(result);
   CHECK_THAT(result.error().message, Catch::Contains("once inlined"));
 }
+
+TEST_CASE("errors: SHARED without SHARED_MEMORY", "[nvasm][errors]") {
+  check_error(kHead + "SHARED s[] = { program.sharedmem };\nEND\n", {4, 8, "SHARED needs a SHARED_MEMORY declaration"});
+}

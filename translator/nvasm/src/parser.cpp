@@ -706,6 +706,7 @@ class Parser {
     if (word != "sharedmem") return error(sat, "invalid shared memory binding 'program." + std::string(word) + "'");
     if (braces && !expect('}')) return false;
     if (!declare(name, at, {Symbol::Kind::Shared, 0})) return false;
+    if (!first_shared_decl_) first_shared_decl_ = at;
     return end_statement();
   }
 
@@ -1273,6 +1274,9 @@ class Parser {
       const Block& b = open_blocks_.back();
       return error(b.offset, b.op == Op::IF ? "IF without a matching ENDIF" : "REP without a matching ENDREP");
     }
+    if (first_shared_decl_ && !out_.has_shared_memory_decl) {
+      return error(*first_shared_decl_, "SHARED needs a SHARED_MEMORY declaration");
+    }
     if (!out_.variable_group_size && !out_.group_size) {
       return error(end_offset_, "missing GROUP_SIZE declaration (required unless OPTION ARB_compute_variable_group_size)");
     }
@@ -1353,6 +1357,7 @@ class Parser {
   std::vector<Block> open_blocks_;
   bool seen_declaration_ = false;
   size_t instruction_count_ = 0;
+  std::optional<size_t> first_shared_decl_;
   size_t group_size_offset_ = 0;
   size_t end_offset_ = 0;
 };
