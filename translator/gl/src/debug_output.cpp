@@ -163,7 +163,7 @@ GLAPI void APIENTRY glDebugMessageControl(GLenum source, GLenum type, GLenum sev
     return;
   }
   if (count > 0) {
-    for (GLsizei i = 0; i < count; ++i) {
+    for (GLsizei i = 0; i < count && ids != nullptr; ++i) {
       if (enabled) {
         ctx->debug_disabled_ids.erase(id_key(source, type, ids[i]));
       } else {

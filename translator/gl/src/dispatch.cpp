@@ -34,11 +34,12 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
     const IndexedBinding* slot = nullptr;
     backend::Access access = backend::Access::ReadWrite;
     VkDeviceSize max_range = kMaxStorageRange;
+    auto at = [&](const auto& array) { return r.gl_binding < array.size() ? &array[r.gl_binding] : nullptr; };
     switch (r.kind) {
-      case translator::GlResourceKind::ShaderStorageBuffer: slot = &ctx->ssbo[r.gl_binding]; break;
-      case translator::GlResourceKind::AtomicCounterBuffer: slot = &ctx->acb[r.gl_binding]; break;
+      case translator::GlResourceKind::ShaderStorageBuffer: slot = at(ctx->ssbo); break;
+      case translator::GlResourceKind::AtomicCounterBuffer: slot = at(ctx->acb); break;
       case translator::GlResourceKind::UniformBuffer:
-        slot = &ctx->ubo[r.gl_binding];
+        slot = at(ctx->ubo);
         access = backend::Access::Read;
         max_range = kMaxUniformRange;
         break;
@@ -46,7 +47,7 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
         out.push_back({exe.uniform_buffer.get(), 0, VK_WHOLE_SIZE, backend::Access::Read});
         continue;
     }
-    const BufferObject* b = slot->buffer.get();
+    const BufferObject* b = slot ? slot->buffer.get() : nullptr;
     if (b == nullptr || !b->buffer || (slot->size != 0 && slot->offset + slot->size > b->size) ||
         slot->offset >= b->size) {
       // GL leaves this undefined; Bismuth skips the dispatch and says why, never reads an unbound descriptor.

@@ -762,7 +762,7 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
     ctx->set_error(GL_INVALID_VALUE, "glGetProgramResourceiv: index is not an active resource");
     return;
   }
-  if (propCount <= 0 || count < 0) {
+  if (propCount <= 0 || count < 0 || props == nullptr) {
     ctx->set_error(GL_INVALID_VALUE, "glGetProgramResourceiv: propCount must be positive and count non-negative");
     return;
   }

@@ -84,6 +84,7 @@ void set_uniform(const char* func, const GLuint* program, GLint location, GLsize
     return;
   }
   if (location == -1) return;  // silently ignored (GL 4.6 §7.6.1)
+  if (values == nullptr) return;  // undefined in GL; never read through a null pointer
   if (location < -1 || static_cast<size_t>(location) >= exe->locations.size()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": location " + std::to_string(location) +
                                              " is not a uniform location of the program");
@@ -140,6 +141,7 @@ void get_uniform(const char* func, GLuint program, GLint location, GLsizei buf_s
     return;
   }
   const uint32_t size = t.base == Base::Double ? 8 : 4;
+  if (params == nullptr) return;
   if (buf_size >= 0 && static_cast<size_t>(buf_size) < t.components * sizeof(T)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": bufSize is too small");
     return;
