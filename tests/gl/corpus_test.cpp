@@ -16,9 +16,13 @@ using namespace bismuth::gltest;
 
 namespace {
 
+// BISMUTH_CORPUS_DIR, else the source tree this binary was built from, else tests/data/corpus/nvidia-h100 under
+// the working directory (bundled binaries run from a copy of the repository on another machine).
 std::filesystem::path corpus_dir() {
   if (const char* dir = std::getenv("BISMUTH_CORPUS_DIR")) return dir;
-  return std::filesystem::path(BISMUTH_SOURCE_DIR) / "tests/data/corpus/nvidia-h100";
+  const auto built = std::filesystem::path(BISMUTH_SOURCE_DIR) / "tests/data/corpus/nvidia-h100";
+  if (std::filesystem::exists(built)) return built;
+  return std::filesystem::current_path() / "tests/data/corpus/nvidia-h100";
 }
 
 std::string read_text(const std::filesystem::path& p) {
