@@ -403,3 +403,97 @@ void main() {
   for (uint32_t w : words) CHECK(w == static_cast<uint32_t>(std::min(subgroup, 64) / 2));
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("COMPUTE_WORK_GROUP_SIZE of a program that is not linked is INVALID_OPERATION") {
+  // GL 4.6 §7.13: "An INVALID_OPERATION error is generated if COMPUTE_WORK_GROUP_SIZE is queried for a program
+  // which has not been linked successfully, or which does not contain objects to form a compute shader."
+  GlContext gl;
+  GLint size[3] = {7, 7, 7};
+  glGetProgramiv(glCreateProgram(), GL_COMPUTE_WORK_GROUP_SIZE, size);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  CHECK(size[0] == 7);  // an erroneous call writes nothing
+}
+
+TEST_CASE("glGetUniformLocation on a program that is not linked is INVALID_OPERATION") {
+  // GL 4.6 §7.6: "An INVALID_OPERATION error is generated if program has not been linked successfully."
+  GlContext gl;
+  CHECK(glGetUniformLocation(glCreateProgram(), "x") == -1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+}
+
+TEST_CASE("A program deleted while in use stays usable until it is no longer current") {
+  // GL 4.6 §7.3: "If program is in use [...] it is flagged for deletion [and] deleted when it is no longer part of
+  // the current rendering state."
+  GlContext gl;
+  const GLuint program = make_program("#version 450\nlayout(local_size_x = 1) in;\n"
+                                      "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 9u; }\n");
+  glUseProgram(program);
+  glDeleteProgram(program);
+  GLint flagged = 0;
+  glGetProgramiv(program, GL_DELETE_STATUS, &flagged);
+  CHECK(flagged == GL_TRUE);
+  const uint32_t zero = 0;
+  const GLuint buffer = make_buffer(4, &zero);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glDispatchCompute(1, 1, 1);
+  CHECK(read_words(buffer, 1)[0] == 9u);
+  glUseProgram(0);
+  CHECK(glIsProgram(program) == GL_FALSE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("A relink that fails keeps the current executable in use") {
+  // GL 4.6 §7.3: "If LinkProgram failed, any information about a previous link of that program object is lost
+  // [...] the executables and uniform state in use remain in effect until the program is made current again."
+  GlContext gl;
+  const char* good = "#version 450\nlayout(local_size_x = 1) in;\n"
+                     "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 4u; }\n";
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  glShaderSource(shader, 1, &good, nullptr);
+  glCompileShader(shader);
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, shader);
+  glLinkProgram(program);
+  glUseProgram(program);
+  const char* bad = "#version 450\nvoid main() { broken }\n";
+  glShaderSource(shader, 1, &bad, nullptr);
+  glCompileShader(shader);
+  glLinkProgram(program);
+  GLint status = 1;
+  glGetProgramiv(program, GL_LINK_STATUS, &status);
+  CHECK(status == GL_FALSE);
+  const uint32_t zero = 0;
+  const GLuint buffer = make_buffer(4, &zero);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glDispatchCompute(1, 1, 1);
+  CHECK(read_words(buffer, 1)[0] == 4u);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("Default-block uniform arrays of vectors keep std140 strides") {
+  GlContext gl;
+  const GLuint program = make_program(R"(#version 450
+layout(local_size_x = 1) in;
+uniform uvec2 pairs[3];
+uniform double scale;
+layout(std430, binding = 0) buffer Out { uint o[]; };
+void main() { o[0] = pairs[0].x + pairs[1].y + pairs[2].x + uint(scale); }
+)");
+  glUseProgram(program);
+  const GLuint v[6] = {1, 2, 30, 40, 500, 600};
+  glUniform2uiv(glGetUniformLocation(program, "pairs"), 3, v);
+  glUniform1d(glGetUniformLocation(program, "scale"), 7000.0);
+  const uint32_t zero = 0;
+  const GLuint buffer = make_buffer(4, &zero);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glDispatchCompute(1, 1, 1);
+  CHECK(read_words(buffer, 1)[0] == 1u + 40u + 500u + 7000u);
+  GLuint back[2] = {};
+  glGetUniformuiv(program, glGetUniformLocation(program, "pairs[2]"), back);
+  CHECK(back[0] == 500u);
+  CHECK(back[1] == 600u);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
