@@ -47,6 +47,10 @@ TEST_CASE("thread group: programs need 32-lane subgroups and say so in their des
   auto program = nvasm::assemble(kShuffles, options);
   REQUIRE(program);
   CHECK(program->info.required_subgroup_size == 32u);
+  CHECK(program->info.uses_subgroup_basic);
+  CHECK(program->info.uses_subgroup_ballot);
+  CHECK(program->info.uses_subgroup_shuffle);
+  CHECK_FALSE(program->info.uses_subgroup_vote);
   REQUIRE(spirv::validate(program->spirv, spirv::TargetEnv::Vulkan1_1));
   options.subgroup_size_32_available = false;
   CHECK_FALSE(nvasm::assemble(kShuffles, options));

@@ -314,6 +314,10 @@ class Codegen {
                       {main_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSize), size[0], size[1], size[2]});
     info_.uses_int64 = uses_int64_;
     info_.uses_float64 = uses_float64_;
+    info_.uses_subgroup_basic = uses_subgroup_;
+    info_.uses_subgroup_ballot = uses_ballot_;
+    info_.uses_subgroup_vote = uses_vote_;
+    info_.uses_subgroup_shuffle = uses_shuffle_;
   }
 
   // ---------------------------------------------------------------- functions and blocks

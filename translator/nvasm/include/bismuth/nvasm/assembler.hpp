@@ -75,6 +75,11 @@ struct ProgramInfo {
   std::optional<uint32_t> required_subgroup_size;
   bool uses_int64 = false;    // enable shaderInt64
   bool uses_float64 = false;  // enable shaderFloat64
+  // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
+  bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
+  bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)
+  bool uses_subgroup_vote = false;     // VK_SUBGROUP_FEATURE_VOTE_BIT (TGALL, TGANY, TGEQ)
+  bool uses_subgroup_shuffle = false;  // VK_SUBGROUP_FEATURE_SHUFFLE_BIT (SHF*)
   std::vector<std::string> options;  // the OPTION lines, in order
 };
 
