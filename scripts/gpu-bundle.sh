@@ -6,6 +6,7 @@
 # The result is also packed as .gpu.tar.xz, which is what travels (carry [".gl", ".gpu.tar.xz"]): statically linked
 # glslang makes each binary several MB and the transfer limit is 64 MiB. On the GPU machine:
 #   tar xJf .gpu.tar.xz && source .gpu/gpu-env.sh; export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
+# or everything at once, logs under $OUT:  tar xJf .gpu.tar.xz && .gpu/gpu-check.sh "$OUT"
 set -euo pipefail
 repo=$(git rev-parse --show-toplevel)
 build=${1:-$repo/build}
@@ -14,7 +15,8 @@ shared_gpu="$repo/../shared/gpu"
 [[ -d $repo/.gl ]] || "$shared_gpu/fetch-loader-debs.sh"
 
 mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$build/bench" -maxdepth 3 -type f \
-  -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name '*_tests' -o -name '*_bench' \) 2>/dev/null)
+  -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name 'egl_compute*' -o -name '*_tests' -o -name 'bench_*' \) \
+  2>/dev/null)
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"
 "$shared_gpu/bundle.sh" "${programs[@]}" "$validation_layer" >/dev/null
@@ -22,6 +24,7 @@ mkdir -p "$repo/.gpu/layers"
 mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
   /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
+cp "$repo/scripts/gpu-check.sh" "$repo/.gpu/"
 strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
 grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"
 tar -C "$repo" -cf - .gpu | xz -T2 -6 > "$repo/.gpu.tar.xz"

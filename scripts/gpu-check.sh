@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs Bismuth's programs, tests and benchmarks on the GPU machine from the bundle scripts/gpu-bundle.sh made
+# (.gpu/), writing one log per step and a summary into OUT_DIR. Start it from the repository root there:
+#   tar xJf .gpu.tar.xz && .gpu/gpu-check.sh "$OUT"
+# Steps are independent: one that fails is recorded in the summary and the next one runs.
+set -u
+out=${1:?usage: gpu-check.sh OUT_DIR}
+mkdir -p "$out"
+source .gpu/gpu-env.sh > "$out/gpu.txt" 2>&1
+export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
+bin=.gpu/bin
+summary="$out/summary.txt"
+: > "$summary"
+
+step() {  # step NAME COMMAND... : runs with a time limit, logs to NAME.log, one summary line
+  local name=$1; shift
+  local start=$SECONDS
+  timeout 240 "$@" > "$out/$name.log" 2>&1
+  local rc=$?
+  local last
+  last=$(grep -E "All tests passed|test cases:|tests passed|OK|FAIL" "$out/$name.log" | tail -1)
+  printf '%-28s rc=%-3s %4ss  %s\n' "$name" "$rc" "$((SECONDS - start))" "$last" >> "$summary"
+}
+
+step devices "$bin/bismuth" devices
+"$bin/bismuth" devices --json > "$out/devices.json" 2>&1
+step hello_dispatch "$bin/hello_dispatch" --validate
+for t in "$bin"/*_tests; do
+  [[ $(basename "$t") == *tsan* ]] && continue
+  step "$(basename "$t")" "$t"
+done
+[[ -x $bin/egl_compute ]] && BISMUTH_VALIDATION=1 step egl_compute "$bin/egl_compute"
+[[ -x $bin/egl_compute_system ]] && step egl_compute_system "$bin/egl_compute_system"
+# Benchmarks: NVIDIA's own shader disk cache off so that "cold" is cold and disk-warm comes from Bismuth's file.
+export __GL_SHADER_DISK_CACHE=0 BISMUTH_CACHE_DIR=off
+for b in "$bin"/bench_*; do
+  step "$(basename "$b")" "$b" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
+    --benchmark_out="$out/$(basename "$b").json" --benchmark_out_format=json
+done
+cat "$summary"
