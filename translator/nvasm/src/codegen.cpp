@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -29,6 +30,14 @@ using AsmOp = ::bismuth::nvasm::detail::Op;
 constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
 constexpr uint32_t kSemAcqRel = 0x8, kSemUniform = 0x40, kSemWorkgroup = 0x100;
 constexpr uint32_t kFlagSF = 1, kFlagZF = 2, kFlagOF = 4, kFlagCF = 8;
+
+// double -> float without relying on out-of-range conversions (inf for values past the float range).
+float narrow(double v) {
+  if (std::isnan(v)) return std::numeric_limits<float>::quiet_NaN();
+  if (v > std::numeric_limits<float>::max()) return std::numeric_limits<float>::infinity();
+  if (v < -std::numeric_limits<float>::max()) return -std::numeric_limits<float>::infinity();
+  return static_cast<float>(v);
+}
 
 struct Val {
   uint32_t id = 0;
@@ -131,7 +140,7 @@ class Codegen {
     uint32_t type = scalar_type(t);
     switch (t) {
       case DataType::F32: {
-        const float v = static_cast<float>(from_float ? f : static_cast<double>(i));
+        const float v = narrow(from_float ? f : static_cast<double>(i));
         uint32_t bits;
         std::memcpy(&bits, &v, 4);
         return b_.global(Op::OpConstant, {type, bits}, true);
@@ -699,7 +708,7 @@ class Codegen {
       std::array<uint32_t, 4> words{};
       for (int i = 0; i < 4; ++i) {
         if (e.values[i].is_float) {
-          const float f = static_cast<float>(e.values[i].f);
+          const float f = narrow(e.values[i].f);
           std::memcpy(&words[i], &f, 4);
         } else {
           words[i] = static_cast<uint32_t>(e.values[i].i);
