@@ -1,4 +1,4 @@
-// gl_bench: the CPU cost of libbismuth-gl's hot path, glDispatchComputeGroupSizeARB on a pipeline-cache hit,
+// bench_gl: the CPU cost of libbismuth-gl's hot path, glDispatchComputeGroupSizeARB on a pipeline-cache hit,
 // next to the backend's own CommandStream::dispatch for the same work (issue 5: ratio <= 1.3 on lavapipe; on the
 // H100 the absolute cost per call is compared with NVIDIA GL's 0.86-0.89 us and Zink's 0.46-0.49 us; target
 // <= 0.3 us).
@@ -48,7 +48,7 @@ constexpr uint32_t kGroupSize = 64;
 constexpr int kChunk = 1024;
 
 [[noreturn]] void die(const std::string& what) {
-  std::fprintf(stderr, "gl_bench: %s\n", what.c_str());
+  std::fprintf(stderr, "bench_gl: %s\n", what.c_str());
   std::exit(1);
 }
 
@@ -112,7 +112,7 @@ struct Backend {
   static Backend& get() {
     static Backend b = [] {
       Backend k;
-      k.instance = take(bb::Instance::create({.application_name = "gl_bench"}), "instance");
+      k.instance = take(bb::Instance::create({.application_name = "bench_gl"}), "instance");
       auto devices = take(bb::enumerate_devices(*k.instance), "devices");
       const size_t index = take(bb::select_device(devices, bb::DeviceSelector::from_environment()), "BISMUTH_DEVICE");
       k.device = take(bb::Device::create(*k.instance, devices[index]), "device");
