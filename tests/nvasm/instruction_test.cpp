@@ -256,6 +256,8 @@ STB.U32X4 R1, out[16];
 MOV.S R2.x, {1}.x;
 MOV.S R2.y, c[R2.x + 1].y;
 MOV.S R2.z, program.local[0].w;
+MOV.S R1.x, {2}.x;
+MOV.S R2.w, c[R1.x - 1].x;
 STB.U32X4 R2, out[32];
 )", "TEMP R0, R1, R2;\nPARAM k = {5, 6};\nPARAM c[3] = { program.local[0..2] };\nPARAM e = program.env[1];\n"),
                        16, 0, {}, {{10, 11, 12, 13}, {20, 21, 22, 23}, {30, 31, 32, 33}}, {{0, 0, 0, 0}, {100, 0, 0, 0}}});
@@ -267,6 +269,7 @@ STB.U32X4 R2, out[32];
   CHECK(out[7] == 123u);
   CHECK(out[9] == 31u);  // relative addressing c[R2.x + 1] = c[2]
   CHECK(out[10] == 13u);
+  CHECK(out[11] == 20u);  // c[R1.x - 1] = c[1]
 }
 
 TEST_CASE("storage buffers: LDB/STB with sub-word, vector and 64-bit storage modifiers", "[nvasm][instructions]") {

@@ -994,8 +994,9 @@ class Parser {
       const size_t iat = peek().offset;
       uint64_t v = 0;
       if (!expect_uint(v, "an index offset")) return false;
-      if (minus || v >= limit) return error(iat, "index offset out of bounds for '" + name + "'");
-      element = static_cast<uint32_t>(v);
+      if (v >= limit) return error(iat, "index offset out of bounds for '" + name + "'");
+      // A negative offset wraps; the emitted index is clamped into the array either way.
+      element = minus ? 0u - static_cast<uint32_t>(v) : static_cast<uint32_t>(v);
     }
     return expect(']');
   }
