@@ -4,6 +4,7 @@
 //   .../optimized   the default assemble(): emission, spvtools::Optimizer performance passes, spirv-val
 #include <benchmark/benchmark.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -13,7 +14,10 @@
 namespace {
 
 std::string read_program(const char* name) {
-  std::ifstream in(std::string(BISMUTH_SOURCE_DIR) + "/tests/data/corpus/nvidia-h100/" + name + "/program.nvcp5");
+  // The source tree it was built from, else the working directory (a bundled binary runs from a repository copy).
+  std::filesystem::path dir = std::filesystem::path(BISMUTH_SOURCE_DIR) / "tests/data/corpus/nvidia-h100";
+  if (!std::filesystem::exists(dir)) dir = std::filesystem::current_path() / "tests/data/corpus/nvidia-h100";
+  std::ifstream in(dir / name / "program.nvcp5");
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 

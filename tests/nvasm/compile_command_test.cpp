@@ -5,6 +5,7 @@
 #include <fstream>
 #include <string>
 
+#include "corpus_support.hpp"
 #include "support/run_process.hpp"
 
 using bismuth::test::run_process;
@@ -13,7 +14,7 @@ namespace {
 
 std::string cli() { return bismuth::test::tool_path(BISMUTH_CLI_PATH); }
 std::string corpus(const std::string& name) {
-  return std::string(BISMUTH_SOURCE_DIR) + "/tests/data/corpus/nvidia-h100/" + name + "/program.nvcp5";
+  return bismuth::test::corpus::corpus_dir() + "/" + name + "/program.nvcp5";
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +12,14 @@
 
 namespace bismuth::test::corpus {
 
-std::string corpus_dir() { return std::string(BISMUTH_SOURCE_DIR) + "/tests/data/corpus/nvidia-h100"; }
+// BISMUTH_CORPUS_DIR, else the source tree this binary was built from, else the working directory's tests/data
+// (a bundled binary on another machine runs from a copy of the repository).
+std::string corpus_dir() {
+  if (const char* dir = std::getenv("BISMUTH_CORPUS_DIR")) return dir;
+  const auto built = std::filesystem::path(BISMUTH_SOURCE_DIR) / "tests/data/corpus/nvidia-h100";
+  if (std::filesystem::exists(built)) return built.string();
+  return (std::filesystem::current_path() / "tests/data/corpus/nvidia-h100").string();
+}
 
 std::vector<std::string> case_names() {
   std::vector<std::string> names;
