@@ -66,12 +66,12 @@ struct ProgramInfo {
   GroupSizeForm group_size_form = GroupSizeForm::Fixed;
   std::array<uint32_t, 3> group_size{1, 1, 1};  // Fixed only
   std::array<uint32_t, 3> group_size_spec_ids = kGroupSizeSpecIds;  // Variable only
-  std::vector<StorageBinding> storage_buffers;  // in program.storage order, only those the program declares
+  std::vector<StorageBinding> storage_buffers;  // by program.storage index, only those the program declares
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
   uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
   uint32_t shared_memory_bytes = 0;
   // 32 when the program uses thread-group instructions or values: pin it (VK_EXT_subgroup_size_control,
-  // requiredSubgroupSize = 32, and full subgroups) or do not run the program.
+  // requiredSubgroupSize = 32; full subgroups when the group's x size is a multiple of 32) or do not run it.
   std::optional<uint32_t> required_subgroup_size;
   bool uses_int64 = false;    // enable shaderInt64
   bool uses_float64 = false;  // enable shaderFloat64
