@@ -3,6 +3,7 @@
 // layer untouched. No exception leaves this library: every intercept that allocates catches std::bad_alloc.
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "hooks.hpp"
@@ -177,12 +178,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     auto* features = find_in_chain<VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH>(
         pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH);
     data->variable_group_size_extension = vgs_extension;
-    data->variable_group_size = vgs_extension && features != nullptr && features->variableGroupSize == VK_TRUE;
+    // Without the feature structure, enabling the extension enables the feature: layers above this one (the
+    // validation layer deep-copies VkDeviceCreateInfo) may drop a structure whose sType they do not know.
+    data->variable_group_size = vgs_extension && (features == nullptr || features->variableGroupSize == VK_TRUE);
     if (vgs_extension && !data->variable_group_size)
       report(*instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT,
              "BISMUTH-VkDeviceCreateInfo-variableGroupSize-feature",
              "vkCreateDevice: VK_BISMUTH_variable_group_size is enabled but "
-             "VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH::variableGroupSize is not; "
+             "VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH::variableGroupSize is VK_FALSE; "
              "vkCmdDispatchGroupSizeBISMUTH will not be available");
     data->maintenance4 = enabled(pCreateInfo, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
     if (auto* f13 = find_in_chain<VkPhysicalDeviceVulkan13Features>(
@@ -233,6 +236,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (data->CmdDispatchBase == nullptr)
       data->CmdDispatchBase = load<PFN_vkCmdDispatchBase>(next_gdpa, d, "vkCmdDispatchBaseKHR");
     data->FreeCommandBuffers = load<PFN_vkFreeCommandBuffers>(next_gdpa, d, "vkFreeCommandBuffers");
+    report(*instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, "BISMUTH-device-created",
+           std::string("vkCreateDevice: ballot lowering ") + (data->lower_ballot ? "on" : "off") +
+               ", vote lowering " + (data->lower_vote ? "on" : "off") + ", variable group size " +
+               (data->variable_group_size ? "on" : "off"));
     store_device_data(*pDevice, std::move(data));
   } catch (const std::bad_alloc&) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
