@@ -38,6 +38,8 @@ void set_layer_environment() {
   ::setenv("VK_ADD_LAYER_PATH", path.c_str(), 1);
   ::setenv("BISMUTH_SPY_DIR", spy_dir().c_str(), 1);
   // Validation above Bismuth sees the extension's structures; tell it their sizes (its custom_stype_list setting).
+  // Size pipelines' cache file: off unless a test asks for a folder.
+  ::setenv("BISMUTH_CACHE_DIR", "off", 0);
   ::setenv("VK_LAYER_CUSTOM_STYPE_LIST", "1000999000:24:1000999001:32:1000999002:24", 1);
 }
 

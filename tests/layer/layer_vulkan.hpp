@@ -52,6 +52,7 @@ class LayerVulkan {
   VkInstance instance() const { return instance_; }
   VkPhysicalDevice physical_device() const { return physical_device_; }
   VkDevice device() const { return device_; }
+  uint32_t queue_family() const { return queue_family_; }
   void create_device(const DeviceRequest& request);
 
   std::vector<VkExtensionProperties> device_extensions(const char* layer = nullptr) const;

@@ -236,6 +236,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (data->CmdDispatchBase == nullptr)
       data->CmdDispatchBase = load<PFN_vkCmdDispatchBase>(next_gdpa, d, "vkCmdDispatchBaseKHR");
     data->FreeCommandBuffers = load<PFN_vkFreeCommandBuffers>(next_gdpa, d, "vkFreeCommandBuffers");
+    data->CreatePipelineCache = load<PFN_vkCreatePipelineCache>(next_gdpa, d, "vkCreatePipelineCache");
+    data->DestroyPipelineCache = load<PFN_vkDestroyPipelineCache>(next_gdpa, d, "vkDestroyPipelineCache");
+    data->GetPipelineCacheData = load<PFN_vkGetPipelineCacheData>(next_gdpa, d, "vkGetPipelineCacheData");
+    if (data->variable_group_size) open_pipeline_cache(*data);
     report(*instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, "BISMUTH-device-created",
            std::string("vkCreateDevice: ballot lowering ") + (data->lower_ballot ? "on" : "off") +
                ", vote lowering " + (data->lower_vote ? "on" : "off") + ", variable group size " +
@@ -252,6 +256,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   auto data = device_data(device);
   if (!data) return;
   destroy_variable_pipelines(*data);
+  close_pipeline_cache(*data);
   if (data->instance->settings.stats)
     std::fprintf(stderr,
                  "Bismuth layer stats: modules passed through %llu, rewritten %llu; size pipelines compiled %llu, "

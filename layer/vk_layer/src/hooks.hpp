@@ -102,6 +102,10 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
                                                        uint32_t groupCountY, uint32_t groupCountZ,
                                                        uint32_t groupSizeX, uint32_t groupSizeY,
                                                        uint32_t groupSizeZ);
+// pipeline_cache_file.cpp: open at vkCreateDevice (variable group size devices), save and close at vkDestroyDevice.
+void open_pipeline_cache(DeviceData& device);
+void close_pipeline_cache(DeviceData& device);
+
 // Destroys every variable pipeline still alive (vkDestroyDevice).
 void destroy_variable_pipelines(DeviceData& device);
 

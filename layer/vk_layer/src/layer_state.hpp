@@ -86,6 +86,13 @@ struct DeviceData {
   PFN_vkCmdDispatchIndirect CmdDispatchIndirect = nullptr;
   PFN_vkCmdDispatchBase CmdDispatchBase = nullptr;
   PFN_vkFreeCommandBuffers FreeCommandBuffers = nullptr;
+  PFN_vkCreatePipelineCache CreatePipelineCache = nullptr;
+  PFN_vkDestroyPipelineCache DestroyPipelineCache = nullptr;
+  PFN_vkGetPipelineCacheData GetPipelineCacheData = nullptr;
+
+  // BISMUTH_CACHE_DIR: the cache size pipelines are compiled through (pipeline_cache_file.cpp).
+  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
+  std::string cache_path;
 
   // Variable group size: the SPIR-V of every module (after lowering), the variable pipelines by handle, and the
   // compute pipeline the application last bound in each command buffer.

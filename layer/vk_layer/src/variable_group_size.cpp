@@ -398,7 +398,7 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
         // Compiled under the pipeline's lock: concurrent recorders asking for the same size wait for one compile.
         const void* stage_pnext = vp->has_required_subgroup_size ? &vp->required_subgroup_size : nullptr;
         const VkResult result =
-            create_size_pipeline(d, *vp, size, VK_NULL_HANDLE, nullptr, stage_pnext, nullptr, &pipeline);
+            create_size_pipeline(d, *vp, size, d.pipeline_cache, nullptr, stage_pnext, nullptr, &pipeline);
         if (result != VK_SUCCESS) {
           report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "BISMUTH-size-pipeline-creation-failed",
                  "vkCmdDispatchGroupSizeBISMUTH: creating the pipeline for group size " + std::to_string(size[0]) +
