@@ -223,6 +223,15 @@ TEST_CASE("Default-block uniforms are laid out in the default uniform block") {
   CHECK(arr->gl_type == 0x8B52);  // GL_FLOAT_VEC4
   CHECK(arr->array_size == 3);
   CHECK(arr->array_stride == 16);
+  // Element strides follow the block's std140 layout, also for scalar arrays.
+  auto scalars = link({compile("#version 450\nlayout(local_size_x = 1) in;\n"
+                               "layout(std430, binding = 0) buffer Out { float o[]; };\n"
+                               "uniform float f[3];\nvoid main() { o[0] = f[2]; }\n")});
+  REQUIRE(scalars);
+  REQUIRE(scalars->uniforms.size() == 1);
+  CHECK(scalars->uniforms[0].name == "f[0]");
+  CHECK(scalars->uniforms[0].array_stride == 16);
+  CHECK(scalars->default_uniform_block_size >= 2 * 16 + 4);
   CHECK(m->matrix_stride == 16);
   CHECK(a->offset != n->offset);
   // The default block is the program's only resource besides Out: compact bindings 0 and 1.

@@ -10,6 +10,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "bismuth/spirv_patch/module.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "nv_extension_rewrite.hpp"
@@ -213,6 +214,70 @@ void reflect(glslang::TProgram& program, GlLinkedProgram& linked) {
   std::sort(linked.atomic_counter_buffers.begin(), linked.atomic_counter_buffers.end(), by_binding);
 }
 
+// glslang's reflection reports packed strides for default-block arrays (4 for float[3]) although the block it
+// generates follows std140 (16): take offsets and strides of the block's top-level members from the SPIR-V
+// decorations, round strides of nested arrays up to 16 (std140 rule 4, GL 4.6 §7.6.2.2), and size the block to
+// hold every element glUniform* may write.
+Status layout_default_uniforms(GlLinkedProgram& linked) {
+  if (linked.default_uniform_block_size == 0) return {};
+  auto module = spirv::Module::parse(linked.spirv);
+  if (!module) return module.error();
+  uint32_t block_type = 0;
+  std::unordered_map<uint32_t, std::string> member_names;  // member index -> name
+  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Debug)) {
+    if (module->opcode(h) == spv::Op::OpName && module->string_operand(h, 2) == kDefaultUniformBlockName) {
+      block_type = module->words(h)[1];
+    }
+  }
+  if (block_type == 0) return {};
+  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Debug)) {
+    const auto w = module->words(h);
+    if (module->opcode(h) == spv::Op::OpMemberName && w[1] == block_type) {
+      member_names[w[2]] = std::string(module->string_operand(h, 3));
+    }
+  }
+  struct MemberLayout {
+    uint32_t offset = 0, array_stride = 0, matrix_stride = 0;
+  };
+  std::unordered_map<std::string, MemberLayout> members;
+  std::unordered_map<uint32_t, uint32_t> array_strides;  // array type id -> ArrayStride
+  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Annotation)) {
+    const auto w = module->words(h);
+    if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
+        static_cast<spv::Decoration>(w[2]) == spv::Decoration::ArrayStride) {
+      array_strides[w[1]] = w[3];
+    } else if (module->opcode(h) == spv::Op::OpMemberDecorate && w.size() == 5 && w[1] == block_type) {
+      auto name = member_names.find(w[2]);
+      if (name == member_names.end()) continue;
+      if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::Offset) members[name->second].offset = w[4];
+      if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::MatrixStride) members[name->second].matrix_stride = w[4];
+    }
+  }
+  if (auto block = module->definition(block_type); block && module->opcode(*block) == spv::Op::OpTypeStruct) {
+    const auto w = module->words(*block);
+    for (size_t m = 2; m < w.size(); ++m) {
+      auto name = member_names.find(static_cast<uint32_t>(m - 2));
+      auto stride = array_strides.find(w[m]);
+      if (name != member_names.end() && stride != array_strides.end()) members[name->second].array_stride = stride->second;
+    }
+  }
+  for (GlUniform& u : linked.uniforms) {
+    std::string base = u.name;
+    if (base.ends_with("[0]")) base.resize(base.size() - 3);
+    if (auto member = members.find(base); member != members.end()) {
+      u.offset = member->second.offset;
+      if (member->second.array_stride != 0) u.array_stride = member->second.array_stride;
+      if (member->second.matrix_stride != 0) u.matrix_stride = member->second.matrix_stride;
+    } else if (u.array_size > 1 && u.matrix_stride == 0) {
+      u.array_stride = std::max<uint32_t>(16, (u.array_stride + 15) & ~15u);
+    }
+    const uint32_t element = u.matrix_stride != 0 ? u.matrix_stride * 4 : std::max<uint32_t>(u.array_stride, 16);
+    const uint32_t end = u.offset + (u.array_size - 1) * u.array_stride + element;
+    linked.default_uniform_block_size = std::max(linked.default_uniform_block_size, end);
+  }
+  return {};
+}
+
 // Gives the active resources Vulkan bindings 0..n-1 (storage blocks, uniform blocks, atomic-counter buffers, then
 // the default uniform block, each by GL binding) and rewrites the SPIR-V to match.
 Status assign_compact_bindings(GlLinkedProgram& linked) {
@@ -276,6 +341,7 @@ Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const 
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
   reflect(program, linked);
+  if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status assigned = assign_compact_bindings(linked); !assigned) return fail(link_error(assigned.error().message));
   linked.info_log = program.getInfoLog();
   return linked;

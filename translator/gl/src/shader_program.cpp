@@ -143,13 +143,6 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
 
   for (uint32_t u = 0; u < p.uniforms.size(); ++u) {
     translator::GlUniform& uniform = p.uniforms[u];
-    // glslang's reflection reports a packed array stride for default-block arrays (4 for float[3]), but the block is
-    // laid out by std140 rules, where an array element's stride is its size rounded up to 16 bytes (GL 4.6
-    // §7.6.2.2 rule 4) — which is what the SPIR-V reads.
-    if (uniform.array_size > 1) {
-      const uint32_t element = scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
-      uniform.array_stride = std::max<uint32_t>(16, (element + 15) & ~15u);
-    }
     // Every element glUniform* may write lies inside the block (never past the CPU copy or the buffer).
     const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
                          scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
