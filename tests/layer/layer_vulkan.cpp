@@ -74,7 +74,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL LayerVulkan::on_message(VkDebugUtilsMessageSeveri
   return VK_FALSE;
 }
 
-LayerVulkan::LayerVulkan(Order order, bool with_bismuth) {
+LayerVulkan::LayerVulkan(Order order, bool with_bismuth, uint32_t api_version) {
   set_layer_environment();
   REQUIRE(backend::load_vulkan().has_value());
   std::vector<const char*> layers;
@@ -82,18 +82,18 @@ LayerVulkan::LayerVulkan(Order order, bool with_bismuth) {
   layers.push_back("VK_LAYER_KHRONOS_validation");
   if (with_bismuth && order == Order::ValidationAboveBismuth) layers.push_back("VK_LAYER_BISMUTH_compute");
   layers.push_back("VK_LAYER_BISMUTH_test_spy");
-  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+  const char* extensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME, VK_EXT_DEBUG_REPORT_EXTENSION_NAME};
 
   VkApplicationInfo app{};
   app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   app.pApplicationName = "bismuth_layer_tests";
-  app.apiVersion = VK_API_VERSION_1_1;
+  app.apiVersion = api_version;
   VkInstanceCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
   info.pApplicationInfo = &app;
   info.enabledLayerCount = static_cast<uint32_t>(layers.size());
   info.ppEnabledLayerNames = layers.data();
-  info.enabledExtensionCount = 1;
+  info.enabledExtensionCount = 2;
   info.ppEnabledExtensionNames = extensions;
   REQUIRE(vkCreateInstance(&info, nullptr, &instance_) == VK_SUCCESS);
   volkLoadInstanceOnly(instance_);

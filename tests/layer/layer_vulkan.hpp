@@ -44,7 +44,7 @@ struct DeviceRequest {
 
 class LayerVulkan {
  public:
-  explicit LayerVulkan(Order order, bool with_bismuth = true);
+  explicit LayerVulkan(Order order, bool with_bismuth = true, uint32_t api_version = VK_API_VERSION_1_1);
   ~LayerVulkan();
   LayerVulkan(const LayerVulkan&) = delete;
   LayerVulkan& operator=(const LayerVulkan&) = delete;

@@ -1,7 +1,9 @@
 // Feature 2: VK_BISMUTH_variable_group_size. One test per rule of docs/VK_BISMUTH_variable_group_size.adoc.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
+#include <mutex>
 #include <atomic>
 #include <filesystem>
 #include <thread>
@@ -44,8 +46,10 @@ void main() {
 }
 )";
 
-std::vector<uint32_t> compile(const char* source) {
-  auto words = translator::compile_glsl_compute(source);
+std::vector<uint32_t> compile(const char* source, spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1) {
+  translator::GlslCompileOptions options;
+  options.target = target;
+  auto words = translator::compile_glsl_compute(source, options);
   INFO((words ? std::string() : words.error().message));
   REQUIRE(words);
   return *words;
@@ -59,8 +63,10 @@ VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH features_enabled() {
 }
 
 struct Fixture {
-  explicit Fixture(Order order) : vk(order) {
+  explicit Fixture(Order order, uint32_t api_version = VK_API_VERSION_1_1, void* more_features = nullptr)
+      : vk(order, true, api_version) {
     features = features_enabled();
+    features.pNext = more_features;
     vk.create_device({{VK_BISMUTH_VARIABLE_GROUP_SIZE_EXTENSION_NAME}, &features});
     REQUIRE(vk.dispatch_group_size != nullptr);
     layout = vk.layout(1);
@@ -365,5 +371,88 @@ TEST_CASE("Threads recording vkCmdDispatchGroupSizeBISMUTH at the same sizes con
   }
   CHECK(wrong == 0);
   for (int t = 0; t < kThreads; ++t) vkDestroyCommandPool(f.vk.device(), pools[t], nullptr);
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
+}
+
+TEST_CASE("A SPIR-V 1.6 module (LocalSizeId) takes its variable size through LocalSizeId with maintenance4") {
+  const Order order = any_order();
+  INFO(to_string(order));
+  VkPhysicalDeviceVulkan13Features features13{};
+  features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+  features13.maintenance4 = VK_TRUE;
+  Fixture f(order, VK_API_VERSION_1_3, &features13);
+  VkPhysicalDeviceProperties properties;
+  vkGetPhysicalDeviceProperties(f.vk.physical_device(), &properties);
+  if (properties.apiVersion < VK_API_VERSION_1_3) {
+    WARN("the device is not Vulkan 1.3: nothing to check");
+    return;
+  }
+  const auto words = compile(kSpecIdShader, spirv::TargetEnv::Vulkan1_3);
+  REQUIRE(words[1] == 0x00010600u);
+  const std::vector<Size> sizes = {{4, 2, 1}, {9, 1, 1}, {2, 3, 4}, {64, 2, 1}};
+  uint32_t total = 0;
+  for (const auto& s : sizes) total += 2 * s[0] * s[1] * s[2];
+  auto& out = f.vk.buffer(uint64_t{total} * 4);
+  const VkPipeline pipeline = f.vk.compute_pipeline(f.vk.module(words), f.layout, true);
+  const VkDescriptorSet set = f.vk.descriptor_set(f.layout, {&out});
+  f.vk.run([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1, &set, 0, nullptr);
+    uint32_t base = 0;
+    for (const auto& s : sizes) {
+      const uint32_t push[2] = {s[0] * s[1] * s[2], base};
+      vkCmdPushConstants(cb, f.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+      f.vk.dispatch_group_size(cb, 1, 1, 1, s[0], s[1], s[2]);
+      base += 2 * s[0] * s[1] * s[2];
+    }
+  });
+  uint32_t base = 0, wrong = 0;
+  for (const auto& s : sizes) {
+    for (uint32_t li = 0; li < s[0] * s[1] * s[2]; ++li) {
+      const uint32_t x = li % s[0], y = li / s[0] % s[1], z = li / (s[0] * s[1]);
+      const uint32_t* r = &out.data[base + 2 * li];
+      if (r[0] != (x | y << 10 | z << 20) || r[1] != (s[0] | s[1] << 10 | s[2] << 20)) ++wrong;
+    }
+    base += 2 * s[0] * s[1] * s[2];
+  }
+  CHECK(wrong == 0);
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
+  CHECK(f.vk.bismuth_messages().empty());
+}
+
+namespace {
+struct ReportLog {
+  std::mutex mutex;
+  std::vector<std::string> prefixes;
+};
+VKAPI_ATTR VkBool32 VKAPI_CALL on_report(VkDebugReportFlagsEXT, VkDebugReportObjectTypeEXT, uint64_t, size_t, int32_t,
+                                         const char* prefix, const char*, void* user) {
+  auto* log = static_cast<ReportLog*>(user);
+  std::lock_guard lock(log->mutex);
+  log->prefixes.push_back(prefix ? prefix : "");
+  return VK_FALSE;
+}
+}  // namespace
+
+TEST_CASE("Invalid use is also reported to VK_EXT_debug_report callbacks") {
+  Fixture f(Order::ValidationBelowBismuth);
+  ReportLog log;
+  VkDebugReportCallbackCreateInfoEXT info{};
+  info.sType = VK_STRUCTURE_TYPE_DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT;
+  info.flags = VK_DEBUG_REPORT_ERROR_BIT_EXT;
+  info.pfnCallback = &on_report;
+  info.pUserData = &log;
+  VkDebugReportCallbackEXT callback;
+  REQUIRE(vkCreateDebugReportCallbackEXT(f.vk.instance(), &info, nullptr, &callback) == VK_SUCCESS);
+  auto& out = f.vk.buffer(64);
+  const VkPipeline pipeline = f.vk.compute_pipeline(f.vk.module(compile(kFixedSizeShader)), f.layout, false);
+  const VkDescriptorSet set = f.vk.descriptor_set(f.layout, {&out});
+  f.vk.run([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1, &set, 0, nullptr);
+    f.vk.dispatch_group_size(cb, 1, 1, 1, 4, 2, 1);
+  });
+  vkDestroyDebugReportCallbackEXT(f.vk.instance(), callback, nullptr);
+  CHECK(std::count(log.prefixes.begin(), log.prefixes.end(), "VUID-vkCmdDispatchGroupSizeBISMUTH-None-10001") == 1);
   REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
 }

@@ -97,7 +97,15 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
         load<PFN_vkCreateDebugUtilsMessengerEXT>(next_gipa, *pInstance, "vkCreateDebugUtilsMessengerEXT");
     data->DestroyDebugUtilsMessengerEXT =
         load<PFN_vkDestroyDebugUtilsMessengerEXT>(next_gipa, *pInstance, "vkDestroyDebugUtilsMessengerEXT");
+    data->CreateDebugReportCallbackEXT =
+        load<PFN_vkCreateDebugReportCallbackEXT>(next_gipa, *pInstance, "vkCreateDebugReportCallbackEXT");
+    data->DestroyDebugReportCallbackEXT =
+        load<PFN_vkDestroyDebugReportCallbackEXT>(next_gipa, *pInstance, "vkDestroyDebugReportCallbackEXT");
     for (auto* s = static_cast<const VkBaseInStructure*>(pCreateInfo->pNext); s != nullptr; s = s->pNext) {
+      if (s->sType == VK_STRUCTURE_TYPE_DEBUG_REPORT_CALLBACK_CREATE_INFO_EXT) {
+        auto* c = reinterpret_cast<const VkDebugReportCallbackCreateInfoEXT*>(s);
+        data->instance_report_callbacks.push_back({c->flags, c->pfnCallback, c->pUserData});
+      }
       if (s->sType != VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT) continue;
       auto* m = reinterpret_cast<const VkDebugUtilsMessengerCreateInfoEXT*>(s);
       data->instance_messengers.push_back({m->messageSeverity, m->messageType, m->pfnUserCallback, m->pUserData});
@@ -148,6 +156,35 @@ VKAPI_ATTR void VKAPI_CALL DestroyDebugUtilsMessengerEXT(VkInstance instance, Vk
     data->messengers.erase(messenger);
   }
   data->DestroyDebugUtilsMessengerEXT(instance, messenger, pAllocator);
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL CreateDebugReportCallbackEXT(VkInstance instance,
+                                                            const VkDebugReportCallbackCreateInfoEXT* pCreateInfo,
+                                                            const VkAllocationCallbacks* pAllocator,
+                                                            VkDebugReportCallbackEXT* pCallback) {
+  auto data = instance_data(instance);
+  if (!data || data->CreateDebugReportCallbackEXT == nullptr) return VK_ERROR_EXTENSION_NOT_PRESENT;
+  const VkResult result = data->CreateDebugReportCallbackEXT(instance, pCreateInfo, pAllocator, pCallback);
+  if (result != VK_SUCCESS) return result;
+  try {
+    std::lock_guard lock(data->messengers_mutex);
+    data->report_callbacks[*pCallback] = {pCreateInfo->flags, pCreateInfo->pfnCallback, pCreateInfo->pUserData};
+  } catch (const std::bad_alloc&) {
+    data->DestroyDebugReportCallbackEXT(instance, *pCallback, pAllocator);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  return VK_SUCCESS;
+}
+
+VKAPI_ATTR void VKAPI_CALL DestroyDebugReportCallbackEXT(VkInstance instance, VkDebugReportCallbackEXT callback,
+                                                         const VkAllocationCallbacks* pAllocator) {
+  auto data = instance_data(instance);
+  if (!data || data->DestroyDebugReportCallbackEXT == nullptr) return;
+  {
+    std::lock_guard lock(data->messengers_mutex);
+    data->report_callbacks.erase(callback);
+  }
+  data->DestroyDebugReportCallbackEXT(instance, callback, pAllocator);
 }
 
 bool enabled(const VkDeviceCreateInfo* info, const char* name) {
@@ -319,6 +356,8 @@ const Intercept kInstanceIntercepts[] = {
     BISMUTH_HOOK("vkGetPhysicalDeviceProperties2KHR", GetPhysicalDeviceProperties2),
     BISMUTH_HOOK("vkCreateDebugUtilsMessengerEXT", CreateDebugUtilsMessengerEXT),
     BISMUTH_HOOK("vkDestroyDebugUtilsMessengerEXT", DestroyDebugUtilsMessengerEXT),
+    BISMUTH_HOOK("vkCreateDebugReportCallbackEXT", CreateDebugReportCallbackEXT),
+    BISMUTH_HOOK("vkDestroyDebugReportCallbackEXT", DestroyDebugReportCallbackEXT),
 };
 
 bool needed(const DeviceData& d, Need need) {

@@ -66,15 +66,28 @@ void report(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT
   data.pMessage = text.c_str();
   const VkDebugUtilsMessageTypeFlagsEXT type = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT;
   std::vector<DebugMessenger> targets;
+  std::vector<DebugReportCallback> callbacks;
   {
     std::lock_guard lock(instance.messengers_mutex);
     targets = instance.instance_messengers;
     for (const auto& [handle, messenger] : instance.messengers) targets.push_back(messenger);
+    callbacks = instance.instance_report_callbacks;
+    for (const auto& [handle, callback] : instance.report_callbacks) callbacks.push_back(callback);
   }
   bool delivered = false;
   for (const DebugMessenger& m : targets) {
     if ((m.severities & severity) == 0 || (m.types & type) == 0 || m.callback == nullptr) continue;
     m.callback(severity, type, &data, m.user_data);
+    delivered = true;
+  }
+  VkDebugReportFlagsEXT flag = VK_DEBUG_REPORT_DEBUG_BIT_EXT;
+  if (severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) flag = VK_DEBUG_REPORT_ERROR_BIT_EXT;
+  else if (severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) flag = VK_DEBUG_REPORT_WARNING_BIT_EXT;
+  else if (severity == VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT) flag = VK_DEBUG_REPORT_INFORMATION_BIT_EXT;
+  for (const DebugReportCallback& c : callbacks) {
+    if ((c.flags & flag) == 0 || c.callback == nullptr) continue;
+    c.callback(flag, VK_DEBUG_REPORT_OBJECT_TYPE_UNKNOWN_EXT, 0, 0, data.messageIdNumber, vuid, text.c_str(),
+               c.user_data);
     delivered = true;
   }
   if (!delivered) std::fprintf(stderr, "[%s] %s\n", vuid, text.c_str());

@@ -31,6 +31,12 @@ struct DebugMessenger {
   void* user_data = nullptr;
 };
 
+struct DebugReportCallback {
+  VkDebugReportFlagsEXT flags = 0;
+  PFN_vkDebugReportCallbackEXT callback = nullptr;
+  void* user_data = nullptr;
+};
+
 struct InstanceData {
   VkInstance instance = VK_NULL_HANDLE;
   uint32_t api_version = VK_API_VERSION_1_0;  // VkApplicationInfo::apiVersion (1.0 when absent)
@@ -44,11 +50,16 @@ struct InstanceData {
   PFN_vkCreateDevice CreateDevice = nullptr;
   PFN_vkCreateDebugUtilsMessengerEXT CreateDebugUtilsMessengerEXT = nullptr;
   PFN_vkDestroyDebugUtilsMessengerEXT DestroyDebugUtilsMessengerEXT = nullptr;
+  PFN_vkCreateDebugReportCallbackEXT CreateDebugReportCallbackEXT = nullptr;
+  PFN_vkDestroyDebugReportCallbackEXT DestroyDebugReportCallbackEXT = nullptr;
 
   // Messengers chained into VkInstanceCreateInfo (live for the instance) and created later, by handle.
   mutable std::mutex messengers_mutex;
   std::vector<DebugMessenger> instance_messengers;
   std::map<VkDebugUtilsMessengerEXT, DebugMessenger> messengers;
+  // VK_EXT_debug_report, for applications that use it instead.
+  std::vector<DebugReportCallback> instance_report_callbacks;
+  std::map<VkDebugReportCallbackEXT, DebugReportCallback> report_callbacks;
 };
 
 // What the layer emulates or provides on one physical device (extension_advertisement.cpp).
@@ -119,7 +130,8 @@ void store_device_data(const void* dispatchable, std::shared_ptr<DeviceData> dat
 void erase_device_data(const void* dispatchable);
 
 // Reports a message the way a validation layer does: to every debug-utils messenger of the instance whose
-// severity and type match (message id name `vuid`), else to stderr when the log level allows it.
+// severity and type match (message id name `vuid`) and every debug-report callback whose flags match (layer prefix
+// `vuid`), else to stderr when the log level allows it.
 void report(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* vuid,
             const std::string& message);
 
