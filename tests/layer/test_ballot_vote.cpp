@@ -203,3 +203,53 @@ TEST_CASE("Without emulation a ballot/vote module reaches the driver byte-identi
   CHECK(spied[0] == words);
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("Forced emulation: an inline VkShaderModuleCreateInfo in a compute stage is lowered too") {
+  const Order order = GENERATE(Order::ValidationAboveBismuth, Order::ValidationBelowBismuth);
+  INFO(to_string(order));
+  ForcedEmulation forced;
+  LayerVulkan vk(order);
+  if (!vk.has_device_extension(VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME)) {
+    WARN("no VK_EXT_graphics_pipeline_library: inline shader modules cannot be used");
+    return;
+  }
+  VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gpl{};
+  gpl.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT;
+  gpl.graphicsPipelineLibrary = VK_TRUE;
+  vk.create_device({{VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME,
+                     VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME, VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME},
+                    &gpl});
+  const auto words = compile(kBallotVoteShader);
+  const auto in = input_values();
+  const size_t out_words = kInvocations * kResultsPerInvocation;
+  auto& input = vk.buffer(in.size() * 4);
+  auto& output = vk.buffer(out_words * 4);
+  std::copy(in.begin(), in.end(), input.data);
+  const VkPipelineLayout layout = vk.layout(2);
+  VkShaderModuleCreateInfo module_info{};
+  module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
+  module_info.codeSize = words.size() * 4;
+  module_info.pCode = words.data();
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.pNext = &module_info;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.pName = "main";
+  info.layout = layout;
+  info.basePipelineIndex = -1;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  REQUIRE(vkCreateComputePipelines(vk.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline) == VK_SUCCESS);
+  CHECK(module_info.pCode == words.data());  // the application's structure is given back as it was
+  const VkDescriptorSet set = vk.descriptor_set(layout, {&input, &output});
+  vk.run([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+    vkCmdDispatch(cb, 1, 1, 1);
+  });
+  const std::vector<uint32_t> out(output.data, output.data + out_words);
+  CHECK(out == model(in, subgroup_size(vk.physical_device())));
+  vkDestroyPipeline(vk.device(), pipeline, nullptr);
+  // Validation below Bismuth would report SPV_KHR_shader_ballot without its device extension had it reached it.
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
