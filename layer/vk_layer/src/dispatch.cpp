@@ -111,7 +111,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* pCreat
       data->instance_messengers.push_back({m->messageSeverity, m->messageType, m->pfnUserCallback, m->pUserData});
     }
     store_instance_data(*pInstance, std::move(data));
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     auto destroy = load<PFN_vkDestroyInstance>(next_gipa, *pInstance, "vkDestroyInstance");
     if (destroy) destroy(*pInstance, pAllocator);
     *pInstance = VK_NULL_HANDLE;
@@ -140,7 +140,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDebugUtilsMessengerEXT(VkInstance instance,
     std::lock_guard lock(data->messengers_mutex);
     data->messengers[*pMessenger] = {pCreateInfo->messageSeverity, pCreateInfo->messageType,
                                      pCreateInfo->pfnUserCallback, pCreateInfo->pUserData};
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     data->DestroyDebugUtilsMessengerEXT(instance, *pMessenger, pAllocator);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -169,7 +169,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDebugReportCallbackEXT(VkInstance instance,
   try {
     std::lock_guard lock(data->messengers_mutex);
     data->report_callbacks[*pCallback] = {pCreateInfo->flags, pCreateInfo->pfnCallback, pCreateInfo->pUserData};
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     data->DestroyDebugReportCallbackEXT(instance, *pCallback, pAllocator);
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
@@ -282,7 +282,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
                ", vote lowering " + (data->lower_vote ? "on" : "off") + ", variable group size " +
                (data->variable_group_size ? "on" : "off"));
     store_device_data(*pDevice, std::move(data));
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
   return VK_SUCCESS;

@@ -105,7 +105,7 @@ VKAPI_ATTR VkResult VKAPI_CALL EnumerateDeviceExtensionProperties(VkPhysicalDevi
     for (const auto& e : provided_extensions(support))
       if (!has_extension(list, e.extensionName)) list.push_back(e);
     return write_list(list, pPropertyCount, pProperties);
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
 }
@@ -114,10 +114,12 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
                                                       VkPhysicalDeviceFeatures2* pFeatures) {
   auto instance = instance_data(physicalDevice);
   if (!instance || instance->GetPhysicalDeviceFeatures2 == nullptr) return;
-  {
+  try {
     ChainUnlinker unlink(const_cast<const void**>(&pFeatures->pNext),
                          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH);
     instance->GetPhysicalDeviceFeatures2(physicalDevice, pFeatures);
+  } catch (...) {
+    return;  // out of memory for the unlink record: nothing was queried
   }
   if (auto* ours = find_in_chain<VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH>(
           pFeatures->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH))
@@ -128,10 +130,12 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
                                                         VkPhysicalDeviceProperties2* pProperties) {
   auto instance = instance_data(physicalDevice);
   if (!instance || instance->GetPhysicalDeviceProperties2 == nullptr) return;
-  {
+  try {
     ChainUnlinker unlink(const_cast<const void**>(&pProperties->pNext),
                          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_PROPERTIES_BISMUTH);
     instance->GetPhysicalDeviceProperties2(physicalDevice, pProperties);
+  } catch (...) {
+    return;
   }
   if (auto* ours = find_in_chain<VkPhysicalDeviceVariableGroupSizePropertiesBISMUTH>(
           pProperties->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_PROPERTIES_BISMUTH)) {

@@ -46,6 +46,9 @@ LogLevel level_of(VkDebugUtilsMessageSeverityFlagBitsEXT severity) {
   }
 }
 
+void deliver(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* vuid,
+             const std::string& message);
+
 }  // namespace
 
 std::shared_ptr<InstanceData> instance_data(const void* h) { return instances().find(h); }
@@ -56,7 +59,17 @@ void store_device_data(const void* h, std::shared_ptr<DeviceData> d) { devices()
 void erase_device_data(const void* h) { devices().erase(h); }
 
 void report(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* vuid,
-            const std::string& message) {
+            const std::string& message) noexcept {
+  try {
+    deliver(instance, severity, vuid, message);
+  } catch (...) {
+    // Reporting must never take the application down; a message without memory to build it is lost.
+  }
+}
+
+namespace {
+void deliver(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* vuid,
+             const std::string& message) {
   if (instance.settings.log_level == LogLevel::Off || level_of(severity) > instance.settings.log_level) return;
   const std::string text = std::string("Bismuth: ") + message;
   VkDebugUtilsMessengerCallbackDataEXT data{};
@@ -92,5 +105,7 @@ void report(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT
   }
   if (!delivered) std::fprintf(stderr, "[%s] %s\n", vuid, text.c_str());
 }
+
+}  // namespace
 
 }  // namespace bismuth::layer

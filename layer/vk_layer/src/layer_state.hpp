@@ -133,6 +133,6 @@ void erase_device_data(const void* dispatchable);
 // severity and type match (message id name `vuid`) and every debug-report callback whose flags match (layer prefix
 // `vuid`), else to stderr when the log level allows it.
 void report(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* vuid,
-            const std::string& message);
+            const std::string& message) noexcept;
 
 }  // namespace bismuth::layer

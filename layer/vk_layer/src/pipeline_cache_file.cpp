@@ -89,7 +89,7 @@ void close_pipeline_cache(DeviceData& d) {
         }
       }
     }
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     // Saving is an optimisation: without memory for it, the cache is just not written.
   }
   d.DestroyPipelineCache(d.device, d.pipeline_cache, nullptr);

@@ -81,7 +81,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShade
       data->module_words[*pShaderModule] = std::move(words);
     }
     return result;
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
 }
@@ -129,7 +129,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipeli
       for (uint32_t s = 0; s < pCreateInfos[i].stageCount; ++s) rewrites.apply(*data, pCreateInfos[i].pStages[s]);
     return data->CreateGraphicsPipelines(device, pipelineCache, createInfoCount, pCreateInfos, pAllocator,
                                          pPipelines);
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
 }

@@ -152,7 +152,7 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   if (result != VK_SUCCESS) return result;
 
   vp->layout = app_info.layout;
-  vp->flags = app_info.flags & ~(VK_PIPELINE_CREATE_DERIVATIVE_BIT | VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT);
+  vp->flags = app_info.flags & ~VK_PIPELINE_CREATE_DERIVATIVE_BIT;
   vp->stage_flags = stage.flags;
   vp->entry = options.entry_point;
   vp->spec_ids = patch->report.spec_ids;
@@ -176,7 +176,6 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   {
     ChainUnlinker strip_ours(&copy.pNext, VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH);
     ChainUnlinker strip_module(&copy.stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    vp->flags = copy.flags & ~(VK_PIPELINE_CREATE_DERIVATIVE_BIT | VK_PIPELINE_CREATE_ALLOW_DERIVATIVES_BIT);
     result = create_size_pipeline(d, *vp, vp->default_size, cache, allocator, copy.stage.pNext, copy.pNext,
                                   &vp->parent);
   }
@@ -210,10 +209,14 @@ VkPipeline bound_pipeline(DeviceData& d, VkCommandBuffer cb) {
 bool fixed_dispatch_allowed(DeviceData& d, VkCommandBuffer cb, const char* command) {
   const VkPipeline bound = bound_pipeline(d, cb);
   if (bound == VK_NULL_HANDLE || !find_variable(d, bound)) return true;
-  error(d, kVuidFixedDispatch,
-        std::string(command) + ": the bound compute pipeline was created with "
-                               "VkComputePipelineVariableGroupSizeCreateInfoBISMUTH; dispatch it with "
-                               "vkCmdDispatchGroupSizeBISMUTH. The command is skipped.");
+  try {
+    error(d, kVuidFixedDispatch,
+          std::string(command) + ": the bound compute pipeline was created with "
+                                 "VkComputePipelineVariableGroupSizeCreateInfoBISMUTH; dispatch it with "
+                                 "vkCmdDispatchGroupSizeBISMUTH. The command is skipped.");
+  } catch (...) {
+    // No memory for the message: the command is skipped all the same.
+  }
   d.stats.invalid_commands_skipped.fetch_add(1, std::memory_order_relaxed);
   return false;
 }
@@ -248,6 +251,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                  "needs VK_BISMUTH_variable_group_size and its variableGroupSize feature enabled; "
                                  "the pipeline is created with its fixed size");
         VkComputePipelineCreateInfo copy = pCreateInfos[i];
+        // Created one at a time: a derivative naming an earlier element of this array names its handle instead.
+        if ((copy.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) && copy.basePipelineIndex >= 0 &&
+            static_cast<uint32_t>(copy.basePipelineIndex) < i) {
+          copy.basePipelineHandle = pPipelines[copy.basePipelineIndex];
+          copy.basePipelineIndex = -1;
+        }
         ChainUnlinker strip(&copy.pNext, VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH);
         InlineModuleRewrites rewrites;
         rewrites.apply(d, copy.stage);
@@ -259,7 +268,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
       }
     }
     return first_error;
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
   }
 }
@@ -320,7 +329,7 @@ VKAPI_ATTR void VKAPI_CALL CmdBindPipeline(VkCommandBuffer commandBuffer, VkPipe
     try {
       std::lock_guard lock(data->mutex);
       data->bound_compute_pipeline[commandBuffer] = pipeline;
-    } catch (const std::bad_alloc&) {
+    } catch (...) {
       // Without the record the layer cannot check this command buffer's dispatches; binding still works.
     }
   }
@@ -412,7 +421,7 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
     }
     d.CmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     d.CmdDispatch(commandBuffer, groupCountX, groupCountY, groupCountZ);
-  } catch (const std::bad_alloc&) {
+  } catch (...) {
     report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "BISMUTH-out-of-host-memory",
            "vkCmdDispatchGroupSizeBISMUTH: out of host memory. The command is skipped.");
   }
