@@ -330,7 +330,7 @@ VkDescriptorSet LayerVulkan::descriptor_set(VkPipelineLayout layout, const std::
 }
 
 VkPipeline LayerVulkan::compute_pipeline(VkShaderModule module, VkPipelineLayout layout, bool variable_group_size,
-                                         const void* stage_pnext) {
+                                         const void* stage_pnext, const VkSpecializationInfo* specialization) {
   VkComputePipelineVariableGroupSizeCreateInfoBISMUTH variable{};
   variable.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH;
   variable.variableGroupSize = VK_TRUE;
@@ -342,6 +342,7 @@ VkPipeline LayerVulkan::compute_pipeline(VkShaderModule module, VkPipelineLayout
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = module;
   info.stage.pName = "main";
+  info.stage.pSpecializationInfo = specialization;
   info.layout = layout;
   info.basePipelineIndex = -1;
   VkPipeline pipeline = VK_NULL_HANDLE;

@@ -75,7 +75,7 @@ class LayerVulkan {
   VkPipelineLayout layout(uint32_t storage_buffers);
   VkDescriptorSet descriptor_set(VkPipelineLayout layout, const std::vector<Buffer*>& buffers);
   VkPipeline compute_pipeline(VkShaderModule module, VkPipelineLayout layout, bool variable_group_size,
-                              const void* stage_pnext = nullptr);
+                              const void* stage_pnext = nullptr, const VkSpecializationInfo* specialization = nullptr);
   void destroy_pipeline(VkPipeline pipeline);
   // Records with `record` into a fresh command buffer, submits, waits.
   void run(const std::function<void(VkCommandBuffer)>& record);

@@ -456,3 +456,75 @@ TEST_CASE("Invalid use is also reported to VK_EXT_debug_report callbacks") {
   CHECK(std::count(log.prefixes.begin(), log.prefixes.end(), "VUID-vkCmdDispatchGroupSizeBISMUTH-None-10001") == 1);
   REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
 }
+
+TEST_CASE("The application's specialization constants apply at every size; its group size values are the default") {
+  const Order order = any_order();
+  INFO(to_string(order));
+  Fixture f(order);
+  const char* source = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(constant_id = 7) const uint K = 1u;
+layout(std430, binding = 0) buffer Out { uint results[]; };
+layout(push_constant) uniform P { uint invocations; uint base; } p;
+void main() {
+  uint index = p.base + 2u * gl_LocalInvocationIndex;
+  results[index] = K;
+  results[index + 1u] = gl_WorkGroupSize.x | (gl_WorkGroupSize.y << 10) | (gl_WorkGroupSize.z << 20);
+}
+)";
+  // K = 5; the group size ids 0/1/2 given 6x1x1 by the application: that is the parent's (default) size.
+  const uint32_t values[4] = {5, 6, 1, 1};
+  const VkSpecializationMapEntry entries[4] = {{7, 0, 4}, {0, 4, 4}, {1, 8, 4}, {2, 12, 4}};
+  const VkSpecializationInfo specialization{4, entries, sizeof(values), values};
+  auto& out = f.vk.buffer(4096);
+  std::fill(out.data, out.data + 1024, 0xffffffffu);
+  const VkPipeline pipeline = f.vk.compute_pipeline(f.vk.module(compile(source)), f.layout, true, nullptr, &specialization);
+  const VkDescriptorSet set = f.vk.descriptor_set(f.layout, {&out});
+  const std::vector<Size> sizes = {{6, 1, 1}, {3, 2, 2}, {17, 1, 1}};
+  f.vk.run([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1, &set, 0, nullptr);
+    uint32_t base = 0;
+    for (const auto& s : sizes) {
+      const uint32_t push[2] = {s[0] * s[1] * s[2], base};
+      vkCmdPushConstants(cb, f.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+      f.vk.dispatch_group_size(cb, 1, 1, 1, s[0], s[1], s[2]);
+      base += 2 * s[0] * s[1] * s[2];
+    }
+  });
+  uint32_t base = 0, wrong = 0;
+  for (const auto& s : sizes) {
+    for (uint32_t li = 0; li < s[0] * s[1] * s[2]; ++li)
+      if (out.data[base + 2 * li] != 5u || out.data[base + 2 * li + 1] != (s[0] | s[1] << 10 | s[2] << 20)) ++wrong;
+    base += 2 * s[0] * s[1] * s[2];
+  }
+  CHECK(wrong == 0);
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
+  CHECK(f.vk.bismuth_messages().empty());
+}
+
+TEST_CASE("VUID-VkComputePipelineVariableGroupSizeCreateInfoBISMUTH-variableGroupSize-10010: without the feature the "
+          "pipeline is reported and created with its fixed size") {
+  LayerVulkan vk(Order::ValidationBelowBismuth);
+  VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH features{};
+  features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH;
+  features.variableGroupSize = VK_FALSE;
+  vk.create_device({{VK_BISMUTH_VARIABLE_GROUP_SIZE_EXTENSION_NAME}, &features});
+  const VkPipelineLayout layout = vk.layout(1);
+  auto& out = vk.buffer(64 * 4);
+  std::fill(out.data, out.data + 64, 0xffffffffu);
+  const VkPipeline pipeline = vk.compute_pipeline(vk.module(compile(kFixedSizeShader)), layout, true);
+  CHECK(has_message(vk, "VUID-VkComputePipelineVariableGroupSizeCreateInfoBISMUTH-variableGroupSize-10010"));
+  // A fixed 4x2x1 pipeline: vkCmdDispatch works.
+  const VkDescriptorSet set = vk.descriptor_set(layout, {&out});
+  vk.run([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, nullptr);
+    const uint32_t push[2] = {8, 0};
+    vkCmdPushConstants(cb, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+    vkCmdDispatch(cb, 1, 1, 1);
+  });
+  CHECK(out.data[0] == 0u);
+  CHECK(out.data[2 * 7] == (3u | 1u << 10));
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
