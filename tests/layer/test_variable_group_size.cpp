@@ -457,7 +457,7 @@ TEST_CASE("Invalid use is also reported to VK_EXT_debug_report callbacks") {
   REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
 }
 
-TEST_CASE("The application's specialization constants apply at every size; its group size values are the default") {
+TEST_CASE("The application's specialization constants apply at every size, and its group size values are the default") {
   const Order order = any_order();
   INFO(to_string(order));
   Fixture f(order);
