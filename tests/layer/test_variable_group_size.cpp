@@ -9,6 +9,7 @@
 #include <thread>
 #include <string>
 
+#include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "layer_vulkan.hpp"
 
@@ -142,8 +143,19 @@ TEST_CASE("vkCmdDispatchGroupSizeBISMUTH dispatches at every requested size") {
   }
   auto& out = f.vk.buffer(uint64_t{total} * 4);
   std::fill(out.data, out.data + total, 0xffffffffu);
+  clear_spied_modules();
   const VkPipeline pipeline =
       f.vk.compute_pipeline(f.vk.module(compile(spec_id_shader ? kSpecIdShader : kFixedSizeShader)), f.layout, true);
+  // What reached the driver: the application's module and the layer's respecialisable copy (the same words when
+  // the size already was specialization constants: the application may destroy its module), both valid.
+  const auto spied = spied_modules();
+  REQUIRE(spied.size() == 2);
+  CHECK((spied[0] == spied[1]) == spec_id_shader);
+  for (const auto& words : spied) {
+    const auto valid = spirv::validate(words, spirv::TargetEnv::Vulkan1_1);
+    INFO((valid ? std::string() : valid.error().message));
+    CHECK(valid);
+  }
   const VkDescriptorSet set = f.vk.descriptor_set(f.layout, {&out});
   f.vk.run([&](VkCommandBuffer cb) {
     vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
