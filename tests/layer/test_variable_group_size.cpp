@@ -540,3 +540,26 @@ TEST_CASE("VUID-VkComputePipelineVariableGroupSizeCreateInfoBISMUTH-variableGrou
   CHECK(out.data[2 * 7] == (3u | 1u << 10));
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("vkCmdDispatchGroupSizeBISMUTH obtained through vkGetInstanceProcAddr works too") {
+  const Order order = any_order();
+  INFO(to_string(order));
+  Fixture f(order);
+  auto dispatch = reinterpret_cast<PFN_vkCmdDispatchGroupSizeBISMUTH>(
+      vkGetInstanceProcAddr(f.vk.instance(), "vkCmdDispatchGroupSizeBISMUTH"));
+  REQUIRE(dispatch != nullptr);
+  auto& out = f.vk.buffer(2 * 24 * 4);
+  std::fill(out.data, out.data + 48, 0xffffffffu);
+  const VkPipeline pipeline = f.vk.compute_pipeline(f.vk.module(compile(kSpecIdShader)), f.layout, true);
+  const VkDescriptorSet set = f.vk.descriptor_set(f.layout, {&out});
+  f.vk.run([&](VkCommandBuffer cb) {
+    vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.layout, 0, 1, &set, 0, nullptr);
+    const uint32_t push[2] = {24, 0};
+    vkCmdPushConstants(cb, f.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), push);
+    dispatch(cb, 1, 1, 1, 2, 3, 4);
+  });
+  CHECK(out.data[2 * 23] == (1u | 2u << 10 | 3u << 20));
+  CHECK(out.data[2 * 23 + 1] == (2u | 3u << 10 | 4u << 20));
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
+}
