@@ -24,6 +24,13 @@ mkdir -p "$repo/.gpu/layers"
 mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
   /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
+# Bismuth's layer and the tests' spy layer, each with its manifest (which names the library relative to itself).
+for layer in "$build/layer/vk_layer" "$build/tests/layer"; do
+  [[ -d $layer ]] || continue
+  dest="$repo/.gpu/$(basename "$(dirname "$layer")")_$(basename "$layer")"
+  mkdir -p "$dest"
+  cp "$layer"/*.so "$layer"/*.json "$dest/" 2>/dev/null || true
+done
 cp "$repo/scripts/gpu-check.sh" "$repo/.gpu/"
 strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
 grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"

@@ -6,7 +6,27 @@
 
 namespace bismuth::test {
 
+namespace {
+
+// One instance with the validation layer kept for the whole test process. The loader loads the driver and layer
+// libraries at vkCreateInstance and unloads them at the last vkDestroyInstance; NVIDIA's driver fails to load
+// again (VK_ERROR_INCOMPATIBLE_DRIVER) after a few dozen such cycles in one process. With this instance alive,
+// the later create/destroy pairs only change reference counts.
+void keep_driver_and_layers_loaded() {
+  static std::unique_ptr<backend::Instance> keep_alive = [] {
+    backend::InstanceOptions options;
+    options.application_name = "bismuth-tests-keep-alive";
+    options.enable_validation = true;
+    auto instance = backend::Instance::create(options);
+    return instance ? std::move(*instance) : nullptr;
+  }();
+  (void)keep_alive;
+}
+
+}  // namespace
+
 ValidatedVulkan::ValidatedVulkan() {
+  keep_driver_and_layers_loaded();
   backend::InstanceOptions options;
   options.application_name = "bismuth-tests";
   options.enable_validation = true;
