@@ -5,8 +5,9 @@
 # Steps are independent: one that fails is recorded in the summary and the next one runs.
 set -u
 out=${1:?usage: gpu-check.sh OUT_DIR}
-mkdir -p "$out"
-source .gpu/gpu-env.sh > "$out/gpu.txt" 2>&1
+logs="$out/logs"  # packed into logs.tgz at the end: the device tool returns at most 8 files
+mkdir -p "$logs"
+source .gpu/gpu-env.sh > "$logs/gpu.txt" 2>&1
 export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
 export BISMUTH_CORPUS_DIR=$PWD/tests/data/corpus/nvidia-h100
 export BISMUTH_TEST_LAYER_DIR=$PWD/.gpu/layer_vk_layer BISMUTH_TEST_SPY_LAYER_DIR=$PWD/.gpu/tests_layer
@@ -17,10 +18,10 @@ summary="$out/summary.txt"
 step() {  # step NAME COMMAND... : runs with a time limit, logs to NAME.log, one summary line
   local name=$1; shift
   local start=$SECONDS
-  timeout 240 "$@" > "$out/$name.log" 2>&1
+  timeout 240 "$@" > "$logs/$name.log" 2>&1
   local rc=$?
   local last
-  last=$(grep -E "All tests passed|test cases:|tests passed|OK|FAIL" "$out/$name.log" | tail -1)
+  last=$(grep -E "All tests passed|test cases:|tests passed|OK|FAIL" "$logs/$name.log" | tail -1)
   printf '%-28s rc=%-3s %4ss  %s\n' "$name" "$rc" "$((SECONDS - start))" "$last" >> "$summary"
 }
 
@@ -31,6 +32,9 @@ for t in "$bin"/*_tests; do
   [[ $(basename "$t") == *tsan* ]] && continue
   step "$(basename "$t")" "$t"
 done
+# The reference corpus case by case (which cases compared against expected.bin, which ran for validity only).
+[[ -x $bin/gl_tests ]] && step gl_corpus "$bin/gl_tests" "[corpus]" -r compact -s
+[[ -x $bin/nvasm_tests ]] && step nvasm_corpus "$bin/nvasm_tests" "[corpus]" -r compact -s
 [[ -x $bin/egl_compute ]] && BISMUTH_VALIDATION=1 step egl_compute "$bin/egl_compute"
 [[ -x $bin/egl_compute_system ]] && step egl_compute_system "$bin/egl_compute_system"
 # Benchmarks: NVIDIA's own shader disk cache off so that "cold" is cold and disk-warm comes from Bismuth's file.
@@ -39,4 +43,6 @@ for b in "$bin"/bench_*; do
   step "$(basename "$b")" "$b" --benchmark_repetitions=3 --benchmark_report_aggregates_only=true \
     --benchmark_out="$out/$(basename "$b").json" --benchmark_out_format=json
 done
+cp "$summary" "$logs/"
+tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$logs"
 cat "$summary"
