@@ -34,7 +34,10 @@ void set_layer_environment() {
   // The spy's manifest sits next to the test binary (bundled with it); the layer's in its build folder.
   const std::string spy_layer_dir = std::getenv("BISMUTH_TEST_SPY_LAYER_DIR") ? std::getenv("BISMUTH_TEST_SPY_LAYER_DIR")
                                                                           : BISMUTH_TEST_SPY_LAYER_DIR_DEFAULT;
-  const std::string path = layer_dir().string() + ":" + spy_layer_dir;
+  // Keep what the environment already adds (a bundled validation layer on another machine), once.
+  static const std::string inherited = std::getenv("VK_ADD_LAYER_PATH") ? std::getenv("VK_ADD_LAYER_PATH") : "";
+  std::string path = layer_dir().string() + ":" + spy_layer_dir;
+  if (!inherited.empty()) path += ":" + inherited;
   ::setenv("VK_ADD_LAYER_PATH", path.c_str(), 1);
   ::setenv("BISMUTH_SPY_DIR", spy_dir().c_str(), 1);
   // Validation above Bismuth sees the extension's structures; tell it their sizes (its custom_stype_list setting).

@@ -147,8 +147,10 @@ TEST_CASE("The implicit layer loads with BISMUTH_ENABLE=1 and is not loaded with
   const auto dir = home / "vulkan" / "implicit_layer.d";
   std::filesystem::create_directories(dir);
   // The build's implicit manifest names the library relative to itself: put a copy of both side by side.
-  std::filesystem::copy_file(layer_dir() / "implicit_layer.d" / "VkLayer_bismuth_compute_implicit.json",
-                             dir / "VkLayer_bismuth_compute_implicit.json",
+  const auto manifest = layer_dir() / "implicit_layer.d" / "VkLayer_bismuth_compute_implicit.json";
+  INFO("the build's implicit manifest: " << manifest.string() << " (bundles must copy implicit_layer.d/)");
+  REQUIRE(std::filesystem::exists(manifest));
+  std::filesystem::copy_file(manifest, dir / "VkLayer_bismuth_compute_implicit.json",
                              std::filesystem::copy_options::overwrite_existing);
   std::filesystem::copy_file(layer_dir() / "libVkLayer_bismuth_compute.so",
                              home / "vulkan" / "libVkLayer_bismuth_compute.so",
