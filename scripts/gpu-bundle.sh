@@ -30,6 +30,7 @@ for layer in "$build/layer/vk_layer" "$build/tests/layer"; do
   dest="$repo/.gpu/$(basename "$(dirname "$layer")")_$(basename "$layer")"
   mkdir -p "$dest"
   cp "$layer"/*.so "$layer"/*.json "$dest/" 2>/dev/null || true
+  [[ -d $layer/implicit_layer.d ]] && cp -r "$layer/implicit_layer.d" "$dest/"
 done
 cp "$repo/scripts/gpu-check.sh" "$repo/.gpu/"
 strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true

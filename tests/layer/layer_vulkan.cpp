@@ -66,6 +66,26 @@ std::vector<std::vector<uint32_t>> spied_modules() {
   return out;
 }
 
+// NVIDIA's driver fails to load again (VK_ERROR_INCOMPATIBLE_DRIVER) after a few dozen instance create/destroy
+// cycles in one process. One instance that lives as long as the process keeps the driver and both layers loaded,
+// so the tests' own create/destroy pairs only change reference counts.
+void keep_driver_and_layers_loaded() {
+  static const VkInstance keep_alive = [] {
+    const char* layers[] = {"VK_LAYER_KHRONOS_validation", "VK_LAYER_BISMUTH_compute"};
+    VkApplicationInfo app{};
+    app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
+    app.apiVersion = VK_API_VERSION_1_1;
+    VkInstanceCreateInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    info.pApplicationInfo = &app;
+    info.enabledLayerCount = 2;
+    info.ppEnabledLayerNames = layers;
+    VkInstance instance = VK_NULL_HANDLE;
+    return vkCreateInstance(&info, nullptr, &instance) == VK_SUCCESS ? instance : VK_NULL_HANDLE;
+  }();
+  (void)keep_alive;
+}
+
 bool Message::from_bismuth() const { return text.rfind("Bismuth: ", 0) == 0; }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL LayerVulkan::on_message(VkDebugUtilsMessageSeverityFlagBitsEXT,
@@ -80,6 +100,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL LayerVulkan::on_message(VkDebugUtilsMessageSeveri
 LayerVulkan::LayerVulkan(Order order, bool with_bismuth, uint32_t api_version) {
   set_layer_environment();
   REQUIRE(backend::load_vulkan().has_value());
+  keep_driver_and_layers_loaded();
   std::vector<const char*> layers;
   if (with_bismuth && order == Order::ValidationBelowBismuth) layers.push_back("VK_LAYER_BISMUTH_compute");
   layers.push_back("VK_LAYER_KHRONOS_validation");
