@@ -44,6 +44,7 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
   enabled13.subgroupSizeControl = supported13.subgroupSizeControl;
   enabled13.computeFullSubgroups = supported13.computeFullSubgroups;
+  enabled13.maintenance4 = supported13.maintenance4;
   VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   enabled.features.shaderInt64 = supported.features.shaderInt64;
   enabled.features.shaderFloat64 = supported.features.shaderFloat64;
@@ -51,6 +52,7 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   self->int64_ = supported.features.shaderInt64;
   self->float64_ = supported.features.shaderFloat64;
   self->size_control_ = vulkan13 && supported13.subgroupSizeControl && supported13.computeFullSubgroups;
+  self->maintenance4_ = vulkan13 && supported13.maintenance4;
   self->compute_required_size_ = (info.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
 
   const float priority = 1.0f;
@@ -186,7 +188,7 @@ Status BufferDevice::run(MultiBufferDispatch& dispatch) {
   pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   pipeline_info.stage.module = o.module;
-  pipeline_info.stage.pName = "main";
+  pipeline_info.stage.pName = dispatch.entry_point.c_str();
   pipeline_info.stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
   if (dispatch.required_subgroup_size && *dispatch.required_subgroup_size != subgroup_size_) {
     if (!can_run_subgroup_size(*dispatch.required_subgroup_size)) return fail("subgroup size cannot be pinned");

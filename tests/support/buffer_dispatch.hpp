@@ -1,6 +1,7 @@
 // A compute dispatcher for tests that need several resources: storage buffers at given bindings, uniform buffers
 // (program.local / program.env of NV assembly programs), specialization constants and a required subgroup size.
-// The device enables shaderInt64 and shaderFloat64 when present and subgroup size control on Vulkan 1.3.
+// The device enables shaderInt64 and shaderFloat64 when present, and subgroup size control and maintenance4 on
+// Vulkan 1.3.
 // Validation is on through ValidatedVulkan; every run creates and destroys its own objects.
 #pragma once
 
@@ -28,6 +29,7 @@ struct BufferBinding {
 
 struct MultiBufferDispatch {
   std::span<const uint32_t> spirv;
+  std::string entry_point = "main";
   std::vector<BufferBinding> buffers;
   std::vector<std::pair<uint32_t, uint32_t>> specialization;  // (SpecId, uint value)
   std::array<uint32_t, 3> group_count{1, 1, 1};
@@ -42,6 +44,8 @@ class BufferDevice {
   BufferDevice& operator=(const BufferDevice&) = delete;
 
   bool float64() const { return float64_; }
+  bool maintenance4() const { return maintenance4_; }
+  bool subgroup_size_control() const { return size_control_; }
   bool int64() const { return int64_; }
   // True when compute pipelines can run with 32-lane subgroups (the device's size, or pinned by size control).
   bool can_run_subgroup_size(uint32_t size) const;
@@ -60,6 +64,7 @@ class BufferDevice {
   bool float64_ = false;
   bool int64_ = false;
   bool size_control_ = false;
+  bool maintenance4_ = false;
   uint32_t subgroup_size_ = 0, min_subgroup_ = 0, max_subgroup_ = 0;
   bool compute_required_size_ = false;
 };

@@ -1,9 +1,7 @@
-// A minimal compute dispatcher for tests: one device on the selected physical device (validation on, through
-// ValidatedVulkan), one storage buffer at set 0 binding 0, specialization constants, an optional required subgroup
-// size. Every call creates and destroys its own objects so each test stands alone.
+// The one-buffer view of tests/support/buffer_dispatch.hpp for tests that need a single storage buffer at set 0
+// binding 0: specialization constants, an optional required subgroup size, the buffer's words in and out.
+// Every call creates and destroys its own objects so each test stands alone.
 #pragma once
-
-#include <volk.h>
 
 #include <array>
 #include <cstdint>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "support/buffer_dispatch.hpp"
 #include "support/validated_vulkan.hpp"
 
 namespace bismuth::test {
@@ -30,31 +29,22 @@ struct ComputeDispatch {
 
 class ComputeDevice {
  public:
-  // Creates a device on vk.selected_device() with shaderInt64, and (Vulkan 1.3) subgroupSizeControl and
-  // maintenance4 when the device has them.
+  // A BufferDevice on vk.selected_device() (shaderInt64, and on Vulkan 1.3 subgroup size control and maintenance4
+  // when the device has them).
   static Expected<std::unique_ptr<ComputeDevice>> create(ValidatedVulkan& vk);
-  ~ComputeDevice();
-  ComputeDevice(const ComputeDevice&) = delete;
-  ComputeDevice& operator=(const ComputeDevice&) = delete;
 
-  bool maintenance4() const { return maintenance4_; }
-  bool subgroup_size_control() const { return subgroup_size_control_; }
+  bool maintenance4() const { return device_->maintenance4(); }
+  bool subgroup_size_control() const { return device_->subgroup_size_control(); }
 
   // Destroys the device now (before the test checks for validation messages about leaks).
-  void reset();
+  void reset() { device_->reset(); }
 
   // Runs one dispatch and returns the buffer's contents afterwards.
   Expected<std::vector<uint32_t>> run(const ComputeDispatch& dispatch);
 
  private:
-  ComputeDevice() = default;
-  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-  VkDevice device_ = VK_NULL_HANDLE;
-  VolkDeviceTable vk_{};
-  VkQueue queue_ = VK_NULL_HANDLE;
-  uint32_t queue_family_ = 0;
-  bool maintenance4_ = false;
-  bool subgroup_size_control_ = false;
+  explicit ComputeDevice(std::unique_ptr<BufferDevice> device) : device_(std::move(device)) {}
+  std::unique_ptr<BufferDevice> device_;
 };
 
 }  // namespace bismuth::test
