@@ -168,57 +168,74 @@ RecordFixture& record_fixture() {
   return f;
 }
 
-void BM_Record_Raw(benchmark::State& state) {
-  Context& c = Context::get();
-  RecordFixture& f = record_fixture();
-  const auto& vk = c.device->vk();
-  VkDevice device = c.device->handle();
-  std::array<VkPipeline, kSizes.size()> pipelines{};
-  for (size_t i = 0; i < kSizes.size(); ++i) {
-    pipelines[i] = take(f.cache->get_or_compile({f.shader.get(), {kSizes[i], 1, 1}, 0, {}}), "compile")->handle();
+// The baseline the backend's recording is compared with: a raw command buffer with the same one-time state the
+// backend records per command buffer (push descriptors, push constants), binding pipelines and dispatching directly
+// through the device table.
+struct RawRecorder {
+  explicit RawRecorder(RecordFixture& f) : fixture(f) {
+    Context& c = Context::get();
+    for (size_t i = 0; i < kSizes.size(); ++i) {
+      pipelines[i] = take(f.cache->get_or_compile({f.shader.get(), {kSizes[i], 1, 1}, 0, {}}), "compile")->handle();
+    }
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool_info.queueFamilyIndex = c.device->queue_family();
+    require(c.device->check(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool"), "pool");
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = pool;
+    allocate.commandBufferCount = 1;
+    require(c.device->check(vk.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers"), "cb");
+    for (uint32_t i = 0; i < 2; ++i) {
+      writes[i].dstBinding = i;
+      writes[i].descriptorCount = 1;
+      writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+      writes[i].pBufferInfo = &infos[i];
+    }
   }
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.queueFamilyIndex = c.device->queue_family();
-  VkCommandPool pool = VK_NULL_HANDLE;
-  require(c.device->check(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool"), "pool");
-  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = pool;
-  allocate.commandBufferCount = 1;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  require(c.device->check(vk.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers"), "cb");
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  const uint32_t push[2] = {1024, 1};
-  // Same one-time state as the backend records per command buffer: descriptors and push constants.
-  VkDescriptorBufferInfo infos[2] = {{f.src->handle(), 0, VK_WHOLE_SIZE}, {f.dst->handle(), 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
-  for (uint32_t i = 0; i < 2; ++i) {
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
-  }
-  const bool push_descriptors = f.shader->uses_push_descriptors();
-  auto start_buffer = [&] {
+  ~RawRecorder() { vk.vkDestroyCommandPool(device, pool, nullptr); }
+  RawRecorder(const RawRecorder&) = delete;
+  RawRecorder& operator=(const RawRecorder&) = delete;
+
+  // Resets the pool and begins the command buffer with the one-time state.
+  void start() {
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     vk.vkResetCommandPool(device, pool, 0);
     vk.vkBeginCommandBuffer(cb, &begin);
-    if (push_descriptors) {
-      vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.shader->pipeline_layout(), 0, 2, writes);
+    if (fixture.shader->uses_push_descriptors()) {
+      vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fixture.shader->pipeline_layout(), 0, 2,
+                                   writes);
     }
-    vk.vkCmdPushConstants(cb, f.shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
-  };
-  start_buffer();
+    vk.vkCmdPushConstants(cb, fixture.shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+  }
+  void bind(size_t size_index) { vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[size_index]); }
+  void dispatch() { vk.vkCmdDispatch(cb, 4, 1, 1); }
+  void end() { vk.vkEndCommandBuffer(cb); }
+
+  RecordFixture& fixture;
+  const bb::DeviceFunctions& vk = Context::get().device->vk();
+  VkDevice device = Context::get().device->handle();
+  std::array<VkPipeline, kSizes.size()> pipelines{};
+  VkCommandPool pool = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  const uint32_t push[2] = {1024, 1};
+  VkDescriptorBufferInfo infos[2] = {{fixture.src->handle(), 0, VK_WHOLE_SIZE},
+                                     {fixture.dst->handle(), 0, VK_WHOLE_SIZE}};
+  VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
+};
+
+void BM_Record_Raw(benchmark::State& state) {
+  RawRecorder raw(record_fixture());
+  raw.start();
   uint32_t n = 0;
   for (auto _ : state) {
-    vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[n % pipelines.size()]);
-    vk.vkCmdDispatch(cb, 4, 1, 1);
+    raw.bind(n % kSizes.size());
+    raw.dispatch();
     if (++n % kRecordBatch == 0) {
-      vk.vkEndCommandBuffer(cb);
-      start_buffer();
+      raw.end();
+      raw.start();
     }
   }
-  vk.vkEndCommandBuffer(cb);
-  vk.vkDestroyCommandPool(device, pool, nullptr);
+  raw.end();
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_Record_Raw);
@@ -264,56 +281,24 @@ void BM_Record_Interleaved(benchmark::State& state) {
   // Argument: how many workgroup sizes the dispatches cycle through (8: a new pipeline every dispatch; 1: the
   // same size again and again, the common case of a GL program dispatched in a loop).
   const auto distinct_sizes = static_cast<uint32_t>(state.range(0));
-  const auto& vk = c.device->vk();
-  VkDevice device = c.device->handle();
-  std::array<VkPipeline, kSizes.size()> pipelines{};
-  for (size_t i = 0; i < kSizes.size(); ++i) {
-    pipelines[i] = take(f.cache->get_or_compile({f.shader.get(), {kSizes[i], 1, 1}, 0, {}}), "compile")->handle();
-  }
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.queueFamilyIndex = c.device->queue_family();
-  VkCommandPool pool = VK_NULL_HANDLE;
-  require(c.device->check(vk.vkCreateCommandPool(device, &pool_info, nullptr, &pool), "vkCreateCommandPool"), "pool");
-  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = pool;
-  allocate.commandBufferCount = 1;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  require(c.device->check(vk.vkAllocateCommandBuffers(device, &allocate, &cb), "vkAllocateCommandBuffers"), "cb");
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  const uint32_t push[2] = {1024, 1};
-  VkDescriptorBufferInfo infos[2] = {{f.src->handle(), 0, VK_WHOLE_SIZE}, {f.dst->handle(), 0, VK_WHOLE_SIZE}};
-  VkWriteDescriptorSet writes[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
-  for (uint32_t i = 0; i < 2; ++i) {
-    writes[i].dstBinding = i;
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[i].pBufferInfo = &infos[i];
-  }
+  RawRecorder raw(f);
   auto stream = take(bb::CommandStream::create(*c.device, *f.cache, {.max_dispatches_per_batch = 1u << 30}), "stream");
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
   bb::DispatchInfo info{.shader = f.shader.get(), .groups = {4, 1, 1}, .bindings = bindings,
-                        .push_constants = std::as_bytes(std::span(push))};
+                        .push_constants = std::as_bytes(std::span(raw.push))};
   double raw_ns = 0, backend_ns = 0;
   uint64_t dispatches = 0;
   for (auto _ : state) {
     // Raw chunk (including the per-command-buffer reset and one-time state, as the backend's discard/begin).
     double t0 = thread_cpu_ns();
-    vk.vkResetCommandPool(device, pool, 0);
-    vk.vkBeginCommandBuffer(cb, &begin);
-    if (f.shader->uses_push_descriptors()) {
-      vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, f.shader->pipeline_layout(), 0, 2, writes);
-    }
-    vk.vkCmdPushConstants(cb, f.shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
+    raw.start();
     for (uint32_t n = 0; n < kRecordBatch; ++n) {
       // A raw caller binds only when the size (pipeline) changes: every dispatch when cycling sizes, once when not.
-      if (n < distinct_sizes || distinct_sizes > 1) {
-        vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines[n % distinct_sizes]);
-      }
-      vk.vkCmdDispatch(cb, 4, 1, 1);
+      if (n < distinct_sizes || distinct_sizes > 1) raw.bind(n % distinct_sizes);
+      raw.dispatch();
     }
-    vk.vkEndCommandBuffer(cb);
+    raw.end();
     double t1 = thread_cpu_ns();
     for (uint32_t n = 0; n < kRecordBatch; ++n) {
       info.size.x = kSizes[n % distinct_sizes];
@@ -325,7 +310,6 @@ void BM_Record_Interleaved(benchmark::State& state) {
     backend_ns += t2 - t1;
     dispatches += kRecordBatch;
   }
-  vk.vkDestroyCommandPool(device, pool, nullptr);
   state.counters["raw_ns"] = raw_ns / double(dispatches);
   state.counters["backend_ns"] = backend_ns / double(dispatches);
   state.counters["ratio"] = backend_ns / raw_ns;
