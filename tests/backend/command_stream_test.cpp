@@ -99,7 +99,7 @@ TEST_CASE("The group size reaches the pipeline as specialization constants", "[v
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
-TEST_CASE("Independent dispatches get no barrier; a write then a read gets exactly one", "[vulkan]") {
+TEST_CASE("Independent dispatches get no barrier, and a write then a read gets exactly one", "[vulkan]") {
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);

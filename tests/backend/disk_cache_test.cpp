@@ -120,7 +120,7 @@ TEST_CASE("Writes are atomic: the target is replaced and no temporary file is le
   CHECK_THAT(too_big.error().message, Catch::Contains("size cap"));
 }
 
-TEST_CASE("The cache directory comes from BISMUTH_CACHE_DIR, XDG_CACHE_HOME or HOME; off disables") {
+TEST_CASE("The cache directory comes from BISMUTH_CACHE_DIR, XDG_CACHE_HOME or HOME, and off disables") {
   setenv("BISMUTH_CACHE_DIR", "/somewhere", 1);
   CHECK(cache_dir_from_environment() == std::optional<std::string>("/somewhere"));
   setenv("BISMUTH_CACHE_DIR", "off", 1);
