@@ -16,7 +16,8 @@ packages=(
   # run and test time: the Vulkan loader, lavapipe and the Khronos validation layer
   libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
 )
-# libFuzzer harnesses need clang; built only when present, installed here so CI exercises them.
+# clang builds the libFuzzer harnesses (-DBISMUTH_BUILD_FUZZERS=ON with CXX=clang++, docs/spirv_patch.md); the
+# default build replays their seed corpora under ASan with gcc.
 packages+=(clang)
 
 missing=()
