@@ -85,6 +85,13 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   VkPhysicalDeviceHostQueryResetFeatures host_query_reset{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
   VkPhysicalDevicePipelineCreationCacheControlFeatures cache_control{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES};
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
+  const bool has_atomic_float = d.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  const bool has_extended_types =
+      version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
   void** next = &features2.pNext;
   auto chain = [&](auto& s) {
     *next = &s;
@@ -95,6 +102,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (d.has_maintenance4) chain(maintenance4);
   if (d.has_host_query_reset) chain(host_query_reset);
   if (d.has_pipeline_creation_cache_control) chain(cache_control);
+  if (has_atomic_float) chain(atomic_float);
+  if (has_extended_types) chain(extended_types);
   self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
   if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
 
@@ -108,9 +117,27 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       d.has_pipeline_creation_cache_control && cache_control.pipelineCreationCacheControl;
   f.pipeline_creation_feedback = d.has_pipeline_creation_feedback;
   f.push_descriptor = d.has_push_descriptor;
+  f.shader_int64 = features2.features.shaderInt64;
+  f.shader_float64 = features2.features.shaderFloat64;
+  f.shader_int16 = features2.features.shaderInt16;
+  f.float32_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
+  f.float32_atomics = has_atomic_float && (atomic_float.shaderBufferFloat32Atomics || f.float32_atomic_add);
+  f.subgroup_extended_types = has_extended_types && extended_types.shaderSubgroupExtendedTypes;
 
   // Only the wanted bits stay set in what is passed to vkCreateDevice.
   VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  enable2.features.shaderInt64 = f.shader_int64;
+  enable2.features.shaderFloat64 = f.shader_float64;
+  enable2.features.shaderInt16 = f.shader_int16;
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enable_atomic_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  enable_atomic_float.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
+  enable_atomic_float.shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd;
+  enable_atomic_float.shaderSharedFloat32Atomics = atomic_float.shaderSharedFloat32Atomics;
+  enable_atomic_float.shaderSharedFloat32AtomicAdd = atomic_float.shaderSharedFloat32AtomicAdd;
+  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures enable_extended_types{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
+  enable_extended_types.shaderSubgroupExtendedTypes = VK_TRUE;
   VkPhysicalDeviceTimelineSemaphoreFeatures enable_timeline{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   enable_timeline.timelineSemaphore = VK_TRUE;
@@ -146,6 +173,14 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
     want_extension(true, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
   }
   want_extension(f.pipeline_creation_feedback, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
+  if (f.float32_atomics) {
+    chain(enable_atomic_float);
+    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  }
+  if (f.subgroup_extended_types) {
+    chain(enable_extended_types);
+    want_extension(true, VK_API_VERSION_1_2, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
+  }
   if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (d.has_shader_subgroup_ballot) extensions.push_back(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);
   if (d.has_shader_subgroup_vote) extensions.push_back(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);

@@ -67,12 +67,6 @@ Expected<std::shared_ptr<backend::Instance>> driver_instance(bool validation, st
   return d.instance[slot];
 }
 
-template <class T>
-void chain(void**& next, T& s) {
-  *next = &s;
-  next = &s.pNext;
-}
-
 void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) {
   const backend::DeviceInfo& d = state.device->info();
   Caps& c = state.caps;
@@ -125,155 +119,20 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   c.extensions.push_back("GL_KHR_debug");
 }
 
-// Creates a VkDevice with every feature GL compute programs need that the device has (int64, float64, float
-// atomics for GL_NV_shader_atomic_float, subgroup size control, ...) and adopts it into a backend::Device.
+// The backend's device on `d`: it enables every feature GL compute programs need that the device has (int64,
+// float64, float atomics for GL_NV_shader_atomic_float, subgroup size control, ...).
 Expected<std::shared_ptr<DeviceState>> create_device_state(std::shared_ptr<backend::Instance> instance,
                                                            const backend::DeviceInfo& d) {
-  auto vki = backend::InstanceFunctions::load_from_loader(instance->handle());
-  if (!vki) return vki.error();
-  uint32_t family_count = 0;
-  vki->vkGetPhysicalDeviceQueueFamilyProperties(d.handle, &family_count, nullptr);
-  std::vector<VkQueueFamilyProperties> families(family_count);
-  vki->vkGetPhysicalDeviceQueueFamilyProperties(d.handle, &family_count, families.data());
-  uint32_t family = UINT32_MAX;
-  for (uint32_t i = 0; i < family_count; ++i) {
-    if ((families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && families[i].timestampValidBits > 0) {
-      family = i;
-      break;
-    }
-  }
-  for (uint32_t i = 0; family == UINT32_MAX && i < family_count; ++i) {
-    if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
-  }
-  if (family == UINT32_MAX) return fail(d.name + ": no compute queue");
-
-  const uint32_t version = std::min(instance->api_version(), d.api_version);
-  const bool atomic_float_ext = d.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-  const bool extended_types_ext =
-      version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
-
-  VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
-  VkPhysicalDeviceSubgroupSizeControlFeatures size_control{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
-  VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
-  VkPhysicalDeviceHostQueryResetFeatures query_reset{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_HOST_QUERY_RESET_FEATURES};
-  VkPhysicalDevicePipelineCreationCacheControlFeatures cache_control{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_CREATION_CACHE_CONTROL_FEATURES};
-  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-  VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
-  void** next = &f2.pNext;
-  chain(next, timeline);
-  if (d.has_subgroup_size_control) chain(next, size_control);
-  if (d.has_maintenance4) chain(next, maintenance4);
-  if (d.has_host_query_reset) chain(next, query_reset);
-  if (d.has_pipeline_creation_cache_control) chain(next, cache_control);
-  if (atomic_float_ext) chain(next, atomic_float);
-  if (extended_types_ext) chain(next, extended_types);
-  vki->vkGetPhysicalDeviceFeatures2(d.handle, &f2);
-  if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
-
-  // Enable exactly what is present (the queried structures already hold that), minus what GL does not use.
-  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  enable.features.shaderInt64 = f2.features.shaderInt64;
-  enable.features.shaderFloat64 = f2.features.shaderFloat64;
-  enable.features.shaderInt16 = f2.features.shaderInt16;
-  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enable_atomic{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-  enable_atomic.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
-  enable_atomic.shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd;
-  enable_atomic.shaderSharedFloat32Atomics = atomic_float.shaderSharedFloat32Atomics;
-  enable_atomic.shaderSharedFloat32AtomicAdd = atomic_float.shaderSharedFloat32AtomicAdd;
-  timeline.pNext = nullptr;
-  size_control.pNext = nullptr;
-  maintenance4.pNext = nullptr;
-  query_reset.pNext = nullptr;
-  cache_control.pNext = nullptr;
-  extended_types.pNext = nullptr;
-  std::vector<const char*> extensions;
-  auto want = [&](uint32_t core, const char* name) {
-    if (version < core && d.has_extension(name)) extensions.push_back(name);
-  };
-  next = &enable.pNext;
-  chain(next, timeline);
-  want(VK_API_VERSION_1_2, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-  backend::DeviceFeatures features;
-  features.timeline_semaphore = true;
-  if (d.has_subgroup_size_control && size_control.subgroupSizeControl) {
-    chain(next, size_control);
-    want(VK_API_VERSION_1_3, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-    features.subgroup_size_control = true;
-    features.compute_full_subgroups = size_control.computeFullSubgroups;
-  }
-  if (d.has_maintenance4 && maintenance4.maintenance4) {
-    chain(next, maintenance4);
-    want(VK_API_VERSION_1_3, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
-    features.maintenance4 = true;
-  }
-  if (d.has_host_query_reset && query_reset.hostQueryReset) {
-    chain(next, query_reset);
-    want(VK_API_VERSION_1_2, VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
-    features.host_query_reset = true;
-  }
-  if (d.has_pipeline_creation_cache_control && cache_control.pipelineCreationCacheControl) {
-    chain(next, cache_control);
-    want(VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
-    features.pipeline_creation_cache_control = true;
-  }
-  if (d.has_pipeline_creation_feedback) {
-    want(VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
-    features.pipeline_creation_feedback = true;
-  }
-  const bool float_atomic_add = atomic_float_ext && atomic_float.shaderBufferFloat32AtomicAdd;
-  if (atomic_float_ext && (atomic_float.shaderBufferFloat32Atomics || float_atomic_add)) {
-    chain(next, enable_atomic);
-    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
-  }
-  if (extended_types_ext && extended_types.shaderSubgroupExtendedTypes) {
-    chain(next, extended_types);
-    want(VK_API_VERSION_1_2, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
-  }
-  if (d.has_push_descriptor) {
-    extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
-    features.push_descriptor = true;
-  }
-
-  const float priority = 1.0f;
-  VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-  queue_info.queueFamilyIndex = family;
-  queue_info.queueCount = 1;
-  queue_info.pQueuePriorities = &priority;
-  VkDeviceCreateInfo create{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-  create.pNext = &enable;
-  create.queueCreateInfoCount = 1;
-  create.pQueueCreateInfos = &queue_info;
-  create.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
-  create.ppEnabledExtensionNames = extensions.data();
-  VkDevice device = VK_NULL_HANDLE;
-  if (VkResult r = vki->vkCreateDevice(d.handle, &create, nullptr, &device); r != VK_SUCCESS) {
-    return fail(d.name + ": vkCreateDevice failed (" + std::to_string(r) + ")", r);
-  }
+  auto device = backend::Device::create(*instance, d);
+  if (!device) return device.error();
   auto state = std::make_shared<DeviceState>();
-  state->instance_ref = instance;
-  state->created_device = device;
-  state->destroy_device = reinterpret_cast<PFN_vkDestroyDevice>(vki->vkGetDeviceProcAddr(device, "vkDestroyDevice"));
-  auto get_queue = reinterpret_cast<PFN_vkGetDeviceQueue>(vki->vkGetDeviceProcAddr(device, "vkGetDeviceQueue"));
-  backend::ExternalDevice external;
-  external.instance = instance->handle();
-  external.instance_api_version = instance->api_version();
-  external.get_instance_proc_addr = vkGetInstanceProcAddr;
-  external.physical_device = d.handle;
-  external.device = device;
-  external.get_device_proc_addr = vki->vkGetDeviceProcAddr;
-  get_queue(device, family, 0, &external.queue);
-  external.queue_family = family;
-  external.enabled = features;
-  auto adopted = backend::Device::adopt(external);
-  if (!adopted) return adopted.error();
-  state->device = std::move(*adopted);
+  state->instance_ref = std::move(instance);
+  state->device = std::move(*device);
   auto cache = backend::PipelineCache::create(*state->device);
   if (!cache) return cache.error();
   state->cache = std::move(*cache);
-  fill_caps(*state, enable.features.shaderInt64 != 0, enable.features.shaderFloat64 != 0, float_atomic_add);
+  const backend::DeviceFeatures& f = state->device->features();
+  fill_caps(*state, f.shader_int64, f.shader_float64, f.float32_atomic_add);
   return state;
 }
 
@@ -363,9 +222,8 @@ void destroy_context(Context* ctx) {
 }  // namespace
 
 DeviceState::~DeviceState() {
-  cache.reset();
+  cache.reset();  // before the device it compiled on
   device.reset();
-  if (created_device != VK_NULL_HANDLE && destroy_device != nullptr) destroy_device(created_device, nullptr);
 }
 
 bool Caps::has_extension(const char* name) const {

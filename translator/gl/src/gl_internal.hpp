@@ -71,9 +71,7 @@ struct Caps {
 class DeviceState {
  public:
   ~DeviceState();
-  std::shared_ptr<backend::Instance> instance_ref;  // null when adopted
-  VkDevice created_device = VK_NULL_HANDLE;     // the VkDevice Bismuth created (destroyed last)
-  PFN_vkDestroyDevice destroy_device = nullptr;
+  std::shared_ptr<backend::Instance> instance_ref;  // null when adopted; outlives the device
   std::unique_ptr<backend::Device> device;
   std::unique_ptr<backend::PipelineCache> cache;
   Caps caps;

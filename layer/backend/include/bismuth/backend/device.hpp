@@ -46,6 +46,14 @@ struct DeviceFeatures {
   bool host_query_reset = false;
   bool pipeline_creation_cache_control = false;
   bool pipeline_creation_feedback = false;
+  // Shader features front ends need (GL_ARB_gpu_shader_int64, fp64, GL_NV_shader_atomic_float through
+  // VK_EXT_shader_atomic_float, subgroup operations on 8/16/64-bit types).
+  bool shader_int64 = false;
+  bool shader_float64 = false;
+  bool shader_int16 = false;
+  bool float32_atomics = false;     // shaderBufferFloat32Atomics or shaderBufferFloat32AtomicAdd
+  bool float32_atomic_add = false;  // shaderBufferFloat32AtomicAdd
+  bool subgroup_extended_types = false;
 };
 
 enum class MemoryStrategy {
