@@ -58,12 +58,15 @@ namespace bismuth::backend {
   X(vkDestroyCommandPool)             \
   X(vkResetCommandPool)               \
   X(vkAllocateCommandBuffers)         \
+  X(vkFreeCommandBuffers)             \
+  X(vkResetCommandBuffer)             \
   X(vkBeginCommandBuffer)             \
   X(vkEndCommandBuffer)               \
   X(vkCmdBindPipeline)                \
   X(vkCmdBindDescriptorSets)          \
   X(vkCmdPushConstants)               \
   X(vkCmdDispatch)                    \
+  X(vkCmdDispatchIndirect)            \
   X(vkCmdPipelineBarrier)             \
   X(vkCmdCopyBuffer)                  \
   X(vkCmdFillBuffer)                  \
