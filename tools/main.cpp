@@ -3,6 +3,7 @@
 
 #include "compile_command.hpp"
 #include "devices_command.hpp"
+#include "run_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Bismuth: GL-style compute on any Vulkan device"};
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   bismuth::cli::add_devices_command(app, &exit_code);
   bismuth::cli::add_compile_command(app, &exit_code);
+  bismuth::cli::add_run_command(app, &exit_code);
+  bismuth::cli::add_run_worker_command(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -1,0 +1,215 @@
+#include "run_command.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "baseline.hpp"
+#include "bismuth/backend/device_info.hpp"
+#include "bismuth/backend/device_selection.hpp"
+#include "bismuth/backend/instance.hpp"
+#include "reports.hpp"
+#include "scheduler.hpp"
+#include "test_discovery.hpp"
+#include "worker.hpp"
+
+namespace bismuth::cli {
+
+namespace {
+
+using namespace bismuth::runner;
+
+struct RunOptions {
+  std::vector<std::string> inputs;
+  int jobs = 0;  // 0: one per core
+  std::string device;
+  std::string devices;  // "all"
+  double timeout = 120;
+  std::string front = "glsl";
+  std::string baseline;
+  int retry_flakes = 0;
+  std::string junit;
+  std::string json;
+  bool quiet = false;
+};
+
+struct WorkerOptions {
+  std::string kind;
+  std::string path;
+  std::string name;
+  std::string front = "glsl";
+  std::string device;
+};
+
+std::string self_executable() {
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  if (n <= 0) return "bismuth";
+  path[n] = '\0';
+  return path;
+}
+
+// The devices the workers are pinned to: every device (--devices all), or the one --device / BISMUTH_DEVICE
+// selects. Names come from the same enumeration the workers' contexts use, so indices agree.
+Expected<std::vector<DeviceTarget>> resolve_devices(const RunOptions& options) {
+  auto instance = backend::Instance::create({.application_name = "bismuth run"});
+  if (!instance) return fail("no Vulkan driver: " + instance.error().message);
+  auto devices = backend::enumerate_devices(**instance);
+  if (!devices) return devices.error();
+  if (devices->empty()) return fail("no Vulkan device");
+  std::vector<DeviceTarget> targets;
+  if (options.devices == "all") {
+    for (const auto& d : *devices) targets.push_back({std::to_string(d.index), d.name});
+    return targets;
+  }
+  if (!options.devices.empty()) return fail("--devices takes \"all\" (use --device SEL for one device)");
+  const auto selector = options.device.empty() ? backend::DeviceSelector::from_environment()
+                                               : backend::DeviceSelector::parse(options.device);
+  auto selected = backend::select_device(*devices, selector);
+  if (!selected) return selected.error();
+  // Pin by index: the workers then need no environment to agree with the parent.
+  targets.push_back({std::to_string((*devices)[*selected].index), (*devices)[*selected].name});
+  return targets;
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  return static_cast<bool>(out);
+}
+
+int run_run(const RunOptions& options) {
+  DiscoveryOptions discovery;
+  if (options.front == "glsl" || options.front == "both") discovery.glsl = true;
+  else discovery.glsl = false;
+  discovery.nvasm = options.front == "nvasm" || options.front == "both";
+  if (options.front != "glsl" && options.front != "nvasm" && options.front != "both") {
+    std::fprintf(stderr, "bismuth run: --front must be glsl, nvasm or both\n");
+    return 2;
+  }
+  auto tests = discover_tests(options.inputs, discovery);
+  if (!tests) {
+    std::fprintf(stderr, "bismuth run: %s\n", tests.error().message.c_str());
+    return 2;
+  }
+  if (tests->empty()) {
+    std::fprintf(stderr, "bismuth run: no tests found (*.shader_test files or corpus case folders)\n");
+    return 2;
+  }
+  Baseline baseline;
+  if (!options.baseline.empty()) {
+    auto loaded = load_baseline(options.baseline);
+    if (!loaded) {
+      std::fprintf(stderr, "bismuth run: %s\n", loaded.error().message.c_str());
+      return 2;
+    }
+    baseline = std::move(*loaded);
+  }
+  auto devices = resolve_devices(options);
+  if (!devices) {
+    std::fprintf(stderr, "bismuth run: %s\n", devices.error().message.c_str());
+    return 2;
+  }
+
+  SchedulerOptions scheduler;
+  scheduler.jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  scheduler.devices = *devices;
+  scheduler.timeout_seconds = options.timeout;
+  scheduler.retry_flakes = options.retry_flakes;
+  const std::string self = self_executable();
+  scheduler.worker_command = [self](const TestSpec& test, const DeviceTarget& device) {
+    std::vector<std::string> argv = {self,         "run-worker", "--kind", test.kind == TestSpec::Kind::ShaderTest ? "shader_test" : "corpus",
+                                     "--path",     test.path,    "--name", test.name};
+    if (!test.front.empty()) argv.insert(argv.end(), {"--front", test.front});
+    if (!device.selector.empty()) argv.insert(argv.end(), {"--device", device.selector});
+    return argv;
+  };
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  Progress progress(stderr, terminal, tests->size());
+  scheduler.on_result = [&](const TestResult& r, size_t done, size_t) {
+    if (options.quiet) return;
+    // The baseline decides whether a failure is news; show the status the summary will show.
+    TestResult shown = r;
+    std::vector<TestResult> one{shown};
+    apply_baseline(baseline, one);
+    progress.on_result(one[0], done);
+  };
+  std::string device_names;
+  for (const auto& d : *devices) device_names += (device_names.empty() ? "" : ", ") + d.name;
+  std::fprintf(stderr, "bismuth run: %zu tests, %zu workers on %s\n", tests->size(),
+               slot_devices(scheduler.jobs, devices->size()).size(), device_names.c_str());
+
+  const auto start = std::chrono::steady_clock::now();
+  auto results = run_scheduled(*tests, scheduler);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!options.quiet) progress.finish();
+  apply_baseline(baseline, results);
+
+  std::printf("%s", summary_text(results, wall).c_str());
+  int code = 0;
+  if (!options.junit.empty() && !write_file(options.junit, junit_xml(results, wall))) {
+    std::fprintf(stderr, "bismuth run: cannot write %s\n", options.junit.c_str());
+    code = 2;
+  }
+  if (!options.json.empty() && !write_file(options.json, results_json(results, wall))) {
+    std::fprintf(stderr, "bismuth run: cannot write %s\n", options.json.c_str());
+    code = 2;
+  }
+  for (const auto& r : results) {
+    if (is_unexpected(r.outcome.status)) code = code == 0 ? 1 : code;
+  }
+  return code;
+}
+
+int run_worker(const WorkerOptions& options) {
+  TestSpec test;
+  test.kind = options.kind == "corpus" ? TestSpec::Kind::CorpusCase : TestSpec::Kind::ShaderTest;
+  test.path = options.path;
+  test.name = options.name.empty() ? options.path : options.name;
+  test.front = options.front;
+  inject_fault_if_requested(test);
+  const Outcome outcome = run_test_in_process(test, options.device);
+  std::printf("%s%s\n", kResultPrefix, encode_result(outcome).c_str());
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<RunOptions>();
+  CLI::App* command = app.add_subcommand(
+      "run", "Run piglit shader_test files (compute subset) and corpus cases, each in its own worker process");
+  command->add_option("tests", options->inputs,
+                      "Directories (searched recursively), .shader_test files, corpus case folders, list files, globs")
+      ->required();
+  command->add_option("-j,--jobs", options->jobs, "Worker processes (default: one per core)");
+  command->add_option("--device", options->device, "Device selection, as BISMUTH_DEVICE (index, cpu, gpu, name)");
+  command->add_option("--devices", options->devices, "\"all\": shard the tests over every Vulkan device");
+  command->add_option("--timeout", options->timeout, "Seconds per test before the worker is killed (default 120)");
+  command->add_option("--front", options->front, "Corpus cases through glsl, nvasm or both (default glsl)");
+  command->add_option("--baseline", options->baseline, "Expected results, one \"test-name,Status\" per line");
+  command->add_option("--retry-flakes", options->retry_flakes, "Retries of a failing test; a later pass is a Flake");
+  command->add_option("--junit", options->junit, "Write JUnit XML here");
+  command->add_option("--json", options->json, "Write per-test JSON here");
+  command->add_flag("-q,--quiet", options->quiet, "No progress output, the summary only");
+  command->callback([options, exit_code] { *exit_code = run_run(*options); });
+}
+
+void add_run_worker_command(CLI::App& app, int* exit_code) {
+  auto options = std::make_shared<WorkerOptions>();
+  CLI::App* command = app.add_subcommand("run-worker", "Runs one test (started by bismuth run)");
+  command->group("");  // hidden from --help: an implementation detail of `bismuth run`
+  command->add_option("--kind", options->kind, "shader_test | corpus")->required();
+  command->add_option("--path", options->path, "The test file or case folder")->required();
+  command->add_option("--name", options->name, "The test name");
+  command->add_option("--front", options->front, "glsl | nvasm");
+  command->add_option("--device", options->device, "Device selector");
+  command->callback([options, exit_code] { *exit_code = run_worker(*options); });
+}
+
+}  // namespace bismuth::cli

@@ -1,0 +1,145 @@
+#include "scheduler.hpp"
+
+#include <poll.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <memory>
+
+#include "child_process.hpp"
+#include "worker.hpp"
+
+namespace bismuth::runner {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Running {
+  size_t test = 0;
+  std::unique_ptr<ChildProcess> child;
+  Clock::time_point start;
+  Clock::time_point deadline;
+  bool timed_out = false;
+};
+
+std::string tail(const std::string& text, size_t max) {
+  std::string t = text.size() > max ? "..." + text.substr(text.size() - max) : text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  return t;
+}
+
+// The outcome of a finished worker: its result line, else CRASH with the exit status and the end of stderr.
+Outcome finish(Running& r, const DeviceTarget& device, double timeout) {
+  r.child->kill_group();  // a worker that closed its pipes but lingers
+  const int status = r.child->wait();
+  if (r.timed_out) {
+    return {Status::Timeout, "no result after " + std::to_string(static_cast<int>(timeout)) + " s; worker killed", device.name};
+  }
+  auto outcome = decode_result(r.child->out());
+  if (outcome && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    if (outcome->device.empty()) outcome->device = device.name;
+    return *outcome;
+  }
+  std::string message = "worker " + describe_wait_status(status);
+  const std::string err = tail(r.child->err(), 600);
+  if (!err.empty()) message += "; stderr: " + err;
+  return {Status::Crash, message, device.name};
+}
+
+}  // namespace
+
+std::vector<size_t> slot_devices(int jobs, size_t devices) {
+  const size_t n = std::max<size_t>({static_cast<size_t>(std::max(jobs, 1)), devices, 1});
+  std::vector<size_t> out(n);
+  for (size_t i = 0; i < n; ++i) out[i] = devices == 0 ? 0 : i % devices;
+  return out;
+}
+
+std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const SchedulerOptions& options) {
+  std::vector<TestResult> results(tests.size());
+  for (size_t i = 0; i < tests.size(); ++i) {
+    results[i].test = tests[i];
+    results[i].attempts = 0;
+  }
+  const std::vector<DeviceTarget> devices = options.devices.empty() ? std::vector<DeviceTarget>{{}} : options.devices;
+  const auto slots_device = slot_devices(options.jobs, devices.size());
+  std::vector<std::unique_ptr<Running>> slots(slots_device.size());
+  std::deque<size_t> queue;
+  for (size_t i = 0; i < tests.size(); ++i) queue.push_back(i);
+  std::vector<bool> failed_before(tests.size(), false);
+  size_t done = 0;
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeout_seconds));
+
+  auto complete = [&](size_t test, const Outcome& outcome, double seconds) {
+    TestResult& r = results[test];
+    r.attempts += 1;
+    r.seconds += seconds;
+    if (is_failure(outcome.status) && r.attempts <= options.retry_flakes) {
+      failed_before[test] = true;
+      queue.push_front(test);  // retried next, on whichever device is free
+      return;
+    }
+    r.outcome = outcome;
+    if (failed_before[test] && outcome.status == Status::Pass) {
+      r.outcome.status = Status::Flake;
+      r.outcome.message = "failed, then passed on attempt " + std::to_string(r.attempts);
+    }
+    ++done;
+    if (options.on_result) options.on_result(r, done, tests.size());
+  };
+
+  while (done < tests.size()) {
+    for (size_t s = 0; s < slots.size(); ++s) {
+      if (slots[s] || queue.empty()) continue;
+      const size_t test = queue.front();
+      queue.pop_front();
+      const DeviceTarget& device = devices[slots_device[s]];
+      auto child = ChildProcess::spawn(options.worker_command(tests[test], device));
+      if (!child) {
+        complete(test, {Status::Crash, "cannot start the worker: " + child.error().message, device.name}, 0);
+        continue;
+      }
+      auto running = std::make_unique<Running>();
+      running->test = test;
+      running->child = std::move(*child);
+      running->start = Clock::now();
+      running->deadline = running->start + timeout;
+      slots[s] = std::move(running);
+    }
+    std::vector<pollfd> fds;
+    auto now = Clock::now();
+    auto wake = now + std::chrono::milliseconds(500);
+    for (const auto& r : slots) {
+      if (!r) continue;
+      for (int fd : {r->child->stdout_fd(), r->child->stderr_fd()}) {
+        if (fd >= 0) fds.push_back({fd, POLLIN, 0});
+      }
+      wake = std::min(wake, r->deadline);
+    }
+    if (fds.empty() && queue.empty()) continue;
+    const int wait_ms = static_cast<int>(std::max<long long>(
+        0, std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count() + 1));
+    poll(fds.data(), fds.size(), wait_ms);
+    now = Clock::now();
+    for (size_t s = 0; s < slots.size(); ++s) {
+      auto& r = slots[s];
+      if (!r) continue;
+      r->child->drain(r->child->stdout_fd());
+      r->child->drain(r->child->stderr_fd());
+      if (!r->child->output_closed() && now >= r->deadline) r->timed_out = true;
+      if (r->child->output_closed() || r->timed_out) {
+        const double seconds = std::chrono::duration<double>(now - r->start).count();
+        const Outcome outcome = finish(*r, devices[slots_device[s]], options.timeout_seconds);
+        const size_t test = r->test;
+        r.reset();
+        complete(test, outcome, seconds);
+      }
+    }
+  }
+  return results;
+}
+
+}  // namespace bismuth::runner

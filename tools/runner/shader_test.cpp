@@ -1,0 +1,595 @@
+// Parser of piglit's shader_test format, compute subset. Syntax and meaning follow piglit's
+// tests/shaders/shader_runner.c (sections in brackets; [require] lines; [test] commands one per line, '#' starts a
+// comment line). Every rejection names the file and line.
+#include "shader_test.hpp"
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <sstream>
+
+namespace bismuth::runner {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < s.size() && s[j] != ' ' && s[j] != '\t' && s[j] != '\r') ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+// Unsigned integer, decimal or 0x hex; false on anything else (no sign, no trailing text, no overflow).
+bool parse_u64(std::string_view text, uint64_t* out) {
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    base = 16;
+  }
+  if (text.empty()) return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out, base);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool parse_i64(std::string_view text, int64_t* out) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (!text.empty() && (text[0] == '-' || text[0] == '+')) text.remove_prefix(1);
+  uint64_t magnitude = 0;
+  if (!parse_u64(text, &magnitude)) return false;
+  if (negative) {
+    if (magnitude > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) + 1) return false;
+    *out = static_cast<int64_t>(0 - magnitude);
+  } else {
+    if (magnitude > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return false;
+    *out = static_cast<int64_t>(magnitude);
+  }
+  return true;
+}
+
+bool parse_double(std::string_view text, double* out) {
+  if (text.empty()) return false;
+  // from_chars for double is in libstdc++ 12 (Debian 12); it rejects a leading '+', which strtod takes.
+  if (text[0] == '+') text.remove_prefix(1);
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+bool is_hex(std::string_view text) {
+  if (!text.empty() && text[0] == '-') text.remove_prefix(1);
+  return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+}
+
+// One value of `type`: integers in decimal or hex; floats as decimals, or as hex bit patterns.
+std::optional<Scalar> parse_scalar(ScalarType type, std::string_view text) {
+  Scalar s{type, 0, std::string(text)};
+  switch (type) {
+    case ScalarType::Uint: {
+      uint64_t v = 0;
+      if (!parse_u64(text, &v) || v > 0xFFFFFFFFu) {
+        int64_t i = 0;  // piglit's sscanf %d accepts negative numbers for uint too; keep the bit pattern
+        if (!parse_i64(text, &i) || i < std::numeric_limits<int32_t>::min() || i > 0xFFFFFFFFll) return std::nullopt;
+        v = static_cast<uint32_t>(static_cast<int32_t>(i));
+      }
+      s.bits = v;
+      return s;
+    }
+    case ScalarType::Int: {
+      int64_t v = 0;
+      if (!parse_i64(text, &v)) return std::nullopt;
+      if (is_hex(text) && v >= 0 && v <= 0xFFFFFFFFll) v = static_cast<int32_t>(static_cast<uint32_t>(v));
+      if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) return std::nullopt;
+      s.bits = static_cast<uint32_t>(static_cast<int32_t>(v));
+      return s;
+    }
+    case ScalarType::Uint64: {
+      uint64_t v = 0;
+      if (!parse_u64(text, &v)) return std::nullopt;
+      s.bits = v;
+      return s;
+    }
+    case ScalarType::Int64: {
+      int64_t v = 0;
+      if (!parse_i64(text, &v)) {
+        uint64_t u = 0;  // hex bit patterns above INT64_MAX
+        if (!is_hex(text) || !parse_u64(text, &u)) return std::nullopt;
+        s.bits = u;
+        return s;
+      }
+      s.bits = static_cast<uint64_t>(v);
+      return s;
+    }
+    case ScalarType::Float: {
+      if (is_hex(text)) {
+        uint64_t v = 0;
+        if (!parse_u64(text, &v) || v > 0xFFFFFFFFu) return std::nullopt;
+        s.bits = v;
+        return s;
+      }
+      double d = 0;
+      if (!parse_double(text, &d)) return std::nullopt;
+      const float f = static_cast<float>(d);
+      uint32_t u = 0;
+      std::memcpy(&u, &f, 4);
+      s.bits = u;
+      return s;
+    }
+    case ScalarType::Double: {
+      if (is_hex(text)) {
+        uint64_t v = 0;
+        if (!parse_u64(text, &v)) return std::nullopt;
+        s.bits = v;
+        return s;
+      }
+      double d = 0;
+      if (!parse_double(text, &d)) return std::nullopt;
+      std::memcpy(&s.bits, &d, 8);
+      return s;
+    }
+  }
+  return std::nullopt;
+}
+
+// "4.3" -> 430, "4.30" -> 430, "1.10" -> 110: GL and GLSL versions compared on one scale.
+std::optional<double> parse_version(std::string_view text) {
+  const size_t dot = text.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 >= text.size()) return std::nullopt;
+  uint64_t major = 0, minor = 0;
+  const std::string_view minor_text = text.substr(dot + 1);
+  if (!parse_u64(text.substr(0, dot), &major) || minor_text.size() > 2 || !parse_u64(minor_text, &minor) ||
+      is_hex(text) || major > 99) {
+    return std::nullopt;
+  }
+  return static_cast<double>(major * 100 + (minor_text.size() == 1 ? minor * 10 : minor));
+}
+
+// Memory barrier bit names of glMemoryBarrier (GL 4.6 core, table 7.x), with or without the GL_ prefix.
+std::optional<uint32_t> barrier_bit(std::string_view name) {
+  if (starts_with(name, "GL_")) name.remove_prefix(3);
+  static const struct {
+    const char* name;
+    uint32_t bit;
+  } kBits[] = {
+      {"VERTEX_ATTRIB_ARRAY_BARRIER_BIT", 0x1},   {"ELEMENT_ARRAY_BARRIER_BIT", 0x2},
+      {"UNIFORM_BARRIER_BIT", 0x4},               {"TEXTURE_FETCH_BARRIER_BIT", 0x8},
+      {"SHADER_IMAGE_ACCESS_BARRIER_BIT", 0x20},  {"COMMAND_BARRIER_BIT", 0x40},
+      {"PIXEL_BUFFER_BARRIER_BIT", 0x80},         {"TEXTURE_UPDATE_BARRIER_BIT", 0x100},
+      {"BUFFER_UPDATE_BARRIER_BIT", 0x200},       {"FRAMEBUFFER_BARRIER_BIT", 0x400},
+      {"TRANSFORM_FEEDBACK_BARRIER_BIT", 0x800},  {"ATOMIC_COUNTER_BARRIER_BIT", 0x1000},
+      {"SHADER_STORAGE_BARRIER_BIT", 0x2000},     {"CLIENT_MAPPED_BUFFER_BARRIER_BIT", 0x4000},
+      {"QUERY_BUFFER_BARRIER_BIT", 0x8000},       {"ALL_BARRIER_BITS", 0xFFFFFFFFu},
+  };
+  for (const auto& b : kBits) {
+    if (name == b.name) return b.bit;
+  }
+  return std::nullopt;
+}
+
+// GLSL uniform types the GL shim can set (glUniform{1,2,3,4}{i,ui,f,d}); bool vectors go through the int form.
+bool uniform_type(std::string_view name, ScalarType* scalar, uint32_t* components) {
+  static const struct {
+    const char* prefix;
+    ScalarType scalar;
+  } kTypes[] = {{"vec", ScalarType::Float}, {"ivec", ScalarType::Int}, {"uvec", ScalarType::Uint},
+                {"dvec", ScalarType::Double}, {"bvec", ScalarType::Int}};
+  if (name == "float") return *scalar = ScalarType::Float, *components = 1, true;
+  if (name == "int" || name == "bool") return *scalar = ScalarType::Int, *components = 1, true;
+  if (name == "uint") return *scalar = ScalarType::Uint, *components = 1, true;
+  if (name == "double") return *scalar = ScalarType::Double, *components = 1, true;
+  for (const auto& t : kTypes) {
+    const size_t n = std::strlen(t.prefix);
+    if (name.size() == n + 1 && name.substr(0, n) == t.prefix && name[n] >= '2' && name[n] <= '4') {
+      *scalar = t.scalar;
+      *components = static_cast<uint32_t>(name[n] - '0');
+      return true;
+    }
+  }
+  return false;
+}
+
+// [test] commands of shader_runner that need rasterization, textures or images: the test is skipped, with the
+// command as the reason. Matched as word prefixes of the line.
+constexpr const char* kGraphicsCommands[] = {
+    "draw ", "probe rgb", "probe rgba", "probe all", "probe rect", "probe depth", "probe warn", "relative probe",
+    "clear", "texture ", "texparameter", "fb ", "blit ", "viewport", "ortho", "frustum", "depthfunc", "image texture",
+    "resident ", "vertex attrib", "polygon mode", "patch parameter", "provoking vertex", "shade model",
+    "blend barrier", "enable ", "disable ", "hint ", "texcoord ", "clip plane", "point size", "line width",
+    "active shader program", "subuniform ", "active uniform", "verify program_interface_query", "ubo array index",
+    "parameter ", "block binding", "block offset", "block array stride", "block matrix stride", "block row major",
+    "compute indirect", "transform feedback", "xfb ", "bind ", "primitive restart", "vertex data", "tolerance",
+};
+
+struct Parser {
+  std::string path;
+  ShaderTest test;
+
+  Error error(int line, const std::string& message) const {
+    return fail(path + ":" + std::to_string(line) + ": " + message);
+  }
+
+  void mark_unsupported(const std::string& reason) {
+    if (!test.unsupported) test.unsupported = reason;
+  }
+
+  Expected<void> require_line(std::string_view line, int n) {
+    const auto words = split_words(line);
+    Requirement r;
+    r.line = n;
+    auto version = [&](size_t op_at, Requirement::Kind kind) -> Expected<void> {
+      if (words.size() != op_at + 2) return error(n, "expected \"" + words[0] + " <op> <major.minor>\"");
+      const auto op = parse_compare_op(words[op_at]);
+      if (!op) return error(n, "unknown comparison \"" + words[op_at] + "\"");
+      const auto v = parse_version(words[op_at + 1]);
+      if (!v) return error(n, "bad version \"" + words[op_at + 1] + "\"");
+      r.kind = kind;
+      r.op = *op;
+      r.value = *v;
+      test.requirements.push_back(r);
+      return {};
+    };
+    if (words[0] == "GL" || words[0] == "GLSL") {
+      const bool glsl = words[0] == "GLSL";
+      if (words.size() >= 2 && words[1] == "ES") {
+        r.kind = Requirement::Kind::Unsupported;
+        r.reason = "needs OpenGL ES (" + std::string(line) + "); Bismuth offers desktop GL only";
+        test.requirements.push_back(r);
+        return {};
+      }
+      if (!glsl && words.size() >= 2 && (words[1] == "COMPAT" || words[1] == "CORE")) {
+        if (words[1] == "COMPAT") {
+          r.kind = Requirement::Kind::Unsupported;
+          r.reason = "needs a compatibility profile (" + std::string(line) + "); the runner uses core contexts";
+          test.requirements.push_back(r);
+          return {};
+        }
+        return version(2, Requirement::Kind::GlVersion);
+      }
+      return version(1, glsl ? Requirement::Kind::GlslVersion : Requirement::Kind::GlVersion);
+    }
+    if (words[0] == "INT" || words[0] == "FLOAT" || (starts_with(words[0], "GL_MAX_") && words.size() == 3)) {
+      const size_t at = (words[0] == "INT" || words[0] == "FLOAT") ? 1 : 0;
+      if (words.size() != at + 3) return error(n, "expected \"INT GL_MAX_... <op> <value>\"");
+      r.kind = words[0] == "FLOAT" ? Requirement::Kind::FloatLimit : Requirement::Kind::IntLimit;
+      r.name = words[at];
+      const auto op = parse_compare_op(words[at + 1]);
+      if (!op) return error(n, "unknown comparison \"" + words[at + 1] + "\"");
+      r.op = *op;
+      if (!parse_double(words[at + 2], &r.value)) {
+        int64_t i = 0;
+        if (!parse_i64(words[at + 2], &i)) return error(n, "bad limit value \"" + words[at + 2] + "\"");
+        r.value = static_cast<double>(i);
+      }
+      test.requirements.push_back(r);
+      return {};
+    }
+    if (words[0] == "SPIRV") {
+      if (words.size() != 2) return error(n, "expected \"SPIRV YES|ONLY|NO\"");
+      if (words[1] == "YES") test.spirv_mode = ShaderTest::SpirvMode::Yes;
+      else if (words[1] == "ONLY") test.spirv_mode = ShaderTest::SpirvMode::Only;
+      else if (words[1] == "NO") test.spirv_mode = ShaderTest::SpirvMode::No;
+      else return error(n, "expected \"SPIRV YES|ONLY|NO\", got \"" + words[1] + "\"");
+      return {};
+    }
+    // Window size, visuals and resource limits of the process matter to drawing tests only.
+    if (words[0] == "SIZE" || words[0] == "rlimit" || words[0] == "depthbuffer" || words[0] == "DEPTHBUFFER") {
+      return {};
+    }
+    if (words.size() == 1 && (starts_with(words[0], "GL_") || starts_with(words[0], "!GL_"))) {
+      r.kind = words[0][0] == '!' ? Requirement::Kind::NotExtension : Requirement::Kind::Extension;
+      r.name = words[0][0] == '!' ? words[0].substr(1) : words[0];
+      test.requirements.push_back(r);
+      return {};
+    }
+    return error(n, "unknown requirement \"" + std::string(line) + "\"");
+  }
+
+  Expected<std::vector<Scalar>> values(const std::vector<std::string>& words, size_t from, ScalarType type,
+                                       int n) const {
+    std::vector<Scalar> out;
+    for (size_t i = from; i < words.size(); ++i) {
+      auto v = parse_scalar(type, words[i]);
+      if (!v) return error(n, "bad " + std::string(to_string(type)) + " value \"" + words[i] + "\"");
+      out.push_back(*v);
+    }
+    return out;
+  }
+
+  // Numeric operands words[from..from+count) into c.a[]; "what" names the expected form for the message.
+  Expected<void> numbers(const std::vector<std::string>& words, size_t from, size_t count, Command& c, int n,
+                         const char* what) const {
+    if (words.size() != from + count) return error(n, std::string("expected \"") + what + "\"");
+    for (size_t i = 0; i < count; ++i) {
+      if (!parse_u64(words[from + i], &c.a[i]) || c.a[i] > 0xFFFFFFFFu) {
+        return error(n, "bad number \"" + words[from + i] + "\" in \"" + what + "\"");
+      }
+    }
+    return {};
+  }
+
+  Expected<void> test_line(std::string_view line, int n) {
+    const auto words = split_words(line);
+    Command c;
+    c.line = n;
+    c.text = std::string(line);
+    using K = Command::Kind;
+    auto push = [&](K kind) -> Expected<void> {
+      c.kind = kind;
+      if (kind == K::LinkError) test.expect_link_error = true;
+      test.commands.push_back(std::move(c));
+      return {};
+    };
+    auto w = [&](size_t i) -> std::string_view { return i < words.size() ? std::string_view(words[i]) : ""; };
+
+    if (w(0) == "compute" && w(1) == "group" && w(2) == "size") {
+      if (auto r = numbers(words, 3, 6, c, n, "compute group size X Y Z W H D"); !r) return r;
+      return push(K::ComputeGroupSize);
+    }
+    if (w(0) == "compute" && w(1) != "indirect") {
+      if (auto r = numbers(words, 1, 3, c, n, "compute X Y Z"); !r) return r;
+      return push(K::Compute);
+    }
+    if (w(0) == "ssbo" && w(2) == "subdata") {
+      // ssbo N subdata TYPE OFFSET VALUES...
+      if (words.size() < 6) return error(n, "expected \"ssbo N subdata TYPE OFFSET VALUES...\"");
+      if (!parse_u64(words[1], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[1] + "\"");
+      const auto type = parse_scalar_type(words[3]);
+      if (!type) return error(n, "unknown subdata type \"" + words[3] + "\" (int, uint, float, double, int64, uint64)");
+      if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
+      c.scalar = *type;
+      auto v = values(words, 5, *type, n);
+      if (!v) return v.error();
+      c.values = std::move(*v);
+      return push(K::SsboSubdata);
+    }
+    if (w(0) == "ssbo") {
+      if (auto r = numbers(words, 1, 2, c, n, "ssbo N SIZE"); !r) return r;
+      return push(K::Ssbo);
+    }
+    if (w(0) == "atomic" && w(1) == "counters") {
+      if (auto r = numbers(words, 2, 1, c, n, "atomic counters N"); !r) return r;
+      return push(K::AtomicCounters);
+    }
+    if (w(0) == "atomic" && w(1) == "counter" && w(2) == "buffer") {
+      if (auto r = numbers(words, 3, 2, c, n, "atomic counter buffer BINDING N"); !r) return r;
+      return push(K::AtomicCounterBuffer);
+    }
+    if (w(0) == "atomic" && w(1) == "counter") {
+      if (auto r = numbers(words, 2, 3, c, n, "atomic counter BINDING INDEX VALUE"); !r) return r;
+      return push(K::AtomicCounterSet);
+    }
+    if (w(0) == "uniform") {
+      if (words.size() < 4) return error(n, "expected \"uniform TYPE NAME VALUES...\"");
+      c.type_name = words[1];
+      c.name = words[2];
+      if (!uniform_type(words[1], &c.scalar, &c.components)) {
+        if (starts_with(words[1], "mat") || starts_with(words[1], "dmat")) {
+          mark_unsupported("matrix uniform at " + path + ":" + std::to_string(n) +
+                           " (glUniformMatrix* is not in libbismuth-gl)");
+          return {};
+        }
+        if (starts_with(words[1], "int64") || starts_with(words[1], "uint64") || starts_with(words[1], "i64vec") ||
+            starts_with(words[1], "u64vec")) {
+          mark_unsupported("64-bit integer uniform at " + path + ":" + std::to_string(n) +
+                           " (glUniform*i64ARB is not in libbismuth-gl)");
+          return {};
+        }
+        return error(n, "unknown uniform type \"" + words[1] + "\"");
+      }
+      auto v = values(words, 3, c.scalar, n);
+      if (!v) return v.error();
+      if (v->empty() || v->size() % c.components != 0) {
+        return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) +
+                            " values, got " + std::to_string(v->size()));
+      }
+      c.values = std::move(*v);
+      return push(K::Uniform);
+    }
+    if (w(0) == "memory" && w(1) == "barrier") {
+      if (words.size() != 3) return error(n, "expected \"memory barrier GL_..._BARRIER_BIT\"");
+      std::string_view bits = words[2];
+      while (!bits.empty()) {
+        const size_t bar = bits.find('|');
+        const auto name = bits.substr(0, bar);
+        const auto bit = barrier_bit(name);
+        if (!bit) return error(n, "unknown memory barrier bit \"" + std::string(name) + "\"");
+        c.barrier_bits |= *bit;
+        bits = bar == std::string_view::npos ? std::string_view() : bits.substr(bar + 1);
+      }
+      return push(K::MemoryBarrier);
+    }
+    if (w(0) == "probe" && w(1) == "ssbo") {
+      // probe ssbo TYPE BINDING OFFSET OP VALUES...
+      if (words.size() < 7) return error(n, "expected \"probe ssbo TYPE BINDING OFFSET OP VALUE...\"");
+      const auto type = parse_scalar_type(words[2]);
+      if (!type) return error(n, "unknown probe type \"" + words[2] + "\" (int, uint, float, double, int64, uint64)");
+      if (!parse_u64(words[3], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[3] + "\"");
+      if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
+      const auto op = parse_compare_op(words[5]);
+      if (!op) return error(n, "unknown comparison \"" + words[5] + "\"");
+      c.scalar = *type;
+      c.op = *op;
+      auto v = values(words, 6, *type, n);
+      if (!v) return v.error();
+      c.values = std::move(*v);
+      return push(K::ProbeSsbo);
+    }
+    if (w(0) == "probe" && w(1) == "atomic" && w(2) == "counter") {
+      const bool buffer = w(3) == "buffer";
+      const size_t at = buffer ? 4 : 3;  // probe atomic counter [buffer B] INDEX|OFFSET OP VALUE
+      if (words.size() != at + (buffer ? 4 : 3)) {
+        return error(n, buffer ? "expected \"probe atomic counter buffer BINDING OFFSET OP VALUE\""
+                               : "expected \"probe atomic counter INDEX OP VALUE\"");
+      }
+      size_t i = at;
+      if (buffer) {
+        if (!parse_u64(words[i], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[i] + "\"");
+        ++i;
+        if (!parse_u64(words[i], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[i] + "\"");
+      } else {
+        uint64_t index = 0;
+        if (!parse_u64(words[i], &index) || index > 0x3FFFFFFFu) return error(n, "bad counter \"" + words[i] + "\"");
+        c.a[0] = 0;
+        c.a[1] = index * 4;  // counter N of buffer 0 is the word at byte 4N
+      }
+      ++i;
+      const auto op = parse_compare_op(words[i]);
+      if (!op) return error(n, "unknown comparison \"" + words[i] + "\"");
+      c.op = *op;
+      c.scalar = ScalarType::Uint;
+      auto v = values(words, i + 1, ScalarType::Uint, n);
+      if (!v) return v.error();
+      c.values = std::move(*v);
+      return push(K::ProbeAtomicCounter);
+    }
+    if (line == "link error") return push(K::LinkError);
+    if (line == "link success") return push(K::LinkSuccess);
+    for (const char* graphics : kGraphicsCommands) {
+      if (starts_with(line, graphics) || line == trim(graphics)) {
+        mark_unsupported("\"" + std::string(line) + "\" at " + path + ":" + std::to_string(n) +
+                         " needs GL state outside compute (rasterization, textures or images)");
+        return {};
+      }
+    }
+    return error(n, "unknown command \"" + std::string(line) + "\"");
+  }
+};
+
+}  // namespace
+
+std::optional<CompareOp> parse_compare_op(std::string_view text) {
+  if (text == "==") return CompareOp::Equal;
+  if (text == "!=") return CompareOp::NotEqual;
+  if (text == "<") return CompareOp::Less;
+  if (text == "<=") return CompareOp::LessEqual;
+  if (text == ">") return CompareOp::Greater;
+  if (text == ">=") return CompareOp::GreaterEqual;
+  return std::nullopt;
+}
+
+const char* to_string(CompareOp op) {
+  switch (op) {
+    case CompareOp::Equal: return "==";
+    case CompareOp::NotEqual: return "!=";
+    case CompareOp::Less: return "<";
+    case CompareOp::LessEqual: return "<=";
+    case CompareOp::Greater: return ">";
+    case CompareOp::GreaterEqual: return ">=";
+  }
+  return "?";
+}
+
+std::optional<ScalarType> parse_scalar_type(std::string_view text) {
+  if (text == "int") return ScalarType::Int;
+  if (text == "uint") return ScalarType::Uint;
+  if (text == "float") return ScalarType::Float;
+  if (text == "double") return ScalarType::Double;
+  if (text == "int64" || text == "int64_t") return ScalarType::Int64;
+  if (text == "uint64" || text == "uint64_t") return ScalarType::Uint64;
+  return std::nullopt;
+}
+
+size_t scalar_size(ScalarType type) {
+  return (type == ScalarType::Double || type == ScalarType::Int64 || type == ScalarType::Uint64) ? 8 : 4;
+}
+
+const char* to_string(ScalarType type) {
+  switch (type) {
+    case ScalarType::Int: return "int";
+    case ScalarType::Uint: return "uint";
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Int64: return "int64";
+    case ScalarType::Uint64: return "uint64";
+  }
+  return "?";
+}
+
+Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string& path) {
+  Parser p;
+  p.path = path;
+  p.test.path = path;
+  enum class Section { None, Require, Compute, ComputeSpirv, Test, Ignored } section = Section::None;
+  ShaderSource* source = nullptr;
+  bool saw_require = false;
+  int n = 0;
+  size_t pos = 0;
+  if (text.find('\0') != std::string_view::npos) return p.error(1, "the file contains a NUL byte (not a text file)");
+  while (pos <= text.size()) {
+    const size_t end = text.find('\n', pos);
+    const std::string_view raw = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    pos = end == std::string_view::npos ? text.size() + 1 : end + 1;
+    ++n;
+    const std::string_view line = trim(raw);
+    if (!line.empty() && line.front() == '[') {
+      if (line.back() != ']') return p.error(n, "section header \"" + std::string(line) + "\" has no closing ']'");
+      const std::string name(trim(line.substr(1, line.size() - 2)));
+      source = nullptr;
+      if (name == "require") {
+        section = Section::Require;
+        saw_require = true;
+      } else if (name == "compute shader" || name == "compute shader spirv") {
+        const bool spirv = name != "compute shader";
+        section = spirv ? Section::ComputeSpirv : Section::Compute;
+        auto& list = spirv ? p.test.spirv_shaders : p.test.glsl_shaders;
+        list.push_back({"", n + 1, spirv});
+        source = &list.back();
+      } else if (name == "test") {
+        section = Section::Test;
+      } else if (name == "compute shader specializations") {
+        p.mark_unsupported("[" + name + "] at " + path + ":" + std::to_string(n) + " (SPIR-V specialization constants)");
+        section = Section::Ignored;
+      } else if (name.find("shader") != std::string::npos || name == "vertex data" ||
+                 name == "vertex shader passthrough") {
+        // Graphics stages: the whole test needs rasterization.
+        p.mark_unsupported("[" + name + "] at " + path + ":" + std::to_string(n) + " needs a graphics pipeline");
+        section = Section::Ignored;
+      } else {
+        return p.error(n, "unknown section [" + name + "]");
+      }
+      continue;
+    }
+    switch (section) {
+      case Section::Compute:
+      case Section::ComputeSpirv:
+        source->text.append(raw);
+        source->text.push_back('\n');
+        break;
+      case Section::Require:
+      case Section::Test:
+      case Section::None:
+        if (line.empty() || line.front() == '#') break;
+        if (section == Section::None) return p.error(n, "text before the first [section]");
+        if (section == Section::Require) {
+          if (auto r = p.require_line(line, n); !r) return r.error();
+        } else {
+          if (auto r = p.test_line(line, n); !r) return r.error();
+        }
+        break;
+      case Section::Ignored:
+        break;
+    }
+  }
+  if (!saw_require) return p.error(1, "no [require] section (shader_runner needs one)");
+  if (!p.test.unsupported && p.test.glsl_shaders.empty() && p.test.spirv_shaders.empty()) {
+    return p.error(n, "no [compute shader] section");
+  }
+  if (!p.test.unsupported && p.test.spirv_mode == ShaderTest::SpirvMode::Only && p.test.spirv_shaders.empty()) {
+    return p.error(n, "SPIRV ONLY but no [compute shader spirv] section");
+  }
+  return std::move(p.test);
+}
+
+}  // namespace bismuth::runner

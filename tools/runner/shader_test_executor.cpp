@@ -1,0 +1,475 @@
+#include "shader_test_executor.hpp"
+
+#include <cstring>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include "spirv_assembly.hpp"
+
+namespace bismuth::runner {
+
+namespace {
+
+std::string location(const ShaderTest& test, int line) { return test.path + ":" + std::to_string(line); }
+
+// GL info logs say "0:LINE(COLUMN): ..." relative to the shader text; rewrite to the test file's lines.
+std::string remap_log(const std::string& log, const ShaderTest& test, const ShaderSource& source) {
+  static const std::regex kPosition(R"(\b0:(\d+)\((\d+)\))");
+  std::string out;
+  auto begin = std::sregex_iterator(log.begin(), log.end(), kPosition);
+  size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const auto& m = *it;
+    out.append(log, last, static_cast<size_t>(m.position()) - last);
+    const long line = std::stol(m[1].str()) + source.first_line - 1;
+    out += test.path + ":" + std::to_string(line) + ":" + m[2].str();
+    last = static_cast<size_t>(m.position() + m.length());
+  }
+  out.append(log, last);
+  while (!out.empty() && (out.back() == '\n' || out.back() == '\0')) out.pop_back();
+  return out;
+}
+
+std::string version_text(double v) {
+  const int n = static_cast<int>(v);
+  return std::to_string(n / 100) + "." + std::to_string(n % 100 / 10) + (n % 10 ? std::to_string(n % 10) : "");
+}
+
+template <class T>
+bool compare(T observed, CompareOp op, T expected) {
+  switch (op) {
+    case CompareOp::Equal: return observed == expected;
+    case CompareOp::NotEqual: return observed != expected;
+    case CompareOp::Less: return observed < expected;
+    case CompareOp::LessEqual: return observed <= expected;
+    case CompareOp::Greater: return observed > expected;
+    case CompareOp::GreaterEqual: return observed >= expected;
+  }
+  return false;
+}
+
+// Compares a value read back (`bytes`, scalar_size(type) of them) with the expected scalar; `observed_text`
+// gets the value as text for the message.
+bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, const Scalar& want,
+                 std::string* observed_text) {
+  std::ostringstream text;
+  bool ok = false;
+  switch (type) {
+    case ScalarType::Uint: {
+      uint32_t v;
+      std::memcpy(&v, bytes, 4);
+      text << v;
+      ok = compare<uint32_t>(v, op, static_cast<uint32_t>(want.bits));
+      break;
+    }
+    case ScalarType::Int: {
+      int32_t v;
+      std::memcpy(&v, bytes, 4);
+      text << v;
+      ok = compare<int32_t>(v, op, static_cast<int32_t>(static_cast<uint32_t>(want.bits)));
+      break;
+    }
+    case ScalarType::Uint64: {
+      uint64_t v;
+      std::memcpy(&v, bytes, 8);
+      text << v;
+      ok = compare<uint64_t>(v, op, want.bits);
+      break;
+    }
+    case ScalarType::Int64: {
+      int64_t v;
+      std::memcpy(&v, bytes, 8);
+      text << v;
+      ok = compare<int64_t>(v, op, static_cast<int64_t>(want.bits));
+      break;
+    }
+    case ScalarType::Float: {
+      float v, w;
+      std::memcpy(&v, bytes, 4);
+      const uint32_t wb = static_cast<uint32_t>(want.bits);
+      std::memcpy(&w, &wb, 4);
+      text.precision(9);
+      text << v;
+      ok = compare<float>(v, op, w);
+      break;
+    }
+    case ScalarType::Double: {
+      double v, w;
+      std::memcpy(&v, bytes, 8);
+      std::memcpy(&w, &want.bits, 8);
+      text.precision(17);
+      text << v;
+      ok = compare<double>(v, op, w);
+      break;
+    }
+  }
+  *observed_text = text.str();
+  return ok;
+}
+
+struct Buffer {
+  GLuint name = 0;
+  size_t size = 0;
+};
+
+class Execution {
+ public:
+  Execution(const ShaderTest& test, GlSession& gl) : test_(test), gl_(gl) {}
+  ~Execution() {
+    for (auto& [binding, b] : ssbos_) glDeleteBuffers(1, &b.name);
+    for (auto& [binding, b] : atomics_) glDeleteBuffers(1, &b.name);
+    if (program_ != 0) glDeleteProgram(program_);
+  }
+
+  Outcome run() {
+    if (test_.unsupported) return skip(*test_.unsupported);
+    if (auto reason = unmet_requirement()) return skip(*reason);
+    if (auto failed = build_program()) return *failed;
+    for (const auto& c : test_.commands) {
+      if (auto failed = execute(c)) return *failed;
+    }
+    if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
+    return {Status::Pass, {}, {}};
+  }
+
+ private:
+  static Outcome skip(std::string reason) { return {Status::Skip, std::move(reason), {}}; }
+  Outcome failure(int line, const std::string& text) const { return {Status::Fail, location(test_, line) + ": " + text, {}}; }
+
+  std::optional<std::string> unmet_requirement() const {
+    for (const auto& r : test_.requirements) {
+      const std::string where = " (" + location(test_, r.line) + ")";
+      switch (r.kind) {
+        case Requirement::Kind::Unsupported: return r.reason;
+        case Requirement::Kind::GlVersion:
+          if (!compare<double>(gl_.gl_version(), r.op, r.value)) {
+            return "requires GL " + std::string(to_string(r.op)) + " " + version_text(r.value) + ", context is " +
+                   version_text(gl_.gl_version()) + where;
+          }
+          break;
+        case Requirement::Kind::GlslVersion:
+          if (!compare<double>(gl_.glsl_version(), r.op, r.value)) {
+            return "requires GLSL " + std::string(to_string(r.op)) + " " + version_text(r.value) + ", context has " +
+                   version_text(gl_.glsl_version()) + where;
+          }
+          break;
+        case Requirement::Kind::Extension:
+          if (!gl_.has_extension(r.name)) return "requires " + r.name + ", not supported on " + gl_.device_name() + where;
+          break;
+        case Requirement::Kind::NotExtension:
+          if (gl_.has_extension(r.name)) return "requires " + r.name + " to be absent" + where;
+          break;
+        case Requirement::Kind::IntLimit:
+        case Requirement::Kind::FloatLimit: {
+          const auto value = gl_.limit(r.name, r.kind == Requirement::Kind::FloatLimit);
+          if (!value) return "requires " + r.name + ", a limit the runner cannot query" + where;
+          if (!compare<double>(*value, r.op, r.value)) {
+            std::ostringstream s;
+            s << "requires " << r.name << " " << to_string(r.op) << " " << r.value << ", context has " << *value << where;
+            return s.str();
+          }
+          break;
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Compiles and links; returns an outcome only when the test is decided here (a link result it did not expect).
+  std::optional<Outcome> build_program() {
+    const bool use_spirv = test_.spirv_mode == ShaderTest::SpirvMode::Only;
+    program_ = glCreateProgram();
+    std::string log_text;
+    bool compiled = true;
+    const auto& sources = use_spirv ? test_.spirv_shaders : test_.glsl_shaders;
+    for (const auto& source : sources) {
+      const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+      if (use_spirv) {
+        auto words = assemble_spirv(source.text);
+        if (!words) {
+          glDeleteShader(shader);
+          // The message is relative to the section: make it a file position.
+          const std::string& m = words.error().message;
+          const size_t colon = m.find(':');
+          int line = source.first_line;
+          try {
+            line += std::stoi(m.substr(0, colon)) - 1;
+          } catch (...) {
+          }
+          return failure(line, "SPIR-V assembly: " + m.substr(colon == std::string::npos ? 0 : colon + 1));
+        }
+        glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V, words->data(),
+                       static_cast<GLsizei>(words->size() * 4));
+        glSpecializeShader(shader, "main", 0, nullptr, nullptr);
+      } else {
+        const char* text = source.text.c_str();
+        glShaderSource(shader, 1, &text, nullptr);
+        glCompileShader(shader);
+      }
+      GLint ok = 0;
+      glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+      if (!ok) {
+        compiled = false;
+        log_text += remap_log(shader_log(shader), test_, source) + "\n";
+      }
+      glAttachShader(program_, shader);
+      glDeleteShader(shader);  // flagged; freed with the program
+    }
+    GLint linked = 0;
+    if (compiled) {
+      glLinkProgram(program_);
+      glGetProgramiv(program_, GL_LINK_STATUS, &linked);
+      if (!linked) {
+        std::vector<char> log(4096);
+        glGetProgramInfoLog(program_, static_cast<GLsizei>(log.size()), nullptr, log.data());
+        log_text += log.data();
+      }
+    }
+    while (!log_text.empty() && log_text.back() == '\n') log_text.pop_back();
+    linked_ = linked != 0;
+    // A shader that fails to compile makes the link fail too (GL 4.6 §7.3): "link error" expects either.
+    if (!linked_ && !test_.expect_link_error) {
+      return Outcome{Status::Fail,
+                     test_.path + ": " + (compiled ? "link failed: " : "compile failed: ") + log_text, {}};
+    }
+    if (linked_) glUseProgram(program_);
+    if (const GLenum e = glGetError(); e != GL_NO_ERROR && linked_) {
+      return Outcome{Status::Fail, test_.path + ": building the program raised " + gl_error_name(e), {}};
+    }
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    return std::nullopt;
+  }
+
+  static std::string shader_log(GLuint shader) {
+    GLint length = 0;
+    glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+    std::vector<char> log(static_cast<size_t>(std::max(length, 1)) + 1);
+    glGetShaderInfoLog(shader, static_cast<GLsizei>(log.size()), nullptr, log.data());
+    return log.data();
+  }
+
+  std::optional<Outcome> execute(const Command& c) {
+    using K = Command::Kind;
+    switch (c.kind) {
+      case K::LinkError:
+        if (linked_) return failure(c.line, "link error expected, but the program linked");
+        return std::nullopt;
+      case K::LinkSuccess:
+        if (!linked_) return failure(c.line, "link success expected, but the link failed");
+        return std::nullopt;
+      case K::Compute:
+      case K::ComputeGroupSize:
+      case K::Uniform:
+        if (!linked_) return failure(c.line, "\"" + c.text + "\" needs a linked program");
+        break;
+      default:
+        break;
+    }
+    switch (c.kind) {
+      case K::Compute:
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        glDispatchCompute(static_cast<GLuint>(c.a[0]), static_cast<GLuint>(c.a[1]), static_cast<GLuint>(c.a[2]));
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        break;
+      case K::ComputeGroupSize:
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        glDispatchComputeGroupSizeARB(static_cast<GLuint>(c.a[0]), static_cast<GLuint>(c.a[1]),
+                                      static_cast<GLuint>(c.a[2]), static_cast<GLuint>(c.a[3]),
+                                      static_cast<GLuint>(c.a[4]), static_cast<GLuint>(c.a[5]));
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        break;
+      case K::Ssbo:
+        create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]);
+        break;
+      case K::AtomicCounters:
+        create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4);
+        break;
+      case K::AtomicCounterBuffer:
+        create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1] * 4);
+        break;
+      case K::SsboSubdata:
+      case K::AtomicCounterSet: {
+        const bool ssbo = c.kind == K::SsboSubdata;
+        auto& buffers = ssbo ? ssbos_ : atomics_;
+        const auto it = buffers.find(static_cast<GLuint>(c.a[0]));
+        if (it == buffers.end()) {
+          return failure(c.line, std::string("no ") + (ssbo ? "ssbo" : "atomic counter buffer") + " at binding " +
+                                     std::to_string(c.a[0]) + " (create it first)");
+        }
+        std::vector<unsigned char> bytes;
+        uint64_t offset = 0;
+        if (ssbo) {
+          offset = c.a[1];
+          for (const auto& v : c.values) {
+            const size_t n = scalar_size(v.type);
+            const size_t at = bytes.size();
+            bytes.resize(at + n);
+            if (n == 4) {
+              const uint32_t w = static_cast<uint32_t>(v.bits);
+              std::memcpy(bytes.data() + at, &w, 4);
+            } else {
+              std::memcpy(bytes.data() + at, &v.bits, 8);
+            }
+          }
+        } else {
+          offset = c.a[1] * 4;
+          const uint32_t w = static_cast<uint32_t>(c.a[2]);
+          bytes.resize(4);
+          std::memcpy(bytes.data(), &w, 4);
+        }
+        if (offset + bytes.size() > it->second.size) {
+          return failure(c.line, "writes bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes.size()) +
+                                     " of a " + std::to_string(it->second.size) + "-byte buffer");
+        }
+        glNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes.size()),
+                             bytes.data());
+        break;
+      }
+      case K::Uniform:
+        if (auto failed = set_uniform(c)) return failed;
+        break;
+      case K::MemoryBarrier:
+        glMemoryBarrier(c.barrier_bits);
+        break;
+      case K::ProbeSsbo:
+      case K::ProbeAtomicCounter:
+        if (auto failed = probe(c)) return failed;
+        break;
+      case K::LinkError:
+      case K::LinkSuccess:
+        break;
+    }
+    if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
+      return failure(c.line, "\"" + c.text + "\" raised " + gl_error_name(e));
+    }
+    return std::nullopt;
+  }
+
+  void create_buffer(std::map<GLuint, Buffer>& buffers, GLenum target, GLuint binding, uint64_t size) {
+    if (auto it = buffers.find(binding); it != buffers.end()) glDeleteBuffers(1, &it->second.name);
+    Buffer b;
+    b.size = static_cast<size_t>(size);
+    glGenBuffers(1, &b.name);
+    glBindBufferBase(target, binding, b.name);
+    // Zero-filled like shader_runner's calloc'd initial data.
+    const std::vector<unsigned char> zeros(b.size, 0);
+    glBufferData(target, static_cast<GLsizeiptr>(b.size), zeros.data(), GL_DYNAMIC_DRAW);
+    buffers[binding] = b;
+  }
+
+  std::optional<Outcome> set_uniform(const Command& c) {
+    const GLint loc = glGetUniformLocation(program_, c.name.c_str());
+    if (loc < 0) return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
+    const GLsizei count = static_cast<GLsizei>(c.values.size() / c.components);
+    switch (c.scalar) {
+      case ScalarType::Float: {
+        std::vector<GLfloat> v;
+        for (const auto& s : c.values) {
+          const uint32_t b = static_cast<uint32_t>(s.bits);
+          float f;
+          std::memcpy(&f, &b, 4);
+          v.push_back(f);
+        }
+        if (c.components == 1) glUniform1fv(loc, count, v.data());
+        if (c.components == 2) glUniform2fv(loc, count, v.data());
+        if (c.components == 3) glUniform3fv(loc, count, v.data());
+        if (c.components == 4) glUniform4fv(loc, count, v.data());
+        break;
+      }
+      case ScalarType::Double: {
+        std::vector<GLdouble> v;
+        for (const auto& s : c.values) {
+          double d;
+          std::memcpy(&d, &s.bits, 8);
+          v.push_back(d);
+        }
+        if (c.components == 1) glUniform1dv(loc, count, v.data());
+        if (c.components == 2) glUniform2dv(loc, count, v.data());
+        if (c.components == 3) glUniform3dv(loc, count, v.data());
+        if (c.components == 4) glUniform4dv(loc, count, v.data());
+        break;
+      }
+      case ScalarType::Int: {
+        std::vector<GLint> v;
+        for (const auto& s : c.values) v.push_back(static_cast<GLint>(static_cast<uint32_t>(s.bits)));
+        if (c.components == 1) glUniform1iv(loc, count, v.data());
+        if (c.components == 2) glUniform2iv(loc, count, v.data());
+        if (c.components == 3) glUniform3iv(loc, count, v.data());
+        if (c.components == 4) glUniform4iv(loc, count, v.data());
+        break;
+      }
+      case ScalarType::Uint: {
+        std::vector<GLuint> v;
+        for (const auto& s : c.values) v.push_back(static_cast<GLuint>(s.bits));
+        if (c.components == 1) glUniform1uiv(loc, count, v.data());
+        if (c.components == 2) glUniform2uiv(loc, count, v.data());
+        if (c.components == 3) glUniform3uiv(loc, count, v.data());
+        if (c.components == 4) glUniform4uiv(loc, count, v.data());
+        break;
+      }
+      case ScalarType::Int64:
+      case ScalarType::Uint64:
+        return failure(c.line, "64-bit integer uniforms are not supported");
+    }
+    return std::nullopt;
+  }
+
+  // Records the first failing probe; later commands still run (shader_runner reports all and fails at the end).
+  std::optional<Outcome> probe(const Command& c) {
+    const bool ssbo = c.kind == Command::Kind::ProbeSsbo;
+    auto& buffers = ssbo ? ssbos_ : atomics_;
+    const auto it = buffers.find(static_cast<GLuint>(c.a[0]));
+    if (it == buffers.end()) {
+      return failure(c.line, std::string("no ") + (ssbo ? "ssbo" : "atomic counter buffer") + " at binding " +
+                                 std::to_string(c.a[0]));
+    }
+    const size_t size = scalar_size(c.scalar);
+    const uint64_t offset = c.a[1];
+    const uint64_t end = offset + size * c.values.size();
+    if (end > it->second.size) {
+      return failure(c.line, "probes bytes " + std::to_string(offset) + ".." + std::to_string(end) + " of a " +
+                                 std::to_string(it->second.size) + "-byte buffer");
+    }
+    std::vector<unsigned char> bytes(static_cast<size_t>(end - offset));
+    glGetNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes.size()),
+                            bytes.data());
+    for (size_t i = 0; i < c.values.size(); ++i) {
+      std::string observed;
+      if (!probe_value(c.scalar, bytes.data() + i * size, c.op, c.values[i], &observed)) {
+        if (first_probe_failure_.empty()) {
+          first_probe_failure_ = location(test_, c.line) + ": probe failed at byte offset " +
+                                 std::to_string(offset + i * size) + ": expected " + to_string(c.scalar) + " " +
+                                 to_string(c.op) + " " + c.values[i].text + ", observed " + observed;
+        }
+        break;
+      }
+    }
+    return std::nullopt;
+  }
+
+  const ShaderTest& test_;
+  GlSession& gl_;
+  GLuint program_ = 0;
+  bool linked_ = false;
+  std::map<GLuint, Buffer> ssbos_;
+  std::map<GLuint, Buffer> atomics_;
+  std::string first_probe_failure_;
+};
+
+}  // namespace
+
+Outcome execute_shader_test(const ShaderTest& test, GlSession& gl) {
+  Execution execution(test, gl);
+  Outcome outcome = execution.run();
+  const auto messages = gl.validation_messages();
+  if (!messages.empty() && outcome.status != Status::Skip) {
+    std::string text = test.path + ": " + std::to_string(messages.size()) + " validation message(s): " + messages[0];
+    if (outcome.status == Status::Fail) text = outcome.message + "; " + text;
+    outcome = {Status::Fail, text, {}};
+  }
+  return outcome;
+}
+
+}  // namespace bismuth::runner
