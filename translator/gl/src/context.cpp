@@ -107,6 +107,19 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   c.int64 = int64;
   c.float64 = float64;
   c.float_atomic_add = float_atomic;
+  // NV_shader_thread_group / NV_shader_thread_shuffle programs need 32-lane subgroups (docs/nvasm.md).
+  if (d.min_subgroup_size == 32 && d.max_subgroup_size == 32 && d.subgroup_size == 32) {
+    c.subgroup32 = true;
+    c.subgroup32_required = 0;
+  } else if (state.device->features().subgroup_size_control &&
+             (d.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT) && d.min_subgroup_size <= 32 &&
+             d.max_subgroup_size >= 32) {
+    c.subgroup32 = true;
+    c.subgroup32_required = 32;
+  }
+  c.thread_group_ops = (ops & VK_SUBGROUP_FEATURE_BASIC_BIT) && (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
+                       (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
+  c.thread_shuffle_ops = (ops & VK_SUBGROUP_FEATURE_BASIC_BIT) && (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
   c.split_fma = d.driver_name.find("llvmpipe") != std::string::npos || d.name.find("llvmpipe") != std::string::npos;
   c.extensions = {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_atomic_counters"};
   if (c.variable_group_size) c.extensions.push_back("GL_ARB_compute_variable_group_size");
@@ -117,6 +130,17 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   if (c.int64) c.extensions.push_back("GL_ARB_gpu_shader_int64");
   c.extensions.push_back("GL_ARB_gl_spirv");
   c.extensions.push_back("GL_KHR_debug");
+  // NV assembly compute programs (glProgramStringARB, translator/nvasm): NV_gpu_program5 has 64-bit integer
+  // types, so it needs shaderInt64; the option extensions only where their programs can run.
+  if (c.int64) {
+    c.extensions.push_back("GL_NV_gpu_program4");
+    c.extensions.push_back("GL_NV_gpu_program5");
+    c.extensions.push_back("GL_NV_compute_program5");
+    c.extensions.push_back("GL_NV_shader_storage_buffer_object");
+    if (c.float64) c.extensions.push_back("GL_NV_gpu_program_fp64");
+    if (c.subgroup32 && c.thread_group_ops) c.extensions.push_back("GL_NV_shader_thread_group");
+    if (c.subgroup32 && c.thread_shuffle_ops) c.extensions.push_back("GL_NV_shader_thread_shuffle");
+  }
 }
 
 // The backend's device on `d`: it enables every feature GL compute programs need that the device has (int64,
@@ -234,6 +258,9 @@ Context::Context(std::shared_ptr<ShareGroup> group, std::unique_ptr<backend::Com
     : share(std::move(group)), device_state(*share->device_state), stream(std::move(s)), caps(device_state.caps),
       debug_context(debug_ctx) {
   bindings_scratch.reserve(GlBindingMap::kDefaultUniformBlockBinding + 1);
+  default_asm_program = std::make_shared<AsmProgramObject>();
+  default_asm_program->target = GL_COMPUTE_PROGRAM_NV;
+  asm_program = default_asm_program;
 }
 
 Context::~Context() {

@@ -1,5 +1,6 @@
 // Dispatch (GL 4.6 §19, ARB_compute_variable_group_size): glDispatchCompute, glDispatchComputeIndirect,
-// glDispatchComputeGroupSizeARB, glMemoryBarrier(ByRegion).
+// glDispatchComputeGroupSizeARB, glMemoryBarrier(ByRegion). They run the current GLSL program, else the program
+// bound to GL_COMPUTE_PROGRAM_NV when that is enabled (NV_compute_program5; asm_program.cpp).
 //
 // Binding: Vulkan binding i of set 0 is program.resources[i] — the buffer bound to that GL indexed binding point
 // (with its glBindBufferRange offset/size) or the program's default uniform block. The hot path allocates
@@ -26,6 +27,27 @@ const char* kind_name(translator::GlResourceKind k) {
   }
 }
 
+// Appends the binding of one GL indexed binding point; false (with a KHR_debug message) when it has no usable
+// buffer.
+bool push_slot(Context* ctx, const IndexedBinding* slot, const char* kind, uint32_t gl_binding, VkDeviceSize max_range,
+               backend::Access access, const char* func) {
+  const BufferObject* b = slot ? slot->buffer.get() : nullptr;
+  if (b == nullptr || !b->buffer || (slot->size != 0 && slot->offset + slot->size > b->size) ||
+      slot->offset >= b->size) {
+    // GL leaves this undefined; Bismuth skips the dispatch and says why, never reads an unbound descriptor.
+    char text[200];
+    std::snprintf(text, sizeof text, "%s: the active %s binding %u has no buffer with storage%s; the dispatch was skipped",
+                  func, kind, gl_binding, b != nullptr && b->buffer ? " covering the bound range" : "");
+    ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH, text);
+    return false;
+  }
+  const VkDeviceSize offset = static_cast<VkDeviceSize>(slot->offset);
+  VkDeviceSize range = slot->size != 0 ? static_cast<VkDeviceSize>(slot->size) : static_cast<VkDeviceSize>(b->size) - offset;
+  if (range > max_range) range = max_range;
+  ctx->bindings_scratch.push_back({b->buffer.get(), offset, range, access});
+  return true;
+}
+
 // Fills ctx->bindings_scratch; false (with a KHR_debug message) when an active resource has no usable buffer.
 bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
   auto& out = ctx->bindings_scratch;
@@ -47,40 +69,81 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
         out.push_back({exe.uniform_buffer.get(), 0, VK_WHOLE_SIZE, backend::Access::Read});
         continue;
     }
-    const BufferObject* b = slot ? slot->buffer.get() : nullptr;
-    if (b == nullptr || !b->buffer || (slot->size != 0 && slot->offset + slot->size > b->size) ||
-        slot->offset >= b->size) {
-      // GL leaves this undefined; Bismuth skips the dispatch and says why, never reads an unbound descriptor.
-      char text[200];
-      std::snprintf(text, sizeof text, "%s: the active %s binding %u has no buffer with storage%s; the dispatch was skipped",
-                    func, kind_name(r.kind), r.gl_binding,
-                    b != nullptr && b->buffer ? " covering the bound range" : "");
-      ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH, text);
-      return false;
-    }
-    const VkDeviceSize offset = static_cast<VkDeviceSize>(slot->offset);
-    VkDeviceSize range = slot->size != 0 ? static_cast<VkDeviceSize>(slot->size) : static_cast<VkDeviceSize>(b->size) - offset;
-    if (range > max_range) range = max_range;
-    out.push_back({b->buffer.get(), offset, range, access});
+    if (!push_slot(ctx, slot, kind_name(r.kind), r.gl_binding, max_range, access, func)) return false;
   }
   return true;
 }
 
-void run(Context* ctx, Executable& exe, backend::GroupSize size, const std::array<uint32_t, 3>& groups, const char* func) {
-  // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
-  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
-  if (!gather_bindings(ctx, exe, func)) return;
-  if (exe.uniform_dirty) {
-    if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
-      ctx->backend_error(func, ok.error());
-      return;
+// Uploads the parameter vec4s [0, count) of `table` into `buffer` (created on first use) in stream order when
+// they changed or the buffer holds fewer; false with the error recorded.
+bool upload_parameters(Context* ctx, std::shared_ptr<backend::Buffer>& buffer, const std::vector<std::array<uint32_t, 4>>& table,
+                       uint32_t count, bool& dirty, uint32_t& uploaded, const char* func) {
+  if (!buffer) {
+    auto created = backend::Buffer::create(*ctx->device_state.device, VkDeviceSize(table.size()) * 16);
+    if (!created) {
+      ctx->backend_error(func, created.error());
+      return false;
     }
-    exe.uniform_dirty = false;
+    buffer = std::move(*created);
+    dirty = true;
   }
+  if (dirty || count > uploaded) {
+    const uint32_t n = std::max(count, dirty ? 0u : uploaded);
+    if (Status ok = ctx->stream->upload(*buffer, 0, std::as_bytes(std::span(table.data(), n))); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    dirty = false;
+    uploaded = n;
+  }
+  return true;
+}
+
+// The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, then program.local
+// and program.env (asm_program.cpp).
+bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func) {
+  auto& out = ctx->bindings_scratch;
+  out.clear();
+  for (uint32_t k : exe.storage_gl_binding) {
+    const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
+    if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
+  }
+  if (exe.local_binding >= 0) {
+    const uint32_t count = exe.info.local_parameter_count;
+    if (!upload_parameters(ctx, object.local_buffer, object.local, count, object.local_dirty, object.local_uploaded, func)) {
+      return false;
+    }
+    out.push_back({object.local_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
+  }
+  if (exe.env_binding >= 0) {
+    const uint32_t count = exe.info.env_parameter_count;
+    if (!upload_parameters(ctx, ctx->env_buffer, ctx->env, count, ctx->env_dirty, ctx->env_uploaded, func)) return false;
+    out.push_back({ctx->env_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
+  }
+  return true;
+}
+
+// What a dispatch runs: the current GLSL program, else the enabled GL_COMPUTE_PROGRAM_NV program.
+struct Selected {
+  Executable* glsl = nullptr;
+  AsmProgramObject* object = nullptr;
+  AsmExecutable* assembly = nullptr;
+  bool variable() const {
+    return glsl ? glsl->program.group_size != translator::GroupSize::Fixed
+                : assembly->info.group_size_form == nvasm::GroupSizeForm::Variable;
+  }
+  backend::GroupSize fixed_size() const {
+    if (glsl) return {glsl->program.fixed_size[0], glsl->program.fixed_size[1], glsl->program.fixed_size[2]};
+    return {assembly->info.group_size[0], assembly->info.group_size[1], assembly->info.group_size[2]};
+  }
+};
+
+void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size, backend::GroupSize size,
+            const std::array<uint32_t, 3>& groups, const char* func) {
   backend::DispatchInfo info;
-  info.shader = exe.shader.get();
+  info.shader = shader;
   info.size = size;
-  info.subgroup_size = exe.subgroup_size;
+  info.subgroup_size = subgroup_size;
   info.groups = groups;
   info.bindings = ctx->bindings_scratch;
   backend::TimestampQuery stamp;
@@ -92,13 +155,48 @@ void run(Context* ctx, Executable& exe, backend::GroupSize size, const std::arra
   if (query) query->dispatches.push_back(stamp);
 }
 
-// Checks shared by every dispatch call; returns the executable or null with the error recorded.
-Executable* active_program(Context* ctx, const char* func) {
-  if (!ctx->program || !ctx->program->executable) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no active program object for the compute shader stage");
-    return nullptr;
+void run(Context* ctx, const Selected& selected, backend::GroupSize size, const std::array<uint32_t, 3>& groups,
+         const char* func) {
+  // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+  if (selected.assembly != nullptr) {
+    if (!gather_asm_bindings(ctx, *selected.object, *selected.assembly, func)) return;
+    record(ctx, selected.assembly->shader.get(), selected.assembly->subgroup_size, size, groups, func);
+    return;
   }
-  return ctx->program->executable.get();
+  Executable& exe = *selected.glsl;
+  if (!gather_bindings(ctx, exe, func)) return;
+  if (exe.uniform_dirty) {
+    if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
+      ctx->backend_error(func, ok.error());
+      return;
+    }
+    exe.uniform_dirty = false;
+  }
+  record(ctx, exe.shader.get(), exe.subgroup_size, size, groups, func);
+}
+
+// Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled
+// GL_COMPUTE_PROGRAM_NV with a loaded program. False with the error recorded.
+bool active_program(Context* ctx, const char* func, Selected& out) {
+  if (ctx->program && ctx->program->executable) {
+    out.glsl = ctx->program->executable.get();
+    return true;
+  }
+  if (ctx->compute_program_enabled) {
+    if (!ctx->asm_program || !ctx->asm_program->executable) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": GL_COMPUTE_PROGRAM_NV is enabled and the bound "
+                                                              "program " + std::to_string(ctx->asm_program ? ctx->asm_program->name : 0) +
+                                               " has no valid program string loaded");
+      return false;
+    }
+    out.object = ctx->asm_program.get();
+    out.assembly = ctx->asm_program->executable.get();
+    return true;
+  }
+  ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no active program object for the compute shader stage "
+                                                          "and GL_COMPUTE_PROGRAM_NV is disabled");
+  return false;
 }
 
 bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
@@ -113,10 +211,6 @@ bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* 
   return true;
 }
 
-backend::GroupSize fixed_size(const Executable& exe) {
-  return {exe.program.fixed_size[0], exe.program.fixed_size[1], exe.program.fixed_size[2]};
-}
-
 }  // namespace
 }  // namespace bismuth::gl
 
@@ -127,16 +221,16 @@ extern "C" {
 
 GLAPI void APIENTRY glDispatchCompute(GLuint num_groups_x, GLuint num_groups_y, GLuint num_groups_z) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  Executable* exe = active_program(ctx, "glDispatchCompute");
-  if (exe == nullptr) return;
-  if (exe->program.group_size != translator::GroupSize::Fixed) {
+  Selected exe;
+  if (!active_program(ctx, "glDispatchCompute", exe)) return;
+  if (exe.variable()) {
     ctx->set_error(GL_INVALID_OPERATION, "glDispatchCompute: the active program has a variable work group size; "
                                          "use glDispatchComputeGroupSizeARB");
     return;
   }
   const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};
   if (!counts_ok(ctx, groups, "glDispatchCompute")) return;
-  run(ctx, *exe, fixed_size(*exe), groups, "glDispatchCompute");
+  run(ctx, exe, exe.fixed_size(), groups, "glDispatchCompute");
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -149,9 +243,9 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
                                              ctx->caps.device_name);
     return;
   }
-  Executable* exe = active_program(ctx, func);
-  if (exe == nullptr) return;
-  if (exe->program.group_size != translator::GroupSize::Variable) {
+  Selected exe;
+  if (!active_program(ctx, func, exe)) return;
+  if (!exe.variable()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the active program has a fixed work group size; "
                                                               "use glDispatchCompute");
     return;
@@ -175,7 +269,7 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
                                          std::to_string(ctx->caps.max_variable_group_invocations));
     return;
   }
-  run(ctx, *exe, {size[0], size[1], size[2]}, groups, func);
+  run(ctx, exe, {size[0], size[1], size[2]}, groups, func);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -186,9 +280,9 @@ GLAPI void APIENTRY glDispatchComputeIndirect(GLintptr indirect) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": indirect is negative or not a multiple of four");
     return;
   }
-  Executable* exe = active_program(ctx, func);
-  if (exe == nullptr) return;
-  if (exe->program.group_size != translator::GroupSize::Fixed) {
+  Selected exe;
+  if (!active_program(ctx, func, exe)) return;
+  if (exe.variable()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the active program has a variable work group size");
     return;
   }
@@ -224,7 +318,7 @@ GLAPI void APIENTRY glDispatchComputeIndirect(GLintptr indirect) {
       return;
     }
   }
-  run(ctx, *exe, fixed_size(*exe), groups, func);
+  run(ctx, exe, exe.fixed_size(), groups, func);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

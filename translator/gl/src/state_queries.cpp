@@ -1,5 +1,5 @@
 // Strings, limits and state through every Get variant (GL 4.6 §22, tables 23.x), glEnable/glDisable for the
-// debug-output state.
+// debug-output state and GL_COMPUTE_PROGRAM_NV (assembly programs).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -95,6 +95,15 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_RESET_NOTIFICATION_STRATEGY: out.set(GL_NO_RESET_NOTIFICATION); return true;
     // GL_KHR_shader_subgroup state, reported so that ports can see the subgroup size the device runs with.
     case GL_SUBGROUP_SIZE_KHR: out.set(c.subgroup_size); return true;
+    // Assembly programs (ARB_vertex_program / NV_compute_program5).
+    case GL_PROGRAM_ERROR_POSITION_ARB:
+      if (!c.has_extension("GL_NV_compute_program5")) return false;
+      out.set(ctx->program_error_position);
+      return true;
+    case GL_COMPUTE_PROGRAM_NV:
+      if (!c.has_extension("GL_NV_compute_program5")) return false;
+      out.set_bool(ctx->compute_program_enabled);
+      return true;
     default: return false;
   }
 }
@@ -206,6 +215,7 @@ GLAPI const GLubyte* APIENTRY glGetString(GLenum name) {
     case GL_RENDERER: s = ctx->caps.renderer.c_str(); break;
     case GL_VERSION: s = ctx->caps.version.c_str(); break;
     case GL_SHADING_LANGUAGE_VERSION: s = "4.60"; break;
+    case GL_PROGRAM_ERROR_STRING_ARB: s = ctx->program_error_string.c_str(); break;
     default:
       ctx->set_error(GL_INVALID_ENUM, "glGetString: invalid name " + hex(name));
       return nullptr;
@@ -261,10 +271,14 @@ static bool set_capability(Context* ctx, const char* func, GLenum cap, bool valu
   switch (cap) {
     case GL_DEBUG_OUTPUT: ctx->debug_output = value; return true;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: ctx->debug_synchronous = value; return true;
-    default:
-      ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": capability " + hex(cap) + " is not supported");
-      return false;
+    case GL_COMPUTE_PROGRAM_NV:
+      if (!ctx->caps.has_extension("GL_NV_compute_program5")) break;
+      ctx->compute_program_enabled = value;
+      return true;
+    default: break;
   }
+  ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": capability " + hex(cap) + " is not supported");
+  return false;
 }
 
 GLAPI void APIENTRY glEnable(GLenum cap) {
@@ -282,8 +296,12 @@ GLAPI GLboolean APIENTRY glIsEnabled(GLenum cap) {
   switch (cap) {
     case GL_DEBUG_OUTPUT: return ctx->debug_output ? GL_TRUE : GL_FALSE;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: return ctx->debug_synchronous ? GL_TRUE : GL_FALSE;
-    default: ctx->set_error(GL_INVALID_ENUM, "glIsEnabled: capability " + hex(cap) + " is not supported");
+    case GL_COMPUTE_PROGRAM_NV:
+      if (!ctx->caps.has_extension("GL_NV_compute_program5")) break;
+      return ctx->compute_program_enabled ? GL_TRUE : GL_FALSE;
+    default: break;
   }
+  ctx->set_error(GL_INVALID_ENUM, "glIsEnabled: capability " + hex(cap) + " is not supported");
   BISMUTH_GL_END(GL_FALSE)
 }
 
