@@ -1,6 +1,7 @@
-// Default-block uniforms (GL 4.6 §7.6): glGetUniformLocation, glUniform*, glProgramUniform*, glGetUniform*.
-// The shim owns each program's default uniform block: glUniform* writes a CPU copy, and dispatch uploads it in
-// stream order when it changed.
+// Default-block uniforms (GL 4.6 §7.6): glGetUniformLocation, glUniform*, glUniformMatrix*, glProgramUniform*,
+// glProgramUniformMatrix*, the ARB_gpu_shader_int64 forms (glUniform*i64ARB / ui64ARB), glGetUniform*.
+// The shim owns each program's default uniform block: glUniform* writes a CPU copy (std140, as glslang lays it
+// out: matrices column by column at their MatrixStride), and dispatch uploads it in stream order when it changed.
 #include <algorithm>
 #include <cstring>
 
@@ -10,12 +11,19 @@
 namespace bismuth::gl {
 namespace {
 
-enum class Base { Float, Int, Uint, Bool, Double, Other };
+enum class Base { Float, Int, Uint, Bool, Double, Int64, Uint64, Other };
 
 struct TypeInfo {
   Base base = Base::Other;
-  uint32_t components = 0;
+  uint32_t components = 0;  // vectors: components; matrices: columns * rows
+  uint32_t columns = 0;     // matrices only (0 for scalars and vectors)
+  uint32_t rows = 0;
 };
+
+bool is_64(Base b) { return b == Base::Double || b == Base::Int64 || b == Base::Uint64; }
+uint32_t scalar_size(Base b) { return is_64(b) ? 8 : 4; }
+
+TypeInfo matrix(Base base, uint32_t columns, uint32_t rows) { return {base, columns * rows, columns, rows}; }
 
 TypeInfo type_info(uint32_t gl_type) {
   switch (gl_type) {
@@ -39,6 +47,32 @@ TypeInfo type_info(uint32_t gl_type) {
     case GL_DOUBLE_VEC2: return {Base::Double, 2};
     case GL_DOUBLE_VEC3: return {Base::Double, 3};
     case GL_DOUBLE_VEC4: return {Base::Double, 4};
+    case GL_INT64_ARB: return {Base::Int64, 1};
+    case GL_INT64_VEC2_ARB: return {Base::Int64, 2};
+    case GL_INT64_VEC3_ARB: return {Base::Int64, 3};
+    case GL_INT64_VEC4_ARB: return {Base::Int64, 4};
+    case GL_UNSIGNED_INT64_ARB: return {Base::Uint64, 1};
+    case GL_UNSIGNED_INT64_VEC2_ARB: return {Base::Uint64, 2};
+    case GL_UNSIGNED_INT64_VEC3_ARB: return {Base::Uint64, 3};
+    case GL_UNSIGNED_INT64_VEC4_ARB: return {Base::Uint64, 4};
+    case GL_FLOAT_MAT2: return matrix(Base::Float, 2, 2);
+    case GL_FLOAT_MAT3: return matrix(Base::Float, 3, 3);
+    case GL_FLOAT_MAT4: return matrix(Base::Float, 4, 4);
+    case GL_FLOAT_MAT2x3: return matrix(Base::Float, 2, 3);
+    case GL_FLOAT_MAT2x4: return matrix(Base::Float, 2, 4);
+    case GL_FLOAT_MAT3x2: return matrix(Base::Float, 3, 2);
+    case GL_FLOAT_MAT3x4: return matrix(Base::Float, 3, 4);
+    case GL_FLOAT_MAT4x2: return matrix(Base::Float, 4, 2);
+    case GL_FLOAT_MAT4x3: return matrix(Base::Float, 4, 3);
+    case GL_DOUBLE_MAT2: return matrix(Base::Double, 2, 2);
+    case GL_DOUBLE_MAT3: return matrix(Base::Double, 3, 3);
+    case GL_DOUBLE_MAT4: return matrix(Base::Double, 4, 4);
+    case GL_DOUBLE_MAT2x3: return matrix(Base::Double, 2, 3);
+    case GL_DOUBLE_MAT2x4: return matrix(Base::Double, 2, 4);
+    case GL_DOUBLE_MAT3x2: return matrix(Base::Double, 3, 2);
+    case GL_DOUBLE_MAT3x4: return matrix(Base::Double, 3, 4);
+    case GL_DOUBLE_MAT4x2: return matrix(Base::Double, 4, 2);
+    case GL_DOUBLE_MAT4x3: return matrix(Base::Double, 4, 3);
     default: return {};
   }
 }
@@ -50,7 +84,9 @@ const char* base_name(Base b) {
     case Base::Uint: return "unsigned int";
     case Base::Bool: return "bool";
     case Base::Double: return "double";
-    default: return "matrix/other";
+    case Base::Int64: return "int64_t";
+    case Base::Uint64: return "uint64_t";
+    default: return "other";
   }
 }
 
@@ -72,10 +108,31 @@ Executable* target(Context* ctx, const GLuint* program, const char* func) {
   return p->executable.get();
 }
 
+// Std140 column stride of a matrix uniform: the SPIR-V's MatrixStride when the front found it, else the rule
+// (columns rounded up to vec4; dvec4 for double matrices of 3 or 4 rows).
+uint32_t matrix_stride(const translator::GlUniform& u, const TypeInfo& t) {
+  if (u.matrix_stride != 0) return u.matrix_stride;
+  return t.base == Base::Double && t.rows > 2 ? 32 : 16;
+}
+
+// The bytes one array element of `u` occupies between elements.
+uint32_t element_stride(const translator::GlUniform& u, const TypeInfo& t) {
+  if (u.array_stride != 0) return u.array_stride;
+  if (t.columns != 0) return t.columns * matrix_stride(u, t);
+  return t.components * scalar_size(t.base);
+}
+
+// Byte offset of component `c` (column-major index for matrices) inside one element.
+uint32_t component_offset(const translator::GlUniform& u, const TypeInfo& t, uint32_t c) {
+  if (t.columns == 0) return c * scalar_size(t.base);
+  return (c / t.rows) * matrix_stride(u, t) + (c % t.rows) * scalar_size(t.base);
+}
+
 // One glUniform*/glProgramUniform* call: `components` values of type `base` per element, `count` elements.
+// Matrices (`columns` != 0): columns x rows values per element, row by row when `transpose`.
 template <class T>
 void set_uniform(const char* func, const GLuint* program, GLint location, GLsizei count, uint32_t components,
-                 Base base, const T* values) {
+                 Base base, const T* values, uint32_t columns = 0, uint32_t rows = 0, bool transpose = false) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   Executable* exe = target(ctx, program, func);
   if (exe == nullptr) return;
@@ -84,7 +141,6 @@ void set_uniform(const char* func, const GLuint* program, GLint location, GLsize
     return;
   }
   if (location == -1) return;  // silently ignored (GL 4.6 §7.6.1)
-  if (values == nullptr) return;  // undefined in GL; never read through a null pointer
   if (location < -1 || static_cast<size_t>(location) >= exe->locations.size()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": location " + std::to_string(location) +
                                              " is not a uniform location of the program");
@@ -93,30 +149,37 @@ void set_uniform(const char* func, const GLuint* program, GLint location, GLsize
   const Location loc = exe->locations[static_cast<size_t>(location)];
   const translator::GlUniform& u = exe->program.uniforms[loc.uniform];
   const TypeInfo t = type_info(u.gl_type);
-  // GL 4.6 §7.6.1: the size and type of the call must match the uniform (bool takes any of f, i, ui).
-  const bool type_ok = t.base == base || (t.base == Base::Bool && base != Base::Double);
-  if (t.base == Base::Other || t.components != components || !type_ok) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform \"" + u.name + "\" is not a " +
-                                             std::to_string(components) + "-component " + base_name(base) +
-                                             " (or bool) uniform");
+  // GL 4.6 §7.6.1: the size and type of the call must match the uniform (bool takes any of f, i, ui, i64, ui64;
+  // a matrix only glUniformMatrix* of its own shape and type).
+  const bool type_ok = t.base == base || (t.base == Base::Bool && base != Base::Double && columns == 0);
+  if (t.base == Base::Other || t.components != components || t.columns != columns || t.rows != rows || !type_ok) {
+    const std::string shape = columns != 0 ? std::to_string(columns) + "x" + std::to_string(rows) + " " +
+                                                 base_name(base) + " matrix"
+                                           : std::to_string(components) + "-component " + base_name(base) +
+                                                 (base == Base::Double ? "" : " (or bool)");
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform \"" + u.name + "\" is not a " + shape +
+                                             " uniform");
     return;
   }
   if (count > 1 && u.array_size <= 1) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": count > 1 for the non-array uniform \"" + u.name + "\"");
     return;
   }
+  if (values == nullptr) return;  // undefined in GL; never read through a null pointer
   const uint32_t elements = std::min<uint32_t>(static_cast<uint32_t>(count), std::max<uint32_t>(1, u.array_size) - loc.element);
-  const uint32_t size = t.base == Base::Double ? 8 : 4;
-  const uint32_t stride = u.array_stride ? u.array_stride : components * size;
+  const uint32_t stride = element_stride(u, t);
   for (uint32_t e = 0; e < elements; ++e) {
     std::byte* dst = exe->uniform_data.data() + u.offset + (loc.element + e) * stride;
     for (uint32_t c = 0; c < components; ++c) {
-      const T v = values[e * components + c];
+      // Matrices: c is column-major (column c / rows, row c % rows); transposed input is row-major.
+      const uint32_t source = transpose ? (c % rows) * columns + c / rows : c;
+      const T v = values[e * components + source];
+      std::byte* at = dst + component_offset(u, t, c);
       if (t.base == Base::Bool) {
         const uint32_t b = v != T(0) ? 1u : 0u;
-        std::memcpy(dst + c * 4, &b, 4);
+        std::memcpy(at, &b, 4);
       } else {
-        std::memcpy(dst + c * size, &v, size);
+        std::memcpy(at, &v, sizeof(T));
       }
     }
   }
@@ -137,23 +200,24 @@ void get_uniform(const char* func, GLuint program, GLint location, GLsizei buf_s
   const translator::GlUniform& u = exe->program.uniforms[loc.uniform];
   const TypeInfo t = type_info(u.gl_type);
   if (t.base == Base::Other) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": matrix uniforms are not supported by this shim");
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform has a type this shim does not store");
     return;
   }
-  const uint32_t size = t.base == Base::Double ? 8 : 4;
   if (params == nullptr) return;
   if (buf_size >= 0 && static_cast<size_t>(buf_size) < t.components * sizeof(T)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": bufSize is too small");
     return;
   }
-  const uint32_t stride = u.array_stride ? u.array_stride : t.components * size;
-  const std::byte* src = exe->uniform_data.data() + u.offset + loc.element * stride;
+  const std::byte* src = exe->uniform_data.data() + u.offset + loc.element * element_stride(u, t);
   for (uint32_t c = 0; c < t.components; ++c) {
+    const std::byte* at = src + component_offset(u, t, c);
     switch (t.base) {
-      case Base::Float: { float v; std::memcpy(&v, src + c * 4, 4); params[c] = static_cast<T>(v); break; }
-      case Base::Int: { int32_t v; std::memcpy(&v, src + c * 4, 4); params[c] = static_cast<T>(v); break; }
-      case Base::Uint: case Base::Bool: { uint32_t v; std::memcpy(&v, src + c * 4, 4); params[c] = static_cast<T>(v); break; }
-      case Base::Double: { double v; std::memcpy(&v, src + c * 8, 8); params[c] = static_cast<T>(v); break; }
+      case Base::Float: { float v; std::memcpy(&v, at, 4); params[c] = static_cast<T>(v); break; }
+      case Base::Int: { int32_t v; std::memcpy(&v, at, 4); params[c] = static_cast<T>(v); break; }
+      case Base::Uint: case Base::Bool: { uint32_t v; std::memcpy(&v, at, 4); params[c] = static_cast<T>(v); break; }
+      case Base::Double: { double v; std::memcpy(&v, at, 8); params[c] = static_cast<T>(v); break; }
+      case Base::Int64: { int64_t v; std::memcpy(&v, at, 8); params[c] = static_cast<T>(v); break; }
+      case Base::Uint64: { uint64_t v; std::memcpy(&v, at, 8); params[c] = static_cast<T>(v); break; }
       default: break;
     }
   }
@@ -181,73 +245,101 @@ GLAPI GLint APIENTRY glGetUniformLocation(GLuint program, const GLchar* name) {
   BISMUTH_GL_END(-1)
 }
 
-#define BISMUTH_UNIFORM_SCALARS(SUFFIX, TYPE, BASE)                                                           \
-  GLAPI void APIENTRY glUniform1##SUFFIX(GLint location, TYPE v0) {                                           \
+#define BISMUTH_UNIFORM_SCALARS(SUFFIX, EXT, TYPE, BASE)                                                           \
+  GLAPI void APIENTRY glUniform1##SUFFIX##EXT(GLint location, TYPE v0) {                                           \
     const TYPE v[] = {v0};                                                                                     \
-    set_uniform("glUniform1" #SUFFIX, nullptr, location, 1, 1, BASE, v);                                        \
+    set_uniform("glUniform1" #SUFFIX #EXT, nullptr, location, 1, 1, BASE, v);                                        \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform2##SUFFIX(GLint location, TYPE v0, TYPE v1) {                                  \
+  GLAPI void APIENTRY glUniform2##SUFFIX##EXT(GLint location, TYPE v0, TYPE v1) {                                  \
     const TYPE v[] = {v0, v1};                                                                                 \
-    set_uniform("glUniform2" #SUFFIX, nullptr, location, 1, 2, BASE, v);                                        \
+    set_uniform("glUniform2" #SUFFIX #EXT, nullptr, location, 1, 2, BASE, v);                                        \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform3##SUFFIX(GLint location, TYPE v0, TYPE v1, TYPE v2) {                         \
+  GLAPI void APIENTRY glUniform3##SUFFIX##EXT(GLint location, TYPE v0, TYPE v1, TYPE v2) {                         \
     const TYPE v[] = {v0, v1, v2};                                                                             \
-    set_uniform("glUniform3" #SUFFIX, nullptr, location, 1, 3, BASE, v);                                        \
+    set_uniform("glUniform3" #SUFFIX #EXT, nullptr, location, 1, 3, BASE, v);                                        \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform4##SUFFIX(GLint location, TYPE v0, TYPE v1, TYPE v2, TYPE v3) {                \
+  GLAPI void APIENTRY glUniform4##SUFFIX##EXT(GLint location, TYPE v0, TYPE v1, TYPE v2, TYPE v3) {                \
     const TYPE v[] = {v0, v1, v2, v3};                                                                         \
-    set_uniform("glUniform4" #SUFFIX, nullptr, location, 1, 4, BASE, v);                                        \
+    set_uniform("glUniform4" #SUFFIX #EXT, nullptr, location, 1, 4, BASE, v);                                        \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform1##SUFFIX##v(GLint location, GLsizei count, const TYPE* value) {               \
-    set_uniform("glUniform1" #SUFFIX "v", nullptr, location, count, 1, BASE, value);                            \
+  GLAPI void APIENTRY glUniform1##SUFFIX##v##EXT(GLint location, GLsizei count, const TYPE* value) {               \
+    set_uniform("glUniform1" #SUFFIX "v" #EXT, nullptr, location, count, 1, BASE, value);                            \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform2##SUFFIX##v(GLint location, GLsizei count, const TYPE* value) {               \
-    set_uniform("glUniform2" #SUFFIX "v", nullptr, location, count, 2, BASE, value);                            \
+  GLAPI void APIENTRY glUniform2##SUFFIX##v##EXT(GLint location, GLsizei count, const TYPE* value) {               \
+    set_uniform("glUniform2" #SUFFIX "v" #EXT, nullptr, location, count, 2, BASE, value);                            \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform3##SUFFIX##v(GLint location, GLsizei count, const TYPE* value) {               \
-    set_uniform("glUniform3" #SUFFIX "v", nullptr, location, count, 3, BASE, value);                            \
+  GLAPI void APIENTRY glUniform3##SUFFIX##v##EXT(GLint location, GLsizei count, const TYPE* value) {               \
+    set_uniform("glUniform3" #SUFFIX "v" #EXT, nullptr, location, count, 3, BASE, value);                            \
   }                                                                                                            \
-  GLAPI void APIENTRY glUniform4##SUFFIX##v(GLint location, GLsizei count, const TYPE* value) {               \
-    set_uniform("glUniform4" #SUFFIX "v", nullptr, location, count, 4, BASE, value);                            \
+  GLAPI void APIENTRY glUniform4##SUFFIX##v##EXT(GLint location, GLsizei count, const TYPE* value) {               \
+    set_uniform("glUniform4" #SUFFIX "v" #EXT, nullptr, location, count, 4, BASE, value);                            \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform1##SUFFIX(GLuint program, GLint location, TYPE v0) {                    \
+  GLAPI void APIENTRY glProgramUniform1##SUFFIX##EXT(GLuint program, GLint location, TYPE v0) {                    \
     const TYPE v[] = {v0};                                                                                     \
-    set_uniform("glProgramUniform1" #SUFFIX, &program, location, 1, 1, BASE, v);                                \
+    set_uniform("glProgramUniform1" #SUFFIX #EXT, &program, location, 1, 1, BASE, v);                                \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform2##SUFFIX(GLuint program, GLint location, TYPE v0, TYPE v1) {           \
+  GLAPI void APIENTRY glProgramUniform2##SUFFIX##EXT(GLuint program, GLint location, TYPE v0, TYPE v1) {           \
     const TYPE v[] = {v0, v1};                                                                                 \
-    set_uniform("glProgramUniform2" #SUFFIX, &program, location, 1, 2, BASE, v);                                \
+    set_uniform("glProgramUniform2" #SUFFIX #EXT, &program, location, 1, 2, BASE, v);                                \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform3##SUFFIX(GLuint program, GLint location, TYPE v0, TYPE v1, TYPE v2) {  \
+  GLAPI void APIENTRY glProgramUniform3##SUFFIX##EXT(GLuint program, GLint location, TYPE v0, TYPE v1, TYPE v2) {  \
     const TYPE v[] = {v0, v1, v2};                                                                             \
-    set_uniform("glProgramUniform3" #SUFFIX, &program, location, 1, 3, BASE, v);                                \
+    set_uniform("glProgramUniform3" #SUFFIX #EXT, &program, location, 1, 3, BASE, v);                                \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform4##SUFFIX(GLuint program, GLint location, TYPE v0, TYPE v1, TYPE v2,    \
+  GLAPI void APIENTRY glProgramUniform4##SUFFIX##EXT(GLuint program, GLint location, TYPE v0, TYPE v1, TYPE v2,    \
                                                 TYPE v3) {                                                     \
     const TYPE v[] = {v0, v1, v2, v3};                                                                         \
-    set_uniform("glProgramUniform4" #SUFFIX, &program, location, 1, 4, BASE, v);                                \
+    set_uniform("glProgramUniform4" #SUFFIX #EXT, &program, location, 1, 4, BASE, v);                                \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform1##SUFFIX##v(GLuint program, GLint location, GLsizei count,             \
+  GLAPI void APIENTRY glProgramUniform1##SUFFIX##v##EXT(GLuint program, GLint location, GLsizei count,             \
                                                    const TYPE* value) {                                       \
-    set_uniform("glProgramUniform1" #SUFFIX "v", &program, location, count, 1, BASE, value);                    \
+    set_uniform("glProgramUniform1" #SUFFIX "v" #EXT, &program, location, count, 1, BASE, value);                    \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform2##SUFFIX##v(GLuint program, GLint location, GLsizei count,             \
+  GLAPI void APIENTRY glProgramUniform2##SUFFIX##v##EXT(GLuint program, GLint location, GLsizei count,             \
                                                    const TYPE* value) {                                       \
-    set_uniform("glProgramUniform2" #SUFFIX "v", &program, location, count, 2, BASE, value);                    \
+    set_uniform("glProgramUniform2" #SUFFIX "v" #EXT, &program, location, count, 2, BASE, value);                    \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform3##SUFFIX##v(GLuint program, GLint location, GLsizei count,             \
+  GLAPI void APIENTRY glProgramUniform3##SUFFIX##v##EXT(GLuint program, GLint location, GLsizei count,             \
                                                    const TYPE* value) {                                       \
-    set_uniform("glProgramUniform3" #SUFFIX "v", &program, location, count, 3, BASE, value);                    \
+    set_uniform("glProgramUniform3" #SUFFIX "v" #EXT, &program, location, count, 3, BASE, value);                    \
   }                                                                                                            \
-  GLAPI void APIENTRY glProgramUniform4##SUFFIX##v(GLuint program, GLint location, GLsizei count,             \
+  GLAPI void APIENTRY glProgramUniform4##SUFFIX##v##EXT(GLuint program, GLint location, GLsizei count,             \
                                                    const TYPE* value) {                                       \
-    set_uniform("glProgramUniform4" #SUFFIX "v", &program, location, count, 4, BASE, value);                    \
+    set_uniform("glProgramUniform4" #SUFFIX "v" #EXT, &program, location, count, 4, BASE, value);                    \
   }
 
-BISMUTH_UNIFORM_SCALARS(f, GLfloat, Base::Float)
-BISMUTH_UNIFORM_SCALARS(i, GLint, Base::Int)
-BISMUTH_UNIFORM_SCALARS(ui, GLuint, Base::Uint)
-BISMUTH_UNIFORM_SCALARS(d, GLdouble, Base::Double)
+BISMUTH_UNIFORM_SCALARS(f, , GLfloat, Base::Float)
+BISMUTH_UNIFORM_SCALARS(i, , GLint, Base::Int)
+BISMUTH_UNIFORM_SCALARS(ui, , GLuint, Base::Uint)
+BISMUTH_UNIFORM_SCALARS(d, , GLdouble, Base::Double)
+// GL_ARB_gpu_shader_int64 (advertised where the device has shaderInt64; on other devices no program can declare
+// such a uniform, so these report INVALID_OPERATION for the type mismatch).
+BISMUTH_UNIFORM_SCALARS(i64, ARB, GLint64, Base::Int64)
+BISMUTH_UNIFORM_SCALARS(ui64, ARB, GLuint64, Base::Uint64)
+
+#define BISMUTH_UNIFORM_MATRIX(SHAPE, COLUMNS, ROWS, SUFFIX, TYPE, BASE)                                      \
+  GLAPI void APIENTRY glUniformMatrix##SHAPE##SUFFIX##v(GLint location, GLsizei count, GLboolean transpose,   \
+                                                        const TYPE* value) {                                  \
+    set_uniform("glUniformMatrix" #SHAPE #SUFFIX "v", nullptr, location, count, (COLUMNS) * (ROWS), BASE,     \
+                value, COLUMNS, ROWS, transpose != GL_FALSE);                                                  \
+  }                                                                                                            \
+  GLAPI void APIENTRY glProgramUniformMatrix##SHAPE##SUFFIX##v(GLuint program, GLint location, GLsizei count, \
+                                                               GLboolean transpose, const TYPE* value) {      \
+    set_uniform("glProgramUniformMatrix" #SHAPE #SUFFIX "v", &program, location, count, (COLUMNS) * (ROWS),   \
+                BASE, value, COLUMNS, ROWS, transpose != GL_FALSE);                                            \
+  }
+#define BISMUTH_UNIFORM_MATRICES(SUFFIX, TYPE, BASE)          \
+  BISMUTH_UNIFORM_MATRIX(2, 2, 2, SUFFIX, TYPE, BASE)         \
+  BISMUTH_UNIFORM_MATRIX(3, 3, 3, SUFFIX, TYPE, BASE)         \
+  BISMUTH_UNIFORM_MATRIX(4, 4, 4, SUFFIX, TYPE, BASE)         \
+  BISMUTH_UNIFORM_MATRIX(2x3, 2, 3, SUFFIX, TYPE, BASE)       \
+  BISMUTH_UNIFORM_MATRIX(3x2, 3, 2, SUFFIX, TYPE, BASE)       \
+  BISMUTH_UNIFORM_MATRIX(2x4, 2, 4, SUFFIX, TYPE, BASE)       \
+  BISMUTH_UNIFORM_MATRIX(4x2, 4, 2, SUFFIX, TYPE, BASE)       \
+  BISMUTH_UNIFORM_MATRIX(3x4, 3, 4, SUFFIX, TYPE, BASE)       \
+  BISMUTH_UNIFORM_MATRIX(4x3, 4, 3, SUFFIX, TYPE, BASE)
+BISMUTH_UNIFORM_MATRICES(f, GLfloat, Base::Float)
+BISMUTH_UNIFORM_MATRICES(d, GLdouble, Base::Double)
 
 GLAPI void APIENTRY glGetUniformfv(GLuint program, GLint location, GLfloat* params) {
   get_uniform("glGetUniformfv", program, location, -1, params);
@@ -272,6 +364,18 @@ GLAPI void APIENTRY glGetnUniformuiv(GLuint program, GLint location, GLsizei buf
 }
 GLAPI void APIENTRY glGetnUniformdv(GLuint program, GLint location, GLsizei bufSize, GLdouble* params) {
   get_uniform("glGetnUniformdv", program, location, bufSize, params);
+}
+GLAPI void APIENTRY glGetUniformi64vARB(GLuint program, GLint location, GLint64* params) {
+  get_uniform("glGetUniformi64vARB", program, location, -1, params);
+}
+GLAPI void APIENTRY glGetUniformui64vARB(GLuint program, GLint location, GLuint64* params) {
+  get_uniform("glGetUniformui64vARB", program, location, -1, params);
+}
+GLAPI void APIENTRY glGetnUniformi64vARB(GLuint program, GLint location, GLsizei bufSize, GLint64* params) {
+  get_uniform("glGetnUniformi64vARB", program, location, bufSize, params);
+}
+GLAPI void APIENTRY glGetnUniformui64vARB(GLuint program, GLint location, GLsizei bufSize, GLuint64* params) {
+  get_uniform("glGetnUniformui64vARB", program, location, bufSize, params);
 }
 
 }  // extern "C"
