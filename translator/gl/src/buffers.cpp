@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "clear_format.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 
@@ -225,65 +226,28 @@ void copy_sub_data(Context* ctx, const std::shared_ptr<BufferObject>& src, const
   }
 }
 
-// Bytes per element of a sized internal format (GL 4.6 table 8.12 for the formats buffers take).
-uint32_t format_size(GLenum internalformat) {
-  switch (internalformat) {
-    case GL_R8: case GL_R8I: case GL_R8UI: return 1;
-    case GL_R16: case GL_R16F: case GL_R16I: case GL_R16UI: case GL_RG8: case GL_RG8I: case GL_RG8UI: return 2;
-    case GL_R32F: case GL_R32I: case GL_R32UI: case GL_RG16: case GL_RG16F: case GL_RG16I: case GL_RG16UI:
-    case GL_RGBA8: case GL_RGBA8I: case GL_RGBA8UI: return 4;
-    case GL_RG32F: case GL_RG32I: case GL_RG32UI: case GL_RGBA16: case GL_RGBA16F: case GL_RGBA16I:
-    case GL_RGBA16UI: return 8;
-    case GL_RGB32F: case GL_RGB32I: case GL_RGB32UI: return 12;
-    case GL_RGBA32F: case GL_RGBA32I: case GL_RGBA32UI: return 16;
-    default: return 0;
-  }
-}
-
-uint32_t client_size(GLenum format, GLenum type) {
-  uint32_t components = 0;
-  switch (format) {
-    case GL_RED: case GL_RED_INTEGER: case GL_GREEN: case GL_BLUE: case GL_GREEN_INTEGER: case GL_BLUE_INTEGER:
-      components = 1; break;
-    case GL_RG: case GL_RG_INTEGER: components = 2; break;
-    case GL_RGB: case GL_RGB_INTEGER: case GL_BGR: case GL_BGR_INTEGER: components = 3; break;
-    case GL_RGBA: case GL_RGBA_INTEGER: case GL_BGRA: case GL_BGRA_INTEGER: components = 4; break;
-    default: return 0;
-  }
-  switch (type) {
-    case GL_UNSIGNED_BYTE: case GL_BYTE: return components;
-    case GL_UNSIGNED_SHORT: case GL_SHORT: case GL_HALF_FLOAT: return components * 2;
-    case GL_UNSIGNED_INT: case GL_INT: case GL_FLOAT: return components * 4;
-    default: return 0;
-  }
-}
-
 void clear_sub_data(Context* ctx, const std::shared_ptr<BufferObject>& b, GLenum internalformat, GLintptr offset,
                     GLsizeiptr size, GLenum format, GLenum type, const void* data, const char* func) {
-  const uint32_t element = format_size(internalformat);
-  if (element == 0) {
-    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid internalformat " + hex(internalformat));
+  // GL 4.6 §6.2.2: the value is converted from format/type to internalformat as pixel transfers convert texels.
+  const ClearValue value = convert_clear_value(internalformat, format, type, data);
+  if (value.error == GL_INVALID_ENUM) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + value.message + " (internalformat " + hex(internalformat) +
+                                        ", format " + hex(format) + ", type " + hex(type) + ")");
     return;
   }
-  const uint32_t client = client_size(format, type);
-  if (client == 0) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid format or type");
-    return;
-  }
+  const uint32_t element = value.element_bytes;
   if (!range_ok(ctx, *b, offset, size, func)) return;
   if (offset % element != 0 || size % element != 0) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": offset and size must be multiples of the element size");
     return;
   }
   if (!not_mapped(ctx, *b, func)) return;
-  if (data != nullptr && client != element) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": format conversion is not supported by this shim; "
-                                                           "pass data in the internal format's layout");
+  if (value.error != GL_NO_ERROR) {
+    ctx->set_error(value.error, std::string(func) + ": " + value.message);
     return;
   }
   if (size == 0) return;
-  std::array<std::byte, 16> pattern{};
-  if (data != nullptr) std::memcpy(pattern.data(), data, element);
+  const std::array<std::byte, 16>& pattern = value.bytes;
   Status ok;
   if (element == 4 && offset % 4 == 0 && size % 4 == 0) {
     uint32_t word;
