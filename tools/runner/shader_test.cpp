@@ -530,6 +530,7 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
   while (pos <= text.size()) {
     const size_t end = text.find('\n', pos);
     const std::string_view raw = text.substr(pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    if (end == std::string_view::npos && raw.empty() && pos > 0) break;  // the file ended with a newline
     pos = end == std::string_view::npos ? text.size() + 1 : end + 1;
     ++n;
     const std::string_view line = trim(raw);

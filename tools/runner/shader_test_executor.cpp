@@ -36,6 +36,14 @@ std::string version_text(double v) {
   return std::to_string(n / 100) + "." + std::to_string(n % 100 / 10) + (n % 10 ? std::to_string(n % 10) : "");
 }
 
+// Limits print as integers when they are (1073741824, not 1.07374e+09).
+std::string number_text(double v) {
+  if (v == static_cast<double>(static_cast<int64_t>(v))) return std::to_string(static_cast<int64_t>(v));
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 template <class T>
 bool compare(T observed, CompareOp op, T expected) {
   switch (op) {
@@ -165,9 +173,8 @@ class Execution {
           const auto value = gl_.limit(r.name, r.kind == Requirement::Kind::FloatLimit);
           if (!value) return "requires " + r.name + ", a limit the runner cannot query" + where;
           if (!compare<double>(*value, r.op, r.value)) {
-            std::ostringstream s;
-            s << "requires " << r.name << " " << to_string(r.op) << " " << r.value << ", context has " << *value << where;
-            return s.str();
+            return "requires " + r.name + " " + to_string(r.op) + " " + number_text(r.value) + ", context has " +
+                   number_text(*value) + where;
           }
           break;
         }

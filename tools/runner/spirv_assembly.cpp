@@ -7,8 +7,8 @@
 namespace bismuth::runner {
 
 Expected<std::vector<uint32_t>> assemble_spirv(std::string_view text) {
-  // Universal 1.5 accepts every instruction a GL 4.6 SPIR-V shader may use; GL itself checks the version.
-  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_5);
+  // ARB_gl_spirv consumes SPIR-V 1.0 modules (GL 4.6 §7.2.1); the assembler writes that version in the header.
+  spv_context context = spvContextCreate(SPV_ENV_UNIVERSAL_1_0);
   spv_binary binary = nullptr;
   spv_diagnostic diagnostic = nullptr;
   const spv_result_t result = spvTextToBinaryWithOptions(context, text.data(), text.size(),

@@ -66,6 +66,10 @@ struct Collector {
     const fs::path path = fs::path(input).is_absolute() ? fs::path(input) : base / input;
     const size_t before = tests.size();
     if (input.find_first_of("*?[") != std::string::npos) {
+      // Names are relative to the folder the pattern starts from (the part before the first wildcard).
+      const std::string pattern = path.string();
+      const size_t slash = pattern.rfind('/', pattern.find_first_of("*?["));
+      const fs::path root = slash == std::string::npos ? fs::current_path() : fs::path(pattern.substr(0, slash));
       glob_t g{};
       if (::glob(path.c_str(), 0, nullptr, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; ++i) {
@@ -73,7 +77,7 @@ struct Collector {
           if (fs::is_directory(match)) {
             walk(match);
           } else if (is_shader_test(match)) {
-            add_shader_test(match, stem_name(fs::relative(match, base)));
+            add_shader_test(match, stem_name(fs::relative(match, root)));
           }
         }
       }

@@ -1,0 +1,219 @@
+// `bismuth run` end to end on the default device, with BISMUTH_VALIDATION=1 (a validation message fails a test):
+// the examples, the reference corpus, worker isolation (crash, abort, hang through the workers' fault
+// injection), baselines, flakes, --devices all, reports and exit codes.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "runner_test_support.hpp"
+
+using namespace bismuth::runnertest;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  bismuth::test::ProcessResult process;
+  nlohmann::json json;
+  std::map<std::string, nlohmann::json> tests;  // by name
+};
+
+Run run_json(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
+  TempDir dir;
+  const fs::path json = dir.path() / "out.json";
+  args.insert(args.end(), {"--json", json.string(), "-j", "2"});
+  Run r;
+  r.process = bismuth_run(args, env);
+  INFO(r.process.out << r.process.err);
+  REQUIRE(fs::exists(json));
+  r.json = nlohmann::json::parse(read_file(json));
+  for (const auto& t : r.json["tests"]) r.tests[t["name"].get<std::string>()] = t;
+  return r;
+}
+
+// The selected device's subgroup size, from `bismuth devices --json`.
+int device_subgroup_size() {
+  auto devices = bismuth::test::run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices", "--json"});
+  const auto j = nlohmann::json::parse(devices.out);
+  return j["devices"][j["selected"].get<int>()]["subgroup"]["size"].get<int>();
+}
+
+std::vector<std::string> device_names() {
+  auto devices = bismuth::test::run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices", "--json"});
+  const auto j = nlohmann::json::parse(devices.out);
+  std::vector<std::string> names;
+  for (const auto& d : j["devices"]) names.push_back(d["name"]);
+  return names;
+}
+
+std::string status(const Run& r, const std::string& name) {
+  INFO(name);
+  REQUIRE(r.tests.count(name) == 1);
+  return r.tests.at(name)["status"];
+}
+
+std::string message(const Run& r, const std::string& name) { return r.tests.at(name)["message"]; }
+
+}  // namespace
+
+TEST_CASE("bismuth run examples/: every shader_test passes, drawing skips, corpus cases by subgroup size", "[vulkan]") {
+  const auto r = run_json({(source_dir() / "examples").string()});
+  CHECK(r.process.exit_code == 0);
+  for (const char* name : {"variable_group_size_1d", "variable_group_size_2d", "variable_group_size_3d", "ballot",
+                           "vote", "atomic_counters", "uniforms", "shared_memory", "linked_shaders",
+                           "link_error_conflicting_sizes"}) {
+    CHECK(status(r, std::string("shader_tests/") + name) == "Pass");
+  }
+  CHECK(status(r, "shader_tests/draw_is_skipped") == "Skip");
+  CHECK_THAT(message(r, "shader_tests/draw_is_skipped"), Catch::Contains("needs a graphics pipeline"));
+  for (const char* name : {"iota_store", "saxpy_uniform", "var_size_reduce"}) {
+    CHECK(status(r, std::string("corpus/") + name + "@glsl") == "Pass");
+  }
+  CHECK(status(r, "corpus/ballot_arb@glsl") == (device_subgroup_size() == 32 ? "Pass" : "Skip"));
+  CHECK_THAT(r.process.out, Catch::Contains("status          count") && Catch::Contains("slowest:"));
+}
+
+TEST_CASE("bismuth run on the reference corpus: Pass, or Skip with the reason where the subgroup size differs",
+          "[vulkan]") {
+  const fs::path corpus = source_dir() / "tests/data/corpus/nvidia-h100";
+  const auto r = run_json({corpus.string()});
+  CHECK(r.process.exit_code == 0);
+  REQUIRE(r.tests.size() == 17);
+  const int subgroup = device_subgroup_size();
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    const std::string name = entry.path().filename().string();
+    const auto spec = nlohmann::json::parse(read_file(entry.path() / "case.json"));
+    const std::string test = name + "@glsl";
+    INFO(test << ": " << message(r, test));
+    if (name == "thread_group_nv") {
+      // GL_NV_shader_thread_group has no Vulkan equivalent: the GLSL front reports it, the runner skips.
+      CHECK(status(r, test) == "Skip");
+      CHECK_THAT(message(r, test), Catch::Contains("NVIDIA-only"));
+    } else if (!spec["requires_subgroup_size"].is_null() && spec["requires_subgroup_size"] != subgroup) {
+      CHECK(status(r, test) == "Skip");
+      CHECK_THAT(message(r, test), Catch::Contains("needs subgroup size " + std::to_string(spec["requires_subgroup_size"].get<int>())));
+    } else {
+      CHECK(status(r, test) == "Pass");
+    }
+  }
+}
+
+TEST_CASE("bismuth run reports failing probes, unknown commands, compile errors and unmet requirements by file:line",
+          "[vulkan]") {
+  const auto r = run_json({data_dir().string()});
+  CHECK(r.process.exit_code == 1);
+  const std::string dir = data_dir().string();
+  CHECK(status(r, "passes") == "Pass");
+  CHECK(status(r, "spirv_only") == "Pass");
+  CHECK(status(r, "failing_probe") == "Fail");
+  CHECK(message(r, "failing_probe") ==
+        dir + "/failing_probe.shader_test:15: probe failed at byte offset 12: expected uint == 5, observed 4");
+  CHECK(status(r, "unknown_command") == "Fail");
+  CHECK(message(r, "unknown_command") == dir + "/unknown_command.shader_test:11: unknown command \"make coffee\"");
+  CHECK(status(r, "compile_error") == "Fail");
+  CHECK_THAT(message(r, "compile_error"), Catch::Contains(dir + "/compile_error.shader_test:8:3: error:"));
+  CHECK(status(r, "link_error_not_seen") == "Fail");
+  CHECK_THAT(message(r, "link_error_not_seen"), Catch::Contains("link_error_not_seen.shader_test:10: link error expected"));
+  CHECK(status(r, "missing_extension") == "Skip");
+  CHECK_THAT(message(r, "missing_extension"), Catch::Contains("requires GL_NV_nonexistent_extension"));
+  CHECK(status(r, "limit_too_high") == "Skip");
+  CHECK_THAT(message(r, "limit_too_high"), Catch::Contains("context has"));
+}
+
+TEST_CASE("A crashing, aborting or hanging worker fails only its own test", "[vulkan]") {
+  const std::string tests = (source_dir() / "examples/shader_tests").string();
+  for (const char* fault : {"crash", "abort", "exit"}) {
+    INFO(fault);
+    const auto r = run_json({tests}, {std::string("BISMUTH_RUNNER_FAULT=") + fault + ":uniforms"});
+    CHECK(r.process.exit_code == 1);
+    CHECK(status(r, "uniforms") == "Crash");
+    CHECK(status(r, "vote") == "Pass");
+    CHECK(status(r, "atomic_counters") == "Pass");
+  }
+  const auto crash = run_json({tests}, {"BISMUTH_RUNNER_FAULT=crash:uniforms"});
+  CHECK_THAT(message(crash, "uniforms"), Catch::Contains("signal 11"));
+  const auto hang = run_json({tests, "--timeout", "3"}, {"BISMUTH_RUNNER_FAULT=hang:vote"});
+  CHECK(hang.process.exit_code == 1);
+  CHECK(status(hang, "vote") == "Timeout");
+  CHECK(status(hang, "uniforms") == "Pass");
+}
+
+TEST_CASE("A baseline turns known failures into ExpectedFail and reports unexpected passes", "[vulkan]") {
+  TempDir dir;
+  const auto files = std::vector<std::string>{(data_dir() / "failing_probe.shader_test").string(),
+                                              (data_dir() / "passes.shader_test").string()};
+  auto known = dir.write("fails.txt", "# known failures\nfailing_probe,Fail\n");
+  auto args = files;
+  args.insert(args.end(), {"--baseline", known.string()});
+  auto r = run_json(args);
+  CHECK(r.process.exit_code == 0);
+  CHECK(status(r, "failing_probe") == "ExpectedFail");
+  CHECK(status(r, "passes") == "Pass");
+
+  auto stale = dir.write("stale.txt", "failing_probe,Fail\npasses,Crash\n");
+  args = files;
+  args.insert(args.end(), {"--baseline", stale.string()});
+  r = run_json(args);
+  CHECK(r.process.exit_code == 1);
+  CHECK(status(r, "passes") == "UnexpectedPass");
+
+  auto bad = dir.write("bad.txt", "passes Fail\n");
+  const auto p = bismuth_run({files[0], "--baseline", bad.string()});
+  CHECK(p.exit_code == 2);
+  CHECK_THAT(p.err, Catch::Contains("bad.txt:1: expected \"test-name,Status\""));
+}
+
+TEST_CASE("With retries a test that fails once then passes is a Flake and does not fail the run", "[vulkan]") {
+  TempDir dir;
+  const std::string marker = (dir.path() / "marker").string();
+  const std::string test = (data_dir() / "passes.shader_test").string();
+  auto r = run_json({test, "--retry-flakes", "1"}, {"BISMUTH_RUNNER_FAULT=flaky:passes:" + marker});
+  CHECK(r.process.exit_code == 0);
+  CHECK(status(r, "passes") == "Flake");
+  CHECK(r.tests.at("passes")["attempts"] == 2);
+  fs::remove(marker);
+  r = run_json({test}, {"BISMUTH_RUNNER_FAULT=flaky:passes:" + marker});
+  CHECK(r.process.exit_code == 1);
+  CHECK(status(r, "passes") == "Fail");
+}
+
+TEST_CASE("Devices all pins workers to every Vulkan device and merges the results", "[vulkan]") {
+  const auto names = device_names();
+  REQUIRE_FALSE(names.empty());
+  const auto r = run_json({(source_dir() / "examples/shader_tests").string(), "--devices", "all"});
+  CHECK(r.process.exit_code == 0);
+  CHECK(r.tests.size() == 11);
+  std::set<std::string> used;
+  for (const auto& [name, t] : r.tests) used.insert(t["device"].get<std::string>());
+  // Every device gets at least one worker slot and every slot starts with a test (11 tests >= slots).
+  CHECK(used == std::set<std::string>(names.begin(), names.end()));
+  CHECK_THAT(r.process.err, Catch::Contains(names[0]));
+}
+
+TEST_CASE("The JUnit report of a run is accepted by an XML parser and has the run's counts", "[vulkan]") {
+  TempDir dir;
+  const auto junit = dir.path() / "junit.xml";
+  const auto p = bismuth_run({data_dir().string(), "--junit", junit.string(), "-j", "2"});
+  CHECK(p.exit_code == 1);
+  const auto checked = check_junit(junit);
+  INFO(checked.out << checked.err);
+  CHECK(checked.exit_code == 0);
+  CHECK_THAT(checked.out, Catch::Contains("tests=8 failures=4 errors=0 skipped=2"));
+}
+
+TEST_CASE("Tests are selected by directory, file, glob and list file, and bad selections are errors", "[vulkan]") {
+  TempDir dir;
+  const auto list = dir.write("list.txt", "# a list\n" + (data_dir() / "passes.shader_test").string() + "\n" +
+                                              (data_dir() / "miss*.shader_test").string() + "\n");
+  auto r = run_json({list.string()});
+  CHECK(r.tests.size() == 2);
+  CHECK(status(r, "passes") == "Pass");
+  CHECK(r.tests.count("missing_extension") == 1);
+  auto p = bismuth_run({(dir.path() / "nothing_here").string()});
+  CHECK(p.exit_code == 2);
+  CHECK_THAT(p.err, Catch::Contains("nothing_here: no such file or directory"));
+  p = bismuth_run({(data_dir() / "*.nomatch").string()});
+  CHECK(p.exit_code == 2);
+  CHECK_THAT(p.err, Catch::Contains("the pattern matches no test"));
+}

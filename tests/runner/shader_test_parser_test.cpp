@@ -1,0 +1,306 @@
+// The shader_test parser: one test per supported [require] line and [test] command, and malformed files that
+// must give "file:line: message" (never a crash).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "shader_test.hpp"
+
+using namespace bismuth::runner;
+
+namespace {
+
+const std::string kHead =
+    "[require]\nGL >= 4.3\nGLSL >= 4.30\n\n[compute shader]\n#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n\n[test]\n";
+
+ShaderTest parse_ok(const std::string& text) {
+  auto parsed = parse_shader_test(text, "t.shader_test");
+  INFO((parsed ? std::string() : parsed.error().message));
+  REQUIRE(parsed);
+  return *parsed;
+}
+
+Command one_command(const std::string& line) {
+  const auto test = parse_ok(kHead + line + "\n");
+  REQUIRE(test.commands.size() == 1);
+  CHECK(test.commands[0].line == 11);
+  CHECK(test.commands[0].text == line);
+  return test.commands[0];
+}
+
+std::string parse_error(const std::string& text) {
+  auto parsed = parse_shader_test(text, "bad.shader_test");
+  REQUIRE_FALSE(parsed);
+  return parsed.error().message;
+}
+
+float as_float(uint64_t bits) {
+  const uint32_t b = static_cast<uint32_t>(bits);
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("Sections: compute shader text keeps its lines and the file line of its first line") {
+  const auto t = parse_ok(kHead + "compute 1 1 1\n");
+  REQUIRE(t.glsl_shaders.size() == 1);
+  CHECK(t.glsl_shaders[0].first_line == 6);
+  CHECK(t.glsl_shaders[0].text == "#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n\n");
+  CHECK_FALSE(t.unsupported);
+}
+
+TEST_CASE("Several compute shader sections are kept in order for one link") {
+  const auto t = parse_ok("[require]\nGL >= 4.3\n[compute shader]\nA\n[compute shader]\nB\n[test]\ncompute 1 1 1\n");
+  REQUIRE(t.glsl_shaders.size() == 2);
+  CHECK(t.glsl_shaders[0].text == "A\n");
+  CHECK(t.glsl_shaders[1].text == "B\n");
+  CHECK(t.glsl_shaders[1].first_line == 6);
+}
+
+TEST_CASE("Require: GL and GLSL versions with every comparison") {
+  const auto t = parse_ok("[require]\nGL >= 4.3\nGLSL < 4.60\nGL CORE == 4.6\nGLSL != 1.10\nGL > 3.0\nGLSL <= 4.5\n"
+                          "[compute shader]\nx\n");
+  REQUIRE(t.requirements.size() == 6);
+  CHECK(t.requirements[0].kind == Requirement::Kind::GlVersion);
+  CHECK(t.requirements[0].value == 430);
+  CHECK(t.requirements[0].op == CompareOp::GreaterEqual);
+  CHECK(t.requirements[1].kind == Requirement::Kind::GlslVersion);
+  CHECK(t.requirements[1].value == 460);
+  CHECK(t.requirements[1].op == CompareOp::Less);
+  CHECK(t.requirements[2].value == 460);
+  CHECK(t.requirements[2].op == CompareOp::Equal);
+  CHECK(t.requirements[3].value == 110);
+  CHECK(t.requirements[3].op == CompareOp::NotEqual);
+  CHECK(t.requirements[4].op == CompareOp::Greater);
+  CHECK(t.requirements[5].value == 450);
+  CHECK(t.requirements[5].op == CompareOp::LessEqual);
+  CHECK(t.requirements[1].line == 3);
+}
+
+TEST_CASE("Require: extensions, absent extensions and limits") {
+  const auto t = parse_ok(
+      "[require]\nGL_ARB_compute_shader\n!GL_ARB_foo\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 1024\n"
+      "FLOAT GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS > 1.5\nGL_MAX_UNIFORM_BLOCK_SIZE >= 16384\n[compute shader]\nx\n");
+  REQUIRE(t.requirements.size() == 5);
+  CHECK(t.requirements[0].kind == Requirement::Kind::Extension);
+  CHECK(t.requirements[0].name == "GL_ARB_compute_shader");
+  CHECK(t.requirements[1].kind == Requirement::Kind::NotExtension);
+  CHECK(t.requirements[1].name == "GL_ARB_foo");
+  CHECK(t.requirements[2].kind == Requirement::Kind::IntLimit);
+  CHECK(t.requirements[2].name == "GL_MAX_COMPUTE_SHARED_MEMORY_SIZE");
+  CHECK(t.requirements[2].value == 1024);
+  CHECK(t.requirements[3].kind == Requirement::Kind::FloatLimit);
+  CHECK(t.requirements[3].value == 1.5);
+  CHECK(t.requirements[4].kind == Requirement::Kind::IntLimit);
+  CHECK(t.requirements[4].value == 16384);
+}
+
+TEST_CASE("Require: GL ES, GLSL ES and compatibility profiles are skip reasons, not errors") {
+  for (const char* line : {"GL ES >= 3.1", "GLSL ES >= 3.10", "GL COMPAT >= 4.3"}) {
+    const auto t = parse_ok(std::string("[require]\n") + line + "\n[compute shader]\nx\n");
+    REQUIRE(t.requirements.size() == 1);
+    CHECK(t.requirements[0].kind == Requirement::Kind::Unsupported);
+    CHECK_THAT(t.requirements[0].reason, Catch::Contains(line));
+  }
+}
+
+TEST_CASE("Require: SPIRV YES, ONLY and NO, while SIZE and rlimit are accepted and ignored") {
+  CHECK(parse_ok("[require]\nSPIRV YES\nSIZE 16 16\nrlimit 1000\n[compute shader]\nx\n").spirv_mode ==
+        ShaderTest::SpirvMode::Yes);
+  const auto only = parse_ok("[require]\nSPIRV ONLY\n[compute shader spirv]\nOpCapability Shader\n");
+  CHECK(only.spirv_mode == ShaderTest::SpirvMode::Only);
+  REQUIRE(only.spirv_shaders.size() == 1);
+  CHECK(only.spirv_shaders[0].spirv);
+  CHECK(only.spirv_shaders[0].text == "OpCapability Shader\n");
+}
+
+TEST_CASE("compute X Y Z") {
+  const auto c = one_command("compute 4 2 1");
+  CHECK(c.kind == Command::Kind::Compute);
+  CHECK((c.a[0] == 4 && c.a[1] == 2 && c.a[2] == 1));
+}
+
+TEST_CASE("compute group size X Y Z W H D") {
+  const auto c = one_command("compute group size 3 1 1 100 2 1");
+  CHECK(c.kind == Command::Kind::ComputeGroupSize);
+  CHECK((c.a[0] == 3 && c.a[1] == 1 && c.a[2] == 1 && c.a[3] == 100 && c.a[4] == 2 && c.a[5] == 1));
+}
+
+TEST_CASE("ssbo N SIZE") {
+  const auto c = one_command("ssbo 2 1024");
+  CHECK(c.kind == Command::Kind::Ssbo);
+  CHECK((c.a[0] == 2 && c.a[1] == 1024));
+}
+
+TEST_CASE("ssbo N subdata TYPE OFFSET VALUES of every type") {
+  auto c = one_command("ssbo 1 subdata uint 8 1 0xFFFFFFFF -1");
+  CHECK(c.kind == Command::Kind::SsboSubdata);
+  CHECK((c.a[0] == 1 && c.a[1] == 8));
+  REQUIRE(c.values.size() == 3);
+  CHECK(c.values[1].bits == 0xFFFFFFFFu);
+  CHECK(c.values[2].bits == 0xFFFFFFFFu);
+  c = one_command("ssbo 0 subdata int 0 -5");
+  CHECK(c.values[0].bits == 0xFFFFFFFBu);
+  c = one_command("ssbo 0 subdata float 0 1.5 0x3f800000");
+  CHECK(as_float(c.values[0].bits) == 1.5f);
+  CHECK(as_float(c.values[1].bits) == 1.0f);
+  c = one_command("ssbo 0 subdata double 0 0.25");
+  double d;
+  std::memcpy(&d, &c.values[0].bits, 8);
+  CHECK(d == 0.25);
+  c = one_command("ssbo 0 subdata int64 0 -2");
+  CHECK(c.values[0].bits == 0xFFFFFFFFFFFFFFFEull);
+  c = one_command("ssbo 0 subdata uint64 0 18446744073709551615");
+  CHECK(c.values[0].bits == ~0ull);
+}
+
+TEST_CASE("atomic counters N, atomic counter buffer B N, atomic counter B INDEX VALUE") {
+  auto c = one_command("atomic counters 3");
+  CHECK(c.kind == Command::Kind::AtomicCounters);
+  CHECK(c.a[0] == 3);
+  c = one_command("atomic counter buffer 2 4");
+  CHECK(c.kind == Command::Kind::AtomicCounterBuffer);
+  CHECK((c.a[0] == 2 && c.a[1] == 4));
+  c = one_command("atomic counter 2 1 10");
+  CHECK(c.kind == Command::Kind::AtomicCounterSet);
+  CHECK((c.a[0] == 2 && c.a[1] == 1 && c.a[2] == 10));
+}
+
+TEST_CASE("uniform TYPE NAME VALUES for scalars, vectors and arrays") {
+  auto c = one_command("uniform vec3 dir 0.5 -1 2");
+  CHECK(c.kind == Command::Kind::Uniform);
+  CHECK(c.name == "dir");
+  CHECK(c.scalar == ScalarType::Float);
+  CHECK(c.components == 3);
+  REQUIRE(c.values.size() == 3);
+  CHECK(as_float(c.values[1].bits) == -1.0f);
+  c = one_command("uniform ivec2 arr[1] 1 2 3 4");
+  CHECK(c.scalar == ScalarType::Int);
+  CHECK(c.components == 2);
+  CHECK(c.values.size() == 4);
+  CHECK(one_command("uniform uint u 7").scalar == ScalarType::Uint);
+  CHECK(one_command("uniform uvec4 u 1 2 3 4").components == 4);
+  CHECK(one_command("uniform double d 0.5").scalar == ScalarType::Double);
+  CHECK(one_command("uniform dvec2 d 0.5 1").components == 2);
+  CHECK(one_command("uniform bool b 1").scalar == ScalarType::Int);
+  CHECK(one_command("uniform int i -3").values[0].bits == 0xFFFFFFFDu);
+}
+
+TEST_CASE("Matrix and 64-bit integer uniforms make the test a skip with the reason") {
+  const auto t = parse_ok(kHead + "uniform mat4 m 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1\n");
+  REQUIRE(t.unsupported);
+  CHECK_THAT(*t.unsupported, Catch::Contains("t.shader_test:11") && Catch::Contains("glUniformMatrix"));
+  CHECK(parse_ok(kHead + "uniform int64_t v 1\n").unsupported);
+}
+
+TEST_CASE("memory barrier with one bit, several bits and all bits") {
+  CHECK(one_command("memory barrier GL_SHADER_STORAGE_BARRIER_BIT").barrier_bits == 0x2000u);
+  CHECK(one_command("memory barrier GL_ATOMIC_COUNTER_BARRIER_BIT|GL_BUFFER_UPDATE_BARRIER_BIT").barrier_bits ==
+        0x1200u);
+  CHECK(one_command("memory barrier GL_ALL_BARRIER_BITS").barrier_bits == 0xFFFFFFFFu);
+  CHECK(one_command("memory barrier SHADER_STORAGE_BARRIER_BIT").barrier_bits == 0x2000u);
+}
+
+TEST_CASE("probe ssbo TYPE BINDING OFFSET OP VALUE with every comparison") {
+  const std::pair<const char*, CompareOp> ops[] = {{"==", CompareOp::Equal},     {"!=", CompareOp::NotEqual},
+                                                   {"<", CompareOp::Less},       {"<=", CompareOp::LessEqual},
+                                                   {">", CompareOp::Greater},    {">=", CompareOp::GreaterEqual}};
+  for (const auto& [text, op] : ops) {
+    const auto c = one_command(std::string("probe ssbo uint 1 16 ") + text + " 0x10");
+    CHECK(c.kind == Command::Kind::ProbeSsbo);
+    CHECK(c.op == op);
+    CHECK((c.a[0] == 1 && c.a[1] == 16));
+    CHECK(c.values[0].bits == 16);
+  }
+  CHECK(one_command("probe ssbo float 0 0 == 4.5").scalar == ScalarType::Float);
+  CHECK(one_command("probe ssbo int 0 0 == -4").values[0].bits == 0xFFFFFFFCu);
+  CHECK(one_command("probe ssbo double 0 0 == 1.0").scalar == ScalarType::Double);
+  CHECK(one_command("probe ssbo int64 0 0 == -1").scalar == ScalarType::Int64);
+  CHECK(one_command("probe ssbo uint64 0 0 == 1").scalar == ScalarType::Uint64);
+}
+
+TEST_CASE("probe atomic counter INDEX OP VALUE and probe atomic counter buffer B OFFSET OP VALUE") {
+  auto c = one_command("probe atomic counter 3 == 128");
+  CHECK(c.kind == Command::Kind::ProbeAtomicCounter);
+  CHECK((c.a[0] == 0 && c.a[1] == 12));  // counter 3 of buffer 0 is byte 12
+  CHECK(c.values[0].bits == 128);
+  c = one_command("probe atomic counter buffer 2 8 != 5");
+  CHECK((c.a[0] == 2 && c.a[1] == 8));
+  CHECK(c.op == CompareOp::NotEqual);
+}
+
+TEST_CASE("link error and link success") {
+  const auto t = parse_ok(kHead + "link error\n");
+  CHECK(t.expect_link_error);
+  CHECK(t.commands[0].kind == Command::Kind::LinkError);
+  CHECK(one_command("link success").kind == Command::Kind::LinkSuccess);
+}
+
+TEST_CASE("Comments and blank lines in [require] and [test] are ignored") {
+  const auto t = parse_ok("# header\n\n[require]\n# c\nGL >= 4.3\n\n[compute shader]\nx\n[test]\n# c\n\ncompute 1 1 1\n");
+  CHECK(t.requirements.size() == 1);
+  CHECK(t.commands.size() == 1);
+}
+
+TEST_CASE("Graphics stages and drawing commands make the test a skip naming file and line") {
+  auto t = parse_ok("[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[test]\ndraw rect -1 -1 2 2\n");
+  REQUIRE(t.unsupported);
+  CHECK_THAT(*t.unsupported, Catch::Contains("[vertex shader]") && Catch::Contains("t.shader_test:3"));
+  t = parse_ok(kHead + "compute 1 1 1\nprobe rgba 0 0 1 0 0 1\n");
+  REQUIRE(t.unsupported);
+  CHECK_THAT(*t.unsupported, Catch::Contains("probe rgba") && Catch::Contains("t.shader_test:12"));
+  CHECK(parse_ok(kHead + "texture rgbw 0 (8, 8)\n").unsupported);
+  CHECK(parse_ok(kHead + "clear color 0 0 0 0\n").unsupported);
+}
+
+TEST_CASE("Malformed files give file:line errors") {
+  const std::pair<std::string, std::string> cases[] = {
+      {kHead + "frobnicate 1 2\n", "bad.shader_test:11: unknown command \"frobnicate 1 2\""},
+      {kHead + "compute 1 1\n", "bad.shader_test:11: expected \"compute X Y Z\""},
+      {kHead + "compute 1 1 x\n", "bad.shader_test:11: bad number \"x\""},
+      {kHead + "compute 1 1 1 1\n", "bad.shader_test:11: expected \"compute X Y Z\""},
+      {kHead + "compute group size 1 1 1 1 1\n", "bad.shader_test:11: expected \"compute group size"},
+      {kHead + "compute 99999999999 1 1\n", "bad.shader_test:11: bad number"},
+      {kHead + "ssbo 0\n", "bad.shader_test:11: expected \"ssbo N SIZE\""},
+      {kHead + "ssbo 0 subdata half 0 1\n", "bad.shader_test:11: unknown subdata type \"half\""},
+      {kHead + "ssbo 0 subdata uint 0\n", "bad.shader_test:11: expected \"ssbo N subdata"},
+      {kHead + "ssbo 0 subdata int 0 12abc\n", "bad.shader_test:11: bad int value \"12abc\""},
+      {kHead + "ssbo 0 subdata int 0 4294967296\n", "bad.shader_test:11: bad int value"},
+      {kHead + "ssbo 0 subdata float 0 one\n", "bad.shader_test:11: bad float value \"one\""},
+      {kHead + "uniform vec3 v 1 2\n", "bad.shader_test:11: uniform vec3 needs a multiple of 3 values"},
+      {kHead + "uniform quat q 1\n", "bad.shader_test:11: unknown uniform type \"quat\""},
+      {kHead + "uniform float\n", "bad.shader_test:11: expected \"uniform TYPE NAME VALUES...\""},
+      {kHead + "memory barrier GL_NOPE_BIT\n", "bad.shader_test:11: unknown memory barrier bit \"GL_NOPE_BIT\""},
+      {kHead + "probe ssbo uint 0 0 =~ 1\n", "bad.shader_test:11: unknown comparison \"=~\""},
+      {kHead + "probe ssbo vec4 0 0 == 1\n", "bad.shader_test:11: unknown probe type \"vec4\""},
+      {kHead + "probe ssbo uint 0 0 ==\n", "bad.shader_test:11: expected \"probe ssbo"},
+      {kHead + "probe atomic counter 0 == \n", "bad.shader_test:11: expected \"probe atomic counter INDEX OP VALUE\""},
+      {kHead + "atomic counters\n", "bad.shader_test:11: expected \"atomic counters N\""},
+      {"[require]\nGL >= four\n[compute shader]\nx\n", "bad.shader_test:2: bad version \"four\""},
+      {"[require]\nGL => 4.3\n", "bad.shader_test:2: unknown comparison \"=>\""},
+      {"[require]\nGL 4.3\n", "bad.shader_test:2: expected \"GL <op> <major.minor>\""},
+      {"[require]\nINT GL_MAX_FOO >= lots\n", "bad.shader_test:2: bad limit value \"lots\""},
+      {"[require]\nSPIRV MAYBE\n", "bad.shader_test:2: expected \"SPIRV YES|ONLY|NO\""},
+      {"[require]\nwhatever this is\n", "bad.shader_test:2: unknown requirement"},
+      {"[require]\nGL >= 4.3\n[compute shader\nx\n", "bad.shader_test:3: section header"},
+      {"[require]\nGL >= 4.3\n[bogus]\n", "bad.shader_test:3: unknown section [bogus]"},
+      {"compute 1 1 1\n[require]\n", "bad.shader_test:1: text before the first [section]"},
+      {"[compute shader]\nx\n[test]\ncompute 1 1 1\n", "bad.shader_test:1: no [require] section"},
+      {"[require]\nGL >= 4.3\n[test]\ncompute 1 1 1\n", "no [compute shader] section"},
+      {"[require]\nSPIRV ONLY\n[compute shader]\nx\n", "SPIRV ONLY but no [compute shader spirv] section"},
+      {std::string("[require]\nGL >= 4.3\0\n", 21), "bad.shader_test:1: the file contains a NUL byte"},
+      {"", "bad.shader_test:1: no [require] section"},
+  };
+  for (const auto& [text, expected] : cases) {
+    INFO(text);
+    CHECK_THAT(parse_error(text), Catch::StartsWith(expected) || Catch::Contains(expected));
+  }
+}
+
+TEST_CASE("CRLF line endings parse like LF") {
+  const auto t = parse_ok("[require]\r\nGL >= 4.3\r\n[compute shader]\r\nx\r\n[test]\r\ncompute 1 2 3\r\n");
+  REQUIRE(t.commands.size() == 1);
+  CHECK(t.commands[0].a[2] == 3);
+}
