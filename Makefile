@@ -21,10 +21,12 @@ configure: deps
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-# The main job: list the Vulkan devices, then prove the toolchain end to end on the default device.
+# The main job: list the Vulkan devices, prove the toolchain end to end on the default device, then run the
+# example regression suite (examples/: shader_tests and corpus cases) through `bismuth run` and print its summary.
 run: build
 	$(BUILD_DIR)/tools/bismuth devices
 	$(BUILD_DIR)/examples/hello_dispatch/hello_dispatch
+	$(BUILD_DIR)/tools/bismuth run examples/ --jobs $(JOBS)
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
