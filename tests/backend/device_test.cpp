@@ -196,3 +196,38 @@ TEST_CASE("An external submission can carry the backend's timeline value", "[vul
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("An adoption with no_submissions needs no timeline or queue and never submits", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto owner = test::make_device(vk);  // stands for the application's device
+    ExternalDevice external;
+    external.instance = vk.instance().handle();
+    external.instance_api_version = vk.instance().api_version();
+    external.get_instance_proc_addr = vkGetInstanceProcAddr;
+    external.physical_device = owner->physical_device();
+    external.device = owner->handle();
+    external.get_device_proc_addr = vkGetDeviceProcAddr;
+    external.no_submissions = true;  // no timeline_semaphore, no queue
+    auto adopted = Device::adopt(external);
+    REQUIRE(adopted);
+    Device& device = **adopted;
+    CHECK(device.timeline() == VK_NULL_HANDLE);
+    CHECK(device.completed() == 0);
+    auto submitted = device.submit_with([](VkSemaphore, uint64_t) { return VK_SUCCESS; });
+    REQUIRE_FALSE(submitted);
+    CHECK_THAT(submitted.error().message, Catch::Contains("no_submissions"));
+    CHECK_FALSE(device.wait(1));
+    {
+      auto cache = test::make_cache(device);
+      auto shader = test::make_probe_shader(device);
+      REQUIRE(cache->get_or_compile({shader.get(), {8, 1, 1}, 0, {}}));
+      CHECK(cache->erase(*shader) == 1);
+      CHECK(device.deferred_count() == 0);  // destroyed at once: nothing of Bismuth's can be pending
+      REQUIRE(cache->get_or_compile({shader.get(), {16, 1, 1}, 0, {}}));
+    }
+    CHECK(device.deferred_count() == 0);
+  }
+  // A pipeline, module, cache or semaphore left behind would be reported at the owner's vkDestroyDevice.
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -347,5 +349,128 @@ TEST_CASE("BISMUTH_STATS=1 prints the statistics when the cache is destroyed", "
   }
   CHECK_THAT(printed, Catch::Contains("1 hits, 1 misses, 1 compiles"));
   CHECK_THAT(printed, Catch::Contains("compile time histogram"));
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+namespace {
+
+// The probe plus a specialization constant (id 3) that the Vulkan layer would pass as the application's.
+constexpr const char* kProbePlusShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(constant_id = 3) const uint kExtra = 0;
+layout(std430, binding = 0) buffer Out { uint words[]; };
+void main() {
+  if (gl_LocalInvocationIndex == 0) words[gl_WorkGroupID.x] = gl_WorkGroupSize.x * gl_WorkGroupSize.y + kExtra;
+}
+)";
+
+std::shared_ptr<Shader> make_probe_plus(Device& device, std::optional<uint32_t> extra,
+                                        VkPipelineCreateFlags flags = 0) {
+  ShaderDesc desc;
+  desc.spirv = test::spirv_of(kProbePlusShader);
+  desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0};
+  desc.name = "probe+";
+  if (extra) {
+    desc.specialization_entries = {{3, 4, sizeof(uint32_t)}};  // at offset 4: offsets are kept as given
+    desc.specialization_data.resize(8);
+    std::memcpy(desc.specialization_data.data() + 4, &*extra, sizeof(uint32_t));
+  }
+  desc.pipeline_flags = flags;
+  auto shader = Shader::create(device, desc);
+  if (!shader) FAIL(shader.error().message);
+  return std::move(*shader);
+}
+
+}  // namespace
+
+TEST_CASE("A shader's fixed specialization constants and flags reach its pipelines and its key", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto plain = make_probe_plus(*device, std::nullopt);
+    auto with_1000 = make_probe_plus(*device, 1000u);
+    auto with_1000_again = make_probe_plus(*device, 1000u);
+    auto with_7 = make_probe_plus(*device, 7u);
+    auto unoptimised = make_probe_plus(*device, 1000u, VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT);
+    const GroupSize size{16, 2, 1};
+    const PipelineKey k_plain = PipelineKey::make({plain.get(), size, 0, {}});
+    const PipelineKey k_1000 = PipelineKey::make({with_1000.get(), size, 0, {}});
+    CHECK(PipelineKey::make({with_1000_again.get(), size, 0, {}}) == k_1000);
+    CHECK_FALSE(k_plain == k_1000);
+    CHECK_FALSE(PipelineKey::make({with_7.get(), size, 0, {}}) == k_1000);
+    CHECK_FALSE(PipelineKey::make({unoptimised.get(), size, 0, {}}) == k_1000);
+    CHECK(unoptimised->pipeline_flags() == VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT);
+
+    auto stream = CommandStream::create(*device, *cache);
+    REQUIRE(stream);
+    auto out = test::make_buffer(*device, 4);
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    auto run = [&](const Shader& shader) {
+      REQUIRE_OK((*stream)->dispatch({.shader = &shader, .size = size, .groups = {4, 1, 1},
+                                      .bindings = {&binding, 1}}));
+      std::vector<uint32_t> words(4);
+      REQUIRE_OK((*stream)->readback(*out, 0, std::as_writable_bytes(std::span(words))));
+      return words[3];
+    };
+    CHECK(run(*plain) == 32);
+    CHECK(run(*with_1000) == 1032);
+    CHECK(run(*with_7) == 39);
+    CHECK(run(*unoptimised) == 1032);
+
+    ShaderDesc bad;
+    bad.spirv = test::spirv_of(kProbePlusShader);
+    bad.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 0};
+    bad.specialization_entries = {{3, 4, sizeof(uint32_t)}};
+    bad.specialization_data.resize(6);
+    auto refused = Shader::create(*device, bad);
+    REQUIRE_FALSE(refused);
+    CHECK_THAT(refused.error().message, Catch::Contains("outside the data"));
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("erase removes one shader's entries, cancels its prewarm and leaves the others", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 1;
+    auto cache = test::make_cache(*device, options);
+    auto a = make_probe_plus(*device, 1u);
+    auto b = make_probe_plus(*device, 2u);
+    std::vector<GroupSize> many;
+    for (uint32_t x = 1; x <= 200; ++x) many.push_back({x, 1, 1});
+    const std::vector<GroupSize> few = {{8, 1, 1}, {16, 1, 1}, {4, 4, 1}};
+    cache->prewarm(a, many);
+    cache->prewarm(b, few);
+    cache->cancel_prewarm(*a);  // b's queued sizes stay queued
+    cache->wait_prewarm_idle();
+    for (const GroupSize& s : few) CHECK(cache->find(PipelineKey::make({b.get(), s, 0, {}})) != nullptr);
+    const uint64_t a_prewarmed = cache->stats().prewarm_compiles - few.size();
+    CHECK(a_prewarmed < many.size());
+
+    for (uint32_t x : {32u, 64u}) {
+      REQUIRE(cache->get_or_compile({a.get(), {x, 1, 1}, 0, {}}));
+      REQUIRE(cache->get_or_compile({b.get(), {x, 1, 1}, 0, {}}));
+    }
+    CHECK(cache->size() == few.size() + 2 + a_prewarmed + 2);
+    // Prewarm again and erase at once: erase waits for a running compile of `a`, and none starts afterwards.
+    cache->prewarm(a, many);
+    const size_t erased = cache->erase(*a);
+    CHECK(erased >= 2 + a_prewarmed);
+    cache->wait_prewarm_idle();
+    CHECK(cache->size() == few.size() + 2);  // b's entries only
+    for (uint32_t x = 1; x <= 200; ++x) CHECK(cache->find(PipelineKey::make({a.get(), {x, 1, 1}, 0, {}})) == nullptr);
+    CHECK(cache->find(PipelineKey::make({a.get(), {64, 1, 1}, 0, {}})) == nullptr);
+    CHECK(cache->find(PipelineKey::make({b.get(), {64, 1, 1}, 0, {}})) != nullptr);
+    for (const GroupSize& s : few) CHECK(cache->find(PipelineKey::make({b.get(), s, 0, {}})) != nullptr);
+    CHECK(cache->erase(*a) == 0);
+    // Nothing was submitted: the erased pipelines were destroyed at once.
+    CHECK(device->deferred_count() == 0);
+    const uint64_t compiles = cache->stats().compiles;
+    REQUIRE(cache->get_or_compile({a.get(), {64, 1, 1}, 0, {}}));
+    CHECK(cache->stats().compiles == compiles + 1);
+  }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }

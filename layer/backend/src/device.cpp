@@ -228,10 +228,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
 }
 
 Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, const DeviceOptions& options) {
-  if (!external.enabled.timeline_semaphore) {
+  if (!external.enabled.timeline_semaphore && !external.no_submissions) {
     return fail("Device::adopt: the device must be created with the timelineSemaphore feature enabled");
   }
-  if (external.device == VK_NULL_HANDLE || external.queue == VK_NULL_HANDLE ||
+  if (external.device == VK_NULL_HANDLE || (external.queue == VK_NULL_HANDLE && !external.no_submissions) ||
       external.physical_device == VK_NULL_HANDLE || external.get_instance_proc_addr == nullptr ||
       external.get_device_proc_addr == nullptr) {
     return fail("Device::adopt: instance, physical device, device, queue and both GetProcAddr are required");
@@ -250,6 +250,7 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
   self->owns_device_ = false;
   self->external_queue_mutex_ = external.queue_mutex;
   self->features_ = external.enabled;
+  self->no_submissions_ = external.no_submissions;
   if (self->features_.push_descriptor && self->vk_.vkCmdPushDescriptorSetKHR == nullptr) {
     self->features_.push_descriptor = false;
   }
@@ -269,6 +270,7 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
 
 Status Device::finish_setup() {
   vki_.vkGetPhysicalDeviceMemoryProperties(info_.handle, &memory_properties_);
+  if (no_submissions_) return {};  // no timeline: see ExternalDevice::no_submissions
   if (vk_.vkWaitSemaphores == nullptr || vk_.vkGetSemaphoreCounterValue == nullptr) {
     return fail("vkGetDeviceProcAddr returned no vkWaitSemaphores/vkGetSemaphoreCounterValue",
                 VK_ERROR_INITIALIZATION_FAILED);
@@ -342,6 +344,7 @@ bool Device::take_fault(const char* name, VkResult* result) {
 Expected<uint64_t> Device::submit_with(const std::function<VkResult(VkSemaphore, uint64_t)>& submit,
                                       const char* call_name) {
   if (lost()) return lost_error();
+  if (no_submissions_) return fail("Device: adopted with no_submissions; Bismuth does not submit on this device");
   std::unique_lock<std::mutex> external;
   if (external_queue_mutex_ != nullptr) external = std::unique_lock(*external_queue_mutex_);
   std::lock_guard lock(queue_mutex_);
@@ -369,7 +372,7 @@ Expected<uint64_t> Device::submit(std::span<const VkCommandBuffer> command_buffe
 
 uint64_t Device::completed() {
   uint64_t value = 0;
-  if (lost() || vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
+  if (timeline_ == VK_NULL_HANDLE || lost() || vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
     return completed_.load(std::memory_order_acquire);
   }
   uint64_t previous = completed_.load(std::memory_order_relaxed);

@@ -402,8 +402,12 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
     subgroup.requiredSubgroupSize = s;
   }
   if (result) {
-    std::vector<VkSpecializationMapEntry> map;
-    std::vector<uint32_t> data;
+    // The shader's fixed specialization constants first (their offsets stay valid), then the group size.
+    std::vector<VkSpecializationMapEntry> map(shader.specialization_entries());
+    std::vector<uint32_t> data((shader.specialization_data().size() + 3) / 4);
+    if (!data.empty()) {
+      std::memcpy(data.data(), shader.specialization_data().data(), shader.specialization_data().size());
+    }
     const auto& ids = shader.group_size_spec_ids();
     const uint32_t group[3] = {size.x, size.y, size.z};
     for (int i = 0; i < 3; ++i) {
@@ -416,6 +420,8 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
     }
     VkSpecializationInfo specialization{static_cast<uint32_t>(map.size()), map.data(), data.size() * 4, data.data()};
     VkComputePipelineCreateInfo create{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    create.flags = shader.pipeline_flags();
+    create.stage.flags = shader.stage_flags();
     create.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     create.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     create.stage.module = shader.module();
@@ -441,6 +447,7 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
       ++bucket;
     }
     histogram_[bucket].fetch_add(1, std::memory_order_relaxed);
+    if (result && pipeline == VK_NULL_HANDLE) result = fail("vkCreateComputePipelines returned no pipeline");
     if (result) {
       entry.pipeline_ = pipeline;
       entry.bytes_ = options_.bytes_per_pipeline + options_.bytes_per_spirv_byte * shader.spirv_bytes();
@@ -566,6 +573,46 @@ void PipelineCache::cancel_prewarm() {
   idle_cv_.notify_all();
 }
 
+void PipelineCache::cancel_prewarm(const Shader& shader) {
+  std::vector<PrewarmTask> dropped;  // released outside the lock
+  std::unique_lock lock(work_mutex_);
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (it->shader.get() == &shader) {
+      dropped.push_back(std::move(*it));
+      it = queue_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  idle_cv_.wait(lock, [&] {
+    return std::find(running_shaders_.begin(), running_shaders_.end(), &shader) == running_shaders_.end();
+  });
+  if (queue_.empty() && running_prewarm_ == 0) idle_cv_.notify_all();
+}
+
+size_t PipelineCache::erase(const Shader& shader) {
+  cancel_prewarm(shader);
+  std::vector<std::shared_ptr<CachedPipeline>> removed;  // released outside the shard locks
+  for (Shard& shard : shards_) {
+    std::unique_lock lock(shard.mutex);
+    for (auto it = shard.map.begin(); it != shard.map.end();) {
+      const PipelineKey& k = it->first;
+      if (k.spirv == shader.spirv_hash() && k.entry_point == shader.entry_point_hash() &&
+          k.layout == shader.layout_identity() &&
+          it->second->state_.load(std::memory_order_acquire) == CachedPipeline::Ready) {
+        entries_.fetch_sub(1, std::memory_order_acq_rel);
+        bytes_.fetch_sub(it->second->bytes_, std::memory_order_acq_rel);
+        removed.push_back(std::move(it->second));
+        it = shard.map.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (!removed.empty()) generation_.fetch_add(1, std::memory_order_acq_rel);  // front caches drop theirs
+  return removed.size();
+}
+
 void PipelineCache::wait_prewarm_idle() {
   std::unique_lock lock(work_mutex_);
   idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && running_prewarm_ == 0); });
@@ -601,6 +648,7 @@ void PipelineCache::worker_loop() {
     PrewarmTask task = std::move(queue_.front());
     queue_.pop_front();
     ++running_prewarm_;
+    running_shaders_.push_back(task.shader.get());
     lock.unlock();
 
     PipelineRequest request{task.shader.get(), task.size, task.subgroup_size, {}};
@@ -622,10 +670,12 @@ void PipelineCache::worker_loop() {
         remove_failed(entry);
       }
     }
+    const Shader* finished = task.shader.get();
     task.shader.reset();
     lock.lock();
     --running_prewarm_;
-    if (queue_.empty() && running_prewarm_ == 0) idle_cv_.notify_all();
+    running_shaders_.erase(std::find(running_shaders_.begin(), running_shaders_.end(), finished));
+    idle_cv_.notify_all();
   }
 }
 

@@ -23,6 +23,28 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   self->spec_ids_ = desc.group_size_spec_ids;
   self->layout_ = desc.layout;
   self->spirv_bytes_ = desc.spirv.size_bytes();
+  self->spec_entries_ = desc.specialization_entries;
+  self->spec_data_ = desc.specialization_data;
+  self->pipeline_flags_ = desc.pipeline_flags;
+  self->stage_flags_ = desc.stage_flags;
+  for (const VkSpecializationMapEntry& e : desc.specialization_entries) {
+    if (e.offset > desc.specialization_data.size() || e.size > desc.specialization_data.size() - e.offset) {
+      return fail("Shader::create(" + desc.name + "): a specialization map entry lies outside the data");
+    }
+  }
+  // The fixed pipeline parts, when any, are folded into the layout identity: pipelines that differ in them
+  // never share a key.
+  uint64_t fixed_parts = 0;
+  if (!desc.specialization_entries.empty() || desc.pipeline_flags != 0 || desc.stage_flags != 0) {
+    std::vector<uint8_t> bytes(desc.specialization_data);
+    for (const VkSpecializationMapEntry& e : desc.specialization_entries) {
+      const uint32_t words[3] = {e.constantID, e.offset, static_cast<uint32_t>(e.size)};
+      bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(words), reinterpret_cast<const uint8_t*>(words + 3));
+    }
+    const uint32_t flags[2] = {desc.pipeline_flags, desc.stage_flags};
+    bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(flags), reinterpret_cast<const uint8_t*>(flags + 2));
+    fixed_parts = XXH3_64bits(bytes.data(), bytes.size()) | 1;  // never zero
+  }
 
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   module_info.codeSize = desc.spirv.size_bytes();
@@ -36,7 +58,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   if (desc.external_layout != VK_NULL_HANDLE) {
     self->pipeline_layout_ = desc.external_layout;
     // The top bit keeps external identities apart from the hashed descriptions below.
-    self->layout_identity_ = desc.external_layout_identity | (1ull << 63);
+    self->layout_identity_ = (desc.external_layout_identity ^ fixed_parts) | (1ull << 63);
     return self;
   }
 
@@ -78,7 +100,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   words.push_back(self->push_descriptors_ ? 1u : 0u);
   words.push_back(desc.layout.push_constant_bytes);
   for (VkDescriptorType t : desc.layout.bindings) words.push_back(static_cast<uint32_t>(t));
-  self->layout_identity_ = XXH3_64bits(words.data(), words.size() * sizeof(uint32_t)) & ~(1ull << 63);
+  self->layout_identity_ = (XXH3_64bits(words.data(), words.size() * sizeof(uint32_t)) ^ fixed_parts) & ~(1ull << 63);
   return self;
 }
 

@@ -82,6 +82,11 @@ struct ExternalDevice {
   DeviceFeatures enabled;
   // Held around every vkQueueSubmit when the owner shares the queue; may be null when it does not.
   std::mutex* queue_mutex = nullptr;
+  // The owner never submits through Bismuth and bounds the lifetime of what Bismuth creates itself (the Vulkan
+  // layer: the application's vkDestroyPipeline rules cover its size pipelines). Then timeline_semaphore and
+  // `queue` are not required, no timeline semaphore is created, submit()/submit_with() fail, and defer() runs
+  // at once (nothing Bismuth submitted can be pending).
+  bool no_submissions = false;
 };
 
 // Error classification for callers (the code of an Error is the VkResult).
@@ -181,6 +186,7 @@ class Device {
   bool owns_device_ = false;
   bool uses_staging_ = false;
   bool uses_push_descriptors_ = false;
+  bool no_submissions_ = false;
   std::mutex* external_queue_mutex_ = nullptr;
 
   std::atomic<bool> lost_{false};

@@ -193,6 +193,14 @@ class PipelineCache {
   void prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes = {}, uint32_t subgroup_size = 0);
   // Drops every queued prewarm compile (a compile already running finishes).
   void cancel_prewarm();
+  // Drops the queued prewarm compiles of `shader` and waits for its running one, so that no prewarm compile
+  // uses `shader` (or the external pipeline layout it names) after this returns.
+  void cancel_prewarm(const Shader& shader);
+  // For owners that bound the lifetime of a shader's pipelines themselves (the Vulkan layer, whose size pipelines
+  // die with the application's parent pipeline): cancel_prewarm(shader), then removes every ready entry of
+  // `shader` (same SPIR-V, entry point and layout identity). Their VkPipelines are destroyed when the last
+  // reference goes, after the last timeline value they were marked with (Device::defer). Returns how many.
+  size_t erase(const Shader& shader);
   // Waits until no prewarm compile is queued or running (tests, benchmarks).
   void wait_prewarm_idle();
   // Powers of two, then multiples of the subgroup size, up to the device limits (1-D first), then square 2-D
@@ -271,6 +279,7 @@ class PipelineCache {
   std::condition_variable work_cv_;
   std::deque<PrewarmTask> queue_;
   size_t running_prewarm_ = 0;        // guarded by work_mutex_
+  std::vector<const Shader*> running_shaders_;  // guarded by work_mutex_: the shaders of running prewarm compiles
   size_t foreground_compiles_ = 0;    // guarded by work_mutex_
   bool stopping_ = false;             // guarded by work_mutex_
   std::condition_variable idle_cv_;

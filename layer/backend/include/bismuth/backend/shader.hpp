@@ -38,6 +38,13 @@ struct ShaderDesc {
   VkPipelineLayout external_layout = VK_NULL_HANDLE;
   uint64_t external_layout_identity = 0;
   std::string name;  // for messages
+  // Fixed parts of every pipeline of this shader (the Vulkan layer passes the application's): specialization
+  // constants other than the group size (map entries with offsets into `specialization_data`), the pipeline's
+  // create flags and the stage's flags. They are part of the key (folded into layout_identity()).
+  std::vector<VkSpecializationMapEntry> specialization_entries;
+  std::vector<uint8_t> specialization_data;
+  VkPipelineCreateFlags pipeline_flags = 0;
+  VkPipelineShaderStageCreateFlags stage_flags = 0;
 };
 
 class Shader : public std::enable_shared_from_this<Shader> {
@@ -61,6 +68,10 @@ class Shader : public std::enable_shared_from_this<Shader> {
   // Binding goes through vkCmdPushDescriptorSetKHR (else descriptor sets from a pool).
   bool uses_push_descriptors() const { return push_descriptors_; }
   size_t spirv_bytes() const { return spirv_bytes_; }
+  const std::vector<VkSpecializationMapEntry>& specialization_entries() const { return spec_entries_; }
+  const std::vector<uint8_t>& specialization_data() const { return spec_data_; }
+  VkPipelineCreateFlags pipeline_flags() const { return pipeline_flags_; }
+  VkPipelineShaderStageCreateFlags stage_flags() const { return stage_flags_; }
 
  private:
   explicit Shader(Device& device) : device_(&device) {}
@@ -78,6 +89,10 @@ class Shader : public std::enable_shared_from_this<Shader> {
   bool owns_layout_ = false;
   bool push_descriptors_ = false;
   size_t spirv_bytes_ = 0;
+  std::vector<VkSpecializationMapEntry> spec_entries_;
+  std::vector<uint8_t> spec_data_;
+  VkPipelineCreateFlags pipeline_flags_ = 0;
+  VkPipelineShaderStageCreateFlags stage_flags_ = 0;
 };
 
 }  // namespace bismuth::backend
