@@ -1,4 +1,5 @@
 // Fences, timer queries, buffer objects and their error rules.
+#include <chrono>
 #include <cstring>
 
 #include "gl/gl_fixture.hpp"
@@ -98,6 +99,49 @@ TEST_CASE("A GL_TIME_ELAPSED query measures the dispatches inside it") {
   CHECK(ns > 0);
   CHECK(ns < 60'000'000'000ull);
   glDeleteQueries(1, &query);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("A GL_TIME_ELAPSED query is the GPU time between Begin and End, not only dispatches") {
+  GlContext gl;
+  // Work without any dispatch: copies and clears of a large buffer. The time between Begin and End includes them.
+  constexpr GLsizeiptr kBytes = 64 << 20;
+  GLuint buffers[2] = {};
+  glGenBuffers(2, buffers);
+  for (GLuint b : buffers) {
+    glBindBuffer(GL_COPY_WRITE_BUFFER, b);
+    glBufferData(GL_COPY_WRITE_BUFFER, kBytes, nullptr, GL_DYNAMIC_COPY);
+  }
+  glFinish();
+  GLuint query = 0;
+  glGenQueries(1, &query);
+  const auto host_begin = std::chrono::steady_clock::now();
+  glBeginQuery(GL_TIME_ELAPSED, query);
+  const uint32_t seven = 7;
+  glBindBuffer(GL_COPY_WRITE_BUFFER, buffers[0]);
+  glClearBufferData(GL_COPY_WRITE_BUFFER, GL_R32UI, GL_RED_INTEGER, GL_UNSIGNED_INT, &seven);
+  for (int i = 0; i < 4; ++i) glCopyNamedBufferSubData(buffers[i % 2], buffers[1 - i % 2], 0, 0, kBytes);
+  glEndQuery(GL_TIME_ELAPSED);
+  GLint available = GL_TRUE;
+  glGetQueryObjectiv(query, GL_QUERY_RESULT_AVAILABLE, &available);  // may or may not be done yet
+  glFinish();
+  const auto host_ns = static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - host_begin).count());
+  glGetQueryObjectiv(query, GL_QUERY_RESULT_AVAILABLE, &available);
+  CHECK(available == GL_TRUE);
+  GLuint64 ns = 0;
+  glGetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(ns > 0);  // the copies took GPU time although nothing was dispatched
+  CHECK(ns <= host_ns + 1'000'000);  // and no more than the host saw pass around them (1 ms clock slack)
+  // An empty query is (nearly) nothing.
+  glBeginQuery(GL_TIME_ELAPSED, query);
+  glEndQuery(GL_TIME_ELAPSED);
+  GLuint64 empty = ~0ull;
+  glGetQueryObjectui64v(query, GL_QUERY_RESULT, &empty);
+  CHECK(empty < ns);
+  glDeleteQueries(1, &query);
+  glDeleteBuffers(2, buffers);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 

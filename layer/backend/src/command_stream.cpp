@@ -568,6 +568,62 @@ Expected<double> CommandStream::elapsed_ns(const TimestampQuery& query) {
   return double((end - start) & mask) * double(device_->info().timestamp_period_ns);
 }
 
+Status CommandStream::write_timestamp(TimestampQuery* out) {
+  *out = TimestampQuery{};
+  if (device_->timestamp_valid_bits() == 0) return {};
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  const auto& vk = device_->vk();
+  if (batch.query_pool == VK_NULL_HANDLE) {
+    VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    query_info.queryCount = options_.timestamp_pairs_per_batch * 2;
+    if (Status ok = device_->call("vkCreateQueryPool", vk.vkCreateQueryPool, device_->handle(), &query_info, nullptr,
+                                  &batch.query_pool);
+        !ok) {
+      return ok;
+    }
+  }
+  if (batch.pairs_used == 0) {
+    vk.vkCmdResetQueryPool(batch.commands, batch.query_pool, 0, options_.timestamp_pairs_per_batch * 2);
+  }
+  // One pair, both slots the same point in the stream (retire() reads pairs).
+  vk.vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool, batch.pairs_used * 2);
+  vk.vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool,
+                         batch.pairs_used * 2 + 1);
+  *out = TimestampQuery{batch.id, batch.pairs_used};
+  ++batch.pairs_used;
+  readonly_repeat_ = false;
+  if (batch.pairs_used >= options_.timestamp_pairs_per_batch) {
+    auto flushed = flush();
+    if (!flushed) return flushed.error();
+  }
+  return {};
+}
+
+Expected<double> CommandStream::timestamp_ns(const TimestampQuery& query) {
+  if (query.batch == 0) return fail("no timestamp was written (the queue has no timestamp bits)");
+  if (current_ && current_->id == query.batch) {
+    auto flushed = flush();
+    if (!flushed) return flushed.error();
+  }
+  for (const auto& batch : in_flight_) {
+    if (batch->id == query.batch) {
+      if (Status ok = device_->wait(batch->value); !ok) return ok.error();
+      break;
+    }
+  }
+  retire_completed();
+  auto it = timestamps_.find(query.batch);
+  if (it == timestamps_.end() || size_t(query.pair) * 2 >= it->second.size()) {
+    return fail("this timestamp's result is no longer retained");
+  }
+  const uint32_t bits = device_->timestamp_valid_bits();
+  const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  return double(it->second[size_t(query.pair) * 2] & mask) * double(device_->info().timestamp_period_ns);
+}
+
 // ---- transfers ----
 
 Status CommandStream::copy(Buffer& source, VkDeviceSize source_offset, Buffer& destination,

@@ -146,13 +146,7 @@ void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size,
   info.subgroup_size = subgroup_size;
   info.groups = groups;
   info.bindings = ctx->bindings_scratch;
-  backend::TimestampQuery stamp;
-  QueryObject* query = ctx->active_time_elapsed.get();
-  if (Status ok = ctx->stream->dispatch(info, query ? &stamp : nullptr); !ok) {
-    ctx->backend_error(func, ok.error());
-    return;
-  }
-  if (query) query->dispatches.push_back(stamp);
+  if (Status ok = ctx->stream->dispatch(info); !ok) ctx->backend_error(func, ok.error());
 }
 
 void run(Context* ctx, const Selected& selected, backend::GroupSize size, const std::array<uint32_t, 3>& groups,

@@ -185,7 +185,7 @@ struct QueryObject {
   GLuint name = 0;
   GLenum target = 0;  // 0 until first begun
   bool active = false;
-  std::vector<backend::TimestampQuery> dispatches;  // TIME_ELAPSED: the dispatches inside Begin/End
+  backend::TimestampQuery begin, end;  // TIME_ELAPSED: GPU timestamps written at Begin and End
   uint64_t timeline = 0;                            // TIMESTAMP: signalled when the preceding work is done
   bool has_result = false;
   uint64_t result = 0;

@@ -25,22 +25,22 @@ Expected<uint64_t> flush(Context* ctx) { return ctx->stream->flush(); }
 bool resolve(Context* ctx, QueryObject& q, bool wait) {
   if (q.has_result) return true;
   if (q.target == GL_TIME_ELAPSED) {
+    if (q.active) return false;
     if (!wait) {
-      // Available once every dispatch inside it completed: the batch holding the last one is submitted and done.
+      // Available once the End timestamp was written: the batch holding it is submitted and done.
       auto value = ctx->stream->flush();
       if (!value || !ctx->device_state.device->is_complete(*value)) return false;
     }
-    double total = 0;
-    for (const auto& d : q.dispatches) {
-      auto ns = ctx->stream->elapsed_ns(d);
-      if (!ns) {
-        ctx->backend_error("glGetQueryObject", ns.error());
-        break;
+    q.result = 0;
+    if (q.begin.batch != 0 && q.end.batch != 0) {  // 0: the queue has no timestamps (GL_QUERY_COUNTER_BITS 0)
+      auto begin = ctx->stream->timestamp_ns(q.begin);
+      auto end = begin ? ctx->stream->timestamp_ns(q.end) : begin;
+      if (!end) {
+        ctx->backend_error("glGetQueryObject", end.error());
+      } else if (*end > *begin) {
+        q.result = static_cast<uint64_t>(*end - *begin);
       }
-      total += *ns;
     }
-    q.result = static_cast<uint64_t>(total);
-    q.dispatches.clear();
     q.has_result = true;
     return true;
   }
@@ -300,7 +300,9 @@ GLAPI void APIENTRY glBeginQuery(GLenum target, GLuint id) {
   q->active = true;
   q->has_result = false;
   q->result = 0;
-  q->dispatches.clear();
+  q->begin = q->end = backend::TimestampQuery{};
+  // GL 4.6 §4.3.1: the GPU time from when the commands before Begin completed to when those before End did.
+  if (Status ok = ctx->stream->write_timestamp(&q->begin); !ok) ctx->backend_error("glBeginQuery", ok.error());
   ctx->active_time_elapsed = q;
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
@@ -314,6 +316,9 @@ GLAPI void APIENTRY glEndQuery(GLenum target) {
   if (!ctx->active_time_elapsed) {
     ctx->set_error(GL_INVALID_OPERATION, "glEndQuery: no GL_TIME_ELAPSED query is active");
     return;
+  }
+  if (Status ok = ctx->stream->write_timestamp(&ctx->active_time_elapsed->end); !ok) {
+    ctx->backend_error("glEndQuery", ok.error());
   }
   ctx->active_time_elapsed->active = false;
   ctx->active_time_elapsed.reset();

@@ -107,6 +107,12 @@ class CommandStream {
   Status finish();
   // Nanoseconds between the timestamps around the dispatch; flushes and waits when needed.
   Expected<double> elapsed_ns(const TimestampQuery& query);
+  // Writes one GPU timestamp in stream order, once every earlier command completed (bottom of pipe): GL's
+  // GL_TIME_ELAPSED brackets. `out` names it (batch 0 when the queue has no timestamp bits).
+  Status write_timestamp(TimestampQuery* out);
+  // The GPU time of a write_timestamp timestamp in nanoseconds (raw ticks x period, masked to the valid bits);
+  // flushes and waits when needed. Differences of two are the GPU time between them.
+  Expected<double> timestamp_ns(const TimestampQuery& query);
 
   const StreamStats& stats() const { return stats_; }
   uint32_t recorded_dispatches() const { return current_ ? current_->dispatches : 0; }
