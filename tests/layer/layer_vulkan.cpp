@@ -2,11 +2,16 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <sstream>
 
 #include "bismuth/backend/vulkan_loader.hpp"
 
@@ -43,6 +48,9 @@ void set_layer_environment() {
   // Validation above Bismuth sees the extension's structures; tell it their sizes (its custom_stype_list setting).
   // Size pipelines' cache file: off unless a test asks for a folder.
   ::setenv("BISMUTH_CACHE_DIR", "off", 0);
+  // Prewarm (background compiles when a variable-size pipeline is created) off unless a test asks for it, so that
+  // the tests that count compiles see only their own.
+  ::setenv("BISMUTH_PREWARM", "0", 0);
   ::setenv("VK_LAYER_CUSTOM_STYPE_LIST", "1000999000:24:1000999001:32:1000999002:24", 1);
 }
 
@@ -54,6 +62,7 @@ std::vector<std::vector<uint32_t>> spied_modules() {
   std::map<int, std::vector<uint32_t>> by_index;
   for (const auto& entry : std::filesystem::directory_iterator(spy_dir())) {
     const std::string name = entry.path().filename().string();  // module-<n>.spv
+    if (name.rfind("module-", 0) != 0) continue;
     const int index = std::stoi(name.substr(7));
     std::ifstream in(entry.path(), std::ios::binary);
     std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -64,6 +73,96 @@ std::vector<std::vector<uint32_t>> spied_modules() {
   std::vector<std::vector<uint32_t>> out;
   for (auto& [i, w] : by_index) out.push_back(std::move(w));
   return out;
+}
+
+SpiedPipelines spied_pipelines() {
+  SpiedPipelines log;
+  std::ifstream in(spy_dir() / "pipelines.log");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string verb, handle;
+    words >> verb >> handle;
+    if (verb == "destroy") {
+      log.destroyed.push_back(handle);
+    } else if (verb == "create") {
+      SpiedPipeline p;
+      p.handle = handle;
+      std::string item;
+      while (words >> item) {
+        const size_t eq = item.find('=');
+        if (eq != std::string::npos) p.spec[std::stoul(item.substr(0, eq))] = std::stoul(item.substr(eq + 1));
+      }
+      log.created.push_back(std::move(p));
+    }
+  }
+  return log;
+}
+
+size_t SpiedPipelines::created_at(uint32_t x, uint32_t y, uint32_t z) const {
+  size_t n = 0;
+  for (const auto& p : created) {
+    auto at = [&](uint32_t id) { auto it = p.spec.find(id); return it == p.spec.end() ? 0u : it->second; };
+    if (at(0) == x && at(1) == y && at(2) == z) ++n;
+  }
+  return n;
+}
+
+bool SpiedPipelines::was_destroyed(const std::string& handle) const {
+  return std::find(destroyed.begin(), destroyed.end(), handle) != destroyed.end();
+}
+
+StderrCapture::StderrCapture() {
+  std::fflush(stderr);
+  path_ = (std::filesystem::temp_directory_path() / ("bismuth-stderr-" + std::to_string(::getpid()) + ".txt")).string();
+  fd_ = ::open(path_.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0600);
+  saved_ = ::dup(2);
+  if (fd_ >= 0 && saved_ >= 0) ::dup2(fd_, 2);
+}
+
+StderrCapture::~StderrCapture() { (void)finish(); }
+
+std::string StderrCapture::finish() {
+  if (saved_ >= 0) {
+    std::fflush(stderr);
+    ::dup2(saved_, 2);
+    ::close(saved_);
+    saved_ = -1;
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    std::ifstream in(path_);
+    text_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path_);
+    std::fputs(text_.c_str(), stderr);  // still shown
+  }
+  return text_;
+}
+
+CacheStats parse_cache_stats(const std::string& text) {
+  CacheStats s;
+  const size_t at = text.rfind("bismuth pipeline cache: ");
+  if (at == std::string::npos) return s;
+  unsigned long long v[9] = {};
+  s.found = std::sscanf(text.c_str() + at,
+                        "bismuth pipeline cache: %llu hits, %llu misses, %llu compiles (%llu prewarm, %llu failed), "
+                        "%llu prewarm joins, %llu single-flight waits, %llu evictions, %llu disk-cache hits",
+                        &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]) == 9;
+  s.hits = v[0];
+  s.misses = v[1];
+  s.compiles = v[2];
+  s.prewarm_compiles = v[3];
+  s.failures = v[4];
+  s.prewarm_joins = v[5];
+  s.single_flight_waits = v[6];
+  s.evictions = v[7];
+  const size_t entries_at = text.find("\n  ", at);
+  if (entries_at != std::string::npos) {
+    unsigned long long entries = 0;
+    if (std::sscanf(text.c_str() + entries_at, "\n  %llu entries", &entries) == 1) s.entries = entries;
+  }
+  const size_t disk_at = text.find("  disk cache: ", at);
+  if (disk_at != std::string::npos) s.disk_line = text.substr(disk_at, text.find('\n', disk_at) - disk_at);
+  return s;
 }
 
 // NVIDIA's driver fails to load again (VK_ERROR_INCOMPATIBLE_DRIVER) after a few dozen instance create/destroy
@@ -373,6 +472,11 @@ VkPipeline LayerVulkan::compute_pipeline(VkShaderModule module, VkPipelineLayout
   REQUIRE(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline) == VK_SUCCESS);
   pipelines_.push_back(pipeline);
   return pipeline;
+}
+
+void LayerVulkan::destroy_layout(VkPipelineLayout layout) {
+  vkDestroyPipelineLayout(device_, layout, nullptr);
+  layouts_.erase(std::remove(layouts_.begin(), layouts_.end(), layout), layouts_.end());
 }
 
 void LayerVulkan::destroy_pipeline(VkPipeline pipeline) {

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,7 +30,47 @@ std::filesystem::path layer_dir();
 std::filesystem::path spy_dir();
 // The modules the spy saw reaching the driver, in creation order.
 std::vector<std::vector<uint32_t>> spied_modules();
-void clear_spied_modules();
+void clear_spied_modules();  // and the pipeline log
+
+// The compute pipelines the spy saw reaching the driver (created, with their 4-byte specialization constants) and
+// the pipelines destroyed, in order.
+struct SpiedPipeline {
+  std::string handle;
+  std::map<uint32_t, uint32_t> spec;  // constantID -> value
+};
+struct SpiedPipelines {
+  std::vector<SpiedPipeline> created;
+  std::vector<std::string> destroyed;
+  // Pipelines created with SpecIds 0/1/2 = x/y/z (the group size of a local_size_x_id shader).
+  size_t created_at(uint32_t x, uint32_t y, uint32_t z) const;
+  bool was_destroyed(const std::string& handle) const;
+};
+SpiedPipelines spied_pipelines();
+
+// Redirects stderr (fd 2) to a file until finish() or destruction; finish() returns what was written (and echoes it).
+class StderrCapture {
+ public:
+  StderrCapture();
+  ~StderrCapture();
+  StderrCapture(const StderrCapture&) = delete;
+  StderrCapture& operator=(const StderrCapture&) = delete;
+  std::string finish();
+
+ private:
+  std::string path_;
+  std::string text_;
+  int fd_ = -1;
+  int saved_ = -1;
+};
+
+// The backend pipeline cache's BISMUTH_STATS block (the last one in `text`).
+struct CacheStats {
+  bool found = false;
+  uint64_t hits = 0, misses = 0, compiles = 0, prewarm_compiles = 0, failures = 0, prewarm_joins = 0,
+           single_flight_waits = 0, evictions = 0, entries = 0;
+  std::string disk_line;  // "  disk cache: <path> (<status>, loaded N bytes, last save M bytes)"
+};
+CacheStats parse_cache_stats(const std::string& text);
 
 struct Message {
   std::string id;
@@ -77,6 +118,7 @@ class LayerVulkan {
   VkPipeline compute_pipeline(VkShaderModule module, VkPipelineLayout layout, bool variable_group_size,
                               const void* stage_pnext = nullptr, const VkSpecializationInfo* specialization = nullptr);
   void destroy_pipeline(VkPipeline pipeline);
+  void destroy_layout(VkPipelineLayout layout);
   // Records with `record` into a fresh command buffer, submits, waits.
   void run(const std::function<void(VkCommandBuffer)>& record);
 

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include "bismuth/backend/vulkan_loader.hpp"
 #include "layer_vulkan.hpp"
@@ -115,8 +117,23 @@ TEST_CASE("BISMUTH_DISABLE=1 makes an explicitly enabled layer forward everythin
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
-// Whether the layer is active in an instance the application creates without naming any layer.
-bool layer_active_without_asking() {
+// What an instance the application creates without naming any layer gets from the implicit manifest: whether
+// the layer's extension is advertised, and whether the loader mapped the layer's library (`library`, a path only the
+// implicit manifest names) into the process while the instance is alive, i.e. whether the layer is in the chain at all.
+struct ImplicitLayerState {
+  bool extension_advertised = false;
+  bool library_loaded = false;
+};
+
+bool library_mapped(const std::filesystem::path& library) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line))
+    if (line.find(library.string()) != std::string::npos) return true;
+  return false;
+}
+
+ImplicitLayerState implicit_layer_state(const std::filesystem::path& library) {
   VkApplicationInfo app{};
   app.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO;
   app.apiVersion = VK_API_VERSION_1_1;
@@ -126,22 +143,26 @@ bool layer_active_without_asking() {
   VkInstance instance = VK_NULL_HANDLE;
   REQUIRE(vkCreateInstance(&info, nullptr, &instance) == VK_SUCCESS);
   volkLoadInstanceOnly(instance);
+  ImplicitLayerState state;
+  state.library_loaded = library_mapped(library);
   uint32_t count = 1;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
   vkEnumeratePhysicalDevices(instance, &count, &physical_device);
-  bool found = false;
   uint32_t n = 0;
   vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &n, nullptr);
   std::vector<VkExtensionProperties> list(n);
   vkEnumerateDeviceExtensionProperties(physical_device, nullptr, &n, list.data());
   for (uint32_t i = 0; i < n; ++i)
-    found = found || std::strcmp(list[i].extensionName, VK_BISMUTH_VARIABLE_GROUP_SIZE_EXTENSION_NAME) == 0;
+    state.extension_advertised = state.extension_advertised ||
+                                 std::strcmp(list[i].extensionName, VK_BISMUTH_VARIABLE_GROUP_SIZE_EXTENSION_NAME) == 0;
   vkDestroyInstance(instance, nullptr);
-  return found;
+  return state;
 }
 
 // The implicit manifest: found by the loader in $XDG_DATA_HOME/vulkan/implicit_layer.d, enabled by BISMUTH_ENABLE=1,
-// and not loaded at all with BISMUTH_DISABLE=1 (the loader's disable_environment).
+// and not loaded at all with BISMUTH_DISABLE=1 (the loader's disable_environment): its library is never mapped into
+// the process, so it is in no instance's chain. (The explicitly enabled layer with
+// BISMUTH_DISABLE=1 is loaded but forwards everything: the test above.)
 TEST_CASE("The implicit layer loads with BISMUTH_ENABLE=1 and is not loaded with BISMUTH_DISABLE=1") {
   const auto home = std::filesystem::temp_directory_path() / ("bismuth-xdg-" + std::to_string(::getpid()));
   const auto dir = home / "vulkan" / "implicit_layer.d";
@@ -152,21 +173,32 @@ TEST_CASE("The implicit layer loads with BISMUTH_ENABLE=1 and is not loaded with
   REQUIRE(std::filesystem::exists(manifest));
   std::filesystem::copy_file(manifest, dir / "VkLayer_bismuth_compute_implicit.json",
                              std::filesystem::copy_options::overwrite_existing);
-  std::filesystem::copy_file(layer_dir() / "libVkLayer_bismuth_compute.so",
-                             home / "vulkan" / "libVkLayer_bismuth_compute.so",
+  // A copy at a path of its own: the explicit layer that other tests loaded is mapped from the build folder.
+  const auto library = home / "vulkan" / "libVkLayer_bismuth_compute.so";
+  std::filesystem::copy_file(layer_dir() / "libVkLayer_bismuth_compute.so", library,
                              std::filesystem::copy_options::overwrite_existing);
   ::setenv("XDG_DATA_HOME", home.c_str(), 1);
   ::unsetenv("VK_ADD_LAYER_PATH");
   REQUIRE(bismuth::backend::load_vulkan().has_value());
+  REQUIRE_FALSE(library_mapped(library));
 
+  // Disabled first, so that nothing has loaded this copy yet: BISMUTH_DISABLE=1 wins over BISMUTH_ENABLE=1.
   ::setenv("BISMUTH_ENABLE", "1", 1);
+  ::setenv("BISMUTH_DISABLE", "1", 1);
+  // The loader still lists the manifest as an available layer (Debian 12's loader 1.3.239 does); what matters is
+  // that it is not in any instance's chain: its library is never opened.
+  INFO("listed by vkEnumerateInstanceLayerProperties while disabled: " << instance_layer_listed("VK_LAYER_BISMUTH_compute"));
+  ImplicitLayerState state = implicit_layer_state(library);
+  CHECK_FALSE(state.library_loaded);
+  CHECK_FALSE(state.extension_advertised);
+
   ::unsetenv("BISMUTH_DISABLE");
   CHECK(instance_layer_listed("VK_LAYER_BISMUTH_compute"));
-  CHECK(layer_active_without_asking());
-  ::setenv("BISMUTH_DISABLE", "1", 1);
-  CHECK_FALSE(layer_active_without_asking());
-  ::unsetenv("BISMUTH_DISABLE");
+  state = implicit_layer_state(library);
+  CHECK(state.library_loaded);
+  CHECK(state.extension_advertised);
+
   ::unsetenv("BISMUTH_ENABLE");
-  CHECK_FALSE(layer_active_without_asking());
+  CHECK_FALSE(implicit_layer_state(library).extension_advertised);
   std::filesystem::remove_all(home);
 }

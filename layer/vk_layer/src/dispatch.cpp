@@ -231,6 +231,21 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (auto* f4 = find_in_chain<VkPhysicalDeviceMaintenance4Features>(
             pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES))
       data->maintenance4 = data->maintenance4 || f4->maintenance4;
+    // What the backend's size pipeline compiles may use: required subgroup sizes, creation feedback.
+    data->subgroup_size_control = enabled(pCreateInfo, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    if (auto* f13 = find_in_chain<VkPhysicalDeviceVulkan13Features>(
+            pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES))
+      data->subgroup_size_control = data->subgroup_size_control || f13->subgroupSizeControl;
+    if (auto* fs = find_in_chain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+            pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES))
+      data->subgroup_size_control = data->subgroup_size_control || fs->subgroupSizeControl;
+    {
+      VkPhysicalDeviceProperties properties{};
+      instance->GetPhysicalDeviceProperties(physicalDevice, &properties);
+      data->pipeline_creation_feedback =
+          enabled(pCreateInfo, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME) ||
+          (instance->api_version >= VK_API_VERSION_1_3 && properties.apiVersion >= VK_API_VERSION_1_3);
+    }
 
     // The driver must not see the extensions the layer provides, nor the layer's feature structure.
     std::vector<const char*> extensions;
@@ -265,6 +280,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     data->CreateComputePipelines = load<PFN_vkCreateComputePipelines>(next_gdpa, d, "vkCreateComputePipelines");
     data->CreateGraphicsPipelines = load<PFN_vkCreateGraphicsPipelines>(next_gdpa, d, "vkCreateGraphicsPipelines");
     data->DestroyPipeline = load<PFN_vkDestroyPipeline>(next_gdpa, d, "vkDestroyPipeline");
+    data->DestroyPipelineLayout = load<PFN_vkDestroyPipelineLayout>(next_gdpa, d, "vkDestroyPipelineLayout");
     data->BeginCommandBuffer = load<PFN_vkBeginCommandBuffer>(next_gdpa, d, "vkBeginCommandBuffer");
     data->CmdBindPipeline = load<PFN_vkCmdBindPipeline>(next_gdpa, d, "vkCmdBindPipeline");
     data->CmdDispatch = load<PFN_vkCmdDispatch>(next_gdpa, d, "vkCmdDispatch");
@@ -273,10 +289,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (data->CmdDispatchBase == nullptr)
       data->CmdDispatchBase = load<PFN_vkCmdDispatchBase>(next_gdpa, d, "vkCmdDispatchBaseKHR");
     data->FreeCommandBuffers = load<PFN_vkFreeCommandBuffers>(next_gdpa, d, "vkFreeCommandBuffers");
-    data->CreatePipelineCache = load<PFN_vkCreatePipelineCache>(next_gdpa, d, "vkCreatePipelineCache");
-    data->DestroyPipelineCache = load<PFN_vkDestroyPipelineCache>(next_gdpa, d, "vkDestroyPipelineCache");
-    data->GetPipelineCacheData = load<PFN_vkGetPipelineCacheData>(next_gdpa, d, "vkGetPipelineCacheData");
-    if (data->variable_group_size) open_pipeline_cache(*data);
+    if (data->variable_group_size) {
+      // The application gets no device that cannot do what it enabled: without the backend's cache the
+      // extension cannot work, so the device is destroyed again and the error returned (the message says why).
+      const VkResult opened = open_size_pipeline_cache(*data);
+      if (opened != VK_SUCCESS) {
+        data->size_pipelines.reset();
+        if (data->DestroyDevice != nullptr) data->DestroyDevice(d, pAllocator);
+        *pDevice = VK_NULL_HANDLE;
+        return opened;
+      }
+    }
     report(*instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, "BISMUTH-device-created",
            std::string("vkCreateDevice: ballot lowering ") + (data->lower_ballot ? "on" : "off") +
                ", vote lowering " + (data->lower_vote ? "on" : "off") + ", variable group size " +
@@ -293,16 +316,14 @@ VKAPI_ATTR void VKAPI_CALL DestroyDevice(VkDevice device, const VkAllocationCall
   auto data = device_data(device);
   if (!data) return;
   destroy_variable_pipelines(*data);
-  close_pipeline_cache(*data);
   if (data->instance->settings.stats)
     std::fprintf(stderr,
-                 "Bismuth layer stats: modules passed through %llu, rewritten %llu; size pipelines compiled %llu, "
-                 "hits %llu; invalid commands skipped %llu\n",
+                 "Bismuth layer stats: modules passed through %llu, rewritten %llu; invalid commands skipped %llu\n",
                  static_cast<unsigned long long>(data->stats.modules_passed_through.load()),
                  static_cast<unsigned long long>(data->stats.modules_rewritten.load()),
-                 static_cast<unsigned long long>(data->stats.size_pipelines_compiled.load()),
-                 static_cast<unsigned long long>(data->stats.size_pipeline_hits.load()),
                  static_cast<unsigned long long>(data->stats.invalid_commands_skipped.load()));
+  // Size pipelines: the backend's cache saves its file and prints its statistics (BISMUTH_STATS) as it goes.
+  close_size_pipeline_cache(*data);
   erase_device_data(device);
   data->DestroyDevice(device, pAllocator);
 }
@@ -333,6 +354,7 @@ const DeviceIntercept kDeviceIntercepts[] = {
      Need::VariableOrLowering},
     {"vkCreateGraphicsPipelines", reinterpret_cast<PFN_vkVoidFunction>(&CreateGraphicsPipelines), Need::Lowering},
     {"vkDestroyPipeline", reinterpret_cast<PFN_vkVoidFunction>(&DestroyPipeline), Need::VariableGroupSize},
+    {"vkDestroyPipelineLayout", reinterpret_cast<PFN_vkVoidFunction>(&DestroyPipelineLayout), Need::VariableGroupSize},
     {"vkBeginCommandBuffer", reinterpret_cast<PFN_vkVoidFunction>(&BeginCommandBuffer), Need::VariableGroupSize},
     {"vkFreeCommandBuffers", reinterpret_cast<PFN_vkVoidFunction>(&FreeCommandBuffers), Need::VariableGroupSize},
     {"vkCmdBindPipeline", reinterpret_cast<PFN_vkVoidFunction>(&CmdBindPipeline), Need::VariableGroupSize},

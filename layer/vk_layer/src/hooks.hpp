@@ -86,6 +86,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
                                                       VkPipeline* pPipelines);
 VKAPI_ATTR void VKAPI_CALL DestroyPipeline(VkDevice device, VkPipeline pipeline,
                                            const VkAllocationCallbacks* pAllocator);
+VKAPI_ATTR void VKAPI_CALL DestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout,
+                                                 const VkAllocationCallbacks* pAllocator);
 VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer,
                                                   const VkCommandBufferBeginInfo* pBeginInfo);
 VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool commandPool,
@@ -102,9 +104,11 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
                                                        uint32_t groupCountY, uint32_t groupCountZ,
                                                        uint32_t groupSizeX, uint32_t groupSizeY,
                                                        uint32_t groupSizeZ);
-// pipeline_cache_file.cpp: open at vkCreateDevice (variable group size devices), save and close at vkDestroyDevice.
-void open_pipeline_cache(DeviceData& device);
-void close_pipeline_cache(DeviceData& device);
+// size_pipeline_cache.cpp: the backend's PipelineCache for size pipelines, created at vkCreateDevice (variable group
+// size devices; an error message and a VkResult when the backend cannot adopt the device), and at vkDestroyDevice
+// saved (BISMUTH_CACHE_DIR), reported (BISMUTH_STATS) and destroyed.
+VkResult open_size_pipeline_cache(DeviceData& device);
+void close_size_pipeline_cache(DeviceData& device);
 
 // Destroys every variable pipeline still alive (vkDestroyDevice).
 void destroy_variable_pipelines(DeviceData& device);

@@ -70,7 +70,8 @@ struct PhysicalDeviceSupport {
   VkPhysicalDeviceLimits limits{};
 };
 
-struct VariablePipeline;  // variable_group_size.hpp
+struct VariablePipeline;   // variable_group_size.cpp
+struct SizePipelineCache;  // size_pipeline_cache.hpp
 
 struct DeviceData {
   VkDevice device = VK_NULL_HANDLE;
@@ -84,6 +85,8 @@ struct DeviceData {
   bool variable_group_size = false;  // VK_BISMUTH_variable_group_size enabled (and its feature)
   bool variable_group_size_extension = false;  // the extension enabled, with or without the feature
   bool maintenance4 = false;         // LocalSizeId usable (SPIR-V 1.6 modules)
+  bool subgroup_size_control = false;        // the app enabled subgroupSizeControl (required subgroup sizes)
+  bool pipeline_creation_feedback = false;   // VK_EXT_pipeline_creation_feedback or Vulkan 1.3 core
 
   PFN_vkDestroyDevice DestroyDevice = nullptr;
   PFN_vkCreateShaderModule CreateShaderModule = nullptr;
@@ -91,19 +94,18 @@ struct DeviceData {
   PFN_vkCreateComputePipelines CreateComputePipelines = nullptr;
   PFN_vkCreateGraphicsPipelines CreateGraphicsPipelines = nullptr;
   PFN_vkDestroyPipeline DestroyPipeline = nullptr;
+  PFN_vkDestroyPipelineLayout DestroyPipelineLayout = nullptr;
   PFN_vkBeginCommandBuffer BeginCommandBuffer = nullptr;
   PFN_vkCmdBindPipeline CmdBindPipeline = nullptr;
   PFN_vkCmdDispatch CmdDispatch = nullptr;
   PFN_vkCmdDispatchIndirect CmdDispatchIndirect = nullptr;
   PFN_vkCmdDispatchBase CmdDispatchBase = nullptr;
   PFN_vkFreeCommandBuffers FreeCommandBuffers = nullptr;
-  PFN_vkCreatePipelineCache CreatePipelineCache = nullptr;
-  PFN_vkDestroyPipelineCache DestroyPipelineCache = nullptr;
-  PFN_vkGetPipelineCacheData GetPipelineCacheData = nullptr;
 
-  // BISMUTH_CACHE_DIR: the cache size pipelines are compiled through (pipeline_cache_file.cpp).
-  VkPipelineCache pipeline_cache = VK_NULL_HANDLE;
-  std::string cache_path;
+  // Size pipelines come from the backend's PipelineCache on this device (size_pipeline_cache.cpp); null unless
+  // VK_BISMUTH_variable_group_size is enabled. shared_ptr: its deleter is bound where it is created, so the
+  // translation units that do not include the backend's headers can hold it.
+  std::shared_ptr<SizePipelineCache> size_pipelines;
 
   // Variable group size: the SPIR-V of every module (after lowering), the variable pipelines by handle, and the
   // compute pipeline the application last bound in each command buffer.
@@ -115,8 +117,6 @@ struct DeviceData {
   struct Stats {
     std::atomic<uint64_t> modules_passed_through{0};
     std::atomic<uint64_t> modules_rewritten{0};
-    std::atomic<uint64_t> size_pipelines_compiled{0};
-    std::atomic<uint64_t> size_pipeline_hits{0};
     std::atomic<uint64_t> invalid_commands_skipped{0};
   } stats;
 };

@@ -1,6 +1,7 @@
 #include "settings.hpp"
 
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 namespace bismuth::layer {
@@ -28,6 +29,13 @@ Settings Settings::from_environment() {
   else if (level == "debug") settings.log_level = LogLevel::Debug;
   settings.cache_dir = std::string(env("BISMUTH_CACHE_DIR"));
   settings.stats = truthy(env("BISMUTH_STATS"));
+  const std::string_view prewarm = env("BISMUTH_PREWARM");
+  if (prewarm == "off" || prewarm == "false" || prewarm == "no") {
+    settings.prewarm_sizes = 0;
+  } else if (!prewarm.empty() && prewarm.find_first_not_of("0123456789") == std::string_view::npos &&
+             prewarm.size() <= 6) {
+    settings.prewarm_sizes = std::stoul(std::string(prewarm));  // digits only, at most 6: cannot throw
+  }
   return settings;
 }
 

@@ -1,6 +1,7 @@
 // Layer settings, read from environment variables once per vkCreateInstance (docs/layer.md, "Settings").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -15,6 +16,9 @@ struct Settings {
   LogLevel log_level = LogLevel::Warning;  // BISMUTH_LOG_LEVEL=off|error|warning|info|debug
   std::string cache_dir;        // BISMUTH_CACHE_DIR: directory of the size pipelines' VkPipelineCache file
   bool stats = false;           // BISMUTH_STATS=1: print counters to stderr at vkDestroyDevice
+  // BISMUTH_PREWARM=off|0|<n>: how many likely sizes to compile in the background when a variable-size pipeline
+  // is created (default: the backend's default set, 64 sizes).
+  size_t prewarm_sizes = 64;
 
   static Settings from_environment();
 };

@@ -1,20 +1,24 @@
 // Feature 2: VK_BISMUTH_variable_group_size (docs/VK_BISMUTH_variable_group_size.adoc).
 //
 // A variable-size pipeline is a real VkPipeline created from a copy of its module whose workgroup size was turned
-// into specialization constants (spirv_patch), at the module's own size. vkCmdDispatchGroupSizeBISMUTH looks up
-// (or compiles) the pipeline specialised to the requested size, binds it and dispatches. Size pipelines belong to
-// their parent: vkDestroyPipeline of the parent destroys them. The application may destroy the parent only after
-// every command buffer that used it completed (VUID-vkDestroyPipeline-pipeline-00765), and every command buffer
-// that used a size pipeline used the parent, so that is also when the size pipelines are no longer in use.
+// into specialization constants (spirv_patch), at the module's own size. That copy becomes a backend::Shader
+// carrying the application's pipeline layout, its other specialization constants and its flags, and
+// vkCmdDispatchGroupSizeBISMUTH gets the pipeline for the requested size from the backend's PipelineCache
+// (size_pipeline_cache.cpp: single-flight compiles, sharded lookups, disk persistence, prewarm, statistics), binds
+// it and dispatches. Size pipelines belong to their parent: vkDestroyPipeline of the parent erases them from the
+// cache, which destroys them. The application may destroy the parent only after every command buffer that used
+// it completed (VUID-vkDestroyPipeline-pipeline-00765), and every command buffer that used a size pipeline bound
+// the parent, so that is also when the size pipelines are no longer in use.
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
-#include <map>
 #include <span>
 #include <string>
 
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "hooks.hpp"
+#include "size_pipeline_cache.hpp"
 
 namespace bismuth::layer {
 
@@ -22,20 +26,13 @@ using Size = std::array<uint32_t, 3>;
 
 struct VariablePipeline {
   VkPipeline parent = VK_NULL_HANDLE;
-  VkShaderModule module = VK_NULL_HANDLE;  // the layer's respecialisable copy
+  // The layer's respecialisable copy of the module, with everything fixed about the pipeline; it owns the
+  // VkShaderModule. Its key identity is unique to this parent, so erasing it never touches another's pipelines.
+  std::shared_ptr<backend::Shader> shader;
   VkPipelineLayout layout = VK_NULL_HANDLE;
-  VkPipelineCreateFlags flags = 0;
-  VkPipelineShaderStageCreateFlags stage_flags = 0;
-  std::string entry;
-  Size spec_ids{};
   Size default_size{};
-  std::vector<VkSpecializationMapEntry> app_entries;  // the application's, minus the group size ids
-  std::vector<uint8_t> app_data;
-  bool has_required_subgroup_size = false;
-  VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required_subgroup_size{};
-
-  std::mutex mutex;
-  std::map<Size, VkPipeline> sizes;  // includes the parent at default_size
+  uint32_t required_subgroup_size = 0;  // VkPipelineShaderStageRequiredSubgroupSizeCreateInfo, 0 = none
+  std::atomic<bool> layout_destroyed{false};
 };
 
 namespace {
@@ -51,6 +48,7 @@ constexpr const char* kVuidGroupCount[3] = {"VUID-vkCmdDispatchGroupSizeBISMUTH-
 constexpr const char* kVuidFixedDispatch = "VUID-vkCmdDispatch-None-10009";
 constexpr const char* kVuidFeature = "VUID-VkComputePipelineVariableGroupSizeCreateInfoBISMUTH-variableGroupSize-10010";
 constexpr const char* kVuidModule = "VUID-VkComputePipelineVariableGroupSizeCreateInfoBISMUTH-module-10011";
+constexpr const char* kVuidLayout = "VUID-vkCmdDispatchGroupSizeBISMUTH-layout-10012";
 
 void error(const DeviceData& d, const char* vuid, const std::string& message) {
   report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, vuid, message);
@@ -68,32 +66,54 @@ std::shared_ptr<VariablePipeline> find_variable(DeviceData& d, VkPipeline pipeli
   return it == d.variable_pipelines.end() ? nullptr : it->second;
 }
 
-VkResult create_size_pipeline(DeviceData& d, const VariablePipeline& vp, const Size& size, VkPipelineCache cache,
-                              const VkAllocationCallbacks* allocator, const void* stage_pnext,
-                              const void* create_pnext, VkPipeline* out) {
-  std::vector<VkSpecializationMapEntry> entries = vp.app_entries;
-  std::vector<uint8_t> data = vp.app_data;
+// The parent: the application's own create info (its chains, allocator and pipeline cache) with the layer's module.
+VkResult create_parent_pipeline(DeviceData& d, const backend::Shader& shader, const VkComputePipelineCreateInfo& app,
+                                const VkAllocationCallbacks* allocator, VkPipelineCache cache, const Size& size,
+                                VkPipeline* out) {
+  std::vector<VkSpecializationMapEntry> entries = shader.specialization_entries();
+  std::vector<uint8_t> data = shader.specialization_data();
   const auto base = static_cast<uint32_t>(data.size());
   data.resize(data.size() + sizeof(size));
   std::memcpy(data.data() + base, size.data(), sizeof(size));
   for (uint32_t i = 0; i < 3; ++i)
-    entries.push_back({vp.spec_ids[i], base + i * static_cast<uint32_t>(sizeof(uint32_t)), sizeof(uint32_t)});
+    entries.push_back({shader.group_size_spec_ids()[i], base + i * static_cast<uint32_t>(sizeof(uint32_t)),
+                       sizeof(uint32_t)});
   VkSpecializationInfo spec{static_cast<uint32_t>(entries.size()), entries.data(), data.size(), data.data()};
 
-  VkComputePipelineCreateInfo info{};
-  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
-  info.pNext = create_pnext;
-  info.flags = vp.flags;
-  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-  info.stage.pNext = stage_pnext;
-  info.stage.flags = vp.stage_flags;
-  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-  info.stage.module = vp.module;
-  info.stage.pName = vp.entry.c_str();
+  VkComputePipelineCreateInfo info = app;
+  ChainUnlinker strip_ours(&info.pNext, VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH);
+  ChainUnlinker strip_module(&info.stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  info.flags = app.flags & ~VK_PIPELINE_CREATE_DERIVATIVE_BIT;
+  info.stage.module = shader.module();
+  info.stage.pName = shader.entry_point().c_str();
   info.stage.pSpecializationInfo = &spec;
-  info.layout = vp.layout;
+  info.basePipelineHandle = VK_NULL_HANDLE;
   info.basePipelineIndex = -1;
   return d.CreateComputePipelines(d.device, cache, 1, &info, allocator, out);
+}
+
+std::atomic<uint64_t> g_next_identity{1};
+
+VkResult to_vk_result(const Error& e) {
+  return e.code < 0 ? static_cast<VkResult>(e.code) : VK_ERROR_INITIALIZATION_FAILED;
+}
+
+// Background compiles of likely sizes (BISMUTH_PREWARM): the backend's default set within the device limits, minus
+// the parent's own size and, for REQUIRE_FULL_SUBGROUPS stages, sizes whose x is not a whole number of subgroups.
+void prewarm(DeviceData& d, const VariablePipeline& vp, VkPipelineShaderStageCreateFlags stage_flags) {
+  SizePipelineCache& spc = *d.size_pipelines;
+  if (spc.prewarm_sizes == 0) return;
+  const backend::DeviceInfo& info = spc.device->info();
+  uint32_t full = 0;
+  if (stage_flags & VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT)
+    full = vp.required_subgroup_size != 0 ? vp.required_subgroup_size : std::max(info.max_subgroup_size, 1u);
+  std::vector<backend::GroupSize> sizes;
+  for (const backend::GroupSize& s : backend::PipelineCache::default_prewarm_sizes(info, spc.prewarm_sizes)) {
+    if (Size{s.x, s.y, s.z} == vp.default_size) continue;
+    if (full != 0 && s.x % full != 0) continue;
+    sizes.push_back(s);
+  }
+  if (!sizes.empty()) spc.cache->prewarm(vp.shader, std::move(sizes), vp.required_subgroup_size);
 }
 
 VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const VkComputePipelineCreateInfo& app_info,
@@ -144,59 +164,57 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
            "gl_WorkGroupSize keep the original size (use local_size_x_id)");
 
   auto vp = std::make_shared<VariablePipeline>();
-  VkShaderModuleCreateInfo module_info{};
-  module_info.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO;
-  module_info.codeSize = patch->words.size() * sizeof(uint32_t);
-  module_info.pCode = patch->words.data();
-  VkResult result = d.CreateShaderModule(d.device, &module_info, nullptr, &vp->module);
-  if (result != VK_SUCCESS) return result;
-
-  vp->layout = app_info.layout;
-  vp->flags = app_info.flags & ~VK_PIPELINE_CREATE_DERIVATIVE_BIT;
-  vp->stage_flags = stage.flags;
-  vp->entry = options.entry_point;
-  vp->spec_ids = patch->report.spec_ids;
-  vp->default_size = patch->report.original_size;
+  backend::ShaderDesc desc;
+  desc.spirv = patch->words;
+  desc.entry_point = options.entry_point;
+  desc.group_size_spec_ids = patch->report.spec_ids;
+  desc.external_layout = app_info.layout;
+  desc.external_layout_identity = g_next_identity.fetch_add(1, std::memory_order_relaxed);
+  desc.name = "variable-size pipeline (entry point '" + options.entry_point + "')";
   if (const VkSpecializationInfo* spec = stage.pSpecializationInfo) {
-    for (uint32_t i = 0; i < spec->mapEntryCount; ++i)
-      if (std::find(vp->spec_ids.begin(), vp->spec_ids.end(), spec->pMapEntries[i].constantID) == vp->spec_ids.end())
-        vp->app_entries.push_back(spec->pMapEntries[i]);
+    for (uint32_t i = 0; i < spec->mapEntryCount; ++i) {
+      const VkSpecializationMapEntry& e = spec->pMapEntries[i];
+      if (std::find(desc.group_size_spec_ids.begin(), desc.group_size_spec_ids.end(), e.constantID) ==
+          desc.group_size_spec_ids.end())
+        desc.specialization_entries.push_back(e);
+    }
     const auto* bytes = static_cast<const uint8_t*>(spec->pData);
-    if (bytes != nullptr) vp->app_data.assign(bytes, bytes + spec->dataSize);
+    if (bytes != nullptr) desc.specialization_data.assign(bytes, bytes + spec->dataSize);
   }
+  // Size pipelines keep the application's flags except those that make no sense for a pipeline it never sees:
+  // derivatives, and "fail instead of compiling" (a size pipeline must be compiled when it is first needed).
+  desc.pipeline_flags = app_info.flags & ~(VK_PIPELINE_CREATE_DERIVATIVE_BIT |
+                                           VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
+                                           VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT);
+  desc.stage_flags = stage.flags;
+  auto shader = backend::Shader::create(*d.size_pipelines->device, desc);
+  if (!shader) {
+    error(d, kVuidModule, "vkCreateComputePipelines: " + shader.error().message);
+    return to_vk_result(shader.error());
+  }
+  vp->shader = std::move(*shader);
+  vp->layout = app_info.layout;
+  vp->default_size = patch->report.original_size;
   if (auto* required = find_in_chain<const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
-          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO)) {
-    vp->has_required_subgroup_size = true;
-    vp->required_subgroup_size = *required;
-    vp->required_subgroup_size.pNext = nullptr;
-  }
+          stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
+    vp->required_subgroup_size = required->requiredSubgroupSize;
 
-  // The parent: the application's chains minus the layer's structure and any inline module.
-  VkComputePipelineCreateInfo copy = app_info;
-  {
-    ChainUnlinker strip_ours(&copy.pNext, VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH);
-    ChainUnlinker strip_module(&copy.stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
-    result = create_size_pipeline(d, *vp, vp->default_size, cache, allocator, copy.stage.pNext, copy.pNext,
-                                  &vp->parent);
-  }
-  if (result != VK_SUCCESS) {
-    d.DestroyShaderModule(d.device, vp->module, nullptr);
-    return result;
-  }
-  vp->sizes[vp->default_size] = vp->parent;
+  VkResult result = create_parent_pipeline(d, *vp->shader, app_info, allocator, cache, vp->default_size, &vp->parent);
+  if (result != VK_SUCCESS) return result;  // vp->shader's destructor destroys the module
   *out = vp->parent;
+  prewarm(d, *vp, stage.flags);
   std::lock_guard lock(d.mutex);
   d.variable_pipelines[vp->parent] = std::move(vp);
   return VK_SUCCESS;
 }
 
+// The parent and its size pipelines. Erasing first cancels the pipeline's prewarm compiles (and waits for a running
+// one), so none uses the module or the application's layout afterwards.
 void destroy(DeviceData& d, VariablePipeline& vp, const VkAllocationCallbacks* parent_allocator) {
-  std::lock_guard lock(vp.mutex);
-  for (const auto& [size, pipeline] : vp.sizes)
-    d.DestroyPipeline(d.device, pipeline, pipeline == vp.parent ? parent_allocator : nullptr);
-  vp.sizes.clear();
-  d.DestroyShaderModule(d.device, vp.module, nullptr);
-  vp.module = VK_NULL_HANDLE;
+  if (vp.shader && d.size_pipelines) d.size_pipelines->cache->erase(*vp.shader);
+  d.DestroyPipeline(d.device, vp.parent, parent_allocator);
+  vp.parent = VK_NULL_HANDLE;
+  vp.shader.reset();  // destroys the module (nothing of the backend's is pending: it never submits)
 }
 
 VkPipeline bound_pipeline(DeviceData& d, VkCommandBuffer cb) {
@@ -288,6 +306,32 @@ VKAPI_ATTR void VKAPI_CALL DestroyPipeline(VkDevice device, VkPipeline pipeline,
   }
   if (vp) return destroy(*data, *vp, pAllocator);
   data->DestroyPipeline(device, pipeline, pAllocator);
+}
+
+// A variable-size pipeline compiles its sizes with the application's layout: once the layout is gone, its prewarm
+// stops and its dispatches are reported (VUID-vkCmdDispatchGroupSizeBISMUTH-layout-10012) instead of compiling
+// with a destroyed handle.
+VKAPI_ATTR void VKAPI_CALL DestroyPipelineLayout(VkDevice device, VkPipelineLayout pipelineLayout,
+                                                 const VkAllocationCallbacks* pAllocator) {
+  auto data = device_data(device);
+  if (!data) return;
+  if (pipelineLayout != VK_NULL_HANDLE && data->size_pipelines) {
+    try {
+      std::vector<std::shared_ptr<VariablePipeline>> users;
+      {
+        std::lock_guard lock(data->mutex);
+        for (auto& [handle, vp] : data->variable_pipelines)
+          if (vp->layout == pipelineLayout) users.push_back(vp);
+      }
+      for (auto& vp : users) {
+        vp->layout_destroyed.store(true, std::memory_order_release);
+        data->size_pipelines->cache->cancel_prewarm(*vp->shader);
+      }
+    } catch (...) {
+      // Without memory for the list nothing can be cancelled; the layout goes all the same.
+    }
+  }
+  data->DestroyPipelineLayout(device, pipelineLayout, pAllocator);
 }
 
 void destroy_variable_pipelines(DeviceData& d) {
@@ -396,28 +440,23 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
                                         ") exceeds maxVariableGroupInvocations (" +
                                         std::to_string(limits.maxComputeWorkGroupInvocations) + ")");
 
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    {
-      std::lock_guard lock(vp->mutex);
-      auto it = vp->sizes.find(size);
-      if (it != vp->sizes.end()) {
-        pipeline = it->second;
-        d.stats.size_pipeline_hits.fetch_add(1, std::memory_order_relaxed);
-      } else {
-        // Compiled under the pipeline's lock: concurrent recorders asking for the same size wait for one compile.
-        const void* stage_pnext = vp->has_required_subgroup_size ? &vp->required_subgroup_size : nullptr;
-        const VkResult result =
-            create_size_pipeline(d, *vp, size, d.pipeline_cache, nullptr, stage_pnext, nullptr, &pipeline);
-        if (result != VK_SUCCESS) {
-          report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "BISMUTH-size-pipeline-creation-failed",
-                 "vkCmdDispatchGroupSizeBISMUTH: creating the pipeline for group size " + std::to_string(size[0]) +
-                     "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]) + " failed (VkResult " +
-                     std::to_string(result) + "). The command is skipped.");
-          return;
-        }
-        vp->sizes.emplace(size, pipeline);
-        d.stats.size_pipelines_compiled.fetch_add(1, std::memory_order_relaxed);
+    if (vp->layout_destroyed.load(std::memory_order_acquire))
+      return skip(kVuidLayout, "the VkPipelineLayout the bound variable-size pipeline was created with has been "
+                               "destroyed; size pipelines are created with it");
+    VkPipeline pipeline = vp->parent;  // the module's own size: the application's pipeline itself
+    if (size != vp->default_size) {
+      // The backend's cache: a sharded lookup on a hit; on a miss one compile, which concurrent recorders of the
+      // same size (and a prewarm compile of it) join.
+      const backend::PipelineRequest request{vp->shader.get(), {size[0], size[1], size[2]}, vp->required_subgroup_size,
+                                             {}};
+      auto compiled = d.size_pipelines->cache->get_or_compile(request);
+      if (!compiled) {
+        report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "BISMUTH-size-pipeline-creation-failed",
+               "vkCmdDispatchGroupSizeBISMUTH: " + compiled.error().message + ". The command is skipped.");
+        return;
       }
+      // The cache keeps the entry (it is pinned until the parent is destroyed), so the handle stays valid.
+      pipeline = (*compiled)->handle();
     }
     d.CmdBindPipeline(commandBuffer, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     d.CmdDispatch(commandBuffer, groupCountX, groupCountY, groupCountZ);
