@@ -245,6 +245,61 @@ void main() { c[0] = 2u; c[1] = 1u; c[2] = 1u; }
   REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
 }
 
+TEST_CASE("Indirect dispatch does not wait for the commands that write its counts") {
+  // The counts come from a slow writer; glDispatchComputeIndirect returns while the writer still runs (a fence
+  // placed between them is not yet signalled), and the dispatch still uses the counts the writer wrote.
+  Setup s;
+  const GLuint writer = make_program(R"(#version 450
+layout(local_size_x = 1) in;
+layout(std430, binding = 2) buffer Cmd { uint c[4]; };
+uniform uint n;
+void main() {
+  uint x = c[3];
+  for (uint i = 0u; i < n; ++i) x = x * 1664525u + 1013904223u;
+  c[3] = x;
+  c[0] = 2u; c[1] = 1u; c[2] = 1u;
+}
+)");
+  const uint32_t zeros[4] = {0, 0, 0, 0};
+  const GLuint cmd = make_buffer(sizeof zeros, zeros);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, cmd);
+  glUseProgram(writer);
+  glUniform1ui(glGetUniformLocation(writer, "n"), 1u << 25);
+  glFinish();
+  glDispatchCompute(1, 1, 1);
+  GLsync writer_done = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
+  glUseProgram(make_program(kFixed));
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, cmd);
+  glDispatchComputeIndirect(0);
+  CHECK(glClientWaitSync(writer_done, 0, 0) == GL_TIMEOUT_EXPIRED);  // the call did not wait for the writer
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const auto w = s.words(12);
+  for (uint32_t i = 0; i < 8; ++i) CHECK(w[i] == i + 1);
+  CHECK(w[8] == 0);
+  CHECK(glClientWaitSync(writer_done, 0, 0) == GL_ALREADY_SIGNALED);
+  glDeleteSync(writer_done);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
+
+TEST_CASE("Indirect group counts above MAX_COMPUTE_WORK_GROUP_COUNT dispatch nothing") {
+  // GL 4.6 section 19 leaves them undefined; Bismuth never lets Vulkan see them (a GPU check zeroes the command).
+  Setup s;
+  glUseProgram(make_program(kFixed));
+  const std::vector<uint32_t> cmd = {static_cast<uint32_t>(indexed(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0)) + 1u, 1, 1,
+                                     1, static_cast<uint32_t>(indexed(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1)) + 1u, 1,
+                                     1, 1, 1};
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, make_buffer(static_cast<GLsizeiptr>(cmd.size() * 4), cmd.data()));
+  glDispatchComputeIndirect(0);
+  glDispatchComputeIndirect(12);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(s.words(8) == std::vector<uint32_t>(8, 0));
+  glDispatchComputeIndirect(24);  // a valid command after them still runs
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(s.words(8) == std::vector<uint32_t>{1, 2, 3, 4, 0, 0, 0, 0});
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
+
 TEST_CASE("COMPUTE_WORK_GROUP_SIZE of a variable-size program is 0, 0, 0") {
   // ARB_compute_variable_group_size: "If <program> [...] has a variable work group size, the values returned
   // [for COMPUTE_WORK_GROUP_SIZE] will be zero."

@@ -524,7 +524,11 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     vk.vkCmdWriteTimestamp(batch->commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool,
                            batch->pairs_used * 2);
   }
-  vk.vkCmdDispatch(batch->commands, info.groups[0], info.groups[1], info.groups[2]);
+  if (info.indirect != nullptr) {
+    vk.vkCmdDispatchIndirect(batch->commands, info.indirect->handle(), info.indirect_offset);
+  } else {
+    vk.vkCmdDispatch(batch->commands, info.groups[0], info.groups[1], info.groups[2]);
+  }
   readonly_repeat_ = read_only;
   ++stats_.dispatches;
   ++batch->dispatches;
@@ -566,6 +570,35 @@ Expected<double> CommandStream::elapsed_ns(const TimestampQuery& query) {
   const uint64_t start = it->second[size_t(query.pair) * 2] & mask;
   const uint64_t end = it->second[size_t(query.pair) * 2 + 1] & mask;
   return double((end - start) & mask) * double(device_->info().timestamp_period_ns);
+}
+
+Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
+  if (info.indirect == nullptr) return fail("dispatch_indirect: no indirect buffer");
+  Buffer& buffer = *info.indirect;
+  const VkDeviceSize begin = info.indirect_offset, end = info.indirect_offset + 12;
+  if (begin % 4 != 0 || end > buffer.size()) {
+    return fail("dispatch_indirect: the command at offset " + std::to_string(begin) + " is not 4-aligned inside the buffer");
+  }
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  track(batch, buffer);
+  if (needs_barrier(buffer.handle(), begin, end, false)) {
+    // Like record_barrier, plus the indirect-command read of the dispatch.
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = kWriteAccess;
+    barrier.dstAccessMask = kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+    device_->vk().vkCmdPipelineBarrier(batch.commands, kWorkStages, kWorkStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                                       0, 1, &barrier, 0, nullptr, 0, nullptr);
+    written_.clear();
+    read_.clear();
+    readonly_repeat_ = false;
+    ++stats_.automatic_barriers;
+  }
+  if (Status ok = dispatch(info); !ok) return ok;
+  // After the dispatch's own tracking (a barrier it recorded would have cleared this note).
+  note_access(buffer.handle(), begin, end, false);
+  return {};
 }
 
 Status CommandStream::write_timestamp(TimestampQuery* out) {

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdio>
 
+#include "bismuth/translator/glsl_compiler.hpp"
 #include "gl_internal.hpp"
 
 namespace bismuth::gl {
@@ -123,6 +124,81 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   return true;
 }
 
+// glDispatchComputeIndirect without a CPU wait: a one-invocation pass copies the command into the context's
+// counts buffer — or zeros when a count is above GL_MAX_COMPUTE_WORK_GROUP_COUNT (GL leaves that undefined; Vulkan
+// must never see it) — and the dispatch reads its counts from there (vkCmdDispatchIndirect). The backend orders
+// both by its buffer tracking.
+constexpr const char* kIndirectCheckSource = R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) readonly buffer Command { uint words[]; } command;
+layout(set = 0, binding = 1, std430) writeonly buffer Counts { uint counts[3]; } checked;
+layout(push_constant) uniform Limits { uint first; uint max_x; uint max_y; uint max_z; } limits;
+void main() {
+  uvec3 v = uvec3(command.words[limits.first], command.words[limits.first + 1u], command.words[limits.first + 2u]);
+  bool ok = v.x <= limits.max_x && v.y <= limits.max_y && v.z <= limits.max_z;
+  checked.counts[0] = ok ? v.x : 0u;
+  checked.counts[1] = ok ? v.y : 0u;
+  checked.counts[2] = ok ? v.z : 0u;
+}
+)";
+
+// The checked counts buffer with the command at `offset` of `command` copied into it; null with the error
+// recorded.
+backend::Buffer* check_indirect(Context* ctx, BufferObject& command, VkDeviceSize offset, const char* func) {
+  DeviceState& state = ctx->device_state;
+  std::shared_ptr<backend::Shader> shader;
+  {
+    std::lock_guard lock(state.indirect_mutex);
+    if (!state.indirect_check) {
+      auto spirv = translator::compile_glsl_compute(kIndirectCheckSource);
+      if (!spirv) {
+        ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": internal: " + spirv.error().message);
+        return nullptr;
+      }
+      backend::ShaderDesc desc;
+      desc.spirv = *spirv;
+      desc.layout.bindings = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+      desc.layout.push_constant_bytes = 16;
+      desc.name = "glDispatchComputeIndirect count check";
+      auto created = backend::Shader::create(*state.device, desc);
+      if (!created) {
+        ctx->backend_error(func, created.error());
+        return nullptr;
+      }
+      state.indirect_check = std::move(*created);
+    }
+    shader = state.indirect_check;
+  }
+  if (!ctx->indirect_counts) {
+    auto created = backend::Buffer::create(*state.device, 16);
+    if (!created) {
+      ctx->backend_error(func, created.error());
+      return nullptr;
+    }
+    ctx->indirect_counts = std::move(*created);
+  }
+  // Storage offsets must be aligned: bind from the aligned offset below and index the words from there.
+  const VkDeviceSize alignment = std::max<VkDeviceSize>(4, ctx->caps.ssbo_alignment);
+  const VkDeviceSize base = offset / alignment * alignment;
+  const VkDeviceSize range = std::min<VkDeviceSize>(command.buffer->size() - base, kMaxStorageRange);
+  const std::array<backend::BufferBinding, 2> bindings{
+      backend::BufferBinding{command.buffer.get(), base, range, backend::Access::Read},
+      backend::BufferBinding{ctx->indirect_counts.get(), 0, 16, backend::Access::Write}};
+  const std::array<uint32_t, 4> limits{static_cast<uint32_t>((offset - base) / 4), ctx->caps.max_group_count[0],
+                                       ctx->caps.max_group_count[1], ctx->caps.max_group_count[2]};
+  backend::DispatchInfo info;
+  info.shader = shader.get();
+  info.size = {1, 1, 1};
+  info.groups = {1, 1, 1};
+  info.bindings = bindings;
+  info.push_constants = std::as_bytes(std::span(limits));
+  if (Status ok = ctx->stream->dispatch(info); !ok) {
+    ctx->backend_error(func, ok.error());
+    return nullptr;
+  }
+  return ctx->indirect_counts.get();
+}
+
 // What a dispatch runs: the current GLSL program, else the enabled GL_COMPUTE_PROGRAM_NV program.
 struct Selected {
   Executable* glsl = nullptr;
@@ -138,24 +214,33 @@ struct Selected {
   }
 };
 
+// An indirect dispatch: the group counts at `offset` of `buffer`, read by the GPU.
+struct Indirect {
+  backend::Buffer* buffer = nullptr;
+  VkDeviceSize offset = 0;
+};
+
 void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size, backend::GroupSize size,
-            const std::array<uint32_t, 3>& groups, const char* func) {
+            const std::array<uint32_t, 3>& groups, const Indirect& indirect, const char* func) {
   backend::DispatchInfo info;
   info.shader = shader;
   info.size = size;
   info.subgroup_size = subgroup_size;
   info.groups = groups;
   info.bindings = ctx->bindings_scratch;
-  if (Status ok = ctx->stream->dispatch(info); !ok) ctx->backend_error(func, ok.error());
+  info.indirect = indirect.buffer;
+  info.indirect_offset = indirect.offset;
+  Status ok = indirect.buffer ? ctx->stream->dispatch_indirect(info) : ctx->stream->dispatch(info);
+  if (!ok) ctx->backend_error(func, ok.error());
 }
 
 void run(Context* ctx, const Selected& selected, backend::GroupSize size, const std::array<uint32_t, 3>& groups,
-         const char* func) {
+         const char* func, const Indirect& indirect = {}) {
   // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
   if (selected.assembly != nullptr) {
     if (!gather_asm_bindings(ctx, *selected.object, *selected.assembly, func)) return;
-    record(ctx, selected.assembly->shader.get(), selected.assembly->subgroup_size, size, groups, func);
+    record(ctx, selected.assembly->shader.get(), selected.assembly->subgroup_size, size, groups, indirect, func);
     return;
   }
   Executable& exe = *selected.glsl;
@@ -167,7 +252,7 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
     }
     exe.uniform_dirty = false;
   }
-  record(ctx, exe.shader.get(), exe.subgroup_size, size, groups, func);
+  record(ctx, exe.shader.get(), exe.subgroup_size, size, groups, indirect, func);
 }
 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled
@@ -295,24 +380,11 @@ GLAPI void APIENTRY glDispatchComputeIndirect(GLintptr indirect) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the GL_DISPATCH_INDIRECT_BUFFER is mapped");
     return;
   }
-  // The backend records direct dispatches only: the counts are read in stream order (a readback waits for the
-  // commands that write them), then dispatched. Correct, not asynchronous (docs/gl_shim.md).
-  std::array<uint32_t, 3> groups{};
-  if (Status ok = ctx->stream->readback(*b->buffer, static_cast<VkDeviceSize>(indirect),
-                                        std::as_writable_bytes(std::span(groups)));
-      !ok) {
-    ctx->backend_error(func, ok.error());
-    return;
-  }
-  for (int i = 0; i < 3; ++i) {
-    if (groups[i] > ctx->caps.max_group_count[i]) {
-      ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 2, GL_DEBUG_SEVERITY_HIGH,
-                 std::string(func) + ": an indirect group count is above GL_MAX_COMPUTE_WORK_GROUP_COUNT; the "
-                                     "dispatch was skipped");
-      return;
-    }
-  }
-  run(ctx, exe, exe.fixed_size(), groups, func);
+  // The GPU reads the counts (vkCmdDispatchIndirect), after a GPU pass that zeroes counts above
+  // GL_MAX_COMPUTE_WORK_GROUP_COUNT (undefined in GL 4.6 §19): no CPU wait.
+  backend::Buffer* counts = check_indirect(ctx, *b, static_cast<VkDeviceSize>(indirect), func);
+  if (counts == nullptr) return;
+  run(ctx, exe, exe.fixed_size(), {1, 1, 1}, func, Indirect{counts, 0});
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

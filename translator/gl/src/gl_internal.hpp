@@ -85,6 +85,9 @@ class DeviceState {
   std::unique_ptr<backend::Device> device;
   std::unique_ptr<backend::PipelineCache> cache;
   Caps caps;
+  // glDispatchComputeIndirect's count check on the GPU (dispatch.cpp), created on first use.
+  std::mutex indirect_mutex;
+  std::shared_ptr<backend::Shader> indirect_check;
 };
 
 struct BufferObject {
@@ -275,6 +278,9 @@ class Context {
   std::map<GLuint, std::shared_ptr<QueryObject>> queries;
   GLuint next_query = 1;
   std::shared_ptr<QueryObject> active_time_elapsed;
+
+  // glDispatchComputeIndirect: the checked counts the GPU dispatches from (dispatch.cpp).
+  std::shared_ptr<backend::Buffer> indirect_counts;
 
   // ---- dispatch scratch (reused: no allocation per dispatch) ----
   std::vector<backend::BufferBinding> bindings_scratch;

@@ -46,6 +46,10 @@ struct DispatchInfo {
   std::array<uint32_t, 3> groups = {1, 1, 1};  // vkCmdDispatch counts
   std::span<const BufferBinding> bindings;     // binding i of set 0
   std::span<const std::byte> push_constants;
+  // Non-null: vkCmdDispatchIndirect with the VkDispatchIndirectCommand at indirect_offset (a multiple of 4, 12
+  // bytes inside the buffer) instead of `groups` (use dispatch_indirect()).
+  Buffer* indirect = nullptr;  // owned by a shared_ptr (Buffer::create)
+  VkDeviceSize indirect_offset = 0;
 };
 
 // Names the GPU timestamps written around one dispatch.
@@ -83,6 +87,9 @@ class CommandStream {
   Status dispatch(const DispatchInfo& info, TimestampQuery* timestamp = nullptr);
   // The same with a pipeline already looked up (the caller keeps the key/pipeline, e.g. the Vulkan layer).
   Status dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp = nullptr);
+  // dispatch() with the group counts read by the GPU from info.indirect (vkCmdDispatchIndirect): no CPU wait. A
+  // barrier (indirect-command read) comes first when earlier commands wrote that range.
+  Status dispatch_indirect(const DispatchInfo& info);
   // Explicit barrier (glMemoryBarrier): every later command sees every earlier write.
   Status barrier();
 
