@@ -13,7 +13,7 @@
 #include "bismuth/spirv_patch/subgroup_lowering.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
-#include "bismuth/translator/glsl_compiler.hpp"
+#include "gl_glsl_front.hpp"
 
 namespace bismuth::cli {
 
@@ -68,6 +68,7 @@ int run_compile(const CompileOptions& options) {
     return 1;
   }
   std::vector<uint32_t> words;
+  bool glsl_variable_size = false;
   if (options.input.size() >= 6 && options.input.compare(options.input.size() - 6, 6, ".nvcp5") == 0) {
     // !!NVcp5.0 assembly (docs/nvasm.md). No device here: assume 32-lane subgroups can be pinned, and say so.
     std::ifstream in(options.input, std::ios::binary);
@@ -99,12 +100,24 @@ int run_compile(const CompileOptions& options) {
       return 1;
     }
     const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto compiled = translator::compile_glsl_compute(source, {.source_name = options.input, .target = *target});
+    auto compiled = compile_gl_glsl(source, options.input, *target);
     if (!compiled) {
       std::fprintf(stderr, "%s\n", compiled.error().message.c_str());  // already file:line:column
       return 1;
     }
-    words = std::move(*compiled);
+    if (!compiled->warnings.empty()) std::fprintf(stderr, "%s\n", compiled->warnings.c_str());
+    std::string map;
+    for (const auto& b : compiled->bindings) map += (map.empty() ? "" : ", ") + b;
+    if (!map.empty()) report(options.input, "note", "descriptor set 0: " + map);
+    if (compiled->variable_group_size) {
+      // The GL front already made the size specialization constants: --variable-group-size has nothing to do.
+      const auto& ids = compiled->size_spec_ids;
+      report(options.input, "note",
+             "local_size_variable: the group size is specialization constants with SpecIds " + std::to_string(ids[0]) +
+                 " " + std::to_string(ids[1]) + " " + std::to_string(ids[2]));
+      glsl_variable_size = true;
+    }
+    words = std::move(compiled->spirv);
   }
 
   auto module = spirv::Module::parse(words);
@@ -128,7 +141,7 @@ int run_compile(const CompileOptions& options) {
              "64-bit ballots (GL_ARB_shader_ballot): the shader needs a subgroup size of at most 64");
     }
   }
-  if (options.variable_group_size) {
+  if (options.variable_group_size && !glsl_variable_size) {
     spirv::WorkgroupSizeOptions group_options;
     group_options.entry_point = options.entry;
     if (options.group_size_form == "local-size-id" ||

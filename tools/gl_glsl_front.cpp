@@ -1,0 +1,51 @@
+#include "gl_glsl_front.hpp"
+
+#include <regex>
+
+#include "bismuth/translator/gl_program.hpp"
+
+namespace bismuth::cli {
+
+namespace {
+
+// GL info logs say "0:LINE(COLUMN): error: text"; the tool's diagnostics are "file:line:column: error: text".
+std::string rewrite_log(const std::string& log, const std::string& file) {
+  static const std::regex kPosition(R"((^|\n)0:(\d+)\((\d+)\): )");
+  std::string out = std::regex_replace(log, kPosition, "$1" + file + ":$2:$3: ");
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+std::string kind_text(translator::GlResourceKind kind) {
+  switch (kind) {
+    case translator::GlResourceKind::ShaderStorageBuffer: return "shader storage buffer";
+    case translator::GlResourceKind::UniformBuffer: return "uniform buffer";
+    case translator::GlResourceKind::AtomicCounterBuffer: return "atomic counter buffer";
+    case translator::GlResourceKind::DefaultUniformBlock: return "default uniform block";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::string& file, spirv::TargetEnv target) {
+  auto shader = translator::GlShader::compile(source, {.target = target});
+  if (!shader->ok()) return fail(rewrite_log(shader->info_log(), file));
+  const std::shared_ptr<const translator::GlShader> shaders[] = {shader};
+  auto linked = translator::link_gl_program(shaders);
+  if (!linked) return fail(rewrite_log(linked.error().message, file));
+  GlGlslResult result;
+  result.spirv = std::move(linked->spirv);
+  result.variable_group_size = linked->group_size == translator::GroupSize::Variable;
+  result.size_spec_ids = linked->size_spec_ids;
+  for (size_t i = 0; i < linked->resources.size(); ++i) {
+    const auto& r = linked->resources[i];
+    std::string text = "binding " + std::to_string(i) + ": " + kind_text(r.kind);
+    if (r.kind != translator::GlResourceKind::DefaultUniformBlock) text += " " + std::to_string(r.gl_binding);
+    result.bindings.push_back(text);
+  }
+  result.warnings = rewrite_log(shader->info_log() + linked->info_log, file);
+  return result;
+}
+
+}  // namespace bismuth::cli
