@@ -11,7 +11,17 @@ namespace {
 // GL info logs say "0:LINE(COLUMN): error: text"; the tool's diagnostics are "file:line:column: error: text".
 std::string rewrite_log(const std::string& log, const std::string& file) {
   static const std::regex kPosition(R"((^|\n)0:(\d+)\((\d+)\): )");
-  std::string out = std::regex_replace(log, kPosition, "$1" + file + ":$2:$3: ");
+  const std::string positioned = std::regex_replace(log, kPosition, "$1" + file + ":$2:$3: ");
+  // Lines without a position (link errors) still name the file.
+  std::string out;
+  size_t start = 0;
+  while (start < positioned.size()) {
+    size_t end = positioned.find('\n', start);
+    if (end == std::string::npos) end = positioned.size();
+    const std::string line = positioned.substr(start, end - start);
+    if (!line.empty()) out += (line.rfind(file + ":", 0) == 0 ? line : file + ": " + line) + "\n";
+    start = end + 1;
+  }
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
