@@ -231,3 +231,24 @@ TEST_CASE("An adoption with no_submissions needs no timeline or queue and never 
   // A pipeline, module, cache or semaphore left behind would be reported at the owner's vkDestroyDevice.
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("A Vulkan 1.0 instance is described without vkGetPhysicalDeviceProperties2", "[vulkan]") {
+  ValidatedVulkan vk;
+  const DeviceInfo& selected = vk.selected_device();
+  // Counts the calls: the function is not part of a Vulkan 1.0 instance (the layer adopts 1.0 applications' devices).
+  static std::atomic<int> properties2_calls{0};
+  properties2_calls = 0;
+  auto vki = InstanceFunctions::load(vkGetInstanceProcAddr, vk.instance().handle());
+  REQUIRE(vki);
+  vki->vkGetPhysicalDeviceProperties2 = [](VkPhysicalDevice, VkPhysicalDeviceProperties2*) { ++properties2_calls; };
+  const DeviceInfo old = describe_physical_device(*vki, selected.handle, VK_API_VERSION_1_0);
+  CHECK(properties2_calls == 0);
+  CHECK(old.name == selected.name);
+  CHECK(old.pipeline_cache_uuid == selected.pipeline_cache_uuid);
+  CHECK(old.max_compute_work_group_size == selected.max_compute_work_group_size);
+  CHECK(old.max_compute_work_group_invocations == selected.max_compute_work_group_invocations);
+  CHECK(old.subgroup_size == 0);  // a Vulkan 1.1 property
+  describe_physical_device(*vki, selected.handle, VK_API_VERSION_1_1);
+  CHECK(properties2_calls == 1);
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

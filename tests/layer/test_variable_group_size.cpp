@@ -791,3 +791,19 @@ TEST_CASE("vkCmdDispatchGroupSizeBISMUTH obtained through vkGetInstanceProcAddr 
   CHECK(out.data[2 * 23 + 1] == (2u | 3u << 10 | 4u << 20));
   REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
 }
+
+TEST_CASE("A Vulkan 1.0 application can enable the extension and dispatch at new sizes") {
+  const Order order = any_order();
+  INFO(to_string(order));
+  Fixture f(order, VK_API_VERSION_1_0);
+  auto& out = f.vk.buffer(4096 * 4);
+  std::fill(out.data, out.data + 4096, 0xffffffffu);
+  const VkPipeline pipeline =
+      f.vk.compute_pipeline(f.vk.module(compile(kSpecIdShader, spirv::TargetEnv::Vulkan1_0)), f.layout, true);
+  dispatch_sizes(f, pipeline, out, {{6, 1, 1}});
+  CHECK(out.data[0] == 0u);                           // invocation 0's local id
+  CHECK(out.data[1] == (6u | 1u << 10 | 1u << 20));  // the size it ran at: 6x1x1
+  f.vk.destroy_pipeline(pipeline);
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
+  CHECK(f.vk.bismuth_messages().empty());
+}

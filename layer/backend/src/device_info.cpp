@@ -80,7 +80,13 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
     *next = &push_descriptor;
     next = &push_descriptor.pNext;
   }
-  vki.vkGetPhysicalDeviceProperties2(device, &properties);
+  if (version >= VK_API_VERSION_1_1) {
+    vki.vkGetPhysicalDeviceProperties2(device, &properties);
+  } else {
+    // A Vulkan 1.0 instance (the layer adopting a 1.0 application's device) has no vkGetPhysicalDeviceProperties2:
+    // the core properties only; the extended ones stay zero.
+    properties.properties = basic;
+  }
 
   const VkPhysicalDeviceProperties& p = properties.properties;
   info.name = p.deviceName;
