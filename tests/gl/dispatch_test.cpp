@@ -1,6 +1,7 @@
 // Dispatch through libbismuth-gl: one test per error rule of GL 4.6 §19 and ARB_compute_variable_group_size,
 // named after the rule and quoting it, plus the dispatches that work.
 #include <array>
+#include <chrono>
 
 #include "gl/gl_fixture.hpp"
 
@@ -246,31 +247,55 @@ void main() { c[0] = 2u; c[1] = 1u; c[2] = 1u; }
 }
 
 TEST_CASE("Indirect dispatch does not wait for the commands that write its counts") {
-  // The counts come from a slow writer; glDispatchComputeIndirect returns while the writer still runs (a fence
-  // placed between them is not yet signalled), and the dispatch still uses the counts the writer wrote.
+  // The counts come from a slow writer (many invocations each running a chain of dependent loads — llvmpipe caps a
+  // shader at 65535 loop iterations —, as many groups as make it run for at least 50 ms on this device);
+  // glDispatchComputeIndirect returns while the writer still runs (a fence placed between them is not yet
+  // signalled), and the dispatch still uses the counts the writer wrote.
   Setup s;
   const GLuint writer = make_program(R"(#version 450
-layout(local_size_x = 1) in;
+layout(local_size_x = 64) in;
 layout(std430, binding = 2) buffer Cmd { uint c[4]; };
-uniform uint n;
+layout(std430, binding = 3) readonly buffer Chain { uint next[]; };
 void main() {
-  uint x = c[3];
-  for (uint i = 0u; i < n; ++i) x = x * 1664525u + 1013904223u;
-  c[3] = x;
-  c[0] = 2u; c[1] = 1u; c[2] = 1u;
+  uint x = gl_GlobalInvocationID.x;
+  for (uint i = 0u; i < 1000u; ++i) x = next[(x + i) & 0xFFFFu] ^ (x << 1);
+  atomicAdd(c[3], x);
+  if (gl_GlobalInvocationID.x == 0u) { c[0] = 2u; c[1] = 1u; c[2] = 1u; }
 }
 )");
   const uint32_t zeros[4] = {0, 0, 0, 0};
   const GLuint cmd = make_buffer(sizeof zeros, zeros);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, cmd);
+  std::vector<uint32_t> chain(1u << 16);
+  for (uint32_t i = 0; i < chain.size(); ++i) chain[i] = (i * 40503u + 12345u) & 0xFFFFu;
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, make_buffer(static_cast<GLsizeiptr>(chain.size() * 4), chain.data()));
+  const GLuint fixed = make_program(kFixed);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, cmd);
+  // Warm up (pipelines compile on first use: CPU work, not a stall) and calibrate the writer.
+  glUseProgram(fixed);
+  glDispatchComputeIndirect(0);
   glUseProgram(writer);
-  glUniform1ui(glGetUniformLocation(writer, "n"), 1u << 25);
-  glFinish();
-  glDispatchCompute(1, 1, 1);
+  GLuint groups = 1;
+  double ms = 0;
+  const GLuint max_groups = std::min<GLuint>(1u << 22, static_cast<GLuint>(indexed(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0)));
+  for (;;) {
+    const auto t0 = std::chrono::steady_clock::now();
+    glDispatchCompute(groups, 1, 1);
+    glFinish();
+    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (ms >= 50 || groups >= max_groups) break;
+    groups = std::min(max_groups, groups * (ms < 5 ? 8 : 2));
+  }
+  INFO("writer: " << groups << " groups, " << ms << " ms");
+  REQUIRE(ms >= 50);
+  std::vector<uint32_t> clean(4096, 0);
+  glNamedBufferSubData(s.buffer, 0, static_cast<GLsizeiptr>(clean.size() * 4), clean.data());
+  glNamedBufferSubData(cmd, 0, sizeof zeros, zeros);
+
+  glDispatchCompute(groups, 1, 1);
   GLsync writer_done = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   glMemoryBarrier(GL_COMMAND_BARRIER_BIT);
-  glUseProgram(make_program(kFixed));
-  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, cmd);
+  glUseProgram(fixed);
   glDispatchComputeIndirect(0);
   CHECK(glClientWaitSync(writer_done, 0, 0) == GL_TIMEOUT_EXPIRED);  // the call did not wait for the writer
   REQUIRE_GL_ERROR(GL_NO_ERROR);
