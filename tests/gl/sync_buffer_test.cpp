@@ -145,6 +145,83 @@ TEST_CASE("A GL_TIME_ELAPSED query is the GPU time between Begin and End, not on
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
+TEST_CASE("Persistent coherent mappings are coherent both ways without unmapping") {
+  GlContext gl;
+  const GLuint program = make_program(R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+uniform uint add;
+void main() { v[gl_GlobalInvocationID.x] = v[gl_GlobalInvocationID.x] * 2u + add; }
+)");
+  glUseProgram(program);
+  constexpr GLsizeiptr kWords = 256;
+  GLuint b = 0;
+  glCreateBuffers(1, &b);
+  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+  glNamedBufferStorage(b, kWords * 4, nullptr, flags);
+  auto* p = static_cast<uint32_t*>(glMapNamedBufferRange(b, 0, kWords * 4, flags));
+  REQUIRE(p != nullptr);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b);
+  const GLint add = glGetUniformLocation(program, "add");
+  for (uint32_t round = 0; round < 3; ++round) {
+    INFO("round " << round);
+    // CPU writes reach the next dispatch without unmap or flush.
+    for (uint32_t i = 0; i < kWords; ++i) p[i] = i + round * 1000;
+    glUniform1ui(add, round);
+    glDispatchCompute(kWords / 64, 1, 1);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    // GPU writes are visible through the same pointer once the commands completed.
+    if (round == 1) {
+      GLsync sync = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+      const GLenum waited = glClientWaitSync(sync, GL_SYNC_FLUSH_COMMANDS_BIT, 10'000'000'000ull);
+      CHECK((waited == GL_ALREADY_SIGNALED || waited == GL_CONDITION_SATISFIED));
+      glDeleteSync(sync);
+    } else {
+      glFinish();
+    }
+    size_t wrong = 0;
+    for (uint32_t i = 0; i < kWords; ++i) wrong += p[i] != (i + round * 1000) * 2 + round;
+    CHECK(wrong == 0);
+  }
+  // The mapping is still the buffer: glGetBufferSubData sees the same data.
+  CHECK(read_words(b, 4) == std::vector<uint32_t>{4002, 4004, 4006, 4008});
+  GLint mapped = 0;
+  glGetNamedBufferParameteriv(b, GL_BUFFER_MAPPED, &mapped);
+  CHECK(mapped == GL_TRUE);
+  CHECK(glUnmapNamedBuffer(b) == GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("Persistent non-coherent mappings with explicit flushes and client-mapped barriers") {
+  GlContext gl;
+  const GLuint program = make_program(R"(#version 450
+layout(local_size_x = 16) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+void main() { v[gl_GlobalInvocationID.x] += 1u; }
+)");
+  glUseProgram(program);
+  GLuint b = 0;
+  glCreateBuffers(1, &b);
+  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT;
+  glNamedBufferStorage(b, 64, nullptr, flags);
+  auto* p = static_cast<uint32_t*>(glMapNamedBufferRange(b, 0, 64, flags | GL_MAP_FLUSH_EXPLICIT_BIT));
+  REQUIRE(p != nullptr);
+  for (uint32_t i = 0; i < 16; ++i) p[i] = 10 * i;
+  glFlushMappedNamedBufferRange(b, 0, 64);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, b);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+  glFinish();
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (uint32_t i = 0; i < 16; ++i) CHECK(p[i] == 10 * i + 1);
+  // Errors of the explicit flush still apply.
+  glFlushMappedNamedBufferRange(b, 60, 8);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  CHECK(glUnmapNamedBuffer(b) == GL_TRUE);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
 TEST_CASE("Timer query errors follow GL 4.6 §4.2") {
   GlContext gl;
   GLuint q[2] = {};

@@ -27,7 +27,7 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = self->size_;
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (kind == BufferKind::Storage) {
+  if (kind == BufferKind::Storage || kind == BufferKind::HostStorage) {
     info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   }
@@ -38,10 +38,11 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   }
   VkMemoryRequirements requirements{};
   vk.vkGetBufferMemoryRequirements(device.handle(), self->buffer_, &requirements);
-  const bool host_visible = kind == BufferKind::Staging || !device.uses_staging();
+  const bool host_visible = kind == BufferKind::Staging || kind == BufferKind::HostStorage || !device.uses_staging();
   const VkMemoryPropertyFlags required =
       host_visible ? VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) : VkMemoryPropertyFlags(0);
-  const VkMemoryPropertyFlags preferred = host_visible ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  VkMemoryPropertyFlags preferred = host_visible ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (kind == BufferKind::HostStorage) preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
   auto type = find_memory_type(device.memory_properties(), requirements.memoryTypeBits, required, preferred);
   if (!type) return type.error();
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};

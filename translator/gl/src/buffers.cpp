@@ -1,7 +1,7 @@
 // Buffer objects (GL 4.6 §6): names, targets, data stores, sub-data, copies, clears, mapping, indexed bindings.
 // Every store is a backend::Buffer; writes and reads go through the context's CommandStream in stream order.
 // Mapping keeps a host copy of the mapped range, written back on unmap / explicit flush, which works for
-// device-local buffers too.
+// device-local buffers too; persistent maps of persistent storage are the buffer's host-coherent memory itself.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -90,10 +90,14 @@ bool valid_usage(GLenum usage) {
 }
 
 // Replaces the data store (glBufferData / glBufferStorage). The old store lives on while recorded commands use it.
-bool new_store(Context* ctx, BufferObject& b, GLsizeiptr size, const void* data, const char* func) {
+// Persistent storage (glBufferStorage with GL_MAP_PERSISTENT_BIT) lives in host-visible coherent memory, so that
+// its mappings are the buffer itself.
+bool new_store(Context* ctx, BufferObject& b, GLsizeiptr size, const void* data, const char* func,
+               bool persistent = false) {
   std::shared_ptr<backend::Buffer> store;
   if (size > 0) {
-    auto created = backend::Buffer::create(*ctx->device_state.device, static_cast<VkDeviceSize>(size));
+    auto created = backend::Buffer::create(*ctx->device_state.device, static_cast<VkDeviceSize>(size),
+                                           persistent ? backend::BufferKind::HostStorage : backend::BufferKind::Storage);
     if (!created) {
       ctx->backend_error(func, created.error());
       return false;
@@ -111,6 +115,7 @@ bool new_store(Context* ctx, BufferObject& b, GLsizeiptr size, const void* data,
   b.size = size;
   b.has_store = true;
   b.mapped = false;
+  b.map_direct = false;
   b.map_copy.clear();
   return true;
 }
@@ -157,7 +162,7 @@ void buffer_storage(Context* ctx, const std::shared_ptr<BufferObject>& b, GLsize
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the buffer already has immutable storage");
     return;
   }
-  if (new_store(ctx, *b, size, data, func)) {
+  if (new_store(ctx, *b, size, data, func, (flags & GL_MAP_PERSISTENT_BIT) != 0)) {
     b->immutable = true;
     b->storage_flags = flags;
     b->usage = GL_DYNAMIC_DRAW;
@@ -303,6 +308,23 @@ void* map_range(Context* ctx, const std::shared_ptr<BufferObject>& b, GLintptr o
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": persistent mapping needs glBufferStorage");
     return nullptr;
   }
+  if ((access & GL_MAP_PERSISTENT_BIT) && b->buffer->host_visible()) {
+    // The mapping is the buffer's own host-coherent memory: CPU writes reach later commands without an unmap, and
+    // GPU writes are visible once their commands completed (glFinish, a fence wait; the stream ends each batch
+    // with a device-to-host barrier). Without GL_MAP_UNSYNCHRONIZED_BIT, wait for the commands using it first.
+    if (!(access & GL_MAP_UNSYNCHRONIZED_BIT)) {
+      if (auto ok = ctx->stream->map(*b->buffer); !ok) {
+        ctx->backend_error(func, ok.error());
+        return nullptr;
+      }
+    }
+    b->mapped = true;
+    b->map_direct = true;
+    b->map_access = access;
+    b->map_offset = offset;
+    b->map_length = length;
+    return static_cast<std::byte*>(b->buffer->mapped()) + offset;
+  }
   b->map_copy.assign(static_cast<size_t>(length), std::byte{0});
   const bool invalidate = access & (GL_MAP_INVALIDATE_RANGE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT);
   if (!invalidate) {
@@ -323,12 +345,13 @@ bool unmap(Context* ctx, const std::shared_ptr<BufferObject>& b, const char* fun
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the buffer is not mapped");
     return false;
   }
-  if ((b->map_access & GL_MAP_WRITE_BIT) && !(b->map_access & GL_MAP_FLUSH_EXPLICIT_BIT)) {
+  if (!b->map_direct && (b->map_access & GL_MAP_WRITE_BIT) && !(b->map_access & GL_MAP_FLUSH_EXPLICIT_BIT)) {
     if (Status ok = ctx->stream->upload(*b->buffer, static_cast<VkDeviceSize>(b->map_offset), b->map_copy); !ok) {
       ctx->backend_error(func, ok.error());
     }
   }
   b->mapped = false;
+  b->map_direct = false;
   b->map_access = 0;
   b->map_offset = 0;
   b->map_length = 0;
@@ -348,6 +371,7 @@ void flush_range(Context* ctx, const std::shared_ptr<BufferObject>& b, GLintptr 
     return;
   }
   if (length == 0) return;
+  if (b->map_direct) return;  // host-coherent memory: the writes are already the buffer's
   auto bytes = std::span(b->map_copy.data() + offset, static_cast<size_t>(length));
   if (Status ok = ctx->stream->upload(*b->buffer, static_cast<VkDeviceSize>(b->map_offset + offset), bytes); !ok) {
     ctx->backend_error(func, ok.error());
@@ -500,6 +524,7 @@ GLAPI void APIENTRY glDeleteBuffers(GLsizei n, const GLuint* buffers) {
     // GL 4.6 §6.1: a deleted buffer is unmapped and unbound from every binding of the current context.
     if (b->mapped) {
       b->mapped = false;
+      b->map_direct = false;
       b->map_copy.clear();
     }
     for (GLenum t : {GL_ARRAY_BUFFER, GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, GL_DISPATCH_INDIRECT_BUFFER,

@@ -98,12 +98,15 @@ struct BufferObject {
   GLenum usage = GL_STATIC_DRAW;
   bool immutable = false;
   GLbitfield storage_flags = 0;
-  // Mapping: a host copy of the mapped range, written back on unmap / flush (works for device-local buffers).
+  // Mapping: a host copy of the mapped range, written back on unmap / flush (works for device-local buffers), or
+  // for persistent maps the buffer's own host-coherent memory (map_direct).
   bool mapped = false;
   GLbitfield map_access = 0;
   GLintptr map_offset = 0;
   GLsizeiptr map_length = 0;
   std::vector<std::byte> map_copy;
+  // Persistent maps of persistent storage: the pointer is the buffer's host-coherent memory (no copy).
+  bool map_direct = false;
 };
 
 struct ShaderObject {

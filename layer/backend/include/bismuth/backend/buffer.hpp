@@ -18,6 +18,9 @@ namespace bismuth::backend {
 enum class BufferKind {
   Storage,  // shader-visible; placement per the Device's strategy
   Staging,  // host-visible coherent transfer buffer
+  // Shader-visible and host-visible coherent (host-cached preferred), mapped for its lifetime: GL's persistent
+  // coherent mappings (glBufferStorage with GL_MAP_PERSISTENT_BIT), on every device.
+  HostStorage,
 };
 
 class Buffer : public std::enable_shared_from_this<Buffer> {
