@@ -99,6 +99,27 @@ TEST_CASE("bismuth run on the reference corpus: Pass, or Skip with the reason wh
   }
 }
 
+TEST_CASE("bismuth run --front both runs the corpus through the GLSL and the NV assembly fronts", "[vulkan]") {
+  const fs::path corpus = source_dir() / "tests/data/corpus/nvidia-h100";
+  const auto r = run_json({corpus.string(), "--front", "both"});
+  CHECK(r.process.exit_code == 0);
+  REQUIRE(r.tests.size() == 34);
+  const int subgroup = device_subgroup_size();
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    const std::string test = entry.path().filename().string() + "@nvasm";
+    const auto spec = nlohmann::json::parse(read_file(entry.path() / "case.json"));
+    INFO(test << ": " << message(r, test));
+    if (!spec["requires_subgroup_size"].is_null() && spec["requires_subgroup_size"] != subgroup) {
+      // The assembler refuses thread-group programs where 32-lane subgroups cannot be had: Skip, with why.
+      CHECK(status(r, test) == "Skip");
+      CHECK_THAT(message(r, test), Catch::Contains("needs subgroup size 32") && Catch::Contains("program.nvcp5:"));
+    } else {
+      CHECK(status(r, test) == "Pass");
+    }
+  }
+  CHECK_THAT(message(r, "thread_group_nv@glsl"), Catch::Contains("thread_group_nv/shader.comp:2:12: error:"));
+}
+
 TEST_CASE("bismuth run reports failing probes, unknown commands, compile errors and unmet requirements by file:line",
           "[vulkan]") {
   const auto r = run_json({data_dir().string()});

@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "bismuth/gl/bismuth_gl.h"
@@ -62,7 +63,9 @@ Program build_glsl(const CorpusCase& c) {
   glGetShaderInfoLog(shader, static_cast<GLsizei>(log.size()), nullptr, log.data());
   if (!status) {
     glDeleteShader(shader);
-    std::string text_log = log.data();
+    // GL info-log positions "0:LINE(COLUMN)" become file positions.
+    static const std::regex kPosition(R"(\b0:(\d+)\((\d+)\))");
+    std::string text_log = std::regex_replace(std::string(log.data()), kPosition, path + ":$1:$2");
     while (!text_log.empty() && text_log.back() == '\n') text_log.pop_back();
     // The front says "NVIDIA-only" for GLSL extensions no Vulkan compiler has (GL_NV_shader_thread_group):
     // the GLSL front cannot run such a case anywhere; that is a property of the front, not a failure.
@@ -101,7 +104,7 @@ Program build_glsl(const CorpusCase& c) {
   return p;
 }
 
-Program build_nvasm(const CorpusCase& c) {
+Program build_nvasm(const CorpusCase& c, const GlSession& gl) {
   const auto gen = reinterpret_cast<PfnGenPrograms>(bismuthGetProcAddress("glGenProgramsARB"));
   const auto bind = reinterpret_cast<PfnBindProgram>(bismuthGetProcAddress("glBindProgramARB"));
   const auto string = reinterpret_cast<PfnProgramString>(bismuthGetProcAddress("glProgramStringARB"));
@@ -126,8 +129,16 @@ Program build_nvasm(const CorpusCase& c) {
     // The error position is a byte offset: name the line like every other diagnostic.
     int line = 1;
     for (GLint i = 0; i < position && static_cast<size_t>(i) < source.size(); ++i) line += source[i] == '\n';
-    return {false, {Status::Fail, path + ":" + std::to_string(line) + ": glProgramStringARB: " + gl_error_name(e) +
-                                      ": " + (text ? text : ""), {}}};
+    const std::string error = path + ":" + std::to_string(line) + ": glProgramStringARB: " + gl_error_name(e) + ": " +
+                              (text ? text : "");
+    // Thread-group programs need NVIDIA's 32-lane warps; a device that cannot run them refuses the load. That
+    // is the case's stated requirement (requires_subgroup_size), not a failure of this device.
+    if (c.requires_subgroup_size && gl.subgroup_size() != static_cast<GLint>(*c.requires_subgroup_size)) {
+      return {false, {Status::Skip, "needs subgroup size " + std::to_string(*c.requires_subgroup_size) + ", " +
+                                        gl.device_name() + " has " + std::to_string(gl.subgroup_size()) + ": " + error,
+                      {}}};
+    }
+    return {false, {Status::Fail, error, {}}};
   }
   for (const auto& u : c.uniforms) local(kComputeProgramNV, u.program_local, u.bits, 0, 0, 0);
   glEnable(kComputeProgramNV);
@@ -140,7 +151,7 @@ Program build_nvasm(const CorpusCase& c) {
 const char* to_string(Front front) { return front == Front::Glsl ? "glsl" : "nvasm"; }
 
 Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
-  Program program = front == Front::Glsl ? build_glsl(c) : build_nvasm(c);
+  Program program = front == Front::Glsl ? build_glsl(c) : build_nvasm(c, gl);
   if (!program.ready) return program.decided;
 
   const std::vector<uint32_t> input = corpus_input(c);
