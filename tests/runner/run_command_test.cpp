@@ -160,6 +160,13 @@ TEST_CASE("A crashing, aborting or hanging worker fails only its own test", "[vu
   CHECK(status(hang, "uniforms") == "Pass");
 }
 
+TEST_CASE("A validation message during a test makes it Fail with the message", "[vulkan]") {
+  const auto r = run_json({(data_dir() / "passes.shader_test").string()}, {"BISMUTH_RUNNER_FAULT=validation:passes"});
+  CHECK(r.process.exit_code == 1);
+  CHECK(status(r, "passes") == "Fail");
+  CHECK_THAT(message(r, "passes"), Catch::Contains("1 validation message(s): injected validation message"));
+}
+
 TEST_CASE("A baseline turns known failures into ExpectedFail and reports unexpected passes", "[vulkan]") {
   TempDir dir;
   const auto files = std::vector<std::string>{(data_dir() / "failing_probe.shader_test").string(),

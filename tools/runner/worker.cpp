@@ -15,6 +15,20 @@
 
 namespace bismuth::runner {
 
+namespace {
+
+// BISMUTH_RUNNER_FAULT="ACTION:SUBSTRING" names this action and this test.
+bool fault_matches(const TestSpec& test, const std::string& action) {
+  const char* fault = std::getenv("BISMUTH_RUNNER_FAULT");
+  if (fault == nullptr) return false;
+  const std::string spec = fault;
+  const std::string prefix = action + ":";
+  if (spec.rfind(prefix, 0) != 0 || spec.size() == prefix.size()) return false;
+  return test.name.find(spec.substr(prefix.size())) != std::string::npos;
+}
+
+}  // namespace
+
 Outcome run_test_in_process(const TestSpec& test, const std::string& device) {
   // Parse before creating a context: a malformed file fails without touching the device.
   std::optional<ShaderTest> shader_test;
@@ -35,6 +49,11 @@ Outcome run_test_in_process(const TestSpec& test, const std::string& device) {
   }
   auto session = GlSession::create(device);
   if (!session) return {Status::Fail, session.error().message, {}};
+  if (fault_matches(test, "validation")) {
+    // Through KHR_debug with the validation-message id, the path a real validation-layer message takes.
+    glDebugMessageInsert(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_ERROR, kValidationMessageId,
+                         GL_DEBUG_SEVERITY_HIGH, -1, "injected validation message");
+  }
   Outcome outcome = shader_test ? execute_shader_test(*shader_test, **session)
                                 : execute_corpus_case(*corpus_case, test.front == "nvasm" ? Front::Nvasm : Front::Glsl,
                                                       **session);

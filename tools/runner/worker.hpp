@@ -19,7 +19,8 @@ Outcome run_test_in_process(const TestSpec& test, const std::string& device);
 // Honours BISMUTH_RUNNER_FAULT="ACTION:SUBSTRING" in workers only, for the runner's own tests: when the test
 // name contains SUBSTRING, ACTION happens instead of the test — crash (SIGSEGV), abort, hang (sleeps forever),
 // exit (exit code 3 without a result), or flaky:MARKER (FAIL when the file MARKER does not exist yet, creating
-// it; the real test afterwards).
+// it; the real test afterwards). run_test_in_process honours one more, validation (a validation-layer message
+// sent through KHR_debug after the context exists, which must turn the test into a FAIL).
 void inject_fault_if_requested(const TestSpec& test);
 
 std::string encode_result(const Outcome& outcome);
