@@ -63,7 +63,9 @@ struct Collector {
   }
 
   Expected<void> add_input(const std::string& input, const fs::path& base, int depth) {
-    const fs::path path = fs::path(input).is_absolute() ? fs::path(input) : base / input;
+    // Paths given on the command line stay as given (relative ones too): messages then name files as the user
+    // wrote them. Only list-file entries are resolved against the list's folder.
+    const fs::path path = fs::path(input).is_absolute() || depth == 0 ? fs::path(input) : base / input;
     const size_t before = tests.size();
     if (input.find_first_of("*?[") != std::string::npos) {
       // Names are relative to the folder the pattern starts from (the part before the first wildcard).
