@@ -257,6 +257,12 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   desc.entry_point = "main";
   desc.group_size_spec_ids = info.group_size_spec_ids;
   desc.name = "GL assembly program " + std::to_string(name);
+  // Thread-group programs whose x size is a multiple of 32 run in full warps, as on NVIDIA (docs/nvasm.md). A
+  // variable group size cannot promise it for every size, so those run without the flag.
+  if (info.required_subgroup_size && info.group_size_form == nvasm::GroupSizeForm::Fixed &&
+      info.group_size[0] % nvasm::kWarpSize == 0 && ctx->device_state.device->features().compute_full_subgroups) {
+    desc.stage_flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  }
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return load_error(source, 0, "the Vulkan driver rejected the program: " + shader.error().message);
   exe->shader = std::move(*shader);
