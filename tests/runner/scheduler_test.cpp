@@ -57,6 +57,12 @@ TEST_CASE("A worker killed by a signal is Crash for that test only") {
   CHECK(results[1].outcome.status == Status::Pass);
 }
 
+TEST_CASE("A worker that reports and then dies is Crash, saying what it had reported") {
+  auto results = run_scheduled(specs({"x"}), options_with([](auto&, auto& d) { return pass_script(d) + "; kill -ABRT $$"; }));
+  CHECK(results[0].outcome.status == Status::Crash);
+  CHECK_THAT(results[0].outcome.message, Catch::Contains("signal 6") && Catch::Contains("after reporting Pass"));
+}
+
 TEST_CASE("A worker that exits without a result line is Crash with its exit code") {
   auto results = run_scheduled(specs({"x"}), options_with([](auto&, auto&) { return std::string("exit 3"); }));
   CHECK(results[0].outcome.status == Status::Crash);

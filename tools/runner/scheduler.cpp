@@ -44,6 +44,8 @@ Outcome finish(Running& r, const DeviceTarget& device, double timeout) {
     return *outcome;
   }
   std::string message = "worker " + describe_wait_status(status);
+  // A worker that reported and then died (context teardown, atexit) still crashed: say what it had reported.
+  if (outcome) message += " after reporting " + std::string(to_string(outcome->status));
   const std::string err = tail(r.child->err(), 600);
   if (!err.empty()) message += "; stderr: " + err;
   return {Status::Crash, message, device.name};
