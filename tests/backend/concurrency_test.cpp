@@ -122,3 +122,54 @@ TEST_CASE("Eight threads with mixed sizes: one compile per key, correct results"
 TEST_CASE("Eight threads with constant eviction never destroy a pipeline in flight", "[vulkan][concurrency]") {
   run(4, false);
 }
+
+// The Vulkan layer's pattern: shaders come and go while prewarm workers compile for them and recording threads
+// look up sizes of other shaders; erase(shader) must never race with a compile of that shader or lose an entry of
+// another (ThreadSanitizer checks the locking in backend_concurrency_tsan).
+TEST_CASE("Erasing shaders while prewarm and lookups run leaves the other shaders' entries intact",
+          "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 2;
+    options.max_entries = SIZE_MAX;
+    options.max_bytes = SIZE_MAX;
+    auto cache = test::make_cache(*device, options);
+    auto keeper = test::make_probe_shader(*device);
+    std::atomic<bool> stop{false};
+    std::atomic<uint64_t> failures{0};
+    std::vector<std::thread> lookups;
+    for (int t = 0; t < 3; ++t) {
+      lookups.emplace_back([&, t] {
+        uint32_t x = 1 + static_cast<uint32_t>(t);
+        while (!stop.load()) {
+          if (!cache->get_or_compile({keeper.get(), {x, 1, 1}, 0, {}})) failures.fetch_add(1);
+          x = x % 24 + 1;
+        }
+      });
+    }
+    std::vector<GroupSize> sizes;
+    for (uint32_t x = 1; x <= 32; ++x) sizes.push_back({x, 1, 1});
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(test_seconds() / 2);
+    size_t rounds = 0;
+    while (std::chrono::steady_clock::now() < deadline || rounds < 4) {
+      auto shader = test::make_add_shader(*device, "transient");  // same SPIR-V and layout every round
+      cache->prewarm(shader, sizes);
+      if (!cache->get_or_compile({shader.get(), {7, 1, 1}, 0, {}})) failures.fetch_add(1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(rounds % 3));
+      cache->erase(*shader);
+      for (const GroupSize& s : sizes) {
+        if (cache->find(PipelineKey::make({shader.get(), s, 0, {}})) != nullptr) failures.fetch_add(1);
+      }
+      ++rounds;
+    }
+    stop = true;
+    for (auto& t : lookups) t.join();
+    cache->wait_prewarm_idle();
+    CHECK(failures == 0);
+    for (uint32_t x = 1; x <= 24; ++x) CHECK(cache->find(PipelineKey::make({keeper.get(), {x, 1, 1}, 0, {}})) != nullptr);
+    CHECK(cache->size() == 24);  // the keeper's sizes only: every transient entry was erased
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
