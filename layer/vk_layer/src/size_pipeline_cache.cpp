@@ -19,7 +19,9 @@
 
 namespace bismuth::layer {
 
-VkResult open_size_pipeline_cache(DeviceData& d) {
+namespace {
+
+VkResult open(DeviceData& d) {
   const InstanceData& instance = *d.instance;
   auto owned = std::make_shared<SizePipelineCache>();
   backend::ExternalDevice external;
@@ -65,6 +67,16 @@ VkResult open_size_pipeline_cache(DeviceData& d) {
   owned->prewarm_sizes = instance.settings.prewarm_sizes;
   d.size_pipelines = std::move(owned);
   return VK_SUCCESS;
+}
+
+}  // namespace
+
+VkResult open_size_pipeline_cache(DeviceData& d) {
+  try {
+    return open(d);
+  } catch (...) {
+    return VK_ERROR_OUT_OF_HOST_MEMORY;  // vkCreateDevice destroys the device again
+  }
 }
 
 void close_size_pipeline_cache(DeviceData& d) {

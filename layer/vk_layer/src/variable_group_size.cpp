@@ -202,7 +202,11 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   VkResult result = create_parent_pipeline(d, *vp->shader, app_info, allocator, cache, vp->default_size, &vp->parent);
   if (result != VK_SUCCESS) return result;  // vp->shader's destructor destroys the module
   *out = vp->parent;
-  prewarm(d, *vp, stage.flags);
+  try {
+    prewarm(d, *vp, stage.flags);
+  } catch (...) {
+    // Prewarm is an optimisation: without memory for it, sizes compile at first use.
+  }
   std::lock_guard lock(d.mutex);
   d.variable_pipelines[vp->parent] = std::move(vp);
   return VK_SUCCESS;
@@ -210,8 +214,12 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
 
 // The parent and its size pipelines. Erasing first cancels the pipeline's prewarm compiles (and waits for a running
 // one), so none uses the module or the application's layout afterwards.
-void destroy(DeviceData& d, VariablePipeline& vp, const VkAllocationCallbacks* parent_allocator) {
-  if (vp.shader && d.size_pipelines) d.size_pipelines->cache->erase(*vp.shader);
+void destroy(DeviceData& d, VariablePipeline& vp, const VkAllocationCallbacks* parent_allocator) noexcept {
+  try {
+    if (vp.shader && d.size_pipelines) d.size_pipelines->cache->erase(*vp.shader);
+  } catch (...) {
+    // No memory to cancel the prewarm: its entries stay in the cache until vkDestroyDevice destroys them.
+  }
   d.DestroyPipeline(d.device, vp.parent, parent_allocator);
   vp.parent = VK_NULL_HANDLE;
   vp.shader.reset();  // destroys the module (nothing of the backend's is pending: it never submits)
