@@ -187,13 +187,19 @@ void add_run_command(CLI::App& app, int* exit_code) {
   command->add_option("tests", options->inputs,
                       "Directories (searched recursively), .shader_test files, corpus case folders, list files, globs")
       ->required();
-  command->add_option("-j,--jobs", options->jobs, "Worker processes (default: one per core)");
-  command->add_option("--device", options->device, "Device selection, as BISMUTH_DEVICE (index, cpu, gpu, name)");
-  command->add_option("--devices", options->devices, "\"all\": shard the tests over every Vulkan device");
-  command->add_option("--timeout", options->timeout, "Seconds per test before the worker is killed (default 120)");
-  command->add_option("--front", options->front, "Corpus cases through glsl, nvasm or both (default glsl)");
+  command->add_option("-j,--jobs", options->jobs, "Worker processes (default: one per core)")->check(CLI::NonNegativeNumber);
+  auto* device = command->add_option("--device", options->device,
+                                      "Device selection, as BISMUTH_DEVICE (index, cpu, gpu, name)");
+  command->add_option("--devices", options->devices, "\"all\": shard the tests over every Vulkan device")
+      ->check(CLI::IsMember({"all"}))
+      ->excludes(device);
+  command->add_option("--timeout", options->timeout, "Seconds per test before the worker is killed (default 120)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--front", options->front, "Corpus cases through glsl, nvasm or both (default glsl)")
+      ->check(CLI::IsMember({"glsl", "nvasm", "both"}));
   command->add_option("--baseline", options->baseline, "Expected results, one \"test-name,Status\" per line");
-  command->add_option("--retry-flakes", options->retry_flakes, "Retries of a failing test; a later pass is a Flake");
+  command->add_option("--retry-flakes", options->retry_flakes, "Retries of a failing test; a later pass is a Flake")
+      ->check(CLI::NonNegativeNumber);
   command->add_option("--junit", options->junit, "Write JUnit XML here");
   command->add_option("--json", options->json, "Write per-test JSON here");
   command->add_flag("-q,--quiet", options->quiet, "No progress output, the summary only");
