@@ -807,3 +807,69 @@ TEST_CASE("A Vulkan 1.0 application can enable the extension and dispatch at new
   REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
   CHECK(f.vk.bismuth_messages().empty());
 }
+
+TEST_CASE("Prewarm of a REQUIRE_FULL_SUBGROUPS stage compiles only whole numbers of subgroups") {
+  ScopedEnv prewarm("BISMUTH_PREWARM", "64");
+  VkPhysicalDeviceVulkan13Features features13{};
+  features13.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+  features13.subgroupSizeControl = VK_TRUE;
+  features13.computeFullSubgroups = VK_TRUE;
+  {
+    // Only on a device that has the features (lavapipe does).
+    LayerVulkan probe(Order::ValidationBelowBismuth, true, VK_API_VERSION_1_3);
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(probe.physical_device(), &properties);
+    VkPhysicalDeviceVulkan13Features supported{};
+    supported.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES;
+    VkPhysicalDeviceFeatures2 features2{};
+    features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    features2.pNext = &supported;
+    if (properties.apiVersion >= VK_API_VERSION_1_3) vkGetPhysicalDeviceFeatures2(probe.physical_device(), &features2);
+    if (properties.apiVersion < VK_API_VERSION_1_3 || !supported.subgroupSizeControl ||
+        !supported.computeFullSubgroups) {
+      WARN("the device lacks computeFullSubgroups: nothing to check");
+      return;
+    }
+  }
+  // Validation below Bismuth checks every prewarm compile: a local size x that is not a multiple of the subgroup
+  // size with REQUIRE_FULL_SUBGROUPS is an error (VUID-VkPipelineShaderStageCreateInfo-flags-02759).
+  Fixture f(Order::ValidationBelowBismuth, VK_API_VERSION_1_3, &features13);
+  clear_spied_modules();
+  const char* source = R"(#version 450
+layout(local_size_x = 64) in;
+layout(std430, binding = 0) buffer Out { uint results[]; };
+void main() { results[gl_GlobalInvocationID.x] = gl_LocalInvocationIndex; }
+)";
+  const VkShaderModule module = f.vk.module(compile(source));
+  VkComputePipelineVariableGroupSizeCreateInfoBISMUTH variable{};
+  variable.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH;
+  variable.variableGroupSize = VK_TRUE;
+  VkComputePipelineCreateInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO;
+  info.pNext = &variable;
+  info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+  info.stage.flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
+  info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+  info.stage.module = module;
+  info.stage.pName = "main";
+  info.layout = f.layout;
+  info.basePipelineIndex = -1;
+  VkPipeline pipeline = VK_NULL_HANDLE;
+  REQUIRE(vkCreateComputePipelines(f.vk.device(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline) == VK_SUCCESS);
+  // Until the background compiles settle (the count stops growing).
+  size_t seen = 0;
+  auto quiet_since = std::chrono::steady_clock::now();
+  const auto deadline = quiet_since + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline &&
+         std::chrono::steady_clock::now() - quiet_since < std::chrono::milliseconds(500)) {
+    const size_t now = spied_pipelines().created.size();
+    if (now != seen) {
+      seen = now;
+      quiet_since = std::chrono::steady_clock::now();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(seen > 1);  // the parent and some prewarmed sizes
+  vkDestroyPipeline(f.vk.device(), pipeline, nullptr);
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
+}
