@@ -110,14 +110,16 @@ int run_run(const RunOptions& options) {
   }
 
   SchedulerOptions scheduler;
-  scheduler.jobs = options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  scheduler.jobs =
+      options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   scheduler.devices = *devices;
   scheduler.timeout_seconds = options.timeout;
   scheduler.retry_flakes = options.retry_flakes;
   const std::string self = self_executable();
   scheduler.worker_command = [self](const TestSpec& test, const DeviceTarget& device) {
-    std::vector<std::string> argv = {self,         "run-worker", "--kind", test.kind == TestSpec::Kind::ShaderTest ? "shader_test" : "corpus",
-                                     "--path",     test.path,    "--name", test.name};
+    std::vector<std::string> argv = {
+        self,     "run-worker", "--kind", test.kind == TestSpec::Kind::ShaderTest ? "shader_test" : "corpus",
+        "--path", test.path,    "--name", test.name};
     if (!test.front.empty()) argv.insert(argv.end(), {"--front", test.front});
     if (!device.selector.empty()) argv.insert(argv.end(), {"--device", device.selector});
     return argv;
@@ -178,12 +180,14 @@ void add_run_command(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<RunOptions>();
   CLI::App* command = app.add_subcommand(
       "run", "Run piglit shader_test files (compute subset) and corpus cases, each in its own worker process");
-  command->add_option("tests", options->inputs,
-                      "Directories (searched recursively), .shader_test files, corpus case folders, list files, globs")
+  command
+      ->add_option("tests", options->inputs,
+                   "Directories (searched recursively), .shader_test files, corpus case folders, list files, globs")
       ->required();
-  command->add_option("-j,--jobs", options->jobs, "Worker processes (default: one per core)")->check(CLI::NonNegativeNumber);
-  auto* device = command->add_option("--device", options->device,
-                                      "Device selection, as BISMUTH_DEVICE (index, cpu, gpu, name)");
+  command->add_option("-j,--jobs", options->jobs, "Worker processes (default: one per core)")
+      ->check(CLI::NonNegativeNumber);
+  auto* device =
+      command->add_option("--device", options->device, "Device selection, as BISMUTH_DEVICE (index, cpu, gpu, name)");
   command->add_option("--devices", options->devices, "\"all\": shard the tests over every Vulkan device")
       ->check(CLI::IsMember({"all"}))
       ->excludes(device);

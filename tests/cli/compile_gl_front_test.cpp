@@ -2,9 +2,9 @@
 // (local_size_variable, default-block uniforms, atomic counters) compiles, with the binding map as a note.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 #include "support/run_process.hpp"
 
@@ -26,7 +26,9 @@ struct Scratch {
   }
 };
 
-std::string cli() { return bismuth::test::tool_path(BISMUTH_CLI_PATH); }
+std::string cli() {
+  return bismuth::test::tool_path(BISMUTH_CLI_PATH);
+}
 
 const char* kGlShader = R"(#version 450
 #extension GL_ARB_compute_variable_group_size : require
@@ -68,7 +70,8 @@ TEST_CASE("bismuth compile --variable-group-size leaves a local_size_variable sh
 
 TEST_CASE("bismuth compile reports GL front errors as file:line:column") {
   Scratch s;
-  const auto input = s.write("bad.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  uint x = nope;\n}\n");
+  const auto input =
+      s.write("bad.comp", "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  uint x = nope;\n}\n");
   auto result = run_process({cli(), "compile", input, "-o", (s.dir / "out.spv").string()});
   CHECK(result.exit_code == 1);
   CHECK_THAT(result.err, Catch::StartsWith(input + ":4:12: error: 'nope' : undeclared identifier"));

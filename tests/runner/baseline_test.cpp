@@ -18,7 +18,8 @@ TestResult result(const std::string& name, Status status) {
 }  // namespace
 
 TEST_CASE("A baseline line is name,Status and comments and blank lines are ignored") {
-  auto b = parse_baseline("# known\n\nspec/a,Fail\nspec/b,Crash\r\nspec/c,timeout\nspec/d,Skip\nx@glsl,XFAIL\n", "b.txt");
+  auto b =
+      parse_baseline("# known\n\nspec/a,Fail\nspec/b,Crash\r\nspec/c,timeout\nspec/d,Skip\nx@glsl,XFAIL\n", "b.txt");
   REQUIRE(b);
   CHECK(b->size() == 5);
   CHECK(b->at("spec/a") == Status::Fail);

@@ -14,8 +14,8 @@ namespace {
 
 std::vector<TestResult> every_status() {
   std::vector<TestResult> out;
-  const Status all[] = {Status::Pass,         Status::Fail,           Status::Skip,  Status::Crash, Status::Timeout,
-                        Status::ExpectedFail, Status::UnexpectedPass, Status::Flake};
+  const Status all[] = {Status::Pass,    Status::Fail,         Status::Skip,           Status::Crash,
+                        Status::Timeout, Status::ExpectedFail, Status::UnexpectedPass, Status::Flake};
   int i = 0;
   for (Status s : all) {
     TestResult r;
@@ -44,9 +44,10 @@ TEST_CASE("The JUnit checker rejects malformed XML and wrong counts (it can fail
   TempDir dir;
   auto checked = bismuth::runnertest::check_junit(dir.write("bad.xml", "<testsuites><testsuite></testsuites>"));
   CHECK(checked.exit_code == 1);
-  checked = bismuth::runnertest::check_junit(dir.write(
-      "counts.xml", "<testsuites><testsuite tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\">"
-                    "<testcase classname=\"a\" name=\"b\" time=\"1\"/></testsuite></testsuites>"));
+  checked = bismuth::runnertest::check_junit(
+      dir.write("counts.xml",
+                "<testsuites><testsuite tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"0\">"
+                "<testcase classname=\"a\" name=\"b\" time=\"1\"/></testsuite></testsuites>"));
   CHECK(checked.exit_code == 1);
 }
 

@@ -53,16 +53,18 @@ std::string status(const Run& r, const std::string& name) {
   return r.tests.at(name)["status"];
 }
 
-std::string message(const Run& r, const std::string& name) { return r.tests.at(name)["message"]; }
+std::string message(const Run& r, const std::string& name) {
+  return r.tests.at(name)["message"];
+}
 
 }  // namespace
 
 TEST_CASE("bismuth run examples/: every shader_test passes, drawing skips, corpus cases by subgroup size", "[vulkan]") {
   const auto r = run_json({(source_dir() / "examples").string()});
   CHECK(r.process.exit_code == 0);
-  for (const char* name : {"variable_group_size_1d", "variable_group_size_2d", "variable_group_size_3d", "ballot",
-                           "vote", "atomic_counters", "uniforms", "shared_memory", "linked_shaders",
-                           "link_error_conflicting_sizes"}) {
+  for (const char* name :
+       {"variable_group_size_1d", "variable_group_size_2d", "variable_group_size_3d", "ballot", "vote",
+        "atomic_counters", "uniforms", "shared_memory", "linked_shaders", "link_error_conflicting_sizes"}) {
     CHECK(status(r, std::string("shader_tests/") + name) == "Pass");
   }
   CHECK(status(r, "shader_tests/draw_is_skipped") == "Skip");
@@ -92,7 +94,8 @@ TEST_CASE("bismuth run on the reference corpus: Pass, or Skip with the reason wh
       CHECK_THAT(message(r, test), Catch::Contains("NVIDIA-only"));
     } else if (!spec["requires_subgroup_size"].is_null() && spec["requires_subgroup_size"] != subgroup) {
       CHECK(status(r, test) == "Skip");
-      CHECK_THAT(message(r, test), Catch::Contains("needs subgroup size " + std::to_string(spec["requires_subgroup_size"].get<int>())));
+      CHECK_THAT(message(r, test),
+                 Catch::Contains("needs subgroup size " + std::to_string(spec["requires_subgroup_size"].get<int>())));
     } else {
       CHECK(status(r, test) == "Pass");
     }
@@ -135,7 +138,8 @@ TEST_CASE("bismuth run reports failing probes, unknown commands, compile errors 
   CHECK(status(r, "compile_error") == "Fail");
   CHECK_THAT(message(r, "compile_error"), Catch::Contains(dir + "/compile_error.shader_test:8:3: error:"));
   CHECK(status(r, "link_error_not_seen") == "Fail");
-  CHECK_THAT(message(r, "link_error_not_seen"), Catch::Contains("link_error_not_seen.shader_test:10: link error expected"));
+  CHECK_THAT(message(r, "link_error_not_seen"),
+             Catch::Contains("link_error_not_seen.shader_test:10: link error expected"));
   CHECK(status(r, "missing_extension") == "Skip");
   CHECK_THAT(message(r, "missing_extension"), Catch::Contains("requires GL_NV_nonexistent_extension"));
   CHECK(status(r, "limit_too_high") == "Skip");

@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 
 TempDir::TempDir() {
   static std::atomic<int> counter{0};
-  path_ = fs::temp_directory_path() /
-          ("bismuth_runner_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
+  path_ =
+      fs::temp_directory_path() / ("bismuth_runner_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
   fs::remove_all(path_);
   fs::create_directories(path_);
 }
@@ -44,7 +44,9 @@ fs::path source_dir() {
   return fs::current_path();
 }
 
-fs::path data_dir() { return source_dir() / "tests/runner/data"; }
+fs::path data_dir() {
+  return source_dir() / "tests/runner/data";
+}
 
 test::ProcessResult bismuth_run(const std::vector<std::string>& args, const std::vector<std::string>& extra_env) {
   std::vector<std::string> argv = {test::tool_path(BISMUTH_CLI_PATH), "run"};
@@ -55,7 +57,8 @@ test::ProcessResult bismuth_run(const std::vector<std::string>& args, const std:
 }
 
 test::ProcessResult check_junit(const fs::path& file) {
-  return test::run_process({"/usr/bin/env", "python3", (source_dir() / "tests/runner/check_junit.py").string(), file.string()});
+  return test::run_process(
+      {"/usr/bin/env", "python3", (source_dir() / "tests/runner/check_junit.py").string(), file.string()});
 }
 
 }  // namespace bismuth::runnertest

@@ -48,9 +48,10 @@ TEST_CASE("A worker that reports a result gives that result, with its device") {
 }
 
 TEST_CASE("A worker killed by a signal is Crash for that test only") {
-  auto results = run_scheduled(specs({"crashes", "passes"}), options_with([](const TestSpec& t, auto& d) {
-                                 return t.name == "crashes" ? std::string("echo dying >&2; kill -SEGV $$") : pass_script(d);
-                               }));
+  auto results =
+      run_scheduled(specs({"crashes", "passes"}), options_with([](const TestSpec& t, auto& d) {
+                      return t.name == "crashes" ? std::string("echo dying >&2; kill -SEGV $$") : pass_script(d);
+                    }));
   CHECK(results[0].outcome.status == Status::Crash);
   CHECK_THAT(results[0].outcome.message, Catch::Contains("signal 11") && Catch::Contains("dying"));
   CHECK(results[0].outcome.device == "fake0");
@@ -58,7 +59,8 @@ TEST_CASE("A worker killed by a signal is Crash for that test only") {
 }
 
 TEST_CASE("A worker that reports and then dies is Crash, saying what it had reported") {
-  auto results = run_scheduled(specs({"x"}), options_with([](auto&, auto& d) { return pass_script(d) + "; kill -ABRT $$"; }));
+  auto results =
+      run_scheduled(specs({"x"}), options_with([](auto&, auto& d) { return pass_script(d) + "; kill -ABRT $$"; }));
   CHECK(results[0].outcome.status == Status::Crash);
   CHECK_THAT(results[0].outcome.message, Catch::Contains("signal 6") && Catch::Contains("after reporting Pass"));
 }
@@ -108,9 +110,7 @@ TEST_CASE("Worker slots are dealt round-robin over the devices, at least one per
 TEST_CASE("Sharding over two devices: each worker is pinned to its device, the shards are balanced, results merge") {
   std::vector<std::string> names;
   for (int i = 0; i < 16; ++i) names.push_back("t" + std::to_string(100 + i));
-  auto o = options_with([](auto&, const DeviceTarget& d) {
-    return std::string("sleep 0.05; ") + pass_script(d);
-  });
+  auto o = options_with([](auto&, const DeviceTarget& d) { return std::string("sleep 0.05; ") + pass_script(d); });
   o.jobs = 4;
   o.devices = {{"0", "fake0"}, {"1", "fake1"}};
   auto results = run_scheduled(specs(names), o);

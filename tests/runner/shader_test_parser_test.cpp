@@ -11,7 +11,8 @@ using namespace bismuth::runner;
 namespace {
 
 const std::string kHead =
-    "[require]\nGL >= 4.3\nGLSL >= 4.30\n\n[compute shader]\n#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n\n[test]\n";
+    "[require]\nGL >= 4.3\nGLSL >= 4.30\n\n[compute shader]\n#version 430\nlayout(local_size_x = 1) in;\nvoid main() "
+    "{}\n\n[test]\n";
 
 ShaderTest parse_ok(const std::string& text) {
   auto parsed = parse_shader_test(text, "t.shader_test");
@@ -60,8 +61,9 @@ TEST_CASE("Several compute shader sections are kept in order for one link") {
 }
 
 TEST_CASE("Require: GL and GLSL versions with every comparison") {
-  const auto t = parse_ok("[require]\nGL >= 4.3\nGLSL < 4.60\nGL CORE == 4.6\nGLSL != 1.10\nGL > 3.0\nGLSL <= 4.5\n"
-                          "[compute shader]\nx\n");
+  const auto t = parse_ok(
+      "[require]\nGL >= 4.3\nGLSL < 4.60\nGL CORE == 4.6\nGLSL != 1.10\nGL > 3.0\nGLSL <= 4.5\n"
+      "[compute shader]\nx\n");
   REQUIRE(t.requirements.size() == 6);
   CHECK(t.requirements[0].kind == Requirement::Kind::GlVersion);
   CHECK(t.requirements[0].value == 430);
@@ -204,9 +206,9 @@ TEST_CASE("memory barrier with one bit, several bits and all bits") {
 }
 
 TEST_CASE("probe ssbo TYPE BINDING OFFSET OP VALUE with every comparison") {
-  const std::pair<const char*, CompareOp> ops[] = {{"==", CompareOp::Equal},     {"!=", CompareOp::NotEqual},
-                                                   {"<", CompareOp::Less},       {"<=", CompareOp::LessEqual},
-                                                   {">", CompareOp::Greater},    {">=", CompareOp::GreaterEqual}};
+  const std::pair<const char*, CompareOp> ops[] = {{"==", CompareOp::Equal},  {"!=", CompareOp::NotEqual},
+                                                   {"<", CompareOp::Less},    {"<=", CompareOp::LessEqual},
+                                                   {">", CompareOp::Greater}, {">=", CompareOp::GreaterEqual}};
   for (const auto& [text, op] : ops) {
     const auto c = one_command(std::string("probe ssbo uint 1 16 ") + text + " 0x10");
     CHECK(c.kind == Command::Kind::ProbeSsbo);
@@ -239,13 +241,15 @@ TEST_CASE("link error and link success") {
 }
 
 TEST_CASE("Comments and blank lines in [require] and [test] are ignored") {
-  const auto t = parse_ok("# header\n\n[require]\n# c\nGL >= 4.3\n\n[compute shader]\nx\n[test]\n# c\n\ncompute 1 1 1\n");
+  const auto t =
+      parse_ok("# header\n\n[require]\n# c\nGL >= 4.3\n\n[compute shader]\nx\n[test]\n# c\n\ncompute 1 1 1\n");
   CHECK(t.requirements.size() == 1);
   CHECK(t.commands.size() == 1);
 }
 
 TEST_CASE("Graphics stages and drawing commands make the test a skip naming file and line") {
-  auto t = parse_ok("[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[test]\ndraw rect -1 -1 2 2\n");
+  auto t = parse_ok(
+      "[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[test]\ndraw rect -1 -1 2 2\n");
   REQUIRE(t.unsupported);
   CHECK_THAT(*t.unsupported, Catch::Contains("[vertex shader]") && Catch::Contains("t.shader_test:3"));
   t = parse_ok(kHead + "compute 1 1 1\nprobe rgba 0 0 1 0 0 1\n");

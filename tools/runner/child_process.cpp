@@ -74,8 +74,10 @@ void ChildProcess::drain(int fd) {
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
     close(fd);  // EOF or error
-    if (fd == out_fd_) out_fd_ = -1;
-    else err_fd_ = -1;
+    if (fd == out_fd_)
+      out_fd_ = -1;
+    else
+      err_fd_ = -1;
     return;
   }
 }

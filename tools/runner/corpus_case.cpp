@@ -123,7 +123,8 @@ Expected<std::vector<uint32_t>> corpus_expected(const CorpusCase& c) {
 
 Expected<void> corpus_compare(const CorpusCase& c, const std::vector<uint32_t>& got,
                               const std::vector<uint32_t>& expected) {
-  if (got.size() != expected.size()) return fail("output has " + std::to_string(got.size()) + " words, expected " + std::to_string(expected.size()));
+  if (got.size() != expected.size())
+    return fail("output has " + std::to_string(got.size()) + " words, expected " + std::to_string(expected.size()));
   size_t mismatches = 0;
   std::ostringstream first;
   auto report = [&](const std::string& what) {

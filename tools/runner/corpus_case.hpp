@@ -14,8 +14,8 @@ namespace bismuth::runner {
 
 struct CorpusUniform {
   std::string name;
-  std::string type;  // float | uint | int
-  uint32_t bits = 0;  // the value's bit pattern
+  std::string type;            // float | uint | int
+  uint32_t bits = 0;           // the value's bit pattern
   uint32_t program_local = 0;  // program.local[k] of the assembly program
 };
 
@@ -28,7 +28,7 @@ struct CorpusCase {
   uint32_t output_binding = 1, output_words = 0, output_init = 0;
   std::vector<CorpusUniform> uniforms;
   std::vector<std::pair<uint32_t, uint32_t>> storage_map;  // program.storage[i] -> GL binding
-  std::string compare;  // exact | float32:R | float64:R
+  std::string compare;                                     // exact | float32:R | float64:R
   std::optional<uint32_t> requires_subgroup_size;
 };
 

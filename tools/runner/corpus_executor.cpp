@@ -70,7 +70,8 @@ Program build_glsl(const CorpusCase& c) {
     // The front says "NVIDIA-only" for GLSL extensions no Vulkan compiler has (GL_NV_shader_thread_group):
     // the GLSL front cannot run such a case anywhere; that is a property of the front, not a failure.
     if (text_log.find("NVIDIA-only") != std::string::npos) {
-      return {false, {Status::Skip, "NVIDIA-only GLSL extension, not available through the GLSL front: " + text_log, {}}};
+      return {false,
+              {Status::Skip, "NVIDIA-only GLSL extension, not available through the GLSL front: " + text_log, {}}};
     }
     return {false, {Status::Fail, path + ": compile failed: " + text_log, {}}};
   }
@@ -129,14 +130,16 @@ Program build_nvasm(const CorpusCase& c, const GlSession& gl) {
     // The error position is a byte offset: name the line like every other diagnostic.
     int line = 1;
     for (GLint i = 0; i < position && static_cast<size_t>(i) < source.size(); ++i) line += source[i] == '\n';
-    const std::string error = path + ":" + std::to_string(line) + ": glProgramStringARB: " + gl_error_name(e) + ": " +
-                              (text ? text : "");
+    const std::string error =
+        path + ":" + std::to_string(line) + ": glProgramStringARB: " + gl_error_name(e) + ": " + (text ? text : "");
     // Thread-group programs need NVIDIA's 32-lane warps; a device that cannot run them refuses the load. That
     // is the case's stated requirement (requires_subgroup_size), not a failure of this device.
     if (c.requires_subgroup_size && gl.subgroup_size() != static_cast<GLint>(*c.requires_subgroup_size)) {
-      return {false, {Status::Skip, "needs subgroup size " + std::to_string(*c.requires_subgroup_size) + ", " +
-                                        gl.device_name() + " has " + std::to_string(gl.subgroup_size()) + ": " + error,
-                      {}}};
+      return {false,
+              {Status::Skip,
+               "needs subgroup size " + std::to_string(*c.requires_subgroup_size) + ", " + gl.device_name() + " has " +
+                   std::to_string(gl.subgroup_size()) + ": " + error,
+               {}}};
     }
     return {false, {Status::Fail, error, {}}};
   }
@@ -148,7 +151,9 @@ Program build_nvasm(const CorpusCase& c, const GlSession& gl) {
 
 }  // namespace
 
-const char* to_string(Front front) { return front == Front::Glsl ? "glsl" : "nvasm"; }
+const char* to_string(Front front) {
+  return front == Front::Glsl ? "glsl" : "nvasm";
+}
 
 Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
   Program program = front == Front::Glsl ? build_glsl(c) : build_nvasm(c, gl);
@@ -192,20 +197,23 @@ Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
   glDeleteBuffers(1, &out_buffer);
   if (front == Front::Nvasm) {
     glDisable(kComputeProgramNV);
-    if (auto del = reinterpret_cast<PfnDeletePrograms>(bismuthGetProcAddress("glDeleteProgramsARB"))) del(1, &program.nv);
+    if (auto del = reinterpret_cast<PfnDeletePrograms>(bismuthGetProcAddress("glDeleteProgramsARB")))
+      del(1, &program.nv);
   } else {
     glDeleteProgram(program.glsl);
   }
   const auto messages = gl.validation_messages();
   if (!messages.empty()) {
-    return {Status::Fail, c.dir + ": " + std::to_string(messages.size()) + " validation message(s): " + messages[0], {}};
+    return {
+        Status::Fail, c.dir + ": " + std::to_string(messages.size()) + " validation message(s): " + messages[0], {}};
   }
   if (c.requires_subgroup_size) {
     const GLint subgroup = gl.subgroup_size();
     if (subgroup != static_cast<GLint>(*c.requires_subgroup_size)) {
-      return {Status::Skip, "needs subgroup size " + std::to_string(*c.requires_subgroup_size) + ", " +
-                                gl.device_name() + " has " + std::to_string(subgroup) +
-                                " (ran without errors; expected.bin not compared)", {}};
+      return {Status::Skip,
+              "needs subgroup size " + std::to_string(*c.requires_subgroup_size) + ", " + gl.device_name() + " has " +
+                  std::to_string(subgroup) + " (ran without errors; expected.bin not compared)",
+              {}};
     }
   }
   auto expected = corpus_expected(c);

@@ -111,7 +111,9 @@ std::string GlSession::device_name() const {
   return name;
 }
 
-int GlSession::gl_version() const { return version_number(reinterpret_cast<const char*>(glGetString(GL_VERSION))); }
+int GlSession::gl_version() const {
+  return version_number(reinterpret_cast<const char*>(glGetString(GL_VERSION)));
+}
 
 int GlSession::glsl_version() const {
   return version_number(reinterpret_cast<const char*>(glGetString(GL_SHADING_LANGUAGE_VERSION)));

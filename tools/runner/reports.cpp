@@ -9,7 +9,7 @@ namespace bismuth::runner {
 
 namespace {
 
-constexpr Status kOrder[] = {Status::Pass,  Status::Fail,         Status::Skip,           Status::Crash,
+constexpr Status kOrder[] = {Status::Pass,    Status::Fail,         Status::Skip,           Status::Crash,
                              Status::Timeout, Status::ExpectedFail, Status::UnexpectedPass, Status::Flake};
 
 std::string seconds_text(double s) {
@@ -98,7 +98,8 @@ std::string summary_text(const std::vector<TestResult>& results, double wall_sec
     s << line;
   }
   char total[64];
-  std::snprintf(total, sizeof total, "%-14s  %5zu  in %s\n", "total", results.size(), seconds_text(wall_seconds).c_str());
+  std::snprintf(total, sizeof total, "%-14s  %5zu  in %s\n", "total", results.size(),
+                seconds_text(wall_seconds).c_str());
   s << total;
 
   std::map<std::string, size_t> per_device;
@@ -117,7 +118,8 @@ std::string summary_text(const std::vector<TestResult>& results, double wall_sec
 
   bool header = false;
   for (const auto& r : results) {
-    if (!is_unexpected(r.outcome.status) && r.outcome.status != Status::Skip && r.outcome.status != Status::Flake) continue;
+    if (!is_unexpected(r.outcome.status) && r.outcome.status != Status::Skip && r.outcome.status != Status::Flake)
+      continue;
     if (!header) s << "\nnot passing:\n";
     header = true;
     s << "  " << to_string(r.outcome.status) << "  " << r.test.name << ": " << r.outcome.message << "\n";
@@ -140,8 +142,8 @@ std::string junit_xml(const std::vector<TestResult>& results, double wall_second
     const std::string classname = "bismuth" + (slash == std::string::npos ? "" : "." + name.substr(0, slash));
     const std::string message = xml_escape(clean_utf8(r.outcome.message));
     x << "    <testcase classname=\"" << xml_escape(clean_utf8(classname)) << "\" name=\""
-      << xml_escape(clean_utf8(slash == std::string::npos ? name : name.substr(slash + 1))) << "\" time=\""
-      << r.seconds << "\">\n";
+      << xml_escape(clean_utf8(slash == std::string::npos ? name : name.substr(slash + 1))) << "\" time=\"" << r.seconds
+      << "\">\n";
     switch (r.outcome.status) {
       case Status::Fail:
       case Status::UnexpectedPass:
@@ -156,11 +158,10 @@ std::string junit_xml(const std::vector<TestResult>& results, double wall_second
         x << "      <skipped message=\"" << to_string(r.outcome.status) << ": " << message << "\"/>\n";
         break;
       case Status::Pass:
-      case Status::Flake:
-        break;
+      case Status::Flake: break;
     }
-    x << "      <system-out>device: " << xml_escape(clean_utf8(r.outcome.device)) << "; status: "
-      << to_string(r.outcome.status) << "; attempts: " << r.attempts << "</system-out>\n";
+    x << "      <system-out>device: " << xml_escape(clean_utf8(r.outcome.device))
+      << "; status: " << to_string(r.outcome.status) << "; attempts: " << r.attempts << "</system-out>\n";
     x << "    </testcase>\n";
   }
   x << "  </testsuite>\n</testsuites>\n";

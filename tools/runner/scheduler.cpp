@@ -36,7 +36,8 @@ Outcome finish(Running& r, const DeviceTarget& device, double timeout) {
   r.child->kill_group();  // a worker that closed its pipes but lingers
   const int status = r.child->wait();
   if (r.timed_out) {
-    return {Status::Timeout, "no result after " + std::to_string(static_cast<int>(timeout)) + " s; worker killed", device.name};
+    return {Status::Timeout, "no result after " + std::to_string(static_cast<int>(timeout)) + " s; worker killed",
+            device.name};
   }
   auto outcome = decode_result(r.child->out());
   if (outcome && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
@@ -73,7 +74,8 @@ std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const 
   for (size_t i = 0; i < tests.size(); ++i) queue.push_back(i);
   std::vector<bool> failed_before(tests.size(), false);
   size_t done = 0;
-  const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeout_seconds));
+  const auto timeout =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeout_seconds));
 
   auto complete = [&](size_t test, const Outcome& outcome, double seconds) {
     TestResult& r = results[test];
@@ -122,8 +124,8 @@ std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const 
       wake = std::min(wake, r->deadline);
     }
     if (fds.empty() && queue.empty()) continue;
-    const int wait_ms = static_cast<int>(std::max<long long>(
-        0, std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count() + 1));
+    const int wait_ms = static_cast<int>(
+        std::max<long long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count() + 1));
     poll(fds.data(), fds.size(), wait_ms);
     now = Clock::now();
     for (size_t s = 0; s < slots.size(); ++s) {

@@ -31,7 +31,9 @@ std::vector<std::string> split_words(std::string_view s) {
   return out;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 // Unsigned integer, decimal or 0x hex; false on anything else (no sign, no trailing text, no overflow).
 bool parse_u64(std::string_view text, uint64_t* out) {
@@ -163,14 +165,22 @@ std::optional<uint32_t> barrier_bit(std::string_view name) {
     const char* name;
     uint32_t bit;
   } kBits[] = {
-      {"VERTEX_ATTRIB_ARRAY_BARRIER_BIT", 0x1},   {"ELEMENT_ARRAY_BARRIER_BIT", 0x2},
-      {"UNIFORM_BARRIER_BIT", 0x4},               {"TEXTURE_FETCH_BARRIER_BIT", 0x8},
-      {"SHADER_IMAGE_ACCESS_BARRIER_BIT", 0x20},  {"COMMAND_BARRIER_BIT", 0x40},
-      {"PIXEL_BUFFER_BARRIER_BIT", 0x80},         {"TEXTURE_UPDATE_BARRIER_BIT", 0x100},
-      {"BUFFER_UPDATE_BARRIER_BIT", 0x200},       {"FRAMEBUFFER_BARRIER_BIT", 0x400},
-      {"TRANSFORM_FEEDBACK_BARRIER_BIT", 0x800},  {"ATOMIC_COUNTER_BARRIER_BIT", 0x1000},
-      {"SHADER_STORAGE_BARRIER_BIT", 0x2000},     {"CLIENT_MAPPED_BUFFER_BARRIER_BIT", 0x4000},
-      {"QUERY_BUFFER_BARRIER_BIT", 0x8000},       {"ALL_BARRIER_BITS", 0xFFFFFFFFu},
+      {"VERTEX_ATTRIB_ARRAY_BARRIER_BIT", 0x1},
+      {"ELEMENT_ARRAY_BARRIER_BIT", 0x2},
+      {"UNIFORM_BARRIER_BIT", 0x4},
+      {"TEXTURE_FETCH_BARRIER_BIT", 0x8},
+      {"SHADER_IMAGE_ACCESS_BARRIER_BIT", 0x20},
+      {"COMMAND_BARRIER_BIT", 0x40},
+      {"PIXEL_BUFFER_BARRIER_BIT", 0x80},
+      {"TEXTURE_UPDATE_BARRIER_BIT", 0x100},
+      {"BUFFER_UPDATE_BARRIER_BIT", 0x200},
+      {"FRAMEBUFFER_BARRIER_BIT", 0x400},
+      {"TRANSFORM_FEEDBACK_BARRIER_BIT", 0x800},
+      {"ATOMIC_COUNTER_BARRIER_BIT", 0x1000},
+      {"SHADER_STORAGE_BARRIER_BIT", 0x2000},
+      {"CLIENT_MAPPED_BUFFER_BARRIER_BIT", 0x4000},
+      {"QUERY_BUFFER_BARRIER_BIT", 0x8000},
+      {"ALL_BARRIER_BITS", 0xFFFFFFFFu},
   };
   for (const auto& b : kBits) {
     if (name == b.name) return b.bit;
@@ -183,8 +193,11 @@ bool uniform_type(std::string_view name, ScalarType* scalar, uint32_t* component
   static const struct {
     const char* prefix;
     ScalarType scalar;
-  } kTypes[] = {{"vec", ScalarType::Float}, {"ivec", ScalarType::Int}, {"uvec", ScalarType::Uint},
-                {"dvec", ScalarType::Double}, {"bvec", ScalarType::Int}};
+  } kTypes[] = {{"vec", ScalarType::Float},
+                {"ivec", ScalarType::Int},
+                {"uvec", ScalarType::Uint},
+                {"dvec", ScalarType::Double},
+                {"bvec", ScalarType::Int}};
   if (name == "float") return *scalar = ScalarType::Float, *components = 1, true;
   if (name == "int" || name == "bool") return *scalar = ScalarType::Int, *components = 1, true;
   if (name == "uint") return *scalar = ScalarType::Uint, *components = 1, true;
@@ -203,13 +216,56 @@ bool uniform_type(std::string_view name, ScalarType* scalar, uint32_t* component
 // [test] commands of shader_runner that need rasterization, textures or images: the test is skipped, with the
 // command as the reason. Matched as word prefixes of the line.
 constexpr const char* kGraphicsCommands[] = {
-    "draw ", "probe rgb", "probe rgba", "probe all", "probe rect", "probe depth", "probe warn", "relative probe",
-    "clear", "texture ", "texparameter", "fb ", "blit ", "viewport", "ortho", "frustum", "depthfunc", "image texture",
-    "resident ", "vertex attrib", "polygon mode", "patch parameter", "provoking vertex", "shade model",
-    "blend barrier", "enable ", "disable ", "hint ", "texcoord ", "clip plane", "point size", "line width",
-    "active shader program", "subuniform ", "active uniform", "verify program_interface_query", "ubo array index",
-    "parameter ", "block binding", "block offset", "block array stride", "block matrix stride", "block row major",
-    "compute indirect", "transform feedback", "xfb ", "bind ", "primitive restart", "vertex data", "tolerance",
+    "draw ",
+    "probe rgb",
+    "probe rgba",
+    "probe all",
+    "probe rect",
+    "probe depth",
+    "probe warn",
+    "relative probe",
+    "clear",
+    "texture ",
+    "texparameter",
+    "fb ",
+    "blit ",
+    "viewport",
+    "ortho",
+    "frustum",
+    "depthfunc",
+    "image texture",
+    "resident ",
+    "vertex attrib",
+    "polygon mode",
+    "patch parameter",
+    "provoking vertex",
+    "shade model",
+    "blend barrier",
+    "enable ",
+    "disable ",
+    "hint ",
+    "texcoord ",
+    "clip plane",
+    "point size",
+    "line width",
+    "active shader program",
+    "subuniform ",
+    "active uniform",
+    "verify program_interface_query",
+    "ubo array index",
+    "parameter ",
+    "block binding",
+    "block offset",
+    "block array stride",
+    "block matrix stride",
+    "block row major",
+    "compute indirect",
+    "transform feedback",
+    "xfb ",
+    "bind ",
+    "primitive restart",
+    "vertex data",
+    "tolerance",
 };
 
 struct Parser {
@@ -277,10 +333,14 @@ struct Parser {
     }
     if (words[0] == "SPIRV") {
       if (words.size() != 2) return error(n, "expected \"SPIRV YES|ONLY|NO\"");
-      if (words[1] == "YES") test.spirv_mode = ShaderTest::SpirvMode::Yes;
-      else if (words[1] == "ONLY") test.spirv_mode = ShaderTest::SpirvMode::Only;
-      else if (words[1] == "NO") test.spirv_mode = ShaderTest::SpirvMode::No;
-      else return error(n, "expected \"SPIRV YES|ONLY|NO\", got \"" + words[1] + "\"");
+      if (words[1] == "YES")
+        test.spirv_mode = ShaderTest::SpirvMode::Yes;
+      else if (words[1] == "ONLY")
+        test.spirv_mode = ShaderTest::SpirvMode::Only;
+      else if (words[1] == "NO")
+        test.spirv_mode = ShaderTest::SpirvMode::No;
+      else
+        return error(n, "expected \"SPIRV YES|ONLY|NO\", got \"" + words[1] + "\"");
       return {};
     }
     // Window size, visuals and resource limits of the process matter to drawing tests only.
@@ -550,7 +610,8 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
       } else if (name == "test") {
         section = Section::Test;
       } else if (name == "compute shader specializations") {
-        p.mark_unsupported("[" + name + "] at " + path + ":" + std::to_string(n) + " (SPIR-V specialization constants)");
+        p.mark_unsupported("[" + name + "] at " + path + ":" + std::to_string(n) +
+                           " (SPIR-V specialization constants)");
         section = Section::Ignored;
       } else if (name.find("shader") != std::string::npos || name == "vertex data" ||
                  name == "vertex shader passthrough") {
@@ -579,8 +640,7 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
           if (auto r = p.test_line(line, n); !r) return r.error();
         }
         break;
-      case Section::Ignored:
-        break;
+      case Section::Ignored: break;
     }
   }
   if (!saw_require) return p.error(1, "no [require] section (shader_runner needs one)");

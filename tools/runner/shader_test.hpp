@@ -23,13 +23,13 @@ const char* to_string(CompareOp op);
 
 struct Requirement {
   enum class Kind {
-    GlVersion,       // GL >= 4.3 (optionally "GL CORE >= 4.3")
-    GlslVersion,     // GLSL >= 4.30
-    Extension,       // GL_ARB_compute_shader
-    NotExtension,    // !GL_ARB_foo
-    IntLimit,        // INT GL_MAX_... >= N, or the older bare form GL_MAX_... >= N
-    FloatLimit,      // FLOAT GL_MAX_... >= X
-    Unsupported,     // GL ES, GLSL ES, GL COMPAT: `reason` says why the test is skipped
+    GlVersion,     // GL >= 4.3 (optionally "GL CORE >= 4.3")
+    GlslVersion,   // GLSL >= 4.30
+    Extension,     // GL_ARB_compute_shader
+    NotExtension,  // !GL_ARB_foo
+    IntLimit,      // INT GL_MAX_... >= N, or the older bare form GL_MAX_... >= N
+    FloatLimit,    // FLOAT GL_MAX_... >= X
+    Unsupported,   // GL ES, GLSL ES, GL COMPAT: `reason` says why the test is skipped
   };
   Kind kind = Kind::Extension;
   std::string name;  // extension or limit name
@@ -71,12 +71,12 @@ struct Command {
   };
   Kind kind = Kind::Compute;
   int line = 0;
-  std::string text;                  // the line, for messages
+  std::string text;                    // the line, for messages
   uint64_t a[6] = {0, 0, 0, 0, 0, 0};  // numeric operands in order (counts, binding, offset, size, ...)
-  std::string type_name;             // uniform GLSL type ("vec4") or probe/subdata scalar type
-  std::string name;                  // uniform name
+  std::string type_name;               // uniform GLSL type ("vec4") or probe/subdata scalar type
+  std::string name;                    // uniform name
   ScalarType scalar = ScalarType::Uint;
-  uint32_t components = 1;           // uniform vector width
+  uint32_t components = 1;  // uniform vector width
   CompareOp op = CompareOp::Equal;
   std::vector<Scalar> values;
   uint32_t barrier_bits = 0;
@@ -91,8 +91,8 @@ struct ShaderSource {
 struct ShaderTest {
   std::string path;
   std::vector<Requirement> requirements;
-  std::vector<ShaderSource> glsl_shaders;   // [compute shader] sections, linked together
-  std::vector<ShaderSource> spirv_shaders;  // [compute shader spirv] sections
+  std::vector<ShaderSource> glsl_shaders;                             // [compute shader] sections, linked together
+  std::vector<ShaderSource> spirv_shaders;                            // [compute shader spirv] sections
   enum class SpirvMode { No, Yes, Only } spirv_mode = SpirvMode::No;  // [require] SPIRV YES|ONLY
   std::vector<Command> commands;
   bool expect_link_error = false;

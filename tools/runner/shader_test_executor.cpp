@@ -11,7 +11,9 @@ namespace bismuth::runner {
 
 namespace {
 
-std::string location(const ShaderTest& test, int line) { return test.path + ":" + std::to_string(line); }
+std::string location(const ShaderTest& test, int line) {
+  return test.path + ":" + std::to_string(line);
+}
 
 // GL info logs say "0:LINE(COLUMN): ..." relative to the shader text; rewrite to the test file's lines.
 std::string remap_log(const std::string& log, const ShaderTest& test, const ShaderSource& source) {
@@ -143,7 +145,9 @@ class Execution {
 
  private:
   static Outcome skip(std::string reason) { return {Status::Skip, std::move(reason), {}}; }
-  Outcome failure(int line, const std::string& text) const { return {Status::Fail, location(test_, line) + ": " + text, {}}; }
+  Outcome failure(int line, const std::string& text) const {
+    return {Status::Fail, location(test_, line) + ": " + text, {}};
+  }
 
   std::optional<std::string> unmet_requirement() const {
     for (const auto& r : test_.requirements) {
@@ -163,7 +167,8 @@ class Execution {
           }
           break;
         case Requirement::Kind::Extension:
-          if (!gl_.has_extension(r.name)) return "requires " + r.name + ", not supported on " + gl_.device_name() + where;
+          if (!gl_.has_extension(r.name))
+            return "requires " + r.name + ", not supported on " + gl_.device_name() + where;
           break;
         case Requirement::Kind::NotExtension:
           if (gl_.has_extension(r.name)) return "requires " + r.name + " to be absent" + where;
@@ -237,8 +242,8 @@ class Execution {
     linked_ = linked != 0;
     // A shader that fails to compile makes the link fail too (GL 4.6 §7.3): "link error" expects either.
     if (!linked_ && !test_.expect_link_error) {
-      return Outcome{Status::Fail,
-                     test_.path + ": " + (compiled ? "link failed: " : "compile failed: ") + log_text, {}};
+      return Outcome{
+          Status::Fail, test_.path + ": " + (compiled ? "link failed: " : "compile failed: ") + log_text, {}};
     }
     if (linked_) glUseProgram(program_);
     if (const GLenum e = glGetError(); e != GL_NO_ERROR && linked_) {
@@ -271,8 +276,7 @@ class Execution {
       case K::Uniform:
         if (!linked_) return failure(c.line, "\"" + c.text + "\" needs a linked program");
         break;
-      default:
-        break;
+      default: break;
     }
     switch (c.kind) {
       case K::Compute:
@@ -287,12 +291,8 @@ class Execution {
                                       static_cast<GLuint>(c.a[4]), static_cast<GLuint>(c.a[5]));
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
         break;
-      case K::Ssbo:
-        create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]);
-        break;
-      case K::AtomicCounters:
-        create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4);
-        break;
+      case K::Ssbo: create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]); break;
+      case K::AtomicCounters: create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4); break;
       case K::AtomicCounterBuffer:
         create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1] * 4);
         break;
@@ -327,8 +327,9 @@ class Execution {
           std::memcpy(bytes.data(), &w, 4);
         }
         if (offset + bytes.size() > it->second.size) {
-          return failure(c.line, "writes bytes " + std::to_string(offset) + ".." + std::to_string(offset + bytes.size()) +
-                                     " of a " + std::to_string(it->second.size) + "-byte buffer");
+          return failure(c.line, "writes bytes " + std::to_string(offset) + ".." +
+                                     std::to_string(offset + bytes.size()) + " of a " +
+                                     std::to_string(it->second.size) + "-byte buffer");
         }
         glNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes.size()),
                              bytes.data());
@@ -337,16 +338,13 @@ class Execution {
       case K::Uniform:
         if (auto failed = set_uniform(c)) return failed;
         break;
-      case K::MemoryBarrier:
-        glMemoryBarrier(c.barrier_bits);
-        break;
+      case K::MemoryBarrier: glMemoryBarrier(c.barrier_bits); break;
       case K::ProbeSsbo:
       case K::ProbeAtomicCounter:
         if (auto failed = probe(c)) return failed;
         break;
       case K::LinkError:
-      case K::LinkSuccess:
-        break;
+      case K::LinkSuccess: break;
     }
     if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
       return failure(c.line, "\"" + c.text + "\" raised " + gl_error_name(e));
@@ -417,8 +415,7 @@ class Execution {
         break;
       }
       case ScalarType::Int64:
-      case ScalarType::Uint64:
-        return failure(c.line, "64-bit integer uniforms are not supported");
+      case ScalarType::Uint64: return failure(c.line, "64-bit integer uniforms are not supported");
     }
     return std::nullopt;
   }

@@ -13,8 +13,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool is_shader_test(const fs::path& p) { return p.extension() == ".shader_test"; }
-bool is_case_dir(const fs::path& p) { return fs::is_regular_file(p / "case.json"); }
+bool is_shader_test(const fs::path& p) {
+  return p.extension() == ".shader_test";
+}
+bool is_case_dir(const fs::path& p) {
+  return fs::is_regular_file(p / "case.json");
+}
 
 struct Collector {
   const DiscoveryOptions& options;
@@ -28,7 +32,8 @@ struct Collector {
   }
   void add_case(const fs::path& dir, const std::string& name) {
     for (const char* front : {"glsl", "nvasm"}) {
-      if ((std::string(front) == "glsl" && !options.glsl) || (std::string(front) == "nvasm" && !options.nvasm)) continue;
+      if ((std::string(front) == "glsl" && !options.glsl) || (std::string(front) == "nvasm" && !options.nvasm))
+        continue;
       if (!seen.insert(dir.string() + "@" + front).second) continue;
       tests.push_back({TestSpec::Kind::CorpusCase, name + "@" + front, dir.string(), front});
     }
@@ -114,12 +119,14 @@ struct Collector {
 
 }  // namespace
 
-Expected<std::vector<TestSpec>> discover_tests(const std::vector<std::string>& inputs, const DiscoveryOptions& options) {
+Expected<std::vector<TestSpec>> discover_tests(const std::vector<std::string>& inputs,
+                                               const DiscoveryOptions& options) {
   Collector c{options, {}, {}};
   for (const auto& input : inputs) {
     if (auto r = c.add_input(input, fs::current_path(), 0); !r) return r.error();
   }
-  std::stable_sort(c.tests.begin(), c.tests.end(), [](const TestSpec& a, const TestSpec& b) { return a.name < b.name; });
+  std::stable_sort(c.tests.begin(), c.tests.end(),
+                   [](const TestSpec& a, const TestSpec& b) { return a.name < b.name; });
   return std::move(c.tests);
 }
 

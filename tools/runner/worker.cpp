@@ -51,12 +51,12 @@ Outcome run_test_in_process(const TestSpec& test, const std::string& device) {
   if (!session) return {Status::Fail, session.error().message, {}};
   if (fault_matches(test, "validation")) {
     // Through KHR_debug with the validation-message id, the path a real validation-layer message takes.
-    glDebugMessageInsert(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_ERROR, kValidationMessageId,
-                         GL_DEBUG_SEVERITY_HIGH, -1, "injected validation message");
+    glDebugMessageInsert(GL_DEBUG_SOURCE_THIRD_PARTY, GL_DEBUG_TYPE_ERROR, kValidationMessageId, GL_DEBUG_SEVERITY_HIGH,
+                         -1, "injected validation message");
   }
-  Outcome outcome = shader_test ? execute_shader_test(*shader_test, **session)
-                                : execute_corpus_case(*corpus_case, test.front == "nvasm" ? Front::Nvasm : Front::Glsl,
-                                                      **session);
+  Outcome outcome =
+      shader_test ? execute_shader_test(*shader_test, **session)
+                  : execute_corpus_case(*corpus_case, test.front == "nvasm" ? Front::Nvasm : Front::Glsl, **session);
   outcome.device = (*session)->device_name();
   return outcome;
 }
@@ -105,7 +105,8 @@ std::optional<Outcome> decode_result(const std::string& stdout_text) {
   const size_t at = stdout_text.rfind(prefix);
   if (at == std::string::npos || (at > 0 && stdout_text[at - 1] != '\n')) return std::nullopt;
   const size_t end = stdout_text.find('\n', at);
-  const std::string body = stdout_text.substr(at + prefix.size(), end == std::string::npos ? std::string::npos : end - at - prefix.size());
+  const std::string body =
+      stdout_text.substr(at + prefix.size(), end == std::string::npos ? std::string::npos : end - at - prefix.size());
   try {
     const auto j = nlohmann::json::parse(body);
     const auto status = parse_status(j.at("status").get<std::string>());
