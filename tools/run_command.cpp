@@ -135,7 +135,7 @@ int run_run(const RunOptions& options) {
     progress.on_result(one[0], done);
   };
   std::string device_names;
-  for (const auto& d : *devices) device_names += (device_names.empty() ? "" : ", ") + d.name;
+  for (const auto& d : *devices) device_names += (device_names.empty() ? "[" : ", [") + d.selector + "] " + d.name;
   std::fprintf(stderr, "bismuth run: %zu tests, %zu workers on %s\n", tests->size(),
                slot_devices(scheduler.jobs, devices->size()).size(), device_names.c_str());
 

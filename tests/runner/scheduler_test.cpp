@@ -42,7 +42,7 @@ TEST_CASE("A worker that reports a result gives that result, with its device") {
   REQUIRE(results.size() == 2);
   for (const auto& r : results) {
     CHECK(r.outcome.status == Status::Pass);
-    CHECK(r.outcome.device == "fake0");
+    CHECK(r.outcome.device == "[0] fake0");
     CHECK(r.attempts == 1);
   }
 }
@@ -54,7 +54,7 @@ TEST_CASE("A worker killed by a signal is Crash for that test only") {
                     }));
   CHECK(results[0].outcome.status == Status::Crash);
   CHECK_THAT(results[0].outcome.message, Catch::Contains("signal 11") && Catch::Contains("dying"));
-  CHECK(results[0].outcome.device == "fake0");
+  CHECK(results[0].outcome.device == "[0] fake0");
   CHECK(results[1].outcome.status == Status::Pass);
 }
 
@@ -122,8 +122,8 @@ TEST_CASE("Sharding over two devices: each worker is pinned to its device, the s
     per_device[results[i].outcome.device] += 1;
   }
   CHECK(per_device.size() == 2);
-  CHECK(per_device["fake0"] >= 6);
-  CHECK(per_device["fake1"] >= 6);
+  CHECK(per_device["[0] fake0"] >= 6);
+  CHECK(per_device["[1] fake1"] >= 6);
 }
 
 TEST_CASE("Sharding balances by cost: a slow device takes fewer tests than a fast one") {
@@ -136,7 +136,7 @@ TEST_CASE("Sharding balances by cost: a slow device takes fewer tests than a fas
   o.devices = {{"0", "slow"}, {"1", "fast"}};
   auto results = run_scheduled(specs(names), o);
   int slow = 0, fast = 0;
-  for (const auto& r : results) (r.outcome.device == "slow" ? slow : fast) += 1;
+  for (const auto& r : results) (r.outcome.device == "[0] slow" ? slow : fast) += 1;
   CHECK(slow + fast == 12);
   CHECK(fast > slow);
 }

@@ -31,17 +31,24 @@ std::string tail(const std::string& text, size_t max) {
   return t;
 }
 
+// "[1] NVIDIA H200": the device index the worker was pinned to, then its name (the worker's own report when it
+// made one). Hosts often hold several devices of one name; the index keeps the shards apart in reports.
+std::string device_label(const DeviceTarget& device, const std::string& reported) {
+  const std::string& name = reported.empty() ? device.name : reported;
+  return device.selector.empty() ? name : "[" + device.selector + "] " + name;
+}
+
 // The outcome of a finished worker: its result line, else CRASH with the exit status and the end of stderr.
 Outcome finish(Running& r, const DeviceTarget& device, double timeout) {
   r.child->kill_group();  // a worker that closed its pipes but lingers
   const int status = r.child->wait();
   if (r.timed_out) {
     return {Status::Timeout, "no result after " + std::to_string(static_cast<int>(timeout)) + " s; worker killed",
-            device.name};
+            device_label(device, "")};
   }
   auto outcome = decode_result(r.child->out());
   if (outcome && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-    if (outcome->device.empty()) outcome->device = device.name;
+    outcome->device = device_label(device, outcome->device);
     return *outcome;
   }
   std::string message = "worker " + describe_wait_status(status);
@@ -49,7 +56,7 @@ Outcome finish(Running& r, const DeviceTarget& device, double timeout) {
   if (outcome) message += " after reporting " + std::string(to_string(outcome->status));
   const std::string err = tail(r.child->err(), 600);
   if (!err.empty()) message += "; stderr: " + err;
-  return {Status::Crash, message, device.name};
+  return {Status::Crash, message, device_label(device, "")};
 }
 
 }  // namespace
@@ -103,7 +110,8 @@ std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const 
       const DeviceTarget& device = devices[slots_device[s]];
       auto child = ChildProcess::spawn(options.worker_command(tests[test], device));
       if (!child) {
-        complete(test, {Status::Crash, "cannot start the worker: " + child.error().message, device.name}, 0);
+        complete(test, {Status::Crash, "cannot start the worker: " + child.error().message, device_label(device, "")},
+                 0);
         continue;
       }
       auto running = std::make_unique<Running>();
