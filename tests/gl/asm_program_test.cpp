@@ -266,7 +266,8 @@ TEST_CASE("Assembly program entry points are supported and resolvable", "[asm]")
         "glProgramLocalParameterI4iNV", "glProgramLocalParameterI4ivNV", "glProgramLocalParameterI4uiNV",
         "glProgramLocalParameterI4uivNV", "glProgramEnvParameterI4iNV", "glProgramEnvParameterI4ivNV",
         "glProgramEnvParameterI4uiNV", "glProgramEnvParameterI4uivNV", "glGetProgramLocalParameterfvARB",
-        "glGetProgramEnvParameterIuivNV"}) {
+        "glGetProgramEnvParameterIuivNV", "glProgramBufferParametersfvNV", "glProgramBufferParametersIivNV",
+        "glProgramBufferParametersIuivNV"}) {
     INFO(name);
     CHECK(bismuthGetProcAddress(name) != nullptr);
     CHECK(eglGetProcAddress(name) != nullptr);
@@ -593,6 +594,71 @@ TEST_CASE("program.local and program.env through the float and integer forms rea
     CHECK(dispatch_and_read(out, 16) == zero);
   }
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("Parameter buffers: program.buffer reads GL_UNIFORM_BUFFER bindings and glProgramBufferParameters writes them", "[asm]") {
+  GlContext gl;
+  const GLuint out = poisoned_buffer(12);
+  GLint align = 0;
+  glGetIntegerv(GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT, &align);
+  REQUIRE(align > 0);
+  REQUIRE(align % 4 == 0);
+  // Buffer a: words 1000 + i, bound to binding 3 from byte `align` for 256 bytes; buffer b: words 2000 + i, whole.
+  const uint32_t skip = static_cast<uint32_t>(align) / 4;
+  std::vector<uint32_t> wa(skip + 64), wb(64);
+  for (uint32_t i = 0; i < wa.size(); ++i) wa[i] = 1000 + i;
+  for (uint32_t i = 0; i < wb.size(); ++i) wb[i] = 2000 + i;
+  const GLuint a = make_buffer(static_cast<GLsizeiptr>(wa.size() * 4), wa.data());
+  const GLuint b = make_buffer(static_cast<GLsizeiptr>(wb.size() * 4), wb.data());
+  glBindBufferRange(GL_UNIFORM_BUFFER, 3, a, align, 256);
+  glBindBufferBase(GL_UNIFORM_BUFFER, 5, b);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const std::string source =
+      "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nCBUFFER cb[] = { program.buffer[3] };\n"
+      "BUFFER4 v[] = { program.buffer[5][0..1] };\nBUFFER w[] = program.buffer[5];\nTEMP R0, A;\n"
+      "LDC.U32X4 R0, cb[16];\nSTB.U32X4 R0, out[0];\nMOV.U A.x, {1}.x;\nMOV.U R0, v[A.x];\nSTB.U32X4 R0, out[16];\n"
+      "MOV.U R0, w[9];\nSTB.U32X4 R0, out[32];\nEND\n";
+  new_program();
+  REQUIRE(load(source) == GL_NO_ERROR);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  SECTION("the bound ranges are what the program reads") {
+    const auto got = dispatch_and_read(out, 12);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const uint32_t r = 1000 + skip;  // word 0 of binding 3's range
+    CHECK(got == std::vector<uint32_t>{r + 4, r + 5, r + 6, r + 7, 2004, 2005, 2006, 2007, 2009, 2009, 2009, 2009});
+  }
+  SECTION("glProgramBufferParameters* write words of the bound range") {
+    const GLuint u[2] = {7, 8};
+    glProgramBufferParametersIuivNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 3, 5, 2, u);
+    const GLint i[1] = {-9};
+    glProgramBufferParametersIivNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 5, 9, 1, i);
+    const GLfloat f[1] = {2.5f};
+    glProgramBufferParametersfvNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 5, 4, 1, f);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const auto got = dispatch_and_read(out, 12);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const uint32_t r = 1000 + skip;
+    const uint32_t m9 = static_cast<uint32_t>(-9);
+    CHECK(got == std::vector<uint32_t>{r + 4, 7, 8, r + 7, bits(2.5f), 2005, 2006, 2007, m9, m9, m9, m9});
+  }
+  SECTION("glProgramBufferParameters* errors") {
+    const GLuint u[2] = {7, 8};
+    glProgramBufferParametersIuivNV(GL_COMPUTE_PROGRAM_NV, 3, 0, 1, u);
+    REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+    glProgramBufferParametersIuivNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 32, 0, 1, u);
+    REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+    glProgramBufferParametersIuivNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 7, 0, 1, u);
+    REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+    glProgramBufferParametersIuivNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 3, 63, 2, u);  // 256 bytes bound
+    REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+    glProgramBufferParametersIuivNV(GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV, 3, 0, -1, u);
+    REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+    // Nothing was written.
+    const auto got = dispatch_and_read(out, 4);
+    CHECK(got[0] == 1000 + skip + 4);
+  }
+  glDeleteBuffers(1, &a);
+  glDeleteBuffers(1, &b);
 }
 
 TEST_CASE("Dispatch runs the current GLSL program, else the enabled assembly program", "[asm]") {

@@ -1,6 +1,8 @@
 // The program description the runtime builds its pipeline from (assembler.hpp: ProgramInfo).
 #include <catch2/catch.hpp>
 
+#include <string>
+
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/spirv_patch/reflection.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
@@ -37,6 +39,35 @@ END
   CHECK(p->info.shared_memory_bytes == 100);
   CHECK_FALSE(p->info.required_subgroup_size);
   REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
+}
+
+TEST_CASE("description: parameter buffers map program.buffer indices to uniform-buffer bindings", "[nvasm][description]") {
+  const std::string source = R"(!!NVcp5.0
+GROUP_SIZE 1;
+CBUFFER c[] = { program.buffer[3], program.buffer[1] };
+BUFFER4 v[] = program.buffer[3][0..7];
+STORAGE out[] = { program.storage[0] };
+TEMP R0;
+LDC.U32 R0.x, c[1][4];
+ADD.U R0, R0, v[2];
+STB.U32X4 R0, out[0];
+END
+)";
+  auto p = nvasm::assemble(source);
+  REQUIRE(p);
+  REQUIRE(p->info.parameter_buffers.size() == 2);
+  CHECK(p->info.parameter_buffers[0].program_buffer == 1);
+  CHECK(p->info.parameter_buffers[0].binding == nvasm::kParameterBufferBindingBase + 1);
+  CHECK(p->info.parameter_buffers[1].program_buffer == 3);
+  CHECK(p->info.parameter_buffers[1].binding == nvasm::kParameterBufferBindingBase + 3);
+  REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
+  nvasm::AssembleOptions options;
+  options.parameter_buffer_bindings = {20, 21, 22, 23};
+  auto mapped = nvasm::assemble(source, options);
+  REQUIRE(mapped);
+  REQUIRE(mapped->info.parameter_buffers.size() == 2);
+  CHECK(mapped->info.parameter_buffers[0].binding == 21);
+  CHECK(mapped->info.parameter_buffers[1].binding == 23);
 }
 
 TEST_CASE("description: variable group size comes out as specialization constants 0x7B00..0x7B02", "[nvasm][description]") {

@@ -130,7 +130,29 @@ TEST_CASE("errors: thread-group instructions fail to load without 32-lane subgro
 }
 
 TEST_CASE("errors: unsupported declarations say so", "[nvasm][errors]") {
-  check_error(kHead + "CBUFFER cb = program.buffer[0];\nEND\n", {4, 1, "CBUFFER declarations are not supported"});
+  check_error(kHead + "IMAGE img = image[0];\nEND\n", {4, 1, "IMAGE declarations are not supported"});
+  check_error(kHead + "TEXTURE t = texture[0];\nEND\n", {4, 1, "TEXTURE declarations are not supported"});
+}
+
+TEST_CASE("errors: parameter buffer declarations and their uses", "[nvasm][errors]") {
+  check_error(kHead + "CBUFFER cb[] = { program.buffer[32] };\nEND\n", {4, 33, "invalid parameter buffer index range"});
+  check_error(kHead + "BUFFER w = program.buffer[0];\nEND\n", {4, 8, "must be an array"});
+  check_error(kHead + "BUFFER w[] = { program.buffer[0..1] };\nEND\n", {4, 8, "must bind one program.buffer binding"});
+  check_error(kHead + "CBUFFER cb[] = program.buffer[0][1];\nEND\n", {4, 33, "an element range is for BUFFER and BUFFER4"});
+  check_error(kHead + "BUFFER4 v[] = program.buffer[0][1..1024];\nEND\n", {4, 33, "invalid element range"});
+  check_error(kHead + "BUFFER4 v[3] = program.buffer[0][1..4];\nEND\n", {4, 9, "declares 3 elements but binds 4"});
+  check_error(kHead + "CBUFFER cb[2] = { program.buffer[0] };\nEND\n", {4, 9, "declares 2 buffers but binds 1"});
+  const std::string cb = kHead + "CBUFFER cb[] = { program.buffer[0] };\nBUFFER4 v[] = program.buffer[1][0..3];\n";
+  check_error(cb + "MOV.U R0, cb[0];\nEND\n", {6, 11, "is a CBUFFER: read it with LDC"});
+  check_error(cb + "LDB.U32 R0.x, cb[0];\nEND\n", {6, 15, "accesses a storage buffer"});
+  check_error(cb + "LDC.U32 R0.x, v[0];\nEND\n", {6, 15, "is not a STORAGE, CBUFFER or SHARED declaration"});
+  check_error(cb + "MOV.U R0, v[4];\nEND\n", {6, 13, "index 4 is out of bounds for 'v'"});
+  check_error(cb + "MOV.U R0, v;\nEND\n", {6, 11, "array 'v' needs an index"});
+  check_error(cb + "LDC R0.x, cb[0];\nEND\n", {6, 1, "needs a storage modifier"});
+  const std::string sb = kHead + "STORAGE s[] = { program.storage[0..1] };\n";
+  check_error(sb + "LDC.U32 R0.x, s[0][0];\nEND\n", {5, 15, "LDC reads a parameter buffer"});
+  check_error(sb + "LDB.U32 R0.x, s[R0.x + 2][0];\nEND\n", {5, 24, "buffer index offset out of bounds for 's'"});
+  check_error(sb + "LDB.U32 R0.x, s[2][0];\nEND\n", {5, 17, "buffer index out of bounds for 's'"});
 }
 
 TEST_CASE("errors: no input crashes or throws (truncated corpus prefixes)", "[nvasm][errors]") {

@@ -321,6 +321,152 @@ END
   }
 }
 
+TEST_CASE("sub-word stores racing on the same bytes leave one of the stored values, never a mix", "[nvasm][instructions]") {
+  // 4 groups x 64 invocations: invocation i of group g stores 1 << g into byte i (U8) and 1 << g into half-word i
+  // (U16) of the same 48 words, so four invocations race on every byte and half-word and every word is written by
+  // up to 16 invocations at once. Each byte must end as one of the four values; an OR of two would mean a torn store.
+  Run r;
+  r.source = R"(!!NVcp5.0
+GROUP_SIZE 64;
+STORAGE out[] = { program.storage[0] };
+TEMP R0, A;
+MOV.U A.x, invocation.localindex;
+SHL.U R0.x, {1}.x, invocation.groupid.x;
+REP {8}.x;
+STB.U8 R0.x, out[A.x];
+MUL.U A.y, A.x, {2}.x;
+STB.U16 R0.x, out[A.y + 64];
+ENDREP;
+END
+)";
+  r.words = 48;
+  r.init = 0;
+  r.groups = {4, 1, 1};
+  const auto out = run(r);
+  auto one_of = [](uint32_t v) { return v == 1 || v == 2 || v == 4 || v == 8; };
+  for (uint32_t i = 0; i < 64; ++i) {
+    INFO("byte " << i);
+    CHECK(one_of((out[i / 4] >> ((i % 4) * 8)) & 0xFF));
+    INFO("half-word " << i);
+    CHECK(one_of((out[16 + i / 2] >> ((i % 2) * 16)) & 0xFFFF));
+  }
+}
+
+TEST_CASE("parameter buffers: CBUFFER with LDC, BUFFER and BUFFER4 operands, constant and register indices", "[nvasm][instructions]") {
+  // program.buffer[0..2]: 4096 words each (16 KiB, the declared block). Word i of buffer a is a hash of (a, i).
+  auto word = [](uint32_t a, uint32_t i) { return (i + 1) * 0x9E3779B1u ^ (a * 0x85EBCA77u); };
+  Run r;
+  for (uint32_t a = 0; a < 3; ++a) {
+    std::vector<uint32_t> w(4096);
+    for (uint32_t i = 0; i < 4096; ++i) w[i] = word(a, i);
+    r.parameter_buffers.push_back({a, w});
+  }
+  // Word 6..7 of buffer 0 hold a double, word 9 of buffer 2 a float.
+  const double d = -1234.5625;
+  uint64_t dbits;
+  std::memcpy(&dbits, &d, 8);
+  r.parameter_buffers[0].second[6] = uint32_t(dbits);
+  r.parameter_buffers[0].second[7] = uint32_t(dbits >> 32);
+  r.parameter_buffers[2].second[9] = bits(2.75f);
+  r.source = R"(!!NVcp5.0
+GROUP_SIZE 1;
+STORAGE out[] = { program.storage[0] };
+CBUFFER cb[] = { program.buffer[0] };
+CBUFFER two[] = { program.buffer[1..2] };
+BUFFER words[] = { program.buffer[0] };
+BUFFER4 vecs[] = { program.buffer[1][2..5] };
+BUFFER4 all4[] = program.buffer[2];
+ALIAS c2 = two;
+TEMP R0, R1, A;
+LONG TEMP D0;
+LDC.U8 R0.x, cb[1];
+LDC.S8 R0.y, cb[2];
+LDC.U16 R0.z, cb[2];
+LDC.S16 R0.w, cb[6];
+STB.U32X4 R0, out[0];
+MOV.U A.x, {8}.x;
+LDC.U32X4 R1, cb[A.x + 8];
+STB.U32X4 R1, out[16];
+LDC.F64 D0.x, cb[24];
+STB.F64 D0.x, out[32];
+LDC.F32 R0.x, two[1][36];
+ADD.F R0.x, R0.x, {0.25}.x;
+MOV.U A.y, {1}.x;
+LDC.U32 R0.y, c2[A.y][8];
+LDC.U32 R0.z, two[A.y - 1][8];
+LDC.U32X2 R0.w, two[0][40];
+STB.U32X4 R0, out[48];
+MOV.U R0, words[3];
+STB.U32X4 R0, out[64];
+MOV.U R0, vecs[1];
+STB.U32X4 R0, out[80];
+MOV.U A.z, {2}.x;
+MOV.U R1, vecs[A.z + 1];
+STB.U32X4 R1, out[96];
+ADD.U R1, all4[1000], words[A.z + 1];
+STB.U32X4 R1, out[112];
+MOV.U A.w, {9}.x;
+MOV.U R1, vecs[A.w];
+STB.U32X4 R1, out[128];
+END
+)";
+  r.words = 36;
+  const auto out = run(r);
+  const auto& b0 = r.parameter_buffers[0].second;
+  CHECK(out[0] == ((b0[0] >> 8) & 0xFF));
+  CHECK(out[1] == uint32_t(int32_t(int8_t(b0[0] >> 16))));
+  CHECK(out[2] == ((b0[0] >> 16) & 0xFFFF));
+  CHECK(out[3] == uint32_t(int32_t(int16_t(b0[1] >> 16))));
+  for (uint32_t c = 0; c < 4; ++c) CHECK(out[4 + c] == b0[4 + c]);
+  CHECK(out[8] == uint32_t(dbits));
+  CHECK(out[9] == uint32_t(dbits >> 32));
+  CHECK(as_float(out[12]) == 3.0f);
+  CHECK(out[13] == word(2, 2));
+  CHECK(out[14] == word(1, 2));  // the index -1 + 1 = 0
+  CHECK(out[15] == word(1, 11));  // U32X2 gives (x, y, x, y): .w is the second element
+  for (uint32_t c = 0; c < 4; ++c) CHECK(out[16 + c] == b0[3]);  // a BUFFER word is replicated
+  for (uint32_t c = 0; c < 4; ++c) CHECK(out[20 + c] == word(1, 12 + c));  // vecs[1] = vector 3 of buffer 1
+  for (uint32_t c = 0; c < 4; ++c) CHECK(out[24 + c] == word(1, 20 + c));  // vecs[3] = vector 5
+  for (uint32_t c = 0; c < 4; ++c) CHECK(out[28 + c] == word(2, 4000 + c) + b0[3]);
+  for (uint32_t c = 0; c < 4; ++c) CHECK(out[32 + c] == word(1, 20 + c));  // vecs[9] clamps to the last, vecs[3]
+}
+
+TEST_CASE("arrays of storage buffers indexed with a register: STB LDB ATOMB on s[R0.x + k][address]", "[nvasm][instructions]") {
+  Run r;
+  r.source = R"(!!NVcp5.0
+GROUP_SIZE 4;
+STORAGE out[] = { program.storage[0] };
+STORAGE many[] = { program.storage[2..4] };
+TEMP A, R0;
+MOV.U A.x, invocation.localindex;
+MUL.U A.y, A.x, {4}.x;
+ADD.U R0.x, A.x, {100}.x;
+STB.U32 R0.x, many[A.x][A.y];
+ATOMB.ADD.U32 R0.y, {1}.x, many[A.x - 1][32];
+LDB.U32 R0.z, many[A.x][A.y];
+STB.U32 R0.z, out[A.y];
+END
+)";
+  r.words = 4;
+  for (uint32_t k = 2; k <= 4; ++k) r.more_storage.push_back({k, std::vector<uint32_t>(16, 0)});
+  std::vector<std::vector<uint32_t>> buffers;
+  r.storage_out = &buffers;
+  const auto out = run(r);
+  // Invocation i stores into buffer min(i, 2), word i; the atomic adds 1 to word 8 of buffer min(i - 1, 2) (i = 0
+  // wraps to the largest index and clamps to 2).
+  for (uint32_t i = 0; i < 4; ++i) CHECK(out[i] == 100 + i);
+  REQUIRE(buffers.size() == 3);
+  CHECK(buffers[0][0] == 100);
+  CHECK(buffers[1][1] == 101);
+  CHECK(buffers[2][2] == 102);
+  CHECK(buffers[2][3] == 103);
+  CHECK(buffers[0][8] == 1);
+  CHECK(buffers[1][8] == 1);
+  CHECK(buffers[2][8] == 2);
+  CHECK(buffers[0][1] == 0);
+  CHECK(buffers[1][0] == 0);
+}
+
 TEST_CASE("atomics: ATOMB and ATOMS with ADD MIN MAX AND OR XOR EXCH CSWAP IWRAP DWRAP and F32 ADD", "[nvasm][instructions]") {
   Run r;
   r.source = R"(!!NVcp5.0

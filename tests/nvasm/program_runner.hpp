@@ -25,6 +25,11 @@ struct Run {
   std::vector<uint32_t> input;
   std::vector<std::array<uint32_t, 4>> locals;
   std::vector<std::array<uint32_t, 4>> env;
+  // program.buffer[a] contents (uniform buffers at kParameterBufferBindingBase + a) and more program.storage[k]
+  // buffers (k >= 2, read back into `storage_out`).
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> parameter_buffers;
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> more_storage;
+  std::vector<std::vector<uint32_t>>* storage_out = nullptr;
   std::array<uint32_t, 3> groups{1, 1, 1};
   std::array<uint32_t, 3> variable_size{0, 0, 0};  // for OPTION ARB_compute_variable_group_size programs
 };
@@ -67,6 +72,9 @@ inline std::vector<uint32_t> run(const Run& r) {
     for (const auto& v : values) words.insert(words.end(), v.begin(), v.end());
     d.buffers.push_back({binding, true, words});
   };
+  for (const auto& [a, words] : r.parameter_buffers) d.buffers.push_back({nvasm::kParameterBufferBindingBase + a, true, words});
+  const size_t more_at = d.buffers.size();
+  for (const auto& [k, words] : r.more_storage) d.buffers.push_back({k, false, words});
   add_params(r.locals, nvasm::kLocalParameterBinding);
   add_params(r.env, nvasm::kEnvParameterBinding);
   if (program->info.group_size_form == nvasm::GroupSizeForm::Variable) {
@@ -77,6 +85,10 @@ inline std::vector<uint32_t> run(const Run& r) {
   REQUIRE(ran);
   (*device)->reset();
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
+  if (r.storage_out) {
+    r.storage_out->clear();
+    for (size_t i = 0; i < r.more_storage.size(); ++i) r.storage_out->push_back(d.buffers[more_at + i].words);
+  }
   return d.buffers[0].words;
 }
 

@@ -7,8 +7,10 @@
 // Resources of a loaded program, Vulkan set 0 (compact bindings, as for GLSL programs):
 //   0..n-1  program.storage[k] of each declared k, in increasing k: the buffer at GL_SHADER_STORAGE_BUFFER index k
 //           (NV_shader_storage_buffer_object)
-//   n       program.local, when used: the program object's parameters (uniform buffer, uvec4 per index)
-//   n or n+1 program.env, when used: the context's parameters for GL_COMPUTE_PROGRAM_NV
+//   n..     program.buffer[a] of each declared a (CBUFFER / BUFFER / BUFFER4, NV_parameter_buffer_object(2)), in
+//           increasing a: the buffer at GL_UNIFORM_BUFFER index a (uniform buffer, at most 16 KiB read)
+//   next    program.local, when used: the program object's parameters (uniform buffer, uvec4 per index)
+//   next    program.env, when used: the context's parameters for GL_COMPUTE_PROGRAM_NV
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -21,6 +23,7 @@ namespace {
 
 constexpr uint32_t kMaxStorageIndex = 1023;         // the assembler's program.storage index bound
 constexpr uint32_t kStorageBindingBase = 100;       // assembled bindings of program.storage[k]: 100 + k (then compacted)
+constexpr uint32_t kParameterBindingBase = 2000;    // assembled bindings of program.buffer[a]: 2000 + a (then compacted)
 constexpr uint32_t kMaxProgramInstructions = 1u << 17;  // the assembler's bound
 constexpr uint32_t kMaxProgramTemporaries = 4096;
 constexpr uint32_t kMaxProgramParameters = 4096;
@@ -150,6 +153,8 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   nvasm::AssembleOptions options;
   options.storage_bindings.resize(kMaxStorageIndex + 1);
   for (uint32_t k = 0; k <= kMaxStorageIndex; ++k) options.storage_bindings[k] = kStorageBindingBase + k;
+  options.parameter_buffer_bindings.resize(nvasm::kMaxParameterBuffers);
+  for (uint32_t a = 0; a < nvasm::kMaxParameterBuffers; ++a) options.parameter_buffer_bindings[a] = kParameterBindingBase + a;
   options.subgroup_size_32_available = c.subgroup32;
   options.exact_float_mad = c.split_fma && c.float64;
   auto program = nvasm::assemble(source, options);
@@ -163,6 +168,14 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
                         "program.storage[" + std::to_string(s.program_storage) +
                             "] is not below GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS (" +
                             std::to_string(GlBindingMap::kMaxShaderStorageBufferBindings) + ")");
+    }
+  }
+  for (const nvasm::ParameterBufferBinding& b : info.parameter_buffers) {
+    if (b.program_buffer >= GlBindingMap::kMaxUniformBufferBindings) {
+      return load_error(source, index_offset(source, "program.buffer", GlBindingMap::kMaxUniformBufferBindings),
+                        "program.buffer[" + std::to_string(b.program_buffer) +
+                            "] is not below GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV (" +
+                            std::to_string(GlBindingMap::kMaxUniformBufferBindings) + ")");
     }
   }
   if (info.local_parameter_count > kMaxProgramLocalParameters) {
@@ -220,8 +233,14 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   std::sort(storage.begin(), storage.end());
   storage.erase(std::unique(storage.begin(), storage.end()), storage.end());
   exe->storage_gl_binding = storage;
+  std::vector<uint32_t> parameter;
+  for (const nvasm::ParameterBufferBinding& b : info.parameter_buffers) parameter.push_back(b.program_buffer);
+  std::sort(parameter.begin(), parameter.end());
+  parameter.erase(std::unique(parameter.begin(), parameter.end()), parameter.end());
+  exe->parameter_gl_binding = parameter;
   backend::ShaderDesc desc;
   desc.layout.bindings.assign(storage.size(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+  desc.layout.bindings.insert(desc.layout.bindings.end(), parameter.size(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
   if (info.local_parameter_count > 0) {
     exe->local_binding = static_cast<int>(desc.layout.bindings.size());
     desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
@@ -241,6 +260,12 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
         binding = static_cast<uint32_t>(exe->local_binding);
       } else if (binding == nvasm::kEnvParameterBinding && exe->env_binding >= 0) {
         binding = static_cast<uint32_t>(exe->env_binding);
+      } else if (binding >= kParameterBindingBase) {
+        auto it = std::lower_bound(parameter.begin(), parameter.end(), binding - kParameterBindingBase);
+        if (it == parameter.end() || *it != binding - kParameterBindingBase) {
+          return load_error(source, 0, "internal: unexpected parameter buffer binding " + std::to_string(binding));
+        }
+        binding = static_cast<uint32_t>(storage.size() + (it - parameter.begin()));
       } else if (binding >= kStorageBindingBase) {
         auto it = std::lower_bound(storage.begin(), storage.end(), binding - kStorageBindingBase);
         if (it == storage.end() || *it != binding - kStorageBindingBase) {
@@ -350,6 +375,56 @@ void get_parameter(Which which, const char* func, GLenum target, GLuint index, T
 
 using namespace bismuth;
 using namespace bismuth::gl;
+
+// NV_parameter_buffer_object: writes `count` words at word `wordIndex` of the buffer bound to parameter buffer
+// binding `bindingIndex`, which for GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV is the GL_UNIFORM_BUFFER binding that
+// program.buffer[bindingIndex] reads. Equivalent to glNamedBufferSubData on that buffer at the binding's offset.
+namespace {
+template <class T>
+void buffer_parameters(const char* func, GLenum target, GLuint binding, GLuint word, GLsizei count, const T* params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (target != GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV || !ctx->caps.has_extension("GL_NV_compute_program5")) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": target " + hex(target) +
+                                        " is not GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV");
+    return;
+  }
+  if (binding >= GlBindingMap::kMaxUniformBufferBindings || binding >= ctx->ubo.size()) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": bindingIndex " + std::to_string(binding) +
+                                         " is not below GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV (" +
+                                         std::to_string(GlBindingMap::kMaxUniformBufferBindings) + ")");
+    return;
+  }
+  if (count < 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": count is negative");
+    return;
+  }
+  const IndexedBinding& slot = ctx->ubo[binding];
+  if (!slot.buffer || slot.buffer->name == 0) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no buffer object is bound to parameter buffer binding " +
+                                             std::to_string(binding));
+    return;
+  }
+  const uint64_t size = slot.size != 0 ? uint64_t(slot.size) : uint64_t(std::max<GLsizeiptr>(0, slot.buffer->size - slot.offset));
+  if ((uint64_t(word) + uint64_t(count)) * 4 > size) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": words " + std::to_string(word) + " + " + std::to_string(count) +
+                                         " are past the " + std::to_string(size) + " bytes bound to binding " +
+                                         std::to_string(binding));
+    return;
+  }
+  if (count == 0) return;
+  std::vector<uint32_t> words(static_cast<size_t>(count));
+  for (GLsizei i = 0; i < count; ++i) {
+    if constexpr (std::is_same_v<T, GLfloat>) {
+      std::memcpy(&words[i], &params[i], 4);
+    } else {
+      words[i] = static_cast<uint32_t>(params[i]);
+    }
+  }
+  glNamedBufferSubData(slot.buffer->name, static_cast<GLintptr>(slot.offset + GLintptr(word) * 4),
+                       static_cast<GLsizeiptr>(count) * 4, words.data());
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+}  // namespace
 
 extern "C" {
 
@@ -615,6 +690,20 @@ GLAPI void APIENTRY glGetProgramEnvParameterIivNV(GLenum target, GLuint index, G
 }
 GLAPI void APIENTRY glGetProgramEnvParameterIuivNV(GLenum target, GLuint index, GLuint* params) {
   get_parameter(Which::Env, "glGetProgramEnvParameterIuivNV", target, index, params);
+}
+
+
+GLAPI void APIENTRY glProgramBufferParametersfvNV(GLenum target, GLuint bindingIndex, GLuint wordIndex, GLsizei count,
+                                                   const GLfloat* params) {
+  buffer_parameters("glProgramBufferParametersfvNV", target, bindingIndex, wordIndex, count, params);
+}
+GLAPI void APIENTRY glProgramBufferParametersIivNV(GLenum target, GLuint bindingIndex, GLuint wordIndex, GLsizei count,
+                                                    const GLint* params) {
+  buffer_parameters("glProgramBufferParametersIivNV", target, bindingIndex, wordIndex, count, params);
+}
+GLAPI void APIENTRY glProgramBufferParametersIuivNV(GLenum target, GLuint bindingIndex, GLuint wordIndex, GLsizei count,
+                                                     const GLuint* params) {
+  buffer_parameters("glProgramBufferParametersIuivNV", target, bindingIndex, wordIndex, count, params);
 }
 
 }  // extern "C"

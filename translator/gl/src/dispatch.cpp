@@ -100,14 +100,20 @@ bool upload_parameters(Context* ctx, std::shared_ptr<backend::Buffer>& buffer, c
   return true;
 }
 
-// The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, then program.local
-// and program.env (asm_program.cpp).
+// The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, program.buffer[a]
+// from GL_UNIFORM_BUFFER index a, then program.local and program.env (asm_program.cpp).
 bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func) {
   auto& out = ctx->bindings_scratch;
   out.clear();
   for (uint32_t k : exe.storage_gl_binding) {
     const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
     if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
+  }
+  for (uint32_t a : exe.parameter_gl_binding) {
+    const IndexedBinding* slot = a < ctx->ubo.size() ? &ctx->ubo[a] : nullptr;
+    if (!push_slot(ctx, slot, "program.buffer (GL_UNIFORM_BUFFER)", a, kMaxUniformRange, backend::Access::Read, func)) {
+      return false;
+    }
   }
   if (exe.local_binding >= 0) {
     const uint32_t count = exe.info.local_parameter_count;

@@ -164,6 +164,8 @@ struct AsmExecutable {
   std::shared_ptr<backend::Shader> shader;
   uint32_t subgroup_size = 0;               // required subgroup size (thread-group programs); 0 = any
   std::vector<uint32_t> storage_gl_binding;  // Vulkan binding i (i < size) -> GL_SHADER_STORAGE_BUFFER index
+  // Vulkan binding storage_gl_binding.size() + i -> GL_UNIFORM_BUFFER index (program.buffer[a], a parameter buffer)
+  std::vector<uint32_t> parameter_gl_binding;
   int local_binding = -1;                   // Vulkan binding of program.local, -1 when unused
   int env_binding = -1;                     // Vulkan binding of program.env, -1 when unused
   // glGetProgramivARB counts (from the source's statements).

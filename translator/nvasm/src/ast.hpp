@@ -61,8 +61,8 @@ struct ParamElement {
 };
 
 struct Operand {
-  enum class Kind : uint8_t { Temp, Param, Literal, Builtin } kind = Kind::Literal;
-  uint32_t id = 0;  // temp or param id
+  enum class Kind : uint8_t { Temp, Param, Literal, Builtin, Buffer } kind = Kind::Literal;
+  uint32_t id = 0;  // temp, param or buffer (BUFFER / BUFFER4 declaration) id
   uint32_t element = 0;  // array element (constant part of the index)
   bool relative = false;  // element + temps[rel_temp].rel_component
   uint32_t rel_temp = 0;
@@ -86,10 +86,20 @@ struct Dest {
   size_t offset = 0;
 };
 
-// A memory reference: storage[buffer][address] or shared[address]; address = temp component + offset.
+// A memory reference: storage[buffer][address], cbuffer[buffer][address] or shared[address]; address = temp
+// component + offset.
 struct MemoryRef {
   bool shared = false;
-  uint32_t buffer = 0;  // index in program.storage order of the STORAGE declaration (resolved to program.storage)
+  bool constant = false;  // a CBUFFER (program.buffer, read by LDC)
+  uint32_t buffer = 0;    // the program.storage (or, for `constant`, program.buffer) index
+  // Arrays of buffers indexed with a register: `s[R0.x + k][address]`. `buffers` lists the declaration's
+  // program.storage / program.buffer indices; the element is buffer_element + temps[buffer_temp].buffer_component,
+  // clamped into the array.
+  bool dynamic_buffer = false;
+  uint32_t buffer_temp = 0;
+  uint8_t buffer_component = 0;
+  uint32_t buffer_element = 0;
+  std::vector<uint32_t> buffers;
   bool has_register = false;
   uint32_t temp = 0;
   uint8_t component = 0;
@@ -103,7 +113,7 @@ enum class Op : uint16_t {
   MAD, MAX, MIN, MOD, MOV, MUL, NOT, OR, PK64, POW, RCP, ROUND, RSQ, SEQ, SFL, SGE, SGT, SHL, SHR, SIN, SLE, SLT,
   SNE, SSG, STR, SUB, TRUNC, UP64, XOR,
   // memory
-  LDB, STB, ATOMB, LDS, STS, ATOMS, BAR, MEMBAR,
+  LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, BAR, MEMBAR,
   // thread group
   TGBALLOT, TGALL, TGANY, TGEQ, SHFIDX, SHFUP, SHFDOWN, SHFXOR,
   // flow control
@@ -148,6 +158,17 @@ struct StorageDecl {
   std::vector<uint32_t> program_storage;  // program.storage indices, one per array element
 };
 
+// NV_parameter_buffer_object(2) buffer variables over program.buffer[a] (GL uniform buffer binding a):
+// BUFFER: 32-bit words, BUFFER4: 16-byte vectors (both read as operands, `b[n]`, `b[R0.x + n]`), CBUFFER: bytes
+// (read by LDC with a storage modifier). `first` is the element the variable's element 0 is; `count` the elements.
+struct BufferDecl {
+  enum class Kind : uint8_t { Words, Vec4, Bytes } kind = Kind::Bytes;
+  std::string name;
+  std::vector<uint32_t> program_buffer;  // program.buffer indices (CBUFFER arrays: one per element; else one)
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+
 struct Subroutine {
   std::string name;  // "" for the code before the first label
   size_t offset = 0;
@@ -163,6 +184,7 @@ struct ParsedProgram {
   std::vector<Temp> temps;
   std::vector<Param> params;
   std::vector<StorageDecl> storages;
+  std::vector<BufferDecl> buffers;
   std::vector<Subroutine> subroutines;
   uint32_t entry = 0;  // index of the entry subroutine
   size_t first_thread_group_use = SIZE_MAX;  // offset of the first thread-group instruction or value

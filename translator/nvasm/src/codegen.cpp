@@ -252,6 +252,17 @@ class Codegen {
       shared_var_ = variable(t_ptr(spv::StorageClass::Workgroup, arr), spv::StorageClass::Workgroup);
       interface_.push_back(shared_var_);
     }
+    // Parameter buffers: one uniform block per program.buffer index a BUFFER, BUFFER4 or CBUFFER declaration binds.
+    std::vector<uint32_t> buffers;
+    for (const auto& b : p_.buffers) buffers.insert(buffers.end(), b.program_buffer.begin(), b.program_buffer.end());
+    std::sort(buffers.begin(), buffers.end());
+    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+    for (uint32_t index : buffers) {
+      const uint32_t binding = index < options_.parameter_buffer_bindings.size() ? options_.parameter_buffer_bindings[index]
+                                                                                 : kParameterBufferBindingBase + index;
+      parameter_vars_[index] = uniform_block(kParameterBufferBytes / 16, binding);
+      info_.parameter_buffers.push_back({index, binding});
+    }
     if (p_.local_count) local_var_ = uniform_block(p_.local_count, kLocalParameterBinding);
     if (p_.env_count) env_var_ = uniform_block(p_.env_count, kEnvParameterBinding);
     info_.local_parameter_count = p_.local_count;
@@ -722,6 +733,22 @@ class Codegen {
     return b_.op(Op::OpLoad, t_uvec4(), {ptr});
   }
 
+  // A BUFFER (one word, replicated) or BUFFER4 (a vector) element as raw words; the index is clamped into the
+  // declared elements.
+  uint32_t buffer_raw(const Operand& o) {
+    const BufferDecl& b = p_.buffers[o.id];
+    const uint32_t element =
+        o.relative ? dynamic_index(o.element, o.rel_temp, o.rel_component, b.count) : c_u32(o.element);
+    const uint32_t at = b_.op(Op::OpIAdd, t_u32(), {element, c_u32(b.first)});
+    const uint32_t var = parameter_vars_.at(b.program_buffer[0]);
+    if (b.kind == BufferDecl::Kind::Vec4) {
+      const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_uvec4()), {var, c_u32(0), at});
+      return b_.op(Op::OpLoad, t_uvec4(), {ptr});
+    }
+    const uint32_t w = b_.op(Op::OpLoad, t_u32(), {parameter_word_pointer(b.program_buffer[0], at)});
+    return b_.op(Op::OpCompositeConstruct, t_uvec4(), {w, w, w, w});
+  }
+
   Val load_operand(const Operand& o, DataType t) {
     uint32_t value = 0;
     const std::array<Literal, 4>* literal = nullptr;
@@ -745,6 +772,7 @@ class Codegen {
           break;
         case Operand::Kind::Param: raw = param_raw(o); break;
         case Operand::Kind::Builtin: raw = builtin_raw(o.builtin); break;
+        case Operand::Kind::Buffer: raw = buffer_raw(o); break;
         default: break;
       }
       raw = swizzle(raw, raw_vec(wide), o.swizzle);
@@ -898,11 +926,48 @@ class Codegen {
         b_.inst(Op::OpMemoryBarrier, {c_u32(inst.cta ? kScopeWorkgroup : kScopeDevice),
                                       c_u32(kSemAcqRel | kSemUniform | kSemWorkgroup)});
         return true;
-      case AsmOp::LDB: case AsmOp::LDS: return load(inst);
-      case AsmOp::STB: case AsmOp::STS: return store(inst);
-      case AsmOp::ATOMB: case AsmOp::ATOMS: return atomic(inst);
+      case AsmOp::LDB: case AsmOp::LDS: case AsmOp::LDC: case AsmOp::STB: case AsmOp::STS: case AsmOp::ATOMB:
+      case AsmOp::ATOMS:
+        return memory(inst);
       default: return arithmetic(inst);
     }
+  }
+
+  bool memory_access(const Instruction& inst) {
+    switch (inst.op) {
+      case AsmOp::LDB: case AsmOp::LDS: case AsmOp::LDC: return load(inst);
+      case AsmOp::STB: case AsmOp::STS: return store(inst);
+      default: return atomic(inst);
+    }
+  }
+  // A buffer array indexed with a register (`s[R0.x + k][address]`): a switch over the array's buffers, each case
+  // the access with that buffer (the index clamped into the array, as register-array indices are). Each buffer is
+  // its own descriptor, so no descriptor indexing feature is needed.
+  bool memory(const Instruction& inst) {
+    const MemoryRef& m = *inst.memory;
+    if (!m.dynamic_buffer) return memory_access(inst);
+    const uint32_t count = static_cast<uint32_t>(m.buffers.size());
+    const uint32_t index = dynamic_index(m.buffer_element, m.buffer_temp, m.buffer_component, count);
+    const uint32_t merge = b_.id();
+    std::vector<uint32_t> labels(count);
+    for (auto& l : labels) l = b_.id();
+    std::vector<uint32_t> operands = {index, labels[count - 1]};
+    for (uint32_t k = 0; k + 1 < count; ++k) {
+      operands.push_back(k);
+      operands.push_back(labels[k]);
+    }
+    b_.inst(Op::OpSelectionMerge, {merge, 0});
+    SpirvBuilder::put(b_.body, Op::OpSwitch, operands);
+    for (uint32_t k = 0; k < count; ++k) {
+      label(labels[k]);
+      Instruction one = inst;
+      one.memory->dynamic_buffer = false;
+      one.memory->buffer = m.buffers[k];
+      if (!memory_access(one)) return false;
+      branch(merge);
+    }
+    label(merge);
+    return true;
   }
 
   // Byte address -> word index in the buffer or shared array.
@@ -917,7 +982,17 @@ class Codegen {
     }
     return addr;
   }
+  // Word `word_index` of parameter buffer `buffer`, clamped into the declared block (the GL binding's range is
+  // the application's to respect, as for uniform blocks).
+  uint32_t parameter_word_pointer(uint32_t buffer, uint32_t word_index) {
+    const uint32_t w = b_.op(Op::OpExtInst, t_u32(), {glsl_, GLSLstd450UMin, word_index, c_u32(kParameterBufferBytes / 4 - 1)});
+    const uint32_t vec = b_.op(Op::OpShiftRightLogical, t_u32(), {w, c_u32(2)});
+    const uint32_t comp = b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(3)});
+    return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_u32()),
+                 {parameter_vars_.at(buffer), c_u32(0), vec, comp});
+  }
   uint32_t word_pointer(const MemoryRef& m, uint32_t word_index) {
+    if (m.constant) return parameter_word_pointer(m.buffer, word_index);
     if (m.shared) {
       // Out-of-range shared accesses are clamped into the array (the GL spec leaves them undefined).
       const uint32_t idx = b_.op(Op::OpExtInst, t_u32(), {glsl_, GLSLstd450UMin, word_index, c_u32(shared_words_ - 1)});
@@ -979,17 +1054,20 @@ class Codegen {
         const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
         b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, e)), w});
       } else {
-        // Sub-word store without touching the neighbouring bytes other invocations may write: clear then set the
-        // field with two atomics on the containing word.
+        // Sub-word store without touching the neighbouring bytes other invocations may write: a compare-and-swap
+        // loop on the containing word replaces just the field. Neighbours are never lost, and concurrent stores to
+        // the same byte leave one of the stored values (never a mix, which separate clear and set atomics could
+        // leave). One atomic when uncontended; no 8/16-bit storage feature needed.
         const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
         const uint32_t field = (1u << f.bits) - 1;
         const uint32_t shift = b_.op(Op::OpShiftLeftLogical, t_u32(),
                                      {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
-        const uint32_t mask = b_.op(Op::OpShiftLeftLogical, t_u32(), {c_u32(field), shift});
+        const uint32_t keep = b_.op(Op::OpNot, t_u32(), {b_.op(Op::OpShiftLeftLogical, t_u32(), {c_u32(field), shift})});
         const uint32_t bits = b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(field)}), shift});
         const uint32_t ptr = word_pointer(m, word_index(addr, 0));
-        b_.op(Op::OpAtomicAnd, t_u32(), {ptr, scope_of(m), c_u32(0), b_.op(Op::OpNot, t_u32(), {mask})});
-        b_.op(Op::OpAtomicOr, t_u32(), {ptr, scope_of(m), c_u32(0), bits});
+        cas_loop(ptr, scope_of(m), [&](uint32_t old) {
+          return b_.op(Op::OpBitwiseOr, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {old, keep}), bits});
+        });
       }
     }
     return true;
@@ -1463,6 +1541,7 @@ class Codegen {
   std::vector<uint32_t> temp_vars_;
   std::array<uint32_t, 2> cc_vars_{};
   std::map<uint32_t, uint32_t> storage_vars_;
+  std::map<uint32_t, uint32_t> parameter_vars_;  // program.buffer index -> uniform block variable
   std::map<uint32_t, uint32_t> param_arrays_;
   std::map<uint32_t, uint32_t> builtin_vars_;
   std::set<uint32_t> decorated_ubo_types_;

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "ast.hpp"
+#include "bismuth/nvasm/assembler.hpp"
 
 namespace bismuth::nvasm::detail {
 namespace {
@@ -30,6 +31,7 @@ constexpr uint32_t kMaxParamIndex = 4095;
 constexpr uint32_t kMaxGroupSize = 65535;
 constexpr uint32_t kMaxSharedMemory = 1u << 24;
 constexpr uint32_t kMaxStorageIndex = 1023;
+constexpr uint32_t kMaxBufferIndex = kMaxParameterBuffers - 1;
 // Deeper nesting than any real program keeps SPIRV-Tools' structured-CFG analyses far from deep recursion.
 constexpr size_t kMaxNesting = 64;
 constexpr size_t kMaxInstructions = size_t{1} << 17;
@@ -209,6 +211,7 @@ const std::unordered_map<std::string_view, OpInfo>& opcode_table() {
       {"XOR", {Op::XOR, C::IntOnly, 2, false}},
       {"LDB", {Op::LDB, C::Memory, 0, false}},     {"STB", {Op::STB, C::Memory, 1, false}},
       {"ATOMB", {Op::ATOMB, C::Memory, 1, false}}, {"LDS", {Op::LDS, C::Memory, 0, false}},
+      {"LDC", {Op::LDC, C::Memory, 0, false}},
       {"STS", {Op::STS, C::Memory, 1, false}},     {"ATOMS", {Op::ATOMS, C::Memory, 1, false}},
       {"BAR", {Op::BAR, C::Barrier, 0, false}},    {"MEMBAR", {Op::MEMBAR, C::Barrier, 0, false}},
       {"TGBALLOT", {Op::TGBALLOT, C::ThreadGroup, 1, false}}, {"TGALL", {Op::TGALL, C::ThreadGroup, 1, false}},
@@ -297,7 +300,7 @@ const std::set<std::string_view>& known_options() {
 }
 
 struct Symbol {
-  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin } kind;
+  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer } kind;
   uint32_t id = 0;
   Builtin builtin = Builtin::LocalId;
 };
@@ -385,8 +388,10 @@ class Parser {
     if (word == "SHARED") return shared_decl();
     if (word == "ATTRIB") return attrib_decl();
     if (word == "ALIAS") return alias_decl();
-    if (word == "CBUFFER" || word == "BUFFER" || word == "BUFFER4" || word == "OUTPUT" || word == "IMAGE" ||
-        word == "TEXTURE") {
+    if (word == "CBUFFER") return buffer_decl(BufferDecl::Kind::Bytes);
+    if (word == "BUFFER") return buffer_decl(BufferDecl::Kind::Words);
+    if (word == "BUFFER4") return buffer_decl(BufferDecl::Kind::Vec4);
+    if (word == "OUTPUT" || word == "IMAGE" || word == "TEXTURE") {
       return error(t.offset, std::string(word) + " declarations are not supported by this assembler");
     }
     return instruction();
@@ -683,6 +688,103 @@ class Parser {
     }
     if (!declare(name, at, {Symbol::Kind::Storage, static_cast<uint32_t>(out_.storages.size())})) return false;
     out_.storages.push_back(std::move(decl));
+    return end_statement();
+  }
+
+  // program.buffer[a], program.buffer[a..b] (CBUFFER arrays), program.buffer[a][b] or program.buffer[a][b..c]
+  // (BUFFER / BUFFER4 element ranges).
+  bool buffer_item(BufferDecl& decl, bool& ranged) {
+    const size_t at = peek().offset;
+    std::string_view word;
+    if (!expect_ident(word, "program.buffer")) return false;
+    if (word != "program") return error(at, "unexpected '" + std::string(word) + "', expected program.buffer");
+    if (!expect('.')) return false;
+    const size_t wat = peek().offset;
+    if (!expect_ident(word, "buffer")) return false;
+    if (word != "buffer") return error(wat, "invalid buffer binding 'program." + std::string(word) + "'");
+    if (!expect('[')) return false;
+    uint64_t first = 0, last = 0;
+    const size_t iat = peek().offset;
+    if (!expect_uint(first, "a parameter buffer index")) return false;
+    last = first;
+    if (peek().kind == Tok::DotDot) {
+      next();
+      if (!expect_uint(last, "a parameter buffer index")) return false;
+    }
+    if (last < first || last > kMaxBufferIndex) {
+      return error(iat, "invalid parameter buffer index range (program.buffer[0.." + std::to_string(kMaxBufferIndex) +
+                            "])");
+    }
+    if (!expect(']')) return false;
+    if (is_punct('[')) {
+      const size_t eat = peek().offset;
+      if (decl.kind == BufferDecl::Kind::Bytes || last != first) {
+        return error(eat, "an element range is for BUFFER and BUFFER4 variables of one program.buffer binding");
+      }
+      next();
+      uint64_t e0 = 0, e1 = 0;
+      const size_t rat = peek().offset;
+      if (!expect_uint(e0, "an element index")) return false;
+      e1 = e0;
+      if (peek().kind == Tok::DotDot) {
+        next();
+        if (!expect_uint(e1, "an element index")) return false;
+      }
+      const uint64_t limit = kParameterBufferBytes / (decl.kind == BufferDecl::Kind::Words ? 4 : 16);
+      if (e1 < e0 || e1 >= limit) {
+        return error(rat, "invalid element range (a parameter buffer has " + std::to_string(limit) + " " +
+                              (decl.kind == BufferDecl::Kind::Words ? "words" : "vectors") + ")");
+      }
+      if (!expect(']')) return false;
+      decl.first = static_cast<uint32_t>(e0);
+      decl.count = static_cast<uint32_t>(e1 - e0 + 1);
+      ranged = true;
+    }
+    for (uint64_t i = first; i <= last; ++i) decl.program_buffer.push_back(static_cast<uint32_t>(i));
+    return true;
+  }
+
+  bool buffer_decl(BufferDecl::Kind kind) {
+    const std::string_view keyword = next().text;
+    std::string_view name;
+    const size_t at = peek().offset;
+    if (!expect_ident(name, "a buffer variable name")) return false;
+    bool is_array = false, sized = false;
+    uint32_t size = 0;
+    if (!optional_array_size(is_array, size, sized)) return false;
+    if (!expect('=')) return false;
+    BufferDecl decl;
+    decl.kind = kind;
+    decl.name = std::string(name);
+    bool ranged = false;
+    if (accept('{')) {
+      while (true) {
+        if (!buffer_item(decl, ranged)) return false;
+        if (accept('}')) break;
+        if (!expect(',', "',' or '}'")) return false;
+      }
+    } else if (!buffer_item(decl, ranged)) {
+      return false;
+    }
+    if (kind == BufferDecl::Kind::Bytes) {
+      if (sized && decl.program_buffer.size() != size) {
+        return error(at, "CBUFFER array '" + decl.name + "' declares " + std::to_string(size) + " buffers but binds " +
+                             std::to_string(decl.program_buffer.size()));
+      }
+    } else {
+      if (decl.program_buffer.size() != 1) {
+        return error(at, std::string(keyword) + " '" + decl.name + "' must bind one program.buffer binding");
+      }
+      if (!is_array) return error(at, std::string(keyword) + " '" + decl.name + "' must be an array ('" + decl.name + "[]')");
+      if (!ranged) decl.count = kParameterBufferBytes / (kind == BufferDecl::Kind::Words ? 4 : 16);
+      if (sized && ranged && decl.count != size) {
+        return error(at, std::string(keyword) + " array '" + decl.name + "' declares " + std::to_string(size) +
+                             " elements but binds " + std::to_string(decl.count));
+      }
+      if (sized && !ranged) decl.count = std::min(decl.count, size);
+    }
+    if (!declare(name, at, {Symbol::Kind::Buffer, static_cast<uint32_t>(out_.buffers.size())})) return false;
+    out_.buffers.push_back(std::move(decl));
     return end_statement();
   }
 
@@ -1121,6 +1223,18 @@ class Parser {
         o.builtin = s.builtin;
         if (is_thread_group_builtin(s.builtin)) note_thread_group(at);
         break;
+      case Symbol::Kind::Buffer: {
+        const BufferDecl& b = out_.buffers[s.id];
+        if (b.kind == BufferDecl::Kind::Bytes) {
+          return error(at, "'" + b.name + "' is a CBUFFER: read it with LDC");
+        }
+        o.kind = Operand::Kind::Buffer;
+        o.id = s.id;
+        if (!temp_index(s.id, o.element, o.relative, o.rel_temp, o.rel_component, b.count, true, b.name, at)) {
+          return false;
+        }
+        break;
+      }
       default:
         return error(at, "'" + std::string(t.text) + "' is a memory declaration, not a register operand");
     }
@@ -1140,23 +1254,46 @@ class Parser {
     if (!expect_ident(name, "a storage buffer or shared memory name")) return false;
     auto it = symbols_.find(std::string(name));
     if (it == symbols_.end()) return error(at, "undefined variable '" + std::string(name) + "'");
+    const std::vector<uint32_t>* list = nullptr;
+    std::string decl_name;
     if (it->second.kind == Symbol::Kind::Shared) {
       m.shared = true;
     } else if (it->second.kind == Symbol::Kind::Storage) {
-      const StorageDecl& decl = out_.storages[it->second.id];
-      m.buffer = decl.program_storage[0];
-      if (decl.program_storage.size() > 1) {
-        // storage[k][address]: a constant buffer index first.
+      list = &out_.storages[it->second.id].program_storage;
+      decl_name = out_.storages[it->second.id].name;
+    } else if (it->second.kind == Symbol::Kind::Buffer && out_.buffers[it->second.id].kind == BufferDecl::Kind::Bytes) {
+      m.constant = true;
+      list = &out_.buffers[it->second.id].program_buffer;
+      decl_name = out_.buffers[it->second.id].name;
+    } else {
+      return error(at, "'" + std::string(name) + "' is not a STORAGE, CBUFFER or SHARED declaration");
+    }
+    if (list) {
+      m.buffer = (*list)[0];
+      if (list->size() > 1) {
+        // s[k][address] or s[R0.x + k][address]: the buffer index first.
         if (!expect('[')) return false;
         const size_t kat = peek().offset;
-        uint64_t k = 0;
-        if (!expect_uint(k, "a constant buffer index")) return false;
-        if (k >= decl.program_storage.size()) return error(kat, "buffer index out of bounds for '" + decl.name + "'");
-        m.buffer = decl.program_storage[k];
+        if (peek().kind == Tok::Int) {
+          const uint64_t k = next().int_value;
+          if (k >= list->size()) return error(kat, "buffer index out of bounds for '" + decl_name + "'");
+          m.buffer = (*list)[k];
+        } else {
+          m.dynamic_buffer = true;
+          m.buffers = *list;
+          if (!index_register(m.buffer_temp, m.buffer_component)) return false;
+          if (is_punct('+') || is_punct('-')) {
+            const bool minus = next().punct == '-';
+            const size_t oat = peek().offset;
+            uint64_t v = 0;
+            if (!expect_uint(v, "a buffer index offset")) return false;
+            if (v >= list->size()) return error(oat, "buffer index offset out of bounds for '" + decl_name + "'");
+            // A negative offset wraps; the emitted index is clamped into the array either way.
+            m.buffer_element = minus ? 0u - static_cast<uint32_t>(v) : static_cast<uint32_t>(v);
+          }
+        }
         if (!expect(']')) return false;
       }
-    } else {
-      return error(at, "'" + std::string(name) + "' is not a STORAGE or SHARED declaration");
     }
     if (!expect('[')) return false;
     if (peek().kind == Tok::Int) {
@@ -1180,8 +1317,9 @@ class Parser {
 
   bool memory_instruction(Instruction& inst) {
     const bool shared_op = inst.op == Op::LDS || inst.op == Op::STS || inst.op == Op::ATOMS;
+    const bool constant_op = inst.op == Op::LDC;
     MemoryRef m;
-    if (inst.op == Op::LDB || inst.op == Op::LDS) {
+    if (inst.op == Op::LDB || inst.op == Op::LDS || inst.op == Op::LDC) {
       if (!dest(inst.dest)) return false;
       inst.has_dest = true;
       if (!expect(',')) return false;
@@ -1200,9 +1338,10 @@ class Parser {
       if (!expect(',')) return false;
     }
     if (!memory_ref(m)) return false;
-    if (m.shared != shared_op) {
-      return error(m.position, shared_op ? "this instruction accesses shared memory (a SHARED declaration)"
-                                         : "this instruction accesses a storage buffer (a STORAGE declaration)");
+    if (m.shared != shared_op || m.constant != constant_op) {
+      return error(m.position, shared_op     ? "this instruction accesses shared memory (a SHARED declaration)"
+                               : constant_op ? "LDC reads a parameter buffer (a CBUFFER declaration)"
+                                             : "this instruction accesses a storage buffer (a STORAGE declaration)");
     }
     inst.memory = m;
     return true;

@@ -11,6 +11,9 @@
 //   program.local[n]    -> uniform buffer at binding kLocalParameterBinding (73): `uvec4 local[count]`, std140,
 //                          one vec4 per index (16 bytes), count = highest index used + 1, raw 32-bit words
 //   program.env[n]      -> uniform buffer at binding kEnvParameterBinding (74), same layout
+//   program.buffer[a]   -> uniform buffer at binding options.parameter_buffer_bindings[a] (kParameterBufferBindingBase
+//                          + a when not given): `uvec4 data[kParameterBufferBytes / 16]`, std140; CBUFFER, BUFFER
+//                          and BUFFER4 variables read it (NV_parameter_buffer_object / _object2)
 //   SHARED_MEMORY n     -> one workgroup array of ceil(n / 4) 32-bit words
 //   variable group size -> WorkgroupSize built-in made of three specialization constants with SpecIds
 //                          kGroupSizeSpecIds (0x7B00..0x7B02, the GLSL front's convention)
@@ -30,6 +33,13 @@ namespace bismuth::nvasm {
 
 inline constexpr uint32_t kLocalParameterBinding = 73;
 inline constexpr uint32_t kEnvParameterBinding = 74;
+// program.buffer[a] (a < kMaxParameterBuffers) -> binding kParameterBufferBindingBase + a by default: the GLSL front's
+// uniform-buffer range (32..63).
+inline constexpr uint32_t kParameterBufferBindingBase = 32;
+inline constexpr uint32_t kMaxParameterBuffers = 32;
+// The bytes of a parameter buffer a program can read: the declared uniform block, reads clamped into it. 16 KiB is
+// Vulkan's guaranteed maxUniformBufferRange (and libbismuth-gl's GL_MAX_UNIFORM_BLOCK_SIZE).
+inline constexpr uint32_t kParameterBufferBytes = 16384;
 inline constexpr std::array<uint32_t, 3> kGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
 // The thread-group instructions (NV_shader_thread_group / NV_shader_thread_shuffle) assume 32-thread warps.
 inline constexpr uint32_t kWarpSize = 32;
@@ -37,6 +47,8 @@ inline constexpr uint32_t kWarpSize = 32;
 struct AssembleOptions {
   // program.storage[i] -> Vulkan binding (set 0). Indices past the end map to themselves.
   std::vector<uint32_t> storage_bindings;
+  // program.buffer[a] -> Vulkan binding (set 0). Indices past the end map to kParameterBufferBindingBase + a.
+  std::vector<uint32_t> parameter_buffer_bindings;
   // True when the caller can run the pipeline with a subgroup size of exactly 32 (the device's subgroup size is 32,
   // or subgroup size control can pin 32 for compute). Programs using thread-group instructions or values fail to
   // load when this is false: they would give wrong answers on any other warp width.
@@ -61,12 +73,18 @@ struct StorageBinding {
   uint32_t binding = 0;          // Vulkan binding in set 0
 };
 
+struct ParameterBufferBinding {
+  uint32_t program_buffer = 0;  // the index in program.buffer[]
+  uint32_t binding = 0;         // Vulkan binding in set 0 (a uniform buffer)
+};
+
 // What the runtime needs to build the pipeline layout and pipelines for an assembled program.
 struct ProgramInfo {
   GroupSizeForm group_size_form = GroupSizeForm::Fixed;
   std::array<uint32_t, 3> group_size{1, 1, 1};  // Fixed only
   std::array<uint32_t, 3> group_size_spec_ids = kGroupSizeSpecIds;  // Variable only
   std::vector<StorageBinding> storage_buffers;  // by program.storage index, only those the program declares
+  std::vector<ParameterBufferBinding> parameter_buffers;  // by program.buffer index, only those declared
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
   uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
   uint32_t shared_memory_bytes = 0;
