@@ -67,9 +67,9 @@ std::string message(const Run& r, const std::string& name) {
 TEST_CASE("bismuth run examples/: every shader_test passes, drawing skips, corpus cases by subgroup size", "[vulkan]") {
   const auto r = run_json({(source_dir() / "examples").string()});
   CHECK(r.process.exit_code == 0);
-  for (const char* name :
-       {"variable_group_size_1d", "variable_group_size_2d", "variable_group_size_3d", "ballot", "vote",
-        "atomic_counters", "uniforms", "shared_memory", "linked_shaders", "link_error_conflicting_sizes"}) {
+  for (const char* name : {"variable_group_size_1d", "variable_group_size_2d", "variable_group_size_3d", "ballot",
+                           "vote", "atomic_counters", "uniforms", "uniforms_64bit", "shared_memory", "linked_shaders",
+                           "link_error_conflicting_sizes"}) {
     CHECK(status(r, std::string("shader_tests/") + name) == "Pass");
   }
   CHECK(status(r, "shader_tests/draw_is_skipped") == "Skip");
@@ -223,10 +223,10 @@ TEST_CASE("Devices all pins workers to every Vulkan device and merges the result
   REQUIRE_FALSE(names.empty());
   const auto r = run_json({(source_dir() / "examples/shader_tests").string(), "--devices", "all"});
   CHECK(r.process.exit_code == 0);
-  CHECK(r.tests.size() == 11);
+  CHECK(r.tests.size() == 12);
   std::set<std::string> used;
   for (const auto& [name, t] : r.tests) used.insert(t["device"].get<std::string>());
-  // Every device gets at least one worker slot and every slot starts with a test (11 tests >= slots).
+  // Every device gets at least one worker slot and every slot starts with a test (12 tests >= slots).
   CHECK(used == std::set<std::string>(names.begin(), names.end()));
 }
 

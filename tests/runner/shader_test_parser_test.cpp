@@ -190,11 +190,32 @@ TEST_CASE("uniform TYPE NAME VALUES for scalars, vectors and arrays") {
   CHECK(one_command("uniform int i -3").values[0].bits == 0xFFFFFFFDu);
 }
 
-TEST_CASE("Matrix and 64-bit integer uniforms make the test a skip with the reason") {
-  const auto t = parse_ok(kHead + "uniform mat4 m 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1\n");
-  REQUIRE(t.unsupported);
-  CHECK_THAT(*t.unsupported, Catch::Contains("t.shader_test:11") && Catch::Contains("glUniformMatrix"));
-  CHECK(parse_ok(kHead + "uniform int64_t v 1\n").unsupported);
+TEST_CASE("Matrix uniforms: matN, matCxR and dmat, values column by column") {
+  auto c = one_command("uniform mat2x3 m 1 2 3 4 5 6");
+  CHECK(c.scalar == ScalarType::Float);
+  CHECK((c.matrix_columns == 2 && c.matrix_rows == 3 && c.components == 6));
+  CHECK(as_float(c.values[5].bits) == 6.0f);
+  c = one_command("uniform mat4 m 1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1");
+  CHECK((c.matrix_columns == 4 && c.matrix_rows == 4));
+  c = one_command("uniform dmat3x2 d 1 2 3 4 5 6");
+  CHECK(c.scalar == ScalarType::Double);
+  CHECK((c.matrix_columns == 3 && c.matrix_rows == 2));
+  CHECK(one_command("uniform vec2 v 1 2").matrix_columns == 0);
+  CHECK_THAT(parse_error(kHead + "uniform mat3 m 1 2 3\n"), Catch::Contains("needs a multiple of 9 values"));
+  CHECK_THAT(parse_error(kHead + "uniform mat5 m 1\n"), Catch::Contains("unknown uniform type \"mat5\""));
+  CHECK_THAT(parse_error(kHead + "uniform mat2x m 1\n"), Catch::Contains("unknown uniform type"));
+}
+
+TEST_CASE("64-bit integer uniforms: int64_t, uint64_t, i64vecN, u64vecN") {
+  auto c = one_command("uniform int64_t v -2");
+  CHECK(c.scalar == ScalarType::Int64);
+  CHECK(c.values[0].bits == 0xFFFFFFFFFFFFFFFEull);
+  c = one_command("uniform u64vec2 v 1 18446744073709551615");
+  CHECK(c.scalar == ScalarType::Uint64);
+  CHECK(c.components == 2);
+  CHECK(c.values[1].bits == ~0ull);
+  CHECK(one_command("uniform i64vec3 v 1 2 3").components == 3);
+  CHECK(one_command("uniform uint64_t v 7").scalar == ScalarType::Uint64);
 }
 
 TEST_CASE("memory barrier with one bit, several bits and all bits") {

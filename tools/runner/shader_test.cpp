@@ -189,26 +189,48 @@ std::optional<uint32_t> barrier_bit(std::string_view name) {
 }
 
 // GLSL uniform types the GL shim can set (glUniform{1,2,3,4}{i,ui,f,d}); bool vectors go through the int form.
-bool uniform_type(std::string_view name, ScalarType* scalar, uint32_t* components) {
+// GLSL uniform types and how they are set: glUniform{1,2,3,4}{f,i,ui,d}v (bool vectors through the int form),
+// glUniform{1,2,3,4}{i64,ui64}vARB, glUniformMatrix{C}[x{R}]{f,d}v. `columns`/`rows` are 0 for non-matrices.
+bool uniform_type(std::string_view name, ScalarType* scalar, uint32_t* components, uint32_t* columns, uint32_t* rows) {
+  *columns = *rows = 0;
   static const struct {
     const char* prefix;
     ScalarType scalar;
-  } kTypes[] = {{"vec", ScalarType::Float},
-                {"ivec", ScalarType::Int},
-                {"uvec", ScalarType::Uint},
-                {"dvec", ScalarType::Double},
-                {"bvec", ScalarType::Int}};
+  } kVectors[] = {{"vec", ScalarType::Float},    {"ivec", ScalarType::Int}, {"uvec", ScalarType::Uint},
+                  {"dvec", ScalarType::Double},  {"bvec", ScalarType::Int}, {"i64vec", ScalarType::Int64},
+                  {"u64vec", ScalarType::Uint64}};
+  auto dimension = [](char c) { return c >= '2' && c <= '4' ? static_cast<uint32_t>(c - '0') : 0u; };
   if (name == "float") return *scalar = ScalarType::Float, *components = 1, true;
   if (name == "int" || name == "bool") return *scalar = ScalarType::Int, *components = 1, true;
   if (name == "uint") return *scalar = ScalarType::Uint, *components = 1, true;
   if (name == "double") return *scalar = ScalarType::Double, *components = 1, true;
-  for (const auto& t : kTypes) {
+  if (name == "int64_t") return *scalar = ScalarType::Int64, *components = 1, true;
+  if (name == "uint64_t") return *scalar = ScalarType::Uint64, *components = 1, true;
+  for (const auto& t : kVectors) {
     const size_t n = std::strlen(t.prefix);
-    if (name.size() == n + 1 && name.substr(0, n) == t.prefix && name[n] >= '2' && name[n] <= '4') {
+    if (name.size() == n + 1 && name.substr(0, n) == t.prefix && dimension(name[n]) != 0) {
       *scalar = t.scalar;
-      *components = static_cast<uint32_t>(name[n] - '0');
+      *components = dimension(name[n]);
       return true;
     }
+  }
+  // matN, matCxR, dmatN, dmatCxR: C columns of R components, given column by column as GL stores them.
+  const bool dmat = starts_with(name, "dmat");
+  if (dmat || starts_with(name, "mat")) {
+    const std::string_view shape = name.substr(dmat ? 4 : 3);
+    uint32_t c = 0, r = 0;
+    if (shape.size() == 1) {
+      c = r = dimension(shape[0]);
+    } else if (shape.size() == 3 && shape[1] == 'x') {
+      c = dimension(shape[0]);
+      r = dimension(shape[2]);
+    }
+    if (c == 0 || r == 0) return false;
+    *scalar = dmat ? ScalarType::Double : ScalarType::Float;
+    *columns = c;
+    *rows = r;
+    *components = c * r;
+    return true;
   }
   return false;
 }
@@ -434,18 +456,7 @@ struct Parser {
       if (words.size() < 4) return error(n, "expected \"uniform TYPE NAME VALUES...\"");
       c.type_name = words[1];
       c.name = words[2];
-      if (!uniform_type(words[1], &c.scalar, &c.components)) {
-        if (starts_with(words[1], "mat") || starts_with(words[1], "dmat")) {
-          mark_unsupported("matrix uniform at " + path + ":" + std::to_string(n) +
-                           " (glUniformMatrix* is not in libbismuth-gl)");
-          return {};
-        }
-        if (starts_with(words[1], "int64") || starts_with(words[1], "uint64") || starts_with(words[1], "i64vec") ||
-            starts_with(words[1], "u64vec")) {
-          mark_unsupported("64-bit integer uniform at " + path + ":" + std::to_string(n) +
-                           " (glUniform*i64ARB is not in libbismuth-gl)");
-          return {};
-        }
+      if (!uniform_type(words[1], &c.scalar, &c.components, &c.matrix_columns, &c.matrix_rows)) {
         return error(n, "unknown uniform type \"" + words[1] + "\"");
       }
       auto v = values(words, 3, c.scalar, n);

@@ -76,7 +76,9 @@ struct Command {
   std::string type_name;               // uniform GLSL type ("vec4") or probe/subdata scalar type
   std::string name;                    // uniform name
   ScalarType scalar = ScalarType::Uint;
-  uint32_t components = 1;  // uniform vector width
+  uint32_t components = 1;      // uniform: values per element (vector width, or columns * rows)
+  uint32_t matrix_columns = 0;  // uniform matCxR: C and R; 0 for scalars and vectors
+  uint32_t matrix_rows = 0;
   CompareOp op = CompareOp::Equal;
   std::vector<Scalar> values;
   uint32_t barrier_bits = 0;

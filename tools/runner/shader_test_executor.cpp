@@ -4,7 +4,9 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <type_traits>
 
+#include "bismuth/gl/bismuth_gl.h"
 #include "spirv_assembly.hpp"
 
 namespace bismuth::runner {
@@ -364,58 +366,62 @@ class Execution {
     buffers[binding] = b;
   }
 
+  // The values as T (their bit patterns), passed through `proc` called with its exact GL signature.
+  template <class T>
+  static void set_values(void (*proc)(), const Command& c, GLint loc, GLsizei count) {
+    std::vector<T> values;
+    for (const auto& v : c.values) {
+      T value;
+      if constexpr (sizeof(T) == 8) {
+        std::memcpy(&value, &v.bits, 8);
+      } else {
+        const uint32_t bits = static_cast<uint32_t>(v.bits);
+        std::memcpy(&value, &bits, 4);
+      }
+      values.push_back(value);
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (c.matrix_columns != 0) {
+        reinterpret_cast<void(APIENTRY*)(GLint, GLsizei, GLboolean, const T*)>(proc)(loc, count, GL_FALSE,
+                                                                                     values.data());
+        return;
+      }
+    }
+    reinterpret_cast<void(APIENTRY*)(GLint, GLsizei, const T*)>(proc)(loc, count, values.data());
+  }
+
   std::optional<Outcome> set_uniform(const Command& c) {
     const GLint loc = glGetUniformLocation(program_, c.name.c_str());
     if (loc < 0) return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
     const GLsizei count = static_cast<GLsizei>(c.values.size() / c.components);
+    // The entry point by name ("glUniform3fv", "glUniformMatrix2x3dv", "glUniform2i64vARB"), so that a
+    // libbismuth-gl without it is a clear failure rather than a stub's GL error.
+    std::string suffix;
     switch (c.scalar) {
-      case ScalarType::Float: {
-        std::vector<GLfloat> v;
-        for (const auto& s : c.values) {
-          const uint32_t b = static_cast<uint32_t>(s.bits);
-          float f;
-          std::memcpy(&f, &b, 4);
-          v.push_back(f);
-        }
-        if (c.components == 1) glUniform1fv(loc, count, v.data());
-        if (c.components == 2) glUniform2fv(loc, count, v.data());
-        if (c.components == 3) glUniform3fv(loc, count, v.data());
-        if (c.components == 4) glUniform4fv(loc, count, v.data());
-        break;
-      }
-      case ScalarType::Double: {
-        std::vector<GLdouble> v;
-        for (const auto& s : c.values) {
-          double d;
-          std::memcpy(&d, &s.bits, 8);
-          v.push_back(d);
-        }
-        if (c.components == 1) glUniform1dv(loc, count, v.data());
-        if (c.components == 2) glUniform2dv(loc, count, v.data());
-        if (c.components == 3) glUniform3dv(loc, count, v.data());
-        if (c.components == 4) glUniform4dv(loc, count, v.data());
-        break;
-      }
-      case ScalarType::Int: {
-        std::vector<GLint> v;
-        for (const auto& s : c.values) v.push_back(static_cast<GLint>(static_cast<uint32_t>(s.bits)));
-        if (c.components == 1) glUniform1iv(loc, count, v.data());
-        if (c.components == 2) glUniform2iv(loc, count, v.data());
-        if (c.components == 3) glUniform3iv(loc, count, v.data());
-        if (c.components == 4) glUniform4iv(loc, count, v.data());
-        break;
-      }
-      case ScalarType::Uint: {
-        std::vector<GLuint> v;
-        for (const auto& s : c.values) v.push_back(static_cast<GLuint>(s.bits));
-        if (c.components == 1) glUniform1uiv(loc, count, v.data());
-        if (c.components == 2) glUniform2uiv(loc, count, v.data());
-        if (c.components == 3) glUniform3uiv(loc, count, v.data());
-        if (c.components == 4) glUniform4uiv(loc, count, v.data());
-        break;
-      }
-      case ScalarType::Int64:
-      case ScalarType::Uint64: return failure(c.line, "64-bit integer uniforms are not supported");
+      case ScalarType::Float: suffix = "fv"; break;
+      case ScalarType::Double: suffix = "dv"; break;
+      case ScalarType::Int: suffix = "iv"; break;
+      case ScalarType::Uint: suffix = "uiv"; break;
+      case ScalarType::Int64: suffix = "i64vARB"; break;
+      case ScalarType::Uint64: suffix = "ui64vARB"; break;
+    }
+    std::string name;
+    if (c.matrix_columns != 0) {
+      name = "glUniformMatrix" + std::to_string(c.matrix_columns);
+      if (c.matrix_rows != c.matrix_columns) name += "x" + std::to_string(c.matrix_rows);
+      name += suffix;
+    } else {
+      name = "glUniform" + std::to_string(c.components) + suffix;
+    }
+    const auto proc = bismuthGetProcAddress(name.c_str());
+    if (proc == nullptr) return failure(c.line, name + " is not available in this libbismuth-gl");
+    switch (c.scalar) {
+      case ScalarType::Float: set_values<GLfloat>(proc, c, loc, count); break;
+      case ScalarType::Double: set_values<GLdouble>(proc, c, loc, count); break;
+      case ScalarType::Int: set_values<GLint>(proc, c, loc, count); break;
+      case ScalarType::Uint: set_values<GLuint>(proc, c, loc, count); break;
+      case ScalarType::Int64: set_values<GLint64>(proc, c, loc, count); break;
+      case ScalarType::Uint64: set_values<GLuint64>(proc, c, loc, count); break;
     }
     return std::nullopt;
   }
