@@ -240,10 +240,16 @@ void BM_Record_Raw(benchmark::State& state) {
 }
 BENCHMARK(BM_Record_Raw);
 
+// Benchmark argument → recording mode: 0 inline (the caller records), 1 a recording thread (the caller encodes).
+bb::RecordingMode recording_mode(int64_t arg) { return arg == 0 ? bb::RecordingMode::Inline : bb::RecordingMode::Thread; }
+
 void record_backend(benchmark::State& state, bb::Access destination_access) {
   Context& c = Context::get();
   RecordFixture& f = record_fixture();
-  auto stream = take(bb::CommandStream::create(*c.device, *f.cache, {.max_dispatches_per_batch = 1u << 30}), "stream");
+  auto stream = take(bb::CommandStream::create(*c.device, *f.cache,
+                                               {.recording = recording_mode(state.range(0)),
+                                                .max_dispatches_per_batch = 1u << 30}),
+                     "stream");
   const uint32_t push[2] = {1024, 1};
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, destination_access}};
@@ -260,34 +266,41 @@ void record_backend(benchmark::State& state, bb::Access destination_access) {
   state.counters["barriers"] = benchmark::Counter(double(stream->stats().automatic_barriers), benchmark::Counter::kAvgIterations);
 }
 // Read-only bindings: no hazards, so the same commands as the raw loop plus the cache lookup and tracking.
+// Argument: recording mode (0 inline, 1 recording thread). CPU time is the calling thread's; real time includes
+// waiting for the recording thread at each discard.
 void BM_Record_Backend(benchmark::State& state) { record_backend(state, bb::Access::Read); }
-BENCHMARK(BM_Record_Backend);
+BENCHMARK(BM_Record_Backend)->Arg(0)->Arg(1);
 // Every dispatch writes the same buffer: a write-after-write hazard, so one automatic barrier per dispatch.
 void BM_Record_Backend_Hazard(benchmark::State& state) { record_backend(state, bb::Access::Write); }
-BENCHMARK(BM_Record_Backend_Hazard);
+BENCHMARK(BM_Record_Backend_Hazard)->Arg(0)->Arg(1);
 
 // Raw and backend recording interleaved in chunks of kRecordBatch, timed with the thread's CPU clock, so that
 // load from other processes (this machine is shared) hits both sides equally. Counters: ns per dispatch for
 // each and their ratio (the target: backend/raw <= 1.2 on lavapipe).
-double thread_cpu_ns() {
+double clock_ns(clockid_t clock) {
   timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  clock_gettime(clock, &t);
   return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
 }
+double thread_cpu_ns() { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
 
 void BM_Record_Interleaved(benchmark::State& state) {
   Context& c = Context::get();
   RecordFixture& f = record_fixture();
   // Argument: how many workgroup sizes the dispatches cycle through (8: a new pipeline every dispatch; 1: the
   // same size again and again, the common case of a GL program dispatched in a loop).
+  // Second argument: the backend's recording mode (0 inline, 1 recording thread).
   const auto distinct_sizes = static_cast<uint32_t>(state.range(0));
   RawRecorder raw(f);
-  auto stream = take(bb::CommandStream::create(*c.device, *f.cache, {.max_dispatches_per_batch = 1u << 30}), "stream");
+  auto stream = take(bb::CommandStream::create(*c.device, *f.cache,
+                                               {.recording = recording_mode(state.range(1)),
+                                                .max_dispatches_per_batch = 1u << 30}),
+                     "stream");
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
   bb::DispatchInfo info{.shader = f.shader.get(), .groups = {4, 1, 1}, .bindings = bindings,
                         .push_constants = std::as_bytes(std::span(raw.push))};
-  double raw_ns = 0, backend_ns = 0;
+  double raw_ns = 0, backend_ns = 0, backend_wall_ns = 0, backend_process_ns = 0;
   uint64_t dispatches = 0;
   for (auto _ : state) {
     // Raw chunk (including the per-command-buffer reset and one-time state, as the backend's discard/begin).
@@ -300,12 +313,15 @@ void BM_Record_Interleaved(benchmark::State& state) {
     }
     raw.end();
     double t1 = thread_cpu_ns();
+    const double wall1 = clock_ns(CLOCK_MONOTONIC), process1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     for (uint32_t n = 0; n < kRecordBatch; ++n) {
       info.size.x = kSizes[n % distinct_sizes];
       require(stream->dispatch(info), "dispatch");
     }
-    stream->discard();
+    stream->discard();  // waits for the recording thread, if any, to record everything
     double t2 = thread_cpu_ns();
+    backend_wall_ns += clock_ns(CLOCK_MONOTONIC) - wall1;
+    backend_process_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - process1;
     raw_ns += t1 - t0;
     backend_ns += t2 - t1;
     dispatches += kRecordBatch;
@@ -313,9 +329,13 @@ void BM_Record_Interleaved(benchmark::State& state) {
   state.counters["raw_ns"] = raw_ns / double(dispatches);
   state.counters["backend_ns"] = backend_ns / double(dispatches);
   state.counters["ratio"] = backend_ns / raw_ns;
+  // With a recording thread, backend_ns is the calling thread's share; these say what the whole costs: the
+  // chunk's wall-clock time (until everything is recorded) and the process's CPU time (both threads).
+  state.counters["backend_wall_ns"] = backend_wall_ns / double(dispatches);
+  state.counters["backend_process_ns"] = backend_process_ns / double(dispatches);
   state.SetItemsProcessed(int64_t(dispatches));
 }
-BENCHMARK(BM_Record_Interleaved)->Arg(8)->Arg(1)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_Record_Interleaved)->ArgsProduct({{8, 1}, {0, 1}})->Unit(benchmark::kMicrosecond);
 
 // ---- 3. first use of a new size ----
 
@@ -433,7 +453,9 @@ void BM_Throughput(benchmark::State& state) {
   Context& c = Context::get();
   RecordFixture& f = record_fixture();
   const uint32_t batch = static_cast<uint32_t>(state.range(0));
-  auto stream = take(bb::CommandStream::create(*c.device, *f.cache, {.max_dispatches_per_batch = batch}), "stream");
+  auto stream = take(bb::CommandStream::create(*c.device, *f.cache,
+                                               {.recording = recording_mode(state.range(1)), .max_dispatches_per_batch = batch}),
+                     "stream");
   const uint32_t push[2] = {64, 1};
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
@@ -450,7 +472,7 @@ void BM_Throughput(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kDispatches);
   state.counters["submissions"] = double(stream->stats().submissions);
 }
-BENCHMARK(BM_Throughput)->Arg(256)->Arg(4096)->Iterations(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Throughput)->ArgsProduct({{256, 4096}, {0, 1}})->Iterations(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -1,7 +1,10 @@
 #include "bismuth/backend/command_stream.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+
+#include "command_recorder.hpp"
 
 namespace bismuth::backend {
 
@@ -49,10 +52,26 @@ Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, P
   o.max_dispatches_per_batch = std::max(1u, o.max_dispatches_per_batch);
   o.max_batches_in_flight = std::max(1u, o.max_batches_in_flight);
   o.timestamp_pairs_per_batch = std::max(1u, o.timestamp_pairs_per_batch);
-  return std::unique_ptr<CommandStream>(new CommandStream(device, cache, o));
+  bool threaded = o.recording == RecordingMode::Thread;
+  if (o.recording == RecordingMode::Automatic) {
+    threaded = device.info().is_gpu();
+    if (const char* env = std::getenv("BISMUTH_RECORDING_THREAD"); env != nullptr && *env != '\0') {
+      threaded = std::strcmp(env, "0") != 0;
+    }
+  }
+  return std::unique_ptr<CommandStream>(new CommandStream(device, cache, o, threaded));
 }
 
+CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamOptions& options, bool threaded)
+    : device_(&device),
+      cache_(&cache),
+      options_(options),
+      recorder_(std::make_unique<CommandRecorder>(device.vk(), threaded)) {}
+
+bool CommandStream::records_on_thread() const { return recorder_->threaded(); }
+
 CommandStream::~CommandStream() {
+  recorder_->drain();  // nothing may still be recording into a command buffer destroyed below
   if (current_ && !device_->lost()) (void)flush();
   if (device_->lost()) {
     device_->drain_after_loss();
@@ -171,6 +190,7 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     free_.push_back(std::move(batch));
     return ok.error();
   }
+  recorder_->target(batch->commands);
   current_ = std::move(batch);
   reset_binding_state();
   return current_.get();
@@ -193,12 +213,9 @@ Expected<uint64_t> CommandStream::flush() {
   if (batch->has_writes) {
     // Device writes → host reads after the timeline wait (Vulkan spec, "Host Write Ordering Guarantees" covers
     // only the other direction).
-    VkMemoryBarrier to_host{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    to_host.srcAccessMask = kWriteAccess;
-    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vk.vkCmdPipelineBarrier(batch->commands, kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &to_host, 0, nullptr, 0,
-                            nullptr);
+    recorder_->memory_barrier(kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, kWriteAccess, VK_ACCESS_HOST_READ_BIT);
   }
+  recorder_->drain();  // every encoded command is in the command buffer before it ends
   Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, batch->commands);
   Expected<uint64_t> value = ended ? device_->submit(std::span<const VkCommandBuffer>(&batch->commands, 1))
                                    : Expected<uint64_t>(ended.error());
@@ -228,6 +245,7 @@ Expected<uint64_t> CommandStream::flush() {
 
 void CommandStream::discard() {
   if (!current_) return;
+  recorder_->drain();  // the command buffer is reset when the batch is reused
   std::unique_ptr<Batch> batch = std::move(current_);
   batch->buffers.clear();
   batch->pipelines.clear();
@@ -272,11 +290,8 @@ void CommandStream::note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSiz
   ranges.push_back(Range{buffer, begin, end});
 }
 
-void CommandStream::record_barrier(Batch& batch) {
-  VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  barrier.srcAccessMask = kWriteAccess;
-  barrier.dstAccessMask = kAllAccess;
-  device_->vk().vkCmdPipelineBarrier(batch.commands, kWorkStages, kWorkStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+void CommandStream::record_barrier(Batch& /*batch*/) {
+  recorder_->memory_barrier(kWorkStages, kWorkStages, kWriteAccess, kAllAccess);
   written_.clear();
   read_.clear();
   readonly_repeat_ = false;  // the ranges must be noted again
@@ -287,6 +302,7 @@ Status CommandStream::barrier() {
   if (!batch) return batch.error();
   record_barrier(**batch);
   ++stats_.explicit_barriers;
+  recorder_->publish();
   return {};
 }
 
@@ -314,21 +330,14 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     return fail("dispatch of " + shader.name() + ": " + std::to_string(bindings.size()) + " buffers bound, the layout has " +
                 std::to_string(layout.bindings.size()));
   }
-  std::vector<VkDescriptorBufferInfo> infos(bindings.size());
-  std::vector<VkWriteDescriptorSet> writes(bindings.size());
+  scratch_infos_.resize(bindings.size());
   for (size_t i = 0; i < bindings.size(); ++i) {
     const BufferBinding& b = bindings[i];
-    infos[i] = {b.buffer->handle(), b.offset, b.range};
-    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    writes[i].dstBinding = static_cast<uint32_t>(i);
-    writes[i].descriptorCount = 1;
-    writes[i].descriptorType = layout.bindings[i];
-    writes[i].pBufferInfo = &infos[i];
+    scratch_infos_[i] = {b.buffer->handle(), b.offset, b.range};
     track(batch, *b.buffer);
   }
   if (shader.uses_push_descriptors()) {
-    vk.vkCmdPushDescriptorSetKHR(batch.commands, VK_PIPELINE_BIND_POINT_COMPUTE, shader.pipeline_layout(), 0,
-                                 static_cast<uint32_t>(writes.size()), writes.data());
+    recorder_->push_descriptors(shader.pipeline_layout(), layout.bindings, scratch_infos_);
     return {};
   }
   if (bindings.empty()) return {};
@@ -360,10 +369,19 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     if (ok.error().code != VK_ERROR_OUT_OF_POOL_MEMORY && ok.error().code != VK_ERROR_FRAGMENTED_POOL) return ok;
     ++batch.active_pool;  // this pool is full: the next one (created above when needed)
   }
-  for (auto& w : writes) w.dstSet = set;
-  vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(writes.size()), writes.data(), 0, nullptr);
-  vk.vkCmdBindDescriptorSets(batch.commands, VK_PIPELINE_BIND_POINT_COMPUTE, shader.pipeline_layout(), 0, 1, &set, 0,
-                             nullptr);
+  // The set is new and only this thread touches it until the bind below is recorded.
+  scratch_writes_.resize(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    scratch_writes_[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    scratch_writes_[i].dstSet = set;
+    scratch_writes_[i].dstBinding = static_cast<uint32_t>(i);
+    scratch_writes_[i].descriptorCount = 1;
+    scratch_writes_[i].descriptorType = layout.bindings[i];
+    scratch_writes_[i].pBufferInfo = &scratch_infos_[i];
+  }
+  vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(), 0,
+                            nullptr);
+  recorder_->bind_descriptor_set(shader.pipeline_layout(), set);
   return {};
 }
 
@@ -476,7 +494,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
   }
 
   if (pipeline.handle() != bound_pipeline_) {
-    vk.vkCmdBindPipeline(batch->commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.handle());
+    recorder_->bind_pipeline(pipeline.handle());
     bound_pipeline_ = pipeline.handle();
     // Keep each distinct pipeline of the batch alive until submission (then its timeline value does).
     if (front == nullptr || front->batch_seen != batch->id) {
@@ -501,8 +519,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     bound_layout_ = shader.layout_identity();
   }
   if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
-    vk.vkCmdPushConstants(batch->commands, shader.pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                          static_cast<uint32_t>(info.push_constants.size()), info.push_constants.data());
+    recorder_->push_constants(shader.pipeline_layout(), info.push_constants);
     bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
   }
 
@@ -519,27 +536,26 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
       }
     }
     if (batch->pairs_used == 0) {
-      vk.vkCmdResetQueryPool(batch->commands, batch->query_pool, 0, options_.timestamp_pairs_per_batch * 2);
+      recorder_->reset_queries(batch->query_pool, 0, options_.timestamp_pairs_per_batch * 2);
     }
-    vk.vkCmdWriteTimestamp(batch->commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool,
-                           batch->pairs_used * 2);
+    recorder_->write_timestamp(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool, batch->pairs_used * 2);
   }
   if (info.indirect != nullptr) {
-    vk.vkCmdDispatchIndirect(batch->commands, info.indirect->handle(), info.indirect_offset);
+    recorder_->dispatch_indirect(info.indirect->handle(), info.indirect_offset);
   } else {
-    vk.vkCmdDispatch(batch->commands, info.groups[0], info.groups[1], info.groups[2]);
+    recorder_->dispatch(info.groups[0], info.groups[1], info.groups[2]);
   }
   readonly_repeat_ = read_only;
   ++stats_.dispatches;
   ++batch->dispatches;
   if (timed) {
-    vk.vkCmdWriteTimestamp(batch->commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool,
-                           batch->pairs_used * 2 + 1);
+    recorder_->write_timestamp(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool, batch->pairs_used * 2 + 1);
     *timestamp = TimestampQuery{batch->id, batch->pairs_used};
     ++batch->pairs_used;
   } else if (timestamp != nullptr) {
     *timestamp = TimestampQuery{};
   }
+  recorder_->publish();
   if (batch->dispatches >= options_.max_dispatches_per_batch ||
       batch->pairs_used >= options_.timestamp_pairs_per_batch) {
     auto flushed = flush();
@@ -585,11 +601,8 @@ Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
   track(batch, buffer);
   if (needs_barrier(buffer.handle(), begin, end, false)) {
     // Like record_barrier, plus the indirect-command read of the dispatch.
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = kWriteAccess;
-    barrier.dstAccessMask = kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
-    device_->vk().vkCmdPipelineBarrier(batch.commands, kWorkStages, kWorkStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
-                                       0, 1, &barrier, 0, nullptr, 0, nullptr);
+    recorder_->memory_barrier(kWorkStages, kWorkStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, kWriteAccess,
+                              kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
     written_.clear();
     read_.clear();
     readonly_repeat_ = false;
@@ -618,13 +631,11 @@ Status CommandStream::write_timestamp(TimestampQuery* out) {
       return ok;
     }
   }
-  if (batch.pairs_used == 0) {
-    vk.vkCmdResetQueryPool(batch.commands, batch.query_pool, 0, options_.timestamp_pairs_per_batch * 2);
-  }
+  if (batch.pairs_used == 0) recorder_->reset_queries(batch.query_pool, 0, options_.timestamp_pairs_per_batch * 2);
   // One pair, both slots the same point in the stream (retire() reads pairs).
-  vk.vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool, batch.pairs_used * 2);
-  vk.vkCmdWriteTimestamp(batch.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool,
-                         batch.pairs_used * 2 + 1);
+  recorder_->write_timestamp(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool, batch.pairs_used * 2);
+  recorder_->write_timestamp(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool, batch.pairs_used * 2 + 1);
+  recorder_->publish();
   *out = TimestampQuery{batch.id, batch.pairs_used};
   ++batch.pairs_used;
   readonly_repeat_ = false;
@@ -680,7 +691,8 @@ Status CommandStream::copy(Buffer& source, VkDeviceSize source_offset, Buffer& d
   track(batch, destination);
   batch.has_writes = true;
   VkBufferCopy region{source_offset, destination_offset, bytes};
-  device_->vk().vkCmdCopyBuffer(batch.commands, source.handle(), destination.handle(), 1, &region);
+  recorder_->copy(source.handle(), destination.handle(), region);
+  recorder_->publish();
   return {};
 }
 
@@ -701,7 +713,8 @@ Status CommandStream::fill(Buffer& buffer, VkDeviceSize offset, VkDeviceSize byt
   note_access(buffer.handle(), offset, offset + bytes, true);
   track(batch, buffer);
   batch.has_writes = true;
-  device_->vk().vkCmdFillBuffer(batch.commands, buffer.handle(), offset, bytes, value);
+  recorder_->fill(buffer.handle(), offset, bytes, value);
+  recorder_->publish();
   return {};
 }
 

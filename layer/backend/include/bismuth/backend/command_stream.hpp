@@ -29,6 +29,8 @@
 
 namespace bismuth::backend {
 
+class CommandRecorder;
+
 enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 
 struct BufferBinding {
@@ -58,7 +60,14 @@ struct TimestampQuery {
   uint32_t pair = 0;
 };
 
+// Who calls vkCmd*: the thread that calls the stream (Inline), or a recording thread per stream that replays
+// commands the caller encodes into a ring (Thread; see src/command_recorder.hpp for why). Automatic: Thread on
+// GPUs, whose drivers charge hundreds of nanoseconds per recorded dispatch, Inline on CPU devices (lavapipe's
+// recording is cheap and its shader threads want the cores); BISMUTH_RECORDING_THREAD=0/1 overrides Automatic.
+enum class RecordingMode : uint8_t { Automatic, Inline, Thread };
+
 struct StreamOptions {
+  RecordingMode recording = RecordingMode::Automatic;
   uint32_t max_dispatches_per_batch = 4096;  // flush when a batch reaches this many dispatches
   uint32_t max_batches_in_flight = 4;        // recording waits for the oldest beyond this
   uint32_t timestamp_pairs_per_batch = 256;
@@ -122,6 +131,8 @@ class CommandStream {
   Expected<double> timestamp_ns(const TimestampQuery& query);
 
   const StreamStats& stats() const { return stats_; }
+  // Whether a recording thread calls vkCmd* for this stream (RecordingMode after Automatic was resolved).
+  bool records_on_thread() const;
   uint32_t recorded_dispatches() const { return current_ ? current_->dispatches : 0; }
   Device& device() const { return *device_; }
 
@@ -148,8 +159,7 @@ class CommandStream {
     std::vector<std::shared_ptr<const Shader>> shaders;
   };
 
-  CommandStream(Device& device, PipelineCache& cache, const StreamOptions& options)
-      : device_(&device), cache_(&cache), options_(options) {}
+  CommandStream(Device& device, PipelineCache& cache, const StreamOptions& options, bool threaded);
   Expected<Batch*> begin_batch();
   Status create_batch(Batch& batch);
   void destroy_batch(Batch& batch);
@@ -169,6 +179,11 @@ class CommandStream {
   Device* device_;
   PipelineCache* cache_;
   StreamOptions options_;
+  std::unique_ptr<CommandRecorder> recorder_;
+  // Scratch for bind_descriptors (no allocation per dispatch).
+  std::vector<VkDescriptorType> scratch_types_;
+  std::vector<VkDescriptorBufferInfo> scratch_infos_;
+  std::vector<VkWriteDescriptorSet> scratch_writes_;
   std::unique_ptr<Batch> current_;
   std::deque<std::unique_ptr<Batch>> in_flight_;
   std::vector<std::unique_ptr<Batch>> free_;

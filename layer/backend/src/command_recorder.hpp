@@ -1,0 +1,101 @@
+// Where CommandStream's vkCmd* calls go: straight into the command buffer (inline), or into a ring of encoded
+// commands that a recording thread replays into the command buffer (threaded).
+//
+// Why a recording thread: on GPU drivers, recording is the expensive part of a dispatch. NVIDIA's
+// vkCmdDispatch alone costs 0.33–0.44 µs of CPU on the H100 machine (bench_vk_record), more than the whole
+// budget GL programs expect for glDispatchCompute. Encoding the same command into a ring costs the calling
+// thread a few tens of nanoseconds; the recording thread pays the driver's price in parallel, as Mesa's glthread
+// does for GL. The caller's view does not change: every command is recorded, in order, into the same command
+// buffer before drain() returns, and the stream calls drain() before it ends, submits, discards or destroys a
+// command buffer — so Vulkan's external synchronisation of the command buffer and its pool holds (the two
+// threads never use them at the same time; the ring's release/acquire pairs order their accesses).
+//
+// Descriptor pools, query pools and everything else that is not a vkCmd* stay on the calling thread.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "bismuth/backend/vk_functions.hpp"
+
+namespace bismuth::backend {
+
+class CommandRecorder {
+ public:
+  CommandRecorder(const DeviceFunctions& vk, bool threaded);
+  ~CommandRecorder();
+  CommandRecorder(const CommandRecorder&) = delete;
+  CommandRecorder& operator=(const CommandRecorder&) = delete;
+
+  bool threaded() const { return threaded_; }
+
+  // The command buffer later commands go to (already begun by the caller).
+  void target(VkCommandBuffer commands);
+  void bind_pipeline(VkPipeline pipeline);
+  void push_descriptors(VkPipelineLayout layout, std::span<const VkDescriptorType> types,
+                        std::span<const VkDescriptorBufferInfo> infos);
+  void bind_descriptor_set(VkPipelineLayout layout, VkDescriptorSet set);
+  void push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes);
+  void dispatch(uint32_t x, uint32_t y, uint32_t z);
+  void dispatch_indirect(VkBuffer buffer, VkDeviceSize offset);
+  void memory_barrier(VkPipelineStageFlags source_stages, VkPipelineStageFlags destination_stages,
+                      VkAccessFlags source_access, VkAccessFlags destination_access);
+  void copy(VkBuffer source, VkBuffer destination, const VkBufferCopy& region);
+  void fill(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes, uint32_t value);
+  void reset_queries(VkQueryPool pool, uint32_t first, uint32_t count);
+  void write_timestamp(VkPipelineStageFlagBits stage, VkQueryPool pool, uint32_t query);
+
+  // Hands what was encoded to the recording thread once enough has gathered (cheap; no wait). Handing over
+  // in blocks of kPublishBytes keeps the two threads off the same cache lines: publishing every command made
+  // each dispatch pay a cross-core cache-line transfer.
+  void publish() {
+    if (threaded_ && write_ - published_ >= kPublishBytes) publish_now();
+  }
+  // Publishes and waits until the recording thread recorded everything; afterwards the caller may use the
+  // command buffer (end, submit, reset). Inline: nothing to do.
+  void drain();
+
+  // Commands the recording thread replayed (tests).
+  uint64_t replayed() const { return replayed_.load(std::memory_order_acquire); }
+
+ private:
+  enum class Op : uint32_t;
+  struct Header {
+    Op op;
+    uint32_t bytes;  // header included, multiple of 8
+  };
+
+  // Reserves `bytes` (multiple of 8) in the ring for one command and writes its header; returns the payload.
+  std::byte* reserve(Op op, size_t payload_bytes);
+  void publish_now();
+  void wait_for_space(size_t bytes);
+  void run();
+  // Replays one command; returns its size.
+  size_t replay(const std::byte* at);
+
+  const DeviceFunctions& vk_;
+  const bool threaded_;
+  VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
+  VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
+
+  // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity.
+  static constexpr size_t kCapacity = size_t(1) << 20;
+  static constexpr size_t kPublishBytes = 4096;
+  std::unique_ptr<std::byte[]> ring_;
+  uint64_t write_ = 0;      // producer's private position
+  uint64_t published_ = 0;  // producer's copy of head_
+  alignas(64) std::atomic<uint64_t> head_{0};  // published by the producer
+  alignas(64) std::atomic<uint64_t> tail_{0};  // replayed by the recording thread
+  std::atomic<bool> consumer_sleeping_{false};
+  std::atomic<bool> producer_waiting_{false};
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> replayed_{0};
+  std::thread thread_;
+};
+
+}  // namespace bismuth::backend
