@@ -181,11 +181,7 @@ void CommandRecorder::target(VkCommandBuffer commands) {
   std::memcpy(reserve(Op::Target, sizeof c), &c, sizeof c);
 }
 
-void CommandRecorder::bind_pipeline(VkPipeline pipeline) {
-  if (!threaded_) {
-    vk_.vkCmdBindPipeline(inline_target_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    return;
-  }
+void CommandRecorder::encode_bind_pipeline(VkPipeline pipeline) {
   const BindPipelineCmd c{pipeline};
   std::memcpy(reserve(Op::BindPipeline, sizeof c), &c, sizeof c);
 }
@@ -222,23 +218,14 @@ void CommandRecorder::bind_descriptor_set(VkPipelineLayout layout, VkDescriptorS
   std::memcpy(reserve(Op::BindSet, sizeof c), &c, sizeof c);
 }
 
-void CommandRecorder::push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes) {
-  if (!threaded_) {
-    vk_.vkCmdPushConstants(inline_target_, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, static_cast<uint32_t>(bytes.size()),
-                           bytes.data());
-    return;
-  }
+void CommandRecorder::encode_push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes) {
   std::byte* at = reserve(Op::PushConstants, sizeof(PushConstantsCmd) + bytes.size());
   const PushConstantsCmd c{layout, static_cast<uint32_t>(bytes.size())};
   std::memcpy(at, &c, sizeof c);
   std::memcpy(at + sizeof c, bytes.data(), bytes.size());
 }
 
-void CommandRecorder::dispatch(uint32_t x, uint32_t y, uint32_t z) {
-  if (!threaded_) {
-    vk_.vkCmdDispatch(inline_target_, x, y, z);
-    return;
-  }
+void CommandRecorder::encode_dispatch(uint32_t x, uint32_t y, uint32_t z) {
   const DispatchCmd c{x, y, z};
   std::memcpy(reserve(Op::Dispatch, sizeof c), &c, sizeof c);
 }

@@ -36,12 +36,33 @@ class CommandRecorder {
 
   // The command buffer later commands go to (already begun by the caller).
   void target(VkCommandBuffer commands);
-  void bind_pipeline(VkPipeline pipeline);
+  // The per-dispatch commands check the mode inline, so that inline recording costs one branch over a direct
+  // vkCmd* call.
+  void bind_pipeline(VkPipeline pipeline) {
+    if (!threaded_) {
+      vk_.vkCmdBindPipeline(inline_target_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    } else {
+      encode_bind_pipeline(pipeline);
+    }
+  }
   void push_descriptors(VkPipelineLayout layout, std::span<const VkDescriptorType> types,
                         std::span<const VkDescriptorBufferInfo> infos);
   void bind_descriptor_set(VkPipelineLayout layout, VkDescriptorSet set);
-  void push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes);
-  void dispatch(uint32_t x, uint32_t y, uint32_t z);
+  void push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes) {
+    if (!threaded_) {
+      vk_.vkCmdPushConstants(inline_target_, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                             static_cast<uint32_t>(bytes.size()), bytes.data());
+    } else {
+      encode_push_constants(layout, bytes);
+    }
+  }
+  void dispatch(uint32_t x, uint32_t y, uint32_t z) {
+    if (!threaded_) {
+      vk_.vkCmdDispatch(inline_target_, x, y, z);
+    } else {
+      encode_dispatch(x, y, z);
+    }
+  }
   void dispatch_indirect(VkBuffer buffer, VkDeviceSize offset);
   void memory_barrier(VkPipelineStageFlags source_stages, VkPipelineStageFlags destination_stages,
                       VkAccessFlags source_access, VkAccessFlags destination_access);
@@ -73,6 +94,9 @@ class CommandRecorder {
   // Reserves `bytes` (multiple of 8) in the ring for one command and writes its header; returns the payload.
   std::byte* reserve(Op op, size_t payload_bytes);
   void publish_now();
+  void encode_bind_pipeline(VkPipeline pipeline);
+  void encode_push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes);
+  void encode_dispatch(uint32_t x, uint32_t y, uint32_t z);
   void wait_for_space(size_t bytes);
   void run();
   // Replays one command; returns its size.

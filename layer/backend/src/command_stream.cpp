@@ -390,6 +390,13 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
   if (generation != front_generation_) {
     for (FrontEntry& e : front_) e = FrontEntry{};
     front_generation_ = generation;
+    last_front_ = nullptr;
+  }
+  // The same program at the same size as the previous dispatch (a GL program dispatched in a loop): no hashing.
+  if (last_front_ != nullptr && last_front_->shader == info.shader && last_front_->size == info.size &&
+      last_front_->subgroup_size == info.subgroup_size) {
+    ++stats_.front_table_hits;
+    return last_front_;
   }
   const uint64_t h = (reinterpret_cast<uintptr_t>(info.shader) >> 4) * 0x9E3779B97F4A7C15ull ^
                      (uint64_t(info.size.x) | uint64_t(info.size.y) << 16 | uint64_t(info.size.z) << 32 |
@@ -401,6 +408,7 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
     if (c.shader == info.shader && c.size == info.size && c.subgroup_size == info.subgroup_size && c.pipeline) {
       // The LRU stamp is refreshed once per batch (record() does it when the batch first uses the pipeline).
       ++stats_.front_table_hits;
+      last_front_ = &c;
       return &c;
     }
   }
@@ -422,6 +430,7 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
   e.shader_ref = info.shader->shared_from_this();
   e.pipeline = (*pipeline)->shared_from_this();
   e.batch_seen = 0;
+  last_front_ = &e;
   return &e;
 }
 
@@ -445,9 +454,12 @@ Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& 
 
 Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp,
                              FrontEntry* front) {
-  auto begun = begin_batch();
-  if (!begun) return begun.error();
-  Batch* batch = *begun;
+  Batch* batch = current_.get();
+  if (batch == nullptr) {
+    auto begun = begin_batch();
+    if (!begun) return begun.error();
+    batch = *begun;
+  }
   const Shader& shader = *info.shader;
   const DeviceInfo& limits = device_->info();
   const auto& vk = device_->vk();

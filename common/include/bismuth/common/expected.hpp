@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -48,15 +49,18 @@ template <>
 class [[nodiscard]] Expected<void> {
  public:
   Expected() = default;
-  Expected(Error error) : error_(std::move(error)), ok_(false) {}  // NOLINT: implicit by design
+  Expected(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
 
-  bool has_value() const { return ok_; }
-  explicit operator bool() const { return ok_; }
-  const Error& error() const { return error_; }
+  // Success holds no Error at all (no string to build and destroy): Status is returned on every hot path.
+  bool has_value() const { return !error_.has_value(); }
+  explicit operator bool() const { return has_value(); }
+  const Error& error() const {
+    static const Error kNone{};
+    return error_ ? *error_ : kNone;
+  }
 
  private:
-  Error error_;
-  bool ok_ = true;
+  std::optional<Error> error_;
 };
 
 using Status = Expected<void>;

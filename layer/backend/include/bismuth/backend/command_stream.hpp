@@ -209,6 +209,7 @@ class CommandStream {
   std::array<FrontEntry, 64> front_{};
   uint64_t front_generation_ = 0;
   uint32_t front_replace_ = 0;
+  FrontEntry* last_front_ = nullptr;  // the entry the previous lookup returned
   // The previous dispatch bound only read-only ranges and nothing was recorded after it.
   bool readonly_repeat_ = false;
   Expected<FrontEntry*> front_lookup(const DispatchInfo& info);
