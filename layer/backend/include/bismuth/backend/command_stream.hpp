@@ -181,7 +181,6 @@ class CommandStream {
   StreamOptions options_;
   std::unique_ptr<CommandRecorder> recorder_;
   // Scratch for bind_descriptors (no allocation per dispatch).
-  std::vector<VkDescriptorType> scratch_types_;
   std::vector<VkDescriptorBufferInfo> scratch_infos_;
   std::vector<VkWriteDescriptorSet> scratch_writes_;
   std::unique_ptr<Batch> current_;
