@@ -27,6 +27,23 @@ TEST_CASE("A created device enables timeline semaphores and what the device offe
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
+TEST_CASE("A created device enables 64-bit integer atomics exactly where the device has them", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    const DeviceInfo& info = device->info();
+    VkPhysicalDeviceShaderAtomicInt64Features int64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+    VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    features2.pNext = &int64;
+    device->vki().vkGetPhysicalDeviceFeatures2(info.handle, &features2);
+    CHECK(device->features().int64_buffer_atomics == bool(int64.shaderBufferInt64Atomics));
+    CHECK(device->features().int64_shared_atomics == bool(int64.shaderSharedInt64Atomics));
+    WARN(info.name << ": shaderBufferInt64Atomics " << int64.shaderBufferInt64Atomics << ", shaderSharedInt64Atomics "
+                   << int64.shaderSharedInt64Atomics);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("UMA devices get host-visible buffers, and staging can be forced", "[vulkan]") {
   ValidatedVulkan vk;
   {

@@ -661,6 +661,79 @@ TEST_CASE("Parameter buffers: program.buffer reads GL_UNIFORM_BUFFER bindings an
   glDeleteBuffers(1, &b);
 }
 
+TEST_CASE("64-bit ATOMB (NV_shader_atomic_int64) runs where the device has shaderBufferInt64Atomics", "[asm]") {
+  GlContext gl;
+  // 64 invocations on one buffer of 64-bit words: [0] ADD.U64 of i + 2^32, [1] MIN.S64 of -1 - i, [2] MAX.U64 of
+  // i << 40, [3] OR.U64 of 1 << i, [4] XOR.U64 of 1 << i (from all ones), [5] AND.U64 of ~(1 << i) (from all
+  // ones), [6] EXCH.U64 of i, [7] CSWAP.U64 (compare 0, store i + 1); [8 + i] what invocation i's CSWAP returned.
+  const std::string source = R"(!!NVcp5.0
+GROUP_SIZE 64;
+STORAGE out[] = { program.storage[0] };
+TEMP A;
+LONG TEMP D, E, F;
+MOV.U A.x, invocation.localindex;
+MUL.U A.y, A.x, {8}.x;
+MOV.U64 D.x, A.x;
+ADD.U64 D.y, D.x, {0x100000000}.x;
+ATOMB.ADD.U64 F.x, D.y, out[0];
+SUB.S64 D.z, {-1}.x, D.x;
+ATOMB.MIN.S64 F.x, D.z, out[8];
+SHL.U64 D.w, D.x, {40}.x;
+ATOMB.MAX.U64 F.x, D.w, out[16];
+SHL.U64 E.x, {1}.x, A.x;
+ATOMB.OR.U64 F.x, E.x, out[24];
+ATOMB.XOR.U64 F.x, E.x, out[32];
+SUB.U64 E.w, {0xFFFFFFFFFFFFFFFF}.x, E.x;
+ATOMB.AND.U64 F.x, E.w, out[40];
+ATOMB.EXCH.U64 F.x, D.x, out[48];
+MOV.U64 E.x, {0}.x;
+ADD.U64 E.y, D.x, {1}.x;
+ATOMB.CSWAP.U64 F.x, E, out[56];
+STB.U64 F.x, out[A.y + 64];
+END
+)";
+  std::vector<uint64_t> init(72, 0);
+  init[4] = init[5] = ~uint64_t(0);
+  const GLuint out = make_buffer(static_cast<GLsizeiptr>(init.size() * 8), init.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  new_program();
+  const GLenum loaded = load(source);
+  if (loaded != GL_NO_ERROR) {
+    CHECK(loaded == GL_INVALID_OPERATION);
+    INFO(error_string());
+    CHECK(error_string().find("shaderBufferInt64Atomics") != std::string::npos);
+    CHECK(error_position() == static_cast<GLint>(source.find("ATOMB.ADD.U64")));
+    WARN("64-bit atomics fail to load on this device, as expected without shaderBufferInt64Atomics");
+    glDeleteBuffers(1, &out);
+    return;
+  }
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  const auto words = dispatch_and_read(out, 144);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  std::vector<uint64_t> got(72);
+  std::memcpy(got.data(), words.data(), 144 * 4);
+  CHECK(got[0] == 64 * (uint64_t(1) << 32) + 2016);
+  CHECK(static_cast<int64_t>(got[1]) == -64);
+  CHECK(got[2] == uint64_t(63) << 40);
+  CHECK(got[3] == ~uint64_t(0));
+  CHECK(got[4] == 0);
+  CHECK(got[5] == 0);
+  CHECK(got[6] < 64);
+  REQUIRE(got[7] >= 1);
+  REQUIRE(got[7] <= 64);
+  int winners = 0;
+  for (uint32_t i = 0; i < 64; ++i) {
+    if (got[8 + i] == 0) {
+      ++winners;
+      CHECK(got[7] == i + 1);  // the one whose compare matched stored its value
+    } else {
+      CHECK(got[8 + i] == got[7]);
+    }
+  }
+  CHECK(winners == 1);
+  glDeleteBuffers(1, &out);
+}
+
 TEST_CASE("Dispatch runs the current GLSL program, else the enabled assembly program", "[asm]") {
   GlContext gl;
   const GLuint out = poisoned_buffer(4);

@@ -114,7 +114,19 @@ TEST_CASE("errors: memory instructions need the right declaration and a storage 
   check_error(head + "LDS.U32 R0.x, b[0];\nEND\n", {5, 15, "accesses shared memory"});
   check_error(head + "LDB R0.x, b[0];\nEND\n", {5, 1, "needs a storage modifier"});
   check_error(head + "ATOMB.U32 R0.x, R0, b[0];\nEND\n", {5, 7, "invalid modifier 'U32' for ATOMB"});
-  check_error(head + "ATOMB.ADD.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
+  check_error(head + "ATOMB.ADD.F64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
+  check_error(head + "ATOMB.IWRAP.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
+  check_error(head + "ATOMB.ADD.F32X2 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
+  // NV_shader_atomic_int64 needs shaderBufferInt64Atomics; 64-bit ATOMS is not supported on any device.
+  check_error(head + "ATOMB.ADD.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "shaderBufferInt64Atomics"});
+  AssembleOptions int64;
+  int64.int64_buffer_atomics = true;
+  auto with64 = assemble(head + "ATOMB.MIN.S64 R0.x, R0, b[8];\nEND\n", int64);
+  REQUIRE(with64);
+  CHECK(with64->info.uses_int64_atomics);
+  check_error("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\n"
+              "ATOMS.ADD.U64 R0.x, R0, s[0];\nEND\n",
+              {6, 1, "64-bit ATOMS is not supported"}, int64);
 }
 
 TEST_CASE("errors: thread-group instructions fail to load without 32-lane subgroups", "[nvasm][errors]") {

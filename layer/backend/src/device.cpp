@@ -89,7 +89,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
+  VkPhysicalDeviceShaderAtomicInt64Features atomic_int64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   const bool has_atomic_float = d.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  const bool has_atomic_int64 =
+      version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   const bool has_extended_types =
       version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
   void** next = &features2.pNext;
@@ -104,6 +107,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (d.has_pipeline_creation_cache_control) chain(cache_control);
   if (has_atomic_float) chain(atomic_float);
   if (has_extended_types) chain(extended_types);
+  if (has_atomic_int64) chain(atomic_int64);
   self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
   if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
 
@@ -123,6 +127,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.float32_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
   f.float32_atomics = has_atomic_float && (atomic_float.shaderBufferFloat32Atomics || f.float32_atomic_add);
   f.subgroup_extended_types = has_extended_types && extended_types.shaderSubgroupExtendedTypes;
+  f.int64_buffer_atomics = has_atomic_int64 && atomic_int64.shaderBufferInt64Atomics;
+  f.int64_shared_atomics = has_atomic_int64 && atomic_int64.shaderSharedInt64Atomics;
 
   // Only the wanted bits stay set in what is passed to vkCreateDevice.
   VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -138,6 +144,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures enable_extended_types{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
   enable_extended_types.shaderSubgroupExtendedTypes = VK_TRUE;
+  VkPhysicalDeviceShaderAtomicInt64Features enable_atomic_int64{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  enable_atomic_int64.shaderBufferInt64Atomics = f.int64_buffer_atomics;
+  enable_atomic_int64.shaderSharedInt64Atomics = f.int64_shared_atomics;
   VkPhysicalDeviceTimelineSemaphoreFeatures enable_timeline{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   enable_timeline.timelineSemaphore = VK_TRUE;
@@ -180,6 +190,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (f.subgroup_extended_types) {
     chain(enable_extended_types);
     want_extension(true, VK_API_VERSION_1_2, VK_KHR_SHADER_SUBGROUP_EXTENDED_TYPES_EXTENSION_NAME);
+  }
+  if (f.int64_buffer_atomics || f.int64_shared_atomics) {
+    chain(enable_atomic_int64);
+    want_extension(true, VK_API_VERSION_1_2, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   }
   if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (d.has_shader_subgroup_ballot) extensions.push_back(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);

@@ -12,6 +12,7 @@ BISMUTH_FUZZ_TARGET(nvasm_assemble) {
   for (bool subgroup_32 : {false, true}) {
     bismuth::nvasm::AssembleOptions options;
     options.subgroup_size_32_available = subgroup_32;
+    options.int64_buffer_atomics = subgroup_32;  // the second pass also emits NV_shader_atomic_int64
     options.optimize = false;  // the optimizer is SPIRV-Tools' own code; the parser and emitter are under test
     auto program = bismuth::nvasm::assemble(source, options);
     if (!program) {

@@ -157,6 +157,7 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   for (uint32_t a = 0; a < nvasm::kMaxParameterBuffers; ++a) options.parameter_buffer_bindings[a] = kParameterBindingBase + a;
   options.subgroup_size_32_available = c.subgroup32;
   options.exact_float_mad = c.split_fma && c.float64;
+  options.int64_buffer_atomics = ctx->device_state.device->features().int64_buffer_atomics;
   auto program = nvasm::assemble(source, options);
   if (!program) return program.error();
   const nvasm::ProgramInfo& info = program->info;

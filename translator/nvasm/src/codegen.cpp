@@ -314,6 +314,7 @@ class Codegen {
     auto cap = [&](spv::Capability c) { SpirvBuilder::put(b_.capabilities, Op::OpCapability, {static_cast<uint32_t>(c)}); };
     cap(spv::Capability::Shader);
     if (uses_int64_) cap(spv::Capability::Int64);
+    if (uses_int64_atomics_) cap(spv::Capability::Int64Atomics);
     if (uses_float64_) cap(spv::Capability::Float64);
     if (uses_subgroup_) cap(spv::Capability::GroupNonUniform);
     if (uses_ballot_) cap(spv::Capability::GroupNonUniformBallot);
@@ -333,6 +334,7 @@ class Codegen {
     SpirvBuilder::put(b_.modes, Op::OpExecutionMode,
                       {main_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSize), size[0], size[1], size[2]});
     info_.uses_int64 = uses_int64_;
+    info_.uses_int64_atomics = uses_int64_atomics_;
     info_.uses_float64 = uses_float64_;
     info_.uses_subgroup_basic = uses_subgroup_;
     info_.uses_subgroup_ballot = uses_ballot_;
@@ -1093,9 +1095,68 @@ class Codegen {
     return old;
   }
 
+  // program.storage[index] as 64-bit words: a second block variable on the same binding (descriptor aliasing),
+  // for the 64-bit atomics.
+  uint32_t storage64_var(uint32_t index) {
+    auto it = storage64_vars_.find(index);
+    if (it != storage64_vars_.end()) return it->second;
+    const uint32_t rt = b_.global(Op::OpTypeRuntimeArray, {t_int(64, false)}, false);
+    const uint32_t block = b_.global(Op::OpTypeStruct, {rt}, false);
+    decorate(rt, spv::Decoration::ArrayStride, {8});
+    decorate(block, spv::Decoration::Block);
+    member_decorate(block, 0, spv::Decoration::Offset, {0});
+    const uint32_t binding = index < options_.storage_bindings.size() ? options_.storage_bindings[index] : index;
+    const uint32_t var = variable(t_ptr(spv::StorageClass::StorageBuffer, block), spv::StorageClass::StorageBuffer);
+    decorate(var, spv::Decoration::DescriptorSet, {0});
+    decorate(var, spv::Decoration::Binding, {binding});
+    interface_.push_back(var);
+    storage64_vars_[index] = var;
+    return var;
+  }
+
+  // NV_shader_atomic_int64: ATOMB .U64 / .S64 on an 8-byte aligned address (shaderBufferInt64Atomics).
+  bool atomic64(const Instruction& inst) {
+    const MemoryRef& m = *inst.memory;
+    if (m.shared) {
+      return fail(inst, "64-bit ATOMS is not supported: shared memory is an array of 32-bit words, and 64-bit "
+                        "atomics on it would need VK_KHR_workgroup_memory_explicit_layout");
+    }
+    if (!options_.int64_buffer_atomics) {
+      return fail(inst, "64-bit atomics (NV_shader_atomic_int64) need the device's shaderBufferInt64Atomics feature");
+    }
+    uses_int64_atomics_ = true;
+    const uint32_t u64 = t_int(64, false);
+    const uint32_t index = b_.op(Op::OpShiftRightLogical, t_u32(), {byte_address(m), c_u32(3)});
+    const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, u64),
+                               {storage64_var(m.buffer), c_u32(0), index});
+    const uint32_t scope = scope_of(m), none = c_u32(0);
+    const bool sign = inst.format.type == DataType::S64;
+    const Val v = load_operand(inst.sources[0], DataType::U64);
+    const uint32_t a = component(v, 0);
+    uint32_t old = 0;
+    switch (inst.atomic) {
+      case AtomicOp::Add: old = b_.op(Op::OpAtomicIAdd, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::Min: old = b_.op(sign ? Op::OpAtomicSMin : Op::OpAtomicUMin, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::Max: old = b_.op(sign ? Op::OpAtomicSMax : Op::OpAtomicUMax, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::And: old = b_.op(Op::OpAtomicAnd, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::Or: old = b_.op(Op::OpAtomicOr, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::Xor: old = b_.op(Op::OpAtomicXor, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::Exch: old = b_.op(Op::OpAtomicExchange, u64, {ptr, scope, none, a}); break;
+      case AtomicOp::CSwap:
+        old = b_.op(Op::OpAtomicCompareExchange, u64, {ptr, scope, none, none, component(v, 1), a});
+        break;
+      default: return fail(inst, "this atomic operation does not take a 64-bit storage modifier");
+    }
+    Val result = splat_scalar(old, DataType::U64);
+    if (sign) result = {b_.op(Op::OpBitcast, vec_type(DataType::S64), {result.id}), DataType::S64};
+    write_dest(inst, result);
+    return true;
+  }
+
   bool atomic(const Instruction& inst) {
     const MemoryRef& m = *inst.memory;
     const StorageFormat f = inst.format;
+    if (f.bits == 64) return atomic64(inst);
     const uint32_t ptr = word_pointer(m, word_index(byte_address(m), 0));
     const uint32_t scope = scope_of(m);
     const uint32_t none = c_u32(0);
@@ -1553,6 +1614,8 @@ class Codegen {
   std::vector<uint32_t> function_vars_;
   std::vector<Construct> constructs_;
   std::vector<uint32_t> loop_headers_;
+  bool uses_int64_atomics_ = false;
+  std::map<uint32_t, uint32_t> storage64_vars_;  // program.storage index -> its 64-bit view
   bool uses_int64_ = false, uses_float64_ = false, uses_subgroup_ = false, uses_ballot_ = false, uses_vote_ = false,
        uses_shuffle_ = false;
 };

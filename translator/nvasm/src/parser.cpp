@@ -1005,9 +1005,14 @@ class Parser {
         const auto& f = inst.format;
         const bool int32 = f.count == 1 && f.bits == 32 && !is_float(f.type);
         const bool f32add = f.count == 1 && f.type == DataType::F32 && inst.atomic == AtomicOp::Add;
-        if (!int32 && !f32add) {
+        // NV_shader_atomic_int64: U64 / S64 with every operation but IWRAP and DWRAP (whether the device can run
+        // them is checked at emission).
+        const bool int64 = f.count == 1 && f.bits == 64 && !is_float(f.type) && inst.atomic != AtomicOp::IWrap &&
+                           inst.atomic != AtomicOp::DWrap;
+        if (!int32 && !f32add && !int64) {
           return error(inst.offset, std::string(opname) + ": atomic operation not supported with this storage "
-                                                          "modifier (supported: 32-bit integers, F32 with ADD)");
+                                                          "modifier (supported: 32-bit integers, F32 with ADD, "
+                                                          "U64/S64 without IWRAP/DWRAP)");
         }
       }
     }

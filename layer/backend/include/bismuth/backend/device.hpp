@@ -54,6 +54,10 @@ struct DeviceFeatures {
   bool float32_atomics = false;     // shaderBufferFloat32Atomics or shaderBufferFloat32AtomicAdd
   bool float32_atomic_add = false;  // shaderBufferFloat32AtomicAdd
   bool subgroup_extended_types = false;
+  // 64-bit integer atomics (VkPhysicalDeviceShaderAtomicInt64Features, Vulkan 1.2 / VK_KHR_shader_atomic_int64):
+  // NV_shader_atomic_int64's ATOMB / ATOMS .U64 / .S64.
+  bool int64_buffer_atomics = false;  // shaderBufferInt64Atomics
+  bool int64_shared_atomics = false;  // shaderSharedInt64Atomics
 };
 
 enum class MemoryStrategy {

@@ -56,6 +56,9 @@ struct AssembleOptions {
   // Compute MAD.F32 as a double-precision multiply-add rounded to float. NVIDIA's MAD.F32 is fused; Vulkan allows
   // Fma to be split into a multiply and an add (lavapipe does), which changes the last bits. Needs shaderFloat64.
   bool exact_float_mad = false;
+  // The device has shaderBufferInt64Atomics: ATOMB .U64 / .S64 (NV_shader_atomic_int64) load; otherwise they are a
+  // load error that names the feature.
+  bool int64_buffer_atomics = false;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
   // Validate the result with spirv-val (Vulkan 1.1) before returning it; a failure is an internal error. Turn off
@@ -93,6 +96,7 @@ struct ProgramInfo {
   std::optional<uint32_t> required_subgroup_size;
   bool uses_int64 = false;    // enable shaderInt64
   bool uses_float64 = false;  // enable shaderFloat64
+  bool uses_int64_atomics = false;  // enable shaderBufferInt64Atomics (64-bit ATOMB)
   // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
   bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
   bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)
