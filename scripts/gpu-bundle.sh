@@ -7,6 +7,7 @@
 # glslang makes each binary several MB and the transfer limit is 64 MiB. On the GPU machine:
 #   tar xJf .gpu.tar.xz && source .gpu/gpu-env.sh; export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
 # or everything at once, logs under $OUT:  tar xJf .gpu.tar.xz && .gpu/gpu-check.sh "$OUT"
+# (with BISMUTH_GPU_LAVAPIPE=1, also carry .gpu-lavapipe.tar.xz and unpack it first: a second Vulkan device)
 set -euo pipefail
 repo=$(git rev-parse --show-toplevel)
 build=${1:-$repo/build}
@@ -37,3 +38,23 @@ strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
 grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"
 tar -C "$repo" -cf - .gpu | xz -T2 -6 > "$repo/.gpu.tar.xz"
 du -sh "$repo/.gpu" "$repo/.gpu.tar.xz"
+
+# BISMUTH_GPU_LAVAPIPE=1: also pack this machine's lavapipe (Mesa's CPU Vulkan driver, its libraries and an ICD
+# manifest naming it relative to itself) as .gpu-lavapipe.tar.xz, so that the GPU machine has two Vulkan devices
+# (gpu-check.sh then demonstrates `bismuth run --devices all`). Built once: it does not change with Bismuth.
+if [[ ${BISMUTH_GPU_LAVAPIPE:-0} == 1 && ! -f $repo/.gpu-lavapipe.tar.xz ]]; then
+  lvp_dir="$repo/.gpu-lavapipe"
+  lvp=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
+  rm -rf "$lvp_dir" && mkdir -p "$lvp_dir"
+  cp "$lvp" "$lvp_dir/"
+  ldd "$lvp" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
+    [[ $name =~ ^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|libpthread\.|librt\.|libvulkan\.|libstdc\+\+|libgcc_s) ]] && continue
+    cp -L "$path" "$lvp_dir/$name"
+  done
+  printf '{ "file_format_version": "1.0.0", "ICD": { "library_path": "./libvulkan_lvp.so", "api_version": "1.1.230" } }\n' \
+    > "$lvp_dir/lvp_icd.json"
+  strip --strip-debug "$lvp_dir"/*.so* 2>/dev/null || true
+  grep -qx '/.gpu-lavapipe*' "$repo/.git/info/exclude" || echo '/.gpu-lavapipe*' >> "$repo/.git/info/exclude"
+  tar -C "$repo" -cf - .gpu-lavapipe | xz -T2 -6 > "$repo/.gpu-lavapipe.tar.xz"
+  du -sh "$repo/.gpu-lavapipe.tar.xz"
+fi

@@ -35,6 +35,17 @@ done
 # The reference corpus case by case (which cases compared against expected.bin, which ran for validity only).
 [[ -x $bin/gl_tests ]] && step gl_corpus "$bin/gl_tests" "[corpus]" -r compact -s
 [[ -x $bin/nvasm_tests ]] && step nvasm_corpus "$bin/nvasm_tests" "[corpus]" -r compact -s
+# The runner on the reference corpus through both fronts on the GPU, and (with the carried lavapipe, see
+# gpu-bundle.sh) one suite sharded over both Vulkan devices of the machine.
+BISMUTH_VALIDATION=1 step run_corpus_gpu "$bin/bismuth" run tests/data/corpus/nvidia-h100 --device gpu --front both \
+  --json "$logs/run_corpus_gpu.json"
+if [[ -f .gpu-lavapipe/lvp_icd.json ]]; then
+  VK_DRIVER_FILES="$VK_DRIVER_FILES:$PWD/.gpu-lavapipe/lvp_icd.json" LD_LIBRARY_PATH="$PWD/.gpu-lavapipe:$LD_LIBRARY_PATH" \
+    step devices_with_lavapipe "$bin/bismuth" devices
+  VK_DRIVER_FILES="$VK_DRIVER_FILES:$PWD/.gpu-lavapipe/lvp_icd.json" LD_LIBRARY_PATH="$PWD/.gpu-lavapipe:$LD_LIBRARY_PATH" \
+    BISMUTH_VALIDATION=1 step run_devices_all "$bin/bismuth" run examples tests/data/corpus/nvidia-h100 --devices all \
+    --front both --json "$logs/run_devices_all.json" --junit "$logs/run_devices_all.xml"
+fi
 [[ -x $bin/egl_compute ]] && BISMUTH_VALIDATION=1 step egl_compute "$bin/egl_compute"
 [[ -x $bin/egl_compute_system ]] && step egl_compute_system "$bin/egl_compute_system"
 # Benchmarks: NVIDIA's own shader disk cache off so that "cold" is cold and disk-warm comes from Bismuth's file.
