@@ -353,3 +353,203 @@ TEST_CASE("Inactive resources take no Vulkan binding of the layout") {
   CHECK(binding_of(program->spirv, "Out") == 0);
   CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
+
+// ---- Compute shaders below #version 420 (GL_ARB_compute_shader at 140 .. 410, raised to 420 for glslang) ----
+
+namespace {
+
+// A piglit-style shader at `version` (with `profile`, which may be empty) using SSBOs, atomic counters, shared
+// memory, barrier() and atomic memory functions, each enabled through its extension.
+std::string old_version_shader(const std::string& version, const std::string& profile) {
+  return "#version " + version + (profile.empty() ? "" : " " + profile) + "\n" +
+         "#extension GL_ARB_compute_shader: require\n"
+         "#extension GL_ARB_shader_storage_buffer_object: require\n"
+         "#extension GL_ARB_shader_atomic_counters: require\n"
+         "layout(local_size_x = 4) in;\n"
+         "layout(std430, binding = 2) buffer Out { uint o[]; };\n"
+         "layout(binding = 1, offset = 4) uniform atomic_uint hits;\n"
+         "uniform uint bias;\n"
+         "shared uint total;\n"
+         "void main() {\n"
+         "  if (gl_LocalInvocationIndex == 0u) total = 0u;\n"
+         "  barrier();\n"
+         "  atomicAdd(total, gl_LocalInvocationIndex);\n"
+         "  barrier();\n"
+         "  o[gl_GlobalInvocationID.x] = total + bias + atomicCounterIncrement(hits) * 0u;\n"
+         "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("Compute shaders at each version from 140 to 420 compile and link with GL_ARB_compute_shader") {
+  for (const char* version : {"140", "150", "330", "400", "410", "420"}) {
+    for (const char* profile : {"", "core", "compatibility"}) {
+      if (std::string(version) == "140" && *profile != '\0') continue;  // no profiles before 150
+      const std::string source = old_version_shader(version, profile);
+      INFO(source);
+      auto shader = compile(source);
+      INFO(shader->info_log());
+      REQUIRE(shader->ok());
+      CHECK(shader->info_log().empty());
+      auto program = link({shader});
+      INFO((program ? "" : program.error().message));
+      REQUIRE(program);
+      CHECK(program->fixed_size == std::array<uint32_t, 3>{4, 1, 1});
+      REQUIRE(program->storage_blocks.size() == 1);
+      CHECK(program->storage_blocks[0].gl_binding == 2);
+      REQUIRE(program->atomic_counters.size() == 1);
+      CHECK(program->atomic_counters[0].gl_binding == 1);
+      CHECK(program->atomic_counters[0].offset == 4);
+      REQUIRE(program->uniforms.size() == 1);
+      CHECK(program->uniforms[0].name == "bias");
+      CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+    }
+  }
+}
+
+TEST_CASE("A compute shader below 430 without GL_ARB_compute_shader is an error at the version line") {
+  for (const char* version : {"150", "330", "420"}) {
+    auto shader = compile(std::string("// leading comment\n#version ") + version +
+                          "\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+    CHECK_FALSE(shader->ok());
+    CHECK_THAT(shader->info_log(),
+               Catch::StartsWith("0:2(10): error: compute shaders require #version 430, or #extension "
+                                 "GL_ARB_compute_shader"));
+  }
+  // #extension : disable after enable turns it off again.
+  auto disabled = compile("#version 330\n#extension GL_ARB_compute_shader: enable\n"
+                          "#extension GL_ARB_compute_shader: disable\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+  CHECK_FALSE(disabled->ok());
+  CHECK_THAT(disabled->info_log(), Catch::StartsWith("0:1(10): error: compute shaders require"));
+}
+
+TEST_CASE("layout binding below 420 needs 420pack, atomic counters or SSBOs") {
+  const std::string body = "layout(local_size_x = 1) in;\nlayout(std140, binding = 3) uniform U { uint u; };\n"
+                           "void main() {}\n";
+  auto without = compile("#version 330\n#extension GL_ARB_compute_shader: require\n" + body);
+  CHECK_FALSE(without->ok());
+  CHECK_THAT(without->info_log(),
+             Catch::StartsWith("0:4(16): error: 'binding' requires #version 420 or #extension "
+                               "GL_ARB_shading_language_420pack"));
+  for (const char* extension : {"GL_ARB_shading_language_420pack", "GL_ARB_shader_atomic_counters",
+                                "GL_ARB_shader_storage_buffer_object"}) {
+    auto with = compile("#version 330\n#extension GL_ARB_compute_shader: require\n#extension " +
+                        std::string(extension) + ": enable\n" + body);
+    INFO(extension << ": " << with->info_log());
+    CHECK(with->ok());
+  }
+  // 420 made it core.
+  auto core = compile("#version 420\n#extension GL_ARB_compute_shader: require\n" + body);
+  INFO(core->info_log());
+  CHECK(core->ok());
+}
+
+TEST_CASE("buffer blocks below 430 need GL_ARB_shader_storage_buffer_object") {
+  auto shader = compile("#version 150\n#extension GL_ARB_compute_shader: require\n"
+                        "layout(local_size_x = 1) in;\n\nbuffer B { uint b[]; };\nvoid main() {}\n");
+  CHECK_FALSE(shader->ok());
+  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:5("));
+  CHECK_THAT(shader->info_log(), Catch::Contains("error:"));
+  // Also when the shader uses atomic memory functions, for which the front enables the extension in glslang.
+  auto atomics = compile("#version 150\n#extension GL_ARB_compute_shader: require\n"
+                         "layout(local_size_x = 1) in;\nshared uint s;\nbuffer B { uint b[]; };\n"
+                         "void main() { atomicAdd(s, 1u); }\n");
+  CHECK_FALSE(atomics->ok());
+  CHECK_THAT(atomics->info_log(),
+             Catch::StartsWith("0:5(1): error: 'buffer' requires #version 430 or #extension "
+                               "GL_ARB_shader_storage_buffer_object"));
+}
+
+TEST_CASE("Atomic memory functions on shared variables need only GL_ARB_compute_shader below 430") {
+  auto shader = compile("#version 330\n#extension GL_ARB_compute_shader: require\n"
+                        "layout(local_size_x = 2) in;\nshared uint s;\nuniform uint u;\n"
+                        "void main() { atomicMax(s, u); atomicCompSwap(s, 1u, 2u); }\n");
+  INFO(shader->info_log());
+  REQUIRE(shader->ok());
+  CHECK(link({shader}));
+}
+
+TEST_CASE("atomic_uint, image types, initializer lists and doubles need their extensions below 420") {
+  struct Case {
+    const char* declaration;
+    const char* extension;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"  layout(binding = 0) uniform atomic_uint c;", "GL_ARB_shader_atomic_counters",
+       "0:4(31): error: 'atomic_uint' requires #version 420 or #extension GL_ARB_shader_atomic_counters"},
+      {"  layout(r32ui, binding = 0) uniform uimage2D img;",
+       "GL_ARB_shader_image_load_store: require\n#extension GL_ARB_shading_language_420pack",
+       "0:4(38): error: 'uimage2D' requires #version 420 or #extension GL_ARB_shader_image_load_store"},
+      {"  const uint k[2] = { 1u, 2u };", "GL_ARB_shading_language_420pack",
+       "0:4(21): error: 'initializer list' requires #version 420 or #extension GL_ARB_shading_language_420pack"},
+      {"  uniform dvec2 d;", "GL_ARB_gpu_shader_fp64",
+       "0:4(11): error: 'dvec2' requires #version 400 or #extension GL_ARB_gpu_shader_fp64"},
+  };
+  for (const Case& c : cases) {
+    const std::string head = "#version 330\n#extension GL_ARB_compute_shader: require\n";
+    const std::string tail = std::string(c.declaration) + "\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+    auto without = compile(head + "\n" + tail);
+    CHECK_FALSE(without->ok());
+    CHECK_THAT(without->info_log(), Catch::Contains(c.message));
+    auto with = compile(head + "#extension " + c.extension + ": require\n" + tail);
+    INFO(c.declaration << ": " << with->info_log());
+    CHECK(with->ok());
+  }
+  // Doubles are core from 400.
+  auto doubles = compile("#version 400\n#extension GL_ARB_compute_shader: require\nuniform dvec2 d;\n"
+                         "layout(local_size_x = 1) in;\nvoid main() {}\n");
+  INFO(doubles->info_log());
+  CHECK(doubles->ok());
+}
+
+TEST_CASE("A profile before 150 is an error") {
+  auto shader = compile("#version 140 core\n#extension GL_ARB_compute_shader: require\n"
+                        "layout(local_size_x = 1) in;\nvoid main() {}\n");
+  CHECK_FALSE(shader->ok());
+  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:1(14): error: 'core' : versions before 150"));
+}
+
+TEST_CASE("Diagnostics of a raised shader keep the user's lines and columns") {
+  auto shader = compile("/* a comment\n   over two lines */\n#version 150   // the user's version\n"
+                        "#extension GL_ARB_compute_shader: require\nlayout(local_size_x = 1) in;\n"
+                        "void main() {\n    undefined_thing = 1;\n}\n");
+  CHECK_FALSE(shader->ok());
+  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:7(5): error: 'undefined_thing'"));
+}
+
+TEST_CASE("__VERSION__ is the user's version in a raised shader") {
+  for (const char* version : {"150", "330", "410"}) {
+    auto shader = compile(std::string("#version ") + version +
+                          "\n#extension GL_ARB_compute_shader: require\n"
+                          "#if __VERSION__ != " + version + "\n#error wrong version\n#endif\n"
+                          "#define V __VERSION__\n"
+                          "layout(local_size_x = 1) in;\n"
+                          "const int v = V + __VERSION__;\n"
+                          "void main() { int check[v == 2 * " + version + " ? 1 : -1]; }\n");
+    INFO(shader->info_log());
+    CHECK(shader->ok());
+  }
+}
+
+TEST_CASE("Variable group sizes work in a raised shader") {
+  auto shader = compile("#version 330\n#extension GL_ARB_compute_shader: require\n"
+                        "#extension GL_ARB_compute_variable_group_size: require\n"
+                        "#extension GL_ARB_shader_storage_buffer_object: require\n"
+                        "layout(local_size_variable) in;\nlayout(std430, binding = 0) buffer B { uint b[]; };\n"
+                        "void main() { b[gl_GlobalInvocationID.x] = gl_LocalGroupSizeARB.x; }\n");
+  INFO(shader->info_log());
+  REQUIRE(shader->ok());
+  auto program = link({shader});
+  REQUIRE(program);
+  CHECK(program->group_size == GroupSize::Variable);
+  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+}
+
+TEST_CASE("Compute shaders below 140 are still rejected with a clear error") {
+  auto shader = compile("#version 130\n#extension GL_ARB_compute_shader: require\n"
+                        "layout(local_size_x = 1) in;\nvoid main() {}\n");
+  CHECK_FALSE(shader->ok());
+  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:1(10): error: compute shaders require #version 430, or "
+                                                    "#version 140 to 420 with #extension GL_ARB_compute_shader"));
+}

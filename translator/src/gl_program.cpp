@@ -16,6 +16,7 @@
 #include "nv_extension_rewrite.hpp"
 #include "resource_bindings.hpp"
 #include "variable_group_size_rewrite.hpp"
+#include "version_rewrite.hpp"
 
 namespace bismuth::translator {
 
@@ -49,7 +50,7 @@ const TBuiltInResource* gl_resource_limits() {
   return &limits;
 }
 
-void configure_relaxed_vulkan(glslang::TShader& shader, spirv::TargetEnv env) {
+void configure_relaxed_vulkan(glslang::TShader& shader, spirv::TargetEnv env, const std::string& preamble) {
   const GlslangTarget target = glslang_target(env);
   shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
   shader.setEnvInputVulkanRulesRelaxed();
@@ -63,7 +64,7 @@ void configure_relaxed_vulkan(glslang::TShader& shader, spirv::TargetEnv env) {
   shader.setAtomicCounterBlockSet(GlBindingMap::kDescriptorSet);
   shader.setShiftBinding(glslang::EResUbo, GlBindingMap::kUniformBufferBase);
   shader.setShiftBinding(glslang::EResSsbo, 0);
-  shader.setPreamble(kPreamble);
+  shader.setPreamble(preamble.c_str());
 }
 
 // The GL binding in glslang's "gl_AtomicCounterBlock_<b>" block names; nullopt for any other name.
@@ -96,6 +97,7 @@ uint32_t std140_matrix_stride(uint32_t gl_type) {
 
 struct GlShader::Impl {
   std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
+  std::string preamble;       // glslang keeps a pointer to it too
   std::unique_ptr<glslang::TShader> shader;
 };
 
@@ -109,10 +111,13 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
 
   // Source-level rewrites first: they keep every line where the user wrote it.
   NvExtensionRewrite nv = rewrite_nv_extensions(source, kSourceName);
+  VersionRewrite version = rewrite_compute_version(nv.source, kSourceName);
   VariableGroupSizeRewrite vulkan =
-      rewrite_variable_group_size(nv.source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
-  VariableGroupSizeRewrite check = rewrite_variable_group_size(nv.source, kCheckSizeLayout, kSourceName);
+      rewrite_variable_group_size(version.source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
+  VariableGroupSizeRewrite check = rewrite_variable_group_size(version.source, kCheckSizeLayout, kSourceName);
   std::vector<Diagnostic> diagnostics = std::move(nv.diagnostics);
+  diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
+  self->impl_->preamble = std::string(kPreamble) + version.preamble;
   diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
   self->group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
                       : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
@@ -129,7 +134,7 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
     const char* text = check.source.c_str();
     gl_check.setStrings(&text, 1);
     gl_check.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientNone, 0);
-    gl_check.setPreamble(kPreamble);
+    gl_check.setPreamble(self->impl_->preamble.c_str());
     const bool parsed = gl_check.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
     std::vector<Diagnostic> gl_diagnostics = parse_glslang_log(gl_check.getInfoLog(), check.source, kSourceName);
     diagnostics.insert(diagnostics.end(), gl_diagnostics.begin(), gl_diagnostics.end());
@@ -145,7 +150,7 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
   glslang::TShader& shader = *self->impl_->shader;
   const char* text = self->impl_->vulkan_source.c_str();
   shader.setStrings(&text, 1);
-  configure_relaxed_vulkan(shader, options.target);
+  configure_relaxed_vulkan(shader, options.target, self->impl_->preamble);
   if (!shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages)) {
     std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), self->impl_->vulkan_source, kSourceName);
     if (vk.empty()) vk.push_back({Diagnostic::Severity::Error, "0", 1, 1, shader.getInfoLog()});

@@ -4,7 +4,9 @@
 // glCompileShader maps to GlShader::compile, glLinkProgram to link_gl_program. A shader is checked with GL's
 // rules first (glslang as a GL front end: the errors a GL driver gives, in GL info-log form
 // "0:line(column): error: ..."), then compiled with glslang's relaxed Vulkan rules, which place default-block
-// uniforms in a uniform block and atomic counters in storage blocks.
+// uniforms in a uniform block and atomic counters in storage blocks. Compute shaders at #version 140 .. 410 (with
+// GL_ARB_compute_shader, as GL drivers take them) are compiled at glslang's lowest compute version, 420, with GL's
+// rules for the declared version checked by the front (docs/gl_shim.md, "GLSL versions below 4.20").
 #pragma once
 
 #include <array>

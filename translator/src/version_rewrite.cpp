@@ -1,0 +1,198 @@
+#include "version_rewrite.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "glsl_lexer.hpp"
+
+namespace bismuth::translator {
+
+namespace {
+
+constexpr std::string_view kComputeShader = "GL_ARB_compute_shader";
+constexpr std::string_view kPack420 = "GL_ARB_shading_language_420pack";
+constexpr std::string_view kAtomicCounters = "GL_ARB_shader_atomic_counters";
+constexpr std::string_view kStorageBuffers = "GL_ARB_shader_storage_buffer_object";
+constexpr std::string_view kImageLoadStore = "GL_ARB_shader_image_load_store";
+constexpr std::string_view kFp64 = "GL_ARB_gpu_shader_fp64";
+
+// Versions below 420 whose compute shaders glslang refuses and the front raises. All three digits wide, as 420 is.
+bool is_raised_version(int version) {
+  return version == 140 || version == 150 || version == 330 || version == 400 || version == 410;
+}
+
+struct ExtensionDirective {
+  size_t offset;
+  std::string_view name;  // or "all"
+  bool enabled;           // enable, require or warn
+};
+
+bool is_image_type(std::string_view t) {
+  if (t.starts_with("i") || t.starts_with("u")) t.remove_prefix(1);
+  if (!t.starts_with("image")) return false;
+  t.remove_prefix(5);
+  static constexpr std::string_view kShapes[] = {"1D",      "2D",      "3D",        "Cube",   "2DRect",   "1DArray",
+                                                 "2DArray", "CubeArray", "Buffer", "2DMS", "2DMSArray"};
+  return std::find(std::begin(kShapes), std::end(kShapes), t) != std::end(kShapes);
+}
+
+bool is_double_type(std::string_view t) {
+  static constexpr std::string_view kTypes[] = {"double", "dvec2",   "dvec3",   "dvec4",   "dmat2",   "dmat3",
+                                                "dmat4",  "dmat2x2", "dmat2x3", "dmat2x4", "dmat3x2", "dmat3x3",
+                                                "dmat3x4", "dmat4x2", "dmat4x3", "dmat4x4"};
+  return std::find(std::begin(kTypes), std::end(kTypes), t) != std::end(kTypes);
+}
+
+}  // namespace
+
+VersionRewrite rewrite_compute_version(std::string_view source, std::string_view source_name) {
+  VersionRewrite result;
+  result.source = std::string(source);
+  const std::vector<GlslToken> tokens = lex_glsl(source);
+
+  auto diagnose = [&](int line, int column, std::string message) {
+    result.diagnostics.push_back({Diagnostic::Severity::Error, std::string(source_name), line, column, std::move(message)});
+  };
+
+  // The #version directive and the #extension directives, in source order.
+  const GlslToken* version_token = nullptr;
+  GlslToken version_number{};
+  std::optional<GlslToken> profile;
+  std::vector<ExtensionDirective> extensions;
+  for (const GlslToken& token : tokens) {
+    if (token.kind != GlslToken::Kind::Directive) continue;
+    std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));  // drop '#'
+    if (parts.empty()) continue;
+    if (parts[0].text == "version" && version_token == nullptr && parts.size() >= 2 &&
+        parts[1].kind == GlslToken::Kind::Number) {
+      version_token = &token;
+      version_number = parts[1];
+      if (parts.size() >= 3) profile = parts[2];
+    } else if (parts[0].text == "extension" && parts.size() == 4 && parts[2].text == ":") {
+      const std::string_view behavior = parts[3].text;
+      extensions.push_back({token.offset, parts[1].text, behavior == "enable" || behavior == "require" || behavior == "warn"});
+    }
+  }
+  if (version_token == nullptr) return result;
+  int version = 0;
+  for (char c : version_number.text) {
+    if (c < '0' || c > '9' || version > 10000) return result;  // glslang reports a malformed #version itself
+    version = version * 10 + (c - '0');
+  }
+  result.user_version = version;
+  if (profile && profile->text == "es") return result;
+  if (version >= 430) return result;
+  if (version < 140) {
+    // glslang would fail to set up its built-ins for these versions; say plainly what the front accepts.
+    diagnose(version_token->line, version_token->column + 1 + version_number.column - 1,
+             "compute shaders require #version 430, or #version 140 to 420 with #extension " +
+                 std::string(kComputeShader) + " (this shader declares #version " + std::to_string(version) + ")");
+    return result;
+  }
+
+  // Positions of parts of the #version directive in the user's source (a directive starts its line's tokens).
+  auto part_column = [&](const GlslToken& part) { return version_token->column + 1 + part.column - 1; };
+  auto enabled = [&](std::string_view name, size_t at) {
+    bool on = false;
+    for (const ExtensionDirective& d : extensions) {
+      if (d.offset < at && (d.name == name || d.name == "all")) on = d.enabled;
+    }
+    return on;
+  };
+  auto enabled_at_end = [&](std::string_view name) { return enabled(name, source.size()); };
+
+  // GL 4.6 / ARB_compute_shader: a compute shader needs GLSL 4.30 or the extension.
+  if (!enabled_at_end(kComputeShader)) {
+    diagnose(version_token->line, part_column(version_number),
+             "compute shaders require #version 430, or #extension " + std::string(kComputeShader) +
+                 " below #version 430 (this shader declares #version " + std::to_string(version) + ")");
+  }
+  // Atomic memory functions: GL gives them to every compute shader; glslang below 430 only with the SSBO extension.
+  if (!enabled_at_end(kStorageBuffers)) {
+    static constexpr std::string_view kAtomics[] = {"atomicAdd", "atomicMin",      "atomicMax",     "atomicAnd",
+                                                    "atomicOr",  "atomicXor",      "atomicExchange", "atomicCompSwap"};
+    const bool uses_atomics = std::any_of(tokens.begin(), tokens.end(), [&](const GlslToken& t) {
+      return t.kind == GlslToken::Kind::Identifier && std::find(std::begin(kAtomics), std::end(kAtomics), t.text) != std::end(kAtomics);
+    });
+    if (uses_atomics) {
+      result.preamble = "#extension " + std::string(kStorageBuffers) + " : enable\n";
+      // With the extension on, glslang would take `buffer` blocks the user did not enable.
+      for (const GlslToken& t : tokens) {
+        if (t.kind == GlslToken::Kind::Identifier && t.text == "buffer" && !enabled(kStorageBuffers, t.offset)) {
+          diagnose(t.line, t.column,
+                   "'buffer' requires #version 430 or #extension " + std::string(kStorageBuffers) +
+                       " (this shader declares #version " + std::to_string(version) + ")");
+        }
+      }
+    }
+  }
+  if (!is_raised_version(version)) return result;  // 420: glslang compiles it as written
+
+  if (profile && version < 150) {
+    diagnose(version_token->line, part_column(*profile),
+             "'" + std::string(profile->text) + "' : versions before 150 do not allow a profile token");
+  }
+
+  auto requires_message = [&](std::string_view what, int core, std::string_view extensions_text) {
+    return "'" + std::string(what) + "' requires #version " + std::to_string(core) + " or #extension " +
+           std::string(extensions_text) + " (this shader declares #version " + std::to_string(version) + ")";
+  };
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const GlslToken& token = tokens[i];
+    if (token.kind == GlslToken::Kind::Identifier) {
+      if (token.text == "layout" && i + 1 < tokens.size() && tokens[i + 1].text == "(") {
+        size_t close = i + 2;
+        for (; close < tokens.size() && tokens[close].text != ")"; ++close) {
+          const GlslToken& q = tokens[close];
+          // Mesa accepts `binding` with any of the three extensions (glsl_parser.yy, layout_qualifier_id).
+          if (q.text == "binding" && !enabled(kPack420, q.offset) && !enabled(kAtomicCounters, q.offset) &&
+              !enabled(kStorageBuffers, q.offset)) {
+            diagnose(q.line, q.column,
+                     requires_message(q.text, 420, std::string(kPack420) + ", " + std::string(kAtomicCounters) +
+                                                       " or " + std::string(kStorageBuffers)));
+          }
+        }
+        i = close;
+        continue;
+      }
+      if (token.text == "atomic_uint" && !enabled(kAtomicCounters, token.offset)) {
+        diagnose(token.line, token.column, requires_message(token.text, 420, kAtomicCounters));
+      } else if (is_image_type(token.text) && !enabled(kImageLoadStore, token.offset)) {
+        diagnose(token.line, token.column, requires_message(token.text, 420, kImageLoadStore));
+      } else if (version < 400 && is_double_type(token.text) && !enabled(kFp64, token.offset)) {
+        diagnose(token.line, token.column, requires_message(token.text, 400, kFp64));
+      }
+    } else if (token.text == "=" && i + 1 < tokens.size() && tokens[i + 1].text == "{" &&
+               !enabled(kPack420, token.offset)) {
+      // `= {`: an initializer list (no other GLSL construct puts a brace after '='); GLSL 4.20 / 420pack.
+      const GlslToken& brace = tokens[i + 1];
+      diagnose(brace.line, brace.column, requires_message("initializer list", 420, kPack420));
+    }
+  }
+
+  // The rewrite proper: same width, so every later column stays where it was.
+  result.source.replace(version_token->offset + 1 + version_number.offset, version_number.text.size(),
+                        std::to_string(kLowestGlslangComputeVersion));
+  result.raised = true;
+  // __VERSION__ is predefined (it can be neither defined nor undefined), so every occurrence of the identifier,
+  // in code or in a directive, is the macro: replace it with the user's version, padded to its width.
+  std::string user_version = std::to_string(version);
+  user_version.resize(std::string_view("__VERSION__").size(), ' ');
+  for (const GlslToken& token : tokens) {
+    if (token.kind == GlslToken::Kind::Identifier && token.text == "__VERSION__") {
+      result.source.replace(token.offset, token.text.size(), user_version);
+    } else if (token.kind == GlslToken::Kind::Directive) {
+      for (const GlslToken& part : lex_glsl(token.text.substr(1))) {
+        if (part.kind == GlslToken::Kind::Identifier && part.text == "__VERSION__") {
+          result.source.replace(token.offset + 1 + part.offset, part.text.size(), user_version);
+        }
+      }
+    }
+  }
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  return result;
+}
+
+}  // namespace bismuth::translator
