@@ -385,12 +385,14 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
   return {};
 }
 
-Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchInfo& info) {
+// The hit path of the front table, small enough to inline into dispatch(); nullptr on a miss.
+inline CommandStream::FrontEntry* CommandStream::front_hit(const DispatchInfo& info) {
   const uint64_t generation = cache_->generation();
-  if (generation != front_generation_) {
+  if (generation != front_generation_) [[unlikely]] {
     for (FrontEntry& e : front_) e = FrontEntry{};
     front_generation_ = generation;
     last_front_ = nullptr;
+    return nullptr;
   }
   // The same program at the same size as the previous dispatch (a GL program dispatched in a loop): no hashing.
   if (last_front_ != nullptr && last_front_->shader == info.shader && last_front_->size == info.size &&
@@ -398,12 +400,8 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
     ++stats_.front_table_hits;
     return last_front_;
   }
-  const uint64_t h = (reinterpret_cast<uintptr_t>(info.shader) >> 4) * 0x9E3779B97F4A7C15ull ^
-                     (uint64_t(info.size.x) | uint64_t(info.size.y) << 16 | uint64_t(info.size.z) << 32 |
-                      uint64_t(info.subgroup_size) << 48) * 0xC2B2AE3D27D4EB4Full;
-  // Up to four probes from the home slot; a miss replaces one of them in turn.
-  const size_t home = static_cast<size_t>(h >> 58);
-  for (size_t probe = 0; probe < 4; ++probe) {
+  const size_t home = front_home(info);
+  for (size_t probe = 0; probe < 4; ++probe) {  // up to four probes from the home slot
     FrontEntry& c = front_[(home + probe) % front_.size()];
     if (c.shader == info.shader && c.size == info.size && c.subgroup_size == info.subgroup_size && c.pipeline) {
       // The LRU stamp is refreshed once per batch (record() does it when the batch first uses the pipeline).
@@ -412,6 +410,20 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
       return &c;
     }
   }
+  return nullptr;
+}
+
+size_t CommandStream::front_home(const DispatchInfo& info) {
+  const uint64_t h = (reinterpret_cast<uintptr_t>(info.shader) >> 4) * 0x9E3779B97F4A7C15ull ^
+                     (uint64_t(info.size.x) | uint64_t(info.size.y) << 16 | uint64_t(info.size.z) << 32 |
+                      uint64_t(info.subgroup_size) << 48) * 0xC2B2AE3D27D4EB4Full;
+  return static_cast<size_t>(h >> 58);
+}
+
+// The miss path: the cache lookup (compiling on a miss), then the entry replaces one of the four probed slots.
+Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchInfo& info) {
+  if (FrontEntry* hit = front_hit(info)) return hit;
+  const size_t home = front_home(info);
   size_t victim = home;
   for (size_t probe = 0; probe < 4; ++probe) {
     if (!front_[(home + probe) % front_.size()].pipeline) {
@@ -437,9 +449,13 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
 Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr) return fail("dispatch without a shader");
   if (info.spec_values.empty()) {
-    auto front = front_lookup(info);
-    if (!front) return front.error();
-    return record(*(*front)->pipeline, info, timestamp, *front);
+    FrontEntry* entry = front_hit(info);
+    if (entry == nullptr) [[unlikely]] {
+      auto front = front_lookup(info);
+      if (!front) return front.error();
+      entry = *front;
+    }
+    return record(*entry->pipeline, info, timestamp, entry);
   }
   const PipelineRequest request{info.shader, info.size, info.subgroup_size, info.spec_values};
   auto pipeline = cache_->acquire(PipelineKey::make(request), request);

@@ -211,6 +211,8 @@ class CommandStream {
   FrontEntry* last_front_ = nullptr;  // the entry the previous lookup returned
   // The previous dispatch bound only read-only ranges and nothing was recorded after it.
   bool readonly_repeat_ = false;
+  FrontEntry* front_hit(const DispatchInfo& info);
+  static size_t front_home(const DispatchInfo& info);
   Expected<FrontEntry*> front_lookup(const DispatchInfo& info);
 
   // What is bound in the current command buffer, to skip redundant binds.
