@@ -27,17 +27,23 @@ TEST_CASE("A created device enables timeline semaphores and what the device offe
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
-TEST_CASE("A created device enables 64-bit integer atomics exactly where the device has them", "[vulkan]") {
+TEST_CASE("A created device enables 64-bit integer atomics and 8/16-bit storage exactly where the device has them", "[vulkan]") {
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
     const DeviceInfo& info = device->info();
     VkPhysicalDeviceShaderAtomicInt64Features int64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+    VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+    VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+    int64.pNext = &storage8;
+    storage8.pNext = &storage16;
     VkPhysicalDeviceFeatures2 features2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     features2.pNext = &int64;
     device->vki().vkGetPhysicalDeviceFeatures2(info.handle, &features2);
     CHECK(device->features().int64_buffer_atomics == bool(int64.shaderBufferInt64Atomics));
     CHECK(device->features().int64_shared_atomics == bool(int64.shaderSharedInt64Atomics));
+    CHECK(device->features().storage_buffer_8bit == bool(storage8.storageBuffer8BitAccess));
+    CHECK(device->features().storage_buffer_16bit == bool(storage16.storageBuffer16BitAccess));
     WARN(info.name << ": shaderBufferInt64Atomics " << int64.shaderBufferInt64Atomics << ", shaderSharedInt64Atomics "
                    << int64.shaderSharedInt64Atomics);
   }

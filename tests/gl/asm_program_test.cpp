@@ -734,6 +734,43 @@ END
   glDeleteBuffers(1, &out);
 }
 
+TEST_CASE("Sub-word stores from many invocations into the same words keep every byte", "[asm]") {
+  // libbismuth-gl assembles U8/U16 stores as byte / half-word stores where the device has 8/16-bit storage, else
+  // as a compare-and-swap loop on the word. 4 groups x 64 invocations: invocation i of group g stores 1 << g into
+  // byte i and half-word i, 8 times over, so four invocations race on every byte and up to sixteen on every
+  // word. Every byte and half-word must end as one of the stored values.
+  GlContext gl;
+  const GLuint out = make_buffer(48 * 4, std::vector<uint32_t>(48, 0).data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  const std::string source = R"(!!NVcp5.0
+GROUP_SIZE 64;
+STORAGE out[] = { program.storage[0] };
+TEMP R0, A;
+MOV.U A.x, invocation.localindex;
+SHL.U R0.x, {1}.x, invocation.groupid.x;
+MUL.U A.y, A.x, {2}.x;
+REP {8}.x;
+STB.U8 R0.x, out[A.x];
+STB.U16 R0.x, out[A.y + 64];
+ENDREP;
+END
+)";
+  new_program();
+  REQUIRE(load(source) == GL_NO_ERROR);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  glDispatchCompute(4, 1, 1);
+  const auto got = read_words(out, 48);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  auto one_of = [](uint32_t v) { return v == 1 || v == 2 || v == 4 || v == 8; };
+  for (uint32_t i = 0; i < 64; ++i) {
+    INFO("byte " << i);
+    CHECK(one_of((got[i / 4] >> ((i % 4) * 8)) & 0xFF));
+    INFO("half-word " << i);
+    CHECK(one_of((got[16 + i / 2] >> ((i % 2) * 16)) & 0xFFFF));
+  }
+  glDeleteBuffers(1, &out);
+}
+
 TEST_CASE("Dispatch runs the current GLSL program, else the enabled assembly program", "[asm]") {
   GlContext gl;
   const GLuint out = poisoned_buffer(4);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/spirv_patch/reflection.hpp"
@@ -68,6 +69,48 @@ END
   REQUIRE(mapped->info.parameter_buffers.size() == 2);
   CHECK(mapped->info.parameter_buffers[0].binding == 21);
   CHECK(mapped->info.parameter_buffers[1].binding == 23);
+}
+
+TEST_CASE("description: sub-word storage-buffer stores use 8/16-bit storage only when the options allow it", "[nvasm][description]") {
+  const std::string source = R"(!!NVcp5.0
+GROUP_SIZE 1;
+SHARED_MEMORY 8;
+SHARED s[] = { program.sharedmem };
+STORAGE out[] = { program.storage[0] };
+TEMP R0;
+STB.U8 R0.x, out[1];
+STB.S16 R0.x, out[2];
+STS.U8 R0.x, s[1];
+END
+)";
+  auto has_capability = [](const std::vector<uint32_t>& words, uint32_t capability) {
+    for (size_t i = 5; i < words.size() && (words[i] >> 16) != 0; i += words[i] >> 16) {
+      if ((words[i] & 0xFFFF) == 17 && words[i + 1] == capability) return true;  // OpCapability
+    }
+    return false;
+  };
+  constexpr uint32_t kStorageBuffer8BitAccess = 4448, kStorageBuffer16BitAccess = 4433;
+  auto plain = nvasm::assemble(source);
+  REQUIRE(plain);
+  CHECK_FALSE(plain->info.uses_storage_buffer_8bit);
+  CHECK_FALSE(plain->info.uses_storage_buffer_16bit);
+  CHECK_FALSE(has_capability(plain->spirv, kStorageBuffer8BitAccess));
+  nvasm::AssembleOptions options;
+  options.storage_buffer_8bit = true;
+  options.storage_buffer_16bit = true;
+  options.optimize = false;
+  auto narrow = nvasm::assemble(source, options);
+  REQUIRE(narrow);
+  CHECK(narrow->info.uses_storage_buffer_8bit);
+  CHECK(narrow->info.uses_storage_buffer_16bit);
+  CHECK(has_capability(narrow->spirv, kStorageBuffer8BitAccess));
+  CHECK(has_capability(narrow->spirv, kStorageBuffer16BitAccess));
+  REQUIRE(spirv::validate(narrow->spirv, spirv::TargetEnv::Vulkan1_1));
+  options.storage_buffer_16bit = false;
+  auto only8 = nvasm::assemble(source, options);
+  REQUIRE(only8);
+  CHECK(only8->info.uses_storage_buffer_8bit);
+  CHECK_FALSE(only8->info.uses_storage_buffer_16bit);
 }
 
 TEST_CASE("description: variable group size comes out as specialization constants 0x7B00..0x7B02", "[nvasm][description]") {

@@ -91,6 +91,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
   VkPhysicalDeviceShaderAtomicInt64Features atomic_int64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   const bool has_atomic_float = d.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  const bool has_storage8 = version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
   const bool has_atomic_int64 =
       version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   const bool has_extended_types =
@@ -108,6 +111,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (has_atomic_float) chain(atomic_float);
   if (has_extended_types) chain(extended_types);
   if (has_atomic_int64) chain(atomic_int64);
+  if (has_storage8) chain(storage8);
+  chain(storage16);  // Vulkan 1.1
   self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
   if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
 
@@ -129,6 +134,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.subgroup_extended_types = has_extended_types && extended_types.shaderSubgroupExtendedTypes;
   f.int64_buffer_atomics = has_atomic_int64 && atomic_int64.shaderBufferInt64Atomics;
   f.int64_shared_atomics = has_atomic_int64 && atomic_int64.shaderSharedInt64Atomics;
+  f.storage_buffer_8bit = has_storage8 && storage8.storageBuffer8BitAccess;
+  f.storage_buffer_16bit = storage16.storageBuffer16BitAccess;
 
   // Only the wanted bits stay set in what is passed to vkCreateDevice.
   VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -148,6 +155,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   enable_atomic_int64.shaderBufferInt64Atomics = f.int64_buffer_atomics;
   enable_atomic_int64.shaderSharedInt64Atomics = f.int64_shared_atomics;
+  VkPhysicalDevice8BitStorageFeatures enable_storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
+  enable_storage8.storageBuffer8BitAccess = VK_TRUE;
+  VkPhysicalDevice16BitStorageFeatures enable_storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  enable_storage16.storageBuffer16BitAccess = VK_TRUE;
   VkPhysicalDeviceTimelineSemaphoreFeatures enable_timeline{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   enable_timeline.timelineSemaphore = VK_TRUE;
@@ -195,6 +206,11 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
     chain(enable_atomic_int64);
     want_extension(true, VK_API_VERSION_1_2, VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   }
+  if (f.storage_buffer_8bit) {
+    chain(enable_storage8);
+    want_extension(true, VK_API_VERSION_1_2, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  }
+  if (f.storage_buffer_16bit) chain(enable_storage16);
   if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (d.has_shader_subgroup_ballot) extensions.push_back(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);
   if (d.has_shader_subgroup_vote) extensions.push_back(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);

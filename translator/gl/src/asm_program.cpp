@@ -158,6 +158,8 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   options.subgroup_size_32_available = c.subgroup32;
   options.exact_float_mad = c.split_fma && c.float64;
   options.int64_buffer_atomics = ctx->device_state.device->features().int64_buffer_atomics;
+  options.storage_buffer_8bit = ctx->device_state.device->features().storage_buffer_8bit;
+  options.storage_buffer_16bit = ctx->device_state.device->features().storage_buffer_16bit;
   auto program = nvasm::assemble(source, options);
   if (!program) return program.error();
   const nvasm::ProgramInfo& info = program->info;

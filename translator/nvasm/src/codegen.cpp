@@ -315,6 +315,13 @@ class Codegen {
     cap(spv::Capability::Shader);
     if (uses_int64_) cap(spv::Capability::Int64);
     if (uses_int64_atomics_) cap(spv::Capability::Int64Atomics);
+    if (uses_storage8_) {
+      cap(spv::Capability::StorageBuffer8BitAccess);
+      std::vector<uint32_t> name;
+      SpirvBuilder::put_string(name, "SPV_KHR_8bit_storage");
+      SpirvBuilder::put(b_.extensions, Op::OpExtension, name);
+    }
+    if (uses_storage16_) cap(spv::Capability::StorageBuffer16BitAccess);
     if (uses_float64_) cap(spv::Capability::Float64);
     if (uses_subgroup_) cap(spv::Capability::GroupNonUniform);
     if (uses_ballot_) cap(spv::Capability::GroupNonUniformBallot);
@@ -335,6 +342,8 @@ class Codegen {
                       {main_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSize), size[0], size[1], size[2]});
     info_.uses_int64 = uses_int64_;
     info_.uses_int64_atomics = uses_int64_atomics_;
+    info_.uses_storage_buffer_8bit = uses_storage8_;
+    info_.uses_storage_buffer_16bit = uses_storage16_;
     info_.uses_float64 = uses_float64_;
     info_.uses_subgroup_basic = uses_subgroup_;
     info_.uses_subgroup_ballot = uses_ballot_;
@@ -1056,6 +1065,17 @@ class Codegen {
         const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
         b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, e)), w});
       } else {
+        if (!m.shared && ((f.bits == 8 && options_.storage_buffer_8bit) || (f.bits == 16 && options_.storage_buffer_16bit))) {
+          // The device has 8/16-bit storage: a plain byte or half-word store on a narrow view of the buffer. A
+          // memory location is a byte in Vulkan's memory model, so the neighbours are untouched.
+          const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
+          const uint32_t narrow = t_int(f.bits, false);
+          const uint32_t index = f.bits == 8 ? addr : b_.op(Op::OpShiftRightLogical, t_u32(), {addr, c_u32(1)});
+          const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, narrow),
+                                     {storage_narrow_var(m.buffer, f.bits), c_u32(0), index});
+          b_.inst(Op::OpStore, {ptr, b_.op(Op::OpUConvert, narrow, {w})});
+          continue;
+        }
         // Sub-word store without touching the neighbouring bytes other invocations may write: a compare-and-swap
         // loop on the containing word replaces just the field. Neighbours are never lost, and concurrent stores to
         // the same byte leave one of the stored values (never a mix, which separate clear and set atomics could
@@ -1093,6 +1113,27 @@ class Codegen {
     branch(header);
     label(merge);
     return old;
+  }
+
+  // program.storage[index] as 8- or 16-bit elements (another block variable on the same binding), for sub-word
+  // stores where the device has 8/16-bit storage.
+  uint32_t storage_narrow_var(uint32_t index, uint32_t bits) {
+    auto& vars = bits == 8 ? storage8_vars_ : storage16_vars_;
+    auto it = vars.find(index);
+    if (it != vars.end()) return it->second;
+    (bits == 8 ? uses_storage8_ : uses_storage16_) = true;
+    const uint32_t rt = b_.global(Op::OpTypeRuntimeArray, {t_int(bits, false)}, false);
+    const uint32_t block = b_.global(Op::OpTypeStruct, {rt}, false);
+    decorate(rt, spv::Decoration::ArrayStride, {bits / 8});
+    decorate(block, spv::Decoration::Block);
+    member_decorate(block, 0, spv::Decoration::Offset, {0});
+    const uint32_t binding = index < options_.storage_bindings.size() ? options_.storage_bindings[index] : index;
+    const uint32_t var = variable(t_ptr(spv::StorageClass::StorageBuffer, block), spv::StorageClass::StorageBuffer);
+    decorate(var, spv::Decoration::DescriptorSet, {0});
+    decorate(var, spv::Decoration::Binding, {binding});
+    interface_.push_back(var);
+    vars[index] = var;
+    return var;
   }
 
   // program.storage[index] as 64-bit words: a second block variable on the same binding (descriptor aliasing),
@@ -1614,7 +1655,8 @@ class Codegen {
   std::vector<uint32_t> function_vars_;
   std::vector<Construct> constructs_;
   std::vector<uint32_t> loop_headers_;
-  bool uses_int64_atomics_ = false;
+  bool uses_int64_atomics_ = false, uses_storage8_ = false, uses_storage16_ = false;
+  std::map<uint32_t, uint32_t> storage8_vars_, storage16_vars_;  // program.storage index -> its 8/16-bit view
   std::map<uint32_t, uint32_t> storage64_vars_;  // program.storage index -> its 64-bit view
   bool uses_int64_ = false, uses_float64_ = false, uses_subgroup_ = false, uses_ballot_ = false, uses_vote_ = false,
        uses_shuffle_ = false;

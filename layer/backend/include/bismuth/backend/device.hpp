@@ -58,6 +58,10 @@ struct DeviceFeatures {
   // NV_shader_atomic_int64's ATOMB / ATOMS .U64 / .S64.
   bool int64_buffer_atomics = false;  // shaderBufferInt64Atomics
   bool int64_shared_atomics = false;  // shaderSharedInt64Atomics
+  // 8- and 16-bit values in storage buffers (storageBuffer8BitAccess, Vulkan 1.2 / VK_KHR_8bit_storage;
+  // storageBuffer16BitAccess, Vulkan 1.1): byte and half-word stores that never touch their neighbours.
+  bool storage_buffer_8bit = false;
+  bool storage_buffer_16bit = false;
 };
 
 enum class MemoryStrategy {

@@ -59,6 +59,11 @@ struct AssembleOptions {
   // The device has shaderBufferInt64Atomics: ATOMB .U64 / .S64 (NV_shader_atomic_int64) load; otherwise they are a
   // load error that names the feature.
   bool int64_buffer_atomics = false;
+  // The device has storageBuffer8BitAccess / storageBuffer16BitAccess: U8/S8 (U16/S16) stores to storage buffers are
+  // plain byte (half-word) stores on a narrow view of the buffer. Otherwise, and always for shared memory, a
+  // compare-and-swap loop on the containing 32-bit word. Both leave neighbouring bytes untouched.
+  bool storage_buffer_8bit = false;
+  bool storage_buffer_16bit = false;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
   // Validate the result with spirv-val (Vulkan 1.1) before returning it; a failure is an internal error. Turn off
@@ -97,6 +102,8 @@ struct ProgramInfo {
   bool uses_int64 = false;    // enable shaderInt64
   bool uses_float64 = false;  // enable shaderFloat64
   bool uses_int64_atomics = false;  // enable shaderBufferInt64Atomics (64-bit ATOMB)
+  bool uses_storage_buffer_8bit = false;   // enable storageBuffer8BitAccess (U8/S8 stores)
+  bool uses_storage_buffer_16bit = false;  // enable storageBuffer16BitAccess (U16/S16 stores)
   // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
   bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
   bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)
