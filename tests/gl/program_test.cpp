@@ -497,3 +497,54 @@ void main() { o[0] = pairs[0].x + pairs[1].y + pairs[2].x + uint(scale); }
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("Compute shaders at #version 140 to 420 with GL_ARB_compute_shader dispatch as at 430") {
+  GlContext gl;
+  for (const char* version : {"140", "150 core", "330 compatibility", "400", "410 core", "420"}) {
+    INFO(version);
+    const std::string source = std::string("#version ") + version + R"(
+#extension GL_ARB_compute_shader: require
+#extension GL_ARB_shader_storage_buffer_object: require
+#extension GL_ARB_shader_atomic_counters: require
+layout(local_size_x = 8) in;
+layout(std430, binding = 1) buffer Out { uint o[]; };
+layout(binding = 0, offset = 0) uniform atomic_uint hits;
+uniform uint bias;
+shared uint total;
+void main() {
+  if (gl_LocalInvocationIndex == 0u) total = 0u;
+  barrier();
+  atomicAdd(total, gl_LocalInvocationIndex + 1u);
+  barrier();
+  o[gl_GlobalInvocationID.x] = total + bias + 0u * atomicCounterIncrement(hits) + uint(__VERSION__) * 1000u;
+}
+)";
+    const GLuint program = make_program(source);
+    REQUIRE(program != 0);
+    glUseProgram(program);
+    glUniform1ui(glGetUniformLocation(program, "bias"), 5u);
+    const std::vector<uint32_t> zeros(16, 0u);
+    const GLuint out = make_buffer(16 * 4, zeros.data());
+    const GLuint counter = make_buffer(4, zeros.data());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, out);
+    glBindBufferBase(GL_ATOMIC_COUNTER_BUFFER, 0, counter);
+    glDispatchCompute(2, 1, 1);
+    const uint32_t expected = 36u + 5u + static_cast<uint32_t>(std::stoi(version)) * 1000u;  // 1 + ... + 8
+    const auto words = read_words(out, 16);
+    for (uint32_t w : words) CHECK(w == expected);
+    CHECK(read_words(counter, 1)[0] == 16u);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+  }
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("A #version 330 compute shader without GL_ARB_compute_shader fails to compile at its version line") {
+  GlContext gl;
+  bool ok = true;
+  const GLuint shader = compile("\n#version 330\nlayout(local_size_x = 1) in;\nvoid main() {}\n", &ok);
+  CHECK_FALSE(ok);
+  const std::string log = shader_log(shader);
+  INFO(log);
+  CHECK(log.rfind("0:2(10): error: compute shaders require #version 430", 0) == 0);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+}

@@ -553,3 +553,20 @@ TEST_CASE("Compute shaders below 140 are still rejected with a clear error") {
   CHECK_THAT(shader->info_log(), Catch::StartsWith("0:1(10): error: compute shaders require #version 430, or "
                                                     "#version 140 to 420 with #extension GL_ARB_compute_shader"));
 }
+
+TEST_CASE("Atomic counters in a raised shader without GL_ARB_shader_storage_buffer_object") {
+  // piglit's arb_compute_shader/execution/atomic-counter: the relaxed Vulkan rules turn the counter functions
+  // into atomicAdd() on a storage block, which glslang offers below 430 only with the SSBO extension.
+  auto shader = compile("#version 150\n#extension GL_ARB_compute_shader: require\n"
+                        "#extension GL_ARB_shader_atomic_counters: require\n"
+                        "layout(binding = 0) uniform atomic_uint inc;\nlayout(binding = 0) uniform atomic_uint dec;\n"
+                        "layout(local_size_x = 8, local_size_y = 8, local_size_z = 8) in;\n"
+                        "void main() { atomicCounterIncrement(inc); atomicCounterDecrement(dec); }\n");
+  INFO(shader->info_log());
+  REQUIRE(shader->ok());
+  auto program = link({shader});
+  REQUIRE(program);
+  REQUIRE(program->atomic_counters.size() == 2);
+  CHECK(program->atomic_counters[0].offset + program->atomic_counters[1].offset == 4);
+  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+}

@@ -109,10 +109,10 @@ VersionRewrite rewrite_compute_version(std::string_view source, std::string_view
   }
   // Atomic memory functions: GL gives them to every compute shader; glslang below 430 only with the SSBO extension.
   if (!enabled_at_end(kStorageBuffers)) {
-    static constexpr std::string_view kAtomics[] = {"atomicAdd", "atomicMin",      "atomicMax",     "atomicAnd",
-                                                    "atomicOr",  "atomicXor",      "atomicExchange", "atomicCompSwap"};
+    // atomicAdd() ... atomicCompSwap(), and the atomic-counter functions, which glslang's relaxed Vulkan rules
+    // turn into atomicAdd() etc. on a storage block.
     const bool uses_atomics = std::any_of(tokens.begin(), tokens.end(), [&](const GlslToken& t) {
-      return t.kind == GlslToken::Kind::Identifier && std::find(std::begin(kAtomics), std::end(kAtomics), t.text) != std::end(kAtomics);
+      return t.kind == GlslToken::Kind::Identifier && t.text.starts_with("atomic") && t.text != "atomic_uint";
     });
     if (uses_atomics) {
       result.preamble = "#extension " + std::string(kStorageBuffers) + " : enable\n";
