@@ -246,6 +246,8 @@ void destroy_context(Context* ctx) {
 }  // namespace
 
 DeviceState::~DeviceState() {
+  // Everything built on the device goes before it (the body runs before members are destroyed).
+  indirect_check.reset();
   cache.reset();  // before the device it compiled on
   device.reset();
 }
