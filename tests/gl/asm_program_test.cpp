@@ -476,7 +476,7 @@ TEST_CASE("A program that needs 32-lane warps loads exactly where the device can
   const std::string source = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_thread_group;\n"
                              "GROUP_SIZE 32;\nSTORAGE out[] = { program.storage[0] };\nTEMP R0;\n"
                              "MOV.U R0.x, invocation.localid.x;\nMOV.U R0.y, state.thread.warpsize;\n"
-                             "STB.U32 R0.y, out[R0.x];\nEND\n";
+                             "SHL.U R0.x, R0.x, 2;\nSTB.U32 R0.y, out[R0.x];\nEND\n";  // STB takes a byte address
   const GLenum loaded = load(source);
   if (has_extension("GL_NV_shader_thread_group")) {
     INFO(error_string());
