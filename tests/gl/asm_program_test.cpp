@@ -298,6 +298,15 @@ TEST_CASE("GL_EXTENSIONS lists the NV assembly extensions only where they work",
   const GLenum shf_loaded = load(shf);
   INFO(error_string());
   CHECK((shf_loaded == GL_NO_ERROR) == has_extension("GL_NV_shader_thread_shuffle"));
+  // Parameter buffers always work; 64-bit buffer atomics are listed exactly when a 64-bit ATOMB loads.
+  CHECK(has_extension("GL_NV_parameter_buffer_object"));
+  CHECK(has_extension("GL_NV_parameter_buffer_object2"));
+  const std::string atom64 = "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_atomic_int64;\nGROUP_SIZE 1;\n"
+                             "STORAGE out[] = { program.storage[0] };\nLONG TEMP R0;\n"
+                             "ATOMB.ADD.U64 R0.x, {1}.x, out[0];\nEND\n";
+  const GLenum atom64_loaded = load(atom64);
+  INFO(error_string());
+  CHECK((atom64_loaded == GL_NO_ERROR) == has_extension("GL_NV_shader_atomic_int64"));
   GLint subgroup = 0;
   glGetIntegerv(GL_SUBGROUP_SIZE_KHR, &subgroup);
   if (subgroup != 32) WARN("subgroup size " << subgroup << ": thread-group extensions listed: " << has_extension("GL_NV_shader_thread_group"));

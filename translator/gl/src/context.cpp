@@ -140,6 +140,11 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     if (c.float64) c.extensions.push_back("GL_NV_gpu_program_fp64");
     if (c.subgroup32 && c.thread_group_ops) c.extensions.push_back("GL_NV_shader_thread_group");
     if (c.subgroup32 && c.thread_shuffle_ops) c.extensions.push_back("GL_NV_shader_thread_shuffle");
+    // CBUFFER/BUFFER/BUFFER4 and LDC over program.buffer[a] (uniform buffer bindings; docs/nvasm.md).
+    c.extensions.push_back("GL_NV_parameter_buffer_object");
+    c.extensions.push_back("GL_NV_parameter_buffer_object2");
+    // 64-bit ATOMB: the assembler accepts it only where the device has shaderBufferInt64Atomics.
+    if (state.device->features().int64_buffer_atomics) c.extensions.push_back("GL_NV_shader_atomic_int64");
   }
 }
 
