@@ -3,6 +3,7 @@
 // string, previous program kept), program.local / program.env in every form, which program a dispatch runs,
 // glGetProgramivARB / glGetProgramStringARB, and the GL_EXTENSIONS rules.
 #include "gl/gl_fixture.hpp"
+#include "corpus_case.hpp"
 #include <GL/glext.h>
 
 #include <cmath>
@@ -30,26 +31,6 @@ std::string read_text(const std::filesystem::path& p) {
   std::stringstream s;
   s << f.rdbuf();
   return s.str();
-}
-
-uint32_t fnv1a(const std::string& s) {
-  uint32_t h = 2166136261u;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 16777619u;
-  }
-  return h;
-}
-
-uint32_t parse_word(const nlohmann::json& v) {
-  if (v.is_string()) return static_cast<uint32_t>(std::stoul(v.get<std::string>(), nullptr, 0));
-  return v.get<uint32_t>();
-}
-
-bool close(double got, double want, double r) {
-  if (std::isnan(got) || std::isnan(want)) return false;
-  const double diff = std::fabs(got - want);
-  return std::fabs(want) < 1 ? diff <= r : diff <= r * std::fabs(want);
 }
 
 bool has_extension(const char* name) {
@@ -112,18 +93,13 @@ void run_case(const std::string& name) {
   REQUIRE(error_position() == -1);
   REQUIRE(error_string().empty());
 
-  const uint32_t input_words = spec["input"]["words"].get<uint32_t>();
-  std::vector<uint32_t> input(std::max<uint32_t>(1, input_words), 0);
-  uint32_t x = fnv1a(name);
-  if (x == 0) x = 1;
-  for (uint32_t i = 0; i < input_words; ++i) {
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    input[i] = x;
-  }
-  const uint32_t output_words = spec["output"]["words"].get<uint32_t>();
-  const uint32_t init = parse_word(spec["output"]["init"]);
+  // The corpus rules every front shares (input words, comparison) come from the runner's corpus_case.
+  auto corpus = bismuth::runner::load_corpus_case(dir.string());
+  INFO((corpus ? std::string() : corpus.error().message));
+  REQUIRE(corpus);
+  const std::vector<uint32_t> input = bismuth::runner::corpus_input(*corpus);
+  const uint32_t output_words = corpus->output_words;
+  const uint32_t init = corpus->output_init;
   std::vector<uint32_t> output(output_words, init);
   const GLuint in_buffer = make_buffer(static_cast<GLsizeiptr>(input.size() * 4), input.data());
   const GLuint out_buffer = make_buffer(static_cast<GLsizeiptr>(output.size() * 4), output.data());
@@ -164,39 +140,12 @@ void run_case(const std::string& name) {
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
   CHECK_FALSE(gl.saw_message_containing("dispatch was skipped"));
 
-  const std::string expected_bytes = read_text(dir / "expected.bin");
-  REQUIRE(expected_bytes.size() == output_words * 4);
-  std::vector<uint32_t> expected(output_words);
-  std::memcpy(expected.data(), expected_bytes.data(), expected_bytes.size());
-  const std::string compare = spec["compare"];
-  size_t mismatches = 0;
-  if (compare == "exact") {
-    for (size_t i = 0; i < expected.size(); ++i) {
-      if (got[i] != expected[i] && mismatches++ < 8) UNSCOPED_INFO("word " << i << ": got " << got[i] << " expected " << expected[i]);
-    }
-  } else if (compare.rfind("float32:", 0) == 0) {
-    const double r = std::stod(compare.substr(8));
-    for (size_t i = 0; i < expected.size(); ++i) {
-      float g, e;
-      std::memcpy(&g, &got[i], 4);
-      std::memcpy(&e, &expected[i], 4);
-      const bool good = expected[i] == init ? got[i] == init : close(g, e, r);
-      if (!good && mismatches++ < 8) UNSCOPED_INFO("float " << i << ": got " << g << " expected " << e);
-    }
-  } else if (compare.rfind("float64:", 0) == 0) {
-    const double r = std::stod(compare.substr(8));
-    for (size_t i = 0; i + 1 < expected.size(); i += 2) {
-      double g, e;
-      std::memcpy(&g, &got[i], 8);
-      std::memcpy(&e, &expected[i], 8);
-      const bool poison = expected[i] == init && expected[i + 1] == init;
-      const bool good = poison ? (got[i] == init && got[i + 1] == init) : close(g, e, r);
-      if (!good && mismatches++ < 8) UNSCOPED_INFO("double " << i / 2 << ": got " << g << " expected " << e);
-    }
-  } else {
-    FAIL("unknown compare rule " << compare);
-  }
-  CHECK(mismatches == 0);
+  auto expected = bismuth::runner::corpus_expected(*corpus);
+  INFO((expected ? std::string() : expected.error().message));
+  REQUIRE(expected);
+  const auto compared = bismuth::runner::corpus_compare(*corpus, got, *expected);
+  INFO(compared.error().message);
+  CHECK(compared.has_value());
 }
 
 // Writes `value` (a uvec4 of program.local[0]) to out[0..3]: one invocation.
