@@ -189,7 +189,8 @@ void CommandRecorder::encode_bind_pipeline(VkPipeline pipeline) {
 void CommandRecorder::push_descriptors(VkPipelineLayout layout, std::span<const VkDescriptorType> types,
                                        std::span<const VkDescriptorBufferInfo> infos) {
   if (!threaded_) {
-    std::vector<VkWriteDescriptorSet> writes(infos.size());
+    std::vector<VkWriteDescriptorSet>& writes = inline_writes_;  // reused: no allocation per bind
+    writes.resize(infos.size());
     for (size_t i = 0; i < infos.size(); ++i) {
       writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
       writes[i].dstBinding = static_cast<uint32_t>(i);

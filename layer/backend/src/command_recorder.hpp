@@ -106,6 +106,7 @@ class CommandRecorder {
   const bool threaded_;
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
   VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
+  std::vector<VkWriteDescriptorSet> inline_writes_;  // inline push_descriptors' scratch
 
   // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity.
   static constexpr size_t kCapacity = size_t(1) << 20;

@@ -592,8 +592,9 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
   return {};
 }
 
-Expected<double> CommandStream::elapsed_ns(const TimestampQuery& query) {
-  if (query.batch == 0) return fail("no timestamps were written for this dispatch (the queue has no timestamp bits)");
+// The two raw ticks of a timestamp pair (masked to the queue's valid bits), flushing and waiting as needed.
+Expected<std::array<uint64_t, 2>> CommandStream::pair_ticks(const TimestampQuery& query) {
+  if (query.batch == 0) return fail("no timestamps were written (the queue has no timestamp bits)");
   if (current_ && current_->id == query.batch) {
     auto flushed = flush();
     if (!flushed) return flushed.error();
@@ -607,13 +608,19 @@ Expected<double> CommandStream::elapsed_ns(const TimestampQuery& query) {
   retire_completed();
   auto it = timestamps_.find(query.batch);
   if (it == timestamps_.end() || size_t(query.pair) * 2 + 1 >= it->second.size()) {
-    return fail("timestamp results of this dispatch are no longer retained");
+    return fail("timestamp results are no longer retained");
   }
   const uint32_t bits = device_->timestamp_valid_bits();
   const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
-  const uint64_t start = it->second[size_t(query.pair) * 2] & mask;
-  const uint64_t end = it->second[size_t(query.pair) * 2 + 1] & mask;
-  return double((end - start) & mask) * double(device_->info().timestamp_period_ns);
+  return std::array<uint64_t, 2>{it->second[size_t(query.pair) * 2] & mask, it->second[size_t(query.pair) * 2 + 1] & mask};
+}
+
+Expected<double> CommandStream::elapsed_ns(const TimestampQuery& query) {
+  auto ticks = pair_ticks(query);
+  if (!ticks) return ticks.error();
+  const uint32_t bits = device_->timestamp_valid_bits();
+  const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+  return double(((*ticks)[1] - (*ticks)[0]) & mask) * double(device_->info().timestamp_period_ns);
 }
 
 Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
@@ -675,25 +682,9 @@ Status CommandStream::write_timestamp(TimestampQuery* out) {
 }
 
 Expected<double> CommandStream::timestamp_ns(const TimestampQuery& query) {
-  if (query.batch == 0) return fail("no timestamp was written (the queue has no timestamp bits)");
-  if (current_ && current_->id == query.batch) {
-    auto flushed = flush();
-    if (!flushed) return flushed.error();
-  }
-  for (const auto& batch : in_flight_) {
-    if (batch->id == query.batch) {
-      if (Status ok = device_->wait(batch->value); !ok) return ok.error();
-      break;
-    }
-  }
-  retire_completed();
-  auto it = timestamps_.find(query.batch);
-  if (it == timestamps_.end() || size_t(query.pair) * 2 >= it->second.size()) {
-    return fail("this timestamp's result is no longer retained");
-  }
-  const uint32_t bits = device_->timestamp_valid_bits();
-  const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
-  return double(it->second[size_t(query.pair) * 2] & mask) * double(device_->info().timestamp_period_ns);
+  auto ticks = pair_ticks(query);  // write_timestamp fills both slots of its pair with the same point
+  if (!ticks) return ticks.error();
+  return double((*ticks)[0]) * double(device_->info().timestamp_period_ns);
 }
 
 // ---- transfers ----

@@ -173,6 +173,7 @@ class CommandStream {
                 FrontEntry* front = nullptr);
   Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
   Status wait_buffer_idle(Buffer& buffer);
+  Expected<std::array<uint64_t, 2>> pair_ticks(const TimestampQuery& query);
   bool in_current_batch(const Buffer& buffer) const;
   void reset_binding_state();
 
