@@ -4,6 +4,7 @@
 // glGetProgramivARB / glGetProgramStringARB, and the GL_EXTENSIONS rules.
 #include "gl/gl_fixture.hpp"
 #include "corpus_case.hpp"
+#include "gl/corpus_paths.hpp"
 #include <GL/glext.h>
 
 #include <cmath>
@@ -18,20 +19,6 @@
 using namespace bismuth::gltest;
 
 namespace {
-
-std::filesystem::path corpus_dir() {
-  if (const char* dir = std::getenv("BISMUTH_CORPUS_DIR")) return dir;
-  const auto built = std::filesystem::path(BISMUTH_SOURCE_DIR) / "tests/data/corpus/nvidia-h100";
-  if (std::filesystem::exists(built)) return built;
-  return std::filesystem::current_path() / "tests/data/corpus/nvidia-h100";
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 bool has_extension(const char* name) {
   GLint n = 0;

@@ -12,26 +12,11 @@
 
 #include "gl/gl_fixture.hpp"
 #include "corpus_case.hpp"
+#include "gl/corpus_paths.hpp"
 
 using namespace bismuth::gltest;
 
 namespace {
-
-// BISMUTH_CORPUS_DIR, else the source tree this binary was built from, else tests/data/corpus/nvidia-h100 under
-// the working directory (bundled binaries run from a copy of the repository on another machine).
-std::filesystem::path corpus_dir() {
-  if (const char* dir = std::getenv("BISMUTH_CORPUS_DIR")) return dir;
-  const auto built = std::filesystem::path(BISMUTH_SOURCE_DIR) / "tests/data/corpus/nvidia-h100";
-  if (std::filesystem::exists(built)) return built;
-  return std::filesystem::current_path() / "tests/data/corpus/nvidia-h100";
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 void run_case(const std::string& name) {
   const auto dir = corpus_dir() / name;
