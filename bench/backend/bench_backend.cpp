@@ -31,35 +31,18 @@
 #include "bismuth/backend/instance.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
+#include "bench_support.hpp"
 
 namespace bb = bismuth::backend;
 
+const char* const bench::kProgramName = "bench_backend";
+
 namespace {
 
-constexpr const char* kAddShader = R"(#version 450
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
-layout(std430, binding = 0) readonly buffer Src { uint src[]; };
-layout(std430, binding = 1) buffer Dst { uint dst[]; };
-layout(push_constant) uniform Push { uint count; uint add; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i < count) dst[i] = src[i] + add;
-}
-)";
-
-// Sizes the recording benchmarks cycle through (a "variable-size" program).
-constexpr std::array<uint32_t, 8> kSizes = {32, 64, 96, 128, 160, 192, 224, 256};
-
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "bench_backend: %s\n", message.c_str());
-  std::exit(1);
-}
-
-template <class T>
-T take(bismuth::Expected<T> e, const char* what) {
-  if (!e) die(std::string(what) + ": " + e.error().message);
-  return std::move(*e);
-}
+using bench::die;
+using bench::kAddShader;
+using bench::kSizes;
+using bench::take;
 
 void require(const bismuth::Status& s, const char* what) {
   if (!s) die(std::string(what) + ": " + s.error().message);

@@ -30,33 +30,19 @@
 #include "bismuth/backend/instance.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
+#include "bench_support.hpp"
 
 namespace bb = bismuth::backend;
 
+const char* const bench::kProgramName = "bench_vk_record";
+
 namespace {
 
-constexpr const char* kShader = R"(#version 450
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
-layout(std430, binding = 0) readonly buffer Src { uint src[]; };
-layout(std430, binding = 1) buffer Dst { uint dst[]; };
-layout(push_constant) uniform Push { uint count; uint add; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i < count) dst[i] = src[i] + add;
-}
-)";
+using bench::die;
+using bench::kSizes;
+using bench::take;
+constexpr const char* kShader = bench::kAddShader;
 
-constexpr std::array<uint32_t, 8> kSizes = {32, 64, 96, 128, 160, 192, 224, 256};
-
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "bench_vk_record: %s\n", message.c_str());
-  std::exit(1);
-}
-template <class T>
-T take(bismuth::Expected<T> e, const char* what) {
-  if (!e) die(std::string(what) + ": " + e.error().message);
-  return std::move(*e);
-}
 void check(VkResult r, const char* what) {
   if (r != VK_SUCCESS) die(std::string(what) + " failed: " + std::to_string(r));
 }
