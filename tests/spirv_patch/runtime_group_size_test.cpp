@@ -1,0 +1,860 @@
+// Pass 4 (workgroup size -> run-time value): validity of the output for many GLSL shapes and SPIR-V versions, the
+// refusals, and on the selected device (lavapipe on CI, validation layer on) a word-for-word comparison with the
+// input module specialized to the logical size, for physical sizes L == x*y*z and L > x*y*z.
+#include <catch2/catch.hpp>
+
+#include <volk.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+#include "bismuth/spirv_patch/runtime_group_size.hpp"
+#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "shader_sources.hpp"
+#include "support/validated_vulkan.hpp"
+
+using bismuth::Error;
+using bismuth::Expected;
+using bismuth::fail;
+using bismuth::Status;
+using bismuth::spirv::Module;
+using bismuth::spirv::RuntimeGroupSizeOptions;
+using bismuth::spirv::RuntimeGroupSizePatch;
+using bismuth::spirv::TargetEnv;
+using bismuth::spirv::workgroup_size_to_runtime;
+using bismuth::spirv::workgroup_size_to_spec_constants;
+using bismuth::spirv::WorkgroupSizeForm;
+using bismuth::test::assemble_or_fail;
+using bismuth::test::compile_or_fail;
+using bismuth::test::ValidatedVulkan;
+
+namespace {
+
+constexpr const char* kVariable = "layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;\n";
+
+std::string shader(const std::string& body, const std::string& layout = kVariable, const std::string& extensions = "") {
+  return "#version 450\n" + extensions + layout + body;
+}
+
+// Every built-in the pass touches, per invocation, at a slot indexed by the global linear index; helper functions
+// read the built-ins too, and word 13 is glslang's OpSpecConstantOp over the WorkgroupSize composite.
+const char* kRecorder = R"(
+layout(std430, binding = 0) buffer B { uint count; uint data[]; };
+uvec3 global_id() { return gl_GlobalInvocationID; }
+uint local_y() { return gl_LocalInvocationID.y; }
+void main() {
+  atomicAdd(count, 1u);
+  uvec3 total = gl_NumWorkGroups * gl_WorkGroupSize;
+  uvec3 g = global_id();
+  uint base = (g.x + g.y * total.x + g.z * total.x * total.y) * 16u;
+  uvec3 size = gl_WorkGroupSize;
+  data[base + 0u] = gl_LocalInvocationID.x;
+  data[base + 1u] = local_y();
+  data[base + 2u] = gl_LocalInvocationID.z;
+  data[base + 3u] = gl_GlobalInvocationID.x;
+  data[base + 4u] = gl_GlobalInvocationID.y;
+  data[base + 5u] = gl_GlobalInvocationID.z;
+  data[base + 6u] = gl_LocalInvocationIndex;
+  data[base + 7u] = size.x;
+  data[base + 8u] = size.y;
+  data[base + 9u] = gl_WorkGroupSize.z;
+  data[base + 10u] = gl_WorkGroupID.x;
+  data[base + 11u] = gl_WorkGroupID.y;
+  data[base + 12u] = gl_WorkGroupID.z;
+  data[base + 13u] = gl_WorkGroupSize.x * 2u + gl_WorkGroupSize.y * 100u;
+  data[base + 14u] = max(gl_WorkGroupSize.z, 3u) + (gl_WorkGroupSize.x > 4u ? 1000u : 0u);
+  data[base + 15u] = gl_NumWorkGroups.x;
+}
+)";
+
+// A user push-constant block next to the pushed size.
+const char* kWithPushConstants = R"(
+layout(std430, binding = 0) buffer B { uint count; uint data[]; };
+layout(push_constant) uniform P { uint scale; uint bias; } pc;
+void main() {
+  atomicAdd(count, 1u);
+  uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x +
+           gl_GlobalInvocationID.z * gl_NumWorkGroups.x * gl_WorkGroupSize.x * gl_NumWorkGroups.y * gl_WorkGroupSize.y;
+  data[i] = gl_LocalInvocationIndex * pc.scale + pc.bias + gl_WorkGroupSize.y;
+}
+)";
+
+// Tree reduction in shared memory with barriers: needs every invocation of the workgroup (exact only).
+const char* kReduction = R"(
+layout(std430, binding = 0) buffer B { uint count; uint data[]; };
+shared uint partial[1024];
+void main() {
+  uint n = gl_WorkGroupSize.x * gl_WorkGroupSize.y * gl_WorkGroupSize.z;
+  uint i = gl_LocalInvocationIndex;
+  partial[i] = gl_GlobalInvocationID.x * 3u + gl_GlobalInvocationID.y * 5u + gl_GlobalInvocationID.z * 7u + 1u;
+  barrier();
+  for (uint stride = 1u; stride < n; stride *= 2u) {
+    uint v = 0u;
+    if (i % (2u * stride) == 0u && i + stride < n) v = partial[i + stride];
+    barrier();
+    partial[i] += v;
+    barrier();
+  }
+  if (i == 0u) {
+    atomicAdd(count, 1u);
+    data[gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x] = partial[0];
+  }
+}
+)";
+
+const char* kSubgroup = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() { data[gl_GlobalInvocationID.x] = subgroupAdd(gl_LocalInvocationID.x) + gl_WorkGroupSize.x; }
+)";
+
+const char* kSubgroupBuiltin = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() { data[gl_GlobalInvocationID.x] = gl_SubgroupInvocationID + gl_WorkGroupSize.y; }
+)";
+
+// Input for the pass: GLSL with size spec constants, through pass 1 (LocalSizeId for SPIR-V 1.6).
+std::vector<uint32_t> prepared(const std::string& source, TargetEnv env = TargetEnv::Vulkan1_1) {
+  const auto words = compile_or_fail(source, env);
+  bismuth::spirv::WorkgroupSizeOptions options;
+  if (env == TargetEnv::Vulkan1_3) options.output_form = WorkgroupSizeForm::LocalSizeId;
+  auto patch = workgroup_size_to_spec_constants(words, options);
+  if (!patch) FAIL(patch.error().message);
+  return patch->words;
+}
+
+RuntimeGroupSizePatch runtime_or_fail(const std::vector<uint32_t>& words, TargetEnv env,
+                                      const RuntimeGroupSizeOptions& options = {}) {
+  auto patch = workgroup_size_to_runtime(words, options);
+  if (!patch) FAIL(patch.error().message);
+  auto valid = bismuth::spirv::validate(patch->words, env);
+  if (!valid) {
+    auto text = bismuth::spirv::disassemble(patch->words);
+    FAIL(valid.error().message << "\n" << (text ? *text : std::string()));
+  }
+  return std::move(*patch);
+}
+
+std::string error_of(std::span<const uint32_t> words, const RuntimeGroupSizeOptions& options = {}) {
+  auto patch = workgroup_size_to_runtime(words, options);
+  if (patch) FAIL("the pass accepted a module it should refuse");
+  return patch.error().message;
+}
+
+bool has_builtin(const std::vector<uint32_t>& words, spv::BuiltIn builtin) {
+  auto module = Module::parse(words);
+  REQUIRE_OK(module);
+  for (auto h : module->instructions(bismuth::spirv::Section::Annotation)) {
+    const auto w = module->words(h);
+    if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
+        w[2] == static_cast<uint32_t>(spv::Decoration::BuiltIn) && w[3] == static_cast<uint32_t>(builtin)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Runtime group size: the built-in recorder validates for SPIR-V 1.0, 1.3, 1.5 and 1.6 targets") {
+  for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
+    INFO("target " << bismuth::spirv::to_string(env));
+    const auto input = prepared(shader(kRecorder), env);
+    const auto patch = runtime_or_fail(input, env);
+    CHECK(patch.report.spec_ids == std::array<uint32_t, 3>{0, 1, 2});
+    CHECK(patch.report.push_constant_offset == 0);
+    CHECK(patch.report.push_constant_end == 12);
+    CHECK_FALSE(patch.report.exact_only);
+    CHECK(patch.report.exact_only_reason.empty());
+    CHECK(patch.report.version_before == patch.report.version_after);
+    CHECK(patch.report.version_after == bismuth::spirv::max_spirv_version(env));
+    // The invocation ids are computed now; WorkgroupId and LocalInvocationIndex come from the device.
+    CHECK_FALSE(has_builtin(patch.words, spv::BuiltIn::LocalInvocationId));
+    CHECK_FALSE(has_builtin(patch.words, spv::BuiltIn::GlobalInvocationId));
+    CHECK(has_builtin(patch.words, spv::BuiltIn::LocalInvocationIndex));
+    CHECK(has_builtin(patch.words, spv::BuiltIn::WorkgroupId));
+    // The size spec constants still state the physical size.
+    auto module = Module::parse(patch.words);
+    REQUIRE_OK(module);
+    auto info = bismuth::spirv::find_workgroup_size(*module, module->entry_points().at(0));
+    REQUIRE_OK(info);
+    CHECK(info->spec_ids == std::array<std::optional<uint32_t>, 3>{0u, 1u, 2u});
+  }
+}
+
+TEST_CASE("Runtime group size: helpers, folded OpSpecConstantOp and user push constants validate") {
+  const std::string helpers = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+uint twice_x() { return gl_WorkGroupSize.x * 2u; }
+uint flat_index(uvec3 id) { return id.x + id.y * gl_WorkGroupSize.x + id.z * gl_WorkGroupSize.x * gl_WorkGroupSize.y; }
+void bump(inout uvec3 v) { v += gl_WorkGroupSize; }
+void main() {
+  uvec3 l = gl_LocalInvocationID;
+  bump(l);
+  const uint folded = gl_WorkGroupSize.x * 2u + gl_WorkGroupSize.z;
+  data[gl_GlobalInvocationID.x] = twice_x() + flat_index(gl_LocalInvocationID) + l.y + folded + gl_LocalInvocationIndex;
+}
+)";
+  for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
+    INFO("target " << bismuth::spirv::to_string(env));
+    runtime_or_fail(prepared(shader(helpers), env), env);
+    const auto patch = runtime_or_fail(prepared(shader(kWithPushConstants), env), env, {.push_constant_offset = 16});
+    CHECK(patch.report.push_constant_offset == 16);
+    CHECK(patch.report.push_constant_end == 28);
+  }
+  // Only LocalInvocationIndex and no size at all: nothing to compute but the guard.
+  const std::string index_only = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+void main() { data[gl_LocalInvocationIndex] = 1u; }
+)";
+  runtime_or_fail(prepared(shader(index_only)), TargetEnv::Vulkan1_1);
+}
+
+TEST_CASE("Runtime group size: a push-constant block declared before any uvec3 and a nested one get the size") {
+  // glslang declares P before the uvec3 type here: the pass moves the vector type up before appending the member.
+  const std::string early = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+layout(push_constant) uniform P { uint k; } pc;
+void main() { data[pc.k] = pc.k + gl_LocalInvocationIndex; }
+)";
+  for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
+    INFO("target " << bismuth::spirv::to_string(env));
+    runtime_or_fail(prepared(shader(early), env), env, {.push_constant_offset = 16});
+  }
+  // A struct member and a scalar: the existing block is 12 bytes, so 16 is the first offset the pass accepts.
+  const std::string nested = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+struct S { uint a; uint b; };
+layout(push_constant) uniform P { S s; uint k; } pc;
+void main() { S copy = pc.s; data[gl_LocalInvocationIndex] = copy.a + pc.k + gl_WorkGroupSize.x; }
+)";
+  runtime_or_fail(prepared(shader(nested)), TargetEnv::Vulkan1_1, {.push_constant_offset = 16});
+  CHECK_THAT(error_of(prepared(shader(nested))), Catch::Contains("(12 bytes)"));
+}
+
+TEST_CASE("Runtime group size: copies, pointer copies, signed ids, phis and initializers are retargeted") {
+  // Shapes glslang does not emit but valid SPIR-V may hold: OpCopyMemory from and OpCopyObject of the
+  // LocalInvocationId variable, a signed GlobalInvocationId, a function variable initialized with a size-dependent
+  // OpSpecConstantOp and an OpPhi over size-dependent constants.
+  const char* text = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid %gid
+OpExecutionMode %main LocalSize 1 1 1
+OpDecorate %lid BuiltIn LocalInvocationId
+OpDecorate %gid BuiltIn GlobalInvocationId
+OpDecorate %x SpecId 0
+OpDecorate %y SpecId 1
+OpDecorate %z SpecId 2
+OpDecorate %size BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%int = OpTypeInt 32 1
+%v3 = OpTypeVector %uint 3
+%v3i = OpTypeVector %int 3
+%bool = OpTypeBool
+%x = OpSpecConstant %uint 1
+%y = OpSpecConstant %uint 1
+%z = OpSpecConstant %uint 1
+%size = OpSpecConstantComposite %v3 %x %y %z
+%uint_2 = OpConstant %uint 2
+%uint_0 = OpConstant %uint 0
+%twice = OpSpecConstantOp %uint IMul %x %uint_2
+%second = OpSpecConstantOp %uint CompositeExtract %size 1
+%ptr_in_v3 = OpTypePointer Input %v3
+%ptr_in_v3i = OpTypePointer Input %v3i
+%ptr_in_uint = OpTypePointer Input %uint
+%ptr_fn_v3 = OpTypePointer Function %v3
+%ptr_fn_uint = OpTypePointer Function %uint
+%ptr_priv_uint = OpTypePointer Private %uint
+%lid = OpVariable %ptr_in_v3 Input
+%gid = OpVariable %ptr_in_v3i Input
+%sink = OpVariable %ptr_priv_uint Private
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%copy = OpVariable %ptr_fn_v3 Function
+%init = OpVariable %ptr_fn_uint Function %twice
+OpCopyMemory %copy %lid
+%alias = OpCopyObject %ptr_in_v3 %lid
+%chain = OpAccessChain %ptr_in_uint %alias %uint_0
+%lx = OpLoad %uint %chain
+%gv = OpLoad %v3i %gid
+%g0 = OpCompositeExtract %int %gv 0
+%g0u = OpBitcast %uint %g0
+%cond = OpULessThan %bool %lx %second
+OpSelectionMerge %merge None
+OpBranchConditional %cond %then %merge
+%then = OpLabel
+OpBranch %merge
+%merge = OpLabel
+%phi = OpPhi %uint %twice %entry %second %then
+%i = OpLoad %uint %init
+%s1 = OpIAdd %uint %phi %i
+%s2 = OpIAdd %uint %s1 %g0u
+OpStore %sink %s2
+OpReturn
+OpFunctionEnd
+)";
+  const auto input = assemble_or_fail(text);
+  REQUIRE_VALID(input, TargetEnv::Vulkan1_1);
+  const auto patch = runtime_or_fail(input, TargetEnv::Vulkan1_1);
+  CHECK_FALSE(patch.report.exact_only);
+}
+
+TEST_CASE("Runtime group size: barriers, subgroup operations and subgroup built-ins make the module exact only") {
+  for (TargetEnv env : {TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3}) {
+    INFO("target " << bismuth::spirv::to_string(env));
+    const auto reduction = runtime_or_fail(prepared(shader(kReduction), env), env);
+    CHECK(reduction.report.exact_only);
+    CHECK_THAT(reduction.report.exact_only_reason, Catch::Contains("(OpControlBarrier): workgroup barrier"));
+    CHECK_THAT(reduction.report.exact_only_reason, Catch::StartsWith("word "));
+
+    const std::string subgroup_ext = "#extension GL_KHR_shader_subgroup_arithmetic : require\n";
+    const auto subgroup = runtime_or_fail(prepared(shader(kSubgroup, kVariable, subgroup_ext), env), env);
+    CHECK(subgroup.report.exact_only);
+    CHECK_THAT(subgroup.report.exact_only_reason, Catch::Contains("(OpGroupNonUniformIAdd)"));
+
+    const std::string basic_ext = "#extension GL_KHR_shader_subgroup_basic : require\n";
+    const auto builtin = runtime_or_fail(prepared(shader(kSubgroupBuiltin, kVariable, basic_ext), env), env);
+    CHECK(builtin.report.exact_only);
+    CHECK_THAT(builtin.report.exact_only_reason, Catch::Contains("subgroup built-in"));
+  }
+  // Shared memory with atomics but no barrier does not need the whole workgroup.
+  const std::string atomics = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+shared uint counter;
+void main() { data[atomicAdd(counter, 1u)] = gl_LocalInvocationID.x; }
+)";
+  CHECK_FALSE(runtime_or_fail(prepared(shader(atomics)), TargetEnv::Vulkan1_1).report.exact_only);
+}
+
+TEST_CASE("Runtime group size: constant-only uses of the size, fixed sizes and bad options are refused") {
+  const std::string array = R"(
+layout(std430, binding = 0) buffer B { uint data[]; };
+shared uint tile[gl_WorkGroupSize.x];
+void main() { tile[gl_LocalInvocationIndex] = 1u; data[0] = tile[0]; }
+)";
+  const std::string message = error_of(prepared(shader(array)));
+  CHECK_THAT(message, Catch::Contains("(OpTypeArray): workgroup size used as a constant (array length): not eligible"));
+  CHECK_THAT(message, Catch::StartsWith("word "));
+
+  // A fixed size never went through pass 1: its dimensions are not specialization constants.
+  const auto fixed = compile_or_fail(shader("void main() {}\n", "layout(local_size_x = 4, local_size_y = 2) in;\n"));
+  CHECK_THAT(error_of(fixed), Catch::Contains("is not a specialization constant with a SpecId"));
+
+  const auto input = prepared(shader(kRecorder));
+  CHECK_THAT(error_of(input, {.push_constant_offset = 8}), Catch::Contains("not a multiple of 16"));
+  CHECK_THAT(error_of(input, {.entry_point = "other"}), Catch::Contains("no GLCompute entry point named \"other\""));
+  // The user block is 8 bytes: the size cannot go at 0.
+  CHECK_THAT(error_of(prepared(shader(kWithPushConstants))),
+             Catch::Contains("is inside the existing push constant block"));
+}
+
+TEST_CASE("Runtime group size: malformed words are errors") {
+  CHECK_THAT(error_of(std::vector<uint32_t>{}), Catch::Contains("empty"));
+  CHECK_THAT(error_of(std::vector<uint32_t>{0x07230203, 0x00010300, 0}), Catch::Contains("truncated"));
+  CHECK_THAT(error_of(std::vector<uint32_t>{0xdeadbeef, 0x00010300, 0, 10, 0}), Catch::Contains("magic"));
+  auto words = prepared(shader(kRecorder));
+  words.resize(words.size() - 3);
+  CHECK_THAT(error_of(words), Catch::Contains("(OpFunction): function %"));
+  CHECK_THAT(error_of(words), Catch::Contains("has no OpFunctionEnd"));
+
+  // Random corruption: every variant that still parses either gives an error or a module (no crash, no UB under
+  // the sanitizer build).
+  const auto input = prepared(shader(kRecorder));
+  std::mt19937 random(1234);
+  int parsed = 0;
+  for (int i = 0; i < 3000; ++i) {
+    auto corrupt = input;
+    const int flips = 1 + static_cast<int>(random() % 3);
+    for (int f = 0; f < flips; ++f) {
+      const size_t at = 5 + random() % (corrupt.size() - 5);
+      corrupt[at] = (random() % 2) ? corrupt[at] ^ (1u << (random() % 32)) : static_cast<uint32_t>(random() % 64);
+    }
+    if (!Module::parse(corrupt)) continue;
+    ++parsed;
+    (void)workgroup_size_to_runtime(corrupt, {});
+  }
+  CHECK(parsed > 100);
+}
+
+TEST_CASE("Runtime group size: uses of the invocation id the pass cannot retarget are refused") {
+  // The LocalInvocationId variable handed to a function as a pointer (glslang copies instead; hand-written SPIR-V
+  // may not).
+  const char* pointer_argument = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid
+OpDecorate %lid BuiltIn LocalInvocationId
+OpDecorate %x SpecId 0
+OpDecorate %y SpecId 1
+OpDecorate %z SpecId 2
+OpDecorate %size BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%x = OpSpecConstant %uint 1
+%y = OpSpecConstant %uint 1
+%z = OpSpecConstant %uint 1
+%size = OpSpecConstantComposite %v3 %x %y %z
+%ptr = OpTypePointer Input %v3
+%lid = OpVariable %ptr Input
+%fn_ptr = OpTypeFunction %void %ptr
+%main = OpFunction %void None %fn
+%l0 = OpLabel
+%r = OpFunctionCall %void %callee %lid
+OpReturn
+OpFunctionEnd
+%callee = OpFunction %void None %fn_ptr
+%p = OpFunctionParameter %ptr
+%l1 = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  const auto words = assemble_or_fail(pointer_argument);
+  CHECK_THAT(error_of(words), Catch::Contains("(OpFunctionCall): uses the LocalInvocationId / GlobalInvocationId"));
+  CHECK_THAT(error_of(words), Catch::Contains("not eligible"));
+}
+
+TEST_CASE("Runtime group size: a push-constant struct used elsewhere and shared SpecIds are refused") {
+  // The whole block loaded as a value: a new member would change that value's type.
+  const char* whole_block = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpDecorate %x SpecId 0
+OpDecorate %y SpecId 1
+OpDecorate %z SpecId 2
+OpDecorate %size BuiltIn WorkgroupSize
+OpDecorate %P Block
+OpMemberDecorate %P 0 Offset 0
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%x = OpSpecConstant %uint 1
+%y = OpSpecConstant %uint 1
+%z = OpSpecConstant %uint 1
+%size = OpSpecConstantComposite %v3 %x %y %z
+%P = OpTypeStruct %uint
+%ptr = OpTypePointer PushConstant %P
+%pc = OpVariable %ptr PushConstant
+%main = OpFunction %void None %fn
+%l0 = OpLabel
+%whole = OpLoad %P %pc
+OpReturn
+OpFunctionEnd
+)";
+  const auto block_words = assemble_or_fail(whole_block);
+  REQUIRE_VALID(block_words, TargetEnv::Vulkan1_1);
+  CHECK_THAT(error_of(block_words, {.push_constant_offset = 16}),
+             Catch::Contains("(OpLoad): the push constant struct"));
+
+  const char* shared_spec_id = R"(
+OpCapability Shader
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpDecorate %x SpecId 0
+OpDecorate %y SpecId 0
+OpDecorate %z SpecId 2
+OpDecorate %size BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%x = OpSpecConstant %uint 1
+%y = OpSpecConstant %uint 1
+%z = OpSpecConstant %uint 1
+%size = OpSpecConstantComposite %v3 %x %y %z
+%main = OpFunction %void None %fn
+%l0 = OpLabel
+OpReturn
+OpFunctionEnd
+)";
+  CHECK_THAT(error_of(assemble_or_fail(shared_spec_id)), Catch::Contains("share a SpecId"));
+}
+
+// ----------------------------------------------------------------------------------------------------------------
+// On the device.
+
+namespace {
+
+Error vk_error(const char* call, VkResult result) {
+  return Error{std::string(call) + " failed: VkResult " + std::to_string(static_cast<int>(result)),
+               static_cast<int64_t>(result)};
+}
+
+struct PushDispatch {
+  std::span<const uint32_t> spirv;
+  std::vector<std::pair<uint32_t, uint32_t>> specialization;  // (SpecId, value)
+  std::array<uint32_t, 3> group_count{1, 1, 1};
+  std::vector<uint32_t> buffer;      // storage buffer at set 0 binding 0, read back
+  std::vector<uint32_t> push_words;  // push constants from offset 0; none when empty
+};
+
+// One storage buffer, specialization and push constants: the dispatch the backend makes for a runtime-size module.
+class PushDevice {
+ public:
+  static Expected<std::unique_ptr<PushDevice>> create(ValidatedVulkan& vk) {
+    std::unique_ptr<PushDevice> self(new PushDevice());
+    const auto& info = vk.selected_device();
+    self->physical_ = info.handle;
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(self->physical_, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(self->physical_, &count, families.data());
+    bool found = false;
+    for (uint32_t i = 0; i < count && !found; ++i) {
+      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+        self->family_ = i;
+        found = true;
+      }
+    }
+    if (!found) return fail("no compute queue on " + info.name);
+    const bool vulkan13 = info.api_version >= VK_API_VERSION_1_3 && vk.instance().api_version() >= VK_API_VERSION_1_3;
+    VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    if (vulkan13) supported.pNext = &supported13;
+    vkGetPhysicalDeviceFeatures2(self->physical_, &supported);
+    VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    enabled13.maintenance4 = supported13.maintenance4;
+    self->maintenance4_ = vulkan13 && supported13.maintenance4;
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue_info.queueFamilyIndex = self->family_;
+    queue_info.queueCount = 1;
+    queue_info.pQueuePriorities = &priority;
+    VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    if (vulkan13) device_info.pNext = &enabled13;
+    device_info.queueCreateInfoCount = 1;
+    device_info.pQueueCreateInfos = &queue_info;
+    if (VkResult r = vkCreateDevice(self->physical_, &device_info, nullptr, &self->device_); r != VK_SUCCESS) {
+      return vk_error("vkCreateDevice", r);
+    }
+    volkLoadDeviceTable(&self->vk_, self->device_);
+    self->vk_.vkGetDeviceQueue(self->device_, self->family_, 0, &self->queue_);
+    return self;
+  }
+  ~PushDevice() { reset(); }
+  PushDevice(const PushDevice&) = delete;
+  PushDevice& operator=(const PushDevice&) = delete;
+
+  bool maintenance4() const { return maintenance4_; }
+
+  void reset() {
+    if (device_ != VK_NULL_HANDLE) vk_.vkDestroyDevice(device_, nullptr);
+    device_ = VK_NULL_HANDLE;
+  }
+
+  Status run(PushDispatch& dispatch) {
+    struct Objects {
+      const VolkDeviceTable& vk;
+      VkDevice device;
+      VkBuffer buffer = VK_NULL_HANDLE;
+      VkDeviceMemory memory = VK_NULL_HANDLE;
+      VkShaderModule module = VK_NULL_HANDLE;
+      VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
+      VkPipelineLayout layout = VK_NULL_HANDLE;
+      VkPipeline pipeline = VK_NULL_HANDLE;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      VkCommandPool command_pool = VK_NULL_HANDLE;
+      VkFence fence = VK_NULL_HANDLE;
+      ~Objects() {
+        if (fence) vk.vkDestroyFence(device, fence, nullptr);
+        if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
+        if (pool) vk.vkDestroyDescriptorPool(device, pool, nullptr);
+        if (pipeline) vk.vkDestroyPipeline(device, pipeline, nullptr);
+        if (layout) vk.vkDestroyPipelineLayout(device, layout, nullptr);
+        if (set_layout) vk.vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
+        if (module) vk.vkDestroyShaderModule(device, module, nullptr);
+        if (buffer) vk.vkDestroyBuffer(device, buffer, nullptr);
+        if (memory) vk.vkFreeMemory(device, memory, nullptr);
+      }
+    } o{vk_, device_};
+
+    const VkDeviceSize size = std::max<size_t>(dispatch.buffer.size(), 4) * sizeof(uint32_t);
+    VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    buffer_info.size = size;
+    buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (VkResult e = vk_.vkCreateBuffer(device_, &buffer_info, nullptr, &o.buffer); e)
+      return vk_error("vkCreateBuffer", e);
+    VkMemoryRequirements requirements;
+    vk_.vkGetBufferMemoryRequirements(device_, o.buffer, &requirements);
+    VkPhysicalDeviceMemoryProperties properties;
+    vkGetPhysicalDeviceMemoryProperties(physical_, &properties);
+    const VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type_index = UINT32_MAX;
+    for (uint32_t i = 0; i < properties.memoryTypeCount && type_index == UINT32_MAX; ++i) {
+      if ((requirements.memoryTypeBits & (1u << i)) && (properties.memoryTypes[i].propertyFlags & wanted) == wanted) {
+        type_index = i;
+      }
+    }
+    if (type_index == UINT32_MAX) return fail("no host-visible coherent memory type");
+    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    allocate.allocationSize = requirements.size;
+    allocate.memoryTypeIndex = type_index;
+    if (VkResult e = vk_.vkAllocateMemory(device_, &allocate, nullptr, &o.memory); e)
+      return vk_error("vkAllocateMemory", e);
+    if (VkResult e = vk_.vkBindBufferMemory(device_, o.buffer, o.memory, 0); e)
+      return vk_error("vkBindBufferMemory", e);
+    void* mapped = nullptr;
+    if (VkResult e = vk_.vkMapMemory(device_, o.memory, 0, size, 0, &mapped); e) return vk_error("vkMapMemory", e);
+    std::memset(mapped, 0, size);
+    std::memcpy(mapped, dispatch.buffer.data(), dispatch.buffer.size() * sizeof(uint32_t));
+
+    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    module_info.codeSize = dispatch.spirv.size() * sizeof(uint32_t);
+    module_info.pCode = dispatch.spirv.data();
+    if (VkResult e = vk_.vkCreateShaderModule(device_, &module_info, nullptr, &o.module); e) {
+      return vk_error("vkCreateShaderModule", e);
+    }
+    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
+                                               nullptr};
+    VkDescriptorSetLayoutCreateInfo set_layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    set_layout_info.bindingCount = 1;
+    set_layout_info.pBindings = &binding;
+    if (VkResult e = vk_.vkCreateDescriptorSetLayout(device_, &set_layout_info, nullptr, &o.set_layout); e) {
+      return vk_error("vkCreateDescriptorSetLayout", e);
+    }
+    const uint32_t push_size = static_cast<uint32_t>(dispatch.push_words.size() * sizeof(uint32_t));
+    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size};
+    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layout_info.setLayoutCount = 1;
+    layout_info.pSetLayouts = &o.set_layout;
+    layout_info.pushConstantRangeCount = push_size ? 1 : 0;
+    layout_info.pPushConstantRanges = &range;
+    if (VkResult e = vk_.vkCreatePipelineLayout(device_, &layout_info, nullptr, &o.layout); e) {
+      return vk_error("vkCreatePipelineLayout", e);
+    }
+    std::vector<VkSpecializationMapEntry> entries;
+    std::vector<uint32_t> values;
+    for (auto [spec_id, value] : dispatch.specialization) {
+      entries.push_back({spec_id, static_cast<uint32_t>(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
+      values.push_back(value);
+    }
+    VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(),
+                                        values.size() * sizeof(uint32_t), values.data()};
+    VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    pipeline_info.stage.module = o.module;
+    pipeline_info.stage.pName = "main";
+    pipeline_info.stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
+    pipeline_info.layout = o.layout;
+    if (VkResult e = vk_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &o.pipeline);
+        e) {
+      return vk_error("vkCreateComputePipelines", e);
+    }
+    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
+    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pool_info.maxSets = 1;
+    pool_info.poolSizeCount = 1;
+    pool_info.pPoolSizes = &pool_size;
+    if (VkResult e = vk_.vkCreateDescriptorPool(device_, &pool_info, nullptr, &o.pool); e) {
+      return vk_error("vkCreateDescriptorPool", e);
+    }
+    VkDescriptorSetAllocateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    set_info.descriptorPool = o.pool;
+    set_info.descriptorSetCount = 1;
+    set_info.pSetLayouts = &o.set_layout;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (VkResult e = vk_.vkAllocateDescriptorSets(device_, &set_info, &set); e) {
+      return vk_error("vkAllocateDescriptorSets", e);
+    }
+    const VkDescriptorBufferInfo descriptor{o.buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    write.dstSet = set;
+    write.descriptorCount = 1;
+    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    write.pBufferInfo = &descriptor;
+    vk_.vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
+
+    VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    command_pool_info.queueFamilyIndex = family_;
+    if (VkResult e = vk_.vkCreateCommandPool(device_, &command_pool_info, nullptr, &o.command_pool); e) {
+      return vk_error("vkCreateCommandPool", e);
+    }
+    VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    command_info.commandPool = o.command_pool;
+    command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    command_info.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    if (VkResult e = vk_.vkAllocateCommandBuffers(device_, &command_info, &commands); e) {
+      return vk_error("vkAllocateCommandBuffers", e);
+    }
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vk_.vkBeginCommandBuffer(commands, &begin);
+    vk_.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
+    vk_.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &set, 0, nullptr);
+    if (push_size) {
+      vk_.vkCmdPushConstants(commands, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, dispatch.push_words.data());
+    }
+    vk_.vkCmdDispatch(commands, dispatch.group_count[0], dispatch.group_count[1], dispatch.group_count[2]);
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vk_.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
+                             0, nullptr, 0, nullptr);
+    if (VkResult e = vk_.vkEndCommandBuffer(commands); e) return vk_error("vkEndCommandBuffer", e);
+    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (VkResult e = vk_.vkCreateFence(device_, &fence_info, nullptr, &o.fence); e) return vk_error("vkCreateFence", e);
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &commands;
+    if (VkResult e = vk_.vkQueueSubmit(queue_, 1, &submit, o.fence); e) return vk_error("vkQueueSubmit", e);
+    if (VkResult e = vk_.vkWaitForFences(device_, 1, &o.fence, VK_TRUE, UINT64_MAX); e) {
+      return vk_error("vkWaitForFences", e);
+    }
+    std::memcpy(dispatch.buffer.data(), mapped, dispatch.buffer.size() * sizeof(uint32_t));
+    vk_.vkUnmapMemory(device_, o.memory);
+    return {};
+  }
+
+ private:
+  PushDevice() = default;
+  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+  VkDevice device_ = VK_NULL_HANDLE;
+  VolkDeviceTable vk_{};
+  VkQueue queue_ = VK_NULL_HANDLE;
+  uint32_t family_ = 0;
+  bool maintenance4_ = false;
+};
+
+using Size = std::array<uint32_t, 3>;
+
+std::string describe(const Size& s) {
+  return std::to_string(s[0]) + "x" + std::to_string(s[1]) + "x" + std::to_string(s[2]);
+}
+
+constexpr uint32_t kSentinel = 0xdeadbeef;
+
+// Runs `original` specialized to `size` and `patched` specialized to (L,1,1) with the size pushed at `offset`, with
+// the same workgroup counts and user push constants, and compares every word of the buffer.
+void compare(PushDevice& device, const std::vector<uint32_t>& original, const RuntimeGroupSizePatch& patched,
+             const Size& size, uint32_t physical, const std::array<uint32_t, 3>& groups, uint32_t buffer_words,
+             const std::vector<uint32_t>& user_push = {}) {
+  INFO("logical size " << describe(size) << ", physical size " << physical << ", groups " << describe(groups));
+  const auto& ids = patched.report.spec_ids;
+  PushDispatch reference;
+  reference.spirv = original;
+  reference.specialization = {{ids[0], size[0]}, {ids[1], size[1]}, {ids[2], size[2]}};
+  reference.group_count = groups;
+  reference.buffer.assign(buffer_words, kSentinel);
+  reference.buffer[0] = 0;
+  reference.push_words = user_push;
+  REQUIRE_OK(device.run(reference));
+
+  PushDispatch runtime = reference;
+  runtime.spirv = patched.words;
+  runtime.specialization = {{ids[0], physical}, {ids[1], 1}, {ids[2], 1}};
+  runtime.buffer.assign(buffer_words, kSentinel);
+  runtime.buffer[0] = 0;
+  runtime.push_words = user_push;
+  runtime.push_words.resize(patched.report.push_constant_offset / 4, 0);
+  runtime.push_words.insert(runtime.push_words.end(), size.begin(), size.end());
+  REQUIRE_OK(device.run(runtime));
+
+  size_t mismatches = 0;
+  for (size_t i = 0; i < reference.buffer.size(); ++i) {
+    if (reference.buffer[i] == runtime.buffer[i]) continue;
+    if (++mismatches <= 8) {
+      UNSCOPED_INFO("word " << i << ": original " << reference.buffer[i] << ", runtime size " << runtime.buffer[i]);
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
+uint32_t volume(const Size& s) {
+  return s[0] * s[1] * s[2];
+}
+
+}  // namespace
+
+TEST_CASE("Runtime group size: on the device every built-in matches the module specialized to the logical size") {
+  ValidatedVulkan vk;
+  auto device = PushDevice::create(vk);
+  REQUIRE_OK(device);
+  const uint32_t max_invocations = vk.selected_device().max_compute_work_group_invocations;
+  std::vector<TargetEnv> envs{TargetEnv::Vulkan1_1};
+  if ((*device)->maintenance4()) {
+    envs.push_back(TargetEnv::Vulkan1_3);
+  } else {
+    WARN("the selected device lacks maintenance4: the SPIR-V 1.6 (LocalSizeId) form is not dispatched");
+  }
+  const std::array<uint32_t, 3> groups{2, 2, 2};
+  for (TargetEnv env : envs) {
+    INFO("target " << bismuth::spirv::to_string(env));
+    const auto original = prepared(shader(kRecorder), env);
+    const auto patched = runtime_or_fail(original, env);
+    REQUIRE_FALSE(patched.report.exact_only);
+    for (const Size& size : std::vector<Size>{{7, 3, 1}, {4, 4, 2}, {64, 1, 1}, {5, 1, 3}, {1, 1, 1}, {3, 5, 7}}) {
+      const uint32_t t = volume(size);
+      const uint32_t words = 1 + t * 8 * 16;
+      for (uint32_t physical : {t, t + 1, std::max(t, 64u) + 36, std::min(max_invocations, 256u)}) {
+        if (physical < t || physical > max_invocations) continue;
+        compare(**device, original, patched, size, physical, groups, words);
+      }
+    }
+  }
+  device->reset();
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Runtime group size: on the device a user push-constant block keeps working next to the size") {
+  ValidatedVulkan vk;
+  auto device = PushDevice::create(vk);
+  REQUIRE_OK(device);
+  const auto original = prepared(shader(kWithPushConstants));
+  const auto patched = runtime_or_fail(original, TargetEnv::Vulkan1_1, {.push_constant_offset = 16});
+  for (const Size& size : std::vector<Size>{{7, 3, 1}, {4, 4, 2}, {5, 1, 3}}) {
+    const uint32_t t = volume(size);
+    for (uint32_t physical : {t, t + 9, 128u}) {
+      if (physical < t) continue;
+      compare(**device, original, patched, size, physical, {3, 1, 2}, 1 + t * 6, {3, 11});
+    }
+  }
+  device->reset();
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Runtime group size: on the device a shared-memory reduction with barriers matches at L == x*y*z") {
+  ValidatedVulkan vk;
+  auto device = PushDevice::create(vk);
+  REQUIRE_OK(device);
+  const auto original = prepared(shader(kReduction));
+  const auto patched = runtime_or_fail(original, TargetEnv::Vulkan1_1);
+  REQUIRE(patched.report.exact_only);
+  const std::array<uint32_t, 3> groups{3, 2, 1};
+  for (const Size& size : std::vector<Size>{{7, 3, 1}, {4, 4, 2}, {64, 1, 1}, {5, 1, 3}, {16, 16, 1}}) {
+    const uint32_t t = volume(size);
+    compare(**device, original, patched, size, t, groups, 1 + groups[0] * groups[1]);
+    // And against the sum computed here.
+    PushDispatch run;
+    run.spirv = patched.words;
+    run.specialization = {
+        {patched.report.spec_ids[0], t}, {patched.report.spec_ids[1], 1}, {patched.report.spec_ids[2], 1}};
+    run.group_count = groups;
+    run.buffer.assign(1 + groups[0] * groups[1], 0);
+    run.push_words = {size[0], size[1], size[2]};
+    REQUIRE_OK((*device)->run(run));
+    CHECK(run.buffer[0] == groups[0] * groups[1]);
+    for (uint32_t gy = 0; gy < groups[1]; ++gy) {
+      for (uint32_t gx = 0; gx < groups[0]; ++gx) {
+        uint32_t sum = 0;
+        for (uint32_t z = 0; z < size[2]; ++z) {
+          for (uint32_t y = 0; y < size[1]; ++y) {
+            for (uint32_t x = 0; x < size[0]; ++x) {
+              sum += (gx * size[0] + x) * 3 + (gy * size[1] + y) * 5 + z * 7 + 1;
+            }
+          }
+        }
+        CHECK(run.buffer[1 + gx + gy * groups[0]] == sum);
+      }
+    }
+  }
+  device->reset();
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
