@@ -147,6 +147,15 @@ bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+// An OpExtInst of a NonSemantic.* set (debug information): it names ids without using their values.
+bool is_non_semantic(const Module& module, InstructionHandle handle) {
+  const auto w = module.words(handle);
+  if (module.opcode(handle) != Op::OpExtInst || w.size() < 4) return false;
+  auto set = module.definition(w[3]);
+  return set && module.opcode(*set) == Op::OpExtInstImport &&
+         starts_with(module.string_operand(*set, 2), "NonSemantic.");
+}
+
 // The id operands of `handle`. For OpExtInst the operands after the instruction number are ids in every set
 // Bismuth meets (GLSL.std.450, NonSemantic.*); for OpSpecConstantOp only the ids the named opcode takes.
 IdOperands id_operands(const Module& module, InstructionHandle handle) {
@@ -223,7 +232,11 @@ Expected<std::vector<Function>> collect_functions(const Module& module) {
       in_first_block = false;
       continue;
     }
-    if (!current) return fail(module.describe(h) + ": instruction outside a function in the function section");
+    if (!current) {
+      // Debug lines (and non-semantic instructions) may sit between functions.
+      if (op == Op::OpLine || op == Op::OpNoLine || op == Op::OpNop || op == Op::OpExtInst) continue;
+      return fail(module.describe(h) + ": instruction outside a function in the function section");
+    }
     current->body.push_back(h);
     if (op == Op::OpFunctionEnd) {
       current = nullptr;
@@ -482,6 +495,10 @@ class Pass {
   uint32_t push_struct_ = 0;
   uint32_t push_member_ = 0;
 
+  // Pointer types by (storage class, pointee), first declaration wins; hoisting keeps ids.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> pointers_;
+  bool pointers_indexed_ = false;
+
   // Made during the edits.
   uint32_t uint_ = 0, v3_ = 0, bool_ = 0;
   uint32_t push_var_id_ = 0, push_member_pointer_ = 0, push_member_index_ = 0;
@@ -605,7 +622,7 @@ Status Pass::find_size_constants() {
       }
     }
     if (op == Op::OpExecutionModeId && w.size() >= 3 && w[2] == u(spv::ExecutionMode::LocalSizeId)) continue;
-    if (op == Op::OpExtInst) continue;  // module-level OpExtInst are non-semantic (debug information)
+    if (is_non_semantic(m_, h)) continue;  // debug information names the constant, its value is not used
     if (op == Op::OpSpecConstantOp || op == Op::OpSpecConstantComposite) {
       if (op == Op::OpSpecConstantOp) {
         if (Status ok = check_spec_op(m_, h); !ok) return ok;
@@ -627,10 +644,7 @@ Status Pass::find_size_constants() {
       for (size_t i : operands.ids) uses |= is_dependent(w[i]);
       if (!uses) continue;
       if (!reachable_.contains(f.id)) continue;  // other entry points keep reading the constants
-      if (m_.opcode(h) == Op::OpExtInst && w.size() >= 4) {
-        auto set = m_.definition(w[3]);
-        if (set && starts_with(m_.string_operand(*set, 2), "NonSemantic.")) continue;
-      }
+      if (is_non_semantic(m_, h)) continue;
       for (size_t i : operands.constant_required) {
         if (is_dependent(w[i])) {
           return fail(m_.describe(h) + ": workgroup size used as a constant (operand word " + std::to_string(i) +
@@ -720,7 +734,7 @@ Status Pass::check_converted_uses() {
       const Op op = m_.opcode(h);
       const auto w = m_.words(h);
       const Section section = m_.section(h);
-      if (section == Section::Debug || section == Section::Annotation) continue;
+      if (section == Section::Debug || section == Section::Annotation || is_non_semantic(m_, h)) continue;
       if (op == Op::OpEntryPoint) {
         if (h != entry_.handle) {
           return fail(m_.describe(h) + ": the LocalInvocationId / GlobalInvocationId variable " + id_name(id) +
@@ -869,7 +883,9 @@ Status Pass::find_push_constant() {
   auto only_declarations = [&](uint32_t id, InstructionHandle allowed) -> Status {
     for (InstructionHandle h : users_[id]) {
       const Section section = m_.section(h);
-      if (h == allowed || section == Section::Debug || section == Section::Annotation) continue;
+      if (h == allowed || section == Section::Debug || section == Section::Annotation || is_non_semantic(m_, h)) {
+        continue;
+      }
       return fail(m_.describe(h) + ": the push constant struct " + id_name(struct_id) +
                   " is also used by something other than the push constant variable " + id_name(variable) +
                   ", so a member cannot be appended to it");
@@ -959,14 +975,19 @@ void Pass::detect_exact_only() {
 // Edits.
 
 Expected<uint32_t> Pass::pointer_to(uint32_t storage_class, uint32_t pointee) {
-  for (InstructionHandle h : m_.instructions(Section::Global)) {
-    const auto w = m_.words(h);
-    if (m_.opcode(h) == Op::OpTypePointer && w.size() == 4 && w[2] == storage_class && w[3] == pointee) return w[1];
+  if (!pointers_indexed_) {
+    for (InstructionHandle h : m_.instructions(Section::Global)) {
+      const auto w = m_.words(h);
+      if (m_.opcode(h) == Op::OpTypePointer && w.size() == 4) pointers_.emplace(std::pair{w[2], w[3]}, w[1]);
+    }
+    pointers_indexed_ = true;
   }
+  if (auto it = pointers_.find({storage_class, pointee}); it != pointers_.end()) return it->second;
   auto id = m_.allocate_id();
   if (!id) return id;
   const uint32_t operands[] = {*id, storage_class, pointee};
   m_.append(Section::Global, Op::OpTypePointer, operands);
+  pointers_.emplace(std::pair{storage_class, pointee}, *id);
   return *id;
 }
 
@@ -1160,10 +1181,7 @@ Status Pass::rematerialize(const Function& f) {
   for (InstructionHandle h : f.body) {
     const std::vector<uint32_t> w(m_.words(h).begin(), m_.words(h).end());  // emit() may move the word store
     const Op op = m_.opcode(h);
-    if (op == Op::OpExtInst && w.size() >= 4) {
-      auto set = m_.definition(w[3]);
-      if (set && starts_with(m_.string_operand(*set, 2), "NonSemantic.")) continue;
-    }
+    if (is_non_semantic(m_, h)) continue;
     const IdOperands operands = id_operands(m_, h);
     bool changed = false;
     std::vector<uint32_t> out(w.begin() + 1, w.end());

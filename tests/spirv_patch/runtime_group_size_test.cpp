@@ -302,6 +302,55 @@ OpFunctionEnd
   CHECK_FALSE(patch.report.exact_only);
 }
 
+TEST_CASE("Runtime group size: debug lines between functions and non-semantic instructions are kept") {
+  // glslang -gV emits OpLine between functions and NonSemantic.Shader.DebugInfo.100 instructions that name the
+  // built-in variables and constants; a made-up non-semantic set stands for it here.
+  const char* text = R"(
+OpCapability Shader
+OpExtension "SPV_KHR_non_semantic_info"
+%set = OpExtInstImport "NonSemantic.Bismuth.Test"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main" %lid
+%file = OpString "test.comp"
+OpDecorate %lid BuiltIn LocalInvocationId
+OpDecorate %x SpecId 0
+OpDecorate %y SpecId 1
+OpDecorate %z SpecId 2
+OpDecorate %size BuiltIn WorkgroupSize
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%uint = OpTypeInt 32 0
+%v3 = OpTypeVector %uint 3
+%x = OpSpecConstant %uint 1
+%y = OpSpecConstant %uint 1
+%z = OpSpecConstant %uint 1
+%size = OpSpecConstantComposite %v3 %x %y %z
+%ptr_in_v3 = OpTypePointer Input %v3
+%ptr_priv_v3 = OpTypePointer Private %v3
+%lid = OpVariable %ptr_in_v3 Input
+%sink = OpVariable %ptr_priv_v3 Private
+%d0 = OpExtInst %void %set 1 %lid %size
+%main = OpFunction %void None %fn
+%l0 = OpLabel
+%d1 = OpExtInst %void %set 2 %lid %size
+%v = OpLoad %v3 %lid
+%w = OpIAdd %v3 %v %size
+OpStore %sink %w
+%r = OpFunctionCall %void %helper
+OpReturn
+OpFunctionEnd
+OpLine %file 10 1
+%helper = OpFunction %void None %fn
+%l1 = OpLabel
+OpStore %sink %size
+OpReturn
+OpFunctionEnd
+)";
+  const auto input = assemble_or_fail(text);
+  REQUIRE_VALID(input, TargetEnv::Vulkan1_1);
+  runtime_or_fail(input, TargetEnv::Vulkan1_1);
+}
+
 TEST_CASE("Runtime group size: barriers, subgroup operations and subgroup built-ins make the module exact only") {
   for (TargetEnv env : {TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3}) {
     INFO("target " << bismuth::spirv::to_string(env));
