@@ -379,6 +379,13 @@ Status check_spec_op(const Module& module, InstructionHandle h) {
     return fail(module.describe(h) + ": OpSpecConstantOp " + opcode_name(w[3]) + " has " + std::to_string(operands) +
                 " operand word(s), the wrong number for that opcode");
   }
+  // Module::parse does not interpret these operands: check that the ids name something.
+  for (size_t i : id_operands(module, h).ids) {
+    if (!module.definition(w[i])) {
+      return fail(module.describe(h) + ": operand " + id_name(w[i]) + " (word " + std::to_string(i) +
+                  ") is not defined");
+    }
+  }
   return {};
 }
 
