@@ -11,6 +11,7 @@
 
 #include "bismuth/spirv_patch/runtime_group_size.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/translator/gl_program.hpp"
 #include "shader_sources.hpp"
 #include "support/validated_vulkan.hpp"
 
@@ -349,6 +350,36 @@ OpFunctionEnd
   const auto input = assemble_or_fail(text);
   REQUIRE_VALID(input, TargetEnv::Vulkan1_1);
   runtime_or_fail(input, TargetEnv::Vulkan1_1);
+}
+
+TEST_CASE("Runtime group size: the GL front's local_size_variable programs validate, with its SpecIds") {
+  // What the GL shim hands the backend: GL-semantics GLSL with gl_LocalGroupSizeARB, default-block uniforms and
+  // atomic counters, and ballot/vote (exact only).
+  const std::string header =
+      "#version 450\n#extension GL_ARB_compute_variable_group_size : require\n"
+      "#extension GL_ARB_shader_ballot : require\n#extension GL_ARB_gpu_shader_int64 : require\n"
+      "layout(local_size_variable) in;\nlayout(std430, binding = 1) buffer Out { uint o[]; };\n"
+      "uniform uint scale;\nlayout(binding = 0, offset = 0) uniform atomic_uint counter;\n";
+  const std::string plain = header + R"(
+void main() {
+  uvec3 total = gl_NumWorkGroups * gl_LocalGroupSizeARB;
+  uint i = gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * total.x + gl_GlobalInvocationID.z * total.x * total.y;
+  o[i] = gl_LocalInvocationID.x * scale + gl_LocalGroupSizeARB.x * 2u + atomicCounterIncrement(counter);
+}
+)";
+  const std::string ballot = header + R"(
+void main() { o[gl_GlobalInvocationID.x] = uint(ballotARB(gl_LocalInvocationID.x < gl_LocalGroupSizeARB.x / 2u)); }
+)";
+  for (const auto& [source, exact] : {std::pair{plain, false}, std::pair{ballot, true}}) {
+    auto gl_shader = bismuth::translator::GlShader::compile(source);
+    INFO(gl_shader->info_log());
+    REQUIRE(gl_shader->ok());
+    auto program = bismuth::translator::link_gl_program(std::span(&gl_shader, 1));
+    if (!program) FAIL(program.error().message);
+    const auto patch = runtime_or_fail(program->spirv, TargetEnv::Vulkan1_1);
+    CHECK(patch.report.spec_ids == bismuth::translator::kVariableGroupSizeSpecIds);
+    CHECK(patch.report.exact_only == exact);
+  }
 }
 
 TEST_CASE("Runtime group size: barriers, subgroup operations and subgroup built-ins make the module exact only") {
