@@ -9,6 +9,7 @@
 #include <cstring>
 #include <random>
 
+#include "bismuth/spirv_patch/reflection.hpp"
 #include "bismuth/spirv_patch/runtime_group_size.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "bismuth/translator/gl_program.hpp"
@@ -198,10 +199,25 @@ void main() {
 )";
   for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
     INFO("target " << bismuth::spirv::to_string(env));
-    runtime_or_fail(prepared(shader(helpers), env), env);
-    const auto patch = runtime_or_fail(prepared(shader(kWithPushConstants), env), env, {.push_constant_offset = 16});
+    const auto helpers_patch = runtime_or_fail(prepared(shader(helpers), env), env);
+    // The backend's flow: reflection gives the user block's size, the pass goes at the next multiple of 16, and
+    // reflection of the output gives the range to declare.
+    const auto input = prepared(shader(kWithPushConstants), env);
+    auto before = bismuth::spirv::reflect(input);
+    REQUIRE_OK(before);
+    REQUIRE(before->entry_points.at(0).resources.push_constants);
+    const uint32_t offset = (before->entry_points[0].resources.push_constants->size + 15) / 16 * 16;
+    CHECK(offset == 16);
+    const auto patch = runtime_or_fail(input, env, {.push_constant_offset = offset});
     CHECK(patch.report.push_constant_offset == 16);
     CHECK(patch.report.push_constant_end == 28);
+    for (const auto* words : {&patch.words, &helpers_patch.words}) {
+      auto after = bismuth::spirv::reflect(*words);
+      REQUIRE_OK(after);
+      REQUIRE(after->entry_points.at(0).resources.push_constants);
+      CHECK(after->entry_points[0].resources.push_constants->size ==
+            (words == &patch.words ? patch.report.push_constant_end : helpers_patch.report.push_constant_end));
+    }
   }
   // Only LocalInvocationIndex and no size at all: nothing to compute but the guard.
   const std::string index_only = R"(
