@@ -403,12 +403,21 @@ std::string constant_use_kind(Op op) {
   return "constant operand";
 }
 
-// ---------------------------------------------------------------------------------------------------------------
+std::string_view subgroup_builtin_name(spv::BuiltIn builtin) {
+  switch (builtin) {
+    case spv::BuiltIn::NumSubgroups: return "NumSubgroups";
+    case spv::BuiltIn::SubgroupId: return "SubgroupId";
+    case spv::BuiltIn::SubgroupLocalInvocationId: return "SubgroupLocalInvocationId";
+    case spv::BuiltIn::SubgroupEqMask: return "SubgroupEqMask";
+    case spv::BuiltIn::SubgroupGeMask: return "SubgroupGeMask";
+    case spv::BuiltIn::SubgroupGtMask: return "SubgroupGtMask";
+    case spv::BuiltIn::SubgroupLeMask: return "SubgroupLeMask";
+    case spv::BuiltIn::SubgroupLtMask: return "SubgroupLtMask";
+    default: return "?";
+  }
+}
 
-struct BuiltinVariable {
-  uint32_t id = 0;
-  InstructionHandle decoration = 0;
-};
+// ---------------------------------------------------------------------------------------------------------------
 
 // A 32-bit integer scalar (count 1) or vector of `count` components; returns its signedness.
 std::optional<bool> int32_type(const Module& module, uint32_t type, uint32_t count) {
@@ -963,8 +972,8 @@ void Pass::detect_exact_only() {
           for (size_t i : id_operands(m_, h).ids) {
             auto it = subgroup_builtin_vars_.find(w[i]);
             if (it == subgroup_builtin_vars_.end()) continue;
-            why = "reads a subgroup built-in (BuiltIn " + std::to_string(u(it->second)) +
-                  ") whose value depends on the physical workgroup";
+            why = "reads the subgroup built-in " + std::string(subgroup_builtin_name(it->second)) +
+                  ", whose value depends on the physical workgroup";
             break;
           }
         }
