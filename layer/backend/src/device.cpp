@@ -1,6 +1,7 @@
 #include "bismuth/backend/device.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "bismuth/backend/vk_strings.hpp"
@@ -320,7 +321,7 @@ Device::~Device() {
       vk_.vkDeviceWaitIdle(device_);
     } else {
       // Only Bismuth's own work: the owner may still be using its device.
-      const uint64_t last = last_submitted();
+      const uint64_t last = signalled_.load(std::memory_order_acquire);
       VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
       wait_info.semaphoreCount = 1;
       wait_info.pSemaphores = &timeline_;
@@ -371,33 +372,88 @@ bool Device::take_fault(const char* name, VkResult* result) {
   return true;
 }
 
-Expected<uint64_t> Device::submit_with(const std::function<VkResult(VkSemaphore, uint64_t)>& submit,
-                                      const char* call_name) {
+Expected<uint64_t> Device::reserve() {
   if (lost()) return lost_error();
   if (no_submissions_) return fail("Device: adopted with no_submissions; Bismuth does not submit on this device");
-  std::unique_lock<std::mutex> external;
-  if (external_queue_mutex_ != nullptr) external = std::unique_lock(*external_queue_mutex_);
-  std::lock_guard lock(queue_mutex_);
-  const uint64_t value = next_value_ + 1;
-  if (Status ok = call(call_name, [&] { return submit(timeline_, value); }); !ok) return ok.error();
-  next_value_ = value;
-  submitted_.store(value, std::memory_order_release);
-  return value;
+  return reserved_.fetch_add(1, std::memory_order_acq_rel) + 1;
+}
+
+template <class Submit>
+Status Device::submit_in_turn(uint64_t value, const char* call_name, const Submit& submit,
+                              const std::function<void(const Error&)>& on_failure) {
+  if (queued_.load(std::memory_order_acquire) != value - 1) {
+    std::unique_lock lock(turn_mutex_);
+    turn_cv_.wait(lock, [&] { return queued_.load(std::memory_order_relaxed) == value - 1; });
+  }
+  // value's turn: no other thread of Bismuth's submits until queued_ moves on.
+  Status status;
+  bool signalled = true;
+  {
+    std::unique_lock<std::mutex> external;
+    if (external_queue_mutex_ != nullptr) external = std::unique_lock(*external_queue_mutex_);
+    status = call(call_name, [&] { return submit(); });
+    if (!status) {
+      // Waiters may already wait for `value`: signal it anyway, with an empty submission queued after value - 1's
+      // (a host vkSignalSemaphore could not be: value - 1 may still be pending). Directly, not through call(): an
+      // injected fault is for the real submission. A failed submission changed nothing (Vulkan spec,
+      // vkQueueSubmit), so `value` is not signalled yet.
+      VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+      timeline_info.signalSemaphoreValueCount = 1;
+      timeline_info.pSignalSemaphoreValues = &value;
+      VkSubmitInfo empty{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+      empty.pNext = &timeline_info;
+      empty.signalSemaphoreCount = 1;
+      empty.pSignalSemaphores = &timeline_;
+      signalled = vk_.vkQueueSubmit(queue_, 1, &empty, VK_NULL_HANDLE) == VK_SUCCESS;
+    }
+  }
+  if (!status && on_failure) on_failure(status.error());
+  // Nothing will signal `value`: mark the device lost, so that every wait on it ends (Device::wait checks lost()).
+  if (!signalled) lost_.store(true, std::memory_order_release);
+  {
+    std::lock_guard lock(turn_mutex_);
+    if (signalled) signalled_.store(value, std::memory_order_release);
+    queued_.store(value, std::memory_order_release);
+  }
+  turn_cv_.notify_all();
+  return status;
+}
+
+Status Device::submit_reserved(uint64_t value, std::span<const VkCommandBuffer> command_buffers,
+                               const std::function<void(const Error&)>& on_failure) {
+  return submit_in_turn(
+      value, "vkQueueSubmit",
+      [&] {
+        VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+        timeline_info.signalSemaphoreValueCount = 1;
+        timeline_info.pSignalSemaphoreValues = &value;
+        VkSubmitInfo submit_info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        submit_info.pNext = &timeline_info;
+        submit_info.commandBufferCount = static_cast<uint32_t>(command_buffers.size());
+        submit_info.pCommandBuffers = command_buffers.data();
+        submit_info.signalSemaphoreCount = 1;
+        submit_info.pSignalSemaphores = &timeline_;
+        return vk_.vkQueueSubmit(queue_, 1, &submit_info, VK_NULL_HANDLE);
+      },
+      on_failure);
+}
+
+Expected<uint64_t> Device::submit_with(const std::function<VkResult(VkSemaphore, uint64_t)>& submit,
+                                       const char* call_name) {
+  auto value = reserve();
+  if (!value) return value.error();
+  const uint64_t v = *value;
+  Status ok = submit_in_turn(
+      v, call_name, [&] { return submit(timeline_, v); }, nullptr);
+  if (!ok) return ok.error();
+  return v;
 }
 
 Expected<uint64_t> Device::submit(std::span<const VkCommandBuffer> command_buffers) {
-  return submit_with([&](VkSemaphore timeline, uint64_t value) {
-    VkTimelineSemaphoreSubmitInfo timeline_info{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
-    timeline_info.signalSemaphoreValueCount = 1;
-    timeline_info.pSignalSemaphoreValues = &value;
-    VkSubmitInfo submit_info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit_info.pNext = &timeline_info;
-    submit_info.commandBufferCount = static_cast<uint32_t>(command_buffers.size());
-    submit_info.pCommandBuffers = command_buffers.data();
-    submit_info.signalSemaphoreCount = 1;
-    submit_info.pSignalSemaphores = &timeline;
-    return vk_.vkQueueSubmit(queue_, 1, &submit_info, VK_NULL_HANDLE);
-  });
+  auto value = reserve();
+  if (!value) return value.error();
+  if (Status ok = submit_reserved(*value, command_buffers); !ok) return ok.error();
+  return *value;
 }
 
 uint64_t Device::completed() {
@@ -414,6 +470,18 @@ uint64_t Device::completed() {
 Status Device::wait(uint64_t value, uint64_t timeout_ns) {
   if (lost()) return lost_error();
   if (value > last_submitted()) return fail("Device::wait: timeline value " + std::to_string(value) + " was never submitted");
+  if (value > queued_.load(std::memory_order_acquire)) {
+    // Reserved, not submitted yet (a recording thread submits it): wait for the submission first. It always
+    // settles (reserve()), and marks the device lost when nothing can signal the value.
+    std::unique_lock lock(turn_mutex_);
+    auto queued = [&] { return queued_.load(std::memory_order_relaxed) >= value || lost(); };
+    if (timeout_ns == UINT64_MAX) {
+      turn_cv_.wait(lock, queued);
+    } else if (!turn_cv_.wait_for(lock, std::chrono::nanoseconds(std::min<uint64_t>(timeout_ns, 1ull << 60)), queued)) {
+      return fail("Device::wait: timeline value " + std::to_string(value) + " was not submitted in time", VK_TIMEOUT);
+    }
+    if (lost()) return lost_error();
+  }
   if (value <= completed_.load(std::memory_order_acquire)) {
     collect();
     return {};
@@ -422,7 +490,12 @@ Status Device::wait(uint64_t value, uint64_t timeout_ns) {
   wait_info.semaphoreCount = 1;
   wait_info.pSemaphores = &timeline_;
   wait_info.pValues = &value;
-  if (Status ok = call("vkWaitSemaphores", vk_.vkWaitSemaphores, device_, &wait_info, timeout_ns); !ok) return ok;
+  VkResult result = VK_SUCCESS;
+  Status ok = call("vkWaitSemaphores", [&] { return result = vk_.vkWaitSemaphores(device_, &wait_info, timeout_ns); });
+  if (!ok) return ok;
+  if (result == VK_TIMEOUT) {
+    return fail("Device::wait: timeline value " + std::to_string(value) + " did not complete in time", VK_TIMEOUT);
+  }
   completed();
   collect();
   return {};
@@ -457,7 +530,7 @@ void Device::collect() {
 }
 
 void Device::drain_after_loss() {
-  const uint64_t last = last_submitted();
+  const uint64_t last = signalled_.load(std::memory_order_acquire);
   if (last == 0) return;
   VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wait_info.semaphoreCount = 1;

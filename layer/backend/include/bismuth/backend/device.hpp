@@ -20,6 +20,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -151,6 +152,20 @@ class Device {
   void inject_fault(VkResult result, std::string call_name = {});
 
   // ---- submission and completion: one timeline semaphore per Device ----
+  // Every submission signals the next value of the Device's timeline. Values are *reserved* in order (reserve();
+  // submit()/submit_with() reserve and submit in one call) and reach vkQueueSubmit in that order — Vulkan wants
+  // each signal value above the semaphore's current and pending values — so the submission of value v first
+  // waits until v - 1 was submitted (usually at once). A CommandStream with a recording thread reserves the
+  // value in flush() and its thread submits it later; Device::wait waits for that submission, then for the GPU.
+  // Every reserved value must be passed to submit_reserved() exactly once; it is then always *settled*: signalled
+  // by its submission, or — when that fails — by an empty submission in its place (or, when even that fails, the
+  // device is marked lost), so no waiter hangs on it.
+  Expected<uint64_t> reserve();
+  // Submits `command_buffers` (may be empty) signalling the reserved `value`, after value - 1. On failure
+  // `on_failure` (optional) runs with the error before `value` settles — whoever sees the value complete also sees
+  // what it recorded — and the error is returned.
+  Status submit_reserved(uint64_t value, std::span<const VkCommandBuffer> command_buffers,
+                         const std::function<void(const Error&)>& on_failure = nullptr);
   // Submits `command_buffers` to the queue; the returned timeline value is signalled when they complete.
   Expected<uint64_t> submit(std::span<const VkCommandBuffer> command_buffers);
   // For the Vulkan layer, whose submissions are the application's: runs `submit(timeline, value)` under the
@@ -159,10 +174,18 @@ class Device {
   // pipelines and buffers marked with it are destroyed only after that submission completes.
   Expected<uint64_t> submit_with(const std::function<VkResult(VkSemaphore timeline, uint64_t value)>& submit,
                                  const char* call = "vkQueueSubmit");
-  uint64_t last_submitted() const { return submitted_.load(std::memory_order_acquire); }
+  // The latest timeline value handed out (reserved): everything Bismuth recorded so far completes by it. Its
+  // submission may still be on its way (a recording thread submits it); waiting on it is valid.
+  uint64_t last_submitted() const { return reserved_.load(std::memory_order_acquire); }
+  // The latest value whose submission call returned (or that settled after a failed one): a command buffer
+  // submitted with a value <= this is no longer used by the submitting thread.
+  uint64_t last_queued() const { return queued_.load(std::memory_order_acquire); }
   // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
   uint64_t completed();
   bool is_complete(uint64_t value) { return value <= completed_.load(std::memory_order_acquire) || value <= completed(); }
+  // Waits until `value` completed: first until its submission call returned (last_queued() >= value) when it is
+  // only reserved yet (a recording thread submits it), then for the GPU. Fails when `value` was never reserved,
+  // the device is lost, or with VK_TIMEOUT when `timeout_ns` passed.
   Status wait(uint64_t value, uint64_t timeout_ns = UINT64_MAX);
   // Waits for everything Bismuth submitted.
   Status wait_all() { return wait(last_submitted()); }
@@ -181,6 +204,12 @@ class Device {
   Device() = default;
   Status finish_setup();
   bool take_fault(const char* name, VkResult* result);
+  // Waits for value's turn, runs `submit` (through call(), so faults can be injected), signals `value` with an
+  // empty submission when that failed, and settles `value` (see reserve()).
+  // `submit` is called as submit() -> VkResult (a template: no std::function per submission; device.cpp only).
+  template <class Submit>
+  Status submit_in_turn(uint64_t value, const char* call_name, const Submit& submit,
+                        const std::function<void(const Error&)>& on_failure);
 
   InstanceFunctions vki_;
   DeviceFunctions vk_;
@@ -204,9 +233,13 @@ class Device {
   std::string fault_call_;
 
   VkSemaphore timeline_ = VK_NULL_HANDLE;
-  std::mutex queue_mutex_;  // orders timeline values with queue order
-  uint64_t next_value_ = 0;  // guarded by queue_mutex_
-  std::atomic<uint64_t> submitted_{0};
+  std::atomic<uint64_t> reserved_{0};  // the last value reserve() handed out
+  // Submission turns: the holder of value queued_ + 1 submits; queued_ is written under turn_mutex_ and
+  // turn_cv_ wakes the next holder and Device::wait. Only the turn's holder calls vkQueueSubmit.
+  std::mutex turn_mutex_;
+  std::condition_variable turn_cv_;
+  std::atomic<uint64_t> queued_{0};
+  std::atomic<uint64_t> signalled_{0};  // the last value whose signal operation reached the queue
   std::atomic<uint64_t> completed_{0};
 
   mutable std::mutex deferred_mutex_;
