@@ -1,7 +1,15 @@
 // CommandStream with a recording thread (RecordingMode::Thread): the caller encodes commands into a ring and a
-// thread per stream replays them into the command buffer. These tests force the mode, so they run on lavapipe
+// thread per stream replays them into the command buffer, then ends and submits it with the timeline value that
+// flush() reserved (Device::reserve / submit_reserved). These tests force the mode, so they run on lavapipe
 // too (where Automatic picks inline recording), and are also part of the ThreadSanitizer binary ([concurrency]).
+#include <atomic>
+#include <chrono>
+#include <mutex>
 #include <numeric>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "backend_fixture.hpp"
 
@@ -159,6 +167,284 @@ TEST_CASE("GPU timestamps work with a recording thread", "[vulkan][concurrency]"
       REQUIRE(ns);
       CHECK(*ns >= 0);
     }
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+// ---- asynchronous submission: the recording thread ends and submits each batch itself ----
+
+TEST_CASE("With a recording thread, flush() hands the submission to the thread; small batches stay in order",
+          "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    // Tiny batches: most flushes return while the thread still replays earlier ones.
+    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 3});
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 64;
+    auto x = test::make_buffer(*device, n);
+    auto y = test::make_buffer(*device, n);
+    REQUIRE_OK(stream->fill(*x, 0, VK_WHOLE_SIZE, 0));
+    constexpr uint32_t steps = 3000;
+    uint32_t expected = 0;
+    uint64_t previous = 0;
+    for (uint32_t k = 0; k < steps; ++k) {
+      Buffer* from = k % 2 == 0 ? x.get() : y.get();
+      Buffer* to = k % 2 == 0 ? y.get() : x.get();
+      BufferBinding bindings[2] = {{from, 0, VK_WHOLE_SIZE, Access::Read}, {to, 0, VK_WHOLE_SIZE, Access::Write}};
+      const Push push{n, k};
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {1u + k % 16, 1, 1},
+                                   .groups = {n, 1, 1},
+                                   .bindings = bindings,
+                                   .push_constants = test::bytes_of(push)}));
+      expected += k;
+      if (k % 7 == 0) {  // explicit flushes between the automatic ones
+        auto value = stream->flush();
+        REQUIRE(value);
+        REQUIRE(*value > previous);
+        REQUIRE(*value <= device->last_submitted());
+        previous = *value;
+      }
+    }
+    CHECK(stream->stats().submissions >= steps / 3);
+    const auto words = read_words(*stream, steps % 2 == 0 ? *x : *y, n);
+    for (uint32_t i = 0; i < n; ++i) REQUIRE(words[i] == expected);
+    REQUIRE_OK(stream->finish());
+    CHECK(device->last_queued() == device->last_submitted());
+    CHECK(device->completed() >= device->last_submitted());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Streams on several threads flush concurrently; the timeline stays in order", "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto shader = test::make_add_shader(*device);
+    constexpr int kThreads = 3;
+    constexpr uint32_t n = 128;
+    constexpr uint32_t rounds = 300;
+    std::mutex mutex;
+    std::vector<std::string> failures;
+    std::vector<std::vector<uint64_t>> values(kThreads);
+    std::atomic<bool> done{false};
+    auto work = [&](int t) {
+      auto fail_with = [&](const std::string& m) {
+        std::lock_guard lock(mutex);
+        failures.push_back("thread " + std::to_string(t) + ": " + m);
+      };
+      // Two recording threads and one inline stream: every kind of submitter takes its turn.
+      auto stream = CommandStream::create(
+          *device, *cache,
+          {.recording = t == 2 ? RecordingMode::Inline : RecordingMode::Thread, .max_dispatches_per_batch = 5});
+      if (!stream) return fail_with(stream.error().message);
+      auto x = Buffer::create(*device, n * 4);
+      auto y = Buffer::create(*device, n * 4);
+      if (!x || !y) return fail_with("buffer creation failed");
+      if (auto ok = (*stream)->fill(**x, 0, VK_WHOLE_SIZE, uint32_t(t)); !ok) return fail_with(ok.error().message);
+      uint32_t expected = uint32_t(t);
+      for (uint32_t k = 0; k < rounds; ++k) {
+        Buffer* from = k % 2 == 0 ? x->get() : y->get();
+        Buffer* to = k % 2 == 0 ? y->get() : x->get();
+        BufferBinding bindings[2] = {{from, 0, VK_WHOLE_SIZE, Access::Read}, {to, 0, VK_WHOLE_SIZE, Access::Write}};
+        const Push push{n, k + uint32_t(t)};
+        auto ok = (*stream)->dispatch({.shader = shader.get(),
+                                       .size = {1u + (k + uint32_t(t)) % 32, 1, 1},
+                                       .groups = {n, 1, 1},
+                                       .bindings = bindings,
+                                       .push_constants = test::bytes_of(push)});
+        if (!ok) return fail_with(ok.error().message);
+        expected += k + uint32_t(t);
+        if (k % 2 == 0) {
+          auto value = (*stream)->flush();
+          if (!value) return fail_with(value.error().message);
+          if (!values[t].empty() && *value < values[t].back()) return fail_with("a flush returned a smaller value");
+          values[t].push_back(*value);
+          // Waiting on an older value of this stream, maybe not submitted by its thread yet.
+          if (k % 10 == 0 && values[t].size() > 3) {
+            if (auto waited = device->wait(values[t][values[t].size() - 3]); !waited) {
+              return fail_with(waited.error().message);
+            }
+          }
+        }
+      }
+      std::vector<uint32_t> words(n);
+      auto read = (*stream)->readback(rounds % 2 == 0 ? **x : **y, 0, std::as_writable_bytes(std::span(words)));
+      if (!read) return fail_with(read.error().message);
+      for (uint32_t i = 0; i < n; ++i) {
+        if (words[i] != expected) return fail_with("word " + std::to_string(i) + " wrong");
+      }
+      if (auto ok = (*stream)->finish(); !ok) return fail_with(ok.error().message);
+    };
+    // Meanwhile this thread waits for whatever was last reserved: often a value a recording thread has not
+    // submitted yet.
+    std::thread waiter([&] {
+      while (!done.load()) {
+        if (auto ok = device->wait(device->last_submitted()); !ok) {
+          std::lock_guard lock(mutex);
+          failures.push_back("waiter: " + ok.error().message);
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+    });
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) threads.emplace_back(work, t);
+    for (auto& thread : threads) thread.join();
+    done.store(true);
+    waiter.join();
+    for (const auto& m : failures) FAIL_CHECK(m);
+    REQUIRE(failures.empty());
+    // Distinct values: every flush of every stream reserved its own.
+    std::set<uint64_t> all;
+    size_t count = 0;
+    for (const auto& v : values) {
+      all.insert(v.begin(), v.end());
+      count += std::set<uint64_t>(v.begin(), v.end()).size();
+    }
+    CHECK(all.size() == count);
+    CHECK(device->last_queued() == device->last_submitted());
+    REQUIRE_OK(device->wait_all());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Reserved timeline values reach the queue in order whichever thread submits first", "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto first = device->reserve();
+    auto second = device->reserve();
+    REQUIRE(first);
+    REQUIRE(second);
+    REQUIRE(*second == *first + 1);
+    std::atomic<bool> second_done{false};
+    std::thread later([&] {
+      (void)device->submit_reserved(*second, {});  // waits for *first's turn
+      second_done.store(true);
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK_FALSE(second_done.load());
+    CHECK(device->last_queued() == *first - 1);
+    REQUIRE_OK(device->submit_reserved(*first, {}));
+    later.join();
+    CHECK(device->last_queued() == *second);
+    REQUIRE_OK(device->wait(*second));
+    CHECK_FALSE(device->wait(*second + 1));  // never reserved
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A submission that fails on the recording thread is reported by the stream and its value still completes",
+          "[vulkan][concurrency]") {
+  const char* call = GENERATE("vkQueueSubmit", "vkEndCommandBuffer");
+  CAPTURE(call);
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_threaded_stream(*device, *cache);
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 64;
+    auto a = test::make_buffer(*device, n);
+    auto b = test::make_buffer(*device, n);
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 10));
+    REQUIRE_OK(stream->finish());
+    const Push push{n, 5};
+    const DispatchInfo info{.shader = shader.get(),
+                            .size = {64, 1, 1},
+                            .groups = {1, 1, 1},
+                            .bindings = bindings,
+                            .push_constants = test::bytes_of(push)};
+    REQUIRE_OK(stream->dispatch(info));
+    device->inject_fault(VK_ERROR_OUT_OF_DEVICE_MEMORY, call);
+    auto value = stream->flush();  // returns at once: the thread ends and submits
+    REQUIRE(value);
+    REQUIRE_OK(device->wait(*value));  // signalled in the failed submission's place: no hang
+    auto finished = stream->finish();
+    REQUIRE_FALSE(finished);
+    CHECK(is_out_of_memory(finished.error()));
+    CHECK_THAT(finished.error().message, Catch::Contains(call));
+    CHECK_FALSE(device->lost());
+    // Reported once; the stream and the device go on working.
+    REQUIRE_OK(stream->dispatch(info));
+    const auto words = read_words(*stream, *b, n);
+    for (uint32_t i = 0; i < n; ++i) REQUIRE(words[i] == 15);
+    REQUIRE_OK(stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A readback after a failed submission on the recording thread fails instead of reading stale data",
+          "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_threaded_stream(*device, *cache);
+    constexpr uint32_t n = 64;
+    auto a = test::make_buffer(*device, n);
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 7));
+    REQUIRE_OK(stream->finish());
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 1));
+    device->inject_fault(VK_ERROR_OUT_OF_HOST_MEMORY, "vkQueueSubmit");
+    std::vector<uint32_t> words(n);
+    auto read = stream->readback(*a, 0, std::as_writable_bytes(std::span(words)));
+    REQUIRE_FALSE(read);
+    CHECK(is_out_of_memory(read.error()));
+    CHECK(read_words(*stream, *a, n)[0] == 7);  // the fill never ran; the error was reported once
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("Device lost in a submission on the recording thread: waiters end, every later call fails cleanly",
+          "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 4});
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 64;
+    auto a = test::make_buffer(*device, n);
+    auto b = test::make_buffer(*device, n);
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    const Push push{n, 1};
+    const DispatchInfo info{.shader = shader.get(),
+                            .size = {64, 1, 1},
+                            .groups = {1, 1, 1},
+                            .bindings = bindings,
+                            .push_constants = test::bytes_of(push)};
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->finish());
+    device->inject_fault(VK_ERROR_DEVICE_LOST, "vkQueueSubmit");
+    // Several batches reserved behind the one that fails (a later dispatch may already see the loss).
+    for (int i = 0; i < 10; ++i) {
+      if (!stream->dispatch(info)) break;
+    }
+    const uint64_t last = device->last_submitted();
+    std::atomic<int> waiter_result{-1};
+    std::thread waiter([&] { waiter_result.store(is_device_lost(device->wait(last).error()) ? 1 : 0); });
+    auto finished = stream->finish();
+    waiter.join();
+    CHECK(waiter_result.load() == 1);
+    REQUIRE_FALSE(finished);
+    CHECK(is_device_lost(finished.error()));
+    CHECK(device->lost());
+    auto dispatched = stream->dispatch(info);
+    REQUIRE_FALSE(dispatched);
+    CHECK(is_device_lost(dispatched.error()));
+    std::vector<uint32_t> words(n);
+    auto read = stream->readback(*b, 0, std::as_writable_bytes(std::span(words)));
+    REQUIRE_FALSE(read);
+    CHECK(is_device_lost(read.error()));
+    CHECK_FALSE(stream->flush());
+    CHECK_FALSE(device->wait_all());
+    CHECK_FALSE(CommandStream::create(*device, *cache));
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }

@@ -72,6 +72,10 @@ struct TimestampCmd {
   VkPipelineStageFlagBits stage;
   uint32_t query;
 };
+struct SubmitCmd {
+  VkCommandBuffer commands;
+  uint64_t value;
+};
 
 template <class T>
 T load(const std::byte* at) {
@@ -97,9 +101,11 @@ enum class CommandRecorder::Op : uint32_t {
   Fill,
   ResetQueries,
   Timestamp,
+  Submit,
 };
 
-CommandRecorder::CommandRecorder(const DeviceFunctions& vk, bool threaded) : vk_(vk), threaded_(threaded) {
+CommandRecorder::CommandRecorder(Device& device, bool threaded)
+    : device_(device), vk_(device.vk()), threaded_(threaded) {
   if (!threaded_) return;
   ring_ = std::make_unique<std::byte[]>(kCapacity);
   thread_ = std::thread([this] { run(); });
@@ -170,6 +176,20 @@ void CommandRecorder::drain() {
     tail_.wait(tail, std::memory_order_seq_cst);
   }
   producer_waiting_.store(false, std::memory_order_relaxed);
+}
+
+void CommandRecorder::submit(VkCommandBuffer commands, uint64_t value) {
+  const SubmitCmd c{commands, value};
+  std::memcpy(reserve(Op::Submit, sizeof c), &c, sizeof c);
+  publish_now();  // the submission must not wait for the next block: others may wait for its value
+}
+
+std::optional<Error> CommandRecorder::take_error() {
+  std::lock_guard lock(error_mutex_);
+  std::optional<Error> error = std::move(error_);
+  error_.reset();
+  failed_.store(false, std::memory_order_release);
+  return error;
 }
 
 void CommandRecorder::target(VkCommandBuffer commands) {
@@ -405,9 +425,33 @@ size_t CommandRecorder::replay(const std::byte* at) {
       vk_.vkCmdWriteTimestamp(commands, c.stage, c.pool, c.query);
       break;
     }
+    case Op::Submit: {
+      const auto c = load<SubmitCmd>(payload);
+      submit_on_thread(c.commands, c.value);
+      commands = VK_NULL_HANDLE;  // the caller may reuse it once the value completed
+      break;
+    }
   }
   replayed_.store(replayed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);  // one writer
   return header.bytes;
+}
+
+void CommandRecorder::note_failure(const Error& error) {
+  std::lock_guard lock(error_mutex_);
+  if (!error_) error_ = error;
+  failed_.store(true, std::memory_order_release);
+}
+
+void CommandRecorder::submit_on_thread(VkCommandBuffer commands, uint64_t value) {
+  // The value was reserved in flush(): it is submitted (or settled after a failure) whatever happens here, and
+  // the failure is noted before it settles, so a caller that waited for the value sees it.
+  if (Status ended = device_.call("vkEndCommandBuffer", vk_.vkEndCommandBuffer, commands); !ended) {
+    note_failure(ended.error());
+    (void)device_.submit_reserved(value, {});
+    return;
+  }
+  (void)device_.submit_reserved(value, std::span<const VkCommandBuffer>(&commands, 1),
+                                [this](const Error& error) { note_failure(error); });
 }
 
 }  // namespace bismuth::backend

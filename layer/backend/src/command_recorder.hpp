@@ -5,10 +5,17 @@
 // vkCmdDispatch alone costs 0.33–0.44 µs of CPU on the H100 machine (bench_vk_record), more than the whole
 // budget GL programs expect for glDispatchCompute. Encoding the same command into a ring costs the calling
 // thread a few tens of nanoseconds; the recording thread pays the driver's price in parallel, as Mesa's glthread
-// does for GL. The caller's view does not change: every command is recorded, in order, into the same command
-// buffer before drain() returns, and the stream calls drain() before it ends, submits, discards or destroys a
-// command buffer — so Vulkan's external synchronisation of the command buffer and its pool holds (the two
-// threads never use them at the same time; the ring's release/acquire pairs order their accesses).
+// does for GL. The caller's view does not change: every command is recorded, in order, into the command buffer
+// it was encoded for. A batch ends with an encoded Submit: the recording thread ends that command buffer and
+// submits it with the timeline value the caller reserved in flush() (Device::reserve, submit_reserved), so a
+// flush does not wait for the replay. The caller meanwhile begins the next batch's command buffer, which has a
+// pool of its own, and retargets the thread to it with an encoded Target — so Vulkan's external
+// synchronisation of command buffers and pools holds: each is used by one thread at a time, handed over
+// through the ring's release/acquire pairs (caller → thread) and the Device's submission turn (thread →
+// caller: a batch is reused only once its value was submitted and completed). drain() waits until everything
+// encoded was replayed (and submitted); the stream calls it before it discards or destroys command buffers.
+// A failed vkEndCommandBuffer or vkQueueSubmit on the thread becomes the recorder's error (take_error()); its
+// value is still signalled in order (Device::submit_reserved), so nobody waits forever.
 //
 // Descriptor pools, query pools and everything else that is not a vkCmd* stay on the calling thread.
 #pragma once
@@ -17,17 +24,20 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 #include <vector>
 
+#include "bismuth/backend/device.hpp"
 #include "bismuth/backend/vk_functions.hpp"
 
 namespace bismuth::backend {
 
 class CommandRecorder {
  public:
-  CommandRecorder(const DeviceFunctions& vk, bool threaded);
+  CommandRecorder(Device& device, bool threaded);
   ~CommandRecorder();
   CommandRecorder(const CommandRecorder&) = delete;
   CommandRecorder& operator=(const CommandRecorder&) = delete;
@@ -77,9 +87,17 @@ class CommandRecorder {
   void publish() {
     if (threaded_ && write_ - published_ >= kPublishBytes) publish_now();
   }
-  // Publishes and waits until the recording thread recorded everything; afterwards the caller may use the
-  // command buffer (end, submit, reset). Inline: nothing to do.
+  // Threaded only: the recording thread ends `commands` and submits it with the reserved timeline `value`
+  // (Device::reserve) once it has replayed everything encoded before; published at once. Later commands need
+  // a target() first.
+  void submit(VkCommandBuffer commands, uint64_t value);
+  // Publishes and waits until the recording thread replayed everything (and made the submissions encoded so
+  // far); afterwards the caller may use the current command buffer (end, reset). Inline: nothing to do.
   void drain();
+  // Whether an end or submission on the recording thread failed since the last take_error() (cheap).
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+  // The first such failure, once; the next failure is recorded again.
+  std::optional<Error> take_error();
 
   // Commands the recording thread replayed (tests).
   uint64_t replayed() const { return replayed_.load(std::memory_order_acquire); }
@@ -101,7 +119,10 @@ class CommandRecorder {
   void run();
   // Replays one command; returns its size.
   size_t replay(const std::byte* at);
+  void submit_on_thread(VkCommandBuffer commands, uint64_t value);
+  void note_failure(const Error& error);
 
+  Device& device_;
   const DeviceFunctions& vk_;
   const bool threaded_;
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
@@ -120,6 +141,10 @@ class CommandRecorder {
   std::atomic<bool> producer_waiting_{false};
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> replayed_{0};
+  // Written by the recording thread before the failed value settles; read by the caller.
+  alignas(64) std::atomic<bool> failed_{false};
+  std::mutex error_mutex_;
+  std::optional<Error> error_;  // guarded by error_mutex_
   std::thread thread_;
 };
 

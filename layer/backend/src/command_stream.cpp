@@ -66,13 +66,16 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
     : device_(&device),
       cache_(&cache),
       options_(options),
-      recorder_(std::make_unique<CommandRecorder>(device.vk(), threaded)) {}
+      recorder_(std::make_unique<CommandRecorder>(device, threaded)) {}
 
 bool CommandStream::records_on_thread() const { return recorder_->threaded(); }
 
 CommandStream::~CommandStream() {
-  recorder_->drain();  // nothing may still be recording into a command buffer destroyed below
+  (void)submission_error();  // an earlier batch's failure must not keep flush() from submitting this one
   if (current_ && !device_->lost()) (void)flush();
+  // Every encoded command recorded and every encoded submission made: the recording thread no longer uses a
+  // command buffer destroyed below (with a lost device the current one is destroyed unsubmitted).
+  recorder_->drain();
   if (device_->lost()) {
     device_->drain_after_loss();
   } else {
@@ -140,7 +143,10 @@ Status CommandStream::retire(Batch& batch) {
 }
 
 void CommandStream::retire_completed() {
-  while (!in_flight_.empty() && device_->is_complete(in_flight_.front()->value)) {
+  // last_queued: with a recording thread, the GPU may complete a batch before the thread's vkQueueSubmit call
+  // returned; the batch is reset only after it did.
+  while (!in_flight_.empty() && in_flight_.front()->value <= device_->last_queued() &&
+         device_->is_complete(in_flight_.front()->value)) {
     std::unique_ptr<Batch> batch = std::move(in_flight_.front());
     in_flight_.pop_front();
     (void)retire(*batch);
@@ -149,9 +155,16 @@ void CommandStream::retire_completed() {
   device_->collect();
 }
 
+Status CommandStream::submission_error() {
+  if (!recorder_->failed()) return {};
+  if (std::optional<Error> error = recorder_->take_error()) return *error;
+  return {};
+}
+
 Expected<CommandStream::Batch*> CommandStream::begin_batch() {
   if (current_) return current_.get();
   if (Status ok = device_->alive(); !ok) return ok.error();
+  if (Status ok = submission_error(); !ok) return ok.error();
   retire_completed();
   while (in_flight_.size() >= options_.max_batches_in_flight) {
     if (Status ok = device_->wait(in_flight_.front()->value); !ok) return ok.error();
@@ -206,7 +219,12 @@ void CommandStream::reset_binding_state() {
 }
 
 Expected<uint64_t> CommandStream::flush() {
-  if (device_->lost()) return device_->lost_error();
+  if (device_->lost()) {
+    discard();  // it can never be submitted: the next command starts a batch, which fails
+    return device_->lost_error();
+  }
+  // An earlier batch whose submission failed on the recording thread: report that first (this batch stays).
+  if (Status ok = submission_error(); !ok) return ok.error();
   if (!current_) return last_value_;
   std::unique_ptr<Batch> batch = std::move(current_);
   const auto& vk = device_->vk();
@@ -215,10 +233,21 @@ Expected<uint64_t> CommandStream::flush() {
     // only the other direction).
     recorder_->memory_barrier(kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, kWriteAccess, VK_ACCESS_HOST_READ_BIT);
   }
-  recorder_->drain();  // every encoded command is in the command buffer before it ends
-  Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, batch->commands);
-  Expected<uint64_t> value = ended ? device_->submit(std::span<const VkCommandBuffer>(&batch->commands, 1))
-                                   : Expected<uint64_t>(ended.error());
+  Expected<uint64_t> value = last_value_;
+  if (recorder_->threaded()) {
+    // The value is reserved now, in order; the recording thread ends and submits the command buffer once it
+    // replayed it (CommandRecorder::submit), while this thread goes on with the next batch.
+    value = device_->reserve();
+    if (value) {
+      recorder_->submit(batch->commands, *value);
+    } else {
+      recorder_->drain();  // the batch is recycled below: nothing may still record into it
+    }
+  } else {
+    Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, batch->commands);
+    value = ended ? device_->submit(std::span<const VkCommandBuffer>(&batch->commands, 1))
+                  : Expected<uint64_t>(ended.error());
+  }
   if (!value) {
     // Nothing of this batch reached the queue: drop its references and recycle it.
     batch->buffers.clear();
@@ -259,7 +288,10 @@ void CommandStream::discard() {
 Status CommandStream::finish() {
   auto value = flush();
   if (!value) return value.error();
-  if (Status ok = device_->wait(*value); !ok) return ok;
+  Status waited = device_->wait(*value);
+  // A submission that failed on the recording thread: its own error (noted before its value settled).
+  if (Status ok = submission_error(); !ok) return ok;
+  if (!waited) return waited;
   retire_completed();
   return {};
 }
@@ -743,7 +775,10 @@ Status CommandStream::wait_buffer_idle(Buffer& buffer) {
     if (!flushed) return flushed.error();
   }
   if (buffer.last_use() != 0) {
-    if (Status ok = device_->wait(buffer.last_use()); !ok) return ok;
+    Status waited = device_->wait(buffer.last_use());
+    // The batch that wrote the buffer may have failed to submit on the recording thread: not its old contents.
+    if (Status ok = submission_error(); !ok) return ok;
+    if (!waited) return waited;
   }
   retire_completed();
   return {};

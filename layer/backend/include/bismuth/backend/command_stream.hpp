@@ -115,6 +115,10 @@ class CommandStream {
   Expected<void*> map(Buffer& buffer);
 
   // Submits the current batch. Returns its timeline value (the last submitted one when nothing was recorded).
+  // With a recording thread the value is reserved here and the thread ends and submits the command buffer once
+  // it replayed it, so flush() does not wait for the replay; Device::wait on the value waits for that
+  // submission as well. Should it fail there, the value still completes (nothing ran) and the error is returned
+  // by the stream's next flush, finish, readback, map or command that starts a batch.
   Expected<uint64_t> flush();
   // Drops everything recorded since the last flush without submitting it (error recovery; the recording
   // benchmark uses it to measure recording alone). Buffers written by dropped commands keep their old contents.
@@ -150,7 +154,7 @@ class CommandStream {
     VkQueryPool query_pool = VK_NULL_HANDLE;
     uint32_t pairs_used = 0;
     uint64_t id = 0;
-    uint64_t value = 0;  // timeline value once submitted
+    uint64_t value = 0;  // timeline value, reserved in flush() (a recording thread submits it later)
     uint32_t dispatches = 0;
     bool has_writes = false;
     std::vector<std::shared_ptr<Buffer>> buffers;
@@ -165,6 +169,8 @@ class CommandStream {
   void destroy_batch(Batch& batch);
   Status retire(Batch& batch);
   void retire_completed();
+  // The failure of a submission the recording thread made for this stream since the last report, if any.
+  Status submission_error();
   void track(Batch& batch, Buffer& buffer);
   bool needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const;
   void note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes);
