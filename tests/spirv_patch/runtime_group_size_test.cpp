@@ -918,7 +918,7 @@ TEST_CASE("Runtime group size: on the device every built-in matches the module s
   auto device = PushDevice::create(vk);
   REQUIRE_OK(device);
   const uint32_t max_invocations = vk.selected_device().max_compute_work_group_invocations;
-  std::vector<TargetEnv> envs{TargetEnv::Vulkan1_1};
+  std::vector<TargetEnv> envs{TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1};
   if ((*device)->maintenance4()) {
     envs.push_back(TargetEnv::Vulkan1_3);
   } else {
