@@ -188,8 +188,7 @@ IdOperands id_operands(const Module& module, InstructionHandle handle) {
     required({4, 5});
     if (op == Op::OpAtomicCompareExchange || op == Op::OpAtomicCompareExchangeWeak) required({6});
   }
-  const std::string name = opcode_name(u(op));
-  if (starts_with(name, "OpGroup") && out.result != 0) required({3});
+  if (starts_with(info->name, "OpGroup") && out.result != 0) required({3});
   if (op == Op::OpGroupNonUniformQuadSwap) required({5});
   if ((op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast) &&
       module.version() < kVersion1_5) {
@@ -517,7 +516,7 @@ class Pass {
 
   // Made during the edits.
   uint32_t uint_ = 0, v3_ = 0, bool_ = 0;
-  uint32_t push_var_id_ = 0, push_member_pointer_ = 0, push_member_index_ = 0;
+  uint32_t push_var_id_ = 0, push_member_pointer_ = 0, push_member_index_ = 0, push_index_constant_ = 0;
 };
 
 Status Pass::find_entry() {
@@ -963,7 +962,8 @@ void Pass::detect_exact_only() {
           why = "subgroup barrier";
         }
       } else {
-        const std::string name = opcode_name(u(op));
+        const grammar::InstructionInfo* info = grammar::find_instruction(u(op));
+        const std::string_view name = info ? info->name : "";
         if (starts_with(name, "OpGroup") || starts_with(name, "OpSubgroup")) {
           why = "subgroup or workgroup collective operation";
         } else if (starts_with(name, "OpCooperativeMatrix")) {
@@ -1083,6 +1083,10 @@ Status Pass::add_push_constant() {
   auto member_pointer = pointer_to(u(spv::StorageClass::PushConstant), v3_);
   if (!member_pointer) return member_pointer.error();
   push_member_pointer_ = *member_pointer;
+  // Once, here: Module::replace drops the constant index, which a lookup per function would rebuild every time.
+  auto index = m_.constant_u32(push_member_index_);
+  if (!index) return index.error();
+  push_index_constant_ = *index;
   return {};
 }
 
@@ -1136,13 +1140,11 @@ Status Pass::rematerialize(const Function& f) {
   const InstructionHandle at = f.insert_point;
   std::unordered_map<uint32_t, uint32_t> value;  // dependent id -> id computed in this function
   auto emit = [&](Op op, std::vector<uint32_t> operands) { m_.insert_before(at, op, operands); };
-  auto index = m_.constant_u32(push_member_index_);
-  if (!index) return index.error();
   auto pointer = m_.allocate_id();
   auto size = m_.allocate_id();
   if (!pointer) return pointer.error();
   if (!size) return size.error();
-  emit(Op::OpAccessChain, {push_member_pointer_, *pointer, push_var_id_, *index});
+  emit(Op::OpAccessChain, {push_member_pointer_, *pointer, push_var_id_, push_index_constant_});
   emit(Op::OpLoad, {v3_, *size, *pointer});
   std::array<uint32_t, 3> component{};
   for (int d = 0; d < 3; ++d) {
@@ -1235,8 +1237,6 @@ Status Pass::add_wrapper() {
     }
     return *next;
   };
-  auto index_constant = m_.constant_u32(push_member_index_);
-  if (!index_constant) return index_constant.error();
 
   code.push_back({Op::OpFunction, {main->result_type, *wrapper, 0, main->type}});
   code.push_back({Op::OpLabel, {*label}});
@@ -1250,7 +1250,7 @@ Status Pass::add_wrapper() {
     flat = cast;
   }
   const uint32_t pointer = id(), size = id(), x = id(), y = id(), z = id(), xy = id(), total = id(), active = id();
-  code.push_back({Op::OpAccessChain, {push_member_pointer_, pointer, push_var_id_, *index_constant}});
+  code.push_back({Op::OpAccessChain, {push_member_pointer_, pointer, push_var_id_, push_index_constant_}});
   code.push_back({Op::OpLoad, {v3_, size, pointer}});
   code.push_back({Op::OpCompositeExtract, {uint_, x, size, 0}});
   code.push_back({Op::OpCompositeExtract, {uint_, y, size, 1}});
