@@ -37,6 +37,18 @@ bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBi
   return true;
 }
 
+// Whether a runtime-group-size pipeline of x*y*z invocations can run the size: within the device's per-dimension
+// limits, and the total within maxComputeWorkGroupSize[0] and maxComputeWorkGroupInvocations. Otherwise the
+// original module's per-size pipeline reports the limit.
+bool runtime_size_fits(const DeviceInfo& limits, const GroupSize& size) {
+  if (size.x == 0 || size.y == 0 || size.z == 0 || size.x > limits.max_compute_work_group_size[0] ||
+      size.y > limits.max_compute_work_group_size[1] || size.z > limits.max_compute_work_group_size[2]) {
+    return false;
+  }
+  const uint64_t total = uint64_t(size.x) * size.y * size.z;
+  return total <= limits.max_compute_work_group_size[0] && total <= limits.max_compute_work_group_invocations;
+}
+
 // Kept out of line so that the dispatch path does not carry the message-building code.
 [[gnu::cold, gnu::noinline]] Error binding_error(const Shader& shader, size_t index, const std::string& what) {
   return Error{"dispatch of " + shader.name() + ": binding " + std::to_string(index) + " " + what, 0};
@@ -430,6 +442,7 @@ inline CommandStream::FrontEntry* CommandStream::front_hit(const DispatchInfo& i
   if (last_front_ != nullptr && last_front_->shader == info.shader && last_front_->size == info.size &&
       last_front_->subgroup_size == info.subgroup_size) {
     ++stats_.front_table_hits;
+    if (last_front_->provisional) [[unlikely]] upgrade_provisional(*last_front_);
     return last_front_;
   }
   const size_t home = front_home(info);
@@ -439,6 +452,7 @@ inline CommandStream::FrontEntry* CommandStream::front_hit(const DispatchInfo& i
       // The LRU stamp is refreshed once per batch (record() does it when the batch first uses the pipeline).
       ++stats_.front_table_hits;
       last_front_ = &c;
+      if (c.provisional) [[unlikely]] upgrade_provisional(c);
       return &c;
     }
   }
@@ -465,17 +479,79 @@ Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchI
     if (probe == 3) victim = home + (front_replace_++ & 3);
   }
   FrontEntry& e = front_[victim % front_.size()];
-  const PipelineRequest request{info.shader, info.size, info.subgroup_size, {}};
-  auto pipeline = cache_->acquire(PipelineKey::make(request), request);
-  if (!pipeline) return pipeline.error();
+  const Shader* variant = info.shader->runtime_variant();
+  if (variant != nullptr && runtime_size_fits(device_->info(), info.size)) {
+    if (Status ok = fill_runtime_entry(e, info, *variant); !ok) return ok.error();
+  } else {
+    const PipelineRequest request{info.shader, info.size, info.subgroup_size, {}};
+    auto pipeline = cache_->acquire(PipelineKey::make(request), request);
+    if (!pipeline) return pipeline.error();
+    e.pipeline = (*pipeline)->shared_from_this();
+    e.run_shader = info.shader;
+    e.provisional = false;
+  }
   e.shader = info.shader;
   e.size = info.size;
   e.subgroup_size = info.subgroup_size;
   e.shader_ref = info.shader->shared_from_this();
-  e.pipeline = (*pipeline)->shared_from_this();
   e.batch_seen = 0;
   last_front_ = &e;
   return &e;
+}
+
+// A runtime-group-size shader: the pipeline of L = x*y*z invocations when it is ready; else, for shaders whose
+// surplus invocations may simply return (no barriers or subgroup operations), the smallest ready pipeline of
+// more invocations while the exact one compiles in the background — the first dispatch at a never-seen size
+// then costs a few lookups instead of a driver compile; else the exact one in the foreground (joining a
+// prewarm compile of it).
+Status CommandStream::fill_runtime_entry(FrontEntry& e, const DispatchInfo& info, const Shader& variant) {
+  const uint32_t total = info.size.x * info.size.y * info.size.z;
+  const PipelineRequest exact{&variant, GroupSize{total, 1, 1}, info.subgroup_size, {}};
+  const PipelineKey exact_key = PipelineKey::make(exact);
+  PipelineRef pipeline = cache_->find(exact_key);
+  bool provisional = false;
+  if (!pipeline && !variant.runtime_exact_only() && cache_->has_workers()) {
+    // The sizes prewarm compiles (default_prewarm_sizes): powers of two and multiples of the subgroup size.
+    const DeviceInfo& limits = device_->info();
+    const uint32_t largest = std::min(limits.max_compute_work_group_size[0], limits.max_compute_work_group_invocations);
+    const uint32_t subgroup = std::max(1u, limits.subgroup_size);
+    uint64_t power = 1, multiple = (uint64_t(total) / subgroup + 1) * subgroup;
+    while (power <= total) power <<= 1;
+    for (int probes = 0; probes < 64; ++probes) {
+      const uint64_t candidate = std::min(power, multiple);
+      if (candidate > largest) break;
+      const PipelineRequest larger{&variant, GroupSize{uint32_t(candidate), 1, 1}, info.subgroup_size, {}};
+      if (PipelineRef ready = cache_->find(PipelineKey::make(larger))) {
+        pipeline = std::move(ready);
+        provisional = true;
+        break;
+      }
+      if (candidate == power) power <<= 1;
+      if (candidate == multiple) multiple += subgroup;
+    }
+    if (provisional && !cache_->compile_in_background(variant.shared_from_this(), exact.size, info.subgroup_size)) {
+      pipeline.reset();
+      provisional = false;
+    }
+  }
+  if (!pipeline) {
+    auto acquired = cache_->acquire(exact_key, exact);
+    if (!acquired) return acquired.error();
+    pipeline = (*acquired)->shared_from_this();
+  }
+  e.pipeline = std::move(pipeline);
+  e.run_shader = &variant;
+  e.provisional = provisional;
+  return {};
+}
+
+void CommandStream::upgrade_provisional(FrontEntry& e) {
+  const PipelineRequest exact{e.run_shader, GroupSize{e.size.x * e.size.y * e.size.z, 1, 1}, e.subgroup_size, {}};
+  if (PipelineRef ready = cache_->find(PipelineKey::make(exact))) {
+    e.pipeline = std::move(ready);
+    e.provisional = false;
+    e.batch_seen = 0;
+  }
 }
 
 Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
@@ -487,28 +563,27 @@ Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timesta
       if (!front) return front.error();
       entry = *front;
     }
-    return record(*entry->pipeline, info, timestamp, entry);
+    return record(*entry->pipeline, *entry->run_shader, info, timestamp, entry);
   }
   const PipelineRequest request{info.shader, info.size, info.subgroup_size, info.spec_values};
   auto pipeline = cache_->acquire(PipelineKey::make(request), request);
   if (!pipeline) return pipeline.error();
-  return record(**pipeline, info, timestamp);
+  return record(**pipeline, *info.shader, info, timestamp);
 }
 
 Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr || !pipeline) return fail("dispatch without a shader or pipeline");
-  return record(*pipeline, info, timestamp);
+  return record(*pipeline, *info.shader, info, timestamp);
 }
 
-Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp,
-                             FrontEntry* front) {
+Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
+                             TimestampQuery* timestamp, FrontEntry* front) {
   Batch* batch = current_.get();
   if (batch == nullptr) {
     auto begun = begin_batch();
     if (!begun) return begun.error();
     batch = *begun;
   }
-  const Shader& shader = *info.shader;
   const DeviceInfo& limits = device_->info();
   const auto& vk = device_->vk();
 
@@ -578,7 +653,11 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     if (shader.layout_identity() != bound_layout_) bound_push_.clear();
     bound_layout_ = shader.layout_identity();
   }
-  if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
+  if (shader.is_runtime_variant()) {
+    if (Status ok = push_runtime_size(shader, info); !ok) return ok;
+    ++stats_.runtime_size_dispatches;
+    if (front != nullptr && front->provisional) ++stats_.masked_dispatches;
+  } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
     recorder_->push_constants(shader.pipeline_layout(), info.push_constants);
     bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
   }
@@ -621,6 +700,27 @@ Status CommandStream::record(const CachedPipeline& pipeline, const DispatchInfo&
     auto flushed = flush();
     if (!flushed) return flushed.error();
   }
+  return {};
+}
+
+// The caller's push constants, then the logical workgroup size where the variant reads it (12 bytes at
+// runtime_size_offset), pushed only when they differ from what is bound.
+Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInfo& info) {
+  const size_t offset = variant.runtime_size_offset();
+  const size_t user = info.push_constants.size();
+  if (user > offset) {
+    return fail("dispatch of " + info.shader->name() + ": " + std::to_string(user) +
+                " bytes of push constants overlap the runtime group size at offset " + std::to_string(offset));
+  }
+  const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
+  if (bound_push_.size() == offset + 12 && std::memcmp(bound_push_.data() + offset, size, 12) == 0 &&
+      (user == 0 || std::memcmp(bound_push_.data(), info.push_constants.data(), user) == 0)) {
+    return {};
+  }
+  bound_push_.assign(offset + 12, std::byte{0});
+  if (user != 0) std::memcpy(bound_push_.data(), info.push_constants.data(), user);
+  std::memcpy(bound_push_.data() + offset, size, 12);
+  recorder_->push_constants(variant.pipeline_layout(), bound_push_);
   return {};
 }
 

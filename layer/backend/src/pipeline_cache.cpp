@@ -556,6 +556,10 @@ void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<Gr
   if (!shader || workers_.empty()) return;
   if (sizes.empty()) sizes = options_.prewarm_sizes;
   if (sizes.empty()) sizes = default_prewarm_sizes(device_->info(), options_.max_prewarm_sizes);
+  if (shader->is_runtime_variant()) {
+    // Its pipelines depend on the total only: the 1-D sizes cover every shape.
+    std::erase_if(sizes, [](const GroupSize& s) { return s.y != 1 || s.z != 1; });
+  }
   {
     std::lock_guard lock(work_mutex_);
     if (stopping_) return;
@@ -573,7 +577,19 @@ void PipelineCache::cancel_prewarm() {
   idle_cv_.notify_all();
 }
 
-void PipelineCache::cancel_prewarm(const Shader& shader) {
+bool PipelineCache::compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size,
+                                          uint32_t subgroup_size) {
+  if (!shader || workers_.empty()) return false;
+  {
+    std::lock_guard lock(work_mutex_);
+    if (stopping_) return false;
+    queue_.push_front(PrewarmTask{std::move(shader), size, subgroup_size});
+  }
+  work_cv_.notify_one();
+  return true;
+}
+
+void PipelineCache::cancel_prewarm(const Shader& shader, bool wait_running) {
   std::vector<PrewarmTask> dropped;  // released outside the lock
   std::unique_lock lock(work_mutex_);
   for (auto it = queue_.begin(); it != queue_.end();) {
@@ -584,9 +600,11 @@ void PipelineCache::cancel_prewarm(const Shader& shader) {
       ++it;
     }
   }
-  idle_cv_.wait(lock, [&] {
-    return std::find(running_shaders_.begin(), running_shaders_.end(), &shader) == running_shaders_.end();
-  });
+  if (wait_running) {
+    idle_cv_.wait(lock, [&] {
+      return std::find(running_shaders_.begin(), running_shaders_.end(), &shader) == running_shaders_.end();
+    });
+  }
   if (queue_.empty() && running_prewarm_ == 0) idle_cv_.notify_all();
 }
 

@@ -9,6 +9,16 @@ Hash128 hash128(const void* data, size_t bytes) {
   return Hash128{h.low64, h.high64};
 }
 
+namespace {
+
+// A module of 12 bytes at `offset` must fit below maxPushConstantsSize (push constant ranges are multiples of 4).
+bool runtime_size_fits(const Device& device, const ShaderDesc& desc, const ShaderDesc::RuntimeGroupSize& variant) {
+  return variant.push_constant_offset % 4 == 0 && variant.push_constant_offset >= desc.layout.push_constant_bytes &&
+         uint64_t(variant.push_constant_offset) + 12 <= device.info().max_push_constants_size;
+}
+
+}  // namespace
+
 Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDesc& desc) {
   if (Status ok = device.alive(); !ok) return ok.error();
   if (desc.spirv.size() < 5 || desc.spirv[0] != 0x07230203u) {
@@ -94,6 +104,28 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
     return ok.error();
   }
   self->owns_layout_ = true;
+  if (desc.runtime_group_size) {
+    const ShaderDesc::RuntimeGroupSize& variant = *desc.runtime_group_size;
+    if (!runtime_size_fits(device, desc, variant)) {
+      self->runtime_variant_note_ = "the logical size does not fit into maxPushConstantsSize";
+    } else {
+      ShaderDesc child = desc;
+      child.spirv = variant.spirv;
+      child.layout.push_constant_bytes = variant.push_constant_offset + 12;
+      child.runtime_group_size.reset();
+      child.name = desc.name + " (runtime group size)";
+      auto created = Shader::create(device, child);
+      if (!created) {
+        // Not the caller's error: the per-size pipelines of the original module still work.
+        self->runtime_variant_note_ = created.error().message;
+      } else {
+        (*created)->is_runtime_variant_ = true;
+        (*created)->runtime_size_offset_ = variant.push_constant_offset;
+        (*created)->runtime_exact_only_ = variant.exact_only;
+        self->runtime_variant_ = std::move(*created);
+      }
+    }
+  }
   // Identically defined layouts are compatible (Vulkan spec, "Pipeline Layout Compatibility"), so a pipeline
   // cached for one shader object serves another with the same SPIR-V and the same layout description.
   std::vector<uint32_t> words;

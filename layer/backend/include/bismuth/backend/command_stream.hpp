@@ -80,6 +80,11 @@ struct StreamStats {
   uint64_t automatic_barriers = 0;
   uint64_t explicit_barriers = 0;
   uint64_t submissions = 0;
+  // Dispatches that ran a runtime-group-size pipeline (Shader::runtime_variant): chosen by total invocations.
+  uint64_t runtime_size_dispatches = 0;
+  // Of those, dispatches that ran on a larger pipeline (L > x*y*z, the surplus invocations return at once) while
+  // the exact one compiled in the background.
+  uint64_t masked_dispatches = 0;
 };
 
 class CommandStream {
@@ -175,8 +180,10 @@ class CommandStream {
   bool needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const;
   void note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes);
   void record_barrier(Batch& batch);
-  Status record(const CachedPipeline& pipeline, const DispatchInfo& info, TimestampQuery* timestamp,
-                FrontEntry* front = nullptr);
+  // `shader` is the shader whose module and layout run: info.shader or its runtime variant.
+  Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
+                TimestampQuery* timestamp, FrontEntry* front = nullptr);
+  Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
   Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
   Status wait_buffer_idle(Buffer& buffer);
   Expected<std::array<uint64_t, 2>> pair_ticks(const TimestampQuery& query);
@@ -211,6 +218,11 @@ class CommandStream {
     std::shared_ptr<const Shader> shader_ref;
     PipelineRef pipeline;
     uint64_t batch_seen = 0;  // the batch that already holds a reference to `pipeline`
+    // The shader that runs: `shader` or its runtime variant (then the logical size is pushed per dispatch).
+    const Shader* run_shader = nullptr;
+    // A larger runtime-size pipeline standing in while the exact one compiles in the background: every hit
+    // looks for the exact one (upgrade_provisional).
+    bool provisional = false;
   };
   std::array<FrontEntry, 64> front_{};
   uint64_t front_generation_ = 0;
@@ -221,6 +233,9 @@ class CommandStream {
   FrontEntry* front_hit(const DispatchInfo& info);
   static size_t front_home(const DispatchInfo& info);
   Expected<FrontEntry*> front_lookup(const DispatchInfo& info);
+  Status fill_runtime_entry(FrontEntry& entry, const DispatchInfo& info, const Shader& variant);
+  void upgrade_provisional(FrontEntry& entry);
+  std::vector<std::byte> scratch_push_;
 
   // What is bound in the current command buffer, to skip redundant binds.
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;

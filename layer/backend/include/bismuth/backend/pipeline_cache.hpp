@@ -191,11 +191,19 @@ class PipelineCache {
   // Queues background compiles of `sizes` for `shader`, in order; empty: the configured prewarm_sizes, else
   // default_prewarm_sizes. Call it when a variable-size shader is created.
   void prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes = {}, uint32_t subgroup_size = 0);
+  // Queues one background compile ahead of every queued prewarm compile (CommandStream: the exact pipeline of a
+  // size it is running on a larger runtime-group-size pipeline meanwhile). False when there are no workers.
+  bool compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size, uint32_t subgroup_size = 0);
+  // Whether background compiles run at all (prewarm_threads resolved to at least one worker).
+  bool has_workers() const { return !workers_.empty(); }
   // Drops every queued prewarm compile (a compile already running finishes).
   void cancel_prewarm();
   // Drops the queued prewarm compiles of `shader` and waits for its running one, so that no prewarm compile
   // uses `shader` (or the external pipeline layout it names) after this returns.
-  void cancel_prewarm(const Shader& shader);
+  void cancel_prewarm(const Shader& shader) { cancel_prewarm(shader, true); }
+  // `wait_running` false: only drops the queued compiles (for owners whose tasks' shared references keep the
+  // shader and its layout alive anyway, e.g. the GL shim at glDeleteProgram).
+  void cancel_prewarm(const Shader& shader, bool wait_running);
   // For owners that bound the lifetime of a shader's pipelines themselves (the Vulkan layer, whose size pipelines
   // die with the application's parent pipeline): cancel_prewarm(shader), then removes every ready entry of
   // `shader` (same SPIR-V, entry point and layout identity). Their VkPipelines are destroyed when the last

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -45,6 +46,19 @@ struct ShaderDesc {
   std::vector<uint8_t> specialization_data;
   VkPipelineCreateFlags pipeline_flags = 0;
   VkPipelineShaderStageCreateFlags stage_flags = 0;
+  // Optional, for variable-size programs: the same program rewritten by spirv::workgroup_size_to_runtime
+  // (spirv_patch/runtime_group_size.hpp). Its pipelines depend only on the total invocation count L (the size spec
+  // constants are specialised to (L,1,1)) and read the logical size (x,y,z) from 12 bytes of push constants at
+  // `push_constant_offset`, so one pipeline serves every shape of the same total and, unless `exact_only`, any
+  // request of at most L invocations (the others return at once). CommandStream prefers it (docs/backend.md,
+  // "Runtime group size"). Ignored with an external layout. When its layout does not fit the device (push
+  // constant limit) or its module is rejected, the shader simply has no variant.
+  struct RuntimeGroupSize {
+    std::span<const uint32_t> spirv;
+    uint32_t push_constant_offset = 0;
+    bool exact_only = true;  // barriers or subgroup operations: only L == x*y*z
+  };
+  std::optional<RuntimeGroupSize> runtime_group_size;
 };
 
 class Shader : public std::enable_shared_from_this<Shader> {
@@ -73,6 +87,17 @@ class Shader : public std::enable_shared_from_this<Shader> {
   VkPipelineCreateFlags pipeline_flags() const { return pipeline_flags_; }
   VkPipelineShaderStageCreateFlags stage_flags() const { return stage_flags_; }
 
+  // The runtime-group-size variant (ShaderDesc::runtime_group_size), or null. It has its own module and layout;
+  // the owner keeps it alive.
+  const Shader* runtime_variant() const { return runtime_variant_.get(); }
+  std::shared_ptr<const Shader> runtime_variant_ref() const { return runtime_variant_; }
+  // On a variant: where the logical size goes in the push constants, and whether only L == x*y*z may run it.
+  bool is_runtime_variant() const { return is_runtime_variant_; }
+  uint32_t runtime_size_offset() const { return runtime_size_offset_; }
+  bool runtime_exact_only() const { return runtime_exact_only_; }
+  // Why a requested variant was not created (empty when it was, or none was requested).
+  const std::string& runtime_variant_note() const { return runtime_variant_note_; }
+
  private:
   explicit Shader(Device& device) : device_(&device) {}
   Device* device_;
@@ -93,6 +118,11 @@ class Shader : public std::enable_shared_from_this<Shader> {
   std::vector<uint8_t> spec_data_;
   VkPipelineCreateFlags pipeline_flags_ = 0;
   VkPipelineShaderStageCreateFlags stage_flags_ = 0;
+  std::shared_ptr<const Shader> runtime_variant_;
+  bool is_runtime_variant_ = false;
+  uint32_t runtime_size_offset_ = 0;
+  bool runtime_exact_only_ = true;
+  std::string runtime_variant_note_;
 };
 
 }  // namespace bismuth::backend
