@@ -291,9 +291,13 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
       info.group_size[0] % nvasm::kWarpSize == 0 && ctx->device_state.device->features().compute_full_subgroups) {
     desc.stage_flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   }
+  const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
+  std::vector<uint32_t> runtime_words;
+  if (variable) add_runtime_group_size(desc, runtime_words);
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return load_error(source, 0, "the Vulkan driver rejected the program: " + shader.error().message);
   exe->shader = std::move(*shader);
+  if (variable) exe->prewarm = prewarm_variable_size(*ctx->device_state.cache, exe->shader, exe->subgroup_size);
   count_statements(source, *exe);
   return exe;
 }

@@ -33,6 +33,7 @@
 #include "bismuth/backend/shader.hpp"
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/translator/gl_program.hpp"
+#include "variable_size.hpp"
 
 // Tokens of GL_ARB_compute_variable_group_size (glcorearb.h names them too; kept here for clarity).
 #ifndef GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB
@@ -134,6 +135,7 @@ struct Location {
 struct Executable {
   translator::GlLinkedProgram program;
   std::shared_ptr<backend::Shader> shader;
+  std::unique_ptr<PrewarmTicket> prewarm;  // variable-size programs: drops queued prewarm compiles with the program
   uint32_t subgroup_size = 0;  // required subgroup size (ballot programs); 0 = any
   std::vector<Location> locations;
   std::unordered_map<std::string, GLint> location_by_name;
@@ -162,6 +164,7 @@ inline constexpr uint32_t kMaxProgramEnvParameters = 1024;
 struct AsmExecutable {
   nvasm::ProgramInfo info;
   std::shared_ptr<backend::Shader> shader;
+  std::unique_ptr<PrewarmTicket> prewarm;   // variable-size programs: drops queued prewarm compiles with the program
   uint32_t subgroup_size = 0;               // required subgroup size (thread-group programs); 0 = any
   std::vector<uint32_t> storage_gl_binding;  // Vulkan binding i (i < size) -> GL_SHADER_STORAGE_BUFFER index
   // Vulkan binding storage_gl_binding.size() + i -> GL_UNIFORM_BUFFER index (program.buffer[a], a parameter buffer)

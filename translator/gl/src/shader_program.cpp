@@ -137,9 +137,13 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
   desc.group_size_spec_ids = p.size_spec_ids;
   desc.name = "GL program " + std::to_string(program.name);
+  const bool variable = p.group_size == translator::GroupSize::Variable;
+  std::vector<uint32_t> runtime_words;
+  if (variable) add_runtime_group_size(desc, runtime_words);
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
   exe->shader = std::move(*shader);
+  if (variable) exe->prewarm = prewarm_variable_size(*ctx->device_state.cache, exe->shader, exe->subgroup_size);
 
   for (uint32_t u = 0; u < p.uniforms.size(); ++u) {
     translator::GlUniform& uniform = p.uniforms[u];

@@ -1,0 +1,45 @@
+// Variable-group-size programs (GL_ARB_compute_variable_group_size, NV_compute_program5's variable form): the
+// runtime-group-size variant of their module and background compiles of likely sizes at link time.
+//
+// The variant (spirv::workgroup_size_to_runtime) makes a program's pipelines depend on the total invocation count
+// only, so 8x8, 16x4 and 64x1 share one pipeline, and a never-seen size of a barrier-free program runs at once on a
+// larger prewarmed pipeline while its own compiles in the background (docs/backend.md, "Runtime group size").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/backend/shader.hpp"
+
+namespace bismuth::gl {
+
+// Sets desc.runtime_group_size (its words kept in `storage`, which must outlive Shader::create) when the module
+// takes the rewrite and BISMUTH_RUNTIME_GROUP_SIZE is not 0. A module the pass refuses keeps per-size pipelines:
+// never an error for the program.
+void add_runtime_group_size(backend::ShaderDesc& desc, std::vector<uint32_t>& storage);
+
+// Drops a program's queued prewarm compiles when its executable goes (glDeleteProgram, relink). The cache outlives
+// every executable (DeviceState outlives the share group's programs).
+class PrewarmTicket {
+ public:
+  PrewarmTicket(backend::PipelineCache& cache, std::shared_ptr<const backend::Shader> shader)
+      : cache_(&cache), shader_(std::move(shader)) {}
+  ~PrewarmTicket() { cache_->cancel_prewarm(*shader_, false); }
+  PrewarmTicket(const PrewarmTicket&) = delete;
+  PrewarmTicket& operator=(const PrewarmTicket&) = delete;
+
+ private:
+  backend::PipelineCache* cache_;
+  std::shared_ptr<const backend::Shader> shader_;
+};
+
+// Queues background compiles of likely sizes for a variable-size program (its runtime variant when it has one).
+// BISMUTH_PREWARM=off|<n> (as for the layer); unset: the backend's default set on GPUs, none on CPU devices, whose
+// cores run the shaders themselves. Null when nothing was queued.
+std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cache,
+                                                     const std::shared_ptr<backend::Shader>& shader,
+                                                     uint32_t subgroup_size);
+
+}  // namespace bismuth::gl
