@@ -9,6 +9,10 @@
 //   BM_FirstUse/Cold|Prewarmed|DiskWarm — first request for a new workgroup size: compile; after prewarm;
 //                                 in a fresh process whose VkPipelineCache was loaded from disk (the binary
 //                                 re-executes itself with --disk-warm-child)
+//   BM_FirstUse_Runtime{Shape,Masked} — first dispatch (CommandStream::dispatch, CPU) at a never-seen size of a
+//                                 shader with a runtime-group-size variant whose default sizes were prewarmed: a new
+//                                 shape of a prewarmed total (shares its pipeline); a never-seen total (runs on a
+//                                 larger pipeline while its own compiles in the background)
 //   BM_Throughput/<batch>       — 100k tiny dispatches submitted in batches, then finish (dispatches/s)
 #include <benchmark/benchmark.h>
 #include <time.h>
@@ -30,6 +34,7 @@
 #include "bismuth/backend/device_selection.hpp"
 #include "bismuth/backend/instance.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/spirv_patch/runtime_group_size.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "bench_support.hpp"
 
@@ -74,6 +79,22 @@ struct Context {
     desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 8};
     desc.name = name;
     return take(bb::Shader::create(*device, desc), "shader");
+  }
+
+  // The same shader with its runtime-group-size variant (what the GL shim creates for variable-size programs).
+  std::shared_ptr<bb::Shader> shader_with_variant(const std::string& name) {
+    bismuth::spirv::RuntimeGroupSizeOptions options;
+    options.push_constant_offset = 16;
+    auto patched = take(bismuth::spirv::workgroup_size_to_runtime(spirv, options), "workgroup_size_to_runtime");
+    bb::ShaderDesc desc;
+    desc.spirv = spirv;
+    desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 8};
+    desc.name = name;
+    desc.runtime_group_size = bb::ShaderDesc::RuntimeGroupSize{patched.words, patched.report.push_constant_offset,
+                                                               patched.report.exact_only};
+    auto shader = take(bb::Shader::create(*device, desc), "shader");
+    if (shader->runtime_variant() == nullptr) die("no runtime variant: " + shader->runtime_variant_note());
+    return shader;
   }
 };
 
@@ -429,6 +450,75 @@ void BM_FirstUse_DiskWarm(benchmark::State& state) {
   state.counters["driver_cache_hits"] = double(hits);
 }
 BENCHMARK(BM_FirstUse_DiskWarm)->Iterations(kFirstUseSizes)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// First dispatch of a never-seen size through CommandStream, for a shader whose runtime variant was prewarmed with
+// the default sizes (as the GL shim does at link time on GPUs). Timed: the dispatch() call; the submission and
+// wait that follow each one are not.
+struct RuntimeFirstUse {
+  std::unique_ptr<bb::PipelineCache> cache;
+  std::shared_ptr<bb::Shader> shader;
+  std::unique_ptr<bb::CommandStream> stream;
+  std::shared_ptr<bb::Buffer> src, dst;
+};
+
+RuntimeFirstUse runtime_first_use(const char* name) {
+  Context& c = Context::get();
+  RuntimeFirstUse f;
+  f.cache = take(bb::PipelineCache::create(*c.device, no_disk()), "cache");
+  f.shader = c.shader_with_variant(name);
+  f.cache->prewarm(f.shader->runtime_variant_ref());
+  f.cache->wait_prewarm_idle();
+  f.stream = take(bb::CommandStream::create(*c.device, *f.cache), "stream");
+  f.src = take(bb::Buffer::create(*c.device, 1 << 16), "buffer");
+  f.dst = take(bb::Buffer::create(*c.device, 1 << 16), "buffer");
+  return f;
+}
+
+void first_dispatches(benchmark::State& state, RuntimeFirstUse& f, const std::vector<bb::GroupSize>& sizes) {
+  const uint32_t push[2] = {64, 1};
+  bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
+                                   {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Write}};
+  const uint64_t compiles_before = f.cache->stats().compiles;
+  size_t i = 0;
+  for (auto _ : state) {
+    bb::DispatchInfo info{.shader = f.shader.get(), .size = sizes[i++ % sizes.size()], .groups = {1, 1, 1},
+                          .bindings = bindings, .push_constants = std::as_bytes(std::span(push))};
+    require(f.stream->dispatch(info), "dispatch");
+    state.PauseTiming();
+    require(f.stream->finish(), "finish");
+    state.ResumeTiming();
+  }
+  f.cache->wait_prewarm_idle();
+  state.counters["masked"] = double(f.stream->stats().masked_dispatches);
+  state.counters["foreground_misses"] = double(f.cache->stats().misses);
+  state.counters["compiles_after_prewarm"] = double(f.cache->stats().compiles - compiles_before);
+}
+
+// Shapes never dispatched before whose totals (64, 128, 256) the default prewarm set holds as 1-D sizes.
+void BM_FirstUse_RuntimeShape(benchmark::State& state) {
+  Context& c = Context::get();
+  RuntimeFirstUse f = runtime_first_use("runtime-shape");
+  std::vector<bb::GroupSize> sizes;
+  for (uint32_t total : {64u, 128u, 256u}) {
+    for (uint32_t y = 1; y <= total; y *= 2) {
+      for (uint32_t z = 1; y * z <= total; z *= 2) {
+        if ((y == 1 && z == 1) || y > c.info.max_compute_work_group_size[1] || z > c.info.max_compute_work_group_size[2]) continue;
+        if (sizes.size() < kFirstUseSizes) sizes.push_back({total / (y * z), y, z});
+      }
+    }
+  }
+  first_dispatches(state, f, sizes);
+}
+BENCHMARK(BM_FirstUse_RuntimeShape)->Iterations(kFirstUseSizes)->Unit(benchmark::kMicrosecond);
+
+// Totals the prewarm set does not hold (odd: neither powers of two nor subgroup multiples).
+void BM_FirstUse_RuntimeMasked(benchmark::State& state) {
+  RuntimeFirstUse f = runtime_first_use("runtime-masked");
+  std::vector<bb::GroupSize> sizes;
+  for (uint32_t i = 0; i < kFirstUseSizes; ++i) sizes.push_back({first_use_size(i), 1, 1});
+  first_dispatches(state, f, sizes);
+}
+BENCHMARK(BM_FirstUse_RuntimeMasked)->Iterations(kFirstUseSizes)->Unit(benchmark::kMicrosecond);
 
 // ---- 4. throughput ----
 
