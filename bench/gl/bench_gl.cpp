@@ -7,6 +7,13 @@
 //   BM_BackendDispatch          backend::CommandStream::dispatch with the same shader, size, binding and access
 //   BM_Interleaved              both in alternating chunks timed with the thread's CPU clock; counters gl_ns,
 //                               backend_ns and ratio = gl/backend
+//   BM_GlFirstUse/<case>        the first glDispatchComputeGroupSizeARB at a never-seen size of a program linked
+//                               3 s earlier (its link-time prewarm, BISMUTH_PREWARM=64, has finished), followed by
+//                               glFinish; iteration time = call + finish, counter call_us = the call alone.
+//                               0: new shapes of prewarmed totals (8x8, 4x16x1, ...); 1: never-seen odd totals
+//                               (11, 19, ...: a larger pipeline runs them while their own compiles); 2: the same
+//                               odd totals with BISMUTH_RUNTIME_GROUP_SIZE=0 (per-size pipelines, a compile at each
+//                               first use: what Zink does)
 //
 // Both paths record the same commands (one dispatch of one 64-wide group writing one storage buffer, the automatic
 // barrier between writes) and submit every 4096 dispatches; only the calling thread's CPU time is measured, not
@@ -19,10 +26,14 @@
 #include <benchmark/benchmark.h>
 #include <time.h>
 
+#include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "bismuth/backend/buffer.hpp"
 #include "bismuth/backend/command_stream.hpp"
@@ -186,6 +197,63 @@ void BM_Interleaved(benchmark::State& state) {
   state.counters["ratio"] = gl_ns / backend_ns;
 }
 BENCHMARK(BM_Interleaved)->Unit(benchmark::kMillisecond);
+
+void BM_GlFirstUse(benchmark::State& state) {
+  Gl& gl = Gl::get();
+  const int64_t which = state.range(0);
+  static int runs = 0;  // a distinct module per case and repetition, so that none finds another's pipelines
+  ++runs;
+  const std::string source = std::string(R"(#version 450
+#extension GL_ARB_compute_variable_group_size : require
+layout(local_size_variable) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+void main() { v[gl_LocalInvocationIndex] = gl_LocalGroupSizeARB.x * gl_LocalGroupSizeARB.y + )") +
+                             std::to_string(runs) + "u; }\n";
+  setenv("BISMUTH_PREWARM", "64", 1);
+  if (which == 2) setenv("BISMUTH_RUNTIME_GROUP_SIZE", "0", 1);
+  const char* text = source.c_str();
+  const GLuint program = glCreateShaderProgramv(GL_COMPUTE_SHADER, 1, &text);
+  unsetenv("BISMUTH_RUNTIME_GROUP_SIZE");
+  unsetenv("BISMUTH_PREWARM");
+  GLint linked = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  if (!linked) die("the first-use program did not link");
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, 1024 * 4, nullptr, GL_DYNAMIC_COPY);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glUseProgram(program);
+  std::this_thread::sleep_for(std::chrono::seconds(3));  // the link-time prewarm runs in the background
+
+  std::vector<std::array<GLuint, 3>> sizes;
+  if (which == 0) {
+    for (GLuint total : {64u, 128u, 256u}) {
+      for (GLuint y = 2; y <= 16; y *= 2) sizes.push_back({total / y, y, 1});
+      for (GLuint z = 2; z <= 8; z *= 2) sizes.push_back({total / (2 * z), 2, z});
+    }
+  } else {
+    for (GLuint i = 0; i < 32; ++i) sizes.push_back({8 * (i + 1) + 3, 1, 1});
+  }
+  double call_ns = 0;
+  size_t i = 0;
+  for (auto _ : state) {
+    const auto& size = sizes[i++ % sizes.size()];
+    const auto start = std::chrono::steady_clock::now();
+    glDispatchComputeGroupSizeARB(1, 1, 1, size[0], size[1], size[2]);
+    const auto called = std::chrono::steady_clock::now();
+    glFinish();
+    const auto done = std::chrono::steady_clock::now();
+    call_ns += std::chrono::duration<double, std::nano>(called - start).count();
+    state.SetIterationTime(std::chrono::duration<double>(done - start).count());
+  }
+  if (glGetError() != GL_NO_ERROR) die("GL error in the first-use benchmark");
+  state.counters["call_us"] = call_ns / 1e3 / double(state.iterations());
+  state.SetLabel(gl.renderer);
+  glDeleteProgram(program);
+  glDeleteBuffers(1, &buffer);
+}
+BENCHMARK(BM_GlFirstUse)->DenseRange(0, 2)->Iterations(21)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
