@@ -429,41 +429,47 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
   return {};
 }
 
-// The hit path of the front table, small enough to inline into dispatch(); nullptr on a miss.
-inline CommandStream::FrontEntry* CommandStream::front_hit(const DispatchInfo& info) {
-  const uint64_t generation = cache_->generation();
-  if (generation != front_generation_) [[unlikely]] {
-    for (FrontEntry& e : front_) e = FrontEntry{};
-    front_generation_ = generation;
-    last_front_ = nullptr;
-    return nullptr;
-  }
-  // The same program at the same size as the previous dispatch (a GL program dispatched in a loop): no hashing.
-  if (last_front_ != nullptr && last_front_->shader == info.shader && last_front_->size == info.size &&
-      last_front_->subgroup_size == info.subgroup_size) {
-    ++stats_.front_table_hits;
-    if (last_front_->provisional) [[unlikely]] upgrade_provisional(*last_front_);
-    return last_front_;
-  }
-  const size_t home = front_home(info);
-  for (size_t probe = 0; probe < 4; ++probe) {  // up to four probes from the home slot
-    FrontEntry& c = front_[(home + probe) % front_.size()];
-    if (c.shader == info.shader && c.size == info.size && c.subgroup_size == info.subgroup_size && c.pipeline) {
-      // The LRU stamp is refreshed once per batch (record() does it when the batch first uses the pipeline).
-      ++stats_.front_table_hits;
-      last_front_ = &c;
-      if (c.provisional) [[unlikely]] upgrade_provisional(c);
-      return &c;
-    }
-  }
-  return nullptr;
-}
-
-size_t CommandStream::front_home(const DispatchInfo& info) {
+inline size_t CommandStream::front_home(const DispatchInfo& info) {
   const uint64_t h = (reinterpret_cast<uintptr_t>(info.shader) >> 4) * 0x9E3779B97F4A7C15ull ^
                      (uint64_t(info.size.x) | uint64_t(info.size.y) << 16 | uint64_t(info.size.z) << 32 |
                       uint64_t(info.subgroup_size) << 48) * 0xC2B2AE3D27D4EB4Full;
   return static_cast<size_t>(h >> 58);
+}
+
+// Out of line: the cache evicted something, so every reference the table holds may be stale.
+void CommandStream::reset_front_table(uint64_t generation) {
+  for (FrontEntry& e : front_) e = FrontEntry{};
+  front_generation_ = generation;
+  last_front_ = nullptr;
+}
+
+// The hit path of the front table, inlined into dispatch() (the recording benchmark's hot loop); nullptr on a miss.
+[[gnu::always_inline]] inline CommandStream::FrontEntry* CommandStream::front_hit(const DispatchInfo& info) {
+  const uint64_t generation = cache_->generation();
+  if (generation != front_generation_) [[unlikely]] {
+    reset_front_table(generation);
+    return nullptr;
+  }
+  // The same program at the same size as the previous dispatch (a GL program dispatched in a loop): no hashing.
+  FrontEntry* e = last_front_;
+  if (e == nullptr || e->shader != info.shader || !(e->size == info.size) || e->subgroup_size != info.subgroup_size) {
+    // Up to four probes from the home slot. A slot with a shader always has its pipeline.
+    const size_t home = front_home(info);
+    e = nullptr;
+    for (size_t probe = 0; probe < 4; ++probe) {
+      FrontEntry& c = front_[(home + probe) & (front_.size() - 1)];
+      if (c.shader == info.shader && c.size == info.size && c.subgroup_size == info.subgroup_size) {
+        e = &c;
+        break;
+      }
+    }
+    if (e == nullptr) return nullptr;
+    last_front_ = e;
+  }
+  // The LRU stamp is refreshed once per batch (record() does it when the batch first uses the pipeline).
+  ++stats_.front_table_hits;
+  if (e->provisional) [[unlikely]] upgrade_provisional(*e);
+  return e;
 }
 
 // The miss path: the cache lookup (compiling on a miss), then the entry replaces one of the four probed slots.
@@ -576,15 +582,64 @@ Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& 
   return record(*pipeline, *info.shader, info, timestamp);
 }
 
+// The access tracking of one dispatch: validates the bindings, records the barrier their hazards need, notes what
+// they read and write. Out of line: a dispatch that repeats the previous read-only bindings skips it.
+Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info) {
+  const DeviceInfo& limits = device_->info();
+  bool need_barrier = false;
+  for (size_t i = 0; i < info.bindings.size(); ++i) {
+    const BufferBinding& b = info.bindings[i];
+    if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
+    const bool uniform = i < shader.binding_layout().bindings.size() &&
+                         shader.binding_layout().bindings[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    const VkDeviceSize alignment =
+        uniform ? limits.min_uniform_buffer_offset_alignment : limits.min_storage_buffer_offset_alignment;
+    // Alignments are powers of two (Vulkan spec, "Limits").
+    if ((b.offset & (alignment - 1)) != 0 || b.offset >= b.buffer->size()) {
+      return binding_error(shader, i,
+                           "offset " + std::to_string(b.offset) + " is not a multiple of " +
+                               std::to_string(alignment) + " or past the end of the buffer");
+    }
+    const VkDeviceSize end =
+        b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    need_barrier |= needs_barrier(b.buffer->handle(), b.offset, end, (uint8_t(b.access) & uint8_t(Access::Write)) != 0);
+  }
+  if (need_barrier) {
+    record_barrier(batch);
+    ++stats_.automatic_barriers;
+  }
+  for (const BufferBinding& b : info.bindings) {
+    const VkDeviceSize end =
+        b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+    if (uint8_t(b.access) & uint8_t(Access::Read)) note_access(b.buffer->handle(), b.offset, end, false);
+    if (writes) {
+      note_access(b.buffer->handle(), b.offset, end, true);
+      batch.has_writes = true;
+    }
+  }
+  return {};
+}
+
+// Keeps each distinct pipeline of the batch alive until submission (then its timeline value does). Once per batch
+// and pipeline for front-table entries.
+void CommandStream::keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front) {
+  cache_->note_reuse(pipeline);
+  if (std::find(batch.pipeline_keys.begin(), batch.pipeline_keys.end(), &pipeline) == batch.pipeline_keys.end()) {
+    batch.pipeline_keys.push_back(&pipeline);
+    batch.pipelines.push_back(pipeline.shared_from_this());
+  }
+  if (front != nullptr) front->batch_seen = batch.id;
+}
+
 Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
                              TimestampQuery* timestamp, FrontEntry* front) {
   Batch* batch = current_.get();
-  if (batch == nullptr) {
+  if (batch == nullptr) [[unlikely]] {
     auto begun = begin_batch();
     if (!begun) return begun.error();
     batch = *begun;
   }
-  const DeviceInfo& limits = device_->info();
   const auto& vk = device_->vk();
 
   const bool same_as_bound = shader.layout_identity() == bound_layout_ && same_bindings(bound_buffers_, info.bindings);
@@ -593,56 +648,15 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   // Fast path: the same read-only bindings as the previous dispatch, nothing recorded in between — the access
   // tracking would come to the same answer (no barrier, nothing new to note).
   if (!(same_as_bound && read_only && readonly_repeat_)) {
-    // Barrier decision from what the bindings read and write.
-    bool need_barrier = false;
-    for (size_t i = 0; i < info.bindings.size(); ++i) {
-      const BufferBinding& b = info.bindings[i];
-      if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
-      const bool uniform = i < shader.binding_layout().bindings.size() &&
-                           shader.binding_layout().bindings[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-      const VkDeviceSize alignment =
-          uniform ? limits.min_uniform_buffer_offset_alignment : limits.min_storage_buffer_offset_alignment;
-      // Alignments are powers of two (Vulkan spec, "Limits").
-      if ((b.offset & (alignment - 1)) != 0 || b.offset >= b.buffer->size()) {
-        return binding_error(shader, i,
-                             "offset " + std::to_string(b.offset) + " is not a multiple of " +
-                                 std::to_string(alignment) + " or past the end of the buffer");
-      }
-      const VkDeviceSize end =
-          b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
-      need_barrier |= needs_barrier(b.buffer->handle(), b.offset, end, (uint8_t(b.access) & uint8_t(Access::Write)) != 0);
-    }
-    if (need_barrier) {
-      record_barrier(*batch);
-      ++stats_.automatic_barriers;
-    }
-    for (const BufferBinding& b : info.bindings) {
-      const VkDeviceSize end =
-          b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
-      const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
-      if (uint8_t(b.access) & uint8_t(Access::Read)) note_access(b.buffer->handle(), b.offset, end, false);
-      if (writes) {
-        note_access(b.buffer->handle(), b.offset, end, true);
-        batch->has_writes = true;
-      }
-    }
+    if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
   }
 
   if (pipeline.handle() != bound_pipeline_) {
     recorder_->bind_pipeline(pipeline.handle());
     bound_pipeline_ = pipeline.handle();
-    // Keep each distinct pipeline of the batch alive until submission (then its timeline value does).
-    if (front == nullptr || front->batch_seen != batch->id) {
-      cache_->note_reuse(pipeline);
-      if (std::find(batch->pipeline_keys.begin(), batch->pipeline_keys.end(), &pipeline) ==
-          batch->pipeline_keys.end()) {
-        batch->pipeline_keys.push_back(&pipeline);
-        batch->pipelines.push_back(pipeline.shared_from_this());
-      }
-      if (front != nullptr) front->batch_seen = batch->id;
-    }
+    if (front == nullptr || front->batch_seen != batch->id) [[unlikely]] keep_pipeline(*batch, pipeline, front);
   }
-  if (&shader != bound_shader_) {
+  if (&shader != bound_shader_) [[unlikely]] {
     batch->shaders.push_back(shader.shared_from_this());
     bound_shader_ = &shader;
   }

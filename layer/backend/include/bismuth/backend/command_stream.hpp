@@ -184,6 +184,8 @@ class CommandStream {
   Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
                 TimestampQuery* timestamp, FrontEntry* front = nullptr);
   Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
+  [[gnu::noinline]] Status track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info);
+  [[gnu::cold, gnu::noinline]] void keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front);
   Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
   Status wait_buffer_idle(Buffer& buffer);
   Expected<std::array<uint64_t, 2>> pair_ticks(const TimestampQuery& query);
@@ -224,13 +226,14 @@ class CommandStream {
     // looks for the exact one (upgrade_provisional).
     bool provisional = false;
   };
-  std::array<FrontEntry, 64> front_{};
+  std::array<FrontEntry, 64> front_{};  // a power of two (slots are masked)
   uint64_t front_generation_ = 0;
   uint32_t front_replace_ = 0;
   FrontEntry* last_front_ = nullptr;  // the entry the previous lookup returned
   // The previous dispatch bound only read-only ranges and nothing was recorded after it.
   bool readonly_repeat_ = false;
   FrontEntry* front_hit(const DispatchInfo& info);
+  [[gnu::cold, gnu::noinline]] void reset_front_table(uint64_t generation);
   static size_t front_home(const DispatchInfo& info);
   Expected<FrontEntry*> front_lookup(const DispatchInfo& info);
   Status fill_runtime_entry(FrontEntry& entry, const DispatchInfo& info, const Shader& variant);
