@@ -329,6 +329,10 @@ TEST_CASE("Reserved timeline values reach the queue in order whichever thread su
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     CHECK_FALSE(second_done.load());
     CHECK(device->last_queued() == *first - 1);
+    // A timed wait for a value not submitted yet ends at its timeout without an error (glClientWaitSync then
+    // checks is_complete).
+    REQUIRE_OK(device->wait(*first, 2'000'000));
+    CHECK_FALSE(device->is_complete(*first));
     REQUIRE_OK(device->submit_reserved(*first, {}));
     later.join();
     CHECK(device->last_queued() == *second);

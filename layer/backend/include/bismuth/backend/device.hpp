@@ -184,8 +184,9 @@ class Device {
   uint64_t completed();
   bool is_complete(uint64_t value) { return value <= completed_.load(std::memory_order_acquire) || value <= completed(); }
   // Waits until `value` completed: first until its submission call returned (last_queued() >= value) when it is
-  // only reserved yet (a recording thread submits it), then for the GPU. Fails when `value` was never reserved,
-  // the device is lost, or with VK_TIMEOUT when `timeout_ns` passed.
+  // only reserved yet (a recording thread submits it), then for the GPU. Fails when `value` was never reserved
+  // or the device is lost; when `timeout_ns` passes first it returns success (check is_complete; glClientWaitSync
+  // does).
   Status wait(uint64_t value, uint64_t timeout_ns = UINT64_MAX);
   // Waits for everything Bismuth submitted.
   Status wait_all() { return wait(last_submitted()); }
