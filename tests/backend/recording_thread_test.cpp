@@ -173,7 +173,7 @@ TEST_CASE("GPU timestamps work with a recording thread", "[vulkan][concurrency]"
 
 // ---- asynchronous submission: the recording thread ends and submits each batch itself ----
 
-TEST_CASE("With a recording thread, flush() hands the submission to the thread; small batches stay in order",
+TEST_CASE("With a recording thread flush() hands the submission to the thread and small batches stay in order",
           "[vulkan][concurrency]") {
   ValidatedVulkan vk;
   {
@@ -218,7 +218,7 @@ TEST_CASE("With a recording thread, flush() hands the submission to the thread; 
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
-TEST_CASE("Streams on several threads flush concurrently; the timeline stays in order", "[vulkan][concurrency]") {
+TEST_CASE("Streams on several threads flush concurrently and the timeline stays in order", "[vulkan][concurrency]") {
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
