@@ -6,6 +6,7 @@
 #include <volk.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -403,9 +404,18 @@ void main() { o[gl_GlobalInvocationID.x] = uint(ballotARB(gl_LocalInvocationID.x
 TEST_CASE("Runtime group size: every GLSL shader of the corpus validates after the pass") {
   // The reference corpus and the examples: GL-semantics GLSL through the GL front; fixed sizes through pass 1
   // first (the backend only runs pass 4 on variable sizes, but the output must still be valid).
+  // Where the sources are: the tree this binary was built from, else the current directory (the GPU machine runs
+  // the bundled binaries from a copy of the repository) and BISMUTH_CORPUS_DIR (as the GL corpus tests).
+  std::vector<std::filesystem::path> roots;
+  for (const char* dir : {"tests/data/corpus", "examples/corpus"}) {
+    const std::filesystem::path built = std::filesystem::path(BISMUTH_SOURCE_DIR) / dir;
+    roots.push_back(std::filesystem::exists(built) ? built : std::filesystem::path(dir));
+  }
+  if (const char* corpus = std::getenv("BISMUTH_CORPUS_DIR"); corpus != nullptr && !std::filesystem::exists(roots[0])) {
+    roots[0] = corpus;
+  }
   std::vector<std::filesystem::path> files;
-  for (const char* dir : {"/tests/data/corpus", "/examples/corpus"}) {
-    const std::filesystem::path root = std::filesystem::path(BISMUTH_SOURCE_DIR) / std::string(dir).substr(1);
+  for (const std::filesystem::path& root : roots) {
     if (!std::filesystem::exists(root)) continue;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
       if (entry.path().extension() == ".comp") files.push_back(entry.path());
