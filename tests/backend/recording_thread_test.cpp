@@ -452,3 +452,44 @@ TEST_CASE("Device lost in a submission on the recording thread: waiters end, eve
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("Timestamps of a batch whose submission failed on the recording thread are an error and not zeros",
+          "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    if (device->timestamp_valid_bits() == 0) {
+      WARN("the queue has no timestamp bits");
+      return;
+    }
+    auto cache = test::make_cache(*device);
+    auto stream = make_threaded_stream(*device, *cache);
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 64;
+    auto a = test::make_buffer(*device, n);
+    auto b = test::make_buffer(*device, n);
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    const Push push{n, 5};
+    const DispatchInfo info{.shader = shader.get(),
+                            .size = {64, 1, 1},
+                            .groups = {1, 1, 1},
+                            .bindings = bindings,
+                            .push_constants = test::bytes_of(push)};
+    TimestampQuery timed;
+    REQUIRE_OK(stream->dispatch(info, &timed));
+    device->inject_fault(VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkQueueSubmit");
+    auto value = stream->flush();
+    REQUIRE(value);
+    REQUIRE_OK(device->wait(*value));
+    REQUIRE_FALSE(stream->finish());  // the submission's error, reported once
+    auto elapsed = stream->elapsed_ns(timed);
+    REQUIRE_FALSE(elapsed);
+    CHECK_THAT(elapsed.error().message, Catch::Contains("never executed"));
+    // A timed dispatch afterwards measures normally.
+    REQUIRE_OK(stream->dispatch(info, &timed));
+    auto ok = stream->elapsed_ns(timed);
+    REQUIRE(ok);
+    CHECK(*ok >= 0.0);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

@@ -137,13 +137,13 @@ Status CommandStream::retire(Batch& batch) {
   if (batch.pairs_used > 0 && batch.query_pool != VK_NULL_HANDLE) {
     std::vector<uint64_t> ticks(size_t(batch.pairs_used) * 2);
     const auto& vk = device_->vk();
-    if (Status ok = device_->call("vkGetQueryPoolResults", vk.vkGetQueryPoolResults, device_->handle(),
-                                  batch.query_pool, 0u, batch.pairs_used * 2, ticks.size() * sizeof(uint64_t),
-                                  static_cast<void*>(ticks.data()), VkDeviceSize{sizeof(uint64_t)},
-                                  VkQueryResultFlags{VK_QUERY_RESULT_64_BIT});
-        !ok) {
-      return ok;
-    }
+    const VkResult result = vk.vkGetQueryPoolResults(device_->handle(), batch.query_pool, 0u, batch.pairs_used * 2,
+                                                     ticks.size() * sizeof(uint64_t), ticks.data(),
+                                                     VkDeviceSize{sizeof(uint64_t)}, VK_QUERY_RESULT_64_BIT);
+    // Not ready although the batch's value completed: its submission failed and an empty one signalled the value,
+    // so the timestamps were never written. Keep none (elapsed_ns/timestamp_ns then fail) rather than zeros.
+    if (result == VK_NOT_READY) return {};
+    if (Status ok = device_->check(result, "vkGetQueryPoolResults"); !ok) return ok;
     timestamps_[batch.id] = std::move(ticks);
     timestamp_order_.push_back(batch.id);
     while (timestamp_order_.size() > kRetainedTimestampBatches) {
@@ -754,7 +754,7 @@ Expected<std::array<uint64_t, 2>> CommandStream::pair_ticks(const TimestampQuery
   retire_completed();
   auto it = timestamps_.find(query.batch);
   if (it == timestamps_.end() || size_t(query.pair) * 2 + 1 >= it->second.size()) {
-    return fail("timestamp results are no longer retained");
+    return fail("timestamp results are not available: no longer retained, or their batch was never executed");
   }
   const uint32_t bits = device_->timestamp_valid_bits();
   const uint64_t mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
