@@ -2,6 +2,7 @@
 // named after the rule and quoting it, plus the dispatches that work.
 #include <array>
 #include <chrono>
+#include <cstdlib>
 
 #include "gl/gl_fixture.hpp"
 
@@ -356,6 +357,67 @@ TEST_CASE("DispatchComputeGroupSizeARB runs with the group size it is given, for
       for (uint32_t i = 0; i < 2 * x * y; ++i) REQUIRE(w[i] == x * 1000 + y);
       REQUIRE(w[2 * x * y] == 0);
     }
+  }
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
+
+// Variable-size programs run through the backend's runtime-group-size module (docs/backend.md): pipelines by total
+// invocation count, never-seen totals of barrier-free programs on a larger prewarmed pipeline while their own
+// compiles. With prewarm on (it is off by default on CPU devices), every shape and total must give the results of
+// its own size, whichever pipeline ran it.
+TEST_CASE("Variable-size programs give every shape its own built-ins while link-time prewarm runs") {
+  setenv("BISMUTH_PREWARM", "8", 1);  // read at link: 64, 128, 256, 32, 1, 2, 4, 8
+  Setup s;
+  const GLuint ids = make_program(R"(#version 450
+#extension GL_ARB_compute_variable_group_size : require
+layout(local_size_variable) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+void main() {
+  uvec3 n = gl_NumWorkGroups * gl_LocalGroupSizeARB;
+  uint g = gl_GlobalInvocationID.x + n.x * (gl_GlobalInvocationID.y + n.y * gl_GlobalInvocationID.z);
+  v[g] = gl_LocalInvocationIndex | gl_LocalInvocationID.y << 10 | gl_WorkGroupID.x << 20 | gl_LocalGroupSizeARB.z << 28;
+}
+)");
+  const GLuint reduce = make_program(R"(#version 450
+#extension GL_ARB_compute_variable_group_size : require
+layout(local_size_variable) in;
+layout(std430, binding = 0) buffer B { uint v[]; };
+shared uint partial[1024];
+void main() {
+  uint count = gl_LocalGroupSizeARB.x * gl_LocalGroupSizeARB.y * gl_LocalGroupSizeARB.z;
+  partial[gl_LocalInvocationIndex] = gl_LocalInvocationIndex + 1u;
+  barrier();
+  if (gl_LocalInvocationIndex == 0u) {
+    uint total = 0u;
+    for (uint i = 0u; i < count; ++i) total += partial[i];
+    v[gl_WorkGroupID.x] = total;
+  }
+}
+)");
+  unsetenv("BISMUTH_PREWARM");
+  for (const std::array<GLuint, 3> size : {std::array<GLuint, 3>{8, 8, 1}, {16, 4, 1}, {7, 3, 1}, {5, 1, 3},
+                                          {64, 1, 1}, {2, 4, 8}, {11, 1, 1}, {3, 3, 3}}) {
+    INFO("size " << size[0] << "x" << size[1] << "x" << size[2]);
+    const uint32_t total = size[0] * size[1] * size[2];
+    glUseProgram(ids);
+    glDispatchComputeGroupSizeARB(3, 1, 1, size[0], size[1], size[2]);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const auto w = s.words(3 * total);
+    for (uint32_t group = 0; group < 3; ++group) {
+      for (uint32_t z = 0; z < size[2]; ++z) {
+        for (uint32_t y = 0; y < size[1]; ++y) {
+          for (uint32_t x = 0; x < size[0]; ++x) {
+            const uint32_t g = group * size[0] + x + 3 * size[0] * (y + size[1] * z);
+            const uint32_t local = x + size[0] * (y + size[1] * z);
+            REQUIRE(w[g] == (local | y << 10 | group << 20 | size[2] << 28));
+          }
+        }
+      }
+    }
+    glUseProgram(reduce);
+    glDispatchComputeGroupSizeARB(4, 1, 1, size[0], size[1], size[2]);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    for (uint32_t word : s.words(4)) REQUIRE(word == total * (total + 1) / 2);
   }
   REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
 }
