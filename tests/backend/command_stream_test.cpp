@@ -222,18 +222,25 @@ TEST_CASE("GPU timestamps around a dispatch measure its duration", "[vulkan]") {
     REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
                                  .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)}));
     REQUIRE_OK(stream->finish());
-    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
-                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)},
-                                &fast));
-    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
-                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(long_run)},
-                                &slow));
-    auto fast_ns = stream->elapsed_ns(fast);
-    auto slow_ns = stream->elapsed_ns(slow);
-    REQUIRE(fast_ns);
-    REQUIRE(slow_ns);
-    CHECK(*fast_ns >= 0);
-    CHECK(*slow_ns > *fast_ns);
+    // On a CPU device the timestamps are the queue thread's clock: on a loaded machine it can be preempted inside
+    // the short dispatch, so the pair is measured up to three times and must order correctly once.
+    bool ordered = false;
+    for (int attempt = 0; attempt < 3 && !ordered; ++attempt) {
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
+                                   .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)},
+                                  &fast));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
+                                   .bindings = {&binding, 1}, .push_constants = test::bytes_of(long_run)},
+                                  &slow));
+      auto fast_ns = stream->elapsed_ns(fast);
+      auto slow_ns = stream->elapsed_ns(slow);
+      REQUIRE(fast_ns);
+      REQUIRE(slow_ns);
+      CHECK(*fast_ns >= 0);
+      INFO("fast " << *fast_ns << " ns, slow " << *slow_ns << " ns");
+      ordered = *slow_ns > *fast_ns;
+    }
+    CHECK(ordered);
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
