@@ -17,6 +17,7 @@
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "bismuth/translator/gl_program.hpp"
 #include "shader_sources.hpp"
+#include "support/buffer_dispatch.hpp"
 #include "support/validated_vulkan.hpp"
 
 using bismuth::Error;
@@ -31,7 +32,9 @@ using bismuth::spirv::workgroup_size_to_runtime;
 using bismuth::spirv::workgroup_size_to_spec_constants;
 using bismuth::spirv::WorkgroupSizeForm;
 using bismuth::test::assemble_or_fail;
+using bismuth::test::BufferDevice;
 using bismuth::test::compile_or_fail;
+using bismuth::test::MultiBufferDispatch;
 using bismuth::test::ValidatedVulkan;
 
 namespace {
@@ -631,248 +634,6 @@ OpFunctionEnd
 
 namespace {
 
-Error vk_error(const char* call, VkResult result) {
-  return Error{std::string(call) + " failed: VkResult " + std::to_string(static_cast<int>(result)),
-               static_cast<int64_t>(result)};
-}
-
-struct PushDispatch {
-  std::span<const uint32_t> spirv;
-  std::vector<std::pair<uint32_t, uint32_t>> specialization;  // (SpecId, value)
-  std::array<uint32_t, 3> group_count{1, 1, 1};
-  std::vector<uint32_t> buffer;      // storage buffer at set 0 binding 0, read back
-  std::vector<uint32_t> push_words;  // push constants from offset 0; none when empty
-};
-
-// One storage buffer, specialization and push constants: the dispatch the backend makes for a runtime-size module.
-class PushDevice {
- public:
-  static Expected<std::unique_ptr<PushDevice>> create(ValidatedVulkan& vk) {
-    std::unique_ptr<PushDevice> self(new PushDevice());
-    const auto& info = vk.selected_device();
-    self->physical_ = info.handle;
-    uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(self->physical_, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(self->physical_, &count, families.data());
-    bool found = false;
-    for (uint32_t i = 0; i < count && !found; ++i) {
-      if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
-        self->family_ = i;
-        found = true;
-      }
-    }
-    if (!found) return fail("no compute queue on " + info.name);
-    const bool vulkan13 = info.api_version >= VK_API_VERSION_1_3 && vk.instance().api_version() >= VK_API_VERSION_1_3;
-    VkPhysicalDeviceVulkan13Features supported13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-    if (vulkan13) supported.pNext = &supported13;
-    vkGetPhysicalDeviceFeatures2(self->physical_, &supported);
-    VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    enabled13.maintenance4 = supported13.maintenance4;
-    self->maintenance4_ = vulkan13 && supported13.maintenance4;
-    const float priority = 1.0f;
-    VkDeviceQueueCreateInfo queue_info{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue_info.queueFamilyIndex = self->family_;
-    queue_info.queueCount = 1;
-    queue_info.pQueuePriorities = &priority;
-    VkDeviceCreateInfo device_info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    if (vulkan13) device_info.pNext = &enabled13;
-    device_info.queueCreateInfoCount = 1;
-    device_info.pQueueCreateInfos = &queue_info;
-    if (VkResult r = vkCreateDevice(self->physical_, &device_info, nullptr, &self->device_); r != VK_SUCCESS) {
-      return vk_error("vkCreateDevice", r);
-    }
-    volkLoadDeviceTable(&self->vk_, self->device_);
-    self->vk_.vkGetDeviceQueue(self->device_, self->family_, 0, &self->queue_);
-    return self;
-  }
-  ~PushDevice() { reset(); }
-  PushDevice(const PushDevice&) = delete;
-  PushDevice& operator=(const PushDevice&) = delete;
-
-  bool maintenance4() const { return maintenance4_; }
-
-  void reset() {
-    if (device_ != VK_NULL_HANDLE) vk_.vkDestroyDevice(device_, nullptr);
-    device_ = VK_NULL_HANDLE;
-  }
-
-  Status run(PushDispatch& dispatch) {
-    struct Objects {
-      const VolkDeviceTable& vk;
-      VkDevice device;
-      VkBuffer buffer = VK_NULL_HANDLE;
-      VkDeviceMemory memory = VK_NULL_HANDLE;
-      VkShaderModule module = VK_NULL_HANDLE;
-      VkDescriptorSetLayout set_layout = VK_NULL_HANDLE;
-      VkPipelineLayout layout = VK_NULL_HANDLE;
-      VkPipeline pipeline = VK_NULL_HANDLE;
-      VkDescriptorPool pool = VK_NULL_HANDLE;
-      VkCommandPool command_pool = VK_NULL_HANDLE;
-      VkFence fence = VK_NULL_HANDLE;
-      ~Objects() {
-        if (fence) vk.vkDestroyFence(device, fence, nullptr);
-        if (command_pool) vk.vkDestroyCommandPool(device, command_pool, nullptr);
-        if (pool) vk.vkDestroyDescriptorPool(device, pool, nullptr);
-        if (pipeline) vk.vkDestroyPipeline(device, pipeline, nullptr);
-        if (layout) vk.vkDestroyPipelineLayout(device, layout, nullptr);
-        if (set_layout) vk.vkDestroyDescriptorSetLayout(device, set_layout, nullptr);
-        if (module) vk.vkDestroyShaderModule(device, module, nullptr);
-        if (buffer) vk.vkDestroyBuffer(device, buffer, nullptr);
-        if (memory) vk.vkFreeMemory(device, memory, nullptr);
-      }
-    } o{vk_, device_};
-
-    const VkDeviceSize size = std::max<size_t>(dispatch.buffer.size(), 4) * sizeof(uint32_t);
-    VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    buffer_info.size = size;
-    buffer_info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    if (VkResult e = vk_.vkCreateBuffer(device_, &buffer_info, nullptr, &o.buffer); e)
-      return vk_error("vkCreateBuffer", e);
-    VkMemoryRequirements requirements;
-    vk_.vkGetBufferMemoryRequirements(device_, o.buffer, &requirements);
-    VkPhysicalDeviceMemoryProperties properties;
-    vkGetPhysicalDeviceMemoryProperties(physical_, &properties);
-    const VkMemoryPropertyFlags wanted = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    uint32_t type_index = UINT32_MAX;
-    for (uint32_t i = 0; i < properties.memoryTypeCount && type_index == UINT32_MAX; ++i) {
-      if ((requirements.memoryTypeBits & (1u << i)) && (properties.memoryTypes[i].propertyFlags & wanted) == wanted) {
-        type_index = i;
-      }
-    }
-    if (type_index == UINT32_MAX) return fail("no host-visible coherent memory type");
-    VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    allocate.allocationSize = requirements.size;
-    allocate.memoryTypeIndex = type_index;
-    if (VkResult e = vk_.vkAllocateMemory(device_, &allocate, nullptr, &o.memory); e)
-      return vk_error("vkAllocateMemory", e);
-    if (VkResult e = vk_.vkBindBufferMemory(device_, o.buffer, o.memory, 0); e)
-      return vk_error("vkBindBufferMemory", e);
-    void* mapped = nullptr;
-    if (VkResult e = vk_.vkMapMemory(device_, o.memory, 0, size, 0, &mapped); e) return vk_error("vkMapMemory", e);
-    std::memset(mapped, 0, size);
-    std::memcpy(mapped, dispatch.buffer.data(), dispatch.buffer.size() * sizeof(uint32_t));
-
-    VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    module_info.codeSize = dispatch.spirv.size() * sizeof(uint32_t);
-    module_info.pCode = dispatch.spirv.data();
-    if (VkResult e = vk_.vkCreateShaderModule(device_, &module_info, nullptr, &o.module); e) {
-      return vk_error("vkCreateShaderModule", e);
-    }
-    const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT,
-                                               nullptr};
-    VkDescriptorSetLayoutCreateInfo set_layout_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    set_layout_info.bindingCount = 1;
-    set_layout_info.pBindings = &binding;
-    if (VkResult e = vk_.vkCreateDescriptorSetLayout(device_, &set_layout_info, nullptr, &o.set_layout); e) {
-      return vk_error("vkCreateDescriptorSetLayout", e);
-    }
-    const uint32_t push_size = static_cast<uint32_t>(dispatch.push_words.size() * sizeof(uint32_t));
-    const VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size};
-    VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layout_info.setLayoutCount = 1;
-    layout_info.pSetLayouts = &o.set_layout;
-    layout_info.pushConstantRangeCount = push_size ? 1 : 0;
-    layout_info.pPushConstantRanges = &range;
-    if (VkResult e = vk_.vkCreatePipelineLayout(device_, &layout_info, nullptr, &o.layout); e) {
-      return vk_error("vkCreatePipelineLayout", e);
-    }
-    std::vector<VkSpecializationMapEntry> entries;
-    std::vector<uint32_t> values;
-    for (auto [spec_id, value] : dispatch.specialization) {
-      entries.push_back({spec_id, static_cast<uint32_t>(values.size() * sizeof(uint32_t)), sizeof(uint32_t)});
-      values.push_back(value);
-    }
-    VkSpecializationInfo specialization{static_cast<uint32_t>(entries.size()), entries.data(),
-                                        values.size() * sizeof(uint32_t), values.data()};
-    VkComputePipelineCreateInfo pipeline_info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pipeline_info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    pipeline_info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    pipeline_info.stage.module = o.module;
-    pipeline_info.stage.pName = "main";
-    pipeline_info.stage.pSpecializationInfo = entries.empty() ? nullptr : &specialization;
-    pipeline_info.layout = o.layout;
-    if (VkResult e = vk_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pipeline_info, nullptr, &o.pipeline);
-        e) {
-      return vk_error("vkCreateComputePipelines", e);
-    }
-    const VkDescriptorPoolSize pool_size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1};
-    VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pool_info.maxSets = 1;
-    pool_info.poolSizeCount = 1;
-    pool_info.pPoolSizes = &pool_size;
-    if (VkResult e = vk_.vkCreateDescriptorPool(device_, &pool_info, nullptr, &o.pool); e) {
-      return vk_error("vkCreateDescriptorPool", e);
-    }
-    VkDescriptorSetAllocateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    set_info.descriptorPool = o.pool;
-    set_info.descriptorSetCount = 1;
-    set_info.pSetLayouts = &o.set_layout;
-    VkDescriptorSet set = VK_NULL_HANDLE;
-    if (VkResult e = vk_.vkAllocateDescriptorSets(device_, &set_info, &set); e) {
-      return vk_error("vkAllocateDescriptorSets", e);
-    }
-    const VkDescriptorBufferInfo descriptor{o.buffer, 0, VK_WHOLE_SIZE};
-    VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    write.dstSet = set;
-    write.descriptorCount = 1;
-    write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    write.pBufferInfo = &descriptor;
-    vk_.vkUpdateDescriptorSets(device_, 1, &write, 0, nullptr);
-
-    VkCommandPoolCreateInfo command_pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    command_pool_info.queueFamilyIndex = family_;
-    if (VkResult e = vk_.vkCreateCommandPool(device_, &command_pool_info, nullptr, &o.command_pool); e) {
-      return vk_error("vkCreateCommandPool", e);
-    }
-    VkCommandBufferAllocateInfo command_info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    command_info.commandPool = o.command_pool;
-    command_info.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    command_info.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    if (VkResult e = vk_.vkAllocateCommandBuffers(device_, &command_info, &commands); e) {
-      return vk_error("vkAllocateCommandBuffers", e);
-    }
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    vk_.vkBeginCommandBuffer(commands, &begin);
-    vk_.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
-    vk_.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &set, 0, nullptr);
-    if (push_size) {
-      vk_.vkCmdPushConstants(commands, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_size, dispatch.push_words.data());
-    }
-    vk_.vkCmdDispatch(commands, dispatch.group_count[0], dispatch.group_count[1], dispatch.group_count[2]);
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    barrier.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vk_.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &barrier,
-                             0, nullptr, 0, nullptr);
-    if (VkResult e = vk_.vkEndCommandBuffer(commands); e) return vk_error("vkEndCommandBuffer", e);
-    VkFenceCreateInfo fence_info{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (VkResult e = vk_.vkCreateFence(device_, &fence_info, nullptr, &o.fence); e) return vk_error("vkCreateFence", e);
-    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commands;
-    if (VkResult e = vk_.vkQueueSubmit(queue_, 1, &submit, o.fence); e) return vk_error("vkQueueSubmit", e);
-    if (VkResult e = vk_.vkWaitForFences(device_, 1, &o.fence, VK_TRUE, UINT64_MAX); e) {
-      return vk_error("vkWaitForFences", e);
-    }
-    std::memcpy(dispatch.buffer.data(), mapped, dispatch.buffer.size() * sizeof(uint32_t));
-    vk_.vkUnmapMemory(device_, o.memory);
-    return {};
-  }
-
- private:
-  PushDevice() = default;
-  VkPhysicalDevice physical_ = VK_NULL_HANDLE;
-  VkDevice device_ = VK_NULL_HANDLE;
-  VolkDeviceTable vk_{};
-  VkQueue queue_ = VK_NULL_HANDLE;
-  uint32_t family_ = 0;
-  bool maintenance4_ = false;
-};
-
 using Size = std::array<uint32_t, 3>;
 
 std::string describe(const Size& s) {
@@ -883,36 +644,36 @@ constexpr uint32_t kSentinel = 0xdeadbeef;
 
 // Runs `original` specialized to `size` and `patched` specialized to (L,1,1) with the size pushed at `offset`, with
 // the same workgroup counts and user push constants, and compares every word of the buffer.
-void compare(PushDevice& device, const std::vector<uint32_t>& original, const RuntimeGroupSizePatch& patched,
+void compare(BufferDevice& device, const std::vector<uint32_t>& original, const RuntimeGroupSizePatch& patched,
              const Size& size, uint32_t physical, const std::array<uint32_t, 3>& groups, uint32_t buffer_words,
              const std::vector<uint32_t>& user_push = {}) {
   INFO("logical size " << describe(size) << ", physical size " << physical << ", groups " << describe(groups));
   const auto& ids = patched.report.spec_ids;
-  PushDispatch reference;
+  std::vector<uint32_t> initial(buffer_words, kSentinel);
+  initial[0] = 0;
+  MultiBufferDispatch reference;
   reference.spirv = original;
   reference.specialization = {{ids[0], size[0]}, {ids[1], size[1]}, {ids[2], size[2]}};
   reference.group_count = groups;
-  reference.buffer.assign(buffer_words, kSentinel);
-  reference.buffer[0] = 0;
+  reference.buffers = {{0, false, initial}};
   reference.push_words = user_push;
   REQUIRE_OK(device.run(reference));
 
-  PushDispatch runtime = reference;
+  MultiBufferDispatch runtime = reference;
   runtime.spirv = patched.words;
   runtime.specialization = {{ids[0], physical}, {ids[1], 1}, {ids[2], 1}};
-  runtime.buffer.assign(buffer_words, kSentinel);
-  runtime.buffer[0] = 0;
+  runtime.buffers = {{0, false, initial}};
   runtime.push_words = user_push;
   runtime.push_words.resize(patched.report.push_constant_offset / 4, 0);
   runtime.push_words.insert(runtime.push_words.end(), size.begin(), size.end());
   REQUIRE_OK(device.run(runtime));
 
+  const std::vector<uint32_t>& expected = reference.buffers[0].words;
+  const std::vector<uint32_t>& got = runtime.buffers[0].words;
   size_t mismatches = 0;
-  for (size_t i = 0; i < reference.buffer.size(); ++i) {
-    if (reference.buffer[i] == runtime.buffer[i]) continue;
-    if (++mismatches <= 8) {
-      UNSCOPED_INFO("word " << i << ": original " << reference.buffer[i] << ", runtime size " << runtime.buffer[i]);
-    }
+  for (size_t i = 0; i < expected.size(); ++i) {
+    if (expected[i] == got[i]) continue;
+    if (++mismatches <= 8) UNSCOPED_INFO("word " << i << ": original " << expected[i] << ", runtime size " << got[i]);
   }
   CHECK(mismatches == 0);
 }
@@ -925,7 +686,7 @@ uint32_t volume(const Size& s) {
 
 TEST_CASE("Runtime group size: on the device every built-in matches the module specialized to the logical size") {
   ValidatedVulkan vk;
-  auto device = PushDevice::create(vk);
+  auto device = BufferDevice::create(vk);
   REQUIRE_OK(device);
   const uint32_t max_invocations = vk.selected_device().max_compute_work_group_invocations;
   std::vector<TargetEnv> envs{TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1};
@@ -955,7 +716,7 @@ TEST_CASE("Runtime group size: on the device every built-in matches the module s
 
 TEST_CASE("Runtime group size: on the device a user push-constant block keeps working next to the size") {
   ValidatedVulkan vk;
-  auto device = PushDevice::create(vk);
+  auto device = BufferDevice::create(vk);
   REQUIRE_OK(device);
   const auto original = prepared(shader(kWithPushConstants));
   const auto patched = runtime_or_fail(original, TargetEnv::Vulkan1_1, {.push_constant_offset = 16});
@@ -972,7 +733,7 @@ TEST_CASE("Runtime group size: on the device a user push-constant block keeps wo
 
 TEST_CASE("Runtime group size: on the device a shared-memory reduction with barriers matches at L == x*y*z") {
   ValidatedVulkan vk;
-  auto device = PushDevice::create(vk);
+  auto device = BufferDevice::create(vk);
   REQUIRE_OK(device);
   const auto original = prepared(shader(kReduction));
   const auto patched = runtime_or_fail(original, TargetEnv::Vulkan1_1);
@@ -982,15 +743,16 @@ TEST_CASE("Runtime group size: on the device a shared-memory reduction with barr
     const uint32_t t = volume(size);
     compare(**device, original, patched, size, t, groups, 1 + groups[0] * groups[1]);
     // And against the sum computed here.
-    PushDispatch run;
+    MultiBufferDispatch run;
     run.spirv = patched.words;
     run.specialization = {
         {patched.report.spec_ids[0], t}, {patched.report.spec_ids[1], 1}, {patched.report.spec_ids[2], 1}};
     run.group_count = groups;
-    run.buffer.assign(1 + groups[0] * groups[1], 0);
+    run.buffers = {{0, false, std::vector<uint32_t>(1 + groups[0] * groups[1], 0)}};
     run.push_words = {size[0], size[1], size[2]};
     REQUIRE_OK((*device)->run(run));
-    CHECK(run.buffer[0] == groups[0] * groups[1]);
+    const std::vector<uint32_t>& result = run.buffers[0].words;
+    CHECK(result[0] == groups[0] * groups[1]);
     for (uint32_t gy = 0; gy < groups[1]; ++gy) {
       for (uint32_t gx = 0; gx < groups[0]; ++gx) {
         uint32_t sum = 0;
@@ -1001,7 +763,7 @@ TEST_CASE("Runtime group size: on the device a shared-memory reduction with barr
             }
           }
         }
-        CHECK(run.buffer[1 + gx + gy * groups[0]] == sum);
+        CHECK(result[1 + gx + gy * groups[0]] == sum);
       }
     }
   }

@@ -167,9 +167,13 @@ Status BufferDevice::run(MultiBufferDispatch& dispatch) {
   if (VkResult e = vk_.vkCreateDescriptorSetLayout(device_, &set_layout_info, nullptr, &o.set_layout); e) {
     return vk_error("vkCreateDescriptorSetLayout", e);
   }
+  const VkPushConstantRange push_range{VK_SHADER_STAGE_COMPUTE_BIT, 0,
+                                       static_cast<uint32_t>(dispatch.push_words.size() * sizeof(uint32_t))};
   VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
   layout_info.setLayoutCount = 1;
   layout_info.pSetLayouts = &o.set_layout;
+  layout_info.pushConstantRangeCount = dispatch.push_words.empty() ? 0 : 1;
+  layout_info.pPushConstantRanges = &push_range;
   if (VkResult e = vk_.vkCreatePipelineLayout(device_, &layout_info, nullptr, &o.layout); e) {
     return vk_error("vkCreatePipelineLayout", e);
   }
@@ -249,6 +253,10 @@ Status BufferDevice::run(MultiBufferDispatch& dispatch) {
   vk_.vkBeginCommandBuffer(commands, &begin);
   vk_.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, o.pipeline);
   vk_.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, o.layout, 0, 1, &set, 0, nullptr);
+  if (!dispatch.push_words.empty()) {
+    vk_.vkCmdPushConstants(commands, o.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, push_range.size,
+                           dispatch.push_words.data());
+  }
   vk_.vkCmdDispatch(commands, dispatch.group_count[0], dispatch.group_count[1], dispatch.group_count[2]);
   VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;

@@ -34,6 +34,7 @@ struct MultiBufferDispatch {
   std::vector<std::pair<uint32_t, uint32_t>> specialization;  // (SpecId, uint value)
   std::array<uint32_t, 3> group_count{1, 1, 1};
   std::optional<uint32_t> required_subgroup_size;  // with full subgroups
+  std::vector<uint32_t> push_words;                // push constants from offset 0; none when empty
 };
 
 class BufferDevice {
