@@ -39,6 +39,29 @@ std::vector<uint32_t> read_words(CommandStream& stream, Buffer& buffer, size_t n
   return words;
 }
 
+// One 64-invocation dispatch b[i] = a[i] + add, which the failure tests record before and after a fault.
+struct AddJob {
+  static constexpr uint32_t n = 64;
+  std::shared_ptr<Shader> shader;
+  std::shared_ptr<Buffer> a, b;
+  BufferBinding bindings[2];
+  Push push;
+  DispatchInfo info;
+  AddJob(Device& device, uint32_t add)
+      : shader(test::make_add_shader(device)),
+        a(test::make_buffer(device, n)),
+        b(test::make_buffer(device, n)),
+        bindings{{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}},
+        push{n, add},
+        info{.shader = shader.get(),
+             .size = {64, 1, 1},
+             .groups = {1, 1, 1},
+             .bindings = bindings,
+             .push_constants = test::bytes_of(push)} {}
+  AddJob(const AddJob&) = delete;  // info points into the object
+  AddJob& operator=(const AddJob&) = delete;
+};
+
 }  // namespace
 
 TEST_CASE("A recording thread records dispatches, copies, fills and barriers in stream order", "[vulkan][concurrency]") {
@@ -351,19 +374,10 @@ TEST_CASE("A submission that fails on the recording thread is reported by the st
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
     auto stream = make_threaded_stream(*device, *cache);
-    auto shader = test::make_add_shader(*device);
-    constexpr uint32_t n = 64;
-    auto a = test::make_buffer(*device, n);
-    auto b = test::make_buffer(*device, n);
-    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
-    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 10));
+    const AddJob job(*device, 5);
+    const DispatchInfo& info = job.info;
+    REQUIRE_OK(stream->fill(*job.a, 0, VK_WHOLE_SIZE, 10));
     REQUIRE_OK(stream->finish());
-    const Push push{n, 5};
-    const DispatchInfo info{.shader = shader.get(),
-                            .size = {64, 1, 1},
-                            .groups = {1, 1, 1},
-                            .bindings = bindings,
-                            .push_constants = test::bytes_of(push)};
     REQUIRE_OK(stream->dispatch(info));
     device->inject_fault(VK_ERROR_OUT_OF_DEVICE_MEMORY, call);
     auto value = stream->flush();  // returns at once: the thread ends and submits
@@ -376,8 +390,8 @@ TEST_CASE("A submission that fails on the recording thread is reported by the st
     CHECK_FALSE(device->lost());
     // Reported once; the stream and the device go on working.
     REQUIRE_OK(stream->dispatch(info));
-    const auto words = read_words(*stream, *b, n);
-    for (uint32_t i = 0; i < n; ++i) REQUIRE(words[i] == 15);
+    const auto words = read_words(*stream, *job.b, AddJob::n);
+    for (uint32_t i = 0; i < AddJob::n; ++i) REQUIRE(words[i] == 15);
     REQUIRE_OK(stream->finish());
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
@@ -412,17 +426,8 @@ TEST_CASE("Device lost in a submission on the recording thread: waiters end, eve
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
     auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 4});
-    auto shader = test::make_add_shader(*device);
-    constexpr uint32_t n = 64;
-    auto a = test::make_buffer(*device, n);
-    auto b = test::make_buffer(*device, n);
-    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
-    const Push push{n, 1};
-    const DispatchInfo info{.shader = shader.get(),
-                            .size = {64, 1, 1},
-                            .groups = {1, 1, 1},
-                            .bindings = bindings,
-                            .push_constants = test::bytes_of(push)};
+    const AddJob job(*device, 1);
+    const DispatchInfo& info = job.info;
     REQUIRE_OK(stream->dispatch(info));
     REQUIRE_OK(stream->finish());
     device->inject_fault(VK_ERROR_DEVICE_LOST, "vkQueueSubmit");
@@ -442,8 +447,8 @@ TEST_CASE("Device lost in a submission on the recording thread: waiters end, eve
     auto dispatched = stream->dispatch(info);
     REQUIRE_FALSE(dispatched);
     CHECK(is_device_lost(dispatched.error()));
-    std::vector<uint32_t> words(n);
-    auto read = stream->readback(*b, 0, std::as_writable_bytes(std::span(words)));
+    std::vector<uint32_t> words(AddJob::n);
+    auto read = stream->readback(*job.b, 0, std::as_writable_bytes(std::span(words)));
     REQUIRE_FALSE(read);
     CHECK(is_device_lost(read.error()));
     CHECK_FALSE(stream->flush());
@@ -464,17 +469,8 @@ TEST_CASE("Timestamps of a batch whose submission failed on the recording thread
     }
     auto cache = test::make_cache(*device);
     auto stream = make_threaded_stream(*device, *cache);
-    auto shader = test::make_add_shader(*device);
-    constexpr uint32_t n = 64;
-    auto a = test::make_buffer(*device, n);
-    auto b = test::make_buffer(*device, n);
-    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
-    const Push push{n, 5};
-    const DispatchInfo info{.shader = shader.get(),
-                            .size = {64, 1, 1},
-                            .groups = {1, 1, 1},
-                            .bindings = bindings,
-                            .push_constants = test::bytes_of(push)};
+    const AddJob job(*device, 5);
+    const DispatchInfo& info = job.info;
     TimestampQuery timed;
     REQUIRE_OK(stream->dispatch(info, &timed));
     device->inject_fault(VK_ERROR_OUT_OF_DEVICE_MEMORY, "vkQueueSubmit");
