@@ -551,6 +551,14 @@ std::vector<GroupSize> PipelineCache::default_prewarm_sizes(const DeviceInfo& in
   return sizes;
 }
 
+std::optional<size_t> PipelineCache::parse_prewarm_setting(std::string_view value) {
+  if (value == "off" || value == "false" || value == "no") return 0;
+  if (value.empty() || value.size() > 6 || value.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  return std::stoul(std::string(value));  // digits only, at most 6: cannot throw
+}
+
 void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes,
                             uint32_t subgroup_size) {
   if (!shader || workers_.empty()) return;

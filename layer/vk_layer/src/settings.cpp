@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "bismuth/backend/pipeline_cache.hpp"
+
 namespace bismuth::layer {
 namespace {
 
@@ -29,12 +31,8 @@ Settings Settings::from_environment() {
   else if (level == "debug") settings.log_level = LogLevel::Debug;
   settings.cache_dir = std::string(env("BISMUTH_CACHE_DIR"));
   settings.stats = truthy(env("BISMUTH_STATS"));
-  const std::string_view prewarm = env("BISMUTH_PREWARM");
-  if (prewarm == "off" || prewarm == "false" || prewarm == "no") {
-    settings.prewarm_sizes = 0;
-  } else if (!prewarm.empty() && prewarm.find_first_not_of("0123456789") == std::string_view::npos &&
-             prewarm.size() <= 6) {
-    settings.prewarm_sizes = std::stoul(std::string(prewarm));  // digits only, at most 6: cannot throw
+  if (auto prewarm = backend::PipelineCache::parse_prewarm_setting(env("BISMUTH_PREWARM"))) {
+    settings.prewarm_sizes = *prewarm;
   }
   return settings;
 }

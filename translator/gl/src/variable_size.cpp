@@ -1,7 +1,6 @@
 #include "variable_size.hpp"
 
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -37,14 +36,8 @@ std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cac
                                                      const std::shared_ptr<backend::Shader>& shader,
                                                      uint32_t subgroup_size) {
   const backend::DeviceInfo& info = cache.device().info();
-  size_t count = info.is_gpu() ? 64 : 0;
-  const std::string_view setting = env("BISMUTH_PREWARM");
-  if (setting == "off" || setting == "false" || setting == "no") {
-    count = 0;
-  } else if (!setting.empty() && setting.size() <= 6 &&
-             setting.find_first_not_of("0123456789") == std::string_view::npos) {
-    count = std::stoul(std::string(setting));  // digits only, at most 6: cannot throw
-  }
+  const size_t count =
+      backend::PipelineCache::parse_prewarm_setting(env("BISMUTH_PREWARM")).value_or(info.is_gpu() ? 64 : 0);
   if (count == 0 || !cache.has_workers()) return nullptr;
   std::shared_ptr<const backend::Shader> target = shader->runtime_variant() != nullptr
                                                       ? shader->runtime_variant_ref()

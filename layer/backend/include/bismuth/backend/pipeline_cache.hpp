@@ -25,6 +25,7 @@
 #include <shared_mutex>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -214,6 +215,9 @@ class PipelineCache {
   // Powers of two, then multiples of the subgroup size, up to the device limits (1-D first), then square 2-D
   // powers of two; at most `max_sizes`.
   static std::vector<GroupSize> default_prewarm_sizes(const DeviceInfo& info, size_t max_sizes = 64);
+  // The value of BISMUTH_PREWARM (the layer and the GL shim read it): "off", "false" or "no" → 0 sizes, up to six
+  // digits → that many; nullopt when empty or not understood (the reader's default applies).
+  static std::optional<size_t> parse_prewarm_setting(std::string_view value);
 
   // Writes the VkPipelineCache blob now (no-op when persistence is off).
   Status save();
