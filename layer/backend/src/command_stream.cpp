@@ -476,15 +476,10 @@ void CommandStream::reset_front_table(uint64_t generation) {
 Expected<CommandStream::FrontEntry*> CommandStream::front_lookup(const DispatchInfo& info) {
   if (FrontEntry* hit = front_hit(info)) return hit;
   const size_t home = front_home(info);
-  size_t victim = home;
-  for (size_t probe = 0; probe < 4; ++probe) {
-    if (!front_[(home + probe) % front_.size()].pipeline) {
-      victim = home + probe;
-      break;
-    }
-    if (probe == 3) victim = home + (front_replace_++ & 3);
-  }
-  FrontEntry& e = front_[victim % front_.size()];
+  size_t probe = 0;
+  while (probe < 4 && front_[(home + probe) & (front_.size() - 1)].shader != nullptr) ++probe;
+  const size_t victim = probe < 4 ? home + probe : home + (front_replace_++ & 3);  // all four taken: one in turn
+  FrontEntry& e = front_[victim & (front_.size() - 1)];
   const Shader* variant = info.shader->runtime_variant();
   if (variant != nullptr && runtime_size_fits(device_->info(), info.size)) {
     if (Status ok = fill_runtime_entry(e, info, *variant); !ok) return ok.error();
