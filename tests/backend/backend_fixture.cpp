@@ -75,6 +75,20 @@ std::shared_ptr<backend::Buffer> make_buffer(backend::Device& device, size_t wor
   return std::move(*buffer);
 }
 
+std::unique_ptr<backend::CommandStream> make_stream(backend::Device& device, backend::PipelineCache& cache,
+                                                    const backend::StreamOptions& options) {
+  auto stream = backend::CommandStream::create(device, cache, options);
+  if (!stream) FAIL(stream.error().message);
+  return std::move(*stream);
+}
+
+std::vector<uint32_t> read_words(backend::CommandStream& stream, backend::Buffer& buffer, size_t words) {
+  std::vector<uint32_t> out(words);
+  auto ok = stream.readback(buffer, 0, std::as_writable_bytes(std::span(out)));
+  if (!ok) FAIL(ok.error().message);
+  return out;
+}
+
 TempDir::TempDir() {
   static std::atomic<int> counter{0};
   path_ = std::filesystem::temp_directory_path() /

@@ -66,6 +66,10 @@ backend::PipelineCacheOptions quiet_cache_options();
 std::unique_ptr<backend::PipelineCache> make_cache(backend::Device& device,
                                                    const backend::PipelineCacheOptions& options = quiet_cache_options());
 std::shared_ptr<backend::Buffer> make_buffer(backend::Device& device, size_t words);
+std::unique_ptr<backend::CommandStream> make_stream(backend::Device& device, backend::PipelineCache& cache,
+                                                    const backend::StreamOptions& options = {});
+// The first `words` words of `buffer` after every earlier command of `stream` (fails the test on an error).
+std::vector<uint32_t> read_words(backend::CommandStream& stream, backend::Buffer& buffer, size_t words);
 
 // A fresh directory under the system temp dir, removed by the destructor.
 class TempDir {

@@ -5,6 +5,8 @@
 
 using namespace bismuth;
 using namespace bismuth::backend;
+using bismuth::test::make_stream;
+using bismuth::test::read_words;
 using bismuth::test::ValidatedVulkan;
 
 namespace {
@@ -18,19 +20,6 @@ std::vector<uint32_t> iota_words(size_t n) {
   std::vector<uint32_t> v(n);
   std::iota(v.begin(), v.end(), 0u);
   return v;
-}
-
-std::vector<uint32_t> read_words(CommandStream& stream, Buffer& buffer, size_t n) {
-  std::vector<uint32_t> words(n);
-  auto ok = stream.readback(buffer, 0, std::as_writable_bytes(std::span(words)));
-  if (!ok) FAIL(ok.error().message);
-  return words;
-}
-
-std::unique_ptr<CommandStream> make_stream(Device& device, PipelineCache& cache, const StreamOptions& options = {}) {
-  auto stream = CommandStream::create(device, cache, options);
-  if (!stream) FAIL(stream.error().message);
-  return std::move(*stream);
 }
 
 // Runs dst = src + 1 then dst2 = dst + 10 without any explicit barrier, at several workgroup sizes.

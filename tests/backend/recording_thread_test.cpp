@@ -15,6 +15,7 @@
 
 using namespace bismuth;
 using namespace bismuth::backend;
+using bismuth::test::read_words;
 using bismuth::test::ValidatedVulkan;
 
 namespace {
@@ -30,13 +31,6 @@ std::unique_ptr<CommandStream> make_threaded_stream(Device& device, PipelineCach
   if (!stream) FAIL(stream.error().message);
   REQUIRE((*stream)->records_on_thread());
   return std::move(*stream);
-}
-
-std::vector<uint32_t> read_words(CommandStream& stream, Buffer& buffer, size_t n) {
-  std::vector<uint32_t> words(n);
-  auto ok = stream.readback(buffer, 0, std::as_writable_bytes(std::span(words)));
-  if (!ok) FAIL(ok.error().message);
-  return words;
 }
 
 // One 64-invocation dispatch b[i] = a[i] + add, which the failure tests record before and after a fault.

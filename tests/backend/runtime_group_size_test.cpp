@@ -7,6 +7,8 @@
 
 using namespace bismuth;
 using namespace bismuth::backend;
+using bismuth::test::make_stream;
+using bismuth::test::read_words;
 using bismuth::test::ValidatedVulkan;
 
 namespace {
@@ -61,19 +63,6 @@ std::shared_ptr<Shader> make_with_variant(Device& device, const char* source, co
   if (!shader) FAIL(shader.error().message);
   REQUIRE((*shader)->runtime_variant() != nullptr);
   return std::move(*shader);
-}
-
-std::unique_ptr<CommandStream> make_stream(Device& device, PipelineCache& cache) {
-  auto stream = CommandStream::create(device, cache);
-  if (!stream) FAIL(stream.error().message);
-  return std::move(*stream);
-}
-
-std::vector<uint32_t> read_words(CommandStream& stream, Buffer& buffer, size_t n) {
-  std::vector<uint32_t> words(n);
-  auto ok = stream.readback(buffer, 0, std::as_writable_bytes(std::span(words)));
-  if (!ok) FAIL(ok.error().message);
-  return words;
 }
 
 uint32_t pack(uint32_t x, uint32_t y, uint32_t z) {
