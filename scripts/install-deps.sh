@@ -9,6 +9,9 @@ packages=(
   build-essential cmake pkg-config
   # libraries (headers and static/shared libs)
   libvulkan-dev libvulkan-volk-dev glslang-dev spirv-tools spirv-headers libspirv-cross-c-shared-dev
+  # glslang-dev's CMake package (glslang-targets.cmake) imports /usr/bin/glslangValidator, which glslang-tools
+  # ships: without it `find_package(glslang)` fails at configure on a fresh machine
+  glslang-tools
   catch2 nlohmann-json3-dev libcli11-dev libxxhash-dev libbenchmark-dev
   # GL/glcorearb.h and EGL/egl.h + eglext.h, headers only: libbismuth-gl generates its exported GL 4.6 entry
   # points from glcorearb.h and implements the EGL API against the Khronos headers (nothing links libGL/libEGL)
