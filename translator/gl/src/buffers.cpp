@@ -9,6 +9,7 @@
 #include "clear_format.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
+#include "gl_ranges.hpp"
 
 namespace bismuth::gl {
 
@@ -169,10 +170,13 @@ void buffer_storage(Context* ctx, const std::shared_ptr<BufferObject>& b, GLsize
   }
 }
 
+// GL 4.6 §6.2.1, §6.2.2, §6.3.2, §6.6: "An INVALID_VALUE error is generated if offset or size is negative, or if
+// offset + size is greater than the value of BUFFER_SIZE for the buffer object" (the mathematical sum: a pair
+// whose 64-bit sum wraps is outside too).
 bool range_ok(Context* ctx, const BufferObject& b, GLintptr offset, GLsizeiptr size, const char* func) {
-  if (offset < 0 || size < 0 || offset + size > b.size) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the range [" + std::to_string(offset) + ", " +
-                                         std::to_string(offset + size) + ") is outside the buffer of " +
+  if (!range_inside(offset, size, b.size)) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(size) + " bytes at offset " +
+                                         std::to_string(offset) + " are not inside the buffer of " +
                                          std::to_string(b.size) + " bytes");
     return false;
   }
@@ -218,6 +222,7 @@ void copy_sub_data(Context* ctx, const std::shared_ptr<BufferObject>& src, const
     return;
   }
   if (!range_ok(ctx, *src, read_offset, size, func) || !range_ok(ctx, *dst, write_offset, size, func)) return;
+  // Both ranges are inside their buffers now, so these sums cannot wrap.
   if (src == dst && read_offset < write_offset + size && write_offset < read_offset + size) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the source and destination ranges overlap");
     return;
@@ -273,7 +278,7 @@ constexpr GLbitfield kMapBits = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_INVA
 void* map_range(Context* ctx, const std::shared_ptr<BufferObject>& b, GLintptr offset, GLsizeiptr length,
                 GLbitfield access, const char* func) {
   // GL 4.6 §6.3 errors, in the order the spec lists them.
-  if (offset < 0 || length < 0 || offset + length > b->size || (access & ~kMapBits) != 0) {
+  if (!range_inside(offset, length, b->size) || (access & ~kMapBits) != 0) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": offset/length outside the buffer or unknown access bits");
     return nullptr;
   }
@@ -366,7 +371,9 @@ void flush_range(Context* ctx, const std::shared_ptr<BufferObject>& b, GLintptr 
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the buffer is not mapped with GL_MAP_FLUSH_EXPLICIT_BIT");
     return;
   }
-  if (offset < 0 || length < 0 || offset + length > b->map_length) {
+  // GL 4.6 §6.3.1: "An INVALID_VALUE error is generated if offset or length is negative, or if offset + length
+  // exceeds the size of the mapping."
+  if (!range_inside(offset, length, b->map_length)) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the range is outside the mapped range");
     return;
   }

@@ -11,6 +11,7 @@
 
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "gl_internal.hpp"
+#include "gl_ranges.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -33,7 +34,9 @@ const char* kind_name(translator::GlResourceKind k) {
 bool push_slot(Context* ctx, const IndexedBinding* slot, const char* kind, uint32_t gl_binding, VkDeviceSize max_range,
                backend::Access access, const char* func) {
   const BufferObject* b = slot ? slot->buffer.get() : nullptr;
-  if (b == nullptr || !b->buffer || (slot->size != 0 && slot->offset + slot->size > b->size) ||
+  // glBindBufferRange checks its range only against zero and the alignment (GL 4.6 §6.1.1): offset + size may be
+  // anything up to 2^64 here, so it is compared without forming the sum.
+  if (b == nullptr || !b->buffer || (slot->size != 0 && !range_inside(slot->offset, slot->size, b->size)) ||
       slot->offset >= b->size) {
     // GL leaves this undefined; Bismuth skips the dispatch and says why, never reads an unbound descriptor.
     char text[200];
@@ -376,7 +379,8 @@ GLAPI void APIENTRY glDispatchComputeIndirect(GLintptr indirect) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no buffer is bound to GL_DISPATCH_INDIRECT_BUFFER");
     return;
   }
-  if (indirect + 12 > b->size) {
+  // The command is three uints; indirect + 12 is compared without forming the sum, which wraps near INT64_MAX.
+  if (!range_inside(indirect, 12, b->size)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the command at offset " + std::to_string(indirect) +
                                              " reads past the end of the GL_DISPATCH_INDIRECT_BUFFER (" +
                                              std::to_string(b->size) + " bytes)");
