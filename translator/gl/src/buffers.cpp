@@ -90,13 +90,55 @@ bool valid_usage(GLenum usage) {
   }
 }
 
+// The largest store backend::Buffer::create may be asked for. A larger vkCreateBuffer breaks a valid-usage rule
+// (VkBufferCreateInfo size <= maxBufferSize, VK_KHR_maintenance4 / Vulkan 1.3), as does a vkAllocateMemory larger
+// than the heap it allocates from; drivers need not survive either. The heap is the one Buffer::create picks from:
+// a type with its required and preferred flags where one exists, else one with the required flags.
+VkDeviceSize max_store_size(const backend::Device& device, VkDeviceSize size, bool host_visible) {
+  const VkMemoryPropertyFlags required =
+      host_visible ? VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+                   : VkMemoryPropertyFlags(0);
+  const VkMemoryPropertyFlags preferred =
+      host_visible ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  const VkPhysicalDeviceMemoryProperties& memory = device.memory_properties();
+  VkDeviceSize preferred_heap = 0, required_heap = 0;
+  for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+    const VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
+    const VkDeviceSize heap = memory.memoryHeaps[memory.memoryTypes[i].heapIndex].size;
+    if ((flags & required) != required) continue;
+    required_heap = std::max(required_heap, heap);
+    if ((flags & preferred) == preferred) preferred_heap = std::max(preferred_heap, heap);
+  }
+  VkDeviceSize limit = preferred_heap != 0 ? preferred_heap : required_heap;
+  // Every device's maxBufferSize is at least 2^30: ask the driver only for larger stores.
+  if (size > (VkDeviceSize(1) << 30) && device.info().has_maintenance4) {
+    VkPhysicalDeviceMaintenance4Properties maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties.pNext = &maintenance4;
+    device.vki().vkGetPhysicalDeviceProperties2(device.physical_device(), &properties);
+    if (maintenance4.maxBufferSize != 0) limit = std::min(limit, maintenance4.maxBufferSize);
+  }
+  return limit;
+}
+
 // Replaces the data store (glBufferData / glBufferStorage). The old store lives on while recorded commands use it.
 // Persistent storage (glBufferStorage with GL_MAP_PERSISTENT_BIT) lives in host-visible coherent memory, so that
-// its mappings are the buffer itself.
+// its mappings are the buffer itself. On any error the old store stays, contents and all.
 bool new_store(Context* ctx, BufferObject& b, GLsizeiptr size, const void* data, const char* func,
                bool persistent = false) {
   std::shared_ptr<backend::Buffer> store;
   if (size > 0) {
+    // GL 4.6 §6.2: "An OUT_OF_MEMORY error is generated if the GL is unable to create a data store with the
+    // specified size." Decided here for sizes Vulkan must not be asked for (Buffer::create rounds up to 4 bytes).
+    const backend::Device& device = *ctx->device_state.device;
+    const VkDeviceSize rounded = (static_cast<VkDeviceSize>(size) + 3) & ~VkDeviceSize(3);
+    const VkDeviceSize limit = max_store_size(device, rounded, persistent || !device.uses_staging());
+    if (rounded > limit) {
+      ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": a data store of " + std::to_string(size) +
+                                           " bytes is larger than the device can allocate (" + std::to_string(limit) +
+                                           " bytes)");
+      return false;
+    }
     auto created = backend::Buffer::create(*ctx->device_state.device, static_cast<VkDeviceSize>(size),
                                            persistent ? backend::BufferKind::HostStorage : backend::BufferKind::Storage);
     if (!created) {
