@@ -427,6 +427,35 @@ void flush_range(Context* ctx, const std::shared_ptr<BufferObject>& b, GLintptr 
   }
 }
 
+// glInvalidateBufferData / glInvalidateBufferSubData (GL 4.6 §6.5): the range's contents become undefined, which
+// keeping them satisfies, so only the errors have an effect. `whole`: the entire buffer (InvalidateBufferData).
+void invalidate(Context* ctx, GLuint name, GLintptr offset, GLsizeiptr length, bool whole, const char* func) {
+  std::shared_ptr<BufferObject> b;
+  {
+    std::lock_guard lock(ctx->share->mutex);
+    auto it = ctx->share->buffers.find(name);
+    if (it != ctx->share->buffers.end()) b = it->second;
+  }
+  // "An INVALID_VALUE error is generated if buffer is zero or is not the name of an existing buffer object."
+  if (!b) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(name) + " is not a buffer object");
+    return;
+  }
+  if (whole) {
+    offset = 0;
+    length = b->size;
+  } else if (!range_ok(ctx, *b, offset, length, func)) {
+    return;
+  }
+  // "An INVALID_OPERATION error is generated if buffer is currently mapped by MapBuffer or if the invalidate range
+  // intersects the range currently mapped by MapBufferRange, unless it was mapped with MAP_PERSISTENT_BIT";
+  // InvalidateBufferData: "... if any part of it is mapped". Both ranges are inside the buffer: no sum wraps.
+  const bool intersects = whole || (offset < b->map_offset + b->map_length && b->map_offset < offset + length);
+  if (b->mapped && !(b->map_access & GL_MAP_PERSISTENT_BIT) && intersects) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the range is mapped");
+  }
+}
+
 void buffer_parameter(Context* ctx, const std::shared_ptr<BufferObject>& b, GLenum pname, GLint64* out,
                       const char* func) {
   switch (pname) {
@@ -766,6 +795,17 @@ GLAPI void APIENTRY glFlushMappedNamedBufferRange(GLuint buffer, GLintptr offset
   if (auto b = named(ctx, buffer, "glFlushMappedNamedBufferRange")) {
     flush_range(ctx, b, offset, length, "glFlushMappedNamedBufferRange");
   }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glInvalidateBufferData(GLuint buffer) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  invalidate(ctx, buffer, 0, 0, true, "glInvalidateBufferData");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+GLAPI void APIENTRY glInvalidateBufferSubData(GLuint buffer, GLintptr offset, GLsizeiptr length) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  invalidate(ctx, buffer, offset, length, false, "glInvalidateBufferSubData");
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
