@@ -482,7 +482,8 @@ TEST_CASE("BISMUTH_PREWARM=off compiles no size before it is dispatched") {
   CHECK(s.compiles == 0);
 }
 
-TEST_CASE("Prewarm stops when the parent is destroyed at once, and never uses a destroyed pipeline layout") {
+TEST_CASE("Prewarm stops when the parent is destroyed at once, and never uses a destroyed pipeline layout",
+          "[concurrency]") {
   const Order order = any_order();
   INFO(to_string(order));
   ScopedEnv prewarm("BISMUTH_PREWARM", "64");
@@ -527,7 +528,7 @@ TEST_CASE("VUID-vkCmdDispatchGroupSizeBISMUTH-layout-10012: a dispatch after the
 }
 
 TEST_CASE("Threads recording vkCmdDispatchGroupSizeBISMUTH at the same sizes concurrently compile each size once "
-          "and get correct results") {
+          "and get correct results", "[concurrency]") {
   ScopedEnv stats("BISMUTH_STATS", "1");
   StderrCapture capture;
   std::optional<Fixture> fixture;

@@ -1,5 +1,7 @@
 #include "command_recorder.hpp"
 
+#include <pthread.h>
+
 #include <array>
 #include <cstring>
 
@@ -116,6 +118,15 @@ CommandRecorder::~CommandRecorder() {
   reserve(Op::Stop, 0);
   publish_now();
   thread_.join();
+}
+
+void CommandRecorder::stop_thread_for_exit() {
+  if (!threaded_) return;
+  reserve(Op::Stop, 0);
+  publish_now();
+  thread_.join();
+  threaded_ = false;
+  inline_target_ = replay_target_;  // the command buffer the thread recorded into (visible after the join)
 }
 
 // ---- producer side ----
@@ -312,6 +323,8 @@ void CommandRecorder::write_timestamp(VkPipelineStageFlagBits stage, VkQueryPool
 // ---- recording thread ----
 
 void CommandRecorder::run() {
+  // A name that says whose thread it is (debuggers, /proc/<pid>/task/*/comm; the exit tests look for it).
+  pthread_setname_np(pthread_self(), "bismuth-record");
   uint64_t position = 0;
   while (true) {
     uint64_t head = head_.load(std::memory_order_acquire);

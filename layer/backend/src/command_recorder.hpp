@@ -43,6 +43,10 @@ class CommandRecorder {
   CommandRecorder& operator=(const CommandRecorder&) = delete;
 
   bool threaded() const { return threaded_; }
+  // Process exit (process_exit.hpp): the recording thread replays what was encoded (submissions included), stops
+  // and is joined; later commands record inline into the same command buffer. Like every producer-side call, only
+  // from the thread that owns the recorder, or while that thread is known to be outside it.
+  void stop_thread_for_exit();
 
   // The command buffer later commands go to (already begun by the caller).
   void target(VkCommandBuffer commands);
@@ -124,7 +128,7 @@ class CommandRecorder {
 
   Device& device_;
   const DeviceFunctions& vk_;
-  const bool threaded_;
+  bool threaded_;  // false once the thread was stopped for exit
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
   VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
   std::vector<VkWriteDescriptorSet> inline_writes_;  // inline push_descriptors' scratch

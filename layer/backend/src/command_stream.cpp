@@ -82,6 +82,8 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
 
 bool CommandStream::records_on_thread() const { return recorder_->threaded(); }
 
+void CommandStream::stop_recording_thread_for_exit() { recorder_->stop_thread_for_exit(); }
+
 CommandStream::~CommandStream() {
   (void)submission_error();  // an earlier batch's failure must not keep flush() from submitting this one
   if (current_ && !device_->lost()) (void)flush();

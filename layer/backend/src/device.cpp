@@ -311,10 +311,30 @@ Status Device::finish_setup() {
   type.initialValue = 0;
   VkSemaphoreCreateInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
   info.pNext = &type;
-  return call("vkCreateSemaphore", vk_.vkCreateSemaphore, device_, &info, nullptr, &timeline_);
+  if (Status ok = call("vkCreateSemaphore", vk_.vkCreateSemaphore, device_, &info, nullptr, &timeline_); !ok) {
+    return ok;
+  }
+  // Idled at process exit (Devices phase), after the callers and threads that submit were stopped.
+  (void)exit_register(*this, ExitPhase::Devices);
+  return {};
+}
+
+void Device::stop_for_exit() noexcept {
+  if (timeline_ == VK_NULL_HANDLE || lost()) return;
+  // Only what reached the queue: values reserved but never submitted (a recording thread stopped before their
+  // submission) will not signal. Bounded, so that a hung GPU cannot hang the exit.
+  const uint64_t last = signalled_.load(std::memory_order_acquire);
+  if (last == 0) return;
+  VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
+  wait_info.semaphoreCount = 1;
+  wait_info.pSemaphores = &timeline_;
+  wait_info.pValues = &last;
+  constexpr uint64_t kExitWaitNs = 10'000'000'000;
+  (void)vk_.vkWaitSemaphores(device_, &wait_info, kExitWaitNs);
 }
 
 Device::~Device() {
+  exit_unregister(*this);
   if (device_ == VK_NULL_HANDLE) return;
   if (timeline_ != VK_NULL_HANDLE) {
     if (owns_device_) {
@@ -392,6 +412,9 @@ Status Device::submit_in_turn(uint64_t value, const char* call_name, const Submi
     std::unique_lock<std::mutex> external;
     if (external_queue_mutex_ != nullptr) external = std::unique_lock(*external_queue_mutex_);
     status = call(call_name, [&] { return submit(); });
+    // Drivers may start submission threads (and their exit-time teardown) at the first submission: the exit
+    // stop must run before that teardown (process_exit.hpp).
+    ensure_exit_handler_after(DriverMilestone::FirstSubmission);
     if (!status) {
       // Waiters may already wait for `value`: signal it anyway, with an empty submission queued after value - 1's
       // (a host vkSignalSemaphore could not be: value - 1 may still be pending). Directly, not through call(): an

@@ -1,5 +1,6 @@
 #include "bismuth/backend/pipeline_cache.hpp"
 
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -175,6 +176,9 @@ Expected<std::unique_ptr<PipelineCache>> PipelineCache::create(Device& device, c
   uint32_t threads = options.prewarm_threads;
   if (threads == 0) threads = std::clamp<uint32_t>(std::thread::hardware_concurrency() / 2, 1, 4);
   self->last_save_ = std::chrono::steady_clock::now();
+  // Registered before the workers start, so that an exit from now on stops them (process_exit.hpp). A cache
+  // created while the process exits (an application's exit handler) gets no workers: misses compile in the caller.
+  if (!exit_register(*self, ExitPhase::Threads)) threads = 0;
   for (uint32_t i = 0; i < threads; ++i) self->workers_.emplace_back([raw = self.get()] { raw->worker_loop(); });
   return self;
 }
@@ -220,7 +224,7 @@ Status PipelineCache::load_disk_cache() {
   return {};
 }
 
-PipelineCache::~PipelineCache() {
+void PipelineCache::stop_workers() {
   {
     std::lock_guard lock(work_mutex_);
     stopping_ = true;
@@ -228,7 +232,21 @@ PipelineCache::~PipelineCache() {
   }
   work_cv_.notify_all();
   idle_cv_.notify_all();
-  for (std::thread& t : workers_) t.join();
+  for (std::thread& t : workers_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void PipelineCache::stop_for_exit() noexcept {
+  stop_workers();
+  if (!device_->lost() && dirty_.load()) {
+    if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
+  }
+}
+
+PipelineCache::~PipelineCache() {
+  exit_unregister(*this);
+  stop_workers();
   if (!device_->lost() && dirty_.load()) {
     if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
   }
@@ -439,6 +457,9 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
     result = device_->call("vkCreateComputePipelines", device_->vk().vkCreateComputePipelines, device_->handle(),
                            vk_cache_, 1u, &create, nullptr, &pipeline);
     const uint64_t elapsed = now_ns() - start;
+    // Drivers may set up their compiler (and its exit-time teardown) at the first pipeline: the exit stop must
+    // run before that teardown (process_exit.hpp).
+    ensure_exit_handler_after(DriverMilestone::FirstPipeline);
     compiles_.fetch_add(1, std::memory_order_relaxed);
     if (entry.from_prewarm_) prewarm_compiles_.fetch_add(1, std::memory_order_relaxed);
     compile_ns_total_.fetch_add(elapsed, std::memory_order_relaxed);
@@ -653,6 +674,8 @@ void PipelineCache::maybe_save_periodically() {
 void PipelineCache::worker_loop() {
   // Low priority: prewarm must not take CPU from the application's threads (Linux: per-thread nice value).
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+  // A name that says whose thread it is (debuggers, /proc/<pid>/task/*/comm; the exit tests look for it).
+  pthread_setname_np(pthread_self(), "bismuth-prewarm");
   std::unique_lock lock(work_mutex_);
   while (true) {
     const auto save_due = [&] {

@@ -4,12 +4,14 @@
 #include <EGL/eglext.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "bismuth/backend/device_info.hpp"
 #include "bismuth/backend/device_selection.hpp"
+#include "bismuth/backend/process_exit.hpp"
 #include "bismuth/backend/vk_functions.hpp"
 #include "bismuth/gl/bismuth_gl.h"
 #include "gl_internal.hpp"
@@ -20,6 +22,8 @@ namespace {
 
 thread_local Context* t_current = nullptr;
 thread_local std::string t_last_error;
+
+void register_exit_stop();
 
 // Validation messages go to the context current in the reporting thread (KHR_debug) and to stderr.
 constexpr GLuint kValidationMessageId = 0xB15B0001u;
@@ -154,6 +158,7 @@ Expected<std::shared_ptr<DeviceState>> create_device_state(std::shared_ptr<backe
                                                            const backend::DeviceInfo& d) {
   auto device = backend::Device::create(*instance, d);
   if (!device) return device.error();
+  register_exit_stop();  // the driver is loaded now: see process_exit.hpp
   auto state = std::make_shared<DeviceState>();
   state->instance_ref = std::move(instance);
   state->device = std::move(*device);
@@ -209,43 +214,64 @@ Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* s
   return ctx;
 }
 
-void destroy_now(Context* ctx) {
-  {
-    std::lock_guard lock(g_contexts_mutex);
-    live_contexts().erase(ctx);
+// Contexts and threads. A context is deleted exactly once: by destroy_context when it is current nowhere, or by
+// the release of the thread where it is current when it was destroyed there (EGL 1.5 §3.7.1.5). Both sides decide
+// on one atomic word (Context::lifecycle), and a context can only become current while it is live, checked under
+// g_contexts_mutex — the mutex destroy_context takes it out of the live set with — so no thread can make a
+// context current after its destruction began.
+
+enum class Acquire { Ok, NotLive, CurrentElsewhere };
+
+// Marks `ctx` current for the calling thread (which must then switch to it with switch_current).
+Acquire acquire_current(Context* ctx) {
+  std::lock_guard lock(g_contexts_mutex);
+  if (live_contexts().count(ctx) == 0) return Acquire::NotLive;
+  uint32_t expected = 0;
+  if (!ctx->lifecycle.compare_exchange_strong(expected, Context::kCurrent, std::memory_order_acq_rel)) {
+    return Acquire::CurrentElsewhere;
   }
-  delete ctx;
+  return Acquire::Ok;
 }
 
-// Makes `ctx` current in this thread; false when it is current in another thread.
-bool make_current(Context* ctx) {
+// Releases the calling thread's context: flushed (EGL 1.5 §3.7.3: an implicit glFlush), deleted when it was
+// destroyed while current.
+void release_current() {
   Context* previous = t_current;
-  if (ctx == previous) return true;
-  if (ctx != nullptr) {
-    bool expected = false;
-    if (!ctx->current.compare_exchange_strong(expected, true)) return false;
-  }
-  if (previous != nullptr) {
-    // Releasing a context flushes it (EGL 1.5 §3.7.3: an implicit glFlush).
-    (void)previous->stream->flush();
-    previous->current.store(false);
-    t_current = nullptr;
-    if (previous->destroy_pending) destroy_now(previous);
-  }
+  if (previous == nullptr) return;
+  (void)previous->stream->flush();
+  t_current = nullptr;
+  const uint32_t old = previous->lifecycle.fetch_and(~Context::kCurrent, std::memory_order_acq_rel);
+  if (old & Context::kDestroyPending) delete previous;
+}
+
+// Makes `ctx` (acquired, or null) the calling thread's context.
+void switch_current(Context* ctx) {
+  if (ctx == t_current) return;
+  release_current();
   t_current = ctx;
+}
+
+// Makes `ctx` current in this thread; false when it is not live or current in another thread.
+bool make_current(Context* ctx) {
+  if (ctx == t_current) return true;
+  if (ctx != nullptr && acquire_current(ctx) != Acquire::Ok) return false;
+  switch_current(ctx);
   return true;
 }
 
+// Destroys `ctx` now, or marks it to be deleted when the thread where it is current releases it.
 void destroy_context(Context* ctx) {
-  if (ctx == t_current) {
-    ctx->destroy_pending = true;  // destroyed when released (EGL 1.5 §3.7.1.5)
-    return;
+  {
+    std::lock_guard lock(g_contexts_mutex);
+    if (live_contexts().erase(ctx) == 0) return;  // destroyed already (another thread, eglTerminate)
   }
-  if (ctx->current.load()) {
-    ctx->destroy_pending = true;
-    return;
+  uint32_t state = ctx->lifecycle.load(std::memory_order_acquire);
+  while (state & Context::kCurrent) {
+    if (ctx->lifecycle.compare_exchange_weak(state, state | Context::kDestroyPending, std::memory_order_acq_rel)) {
+      return;
+    }
   }
-  destroy_now(ctx);
+  delete ctx;
 }
 
 }  // namespace
@@ -278,6 +304,76 @@ Context::~Context() {
 
 Context* current_context() { return t_current; }
 
+// ---- process exit (process_exit.hpp) ----
+
+std::atomic<bool> g_api_exit_begun{false};
+
+namespace {
+
+std::atomic<uint32_t> g_egl_calls{0};  // EGL and bismuth* calls in flight
+thread_local uint32_t t_egl_depth = 0;  // this thread's share of g_egl_calls
+
+[[noreturn]] void park_for_exit() noexcept { backend::park_until_process_ends(); }
+
+// The Callers phase for the GL shim: no application thread reaches the driver through GL or EGL any more, and the
+// recording threads of the contexts are stopped. Waits for calls in flight at most kExitWait in all: a call that
+// does not finish by then (glFinish behind a very long dispatch) keeps its context's recording thread running.
+class GlExitStop final : public backend::ExitParticipant {
+ public:
+  void stop_for_exit() noexcept override {
+    constexpr auto kExitWait = std::chrono::seconds(5);
+    const auto deadline = std::chrono::steady_clock::now() + kExitWait;
+    const auto wait_until = [&](auto&& done) {
+      while (!done() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      }
+      return done();
+    };
+    g_api_exit_begun.store(true, std::memory_order_seq_cst);
+    // EGL calls create and destroy contexts: none in flight (but this thread's own) before the contexts are read.
+    wait_until([] { return g_egl_calls.load(std::memory_order_seq_cst) <= t_egl_depth; });
+    std::vector<Context*> contexts;
+    {
+      std::lock_guard lock(g_contexts_mutex);
+      contexts.assign(live_contexts().begin(), live_contexts().end());
+    }
+    for (Context* ctx : contexts) {
+      // This thread's own context is idle unless exit() was called from inside a GL call (a debug callback).
+      const bool idle = wait_until([ctx] { return ctx->api_calls.load(std::memory_order_seq_cst) == 0; });
+      if (idle) ctx->stream->stop_recording_thread_for_exit();
+    }
+  }
+};
+
+void register_exit_stop() {
+  static GlExitStop* stop = new GlExitStop;  // never destroyed: the exit handler uses it
+  static std::once_flag once;
+  std::call_once(once, [] { (void)backend::exit_register(*stop, backend::ExitPhase::Callers); });
+}
+
+}  // namespace
+
+void ApiCall::on_exit_begun() noexcept {
+  if (backend::is_exiting_thread()) return;
+  ctx_.api_calls.store(ctx_.api_calls.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+  park_for_exit();
+}
+
+EglCall::EglCall() {
+  g_egl_calls.fetch_add(1, std::memory_order_seq_cst);
+  ++t_egl_depth;
+  if (api_exit_begun() && !backend::is_exiting_thread()) [[unlikely]] {
+    --t_egl_depth;
+    g_egl_calls.fetch_sub(1, std::memory_order_seq_cst);
+    park_for_exit();
+  }
+}
+
+EglCall::~EglCall() {
+  --t_egl_depth;
+  g_egl_calls.fetch_sub(1, std::memory_order_release);
+}
+
 bool validation_requested() {
   const char* v = std::getenv("BISMUTH_VALIDATION");
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
@@ -299,6 +395,7 @@ BismuthGLContext to_handle(Context* c) { return reinterpret_cast<BismuthGLContex
 }  // namespace
 
 extern "C" BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* options) {
+  EglCall call;
   try {
     t_last_error.clear();
     const bool validation = validation_requested() || (options && options->enable_validation);
@@ -334,6 +431,7 @@ extern "C" BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* 
 
 extern "C" BismuthGLContext bismuthCreateContextOnVulkan(const BismuthGLVulkanDevice* vk,
                                                          const BismuthGLContextOptions* options) {
+  EglCall call;
   try {
     t_last_error.clear();
     if (vk == nullptr || vk->instance == nullptr || vk->device == nullptr || vk->queue == nullptr ||
@@ -368,6 +466,7 @@ extern "C" BismuthGLContext bismuthCreateContextOnVulkan(const BismuthGLVulkanDe
       t_last_error = "bismuthCreateContextOnVulkan: " + device.error().message;
       return nullptr;
     }
+    register_exit_stop();
     auto state = std::make_shared<DeviceState>();
     state->device = std::move(*device);
     auto cache = backend::PipelineCache::create(*state->device);
@@ -390,17 +489,17 @@ extern "C" BismuthGLContext bismuthCreateContextOnVulkan(const BismuthGLVulkanDe
 }
 
 extern "C" int bismuthMakeCurrent(BismuthGLContext context) {
-  Context* ctx = from_handle(context);
-  if (ctx != nullptr && !is_live(ctx)) return 0;
-  return make_current(ctx) ? 1 : 0;
+  EglCall call;
+  return make_current(from_handle(context)) ? 1 : 0;
 }
 
 extern "C" BismuthGLContext bismuthGetCurrentContext(void) { return to_handle(t_current); }
 
 extern "C" void bismuthDestroyContext(BismuthGLContext context) {
+  EglCall call;
   Context* ctx = from_handle(context);
-  if (ctx == nullptr || !is_live(ctx)) return;
-  destroy_context(ctx);
+  if (ctx == nullptr) return;
+  destroy_context(ctx);  // nothing when it is not live
 }
 
 extern "C" const char* bismuthGetLastErrorString(void) { return t_last_error.c_str(); }
@@ -417,12 +516,15 @@ struct EglDevice {
   uint32_t index;
 };
 
+// Displays live until the process ends (EGLDisplay handles stay valid after eglTerminate). Their mutable members
+// are guarded by g_egl_mutex: threads create, destroy and make current contexts of one display concurrently.
 struct EglDisplay {
   EGLenum platform = 0;
   int device_index = -1;  // -1: BISMUTH_DEVICE / default selection
   bool initialized = false;
   std::shared_ptr<DeviceState> state;
   std::vector<Context*> contexts;
+  bool has_context(const Context* ctx) const { return std::find(contexts.begin(), contexts.end(), ctx) != contexts.end(); }
 };
 
 struct EglConfig {
@@ -462,8 +564,14 @@ EglDisplay* find_display(EGLDisplay dpy) {
 EglDisplay* ready_display(EGLDisplay dpy) {
   EglDisplay* d = find_display(dpy);
   if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, static_cast<EglDisplay*>(nullptr));
+  std::lock_guard lock(g_egl_mutex);
   if (!d->initialized) return egl_fail(EGL_NOT_INITIALIZED, static_cast<EglDisplay*>(nullptr));
   return d;
+}
+
+bool display_has_context(EglDisplay* d, const Context* ctx) {
+  std::lock_guard lock(g_egl_mutex);
+  return d->has_context(ctx);
 }
 
 EGLDisplay get_display(EGLenum platform, int device_index) {
@@ -580,9 +688,15 @@ const char* EGLAPIENTRY eglQueryDeviceStringEXT(EGLDeviceEXT device, EGLint name
 }
 
 EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
+  EglCall call;
   EglDisplay* d = find_display(dpy);
   if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  if (!d->initialized) {
+  bool initialized;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    initialized = d->initialized;
+  }
+  if (!initialized) {
     try {
       backend::DeviceSelector selector = backend::DeviceSelector::from_environment();
       if (d->device_index >= 0) {
@@ -594,8 +708,11 @@ EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* mino
         std::fprintf(stderr, "bismuth-gl: eglInitialize: %s\n", state.error().message.c_str());
         return egl_fail(EGL_NOT_INITIALIZED, EGL_FALSE);
       }
-      d->state = *state;
-      d->initialized = true;
+      std::lock_guard lock(g_egl_mutex);
+      if (!d->initialized) {  // another thread may have initialized it meanwhile (with the same device state)
+        d->state = *state;
+        d->initialized = true;
+      }
     } catch (...) {
       return egl_fail(EGL_BAD_ALLOC, EGL_FALSE);
     }
@@ -606,15 +723,19 @@ EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* mino
 }
 
 EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy) {
+  EglCall call;
   EglDisplay* d = find_display(dpy);
   if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
-  // Contexts are destroyed now, or when released where they are current (EGL 1.5 §3.2).
-  for (Context* ctx : d->contexts) {
-    if (is_live(ctx)) destroy_context(ctx);
+  std::vector<Context*> contexts;
+  std::shared_ptr<DeviceState> state;  // released outside the lock: the last reference destroys the device
+  {
+    std::lock_guard lock(g_egl_mutex);
+    contexts.swap(d->contexts);
+    state.swap(d->state);
+    d->initialized = false;
   }
-  d->contexts.clear();
-  d->initialized = false;
-  d->state.reset();
+  // Contexts are destroyed now, or when released where they are current (EGL 1.5 §3.2).
+  for (Context* ctx : contexts) destroy_context(ctx);
   return egl_ok();
 }
 
@@ -708,6 +829,7 @@ EGLBoolean EGLAPIENTRY eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLi
 
 EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
                                         const EGLint* attrib_list) {
+  EglCall call;
   EglDisplay* d = ready_display(dpy);
   if (d == nullptr) return EGL_NO_CONTEXT;
   if (t_egl_api != EGL_OPENGL_API) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
@@ -736,21 +858,28 @@ EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLCon
     return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
   }
   Context* share = nullptr;
-  if (share_context != EGL_NO_CONTEXT) {
-    share = static_cast<Context*>(share_context);
-    if (!is_live(share) || std::find(d->contexts.begin(), d->contexts.end(), share) == d->contexts.end()) {
-      return egl_fail(EGL_BAD_CONTEXT, EGL_NO_CONTEXT);
+  std::shared_ptr<DeviceState> state;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    state = d->state;
+    if (share_context != EGL_NO_CONTEXT) {
+      share = static_cast<Context*>(share_context);
+      if (!d->has_context(share) || !is_live(share)) return egl_fail(EGL_BAD_CONTEXT, EGL_NO_CONTEXT);
     }
   }
+  if (!state) return egl_fail(EGL_NOT_INITIALIZED, EGL_NO_CONTEXT);  // terminated meanwhile
   try {
-    auto ctx = create_context(d->state, share, debug,
+    auto ctx = create_context(state, share, debug,
                               profile == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT ? GL_CONTEXT_CORE_PROFILE_BIT
                                                                              : GL_CONTEXT_COMPATIBILITY_PROFILE_BIT);
     if (!ctx) {
       std::fprintf(stderr, "bismuth-gl: eglCreateContext: %s\n", ctx.error().message.c_str());
       return egl_fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
     }
-    d->contexts.push_back(*ctx);
+    {
+      std::lock_guard lock(g_egl_mutex);
+      d->contexts.push_back(*ctx);
+    }
     t_egl_error = EGL_SUCCESS;
     return *ctx;
   } catch (...) {
@@ -759,17 +888,22 @@ EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLCon
 }
 
 EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext context) {
+  EglCall call;
   EglDisplay* d = ready_display(dpy);
   if (d == nullptr) return EGL_FALSE;
-  auto it = std::find(d->contexts.begin(), d->contexts.end(), static_cast<Context*>(context));
-  if (it == d->contexts.end() || !is_live(*it)) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
-  Context* ctx = *it;
-  d->contexts.erase(it);
+  auto* ctx = static_cast<Context*>(context);
+  {
+    std::lock_guard lock(g_egl_mutex);
+    auto it = std::find(d->contexts.begin(), d->contexts.end(), ctx);
+    if (it == d->contexts.end()) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+    d->contexts.erase(it);
+  }
   destroy_context(ctx);
   return egl_ok();
 }
 
 EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext context) {
+  EglCall call;
   if (context == EGL_NO_CONTEXT) {
     if (draw != EGL_NO_SURFACE || read != EGL_NO_SURFACE) return egl_fail(EGL_BAD_MATCH, EGL_FALSE);
     if (dpy != EGL_NO_DISPLAY && find_display(dpy) == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
@@ -781,10 +915,16 @@ EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurfac
   // Only surfaceless contexts exist (EGL_KHR_surfaceless_context).
   if (draw != EGL_NO_SURFACE || read != EGL_NO_SURFACE) return egl_fail(EGL_BAD_SURFACE, EGL_FALSE);
   auto* ctx = static_cast<Context*>(context);
-  if (std::find(d->contexts.begin(), d->contexts.end(), ctx) == d->contexts.end() || !is_live(ctx)) {
-    return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  // The display lists it and it is still live when it becomes current (acquire_current checks under the mutex
+  // destroy_context takes), so it cannot be deleted under this thread.
+  if (!display_has_context(d, ctx)) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  if (ctx == t_current) return egl_ok();
+  switch (acquire_current(ctx)) {
+    case Acquire::Ok: break;
+    case Acquire::NotLive: return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+    case Acquire::CurrentElsewhere: return egl_fail(EGL_BAD_ACCESS, EGL_FALSE);
   }
-  if (!make_current(ctx)) return egl_fail(EGL_BAD_ACCESS, EGL_FALSE);
+  switch_current(ctx);
   return egl_ok();
 }
 
@@ -794,7 +934,7 @@ EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void) {
   if (t_current == nullptr) return EGL_NO_DISPLAY;
   std::lock_guard lock(g_egl_mutex);
   for (auto& d : displays()) {
-    if (std::find(d->contexts.begin(), d->contexts.end(), t_current) != d->contexts.end()) return d.get();
+    if (d->has_context(t_current)) return d.get();
   }
   return EGL_NO_DISPLAY;
 }
@@ -802,6 +942,7 @@ EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void) {
 EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint) { return EGL_NO_SURFACE; }
 
 EGLBoolean EGLAPIENTRY eglReleaseThread(void) {
+  EglCall call;
   make_current(nullptr);
   t_egl_api = EGL_NONE;
   return egl_ok();
@@ -810,9 +951,7 @@ EGLBoolean EGLAPIENTRY eglReleaseThread(void) {
 EGLBoolean EGLAPIENTRY eglQueryContext(EGLDisplay dpy, EGLContext context, EGLint attribute, EGLint* value) {
   EglDisplay* d = ready_display(dpy);
   if (d == nullptr) return EGL_FALSE;
-  if (std::find(d->contexts.begin(), d->contexts.end(), static_cast<Context*>(context)) == d->contexts.end()) {
-    return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
-  }
+  if (!display_has_context(d, static_cast<Context*>(context))) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
   if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
   switch (attribute) {
     case EGL_CONFIG_ID: *value = g_config.id; break;

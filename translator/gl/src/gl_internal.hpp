@@ -244,8 +244,13 @@ class Context {
   const Caps& caps;
   bool debug_context = false;
   int profile_mask = GL_CONTEXT_CORE_PROFILE_BIT;
-  std::atomic<bool> current{false};
-  bool destroy_pending = false;
+  // Lifecycle (context.cpp): kCurrent while current in a thread, kDestroyPending once destroyed while current
+  // (it is deleted when released, EGL 1.5 §3.7.1.5). One word, so that a release and a destroy in two threads
+  // decide together which of them deletes the context.
+  static constexpr uint32_t kCurrent = 1, kDestroyPending = 2;
+  std::atomic<uint32_t> lifecycle{0};
+  // GL calls in flight on this context (ApiCall): the exit stop waits for them (process_exit.hpp).
+  std::atomic<uint32_t> api_calls{0};
 
   // ---- errors and KHR_debug ----
   GLenum error = GL_NO_ERROR;
@@ -306,12 +311,48 @@ Context* current_context();
 std::string validation_env_message();
 bool validation_requested();
 
+// Process exit (bismuth/backend/process_exit.hpp). Every GL entry point counts itself in its context while it
+// runs (ApiCall, through BISMUTH_GL_BEGIN), every EGL and bismuth* entry point in one process-wide count
+// (EglCall), so that the exit stop can wait for the calls in flight before it stops Bismuth's threads and the
+// driver is torn down. A call that begins after the exit stop started parks its thread until the process ends —
+// unless it runs on the exiting thread itself (an application's exit handler may still use GL).
+extern std::atomic<bool> g_api_exit_begun;
+inline bool api_exit_begun() noexcept { return g_api_exit_begun.load(std::memory_order_seq_cst); }
+
+class ApiCall {
+ public:
+  explicit ApiCall(Context& ctx) : ctx_(ctx) {
+    // A full barrier between counting the call and reading the exit flag (the exit stop sets the flag, then reads
+    // the counts): one of the two sides sees the other. The count has one writer, the context's current thread.
+    ctx.api_calls.fetch_add(1, std::memory_order_seq_cst);
+    if (api_exit_begun()) [[unlikely]] on_exit_begun();
+  }
+  ~ApiCall() {
+    ctx_.api_calls.store(ctx_.api_calls.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+  }
+  ApiCall(const ApiCall&) = delete;
+  ApiCall& operator=(const ApiCall&) = delete;
+
+ private:
+  void on_exit_begun() noexcept;  // parks unless this thread runs the exit stop
+  Context& ctx_;
+};
+
+class EglCall {
+ public:
+  EglCall();
+  ~EglCall();
+  EglCall(const EglCall&) = delete;
+  EglCall& operator=(const EglCall&) = delete;
+};
+
 }  // namespace bismuth::gl
 
 // Entry-point bodies: no exception crosses a GL entry point; an allocation failure becomes GL_OUT_OF_MEMORY.
-#define BISMUTH_GL_BEGIN(ret)                           \
+#define BISMUTH_GL_BEGIN(ret)                                     \
   ::bismuth::gl::Context* ctx = ::bismuth::gl::current_context(); \
-  if (ctx == nullptr) return ret;                       \
+  if (ctx == nullptr) return ret;                                 \
+  ::bismuth::gl::ApiCall bismuth_api_call_(*ctx);                 \
   try {
 #define BISMUTH_GL_END(ret)                                                     \
   }                                                                             \

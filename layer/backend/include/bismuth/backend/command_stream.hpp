@@ -130,6 +130,10 @@ class CommandStream {
   void discard();
   // flush() and wait for everything this stream submitted.
   Status finish();
+  // Process exit (process_exit.hpp): stops and joins the recording thread once it replayed and submitted what was
+  // encoded; the stream records inline from then on and stays usable (an application's own exit handlers may
+  // still use it). Call it from the owning thread, or while the owner is known to be outside the stream.
+  void stop_recording_thread_for_exit();
   // Nanoseconds between the timestamps around the dispatch; flushes and waits when needed.
   Expected<double> elapsed_ns(const TimestampQuery& query);
   // Writes one GPU timestamp in stream order, once every earlier command completed (bottom of pipe): GL's

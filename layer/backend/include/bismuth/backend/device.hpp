@@ -32,6 +32,7 @@
 
 #include "bismuth/backend/device_info.hpp"
 #include "bismuth/backend/instance.hpp"
+#include "bismuth/backend/process_exit.hpp"
 #include "bismuth/backend/vk_functions.hpp"
 #include "bismuth/common/expected.hpp"
 
@@ -104,7 +105,7 @@ inline bool is_out_of_memory(const Error& e) {
 }
 inline bool is_device_lost(const Error& e) { return e.code == VK_ERROR_DEVICE_LOST; }
 
-class Device {
+class Device final : private ExitParticipant {
  public:
   static Expected<std::unique_ptr<Device>> create(const Instance& instance, const DeviceInfo& info,
                                                   const DeviceOptions& options = {});
@@ -204,6 +205,8 @@ class Device {
  private:
   Device() = default;
   Status finish_setup();
+  // At process exit (process_exit.hpp): waits (bounded) until Bismuth's own submissions completed.
+  void stop_for_exit() noexcept override;
   bool take_fault(const char* name, VkResult* result);
   // Waits for value's turn, runs `submit` (through call(), so faults can be injected), signals `value` with an
   // empty submission when that failed, and settles `value` (see reserve()).

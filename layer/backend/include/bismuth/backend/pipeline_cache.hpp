@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bismuth/backend/device.hpp"
+#include "bismuth/backend/process_exit.hpp"
 #include "bismuth/backend/shader.hpp"
 
 namespace bismuth::backend {
@@ -158,7 +159,7 @@ struct PipelineCacheStats {
   std::string to_string() const;
 };
 
-class PipelineCache {
+class PipelineCache final : private ExitParticipant {
  public:
   static Expected<std::unique_ptr<PipelineCache>> create(Device& device, const PipelineCacheOptions& options = {});
   // Cancels prewarm, joins workers, saves the cache file, prints statistics when asked. Cached pipelines still
@@ -257,6 +258,10 @@ class PipelineCache {
   void warn(const std::string& message) const;
   void count_hit();
   void maybe_save_periodically();
+  // At process exit (process_exit.hpp): drops the queued compiles, lets the running ones finish, joins the
+  // workers and saves the cache file; later misses compile on the caller's thread.
+  void stop_for_exit() noexcept override;
+  void stop_workers();
 
   Device* device_;
   PipelineCacheOptions options_;
