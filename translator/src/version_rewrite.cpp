@@ -170,25 +170,39 @@ VersionRewrite rewrite_compute_version(std::string_view source, std::string_view
     }
   }
 
-  // The rewrite proper: same width, so every later column stays where it was.
-  result.source.replace(version_token->offset + 1 + version_number.offset, version_number.text.size(),
-                        std::to_string(kLowestGlslangComputeVersion));
-  result.raised = true;
+  // The rewrite proper. Every replacement keeps the width of what it replaces, so later columns stay where they
+  // were, and they are applied back to front, so no offset goes stale whatever the widths. The version number
+  // is an integer (GLSL 4.60 §3.3): "00150" is 150, as glslang itself reads it; it becomes "420" and spaces.
+  struct Replacement {
+    size_t offset;
+    size_t length;
+    std::string text;
+  };
+  std::vector<Replacement> replacements;
+  auto padded = [](std::string text, size_t width) {
+    if (text.size() < width) text.resize(width, ' ');
+    return text;
+  };
+  replacements.push_back({version_token->offset + 1 + version_number.offset, version_number.text.size(),
+                          padded(std::to_string(kLowestGlslangComputeVersion), version_number.text.size())});
   // __VERSION__ is predefined (it can be neither defined nor undefined), so every occurrence of the identifier,
   // in code or in a directive, is the macro: replace it with the user's version, padded to its width.
-  std::string user_version = std::to_string(version);
-  user_version.resize(std::string_view("__VERSION__").size(), ' ');
+  const std::string user_version = padded(std::to_string(version), std::string_view("__VERSION__").size());
   for (const GlslToken& token : tokens) {
     if (token.kind == GlslToken::Kind::Identifier && token.text == "__VERSION__") {
-      result.source.replace(token.offset, token.text.size(), user_version);
+      replacements.push_back({token.offset, token.text.size(), user_version});
     } else if (token.kind == GlslToken::Kind::Directive) {
       for (const GlslToken& part : lex_glsl(token.text.substr(1))) {
         if (part.kind == GlslToken::Kind::Identifier && part.text == "__VERSION__") {
-          result.source.replace(token.offset + 1 + part.offset, part.text.size(), user_version);
+          replacements.push_back({token.offset + 1 + part.offset, part.text.size(), user_version});
         }
       }
     }
   }
+  std::sort(replacements.begin(), replacements.end(),
+            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
+  for (const Replacement& r : replacements) result.source.replace(r.offset, r.length, r.text);
+  result.raised = true;
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });

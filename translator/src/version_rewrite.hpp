@@ -1,7 +1,8 @@
 // Compute shaders below `#version 420` (GL_ARB_compute_shader at #version 140 .. 410) for glslang, which refuses
 // any desktop compute shader below 420 whatever the target. A token-level rewrite that keeps every line and
 // column where the user wrote it:
-//   #version 140|150|330|400|410 [profile]   -> #version 420 [profile]
+//   #version 140|150|330|400|410 [profile]   -> #version 420 [profile] (a number with leading zeros, "00150", is
+//                                                the same integer, as glslang reads it; "420" is padded to its width)
 //   __VERSION__                               -> the user's version, padded to the same width
 // glslang at 420 still enforces the features of GLSL 4.30 behind their extensions (GL_ARB_compute_shader,
 // GL_ARB_shader_storage_buffer_object, GL_ARB_explicit_uniform_location, ...). What 4.20 and earlier versions
