@@ -13,6 +13,8 @@
 #include "bismuth/spirv_patch/module.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
+#include "large_stack.hpp"
+#include "nesting_limits.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "resource_bindings.hpp"
 #include "variable_group_size_rewrite.hpp"
@@ -67,6 +69,26 @@ void configure_relaxed_vulkan(glslang::TShader& shader, spirv::TargetEnv env, co
   shader.setPreamble(preamble.c_str());
 }
 
+// glslang as a GL front end, for GL's rules. glslang keeps the pointers: `text` (the caller's pointer to the
+// source) and `preamble` must outlive the shader.
+void configure_gl_check(glslang::TShader& shader, const char* const* text, const std::string& preamble) {
+  shader.setStrings(text, 1);
+  shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientNone, 0);
+  shader.setPreamble(preamble.c_str());
+}
+
+// `source` as glslang's preprocessor expands it for the GL check (lines kept; the preamble adds none).
+std::string preprocess(const std::string& source, const std::string& preamble) {
+  glslang::TShader shader(EShLangCompute);
+  const char* text = source.c_str();
+  configure_gl_check(shader, &text, preamble);
+  glslang::TShader::ForbidIncluder includer;
+  std::string expanded;
+  // A preprocessing error leaves the rest expanded; the parse that follows reports it.
+  shader.preprocess(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault, &expanded, includer);
+  return expanded;
+}
+
 // The GL binding in glslang's "gl_AtomicCounterBlock_<b>" block names; nullopt for any other name.
 std::optional<uint32_t> atomic_counter_block_binding(std::string_view name) {
   if (!name.starts_with(kAtomicCounterBlockPrefix)) return std::nullopt;
@@ -99,6 +121,7 @@ struct GlShader::Impl {
   std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
   std::string preamble;       // glslang keeps a pointer to it too
   std::unique_ptr<glslang::TShader> shader;
+  size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
 };
 
 GlShader::GlShader() : impl_(std::make_unique<Impl>()) {}
@@ -108,8 +131,30 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
   ensure_glslang_initialized();
   std::shared_ptr<GlShader> self(new GlShader());
   self->options_ = options;
+  // Depth first: a source beyond the front's limits never reaches glslang (nesting_limits.hpp), and the depth of
+  // one within them says how much stack glslang needs. A source whose depth only preprocessing tells gets the
+  // stack of the deepest.
+  const NestingReport nesting = check_nesting_limits(source, kSourceName);
+  if (nesting.error) {
+    self->info_log_ = format_gl_info_log({*nesting.error});
+    return self;
+  }
+  const size_t stack = nesting.needs_expansion ? kDeepestSourceStackBytes : nesting.stack_bytes();
+  if (Status ran = run_with_stack(stack, [&] { self->compile_source(source, nesting); }); !ran) {
+    // An internal failure (an exception, no thread) is a failed compile that says why: never an exception out of
+    // glCompileShader, never an empty log.
+    self->ok_ = false;
+    self->impl_ = std::make_unique<Impl>();
+    self->info_log_ = format_gl_info_log(
+        {{Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, "internal error: " + ran.error().message}});
+  }
+  return self;
+}
 
-  // Source-level rewrites first: they keep every line where the user wrote it.
+void GlShader::compile_source(std::string_view source, const NestingReport& nesting) {
+  impl_->stack_bytes = nesting.stack_bytes();
+
+  // Source-level rewrites: they keep every line where the user wrote it.
   NvExtensionRewrite nv = rewrite_nv_extensions(source, kSourceName);
   VersionRewrite version = rewrite_compute_version(nv.source, kSourceName);
   VariableGroupSizeRewrite vulkan =
@@ -117,14 +162,23 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
   VariableGroupSizeRewrite check = rewrite_variable_group_size(version.source, kCheckSizeLayout, kSourceName);
   std::vector<Diagnostic> diagnostics = std::move(nv.diagnostics);
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
-  self->impl_->preamble = std::string(kPreamble) + version.preamble;
+  impl_->preamble = std::string(kPreamble) + version.preamble;
   diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
-  self->group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
-                      : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
-                                                                           : GroupSize::None;
+  group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
+                : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
+                                                                     : GroupSize::None;
   if (has_errors(diagnostics)) {
-    self->info_log_ = format_gl_info_log(diagnostics);
-    return self;
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
+  // Function-like macros and conditional code: check what glslang will parse too.
+  if (nesting.needs_expansion) {
+    const NestingReport expanded = check_nesting_limits(preprocess(check.source, impl_->preamble), kSourceName, true);
+    if (expanded.error) {
+      info_log_ = format_gl_info_log({*expanded.error});
+      return;
+    }
+    impl_->stack_bytes = std::max(impl_->stack_bytes, expanded.stack_bytes());
   }
 
   // GL's rules: glslang as a GL front end reports what a GL driver reports (and rejects what its relaxed Vulkan
@@ -132,35 +186,34 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
   {
     glslang::TShader gl_check(EShLangCompute);
     const char* text = check.source.c_str();
-    gl_check.setStrings(&text, 1);
-    gl_check.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientNone, 0);
-    gl_check.setPreamble(self->impl_->preamble.c_str());
+    configure_gl_check(gl_check, &text, impl_->preamble);
     const bool parsed = gl_check.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
     std::vector<Diagnostic> gl_diagnostics = parse_glslang_log(gl_check.getInfoLog(), check.source, kSourceName);
     diagnostics.insert(diagnostics.end(), gl_diagnostics.begin(), gl_diagnostics.end());
     if (!parsed) {
-      if (!has_errors(diagnostics)) diagnostics.push_back({Diagnostic::Severity::Error, "0", 1, 1, gl_check.getInfoLog()});
-      self->info_log_ = format_gl_info_log(diagnostics);
-      return self;
+      if (!has_errors(diagnostics)) {
+        diagnostics.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, gl_check.getInfoLog()});
+      }
+      info_log_ = format_gl_info_log(diagnostics);
+      return;
     }
   }
 
-  self->impl_->vulkan_source = std::move(vulkan.source);
-  self->impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
-  glslang::TShader& shader = *self->impl_->shader;
-  const char* text = self->impl_->vulkan_source.c_str();
+  impl_->vulkan_source = std::move(vulkan.source);
+  impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
+  glslang::TShader& shader = *impl_->shader;
+  const char* text = impl_->vulkan_source.c_str();
   shader.setStrings(&text, 1);
-  configure_relaxed_vulkan(shader, options.target, self->impl_->preamble);
+  configure_relaxed_vulkan(shader, options_.target, impl_->preamble);
   if (!shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages)) {
-    std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), self->impl_->vulkan_source, kSourceName);
-    if (vk.empty()) vk.push_back({Diagnostic::Severity::Error, "0", 1, 1, shader.getInfoLog()});
+    std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), impl_->vulkan_source, kSourceName);
+    if (vk.empty()) vk.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, shader.getInfoLog()});
     diagnostics.insert(diagnostics.end(), vk.begin(), vk.end());
-    self->info_log_ = format_gl_info_log(diagnostics);
-    return self;
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
   }
-  self->info_log_ = format_gl_info_log(diagnostics);
-  self->ok_ = true;
-  return self;
+  info_log_ = format_gl_info_log(diagnostics);
+  ok_ = true;
 }
 
 namespace {
@@ -304,10 +357,8 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
   return assign_resource_bindings(linked.spirv, GlBindingMap::kAtomicCounterBufferBase, compact);
 }
 
-}  // namespace
-
-Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders) {
-  ensure_glslang_initialized();
+// The link proper; runs on the compiler thread (large_stack.hpp).
+Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlShader>> shaders) {
   if (shaders.empty()) return fail(link_error("no compute shader attached"));
   bool any_fixed = false;
   bool any_variable = false;
@@ -349,6 +400,19 @@ Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const 
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status assigned = assign_compact_bindings(linked); !assigned) return fail(link_error(assigned.error().message));
   linked.info_log = program.getInfoLog();
+  return linked;
+}
+
+}  // namespace
+
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders) {
+  ensure_glslang_initialized();
+  size_t stack = 0;
+  for (const auto& shader : shaders) stack = std::max(stack, shader ? shader->impl().stack_bytes : 0);
+  Expected<GlLinkedProgram> linked = fail("not linked");
+  if (Status ran = run_with_stack(stack, [&] { linked = link_on_this_thread(shaders); }); !ran) {
+    return fail(link_error("internal error: " + ran.error().message));
+  }
   return linked;
 }
 

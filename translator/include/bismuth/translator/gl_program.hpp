@@ -7,6 +7,10 @@
 // uniforms in a uniform block and atomic counters in storage blocks. Compute shaders at #version 140 .. 410 (with
 // GL_ARB_compute_shader, as GL drivers take them) are compiled at glslang's lowest compute version, 420, with GL's
 // rules for the declared version checked by the front (docs/gl_shim.md, "GLSL versions below 4.20").
+//
+// Bad input is a compile or link error in the info log, never a crash: sources that nest deeper than the front's
+// documented limits (docs/gl_shim.md, "Limits") are compile errors at their line and column, and glslang runs on a
+// thread of its own with a large stack when the caller's has too little room for the depth of the source.
 #pragma once
 
 #include <array>
@@ -43,6 +47,8 @@ inline constexpr std::array<uint32_t, 3> kVariableGroupSizeSpecIds = {0x7B00, 0x
 
 enum class GroupSize { None, Fixed, Variable };
 
+struct NestingReport;  // the front's depth measure of a source (src/nesting_limits.hpp)
+
 struct GlCompileOptions {
   spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1;
 };
@@ -66,6 +72,9 @@ class GlShader {
 
  private:
   GlShader();
+  // The compile proper, once `source` is known to be within the nesting limits (large_stack.hpp says where it
+  // runs).
+  void compile_source(std::string_view source, const NestingReport& nesting);
   bool ok_ = false;
   std::string info_log_;
   GroupSize group_size_ = GroupSize::None;
