@@ -17,6 +17,7 @@
 #include "nesting_limits.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "resource_bindings.hpp"
+#include "shared_memory.hpp"
 #include "variable_group_size_rewrite.hpp"
 #include "version_rewrite.hpp"
 
@@ -358,7 +359,8 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
 }
 
 // The link proper; runs on the compiler thread (large_stack.hpp).
-Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlShader>> shaders) {
+Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlShader>> shaders,
+                                              const GlLinkLimits& limits) {
   if (shaders.empty()) return fail(link_error("no compute shader attached"));
   bool any_fixed = false;
   bool any_variable = false;
@@ -396,6 +398,14 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (auto shared = shared_memory_bytes(linked.spirv)) {
+    linked.shared_memory_bytes = *shared;
+    if (limits.max_compute_shared_memory_size && *shared > *limits.max_compute_shared_memory_size) {
+      return fail(link_error("too much shared memory: the program's shared variables take " + std::to_string(*shared) +
+                             " bytes (std430 layout), above GL_MAX_COMPUTE_SHARED_MEMORY_SIZE (" +
+                             std::to_string(*limits.max_compute_shared_memory_size) + " bytes)"));
+    }
+  }
   reflect(program, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status assigned = assign_compact_bindings(linked); !assigned) return fail(link_error(assigned.error().message));
@@ -405,12 +415,13 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
 
 }  // namespace
 
-Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders) {
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
+                                          const GlLinkLimits& limits) {
   ensure_glslang_initialized();
   size_t stack = 0;
   for (const auto& shader : shaders) stack = std::max(stack, shader ? shader->impl().stack_bytes : 0);
   Expected<GlLinkedProgram> linked = fail("not linked");
-  if (Status ran = run_with_stack(stack, [&] { linked = link_on_this_thread(shaders); }); !ran) {
+  if (Status ran = run_with_stack(stack, [&] { linked = link_on_this_thread(shaders, limits); }); !ran) {
     return fail(link_error("internal error: " + ran.error().message));
   }
   return linked;

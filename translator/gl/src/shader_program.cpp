@@ -101,8 +101,10 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   }
   if (spirv_shader != nullptr && !shaders.empty()) return fail("error: SPIR-V and GLSL shaders cannot be linked together");
   std::string entry = "main";
+  // The device's GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: a program over it fails to link (GLSL 4.60 §4.3.8).
   auto linked = spirv_shader ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
-                             : translator::link_gl_program(shaders);
+                             : translator::link_gl_program(
+                                   shaders, {.max_compute_shared_memory_size = ctx->caps.max_shared_memory});
   if (spirv_shader) entry = spirv_shader->spirv_entry;
   if (!linked) return linked.error();
   auto exe = std::make_shared<Executable>();

@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -127,13 +128,28 @@ struct GlLinkedProgram {
   std::vector<GlBufferBinding> uniform_blocks;
   std::vector<GlBufferBinding> atomic_counter_buffers;
   std::vector<GlAtomicCounter> atomic_counters;
+  // Bytes of the program's shared variables (Workgroup storage), laid out as described at GlLinkLimits.
+  uint64_t shared_memory_bytes = 0;
   std::string info_log;  // warnings of a successful link
+};
+
+// The device's limits a link checks.
+struct GlLinkLimits {
+  // GL_MAX_COMPUTE_SHARED_MEMORY_SIZE; nullopt: not checked (no device, as for `bismuth compile`). GLSL 4.60
+  // §4.3.8 limits "the total size of all variables declared as shared in a single program object" to it. The
+  // size is that of the SPIR-V's Workgroup variables with std430 sizes and alignments (GL 4.6 §7.6.2.2: arrays
+  // of vec3 have a 16-byte stride, a matrix is an array of its columns, a struct is aligned to its largest member
+  // and padded to that alignment; a bool takes 4 bytes), the variables placed one after another, each at its
+  // alignment, as Mesa places them.
+  std::optional<uint32_t> max_compute_shared_memory_size;
 };
 
 // glLinkProgram: links the attached compute shaders. On failure the error message is the GL info log.
 // Link errors (GL rules): a shader that failed to compile; no compute shader; no `main`; variable size in one
-// shader and fixed in another; no local group size declared at all; conflicting fixed sizes.
+// shader and fixed in another; no local group size declared at all; conflicting fixed sizes; shared variables
+// larger than limits.max_compute_shared_memory_size.
 // The SPIR-V targets the environment the shaders were compiled for.
-Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders);
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
+                                          const GlLinkLimits& limits = {});
 
 }  // namespace bismuth::translator
