@@ -17,65 +17,19 @@
 #include <EGL/eglext.h>
 #define GL_GLEXT_PROTOTYPES 1
 #include <GL/glcorearb.h>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "exit_check.hpp"
+
 namespace {
-
-using Clock = std::chrono::steady_clock;
-std::atomic<int64_t> g_exit_called_ns{0};
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
-}
-
-// Threads of this process whose name starts with "bismuth-".
-std::vector<std::string> bismuth_threads() {
-  std::vector<std::string> names;
-  DIR* dir = opendir("/proc/self/task");
-  if (dir == nullptr) return names;
-  while (dirent* e = readdir(dir)) {
-    if (e->d_name[0] == '.') continue;
-    std::ifstream comm(std::string("/proc/self/task/") + e->d_name + "/comm");
-    std::string name;
-    std::getline(comm, name);
-    if (name.rfind("bismuth-", 0) == 0) names.push_back(name + " (tid " + e->d_name + ")");
-  }
-  closedir(dir);
-  return names;
-}
-
-// Registered first, so it runs after every exit handler Bismuth registers later (handlers run in reverse order).
-void check_after_exit_stop() {
-  const int64_t called = g_exit_called_ns.load();
-  const double ms = called == 0 ? 0.0 : double(now_ns() - called) / 1e6;
-  const std::vector<std::string> alive = bismuth_threads();
-  if (!alive.empty()) {
-    std::fprintf(stderr, "exit_program: %zu Bismuth thread(s) alive after the exit stop:", alive.size());
-    for (const auto& name : alive) std::fprintf(stderr, " %s", name.c_str());
-    std::fprintf(stderr, "\n");
-    std::fflush(stderr);
-    _exit(3);
-  }
-  const char* limit_env = std::getenv("BISMUTH_TEST_EXIT_LIMIT_MS");
-  const double limit = limit_env != nullptr ? std::atof(limit_env) : 3000.0;
-  if (ms > limit) {
-    std::fprintf(stderr, "exit_program: the exit took %.1f ms (limit %.0f ms): it waited for queued work\n", ms, limit);
-    std::fflush(stderr);
-    _exit(4);
-  }
-  std::fprintf(stderr, "exit_program: exit stop done, no Bismuth thread alive (%.1f ms after exit)\n", ms);
-}
 
 [[noreturn]] void fail(const char* what) {
   std::fprintf(stderr, "exit_program: %s (GL error 0x%x, EGL error 0x%x)\n", what, glGetError(), eglGetError());
@@ -147,7 +101,7 @@ void dispatch_and_check(GLuint program, unsigned offset, bool check) {
 }
 
 void exit_now() {
-  g_exit_called_ns.store(now_ns());
+  bismuth::exittest::mark_exit_called();
   std::exit(0);
 }
 
@@ -192,14 +146,14 @@ int no_terminate() {
   for (int i = 0; i < 4; ++i) dispatch_and_check(program, 11, i == 3);
   if (glGetError() != GL_NO_ERROR) fail("GL error");
   std::fprintf(stderr, "exit_program: returning from main with the context current, no eglTerminate\n");
-  g_exit_called_ns.store(now_ns());
+  bismuth::exittest::mark_exit_called();
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::atexit(check_after_exit_stop);
+  bismuth::exittest::install_exit_check();
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "link-many") return link_many(argc > 2 ? std::atoi(argv[2]) : 100);
   if (mode == "mid-dispatch") return mid_dispatch();

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 
+#include "bismuth/backend/process_exit.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "hooks.hpp"
 #include "size_pipeline_cache.hpp"
@@ -89,7 +90,11 @@ VkResult create_parent_pipeline(DeviceData& d, const backend::Shader& shader, co
   info.stage.pSpecializationInfo = &spec;
   info.basePipelineHandle = VK_NULL_HANDLE;
   info.basePipelineIndex = -1;
-  return d.CreateComputePipelines(d.device, cache, 1, &info, allocator, out);
+  const VkResult result = d.CreateComputePipelines(d.device, cache, 1, &info, allocator, out);
+  // The driver may have set up its exit-time teardown in this call (a lazily started compiler): the backend's exit
+  // stop, which stops the prewarm workers this pipeline is about to get, must run before it (process_exit.hpp).
+  backend::ensure_exit_handler_after(backend::DriverMilestone::FirstPipeline);
+  return result;
 }
 
 std::atomic<uint64_t> g_next_identity{1};
