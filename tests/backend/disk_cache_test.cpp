@@ -1,5 +1,11 @@
-// The persistent VkPipelineCache file (issue 4, "Persistent").
+// The persistent VkPipelineCache file (issue 4, "Persistent"); what else may sit at its path (issue 13).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
+#include <future>
 
 #include "backend_fixture.hpp"
 #include "bismuth/backend/disk_cache.hpp"
@@ -61,6 +67,22 @@ std::vector<uint8_t> vulkan_blob(const CacheIdentity& id, size_t payload) {
   std::memcpy(data.data(), words, sizeof words);
   std::memcpy(data.data() + 16, id.uuid.data(), 16);
   return data;
+}
+
+// Runs `work` on another thread and waits up to 10 s; if it has not returned by then, `release` unblocks it (the
+// test fails either way, but does not hang). Returns whether it returned in time, and its result.
+template <class Work, class Release>
+auto within_10s(Work work, Release release) {
+  auto done = std::async(std::launch::async, work);
+  const bool in_time = done.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  if (!in_time) release();
+  return std::make_pair(in_time, done.get());
+}
+
+// Opens the FIFO at `path` from the other end, without blocking: a reader blocked in open() for reading proceeds
+// (and reads end of file once the returned descriptor is closed).
+int open_writer(const std::string& path) {
+  return ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
 }
 
 }  // namespace
@@ -130,7 +152,8 @@ TEST_CASE("The cache directory comes from BISMUTH_CACHE_DIR, XDG_CACHE_HOME or H
   CHECK(cache_dir_from_environment() == std::optional<std::string>("/xdg/bismuth"));
   unsetenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
-  if (home != nullptr) CHECK(cache_dir_from_environment() == std::optional<std::string>(std::string(home) + "/.cache/bismuth"));
+  if (home != nullptr)
+    CHECK(cache_dir_from_environment() == std::optional<std::string>(std::string(home) + "/.cache/bismuth"));
 }
 
 TEST_CASE("The pipeline cache is saved at shutdown and loaded by the next one", "[vulkan]") {
@@ -230,6 +253,93 @@ TEST_CASE("A blob over the size cap is not written", "[vulkan]") {
     REQUIRE_FALSE(saved);
     CHECK_THAT(saved.error().message, Catch::Contains("cap"));
     CHECK_FALSE(std::filesystem::exists(cache->disk_path()));
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A FIFO at the cache path is ignored with a reason instead of blocking the reader") {
+  // fopen() of a FIFO for reading waits for a writer: the layer hung at its first pipeline cache, forever.
+  test::TempDir dir;
+  const CacheIdentity id = identity();
+  const std::string path = cache_file_path(dir.path().string(), id);
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  auto [in_time, read] =
+      within_10s([&] { return read_cache_file(path, id, 1 << 20); }, [&] { ::close(open_writer(path)); });
+  CHECK(in_time);
+  REQUIRE_FALSE(read);
+  CHECK(read.error().message == "not a regular file (a FIFO)");
+}
+
+TEST_CASE("A directory at the cache path is ignored with a reason and not replaced") {
+  test::TempDir dir;
+  const CacheIdentity id = identity();
+  const std::string path = cache_file_path(dir.path().string(), id);
+  std::filesystem::create_directories(path);
+  auto read = read_cache_file(path, id, 1 << 20);
+  REQUIRE_FALSE(read);
+  CHECK(read.error().message == "not a regular file (a directory)");
+  auto written = write_cache_file(path, id, vulkan_blob(id, 10));
+  REQUIRE_FALSE(written);
+  CHECK_THAT(written.error().message, Catch::EndsWith("is a directory; not saved"));
+  CHECK(std::filesystem::is_directory(path));
+}
+
+TEST_CASE("Saving never opens what already exists at a temporary file's name") {
+  // The temporary name is predictable (<path>.tmp.<pid>.<n>): opening it with O_CREAT | O_TRUNC blocked forever
+  // on a FIFO there and wrote through a symlink there to the file it names. Every name this process may try
+  // first is taken, alternately by a FIFO and by a symlink to a file that must stay as it is.
+  test::TempDir dir;
+  const CacheIdentity id = identity();
+  const std::string path = cache_file_path(dir.path().string(), id);
+  const std::string victim = (dir.path() / "victim").string();
+  write_file(victim, {'k', 'e', 'e', 'p'});
+  std::vector<std::string> fifos;
+  for (int n = 0; n < 256; ++n) {
+    const std::string temp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(n);
+    if (n % 2 == 0) {
+      REQUIRE(::mkfifo(temp.c_str(), 0600) == 0);
+      fifos.push_back(temp);
+    } else {
+      std::filesystem::create_symlink(victim, temp);
+    }
+  }
+  std::vector<int> readers;  // kept open until the writer is done: closing them first would raise SIGPIPE
+  auto [in_time, written] = within_10s([&] { return write_cache_file(path, id, vulkan_blob(id, 10)); },
+                                       [&] {
+                                         for (const std::string& fifo : fifos) {
+                                           readers.push_back(::open(fifo.c_str(), O_RDONLY | O_NONBLOCK));
+                                         }
+                                       });
+  for (int fd : readers) ::close(fd);
+  CHECK(in_time);
+  CHECK(read_file(victim) == std::vector<uint8_t>{'k', 'e', 'e', 'p'});
+  if (written) {
+    CHECK(read_cache_file(path, id, 1 << 20));  // a name after the taken ones
+  } else {
+    CHECK_THAT(written.error().message, Catch::Contains("File exists"));  // all 16 names tried were taken
+  }
+}
+
+TEST_CASE("A FIFO at the cache path is a cache miss with one warning and the save replaces it", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    test::TempDir dir;
+    const std::string path = cache_file_path(dir.path().string(), CacheIdentity::of(device->info()));
+    REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+    Warnings warnings;
+    auto [in_time, cache] = within_10s([&] { return test::make_cache(*device, disk_options(dir, warnings)); },
+                                       [&] { ::close(open_writer(path)); });
+    REQUIRE(in_time);
+    REQUIRE(warnings.list->size() == 1);
+    CHECK_THAT(warnings.list->front(), Catch::Contains(path) && Catch::Contains("not a regular file (a FIFO)"));
+    CHECK_THAT(cache->stats().disk_status, Catch::StartsWith("ignored"));
+    auto shader = test::make_add_shader(*device);
+    REQUIRE(cache->get_or_compile({shader.get(), {16, 1, 1}, 0, {}}));
+    cache.reset();  // saves: rename(2) replaces the FIFO without opening it
+    CHECK(warnings.list->size() == 1);
+    CHECK(std::filesystem::is_regular_file(path));
+    CHECK(decode_cache_file(read_file(path), CacheIdentity::of(device->info())));
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }

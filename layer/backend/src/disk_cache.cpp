@@ -1,6 +1,7 @@
 #include "bismuth/backend/disk_cache.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 
@@ -39,6 +40,17 @@ std::string hex(const uint8_t* data, size_t n) {
     s += digits[data[i] & 15];
   }
   return s;
+}
+
+// Why a cache path that exists is not a cache file.
+std::string not_a_regular_file(mode_t mode) {
+  const char* kind = S_ISDIR(mode)    ? "a directory"
+                     : S_ISFIFO(mode) ? "a FIFO"
+                     : S_ISCHR(mode)  ? "a character device"
+                     : S_ISBLK(mode)  ? "a block device"
+                     : S_ISSOCK(mode) ? "a socket"
+                                      : "not a file";
+  return std::string("not a regular file (") + kind + ")";
 }
 
 std::string hex32(uint32_t v) {
@@ -123,26 +135,47 @@ Expected<std::vector<uint8_t>> decode_cache_file(const std::vector<uint8_t>& fil
 
 Expected<std::optional<std::vector<uint8_t>>> read_cache_file(const std::string& path, const CacheIdentity& id,
                                                               size_t max_bytes) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
+  // Only a regular file is a cache file. Anything else is never read: opening a FIFO for reading blocks until a
+  // writer comes (forever), a device may never end. The type is checked before opening, so nothing else is
+  // opened at all, and again on what was opened (O_NONBLOCK: a FIFO swapped in between opens without waiting).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return std::optional<std::vector<uint8_t>>{};
+    return fail("cannot open: " + std::string(std::strerror(errno)));
+  }
+  if (!S_ISREG(st.st_mode)) return fail(not_a_regular_file(st.st_mode));
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
     if (errno == ENOENT) return std::optional<std::vector<uint8_t>>{};
     return fail("cannot open: " + std::string(std::strerror(errno)));
   }
   std::vector<uint8_t> bytes;
-  uint8_t chunk[65536];
-  size_t n = 0;
-  bool too_large = false;
-  while ((n = std::fread(chunk, 1, sizeof chunk, f)) > 0) {
-    bytes.insert(bytes.end(), chunk, chunk + n);
-    if (bytes.size() > max_bytes + kHeaderBytes) {
-      too_large = true;
-      break;
+  std::string error;
+  if (::fstat(fd, &st) != 0) {
+    error = "cannot stat: " + std::string(std::strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    error = not_a_regular_file(st.st_mode);
+  } else if (static_cast<uint64_t>(st.st_size) > max_bytes + kHeaderBytes) {
+    error = "larger than the size cap of " + std::to_string(max_bytes) + " bytes";
+  } else {
+    uint8_t chunk[65536];
+    while (true) {
+      const ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        error = "read error: " + std::string(std::strerror(errno));
+        break;
+      }
+      if (n == 0) break;
+      bytes.insert(bytes.end(), chunk, chunk + n);
+      if (bytes.size() > max_bytes + kHeaderBytes) {  // grew while being read
+        error = "larger than the size cap of " + std::to_string(max_bytes) + " bytes";
+        break;
+      }
     }
   }
-  const bool error = std::ferror(f) != 0;
-  std::fclose(f);
-  if (error) return fail("read error");
-  if (too_large) return fail("larger than the size cap of " + std::to_string(max_bytes) + " bytes");
+  ::close(fd);
+  if (!error.empty()) return fail(std::move(error));
   auto data = decode_cache_file(bytes, id);
   if (!data) return data.error();
   return std::optional<std::vector<uint8_t>>(std::move(*data));
@@ -153,10 +186,22 @@ Status write_cache_file(const std::string& path, const CacheIdentity& id, const 
   const std::filesystem::path target(path);
   std::filesystem::create_directories(target.parent_path(), ec);
   if (ec) return fail("cannot create " + target.parent_path().string() + ": " + ec.message());
+  // rename(2) replaces any other entry at `path` without opening it or following it (a FIFO or a device node
+  // that a reader ignored, a symlink itself); a directory there cannot be replaced.
+  if (struct stat st{}; ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    return fail(path + " is a directory; not saved");
+  }
   static std::atomic<uint32_t> counter{0};
-  const std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter.fetch_add(1));
   const std::vector<uint8_t> bytes = encode_cache_file(id, data);
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A new file of our own: O_EXCL | O_NOFOLLOW never opens what is already at the temporary name (a FIFO would
+  // block, a symlink would lead the write elsewhere); a name taken is skipped for the next.
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+    temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(counter.fetch_add(1));
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+    if (fd < 0 && errno != EEXIST) break;
+  }
   if (fd < 0) return fail("cannot create " + temp + ": " + std::strerror(errno));
   size_t written = 0;
   while (written < bytes.size()) {

@@ -5,9 +5,11 @@
 // Layout (little-endian): "BISMUTHP" magic, u32 format version, u32 header bytes, u32 vendorID, u32 deviceID,
 // u32 driverVersion, u8[16] pipelineCacheUUID, u64 data bytes, u64 XXH3-64 of the data, then the data, which
 // must itself start with a VkPipelineCacheHeaderVersionOne naming the same device (Vulkan spec, "Pipeline
-// Cache"). Anything that does not match — another device or driver, a truncated or corrupted file — is ignored
-// with a reason, never passed to the driver. Writes go to a temporary file in the same directory, then rename(2),
-// so a reader never sees a half-written file.
+// Cache"). Anything that does not match — another device or driver, a truncated or corrupted file, anything but
+// a regular file (a FIFO, a directory, a device: never opened, as reading one could block forever) — is ignored
+// with a reason, never passed to the driver. Writes go to a new temporary file in the same directory (never an
+// existing one, never through a symlink), then rename(2), so a reader never sees a half-written file; the rename
+// replaces whatever non-directory was at the path without opening it.
 #pragma once
 
 #include <array>
@@ -37,7 +39,8 @@ std::vector<uint8_t> encode_cache_file(const CacheIdentity& identity, const std:
 // The VkPipelineCache data of a file's bytes, or an error saying why the file is not usable.
 Expected<std::vector<uint8_t>> decode_cache_file(const std::vector<uint8_t>& file, const CacheIdentity& identity);
 
-// Reads `path`: nullopt data when the file does not exist; an error when it exists but is unusable.
+// Reads `path`: nullopt data when the file does not exist; an error when it exists but is unusable (not a regular
+// file included).
 Expected<std::optional<std::vector<uint8_t>>> read_cache_file(const std::string& path, const CacheIdentity& identity,
                                                               size_t max_bytes);
 // Creates the directory if needed and replaces `path` atomically (temporary file + rename).
