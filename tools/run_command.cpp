@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -174,6 +175,22 @@ int run_worker(const WorkerOptions& options) {
   return 0;
 }
 
+// --timeout: seconds in [0.001, 1000000]. CLI::PositiveNumber let "nan" through, and 1e10 s overflowed the
+// deadline arithmetic; both then reported "no result after -2147483648 s".
+CLI::Validator timeout_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double seconds = 0;
+        const char* end = text.data() + text.size();
+        const auto [at, ec] = std::from_chars(text.data(), end, seconds);
+        if (ec != std::errc() || at != end || !(seconds >= kMinTimeoutSeconds && seconds <= kMaxTimeoutSeconds)) {
+          return "\"" + text + "\" is not a number of seconds from 0.001 to 1000000";
+        }
+        return {};
+      },
+      "SECONDS");
+}
+
 }  // namespace
 
 void add_run_command(CLI::App& app, int* exit_code) {
@@ -192,7 +209,7 @@ void add_run_command(CLI::App& app, int* exit_code) {
       ->check(CLI::IsMember({"all"}))
       ->excludes(device);
   command->add_option("--timeout", options->timeout, "Seconds per test before the worker is killed (default 120)")
-      ->check(CLI::PositiveNumber);
+      ->check(timeout_validator());
   command->add_option("--front", options->front, "Corpus cases through glsl, nvasm or both (default glsl)")
       ->check(CLI::IsMember({"glsl", "nvasm", "both"}));
   command->add_option("--baseline", options->baseline, "Expected results, one \"test-name,Status\" per line");

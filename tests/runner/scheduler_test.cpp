@@ -2,6 +2,7 @@
 // flakes, device pinning and balance — the process handling without any GPU.
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <map>
 
 #include "runner_test_support.hpp"
@@ -82,6 +83,28 @@ TEST_CASE("A worker past the timeout is killed with everything it started, and i
   CHECK(results[0].outcome.status == Status::Timeout);
   CHECK(results[1].outcome.status == Status::Pass);
   CHECK(seconds < 5);  // neither the worker nor its background child kept the run waiting
+}
+
+TEST_CASE("The Timeout message gives the timeout as set, fractions included") {
+  auto o = options_with([](auto&, auto&) { return std::string("sleep 30"); });
+  o.timeout_seconds = 0.5;
+  auto results = run_scheduled(specs({"hangs"}), o);
+  CHECK(results[0].outcome.status == Status::Timeout);
+  // It said "no result after 0 s": the seconds were truncated to an int.
+  CHECK_THAT(results[0].outcome.message, Catch::StartsWith("no result after 0.5 s"));
+}
+
+TEST_CASE("A NaN or huge timeout does not time a test out at once (the deadline arithmetic must not overflow)") {
+  // 1e10 s in steady_clock nanoseconds is past INT64_MAX and NaN has no integer value: both gave a deadline in the
+  // past and "no result after -2147483648 s". The scheduler bounds the timeout (the CLI rejects such values).
+  for (const double timeout :
+       {std::numeric_limits<double>::quiet_NaN(), 1e10, 1e300, std::numeric_limits<double>::infinity()}) {
+    INFO(timeout);
+    auto o = options_with([](auto&, auto& d) { return std::string("sleep 0.2; ") + pass_script(d); });
+    o.timeout_seconds = timeout;
+    auto results = run_scheduled(specs({"slow"}), o);
+    CHECK(results[0].outcome.status == Status::Pass);
+  }
 }
 
 TEST_CASE("Retries: a failure that passes on a retry is Flake, one that keeps failing stays Fail") {

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <deque>
+#include <iomanip>
 #include <memory>
+#include <sstream>
 
 #include "child_process.hpp"
 #include "worker.hpp"
@@ -38,12 +41,25 @@ std::string device_label(const DeviceTarget& device, const std::string& reported
   return device.selector.empty() ? name : "[" + device.selector + "] " + name;
 }
 
+// The timeout inside [kMinTimeoutSeconds, kMaxTimeoutSeconds]; NaN as the largest.
+double bounded_timeout(double seconds) {
+  if (std::isnan(seconds)) return kMaxTimeoutSeconds;
+  return std::clamp(seconds, kMinTimeoutSeconds, kMaxTimeoutSeconds);
+}
+
+// Seconds as given ("10", "0.5", "1000000"), not truncated to an int.
+std::string seconds_text(double seconds) {
+  std::ostringstream s;
+  s << std::setprecision(6) << seconds;
+  return s.str();
+}
+
 // The outcome of a finished worker: its result line, else CRASH with the exit status and the end of stderr.
 Outcome finish(Running& r, const DeviceTarget& device, double timeout) {
   r.child->kill_group();  // a worker that closed its pipes but lingers
   const int status = r.child->wait();
   if (r.timed_out) {
-    return {Status::Timeout, "no result after " + std::to_string(static_cast<int>(timeout)) + " s; worker killed",
+    return {Status::Timeout, "no result after " + seconds_text(timeout) + " s; worker killed",
             device_label(device, "")};
   }
   auto outcome = decode_result(r.child->out());
@@ -81,8 +97,8 @@ std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const 
   for (size_t i = 0; i < tests.size(); ++i) queue.push_back(i);
   std::vector<bool> failed_before(tests.size(), false);
   size_t done = 0;
-  const auto timeout =
-      std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.timeout_seconds));
+  const double timeout_seconds = bounded_timeout(options.timeout_seconds);
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
 
   auto complete = [&](size_t test, const Outcome& outcome, double seconds) {
     TestResult& r = results[test];
@@ -144,7 +160,7 @@ std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const 
       if (!r->child->output_closed() && now >= r->deadline) r->timed_out = true;
       if (r->child->output_closed() || r->timed_out) {
         const double seconds = std::chrono::duration<double>(now - r->start).count();
-        const Outcome outcome = finish(*r, devices[slots_device[s]], options.timeout_seconds);
+        const Outcome outcome = finish(*r, devices[slots_device[s]], timeout_seconds);
         const size_t test = r->test;
         r.reset();
         complete(test, outcome, seconds);

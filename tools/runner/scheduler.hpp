@@ -28,6 +28,8 @@ struct TestResult {
 struct SchedulerOptions {
   int jobs = 1;
   std::vector<DeviceTarget> devices{DeviceTarget{}};
+  // Seconds per attempt, (0, kMaxTimeoutSeconds]; a value outside (NaN, infinite, negative, larger) is taken as
+  // the nearest bound, so the deadline arithmetic cannot overflow (the CLI rejects such values before).
   double timeout_seconds = 60;
   int retry_flakes = 0;  // extra attempts for FAIL/CRASH/TIMEOUT; a later PASS makes the test a Flake
   // The worker's argv for one test on one device.
@@ -35,6 +37,12 @@ struct SchedulerOptions {
   // Called after each finished test (not after each attempt), from the scheduler's thread.
   std::function<void(const TestResult&, size_t done, size_t total)> on_result;
 };
+
+// The longest --timeout: about 11.6 days, far inside steady_clock's range (a duration of 1e10 s in nanoseconds
+// overflows it).
+inline constexpr double kMaxTimeoutSeconds = 1e6;
+// The smallest: one millisecond (the poll granularity).
+inline constexpr double kMinTimeoutSeconds = 1e-3;
 
 // The device index of each of `jobs` slots over `devices` devices: round-robin, at least one slot per device.
 std::vector<size_t> slot_devices(int jobs, size_t devices);
