@@ -2,7 +2,9 @@
 // must give "file:line: message" (never a crash).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "shader_test.hpp"
 
@@ -322,6 +324,34 @@ TEST_CASE("Malformed files give file:line errors") {
     INFO(text);
     CHECK_THAT(parse_error(text), Catch::StartsWith(expected) || Catch::Contains(expected));
   }
+}
+
+TEST_CASE("Numbers outside their type are errors: fractional or non-finite limits, floats past the float range") {
+  // An INT limit is read with glGetInteger64v: 1.5 is no integer limit; NaN and infinity are no FLOAT limit (NaN
+  // compares false with everything). A float value past FLT_MAX became infinity silently, while "1e999" for a
+  // double was already an error.
+  const std::pair<std::string, std::string> cases[] = {
+      {"[require]\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 1.5\n", "bad.shader_test:2: bad limit value \"1.5\""},
+      {"[require]\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 1e3\n", "bad.shader_test:2: bad limit value \"1e3\""},
+      {"[require]\nGL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 0.5\n", "bad.shader_test:2: bad limit value \"0.5\""},
+      {"[require]\nFLOAT GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS >= nan\n", "bad.shader_test:2: bad limit value \"nan\""},
+      {"[require]\nFLOAT GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS < inf\n", "bad.shader_test:2: bad limit value \"inf\""},
+      {kHead + "ssbo 0 subdata float 0 1e39\n", "bad.shader_test:11: bad float value \"1e39\""},
+      {kHead + "uniform vec2 v 1 -3.5e38\n", "bad.shader_test:11: bad float value \"-3.5e38\""},
+      {kHead + "probe ssbo float 0 0 == 3.402824e38\n", "bad.shader_test:11: bad float value \"3.402824e38\""},
+  };
+  for (const auto& [text, expected] : cases) {
+    INFO(text);
+    CHECK_THAT(parse_error(text), Catch::StartsWith(expected));
+  }
+  // FLT_MAX as printed ("3.4028235e38", just above it as a double) rounds to FLT_MAX; inf and nan stay allowed.
+  const auto c = one_command("uniform vec4 v 3.4028235e38 -3.4028235e38 inf nan");
+  CHECK(as_float(c.values[0].bits) == std::numeric_limits<float>::max());
+  CHECK(as_float(c.values[1].bits) == -std::numeric_limits<float>::max());
+  CHECK(std::isinf(as_float(c.values[2].bits)));
+  CHECK(std::isnan(as_float(c.values[3].bits)));
+  const auto t = parse_ok("[require]\nINT GL_MAX_COMPUTE_SHARED_MEMORY_SIZE >= 0x400\n[compute shader]\nx\n");
+  CHECK(t.requirements[0].value == 1024);
 }
 
 TEST_CASE("CRLF line endings parse like LF") {

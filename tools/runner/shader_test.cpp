@@ -4,6 +4,7 @@
 #include "shader_test.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -70,6 +71,10 @@ bool parse_double(std::string_view text, double* out) {
   return ec == std::errc() && end == text.data() + text.size();
 }
 
+// The smallest magnitude that rounds to float infinity: halfway between FLT_MAX and 2^128 (FLT_MAX's odd last bit
+// makes the tie round up). Everything below rounds to a finite float, FLT_MAX printed as 3.4028235e38 included.
+constexpr double kFloatOverflow = 0x1.ffffffp127;
+
 bool is_hex(std::string_view text) {
   if (!text.empty() && text[0] == '-') text.remove_prefix(1);
   return text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
@@ -123,6 +128,9 @@ std::optional<Scalar> parse_scalar(ScalarType type, std::string_view text) {
       }
       double d = 0;
       if (!parse_double(text, &d)) return std::nullopt;
+      // A finite value past the float range is an error, as "1e999" is for double: it would silently become
+      // infinity (and the conversion is undefined, C++ [conv.double]). "inf" and "nan" stay as written.
+      if (std::isfinite(d) && std::fabs(d) >= kFloatOverflow) return std::nullopt;
       const float f = static_cast<float>(d);
       uint32_t u = 0;
       std::memcpy(&u, &f, 4);
@@ -345,10 +353,16 @@ struct Parser {
       const auto op = parse_compare_op(words[at + 1]);
       if (!op) return error(n, "unknown comparison \"" + words[at + 1] + "\"");
       r.op = *op;
-      if (!parse_double(words[at + 2], &r.value)) {
+      if (r.kind == Requirement::Kind::IntLimit) {
+        // glGetInteger64v answers integers: "1.5" or "1e3" would be compared as numbers no integer limit has.
         int64_t i = 0;
-        if (!parse_i64(words[at + 2], &i)) return error(n, "bad limit value \"" + words[at + 2] + "\"");
+        if (!parse_i64(words[at + 2], &i)) {
+          return error(n, "bad limit value \"" + words[at + 2] + "\" (an integer, decimal or 0x hex)");
+        }
         r.value = static_cast<double>(i);
+      } else if (!parse_double(words[at + 2], &r.value) || !std::isfinite(r.value)) {
+        // NaN compares false with everything and infinity with nothing a context has: neither is a limit.
+        return error(n, "bad limit value \"" + words[at + 2] + "\" (a finite number)");
       }
       test.requirements.push_back(r);
       return {};

@@ -1,5 +1,6 @@
 #include "shader_test_executor.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <regex>
@@ -40,9 +41,10 @@ std::string version_text(double v) {
   return std::to_string(n / 100) + "." + std::to_string(n % 100 / 10) + (n % 10 ? std::to_string(n % 10) : "");
 }
 
-// Limits print as integers when they are (1073741824, not 1.07374e+09).
+// Limits print as integers when they are (1073741824, not 1.07374e+09). Only magnitudes below 2^53 are cast: the
+// cast of a double outside int64_t's range is undefined (C++ [conv.fpint]).
 std::string number_text(double v) {
-  if (v == static_cast<double>(static_cast<int64_t>(v))) return std::to_string(static_cast<int64_t>(v));
+  if (std::fabs(v) < 0x1p53 && v == std::trunc(v)) return std::to_string(static_cast<int64_t>(v));
   std::ostringstream s;
   s << v;
   return s.str();
