@@ -14,6 +14,7 @@
 #include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "gl_glsl_front.hpp"
+#include "nv_diagnostic.hpp"
 
 namespace bismuth::cli {
 
@@ -81,7 +82,9 @@ int run_compile(const CompileOptions& options) {
     nv_options.subgroup_size_32_available = true;
     auto assembled = nvasm::assemble(source, nv_options);
     if (!assembled) {
-      std::fprintf(stderr, "%s: %s\n", options.input.c_str(), assembled.error().message.c_str());
+      // "file:line:column: error: ..." like the GLSL front, from the assembler's "line L, column C: error: ...".
+      const auto& e = assembled.error();
+      std::fprintf(stderr, "%s\n", runner::nv_file_diagnostic(options.input, source, e.code, e.message).c_str());
       return 1;
     }
     if (assembled->info.required_subgroup_size) {

@@ -15,25 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  bismuth::test::ProcessResult process;
-  nlohmann::json json;
-  std::map<std::string, nlohmann::json> tests;  // by name
-};
-
-Run run_json(std::vector<std::string> args, const std::vector<std::string>& env = {}) {
-  TempDir dir;
-  const fs::path json = dir.path() / "out.json";
-  args.insert(args.end(), {"--json", json.string(), "-j", "2"});
-  Run r;
-  r.process = bismuth_run(args, env);
-  INFO(r.process.out << r.process.err);
-  REQUIRE(fs::exists(json));
-  r.json = nlohmann::json::parse(read_file(json));
-  for (const auto& t : r.json["tests"]) r.tests[t["name"].get<std::string>()] = t;
-  return r;
-}
-
 // The selected device's subgroup size, from `bismuth devices --json`.
 int device_subgroup_size() {
   auto devices = bismuth::test::run_process({bismuth::test::tool_path(BISMUTH_CLI_PATH), "devices", "--json"});
@@ -50,16 +31,6 @@ std::vector<std::string> device_names() {
     names.push_back("[" + std::to_string(d["index"].get<int>()) + "] " + d["name"].get<std::string>());
   }
   return names;
-}
-
-std::string status(const Run& r, const std::string& name) {
-  INFO(name);
-  REQUIRE(r.tests.count(name) == 1);
-  return r.tests.at(name)["status"];
-}
-
-std::string message(const Run& r, const std::string& name) {
-  return r.tests.at(name)["message"];
 }
 
 }  // namespace

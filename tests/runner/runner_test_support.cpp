@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
+
 #include <atomic>
 #include <fstream>
 #include <sstream>
@@ -54,6 +56,31 @@ test::ProcessResult bismuth_run(const std::vector<std::string>& args, const std:
   std::vector<std::string> env = {"BISMUTH_VALIDATION=1"};
   env.insert(env.end(), extra_env.begin(), extra_env.end());
   return test::run_process(argv, env);
+}
+
+Run run_json(std::vector<std::string> args, const std::vector<std::string>& env) {
+  TempDir dir;
+  const fs::path json = dir.path() / "out.json";
+  args.insert(args.end(), {"--json", json.string(), "-j", "2"});
+  Run r;
+  r.process = bismuth_run(args, env);
+  INFO(r.process.out << r.process.err);
+  REQUIRE(fs::exists(json));
+  r.json = nlohmann::json::parse(read_file(json));
+  for (const auto& t : r.json["tests"]) r.tests[t["name"].get<std::string>()] = t;
+  return r;
+}
+
+std::string status(const Run& r, const std::string& name) {
+  INFO(name);
+  REQUIRE(r.tests.count(name) == 1);
+  return r.tests.at(name)["status"];
+}
+
+std::string message(const Run& r, const std::string& name) {
+  INFO(name);
+  REQUIRE(r.tests.count(name) == 1);
+  return r.tests.at(name)["message"];
 }
 
 test::ProcessResult check_junit(const fs::path& file) {

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,17 @@ std::filesystem::path source_dir();
 
 // `bismuth run ARGS...` with BISMUTH_VALIDATION=1 plus `extra_env`.
 test::ProcessResult bismuth_run(const std::vector<std::string>& args, const std::vector<std::string>& extra_env = {});
+
+// `bismuth run ARGS... --json FILE -j 2` and its JSON report, the tests by name.
+struct Run {
+  test::ProcessResult process;
+  nlohmann::json json;
+  std::map<std::string, nlohmann::json> tests;
+};
+Run run_json(std::vector<std::string> args, const std::vector<std::string>& env = {});
+// The status / message of one test of the report (the test must be there).
+std::string status(const Run& r, const std::string& name);
+std::string message(const Run& r, const std::string& name);
 
 // python3 tests/runner/check_junit.py FILE: parses the XML and checks the JUnit structure; prints the counts.
 test::ProcessResult check_junit(const std::filesystem::path& file);

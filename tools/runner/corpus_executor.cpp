@@ -1,11 +1,13 @@
 #include "corpus_executor.hpp"
 
 #include <cstring>
-#include <fstream>
+#include <optional>
 #include <regex>
-#include <sstream>
+#include <utility>
 
 #include "bismuth/gl/bismuth_gl.h"
+#include "input_file.hpp"
+#include "nv_diagnostic.hpp"
 
 namespace bismuth::runner {
 
@@ -24,14 +26,6 @@ using PfnBindProgram = void(APIENTRY*)(GLenum, GLuint);
 using PfnProgramString = void(APIENTRY*)(GLenum, GLenum, GLsizei, const void*);
 using PfnProgramLocalI4ui = void(APIENTRY*)(GLenum, GLuint, GLuint, GLuint, GLuint, GLuint);
 
-std::string read_text(const std::string& path, bool* ok) {
-  std::ifstream f(path, std::ios::binary);
-  *ok = static_cast<bool>(f);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
 GLuint make_buffer(const std::vector<uint32_t>& words) {
   GLuint b = 0;
   glGenBuffers(1, &b);
@@ -49,10 +43,10 @@ struct Program {
 
 Program build_glsl(const CorpusCase& c) {
   Program p;
-  bool ok = false;
   const std::string path = c.dir + "/shader.comp";
-  const std::string source = read_text(path, &ok);
-  if (!ok) return {false, {Status::Fail, path + ": cannot read the file", {}}};
+  const auto read = read_input_file(path);
+  if (!read) return {false, {Status::Fail, read.error().message, {}}};
+  const std::string& source = *read;
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
@@ -113,10 +107,10 @@ Program build_nvasm(const CorpusCase& c, const GlSession& gl) {
   if (!gen || !bind || !string || !local) {
     return {false, {Status::Skip, "NV assembly programs not supported by this libbismuth-gl", {}}};
   }
-  bool ok = false;
   const std::string path = c.dir + "/program.nvcp5";
-  const std::string source = read_text(path, &ok);
-  if (!ok) return {false, {Status::Fail, path + ": cannot read the file", {}}};
+  const auto read = read_input_file(path);
+  if (!read) return {false, {Status::Fail, read.error().message, {}}};
+  const std::string& source = *read;
   Program p;
   gen(1, &p.nv);
   bind(kComputeProgramNV, p.nv);
@@ -127,11 +121,9 @@ Program build_nvasm(const CorpusCase& c, const GlSession& gl) {
     GLint position = -1;
     glGetIntegerv(kProgramErrorPositionARB, &position);
     const auto* text = reinterpret_cast<const char*>(glGetString(kProgramErrorStringARB));
-    // The error position is a byte offset: name the line like every other diagnostic.
-    int line = 1;
-    for (GLint i = 0; i < position && static_cast<size_t>(i) < source.size(); ++i) line += source[i] == '\n';
-    const std::string error =
-        path + ":" + std::to_string(line) + ": glProgramStringARB: " + gl_error_name(e) + ": " + (text ? text : "");
+    // GL's "line L, column C: error: ..." becomes "path:L:C: error: ...", like every other front's diagnostics.
+    const std::string error = nv_file_diagnostic(path, source, position, text ? text : "") +
+                              " (glProgramStringARB raised " + gl_error_name(e) + ")";
     // Thread-group programs need NVIDIA's 32-lane warps; a device that cannot run them refuses the load. That
     // is the case's stated requirement (requires_subgroup_size), not a failure of this device.
     if (c.requires_subgroup_size && gl.subgroup_size() != static_cast<GLint>(*c.requires_subgroup_size)) {
@@ -149,6 +141,26 @@ Program build_nvasm(const CorpusCase& c, const GlSession& gl) {
   return p;
 }
 
+// A buffer larger than a storage block can hold is a requirement this device does not meet (checked before the
+// host copies of up to 16 GiB are made).
+std::optional<Outcome> over_block_size(const CorpusCase& c, const GlSession& gl) {
+  const auto limit = gl.limit("GL_MAX_SHADER_STORAGE_BLOCK_SIZE", false);
+  if (!limit) return std::nullopt;
+  const std::pair<const char*, uint32_t> sizes[] = {{"input.words", c.input_words}, {"output.words", c.output_words}};
+  for (const auto& [what, words] : sizes) {
+    const double bytes = 4.0 * words;
+    if (bytes > *limit) {
+      return Outcome{Status::Skip,
+                     c.dir + "/case.json: " + what + " " + std::to_string(words) + " (" +
+                         std::to_string(uint64_t{words} * 4) +
+                         " bytes) is more than GL_MAX_SHADER_STORAGE_BLOCK_SIZE (" +
+                         std::to_string(static_cast<uint64_t>(*limit)) + ") of " + gl.device_name(),
+                     {}};
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const char* to_string(Front front) {
@@ -156,6 +168,11 @@ const char* to_string(Front front) {
 }
 
 Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
+  // expected.bin first: a case whose expected.bin is missing, a directory or of the wrong size is malformed, and
+  // its size bounds output.words before any buffer is made.
+  auto expected = corpus_expected(c);
+  if (!expected) return {Status::Fail, expected.error().message, {}};
+  if (auto skip = over_block_size(c, gl)) return *skip;
   Program program = front == Front::Glsl ? build_glsl(c) : build_nvasm(c, gl);
   if (!program.ready) return program.decided;
 
@@ -216,8 +233,6 @@ Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
               {}};
     }
   }
-  auto expected = corpus_expected(c);
-  if (!expected) return {Status::Fail, expected.error().message, {}};
   if (auto compared = corpus_compare(c, got, *expected); !compared) {
     return {Status::Fail, c.dir + ": " + compared.error().message, {}};
   }

@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "corpus_executor.hpp"
 #include "gl_session.hpp"
+#include "input_file.hpp"
 #include "shader_test.hpp"
 #include "shader_test_executor.hpp"
 
@@ -34,11 +34,9 @@ Outcome run_test_in_process(const TestSpec& test, const std::string& device) {
   std::optional<ShaderTest> shader_test;
   std::optional<CorpusCase> corpus_case;
   if (test.kind == TestSpec::Kind::ShaderTest) {
-    std::ifstream file(test.path, std::ios::binary);
-    if (!file) return {Status::Fail, test.path + ": cannot read the file", {}};
-    std::stringstream text;
-    text << file.rdbuf();
-    auto parsed = parse_shader_test(text.str(), test.path);
+    const auto text = read_input_file(test.path);
+    if (!text) return {Status::Fail, text.error().message, {}};
+    auto parsed = parse_shader_test(*text, test.path);
     if (!parsed) return {Status::Fail, parsed.error().message, {}};
     shader_test = std::move(*parsed);
     if (shader_test->unsupported) return {Status::Skip, *shader_test->unsupported, {}};
