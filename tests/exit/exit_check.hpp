@@ -6,12 +6,16 @@
 #pragma once
 
 #include <dirent.h>
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -62,7 +66,46 @@ inline void check_after_exit_stop() {
   std::fprintf(stderr, "exit check: exit stop done, no Bismuth thread alive (%.1f ms after exit)\n", ms);
 }
 
-inline void install_exit_check() { std::atexit([] { check_after_exit_stop(); }); }
+// A crash prints the stack (frames in shared objects as object(+offset): addr2line on the unstripped build maps
+// them) and then dies of the same signal, so that the run still counts as killed by a signal.
+inline void print_address(const char* what, void* address) {
+  Dl_info info{};
+  char line[512];
+  if (address != nullptr && dladdr(address, &info) != 0 && info.dli_fname != nullptr) {
+    std::snprintf(line, sizeof line, "exit check: %s %p = %s(+0x%lx)\n", what, address, info.dli_fname,
+                  static_cast<unsigned long>(static_cast<char*>(address) - static_cast<char*>(info.dli_fbase)));
+  } else {
+    std::snprintf(line, sizeof line, "exit check: %s %p\n", what, address);
+  }
+  (void)!write(2, line, std::strlen(line));
+}
+
+inline void print_stack_and_die(int signal_number, siginfo_t*, void* context) {
+#if defined(__x86_64__)
+  // The faulting instruction, and the return address on top of the stack (a call through a null pointer faults
+  // at address 0, with its caller's return address there).
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  print_address("faulting instruction", reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]));
+  print_address("top of stack", *reinterpret_cast<void* const*>(uc->uc_mcontext.gregs[REG_RSP]));
+#else
+  (void)context;
+#endif
+  void* frames[64];
+  const int count = backtrace(frames, 64);
+  const char header[] = "exit check: crashed; stack:\n";
+  (void)!write(2, header, sizeof header - 1);
+  backtrace_symbols_fd(frames, count, 2);
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
+inline void install_exit_check() {
+  std::atexit([] { check_after_exit_stop(); });
+  struct sigaction action {};
+  action.sa_sigaction = print_stack_and_die;
+  action.sa_flags = SA_SIGINFO;
+  for (int signal_number : {SIGSEGV, SIGBUS, SIGABRT}) sigaction(signal_number, &action, nullptr);
+}
 inline void mark_exit_called() { g_exit_called_ns.store(now_ns()); }
 
 }  // namespace bismuth::exittest

@@ -36,7 +36,13 @@ Expected<InstanceFunctions> InstanceFunctions::load(PFN_vkGetInstanceProcAddr gi
 
 Expected<InstanceFunctions> InstanceFunctions::load_from_loader(VkInstance instance) {
   if (vkGetInstanceProcAddr == nullptr) return fail("the Vulkan loader is not loaded (call load_vulkan())");
-  return load(vkGetInstanceProcAddr, instance);
+  auto t = load(vkGetInstanceProcAddr, instance);
+  if (!t) return t;
+  t->vkGetDeviceProcAddr = as<PFN_vkGetDeviceProcAddr>(vkGetInstanceProcAddr(instance, "vkGetDeviceProcAddr"));
+  if (t->vkGetDeviceProcAddr == nullptr) {
+    return fail("vkGetInstanceProcAddr returned no vkGetDeviceProcAddr", VK_ERROR_INITIALIZATION_FAILED);
+  }
+  return t;
 }
 
 Expected<DeviceFunctions> DeviceFunctions::load(PFN_vkGetDeviceProcAddr gdpa, VkDevice device) {

@@ -21,8 +21,7 @@ namespace bismuth::backend {
   X(vkGetPhysicalDeviceFeatures2)              \
   X(vkGetPhysicalDeviceMemoryProperties)       \
   X(vkGetPhysicalDeviceQueueFamilyProperties)  \
-  X(vkCreateDevice)                            \
-  X(vkGetDeviceProcAddr)
+  X(vkCreateDevice)
 
 // Device-level entry points that every supported device has (Vulkan 1.0/1.1 core).
 #define BISMUTH_DEVICE_FUNCTIONS(X)   \
@@ -82,6 +81,11 @@ struct InstanceFunctions {
 #define BISMUTH_DECLARE(name) PFN_##name name = nullptr;
   BISMUTH_INSTANCE_FUNCTIONS(BISMUTH_DECLARE)
 #undef BISMUTH_DECLARE
+  // Only from the loader (load_from_loader): devices Bismuth creates itself need it. Inside a layer the next
+  // layer's vkGetDeviceProcAddr comes with the device (ExternalDevice), and asking the next vkGetInstanceProcAddr
+  // for it must not happen: when the next is the loader's terminator (the layer directly above the driver), Debian
+  // 12's loader (1.3.239) calls a null pointer there.
+  PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;
 
   // Fills the table through `get_instance_proc_addr` (the loader's, or the next layer's inside a layer).
   // vkGetPhysicalDeviceProperties2/Features2 fall back to their KHR names. Error: a required entry is missing.
