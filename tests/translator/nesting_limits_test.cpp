@@ -44,6 +44,29 @@ bool compiles_and_links(const std::string& source, std::string* log = nullptr) {
   return bool(program);
 }
 
+// compiles_and_links() on a new thread with a stack of `stack_bytes`.
+bool compiles_and_links_on_thread(size_t stack_bytes, const std::string& source) {
+  struct Job {
+    const std::string* source;
+    bool ok = false;
+  } job{&source};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stack_bytes);
+  pthread_t thread;
+  const bool started = pthread_create(
+                           &thread, &attr,
+                           [](void* arg) -> void* {
+                             auto* j = static_cast<Job*>(arg);
+                             j->ok = compiles_and_links(*j->source);
+                             return nullptr;
+                           },
+                           &job) == 0;
+  pthread_attr_destroy(&attr);
+  if (started) pthread_join(thread, nullptr);
+  return started && job.ok;
+}
+
 }  // namespace
 
 TEST_CASE("A sum of 15000 terms compiles and links (it overflowed glslang's stack)") {
@@ -57,12 +80,12 @@ TEST_CASE("A sum of 15000 terms compiles and links (it overflowed glslang's stac
 TEST_CASE("A sum of 100000 terms is a compile error at its line and column and not a crash") {
   auto shader = GlShader::compile(shader_storing(sum_of(100000)));
   REQUIRE_FALSE(shader->ok());
-  // main's block and the assignment are a level each: the 65,535th '+' ("i" at column 10, then " + i" every
-  // 4 columns) is the first beyond the limit.
-  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:6(262148): error: the expression is deeper than 65536 levels"));
+  // main's block, the index of o[0] and the assignment are a level each: the 65,534th '+' ("i" at column 10,
+  // then " + i" every 4 columns) is the first beyond the limit.
+  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:6(262144): error: the expression is deeper than 65536 levels"));
   auto vulkan = compile_glsl_compute(shader_storing(sum_of(100000)), {.source_name = "deep.comp"});
   REQUIRE_FALSE(vulkan);
-  CHECK_THAT(vulkan.error().message, Catch::StartsWith("deep.comp:6:262148: error: the expression is deeper"));
+  CHECK_THAT(vulkan.error().message, Catch::StartsWith("deep.comp:6:262144: error: the expression is deeper"));
 }
 
 TEST_CASE("Parentheses and calls and blocks and else-if chains nest at most 1024 levels") {
@@ -138,23 +161,21 @@ TEST_CASE("An #if expression nests at most 1024 levels") {
 
 TEST_CASE("A deep shader compiles on a thread whose own stack is small") {
   // glCompileShader may be called from any thread: one with a 256 KiB stack gets the compiler thread's stack.
-  struct Job {
-    bool ok = false;
-  } job;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, 256 << 10);
-  pthread_t thread;
-  REQUIRE(pthread_create(
-              &thread, &attr,
-              [](void* arg) -> void* {
-                static_cast<Job*>(arg)->ok = compiles_and_links(shader_storing(sum_of(3000)));
-                return nullptr;
-              },
-              &job) == 0);
-  pthread_join(thread, nullptr);
-  pthread_attr_destroy(&attr);
-  CHECK(job.ok);
+  CHECK(compiles_and_links_on_thread(256 << 10, shader_storing(sum_of(3000))));
+}
+
+TEST_CASE("An index chain is one level per bracket") {
+  // `a[0][0]...[0]` is a chain of index operations as deep as it has brackets, as `a + a + ...` is: 3,000 of them
+  // need about 2.4 MiB of glslang's stack, more than a thread with 1 MiB has.
+  auto indexed = [](int dimensions) {
+    std::string sizes, indices;
+    for (int k = 0; k < dimensions; ++k) sizes += "[1]", indices += "[0]";
+    return std::string(kHeader) + "shared uint a" + sizes + ";\nvoid main() {\n  o[0] = a" + indices + ";\n}\n";
+  };
+  CHECK(compiles_and_links_on_thread(1 << 20, indexed(3000)));
+  auto shader = GlShader::compile(indexed(70000));
+  REQUIRE_FALSE(shader->ok());
+  CHECK_THAT(shader->info_log(), Catch::StartsWith("0:4(") && Catch::Contains("is deeper than 65536 levels"));
 }
 
 TEST_CASE("bismuth compile exits non-zero with the message for a source beyond the limits", "[cli]") {
@@ -166,6 +187,6 @@ TEST_CASE("bismuth compile exits non-zero with the message for a source beyond t
   auto result = bismuth::test::run_process(
       {bismuth::test::tool_path(BISMUTH_CLI_PATH), "compile", input, "-o", "nesting_limits_deep.spv"});
   CHECK(result.exit_code == 1);
-  CHECK_THAT(result.err, Catch::StartsWith(input + ":6:262148: error: the expression is deeper than 65536 levels"));
+  CHECK_THAT(result.err, Catch::StartsWith(input + ":6:262144: error: the expression is deeper than 65536 levels"));
   std::remove(input.c_str());
 }

@@ -292,6 +292,8 @@ class Checker {
           const bool initializer = g.kind == Group::Kind::Initializer || (previous != nullptr && previous->text == "=");
           kind = initializer ? Group::Kind::Initializer : Group::Kind::Block;
         }
+        // Indexing is a node of its own: `a[0][0]...` is a chain as deep as it has brackets.
+        if (text == "[") g.chain = std::min(g.chain + 1, kSaturated);
         groups.push_back({kind, g.base + g.control + g.chain + 1, g.nesting + g.control + 1});
       } else if (is_closer(text)) {
         // Closers are not matched against their opener: glslang reports unbalanced source, which never gets as

@@ -7,8 +7,8 @@
 // The measure is an upper bound of the depth of glslang's syntax tree:
 //   nesting depth     parentheses, brackets and braces, plus the control statements (if, for, while, do, switch)
 //                     whose body nests inside them — an `else if` chain nests one level per `if`;
-//   expression depth  the nesting depth plus every operator (`.` and `?` included) on the way down: a chain
-//                     `a + b + c` is a left-leaning tree as deep as it has operators. Commas between a call's
+//   expression depth  the nesting depth plus every operator (`.`, `?` and indexing included) on the way down:
+//                     a chain `a + b + c` is a left-leaning tree as deep as it has operators. Commas between a call's
 //                     arguments or an initializer list's elements separate siblings; other commas (the comma
 //                     operator, declarator lists) count as operators.
 // An `#if`/`#elif` expression counts its parentheses and operators, those of every macro it expands included
