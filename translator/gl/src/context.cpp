@@ -187,9 +187,24 @@ Expected<std::shared_ptr<DeviceState>> device_state_for(bool validation, const b
 }
 
 std::mutex g_contexts_mutex;
+// Valid handles: created and not yet destroyed (guarded by g_contexts_mutex).
 std::unordered_set<Context*>& live_contexts() {
   static auto* set = new std::unordered_set<Context*>;
   return *set;
+}
+// Every Context object that exists: the live ones and those destroyed while current, until their release deletes
+// them (guarded by g_contexts_mutex). The exit stop needs all of them: each has a command stream.
+std::unordered_set<Context*>& existing_contexts() {
+  static auto* set = new std::unordered_set<Context*>;
+  return *set;
+}
+
+void delete_context(Context* ctx) {
+  {
+    std::lock_guard lock(g_contexts_mutex);
+    existing_contexts().erase(ctx);
+  }
+  delete ctx;
 }
 
 bool is_live(Context* ctx) {
@@ -211,6 +226,7 @@ Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* s
   ctx->profile_mask = profile;
   std::lock_guard lock(g_contexts_mutex);
   live_contexts().insert(ctx);
+  existing_contexts().insert(ctx);
   return ctx;
 }
 
@@ -241,7 +257,7 @@ void release_current() {
   (void)previous->stream->flush();
   t_current = nullptr;
   const uint32_t old = previous->lifecycle.fetch_and(~Context::kCurrent, std::memory_order_acq_rel);
-  if (old & Context::kDestroyPending) delete previous;
+  if (old & Context::kDestroyPending) delete_context(previous);
 }
 
 // Makes `ctx` (acquired, or null) the calling thread's context.
@@ -271,7 +287,7 @@ void destroy_context(Context* ctx) {
       return;
     }
   }
-  delete ctx;
+  delete_context(ctx);
 }
 
 }  // namespace
@@ -335,7 +351,7 @@ class GlExitStop final : public backend::ExitParticipant {
     std::vector<Context*> contexts;
     {
       std::lock_guard lock(g_contexts_mutex);
-      contexts.assign(live_contexts().begin(), live_contexts().end());
+      contexts.assign(existing_contexts().begin(), existing_contexts().end());
     }
     for (Context* ctx : contexts) {
       // This thread's own context is idle unless exit() was called from inside a GL call (a debug callback).
