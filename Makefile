@@ -8,7 +8,7 @@ JOBS ?= $(shell nproc)
 BUILD_DIR := $(if $(filter default,$(PRESET)),build,build-$(PRESET))
 export BISMUTH_WERROR := $(if $(filter true 1,$(CI)),ON,$(BISMUTH_WERROR))
 
-.PHONY: all deps configure build run test clean format
+.PHONY: all deps configure build run test sanitize clean format
 
 all: build
 
@@ -30,6 +30,17 @@ run: build
 
 test: build
 	ctest --preset $(PRESET) -j $(JOBS)
+
+# The multi-threaded tests of the GL shim, the backend and the layer, and the process-exit tests, under
+# AddressSanitizer + UBSan (preset asan) and ThreadSanitizer (preset tsan); only the targets they need are built.
+# CI runs it after `make test` (.ci/run).
+SANITIZE_TARGETS := gl_tests backend_tests bismuth_layer_tests exit_program layer_exit_program
+sanitize: deps
+	set -e; for preset in asan tsan; do \
+	  cmake --preset $$preset; \
+	  cmake --build --preset $$preset -j $(JOBS) --target $(SANITIZE_TARGETS); \
+	  ctest --preset $$preset -L 'sanitize|exit' -j $(JOBS); \
+	done
 
 clean:
 	rm -rf $(BUILD_DIR)
