@@ -111,6 +111,37 @@ TEST_CASE("Four threads create, use and destroy contexts of one display concurre
   REQUIRE(findings.validation.empty());
 }
 
+TEST_CASE("Four threads create, make current, release and destroy contexts of one display in a tight loop",
+          "[concurrency]") {
+  // The EGL bookkeeping alone, as fast as it goes: the display's context list is read (eglMakeCurrent,
+  // eglQueryContext) and changed (eglCreateContext, eglDestroyContext) by all threads at once.
+  setenv("BISMUTH_VALIDATION", "1", 0);
+  EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
+  REQUIRE(eglInitialize(display, nullptr, nullptr) == EGL_TRUE);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      eglBindAPI(EGL_OPENGL_API);
+      for (int i = 0; i < 300; ++i) {
+        EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, nullptr);
+        if (context == EGL_NO_CONTEXT) {
+          ++failures;
+          continue;
+        }
+        EGLint value = 0;
+        if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) != EGL_TRUE) ++failures;
+        if (eglQueryContext(display, context, EGL_CONTEXT_CLIENT_TYPE, &value) != EGL_TRUE) ++failures;
+        if (eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT) != EGL_TRUE) ++failures;
+        if (eglDestroyContext(display, context) != EGL_TRUE) ++failures;
+      }
+      eglReleaseThread();
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  REQUIRE(failures == 0);
+}
+
 TEST_CASE("A context destroyed while current in another thread is deleted when that thread releases it",
           "[concurrency]") {
   // EGL 1.5 §3.7.1.5: "If the context is current to any thread, then it is not deleted until it is no longer
