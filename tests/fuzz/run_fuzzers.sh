@@ -7,7 +7,8 @@
 #
 # Usage: tests/fuzz/run_fuzzers.sh BUILD_DIR [EXECUTIONS=1000000] [OUT_DIR=BUILD_DIR/fuzz-runs] [TARGET...]
 #   JOBS (default: every core) sets the number of fuzzing processes; TIMEOUT (default 60) the seconds one input
-#   may take before it counts as a finding; MAX_LEN, when set, the longest input.
+#   may take before it counts as a finding; MAX_LEN, when set, the longest input; MAX_TIME, when set, the seconds
+#   a target may run before it stops short of EXECUTIONS.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -23,7 +24,7 @@ seeds_of() {
   case "$1" in
     module_parse | workgroup_size | subgroup_lowering | reflect | runtime_group_size) echo "$here/corpus" ;;
     shader_test_parse) echo "$here/shader_test_corpus $repo/tests/runner/data $repo/examples/shader_tests" ;;
-    case_json) echo "$here/case_json_corpus $repo/examples/corpus" ;;
+    case_json) echo "$here/case_json_corpus $repo/tests/data/corpus/nvidia-h100 $repo/examples/corpus" ;;
     nvasm_assemble) echo "$repo/tests/nvasm/fuzz/corpus" ;;
     glsl_rewrites | glsl_front) echo "$here/glsl_corpus" ;;
     cache_file) echo "$here/cache_file_corpus" ;;
@@ -59,6 +60,7 @@ for binary in "${binaries[@]}"; do
   dict="$(dictionary_of "$name")"
   [ -n "$dict" ] && options+=(-dict="$dict")
   [ -n "${MAX_LEN:-}" ] && options+=(-max_len="$MAX_LEN")
+  [ -n "${MAX_TIME:-}" ] && options+=(-max_total_time="$MAX_TIME")
   read -r -a seeds <<< "$(seeds_of "$name")"
   start=$(date +%s)
   "$binary" "${options[@]}" "$work/corpus" "${seeds[@]}" > "$work/log" 2>&1
