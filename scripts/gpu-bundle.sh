@@ -16,7 +16,8 @@ shared_gpu="$repo/../shared/gpu"
 [[ -d $repo/.gl ]] || "$shared_gpu/fetch-loader-debs.sh"
 
 mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$build/bench" -maxdepth 3 -type f \
-  -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name 'egl_compute*' -o -name '*_tests' -o -name 'bench_*' \) \
+  -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name 'egl_compute*' -o -name '*_tests' -o -name 'bench_*' \
+  -o -name '*exit_program' \) \
   2>/dev/null)
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"
@@ -26,14 +27,14 @@ mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
   /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
 # Bismuth's layer and the tests' spy layer, each with its manifest (which names the library relative to itself).
-for layer in "$build/layer/vk_layer" "$build/tests/layer"; do
+for layer in "$build/layer/vk_layer" "$build/tests/layer" "$build/tests/exit"; do
   [[ -d $layer ]] || continue
   dest="$repo/.gpu/$(basename "$(dirname "$layer")")_$(basename "$layer")"
   mkdir -p "$dest"
   cp "$layer"/*.so "$layer"/*.json "$dest/" 2>/dev/null || true
   [[ -d $layer/implicit_layer.d ]] && cp -r "$layer/implicit_layer.d" "$dest/"
 done
-cp "$repo/scripts/gpu-check.sh" "$repo/.gpu/"
+cp "$repo/scripts/gpu-check.sh" "$repo/scripts/gpu-exit-check.sh" "$repo/tests/exit/run_repeatedly.sh" "$repo/.gpu/"
 strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
 grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"
 tar -C "$repo" -cf - .gpu | xz -T2 -6 > "$repo/.gpu.tar.xz"
