@@ -18,7 +18,8 @@
 // only once it has a device, so after the driver was loaded and initialized; drivers that initialize parts
 // lazily (a compiler on the first pipeline) are covered by registering the same handler again after the first
 // compile and again after the first submission (ensure_exit_handler_after). A handler registered from a shared
-// object (libbismuth-gl, the layer) also runs when that object is unloaded with dlclose.
+// object also runs when that object is really unloaded (glibc keeps libbismuth-gl mapped after dlclose once a
+// thread used it: docs/backend.md).
 //
 // After the exit stop, objects stay usable on the exiting thread: an application's own exit handlers may still
 // destroy contexts or call GL; streams then record inline and caches compile in the foreground only.
