@@ -6,6 +6,8 @@
 // that enters it afterwards — where a real driver would crash — ends the process with exit code 5 and a message
 // naming the call. Bismuth must have stopped every thread that calls Vulkan before then.
 #include <unistd.h>
+#include "support/test_layer_chaining.hpp"
+
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
@@ -20,10 +22,12 @@
 
 namespace {
 
-void* key(const void* handle) { return *static_cast<void* const*>(handle); }
+using bismuth::testlayer::dispatch_key;
+using bismuth::testlayer::InstanceChain;
+using bismuth::testlayer::link_info;
 
 std::mutex g_mutex;
-std::unordered_map<void*, PFN_vkGetInstanceProcAddr> g_instances;
+InstanceChain g_instances;
 // The next layer's functions, per device dispatch key (shared by the device's queues and command buffers).
 struct NextDevice {
   PFN_vkGetDeviceProcAddr gdpa = nullptr;
@@ -72,33 +76,15 @@ class InDriver {
   ~InDriver() { g_in_flight.fetch_sub(1, std::memory_order_seq_cst); }
 };
 
-template <class T>
-T* link_info(const void* chain, VkStructureType type) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(chain); s; s = s->pNext)
-    if (s->sType == type && reinterpret_cast<const T*>(s)->function == VK_LAYER_LINK_INFO)
-      return reinterpret_cast<T*>(const_cast<VkBaseInStructure*>(s));
-  return nullptr;
-}
-
 NextDevice next(const void* dispatchable) {
   std::lock_guard lock(g_mutex);
-  auto it = g_devices.find(key(dispatchable));
+  auto it = g_devices.find(dispatch_key(dispatchable));
   return it == g_devices.end() ? NextDevice{} : it->second;
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
                                               VkInstance* instance) {
-  auto* link = link_info<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  auto gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-  auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
-  const VkResult r = create(info, alloc, instance);
-  if (r == VK_SUCCESS) {
-    std::lock_guard lock(g_mutex);
-    g_instances[key(*instance)] = gipa;
-  }
-  return r;
+  return g_instances.create(info, alloc, instance);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* info,
@@ -123,7 +109,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
       n.wait_semaphores = reinterpret_cast<PFN_vkWaitSemaphores>(gdpa(*device, "vkWaitSemaphoresKHR"));
     }
     std::lock_guard lock(g_mutex);
-    g_devices[key(*device)] = n;
+    g_devices[dispatch_key(*device)] = n;
   }
   register_teardown("device");
   return r;
@@ -195,34 +181,9 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
     return reinterpret_cast<PFN_vkVoidFunction>(&GetInstanceProcAddr);
   if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr);
   if (PFN_vkVoidFunction hook = device_hook(name)) return hook;
-  if (instance == VK_NULL_HANDLE) return nullptr;
-  PFN_vkGetInstanceProcAddr gipa = nullptr;
-  {
-    std::lock_guard lock(g_mutex);
-    auto it = g_instances.find(key(instance));
-    if (it != g_instances.end()) gipa = it->second;
-  }
-  return gipa ? gipa(instance, name) : nullptr;
+  return g_instances.next(instance, name);
 }
 
 }  // namespace
 
-extern "C" {
-__attribute__((visibility("default"))) VKAPI_ATTR VkResult VKAPI_CALL
-vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* v) {
-  if (v->loaderLayerInterfaceVersion < 2) return VK_ERROR_INITIALIZATION_FAILED;
-  v->loaderLayerInterfaceVersion = 2;
-  v->pfnGetInstanceProcAddr = &GetInstanceProcAddr;
-  v->pfnGetDeviceProcAddr = &GetDeviceProcAddr;
-  v->pfnGetPhysicalDeviceProcAddr = nullptr;
-  return VK_SUCCESS;
-}
-__attribute__((visibility("default"))) VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
-vkGetInstanceProcAddr(VkInstance instance, const char* name) {
-  return GetInstanceProcAddr(instance, name);
-}
-__attribute__((visibility("default"))) VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
-vkGetDeviceProcAddr(VkDevice device, const char* name) {
-  return GetDeviceProcAddr(device, name);
-}
-}
+BISMUTH_TEST_LAYER_EXPORTS(GetInstanceProcAddr, GetDeviceProcAddr)

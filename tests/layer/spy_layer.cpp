@@ -4,13 +4,15 @@
 // one line per compute pipeline created or destroyed to $BISMUTH_SPY_DIR/pipelines.log ("create <handle> <id>=<value>
 // ..." with the 4-byte specialization constants; "destroy <handle>"), so tests see which size pipelines reach the
 // driver, from which thread they were compiled (prewarm included), and when they are destroyed.
+#include "support/test_layer_chaining.hpp"
+
 #include <vulkan/vk_layer.h>
 #include <vulkan/vulkan.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -18,34 +20,18 @@
 
 namespace {
 
-void* key(const void* handle) { return *static_cast<void* const*>(handle); }
+using bismuth::testlayer::dispatch_key;
+using bismuth::testlayer::InstanceChain;
+using bismuth::testlayer::link_info;
 
 std::mutex g_mutex;
-std::unordered_map<void*, PFN_vkGetInstanceProcAddr> g_instances;
+InstanceChain g_instances;
 std::unordered_map<void*, PFN_vkGetDeviceProcAddr> g_devices;
 std::atomic<unsigned> g_counter{0};
 
-template <class T>
-T* link_info(const void* chain, VkStructureType type) {
-  for (auto* s = static_cast<const VkBaseInStructure*>(chain); s; s = s->pNext)
-    if (s->sType == type && reinterpret_cast<const T*>(s)->function == VK_LAYER_LINK_INFO)
-      return reinterpret_cast<T*>(const_cast<VkBaseInStructure*>(s));
-  return nullptr;
-}
-
 VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, const VkAllocationCallbacks* alloc,
                                               VkInstance* instance) {
-  auto* link = link_info<VkLayerInstanceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  auto gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-  auto create = reinterpret_cast<PFN_vkCreateInstance>(gipa(VK_NULL_HANDLE, "vkCreateInstance"));
-  const VkResult r = create(info, alloc, instance);
-  if (r == VK_SUCCESS) {
-    std::lock_guard lock(g_mutex);
-    g_instances[key(*instance)] = gipa;
-  }
-  return r;
+  return g_instances.create(info, alloc, instance);
 }
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* info,
@@ -59,14 +45,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
   const VkResult r = create(pd, info, alloc, device);
   if (r == VK_SUCCESS) {
     std::lock_guard lock(g_mutex);
-    g_devices[key(*device)] = gdpa;
+    g_devices[dispatch_key(*device)] = gdpa;
   }
   return r;
 }
 
 PFN_vkGetDeviceProcAddr next_gdpa(const void* h) {
   std::lock_guard lock(g_mutex);
-  auto it = g_devices.find(key(h));
+  auto it = g_devices.find(dispatch_key(h));
   return it == g_devices.end() ? nullptr : it->second;
 }
 
@@ -149,34 +135,9 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
   if (std::strcmp(name, "vkCreateComputePipelines") == 0)
     return reinterpret_cast<PFN_vkVoidFunction>(&CreateComputePipelines);
   if (std::strcmp(name, "vkDestroyPipeline") == 0) return reinterpret_cast<PFN_vkVoidFunction>(&DestroyPipeline);
-  if (instance == VK_NULL_HANDLE) return nullptr;
-  PFN_vkGetInstanceProcAddr next = nullptr;
-  {
-    std::lock_guard lock(g_mutex);
-    auto it = g_instances.find(key(instance));
-    if (it != g_instances.end()) next = it->second;
-  }
-  return next ? next(instance, name) : nullptr;
+  return g_instances.next(instance, name);
 }
 
 }  // namespace
 
-extern "C" {
-__attribute__((visibility("default"))) VKAPI_ATTR VkResult VKAPI_CALL
-vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface* v) {
-  if (v->loaderLayerInterfaceVersion < 2) return VK_ERROR_INITIALIZATION_FAILED;
-  v->loaderLayerInterfaceVersion = 2;
-  v->pfnGetInstanceProcAddr = &GetInstanceProcAddr;
-  v->pfnGetDeviceProcAddr = &GetDeviceProcAddr;
-  v->pfnGetPhysicalDeviceProcAddr = nullptr;
-  return VK_SUCCESS;
-}
-__attribute__((visibility("default"))) VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
-vkGetInstanceProcAddr(VkInstance instance, const char* name) {
-  return GetInstanceProcAddr(instance, name);
-}
-__attribute__((visibility("default"))) VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
-vkGetDeviceProcAddr(VkDevice device, const char* name) {
-  return GetDeviceProcAddr(device, name);
-}
-}
+BISMUTH_TEST_LAYER_EXPORTS(GetInstanceProcAddr, GetDeviceProcAddr)

@@ -113,13 +113,9 @@ CommandRecorder::CommandRecorder(Device& device, bool threaded)
   thread_ = std::thread([this] { run(); });
 }
 
-CommandRecorder::~CommandRecorder() {
-  if (!threaded_) return;
-  reserve(Op::Stop, 0);
-  publish_now();
-  thread_.join();
-}
+CommandRecorder::~CommandRecorder() { stop_thread_for_exit(); }
 
+// Also the destructor's stop: the thread replays what was encoded, then the Stop, and is joined.
 void CommandRecorder::stop_thread_for_exit() {
   if (!threaded_) return;
   reserve(Op::Stop, 0);

@@ -319,18 +319,21 @@ Status Device::finish_setup() {
   return {};
 }
 
-void Device::stop_for_exit() noexcept {
-  if (timeline_ == VK_NULL_HANDLE || lost()) return;
+void Device::wait_signalled(uint64_t timeout_ns) {
   // Only what reached the queue: values reserved but never submitted (a recording thread stopped before their
-  // submission) will not signal. Bounded, so that a hung GPU cannot hang the exit.
+  // submission) will not signal.
   const uint64_t last = signalled_.load(std::memory_order_acquire);
   if (last == 0) return;
   VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wait_info.semaphoreCount = 1;
   wait_info.pSemaphores = &timeline_;
   wait_info.pValues = &last;
-  constexpr uint64_t kExitWaitNs = 10'000'000'000;
-  (void)vk_.vkWaitSemaphores(device_, &wait_info, kExitWaitNs);
+  (void)vk_.vkWaitSemaphores(device_, &wait_info, timeout_ns);
+}
+
+void Device::stop_for_exit() noexcept {
+  if (timeline_ == VK_NULL_HANDLE || lost()) return;
+  wait_signalled(10'000'000'000);  // bounded, so that a hung GPU cannot hang the exit
 }
 
 Device::~Device() {
@@ -340,13 +343,7 @@ Device::~Device() {
     if (owns_device_) {
       vk_.vkDeviceWaitIdle(device_);
     } else {
-      // Only Bismuth's own work: the owner may still be using its device.
-      const uint64_t last = signalled_.load(std::memory_order_acquire);
-      VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-      wait_info.semaphoreCount = 1;
-      wait_info.pSemaphores = &timeline_;
-      wait_info.pValues = &last;
-      vk_.vkWaitSemaphores(device_, &wait_info, UINT64_MAX);
+      wait_signalled(UINT64_MAX);  // only Bismuth's own work: the owner may still be using its device
     }
   }
   // Everything deferred runs now: the device is idle (or lost, where nothing is executing any more).
@@ -552,15 +549,7 @@ void Device::collect() {
   for (auto& destroy : due) destroy();
 }
 
-void Device::drain_after_loss() {
-  const uint64_t last = signalled_.load(std::memory_order_acquire);
-  if (last == 0) return;
-  VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
-  wait_info.semaphoreCount = 1;
-  wait_info.pSemaphores = &timeline_;
-  wait_info.pValues = &last;
-  vk_.vkWaitSemaphores(device_, &wait_info, 2'000'000'000ull);
-}
+void Device::drain_after_loss() { wait_signalled(2'000'000'000); }
 
 size_t Device::deferred_count() const {
   std::lock_guard lock(deferred_mutex_);

@@ -246,10 +246,7 @@ void PipelineCache::stop_for_exit() noexcept {
 
 PipelineCache::~PipelineCache() {
   exit_unregister(*this);
-  stop_workers();
-  if (!device_->lost() && dirty_.load()) {
-    if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
-  }
+  stop_for_exit();  // workers joined, file saved; then statistics and pipelines
   bool print = false;
   if (options_.print_stats_at_exit) {
     print = *options_.print_stats_at_exit;

@@ -207,6 +207,8 @@ class Device final : private ExitParticipant {
   Status finish_setup();
   // At process exit (process_exit.hpp): waits (bounded) until Bismuth's own submissions completed.
   void stop_for_exit() noexcept override;
+  // Waits (up to `timeout_ns`) for the last timeline value whose signal reached the queue.
+  void wait_signalled(uint64_t timeout_ns);
   bool take_fault(const char* name, VkResult* result);
   // Waits for value's turn, runs `submit` (through call(), so faults can be injected), signals `value` with an
   // empty submission when that failed, and settles `value` (see reserve()).
