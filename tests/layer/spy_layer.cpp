@@ -22,7 +22,6 @@ namespace {
 
 using bismuth::testlayer::dispatch_key;
 using bismuth::testlayer::InstanceChain;
-using bismuth::testlayer::link_info;
 
 std::mutex g_mutex;
 InstanceChain g_instances;
@@ -36,13 +35,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateInstance(const VkInstanceCreateInfo* info, 
 
 VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceCreateInfo* info,
                                             const VkAllocationCallbacks* alloc, VkDevice* device) {
-  auto* link = link_info<VkLayerDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
-  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
-  auto gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
-  auto gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
-  auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(VK_NULL_HANDLE, "vkCreateDevice"));
-  const VkResult r = create(pd, info, alloc, device);
+  PFN_vkGetDeviceProcAddr gdpa = nullptr;
+  const VkResult r = bismuth::testlayer::create_device_through_chain(pd, info, alloc, device, &gdpa);
   if (r == VK_SUCCESS) {
     std::lock_guard lock(g_mutex);
     g_devices[dispatch_key(*device)] = gdpa;

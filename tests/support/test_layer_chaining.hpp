@@ -25,6 +25,19 @@ T* link_info(const void* chain, VkStructureType type) {
   return nullptr;
 }
 
+// Creates the device down the chain; on success `*next_gdpa` is the next layer's vkGetDeviceProcAddr.
+inline VkResult create_device_through_chain(VkPhysicalDevice physical_device, const VkDeviceCreateInfo* info,
+                                            const VkAllocationCallbacks* alloc, VkDevice* device,
+                                            PFN_vkGetDeviceProcAddr* next_gdpa) {
+  auto* link = link_info<VkLayerDeviceCreateInfo>(info->pNext, VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO);
+  if (!link) return VK_ERROR_INITIALIZATION_FAILED;
+  auto gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+  *next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+  link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+  auto create = reinterpret_cast<PFN_vkCreateDevice>(gipa(VK_NULL_HANDLE, "vkCreateDevice"));
+  return create(physical_device, info, alloc, device);
+}
+
 // The next layer's vkGetInstanceProcAddr of every instance created through this layer.
 class InstanceChain {
  public:
