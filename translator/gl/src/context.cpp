@@ -329,8 +329,6 @@ namespace {
 std::atomic<uint32_t> g_egl_calls{0};  // EGL and bismuth* calls in flight
 thread_local uint32_t t_egl_depth = 0;  // this thread's share of g_egl_calls
 
-[[noreturn]] void park_for_exit() noexcept { backend::park_until_process_ends(); }
-
 // The Callers phase for the GL shim: no application thread reaches the driver through GL or EGL any more, and the
 // recording threads of the contexts are stopped. Waits for calls in flight at most kExitWait in all: a call that
 // does not finish by then (glFinish behind a very long dispatch) keeps its context's recording thread running.
@@ -372,7 +370,7 @@ void register_exit_stop() {
 void ApiCall::on_exit_begun() noexcept {
   if (backend::is_exiting_thread()) return;
   ctx_.api_calls.store(ctx_.api_calls.load(std::memory_order_relaxed) - 1, std::memory_order_release);
-  park_for_exit();
+  backend::park_until_process_ends();
 }
 
 EglCall::EglCall() {
@@ -381,7 +379,7 @@ EglCall::EglCall() {
   if (api_exit_begun() && !backend::is_exiting_thread()) [[unlikely]] {
     --t_egl_depth;
     g_egl_calls.fetch_sub(1, std::memory_order_seq_cst);
-    park_for_exit();
+    backend::park_until_process_ends();
   }
 }
 
