@@ -16,7 +16,7 @@
 #include "gl_glsl_front.hpp"
 #include "nv_diagnostic.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 namespace {
 
@@ -63,7 +63,7 @@ std::string size_text(const std::array<uint32_t, 3>& size) {
 }
 
 int run_compile(const CompileOptions& options) {
-  const auto target = spirv::parse_target_env(options.target);
+  const auto target = spirv_patch::parse_target_env(options.target);
   if (!target) {
     report(options.input, "error", "unknown target \"" + options.target + "\" (vulkan1.0 ... vulkan1.3)");
     return 1;
@@ -123,12 +123,12 @@ int run_compile(const CompileOptions& options) {
     words = std::move(compiled->spirv);
   }
 
-  auto module = spirv::Module::parse(words);
+  auto module = spirv_patch::Module::parse(words);
   if (!module) {
     report(options.input, "error", module.error().message);
     return 1;
   }
-  auto lowered = spirv::lower_khr_subgroup_ops(*module);
+  auto lowered = spirv_patch::lower_khr_subgroup_ops(*module);
   if (!lowered) {
     report(options.input, "error", lowered.error().message);
     return 1;
@@ -138,23 +138,23 @@ int run_compile(const CompileOptions& options) {
     report(options.input, "note",
            "lowered SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote to GroupNonUniform: " +
                std::to_string(r.ballot + r.broadcast_first + r.broadcast + r.shuffle + r.all + r.any + r.all_equal) +
-               " instructions, " + spirv::version_string(r.version_after));
+               " instructions, " + spirv_patch::version_string(r.version_after));
     if (r.requires_subgroup_size_at_most_64) {
       report(options.input, "note",
              "64-bit ballots (GL_ARB_shader_ballot): the shader needs a subgroup size of at most 64");
     }
   }
   if (options.variable_group_size && !glsl_variable_size) {
-    spirv::WorkgroupSizeOptions group_options;
+    spirv_patch::WorkgroupSizeOptions group_options;
     group_options.entry_point = options.entry;
     if (options.group_size_form == "local-size-id" ||
         (options.group_size_form.empty() && module->version() >= 0x00010600)) {
-      group_options.output_form = spirv::WorkgroupSizeForm::LocalSizeId;
+      group_options.output_form = spirv_patch::WorkgroupSizeForm::LocalSizeId;
     } else if (!options.group_size_form.empty() && options.group_size_form != "workgroup-size") {
       report(options.input, "error", "unknown --group-size-form \"" + options.group_size_form + "\"");
       return 1;
     }
-    auto group = spirv::workgroup_size_to_spec_constants(*module, group_options);
+    auto group = spirv_patch::workgroup_size_to_spec_constants(*module, group_options);
     if (!group) {
       report(options.input, "error", group.error().message);
       return 1;
@@ -171,12 +171,12 @@ int run_compile(const CompileOptions& options) {
     }
   }
   const std::vector<uint32_t> out = module->serialize();
-  if (auto valid = spirv::validate(out, *target); !valid) {
+  if (auto valid = spirv_patch::validate(out, *target); !valid) {
     report(options.input, "error", valid.error().message);
     return 1;
   }
   if (options.disasm) {
-    auto text = spirv::disassemble(out);
+    auto text = spirv_patch::disassemble(out);
     if (!text) {
       report(options.input, "error", text.error().message);
       return 1;
@@ -210,4 +210,4 @@ void add_compile_command(CLI::App& app, int* exit_code) {
   command->callback([options, exit_code] { *exit_code = run_compile(*options); });
 }
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

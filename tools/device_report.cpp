@@ -4,7 +4,7 @@
 
 #include "bismuth/backend/vk_strings.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 namespace {
 
@@ -103,4 +103,4 @@ std::string device_to_text(const DeviceInfo& d, bool selected) {
   return out;
 }
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

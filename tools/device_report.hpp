@@ -7,9 +7,9 @@
 
 #include "bismuth/backend/device_info.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 nlohmann::json device_to_json(const backend::DeviceInfo& device, bool selected);
 std::string device_to_text(const backend::DeviceInfo& device, bool selected);
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

@@ -8,7 +8,7 @@
 #include "bismuth/backend/instance.hpp"
 #include "device_report.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 namespace {
 
@@ -63,4 +63,4 @@ void add_devices_command(CLI::App& app, int* exit_code) {
   command->callback([options, exit_code] { *exit_code = run_devices(*options); });
 }
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

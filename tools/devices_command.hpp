@@ -3,9 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 // Registers the subcommand on `app`. Its exit code lands in `*exit_code`.
 void add_devices_command(CLI::App& app, int* exit_code);
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

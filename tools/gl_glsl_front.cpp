@@ -4,7 +4,7 @@
 
 #include "bismuth/translator/gl_program.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 namespace {
 
@@ -38,7 +38,7 @@ std::string kind_text(translator::GlResourceKind kind) {
 
 }  // namespace
 
-Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::string& file, spirv::TargetEnv target) {
+Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::string& file, spirv_patch::TargetEnv target) {
   auto shader = translator::GlShader::compile(source, {.target = target});
   if (!shader->ok()) return fail(rewrite_log(shader->info_log(), file));
   const std::shared_ptr<const translator::GlShader> shaders[] = {shader};
@@ -58,4 +58,4 @@ Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::str
   return result;
 }
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

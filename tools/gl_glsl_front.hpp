@@ -11,7 +11,7 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 struct GlGlslResult {
   std::vector<uint32_t> spirv;
@@ -24,6 +24,6 @@ struct GlGlslResult {
 };
 
 // Errors are the GL info log rewritten to "file:line:column: error: ..." lines.
-Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::string& file, spirv::TargetEnv target);
+Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::string& file, spirv_patch::TargetEnv target);
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

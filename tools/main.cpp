@@ -10,10 +10,10 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.failure_message(CLI::FailureMessage::help);  // a bad command line shows the subcommands
   int exit_code = 0;
-  bismuth::cli::add_devices_command(app, &exit_code);
-  bismuth::cli::add_compile_command(app, &exit_code);
-  bismuth::cli::add_run_command(app, &exit_code);
-  bismuth::cli::add_run_worker_command(app, &exit_code);
+  bismuth::tools::add_devices_command(app, &exit_code);
+  bismuth::tools::add_compile_command(app, &exit_code);
+  bismuth::tools::add_run_command(app, &exit_code);
+  bismuth::tools::add_run_worker_command(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

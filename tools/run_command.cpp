@@ -18,11 +18,11 @@
 #include "test_discovery.hpp"
 #include "worker.hpp"
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 namespace {
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 
 struct RunOptions {
   std::vector<std::string> inputs;
@@ -233,4 +233,4 @@ void add_run_worker_command(CLI::App& app, int* exit_code) {
   command->callback([options, exit_code] { *exit_code = run_worker(*options); });
 }
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

@@ -4,9 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
-namespace bismuth::cli {
+namespace bismuth::tools {
 
 void add_run_command(CLI::App& app, int* exit_code);
 void add_run_worker_command(CLI::App& app, int* exit_code);
 
-}  // namespace bismuth::cli
+}  // namespace bismuth::tools

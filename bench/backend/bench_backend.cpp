@@ -83,9 +83,9 @@ struct Context {
 
   // The same shader with its runtime-group-size variant (what the GL shim creates for variable-size programs).
   std::shared_ptr<bb::Shader> shader_with_variant(const std::string& name) {
-    bismuth::spirv::RuntimeGroupSizeOptions options;
+    bismuth::spirv_patch::RuntimeGroupSizeOptions options;
     options.push_constant_offset = 16;
-    auto patched = take(bismuth::spirv::workgroup_size_to_runtime(spirv, options), "workgroup_size_to_runtime");
+    auto patched = take(bismuth::spirv_patch::workgroup_size_to_runtime(spirv, options), "workgroup_size_to_runtime");
     bb::ShaderDesc desc;
     desc.spirv = spirv;
     desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 8};

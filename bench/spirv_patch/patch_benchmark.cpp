@@ -54,7 +54,7 @@ void set_counters(benchmark::State& state) {
 void BM_ParseAndSerialize(benchmark::State& state) {
   const auto& words = large_module();
   for (auto _ : state) {
-    auto module = bismuth::spirv::Module::parse(words);
+    auto module = bismuth::spirv_patch::Module::parse(words);
     if (!module) state.SkipWithError(module.error().message.c_str());
     auto out = module->serialize();
     benchmark::DoNotOptimize(out.data());
@@ -66,7 +66,7 @@ BENCHMARK(BM_ParseAndSerialize)->Unit(benchmark::kMillisecond);
 void BM_LowerBallotVote(benchmark::State& state) {
   const auto& words = large_module();
   for (auto _ : state) {
-    auto patch = bismuth::spirv::lower_khr_subgroup_ops(words);
+    auto patch = bismuth::spirv_patch::lower_khr_subgroup_ops(words);
     if (!patch) state.SkipWithError(patch.error().message.c_str());
     benchmark::DoNotOptimize(patch->words.data());
   }
@@ -77,7 +77,7 @@ BENCHMARK(BM_LowerBallotVote)->Unit(benchmark::kMillisecond);
 void BM_WorkgroupSizeToSpecConstants(benchmark::State& state) {
   const auto& words = large_module();
   for (auto _ : state) {
-    auto patch = bismuth::spirv::workgroup_size_to_spec_constants(words, {});
+    auto patch = bismuth::spirv_patch::workgroup_size_to_spec_constants(words, {});
     if (!patch) state.SkipWithError(patch.error().message.c_str());
     benchmark::DoNotOptimize(patch->words.data());
   }
@@ -89,10 +89,10 @@ BENCHMARK(BM_WorkgroupSizeToSpecConstants)->Unit(benchmark::kMillisecond);
 void BM_BothPassesOneParse(benchmark::State& state) {
   const auto& words = large_module();
   for (auto _ : state) {
-    auto module = bismuth::spirv::Module::parse(words);
+    auto module = bismuth::spirv_patch::Module::parse(words);
     if (!module) state.SkipWithError(module.error().message.c_str());
-    auto lowered = bismuth::spirv::lower_khr_subgroup_ops(*module);
-    auto sized = bismuth::spirv::workgroup_size_to_spec_constants(*module, {});
+    auto lowered = bismuth::spirv_patch::lower_khr_subgroup_ops(*module);
+    auto sized = bismuth::spirv_patch::workgroup_size_to_spec_constants(*module, {});
     if (!lowered || !sized) state.SkipWithError("pass failed");
     auto out = module->serialize();
     benchmark::DoNotOptimize(out.data());

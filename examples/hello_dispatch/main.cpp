@@ -275,7 +275,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "hello_dispatch: %s\n", spirv.error().message.c_str());
     return 1;
   }
-  if (auto valid = bismuth::spirv::validate(*spirv, bismuth::spirv::TargetEnv::Vulkan1_1); !valid) {
+  if (auto valid = bismuth::spirv_patch::validate(*spirv, bismuth::spirv_patch::TargetEnv::Vulkan1_1); !valid) {
     std::fprintf(stderr, "hello_dispatch: %s\n", valid.error().message.c_str());
     return 1;
   }

@@ -4,7 +4,7 @@
 #include <array>
 #include <memory>
 
-namespace bismuth::spirv::grammar {
+namespace bismuth::spirv_patch::grammar {
 
 namespace {
 
@@ -48,4 +48,4 @@ std::span<const Operand> parameters(const Enumerant& enumerant) {
   return std::span<const Operand>(kOperands).subspan(enumerant.first_parameter, enumerant.parameter_count);
 }
 
-}  // namespace bismuth::spirv::grammar
+}  // namespace bismuth::spirv_patch::grammar

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <span>
 
-namespace bismuth::spirv::grammar {
+namespace bismuth::spirv_patch::grammar {
 
 enum class OperandClass : uint8_t {
   Id,             // IdRef, IdScope, IdMemorySemantics
@@ -56,4 +56,4 @@ const EnumKind& enum_kind(uint16_t index);
 const Enumerant* find_enumerant(const EnumKind& kind, uint32_t value);
 std::span<const Operand> parameters(const Enumerant& enumerant);
 
-}  // namespace bismuth::spirv::grammar
+}  // namespace bismuth::spirv_patch::grammar

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -201,4 +201,4 @@ Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t>
   return SubgroupLoweringPatch{module->serialize(), *report};
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -10,7 +10,7 @@
 
 #include "grammar.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -605,4 +605,4 @@ std::vector<Module::EntryPoint> Module::entry_points() const {
   return out;
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -10,7 +10,7 @@
 
 #include "resource_reflection.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -169,4 +169,4 @@ std::string_view to_string(DescriptorType type) {
   return "?";
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

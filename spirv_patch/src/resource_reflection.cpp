@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <memory>
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -135,4 +135,4 @@ Expected<EntryPointResources> reflect_resources(std::span<const uint32_t> words,
   return out;
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

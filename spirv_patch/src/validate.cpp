@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -79,4 +79,4 @@ Expected<std::string> disassemble(std::span<const uint32_t> words) {
   return text;
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

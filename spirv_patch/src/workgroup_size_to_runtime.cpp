@@ -19,7 +19,7 @@
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "grammar.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -1408,4 +1408,4 @@ Expected<RuntimeGroupSizePatch> workgroup_size_to_runtime(std::span<const uint32
   return RuntimeGroupSizePatch{module->serialize(), *report};
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <set>
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 namespace {
 
@@ -326,4 +326,4 @@ Expected<WorkgroupSizePatch> workgroup_size_to_spec_constants(std::span<const ui
   return WorkgroupSizePatch{module->serialize(), *report};
 }
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -48,9 +48,9 @@ void main() {
 std::shared_ptr<Shader> make_with_variant(Device& device, const char* source, const BindingLayout& layout,
                                           bool expect_exact_only) {
   const std::vector<uint32_t>& spirv = test::spirv_of(source);
-  spirv::RuntimeGroupSizeOptions options;
+  spirv_patch::RuntimeGroupSizeOptions options;
   options.push_constant_offset = (layout.push_constant_bytes + 15) / 16 * 16;
-  auto patched = spirv::workgroup_size_to_runtime(spirv, options);
+  auto patched = spirv_patch::workgroup_size_to_runtime(spirv, options);
   if (!patched) FAIL(patched.error().message);
   CHECK(patched->report.exact_only == expect_exact_only);
   ShaderDesc desc;

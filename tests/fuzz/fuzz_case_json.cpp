@@ -12,7 +12,7 @@
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(case_json) {
-  using namespace bismuth::runner;
+  using namespace bismuth::tools::runner;
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto parsed = parse_corpus_case(text, "case.json");
   if (!parsed) {

@@ -22,7 +22,7 @@ BISMUTH_FUZZ_TARGET(glsl_front) {
     auto program = link_gl_program(shaders, {.max_compute_shared_memory_size = 32768});
     if (!program) {
       if (program.error().message.empty()) std::abort();
-    } else if (!bismuth::spirv::Module::parse(program->spirv) || program->shared_memory_bytes > 32768) {
+    } else if (!bismuth::spirv_patch::Module::parse(program->spirv) || program->shared_memory_bytes > 32768) {
       std::abort();
     }
   }

@@ -6,7 +6,7 @@
 
 BISMUTH_FUZZ_TARGET(module_parse) {
   const auto words = bismuth::fuzz::words_of(data, size);
-  auto module = bismuth::spirv::Module::parse(words);
+  auto module = bismuth::spirv_patch::Module::parse(words);
   if (!module) {
     if (module.error().message.empty()) std::abort();
     return 0;

@@ -6,7 +6,7 @@
 
 BISMUTH_FUZZ_TARGET(reflect) {
   const auto words = bismuth::fuzz::words_of(data, size);
-  auto reflection = bismuth::spirv::reflect(words);
+  auto reflection = bismuth::spirv_patch::reflect(words);
   if (!reflection && reflection.error().message.empty()) std::abort();
   return 0;
 }

@@ -10,7 +10,7 @@
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(runtime_group_size) {
-  using namespace bismuth::spirv;
+  using namespace bismuth::spirv_patch;
   const auto words = bismuth::fuzz::words_of(data, size);
   auto module = Module::parse(words);
   if (!module) return 0;

@@ -11,7 +11,7 @@ BISMUTH_FUZZ_TARGET(shader_test_parse) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   size_t lines = 1;
   for (char c : text) lines += c == '\n';
-  auto parsed = bismuth::runner::parse_shader_test(text, "f.shader_test");
+  auto parsed = bismuth::tools::runner::parse_shader_test(text, "f.shader_test");
   if (!parsed) {
     const std::string& m = parsed.error().message;
     if (m.rfind("f.shader_test:", 0) != 0) std::abort();  // every error names the file and line
@@ -21,7 +21,7 @@ BISMUTH_FUZZ_TARGET(shader_test_parse) {
   }
   for (const auto& c : parsed->commands) {
     if (c.line < 1 || static_cast<size_t>(c.line) > lines) std::abort();
-    if (c.kind == bismuth::runner::Command::Kind::Uniform && (c.components == 0 || c.values.size() % c.components))
+    if (c.kind == bismuth::tools::runner::Command::Kind::Uniform && (c.components == 0 || c.values.size() % c.components))
       std::abort();
   }
   for (const auto& s : parsed->glsl_shaders) {

@@ -6,7 +6,7 @@
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(subgroup_lowering) {
-  using namespace bismuth::spirv;
+  using namespace bismuth::spirv_patch;
   const auto words = bismuth::fuzz::words_of(data, size);
   auto patch = lower_khr_subgroup_ops(words);
   if (!patch) {

@@ -52,10 +52,10 @@ void run_case(const std::string& name) {
   glUseProgram(program);
 
   // The corpus rules every front shares (input words, comparison) come from the runner's corpus_case.
-  auto corpus = bismuth::runner::load_corpus_case(dir.string());
+  auto corpus = bismuth::tools::runner::load_corpus_case(dir.string());
   INFO((corpus ? std::string() : corpus.error().message));
   REQUIRE(corpus);
-  const std::vector<uint32_t> input = bismuth::runner::corpus_input(*corpus);
+  const std::vector<uint32_t> input = bismuth::tools::runner::corpus_input(*corpus);
   const uint32_t output_words = corpus->output_words;
   const uint32_t init = corpus->output_init;
   std::vector<uint32_t> output(output_words, init);
@@ -111,10 +111,10 @@ void run_case(const std::string& name) {
     }
   }
 
-  auto expected = bismuth::runner::corpus_expected(*corpus);
+  auto expected = bismuth::tools::runner::corpus_expected(*corpus);
   INFO((expected ? std::string() : expected.error().message));
   REQUIRE(expected);
-  const auto compared = bismuth::runner::corpus_compare(*corpus, got, *expected);
+  const auto compared = bismuth::tools::runner::corpus_compare(*corpus, got, *expected);
   INFO(compared.error().message);
   CHECK(compared.has_value());
 }

@@ -153,7 +153,7 @@ TEST_CASE("Forced emulation: SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote sha
   CHECK(spied[0] != words);
   CHECK_FALSE(contains_string(spied[0], "SPV_KHR_shader_ballot"));
   CHECK_FALSE(contains_string(spied[0], "SPV_KHR_subgroup_vote"));
-  const auto valid = spirv::validate(spied[0], spirv::TargetEnv::Vulkan1_1);
+  const auto valid = spirv_patch::validate(spied[0], spirv_patch::TargetEnv::Vulkan1_1);
   INFO((valid ? std::string() : valid.error().message));
   CHECK(valid);
   REQUIRE_NO_VALIDATION_MESSAGES(vk);

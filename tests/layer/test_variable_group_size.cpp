@@ -50,7 +50,7 @@ void main() {
 }
 )";
 
-std::vector<uint32_t> compile(const char* source, spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1) {
+std::vector<uint32_t> compile(const char* source, spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1) {
   translator::GlslCompileOptions options;
   options.target = target;
   auto words = translator::compile_glsl_compute(source, options);
@@ -155,7 +155,7 @@ TEST_CASE("vkCmdDispatchGroupSizeBISMUTH dispatches at every requested size") {
   REQUIRE(spied.size() == 2);
   CHECK((spied[0] == spied[1]) == spec_id_shader);
   for (const auto& words : spied) {
-    const auto valid = spirv::validate(words, spirv::TargetEnv::Vulkan1_1);
+    const auto valid = spirv_patch::validate(words, spirv_patch::TargetEnv::Vulkan1_1);
     INFO((valid ? std::string() : valid.error().message));
     CHECK(valid);
   }
@@ -628,7 +628,7 @@ TEST_CASE("A SPIR-V 1.6 module (LocalSizeId) takes its variable size through Loc
     WARN("the device is not Vulkan 1.3: nothing to check");
     return;
   }
-  const auto words = compile(kSpecIdShader, spirv::TargetEnv::Vulkan1_3);
+  const auto words = compile(kSpecIdShader, spirv_patch::TargetEnv::Vulkan1_3);
   REQUIRE(words[1] == 0x00010600u);
   const std::vector<Size> sizes = {{4, 2, 1}, {9, 1, 1}, {2, 3, 4}, {64, 2, 1}};
   uint32_t total = 0;
@@ -800,7 +800,7 @@ TEST_CASE("A Vulkan 1.0 application can enable the extension and dispatch at new
   auto& out = f.vk.buffer(4096 * 4);
   std::fill(out.data, out.data + 4096, 0xffffffffu);
   const VkPipeline pipeline =
-      f.vk.compute_pipeline(f.vk.module(compile(kSpecIdShader, spirv::TargetEnv::Vulkan1_0)), f.layout, true);
+      f.vk.compute_pipeline(f.vk.module(compile(kSpecIdShader, spirv_patch::TargetEnv::Vulkan1_0)), f.layout, true);
   dispatch_sizes(f, pipeline, out, {{6, 1, 1}});
   CHECK(out.data[0] == 0u);                           // invocation 0's local id
   CHECK(out.data[1] == (6u | 1u << 10 | 1u << 20));  // the size it ran at: 6x1x1

@@ -36,7 +36,7 @@ void run_case(const std::string& name) {
   auto with_32 = nvasm::assemble(c.program, options_for(c, true));
   INFO((with_32 ? std::string() : with_32.error().message));
   REQUIRE(with_32);
-  REQUIRE(spirv::validate(with_32->spirv, spirv::TargetEnv::Vulkan1_1));
+  REQUIRE(spirv_patch::validate(with_32->spirv, spirv_patch::TargetEnv::Vulkan1_1));
   CHECK(with_32->info.required_subgroup_size == c.requires_subgroup_size);
   // The straightforward translation is valid before the optimizer sees it, too.
   auto unoptimized_options = options_for(c, true);

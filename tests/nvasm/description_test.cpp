@@ -39,7 +39,7 @@ END
   CHECK(p->info.env_parameter_count == 0);
   CHECK(p->info.shared_memory_bytes == 100);
   CHECK_FALSE(p->info.required_subgroup_size);
-  REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
+  REQUIRE(spirv_patch::validate(p->spirv, spirv_patch::TargetEnv::Vulkan1_1));
 }
 
 TEST_CASE("description: parameter buffers map program.buffer indices to uniform-buffer bindings", "[nvasm][description]") {
@@ -61,7 +61,7 @@ END
   CHECK(p->info.parameter_buffers[0].binding == nvasm::kParameterBufferBindingBase + 1);
   CHECK(p->info.parameter_buffers[1].program_buffer == 3);
   CHECK(p->info.parameter_buffers[1].binding == nvasm::kParameterBufferBindingBase + 3);
-  REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
+  REQUIRE(spirv_patch::validate(p->spirv, spirv_patch::TargetEnv::Vulkan1_1));
   nvasm::AssembleOptions options;
   options.parameter_buffer_bindings = {20, 21, 22, 23};
   auto mapped = nvasm::assemble(source, options);
@@ -105,7 +105,7 @@ END
   CHECK(narrow->info.uses_storage_buffer_16bit);
   CHECK(has_capability(narrow->spirv, kStorageBuffer8BitAccess));
   CHECK(has_capability(narrow->spirv, kStorageBuffer16BitAccess));
-  REQUIRE(spirv::validate(narrow->spirv, spirv::TargetEnv::Vulkan1_1));
+  REQUIRE(spirv_patch::validate(narrow->spirv, spirv_patch::TargetEnv::Vulkan1_1));
   options.storage_buffer_16bit = false;
   auto only8 = nvasm::assemble(source, options);
   REQUIRE(only8);
@@ -119,8 +119,8 @@ TEST_CASE("description: variable group size comes out as specialization constant
   REQUIRE(p);
   CHECK(p->info.group_size_form == nvasm::GroupSizeForm::Variable);
   CHECK(p->info.group_size_spec_ids == std::array<uint32_t, 3>{0x7B00, 0x7B01, 0x7B02});
-  REQUIRE(spirv::validate(p->spirv, spirv::TargetEnv::Vulkan1_1));
-  auto reflection = spirv::reflect(p->spirv);
+  REQUIRE(spirv_patch::validate(p->spirv, spirv_patch::TargetEnv::Vulkan1_1));
+  auto reflection = spirv_patch::reflect(p->spirv);
   REQUIRE(reflection);
 }
 

@@ -60,7 +60,7 @@ inline std::vector<uint32_t> run(const Run& r) {
   auto program = nvasm::assemble(r.source, options);
   INFO((program ? std::string() : program.error().message));
   REQUIRE(program);
-  REQUIRE(spirv::validate(program->spirv, spirv::TargetEnv::Vulkan1_1));
+  REQUIRE(spirv_patch::validate(program->spirv, spirv_patch::TargetEnv::Vulkan1_1));
   MultiBufferDispatch d;
   d.spirv = program->spirv;
   d.group_count = r.groups;

@@ -51,7 +51,7 @@ TEST_CASE("thread group: programs need 32-lane subgroups and say so in their des
   CHECK(program->info.uses_subgroup_ballot);
   CHECK(program->info.uses_subgroup_shuffle);
   CHECK_FALSE(program->info.uses_subgroup_vote);
-  REQUIRE(spirv::validate(program->spirv, spirv::TargetEnv::Vulkan1_1));
+  REQUIRE(spirv_patch::validate(program->spirv, spirv_patch::TargetEnv::Vulkan1_1));
   options.subgroup_size_32_available = false;
   CHECK_FALSE(nvasm::assemble(kShuffles, options));
 }

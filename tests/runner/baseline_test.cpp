@@ -3,7 +3,7 @@
 
 #include "baseline.hpp"
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 
 namespace {
 

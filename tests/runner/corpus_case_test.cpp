@@ -9,7 +9,7 @@
 #include "corpus_case.hpp"
 #include "runner_test_support.hpp"
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 using namespace bismuth::runnertest;
 using nlohmann::json;
 namespace fs = std::filesystem;

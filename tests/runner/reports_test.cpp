@@ -7,7 +7,7 @@
 #include "reports.hpp"
 #include "runner_test_support.hpp"
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 using bismuth::runnertest::TempDir;
 
 namespace {

@@ -9,7 +9,7 @@
 #include "scheduler.hpp"
 #include "worker.hpp"
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "shader_test.hpp"
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 
 namespace {
 

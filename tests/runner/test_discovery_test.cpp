@@ -10,7 +10,7 @@
 #include "runner_test_support.hpp"
 #include "test_discovery.hpp"
 
-using namespace bismuth::runner;
+using namespace bismuth::tools::runner;
 using namespace bismuth::runnertest;
 namespace fs = std::filesystem;
 

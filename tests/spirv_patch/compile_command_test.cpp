@@ -13,8 +13,8 @@
 #include "shader_sources.hpp"
 #include "support/run_process.hpp"
 
-using bismuth::spirv::Module;
-using bismuth::spirv::TargetEnv;
+using bismuth::spirv_patch::Module;
+using bismuth::spirv_patch::TargetEnv;
 using bismuth::test::run_process;
 
 namespace {
@@ -102,9 +102,9 @@ TEST_CASE("bismuth compile --variable-group-size makes the size spec constants a
   REQUIRE_VALID(words, TargetEnv::Vulkan1_1);
   auto module = Module::parse(words);
   REQUIRE_OK(module);
-  auto size = bismuth::spirv::find_workgroup_size(*module, module->entry_points().at(0));
+  auto size = bismuth::spirv_patch::find_workgroup_size(*module, module->entry_points().at(0));
   REQUIRE_OK(size);
-  CHECK(size->form == bismuth::spirv::WorkgroupSizeForm::WorkgroupSizeBuiltIn);
+  CHECK(size->form == bismuth::spirv_patch::WorkgroupSizeForm::WorkgroupSizeBuiltIn);
   CHECK(size->spec_ids[0] == 0u);
 }
 
@@ -119,9 +119,9 @@ TEST_CASE("bismuth compile --target vulkan1.3 --variable-group-size uses LocalSi
   REQUIRE_VALID(words, TargetEnv::Vulkan1_3);
   auto module = Module::parse(words);
   REQUIRE_OK(module);
-  auto size = bismuth::spirv::find_workgroup_size(*module, module->entry_points().at(0));
+  auto size = bismuth::spirv_patch::find_workgroup_size(*module, module->entry_points().at(0));
   REQUIRE_OK(size);
-  CHECK(size->form == bismuth::spirv::WorkgroupSizeForm::LocalSizeId);
+  CHECK(size->form == bismuth::spirv_patch::WorkgroupSizeForm::LocalSizeId);
 }
 
 TEST_CASE("bismuth compile --disasm prints the result as SPIR-V assembly") {

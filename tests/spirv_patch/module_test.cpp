@@ -6,9 +6,9 @@
 #include "bismuth/spirv_patch/module.hpp"
 #include "shader_sources.hpp"
 
-using bismuth::spirv::Module;
-using bismuth::spirv::Section;
-using bismuth::spirv::TargetEnv;
+using bismuth::spirv_patch::Module;
+using bismuth::spirv_patch::Section;
+using bismuth::spirv_patch::TargetEnv;
 using bismuth::test::compile_or_fail;
 
 namespace {

@@ -6,9 +6,9 @@
 #include "bismuth/spirv_patch/subgroup_lowering.hpp"
 #include "shader_sources.hpp"
 
-using bismuth::spirv::DescriptorType;
-using bismuth::spirv::reflect;
-using bismuth::spirv::WorkgroupSizeForm;
+using bismuth::spirv_patch::DescriptorType;
+using bismuth::spirv_patch::reflect;
+using bismuth::spirv_patch::WorkgroupSizeForm;
 using bismuth::test::compile_or_fail;
 
 namespace {
@@ -116,7 +116,7 @@ TEST_CASE("Reflection reports subgroup operations and the capabilities and exten
   REQUIRE_OK(before);
   CHECK(before->entry_points[0].uses_subgroup_operations);
   CHECK(std::count(before->extensions.begin(), before->extensions.end(), "SPV_KHR_subgroup_vote") == 1);
-  auto lowered = bismuth::spirv::lower_khr_subgroup_ops(input);
+  auto lowered = bismuth::spirv_patch::lower_khr_subgroup_ops(input);
   REQUIRE_OK(lowered);
   auto after = reflect(lowered->words);
   REQUIRE_OK(after);

@@ -24,13 +24,13 @@ using bismuth::Error;
 using bismuth::Expected;
 using bismuth::fail;
 using bismuth::Status;
-using bismuth::spirv::Module;
-using bismuth::spirv::RuntimeGroupSizeOptions;
-using bismuth::spirv::RuntimeGroupSizePatch;
-using bismuth::spirv::TargetEnv;
-using bismuth::spirv::workgroup_size_to_runtime;
-using bismuth::spirv::workgroup_size_to_spec_constants;
-using bismuth::spirv::WorkgroupSizeForm;
+using bismuth::spirv_patch::Module;
+using bismuth::spirv_patch::RuntimeGroupSizeOptions;
+using bismuth::spirv_patch::RuntimeGroupSizePatch;
+using bismuth::spirv_patch::TargetEnv;
+using bismuth::spirv_patch::workgroup_size_to_runtime;
+using bismuth::spirv_patch::workgroup_size_to_spec_constants;
+using bismuth::spirv_patch::WorkgroupSizeForm;
 using bismuth::test::assemble_or_fail;
 using bismuth::test::BufferDevice;
 using bismuth::test::compile_or_fail;
@@ -124,7 +124,7 @@ void main() { data[gl_GlobalInvocationID.x] = gl_SubgroupInvocationID + gl_WorkG
 // Input for the pass: GLSL with size spec constants, through pass 1 (LocalSizeId for SPIR-V 1.6).
 std::vector<uint32_t> prepared(const std::string& source, TargetEnv env = TargetEnv::Vulkan1_1) {
   const auto words = compile_or_fail(source, env);
-  bismuth::spirv::WorkgroupSizeOptions options;
+  bismuth::spirv_patch::WorkgroupSizeOptions options;
   if (env == TargetEnv::Vulkan1_3) options.output_form = WorkgroupSizeForm::LocalSizeId;
   auto patch = workgroup_size_to_spec_constants(words, options);
   if (!patch) FAIL(patch.error().message);
@@ -135,9 +135,9 @@ RuntimeGroupSizePatch runtime_or_fail(const std::vector<uint32_t>& words, Target
                                       const RuntimeGroupSizeOptions& options = {}) {
   auto patch = workgroup_size_to_runtime(words, options);
   if (!patch) FAIL(patch.error().message);
-  auto valid = bismuth::spirv::validate(patch->words, env);
+  auto valid = bismuth::spirv_patch::validate(patch->words, env);
   if (!valid) {
-    auto text = bismuth::spirv::disassemble(patch->words);
+    auto text = bismuth::spirv_patch::disassemble(patch->words);
     FAIL(valid.error().message << "\n" << (text ? *text : std::string()));
   }
   return std::move(*patch);
@@ -152,7 +152,7 @@ std::string error_of(std::span<const uint32_t> words, const RuntimeGroupSizeOpti
 bool has_builtin(const std::vector<uint32_t>& words, spv::BuiltIn builtin) {
   auto module = Module::parse(words);
   REQUIRE_OK(module);
-  for (auto h : module->instructions(bismuth::spirv::Section::Annotation)) {
+  for (auto h : module->instructions(bismuth::spirv_patch::Section::Annotation)) {
     const auto w = module->words(h);
     if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
         w[2] == static_cast<uint32_t>(spv::Decoration::BuiltIn) && w[3] == static_cast<uint32_t>(builtin)) {
@@ -166,7 +166,7 @@ bool has_builtin(const std::vector<uint32_t>& words, spv::BuiltIn builtin) {
 
 TEST_CASE("Runtime group size: the built-in recorder validates for SPIR-V 1.0, 1.3, 1.5 and 1.6 targets") {
   for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
-    INFO("target " << bismuth::spirv::to_string(env));
+    INFO("target " << bismuth::spirv_patch::to_string(env));
     const auto input = prepared(shader(kRecorder), env);
     const auto patch = runtime_or_fail(input, env);
     CHECK(patch.report.spec_ids == std::array<uint32_t, 3>{0, 1, 2});
@@ -175,7 +175,7 @@ TEST_CASE("Runtime group size: the built-in recorder validates for SPIR-V 1.0, 1
     CHECK_FALSE(patch.report.exact_only);
     CHECK(patch.report.exact_only_reason.empty());
     CHECK(patch.report.version_before == patch.report.version_after);
-    CHECK(patch.report.version_after == bismuth::spirv::max_spirv_version(env));
+    CHECK(patch.report.version_after == bismuth::spirv_patch::max_spirv_version(env));
     // The invocation ids are computed now; WorkgroupId and LocalInvocationIndex come from the device.
     CHECK_FALSE(has_builtin(patch.words, spv::BuiltIn::LocalInvocationId));
     CHECK_FALSE(has_builtin(patch.words, spv::BuiltIn::GlobalInvocationId));
@@ -184,7 +184,7 @@ TEST_CASE("Runtime group size: the built-in recorder validates for SPIR-V 1.0, 1
     // The size spec constants still state the physical size.
     auto module = Module::parse(patch.words);
     REQUIRE_OK(module);
-    auto info = bismuth::spirv::find_workgroup_size(*module, module->entry_points().at(0));
+    auto info = bismuth::spirv_patch::find_workgroup_size(*module, module->entry_points().at(0));
     REQUIRE_OK(info);
     CHECK(info->spec_ids == std::array<std::optional<uint32_t>, 3>{0u, 1u, 2u});
   }
@@ -204,12 +204,12 @@ void main() {
 }
 )";
   for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
-    INFO("target " << bismuth::spirv::to_string(env));
+    INFO("target " << bismuth::spirv_patch::to_string(env));
     const auto helpers_patch = runtime_or_fail(prepared(shader(helpers), env), env);
     // The backend's flow: reflection gives the user block's size, the pass goes at the next multiple of 16, and
     // reflection of the output gives the range to declare.
     const auto input = prepared(shader(kWithPushConstants), env);
-    auto before = bismuth::spirv::reflect(input);
+    auto before = bismuth::spirv_patch::reflect(input);
     REQUIRE_OK(before);
     REQUIRE(before->entry_points.at(0).resources.push_constants);
     const uint32_t offset = (before->entry_points[0].resources.push_constants->size + 15) / 16 * 16;
@@ -218,7 +218,7 @@ void main() {
     CHECK(patch.report.push_constant_offset == 16);
     CHECK(patch.report.push_constant_end == 28);
     for (const auto* words : {&patch.words, &helpers_patch.words}) {
-      auto after = bismuth::spirv::reflect(*words);
+      auto after = bismuth::spirv_patch::reflect(*words);
       REQUIRE_OK(after);
       REQUIRE(after->entry_points.at(0).resources.push_constants);
       CHECK(after->entry_points[0].resources.push_constants->size ==
@@ -241,7 +241,7 @@ layout(push_constant) uniform P { uint k; } pc;
 void main() { data[pc.k] = pc.k + gl_LocalInvocationIndex; }
 )";
   for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
-    INFO("target " << bismuth::spirv::to_string(env));
+    INFO("target " << bismuth::spirv_patch::to_string(env));
     runtime_or_fail(prepared(shader(early), env), env, {.push_constant_offset = 16});
   }
   // A struct member and a scalar: the existing block is 12 bytes, so 16 is the first offset the pass accepts.
@@ -456,7 +456,7 @@ TEST_CASE("Runtime group size: every GLSL shader of the corpus validates after t
 
 TEST_CASE("Runtime group size: barriers, subgroup operations and subgroup built-ins make the module exact only") {
   for (TargetEnv env : {TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_3}) {
-    INFO("target " << bismuth::spirv::to_string(env));
+    INFO("target " << bismuth::spirv_patch::to_string(env));
     const auto reduction = runtime_or_fail(prepared(shader(kReduction), env), env);
     CHECK(reduction.report.exact_only);
     CHECK_THAT(reduction.report.exact_only_reason, Catch::Contains("(OpControlBarrier): workgroup barrier"));
@@ -697,7 +697,7 @@ TEST_CASE("Runtime group size: on the device every built-in matches the module s
   }
   const std::array<uint32_t, 3> groups{2, 2, 2};
   for (TargetEnv env : envs) {
-    INFO("target " << bismuth::spirv::to_string(env));
+    INFO("target " << bismuth::spirv_patch::to_string(env));
     const auto original = prepared(shader(kRecorder), env);
     const auto patched = runtime_or_fail(original, env);
     REQUIRE_FALSE(patched.report.exact_only);

@@ -13,7 +13,7 @@
 namespace bismuth::test {
 
 inline std::vector<uint32_t> compile_or_fail(std::string_view source,
-                                             spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1) {
+                                             spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1) {
   auto words = translator::compile_glsl_compute(source, {.source_name = "test.comp", .target = target});
   if (!words) FAIL(words.error().message);
   return *words;
@@ -21,7 +21,7 @@ inline std::vector<uint32_t> compile_or_fail(std::string_view source,
 
 #define REQUIRE_VALID(words, env)                                         \
   do {                                                                    \
-    auto bismuth_valid_ = bismuth::spirv::validate((words), (env));       \
+    auto bismuth_valid_ = bismuth::spirv_patch::validate((words), (env));       \
     if (!bismuth_valid_) FAIL(bismuth_valid_.error().message);           \
   } while (false)
 
@@ -58,9 +58,9 @@ namespace bismuth::test {
 // Drops the BuiltIn WorkgroupSize decoration glslang adds, leaving the LocalSize execution mode as the only
 // statement of the size: the LocalSize input form (glslang folds every use of the composite for fixed sizes).
 inline std::vector<uint32_t> strip_workgroup_size_builtin(const std::vector<uint32_t>& words) {
-  auto module = spirv::Module::parse(words);
+  auto module = spirv_patch::Module::parse(words);
   if (!module) FAIL(module.error().message);
-  for (auto h : module->instructions(spirv::Section::Annotation)) {
+  for (auto h : module->instructions(spirv_patch::Section::Annotation)) {
     const auto w = module->words(h);
     if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
         w[2] == static_cast<uint32_t>(spv::Decoration::BuiltIn) &&

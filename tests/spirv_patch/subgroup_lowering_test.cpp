@@ -8,9 +8,9 @@
 #include "support/compute_harness.hpp"
 #include "support/validated_vulkan.hpp"
 
-using bismuth::spirv::lower_khr_subgroup_ops;
-using bismuth::spirv::Module;
-using bismuth::spirv::TargetEnv;
+using bismuth::spirv_patch::lower_khr_subgroup_ops;
+using bismuth::spirv_patch::Module;
+using bismuth::spirv_patch::TargetEnv;
 using bismuth::test::compile_or_fail;
 
 namespace {

@@ -11,9 +11,9 @@
 #include "support/compute_harness.hpp"
 #include "support/validated_vulkan.hpp"
 
-using bismuth::spirv::TargetEnv;
-using bismuth::spirv::WorkgroupSizeForm;
-using bismuth::spirv::workgroup_size_to_spec_constants;
+using bismuth::spirv_patch::TargetEnv;
+using bismuth::spirv_patch::WorkgroupSizeForm;
+using bismuth::spirv_patch::workgroup_size_to_spec_constants;
 using bismuth::test::compile_or_fail;
 using bismuth::test::ComputeDevice;
 using bismuth::test::ComputeDispatch;

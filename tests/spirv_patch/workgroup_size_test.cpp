@@ -3,11 +3,11 @@
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "shader_sources.hpp"
 
-using bismuth::spirv::Module;
-using bismuth::spirv::TargetEnv;
-using bismuth::spirv::WorkgroupSizeForm;
-using bismuth::spirv::WorkgroupSizeOptions;
-using bismuth::spirv::workgroup_size_to_spec_constants;
+using bismuth::spirv_patch::Module;
+using bismuth::spirv_patch::TargetEnv;
+using bismuth::spirv_patch::WorkgroupSizeForm;
+using bismuth::spirv_patch::WorkgroupSizeOptions;
+using bismuth::spirv_patch::workgroup_size_to_spec_constants;
 using bismuth::test::assemble_or_fail;
 using bismuth::test::compile_or_fail;
 
@@ -64,12 +64,12 @@ OpReturn
 OpFunctionEnd
 )";
 
-bismuth::spirv::WorkgroupSizeInfo size_of(const std::vector<uint32_t>& words, const std::string& name = "main") {
+bismuth::spirv_patch::WorkgroupSizeInfo size_of(const std::vector<uint32_t>& words, const std::string& name = "main") {
   auto module = Module::parse(words);
   REQUIRE_OK(module);
   for (const auto& entry : module->entry_points()) {
     if (entry.name != name) continue;
-    auto info = bismuth::spirv::find_workgroup_size(*module, entry);
+    auto info = bismuth::spirv_patch::find_workgroup_size(*module, entry);
     REQUIRE_OK(info);
     return *info;
   }

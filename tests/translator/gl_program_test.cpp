@@ -11,7 +11,7 @@
 #include "bismuth/translator/gl_program.hpp"
 
 using namespace bismuth::translator;
-using bismuth::spirv::TargetEnv;
+using bismuth::spirv_patch::TargetEnv;
 
 namespace {
 
@@ -73,7 +73,7 @@ TEST_CASE("A fixed local group size is the program's COMPUTE_WORK_GROUP_SIZE") {
   REQUIRE(program);
   CHECK(program->group_size == GroupSize::Fixed);
   CHECK(program->fixed_size == std::array<uint32_t, 3>{8, 4, 2});
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
 TEST_CASE("local_size_variable becomes specialization-constant sizes") {
@@ -85,7 +85,7 @@ TEST_CASE("local_size_variable becomes specialization-constant sizes") {
   REQUIRE(program);
   CHECK(program->group_size == GroupSize::Variable);
   for (uint32_t id : kVariableGroupSizeSpecIds) CHECK(has_spec_id(program->spirv, id));
-  auto valid = bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1);
+  auto valid = bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1);
   INFO((valid ? "" : valid.error().message));
   CHECK(valid);
 }
@@ -239,7 +239,7 @@ TEST_CASE("Default-block uniforms are laid out in the default uniform block") {
   REQUIRE(program->resources.size() == 2);
   CHECK(program->resources[1].kind == GlResourceKind::DefaultUniformBlock);
   CHECK(binding_of(program->spirv, "gl_DefaultUniformBlock") == 1);
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
 TEST_CASE("Storage, uniform and atomic-counter bindings are separate namespaces with compact Vulkan bindings") {
@@ -271,7 +271,7 @@ TEST_CASE("Storage, uniform and atomic-counter bindings are separate namespaces 
   CHECK(program->uniform_blocks[0].gl_binding == 1);
   REQUIRE(program->storage_blocks.size() == 1);
   CHECK(program->storage_blocks[0].vk_binding == 0);
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
 TEST_CASE("GL_NV_shader_atomic_float works through GL_EXT_shader_atomic_float") {
@@ -282,7 +282,7 @@ TEST_CASE("GL_NV_shader_atomic_float works through GL_EXT_shader_atomic_float") 
   REQUIRE(shader->ok());
   auto program = link({shader});
   REQUIRE(program);
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
 TEST_CASE("NVIDIA-only thread group extensions are a clear compile error") {
@@ -332,7 +332,7 @@ TEST_CASE("Every corpus shader compiles through the GL front, or fails with a cl
     REQUIRE(shader->ok());
     auto program = link({shader});
     REQUIRE(program);
-    auto valid = bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1);
+    auto valid = bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1);
     INFO((valid ? "" : valid.error().message));
     CHECK(valid);
     ++compiled;
@@ -351,7 +351,7 @@ TEST_CASE("Inactive resources take no Vulkan binding of the layout") {
   REQUIRE(program->resources.size() == 1);
   CHECK(program->resources[0].gl_binding == 5);
   CHECK(binding_of(program->spirv, "Out") == 0);
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
 // ---- Compute shaders below #version 420 (GL_ARB_compute_shader at 140 .. 410, raised to 420 for glslang) ----
@@ -402,7 +402,7 @@ TEST_CASE("Compute shaders at each version from 140 to 420 compile and link with
       CHECK(program->atomic_counters[0].offset == 4);
       REQUIRE(program->uniforms.size() == 1);
       CHECK(program->uniforms[0].name == "bias");
-      CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+      CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
     }
   }
 }
@@ -543,7 +543,7 @@ TEST_CASE("Variable group sizes work in a raised shader") {
   auto program = link({shader});
   REQUIRE(program);
   CHECK(program->group_size == GroupSize::Variable);
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
 
 TEST_CASE("Compute shaders below 140 are still rejected with a clear error") {
@@ -568,5 +568,5 @@ TEST_CASE("Atomic counters in a raised shader without GL_ARB_shader_storage_buff
   REQUIRE(program);
   REQUIRE(program->atomic_counters.size() == 2);
   CHECK(program->atomic_counters[0].offset + program->atomic_counters[1].offset == 4);
-  CHECK(bismuth::spirv::validate(program->spirv, TargetEnv::Vulkan1_1));
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }

@@ -3,7 +3,7 @@
 #include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
 
-using bismuth::spirv::TargetEnv;
+using bismuth::spirv_patch::TargetEnv;
 using bismuth::translator::compile_glsl_compute;
 
 TEST_CASE("A GLSL compute shader compiles to valid SPIR-V for each Vulkan target") {
@@ -13,13 +13,13 @@ layout(std430, binding = 0) buffer B { uint data[]; };
 void main() { data[gl_LocalInvocationIndex] = gl_WorkGroupSize.x * gl_WorkGroupSize.y; }
 )";
   for (TargetEnv env : {TargetEnv::Vulkan1_0, TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2, TargetEnv::Vulkan1_3}) {
-    INFO(bismuth::spirv::to_string(env));
+    INFO(bismuth::spirv_patch::to_string(env));
     auto words = compile_glsl_compute(source, {.source_name = "ok.comp", .target = env});
     REQUIRE(words);
     REQUIRE(words->size() > 5);
     CHECK((*words)[0] == 0x07230203u);
-    CHECK((*words)[1] <= bismuth::spirv::max_spirv_version(env));
-    auto valid = bismuth::spirv::validate(*words, env);
+    CHECK((*words)[1] <= bismuth::spirv_patch::max_spirv_version(env));
+    auto valid = bismuth::spirv_patch::validate(*words, env);
     INFO((valid ? "" : valid.error().message));
     CHECK(valid);
   }

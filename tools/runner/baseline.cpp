@@ -3,7 +3,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 Expected<Baseline> parse_baseline(std::string_view text, const std::string& path) {
   Baseline baseline;
@@ -56,4 +56,4 @@ void apply_baseline(const Baseline& baseline, std::vector<TestResult>& results) 
   }
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -12,7 +12,7 @@
 #include "scheduler.hpp"
 #include "status.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 using Baseline = std::map<std::string, Status>;
 
@@ -23,4 +23,4 @@ Expected<Baseline> load_baseline(const std::string& path);
 // Rewrites each result's status by the baseline (see above); other results are unchanged.
 void apply_baseline(const Baseline& baseline, std::vector<TestResult>& results);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

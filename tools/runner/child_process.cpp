@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 // Output kept per stream: enough for the result line and the tail of a crash report, bounded against a
@@ -104,4 +104,4 @@ std::string describe_wait_status(int status) {
   return "ended with status " + std::to_string(status);
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -10,7 +10,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 class ChildProcess {
  public:
@@ -47,4 +47,4 @@ class ChildProcess {
 // "killed by signal 11 (Segmentation fault)" / "exited with code 3".
 std::string describe_wait_status(int status);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -8,7 +8,7 @@
 #include "input_file.hpp"
 #include "json_fields.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -237,4 +237,4 @@ Expected<void> corpus_compare(const CorpusCase& c, const std::vector<uint32_t>& 
   return fail(std::to_string(mismatches) + " mismatch(es) (" + c.compare + "): " + first.str());
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

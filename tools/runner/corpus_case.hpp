@@ -11,7 +11,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 struct CorpusUniform {
   std::string name;
@@ -52,4 +52,4 @@ Expected<void> corpus_compare(const CorpusCase& c, const std::vector<uint32_t>& 
 // dir/expected.bin as words; an error when its size is not output.words * 4 (checked before it is read).
 Expected<std::vector<uint32_t>> corpus_expected(const CorpusCase& c);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

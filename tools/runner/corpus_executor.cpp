@@ -9,7 +9,7 @@
 #include "input_file.hpp"
 #include "nv_diagnostic.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -239,4 +239,4 @@ Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
   return {Status::Pass, {}, {}};
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -9,7 +9,7 @@
 #include "gl_session.hpp"
 #include "status.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 enum class Front { Glsl, Nvasm };
 const char* to_string(Front front);
@@ -20,4 +20,4 @@ const char* to_string(Front front);
 // message is still a failure; it is never compared with expected.bin.
 Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -5,7 +5,7 @@
 
 #include "bismuth/gl/bismuth_gl.h"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -158,4 +158,4 @@ std::vector<std::string> GlSession::validation_messages() const {
   return validation_;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

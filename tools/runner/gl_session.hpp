@@ -14,7 +14,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // libbismuth-gl reports each validation-layer message through KHR_debug with this id (docs/gl_shim.md).
 constexpr GLuint kValidationMessageId = 0xB15B0001u;
@@ -53,4 +53,4 @@ class GlSession {
 // The GL error name ("GL_INVALID_OPERATION") for messages.
 std::string gl_error_name(GLenum error);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

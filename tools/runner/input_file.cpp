@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -79,4 +79,4 @@ Expected<std::string> read_input_file(const std::string& path, uint64_t max_byte
   return bytes;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -8,7 +8,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // Test inputs are text or small binaries; a larger file is refused before it is read into memory.
 inline constexpr uint64_t kMaxInputFileBytes = uint64_t{256} << 20;
@@ -21,4 +21,4 @@ Expected<uint64_t> input_file_size(const std::string& path);
 // the M bytes a test input may have".
 Expected<std::string> read_input_file(const std::string& path, uint64_t max_bytes = kMaxInputFileBytes);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -118,4 +118,4 @@ std::array<uint32_t, 3> JsonFields::u32x3(const json* v, const std::string& name
   return out;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

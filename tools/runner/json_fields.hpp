@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 class JsonFields {
  public:
@@ -40,4 +40,4 @@ class JsonFields {
   std::optional<std::string> error_;
 };
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

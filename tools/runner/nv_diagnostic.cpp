@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -48,4 +48,4 @@ std::string nv_file_diagnostic(const std::string& path, std::string_view source,
   return out;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

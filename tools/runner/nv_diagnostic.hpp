@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // `message` is the assembler's / GL's error string; `offset` the byte offset of the error in `source`
 // (GL_PROGRAM_ERROR_POSITION_ARB), used when the message does not start with "line L, column C: ".
 std::string nv_file_diagnostic(const std::string& path, std::string_view source, int64_t offset,
                                std::string_view message);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

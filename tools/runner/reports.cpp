@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -186,4 +186,4 @@ std::string results_json(const std::vector<TestResult>& results, double wall_sec
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

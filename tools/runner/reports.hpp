@@ -9,7 +9,7 @@
 
 #include "scheduler.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // Counts by status in a fixed order (every status present, zeros included).
 std::map<Status, size_t> count_statuses(const std::vector<TestResult>& results);
@@ -40,4 +40,4 @@ std::string junit_xml(const std::vector<TestResult>& results, double wall_second
 // {"tests": [{name, status, time, device, message, attempts}], "counts": {...}, "time": s}
 std::string results_json(const std::vector<TestResult>& results, double wall_seconds);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -14,7 +14,7 @@
 #include "child_process.hpp"
 #include "worker.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -170,4 +170,4 @@ std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const 
   return results;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

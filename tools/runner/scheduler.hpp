@@ -11,7 +11,7 @@
 #include "status.hpp"
 #include "test_discovery.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 struct DeviceTarget {
   std::string selector;  // passed to the worker (BISMUTH_DEVICE syntax); empty: the worker's default
@@ -50,4 +50,4 @@ std::vector<size_t> slot_devices(int jobs, size_t devices);
 // Runs every test; the results are in the order of `tests`.
 std::vector<TestResult> run_scheduled(const std::vector<TestSpec>& tests, const SchedulerOptions& options);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

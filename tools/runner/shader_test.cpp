@@ -9,7 +9,7 @@
 #include <limits>
 #include <sstream>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -678,4 +678,4 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
   return std::move(p.test);
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -14,7 +14,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // Comparison operators of [require] lines and probes.
 enum class CompareOp { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
@@ -105,4 +105,4 @@ struct ShaderTest {
 // Parses `text` (the contents of `path`). Errors are "path:line: message".
 Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string& path);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -10,7 +10,7 @@
 #include "bismuth/gl/bismuth_gl.h"
 #include "spirv_assembly.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -484,4 +484,4 @@ Outcome execute_shader_test(const ShaderTest& test, GlSession& gl) {
   return outcome;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

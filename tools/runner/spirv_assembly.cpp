@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 Expected<std::vector<uint32_t>> assemble_spirv(std::string_view text) {
   // ARB_gl_spirv consumes SPIR-V 1.0 modules (GL 4.6 §7.2.1); the assembler writes that version in the header.
@@ -26,4 +26,4 @@ Expected<std::vector<uint32_t>> assemble_spirv(std::string_view text) {
   return out;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

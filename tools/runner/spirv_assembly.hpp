@@ -7,9 +7,9 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // Errors are "line:column: message" relative to `text`.
 Expected<std::vector<uint32_t>> assemble_spirv(std::string_view text);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 const char* to_string(Status status) {
   switch (status) {
@@ -41,4 +41,4 @@ bool is_failure(Status status) {
   return status == Status::Fail || status == Status::Crash || status == Status::Timeout;
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 enum class Status {
   Pass,
@@ -33,4 +33,4 @@ struct Outcome {
   std::string device;   // Vulkan device name the test ran on
 };
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -8,7 +8,7 @@
 
 #include "input_file.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace fs = std::filesystem;
 
@@ -178,4 +178,4 @@ Expected<std::vector<TestSpec>> discover_tests(const std::vector<std::string>& i
   return std::move(c.tests);
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -7,7 +7,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 struct TestSpec {
   enum class Kind { ShaderTest, CorpusCase };
@@ -29,4 +29,4 @@ struct DiscoveryOptions {
 // Errors name the input that matched nothing or could not be read.
 Expected<std::vector<TestSpec>> discover_tests(const std::vector<std::string>& inputs, const DiscoveryOptions& options);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

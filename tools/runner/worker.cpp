@@ -13,7 +13,7 @@
 #include "shader_test.hpp"
 #include "shader_test_executor.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 namespace {
 
@@ -115,4 +115,4 @@ std::optional<Outcome> decode_result(const std::string& stdout_text) {
   }
 }
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

@@ -8,7 +8,7 @@
 #include "status.hpp"
 #include "test_discovery.hpp"
 
-namespace bismuth::runner {
+namespace bismuth::tools::runner {
 
 // The line a worker prints on stdout: kResultPrefix followed by one JSON object {status, message, device}.
 inline constexpr const char* kResultPrefix = "BISMUTH-RUN-RESULT ";
@@ -27,4 +27,4 @@ std::string encode_result(const Outcome& outcome);
 // The outcome of the last result line in `stdout_text`; nullopt when there is none.
 std::optional<Outcome> decode_result(const std::string& stdout_text);
 
-}  // namespace bismuth::runner
+}  // namespace bismuth::tools::runner

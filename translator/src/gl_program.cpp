@@ -53,7 +53,7 @@ const TBuiltInResource* gl_resource_limits() {
   return &limits;
 }
 
-void configure_relaxed_vulkan(glslang::TShader& shader, spirv::TargetEnv env, const std::string& preamble) {
+void configure_relaxed_vulkan(glslang::TShader& shader, spirv_patch::TargetEnv env, const std::string& preamble) {
   const GlslangTarget target = glslang_target(env);
   shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);
   shader.setEnvInputVulkanRulesRelaxed();
@@ -279,17 +279,17 @@ void reflect(glslang::TProgram& program, GlLinkedProgram& linked) {
 // hold every element glUniform* may write.
 Status layout_default_uniforms(GlLinkedProgram& linked) {
   if (linked.default_uniform_block_size == 0) return {};
-  auto module = spirv::Module::parse(linked.spirv);
+  auto module = spirv_patch::Module::parse(linked.spirv);
   if (!module) return module.error();
   uint32_t block_type = 0;
   std::unordered_map<uint32_t, std::string> member_names;  // member index -> name
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Debug)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
     if (module->opcode(h) == spv::Op::OpName && module->string_operand(h, 2) == kDefaultUniformBlockName) {
       block_type = module->words(h)[1];
     }
   }
   if (block_type == 0) return {};
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Debug)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
     const auto w = module->words(h);
     if (module->opcode(h) == spv::Op::OpMemberName && w[1] == block_type) {
       member_names[w[2]] = std::string(module->string_operand(h, 3));
@@ -300,7 +300,7 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
   };
   std::unordered_map<std::string, MemberLayout> members;
   std::unordered_map<uint32_t, uint32_t> array_strides;  // array type id -> ArrayStride
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Annotation)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Annotation)) {
     const auto w = module->words(h);
     if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
         static_cast<spv::Decoration>(w[2]) == spv::Decoration::ArrayStride) {

@@ -23,7 +23,7 @@ std::string compile_failure(const char* log, std::string_view source, const std:
 
 // glslang keeps the addresses of `text`, `length` and `name`: the caller's variables must outlive the shader.
 void configure(glslang::TShader& shader, const char* const& text, const int& length, const char* const& name,
-               spirv::TargetEnv env) {
+               spirv_patch::TargetEnv env) {
   const GlslangTarget target = glslang_target(env);
   shader.setStringsWithLengthsAndNames(&text, &length, &name, 1);
   shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientVulkan, 100);

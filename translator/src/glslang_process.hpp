@@ -16,6 +16,6 @@ struct GlslangTarget {
   glslang::EShTargetClientVersion client;
   glslang::EShTargetLanguageVersion spirv;
 };
-GlslangTarget glslang_target(spirv::TargetEnv env);
+GlslangTarget glslang_target(spirv_patch::TargetEnv env);
 
 }  // namespace bismuth::translator

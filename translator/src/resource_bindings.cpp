@@ -17,11 +17,11 @@ constexpr std::string_view kBlockPrefix = "gl_AtomicCounterBlock_";
 
 Status assign_resource_bindings(std::vector<uint32_t>& words, uint32_t atomic_counter_base,
                                 const std::unordered_map<uint32_t, uint32_t>& compact) {
-  auto module = spirv::Module::parse(words);
+  auto module = spirv_patch::Module::parse(words);
   if (!module) return module.error();
 
   std::unordered_map<uint32_t, uint32_t> block_type_binding;  // struct type id -> GL binding
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Debug)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
     if (module->opcode(h) != spv::Op::OpName) continue;
     std::string_view name = module->string_operand(h, 2);
     if (!name.starts_with(kBlockPrefix)) continue;
@@ -32,7 +32,7 @@ Status assign_resource_bindings(std::vector<uint32_t>& words, uint32_t atomic_co
   }
 
   std::unordered_map<uint32_t, uint32_t> variable_binding;  // variable id -> GL binding
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Global)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Global)) {
     if (module->opcode(h) != spv::Op::OpVariable) continue;
     auto pointer = module->definition(module->words(h)[1]);
     if (!pointer || module->opcode(*pointer) != spv::Op::OpTypePointer) continue;
@@ -42,7 +42,7 @@ Status assign_resource_bindings(std::vector<uint32_t>& words, uint32_t atomic_co
   std::unordered_map<uint32_t, uint32_t> inactive;
   uint32_t next_inactive = 0;
   for (const auto& [from, to] : compact) next_inactive = std::max(next_inactive, to + 1);
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Annotation)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Annotation)) {
     const auto w = module->words(h);
     if (module->opcode(h) != spv::Op::OpDecorate || w.size() != 4 ||
         static_cast<spv::Decoration>(w[2]) != spv::Decoration::Binding) {

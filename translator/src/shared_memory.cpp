@@ -29,7 +29,7 @@ struct Layout {
 
 class Std430 {
  public:
-  explicit Std430(const spirv::Module& module) : module_(module) {}
+  explicit Std430(const spirv_patch::Module& module) : module_(module) {}
 
   std::optional<Layout> of(uint32_t type_id) {
     if (auto known = memo_.find(type_id); known != memo_.end()) return known->second;
@@ -100,18 +100,18 @@ class Std430 {
     }
   }
 
-  const spirv::Module& module_;
+  const spirv_patch::Module& module_;
   std::unordered_map<uint32_t, std::optional<Layout>> memo_;
 };
 
 }  // namespace
 
 std::optional<uint64_t> shared_memory_bytes(std::span<const uint32_t> spirv) {
-  auto module = spirv::Module::parse(spirv);
+  auto module = spirv_patch::Module::parse(spirv);
   if (!module) return std::nullopt;
   Std430 std430(*module);
   uint64_t total = 0;
-  for (spirv::InstructionHandle h : module->instructions(spirv::Section::Global)) {
+  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Global)) {
     const auto w = module->words(h);
     if (module->opcode(h) != spv::Op::OpVariable || w.size() < 4 ||
         static_cast<spv::StorageClass>(w[3]) != spv::StorageClass::Workgroup) {

@@ -8,7 +8,7 @@
 
 #include "hooks.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 ChainUnlinker::ChainUnlinker(const void** head, VkStructureType type) {
   const void** link = head;
@@ -424,7 +424,7 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
 }
 
 }  // namespace
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer
 
 // The loader-facing exports (version script: only these three are visible).
 #define BISMUTH_LAYER_EXPORT __attribute__((visibility("default")))
@@ -435,18 +435,18 @@ BISMUTH_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL vkNegotiateLoaderLayerInterf
     return VK_ERROR_INITIALIZATION_FAILED;
   if (pVersionStruct->loaderLayerInterfaceVersion < 2) return VK_ERROR_INITIALIZATION_FAILED;
   pVersionStruct->loaderLayerInterfaceVersion = 2;
-  pVersionStruct->pfnGetInstanceProcAddr = &bismuth::layer::GetInstanceProcAddr;
-  pVersionStruct->pfnGetDeviceProcAddr = &bismuth::layer::GetDeviceProcAddr;
+  pVersionStruct->pfnGetInstanceProcAddr = &bismuth::vk_layer::GetInstanceProcAddr;
+  pVersionStruct->pfnGetDeviceProcAddr = &bismuth::vk_layer::GetDeviceProcAddr;
   pVersionStruct->pfnGetPhysicalDeviceProcAddr = nullptr;
   return VK_SUCCESS;
 }
 
 BISMUTH_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetInstanceProcAddr(VkInstance instance, const char* pName) {
-  return bismuth::layer::GetInstanceProcAddr(instance, pName);
+  return bismuth::vk_layer::GetInstanceProcAddr(instance, pName);
 }
 
 BISMUTH_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL vkGetDeviceProcAddr(VkDevice device, const char* pName) {
-  return bismuth::layer::GetDeviceProcAddr(device, pName);
+  return bismuth::vk_layer::GetDeviceProcAddr(device, pName);
 }
 
 }  // extern "C"

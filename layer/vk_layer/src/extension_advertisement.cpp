@@ -5,7 +5,7 @@
 
 #include "hooks.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 namespace {
 
 constexpr VkExtensionProperties kBallot{VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME, 1};
@@ -147,4 +147,4 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physica
   }
 }
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

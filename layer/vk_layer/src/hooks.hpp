@@ -3,7 +3,7 @@
 
 #include "layer_state.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 inline constexpr const char* kLayerName = "VK_LAYER_BISMUTH_compute";
 inline constexpr const char* kBallotName = VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME;
@@ -113,4 +113,4 @@ void close_size_pipeline_cache(DeviceData& device);
 // Destroys every variable pipeline still alive (vkDestroyDevice).
 void destroy_variable_pipelines(DeviceData& device);
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

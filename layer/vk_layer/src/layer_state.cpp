@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <functional>
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 namespace {
 
 template <class T>
@@ -108,4 +108,4 @@ void deliver(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEX
 
 }  // namespace
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

@@ -20,7 +20,7 @@
 #include "settings.hpp"
 #include "vulkan/vulkan_bismuth.h"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 inline void* dispatch_key(const void* handle) { return *static_cast<void* const*>(handle); }
 
@@ -135,4 +135,4 @@ void erase_device_data(const void* dispatchable);
 void report(const InstanceData& instance, VkDebugUtilsMessageSeverityFlagBitsEXT severity, const char* vuid,
             const std::string& message) noexcept;
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

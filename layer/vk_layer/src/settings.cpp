@@ -6,7 +6,7 @@
 
 #include "bismuth/backend/pipeline_cache.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 namespace {
 
 std::string_view env(const char* name) {
@@ -37,4 +37,4 @@ Settings Settings::from_environment() {
   return settings;
 }
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

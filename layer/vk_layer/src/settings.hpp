@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 enum class LogLevel : uint8_t { Off, Error, Warning, Info, Debug };
 
@@ -23,4 +23,4 @@ struct Settings {
   static Settings from_environment();
 };
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

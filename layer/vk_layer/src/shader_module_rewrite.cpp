@@ -9,7 +9,7 @@
 #include "bismuth/spirv_patch/subgroup_lowering.hpp"
 #include "hooks.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 namespace {
 
 constexpr uint32_t kSpirvMagic = 0x07230203;
@@ -45,7 +45,7 @@ bool rewrite_module(DeviceData& device, const uint32_t* code, size_t code_size, 
     device.stats.modules_passed_through.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  auto patch = spirv::lower_khr_subgroup_ops(words);
+  auto patch = spirv_patch::lower_khr_subgroup_ops(words);
   if (!patch) {
     // Invalid SPIR-V is the application's error (VUID-VkShaderModuleCreateInfo-pCode-01377); the module goes
     // down as given and the validation layer or driver reports it.
@@ -134,4 +134,4 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateGraphicsPipelines(VkDevice device, VkPipeli
   }
 }
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

@@ -17,7 +17,7 @@
 
 #include "hooks.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 namespace {
 
@@ -85,4 +85,4 @@ void close_size_pipeline_cache(DeviceData& d) {
   d.size_pipelines.reset();
 }
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

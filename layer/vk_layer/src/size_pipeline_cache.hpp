@@ -10,7 +10,7 @@
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/backend/shader.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 struct SizePipelineCache {
   std::unique_ptr<backend::Device> device;
@@ -22,4 +22,4 @@ struct SizePipelineCache {
   }
 };
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

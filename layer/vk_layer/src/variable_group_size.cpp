@@ -21,7 +21,7 @@
 #include "hooks.hpp"
 #include "size_pipeline_cache.hpp"
 
-namespace bismuth::layer {
+namespace bismuth::vk_layer {
 
 using Size = std::array<uint32_t, 3>;
 
@@ -146,7 +146,7 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
     return VK_ERROR_UNKNOWN;
   }
 
-  spirv::WorkgroupSizeOptions options;
+  spirv_patch::WorkgroupSizeOptions options;
   options.entry_point = stage.pName ? stage.pName : "main";
   const uint32_t version = (*words)[1];
   if (version >= 0x00010600u) {
@@ -155,9 +155,9 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
                             "through LocalSizeId, which needs the maintenance4 feature enabled");
       return VK_ERROR_UNKNOWN;
     }
-    options.output_form = spirv::WorkgroupSizeForm::LocalSizeId;
+    options.output_form = spirv_patch::WorkgroupSizeForm::LocalSizeId;
   }
-  auto patch = spirv::workgroup_size_to_spec_constants(*words, options);
+  auto patch = spirv_patch::workgroup_size_to_spec_constants(*words, options);
   if (!patch) {
     error(d, kVuidModule, "vkCreateComputePipelines: cannot make the group size of entry point '" +
                               options.entry_point + "' variable: " + patch.error().message);
@@ -479,4 +479,4 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
   }
 }
 
-}  // namespace bismuth::layer
+}  // namespace bismuth::vk_layer

@@ -23,9 +23,9 @@
 namespace bismuth::gl {
 namespace {
 
-using spirv::InstructionHandle;
-using spirv::Module;
-using spirv::Section;
+using spirv_patch::InstructionHandle;
+using spirv_patch::Module;
+using spirv_patch::Section;
 
 // The unsigned type of the same shape as the signed integer `type` (scalar or vector); 0 when it is not one.
 Expected<uint32_t> unsigned_twin(Module& m, uint32_t type) {

@@ -12,9 +12,9 @@
 
 namespace bismuth::gl {
 
-using spirv::InstructionHandle;
-using spirv::Module;
-using spirv::Section;
+using spirv_patch::InstructionHandle;
+using spirv_patch::Module;
+using spirv_patch::Section;
 
 Expected<std::vector<uint32_t>> specialize_spirv(std::span<const uint32_t> words, const std::string& entry,
                                                  std::span<const GLuint> ids, std::span<const GLuint> values) {

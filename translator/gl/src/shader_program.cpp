@@ -111,7 +111,7 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   exe->program = std::move(*linked);
   translator::GlLinkedProgram& p = exe->program;
 
-  auto lowered = spirv::lower_khr_subgroup_ops(p.spirv);
+  auto lowered = spirv_patch::lower_khr_subgroup_ops(p.spirv);
   if (!lowered) return fail("error: lowering GL_ARB_shader_ballot/GL_ARB_shader_group_vote: " + lowered.error().message);
   if (lowered->report.changed) {
     if (!ctx->caps.ballot_vote) {
@@ -129,7 +129,7 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   if (auto arithmetic = match_gl_arithmetic(p.spirv, arithmetic_options); !arithmetic) {
     return fail("error: internal: " + arithmetic.error().message);
   }
-  if (Status valid = spirv::validate(p.spirv, spirv::TargetEnv::Vulkan1_1); !valid) {
+  if (Status valid = spirv_patch::validate(p.spirv, spirv_patch::TargetEnv::Vulkan1_1); !valid) {
     return fail("error: internal: the program's SPIR-V is invalid: " + valid.error().message);
   }
 
@@ -551,7 +551,7 @@ GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum 
     return;
   }
   std::memcpy(words.data(), binary, words.size() * 4);
-  if (auto parsed = spirv::Module::parse(words); !parsed) {
+  if (auto parsed = spirv_patch::Module::parse(words); !parsed) {
     ctx->set_error(GL_INVALID_VALUE, "glShaderBinary: the data is not a SPIR-V module: " + parsed.error().message);
     return;
   }

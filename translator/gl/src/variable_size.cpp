@@ -20,13 +20,13 @@ std::string_view env(const char* name) {
 
 void add_runtime_group_size(backend::ShaderDesc& desc, std::vector<uint32_t>& storage) {
   if (env("BISMUTH_RUNTIME_GROUP_SIZE") == "0") return;
-  spirv::RuntimeGroupSizeOptions options;
+  spirv_patch::RuntimeGroupSizeOptions options;
   options.entry_point = desc.entry_point;
   options.push_constant_offset = (desc.layout.push_constant_bytes + 15u) / 16u * 16u;
-  auto patched = spirv::workgroup_size_to_runtime(desc.spirv, options);
+  auto patched = spirv_patch::workgroup_size_to_runtime(desc.spirv, options);
   if (!patched) return;
   // The variant is an optimisation: a module spirv-val would refuse is dropped, not reported.
-  if (!spirv::validate(patched->words, spirv::TargetEnv::Vulkan1_1)) return;
+  if (!spirv_patch::validate(patched->words, spirv_patch::TargetEnv::Vulkan1_1)) return;
   storage = std::move(patched->words);
   desc.runtime_group_size =
       backend::ShaderDesc::RuntimeGroupSize{storage, patched->report.push_constant_offset, patched->report.exact_only};

@@ -1,7 +1,7 @@
 // Variable-group-size programs (GL_ARB_compute_variable_group_size, NV_compute_program5's variable form): the
 // runtime-group-size variant of their module and background compiles of likely sizes at link time.
 //
-// The variant (spirv::workgroup_size_to_runtime) makes a program's pipelines depend on the total invocation count
+// The variant (spirv_patch::workgroup_size_to_runtime) makes a program's pipelines depend on the total invocation count
 // only, so 8x8, 16x4 and 64x1 share one pipeline, and a never-seen size of a barrier-free program runs at once on a
 // larger prewarmed pipeline while its own compiles in the background (docs/backend.md, "Runtime group size").
 #pragma once

@@ -69,7 +69,7 @@ Expected<Program> assemble_unchecked(std::string_view source, const AssembleOpti
     optimizer_options.set_run_validator(false);
     if (optimizer.Run(words.data(), words.size(), &optimized, optimizer_options)) words = std::move(optimized);
   }
-  if (auto valid = options.validate ? spirv::validate(words, spirv::TargetEnv::Vulkan1_1) : Status{}; !valid) {
+  if (auto valid = options.validate ? spirv_patch::validate(words, spirv_patch::TargetEnv::Vulkan1_1) : Status{}; !valid) {
     return Error{"line 1, column 1: error: internal error: the translation does not validate: " + valid.error().message, 0};
   }
   program.spirv = std::move(words);

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 enum class DescriptorType {
   UniformBuffer,
@@ -48,4 +48,4 @@ struct EntryPointResources {
   std::optional<PushConstantBlock> push_constants;
 };
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -19,7 +19,7 @@
 
 #include "bismuth/common/expected.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 // SPIR-V 1.6 section 2.4, in module order.
 enum class Section : uint8_t {
@@ -146,4 +146,4 @@ class Module {
   bool globals_indexed_ = false;
 };
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -11,7 +11,7 @@
 #include "bismuth/spirv_patch/descriptor_binding.hpp"
 #include "bismuth/spirv_patch/workgroup_size.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 struct EntryPointReflection {
   std::string name;
@@ -36,4 +36,4 @@ struct ModuleReflection {
 // 1.6, so SPIRV-Cross only ever sees valid Vulkan input) and reflects every entry point.
 Expected<ModuleReflection> reflect(std::span<const uint32_t> words);
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -17,7 +17,7 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/module.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 struct RuntimeGroupSizeOptions {
   std::string entry_point = "main";
@@ -51,4 +51,4 @@ struct RuntimeGroupSizePatch {
 Expected<RuntimeGroupSizePatch> workgroup_size_to_runtime(std::span<const uint32_t> words,
                                                           const RuntimeGroupSizeOptions& options);
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -10,7 +10,7 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/module.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 struct SubgroupLoweringReport {
   // How many instructions were rewritten, per replacement.
@@ -39,4 +39,4 @@ struct SubgroupLoweringPatch {
 };
 Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t> words);
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string_view>
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 enum class TargetEnv {
   Vulkan1_0,  // SPIR-V 1.0
@@ -21,4 +21,4 @@ std::string_view to_string(TargetEnv env);
 // Highest SPIR-V version word (0x00MMmm00) the environment accepts without extensions.
 uint32_t max_spirv_version(TargetEnv env);
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -8,7 +8,7 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 // Runs the SPIRV-Tools validator for `env`. On failure the error message holds every diagnostic, each with
 // the word offset of the offending instruction when the validator gives one.
@@ -17,4 +17,4 @@ Status validate(std::span<const uint32_t> words, TargetEnv env);
 // SPIR-V assembly text of `words` (SPIRV-Tools' disassembler, friendly names, no header comment).
 Expected<std::string> disassemble(std::span<const uint32_t> words);
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

@@ -12,7 +12,7 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/module.hpp"
 
-namespace bismuth::spirv {
+namespace bismuth::spirv_patch {
 
 // Where a module states an entry point's workgroup size (SPIR-V 1.6 sections 3.6 and 3.21).
 enum class WorkgroupSizeForm {
@@ -70,4 +70,4 @@ struct WorkgroupSizeInfo {
 };
 Expected<WorkgroupSizeInfo> find_workgroup_size(const Module& module, const Module::EntryPoint& entry_point);
 
-}  // namespace bismuth::spirv
+}  // namespace bismuth::spirv_patch

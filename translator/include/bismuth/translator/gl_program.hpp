@@ -51,7 +51,7 @@ enum class GroupSize { None, Fixed, Variable };
 struct NestingReport;  // the front's depth measure of a source (src/nesting_limits.hpp)
 
 struct GlCompileOptions {
-  spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1;
+  spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
 };
 
 // One compiled compute shader object (glCompileShader's result). Never null from compile(); check ok().

@@ -14,7 +14,7 @@ namespace bismuth::translator {
 struct GlslCompileOptions {
   // Name used in diagnostics ("name:line:column: error: ...").
   std::string source_name = "shader.comp";
-  spirv::TargetEnv target = spirv::TargetEnv::Vulkan1_1;
+  spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
 };
 
 // Compiles one GLSL compute shader with Vulkan rules. On failure the error message lists every glslang
