@@ -16,7 +16,6 @@
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
 #include "nv_extension_rewrite.hpp"
-#include "resource_bindings.hpp"
 #include "shared_memory.hpp"
 #include "variable_group_size_rewrite.hpp"
 #include "version_rewrite.hpp"
@@ -338,8 +337,15 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
 }
 
 // Gives the active resources Vulkan bindings 0..n-1 (storage blocks, uniform blocks, atomic-counter buffers, then
-// the default uniform block, each by GL binding) and rewrites the SPIR-V to match.
-Status assign_compact_bindings(GlLinkedProgram& linked) {
+// the default uniform block, each by GL binding): the layout the pipeline writes into the SPIR-V.
+//
+// glslang's relaxed Vulkan rules bind each resource in a GL namespace (GlBindingMap: storage blocks at b, uniform
+// blocks at 32 + b, ...), except atomic counters: each GL atomic-counter binding b becomes a storage block
+// "gl_AtomicCounterBlock_<b>" bound at b, inside the storage-buffer namespace, read as kAtomicCounterBufferBase + b.
+// Declared but inactive resources (not statically used, so not reflected) need no descriptor, only binding numbers
+// after the active ones. A program needs only as many descriptors as it uses: push-descriptor set layouts are
+// limited to maxPushDescriptors (32 on common drivers).
+void assign_compact_bindings(GlLinkedProgram& linked) {
   std::unordered_map<uint32_t, uint32_t> compact;  // namespace binding (reflect's vk_binding) -> final binding
   auto assign = [&](std::vector<GlBufferBinding>& list, GlResourceKind kind) {
     for (GlBufferBinding& b : list) {
@@ -355,7 +361,9 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
     compact[GlBindingMap::kDefaultUniformBlockBinding] = static_cast<uint32_t>(linked.resources.size());
     linked.resources.push_back({GlResourceKind::DefaultUniformBlock, 0});
   }
-  return assign_resource_bindings(linked.spirv, GlBindingMap::kAtomicCounterBufferBase, compact);
+  linked.bindings.by_binding = std::move(compact);
+  linked.bindings.atomic_counter_block_base = GlBindingMap::kAtomicCounterBufferBase;
+  linked.bindings.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::NumberAfter;
 }
 
 // The link proper; runs on the compiler thread (large_stack.hpp).
@@ -408,7 +416,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   }
   reflect(program, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
-  if (Status assigned = assign_compact_bindings(linked); !assigned) return fail(link_error(assigned.error().message));
+  assign_compact_bindings(linked);
   linked.info_log = program.getInfoLog();
   return linked;
 }

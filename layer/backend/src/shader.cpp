@@ -2,6 +2,8 @@
 
 #include <xxhash.h>
 
+#include "spirv_dump.hpp"
+
 namespace bismuth::backend {
 
 Hash128 hash128(const void* data, size_t bytes) {
@@ -56,6 +58,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
     fixed_parts = XXH3_64bits(bytes.data(), bytes.size()) | 1;  // never zero
   }
 
+  dump_spirv_if_asked(desc.name, desc.spirv);
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
   module_info.codeSize = desc.spirv.size_bytes();
   module_info.pCode = desc.spirv.data();

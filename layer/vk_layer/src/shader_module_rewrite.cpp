@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "hooks.hpp"
 
 namespace bismuth::vk_layer {
@@ -45,7 +45,9 @@ bool rewrite_module(DeviceData& device, const uint32_t* code, size_t code_size, 
     device.stats.modules_passed_through.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  auto patch = spirv_patch::lower_khr_subgroup_ops(words);
+  spirv_patch::PipelineOptions lowering;
+  lowering.validate.reset();  // the application's module: the validation layer and the driver judge it
+  auto patch = spirv_patch::run_pipeline(words, lowering);
   if (!patch) {
     // Invalid SPIR-V is the application's error (VUID-VkShaderModuleCreateInfo-pCode-01377); the module goes
     // down as given and the validation layer or driver reports it.

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "bismuth/backend/process_exit.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "hooks.hpp"
 #include "size_pipeline_cache.hpp"
 
@@ -157,13 +157,18 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
     }
     options.output_form = spirv_patch::WorkgroupSizeForm::LocalSizeId;
   }
-  auto patch = spirv_patch::workgroup_size_to_spec_constants(*words, options);
+  // The module was lowered when it was created (shader_module_rewrite.cpp): only the group size changes here.
+  spirv_patch::PipelineOptions pipeline;
+  pipeline.lower_khr_subgroup_ops = false;
+  pipeline.group_size_to_spec_constants = options;
+  pipeline.validate.reset();
+  auto patch = spirv_patch::run_pipeline(*words, pipeline);
   if (!patch) {
     error(d, kVuidModule, "vkCreateComputePipelines: cannot make the group size of entry point '" +
                               options.entry_point + "' variable: " + patch.error().message);
     return VK_ERROR_UNKNOWN;
   }
-  if (patch->report.input_was_fixed)
+  if (patch->group_size->input_was_fixed)
     report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, "BISMUTH-variable-group-size-fixed-input",
            "vkCreateComputePipelines: the module's group size was fixed; values the compiler folded from "
            "gl_WorkGroupSize keep the original size (use local_size_x_id)");
@@ -172,7 +177,7 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   backend::ShaderDesc desc;
   desc.spirv = patch->words;
   desc.entry_point = options.entry_point;
-  desc.group_size_spec_ids = patch->report.spec_ids;
+  desc.group_size_spec_ids = patch->group_size->spec_ids;
   desc.external_layout = app_info.layout;
   desc.external_layout_identity = g_next_identity.fetch_add(1, std::memory_order_relaxed);
   desc.name = "variable-size pipeline (entry point '" + options.entry_point + "')";
@@ -199,7 +204,7 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   }
   vp->shader = std::move(*shader);
   vp->layout = app_info.layout;
-  vp->default_size = patch->report.original_size;
+  vp->default_size = patch->group_size->original_size;
   if (auto* required = find_in_chain<const VkPipelineShaderStageRequiredSubgroupSizeCreateInfo>(
           stage.pNext, VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO))
     vp->required_subgroup_size = required->requiredSubgroupSize;

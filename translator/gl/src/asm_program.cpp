@@ -16,14 +16,14 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bismuth/backend/compile_target.hpp"
+#include "bismuth/nvasm/gl_program_layout.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "gl_internal.hpp"
 
 namespace bismuth::gl {
 namespace {
 
-constexpr uint32_t kMaxStorageIndex = 1023;         // the assembler's program.storage index bound
-constexpr uint32_t kStorageBindingBase = 100;       // assembled bindings of program.storage[k]: 100 + k (then compacted)
-constexpr uint32_t kParameterBindingBase = 2000;    // assembled bindings of program.buffer[a]: 2000 + a (then compacted)
 constexpr uint32_t kMaxProgramInstructions = 1u << 17;  // the assembler's bound
 constexpr uint32_t kMaxProgramTemporaries = 4096;
 constexpr uint32_t kMaxProgramParameters = 4096;
@@ -150,16 +150,7 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
 // GL_PROGRAM_ERROR_STRING_ARB / GL_PROGRAM_ERROR_POSITION_ARB report.
 Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::string_view source) {
   const Caps& c = ctx->caps;
-  nvasm::AssembleOptions options;
-  options.storage_bindings.resize(kMaxStorageIndex + 1);
-  for (uint32_t k = 0; k <= kMaxStorageIndex; ++k) options.storage_bindings[k] = kStorageBindingBase + k;
-  options.parameter_buffer_bindings.resize(nvasm::kMaxParameterBuffers);
-  for (uint32_t a = 0; a < nvasm::kMaxParameterBuffers; ++a) options.parameter_buffer_bindings[a] = kParameterBindingBase + a;
-  options.subgroup_size_32_available = c.subgroup32;
-  options.exact_float_mad = c.split_fma && c.float64;
-  options.int64_buffer_atomics = ctx->device_state.device->features().int64_buffer_atomics;
-  options.storage_buffer_8bit = ctx->device_state.device->features().storage_buffer_8bit;
-  options.storage_buffer_16bit = ctx->device_state.device->features().storage_buffer_16bit;
+  const nvasm::AssembleOptions options = nvasm::gl_assemble_options(backend::compile_target(*ctx->device_state.device));
   auto program = nvasm::assemble(source, options);
   if (!program) return program.error();
   const nvasm::ProgramInfo& info = program->info;
@@ -230,58 +221,20 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->info = info;
   exe->subgroup_size = info.required_subgroup_size ? c.subgroup32_required : 0;
 
-  // Compact the bindings: storage in increasing program.storage index, then local, then env.
-  std::vector<uint32_t> storage;
-  for (const nvasm::StorageBinding& s : info.storage_buffers) storage.push_back(s.program_storage);
-  std::sort(storage.begin(), storage.end());
-  storage.erase(std::unique(storage.begin(), storage.end()), storage.end());
-  exe->storage_gl_binding = storage;
-  std::vector<uint32_t> parameter;
-  for (const nvasm::ParameterBufferBinding& b : info.parameter_buffers) parameter.push_back(b.program_buffer);
-  std::sort(parameter.begin(), parameter.end());
-  parameter.erase(std::unique(parameter.begin(), parameter.end()), parameter.end());
-  exe->parameter_gl_binding = parameter;
+  // The compact layout: storage buffers, then program.buffer, program.local and program.env uniform buffers.
+  const nvasm::GlProgramLayout layout = nvasm::gl_program_layout(info);
+  exe->storage_gl_binding = layout.storage;
+  exe->parameter_gl_binding = layout.parameter;
+  exe->local_binding = layout.local_binding;
+  exe->env_binding = layout.env_binding;
+  const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
+  auto piped = spirv_patch::run_pipeline(
+      program->spirv, nvasm::gl_program_pipeline(info, layout, {.runtime_group_size = runtime_group_size_enabled()}));
+  if (!piped) return load_error(source, 0, "internal: " + piped.error().message);
   backend::ShaderDesc desc;
-  desc.layout.bindings.assign(storage.size(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-  desc.layout.bindings.insert(desc.layout.bindings.end(), parameter.size(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
-  if (info.local_parameter_count > 0) {
-    exe->local_binding = static_cast<int>(desc.layout.bindings.size());
-    desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
-  }
-  if (info.env_parameter_count > 0) {
-    exe->env_binding = static_cast<int>(desc.layout.bindings.size());
-    desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
-  }
-  std::vector<uint32_t>& words = program->spirv;
-  for (size_t i = 5; i < words.size();) {
-    const uint32_t length = words[i] >> 16;
-    if (length == 0 || i + length > words.size()) break;
-    // OpDecorate %target Binding n
-    if ((words[i] & 0xFFFF) == 71 && length == 4 && words[i + 2] == 33) {
-      uint32_t& binding = words[i + 3];
-      if (binding == nvasm::kLocalParameterBinding && exe->local_binding >= 0) {
-        binding = static_cast<uint32_t>(exe->local_binding);
-      } else if (binding == nvasm::kEnvParameterBinding && exe->env_binding >= 0) {
-        binding = static_cast<uint32_t>(exe->env_binding);
-      } else if (binding >= kParameterBindingBase) {
-        auto it = std::lower_bound(parameter.begin(), parameter.end(), binding - kParameterBindingBase);
-        if (it == parameter.end() || *it != binding - kParameterBindingBase) {
-          return load_error(source, 0, "internal: unexpected parameter buffer binding " + std::to_string(binding));
-        }
-        binding = static_cast<uint32_t>(storage.size() + (it - parameter.begin()));
-      } else if (binding >= kStorageBindingBase) {
-        auto it = std::lower_bound(storage.begin(), storage.end(), binding - kStorageBindingBase);
-        if (it == storage.end() || *it != binding - kStorageBindingBase) {
-          return load_error(source, 0, "internal: unexpected storage binding " + std::to_string(binding));
-        }
-        binding = static_cast<uint32_t>(it - storage.begin());
-      } else {
-        return load_error(source, 0, "internal: unexpected binding " + std::to_string(binding));
-      }
-    }
-    i += length;
-  }
-  desc.spirv = words;
+  desc.layout.bindings.assign(layout.storage_buffer_count(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+  desc.layout.bindings.insert(desc.layout.bindings.end(), layout.uniform_buffer_count(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+  desc.spirv = piped->words;
   desc.entry_point = "main";
   desc.group_size_spec_ids = info.group_size_spec_ids;
   desc.name = "GL assembly program " + std::to_string(name);
@@ -291,9 +244,7 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
       info.group_size[0] % nvasm::kWarpSize == 0 && ctx->device_state.device->features().compute_full_subgroups) {
     desc.stage_flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   }
-  const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
-  std::vector<uint32_t> runtime_words;
-  if (variable) add_runtime_group_size(desc, runtime_words);
+  set_runtime_group_size(desc, *piped);
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return load_error(source, 0, "the Vulkan driver rejected the program: " + shader.error().message);
   exe->shader = std::move(*shader);

@@ -3,12 +3,14 @@
 //
 // GL SPIR-V uses GL's binding namespaces (storage block 2 and uniform block 2 are different bindings) and no
 // descriptor sets; the link gives the statically used buffer variables compact Vulkan bindings of set 0, exactly as
-// the GLSL front does for GLSL programs (GlLinkedProgram::resources), so dispatch binds them the same way.
+// the GLSL front does for GLSL programs (GlLinkedProgram::resources), so dispatch binds them the same way. The
+// SPIR-V edits are spirv_patch passes: set_spec_constant_defaults here, the bindings in the link's pipeline.
 #include "gl_spirv.hpp"
 
 #include <algorithm>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "bismuth/spirv_patch/passes/set_spec_constant_defaults.hpp"
 
 namespace bismuth::gl {
 
@@ -24,39 +26,8 @@ Expected<std::vector<uint32_t>> specialize_spirv(std::span<const uint32_t> words
   bool found = false;
   for (const auto& e : m.entry_points()) found = found || (e.model == spv::ExecutionModel::GLCompute && e.name == entry);
   if (!found) return fail("error: the module has no GLCompute entry point named \"" + entry + "\"");
-  for (size_t i = 0; i < ids.size(); ++i) {
-    bool applied = false;
-    for (InstructionHandle h : m.instructions(Section::Annotation)) {
-      auto w = m.words(h);
-      if (m.opcode(h) != spv::Op::OpDecorate || w.size() < 4 || w[2] != uint32_t(spv::Decoration::SpecId) ||
-          w[3] != ids[i]) {
-        continue;
-      }
-      auto def = m.definition(w[1]);
-      if (!def) break;
-      const std::vector<uint32_t> d(m.words(*def).begin(), m.words(*def).end());
-      switch (m.opcode(*def)) {
-        case spv::Op::OpSpecConstant: {
-          std::vector<uint32_t> operands(d.begin() + 1, d.end());
-          operands[2] = values[i];
-          for (size_t k = 3; k < operands.size(); ++k) operands[k] = 0;  // 64-bit: the value is 32-bit
-          m.replace(*def, spv::Op::OpSpecConstant, operands);
-          applied = true;
-          break;
-        }
-        case spv::Op::OpSpecConstantTrue:
-        case spv::Op::OpSpecConstantFalse: {
-          const uint32_t operands[] = {d[1], d[2]};
-          m.replace(*def, values[i] ? spv::Op::OpSpecConstantTrue : spv::Op::OpSpecConstantFalse, operands);
-          applied = true;
-          break;
-        }
-        default: break;
-      }
-    }
-    if (!applied) {
-      return fail("error: specialization constant " + std::to_string(ids[i]) + " is not declared in the module");
-    }
+  if (Status set = spirv_patch::set_spec_constant_defaults(m, ids, values); !set) {
+    return fail("error: " + set.error().message);
   }
   return m.serialize();
 }
@@ -140,21 +111,11 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
                      *binding, name_of(block)});
   }
 
-  // Compact Vulkan bindings in set 0.
+  // Compact Vulkan bindings in set 0, written by the pipeline.
+  linked.bindings.descriptor_set = 0;
   for (uint32_t i = 0; i < found.size(); ++i) {
     const Found& f = found[i];
-    for (InstructionHandle h : m.instructions(Section::Annotation)) {
-      const std::vector<uint32_t> w(m.words(h).begin(), m.words(h).end());
-      if (m.opcode(h) != spv::Op::OpDecorate || w.size() < 4 || w[1] != f.variable) continue;
-      if (w[2] == uint32_t(spv::Decoration::Binding) || w[2] == uint32_t(spv::Decoration::DescriptorSet)) {
-        const uint32_t operands[] = {f.variable, w[2], w[2] == uint32_t(spv::Decoration::Binding) ? i : 0u};
-        m.replace(h, spv::Op::OpDecorate, operands);
-      }
-    }
-    if (!m.decoration_literal(f.variable, spv::Decoration::DescriptorSet)) {
-      const uint32_t zero[] = {0};
-      m.add_decoration(f.variable, spv::Decoration::DescriptorSet, zero);
-    }
+    linked.bindings.by_variable.emplace_back(f.variable, i);
     linked.resources.push_back({f.kind, f.gl_binding});
     translator::GlBufferBinding b{f.name, f.gl_binding, i, 0};
     (f.kind == translator::GlResourceKind::ShaderStorageBuffer ? linked.storage_blocks : linked.uniform_blocks)
@@ -165,7 +126,8 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
   };
   std::sort(linked.storage_blocks.begin(), linked.storage_blocks.end(), by_binding);
   std::sort(linked.uniform_blocks.begin(), linked.uniform_blocks.end(), by_binding);
-  linked.spirv = m.serialize();
+  linked.spirv.assign(words.begin(), words.end());
+  linked.entry_point = entry;
   return linked;
 }
 

@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "bismuth/backend/compile_target.hpp"
 #include "bismuth/spirv_patch/module.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
-#include "bismuth/spirv_patch/validate.hpp"
-#include "gl_arithmetic.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
+#include "bismuth/translator/gl_program_pipeline.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 #include "gl_spirv.hpp"
@@ -111,27 +111,30 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   exe->program = std::move(*linked);
   translator::GlLinkedProgram& p = exe->program;
 
-  auto lowered = spirv_patch::lower_khr_subgroup_ops(p.spirv);
-  if (!lowered) return fail("error: lowering GL_ARB_shader_ballot/GL_ARB_shader_group_vote: " + lowered.error().message);
-  if (lowered->report.changed) {
+  auto piped = spirv_patch::run_pipeline(
+      p.spirv, translator::gl_program_pipeline(p, backend::compile_target(*ctx->device_state.device),
+                                               {.runtime_group_size = runtime_group_size_enabled()}));
+  if (!piped) {
+    const std::string& message = piped.error().message;
+    switch (spirv_patch::failed_stage(piped.error())) {
+      case spirv_patch::PipelineStage::LowerKhrSubgroupOps:
+        return fail("error: lowering GL_ARB_shader_ballot/GL_ARB_shader_group_vote: " + message);
+      case spirv_patch::PipelineStage::Validate:
+        return fail("error: internal: the program's SPIR-V is invalid: " + message);
+      default: return fail("error: internal: " + message);
+    }
+  }
+  if (piped->subgroup_lowering.changed) {
     if (!ctx->caps.ballot_vote) {
       return fail("error: GL_ARB_shader_ballot / GL_ARB_shader_group_vote are not supported on " +
                   ctx->caps.device_name +
                   ": it cannot guarantee subgroups of at most 64 invocations with ballot and vote in compute "
                   "shaders");
     }
-    p.spirv = std::move(lowered->words);
-    exe->subgroup_size = lowered->report.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
+    exe->subgroup_size =
+        piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
   }
-
-  ArithmeticOptions arithmetic_options;
-  arithmetic_options.fma_through_double = ctx->caps.split_fma && ctx->caps.float64;
-  if (auto arithmetic = match_gl_arithmetic(p.spirv, arithmetic_options); !arithmetic) {
-    return fail("error: internal: " + arithmetic.error().message);
-  }
-  if (Status valid = spirv_patch::validate(p.spirv, spirv_patch::TargetEnv::Vulkan1_1); !valid) {
-    return fail("error: internal: the program's SPIR-V is invalid: " + valid.error().message);
-  }
+  p.spirv = std::move(piped->words);
 
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;
@@ -140,8 +143,7 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   desc.group_size_spec_ids = p.size_spec_ids;
   desc.name = "GL program " + std::to_string(program.name);
   const bool variable = p.group_size == translator::GroupSize::Variable;
-  std::vector<uint32_t> runtime_words;
-  if (variable) add_runtime_group_size(desc, runtime_words);
+  set_runtime_group_size(desc, *piped);
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
   exe->shader = std::move(*shader);

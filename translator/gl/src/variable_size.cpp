@@ -4,9 +4,6 @@
 #include <string>
 #include <string_view>
 
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
-#include "bismuth/spirv_patch/validate.hpp"
-
 namespace bismuth::gl {
 
 namespace {
@@ -18,18 +15,13 @@ std::string_view env(const char* name) {
 
 }  // namespace
 
-void add_runtime_group_size(backend::ShaderDesc& desc, std::vector<uint32_t>& storage) {
-  if (env("BISMUTH_RUNTIME_GROUP_SIZE") == "0") return;
-  spirv_patch::RuntimeGroupSizeOptions options;
-  options.entry_point = desc.entry_point;
-  options.push_constant_offset = (desc.layout.push_constant_bytes + 15u) / 16u * 16u;
-  auto patched = spirv_patch::workgroup_size_to_runtime(desc.spirv, options);
-  if (!patched) return;
-  // The variant is an optimisation: a module spirv-val would refuse is dropped, not reported.
-  if (!spirv_patch::validate(patched->words, spirv_patch::TargetEnv::Vulkan1_1)) return;
-  storage = std::move(patched->words);
-  desc.runtime_group_size =
-      backend::ShaderDesc::RuntimeGroupSize{storage, patched->report.push_constant_offset, patched->report.exact_only};
+bool runtime_group_size_enabled() { return env("BISMUTH_RUNTIME_GROUP_SIZE") != "0"; }
+
+void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped) {
+  if (!piped.runtime_group_size) return;
+  const spirv_patch::RuntimeGroupSizeVariant& variant = *piped.runtime_group_size;
+  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{variant.words, variant.report.push_constant_offset,
+                                                                  variant.report.exact_only};
 }
 
 std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cache,

@@ -12,13 +12,17 @@
 
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/backend/shader.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 
 namespace bismuth::gl {
 
-// Sets desc.runtime_group_size (its words kept in `storage`, which must outlive Shader::create) when the module
-// takes the rewrite and BISMUTH_RUNTIME_GROUP_SIZE is not 0. A module the pass refuses keeps per-size pipelines:
-// never an error for the program.
-void add_runtime_group_size(backend::ShaderDesc& desc, std::vector<uint32_t>& storage);
+// Whether the pipeline builds the variant: BISMUTH_RUNTIME_GROUP_SIZE=0 turns it off (comparisons, debugging).
+bool runtime_group_size_enabled();
+
+// Sets desc.runtime_group_size from the pipeline's variant (whose words must outlive Shader::create). Without one
+// (the pass refused the module, or spirv-val refused the result) the program keeps per-size pipelines: never an
+// error for the program.
+void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped);
 
 // Drops a program's queued prewarm compiles when its executable goes (glDeleteProgram, relink). The cache outlives
 // every executable (DeviceState outlives the share group's programs).

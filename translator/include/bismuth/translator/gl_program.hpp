@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
 
 namespace bismuth::translator {
@@ -117,7 +118,11 @@ struct GlAtomicCounter {
 };
 
 struct GlLinkedProgram {
-  std::vector<uint32_t> spirv;  // entry point "main"
+  // glslang's module (entry point "main"), its resources still in GL's binding namespaces: the pipeline
+  // (gl_program_pipeline.hpp) writes `bindings` into it on the way to the driver.
+  std::vector<uint32_t> spirv;
+  std::string entry_point = "main";
+  spirv_patch::DescriptorBindingRemap bindings;  // GL namespace bindings -> resources[] indices
   GroupSize group_size = GroupSize::None;
   std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
   std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable

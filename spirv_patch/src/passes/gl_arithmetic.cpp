@@ -1,5 +1,5 @@
 // GL arithmetic as GL drivers compute it, where GLSL leaves the choice to the implementation and Vulkan drivers
-// choose differently (applied at glLinkProgram, before the module reaches the backend):
+// choose differently (for GL programs: pipeline.cpp runs it after the ballot/vote lowering):
 //
 //  * Contraction. GLSL 4.50 §4.7.1: without `precise`, "a * b + c" may be computed as one fused operation, and GL
 //    drivers do (NVIDIA emits FFMA). SPIR-V allows it unless NoContraction is present, but LLVM-based Vulkan
@@ -10,7 +10,7 @@
 //    undefined". NVIDIA's GL computes the remainder of the operands' bit patterns as unsigned integers; glslang
 //    emits OpSRem/OpSMod. The pass rewrites them as OpUMod on bitcast operands, which is identical whenever both
 //    operands are non-negative (the only defined case) and matches NVIDIA otherwise.
-#include "gl_arithmetic.hpp"
+#include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
 
 #include <spirv/unified1/GLSL.std.450.h>
 
@@ -18,14 +18,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "bismuth/spirv_patch/module.hpp"
 
-namespace bismuth::gl {
+namespace bismuth::spirv_patch {
 namespace {
-
-using spirv_patch::InstructionHandle;
-using spirv_patch::Module;
-using spirv_patch::Section;
 
 // The unsigned type of the same shape as the signed integer `type` (scalar or vector); 0 when it is not one.
 Expected<uint32_t> unsigned_twin(Module& m, uint32_t type) {
@@ -54,8 +49,6 @@ Expected<uint32_t> glsl_std_450(Module& m) {
   return *id;
 }
 
-}  // namespace
-
 // The double-precision type of the same shape as the 32-bit float `type` (scalar or vector); 0 otherwise.
 Expected<uint32_t> double_twin(Module& m, uint32_t type) {
   auto def = m.definition(type);
@@ -81,11 +74,10 @@ Expected<uint32_t> double_twin(Module& m, uint32_t type) {
   return uint32_t{0};
 }
 
-Expected<ArithmeticReport> match_gl_arithmetic(std::vector<uint32_t>& words, const ArithmeticOptions& options) {
-  auto parsed = Module::parse(words);
-  if (!parsed) return parsed.error();
-  Module& m = *parsed;
-  ArithmeticReport report;
+}  // namespace
+
+Expected<GlArithmeticReport> match_gl_arithmetic(Module& m, const GlArithmeticOptions& options) {
+  GlArithmeticReport report;
 
   // Occurrences of each id inside functions, its definition included (a literal equal to an id only over-counts,
   // which only skips a fusion): a product used once occurs twice.
@@ -185,8 +177,7 @@ Expected<ArithmeticReport> match_gl_arithmetic(std::vector<uint32_t>& words, con
       break;
     }
   }
-  if (report.fused || report.remainders) words = m.serialize();
   return report;
 }
 
-}  // namespace bismuth::gl
+}  // namespace bismuth::spirv_patch

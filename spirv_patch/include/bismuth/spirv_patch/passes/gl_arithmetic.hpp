@@ -6,21 +6,21 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
 
-namespace bismuth::gl {
+namespace bismuth::spirv_patch {
 
-struct ArithmeticReport {
+struct GlArithmeticReport {
   uint32_t fused = 0;       // OpFMul + OpFAdd/OpFSub -> GLSL.std.450 Fma
   uint32_t remainders = 0;  // OpSRem/OpSMod -> OpUMod on the bit patterns
 };
 
-struct ArithmeticOptions {
+struct GlArithmeticOptions {
   // Compute fused multiply-adds of 32-bit floats in double precision instead of GLSL.std.450 Fma, for drivers
   // that split Fma into a multiply and an add (lavapipe: llvmpipe lowers ffma). Needs shaderFloat64.
   bool fma_through_double = false;
 };
 
-// Rewrites `words` in place (untouched when nothing applies).
-Expected<ArithmeticReport> match_gl_arithmetic(std::vector<uint32_t>& words, const ArithmeticOptions& options = {});
+Expected<GlArithmeticReport> match_gl_arithmetic(Module& module, const GlArithmeticOptions& options = {});
 
-}  // namespace bismuth::gl
+}  // namespace bismuth::spirv_patch

@@ -1,0 +1,35 @@
+#include "bismuth/backend/compile_target.hpp"
+
+#include <string>
+
+#include "bismuth/backend/device.hpp"
+
+namespace bismuth::backend {
+
+std::optional<uint32_t> subgroup_size_32_requirement(const Device& device) {
+  const DeviceInfo& d = device.info();
+  if (d.min_subgroup_size == 32 && d.max_subgroup_size == 32 && d.subgroup_size == 32) return 0u;
+  if (device.features().subgroup_size_control && (d.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      d.min_subgroup_size <= 32 && d.max_subgroup_size >= 32) {
+    return 32u;
+  }
+  return std::nullopt;
+}
+
+bool splits_fused_multiply_add(const Device& device) {
+  const DeviceInfo& d = device.info();
+  return d.driver_name.find("llvmpipe") != std::string::npos || d.name.find("llvmpipe") != std::string::npos;
+}
+
+CompileTarget compile_target(const Device& device) {
+  const DeviceFeatures& f = device.features();
+  CompileTarget target;
+  target.fma_through_double = splits_fused_multiply_add(device) && f.shader_float64;
+  target.subgroup_size_32 = subgroup_size_32_requirement(device).has_value();
+  target.int64_buffer_atomics = f.int64_buffer_atomics;
+  target.storage_buffer_8bit = f.storage_buffer_8bit;
+  target.storage_buffer_16bit = f.storage_buffer_16bit;
+  return target;
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,73 @@
+// The one place that orders spirv_patch's passes. Every producer of SPIR-V for a driver — the GL shim's
+// glLinkProgram and assembly-program load, `bismuth compile`, the Vulkan layer — describes what it needs with
+// PipelineOptions and calls run_pipeline; none of them calls passes in an order of its own, so the same options give
+// the same words everywhere (tests/cli/cli_matches_gl_test.cpp holds `bismuth compile` to the GL shim's words).
+//
+// The order, and why:
+//   1. remap_descriptor_bindings     the front's compact binding layout; first, so later passes see final bindings
+//   2. lower_khr_subgroup_ops        SPV_KHR_shader_ballot / subgroup_vote -> GroupNonUniform (no-op without them)
+//   3. match_gl_arithmetic           GL's contraction and remainder rules, on the lowered module
+//   4. workgroup_size_to_spec_constants   a fixed or literal size becomes specializable (layer, SPIR-V input)
+//   5. validate                      spirv-val for the target environment
+//   6. workgroup_size_to_runtime     a second module (variant) reading the logical size from push constants,
+//                                    derived from the validated result; dropped when spirv-val refuses it
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
+#include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
+#include "bismuth/spirv_patch/runtime_group_size.hpp"
+#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/target_env.hpp"
+#include "bismuth/spirv_patch/workgroup_size.hpp"
+
+namespace bismuth::spirv_patch {
+
+struct PipelineOptions {
+  std::optional<DescriptorBindingRemap> bindings;
+  bool lower_khr_subgroup_ops = true;
+  std::optional<GlArithmeticOptions> gl_arithmetic;
+  std::optional<WorkgroupSizeOptions> group_size_to_spec_constants;
+  // Validation of the main module; unset: not validated (the layer hands the application's module on as is).
+  std::optional<TargetEnv> validate = TargetEnv::Vulkan1_1;
+  std::optional<RuntimeGroupSizeOptions> runtime_group_size;
+};
+
+// Where a run failed; the Error's code is the stage, so each caller words its message as its API requires.
+enum class PipelineStage : int64_t {
+  Parse = 1,
+  RemapDescriptorBindings,
+  LowerKhrSubgroupOps,
+  GlArithmetic,
+  WorkgroupSizeToSpecConstants,
+  Validate,
+};
+std::string_view to_string(PipelineStage stage);
+inline PipelineStage failed_stage(const Error& error) { return static_cast<PipelineStage>(error.code); }
+
+struct RuntimeGroupSizeVariant {
+  std::vector<uint32_t> words;
+  RuntimeGroupSizeReport report;
+};
+
+struct PipelineResult {
+  std::vector<uint32_t> words;  // the module for vkCreateShaderModule
+  bool changed = false;         // some pass edited the module (else `words` are the input words)
+  SubgroupLoweringReport subgroup_lowering;
+  GlArithmeticReport gl_arithmetic;
+  std::optional<WorkgroupSizeReport> group_size;
+  std::optional<RuntimeGroupSizeVariant> runtime_group_size;
+  // When runtime_group_size was asked for and is absent: why (the variant is an optimisation, not an error).
+  std::string runtime_group_size_note;
+};
+
+Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options);
+
+}  // namespace bismuth::spirv_patch

@@ -1,0 +1,85 @@
+#include "bismuth/spirv_patch/pipeline.hpp"
+
+#include <utility>
+
+#include "bismuth/spirv_patch/module.hpp"
+#include "bismuth/spirv_patch/validate.hpp"
+
+namespace bismuth::spirv_patch {
+
+namespace {
+
+Error at(PipelineStage stage, const Error& error) { return Error{error.message, static_cast<int64_t>(stage)}; }
+
+// Step 6: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error.
+void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOptions& options, TargetEnv target) {
+  auto patched = workgroup_size_to_runtime(result.words, options);
+  if (!patched) {
+    result.runtime_group_size_note = patched.error().message;
+    return;
+  }
+  if (Status valid = validate(patched->words, target); !valid) {
+    result.runtime_group_size_note = "the run-time group size variant is invalid: " + valid.error().message;
+    return;
+  }
+  result.runtime_group_size = RuntimeGroupSizeVariant{std::move(patched->words), patched->report};
+}
+
+}  // namespace
+
+std::string_view to_string(PipelineStage stage) {
+  switch (stage) {
+    case PipelineStage::Parse: return "parse";
+    case PipelineStage::RemapDescriptorBindings: return "remap_descriptor_bindings";
+    case PipelineStage::LowerKhrSubgroupOps: return "lower_khr_subgroup_ops";
+    case PipelineStage::GlArithmetic: return "match_gl_arithmetic";
+    case PipelineStage::WorkgroupSizeToSpecConstants: return "workgroup_size_to_spec_constants";
+    case PipelineStage::Validate: return "validate";
+  }
+  return "?";
+}
+
+Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options) {
+  auto parsed = Module::parse(words);
+  if (!parsed) return at(PipelineStage::Parse, parsed.error());
+  Module& module = *parsed;
+  PipelineResult result;
+
+  if (options.bindings) {
+    if (Status remapped = remap_descriptor_bindings(module, *options.bindings); !remapped) {
+      return at(PipelineStage::RemapDescriptorBindings, remapped.error());
+    }
+    result.changed = true;
+  }
+  if (options.lower_khr_subgroup_ops) {
+    auto lowered = lower_khr_subgroup_ops(module);
+    if (!lowered) return at(PipelineStage::LowerKhrSubgroupOps, lowered.error());
+    result.subgroup_lowering = *lowered;
+    result.changed |= lowered->changed;
+  }
+  if (options.gl_arithmetic) {
+    auto arithmetic = match_gl_arithmetic(module, *options.gl_arithmetic);
+    if (!arithmetic) return at(PipelineStage::GlArithmetic, arithmetic.error());
+    result.gl_arithmetic = *arithmetic;
+    result.changed |= arithmetic->fused != 0 || arithmetic->remainders != 0;
+  }
+  if (options.group_size_to_spec_constants) {
+    auto group = workgroup_size_to_spec_constants(module, *options.group_size_to_spec_constants);
+    if (!group) return at(PipelineStage::WorkgroupSizeToSpecConstants, group.error());
+    result.group_size = *group;
+    result.changed = true;
+  }
+  // An untouched module goes on word for word, whatever the editor would normalise.
+  result.words = result.changed ? module.serialize() : std::vector<uint32_t>(words.begin(), words.end());
+  if (options.validate) {
+    if (Status valid = validate(result.words, *options.validate); !valid) {
+      return at(PipelineStage::Validate, valid.error());
+    }
+  }
+  if (options.runtime_group_size) {
+    add_runtime_group_size(result, *options.runtime_group_size, options.validate.value_or(TargetEnv::Vulkan1_1));
+  }
+  return result;
+}
+
+}  // namespace bismuth::spirv_patch

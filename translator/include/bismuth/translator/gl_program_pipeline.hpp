@@ -1,0 +1,24 @@
+// The pipeline options of a linked GL program (GLSL or ARB_gl_spirv): what glLinkProgram and `bismuth compile` both
+// hand spirv_patch::run_pipeline, so the driver gets the same words from either.
+#pragma once
+
+#include "bismuth/common/compile_target.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
+#include "bismuth/translator/gl_program.hpp"
+
+namespace bismuth::translator {
+
+struct GlPipelineChoices {
+  // Build the run-time group size variant of a variable-size program (backend "Runtime group size"). The GL shim
+  // turns it off with BISMUTH_RUNTIME_GROUP_SIZE=0.
+  bool runtime_group_size = true;
+  // Where the variant reads the logical size: after the program's own push constants, 16-byte aligned.
+  uint32_t push_constant_bytes = 0;
+};
+
+// The program's compact binding layout, ballot/vote lowering, GL arithmetic for `target`, validation for Vulkan 1.1,
+// and for a variable group size the run-time variant.
+spirv_patch::PipelineOptions gl_program_pipeline(const GlLinkedProgram& program, const CompileTarget& target,
+                                                 const GlPipelineChoices& choices = {});
+
+}  // namespace bismuth::translator

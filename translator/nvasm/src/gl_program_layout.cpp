@@ -1,0 +1,68 @@
+#include "bismuth/nvasm/gl_program_layout.hpp"
+
+#include <algorithm>
+
+namespace bismuth::nvasm {
+
+namespace {
+
+std::vector<uint32_t> sorted_unique(std::vector<uint32_t> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+}  // namespace
+
+AssembleOptions gl_assemble_options(const CompileTarget& target) {
+  AssembleOptions options;
+  options.storage_bindings.resize(kMaxStorageIndex + 1);
+  for (uint32_t k = 0; k <= kMaxStorageIndex; ++k) options.storage_bindings[k] = kGlStorageBindingBase + k;
+  options.parameter_buffer_bindings.resize(kMaxParameterBuffers);
+  for (uint32_t a = 0; a < kMaxParameterBuffers; ++a) options.parameter_buffer_bindings[a] = kGlParameterBindingBase + a;
+  options.subgroup_size_32_available = target.subgroup_size_32;
+  options.exact_float_mad = target.fma_through_double;
+  options.int64_buffer_atomics = target.int64_buffer_atomics;
+  options.storage_buffer_8bit = target.storage_buffer_8bit;
+  options.storage_buffer_16bit = target.storage_buffer_16bit;
+  return options;
+}
+
+GlProgramLayout gl_program_layout(const ProgramInfo& info) {
+  GlProgramLayout layout;
+  std::vector<uint32_t> storage;
+  for (const StorageBinding& s : info.storage_buffers) storage.push_back(s.program_storage);
+  layout.storage = sorted_unique(std::move(storage));
+  std::vector<uint32_t> parameter;
+  for (const ParameterBufferBinding& b : info.parameter_buffers) parameter.push_back(b.program_buffer);
+  layout.parameter = sorted_unique(std::move(parameter));
+  int next = static_cast<int>(layout.storage.size() + layout.parameter.size());
+  if (info.local_parameter_count > 0) layout.local_binding = next++;
+  if (info.env_parameter_count > 0) layout.env_binding = next++;
+  return layout;
+}
+
+spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const GlProgramLayout& layout,
+                                                 const GlProgramPipelineChoices& choices) {
+  spirv_patch::DescriptorBindingRemap remap;
+  remap.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::Error;
+  for (uint32_t i = 0; i < layout.storage.size(); ++i) remap.by_binding[kGlStorageBindingBase + layout.storage[i]] = i;
+  for (uint32_t i = 0; i < layout.parameter.size(); ++i) {
+    remap.by_binding[kGlParameterBindingBase + layout.parameter[i]] = layout.storage_buffer_count() + i;
+  }
+  if (layout.local_binding >= 0) remap.by_binding[kLocalParameterBinding] = static_cast<uint32_t>(layout.local_binding);
+  if (layout.env_binding >= 0) remap.by_binding[kEnvParameterBinding] = static_cast<uint32_t>(layout.env_binding);
+
+  spirv_patch::PipelineOptions options;
+  options.bindings = std::move(remap);
+  // The assembler emits GroupNonUniform instructions itself, computes MAD as `exact_float_mad` says and validates
+  // its output: no lowering, no GL arithmetic, no second validation.
+  options.lower_khr_subgroup_ops = false;
+  options.validate.reset();
+  if (info.group_size_form == GroupSizeForm::Variable && choices.runtime_group_size) {
+    options.runtime_group_size = spirv_patch::RuntimeGroupSizeOptions{};
+  }
+  return options;
+}
+
+}  // namespace bismuth::nvasm
