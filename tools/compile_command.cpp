@@ -1,3 +1,8 @@
+// `bismuth compile`: one shader file to the SPIR-V a driver gets. Each front (GL GLSL, NV assembly, SPIR-V) says
+// what the module needs as spirv_patch::PipelineOptions — GL programs exactly as the GL shim's glLinkProgram and
+// glProgramStringARB do (translator/gl_program_pipeline.hpp, nvasm/gl_program_layout.hpp) — and the one pipeline
+// runs them, so with the device's facts (--device) the output is byte for byte what the shim hands
+// vkCreateShaderModule (tests/cli/cli_matches_gl_test.cpp).
 #include "compile_command.hpp"
 
 #include <cstdio>
@@ -9,10 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "bismuth/nvasm/assembler.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/backend/compile_target.hpp"
+#include "bismuth/backend/device.hpp"
+#include "bismuth/backend/device_selection.hpp"
+#include "bismuth/backend/instance.hpp"
+#include "bismuth/nvasm/gl_program_layout.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/translator/gl_program_pipeline.hpp"
 #include "gl_glsl_front.hpp"
 #include "nv_diagnostic.hpp"
 
@@ -21,13 +30,23 @@ namespace bismuth::tools {
 namespace {
 
 struct CompileOptions {
-  std::string input;
+  std::vector<std::string> inputs;  // several only for GLSL: compute shaders linked into one program
+  std::string input;                // the first, named in diagnostics
   std::string output;
+  std::string runtime_output;  // the run-time group size variant of a variable-size program
   std::string target = "vulkan1.1";
   std::string entry = "main";
   std::string group_size_form;  // empty: WorkgroupSize below SPIR-V 1.6, LocalSizeId from 1.6 on
+  std::string device;           // empty: no device, CompileTarget's defaults
   bool disasm = false;
   bool variable_group_size = false;
+};
+
+// What a front hands the pipeline.
+struct FrontOutput {
+  std::vector<uint32_t> words;
+  spirv_patch::PipelineOptions pipeline;
+  bool variable_size = false;  // the front already made the group size specialization constants
 };
 
 // Diagnostics without a source line (SPIR-V input, I/O) name the file and carry the word offset in the text.
@@ -35,24 +54,22 @@ void report(const std::string& file, const char* severity, const std::string& te
   std::fprintf(stderr, "%s: %s: %s\n", file.c_str(), severity, text.c_str());
 }
 
-std::optional<std::vector<uint32_t>> read_spirv(const std::string& path) {
+std::optional<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     report(path, "error", "cannot open the file");
     return std::nullopt;
   }
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.size() % 4 != 0) {
-    report(path, "error", "size " + std::to_string(bytes.size()) + " bytes is not a whole number of SPIR-V words");
-    return std::nullopt;
-  }
-  std::vector<uint32_t> words(bytes.size() / 4);
-  std::memcpy(words.data(), bytes.data(), bytes.size());
-  return words;
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool has_suffix(const std::string& path, const char* suffix) {
+  const size_t n = std::strlen(suffix);
+  return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
 }
 
 bool is_spirv_file(const std::string& path) {
-  if (path.size() >= 4 && path.compare(path.size() - 4, 4, ".spv") == 0) return true;
+  if (has_suffix(path, ".spv")) return true;
   std::ifstream in(path, std::ios::binary);
   uint32_t magic = 0;
   return in.read(reinterpret_cast<char*>(&magic), 4) && magic == spv::MagicNumber;
@@ -62,132 +79,200 @@ std::string size_text(const std::array<uint32_t, 3>& size) {
   return std::to_string(size[0]) + "x" + std::to_string(size[1]) + "x" + std::to_string(size[2]);
 }
 
+// --device: the facts of the device the GL shim would run on (the same selector rule as BISMUTH_DEVICE).
+std::optional<CompileTarget> device_compile_target(const std::string& selector_text, const std::string& input) {
+  if (selector_text.empty()) return CompileTarget{};
+  auto instance = backend::Instance::create({.application_name = "bismuth compile"});
+  if (!instance) {
+    report(input, "error", "--device: " + instance.error().message);
+    return std::nullopt;
+  }
+  auto devices = backend::enumerate_devices(**instance);
+  const backend::DeviceSelector selector = selector_text == "default" ? backend::DeviceSelector::from_environment()
+                                                                       : backend::DeviceSelector::parse(selector_text);
+  auto index = devices ? backend::select_device(*devices, selector) : Expected<size_t>(devices.error());
+  if (!index) {
+    report(input, "error", "--device: " + index.error().message);
+    return std::nullopt;
+  }
+  auto device = backend::Device::create(**instance, (*devices)[*index]);
+  if (!device) {
+    report(input, "error", "--device: " + device.error().message);
+    return std::nullopt;
+  }
+  return backend::compile_target(**device);
+}
+
+// GL-style GLSL through the GL shim's front and glLinkProgram's pipeline options.
+std::optional<FrontOutput> glsl_front(const CompileOptions& options, spirv_patch::TargetEnv target,
+                                      const CompileTarget& device) {
+  std::vector<GlslFile> files;
+  for (const std::string& path : options.inputs) {
+    auto source = read_file(path);
+    if (!source) return std::nullopt;
+    files.push_back({std::move(*source), path});
+  }
+  auto compiled = compile_gl_glsl(files, target);
+  if (!compiled) {
+    std::fprintf(stderr, "%s\n", compiled.error().message.c_str());  // already file:line:column
+    return std::nullopt;
+  }
+  if (!compiled->warnings.empty()) std::fprintf(stderr, "%s\n", compiled->warnings.c_str());
+  std::string map;
+  for (const auto& b : compiled->bindings) map += (map.empty() ? "" : ", ") + b;
+  if (!map.empty()) report(options.input, "note", "descriptor set 0: " + map);
+  translator::GlLinkedProgram& program = compiled->program;
+  if (program.group_size == translator::GroupSize::Variable) {
+    // The GL front already made the size specialization constants: --variable-group-size has nothing to do.
+    const auto& ids = program.size_spec_ids;
+    report(options.input, "note",
+           "local_size_variable: the group size is specialization constants with SpecIds " + std::to_string(ids[0]) +
+               " " + std::to_string(ids[1]) + " " + std::to_string(ids[2]));
+  }
+  FrontOutput out;
+  out.variable_size = program.group_size == translator::GroupSize::Variable;
+  out.pipeline =
+      translator::gl_program_pipeline(program, device, {.runtime_group_size = !options.runtime_output.empty()});
+  out.words = std::move(program.spirv);
+  return out;
+}
+
+// !!NVcp5.0 assembly as glProgramStringARB loads it (docs/nvasm.md).
+std::optional<FrontOutput> assembly_front(const CompileOptions& options, const std::string& source,
+                                          const CompileTarget& device) {
+  auto assembled = nvasm::assemble(source, nvasm::gl_assemble_options(device));
+  if (!assembled) {
+    // "file:line:column: error: ..." like the GLSL front, from the assembler's "line L, column C: error: ...".
+    const auto& e = assembled.error();
+    std::fprintf(stderr, "%s\n", runner::nv_file_diagnostic(options.input, source, e.code, e.message).c_str());
+    return std::nullopt;
+  }
+  if (assembled->info.required_subgroup_size) {
+    report(options.input, "note", "thread-group instructions: the pipeline needs a subgroup size of " +
+                                      std::to_string(*assembled->info.required_subgroup_size));
+  }
+  const nvasm::GlProgramLayout layout = nvasm::gl_program_layout(assembled->info);
+  FrontOutput out;
+  out.variable_size = assembled->info.group_size_form == nvasm::GroupSizeForm::Variable;
+  out.pipeline = nvasm::gl_program_pipeline(assembled->info, layout,
+                                            {.runtime_group_size = !options.runtime_output.empty()});
+  out.words = std::move(assembled->spirv);
+  return out;
+}
+
+// A Vulkan SPIR-V module as the layer patches it: ballot/vote lowering.
+std::optional<FrontOutput> spirv_front(const CompileOptions& options, const std::string& bytes) {
+  if (bytes.size() % 4 != 0) {
+    report(options.input, "error",
+           "size " + std::to_string(bytes.size()) + " bytes is not a whole number of SPIR-V words");
+    return std::nullopt;
+  }
+  FrontOutput out;
+  out.words.resize(bytes.size() / 4);
+  std::memcpy(out.words.data(), bytes.data(), bytes.size());
+  return out;
+}
+
+// --variable-group-size: the size as specialization constants, as the layer makes it for variable-size pipelines.
+bool add_variable_group_size(const CompileOptions& options, FrontOutput& front) {
+  if (!options.variable_group_size || front.variable_size) return true;
+  spirv_patch::WorkgroupSizeOptions group;
+  group.entry_point = options.entry;
+  if (options.group_size_form == "local-size-id" ||
+      (options.group_size_form.empty() && front.words.size() > 1 && front.words[1] >= 0x00010600)) {
+    group.output_form = spirv_patch::WorkgroupSizeForm::LocalSizeId;
+  } else if (!options.group_size_form.empty() && options.group_size_form != "workgroup-size") {
+    report(options.input, "error", "unknown --group-size-form \"" + options.group_size_form + "\"");
+    return false;
+  }
+  front.pipeline.group_size_to_spec_constants = group;
+  if (!options.runtime_output.empty()) {
+    front.pipeline.runtime_group_size = spirv_patch::RuntimeGroupSizeOptions{.entry_point = options.entry};
+  }
+  return true;
+}
+
+void report_passes(const std::string& input, const spirv_patch::PipelineResult& result) {
+  if (result.subgroup_lowering.changed) {
+    const auto& r = result.subgroup_lowering;
+    report(input, "note",
+           "lowered SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote to GroupNonUniform: " +
+               std::to_string(r.ballot + r.broadcast_first + r.broadcast + r.shuffle + r.all + r.any + r.all_equal) +
+               " instructions, " + spirv_patch::version_string(r.version_after));
+    if (r.requires_subgroup_size_at_most_64) {
+      report(input, "note", "64-bit ballots (GL_ARB_shader_ballot): the shader needs a subgroup size of at most 64");
+    }
+  }
+  if (const auto& group = result.group_size) {
+    report(input, "note",
+           "workgroup size " + size_text(group->original_size) + " (" + std::string(to_string(group->input_form)) +
+               ") -> spec constants with SpecIds " + std::to_string(group->spec_ids[0]) + " " +
+               std::to_string(group->spec_ids[1]) + " " + std::to_string(group->spec_ids[2]) + " (" +
+               std::string(to_string(group->output_form)) + ")");
+    if (group->input_was_fixed) {
+      report(input, "warning",
+             "the workgroup size was fixed; values the front end folded from gl_WorkGroupSize stay " +
+                 size_text(group->original_size) + " (declare local_size_x_id to avoid this)");
+    }
+  }
+}
+
+bool write_words(const std::string& path, const std::vector<uint32_t>& words) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * sizeof(uint32_t)));
+  if (!file) report(path, "error", "cannot write the file");
+  return static_cast<bool>(file);
+}
+
 int run_compile(const CompileOptions& options) {
   const auto target = spirv_patch::parse_target_env(options.target);
   if (!target) {
     report(options.input, "error", "unknown target \"" + options.target + "\" (vulkan1.0 ... vulkan1.3)");
     return 1;
   }
-  std::vector<uint32_t> words;
-  bool glsl_variable_size = false;
-  if (options.input.size() >= 6 && options.input.compare(options.input.size() - 6, 6, ".nvcp5") == 0) {
-    // !!NVcp5.0 assembly (docs/nvasm.md). No device here: assume 32-lane subgroups can be pinned, and say so.
-    std::ifstream in(options.input, std::ios::binary);
-    if (!in) {
-      report(options.input, "error", "cannot open the file");
-      return 1;
-    }
-    const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    nvasm::AssembleOptions nv_options;
-    nv_options.subgroup_size_32_available = true;
-    auto assembled = nvasm::assemble(source, nv_options);
-    if (!assembled) {
-      // "file:line:column: error: ..." like the GLSL front, from the assembler's "line L, column C: error: ...".
-      const auto& e = assembled.error();
-      std::fprintf(stderr, "%s\n", runner::nv_file_diagnostic(options.input, source, e.code, e.message).c_str());
-      return 1;
-    }
-    if (assembled->info.required_subgroup_size) {
-      report(options.input, "note", "thread-group instructions: the pipeline needs a subgroup size of " +
-                                        std::to_string(*assembled->info.required_subgroup_size));
-    }
-    words = std::move(assembled->spirv);
-  } else if (is_spirv_file(options.input)) {
-    auto read = read_spirv(options.input);
-    if (!read) return 1;
-    words = std::move(*read);
+  const auto device = device_compile_target(options.device, options.input);
+  if (!device) return 1;
+  std::optional<FrontOutput> front;
+  const bool assembly = has_suffix(options.input, ".nvcp5");
+  const bool spirv = !assembly && is_spirv_file(options.input);
+  if ((assembly || spirv) && options.inputs.size() > 1) {
+    report(options.input, "error", "only GLSL compute shaders can be linked together: give one file");
+    return 1;
+  }
+  if (assembly || spirv) {
+    const auto text = read_file(options.input);
+    if (!text) return 1;
+    front = assembly ? assembly_front(options, *text, *device) : spirv_front(options, *text);
   } else {
-    std::ifstream in(options.input, std::ios::binary);
-    if (!in) {
-      report(options.input, "error", "cannot open the file");
-      return 1;
-    }
-    const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    auto compiled = compile_gl_glsl(source, options.input, *target);
-    if (!compiled) {
-      std::fprintf(stderr, "%s\n", compiled.error().message.c_str());  // already file:line:column
-      return 1;
-    }
-    if (!compiled->warnings.empty()) std::fprintf(stderr, "%s\n", compiled->warnings.c_str());
-    std::string map;
-    for (const auto& b : compiled->bindings) map += (map.empty() ? "" : ", ") + b;
-    if (!map.empty()) report(options.input, "note", "descriptor set 0: " + map);
-    if (compiled->variable_group_size) {
-      // The GL front already made the size specialization constants: --variable-group-size has nothing to do.
-      const auto& ids = compiled->size_spec_ids;
-      report(options.input, "note",
-             "local_size_variable: the group size is specialization constants with SpecIds " + std::to_string(ids[0]) +
-                 " " + std::to_string(ids[1]) + " " + std::to_string(ids[2]));
-      glsl_variable_size = true;
-    }
-    words = std::move(compiled->spirv);
+    front = glsl_front(options, *target, *device);
   }
-
-  auto module = spirv_patch::Module::parse(words);
-  if (!module) {
-    report(options.input, "error", module.error().message);
+  if (!front || !add_variable_group_size(options, *front)) return 1;
+  // The words are checked for the environment the user named (the shim checks Vulkan 1.1; the words are the same).
+  front->pipeline.validate = *target;
+  auto result = spirv_patch::run_pipeline(front->words, front->pipeline);
+  if (!result) {
+    report(options.input, "error", result.error().message);
     return 1;
   }
-  auto lowered = spirv_patch::lower_khr_subgroup_ops(*module);
-  if (!lowered) {
-    report(options.input, "error", lowered.error().message);
-    return 1;
-  }
-  if (lowered->changed) {
-    const auto& r = *lowered;
-    report(options.input, "note",
-           "lowered SPV_KHR_shader_ballot / SPV_KHR_subgroup_vote to GroupNonUniform: " +
-               std::to_string(r.ballot + r.broadcast_first + r.broadcast + r.shuffle + r.all + r.any + r.all_equal) +
-               " instructions, " + spirv_patch::version_string(r.version_after));
-    if (r.requires_subgroup_size_at_most_64) {
-      report(options.input, "note",
-             "64-bit ballots (GL_ARB_shader_ballot): the shader needs a subgroup size of at most 64");
-    }
-  }
-  if (options.variable_group_size && !glsl_variable_size) {
-    spirv_patch::WorkgroupSizeOptions group_options;
-    group_options.entry_point = options.entry;
-    if (options.group_size_form == "local-size-id" ||
-        (options.group_size_form.empty() && module->version() >= 0x00010600)) {
-      group_options.output_form = spirv_patch::WorkgroupSizeForm::LocalSizeId;
-    } else if (!options.group_size_form.empty() && options.group_size_form != "workgroup-size") {
-      report(options.input, "error", "unknown --group-size-form \"" + options.group_size_form + "\"");
-      return 1;
-    }
-    auto group = spirv_patch::workgroup_size_to_spec_constants(*module, group_options);
-    if (!group) {
-      report(options.input, "error", group.error().message);
-      return 1;
-    }
-    report(options.input, "note",
-           "workgroup size " + size_text(group->original_size) + " (" + std::string(to_string(group->input_form)) +
-               ") -> spec constants with SpecIds " + std::to_string(group->spec_ids[0]) + " " +
-               std::to_string(group->spec_ids[1]) + " " + std::to_string(group->spec_ids[2]) + " (" +
-               std::string(to_string(group->output_form)) + ")");
-    if (group->input_was_fixed) {
-      report(options.input, "warning",
-             "the workgroup size was fixed; values the front end folded from gl_WorkGroupSize stay " +
-                 size_text(group->original_size) + " (declare local_size_x_id to avoid this)");
-    }
-  }
-  const std::vector<uint32_t> out = module->serialize();
-  if (auto valid = spirv_patch::validate(out, *target); !valid) {
-    report(options.input, "error", valid.error().message);
-    return 1;
-  }
+  report_passes(options.input, *result);
   if (options.disasm) {
-    auto text = spirv_patch::disassemble(out);
-    if (!text) {
-      report(options.input, "error", text.error().message);
+    auto disassembly = spirv_patch::disassemble(result->words);
+    if (!disassembly) {
+      report(options.input, "error", disassembly.error().message);
       return 1;
     }
-    std::fwrite(text->data(), 1, text->size(), stdout);
+    std::fwrite(disassembly->data(), 1, disassembly->size(), stdout);
   }
-  std::ofstream file(options.output, std::ios::binary | std::ios::trunc);
-  file.write(reinterpret_cast<const char*>(out.data()), static_cast<std::streamsize>(out.size() * sizeof(uint32_t)));
-  if (!file) {
-    report(options.output, "error", "cannot write the file");
-    return 1;
+  if (!write_words(options.output, result->words)) return 1;
+  if (!options.runtime_output.empty()) {
+    if (!result->runtime_group_size) {
+      report(options.input, "error",
+             "no run-time group size variant: " + (result->runtime_group_size_note.empty()
+                                                       ? std::string("the group size is not variable")
+                                                       : result->runtime_group_size_note));
+      return 1;
+    }
+    if (!write_words(options.runtime_output, result->runtime_group_size->words)) return 1;
   }
   return 0;
 }
@@ -197,17 +282,31 @@ int run_compile(const CompileOptions& options) {
 void add_compile_command(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<CompileOptions>();
   CLI::App* command = app.add_subcommand(
-      "compile", "Compile a GLSL compute shader or patch a SPIR-V module (ballot/vote lowering, variable group size)");
-  command->add_option("input", options->input, "FILE.comp (GLSL), FILE.nvcp5 (!!NVcp5.0 assembly) or FILE.spv (SPIR-V binary)")->required();
+      "compile", "Compile a GLSL compute shader or NV assembly program as the GL shim does, or patch a SPIR-V module "
+                 "as the layer does (ballot/vote lowering, variable group size)");
+  command
+      ->add_option("input", options->inputs,
+                   "FILE.comp (GLSL; several are linked into one program), FILE.nvcp5 (!!NVcp5.0 assembly) or "
+                   "FILE.spv (SPIR-V binary)")
+      ->required();
   command->add_option("-o,--output", options->output, "Output SPIR-V binary")->required();
+  command->add_option("--runtime-output", options->runtime_output,
+                      "Also write the run-time group size variant of a variable-size program (the second module the "
+                      "GL shim creates for it)");
+  command->add_option("--device", options->device,
+                      "Compile for this device as the GL shim would on it: an index, cpu, gpu, a name substring, or "
+                      "'default' (BISMUTH_DEVICE's rule). Without it: no device-specific choices");
   command->add_option("--target", options->target, "vulkan1.0 | vulkan1.1 | vulkan1.2 | vulkan1.3 (default vulkan1.1)");
   command->add_flag("--disasm", options->disasm, "Print the result as SPIR-V assembly");
   command->add_flag("--variable-group-size", options->variable_group_size,
-                    "Turn the workgroup size into specialization constants");
+                    "Turn a fixed workgroup size into specialization constants");
   command->add_option("--group-size-form", options->group_size_form,
                       "workgroup-size (SPIR-V < 1.6) | local-size-id (needs maintenance4); default by SPIR-V version");
   command->add_option("--entry", options->entry, "Compute entry point (default main)");
-  command->callback([options, exit_code] { *exit_code = run_compile(*options); });
+  command->callback([options, exit_code] {
+    options->input = options->inputs.front();
+    *exit_code = run_compile(*options);
+  });
 }
 
 }  // namespace bismuth::tools

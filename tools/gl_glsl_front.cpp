@@ -38,23 +38,30 @@ std::string kind_text(translator::GlResourceKind kind) {
 
 }  // namespace
 
-Expected<GlGlslResult> compile_gl_glsl(const std::string& source, const std::string& file, spirv_patch::TargetEnv target) {
-  auto shader = translator::GlShader::compile(source, {.target = target});
-  if (!shader->ok()) return fail(rewrite_log(shader->info_log(), file));
-  const std::shared_ptr<const translator::GlShader> shaders[] = {shader};
+Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_patch::TargetEnv target) {
+  if (files.empty()) return fail("no compute shader given");
+  std::vector<std::shared_ptr<const translator::GlShader>> shaders;
+  std::string warnings;
+  for (const GlslFile& f : files) {
+    auto shader = translator::GlShader::compile(f.source, {.target = target});
+    if (!shader->ok()) return fail(rewrite_log(shader->info_log(), f.path));
+    const std::string log = rewrite_log(shader->info_log(), f.path);
+    warnings += (!warnings.empty() && !log.empty() ? "\n" : "") + log;
+    shaders.push_back(std::move(shader));
+  }
+  const std::string& file = files.front().path;
   auto linked = translator::link_gl_program(shaders);
   if (!linked) return fail(rewrite_log(linked.error().message, file));
   GlGlslResult result;
-  result.spirv = std::move(linked->spirv);
-  result.variable_group_size = linked->group_size == translator::GroupSize::Variable;
-  result.size_spec_ids = linked->size_spec_ids;
   for (size_t i = 0; i < linked->resources.size(); ++i) {
     const auto& r = linked->resources[i];
     std::string text = "binding " + std::to_string(i) + ": " + kind_text(r.kind);
     if (r.kind != translator::GlResourceKind::DefaultUniformBlock) text += " " + std::to_string(r.gl_binding);
     result.bindings.push_back(text);
   }
-  result.warnings = rewrite_log(shader->info_log() + linked->info_log, file);
+  const std::string link_warnings = rewrite_log(linked->info_log, file);
+  result.warnings = warnings + (!warnings.empty() && !link_warnings.empty() ? "\n" : "") + link_warnings;
+  result.program = std::move(*linked);
   return result;
 }
 
