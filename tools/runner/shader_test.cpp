@@ -415,6 +415,101 @@ struct Parser {
     return {};
   }
 
+  // ssbo N subdata TYPE OFFSET VALUES...
+  Expected<void> ssbo_subdata(const std::vector<std::string>& words, Command& c, int n) const {
+    if (words.size() < 6) return error(n, "expected \"ssbo N subdata TYPE OFFSET VALUES...\"");
+    if (!parse_u64(words[1], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[1] + "\"");
+    const auto type = parse_scalar_type(words[3]);
+    if (!type) return error(n, "unknown subdata type \"" + words[3] + "\" (int, uint, float, double, int64, uint64)");
+    if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
+    c.scalar = *type;
+    auto v = values(words, 5, *type, n);
+    if (!v) return v.error();
+    c.values = std::move(*v);
+    return {};
+  }
+
+  // uniform TYPE NAME VALUES...
+  Expected<void> uniform(const std::vector<std::string>& words, Command& c, int n) const {
+    if (words.size() < 4) return error(n, "expected \"uniform TYPE NAME VALUES...\"");
+    c.type_name = words[1];
+    c.name = words[2];
+    if (!uniform_type(words[1], &c.scalar, &c.components, &c.matrix_columns, &c.matrix_rows)) {
+      return error(n, "unknown uniform type \"" + words[1] + "\"");
+    }
+    auto v = values(words, 3, c.scalar, n);
+    if (!v) return v.error();
+    if (v->empty() || v->size() % c.components != 0) {
+      return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) +
+                          " values, got " + std::to_string(v->size()));
+    }
+    c.values = std::move(*v);
+    return {};
+  }
+
+  // memory barrier BIT|BIT...
+  Expected<void> memory_barrier(const std::vector<std::string>& words, Command& c, int n) const {
+    if (words.size() != 3) return error(n, "expected \"memory barrier GL_..._BARRIER_BIT\"");
+    std::string_view bits = words[2];
+    while (!bits.empty()) {
+      const size_t bar = bits.find('|');
+      const auto name = bits.substr(0, bar);
+      const auto bit = barrier_bit(name);
+      if (!bit) return error(n, "unknown memory barrier bit \"" + std::string(name) + "\"");
+      c.barrier_bits |= *bit;
+      bits = bar == std::string_view::npos ? std::string_view() : bits.substr(bar + 1);
+    }
+    return {};
+  }
+
+  // probe ssbo TYPE BINDING OFFSET OP VALUES...
+  Expected<void> probe_ssbo(const std::vector<std::string>& words, Command& c, int n) const {
+    if (words.size() < 7) return error(n, "expected \"probe ssbo TYPE BINDING OFFSET OP VALUE...\"");
+    const auto type = parse_scalar_type(words[2]);
+    if (!type) return error(n, "unknown probe type \"" + words[2] + "\" (int, uint, float, double, int64, uint64)");
+    if (!parse_u64(words[3], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[3] + "\"");
+    if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
+    const auto op = parse_compare_op(words[5]);
+    if (!op) return error(n, "unknown comparison \"" + words[5] + "\"");
+    c.scalar = *type;
+    c.op = *op;
+    auto v = values(words, 6, *type, n);
+    if (!v) return v.error();
+    c.values = std::move(*v);
+    return {};
+  }
+
+  // probe atomic counter [buffer B] INDEX|OFFSET OP VALUE
+  Expected<void> probe_atomic_counter(const std::vector<std::string>& words, Command& c, int n) const {
+    const bool buffer = words.size() > 3 && words[3] == "buffer";
+    const size_t at = buffer ? 4 : 3;
+    if (words.size() != at + (buffer ? 4 : 3)) {
+      return error(n, buffer ? "expected \"probe atomic counter buffer BINDING OFFSET OP VALUE\""
+                             : "expected \"probe atomic counter INDEX OP VALUE\"");
+    }
+    size_t i = at;
+    if (buffer) {
+      if (!parse_u64(words[i], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[i] + "\"");
+      ++i;
+      if (!parse_u64(words[i], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[i] + "\"");
+    } else {
+      uint64_t index = 0;
+      if (!parse_u64(words[i], &index) || index > 0x3FFFFFFFu) return error(n, "bad counter \"" + words[i] + "\"");
+      c.a[0] = 0;
+      c.a[1] = index * 4;  // counter N of buffer 0 is the word at byte 4N
+    }
+    ++i;
+    const auto op = parse_compare_op(words[i]);
+    if (!op) return error(n, "unknown comparison \"" + words[i] + "\"");
+    c.op = *op;
+    c.scalar = ScalarType::Uint;
+    auto v = values(words, i + 1, ScalarType::Uint, n);
+    if (!v) return v.error();
+    c.values = std::move(*v);
+    return {};
+  }
+
+  // One [test] line: the command it names, checked and parsed, appended to test.commands.
   Expected<void> test_line(std::string_view line, int n) {
     const auto words = split_words(line);
     Command c;
@@ -427,117 +522,34 @@ struct Parser {
       test.commands.push_back(std::move(c));
       return {};
     };
+    auto parsed_as = [&](Expected<void> parsed, K kind) -> Expected<void> {
+      if (!parsed) return parsed;
+      return push(kind);
+    };
     auto w = [&](size_t i) -> std::string_view { return i < words.size() ? std::string_view(words[i]) : ""; };
 
     if (w(0) == "compute" && w(1) == "group" && w(2) == "size") {
-      if (auto r = numbers(words, 3, 6, c, n, "compute group size X Y Z W H D"); !r) return r;
-      return push(K::ComputeGroupSize);
+      return parsed_as(numbers(words, 3, 6, c, n, "compute group size X Y Z W H D"), K::ComputeGroupSize);
     }
     if (w(0) == "compute" && w(1) != "indirect") {
-      if (auto r = numbers(words, 1, 3, c, n, "compute X Y Z"); !r) return r;
-      return push(K::Compute);
+      return parsed_as(numbers(words, 1, 3, c, n, "compute X Y Z"), K::Compute);
     }
-    if (w(0) == "ssbo" && w(2) == "subdata") {
-      // ssbo N subdata TYPE OFFSET VALUES...
-      if (words.size() < 6) return error(n, "expected \"ssbo N subdata TYPE OFFSET VALUES...\"");
-      if (!parse_u64(words[1], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[1] + "\"");
-      const auto type = parse_scalar_type(words[3]);
-      if (!type) return error(n, "unknown subdata type \"" + words[3] + "\" (int, uint, float, double, int64, uint64)");
-      if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
-      c.scalar = *type;
-      auto v = values(words, 5, *type, n);
-      if (!v) return v.error();
-      c.values = std::move(*v);
-      return push(K::SsboSubdata);
-    }
-    if (w(0) == "ssbo") {
-      if (auto r = numbers(words, 1, 2, c, n, "ssbo N SIZE"); !r) return r;
-      return push(K::Ssbo);
-    }
+    if (w(0) == "ssbo" && w(2) == "subdata") return parsed_as(ssbo_subdata(words, c, n), K::SsboSubdata);
+    if (w(0) == "ssbo") return parsed_as(numbers(words, 1, 2, c, n, "ssbo N SIZE"), K::Ssbo);
     if (w(0) == "atomic" && w(1) == "counters") {
-      if (auto r = numbers(words, 2, 1, c, n, "atomic counters N"); !r) return r;
-      return push(K::AtomicCounters);
+      return parsed_as(numbers(words, 2, 1, c, n, "atomic counters N"), K::AtomicCounters);
     }
     if (w(0) == "atomic" && w(1) == "counter" && w(2) == "buffer") {
-      if (auto r = numbers(words, 3, 2, c, n, "atomic counter buffer BINDING N"); !r) return r;
-      return push(K::AtomicCounterBuffer);
+      return parsed_as(numbers(words, 3, 2, c, n, "atomic counter buffer BINDING N"), K::AtomicCounterBuffer);
     }
     if (w(0) == "atomic" && w(1) == "counter") {
-      if (auto r = numbers(words, 2, 3, c, n, "atomic counter BINDING INDEX VALUE"); !r) return r;
-      return push(K::AtomicCounterSet);
+      return parsed_as(numbers(words, 2, 3, c, n, "atomic counter BINDING INDEX VALUE"), K::AtomicCounterSet);
     }
-    if (w(0) == "uniform") {
-      if (words.size() < 4) return error(n, "expected \"uniform TYPE NAME VALUES...\"");
-      c.type_name = words[1];
-      c.name = words[2];
-      if (!uniform_type(words[1], &c.scalar, &c.components, &c.matrix_columns, &c.matrix_rows)) {
-        return error(n, "unknown uniform type \"" + words[1] + "\"");
-      }
-      auto v = values(words, 3, c.scalar, n);
-      if (!v) return v.error();
-      if (v->empty() || v->size() % c.components != 0) {
-        return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) +
-                            " values, got " + std::to_string(v->size()));
-      }
-      c.values = std::move(*v);
-      return push(K::Uniform);
-    }
-    if (w(0) == "memory" && w(1) == "barrier") {
-      if (words.size() != 3) return error(n, "expected \"memory barrier GL_..._BARRIER_BIT\"");
-      std::string_view bits = words[2];
-      while (!bits.empty()) {
-        const size_t bar = bits.find('|');
-        const auto name = bits.substr(0, bar);
-        const auto bit = barrier_bit(name);
-        if (!bit) return error(n, "unknown memory barrier bit \"" + std::string(name) + "\"");
-        c.barrier_bits |= *bit;
-        bits = bar == std::string_view::npos ? std::string_view() : bits.substr(bar + 1);
-      }
-      return push(K::MemoryBarrier);
-    }
-    if (w(0) == "probe" && w(1) == "ssbo") {
-      // probe ssbo TYPE BINDING OFFSET OP VALUES...
-      if (words.size() < 7) return error(n, "expected \"probe ssbo TYPE BINDING OFFSET OP VALUE...\"");
-      const auto type = parse_scalar_type(words[2]);
-      if (!type) return error(n, "unknown probe type \"" + words[2] + "\" (int, uint, float, double, int64, uint64)");
-      if (!parse_u64(words[3], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[3] + "\"");
-      if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
-      const auto op = parse_compare_op(words[5]);
-      if (!op) return error(n, "unknown comparison \"" + words[5] + "\"");
-      c.scalar = *type;
-      c.op = *op;
-      auto v = values(words, 6, *type, n);
-      if (!v) return v.error();
-      c.values = std::move(*v);
-      return push(K::ProbeSsbo);
-    }
+    if (w(0) == "uniform") return parsed_as(uniform(words, c, n), K::Uniform);
+    if (w(0) == "memory" && w(1) == "barrier") return parsed_as(memory_barrier(words, c, n), K::MemoryBarrier);
+    if (w(0) == "probe" && w(1) == "ssbo") return parsed_as(probe_ssbo(words, c, n), K::ProbeSsbo);
     if (w(0) == "probe" && w(1) == "atomic" && w(2) == "counter") {
-      const bool buffer = w(3) == "buffer";
-      const size_t at = buffer ? 4 : 3;  // probe atomic counter [buffer B] INDEX|OFFSET OP VALUE
-      if (words.size() != at + (buffer ? 4 : 3)) {
-        return error(n, buffer ? "expected \"probe atomic counter buffer BINDING OFFSET OP VALUE\""
-                               : "expected \"probe atomic counter INDEX OP VALUE\"");
-      }
-      size_t i = at;
-      if (buffer) {
-        if (!parse_u64(words[i], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[i] + "\"");
-        ++i;
-        if (!parse_u64(words[i], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[i] + "\"");
-      } else {
-        uint64_t index = 0;
-        if (!parse_u64(words[i], &index) || index > 0x3FFFFFFFu) return error(n, "bad counter \"" + words[i] + "\"");
-        c.a[0] = 0;
-        c.a[1] = index * 4;  // counter N of buffer 0 is the word at byte 4N
-      }
-      ++i;
-      const auto op = parse_compare_op(words[i]);
-      if (!op) return error(n, "unknown comparison \"" + words[i] + "\"");
-      c.op = *op;
-      c.scalar = ScalarType::Uint;
-      auto v = values(words, i + 1, ScalarType::Uint, n);
-      if (!v) return v.error();
-      c.values = std::move(*v);
-      return push(K::ProbeAtomicCounter);
+      return parsed_as(probe_atomic_counter(words, c, n), K::ProbeAtomicCounter);
     }
     if (line == "link error") return push(K::LinkError);
     if (line == "link success") return push(K::LinkSuccess);

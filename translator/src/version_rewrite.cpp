@@ -43,170 +43,211 @@ bool is_double_type(std::string_view t) {
   return std::find(std::begin(kTypes), std::end(kTypes), t) != std::end(kTypes);
 }
 
-}  // namespace
+// One rewrite: the #version and #extension directives, the GL rules a raised version must still enforce (each
+// reported at the user's line), and the width-preserving text replacements.
+class VersionRewriter {
+ public:
+  VersionRewriter(std::string_view source, std::string_view source_name)
+      : source_(source), source_name_(source_name), tokens_(lex_glsl(source)) {
+    result_.source = std::string(source);
+  }
 
-VersionRewrite rewrite_compute_version(std::string_view source, std::string_view source_name) {
-  VersionRewrite result;
-  result.source = std::string(source);
-  const std::vector<GlslToken> tokens = lex_glsl(source);
+  VersionRewrite run() {
+    scan_directives();
+    if (version_token_ == nullptr || !read_version()) return std::move(result_);
+    result_.user_version = version_;
+    if (profile_ && profile_->text == "es") return std::move(result_);
+    if (version_ >= 430) return std::move(result_);
+    if (version_ < 140) {
+      // glslang would fail to set up its built-ins for these versions; say plainly what the front accepts.
+      diagnose(version_token_->line, part_column(version_number_),
+               "compute shaders require #version 430, or #version 140 to 420 with #extension " +
+                   std::string(kComputeShader) + " (this shader declares #version " + std::to_string(version_) + ")");
+      return std::move(result_);
+    }
+    check_compute_and_atomics();
+    if (!is_raised_version(version_)) return std::move(result_);  // 420: glslang compiles it as written
+    check_raised_features();
+    replace_version();
+    std::stable_sort(result_.diagnostics.begin(), result_.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                       return a.line != b.line ? a.line < b.line : a.column < b.column;
+                     });
+    return std::move(result_);
+  }
 
-  auto diagnose = [&](int line, int column, std::string message) {
-    result.diagnostics.push_back({Diagnostic::Severity::Error, std::string(source_name), line, column, std::move(message)});
-  };
+ private:
+  void diagnose(int line, int column, std::string message) {
+    result_.diagnostics.push_back(
+        {Diagnostic::Severity::Error, std::string(source_name_), line, column, std::move(message)});
+  }
 
   // The #version directive and the #extension directives, in source order.
-  const GlslToken* version_token = nullptr;
-  GlslToken version_number{};
-  std::optional<GlslToken> profile;
-  std::vector<ExtensionDirective> extensions;
-  for (const GlslToken& token : tokens) {
-    if (token.kind != GlslToken::Kind::Directive) continue;
-    std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));  // drop '#'
-    if (parts.empty()) continue;
-    if (parts[0].text == "version" && version_token == nullptr && parts.size() >= 2 &&
-        parts[1].kind == GlslToken::Kind::Number) {
-      version_token = &token;
-      version_number = parts[1];
-      if (parts.size() >= 3) profile = parts[2];
-    } else if (parts[0].text == "extension" && parts.size() == 4 && parts[2].text == ":") {
-      const std::string_view behavior = parts[3].text;
-      extensions.push_back({token.offset, parts[1].text, behavior == "enable" || behavior == "require" || behavior == "warn"});
+  void scan_directives() {
+    for (const GlslToken& token : tokens_) {
+      if (token.kind != GlslToken::Kind::Directive) continue;
+      std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));  // drop '#'
+      if (parts.empty()) continue;
+      if (parts[0].text == "version" && version_token_ == nullptr && parts.size() >= 2 &&
+          parts[1].kind == GlslToken::Kind::Number) {
+        version_token_ = &token;
+        version_number_ = parts[1];
+        if (parts.size() >= 3) profile_ = parts[2];
+      } else if (parts[0].text == "extension" && parts.size() == 4 && parts[2].text == ":") {
+        const std::string_view behavior = parts[3].text;
+        extensions_.push_back(
+            {token.offset, parts[1].text, behavior == "enable" || behavior == "require" || behavior == "warn"});
+      }
     }
   }
-  if (version_token == nullptr) return result;
-  int version = 0;
-  for (char c : version_number.text) {
-    if (c < '0' || c > '9' || version > 10000) return result;  // glslang reports a malformed #version itself
-    version = version * 10 + (c - '0');
-  }
-  result.user_version = version;
-  if (profile && profile->text == "es") return result;
-  if (version >= 430) return result;
-  if (version < 140) {
-    // glslang would fail to set up its built-ins for these versions; say plainly what the front accepts.
-    diagnose(version_token->line, version_token->column + 1 + version_number.column - 1,
-             "compute shaders require #version 430, or #version 140 to 420 with #extension " +
-                 std::string(kComputeShader) + " (this shader declares #version " + std::to_string(version) + ")");
-    return result;
+
+  bool read_version() {
+    for (char c : version_number_.text) {
+      if (c < '0' || c > '9' || version_ > 10000) return false;  // glslang reports a malformed #version itself
+      version_ = version_ * 10 + (c - '0');
+    }
+    return true;
   }
 
   // Positions of parts of the #version directive in the user's source (a directive starts its line's tokens).
-  auto part_column = [&](const GlslToken& part) { return version_token->column + 1 + part.column - 1; };
-  auto enabled = [&](std::string_view name, size_t at) {
+  int part_column(const GlslToken& part) const { return version_token_->column + 1 + part.column - 1; }
+
+  bool enabled(std::string_view name, size_t at) const {
     bool on = false;
-    for (const ExtensionDirective& d : extensions) {
+    for (const ExtensionDirective& d : extensions_) {
       if (d.offset < at && (d.name == name || d.name == "all")) on = d.enabled;
     }
     return on;
-  };
-  auto enabled_at_end = [&](std::string_view name) { return enabled(name, source.size()); };
-
-  // GL 4.6 / ARB_compute_shader: a compute shader needs GLSL 4.30 or the extension.
-  if (!enabled_at_end(kComputeShader)) {
-    diagnose(version_token->line, part_column(version_number),
-             "compute shaders require #version 430, or #extension " + std::string(kComputeShader) +
-                 " below #version 430 (this shader declares #version " + std::to_string(version) + ")");
   }
-  // Atomic memory functions: GL gives them to every compute shader; glslang below 430 only with the SSBO extension.
-  if (!enabled_at_end(kStorageBuffers)) {
+
+  std::string requires_message(std::string_view what, int core, std::string_view extensions_text) const {
+    return "'" + std::string(what) + "' requires #version " + std::to_string(core) + " or #extension " +
+           std::string(extensions_text) + " (this shader declares #version " + std::to_string(version_) + ")";
+  }
+
+  void check_compute_and_atomics() {
+    // GL 4.6 / ARB_compute_shader: a compute shader needs GLSL 4.30 or the extension.
+    if (!enabled(kComputeShader, source_.size())) {
+      diagnose(version_token_->line, part_column(version_number_),
+               "compute shaders require #version 430, or #extension " + std::string(kComputeShader) +
+                   " below #version 430 (this shader declares #version " + std::to_string(version_) + ")");
+    }
+    // Atomic memory functions: GL gives them to every compute shader; glslang below 430 only with the SSBO
+    // extension.
+    if (enabled(kStorageBuffers, source_.size())) return;
     // atomicAdd() ... atomicCompSwap(), and the atomic-counter functions, which glslang's relaxed Vulkan rules
     // turn into atomicAdd() etc. on a storage block.
-    const bool uses_atomics = std::any_of(tokens.begin(), tokens.end(), [&](const GlslToken& t) {
+    const bool uses_atomics = std::any_of(tokens_.begin(), tokens_.end(), [&](const GlslToken& t) {
       return t.kind == GlslToken::Kind::Identifier && t.text.starts_with("atomic") && t.text != "atomic_uint";
     });
-    if (uses_atomics) {
-      result.preamble = "#extension " + std::string(kStorageBuffers) + " : enable\n";
-      // With the extension on, glslang would take `buffer` blocks the user did not enable.
-      for (const GlslToken& t : tokens) {
-        if (t.kind == GlslToken::Kind::Identifier && t.text == "buffer" && !enabled(kStorageBuffers, t.offset)) {
-          diagnose(t.line, t.column,
-                   "'buffer' requires #version 430 or #extension " + std::string(kStorageBuffers) +
-                       " (this shader declares #version " + std::to_string(version) + ")");
-        }
+    if (!uses_atomics) return;
+    result_.preamble = "#extension " + std::string(kStorageBuffers) + " : enable\n";
+    // With the extension on, glslang would take `buffer` blocks the user did not enable.
+    for (const GlslToken& t : tokens_) {
+      if (t.kind == GlslToken::Kind::Identifier && t.text == "buffer" && !enabled(kStorageBuffers, t.offset)) {
+        diagnose(t.line, t.column,
+                 "'buffer' requires #version 430 or #extension " + std::string(kStorageBuffers) +
+                     " (this shader declares #version " + std::to_string(version_) + ")");
       }
     }
   }
-  if (!is_raised_version(version)) return result;  // 420: glslang compiles it as written
 
-  if (profile && version < 150) {
-    diagnose(version_token->line, part_column(*profile),
-             "'" + std::string(profile->text) + "' : versions before 150 do not allow a profile token");
+  // What GLSL 4.20 (and 4.00 for doubles) brings that a raised shader may only use with its extension.
+  void check_raised_features() {
+    if (profile_ && version_ < 150) {
+      diagnose(version_token_->line, part_column(*profile_),
+               "'" + std::string(profile_->text) + "' : versions before 150 do not allow a profile token");
+    }
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      const GlslToken& token = tokens_[i];
+      if (token.kind == GlslToken::Kind::Identifier) {
+        if (token.text == "layout" && i + 1 < tokens_.size() && tokens_[i + 1].text == "(") {
+          i = check_layout_qualifiers(i + 2);
+          continue;
+        }
+        if (token.text == "atomic_uint" && !enabled(kAtomicCounters, token.offset)) {
+          diagnose(token.line, token.column, requires_message(token.text, 420, kAtomicCounters));
+        } else if (is_image_type(token.text) && !enabled(kImageLoadStore, token.offset)) {
+          diagnose(token.line, token.column, requires_message(token.text, 420, kImageLoadStore));
+        } else if (version_ < 400 && is_double_type(token.text) && !enabled(kFp64, token.offset)) {
+          diagnose(token.line, token.column, requires_message(token.text, 400, kFp64));
+        }
+      } else if (token.text == "=" && i + 1 < tokens_.size() && tokens_[i + 1].text == "{" &&
+                 !enabled(kPack420, token.offset)) {
+        // `= {`: an initializer list (no other GLSL construct puts a brace after '='); GLSL 4.20 / 420pack.
+        const GlslToken& brace = tokens_[i + 1];
+        diagnose(brace.line, brace.column, requires_message("initializer list", 420, kPack420));
+      }
+    }
   }
 
-  auto requires_message = [&](std::string_view what, int core, std::string_view extensions_text) {
-    return "'" + std::string(what) + "' requires #version " + std::to_string(core) + " or #extension " +
-           std::string(extensions_text) + " (this shader declares #version " + std::to_string(version) + ")";
-  };
-  for (size_t i = 0; i < tokens.size(); ++i) {
-    const GlslToken& token = tokens[i];
-    if (token.kind == GlslToken::Kind::Identifier) {
-      if (token.text == "layout" && i + 1 < tokens.size() && tokens[i + 1].text == "(") {
-        size_t close = i + 2;
-        for (; close < tokens.size() && tokens[close].text != ")"; ++close) {
-          const GlslToken& q = tokens[close];
-          // Mesa accepts `binding` with any of the three extensions (glsl_parser.yy, layout_qualifier_id).
-          if (q.text == "binding" && !enabled(kPack420, q.offset) && !enabled(kAtomicCounters, q.offset) &&
-              !enabled(kStorageBuffers, q.offset)) {
-            diagnose(q.line, q.column,
-                     requires_message(q.text, 420, std::string(kPack420) + ", " + std::string(kAtomicCounters) +
-                                                       " or " + std::string(kStorageBuffers)));
-          }
-        }
-        i = close;
-        continue;
+  // The qualifiers of `layout(` from token `first` on; returns the index of the closing parenthesis.
+  size_t check_layout_qualifiers(size_t first) {
+    size_t close = first;
+    for (; close < tokens_.size() && tokens_[close].text != ")"; ++close) {
+      const GlslToken& q = tokens_[close];
+      // Mesa accepts `binding` with any of the three extensions (glsl_parser.yy, layout_qualifier_id).
+      if (q.text == "binding" && !enabled(kPack420, q.offset) && !enabled(kAtomicCounters, q.offset) &&
+          !enabled(kStorageBuffers, q.offset)) {
+        diagnose(q.line, q.column,
+                 requires_message(q.text, 420, std::string(kPack420) + ", " + std::string(kAtomicCounters) +
+                                                   " or " + std::string(kStorageBuffers)));
       }
-      if (token.text == "atomic_uint" && !enabled(kAtomicCounters, token.offset)) {
-        diagnose(token.line, token.column, requires_message(token.text, 420, kAtomicCounters));
-      } else if (is_image_type(token.text) && !enabled(kImageLoadStore, token.offset)) {
-        diagnose(token.line, token.column, requires_message(token.text, 420, kImageLoadStore));
-      } else if (version < 400 && is_double_type(token.text) && !enabled(kFp64, token.offset)) {
-        diagnose(token.line, token.column, requires_message(token.text, 400, kFp64));
-      }
-    } else if (token.text == "=" && i + 1 < tokens.size() && tokens[i + 1].text == "{" &&
-               !enabled(kPack420, token.offset)) {
-      // `= {`: an initializer list (no other GLSL construct puts a brace after '='); GLSL 4.20 / 420pack.
-      const GlslToken& brace = tokens[i + 1];
-      diagnose(brace.line, brace.column, requires_message("initializer list", 420, kPack420));
     }
+    return close;
   }
 
   // The rewrite proper. Every replacement keeps the width of what it replaces, so later columns stay where they
   // were, and they are applied back to front, so no offset goes stale whatever the widths. The version number
   // is an integer (GLSL 4.60 §3.3): "00150" is 150, as glslang itself reads it; it becomes "420" and spaces.
-  struct Replacement {
-    size_t offset;
-    size_t length;
-    std::string text;
-  };
-  std::vector<Replacement> replacements;
-  auto padded = [](std::string text, size_t width) {
-    if (text.size() < width) text.resize(width, ' ');
-    return text;
-  };
-  replacements.push_back({version_token->offset + 1 + version_number.offset, version_number.text.size(),
-                          padded(std::to_string(kLowestGlslangComputeVersion), version_number.text.size())});
-  // __VERSION__ is predefined (it can be neither defined nor undefined), so every occurrence of the identifier,
-  // in code or in a directive, is the macro: replace it with the user's version, padded to its width.
-  const std::string user_version = padded(std::to_string(version), std::string_view("__VERSION__").size());
-  for (const GlslToken& token : tokens) {
-    if (token.kind == GlslToken::Kind::Identifier && token.text == "__VERSION__") {
-      replacements.push_back({token.offset, token.text.size(), user_version});
-    } else if (token.kind == GlslToken::Kind::Directive) {
-      for (const GlslToken& part : lex_glsl(token.text.substr(1))) {
-        if (part.kind == GlslToken::Kind::Identifier && part.text == "__VERSION__") {
-          replacements.push_back({token.offset + 1 + part.offset, part.text.size(), user_version});
+  void replace_version() {
+    struct Replacement {
+      size_t offset;
+      size_t length;
+      std::string text;
+    };
+    std::vector<Replacement> replacements;
+    auto padded = [](std::string text, size_t width) {
+      if (text.size() < width) text.resize(width, ' ');
+      return text;
+    };
+    replacements.push_back({version_token_->offset + 1 + version_number_.offset, version_number_.text.size(),
+                            padded(std::to_string(kLowestGlslangComputeVersion), version_number_.text.size())});
+    // __VERSION__ is predefined (it can be neither defined nor undefined), so every occurrence of the identifier,
+    // in code or in a directive, is the macro: replace it with the user's version, padded to its width.
+    const std::string user_version = padded(std::to_string(version_), std::string_view("__VERSION__").size());
+    for (const GlslToken& token : tokens_) {
+      if (token.kind == GlslToken::Kind::Identifier && token.text == "__VERSION__") {
+        replacements.push_back({token.offset, token.text.size(), user_version});
+      } else if (token.kind == GlslToken::Kind::Directive) {
+        for (const GlslToken& part : lex_glsl(token.text.substr(1))) {
+          if (part.kind == GlslToken::Kind::Identifier && part.text == "__VERSION__") {
+            replacements.push_back({token.offset + 1 + part.offset, part.text.size(), user_version});
+          }
         }
       }
     }
+    std::sort(replacements.begin(), replacements.end(),
+              [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
+    for (const Replacement& r : replacements) result_.source.replace(r.offset, r.length, r.text);
+    result_.raised = true;
   }
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
-  for (const Replacement& r : replacements) result.source.replace(r.offset, r.length, r.text);
-  result.raised = true;
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
-  return result;
+
+  std::string_view source_;
+  std::string_view source_name_;
+  std::vector<GlslToken> tokens_;
+  VersionRewrite result_;
+  const GlslToken* version_token_ = nullptr;
+  GlslToken version_number_{};
+  std::optional<GlslToken> profile_;
+  std::vector<ExtensionDirective> extensions_;
+  int version_ = 0;
+};
+
+}  // namespace
+
+VersionRewrite rewrite_compute_version(std::string_view source, std::string_view source_name) {
+  return VersionRewriter(source, source_name).run();
 }
 
 }  // namespace bismuth::translator
