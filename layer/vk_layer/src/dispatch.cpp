@@ -426,7 +426,11 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetInstanceProcAddr(VkInstance instance
 }  // namespace
 }  // namespace bismuth::vk_layer
 
-// The loader-facing exports (version script: only these three are visible).
+// The loader-facing exports (version script: only these three are visible). The build renames volk's global
+// vkGetInstanceProcAddr / vkGetDeviceProcAddr by macro for everything compiled against volk, this library included
+// (cmake/BismuthDependencies.cmake), so that nothing else in the library carries these names; the exports must.
+#undef vkGetInstanceProcAddr
+#undef vkGetDeviceProcAddr
 #define BISMUTH_LAYER_EXPORT __attribute__((visibility("default")))
 extern "C" {
 

@@ -1,7 +1,7 @@
 // The backend objects behind VK_BISMUTH_variable_group_size on one device (docs/layer.md, "Size pipelines"): the
 // application's VkDevice adopted into a backend::Device that never submits (ExternalDevice::no_submissions), and
-// the backend's PipelineCache on it. Only the translation units that talk to the backend include this header
-// (it brings in volk.h, whose global entry points must not meet the layer's exported vkGetInstanceProcAddr).
+// the backend's PipelineCache on it. Only the translation units that talk to the backend include this header (it
+// brings in the backend's headers and through them volk.h).
 #pragma once
 
 #include <memory>
