@@ -307,10 +307,6 @@ class Context {
 // The context current in this thread (null when none).
 Context* current_context();
 
-// Shared across translation units.
-std::string validation_env_message();
-bool validation_requested();
-
 // Process exit (bismuth/backend/process_exit.hpp). Every GL entry point counts itself in its context while it
 // runs (ApiCall, through BISMUTH_GL_BEGIN), every EGL and bismuth* entry point in one process-wide count
 // (EglCall), so that the exit stop can wait for the calls in flight before it stops Bismuth's threads and the
