@@ -73,9 +73,6 @@ struct Caps {
   uint32_t subgroup32_required = 0;
   bool thread_group_ops = false;    // ballot + vote in compute (NV_shader_thread_group)
   bool thread_shuffle_ops = false;  // shuffle in compute (NV_shader_thread_shuffle)
-  // The driver computes GLSL.std.450 Fma as a multiply and an add (llvmpipe): fused multiply-adds go through
-  // double precision instead (gl_arithmetic.hpp).
-  bool split_fma = false;
   bool has_extension(const char* name) const;
 };
 
@@ -306,10 +303,6 @@ class Context {
 
 // The context current in this thread (null when none).
 Context* current_context();
-
-// Shared across translation units.
-std::string validation_env_message();
-bool validation_requested();
 
 // Process exit (bismuth/backend/process_exit.hpp). Every GL entry point counts itself in its context while it
 // runs (ApiCall, through BISMUTH_GL_BEGIN), every EGL and bismuth* entry point in one process-wide count

@@ -1,5 +1,8 @@
-// Name lookups shared by the entry-point files: each sets the GL error its callers' rules name on failure.
+// Name lookups shared by the entry-point files: each sets the GL error its callers' rules name on failure. And the
+// copy-out of a string into an application's buffer, as every glGet*InfoLog / glGet*Name call does it.
 #pragma once
+
+#include <string>
 
 #include "gl_internal.hpp"
 
@@ -8,5 +11,9 @@ namespace bismuth::gl {
 // INVALID_VALUE for an unknown name, INVALID_OPERATION for a name of the other kind (GL 4.6 §7.1).
 std::shared_ptr<ShaderObject> shader_object(Context* ctx, GLuint name, const char* func);
 std::shared_ptr<ProgramObject> program_object(Context* ctx, GLuint name, const char* func);
+
+// Copies at most buf_size - 1 characters of `s` and a terminating NUL into `out` (nothing when buf_size is 0 or
+// `out` null); *length (when not null) gets the characters copied, the NUL not counted.
+void copy_string(const std::string& s, GLsizei buf_size, GLsizei* length, GLchar* out);
 
 }  // namespace bismuth::gl

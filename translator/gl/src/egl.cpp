@@ -1,0 +1,484 @@
+// EGL 1.5, the headless subset: devices (EGL_EXT_device_enumeration), surfaceless displays, one config, contexts
+// without surfaces (EGL_KHR_surfaceless_context), make-current and the EGL queries. eglGetProcAddress is
+// proc_address.cpp.
+#define EGL_EGLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "context.hpp"
+#include "device_state.hpp"
+
+using namespace bismuth;
+using namespace bismuth::gl;
+
+namespace {
+
+thread_local EGLint t_egl_error = EGL_SUCCESS;
+thread_local EGLenum t_egl_api = EGL_NONE;  // EGL 1.5 §3.7: EGL_NONE when OpenGL ES is not supported
+
+struct EglDevice {
+  uint32_t index;
+};
+
+// Displays live until the process ends (EGLDisplay handles stay valid after eglTerminate). Their mutable members
+// are guarded by g_egl_mutex: threads create, destroy and make current contexts of one display concurrently.
+struct EglDisplay {
+  EGLenum platform = 0;
+  int device_index = -1;  // -1: BISMUTH_DEVICE / default selection
+  bool initialized = false;
+  std::shared_ptr<DeviceState> state;
+  std::vector<Context*> contexts;
+  bool has_context(const Context* ctx) const {
+    return std::find(contexts.begin(), contexts.end(), ctx) != contexts.end();
+  }
+};
+
+struct EglConfig {
+  EGLint id = 1;
+};
+EglConfig g_config;
+
+std::mutex g_egl_mutex;
+std::vector<std::unique_ptr<EglDisplay>>& displays() {
+  static auto* list = new std::vector<std::unique_ptr<EglDisplay>>;
+  return *list;
+}
+std::vector<std::unique_ptr<EglDevice>>& egl_devices() {
+  static auto* list = new std::vector<std::unique_ptr<EglDevice>>;
+  return *list;
+}
+
+template <class T>
+T egl_fail(EGLint error, T value) {
+  t_egl_error = error;
+  return value;
+}
+EGLBoolean egl_ok() {
+  t_egl_error = EGL_SUCCESS;
+  return EGL_TRUE;
+}
+
+EglDisplay* find_display(EGLDisplay dpy) {
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : displays()) {
+    if (d.get() == dpy) return d.get();
+  }
+  return nullptr;
+}
+
+// A display that exists and is initialized; sets the EGL error otherwise.
+EglDisplay* ready_display(EGLDisplay dpy) {
+  EglDisplay* d = find_display(dpy);
+  if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, static_cast<EglDisplay*>(nullptr));
+  std::lock_guard lock(g_egl_mutex);
+  if (!d->initialized) return egl_fail(EGL_NOT_INITIALIZED, static_cast<EglDisplay*>(nullptr));
+  return d;
+}
+
+bool display_has_context(EglDisplay* d, const Context* ctx) {
+  std::lock_guard lock(g_egl_mutex);
+  return d->has_context(ctx);
+}
+
+EGLDisplay get_display(EGLenum platform, int device_index) {
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : displays()) {
+    if (d->platform == platform && d->device_index == device_index) return d.get();
+  }
+  auto d = std::make_unique<EglDisplay>();
+  d->platform = platform;
+  d->device_index = device_index;
+  displays().push_back(std::move(d));
+  return displays().back().get();
+}
+
+bool egl_devices_ready() {
+  std::lock_guard lock(driver().mutex);
+  std::vector<backend::DeviceInfo>* devices = nullptr;
+  auto instance = driver_instance(validation_requested(), &devices);
+  if (!instance) return false;
+  std::lock_guard egl_lock(g_egl_mutex);
+  while (egl_devices().size() < devices->size()) {
+    egl_devices().push_back(std::make_unique<EglDevice>(EglDevice{static_cast<uint32_t>(egl_devices().size())}));
+  }
+  return true;
+}
+
+const char* kClientExtensions =
+    "EGL_EXT_client_extensions EGL_EXT_platform_base EGL_EXT_device_base EGL_EXT_device_enumeration "
+    "EGL_EXT_device_query EGL_EXT_platform_device EGL_MESA_platform_surfaceless";
+const char* kDisplayExtensions =
+    "EGL_KHR_create_context EGL_KHR_surfaceless_context EGL_KHR_no_config_context EGL_EXT_create_context_robustness";
+
+}  // namespace
+
+extern "C" {
+
+EGLint EGLAPIENTRY eglGetError(void) {
+  const EGLint e = t_egl_error;
+  t_egl_error = EGL_SUCCESS;
+  return e;
+}
+
+EGLDisplay EGLAPIENTRY eglGetDisplay(EGLNativeDisplayType display_id) {
+  if (display_id != EGL_DEFAULT_DISPLAY) return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+  t_egl_error = EGL_SUCCESS;
+  return get_display(EGL_PLATFORM_SURFACELESS_MESA, -1);
+}
+
+EGLDisplay EGLAPIENTRY eglGetPlatformDisplayEXT(EGLenum platform, void* native_display, const EGLint* attrib_list) {
+  if (attrib_list != nullptr && attrib_list[0] != EGL_NONE) return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_DISPLAY);
+  if (platform == EGL_PLATFORM_SURFACELESS_MESA) {
+    if (native_display != nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+    t_egl_error = EGL_SUCCESS;
+    return get_display(platform, -1);
+  }
+  if (platform == EGL_PLATFORM_DEVICE_EXT) {
+    if (!egl_devices_ready()) return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+    std::lock_guard lock(g_egl_mutex);
+    for (auto& dev : egl_devices()) {
+      if (dev.get() == native_display) {
+        const int index = static_cast<int>(dev->index);
+        t_egl_error = EGL_SUCCESS;
+        for (auto& d : displays()) {
+          if (d->platform == platform && d->device_index == index) return d.get();
+        }
+        auto d = std::make_unique<EglDisplay>();
+        d->platform = platform;
+        d->device_index = index;
+        displays().push_back(std::move(d));
+        return displays().back().get();
+      }
+    }
+    return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+  }
+  return egl_fail(EGL_BAD_PARAMETER, EGL_NO_DISPLAY);
+}
+
+EGLDisplay EGLAPIENTRY eglGetPlatformDisplay(EGLenum platform, void* native_display, const EGLAttrib* attrib_list) {
+  if (attrib_list != nullptr && attrib_list[0] != EGL_NONE) return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_DISPLAY);
+  return eglGetPlatformDisplayEXT(platform, native_display, nullptr);
+}
+
+EGLBoolean EGLAPIENTRY eglQueryDevicesEXT(EGLint max_devices, EGLDeviceEXT* devices, EGLint* num_devices) {
+  if (num_devices == nullptr || (devices != nullptr && max_devices <= 0)) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  if (!egl_devices_ready()) {
+    *num_devices = 0;
+    return egl_ok();
+  }
+  std::lock_guard lock(g_egl_mutex);
+  const EGLint total = static_cast<EGLint>(egl_devices().size());
+  if (devices == nullptr) {
+    *num_devices = total;
+  } else {
+    *num_devices = std::min(total, max_devices);
+    for (EGLint i = 0; i < *num_devices; ++i) devices[i] = egl_devices()[static_cast<size_t>(i)].get();
+  }
+  return egl_ok();
+}
+
+const char* EGLAPIENTRY eglQueryDeviceStringEXT(EGLDeviceEXT device, EGLint name) {
+  EglDevice* dev = nullptr;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    for (auto& d : egl_devices()) {
+      if (d.get() == device) dev = d.get();
+    }
+  }
+  if (dev == nullptr) return egl_fail(EGL_BAD_DEVICE_EXT, static_cast<const char*>(nullptr));
+  if (name == EGL_EXTENSIONS) {
+    t_egl_error = EGL_SUCCESS;
+    return "";
+  }
+  return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
+}
+
+EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
+  EglCall call;
+  EglDisplay* d = find_display(dpy);
+  if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  bool initialized;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    initialized = d->initialized;
+  }
+  if (!initialized) {
+    try {
+      backend::DeviceSelector selector = backend::DeviceSelector::from_environment();
+      if (d->device_index >= 0) {
+        selector.kind = backend::DeviceSelector::Kind::Index;
+        selector.index = static_cast<uint32_t>(d->device_index);
+      }
+      auto state = device_state_for(validation_requested(), selector);
+      if (!state) {
+        std::fprintf(stderr, "bismuth-gl: eglInitialize: %s\n", state.error().message.c_str());
+        return egl_fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+      }
+      std::lock_guard lock(g_egl_mutex);
+      if (!d->initialized) {  // another thread may have initialized it meanwhile (with the same device state)
+        d->state = *state;
+        d->initialized = true;
+      }
+    } catch (...) {
+      return egl_fail(EGL_BAD_ALLOC, EGL_FALSE);
+    }
+  }
+  if (major) *major = 1;
+  if (minor) *minor = 5;
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy) {
+  EglCall call;
+  EglDisplay* d = find_display(dpy);
+  if (d == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
+  std::vector<Context*> contexts;
+  std::shared_ptr<DeviceState> state;  // released outside the lock: the last reference destroys the device
+  {
+    std::lock_guard lock(g_egl_mutex);
+    contexts.swap(d->contexts);
+    state.swap(d->state);
+    d->initialized = false;
+  }
+  // Contexts are destroyed now, or when released where they are current (EGL 1.5 §3.2).
+  for (Context* ctx : contexts) destroy_context(ctx);
+  return egl_ok();
+}
+
+const char* EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name) {
+  if (dpy == EGL_NO_DISPLAY) {
+    if (name == EGL_EXTENSIONS) {
+      t_egl_error = EGL_SUCCESS;
+      return kClientExtensions;
+    }
+    if (name == EGL_VERSION) {
+      t_egl_error = EGL_SUCCESS;
+      return "1.5 Bismuth";
+    }
+    return egl_fail(EGL_BAD_DISPLAY, static_cast<const char*>(nullptr));
+  }
+  if (ready_display(dpy) == nullptr) return nullptr;
+  t_egl_error = EGL_SUCCESS;
+  switch (name) {
+    case EGL_VENDOR: return "Bismuth";
+    case EGL_VERSION: return "1.5 Bismuth";
+    case EGL_CLIENT_APIS: return "OpenGL";
+    case EGL_EXTENSIONS: return kDisplayExtensions;
+    default: return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
+  }
+}
+
+EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api) {
+  if (api != EGL_OPENGL_API) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  t_egl_api = api;
+  return egl_ok();
+}
+
+EGLenum EGLAPIENTRY eglQueryAPI(void) { return t_egl_api; }
+
+EGLBoolean EGLAPIENTRY eglGetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint config_size, EGLint* num_config) {
+  if (ready_display(dpy) == nullptr) return EGL_FALSE;
+  if (num_config == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  *num_config = (configs == nullptr || config_size > 0) ? 1 : 0;
+  if (configs != nullptr && config_size > 0) configs[0] = &g_config;
+  return egl_ok();
+}
+
+// One config: OpenGL renderable, no surfaces (compute only). Attributes asking for something else match nothing.
+EGLBoolean EGLAPIENTRY eglChooseConfig(EGLDisplay dpy, const EGLint* attrib_list, EGLConfig* configs,
+                                       EGLint config_size, EGLint* num_config) {
+  if (ready_display(dpy) == nullptr) return EGL_FALSE;
+  if (num_config == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  bool match = true;
+  for (const EGLint* a = attrib_list; a != nullptr && a[0] != EGL_NONE; a += 2) {
+    const EGLint value = a[1];
+    switch (a[0]) {
+      case EGL_RENDERABLE_TYPE:
+      case EGL_CONFORMANT:
+        if (value != EGL_DONT_CARE && (value & ~EGL_OPENGL_BIT) != 0) match = false;
+        break;
+      case EGL_CONFIG_ID:
+        if (value != EGL_DONT_CARE && value != g_config.id) match = false;
+        break;
+      case EGL_SURFACE_TYPE:
+      case EGL_RED_SIZE: case EGL_GREEN_SIZE: case EGL_BLUE_SIZE: case EGL_ALPHA_SIZE: case EGL_DEPTH_SIZE:
+      case EGL_STENCIL_SIZE: case EGL_BUFFER_SIZE: case EGL_SAMPLES: case EGL_SAMPLE_BUFFERS:
+      case EGL_CONFIG_CAVEAT: case EGL_COLOR_BUFFER_TYPE: case EGL_LEVEL: case EGL_TRANSPARENT_TYPE:
+      case EGL_NATIVE_RENDERABLE: case EGL_MIN_SWAP_INTERVAL: case EGL_MAX_SWAP_INTERVAL:
+      case EGL_LUMINANCE_SIZE: case EGL_ALPHA_MASK_SIZE:
+        // Headless programs often ask for a pbuffer RGBA8 config they never use; a compute context has no
+        // framebuffer, so these are accepted and ignored.
+        break;
+      default:
+        return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+    }
+  }
+  *num_config = match ? 1 : 0;
+  if (match && configs != nullptr && config_size > 0) configs[0] = &g_config;
+  if (configs != nullptr && config_size <= 0) *num_config = 0;
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLint attribute, EGLint* value) {
+  if (ready_display(dpy) == nullptr) return EGL_FALSE;
+  if (config != &g_config) return egl_fail(EGL_BAD_CONFIG, EGL_FALSE);
+  if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  switch (attribute) {
+    case EGL_CONFIG_ID: *value = g_config.id; break;
+    case EGL_RENDERABLE_TYPE: case EGL_CONFORMANT: *value = EGL_OPENGL_BIT; break;
+    case EGL_SURFACE_TYPE: *value = 0; break;
+    case EGL_CONFIG_CAVEAT: *value = EGL_NONE; break;
+    default: *value = 0; break;
+  }
+  return egl_ok();
+}
+
+EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLContext share_context,
+                                        const EGLint* attrib_list) {
+  EglCall call;
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_NO_CONTEXT;
+  if (t_egl_api != EGL_OPENGL_API) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  if (config != EGL_NO_CONFIG_KHR && config != &g_config) return egl_fail(EGL_BAD_CONFIG, EGL_NO_CONTEXT);
+  EGLint major = 1, minor = 0;
+  EGLint profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
+  bool debug = false;
+  for (const EGLint* a = attrib_list; a != nullptr && a[0] != EGL_NONE; a += 2) {
+    switch (a[0]) {
+      case EGL_CONTEXT_MAJOR_VERSION: major = a[1]; break;
+      case EGL_CONTEXT_MINOR_VERSION: minor = a[1]; break;
+      case EGL_CONTEXT_OPENGL_PROFILE_MASK: profile = a[1]; break;
+      case EGL_CONTEXT_OPENGL_DEBUG: debug = a[1] == EGL_TRUE; break;
+      case EGL_CONTEXT_FLAGS_KHR: debug = debug || (a[1] & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR); break;
+      case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
+      case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+      case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
+        break;
+      default:
+        return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_CONTEXT);
+    }
+  }
+  // GL 4.6 is a valid answer to any request up to 4.6 (EGL_KHR_create_context: "at least the version asked").
+  if (major > 4 || (major == 4 && minor > 6) || major < 1) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  if (profile != EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT && profile != EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
+    return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  }
+  Context* share = nullptr;
+  std::shared_ptr<DeviceState> state;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    state = d->state;
+    if (share_context != EGL_NO_CONTEXT) {
+      share = static_cast<Context*>(share_context);
+      if (!d->has_context(share) || !is_live(share)) return egl_fail(EGL_BAD_CONTEXT, EGL_NO_CONTEXT);
+    }
+  }
+  if (!state) return egl_fail(EGL_NOT_INITIALIZED, EGL_NO_CONTEXT);  // terminated meanwhile
+  try {
+    auto ctx = create_context(state, share, debug,
+                              profile == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT ? GL_CONTEXT_CORE_PROFILE_BIT
+                                                                             : GL_CONTEXT_COMPATIBILITY_PROFILE_BIT);
+    if (!ctx) {
+      std::fprintf(stderr, "bismuth-gl: eglCreateContext: %s\n", ctx.error().message.c_str());
+      return egl_fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
+    }
+    {
+      std::lock_guard lock(g_egl_mutex);
+      d->contexts.push_back(*ctx);
+    }
+    t_egl_error = EGL_SUCCESS;
+    return *ctx;
+  } catch (...) {
+    return egl_fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
+  }
+}
+
+EGLBoolean EGLAPIENTRY eglDestroyContext(EGLDisplay dpy, EGLContext context) {
+  EglCall call;
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  auto* ctx = static_cast<Context*>(context);
+  {
+    std::lock_guard lock(g_egl_mutex);
+    auto it = std::find(d->contexts.begin(), d->contexts.end(), ctx);
+    if (it == d->contexts.end()) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+    d->contexts.erase(it);
+  }
+  destroy_context(ctx);
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglMakeCurrent(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext context) {
+  EglCall call;
+  if (context == EGL_NO_CONTEXT) {
+    if (draw != EGL_NO_SURFACE || read != EGL_NO_SURFACE) return egl_fail(EGL_BAD_MATCH, EGL_FALSE);
+    if (dpy != EGL_NO_DISPLAY && find_display(dpy) == nullptr) return egl_fail(EGL_BAD_DISPLAY, EGL_FALSE);
+    make_current(nullptr);
+    return egl_ok();
+  }
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  // Only surfaceless contexts exist (EGL_KHR_surfaceless_context).
+  if (draw != EGL_NO_SURFACE || read != EGL_NO_SURFACE) return egl_fail(EGL_BAD_SURFACE, EGL_FALSE);
+  auto* ctx = static_cast<Context*>(context);
+  // The display lists it and it is still live when it becomes current (acquire_current checks under the mutex
+  // destroy_context takes), so it cannot be deleted under this thread.
+  if (!display_has_context(d, ctx)) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  if (ctx == current_context()) return egl_ok();
+  switch (acquire_current(ctx)) {
+    case Acquire::Ok: break;
+    case Acquire::NotLive: return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+    case Acquire::CurrentElsewhere: return egl_fail(EGL_BAD_ACCESS, EGL_FALSE);
+  }
+  switch_current(ctx);
+  return egl_ok();
+}
+
+EGLContext EGLAPIENTRY eglGetCurrentContext(void) {
+  Context* current = current_context();
+  return current ? static_cast<EGLContext>(current) : EGL_NO_CONTEXT;
+}
+
+EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void) {
+  Context* current = current_context();
+  if (current == nullptr) return EGL_NO_DISPLAY;
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : displays()) {
+    if (d->has_context(current)) return d.get();
+  }
+  return EGL_NO_DISPLAY;
+}
+
+EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint) { return EGL_NO_SURFACE; }
+
+EGLBoolean EGLAPIENTRY eglReleaseThread(void) {
+  EglCall call;
+  make_current(nullptr);
+  t_egl_api = EGL_NONE;
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglQueryContext(EGLDisplay dpy, EGLContext context, EGLint attribute, EGLint* value) {
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  if (!display_has_context(d, static_cast<Context*>(context))) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  switch (attribute) {
+    case EGL_CONFIG_ID: *value = g_config.id; break;
+    case EGL_CONTEXT_CLIENT_TYPE: *value = EGL_OPENGL_API; break;
+    case EGL_CONTEXT_CLIENT_VERSION: *value = 4; break;
+    case EGL_RENDER_BUFFER: *value = EGL_NONE; break;
+    default: return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  }
+  return egl_ok();
+}
+
+EGLBoolean EGLAPIENTRY eglSwapInterval(EGLDisplay dpy, EGLint) { return ready_display(dpy) ? egl_ok() : EGL_FALSE; }
+
+}  // extern "C"

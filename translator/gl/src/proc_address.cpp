@@ -1,0 +1,76 @@
+// eglGetProcAddress / bismuthGetProcAddress: supported GL functions (the generated table) and the EGL functions.
+#define EGL_EGLEXT_PROTOTYPES 1
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <utility>
+
+#include "bismuth/gl/bismuth_gl.h"
+
+extern "C" {
+struct bismuth_gl_proc {
+  const char* name;
+  void (*address)(void);
+};
+extern const struct bismuth_gl_proc bismuth_gl_procs[];
+extern const size_t bismuth_gl_proc_count;
+}
+
+namespace {
+using Proc = void (*)(void);
+template <class F>
+Proc as_proc(F f) {
+  return reinterpret_cast<Proc>(f);
+}
+Proc lookup_gl(const char* name) {
+  const bismuth_gl_proc* begin = bismuth_gl_procs;
+  const bismuth_gl_proc* end = bismuth_gl_procs + bismuth_gl_proc_count;
+  auto it = std::lower_bound(begin, end, name,
+                             [](const bismuth_gl_proc& p, const char* n) { return std::strcmp(p.name, n) < 0; });
+  if (it != end && std::strcmp(it->name, name) == 0) return it->address;
+  return nullptr;
+}
+}  // namespace
+
+extern "C" void (*bismuthGetProcAddress(const char* name))(void) {
+  if (name == nullptr) return nullptr;
+  return lookup_gl(name);
+}
+
+extern "C" __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(const char* name) {
+  if (name == nullptr) return nullptr;
+  if (name[0] == 'g' && name[1] == 'l') return lookup_gl(name);
+  static const std::pair<const char*, Proc> egl[] = {
+      {"eglGetPlatformDisplayEXT", as_proc(eglGetPlatformDisplayEXT)},
+      {"eglGetPlatformDisplay", as_proc(eglGetPlatformDisplay)},
+      {"eglQueryDevicesEXT", as_proc(eglQueryDevicesEXT)},
+      {"eglQueryDeviceStringEXT", as_proc(eglQueryDeviceStringEXT)},
+      {"eglGetError", as_proc(eglGetError)},
+      {"eglGetDisplay", as_proc(eglGetDisplay)},
+      {"eglInitialize", as_proc(eglInitialize)},
+      {"eglTerminate", as_proc(eglTerminate)},
+      {"eglQueryString", as_proc(eglQueryString)},
+      {"eglBindAPI", as_proc(eglBindAPI)},
+      {"eglQueryAPI", as_proc(eglQueryAPI)},
+      {"eglChooseConfig", as_proc(eglChooseConfig)},
+      {"eglGetConfigs", as_proc(eglGetConfigs)},
+      {"eglGetConfigAttrib", as_proc(eglGetConfigAttrib)},
+      {"eglCreateContext", as_proc(eglCreateContext)},
+      {"eglDestroyContext", as_proc(eglDestroyContext)},
+      {"eglMakeCurrent", as_proc(eglMakeCurrent)},
+      {"eglGetCurrentContext", as_proc(eglGetCurrentContext)},
+      {"eglGetCurrentDisplay", as_proc(eglGetCurrentDisplay)},
+      {"eglGetCurrentSurface", as_proc(eglGetCurrentSurface)},
+      {"eglReleaseThread", as_proc(eglReleaseThread)},
+      {"eglQueryContext", as_proc(eglQueryContext)},
+      {"eglSwapInterval", as_proc(eglSwapInterval)},
+      {"eglGetProcAddress", as_proc(eglGetProcAddress)},
+  };
+  for (const auto& [n, f] : egl) {
+    if (std::strcmp(n, name) == 0) return f;
+  }
+  return nullptr;
+}

@@ -1,0 +1,133 @@
+// glLinkProgram's work: the GLSL front's link (or ARB_gl_spirv's), the SPIR-V pipeline the front's options describe
+// (spirv_patch/pipeline.hpp), the backend shader and the default uniform block's locations and storage.
+#include <algorithm>
+
+#include "bismuth/backend/compile_target.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
+#include "bismuth/translator/gl_program_pipeline.hpp"
+#include "gl_spirv.hpp"
+#include "program_link.hpp"
+
+namespace bismuth::gl {
+
+namespace {
+
+VkDescriptorType descriptor_type(translator::GlResourceKind kind) {
+  switch (kind) {
+    case translator::GlResourceKind::ShaderStorageBuffer:
+    case translator::GlResourceKind::AtomicCounterBuffer: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    default: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+  }
+}
+
+uint32_t scalar_bytes(uint32_t gl_type) {
+  switch (gl_type) {
+    case GL_DOUBLE: case GL_DOUBLE_VEC2: case GL_DOUBLE_VEC3: case GL_DOUBLE_VEC4: return 8;
+    default: return 4;
+  }
+}
+
+uint32_t components(uint32_t gl_type) {
+  switch (gl_type) {
+    case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: case GL_BOOL_VEC2: case GL_DOUBLE_VEC2: return 2;
+    case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: case GL_BOOL_VEC3: case GL_DOUBLE_VEC3: return 3;
+    case GL_FLOAT_VEC4: case GL_INT_VEC4: case GL_UNSIGNED_INT_VEC4: case GL_BOOL_VEC4: case GL_DOUBLE_VEC4: return 4;
+    default: return 1;
+  }
+}
+
+}  // namespace
+
+// glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
+// storage. On failure the message is the info log.
+Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
+  std::vector<std::shared_ptr<const translator::GlShader>> shaders;
+  const ShaderObject* spirv_shader = nullptr;
+  for (const auto& s : program.attached) {
+    if (s->spirv_binary) {
+      // ARB_gl_spirv: linking fails for "a mix of SPIR-V and GLSL shaders" or a SPIR-V shader not specialized.
+      if (!s->specialized) return fail("error: SPIR-V shader " + std::to_string(s->name) + " is not specialized");
+      if (spirv_shader != nullptr) return fail("error: more than one SPIR-V compute shader is attached");
+      spirv_shader = s.get();
+      continue;
+    }
+    if (!s->compiled) return fail("error: shader " + std::to_string(s->name) + " has not been compiled");
+    shaders.push_back(s->compiled);
+  }
+  if (spirv_shader != nullptr && !shaders.empty()) return fail("error: SPIR-V and GLSL shaders cannot be linked together");
+  std::string entry = "main";
+  // The device's GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: a program over it fails to link (GLSL 4.60 §4.3.8).
+  auto linked = spirv_shader ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
+                             : translator::link_gl_program(
+                                   shaders, {.max_compute_shared_memory_size = ctx->caps.max_shared_memory});
+  if (spirv_shader) entry = spirv_shader->spirv_entry;
+  if (!linked) return linked.error();
+  auto exe = std::make_shared<Executable>();
+  exe->program = std::move(*linked);
+  translator::GlLinkedProgram& p = exe->program;
+
+  auto piped = spirv_patch::run_pipeline(
+      p.spirv, translator::gl_program_pipeline(p, backend::compile_target(*ctx->device_state.device),
+                                               {.runtime_group_size = runtime_group_size_enabled()}));
+  if (!piped) {
+    const std::string& message = piped.error().message;
+    switch (spirv_patch::failed_stage(piped.error())) {
+      case spirv_patch::PipelineStage::LowerKhrSubgroupOps:
+        return fail("error: lowering GL_ARB_shader_ballot/GL_ARB_shader_group_vote: " + message);
+      case spirv_patch::PipelineStage::Validate:
+        return fail("error: internal: the program's SPIR-V is invalid: " + message);
+      default: return fail("error: internal: " + message);
+    }
+  }
+  if (piped->subgroup_lowering.changed) {
+    if (!ctx->caps.ballot_vote) {
+      return fail("error: GL_ARB_shader_ballot / GL_ARB_shader_group_vote are not supported on " +
+                  ctx->caps.device_name +
+                  ": it cannot guarantee subgroups of at most 64 invocations with ballot and vote in compute "
+                  "shaders");
+    }
+    exe->subgroup_size =
+        piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
+  }
+  p.spirv = std::move(piped->words);
+
+  backend::ShaderDesc desc;
+  desc.spirv = p.spirv;
+  desc.entry_point = entry;
+  for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
+  desc.group_size_spec_ids = p.size_spec_ids;
+  desc.name = "GL program " + std::to_string(program.name);
+  const bool variable = p.group_size == translator::GroupSize::Variable;
+  set_runtime_group_size(desc, *piped);
+  auto shader = backend::Shader::create(*ctx->device_state.device, desc);
+  if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
+  exe->shader = std::move(*shader);
+  if (variable) exe->prewarm = prewarm_variable_size(*ctx->device_state.cache, exe->shader, exe->subgroup_size);
+
+  for (uint32_t u = 0; u < p.uniforms.size(); ++u) {
+    translator::GlUniform& uniform = p.uniforms[u];
+    // Every element glUniform* may write lies inside the block (never past the CPU copy or the buffer).
+    const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
+                         scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
+    p.default_uniform_block_size = std::max(p.default_uniform_block_size, end);
+    const GLint base = static_cast<GLint>(exe->locations.size());
+    for (uint32_t e = 0; e < std::max<uint32_t>(1, uniform.array_size); ++e) exe->locations.push_back({u, e});
+    exe->location_by_name[uniform.name] = base;
+    const std::string& n = uniform.name;
+    if (n.size() > 3 && n.compare(n.size() - 3, 3, "[0]") == 0) {
+      const std::string stem = n.substr(0, n.size() - 3);
+      exe->location_by_name[stem] = base;
+      for (uint32_t e = 1; e < uniform.array_size; ++e) exe->location_by_name[stem + "[" + std::to_string(e) + "]"] = base + static_cast<GLint>(e);
+    }
+  }
+  if (p.default_uniform_block_size > 0) {
+    exe->uniform_data.assign(p.default_uniform_block_size, std::byte{0});
+    auto buffer = backend::Buffer::create(*ctx->device_state.device, p.default_uniform_block_size);
+    if (!buffer) return fail("error: allocating the default uniform block: " + buffer.error().message);
+    exe->uniform_buffer = std::move(*buffer);
+    exe->uniform_dirty = true;
+  }
+  return exe;
+}
+
+}  // namespace bismuth::gl
