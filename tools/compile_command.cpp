@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "bismuth/nvasm/assembler.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "gl_glsl_front.hpp"
 #include "nv_diagnostic.hpp"
 

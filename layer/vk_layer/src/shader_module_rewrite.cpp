@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "hooks.hpp"
 
 namespace bismuth::vk_layer {

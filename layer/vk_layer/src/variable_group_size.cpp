@@ -17,7 +17,7 @@
 #include <string>
 
 #include "bismuth/backend/process_exit.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "hooks.hpp"
 #include "size_pipeline_cache.hpp"
 

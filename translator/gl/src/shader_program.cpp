@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "bismuth/spirv_patch/module.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "gl_arithmetic.hpp"
 #include "gl_internal.hpp"

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 
 namespace bismuth::gl {

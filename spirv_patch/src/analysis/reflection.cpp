@@ -1,6 +1,6 @@
-// Pass 3. Resources come from SPIRV-Cross (resource_reflection.cpp); the rest is a walk over the functions each
+// Reflection. Resources come from SPIRV-Cross (resource_reflection.cpp); the rest is a walk over the functions each
 // entry point reaches.
-#include "bismuth/spirv_patch/reflection.hpp"
+#include "bismuth/spirv_patch/analysis/reflection.hpp"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -8,7 +8,7 @@
 #include <map>
 #include <set>
 
-#include "resource_reflection.hpp"
+#include "analysis/resource_reflection.hpp"
 
 namespace bismuth::spirv_patch {
 

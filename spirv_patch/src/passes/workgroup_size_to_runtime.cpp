@@ -1,4 +1,4 @@
-// Pass 4: workgroup size -> run-time value from push constants. The rules it follows:
+// workgroup_size_to_runtime: workgroup size -> run-time value from push constants. The rules it follows:
 // - SPIR-V 1.6 section 3.21: LocalInvocationIndex = x + y*X + z*X*Y; with a physical size (L,1,1) it is the flat
 //   index itself, so the logical ids come from it: (i % X, (i / X) % Y, i / (X*Y)), GlobalInvocationId =
 //   WorkgroupId * (X,Y,Z) + LocalInvocationId. WorkgroupId and NumWorkgroups do not change.
@@ -9,14 +9,14 @@
 // - Section 2.17 / Vulkan 15.6: OpEntryPoint interfaces list Input/Output variables before SPIR-V 1.4 and every
 //   global variable the entry point uses from 1.4 on.
 // Everything is checked before the first edit; after that only the id bound can run out.
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 #include <unordered_map>
 
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/analysis/workgroup_size.hpp"
 #include "grammar.hpp"
 
 namespace bismuth::spirv_patch {

@@ -1,4 +1,4 @@
-// Pass 2: SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote instructions -> SPIR-V 1.3 OpGroupNonUniform*, which
+// SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote instructions -> SPIR-V 1.3 OpGroupNonUniform*, which
 // every Vulkan 1.1 device with the matching subgroup features accepts (VK_EXT_shader_subgroup_ballot / _vote are
 // deprecated and absent on most drivers).
 #pragma once

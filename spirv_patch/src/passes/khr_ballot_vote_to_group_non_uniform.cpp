@@ -1,11 +1,11 @@
-// Pass 2. Sources: SPV_KHR_shader_ballot (rev. 11), SPV_KHR_subgroup_vote, SPIR-V 1.6 section 3.42.24
+// lower_khr_subgroup_ops. Sources: SPV_KHR_shader_ballot (rev. 11), SPV_KHR_subgroup_vote, SPIR-V 1.6 section 3.42.24
 // ("Non-Uniform Instructions"). The KHR instructions have no Scope operand; their scope is the subgroup, so each
 // becomes the GroupNonUniform instruction with Execution = Subgroup (3). Result ids and types are kept, so no use
 // needs rewriting.
 #define SPV_ENABLE_UTILITY_CODE  // HasResultAndType
 #include <spirv/unified1/spirv.hpp11>
 
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 
 #include <algorithm>
 
