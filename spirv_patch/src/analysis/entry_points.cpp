@@ -18,8 +18,8 @@ Expected<Module::EntryPoint> find_compute_entry_point(const Module& module, std:
     if (entry.model == spv::ExecutionModel::GLCompute && entry.name == name) return entry;
     seen += (seen.empty() ? "" : ", ") + ("\"" + entry.name + "\"");
   }
-  return fail("no GLCompute entry point named \"" + std::string(name) + "\" (entry points: " +
-              (seen.empty() ? "none" : seen) + ")");
+  return fail("no GLCompute entry point named \"" + std::string(name) +
+              "\" (entry points: " + (seen.empty() ? "none" : seen) + ")");
 }
 
 }  // namespace bismuth::spirv_patch

@@ -14,7 +14,7 @@ namespace bismuth::spirv_patch {
 
 struct WorkgroupSizeDimension {
   uint32_t value = 0;
-  uint32_t constant_id = 0;              // 0: a LocalSize literal
+  uint32_t constant_id = 0;  // 0: a LocalSize literal
   bool is_spec_constant = false;
   std::optional<uint32_t> spec_id;
 };

@@ -22,8 +22,8 @@ std::string_view to_string(WorkgroupSizeForm form);
 
 struct WorkgroupSizeInfo {
   WorkgroupSizeForm form = WorkgroupSizeForm::LocalSize;
-  std::array<uint32_t, 3> size{};                        // spec constant defaults where specializable
-  std::array<std::optional<uint32_t>, 3> spec_ids{};     // set where the dimension is a spec constant with SpecId
+  std::array<uint32_t, 3> size{};                     // spec constant defaults where specializable
+  std::array<std::optional<uint32_t>, 3> spec_ids{};  // set where the dimension is a spec constant with SpecId
 };
 // Reads the size without changing anything.
 Expected<WorkgroupSizeInfo> find_workgroup_size(const Module& module, const Module::EntryPoint& entry_point);
