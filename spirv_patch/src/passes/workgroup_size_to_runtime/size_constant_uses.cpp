@@ -15,9 +15,7 @@ namespace {
 
 using spv::Op;
 
-// ---------------------------------------------------------------------------------------------------------------
-// OpSpecConstantOp opcodes that have an ordinary instruction with the same operands in a function.
-
+// OpSpecConstantOp opcodes that have an ordinary instruction with the same operands in a function, by operand shape.
 enum class SpecShape { Unary, Binary, Ternary, Extract, Insert, Shuffle };
 
 std::optional<SpecShape> spec_op_shape(Op op) {

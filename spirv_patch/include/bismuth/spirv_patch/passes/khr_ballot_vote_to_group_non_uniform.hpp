@@ -30,13 +30,18 @@ struct SubgroupLoweringReport {
   std::vector<spv::Capability> capabilities_added;
 };
 
+// The lowering has no settings; the struct gives it the (Module&, options) -> Expected<Report> shape of every pass.
+struct SubgroupLoweringOptions {};
+
 // Rewrites `module` in place. A module without either extension is left untouched (changed == false).
-Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module);
+Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module, const SubgroupLoweringOptions& options = {});
 
 struct SubgroupLoweringPatch {
   std::vector<uint32_t> words;
   SubgroupLoweringReport report;
 };
-Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t> words);
+// Words in, words out: parse, rewrite, serialize.
+Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t> words,
+                                                      const SubgroupLoweringOptions& options = {});
 
 }  // namespace bismuth::spirv_patch
