@@ -21,7 +21,7 @@ uint32_t u(auto value) {
 class OperandWalker {
  public:
   OperandWalker(std::span<const uint32_t> words, std::optional<uint32_t> id_bound, IdOperands& out)
-      : words_(words), id_bound_(id_bound), out_(out) {}
+      : words_(words), check_ids_(id_bound.has_value()), bound_(id_bound.value_or(0)), out_(out) {}
 
   std::string walk(std::span<const grammar::Operand> operands) {
     walk_list(operands);
@@ -58,12 +58,15 @@ class OperandWalker {
   }
 
   void check_id(size_t at) {
-    if (!id_bound_) return;
     const uint32_t id = words_[at];
-    if (id == 0 || id >= *id_bound_) {
-      note("id %" + std::to_string(id) + " (operand word " + std::to_string(at) + ") is " +
-           (id == 0 ? std::string("0") : "not below the bound " + std::to_string(*id_bound_)));
-    }
+    if (check_ids_ && (id == 0 || id >= bound_)) note_bad_id(at);
+  }
+
+  // Out of line: Module::parse checks every id, and check_id stays small enough to inline.
+  [[gnu::noinline]] void note_bad_id(size_t at) {
+    const uint32_t id = words_[at];
+    note("id %" + std::to_string(id) + " (operand word " + std::to_string(at) + ") is " +
+         (id == 0 ? std::string("0") : "not below the bound " + std::to_string(bound_)));
   }
 
   void take(const grammar::Operand& operand) {
@@ -150,7 +153,8 @@ class OperandWalker {
   }
 
   std::span<const uint32_t> words_;
-  std::optional<uint32_t> id_bound_;
+  bool check_ids_;
+  uint32_t bound_;
   IdOperands& out_;
   size_t index_ = 1;
   std::string problem_;
