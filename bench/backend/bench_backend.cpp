@@ -34,7 +34,7 @@
 #include "bismuth/backend/device_selection.hpp"
 #include "bismuth/backend/instance.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "bench_support.hpp"
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bismuth/spirv_patch/module.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
 
 namespace {

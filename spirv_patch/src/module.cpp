@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 
+#include "analysis/id_operands.hpp"
 #include "grammar.hpp"
 
 namespace bismuth::spirv_patch {
@@ -77,125 +78,6 @@ std::string where(uint32_t offset, uint32_t opcode) {
   return "word " + std::to_string(offset) + " (" + opcode_name(opcode) + ")";
 }
 
-// Walks one instruction's operands against the grammar. Checks every id against the bound, every string for its
-// terminator, every enumerant and its parameters, and that the operands fill the instruction exactly.
-class OperandWalker {
- public:
-  OperandWalker(std::span<const uint32_t> instruction, uint32_t bound) : words_(instruction), bound_(bound) {}
-
-  // Empty on success, else what is wrong (without the position).
-  std::string walk(std::span<const grammar::Operand> operands) {
-    if (!walk_list(operands)) return error_;
-    if (index_ != words_.size()) {
-      return std::to_string(words_.size() - index_) + " word(s) after the last operand (word count " +
-             std::to_string(words_.size()) + ")";
-    }
-    return {};
-  }
-  uint32_t result_id() const { return result_id_; }
-
- private:
-  bool walk_list(std::span<const grammar::Operand> operands) {
-    for (const grammar::Operand& operand : operands) {
-      switch (operand.quantifier) {
-        case grammar::Quantifier::One:
-          if (index_ >= words_.size()) {
-            error_ = "missing operand(s): the word count " + std::to_string(words_.size()) + " is too small";
-            return false;
-          }
-          if (!take(operand)) return false;
-          break;
-        case grammar::Quantifier::Optional:
-          if (index_ < words_.size() && !take(operand)) return false;
-          break;
-        case grammar::Quantifier::Many:
-          while (index_ < words_.size()) {
-            if (!take(operand)) return false;
-          }
-          break;
-      }
-    }
-    return true;
-  }
-
-  bool check_id(size_t at) {
-    const uint32_t id = words_[at];
-    if (id == 0 || id >= bound_) {
-      error_ = "id %" + std::to_string(id) + " (operand word " + std::to_string(at) + ") is " +
-               (id == 0 ? std::string("0") : "not below the bound " + std::to_string(bound_));
-      return false;
-    }
-    return true;
-  }
-
-  bool take(const grammar::Operand& operand) {
-    switch (operand.cls) {
-      case grammar::OperandClass::Id:
-      case grammar::OperandClass::TypeId:
-        if (!check_id(index_)) return false;
-        ++index_;
-        return true;
-      case grammar::OperandClass::ResultId:
-        if (!check_id(index_)) return false;
-        result_id_ = words_[index_++];
-        return true;
-      case grammar::OperandClass::Literal: ++index_; return true;
-      case grammar::OperandClass::String:
-        for (; index_ < words_.size(); ++index_) {
-          const uint32_t word = words_[index_];
-          if ((word & 0xff000000u) == 0 || (word & 0xff0000u) == 0 || (word & 0xff00u) == 0 || (word & 0xffu) == 0) {
-            ++index_;
-            return true;
-          }
-        }
-        error_ = "string operand has no terminating nul within the instruction";
-        return false;
-      case grammar::OperandClass::Rest: index_ = words_.size(); return true;
-      case grammar::OperandClass::PairIdLiteral:
-      case grammar::OperandClass::PairIdId:
-        if (index_ + 1 >= words_.size()) {
-          error_ = "operand pair cut short by the word count";
-          return false;
-        }
-        if (!check_id(index_)) return false;
-        if (operand.cls == grammar::OperandClass::PairIdId && !check_id(index_ + 1)) return false;
-        index_ += 2;
-        return true;
-      case grammar::OperandClass::ValueEnum: {
-        const grammar::EnumKind& kind = grammar::enum_kind(operand.enum_kind);
-        const uint32_t value = words_[index_++];
-        const grammar::Enumerant* enumerant = grammar::find_enumerant(kind, value);
-        if (!enumerant) {
-          error_ = "unknown " + std::string(kind.name) + " " + std::to_string(value);
-          return false;
-        }
-        return walk_list(grammar::parameters(*enumerant));
-      }
-      case grammar::OperandClass::BitEnum: {
-        const grammar::EnumKind& kind = grammar::enum_kind(operand.enum_kind);
-        const uint32_t mask = words_[index_++];
-        for (uint32_t bit = 0; bit < 32; ++bit) {
-          if (!(mask & (1u << bit))) continue;
-          const grammar::Enumerant* enumerant = grammar::find_enumerant(kind, 1u << bit);
-          if (!enumerant) {
-            error_ = "unknown " + std::string(kind.name) + " bit 0x" + hex(1u << bit).substr(2);
-            return false;
-          }
-          if (!walk_list(grammar::parameters(*enumerant))) return false;
-        }
-        return true;
-      }
-    }
-    return true;
-  }
-
-  std::span<const uint32_t> words_;
-  uint32_t bound_;
-  size_t index_ = 1;
-  uint32_t result_id_ = 0;
-  std::string error_;
-};
-
 }  // namespace
 
 std::string version_string(uint32_t version_word) {
@@ -205,6 +87,10 @@ std::string version_string(uint32_t version_word) {
 std::string opcode_name(uint32_t opcode) {
   if (const grammar::InstructionInfo* info = grammar::find_instruction(opcode)) return info->name;
   return "Op" + std::to_string(opcode);
+}
+
+std::string id_name(uint32_t id) {
+  return "%" + std::to_string(id);
 }
 
 Expected<Module> Module::parse(std::span<const uint32_t> words) {
@@ -242,6 +128,7 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
   module.order_.reserve(words.size() / 4);
 
   Section current = Section::Capability;
+  IdOperands operands;  // one for every instruction: the walk reuses its storage
   for (size_t offset = 5; offset < words.size();) {
     const uint32_t word_count = words[offset] >> 16;
     const uint32_t opcode = words[offset] & 0xffff;
@@ -253,8 +140,9 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     }
     const grammar::InstructionInfo* info = grammar::find_instruction(opcode);
     if (!info) return fail(where(at, opcode) + ": unknown opcode " + std::to_string(opcode));
-    OperandWalker walker(words.subspan(offset, word_count), bound);
-    if (std::string problem = walker.walk(grammar::operands(*info)); !problem.empty()) {
+    const auto instruction = words.subspan(offset, word_count);
+    if (std::string problem = walk_operands(instruction, grammar::operands(*info), bound, operands);
+        !problem.empty()) {
       return fail(where(at, opcode) + ": " + problem);
     }
 
@@ -275,7 +163,8 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     const auto handle = static_cast<InstructionHandle>(module.records_.size());
     module.records_.push_back(Record{at, word_count, at, section, false});
     module.order_.push_back(handle);
-    if (const uint32_t id = walker.result_id(); id != 0) {
+    if (operands.result != 0) {
+      const uint32_t id = instruction[operands.result];
       if (id >= module.definitions_.size()) module.definitions_.resize(id + 1, 0);  // grows geometrically
       if (module.definitions_[id] != 0) {
         return fail(where(at, opcode) + ": id %" + std::to_string(id) + " is already defined at " +

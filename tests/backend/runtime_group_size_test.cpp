@@ -2,7 +2,7 @@
 // depend on the total invocation count only, gives the same results as per-size pipelines; shapes of one total
 // share one pipeline; a never-seen size of a barrier-free program runs on a larger ready pipeline while its own
 // compiles in the background; programs with barriers only ever run on their exact total.
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "backend_fixture.hpp"
 
 using namespace bismuth;

@@ -1,7 +1,7 @@
 // reflect: fails with a message or reflects; SPIRV-Cross only ever sees modules the validator accepted.
 #include <cstdlib>
 
-#include "bismuth/spirv_patch/reflection.hpp"
+#include "bismuth/spirv_patch/analysis/reflection.hpp"
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(reflect) {

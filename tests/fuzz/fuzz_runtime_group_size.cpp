@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(runtime_group_size) {

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(subgroup_lowering) {

@@ -2,7 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "fuzz_target.hpp"
 
 BISMUTH_FUZZ_TARGET(workgroup_size) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "bismuth/nvasm/assembler.hpp"
-#include "bismuth/spirv_patch/reflection.hpp"
+#include "bismuth/spirv_patch/analysis/reflection.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 
 using namespace bismuth;

@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
+#include "bismuth/spirv_patch/analysis/workgroup_size.hpp"
 #include "bismuth/spirv_patch/module.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
 #include "shader_sources.hpp"
 #include "support/run_process.hpp"
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "bismuth/spirv_patch/reflection.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/analysis/reflection.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "shader_sources.hpp"
 
 using bismuth::spirv_patch::DescriptorType;

@@ -12,9 +12,9 @@
 #include <fstream>
 #include <random>
 
-#include "bismuth/spirv_patch/reflection.hpp"
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/analysis/reflection.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/translator/gl_program.hpp"
 #include "shader_sources.hpp"
 #include "support/buffer_dispatch.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "shader_sources.hpp"
 #include "support/compute_harness.hpp"
 #include "support/validated_vulkan.hpp"

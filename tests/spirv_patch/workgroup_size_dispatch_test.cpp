@@ -6,7 +6,7 @@
 #include <set>
 #include <tuple>
 
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "shader_sources.hpp"
 #include "support/compute_harness.hpp"
 #include "support/validated_vulkan.hpp"

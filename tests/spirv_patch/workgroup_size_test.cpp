@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "shader_sources.hpp"
 
 using bismuth::spirv_patch::Module;

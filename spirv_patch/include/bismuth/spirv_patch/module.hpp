@@ -42,6 +42,8 @@ inline constexpr uint32_t kMaxIdBound = 4'194'303;
 std::string version_string(uint32_t version_word);
 // Name of an opcode from SPIRV-Headers' grammar ("OpSubgroupBallotKHR"), or "Op<number>" when unknown.
 std::string opcode_name(uint32_t opcode);
+// "%5" for id 5, as messages name ids.
+std::string id_name(uint32_t id);
 
 // Position of an instruction inside a Module. Stable across edits; an erased instruction keeps its handle.
 using InstructionHandle = uint32_t;

@@ -23,10 +23,10 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
-#include "bismuth/spirv_patch/runtime_group_size.hpp"
-#include "bismuth/spirv_patch/subgroup_lowering.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 
 namespace bismuth::spirv_patch {
 

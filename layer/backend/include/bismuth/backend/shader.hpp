@@ -47,7 +47,7 @@ struct ShaderDesc {
   VkPipelineCreateFlags pipeline_flags = 0;
   VkPipelineShaderStageCreateFlags stage_flags = 0;
   // Optional, for variable-size programs: the same program rewritten by spirv_patch::workgroup_size_to_runtime
-  // (spirv_patch/runtime_group_size.hpp). Its pipelines depend only on the total invocation count L (the size spec
+  // (spirv_patch/passes/workgroup_size_to_runtime.hpp). Its pipelines depend only on the total invocation count L (the size spec
   // constants are specialised to (L,1,1)) and read the logical size (x,y,z) from 12 bytes of push constants at
   // `push_constant_offset`, so one pipeline serves every shape of the same total and, unless `exact_only`, any
   // request of at most L invocations (the others return at once). CommandStream prefers it (docs/backend.md,

@@ -1,6 +1,6 @@
-// Pass 3. Resources come from SPIRV-Cross (resource_reflection.cpp); the rest is a walk over the functions each
-// entry point reaches.
-#include "bismuth/spirv_patch/reflection.hpp"
+// Reflection. Resources come from SPIRV-Cross (resource_reflection.cpp); the rest is a walk over the functions each
+// entry point reaches (call_graph.hpp).
+#include "bismuth/spirv_patch/analysis/reflection.hpp"
 
 #include <spirv-tools/libspirv.hpp>
 
@@ -8,26 +8,20 @@
 #include <map>
 #include <set>
 
-#include "resource_reflection.hpp"
+#include "analysis/call_graph.hpp"
+#include "analysis/id_operands.hpp"
+#include "analysis/resource_reflection.hpp"
 
 namespace bismuth::spirv_patch {
 
 namespace {
 
 struct FunctionFacts {
-  std::vector<uint32_t> callees;
   bool barrier = false;
   bool workgroup = false;
   bool subgroup = false;
   bool atomics = false;
 };
-
-bool is_atomic(spv::Op op) {
-  const auto n = static_cast<uint32_t>(op);
-  return (n >= static_cast<uint32_t>(spv::Op::OpAtomicLoad) && n <= static_cast<uint32_t>(spv::Op::OpAtomicXor)) ||
-         op == spv::Op::OpAtomicFlagTestAndSet || op == spv::Op::OpAtomicFlagClear ||
-         op == spv::Op::OpAtomicFMinEXT || op == spv::Op::OpAtomicFMaxEXT || op == spv::Op::OpAtomicFAddEXT;
-}
 
 bool is_subgroup(spv::Op op) {
   const auto n = static_cast<uint32_t>(op);
@@ -58,6 +52,22 @@ std::vector<size_t> pointer_operands(spv::Op op, size_t word_count) {
     }
     default: return is_atomic(op) ? std::vector<size_t>{3} : std::vector<size_t>{};
   }
+}
+
+// What one function does itself (its callees are not looked at).
+FunctionFacts facts_of(const Module& module, const Function& f, const std::set<uint32_t>& workgroup_variables) {
+  FunctionFacts facts;
+  for (InstructionHandle h : f.body) {
+    const spv::Op op = module.opcode(h);
+    const auto w = module.words(h);
+    if (op == spv::Op::OpControlBarrier) facts.barrier = true;
+    if (is_atomic(op)) facts.atomics = true;
+    if (is_subgroup(op)) facts.subgroup = true;
+    for (size_t index : pointer_operands(op, w.size())) {
+      if (index < w.size() && workgroup_variables.contains(w[index])) facts.workgroup = true;
+    }
+  }
+  return facts;
 }
 
 // Vulkan 1.3 rules (SPIR-V 1.0 to 1.6): everything Bismuth reflects is meant for Vulkan, and SPIRV-Cross expects
@@ -98,28 +108,10 @@ Expected<ModuleReflection> reflect(std::span<const uint32_t> words) {
     }
   }
 
-  std::map<uint32_t, FunctionFacts> functions;
-  FunctionFacts* current = nullptr;
-  for (InstructionHandle h : module.instructions(Section::Function)) {
-    const spv::Op op = module.opcode(h);
-    const auto w = module.words(h);
-    if (op == spv::Op::OpFunction) {
-      current = &functions[w[2]];
-      continue;
-    }
-    if (!current) continue;
-    if (op == spv::Op::OpFunctionEnd) {
-      current = nullptr;
-      continue;
-    }
-    if (op == spv::Op::OpFunctionCall) current->callees.push_back(w[3]);
-    if (op == spv::Op::OpControlBarrier) current->barrier = true;
-    if (is_atomic(op)) current->atomics = true;
-    if (is_subgroup(op)) current->subgroup = true;
-    for (size_t index : pointer_operands(op, w.size())) {
-      if (index < w.size() && workgroup_variables.contains(w[index])) current->workgroup = true;
-    }
-  }
+  auto functions = collect_functions(module);
+  if (!functions) return functions.error();
+  std::map<uint32_t, FunctionFacts> facts;
+  for (const Function& f : *functions) facts[f.id] = facts_of(module, f, workgroup_variables);
 
   for (const auto& entry : module.entry_points()) {
     EntryPointReflection reflection;
@@ -130,21 +122,13 @@ Expected<ModuleReflection> reflect(std::span<const uint32_t> words) {
       if (!size) return fail("entry point \"" + entry.name + "\": " + size.error().message);
       reflection.workgroup_size = *size;
     }
-    std::set<uint32_t> seen{entry.function_id};
-    std::vector<uint32_t> pending{entry.function_id};
-    while (!pending.empty()) {
-      const uint32_t id = pending.back();
-      pending.pop_back();
-      auto it = functions.find(id);
-      if (it == functions.end()) continue;
-      const FunctionFacts& facts = it->second;
-      reflection.uses_barriers |= facts.barrier;
-      reflection.uses_workgroup_storage |= facts.workgroup;
-      reflection.uses_subgroup_operations |= facts.subgroup;
-      reflection.uses_atomics |= facts.atomics;
-      for (uint32_t callee : facts.callees) {
-        if (seen.insert(callee).second) pending.push_back(callee);
-      }
+    for (uint32_t id : reachable_functions(*functions, entry.function_id)) {
+      auto it = facts.find(id);
+      if (it == facts.end()) continue;
+      reflection.uses_barriers |= it->second.barrier;
+      reflection.uses_workgroup_storage |= it->second.workgroup;
+      reflection.uses_subgroup_operations |= it->second.subgroup;
+      reflection.uses_atomics |= it->second.atomics;
     }
     auto resources = reflect_resources(words, entry.name, static_cast<uint32_t>(entry.model));
     if (!resources) return fail("entry point \"" + entry.name + "\": " + resources.error().message);
@@ -152,21 +136,6 @@ Expected<ModuleReflection> reflect(std::span<const uint32_t> words) {
     out.entry_points.push_back(std::move(reflection));
   }
   return out;
-}
-
-std::string_view to_string(DescriptorType type) {
-  switch (type) {
-    case DescriptorType::UniformBuffer: return "uniform-buffer";
-    case DescriptorType::StorageBuffer: return "storage-buffer";
-    case DescriptorType::SampledImage: return "combined-image-sampler";
-    case DescriptorType::SeparateImage: return "sampled-image";
-    case DescriptorType::SeparateSampler: return "sampler";
-    case DescriptorType::StorageImage: return "storage-image";
-    case DescriptorType::UniformTexelBuffer: return "uniform-texel-buffer";
-    case DescriptorType::StorageTexelBuffer: return "storage-texel-buffer";
-    case DescriptorType::AccelerationStructure: return "acceleration-structure";
-  }
-  return "?";
 }
 
 }  // namespace bismuth::spirv_patch

@@ -1,4 +1,4 @@
-// Pass 1: the workgroup size of one compute entry point becomes three OpSpecConstant uints with known SpecIds, so
+// The workgroup size of one compute entry point becomes three OpSpecConstant uints with known SpecIds, so
 // one module serves every `glDispatchComputeGroupSizeARB` size through pipeline specialization.
 #pragma once
 
@@ -10,18 +10,10 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/analysis/workgroup_size.hpp"
 #include "bismuth/spirv_patch/module.hpp"
 
 namespace bismuth::spirv_patch {
-
-// Where a module states an entry point's workgroup size (SPIR-V 1.6 sections 3.6 and 3.21).
-enum class WorkgroupSizeForm {
-  LocalSize,             // OpExecutionMode %main LocalSize x y z (literals)
-  LocalSizeId,           // OpExecutionModeId %main LocalSizeId %x %y %z (SPIR-V >= 1.2)
-  WorkgroupSizeBuiltIn,  // a constant composite decorated BuiltIn WorkgroupSize; wins over both modes above
-};
-
-std::string_view to_string(WorkgroupSizeForm form);
 
 struct WorkgroupSizeOptions {
   std::string entry_point = "main";
@@ -61,13 +53,5 @@ struct WorkgroupSizePatch {
 // Words in, words out: parse, rewrite, serialize.
 Expected<WorkgroupSizePatch> workgroup_size_to_spec_constants(std::span<const uint32_t> words,
                                                               const WorkgroupSizeOptions& options);
-
-// The workgroup size of a compute entry point as the module states it, without changing anything.
-struct WorkgroupSizeInfo {
-  WorkgroupSizeForm form = WorkgroupSizeForm::LocalSize;
-  std::array<uint32_t, 3> size{};                        // spec constant defaults where specializable
-  std::array<std::optional<uint32_t>, 3> spec_ids{};     // set where the dimension is a spec constant with SpecId
-};
-Expected<WorkgroupSizeInfo> find_workgroup_size(const Module& module, const Module::EntryPoint& entry_point);
 
 }  // namespace bismuth::spirv_patch

@@ -1,4 +1,4 @@
-#include "resource_reflection.hpp"
+#include "analysis/resource_reflection.hpp"
 
 #include <spirv_cross_c.h>
 

@@ -1,11 +1,11 @@
-// Pass 4: the workgroup size of a variable-size compute entry point becomes a run-time value read from push
+// The workgroup size of a variable-size compute entry point becomes a run-time value read from push
 // constants, so one pipeline compiled for L invocations serves every logical size (x,y,z) with x*y*z <= L.
 //
 // The input went through workgroup_size_to_spec_constants: its size is three OpSpecConstant with SpecIds. The
 // output keeps those spec constants as the real (physical) size; the backend specializes them to (L,1,1) and pushes
 // the logical (x,y,z) as three uint32 at `push_constant_offset`, with the same workgroup counts. Each workgroup then
 // behaves like a workgroup of size (x,y,z) of the input; invocations with LocalInvocationIndex >= x*y*z return at
-// once, before any side effect. docs/spirv_patch.md, "Pass 4", has the rules and the limits.
+// once, before any side effect. docs/spirv_patch.md, "workgroup_size_to_runtime", has the rules and the limits.
 #pragma once
 
 #include <array>

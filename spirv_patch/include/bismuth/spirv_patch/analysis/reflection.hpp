@@ -1,4 +1,4 @@
-// Pass 3: what the runtime needs to know about each entry point before it builds a pipeline.
+// What the runtime needs to know about each entry point before it builds a pipeline.
 #pragma once
 
 #include <cstdint>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
-#include "bismuth/spirv_patch/descriptor_binding.hpp"
-#include "bismuth/spirv_patch/workgroup_size.hpp"
+#include "bismuth/spirv_patch/analysis/descriptor_binding.hpp"
+#include "bismuth/spirv_patch/analysis/workgroup_size.hpp"
 
 namespace bismuth::spirv_patch {
 

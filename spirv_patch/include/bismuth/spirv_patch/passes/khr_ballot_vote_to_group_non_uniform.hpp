@@ -1,4 +1,4 @@
-// Pass 2: SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote instructions -> SPIR-V 1.3 OpGroupNonUniform*, which
+// SPV_KHR_shader_ballot and SPV_KHR_subgroup_vote instructions -> SPIR-V 1.3 OpGroupNonUniform*, which
 // every Vulkan 1.1 device with the matching subgroup features accepts (VK_EXT_shader_subgroup_ballot / _vote are
 // deprecated and absent on most drivers).
 #pragma once
@@ -30,13 +30,18 @@ struct SubgroupLoweringReport {
   std::vector<spv::Capability> capabilities_added;
 };
 
+// The lowering has no settings; the struct gives it the (Module&, options) -> Expected<Report> shape of every pass.
+struct SubgroupLoweringOptions {};
+
 // Rewrites `module` in place. A module without either extension is left untouched (changed == false).
-Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module);
+Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module, const SubgroupLoweringOptions& options = {});
 
 struct SubgroupLoweringPatch {
   std::vector<uint32_t> words;
   SubgroupLoweringReport report;
 };
-Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t> words);
+// Words in, words out: parse, rewrite, serialize.
+Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t> words,
+                                                      const SubgroupLoweringOptions& options = {});
 
 }  // namespace bismuth::spirv_patch

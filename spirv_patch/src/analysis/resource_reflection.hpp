@@ -6,7 +6,7 @@
 #include <string>
 
 #include "bismuth/common/expected.hpp"
-#include "bismuth/spirv_patch/descriptor_binding.hpp"
+#include "bismuth/spirv_patch/analysis/descriptor_binding.hpp"
 
 namespace bismuth::spirv_patch {
 
