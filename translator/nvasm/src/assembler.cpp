@@ -7,6 +7,7 @@
 #include "ast.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "codegen.hpp"
+#include "parser.hpp"
 
 namespace bismuth::nvasm {
 
