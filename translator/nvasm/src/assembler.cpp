@@ -1,4 +1,4 @@
-// The public entry: parse, check the subgroup-size rule, emit, optimize, validate.
+// The public entry: parse, describe (and check the subgroup-size rule), emit, optimize, validate.
 #include "bismuth/nvasm/assembler.hpp"
 
 #include <spirv-tools/libspirv.hpp>
@@ -7,6 +7,8 @@
 #include "ast.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "codegen.hpp"
+#include "parser.hpp"
+#include "program_info.hpp"
 
 namespace bismuth::nvasm {
 
@@ -38,27 +40,9 @@ Expected<Program> assemble_unchecked(std::string_view source, const AssembleOpti
   if (!detail::parse_program(source, parsed, failure)) return load_error(source, failure);
 
   Program program;
-  ProgramInfo& info = program.info;
-  info.options = parsed.options;
-  info.shared_memory_bytes = parsed.shared_memory;
-  if (parsed.variable_group_size) {
-    info.group_size_form = GroupSizeForm::Variable;
-  } else {
-    info.group_size = *parsed.group_size;
-  }
-  if (parsed.first_thread_group_use != SIZE_MAX) {
-    // NV_shader_thread_group / NV_shader_thread_shuffle describe 32-thread warps (masks are 32 bits, SHF* clamps
-    // lanes to 0..31). On another subgroup size the results would be wrong, so the program does not load.
-    info.required_subgroup_size = kWarpSize;
-    if (!options.subgroup_size_32_available) {
-      failure = {parsed.first_thread_group_use,
-                 "thread-group instructions and values need a subgroup size of 32 (NVIDIA warps), and this device "
-                 "cannot run compute with 32-lane subgroups"};
-      return load_error(source, failure);
-    }
-  }
+  if (!detail::describe_program(parsed, options, program.info, failure)) return load_error(source, failure);
   std::vector<uint32_t> words;
-  if (!detail::generate_spirv(parsed, options, words, info, failure)) return load_error(source, failure);
+  if (!detail::generate_spirv(parsed, options, words, program.info, failure)) return load_error(source, failure);
 
   if (options.optimize) {
     spvtools::Optimizer optimizer(SPV_ENV_VULKAN_1_1);

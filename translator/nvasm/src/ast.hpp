@@ -194,7 +194,4 @@ struct ParsedProgram {
   uint32_t env_count = 0;
 };
 
-// Parses and checks a program; Failure on the first load error.
-bool parse_program(std::string_view source, ParsedProgram& out, Failure& failure);
-
 }  // namespace bismuth::nvasm::detail

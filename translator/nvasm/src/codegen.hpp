@@ -1,15 +1,231 @@
+// SPIR-V emission for parsed !!NVcp5.0 programs.
+//
+// Registers are untyped: a TEMP is four 32-bit words (LONG TEMP: four 64-bit words), held in a Private variable
+// so that subroutines share them. Each instruction loads its operands as raw words, converts them to the opcode's
+// data type (bitcast when the widths agree; a value conversion between a 32-bit register and a 64-bit type, as
+// NV_gpu_program_fp64 defines), computes on four components, converts back and stores under the write mask and
+// the condition-code predicate. Condition codes CC0/CC1 are Private uvec4s with SF, ZF, OF, CF as bits 0..3.
+// The optimizer turns all of this into SSA afterwards.
+//
+// Codegen is the state one emission shares; its members are implemented by concern, one file each:
+//   codegen.cpp               the run: module-level variables, functions, dispatch by opcode family, capabilities
+//   codegen_types.cpp         types and constants by DataType (the builder keeps the one cache of them)
+//   codegen_operands.cpp      register conversions, operand loads, swizzles, destination writes, condition codes
+//   codegen_flow.cpp          IF / REP blocks, BRK / CONT / RET, CAL
+//   codegen_memory.cpp        loads, stores, atomics and barriers on storage buffers, shared memory, parameter buffers
+//   codegen_arithmetic.cpp    the arithmetic families of the opcode table
+//   codegen_thread_group.cpp  ballot, votes and shuffles
+// The order in which they ask the builder for ids is the module's id order: keep it when moving code around.
 #pragma once
 
+#include <spirv/unified1/GLSL.std.450.h>
+
+#include <array>
 #include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "ast.hpp"
 #include "bismuth/nvasm/assembler.hpp"
+#include "spirv_builder.hpp"
 
 namespace bismuth::nvasm::detail {
 
+// A value of four components of one data type.
+struct Val {
+  uint32_t id = 0;
+  DataType type = DataType::U32;
+};
+
+// double -> float without relying on out-of-range conversions (inf for values past the float range).
+float narrow(double v);
+
+class Codegen {
+ public:
+  Codegen(const ParsedProgram& p, const AssembleOptions& o, ProgramInfo& info, Failure& f)
+      : p_(p), options_(o), info_(info), failure_(f) {}
+
+  bool run(std::vector<uint32_t>& words);
+
+ private:
+  // Inside the emitters Op is a SPIR-V opcode (Op::OpLoad) and AsmOp the assembler's own (AsmOp::ADD).
+  using Op = spv::Op;
+  using AsmOp = detail::Op;
+
+  static constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
+  static constexpr uint32_t kSemAcqRel = 0x8, kSemUniform = 0x40, kSemWorkgroup = 0x100;
+  static constexpr uint32_t kFlagSF = 1, kFlagZF = 2, kFlagOF = 4, kFlagCF = 8;
+
+  // ---- codegen.cpp: module-level objects, functions, dispatch
+  void setup_globals();
+  void declare_registers();
+  void declare_storage_buffers();
+  void declare_shared_memory();
+  void declare_parameter_buffers();
+  void declare_group_size();
+  uint32_t uniform_block(uint32_t count, uint32_t binding);
+  uint32_t builtin_var(spv::BuiltIn which, uint32_t type);
+  void finish_module(uint32_t main_id);
+  void begin_function(uint32_t id);
+  void end_function();
+  uint32_t function_var(uint32_t type);
+  bool function(size_t index);
+  bool instruction(const Instruction& inst);
+  bool fail(const Instruction& inst, std::string text);
+
+  // ---- codegen_types.cpp: types and constants
+  uint32_t t_void() { return b_.type_void(); }
+  uint32_t t_bool() { return b_.type_bool(); }
+  uint32_t t_int(uint32_t width, bool sign) {
+    if (width == 64) uses_int64_ = true;
+    return b_.type_int(width, sign);
+  }
+  uint32_t t_float(uint32_t width) {
+    if (width == 64) uses_float64_ = true;
+    return b_.type_float(width);
+  }
+  uint32_t t_vec(uint32_t component, uint32_t n) { return b_.type_vector(component, n); }
+  uint32_t t_u32() { return t_int(32, false); }
+  uint32_t t_i32() { return t_int(32, true); }
+  uint32_t t_u64() { return t_int(64, false); }
+  uint32_t t_bvec4() { return t_vec(t_bool(), 4); }
+  uint32_t t_uvec4() { return t_vec(t_u32(), 4); }
+  uint32_t t_uvec3() { return t_vec(t_u32(), 3); }
+  uint32_t t_ptr(spv::StorageClass sc, uint32_t type) { return b_.type_pointer(sc, type); }
+  uint32_t scalar_type(DataType t);
+  uint32_t vec_type(DataType t) { return t_vec(scalar_type(t), 4); }
+  uint32_t raw_scalar(bool wide) { return wide ? t_u64() : t_u32(); }
+  uint32_t raw_vec(bool wide) { return t_vec(raw_scalar(wide), 4); }
+  uint32_t c_u32(uint32_t v) { return b_.constant_u32(v); }
+  uint32_t c_i32(int32_t v);
+  uint32_t c_bool(bool v);
+  uint32_t c_scalar(DataType t, double f, int64_t i, bool from_float);
+  uint32_t c_splat(DataType t, double f, int64_t i);
+  uint32_t c_literal(const Literal& lit, DataType t) { return c_scalar(t, lit.f, lit.i, lit.is_float); }
+  uint32_t c_uvec4(uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+  uint32_t c_bvec4(uint8_t mask);
+  uint32_t variable(uint32_t ptr_type, spv::StorageClass sc, uint32_t init = 0);
+  void decorate(uint32_t target, spv::Decoration d, std::initializer_list<uint32_t> extra = {});
+  void member_decorate(uint32_t type, uint32_t member, spv::Decoration d, std::initializer_list<uint32_t> extra = {});
+
+  // ---- codegen_operands.cpp: conversions, operands, results, condition codes
+  uint32_t ext(GLSLstd450 which, uint32_t type, std::initializer_list<uint32_t> args);
+  uint32_t from_raw(uint32_t raw, bool wide, DataType t);
+  uint32_t to_raw(Val v, bool wide);
+  Val convert(Val v, DataType to);
+  uint32_t swizzle(uint32_t vec, uint32_t type, const std::array<uint8_t, 4>& s);
+  uint32_t dynamic_index(uint32_t element, uint32_t rel_temp, uint8_t comp, uint32_t limit);
+  uint32_t temp_pointer(uint32_t temp, uint32_t element, bool relative, uint32_t rel_temp, uint8_t rel_comp);
+  uint32_t load_temp_raw(uint32_t temp, uint32_t element, bool relative, uint32_t rel_temp, uint8_t rel_comp);
+  uint32_t builtin_raw(Builtin which);
+  uint32_t param_raw(const Operand& o);
+  uint32_t param_element_raw(const ParamElement& e);
+  uint32_t buffer_raw(const Operand& o);
+  Val load_operand(const Operand& o, DataType t);
+  uint32_t component(Val v, uint32_t c);
+  Val splat(Val v, uint32_t c);
+  Val splat_scalar(uint32_t s, DataType t);
+  uint32_t condition_vector(const CondTest& test);
+  uint32_t condition_scalar(const CondTest& test);
+  uint32_t flags_of(Val v);
+  void write_dest(const Instruction& inst, Val v, uint32_t extra_flags = 0);
+  Val bool_result(uint32_t bvec, DataType t);
+
+  // ---- codegen_flow.cpp: structured control flow
+  struct Construct {
+    AsmOp kind;
+    uint32_t merge = 0;
+    uint32_t else_label = 0;
+    uint32_t cont = 0;
+    uint32_t counter = 0;  // REP with a count: Function variable
+    bool else_seen = false;
+  };
+  void label(uint32_t id);
+  void branch(uint32_t target);
+  void dead_block();
+  uint32_t innermost_loop(bool continue_target);
+  void conditional_exit(uint32_t cond, uint32_t target);
+  bool flow(const Instruction& inst);
+  void begin_if(const Instruction& inst);
+  void begin_else();
+  void end_if();
+  void begin_rep(const Instruction& inst);
+  void end_rep();
+  void jump(const Instruction& inst);
+  void call(const Instruction& inst);
+
+  // ---- codegen_memory.cpp: memory, atomics, barriers
+  bool barrier(const Instruction& inst);
+  bool memory(const Instruction& inst);
+  bool memory_access(const Instruction& inst);
+  uint32_t byte_address(const MemoryRef& m);
+  uint32_t parameter_word_pointer(uint32_t buffer, uint32_t word_index);
+  uint32_t word_pointer(const MemoryRef& m, uint32_t word_index);
+  uint32_t word_index(uint32_t addr, uint32_t plus_words);
+  uint32_t scope_of(const MemoryRef& m) { return c_u32(m.shared ? kScopeWorkgroup : kScopeDevice); }
+  bool load(const Instruction& inst);
+  bool store(const Instruction& inst);
+  template <class F>
+  uint32_t cas_loop(uint32_t ptr, uint32_t scope, F&& next_value);
+  uint32_t storage_view(uint32_t index, uint32_t bits);
+  bool atomic64(const Instruction& inst);
+  bool atomic(const Instruction& inst);
+
+  // ---- codegen_arithmetic.cpp: the arithmetic families (false: a load error)
+  bool arithmetic(const Instruction& inst);
+  bool basic(const Instruction& inst, uint32_t vt, Val& r, uint32_t& extra_flags);
+  bool division(const Instruction& inst, uint32_t vt, Val& r);
+  bool comparison(const Instruction& inst, uint32_t vt, Val& r);
+  bool logic(const Instruction& inst, uint32_t vt, Val& r);
+  bool bit_instruction(const Instruction& inst, uint32_t vt, Val& r);
+  bool rounding(const Instruction& inst, Val& r);
+  bool transcendental(const Instruction& inst, uint32_t vt, Val& r);
+  bool dot_product(const Instruction& inst, Val& r);
+  bool conversion(const Instruction& inst, Val& r);
+  Val binary(const Instruction& inst, uint32_t vt, Op f_op, Op s_op, Op u_op);
+  uint32_t add_sub_flags(AsmOp op, Val a, Val b, Val r);
+  uint32_t shift(Op op, DataType t, uint32_t value, uint32_t count_u32);
+  uint32_t clamp_field(uint32_t v);
+  uint32_t convert_bits_signed(Val v);
+
+  // ---- codegen_thread_group.cpp: ballot, votes, shuffles
+  bool thread_group(const Instruction& inst, Val& r);
+  Val shuffle(const Instruction& inst, uint32_t subgroup);
+
+  const ParsedProgram& p_;
+  const AssembleOptions& options_;
+  ProgramInfo& info_;
+  Failure& failure_;
+  SpirvBuilder b_;
+  uint32_t glsl_ = 0;
+  std::vector<uint32_t> temp_vars_;
+  std::array<uint32_t, 2> cc_vars_{};
+  std::map<uint32_t, uint32_t> storage_vars_;
+  std::map<uint32_t, uint32_t> parameter_vars_;  // program.buffer index -> uniform block variable
+  std::map<uint32_t, uint32_t> param_arrays_;
+  std::map<uint32_t, uint32_t> builtin_vars_;
+  std::set<uint32_t> decorated_ubo_types_;
+  uint32_t shared_var_ = 0, shared_words_ = 1;
+  uint32_t local_var_ = 0, env_var_ = 0;
+  uint32_t group_size_ = 0;
+  std::vector<uint32_t> fn_ids_;
+  std::vector<uint32_t> function_vars_;
+  std::vector<Construct> constructs_;
+  std::vector<uint32_t> loop_headers_;
+  // program.storage index -> its view as 8-, 16- or 64-bit elements (another block variable on the same binding).
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> storage_views_;  // (bits, index) -> variable
+  bool uses_int64_atomics_ = false, uses_storage8_ = false, uses_storage16_ = false;
+  bool uses_int64_ = false, uses_float64_ = false, uses_subgroup_ = false, uses_ballot_ = false, uses_vote_ = false,
+       uses_shuffle_ = false;
+};
+
 // Straightforward SPIR-V for a parsed program: one Private variable per register, every instruction as
 // load operands -> convert to the opcode's type -> compute on four components -> convert back -> masked store.
+// Sets the uses_* features of `info`.
 bool generate_spirv(const ParsedProgram& program, const AssembleOptions& options, std::vector<uint32_t>& words,
                     ProgramInfo& info, Failure& failure);
 

@@ -4,11 +4,12 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
-#include <unordered_map>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace bismuth::nvasm::detail {
@@ -31,26 +32,18 @@ class SpirvBuilder {
     out.insert(out.end(), words.begin(), words.end());
   }
 
-  // A type or constant: emitted once into `globals`, keyed by opcode and operands.
-  uint32_t global(spv::Op op, std::vector<uint32_t> operands, bool has_type) {
-    operands.push_back(static_cast<uint32_t>(op));
-    auto [it, inserted] = cache_.try_emplace(std::move(operands), 0);
-    if (!inserted) return it->second;
-    const std::vector<uint32_t>& key = it->first;
-    const uint32_t result = id();
-    const size_t n = key.size() - 1;  // operands without the opcode
-    globals.push_back((static_cast<uint32_t>(n + 2) << 16) | static_cast<uint32_t>(op));
-    if (has_type) {
-      globals.push_back(key[0]);
-      globals.push_back(result);
-      globals.insert(globals.end(), key.begin() + 1, key.begin() + static_cast<std::ptrdiff_t>(n));
-    } else {
-      globals.push_back(result);
-      globals.insert(globals.end(), key.begin(), key.begin() + static_cast<std::ptrdiff_t>(n));
-    }
-    it->second = result;
-    return result;
-  }
+  // The module's one cache of types and constants. global() emits an object into `globals` the first time and
+  // returns the same id for the same opcode and operands after that. The typed accessors below are global() for
+  // the objects asked for on nearly every instruction: they keep the ids it gave in arrays, so those lookups cost
+  // an index instead of a hashed key.
+  uint32_t global(spv::Op op, std::vector<uint32_t> operands, bool has_type);
+  uint32_t type_void() { return remember(void_type_, spv::Op::OpTypeVoid, {}); }
+  uint32_t type_bool() { return remember(bool_type_, spv::Op::OpTypeBool, {}); }
+  uint32_t type_int(uint32_t width, bool is_signed);
+  uint32_t type_float(uint32_t width);
+  uint32_t type_vector(uint32_t component, uint32_t count);
+  uint32_t type_pointer(spv::StorageClass storage_class, uint32_t type);
+  uint32_t constant_u32(uint32_t value);
 
   // An instruction with a result in the current function body.
   uint32_t op(spv::Op opcode, uint32_t type, std::initializer_list<uint32_t> operands) {
@@ -74,16 +67,14 @@ class SpirvBuilder {
   std::vector<uint32_t> capabilities, extensions, imports, memory_model, entry_points, modes, names, annotations,
       globals, functions, body;
 
-  std::vector<uint32_t> finish() const {
-    std::vector<uint32_t> out = {0x07230203u, 0x00010300u, 0u, bound_, 0u};
-    for (const auto* section : {&capabilities, &extensions, &imports, &memory_model, &entry_points, &modes, &names,
-                                &annotations, &globals, &functions}) {
-      out.insert(out.end(), section->begin(), section->end());
-    }
-    return out;
-  }
+  std::vector<uint32_t> finish() const;
 
  private:
+  uint32_t remember(uint32_t& slot, spv::Op op, std::initializer_list<uint32_t> operands) {
+    if (!slot) slot = global(op, operands, false);
+    return slot;
+  }
+
   uint32_t bound_ = 1;
   struct KeyHash {
     size_t operator()(const std::vector<uint32_t>& v) const {
@@ -93,6 +84,13 @@ class SpirvBuilder {
     }
   };
   std::unordered_map<std::vector<uint32_t>, uint32_t, KeyHash> cache_;
+  // The ids global() gave the frequent objects.
+  uint32_t void_type_ = 0, bool_type_ = 0;
+  std::array<uint32_t, 8> int_types_{};    // 8, 16, 32, 64 bits x unsigned, signed
+  std::array<uint32_t, 3> float_types_{};  // 16, 32, 64 bits
+  std::vector<std::array<uint32_t, 3>> vector_types_;  // by component type id: 2, 3, 4 components
+  std::unordered_map<uint64_t, uint32_t> pointer_types_;  // storage class << 32 | pointee type
+  std::unordered_map<uint32_t, uint32_t> u32_constants_;
 };
 
 }  // namespace bismuth::nvasm::detail

@@ -1,0 +1,162 @@
+// Structured control flow. SPIR-V needs it: IF / ELSE / ENDIF are a selection construct, REP / ENDREP a loop
+// (the count in a Function variable, tested in a block after the loop header), BRK / CONT / RET branches out
+// (inside a selection when conditional), CAL a function call.
+#include "codegen.hpp"
+
+namespace bismuth::nvasm::detail {
+
+void Codegen::label(uint32_t id) { b_.inst(Op::OpLabel, {id}); }
+
+void Codegen::branch(uint32_t target) { b_.inst(Op::OpBranch, {target}); }
+
+// After a terminator in the middle of straight-line code: the rest goes into an unreachable block.
+void Codegen::dead_block() { label(b_.id()); }
+
+uint32_t Codegen::innermost_loop(bool continue_target) {
+  for (auto it = constructs_.rbegin(); it != constructs_.rend(); ++it) {
+    if (it->kind == AsmOp::REP) return continue_target ? it->cont : it->merge;
+  }
+  return 0;
+}
+
+// if (cond) { <branch to target or return> } — a selection construct around an exit.
+void Codegen::conditional_exit(uint32_t cond, uint32_t target) {
+  const uint32_t then_label = b_.id(), after = b_.id();
+  b_.inst(Op::OpSelectionMerge, {after, 0});
+  b_.inst(Op::OpBranchConditional, {cond, then_label, after});
+  label(then_label);
+  if (target) branch(target);
+  else b_.inst(Op::OpReturn, {});
+  label(after);
+}
+
+bool Codegen::flow(const Instruction& inst) {
+  switch (inst.op) {
+    case AsmOp::IF: begin_if(inst); break;
+    case AsmOp::ELSE: begin_else(); break;
+    case AsmOp::ENDIF: end_if(); break;
+    case AsmOp::REP: begin_rep(inst); break;
+    case AsmOp::ENDREP: end_rep(); break;
+    case AsmOp::BRK:
+    case AsmOp::CONT:
+    case AsmOp::RET: jump(inst); break;
+    case AsmOp::CAL: call(inst); break;
+    default: break;
+  }
+  return true;
+}
+
+void Codegen::begin_if(const Instruction& inst) {
+  Construct c{AsmOp::IF};
+  c.merge = b_.id();
+  c.else_label = b_.id();
+  const uint32_t then_label = b_.id();
+  const uint32_t cond = condition_scalar(*inst.condition);
+  b_.inst(Op::OpSelectionMerge, {c.merge, 0});
+  b_.inst(Op::OpBranchConditional, {cond, then_label, c.else_label});
+  label(then_label);
+  constructs_.push_back(c);
+}
+
+void Codegen::begin_else() {
+  Construct& c = constructs_.back();
+  branch(c.merge);
+  label(c.else_label);
+  c.else_seen = true;
+}
+
+void Codegen::end_if() {
+  Construct c = constructs_.back();
+  constructs_.pop_back();
+  branch(c.merge);
+  if (!c.else_seen) {
+    label(c.else_label);
+    branch(c.merge);
+  }
+  label(c.merge);
+}
+
+void Codegen::begin_rep(const Instruction& inst) {
+  Construct c{AsmOp::REP};
+  c.merge = b_.id();
+  c.cont = b_.id();
+  const uint32_t header = b_.id(), body = b_.id();
+  if (!inst.sources.empty()) {
+    // The count is evaluated once, at REP (NV_gpu_program4: "loop count").
+    c.counter = function_var(t_i32());
+    uint32_t count;
+    if (is_float(inst.type)) {
+      Val v = load_operand(inst.sources[0], DataType::F32);
+      uint32_t x = b_.op(Op::OpCompositeExtract, t_float(32), {v.id, 0});
+      x = ext(GLSLstd450Floor, t_float(32), {x});
+      x = ext(GLSLstd450FClamp, t_float(32), {x, c_scalar(DataType::F32, 0.0, 0, true),
+                                              c_scalar(DataType::F32, 2147483647.0, 0, true)});
+      count = b_.op(Op::OpConvertFToS, t_i32(), {x});
+    } else {
+      Val v = load_operand(inst.sources[0], DataType::S32);
+      count = b_.op(Op::OpCompositeExtract, t_i32(), {v.id, 0});
+    }
+    b_.inst(Op::OpStore, {c.counter, count});
+  }
+  branch(header);
+  label(header);
+  loop_headers_.push_back(header);
+  b_.inst(Op::OpLoopMerge, {c.merge, c.cont, 0});
+  if (c.counter) {
+    // OpLoopMerge must be second to last in the header: the count test gets its own block (a break).
+    const uint32_t check = b_.id();
+    branch(check);
+    label(check);
+    const uint32_t n = b_.op(Op::OpLoad, t_i32(), {c.counter});
+    const uint32_t go = b_.op(Op::OpSGreaterThan, t_bool(), {n, c_i32(0)});
+    b_.inst(Op::OpBranchConditional, {go, body, c.merge});
+  } else {
+    branch(body);
+  }
+  label(body);
+  constructs_.push_back(c);
+}
+
+void Codegen::end_rep() {
+  Construct c = constructs_.back();
+  constructs_.pop_back();
+  branch(c.cont);
+  label(c.cont);
+  if (c.counter) {
+    const uint32_t n = b_.op(Op::OpLoad, t_i32(), {c.counter});
+    b_.inst(Op::OpStore, {c.counter, b_.op(Op::OpISub, t_i32(), {n, c_i32(1)})});
+  }
+  branch(loop_headers_.back());
+  loop_headers_.pop_back();
+  label(c.merge);
+}
+
+// BRK and CONT: to the innermost loop's merge or continue block; RET: out of the function.
+void Codegen::jump(const Instruction& inst) {
+  const bool ret = inst.op == AsmOp::RET;
+  const uint32_t target = ret ? 0 : innermost_loop(inst.op == AsmOp::CONT);
+  if (inst.condition) {
+    conditional_exit(condition_scalar(*inst.condition), target);
+  } else {
+    if (ret) b_.inst(Op::OpReturn, {});
+    else branch(target);
+    dead_block();
+  }
+}
+
+void Codegen::call(const Instruction& inst) {
+  if (inst.condition) {
+    const uint32_t cond = condition_scalar(*inst.condition);
+    const uint32_t then_label = b_.id(), after = b_.id();
+    b_.inst(Op::OpSelectionMerge, {after, 0});
+    b_.inst(Op::OpBranchConditional, {cond, then_label, after});
+    label(then_label);
+    b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[inst.label]});
+    branch(after);
+    label(after);
+  } else {
+    b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[inst.label]});
+  }
+}
+
+}  // namespace bismuth::nvasm::detail

@@ -1,0 +1,332 @@
+// Memory: loads and stores on storage buffers, shared memory and parameter buffers (byte addresses over 32-bit
+// words), atomics, and barriers.
+#include "codegen.hpp"
+#include "program_info.hpp"
+
+namespace bismuth::nvasm::detail {
+
+bool Codegen::barrier(const Instruction& inst) {
+  if (inst.op == AsmOp::BAR) {
+    b_.inst(Op::OpControlBarrier,
+            {c_u32(kScopeWorkgroup), c_u32(kScopeWorkgroup), c_u32(kSemAcqRel | kSemWorkgroup)});
+  } else {
+    b_.inst(Op::OpMemoryBarrier, {c_u32(inst.cta ? kScopeWorkgroup : kScopeDevice),
+                                  c_u32(kSemAcqRel | kSemUniform | kSemWorkgroup)});
+  }
+  return true;
+}
+
+bool Codegen::memory_access(const Instruction& inst) {
+  switch (inst.op) {
+    case AsmOp::LDB: case AsmOp::LDS: case AsmOp::LDC: return load(inst);
+    case AsmOp::STB: case AsmOp::STS: return store(inst);
+    default: return atomic(inst);
+  }
+}
+
+// A buffer array indexed with a register (`s[R0.x + k][address]`): a switch over the array's buffers, each case
+// the access with that buffer (the index clamped into the array, as register-array indices are). Each buffer is
+// its own descriptor, so no descriptor indexing feature is needed.
+bool Codegen::memory(const Instruction& inst) {
+  const MemoryRef& m = *inst.memory;
+  if (!m.dynamic_buffer) return memory_access(inst);
+  const uint32_t count = static_cast<uint32_t>(m.buffers.size());
+  const uint32_t index = dynamic_index(m.buffer_element, m.buffer_temp, m.buffer_component, count);
+  const uint32_t merge = b_.id();
+  std::vector<uint32_t> labels(count);
+  for (auto& l : labels) l = b_.id();
+  std::vector<uint32_t> operands = {index, labels[count - 1]};
+  for (uint32_t k = 0; k + 1 < count; ++k) {
+    operands.push_back(k);
+    operands.push_back(labels[k]);
+  }
+  b_.inst(Op::OpSelectionMerge, {merge, 0});
+  SpirvBuilder::put(b_.body, Op::OpSwitch, operands);
+  for (uint32_t k = 0; k < count; ++k) {
+    label(labels[k]);
+    Instruction one = inst;
+    one.memory->dynamic_buffer = false;
+    one.memory->buffer = m.buffers[k];
+    if (!memory_access(one)) return false;
+    branch(merge);
+  }
+  label(merge);
+  return true;
+}
+
+// Byte address -> word index in the buffer or shared array.
+uint32_t Codegen::byte_address(const MemoryRef& m) {
+  uint32_t addr = c_u32(static_cast<uint32_t>(m.offset));
+  if (m.has_register) {
+    const uint32_t raw = load_temp_raw(m.temp, 0, false, 0, 0);
+    const bool wide = p_.temps[m.temp].is_long;
+    uint32_t c = b_.op(Op::OpCompositeExtract, raw_scalar(wide), {raw, m.component});
+    if (wide) c = b_.op(Op::OpUConvert, t_u32(), {c});
+    addr = m.offset ? b_.op(Op::OpIAdd, t_u32(), {c, addr}) : c;
+  }
+  return addr;
+}
+
+// Word `word_index` of parameter buffer `buffer`, clamped into the declared block (the GL binding's range is
+// the application's to respect, as for uniform blocks).
+uint32_t Codegen::parameter_word_pointer(uint32_t buffer, uint32_t word_index) {
+  const uint32_t w =
+      b_.op(Op::OpExtInst, t_u32(), {glsl_, GLSLstd450UMin, word_index, c_u32(kParameterBufferBytes / 4 - 1)});
+  const uint32_t vec = b_.op(Op::OpShiftRightLogical, t_u32(), {w, c_u32(2)});
+  const uint32_t comp = b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(3)});
+  return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_u32()),
+               {parameter_vars_.at(buffer), c_u32(0), vec, comp});
+}
+
+uint32_t Codegen::word_pointer(const MemoryRef& m, uint32_t word_index) {
+  if (m.constant) return parameter_word_pointer(m.buffer, word_index);
+  if (m.shared) {
+    // Out-of-range shared accesses are clamped into the array (the GL spec leaves them undefined).
+    const uint32_t idx = b_.op(Op::OpExtInst, t_u32(), {glsl_, GLSLstd450UMin, word_index, c_u32(shared_words_ - 1)});
+    return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Workgroup, t_u32()), {shared_var_, idx});
+  }
+  return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, t_u32()),
+               {storage_vars_.at(m.buffer), c_u32(0), word_index});
+}
+
+uint32_t Codegen::word_index(uint32_t addr, uint32_t plus_words) {
+  uint32_t w = b_.op(Op::OpShiftRightLogical, t_u32(), {addr, c_u32(2)});
+  if (plus_words) w = b_.op(Op::OpIAdd, t_u32(), {w, c_u32(plus_words)});
+  return w;
+}
+
+bool Codegen::load(const Instruction& inst) {
+  const MemoryRef& m = *inst.memory;
+  const StorageFormat f = inst.format;
+  const uint32_t addr = byte_address(m);
+  std::array<uint32_t, 4> elems{};
+  for (uint32_t e = 0; e < f.count; ++e) {
+    if (f.bits == 64) {
+      const uint32_t lo = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e))});
+      const uint32_t hi = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e + 1))});
+      const uint32_t v2 = b_.op(Op::OpCompositeConstruct, t_vec(t_u32(), 2), {lo, hi});
+      elems[e] = b_.op(Op::OpBitcast, scalar_type(f.type), {v2});
+    } else if (f.bits == 32) {
+      const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, e))});
+      elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
+    } else {
+      const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 0))});
+      const uint32_t shift = b_.op(Op::OpShiftLeftLogical, t_u32(),
+                                   {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
+      if (f.type == DataType::S32) {
+        elems[e] = b_.op(Op::OpBitFieldSExtract, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {w}), shift, c_u32(f.bits)});
+      } else {
+        elems[e] = b_.op(Op::OpBitFieldUExtract, t_u32(), {w, shift, c_u32(f.bits)});
+      }
+    }
+  }
+  std::vector<uint32_t> parts;
+  for (uint32_t c = 0; c < 4; ++c) parts.push_back(elems[f.count == 1 ? 0 : c % f.count]);
+  write_dest(inst, {b_.op(Op::OpCompositeConstruct, vec_type(f.type), parts), f.type});
+  return true;
+}
+
+// A compare-and-swap loop computing new = f(old); returns the old value (u32).
+template <class F>
+uint32_t Codegen::cas_loop(uint32_t ptr, uint32_t scope, F&& next_value) {
+  const uint32_t header = b_.id(), body = b_.id(), cont = b_.id(), merge = b_.id();
+  branch(header);
+  label(header);
+  b_.inst(Op::OpLoopMerge, {merge, cont, 0});
+  branch(body);
+  label(body);
+  const uint32_t old = b_.op(Op::OpAtomicLoad, t_u32(), {ptr, scope, c_u32(0)});
+  const uint32_t desired = next_value(old);
+  const uint32_t seen = b_.op(Op::OpAtomicCompareExchange, t_u32(), {ptr, scope, c_u32(0), c_u32(0), desired, old});
+  const uint32_t done = b_.op(Op::OpIEqual, t_bool(), {seen, old});
+  b_.inst(Op::OpBranchConditional, {done, merge, cont});
+  label(cont);
+  branch(header);
+  label(merge);
+  return old;
+}
+
+bool Codegen::store(const Instruction& inst) {
+  const MemoryRef& m = *inst.memory;
+  const StorageFormat f = inst.format;
+  const Val v = load_operand(inst.sources[0], f.type);
+  const uint32_t addr = byte_address(m);
+  for (uint32_t e = 0; e < f.count; ++e) {
+    const uint32_t s = component(v, e);
+    if (f.bits == 64) {
+      const uint32_t v2 = b_.op(Op::OpBitcast, t_vec(t_u32(), 2), {s});
+      b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, 2 * e)), b_.op(Op::OpCompositeExtract, t_u32(), {v2, 0})});
+      b_.inst(Op::OpStore,
+              {word_pointer(m, word_index(addr, 2 * e + 1)), b_.op(Op::OpCompositeExtract, t_u32(), {v2, 1})});
+    } else if (f.bits == 32) {
+      const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
+      b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, e)), w});
+    } else {
+      if (!m.shared &&
+          ((f.bits == 8 && options_.storage_buffer_8bit) || (f.bits == 16 && options_.storage_buffer_16bit))) {
+        // The device has 8/16-bit storage: a plain byte or half-word store on a narrow view of the buffer. A
+        // memory location is a byte in Vulkan's memory model, so the neighbours are untouched.
+        const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
+        const uint32_t narrow = t_int(f.bits, false);
+        const uint32_t index = f.bits == 8 ? addr : b_.op(Op::OpShiftRightLogical, t_u32(), {addr, c_u32(1)});
+        const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, narrow),
+                                   {storage_view(m.buffer, f.bits), c_u32(0), index});
+        b_.inst(Op::OpStore, {ptr, b_.op(Op::OpUConvert, narrow, {w})});
+        continue;
+      }
+      // Sub-word store without touching the neighbouring bytes other invocations may write: a compare-and-swap
+      // loop on the containing word replaces just the field. Neighbours are never lost, and concurrent stores to
+      // the same byte leave one of the stored values (never a mix, which separate clear and set atomics could
+      // leave). One atomic when uncontended; no 8/16-bit storage feature needed.
+      const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
+      const uint32_t field = (1u << f.bits) - 1;
+      const uint32_t shift = b_.op(Op::OpShiftLeftLogical, t_u32(),
+                                   {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
+      const uint32_t keep = b_.op(Op::OpNot, t_u32(), {b_.op(Op::OpShiftLeftLogical, t_u32(), {c_u32(field), shift})});
+      const uint32_t bits =
+          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(field)}), shift});
+      const uint32_t ptr = word_pointer(m, word_index(addr, 0));
+      cas_loop(ptr, scope_of(m), [&](uint32_t old) {
+        return b_.op(Op::OpBitwiseOr, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {old, keep}), bits});
+      });
+    }
+  }
+  return true;
+}
+
+// program.storage[index] as 8-, 16- or 64-bit elements: another block variable on the same binding (descriptor
+// aliasing), for sub-word stores where the device has 8/16-bit storage and for the 64-bit atomics.
+uint32_t Codegen::storage_view(uint32_t index, uint32_t bits) {
+  auto it = storage_views_.find({bits, index});
+  if (it != storage_views_.end()) return it->second;
+  if (bits == 8) uses_storage8_ = true;
+  if (bits == 16) uses_storage16_ = true;
+  const uint32_t rt = b_.global(Op::OpTypeRuntimeArray, {t_int(bits, false)}, false);
+  const uint32_t block = b_.global(Op::OpTypeStruct, {rt}, false);
+  decorate(rt, spv::Decoration::ArrayStride, {bits / 8});
+  decorate(block, spv::Decoration::Block);
+  member_decorate(block, 0, spv::Decoration::Offset, {0});
+  const uint32_t var = variable(t_ptr(spv::StorageClass::StorageBuffer, block), spv::StorageClass::StorageBuffer);
+  decorate(var, spv::Decoration::DescriptorSet, {0});
+  decorate(var, spv::Decoration::Binding, {storage_binding(options_, index)});
+  storage_views_[{bits, index}] = var;
+  return var;
+}
+
+// NV_shader_atomic_int64: ATOMB .U64 / .S64 on an 8-byte aligned address (shaderBufferInt64Atomics).
+bool Codegen::atomic64(const Instruction& inst) {
+  const MemoryRef& m = *inst.memory;
+  if (m.shared) {
+    return fail(inst, "64-bit ATOMS is not supported: shared memory is an array of 32-bit words, and 64-bit "
+                      "atomics on it would need VK_KHR_workgroup_memory_explicit_layout");
+  }
+  if (!options_.int64_buffer_atomics) {
+    return fail(inst, "64-bit atomics (NV_shader_atomic_int64) need the device's shaderBufferInt64Atomics feature");
+  }
+  uses_int64_atomics_ = true;
+  const uint32_t u64 = t_int(64, false);
+  const uint32_t index = b_.op(Op::OpShiftRightLogical, t_u32(), {byte_address(m), c_u32(3)});
+  const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, u64),
+                             {storage_view(m.buffer, 64), c_u32(0), index});
+  const uint32_t scope = scope_of(m), none = c_u32(0);
+  const bool sign = inst.format.type == DataType::S64;
+  const Val v = load_operand(inst.sources[0], DataType::U64);
+  const uint32_t a = component(v, 0);
+  uint32_t old = 0;
+  switch (inst.atomic) {
+    case AtomicOp::Add: old = b_.op(Op::OpAtomicIAdd, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::Min: old = b_.op(sign ? Op::OpAtomicSMin : Op::OpAtomicUMin, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::Max: old = b_.op(sign ? Op::OpAtomicSMax : Op::OpAtomicUMax, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::And: old = b_.op(Op::OpAtomicAnd, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::Or: old = b_.op(Op::OpAtomicOr, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::Xor: old = b_.op(Op::OpAtomicXor, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::Exch: old = b_.op(Op::OpAtomicExchange, u64, {ptr, scope, none, a}); break;
+    case AtomicOp::CSwap:
+      old = b_.op(Op::OpAtomicCompareExchange, u64, {ptr, scope, none, none, component(v, 1), a});
+      break;
+    default: return fail(inst, "this atomic operation does not take a 64-bit storage modifier");
+  }
+  Val result = splat_scalar(old, DataType::U64);
+  if (sign) result = {b_.op(Op::OpBitcast, vec_type(DataType::S64), {result.id}), DataType::S64};
+  write_dest(inst, result);
+  return true;
+}
+
+bool Codegen::atomic(const Instruction& inst) {
+  const MemoryRef& m = *inst.memory;
+  const StorageFormat f = inst.format;
+  if (f.bits == 64) return atomic64(inst);
+  const uint32_t ptr = word_pointer(m, word_index(byte_address(m), 0));
+  const uint32_t scope = scope_of(m);
+  const uint32_t none = c_u32(0);
+  if (f.type == DataType::F32) {
+    // Float add as a CAS loop: exact on every device, no float-atomic feature needed.
+    const Val v = load_operand(inst.sources[0], DataType::F32);
+    const uint32_t add = component(v, 0);
+    const uint32_t old = cas_loop(ptr, scope, [&](uint32_t o) {
+      const uint32_t sum = b_.op(Op::OpFAdd, t_float(32), {b_.op(Op::OpBitcast, t_float(32), {o}), add});
+      return b_.op(Op::OpBitcast, t_u32(), {sum});
+    });
+    write_dest(inst, splat_scalar(b_.op(Op::OpBitcast, t_float(32), {old}), DataType::F32));
+    return true;
+  }
+  const bool sign = f.type == DataType::S32;
+  const Val v = load_operand(inst.sources[0], DataType::U32);
+  const uint32_t a = component(v, 0);
+  uint32_t old = 0;
+  switch (inst.atomic) {
+    case AtomicOp::Add: old = b_.op(Op::OpAtomicIAdd, t_u32(), {ptr, scope, none, a}); break;
+    case AtomicOp::Min:
+      if (sign) {
+        old = cas_loop(ptr, scope, [&](uint32_t o) {
+          return b_.op(Op::OpBitcast, t_u32(), {ext(GLSLstd450SMin, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {o}),
+                                                                               b_.op(Op::OpBitcast, t_i32(), {a})})});
+        });
+      } else {
+        old = b_.op(Op::OpAtomicUMin, t_u32(), {ptr, scope, none, a});
+      }
+      break;
+    case AtomicOp::Max:
+      if (sign) {
+        old = cas_loop(ptr, scope, [&](uint32_t o) {
+          return b_.op(Op::OpBitcast, t_u32(), {ext(GLSLstd450SMax, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {o}),
+                                                                               b_.op(Op::OpBitcast, t_i32(), {a})})});
+        });
+      } else {
+        old = b_.op(Op::OpAtomicUMax, t_u32(), {ptr, scope, none, a});
+      }
+      break;
+    case AtomicOp::And: old = b_.op(Op::OpAtomicAnd, t_u32(), {ptr, scope, none, a}); break;
+    case AtomicOp::Or: old = b_.op(Op::OpAtomicOr, t_u32(), {ptr, scope, none, a}); break;
+    case AtomicOp::Xor: old = b_.op(Op::OpAtomicXor, t_u32(), {ptr, scope, none, a}); break;
+    case AtomicOp::Exch: old = b_.op(Op::OpAtomicExchange, t_u32(), {ptr, scope, none, a}); break;
+    case AtomicOp::CSwap: {
+      // NV_gpu_program5 ATOM.CSWAP: compare with operand.x, store operand.y on a match.
+      const uint32_t desired = component(v, 1);
+      old = b_.op(Op::OpAtomicCompareExchange, t_u32(), {ptr, scope, none, none, desired, a});
+      break;
+    }
+    case AtomicOp::IWrap:
+      // (old >= op) ? 0 : old + 1
+      old = cas_loop(ptr, scope, [&](uint32_t o) {
+        const uint32_t ge = b_.op(Op::OpUGreaterThanEqual, t_bool(), {o, a});
+        return b_.op(Op::OpSelect, t_u32(), {ge, c_u32(0), b_.op(Op::OpIAdd, t_u32(), {o, c_u32(1)})});
+      });
+      break;
+    case AtomicOp::DWrap:
+      // (old == 0 || old > op) ? op : old - 1
+      old = cas_loop(ptr, scope, [&](uint32_t o) {
+        const uint32_t wrap = b_.op(Op::OpLogicalOr, t_bool(), {b_.op(Op::OpIEqual, t_bool(), {o, c_u32(0)}),
+                                                                b_.op(Op::OpUGreaterThan, t_bool(), {o, a})});
+        return b_.op(Op::OpSelect, t_u32(), {wrap, a, b_.op(Op::OpISub, t_u32(), {o, c_u32(1)})});
+      });
+      break;
+    case AtomicOp::None: break;
+  }
+  Val result = splat_scalar(old, DataType::U32);
+  if (sign) result = {b_.op(Op::OpBitcast, vec_type(DataType::S32), {result.id}), DataType::S32};
+  write_dest(inst, result);
+  return true;
+}
+
+}  // namespace bismuth::nvasm::detail

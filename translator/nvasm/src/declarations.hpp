@@ -1,0 +1,67 @@
+// The declaration statements of a !!NVcp5.0 program (OPTION, GROUP_SIZE, SHARED_MEMORY, TEMP, PARAM, STORAGE,
+// CBUFFER / BUFFER / BUFFER4, SHARED, ATTRIB, ALIAS), the symbol table they fill, and the constants and bindings
+// (literals, constant vectors, program.local / program.env items, invocation / state bindings) that instruction
+// operands use too.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "ast.hpp"
+#include "token_reader.hpp"
+
+namespace bismuth::nvasm::detail {
+
+struct Symbol {
+  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer } kind;
+  uint32_t id = 0;
+  Builtin builtin = Builtin::LocalId;
+};
+
+class DeclarationParser : public TokenReader {
+ public:
+  DeclarationParser(std::vector<Token> tokens, ParsedProgram& out, Failure& failure)
+      : TokenReader(std::move(tokens), failure), out_(out) {}
+
+ protected:
+  // Declaration statements; the current token is the keyword.
+  bool option();
+  bool group_size();
+  bool shared_memory();
+  bool temp_decl(bool is_long, int words);
+  bool param_decl();
+  bool storage_decl();
+  bool buffer_decl(BufferDecl::Kind kind);
+  bool shared_decl();
+  bool attrib_decl();
+  bool alias_decl();
+  bool end_statement() { return expect(';'); }
+
+  // Pieces operands share with declarations.
+  bool literal(Literal& lit);
+  bool constant_vector(std::array<Literal, 4>& v);
+  bool param_item(std::vector<ParamElement>& elements);
+  bool builtin_binding(Builtin& b);
+  void note_thread_group(size_t at) { out_.first_thread_group_use = std::min(out_.first_thread_group_use, at); }
+
+  ParsedProgram& out_;
+  std::unordered_map<std::string, Symbol> symbols_;
+  bool seen_declaration_ = false;  // OPTION must come before any declaration or instruction
+  std::optional<size_t> first_shared_decl_;
+
+ private:
+  bool declare(std::string_view name, size_t at, Symbol symbol);
+  bool optional_array_size(bool& is_array, uint32_t& size, bool& sized);
+  void note_param_index(ParamElement::Kind kind, uint32_t index);
+  bool storage_item(std::vector<uint32_t>& list);
+  bool buffer_item(BufferDecl& decl, bool& ranged);
+};
+
+}  // namespace bismuth::nvasm::detail

@@ -1,0 +1,203 @@
+// The opcode table (one row per opcode, in the order of Op) and the modifier and option names.
+#include "opcode_table.hpp"
+
+#include <array>
+#include <map>
+#include <unordered_map>
+
+namespace bismuth::nvasm::detail {
+namespace {
+
+using F = Family;
+using O = OperandForm;
+using T = TypeRule;
+using S = MemorySpace;
+constexpr uint8_t kAlu = kCondCode | kSaturate;
+constexpr uint8_t kAtomic = kCache | kAtomicOp;
+
+// clang-format off
+constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
+    // name      op            family             form            n  scalar types         modifiers     space
+    {"ABS",      Op::ABS,      F::Basic,          O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"ADD",      Op::ADD,      F::Basic,          O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"AND",      Op::AND,      F::Logic,          O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"BFE",      Op::BFE,      F::Bits,           O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"BFI",      Op::BFI,      F::Bits,           O::DestSources, 3, false, T::Integer,   kAlu,         S::None},
+    {"BFR",      Op::BFR,      F::Bits,           O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"BTC",      Op::BTC,      F::Bits,           O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"BTFL",     Op::BTFL,     F::Bits,           O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"BTFM",     Op::BTFM,     F::Bits,           O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"CEIL",     Op::CEIL,     F::Rounding,       O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"CMP",      Op::CMP,      F::Comparison,     O::DestSources, 3, false, T::Any,       kAlu,         S::None},
+    {"COS",      Op::COS,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"CVT",      Op::CVT,      F::Conversion,     O::DestSources, 1, false, T::Pair,      kAlu,         S::None},
+    {"DIV",      Op::DIV,      F::Division,       O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"DP2",      Op::DP2,      F::DotProduct,     O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"DP3",      Op::DP3,      F::DotProduct,     O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"DP4",      Op::DP4,      F::DotProduct,     O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"EX2",      Op::EX2,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"FLR",      Op::FLR,      F::Rounding,       O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"FRC",      Op::FRC,      F::Rounding,       O::DestSources, 1, false, T::Float,     kAlu,         S::None},
+    {"I2F",      Op::I2F,      F::Conversion,     O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"LG2",      Op::LG2,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"MAD",      Op::MAD,      F::Basic,          O::DestSources, 3, false, T::Any,       kAlu,         S::None},
+    {"MAX",      Op::MAX,      F::Basic,          O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"MIN",      Op::MIN,      F::Basic,          O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"MOD",      Op::MOD,      F::Division,       O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"MOV",      Op::MOV,      F::Basic,          O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"MUL",      Op::MUL,      F::Basic,          O::DestSources, 2, false, T::Any,       kAlu | kHigh, S::None},
+    {"NOT",      Op::NOT,      F::Logic,          O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"OR",       Op::OR,       F::Logic,          O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"PK64",     Op::PK64,     F::Conversion,     O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"POW",      Op::POW,      F::Transcendental, O::DestSources, 2, true,  T::Float,     kAlu,         S::None},
+    {"RCP",      Op::RCP,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"ROUND",    Op::ROUND,    F::Rounding,       O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"RSQ",      Op::RSQ,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"SEQ",      Op::SEQ,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SFL",      Op::SFL,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SGE",      Op::SGE,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SGT",      Op::SGT,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SHL",      Op::SHL,      F::Logic,          O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"SHR",      Op::SHR,      F::Logic,          O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"SIN",      Op::SIN,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"SLE",      Op::SLE,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SLT",      Op::SLT,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SNE",      Op::SNE,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SSG",      Op::SSG,      F::Comparison,     O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"STR",      Op::STR,      F::Comparison,     O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"SUB",      Op::SUB,      F::Basic,          O::DestSources, 2, false, T::Any,       kAlu,         S::None},
+    {"TRUNC",    Op::TRUNC,    F::Rounding,       O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"UP64",     Op::UP64,     F::Conversion,     O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"XOR",      Op::XOR,      F::Logic,          O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"LDB",      Op::LDB,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Storage},
+    {"STB",      Op::STB,      F::Memory,         O::Store,       1, false, T::Storage,   kCache,       S::Storage},
+    {"ATOMB",    Op::ATOMB,    F::Memory,         O::Atomic,      1, false, T::Storage,   kAtomic,      S::Storage},
+    {"LDS",      Op::LDS,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Shared},
+    {"STS",      Op::STS,      F::Memory,         O::Store,       1, false, T::Storage,   kCache,       S::Shared},
+    {"ATOMS",    Op::ATOMS,    F::Memory,         O::Atomic,      1, false, T::Storage,   kAtomic,      S::Shared},
+    {"LDC",      Op::LDC,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Constant},
+    {"BAR",      Op::BAR,      F::Barrier,        O::None,        0, false, T::None,      0,            S::None},
+    {"MEMBAR",   Op::MEMBAR,   F::Barrier,        O::None,        0, false, T::None,      kCta,         S::None},
+    {"TGBALLOT", Op::TGBALLOT, F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"TGALL",    Op::TGALL,    F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"TGANY",    Op::TGANY,    F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"TGEQ",     Op::TGEQ,     F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
+    {"SHFIDX",   Op::SHFIDX,   F::ThreadGroup,    O::DestSources, 3, false, T::Integer,   kAlu,         S::None},
+    {"SHFUP",    Op::SHFUP,    F::ThreadGroup,    O::DestSources, 3, false, T::Integer,   kAlu,         S::None},
+    {"SHFDOWN",  Op::SHFDOWN,  F::ThreadGroup,    O::DestSources, 3, false, T::Integer,   kAlu,         S::None},
+    {"SHFXOR",   Op::SHFXOR,   F::ThreadGroup,    O::DestSources, 3, false, T::Integer,   kAlu,         S::None},
+    {"IF",       Op::IF,       F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"ELSE",     Op::ELSE,     F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"ENDIF",    Op::ENDIF,    F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"REP",      Op::REP,      F::Flow,           O::Flow,        0, false, T::LoopCount, 0,            S::None},
+    {"ENDREP",   Op::ENDREP,   F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"BRK",      Op::BRK,      F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"CONT",     Op::CONT,     F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"CAL",      Op::CAL,      F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"RET",      Op::RET,      F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+});
+// clang-format on
+
+constexpr bool in_op_order() {
+  for (size_t i = 0; i < kOpcodes.size(); ++i) {
+    if (static_cast<size_t>(kOpcodes[i].op) != i) return false;
+  }
+  return kOpcodes.size() == static_cast<size_t>(Op::RET) + 1;
+}
+static_assert(in_op_order(), "one row per Op, in the order of the enum");
+
+}  // namespace
+
+const OpcodeInfo& opcode_info(Op op) { return kOpcodes[static_cast<size_t>(op)]; }
+
+const OpcodeInfo* find_opcode(std::string_view name) {
+  static const std::unordered_map<std::string_view, const OpcodeInfo*> by_name = [] {
+    std::unordered_map<std::string_view, const OpcodeInfo*> map;
+    for (const OpcodeInfo& info : kOpcodes) map.emplace(info.name, &info);
+    return map;
+  }();
+  auto it = by_name.find(name);
+  return it == by_name.end() ? nullptr : it->second;
+}
+
+DataType default_type(TypeRule rule) {
+  switch (rule) {
+    case TypeRule::None: return DataType::None;
+    case TypeRule::Integer: return DataType::S32;
+    default: return DataType::F32;
+  }
+}
+
+std::optional<DataType> type_modifier(std::string_view m) {
+  if (m == "F" || m == "F32") return DataType::F32;
+  if (m == "S" || m == "S32") return DataType::S32;
+  if (m == "U" || m == "U32") return DataType::U32;
+  if (m == "F64") return DataType::F64;
+  if (m == "S64") return DataType::S64;
+  if (m == "U64") return DataType::U64;
+  return std::nullopt;
+}
+
+std::optional<StorageFormat> storage_modifier(std::string_view m) {
+  static const std::map<std::string_view, StorageFormat> table = {
+      {"U8", {DataType::U32, 8, 1}},     {"S8", {DataType::S32, 8, 1}},     {"U16", {DataType::U32, 16, 1}},
+      {"S16", {DataType::S32, 16, 1}},   {"U32", {DataType::U32, 32, 1}},   {"S32", {DataType::S32, 32, 1}},
+      {"F32", {DataType::F32, 32, 1}},   {"U64", {DataType::U64, 64, 1}},   {"S64", {DataType::S64, 64, 1}},
+      {"F64", {DataType::F64, 64, 1}},   {"U32X2", {DataType::U32, 32, 2}}, {"S32X2", {DataType::S32, 32, 2}},
+      {"F32X2", {DataType::F32, 32, 2}}, {"U32X4", {DataType::U32, 32, 4}}, {"S32X4", {DataType::S32, 32, 4}},
+      {"F32X4", {DataType::F32, 32, 4}}, {"U64X2", {DataType::U64, 64, 2}}, {"S64X2", {DataType::S64, 64, 2}},
+      {"F64X2", {DataType::F64, 64, 2}}, {"U64X4", {DataType::U64, 64, 4}}, {"S64X4", {DataType::S64, 64, 4}},
+      {"F64X4", {DataType::F64, 64, 4}},
+  };
+  auto it = table.find(m);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<AtomicOp> atomic_modifier(std::string_view m) {
+  if (m == "ADD") return AtomicOp::Add;
+  if (m == "MIN") return AtomicOp::Min;
+  if (m == "MAX") return AtomicOp::Max;
+  if (m == "IWRAP") return AtomicOp::IWrap;
+  if (m == "DWRAP") return AtomicOp::DWrap;
+  if (m == "AND") return AtomicOp::And;
+  if (m == "OR") return AtomicOp::Or;
+  if (m == "XOR") return AtomicOp::Xor;
+  if (m == "EXCH") return AtomicOp::Exch;
+  if (m == "CSWAP") return AtomicOp::CSwap;
+  return std::nullopt;
+}
+
+std::optional<CondRule> cond_rule(std::string_view m, uint8_t& cc) {
+  static const std::map<std::string_view, CondRule> table = {
+      {"TR", CondRule::TR}, {"FL", CondRule::FL},   {"EQ", CondRule::EQ},   {"NE", CondRule::NE},
+      {"LT", CondRule::LT}, {"LE", CondRule::LE},   {"GT", CondRule::GT},   {"GE", CondRule::GE},
+      {"NAN", CondRule::NAN_}, {"LEG", CondRule::LEG}, {"CF", CondRule::CF}, {"NCF", CondRule::NCF},
+      {"OF", CondRule::OF}, {"NOF", CondRule::NOF}, {"AB", CondRule::AB},   {"BLE", CondRule::BLE},
+      {"SF", CondRule::SF}, {"NSF", CondRule::NSF}, {"ZF", CondRule::ZF},   {"NZF", CondRule::NZF},
+  };
+  cc = 0;
+  auto it = table.find(m);
+  if (it != table.end()) return it->second;
+  if (m.size() >= 3 && (m.back() == '0' || m.back() == '1')) {
+    it = table.find(m.substr(0, m.size() - 1));
+    if (it != table.end()) {
+      cc = static_cast<uint8_t>(m.back() - '0');
+      return it->second;
+    }
+  }
+  return std::nullopt;
+}
+
+const std::set<std::string_view>& known_options() {
+  static const std::set<std::string_view> options = {
+      "NV_internal", "NV_shader_storage_buffer", "NV_bindless_texture", "NV_gpu_program_fp64",
+      "NV_shader_thread_group", "NV_shader_thread_shuffle", "ARB_compute_variable_group_size",
+      "NV_shader_atomic_float", "NV_shader_atomic_int64", "NV_shader_atomic_fp16_vector",
+      "NV_gpu_program5_mem_extended", "NV_shader_buffer_load", "NV_shader_buffer_store",
+      "NV_shader_atomic_float64", "NV_shader_atomic_counters", "ARB_shader_group_vote", "NV_derivatives",
+      "NV_image_formats", "NV_shader_texture_footprint", "NV_compute_shader_derivatives"};
+  return options;
+}
+
+}  // namespace bismuth::nvasm::detail

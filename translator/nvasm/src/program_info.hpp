@@ -1,0 +1,27 @@
+// The program description (ProgramInfo) the runtime builds pipelines from: what the parsed program declares and
+// where its resources are bound. The code generator adds the device features the emitted module uses.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ast.hpp"
+#include "bismuth/nvasm/assembler.hpp"
+
+namespace bismuth::nvasm::detail {
+
+// The program.storage indices the STORAGE declarations bind, ascending, each once.
+std::vector<uint32_t> declared_storage_buffers(const ParsedProgram& program);
+// The program.buffer indices the CBUFFER, BUFFER and BUFFER4 declarations bind, ascending, each once.
+std::vector<uint32_t> declared_parameter_buffers(const ParsedProgram& program);
+
+// The Vulkan binding (set 0) of program.storage[index] and of program.buffer[index].
+uint32_t storage_binding(const AssembleOptions& options, uint32_t index);
+uint32_t parameter_buffer_binding(const AssembleOptions& options, uint32_t index);
+
+// Everything in `info` but the uses_* features. Fails, pointing at the first use, when the program uses
+// thread-group instructions or values and the caller cannot run 32-lane subgroups.
+bool describe_program(const ParsedProgram& program, const AssembleOptions& options, ProgramInfo& info,
+                      Failure& failure);
+
+}  // namespace bismuth::nvasm::detail
