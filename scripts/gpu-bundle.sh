@@ -26,10 +26,12 @@ mkdir -p "$repo/.gpu/layers"
 mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
 sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
   /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
-# Bismuth's layer and the tests' spy layer, each with its manifest (which names the library relative to itself).
-for layer in "$build/layer/vk_layer" "$build/tests/layer" "$build/tests/exit"; do
+# Bismuth's layer and the tests' spy and teardown layers, each with its manifest (which names the library relative
+# to itself), in a folder named after its build path: .gpu/layer_vk_layer, .gpu/tests_layer_vk_layer, .gpu/tests_exit.
+for layer in layer/vk_layer tests/layer/vk_layer tests/exit; do
+  dest="$repo/.gpu/${layer//\//_}"
+  layer="$build/$layer"
   [[ -d $layer ]] || continue
-  dest="$repo/.gpu/$(basename "$(dirname "$layer")")_$(basename "$layer")"
   mkdir -p "$dest"
   cp "$layer"/*.so "$layer"/*.json "$dest/" 2>/dev/null || true
   [[ -d $layer/implicit_layer.d ]] && cp -r "$layer/implicit_layer.d" "$dest/"

@@ -10,7 +10,7 @@ mkdir -p "$logs"
 source .gpu/gpu-env.sh > "$logs/gpu.txt" 2>&1
 export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
 export BISMUTH_CORPUS_DIR=$PWD/tests/data/corpus/nvidia-h100
-export BISMUTH_TEST_LAYER_DIR=$PWD/.gpu/layer_vk_layer BISMUTH_TEST_SPY_LAYER_DIR=$PWD/.gpu/tests_layer
+export BISMUTH_TEST_LAYER_DIR=$PWD/.gpu/layer_vk_layer BISMUTH_TEST_SPY_LAYER_DIR=$PWD/.gpu/tests_layer_vk_layer
 bin=.gpu/bin
 summary="$out/summary.txt"
 : > "$summary"

@@ -22,7 +22,7 @@ packages=(
 # clang builds the libFuzzer harnesses (-DBISMUTH_BUILD_FUZZERS=ON with CXX=clang++, docs/spirv_patch.md); the
 # default build replays their seed corpora under ASan with gcc.
 packages+=(clang)
-# python3 (xml.etree) checks the JUnit XML of `bismuth run` in tests/runner (check_junit.py).
+# python3 (xml.etree) checks the JUnit XML of `bismuth run` in tests/tools/runner (check_junit.py).
 packages+=(python3)
 
 missing=()

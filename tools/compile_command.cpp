@@ -2,7 +2,7 @@
 // what the module needs as spirv_patch::PipelineOptions — GL programs exactly as the GL shim's glLinkProgram and
 // glProgramStringARB do (translator/gl_program_pipeline.hpp, nvasm/gl_program_layout.hpp) — and the one pipeline
 // runs them, so with the device's facts (--device) the output is byte for byte what the shim hands
-// vkCreateShaderModule (tests/cli/cli_matches_gl_test.cpp).
+// vkCreateShaderModule (tests/tools/cli_matches_gl_test.cpp).
 #include "compile_command.hpp"
 
 #include <cstdio>

@@ -23,9 +23,9 @@ timeout="${TIMEOUT:-60}"
 seeds_of() {
   case "$1" in
     module_parse | workgroup_size | subgroup_lowering | reflect | runtime_group_size) echo "$here/corpus" ;;
-    shader_test_parse) echo "$here/shader_test_corpus $repo/tests/runner/data $repo/examples/shader_tests" ;;
+    shader_test_parse) echo "$here/shader_test_corpus $repo/tests/tools/runner/data $repo/examples/shader_tests" ;;
     case_json) echo "$here/case_json_corpus $repo/tests/data/corpus/nvidia-h100 $repo/examples/corpus" ;;
-    nvasm_assemble) echo "$repo/tests/nvasm/fuzz/corpus" ;;
+    nvasm_assemble) echo "$repo/tests/translator/nvasm/fuzz/corpus" ;;
     glsl_rewrites | glsl_front) echo "$here/glsl_corpus" ;;
     cache_file) echo "$here/cache_file_corpus" ;;
   esac
@@ -33,7 +33,7 @@ seeds_of() {
 
 # Its dictionary: tests/fuzz/<target>.dict, else the one named by the target's first word (glsl.dict).
 dictionary_of() {
-  for dict in "$here/$1.dict" "$here/${1%%_*}.dict" "$repo/tests/nvasm/fuzz/${1%%_*}.dict"; do
+  for dict in "$here/$1.dict" "$here/${1%%_*}.dict" "$repo/tests/translator/nvasm/fuzz/${1%%_*}.dict"; do
     if [ -f "$dict" ]; then
       echo "$dict"
       return

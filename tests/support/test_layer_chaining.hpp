@@ -1,5 +1,5 @@
-// What the test-only Vulkan layers (tests/layer/spy_layer.cpp, tests/exit/teardown_layer.cpp) share: the dispatch
-// key, the loader's link info, creating the instance down the chain while remembering the next
+// What the test-only Vulkan layers (tests/layer/vk_layer/spy_layer.cpp, tests/exit/teardown_layer.cpp) share: the
+// dispatch key, the loader's link info, creating the instance down the chain while remembering the next
 // vkGetInstanceProcAddr, and the three exported entry points.
 #pragma once
 

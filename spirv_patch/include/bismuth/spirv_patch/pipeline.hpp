@@ -1,7 +1,7 @@
 // The one place that orders spirv_patch's passes. Every producer of SPIR-V for a driver — the GL shim's
 // glLinkProgram and assembly-program load, `bismuth compile`, the Vulkan layer — describes what it needs with
 // PipelineOptions and calls run_pipeline; none of them calls passes in an order of its own, so the same options give
-// the same words everywhere (tests/cli/cli_matches_gl_test.cpp holds `bismuth compile` to the GL shim's words).
+// the same words everywhere (tests/tools/cli_matches_gl_test.cpp holds `bismuth compile` to the GL shim's words).
 //
 // The order, and why:
 //   1. remap_descriptor_bindings     the front's compact binding layout; first, so later passes see final bindings

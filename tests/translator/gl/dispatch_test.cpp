@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cstdlib>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

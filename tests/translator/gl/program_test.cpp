@@ -3,7 +3,7 @@
 #include <cstring>
 #include <string>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

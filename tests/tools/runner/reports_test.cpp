@@ -1,4 +1,4 @@
-// Reports: JUnit XML checked by a real XML parser (python3's xml.etree, tests/runner/check_junit.py), JSON, and
+// Reports: JUnit XML checked by a real XML parser (python3's xml.etree, tests/tools/runner/check_junit.py), JSON, and
 // the summary table.
 #include <catch2/catch.hpp>
 

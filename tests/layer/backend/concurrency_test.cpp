@@ -1,6 +1,6 @@
 // Concurrency (issue 4, "Tests"): 8 threads dispatch mixed sizes through one Device and one PipelineCache for
 // several seconds. Built twice: in backend_tests and, instrumented with ThreadSanitizer, as
-// backend_concurrency_tsan (tests/backend/CMakeLists.txt). Checks: no error, correct results, exactly one
+// backend_concurrency_tsan (tests/layer/backend/CMakeLists.txt). Checks: no error, correct results, exactly one
 // compile per key, and — with a tiny budget that evicts constantly — no pipeline destroyed while in flight
 // (the validation layer would report VUID-vkDestroyPipeline-pipeline-00765).
 #include <chrono>

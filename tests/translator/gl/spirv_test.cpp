@@ -1,5 +1,5 @@
 // ARB_gl_spirv: SPIR-V modules in GL's binding namespaces through glShaderBinary + glSpecializeShader.
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

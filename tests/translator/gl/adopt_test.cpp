@@ -2,8 +2,8 @@
 #include <volk.h>
 
 #include "bismuth/gl/bismuth_gl.h"
-#include "gl/gl_fixture.hpp"
 #include "support/validated_vulkan.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

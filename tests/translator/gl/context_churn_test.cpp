@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 namespace {
 

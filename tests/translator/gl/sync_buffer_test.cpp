@@ -2,7 +2,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 #include "corpus_case.hpp"
-#include "gl/corpus_paths.hpp"
+#include "translator/gl/corpus_paths.hpp"
 
 using namespace bismuth::gltest;
 

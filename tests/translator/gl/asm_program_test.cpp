@@ -2,9 +2,9 @@
 // parameters, NV_compute_program5): the whole reference corpus through glProgramStringARB, load errors (position,
 // string, previous program kept), program.local / program.env in every form, which program a dispatch runs,
 // glGetProgramivARB / glGetProgramStringARB, and the GL_EXTENSIONS rules.
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 #include "corpus_case.hpp"
-#include "gl/corpus_paths.hpp"
+#include "translator/gl/corpus_paths.hpp"
 #include <GL/glext.h>
 
 #include <cmath>

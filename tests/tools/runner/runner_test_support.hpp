@@ -27,7 +27,7 @@ class TempDir {
 };
 
 std::string read_file(const std::filesystem::path& path);
-// tests/runner/data and the repository's examples/ (source tree, or BISMUTH_SOURCE_DIR-relative copies).
+// tests/tools/runner/data and the repository's examples/ (source tree, or BISMUTH_SOURCE_DIR-relative copies).
 std::filesystem::path data_dir();
 std::filesystem::path source_dir();
 
@@ -45,7 +45,7 @@ Run run_json(std::vector<std::string> args, const std::vector<std::string>& env 
 std::string status(const Run& r, const std::string& name);
 std::string message(const Run& r, const std::string& name);
 
-// python3 tests/runner/check_junit.py FILE: parses the XML and checks the JUnit structure; prints the counts.
+// python3 tests/tools/runner/check_junit.py FILE: parses the XML and checks the JUnit structure; prints the counts.
 test::ProcessResult check_junit(const std::filesystem::path& file);
 
 }  // namespace bismuth::runnertest

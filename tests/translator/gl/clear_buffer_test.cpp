@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

@@ -4,7 +4,7 @@
 #include <thread>
 
 #include "bismuth/gl/bismuth_gl.h"
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
 

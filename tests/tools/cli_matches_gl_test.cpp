@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "gl/gl_fixture.hpp"
+#include "translator/gl/gl_fixture.hpp"
 #include <GL/glext.h>
 #include "shader_test.hpp"
 #include "support/run_process.hpp"

@@ -42,12 +42,12 @@ std::string read_file(const fs::path& path) {
 // The source tree this binary was built from, else the working directory (bundled runs from a repository copy).
 fs::path source_dir() {
   const fs::path built = BISMUTH_SOURCE_DIR;
-  if (fs::exists(built / "tests/runner/data")) return built;
+  if (fs::exists(built / "tests/tools/runner/data")) return built;
   return fs::current_path();
 }
 
 fs::path data_dir() {
-  return source_dir() / "tests/runner/data";
+  return source_dir() / "tests/tools/runner/data";
 }
 
 test::ProcessResult bismuth_run(const std::vector<std::string>& args, const std::vector<std::string>& extra_env) {
@@ -85,7 +85,7 @@ std::string message(const Run& r, const std::string& name) {
 
 test::ProcessResult check_junit(const fs::path& file) {
   return test::run_process(
-      {"/usr/bin/env", "python3", (source_dir() / "tests/runner/check_junit.py").string(), file.string()});
+      {"/usr/bin/env", "python3", (source_dir() / "tests/tools/runner/check_junit.py").string(), file.string()});
 }
 
 }  // namespace bismuth::runnertest
