@@ -10,7 +10,7 @@
 
 #include "bismuth/spirv_patch/analysis/workgroup_size.hpp"
 #include "bismuth/spirv_patch/module.hpp"
-#include "shader_sources.hpp"
+#include "spirv_patch/shader_sources.hpp"
 #include "support/run_process.hpp"
 
 using bismuth::spirv_patch::Module;

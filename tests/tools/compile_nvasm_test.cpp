@@ -5,8 +5,8 @@
 #include <fstream>
 #include <string>
 
-#include "corpus_support.hpp"
 #include "support/run_process.hpp"
+#include "translator/gl/corpus_paths.hpp"
 
 using bismuth::test::run_process;
 
@@ -16,7 +16,7 @@ std::string cli() {
   return bismuth::test::tool_path(BISMUTH_CLI_PATH);
 }
 std::string corpus(const std::string& name) {
-  return bismuth::test::corpus::corpus_dir() + "/" + name + "/program.nvcp5";
+  return (bismuth::gltest::corpus_dir() / name / "program.nvcp5").string();
 }
 
 }  // namespace
