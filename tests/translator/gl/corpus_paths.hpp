@@ -1,5 +1,5 @@
 // Where the GL corpus tests find the reference corpus, and reading its files (shared by corpus_test.cpp,
-// asm_program_test.cpp and the CLI's tests/tools/compile_nvasm_test.cpp; the corpus rules themselves come from the
+// asm_corpus_test.cpp and the CLI's tests/tools/compile_nvasm_test.cpp; the corpus rules themselves come from the
 // runner's corpus_case.hpp).
 #pragma once
 
