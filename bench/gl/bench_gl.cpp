@@ -1,5 +1,5 @@
 // bench_gl: the CPU cost of libbismuth-gl's hot path, glDispatchComputeGroupSizeARB on a pipeline-cache hit,
-// next to the backend's own CommandStream::dispatch for the same work (issue 5: ratio <= 1.3 on lavapipe; on the
+// next to the backend's own CommandStream::dispatch for the same work (target: ratio <= 1.3 on lavapipe; on the
 // H100 the absolute cost per call is compared with NVIDIA GL's 0.86-0.89 us and Zink's 0.46-0.49 us; target
 // <= 0.3 us).
 //

@@ -1,6 +1,6 @@
-// workgroup_size_to_runtime (pass 4) on every compute entry point of the input, after pass 1 where the input's size
-// is not already specializable, at several push-constant offsets. The output must parse again, keep the entry
-// point and report the offset it was given; refusals must say why.
+// workgroup_size_to_runtime on every compute entry point of the input, after workgroup_size_to_spec_constants where
+// the input's size is not already specializable, at several push-constant offsets. The output must parse again,
+// keep the entry point and report the offset it was given; refusals must say why.
 #include <cstdlib>
 #include <string>
 #include <vector>

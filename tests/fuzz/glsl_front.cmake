@@ -28,8 +28,9 @@ function(bismuth_sanitized_translator target)
   bismuth_target_defaults(${target})
 endfunction()
 
-# The replay, ASan + UBSan, over the seeds (glsl_corpus/: shaders and the bad inputs of issue 13) and every
-# file of the example and reference corpora.
+# The replay, ASan + UBSan, over the seeds (glsl_corpus/: shaders, and inputs the front once mishandled: deep
+# nesting, #version with leading zeros, shared memory over the limit) and every file of the example and reference
+# corpora.
 add_executable(glsl_corpus_replay corpus_replay.cpp fuzz_glsl_rewrites.cpp fuzz_glsl_front.cpp)
 bismuth_sanitized_translator(glsl_corpus_replay -fsanitize=address,undefined -fno-sanitize-recover=undefined)
 foreach(_name glsl_rewrites glsl_front)

@@ -50,7 +50,7 @@ void main() { tile[gl_LocalInvocationIndex] = 1u; data[0] = tile[0]; }
   CHECK_THAT(message, Catch::Contains("(OpTypeArray): workgroup size used as a constant (array length): not eligible"));
   CHECK_THAT(message, Catch::StartsWith("word "));
 
-  // A fixed size never went through pass 1: its dimensions are not specialization constants.
+  // A fixed size never went through workgroup_size_to_spec_constants: its dimensions are not specialization constants.
   const auto fixed = compile_or_fail(shader("void main() {}\n", "layout(local_size_x = 4, local_size_y = 2) in;\n"));
   CHECK_THAT(error_of(fixed), Catch::Contains("is not a specialization constant with a SpecId"));
 

@@ -257,8 +257,9 @@ void main() { o[gl_GlobalInvocationID.x] = uint(ballotARB(gl_LocalInvocationID.x
 }
 
 TEST_CASE("Runtime group size: every GLSL shader of the corpus validates after the pass") {
-  // The reference corpus and the examples: GL-semantics GLSL through the GL front; fixed sizes through pass 1
-  // first (the backend only runs pass 4 on variable sizes, but the output must still be valid).
+  // The reference corpus and the examples: GL-semantics GLSL through the GL front; fixed sizes through
+  // workgroup_size_to_spec_constants first (the backend only runs workgroup_size_to_runtime on variable sizes, but
+  // the output must still be valid).
   // Where the sources are: the tree this binary was built from, else the current directory (the GPU machine runs
   // the bundled binaries from a copy of the repository) and BISMUTH_CORPUS_DIR (as the GL corpus tests).
   std::vector<std::filesystem::path> roots;

@@ -1,5 +1,5 @@
-// Pass 1 on a real device: one patched module dispatched through specialization at many sizes, every invocation
-// accounted for. Runs on the selected device (lavapipe on CI) with the validation layer on.
+// workgroup_size_to_spec_constants on a real device: one patched module dispatched through specialization at many
+// sizes, every invocation accounted for. Runs on the selected device (lavapipe on CI) with the validation layer on.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

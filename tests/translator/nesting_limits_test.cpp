@@ -1,4 +1,4 @@
-// Deeply nested GLSL (issue 13): glslang walks its syntax tree recursively, so a deep enough source overflowed
+// Deeply nested GLSL: glslang walks its syntax tree recursively, so a deep enough source overflowed
 // the stack — glCompileShader killed the host program, `bismuth compile` died with SIGSEGV. The GLSL front now
 // rejects sources beyond its documented limits (docs/gl_shim.md, "Limits") with an error at line and column, and
 // compiles everything within them on a stack large enough for it.

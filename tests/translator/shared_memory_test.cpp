@@ -1,4 +1,4 @@
-// Shared memory above the device's limit (issue 13): `shared uint s[10000];` (40,000 bytes, lavapipe allows
+// Shared memory above the device's limit: `shared uint s[10000];` (40,000 bytes, lavapipe allows
 // 32,768) linked and ran on the GLSL path. GLSL 4.60 §4.3.8: "There is a limit to the total size of all variables
 // declared as shared in a single program object. This limit, expressed in units of basic machine units, may be
 // determined by using the OpenGL API to query the value of MAX_COMPUTE_SHARED_MEMORY_SIZE." The link fails above

@@ -1,5 +1,5 @@
 // The #version rewrite of the GLSL front (shaders at #version 140 .. 410 are compiled at 420) on version numbers
-// with leading zeros (issue 13): "#version 0000000000000000150" threw std::out_of_range out of glCompileShader
+// with leading zeros: "#version 0000000000000000150" threw std::out_of_range out of glCompileShader
 // (GL_OUT_OF_MEMORY with an empty info log), "#version 00150" turned __VERSION__ into an undeclared "__150". The
 // rewrites replaced text at offsets taken before an earlier replacement changed the width.
 #include <catch2/catch.hpp>

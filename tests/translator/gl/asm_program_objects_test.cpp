@@ -25,7 +25,7 @@ TEST_CASE("Assembly program entry points are supported and resolvable", "[asm]")
     CHECK(eglGetProcAddress(name) != nullptr);
   }
   CHECK(bismuthGetProcAddress("glProgramStringARB") == reinterpret_cast<void (*)(void)>(&glProgramStringARB));
-  // Outside the supported surface (separable programs): loaders must see it as absent (issue 5).
+  // Outside the supported surface (separable programs): loaders must see it as absent.
   CHECK(bismuthGetProcAddress("glProgramParameteri") == nullptr);
 }
 

@@ -130,9 +130,9 @@ TEST_CASE("Misuse: glFlushMappedBufferRange ranges outside the mapping", "[misus
 }
 
 TEST_CASE("Misuse: a write-only invalidating map keeps its writes at unmap", "[misuse]") {
-  // Issue 13's sequence: a write|invalidate map of a range whose end wraps 64 bits used to pass the range check;
-  // the invalidate bits skip the read-back that would have failed on the bad offset, so the map "succeeded" and
-  // the failure surfaced at glUnmapBuffer, whose write-back at that offset failed (INVALID_OPERATION), dropping
+  // The sequence that lost data: a write|invalidate map of a range whose end wraps 64 bits used to pass the range
+  // check; the invalidate bits skip the read-back that would have failed on the bad offset, so the map "succeeded"
+  // and the failure surfaced at glUnmapBuffer, whose write-back at that offset failed (INVALID_OPERATION), dropping
   // the data. The map is INVALID_VALUE (GL 4.6 §6.3), and a valid write|invalidate map works as below.
   {
     PatternBuffer b;

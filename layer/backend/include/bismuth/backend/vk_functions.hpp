@@ -1,7 +1,7 @@
 // Per-instance and per-device Vulkan function tables.
 //
 // Every Vulkan call the backend makes goes through one of these tables, never through volk's global pointers.
-// Inside the Vulkan layer (issue 6) the tables are filled from the NEXT layer's vkGetInstanceProcAddr /
+// Inside the Vulkan layer (layer/vk_layer) the tables are filled from the NEXT layer's vkGetInstanceProcAddr /
 // vkGetDeviceProcAddr, so the backend's own calls skip the layer it lives in; when Bismuth owns the instance
 // (GL shim, CLI) they are filled from the loader's entry points that volk bootstrapped.
 #pragma once
