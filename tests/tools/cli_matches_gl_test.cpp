@@ -36,11 +36,18 @@ std::string read_bytes(const fs::path& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+// The source tree this binary was built from, else the working directory (bundled binaries run from a copy of the
+// repository on another machine).
+fs::path source_root() {
+  const fs::path built(BISMUTH_SOURCE_DIR);
+  return fs::exists(built / "tests/data") ? built : fs::current_path();
+}
+
 // Every program in the trees, shader_test sections written out as .comp files under `scratch`.
 std::vector<Case> collect_cases(const fs::path& scratch) {
   std::vector<fs::path> paths;
   for (const char* root : {"tests/data", "examples"}) {
-    for (const auto& entry : fs::recursive_directory_iterator(fs::path(BISMUTH_SOURCE_DIR) / root)) {
+    for (const auto& entry : fs::recursive_directory_iterator(source_root() / root)) {
       if (entry.is_regular_file()) paths.push_back(entry.path());
     }
   }
