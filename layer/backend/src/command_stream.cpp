@@ -245,7 +245,8 @@ Expected<uint64_t> CommandStream::flush() {
   if (batch->has_writes) {
     // Device writes → host reads after the timeline wait (Vulkan spec, "Host Write Ordering Guarantees" covers
     // only the other direction).
-    recorder_->memory_barrier(kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, kWriteAccess, VK_ACCESS_HOST_READ_BIT);
+    recorder_->record(
+        CmdPipelineBarrier{kWorkStages, VK_PIPELINE_STAGE_HOST_BIT, kWriteAccess, VK_ACCESS_HOST_READ_BIT});
   }
   Expected<uint64_t> value = last_value_;
   if (recorder_->threaded()) {
@@ -337,7 +338,7 @@ void CommandStream::note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSiz
 }
 
 void CommandStream::record_barrier(Batch& /*batch*/) {
-  recorder_->memory_barrier(kWorkStages, kWorkStages, kWriteAccess, kAllAccess);
+  recorder_->record(CmdPipelineBarrier{kWorkStages, kWorkStages, kWriteAccess, kAllAccess});
   written_.clear();
   read_.clear();
   readonly_repeat_ = false;  // the ranges must be noted again
@@ -383,7 +384,7 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     track(batch, *b.buffer);
   }
   if (shader.uses_push_descriptors()) {
-    recorder_->push_descriptors(shader.pipeline_layout(), layout.bindings, scratch_infos_);
+    recorder_->record(CmdPushDescriptorSet{shader.pipeline_layout(), layout.bindings, scratch_infos_});
     return {};
   }
   if (bindings.empty()) return {};
@@ -427,7 +428,7 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
   }
   vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(), 0,
                             nullptr);
-  recorder_->bind_descriptor_set(shader.pipeline_layout(), set);
+  recorder_->record(CmdBindDescriptorSet{shader.pipeline_layout(), set});
   return {};
 }
 
@@ -649,7 +650,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   }
 
   if (pipeline.handle() != bound_pipeline_) {
-    recorder_->bind_pipeline(pipeline.handle());
+    recorder_->record(CmdBindPipeline{pipeline.handle()});
     bound_pipeline_ = pipeline.handle();
     if (front == nullptr || front->batch_seen != batch->id) [[unlikely]] keep_pipeline(*batch, pipeline, front);
   }
@@ -669,7 +670,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     ++stats_.runtime_size_dispatches;
     if (front != nullptr && front->provisional) ++stats_.masked_dispatches;
   } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
-    recorder_->push_constants(shader.pipeline_layout(), info.push_constants);
+    recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
     bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
   }
 
@@ -686,20 +687,22 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
       }
     }
     if (batch->pairs_used == 0) {
-      recorder_->reset_queries(batch->query_pool, 0, options_.timestamp_pairs_per_batch * 2);
+      recorder_->record(CmdResetQueryPool{batch->query_pool, 0, options_.timestamp_pairs_per_batch * 2});
     }
-    recorder_->write_timestamp(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool, batch->pairs_used * 2);
+    recorder_->record(
+        CmdWriteTimestamp{batch->query_pool, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->pairs_used * 2});
   }
   if (info.indirect != nullptr) {
-    recorder_->dispatch_indirect(info.indirect->handle(), info.indirect_offset);
+    recorder_->record(CmdDispatchIndirect{info.indirect->handle(), info.indirect_offset});
   } else {
-    recorder_->dispatch(info.groups[0], info.groups[1], info.groups[2]);
+    recorder_->record(CmdDispatch{info.groups[0], info.groups[1], info.groups[2]});
   }
   readonly_repeat_ = read_only;
   ++stats_.dispatches;
   ++batch->dispatches;
   if (timed) {
-    recorder_->write_timestamp(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->query_pool, batch->pairs_used * 2 + 1);
+    recorder_->record(
+        CmdWriteTimestamp{batch->query_pool, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->pairs_used * 2 + 1});
     *timestamp = TimestampQuery{batch->id, batch->pairs_used};
     ++batch->pairs_used;
   } else if (timestamp != nullptr) {
@@ -731,7 +734,7 @@ Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInf
   bound_push_.assign(offset + 12, std::byte{0});
   if (user != 0) std::memcpy(bound_push_.data(), info.push_constants.data(), user);
   std::memcpy(bound_push_.data() + offset, size, 12);
-  recorder_->push_constants(variant.pipeline_layout(), bound_push_);
+  recorder_->record(CmdPushConstants{variant.pipeline_layout(), bound_push_});
   return {};
 }
 
@@ -779,8 +782,8 @@ Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
   track(batch, buffer);
   if (needs_barrier(buffer.handle(), begin, end, false)) {
     // Like record_barrier, plus the indirect-command read of the dispatch.
-    recorder_->memory_barrier(kWorkStages, kWorkStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, kWriteAccess,
-                              kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    recorder_->record(CmdPipelineBarrier{kWorkStages, kWorkStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, kWriteAccess,
+                                         kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
     written_.clear();
     read_.clear();
     readonly_repeat_ = false;
@@ -809,10 +812,13 @@ Status CommandStream::write_timestamp(TimestampQuery* out) {
       return ok;
     }
   }
-  if (batch.pairs_used == 0) recorder_->reset_queries(batch.query_pool, 0, options_.timestamp_pairs_per_batch * 2);
+  if (batch.pairs_used == 0) {
+    recorder_->record(CmdResetQueryPool{batch.query_pool, 0, options_.timestamp_pairs_per_batch * 2});
+  }
   // One pair, both slots the same point in the stream (retire() reads pairs).
-  recorder_->write_timestamp(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool, batch.pairs_used * 2);
-  recorder_->write_timestamp(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.query_pool, batch.pairs_used * 2 + 1);
+  recorder_->record(CmdWriteTimestamp{batch.query_pool, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.pairs_used * 2});
+  recorder_->record(
+      CmdWriteTimestamp{batch.query_pool, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, batch.pairs_used * 2 + 1});
   recorder_->publish();
   *out = TimestampQuery{batch.id, batch.pairs_used};
   ++batch.pairs_used;
@@ -852,8 +858,7 @@ Status CommandStream::copy(Buffer& source, VkDeviceSize source_offset, Buffer& d
   track(batch, source);
   track(batch, destination);
   batch.has_writes = true;
-  VkBufferCopy region{source_offset, destination_offset, bytes};
-  recorder_->copy(source.handle(), destination.handle(), region);
+  recorder_->record(CmdCopyBuffer{source.handle(), destination.handle(), {source_offset, destination_offset, bytes}});
   recorder_->publish();
   return {};
 }
@@ -875,7 +880,7 @@ Status CommandStream::fill(Buffer& buffer, VkDeviceSize offset, VkDeviceSize byt
   note_access(buffer.handle(), offset, offset + bytes, true);
   track(batch, buffer);
   batch.has_writes = true;
-  recorder_->fill(buffer.handle(), offset, bytes, value);
+  recorder_->record(CmdFillBuffer{buffer.handle(), offset, bytes, value});
   recorder_->publish();
   return {};
 }
