@@ -94,7 +94,7 @@ class CommandRecorder {
     uint32_t bytes;  // header included, multiple of 8
   };
 
-  // Out of line: the inline path stays one branch and a call.
+  // Out of line, so that the inline path at each call site stays one branch and the direct vkCmd* call.
   template <class Command>
   [[gnu::noinline]] void encode(const Command& command) {
     static_assert(kCommandTag<Command> < RecordedCommands::size, "a command must be listed in RecordedCommands");
@@ -117,7 +117,8 @@ class CommandRecorder {
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
   VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
 
-  // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity.
+  // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity. Entries
+  // are 8-byte aligned (new[] aligns to 16), which decode_command's spans into the ring rely on.
   static constexpr size_t kCapacity = size_t(1) << 20;
   static constexpr size_t kPublishBytes = 4096;
   std::unique_ptr<std::byte[]> ring_;
