@@ -94,9 +94,11 @@ class CommandRecorder {
     uint32_t bytes;  // header included, multiple of 8
   };
 
-  // Out of line, so that the inline path at each call site stays one branch and the direct vkCmd* call.
+  // Out of line, so that the inline path at each call site stays one branch and the direct vkCmd* call. By value:
+  // a small command arrives in registers, where a reference would make it a stack copy read back at other widths
+  // than it was written (a store-forwarding stall per command).
   template <class Command>
-  [[gnu::noinline]] void encode(const Command& command) {
+  [[gnu::noinline]] void encode(const Command command) {
     static_assert(kCommandTag<Command> < RecordedCommands::size, "a command must be listed in RecordedCommands");
     encode_command(command, reserve(kCommandTag<Command>, encoded_bytes(command)));
   }

@@ -120,10 +120,9 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
 Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr) return fail("dispatch without a shader");
   if (info.spec_values.empty()) {
-    const PipelineRequest request{info.shader, info.size, info.subgroup_size, {}};
-    FrontEntry* entry = front_.hit(request);
+    FrontEntry* entry = front_.hit(info.shader, info.size, info.subgroup_size);
     if (entry == nullptr) [[unlikely]] {
-      auto front = front_.lookup(request);
+      auto front = front_.lookup(PipelineRequest{info.shader, info.size, info.subgroup_size, {}});
       if (!front) return front.error();
       entry = *front;
     } else {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <thread>
 
 #include "bismuth/backend/disk_cache.hpp"
 #include "pipeline_prewarm.hpp"
@@ -580,7 +581,9 @@ bool PipelineCache::compile_in_background(std::shared_ptr<const Shader> shader, 
   return prewarm_->add_first(PipelinePrewarm::Task{std::move(shader), size, subgroup_size});
 }
 
-void PipelineCache::cancel_prewarm(const Shader& shader, bool wait_running) { prewarm_->cancel(shader, wait_running); }
+void PipelineCache::cancel_prewarm(const Shader& shader, bool wait_running) {
+  prewarm_->cancel(shader, wait_running);
+}
 
 size_t PipelineCache::erase(const Shader& shader) {
   cancel_prewarm(shader);

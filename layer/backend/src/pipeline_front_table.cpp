@@ -29,7 +29,7 @@ void PipelineFrontTable::reset(uint64_t generation) {
 Expected<PipelineFrontTable::Entry*> PipelineFrontTable::lookup(const PipelineRequest& request) {
   // What hit() checks first: an eviction since then (another thread's miss) drops the table here too.
   if (const uint64_t generation = cache_->generation(); generation != generation_) reset(generation);
-  const size_t first = home(request);
+  const size_t first = home(request.shader, request.size, request.subgroup_size);
   size_t probe = 0;
   while (probe < 4 && entries_[(first + probe) & (entries_.size() - 1)].shader != nullptr) ++probe;
   const size_t victim = probe < 4 ? first + probe : first + (replace_++ & 3);  // all four taken: one in turn

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <span>
 #include <tuple>
 #include <type_traits>
@@ -142,6 +143,20 @@ constexpr size_t align8(size_t n) { return (n + 7) & ~size_t(7); }
 template <class Command>
 concept HasTrailing = requires { Command::trailing(); };
 
+// Copies a trailing array to `at`; returns where the next part goes.
+template <class T>
+std::byte* append_array(std::byte* at, std::span<const T> array) {
+  if (!array.empty()) std::memcpy(at, array.data(), array.size_bytes());  // an empty one may have no data pointer
+  return at + align8(array.size_bytes());
+}
+
+// Points `array` (its size as encoded) at its copy at `at`; returns where the next part is.
+template <class T>
+const std::byte* point_at_array(const std::byte* at, std::span<const T>& array) {
+  array = {reinterpret_cast<const T*>(at), array.size()};
+  return at + align8(array.size_bytes());
+}
+
 template <class Command>
 size_t encoded_bytes(const Command& command) {
   static_assert(std::is_trivially_copyable_v<Command>);
@@ -159,13 +174,7 @@ void encode_command(const Command& command, std::byte* at) {
   std::memcpy(at, &command, sizeof(Command));
   if constexpr (HasTrailing<Command>) {
     at += align8(sizeof(Command));
-    std::apply(
-        [&](auto... member) {
-          ((std::memcpy(at, (command.*member).data(), (command.*member).size_bytes()),
-            at += align8((command.*member).size_bytes())),
-           ...);
-        },
-        Command::trailing());
+    std::apply([&](auto... member) { ((at = append_array(at, command.*member)), ...); }, Command::trailing());
   }
 }
 
@@ -176,13 +185,7 @@ Command decode_command(const std::byte* at) {
   std::memcpy(&command, at, sizeof(Command));
   if constexpr (HasTrailing<Command>) {
     at += align8(sizeof(Command));
-    std::apply(
-        [&](auto... member) {
-          ((command.*member = {reinterpret_cast<decltype((command.*member).data())>(at), (command.*member).size()},
-            at += align8((command.*member).size_bytes())),
-           ...);
-        },
-        Command::trailing());
+    std::apply([&](auto... member) { ((at = point_at_array(at, command.*member)), ...); }, Command::trailing());
   }
   return command;
 }

@@ -199,7 +199,7 @@ class CommandStream {
   // Timestamps (command_stream_timestamps.cpp).
   // Before a batch's next timestamp pair: creates its query pool, resets the pool before the first pair.
   Status prepare_timestamp_pair(Batch& batch);
-  // Keeps the timestamps of a completed batch.
+  // A completed batch is retired: its timestamp results are read and kept.
   Status retire(Batch& batch);
   Expected<std::array<uint64_t, 2>> pair_ticks(const TimestampQuery& query);
 

@@ -34,13 +34,14 @@ class PipelineFrontTable {
     bool provisional = false;
   };
 
-  PipelineFrontTable(const Device& device, PipelineCache& cache) : device_(&device), cache_(&cache) {}
+  PipelineFrontTable(const Device& device, PipelineCache& cache) : cache_(&cache), device_(&device) {}
   PipelineFrontTable(const PipelineFrontTable&) = delete;
   PipelineFrontTable& operator=(const PipelineFrontTable&) = delete;
 
-  // The entry for `request` (no specialization values) or nullptr. Inlined into CommandStream::dispatch (the
-  // recording benchmark's hot loop).
-  [[gnu::always_inline]] Entry* hit(const PipelineRequest& request) {
+  // The entry for (shader, size, subgroup size) or nullptr. Inlined into CommandStream::dispatch (the recording
+  // benchmark's hot loop); the key comes as the caller's fields, which are read where they are (a copy of them
+  // read back at another width than the caller wrote them stalls store forwarding).
+  [[gnu::always_inline]] Entry* hit(const Shader* shader, const GroupSize& size, uint32_t subgroup_size) {
     const uint64_t generation = cache_->generation();
     if (generation != generation_) [[unlikely]] {
       reset(generation);
@@ -48,14 +49,13 @@ class PipelineFrontTable {
     }
     // The same program at the same size as the previous dispatch: no hashing.
     Entry* e = last_;
-    if (e == nullptr || e->shader != request.shader || !(e->size == request.size) ||
-        e->subgroup_size != request.subgroup_size) {
+    if (e == nullptr || e->shader != shader || !(e->size == size) || e->subgroup_size != subgroup_size) {
       // Up to four probes from the home slot. A slot with a shader always has its pipeline.
-      const size_t first = home(request);
+      const size_t first = home(shader, size, subgroup_size);
       e = nullptr;
       for (size_t probe = 0; probe < 4; ++probe) {
         Entry& c = entries_[(first + probe) & (entries_.size() - 1)];
-        if (c.shader == request.shader && c.size == request.size && c.subgroup_size == request.subgroup_size) {
+        if (c.shader == shader && c.size == size && c.subgroup_size == subgroup_size) {
           e = &c;
           break;
         }
@@ -68,15 +68,15 @@ class PipelineFrontTable {
     return e;
   }
 
-  // The miss path after hit(): the cache lookup (compiling on a miss), then the entry replaces one of the four
-  // probed slots.
+  // The miss path after hit(): the cache lookup for `request` (no specialization values; compiling on a miss),
+  // then the entry replaces one of the four probed slots.
   Expected<Entry*> lookup(const PipelineRequest& request);
 
  private:
-  static size_t home(const PipelineRequest& request) {
-    const uint64_t h = (reinterpret_cast<uintptr_t>(request.shader) >> 4) * 0x9E3779B97F4A7C15ull ^
-                       (uint64_t(request.size.x) | uint64_t(request.size.y) << 16 | uint64_t(request.size.z) << 32 |
-                        uint64_t(request.subgroup_size) << 48) *
+  static size_t home(const Shader* shader, const GroupSize& size, uint32_t subgroup_size) {
+    const uint64_t h = (reinterpret_cast<uintptr_t>(shader) >> 4) * 0x9E3779B97F4A7C15ull ^
+                       (uint64_t(size.x) | uint64_t(size.y) << 16 | uint64_t(size.z) << 32 |
+                        uint64_t(subgroup_size) << 48) *
                            0xC2B2AE3D27D4EB4Full;
     return static_cast<size_t>(h >> 58);
   }
@@ -85,12 +85,13 @@ class PipelineFrontTable {
   Status fill_runtime_entry(Entry& entry, const PipelineRequest& request, const Shader& variant);
   void upgrade_provisional(Entry& entry);
 
-  const Device* device_;
+  // What every hit reads first, together; the slots after.
   PipelineCache* cache_;
-  std::array<Entry, 64> entries_{};  // a power of two (slots are masked)
   uint64_t generation_ = 0;
-  uint32_t replace_ = 0;
   Entry* last_ = nullptr;  // the entry the previous lookup returned
+  uint32_t replace_ = 0;
+  const Device* device_;
+  std::array<Entry, 64> entries_{};  // a power of two (slots are masked)
 };
 
 }  // namespace bismuth::backend
