@@ -65,11 +65,11 @@ class PipelinePrewarm {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
-  std::deque<Task> queue_;                       // guarded by mutex_
-  size_t running_ = 0;                           // guarded by mutex_
-  std::vector<const Shader*> running_shaders_;  // guarded by mutex_: the shaders of running compiles
-  size_t foreground_compiles_ = 0;               // guarded by mutex_
-  bool stopping_ = false;                        // guarded by mutex_
+  std::deque<Task> queue_;                           // guarded by mutex_
+  size_t running_ = 0;                               // guarded by mutex_
+  std::vector<const Shader*> running_shaders_;       // guarded by mutex_: the shaders of running compiles
+  size_t foreground_compiles_ = 0;                   // guarded by mutex_
+  bool stopping_ = false;                            // guarded by mutex_
   std::chrono::steady_clock::time_point last_save_;  // guarded by mutex_
   std::vector<std::thread> workers_;
 };
