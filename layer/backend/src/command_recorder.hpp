@@ -26,12 +26,11 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <span>
 #include <thread>
-#include <vector>
 
 #include "bismuth/backend/device.hpp"
 #include "bismuth/backend/vk_functions.hpp"
+#include "recorded_commands.hpp"
 
 namespace bismuth::backend {
 
@@ -50,40 +49,16 @@ class CommandRecorder {
 
   // The command buffer later commands go to (already begun by the caller).
   void target(VkCommandBuffer commands);
-  // The per-dispatch commands check the mode inline, so that inline recording costs one branch over a direct
-  // vkCmd* call.
-  void bind_pipeline(VkPipeline pipeline) {
+  // Records one command (recorded_commands.hpp) into the target: inline, a branch over its direct vkCmd* call;
+  // threaded, encoded into the ring (no allocation) for the recording thread to record the same way.
+  template <class Command>
+  void record(const Command& command) {
     if (!threaded_) {
-      vk_.vkCmdBindPipeline(inline_target_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+      command.record(vk_, inline_target_);
     } else {
-      encode_bind_pipeline(pipeline);
+      encode(command);
     }
   }
-  void push_descriptors(VkPipelineLayout layout, std::span<const VkDescriptorType> types,
-                        std::span<const VkDescriptorBufferInfo> infos);
-  void bind_descriptor_set(VkPipelineLayout layout, VkDescriptorSet set);
-  void push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes) {
-    if (!threaded_) {
-      vk_.vkCmdPushConstants(inline_target_, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0,
-                             static_cast<uint32_t>(bytes.size()), bytes.data());
-    } else {
-      encode_push_constants(layout, bytes);
-    }
-  }
-  void dispatch(uint32_t x, uint32_t y, uint32_t z) {
-    if (!threaded_) {
-      vk_.vkCmdDispatch(inline_target_, x, y, z);
-    } else {
-      encode_dispatch(x, y, z);
-    }
-  }
-  void dispatch_indirect(VkBuffer buffer, VkDeviceSize offset);
-  void memory_barrier(VkPipelineStageFlags source_stages, VkPipelineStageFlags destination_stages,
-                      VkAccessFlags source_access, VkAccessFlags destination_access);
-  void copy(VkBuffer source, VkBuffer destination, const VkBufferCopy& region);
-  void fill(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes, uint32_t value);
-  void reset_queries(VkQueryPool pool, uint32_t first, uint32_t count);
-  void write_timestamp(VkPipelineStageFlagBits stage, VkQueryPool pool, uint32_t query);
 
   // Hands what was encoded to the recording thread once enough has gathered (cheap; no wait). Handing over
   // in blocks of kPublishBytes keeps the two threads off the same cache lines: publishing every command made
@@ -107,18 +82,30 @@ class CommandRecorder {
   uint64_t replayed() const { return replayed_.load(std::memory_order_acquire); }
 
  private:
-  enum class Op : uint32_t;
+  // What a ring entry holds: a command of RecordedCommands (its tag is its position there), or one of these.
+  enum class Control : uint32_t {
+    Wrap = RecordedCommands::size,  // padding to the end of the ring
+    Stop,
+    Target,
+    Submit,
+  };
   struct Header {
-    Op op;
+    uint32_t tag;    // kCommandTag<Command> or a Control
     uint32_t bytes;  // header included, multiple of 8
   };
 
-  // Reserves `bytes` (multiple of 8) in the ring for one command and writes its header; returns the payload.
-  std::byte* reserve(Op op, size_t payload_bytes);
+  // Out of line, so that the inline path at each call site stays one branch and the direct vkCmd* call. By value:
+  // a small command arrives in registers, where a reference would make it a stack copy read back at other widths
+  // than it was written (a store-forwarding stall per command).
+  template <class Command>
+  [[gnu::noinline]] void encode(const Command command) {
+    static_assert(kCommandTag<Command> < RecordedCommands::size, "a command must be listed in RecordedCommands");
+    encode_command(command, reserve(kCommandTag<Command>, encoded_bytes(command)));
+  }
+  // Reserves room in the ring for one entry of `payload_bytes` (multiple of 8) and writes its header; returns the
+  // payload.
+  std::byte* reserve(uint32_t tag, size_t payload_bytes);
   void publish_now();
-  void encode_bind_pipeline(VkPipeline pipeline);
-  void encode_push_constants(VkPipelineLayout layout, std::span<const std::byte> bytes);
-  void encode_dispatch(uint32_t x, uint32_t y, uint32_t z);
   void wait_for_space(size_t bytes);
   void run();
   // Replays one command; returns its size.
@@ -131,9 +118,9 @@ class CommandRecorder {
   bool threaded_;  // false once the thread was stopped for exit
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
   VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
-  std::vector<VkWriteDescriptorSet> inline_writes_;  // inline push_descriptors' scratch
 
-  // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity.
+  // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity. Entries
+  // are 8-byte aligned (new[] aligns to 16), which decode_command's spans into the ring rely on.
   static constexpr size_t kCapacity = size_t(1) << 20;
   static constexpr size_t kPublishBytes = 4096;
   std::unique_ptr<std::byte[]> ring_;

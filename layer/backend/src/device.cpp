@@ -54,6 +54,9 @@ std::string result_message(const char* call, VkResult result) {
 
 }  // namespace
 
+// Long on purpose: the feature structs queried and the ones enabled are locals chained through pNext into
+// vkCreateDevice, so they live in one scope; each optional feature is a few lines of the same query-then-enable
+// pattern, read best side by side.
 Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const DeviceInfo& info,
                                                  const DeviceOptions& options) {
   if (Status loaded = load_vulkan(); !loaded) return loaded.error();

@@ -1,9 +1,5 @@
 #include "bismuth/backend/pipeline_cache.hpp"
 
-#include <pthread.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 #include <xxhash.h>
 
 #include <algorithm>
@@ -11,8 +7,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <thread>
 
 #include "bismuth/backend/disk_cache.hpp"
+#include "pipeline_prewarm.hpp"
 
 namespace bismuth::backend {
 
@@ -126,7 +124,10 @@ std::string PipelineCacheStats::to_string() const {
 // ---- cache ----
 
 PipelineCache::PipelineCache(Device& device, const PipelineCacheOptions& options)
-    : device_(&device), options_(options), id_(g_next_cache_id.fetch_add(1)) {
+    : device_(&device),
+      options_(options),
+      id_(g_next_cache_id.fetch_add(1)),
+      prewarm_(std::make_unique<PipelinePrewarm>(*this)) {
   graveyard_->device = &device;
 }
 
@@ -175,11 +176,10 @@ Expected<std::unique_ptr<PipelineCache>> PipelineCache::create(Device& device, c
   if (Status ok = self->load_disk_cache(); !ok) return ok.error();
   uint32_t threads = options.prewarm_threads;
   if (threads == 0) threads = std::clamp<uint32_t>(std::thread::hardware_concurrency() / 2, 1, 4);
-  self->last_save_ = std::chrono::steady_clock::now();
   // Registered before the workers start, so that an exit from now on stops them (process_exit.hpp). A cache
   // created while the process exits (an application's exit handler) gets no workers: misses compile in the caller.
   if (!exit_register(*self, ExitPhase::Threads)) threads = 0;
-  for (uint32_t i = 0; i < threads; ++i) self->workers_.emplace_back([raw = self.get()] { raw->worker_loop(); });
+  self->prewarm_->start(threads, options.save_interval);
   return self;
 }
 
@@ -224,24 +224,13 @@ Status PipelineCache::load_disk_cache() {
   return {};
 }
 
-void PipelineCache::stop_workers() {
-  {
-    std::lock_guard lock(work_mutex_);
-    stopping_ = true;
-    queue_.clear();
-  }
-  work_cv_.notify_all();
-  idle_cv_.notify_all();
-  for (std::thread& t : workers_) {
-    if (t.joinable()) t.join();
-  }
+void PipelineCache::stop_for_exit() noexcept {
+  prewarm_->stop();
+  if (!device_->lost() && dirty_.load()) save_or_warn();
 }
 
-void PipelineCache::stop_for_exit() noexcept {
-  stop_workers();
-  if (!device_->lost() && dirty_.load()) {
-    if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
-  }
+void PipelineCache::save_or_warn() {
+  if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
 }
 
 PipelineCache::~PipelineCache() {
@@ -352,16 +341,9 @@ Expected<std::shared_ptr<CachedPipeline>> PipelineCache::lookup_shared(const Pip
     entry = new_entry(key);
     shard.map.emplace(key, entry);
   }
-  {
-    std::lock_guard lock(work_mutex_);
-    ++foreground_compiles_;
-  }
+  prewarm_->foreground_compile_begins();
   Status compiled = compile(*entry, request);
-  {
-    std::lock_guard lock(work_mutex_);
-    --foreground_compiles_;
-  }
-  work_cv_.notify_all();
+  prewarm_->foreground_compile_ends();
   if (!compiled) {
     remove_failed(entry);
     return compiled.error();
@@ -577,61 +559,30 @@ std::optional<size_t> PipelineCache::parse_prewarm_setting(std::string_view valu
   return std::stoul(std::string(value));  // digits only, at most 6: cannot throw
 }
 
+bool PipelineCache::has_workers() const { return prewarm_->has_workers(); }
+
 void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes,
                             uint32_t subgroup_size) {
-  if (!shader || workers_.empty()) return;
+  if (!shader || !prewarm_->has_workers()) return;
   if (sizes.empty()) sizes = options_.prewarm_sizes;
   if (sizes.empty()) sizes = default_prewarm_sizes(device_->info(), options_.max_prewarm_sizes);
   if (shader->is_runtime_variant()) {
     // Its pipelines depend on the total only: the 1-D sizes cover every shape.
     std::erase_if(sizes, [](const GroupSize& s) { return s.y != 1 || s.z != 1; });
   }
-  {
-    std::lock_guard lock(work_mutex_);
-    if (stopping_) return;
-    for (const GroupSize& size : sizes) queue_.push_back(PrewarmTask{shader, size, subgroup_size});
-  }
-  work_cv_.notify_all();
+  prewarm_->add(shader, sizes, subgroup_size);
 }
 
-void PipelineCache::cancel_prewarm() {
-  std::deque<PrewarmTask> dropped;
-  {
-    std::lock_guard lock(work_mutex_);
-    dropped.swap(queue_);
-  }
-  idle_cv_.notify_all();
-}
+void PipelineCache::cancel_prewarm() { prewarm_->cancel(); }
 
 bool PipelineCache::compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size,
                                           uint32_t subgroup_size) {
-  if (!shader || workers_.empty()) return false;
-  {
-    std::lock_guard lock(work_mutex_);
-    if (stopping_) return false;
-    queue_.push_front(PrewarmTask{std::move(shader), size, subgroup_size});
-  }
-  work_cv_.notify_one();
-  return true;
+  if (!shader || !prewarm_->has_workers()) return false;
+  return prewarm_->add_first(PipelinePrewarm::Task{std::move(shader), size, subgroup_size});
 }
 
 void PipelineCache::cancel_prewarm(const Shader& shader, bool wait_running) {
-  std::vector<PrewarmTask> dropped;  // released outside the lock
-  std::unique_lock lock(work_mutex_);
-  for (auto it = queue_.begin(); it != queue_.end();) {
-    if (it->shader.get() == &shader) {
-      dropped.push_back(std::move(*it));
-      it = queue_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  if (wait_running) {
-    idle_cv_.wait(lock, [&] {
-      return std::find(running_shaders_.begin(), running_shaders_.end(), &shader) == running_shaders_.end();
-    });
-  }
-  if (queue_.empty() && running_prewarm_ == 0) idle_cv_.notify_all();
+  prewarm_->cancel(shader, wait_running);
 }
 
 size_t PipelineCache::erase(const Shader& shader) {
@@ -657,71 +608,30 @@ size_t PipelineCache::erase(const Shader& shader) {
   return removed.size();
 }
 
-void PipelineCache::wait_prewarm_idle() {
-  std::unique_lock lock(work_mutex_);
-  idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && running_prewarm_ == 0); });
-}
+void PipelineCache::wait_prewarm_idle() { prewarm_->wait_idle(); }
 
 void PipelineCache::maybe_save_periodically() {
-  if (disk_path_.empty() || !dirty_.load(std::memory_order_relaxed)) return;
-  // The save itself runs on a worker (see worker_loop); a foreground miss never writes files.
-  work_cv_.notify_one();
+  // The save itself runs on a worker (PipelinePrewarm); a foreground miss never writes files.
+  if (has_unsaved_pipelines()) prewarm_->wake_for_save();
 }
 
-void PipelineCache::worker_loop() {
-  // Low priority: prewarm must not take CPU from the application's threads (Linux: per-thread nice value).
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
-  // A name that says whose thread it is (debuggers, /proc/<pid>/task/*/comm; the exit tests look for it).
-  pthread_setname_np(pthread_self(), "bismuth-prewarm");
-  std::unique_lock lock(work_mutex_);
-  while (true) {
-    const auto save_due = [&] {
-      return !disk_path_.empty() && dirty_.load(std::memory_order_relaxed) &&
-             std::chrono::steady_clock::now() - last_save_ >= options_.save_interval;
-    };
-    work_cv_.wait_for(lock, options_.save_interval, [&] {
-      return stopping_ || (!queue_.empty() && foreground_compiles_ == 0) || save_due();
-    });
-    if (stopping_) break;
-    if (save_due()) {
-      last_save_ = std::chrono::steady_clock::now();
-      lock.unlock();
-      if (Status ok = save(); !ok) warn("could not save the pipeline cache: " + ok.error().message);
-      lock.lock();
-      continue;
+void PipelineCache::compile_for_prewarm(const PipelineRequest& request) {
+  const PipelineKey key = PipelineKey::make(request);
+  Shard& shard = shards_[key.hash % kShards];
+  std::shared_ptr<CachedPipeline> entry;
+  {
+    std::unique_lock shard_lock(shard.mutex);
+    if (shard.map.find(key) == shard.map.end() && !device_->lost()) {
+      entry = new_entry(key);
+      entry->from_prewarm_ = true;
+      shard.map.emplace(key, entry);
     }
-    if (queue_.empty() || foreground_compiles_ != 0) continue;
-    PrewarmTask task = std::move(queue_.front());
-    queue_.pop_front();
-    ++running_prewarm_;
-    running_shaders_.push_back(task.shader.get());
-    lock.unlock();
-
-    PipelineRequest request{task.shader.get(), task.size, task.subgroup_size, {}};
-    const PipelineKey key = PipelineKey::make(request);
-    Shard& shard = shards_[key.hash % kShards];
-    std::shared_ptr<CachedPipeline> entry;
-    {
-      std::unique_lock shard_lock(shard.mutex);
-      if (shard.map.find(key) == shard.map.end() && !device_->lost()) {
-        entry = new_entry(key);
-        entry->from_prewarm_ = true;
-        shard.map.emplace(key, entry);
-      }
-    }
-    if (entry) {
-      if (compile(*entry, request)) {
-        evict_if_needed(entry.get());
-      } else {
-        remove_failed(entry);
-      }
-    }
-    const Shader* finished = task.shader.get();
-    task.shader.reset();
-    lock.lock();
-    --running_prewarm_;
-    running_shaders_.erase(std::find(running_shaders_.begin(), running_shaders_.end(), finished));
-    idle_cv_.notify_all();
+  }
+  if (!entry) return;
+  if (compile(*entry, request)) {
+    evict_if_needed(entry.get());
+  } else {
+    remove_failed(entry);
   }
 }
 

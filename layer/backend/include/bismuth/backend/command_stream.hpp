@@ -24,7 +24,9 @@
 
 #include "bismuth/backend/buffer.hpp"
 #include "bismuth/backend/device.hpp"
+#include "bismuth/backend/hazard_tracker.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/backend/pipeline_front_table.hpp"
 #include "bismuth/backend/shader.hpp"
 
 namespace bismuth::backend {
@@ -150,11 +152,6 @@ class CommandStream {
   Device& device() const { return *device_; }
 
  private:
-  struct FrontEntry;
-  struct Range {
-    VkBuffer buffer;
-    VkDeviceSize begin, end;
-  };
   struct Batch {
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkCommandBuffer commands = VK_NULL_HANDLE;
@@ -171,18 +168,22 @@ class CommandStream {
     std::vector<const CachedPipeline*> pipeline_keys;
     std::vector<std::shared_ptr<const Shader>> shaders;
   };
+  using FrontEntry = PipelineFrontTable::Entry;
 
   CommandStream(Device& device, PipelineCache& cache, const StreamOptions& options, bool threaded);
+
+  // Batches and submission (command_stream.cpp).
   Expected<Batch*> begin_batch();
   Status create_batch(Batch& batch);
   void destroy_batch(Batch& batch);
-  Status retire(Batch& batch);
   void retire_completed();
   // The failure of a submission the recording thread made for this stream since the last report, if any.
   Status submission_error();
   void track(Batch& batch, Buffer& buffer);
-  bool needs_barrier(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const;
-  void note_access(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes);
+  bool in_current_batch(const Buffer& buffer) const;
+  void reset_binding_state();
+
+  // Dispatches and barriers (command_stream_dispatch.cpp).
   void record_barrier(Batch& batch);
   // `shader` is the shader whose module and layout run: info.shader or its runtime variant.
   Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
@@ -191,10 +192,16 @@ class CommandStream {
   [[gnu::noinline]] Status track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info);
   [[gnu::cold, gnu::noinline]] void keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front);
   Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
+
+  // Transfers (command_stream_transfers.cpp).
   Status wait_buffer_idle(Buffer& buffer);
+
+  // Timestamps (command_stream_timestamps.cpp).
+  // Before a batch's next timestamp pair: creates its query pool, resets the pool before the first pair.
+  Status prepare_timestamp_pair(Batch& batch);
+  // A completed batch is retired: its timestamp results are read and kept.
+  Status retire(Batch& batch);
   Expected<std::array<uint64_t, 2>> pair_ticks(const TimestampQuery& query);
-  bool in_current_batch(const Buffer& buffer) const;
-  void reset_binding_state();
 
   Device* device_;
   PipelineCache* cache_;
@@ -210,39 +217,10 @@ class CommandStream {
   uint64_t last_value_ = 0;
   StreamStats stats_;
 
-  // Accesses since the last barrier (one merged range per buffer and kind).
-  std::vector<Range> written_;
-  std::vector<Range> read_;
-
-  // The stream's front table: (shader object, size, subgroup size) → pipeline for requests without other
-  // specialization values; it holds the shader and the pipeline, so neither address can be reused while an
-  // entry names it, and it is dropped whenever the cache evicts something (PipelineCache::generation).
-  struct FrontEntry {
-    const Shader* shader = nullptr;
-    GroupSize size;
-    uint32_t subgroup_size = 0;
-    std::shared_ptr<const Shader> shader_ref;
-    PipelineRef pipeline;
-    uint64_t batch_seen = 0;  // the batch that already holds a reference to `pipeline`
-    // The shader that runs: `shader` or its runtime variant (then the logical size is pushed per dispatch).
-    const Shader* run_shader = nullptr;
-    // A larger runtime-size pipeline standing in while the exact one compiles in the background: every hit
-    // looks for the exact one (upgrade_provisional).
-    bool provisional = false;
-  };
-  std::array<FrontEntry, 64> front_{};  // a power of two (slots are masked)
-  uint64_t front_generation_ = 0;
-  uint32_t front_replace_ = 0;
-  FrontEntry* last_front_ = nullptr;  // the entry the previous lookup returned
+  HazardTracker hazards_;
+  PipelineFrontTable front_;
   // The previous dispatch bound only read-only ranges and nothing was recorded after it.
   bool readonly_repeat_ = false;
-  FrontEntry* front_hit(const DispatchInfo& info);
-  [[gnu::cold, gnu::noinline]] void reset_front_table(uint64_t generation);
-  static size_t front_home(const DispatchInfo& info);
-  Expected<FrontEntry*> front_lookup(const DispatchInfo& info);
-  Status fill_runtime_entry(FrontEntry& entry, const DispatchInfo& info, const Shader& variant);
-  void upgrade_provisional(FrontEntry& entry);
-  std::vector<std::byte> scratch_push_;
 
   // What is bound in the current command buffer, to skip redundant binds.
   VkPipeline bound_pipeline_ = VK_NULL_HANDLE;

@@ -9,16 +9,16 @@
 //  * Bounds: LRU eviction by entry count and an approximate byte budget. An evicted pipeline is destroyed when
 //    its last reference is dropped and every submission that used it (timeline value) completed.
 //  * Persistence: one VkPipelineCache per device, loaded from and saved to a validated file (disk_cache.hpp).
-//  * Prewarm: background workers at low priority compile likely sizes; a foreground miss for a size being
-//    prewarmed joins that compile, and workers start no new compile while a foreground compile runs.
+//  * Prewarm: background workers at low priority compile likely sizes (src/pipeline_prewarm.hpp); a foreground
+//    miss for a size being prewarmed joins that compile, and workers start no new compile while a foreground
+//    compile runs.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,7 +26,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -76,6 +75,7 @@ struct PipelineKeyHash {
 };
 
 class PipelineCache;
+class PipelinePrewarm;
 namespace detail {
 // Tracks every live CachedPipeline of one PipelineCache, so that ~PipelineCache can destroy the VkPipelines of
 // entries that outlive it in other threads' front caches, and their later destructors do nothing.
@@ -197,7 +197,7 @@ class PipelineCache final : private ExitParticipant {
   // size it is running on a larger runtime-group-size pipeline meanwhile). False when there are no workers.
   bool compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size, uint32_t subgroup_size = 0);
   // Whether background compiles run at all (prewarm_threads resolved to at least one worker).
-  bool has_workers() const { return !workers_.empty(); }
+  bool has_workers() const;
   // Drops every queued prewarm compile (a compile already running finishes).
   void cancel_prewarm();
   // Drops the queued prewarm compiles of `shader` and waits for its running one, so that no prewarm compile
@@ -236,11 +236,7 @@ class PipelineCache final : private ExitParticipant {
   struct alignas(64) Counter {
     std::atomic<uint64_t> value{0};
   };
-  struct PrewarmTask {
-    std::shared_ptr<const Shader> shader;
-    GroupSize size;
-    uint32_t subgroup_size = 0;
-  };
+  friend class PipelinePrewarm;  // runs the compiles and saves below
   static constexpr size_t kShards = 32;
   static constexpr size_t kStripes = 16;
 
@@ -254,14 +250,18 @@ class PipelineCache final : private ExitParticipant {
   void account_insert(CachedPipeline& entry);
   void evict_if_needed(const CachedPipeline* keep);
   void remove_failed(const std::shared_ptr<CachedPipeline>& entry);
-  void worker_loop();
+  // A prewarm worker's compile: none when the key is cached or being compiled; otherwise a pending entry first,
+  // which a foreground miss for the same key joins.
+  void compile_for_prewarm(const PipelineRequest& request);
   void warn(const std::string& message) const;
   void count_hit();
+  // Pipelines compiled since the last save, and a cache file to save them to.
+  bool has_unsaved_pipelines() const { return !disk_path_.empty() && dirty_.load(std::memory_order_relaxed); }
+  void save_or_warn();
   void maybe_save_periodically();
   // At process exit (process_exit.hpp): drops the queued compiles, lets the running ones finish, joins the
   // workers and saves the cache file; later misses compile on the caller's thread.
   void stop_for_exit() noexcept override;
-  void stop_workers();
 
   Device* device_;
   PipelineCacheOptions options_;
@@ -289,18 +289,9 @@ class PipelineCache final : private ExitParticipant {
   size_t disk_loaded_bytes_ = 0;
   size_t disk_saved_bytes_ = 0;
   std::atomic<bool> dirty_{false};
-  std::chrono::steady_clock::time_point last_save_;
 
-  // Prewarm workers.
-  std::mutex work_mutex_;
-  std::condition_variable work_cv_;
-  std::deque<PrewarmTask> queue_;
-  size_t running_prewarm_ = 0;        // guarded by work_mutex_
-  std::vector<const Shader*> running_shaders_;  // guarded by work_mutex_: the shaders of running prewarm compiles
-  size_t foreground_compiles_ = 0;    // guarded by work_mutex_
-  bool stopping_ = false;             // guarded by work_mutex_
-  std::condition_variable idle_cv_;
-  std::vector<std::thread> workers_;
+  // Prewarm workers; declared last, so destroyed before the members they use (~PipelineCache stops them first).
+  std::unique_ptr<PipelinePrewarm> prewarm_;
 };
 
 }  // namespace bismuth::backend

@@ -1,0 +1,97 @@
+// A CommandStream's front table: the pipeline lookup memo in front of the PipelineCache, so that a dispatch of a
+// program it ran before takes no cache lookup at all.
+//
+// Keyed by (shader object, size, subgroup size) for requests without other specialization values: 64 slots, up to
+// four probes from a home slot (a multiply-xor hash), and the entry of the previous hit checked first (a GL program
+// dispatched in a loop: no hashing). An entry holds the shader and the pipeline, so neither address can be reused
+// while it names them; the whole table is dropped whenever the cache evicts something (PipelineCache::generation).
+// Part of CommandStream (one per stream, used by its thread only).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include "bismuth/backend/device.hpp"
+#include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/backend/shader.hpp"
+
+namespace bismuth::backend {
+
+class PipelineFrontTable {
+ public:
+  struct Entry {
+    const Shader* shader = nullptr;
+    GroupSize size;
+    uint32_t subgroup_size = 0;
+    std::shared_ptr<const Shader> shader_ref;
+    PipelineRef pipeline;
+    uint64_t batch_seen = 0;  // the stream's batch that already holds a reference to `pipeline`
+    // The shader that runs: `shader` or its runtime variant (then the logical size is pushed per dispatch).
+    const Shader* run_shader = nullptr;
+    // A larger runtime-size pipeline standing in while the exact one compiles in the background: every hit
+    // looks for the exact one (upgrade_provisional).
+    bool provisional = false;
+  };
+
+  PipelineFrontTable(const Device& device, PipelineCache& cache) : cache_(&cache), device_(&device) {}
+  PipelineFrontTable(const PipelineFrontTable&) = delete;
+  PipelineFrontTable& operator=(const PipelineFrontTable&) = delete;
+
+  // The entry for (shader, size, subgroup size) or nullptr. Inlined into CommandStream::dispatch (the recording
+  // benchmark's hot loop); the key comes as the caller's fields, which are read where they are (a copy of them
+  // read back at another width than the caller wrote them stalls store forwarding).
+  [[gnu::always_inline]] Entry* hit(const Shader* shader, const GroupSize& size, uint32_t subgroup_size) {
+    const uint64_t generation = cache_->generation();
+    if (generation != generation_) [[unlikely]] {
+      reset(generation);
+      return nullptr;
+    }
+    // The same program at the same size as the previous dispatch: no hashing.
+    Entry* e = last_;
+    if (e == nullptr || e->shader != shader || !(e->size == size) || e->subgroup_size != subgroup_size) {
+      // Up to four probes from the home slot. A slot with a shader always has its pipeline.
+      const size_t first = home(shader, size, subgroup_size);
+      e = nullptr;
+      for (size_t probe = 0; probe < 4; ++probe) {
+        Entry& c = entries_[(first + probe) & (entries_.size() - 1)];
+        if (c.shader == shader && c.size == size && c.subgroup_size == subgroup_size) {
+          e = &c;
+          break;
+        }
+      }
+      if (e == nullptr) return nullptr;
+      last_ = e;
+    }
+    // The LRU stamp is refreshed once per batch (the stream does it when the batch first uses the pipeline).
+    if (e->provisional) [[unlikely]] upgrade_provisional(*e);
+    return e;
+  }
+
+  // The miss path after hit(): the cache lookup for `request` (no specialization values; compiling on a miss),
+  // then the entry replaces one of the four probed slots.
+  Expected<Entry*> lookup(const PipelineRequest& request);
+
+ private:
+  static size_t home(const Shader* shader, const GroupSize& size, uint32_t subgroup_size) {
+    const uint64_t h = (reinterpret_cast<uintptr_t>(shader) >> 4) * 0x9E3779B97F4A7C15ull ^
+                       (uint64_t(size.x) | uint64_t(size.y) << 16 | uint64_t(size.z) << 32 |
+                        uint64_t(subgroup_size) << 48) *
+                           0xC2B2AE3D27D4EB4Full;
+    return static_cast<size_t>(h >> 58);
+  }
+  // Out of line: the cache evicted something, so every reference the table holds may be stale.
+  [[gnu::cold, gnu::noinline]] void reset(uint64_t generation);
+  Status fill_runtime_entry(Entry& entry, const PipelineRequest& request, const Shader& variant);
+  void upgrade_provisional(Entry& entry);
+
+  // What every hit reads first, together; the slots after.
+  PipelineCache* cache_;
+  uint64_t generation_ = 0;
+  Entry* last_ = nullptr;  // the entry the previous lookup returned
+  uint32_t replace_ = 0;
+  const Device* device_;
+  std::array<Entry, 64> entries_{};  // a power of two (slots are masked)
+};
+
+}  // namespace bismuth::backend

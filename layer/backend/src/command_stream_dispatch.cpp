@@ -1,0 +1,318 @@
+// CommandStream (command_stream.hpp), recording dispatches and barriers: validation, the barriers that hazards
+// call for, the pipeline from the front table, and only the binds that changed since the previous dispatch.
+#include <algorithm>
+#include <cstring>
+
+#include "bismuth/backend/command_stream.hpp"
+#include "command_recorder.hpp"
+
+namespace bismuth::backend {
+
+namespace {
+
+constexpr uint32_t kSetsPerPool = 256;
+
+bool same_bytes(const std::vector<std::byte>& a, std::span<const std::byte> b) {
+  if (a.size() != b.size()) return false;
+  if (b.size() == 8) {  // the common small case without a library call
+    uint64_t x, y;
+    std::memcpy(&x, a.data(), 8);
+    std::memcpy(&y, b.data(), 8);
+    return x == y;
+  }
+  return std::memcmp(a.data(), b.data(), b.size()) == 0;
+}
+
+bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBinding> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].range != b[i].range) return false;
+  }
+  return true;
+}
+
+// Kept out of line so that the dispatch path does not carry the message-building code.
+[[gnu::cold, gnu::noinline]] Error binding_error(const Shader& shader, size_t index, const std::string& what) {
+  return Error{"dispatch of " + shader.name() + ": binding " + std::to_string(index) + " " + what, 0};
+}
+
+}  // namespace
+
+void CommandStream::record_barrier(Batch& /*batch*/) {
+  recorder_->record(CmdPipelineBarrier{HazardTracker::kStages, HazardTracker::kStages, HazardTracker::kWriteAccess,
+                                       HazardTracker::kAllAccess});
+  hazards_.clear();
+  readonly_repeat_ = false;  // the ranges must be noted again
+}
+
+Status CommandStream::barrier() {
+  auto batch = begin_batch();
+  if (!batch) return batch.error();
+  record_barrier(**batch);
+  ++stats_.explicit_barriers;
+  recorder_->publish();
+  return {};
+}
+
+Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings) {
+  const auto& vk = device_->vk();
+  const BindingLayout& layout = shader.binding_layout();
+  if (bindings.size() != layout.bindings.size()) {
+    return fail("dispatch of " + shader.name() + ": " + std::to_string(bindings.size()) +
+                " buffers bound, the layout has " + std::to_string(layout.bindings.size()));
+  }
+  scratch_infos_.resize(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    const BufferBinding& b = bindings[i];
+    scratch_infos_[i] = {b.buffer->handle(), b.offset, b.range};
+    track(batch, *b.buffer);
+  }
+  if (shader.uses_push_descriptors()) {
+    recorder_->record(CmdPushDescriptorSet{shader.pipeline_layout(), layout.bindings, scratch_infos_});
+    return {};
+  }
+  if (bindings.empty()) return {};
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  const VkDescriptorSetLayout set_layout = shader.set_layout();
+  while (true) {
+    if (batch.active_pool == batch.descriptor_pools.size()) {
+      const uint32_t per_set = static_cast<uint32_t>(std::max<size_t>(1, bindings.size()));
+      VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * per_set},
+                                       {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetsPerPool * per_set}};
+      VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      pool_info.maxSets = kSetsPerPool;
+      pool_info.poolSizeCount = 2;
+      pool_info.pPoolSizes = sizes;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      if (Status ok = device_->call("vkCreateDescriptorPool", vk.vkCreateDescriptorPool, device_->handle(), &pool_info,
+                                    nullptr, &pool);
+          !ok) {
+        return ok;
+      }
+      batch.descriptor_pools.push_back(pool);
+    }
+    VkDescriptorSetAllocateInfo allocate{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    allocate.descriptorPool = batch.descriptor_pools[batch.active_pool];
+    allocate.descriptorSetCount = 1;
+    allocate.pSetLayouts = &set_layout;
+    Status ok =
+        device_->call("vkAllocateDescriptorSets", vk.vkAllocateDescriptorSets, device_->handle(), &allocate, &set);
+    if (ok) break;
+    if (ok.error().code != VK_ERROR_OUT_OF_POOL_MEMORY && ok.error().code != VK_ERROR_FRAGMENTED_POOL) return ok;
+    ++batch.active_pool;  // this pool is full: the next one (created above when needed)
+  }
+  // The set is new and only this thread touches it until the bind below is recorded.
+  scratch_writes_.resize(bindings.size());
+  for (size_t i = 0; i < bindings.size(); ++i) {
+    scratch_writes_[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    scratch_writes_[i].dstSet = set;
+    scratch_writes_[i].dstBinding = static_cast<uint32_t>(i);
+    scratch_writes_[i].descriptorCount = 1;
+    scratch_writes_[i].descriptorType = layout.bindings[i];
+    scratch_writes_[i].pBufferInfo = &scratch_infos_[i];
+  }
+  vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(),
+                            0, nullptr);
+  recorder_->record(CmdBindDescriptorSet{shader.pipeline_layout(), set});
+  return {};
+}
+
+Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
+  if (info.shader == nullptr) return fail("dispatch without a shader");
+  if (info.spec_values.empty()) {
+    FrontEntry* entry = front_.hit(info.shader, info.size, info.subgroup_size);
+    if (entry == nullptr) [[unlikely]] {
+      auto front = front_.lookup(PipelineRequest{info.shader, info.size, info.subgroup_size, {}});
+      if (!front) return front.error();
+      entry = *front;
+    } else {
+      ++stats_.front_table_hits;
+    }
+    return record(*entry->pipeline, *entry->run_shader, info, timestamp, entry);
+  }
+  const PipelineRequest request{info.shader, info.size, info.subgroup_size, info.spec_values};
+  auto pipeline = cache_->acquire(PipelineKey::make(request), request);
+  if (!pipeline) return pipeline.error();
+  return record(**pipeline, *info.shader, info, timestamp);
+}
+
+Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp) {
+  if (info.shader == nullptr || !pipeline) return fail("dispatch without a shader or pipeline");
+  return record(*pipeline, *info.shader, info, timestamp);
+}
+
+// The access tracking of one dispatch: validates the bindings, records the barrier their hazards need, notes what
+// they read and write. Out of line: a dispatch that repeats the previous read-only bindings skips it.
+Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info) {
+  const DeviceInfo& limits = device_->info();
+  bool need_barrier = false;
+  for (size_t i = 0; i < info.bindings.size(); ++i) {
+    const BufferBinding& b = info.bindings[i];
+    if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
+    const bool uniform = i < shader.binding_layout().bindings.size() &&
+                         shader.binding_layout().bindings[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    const VkDeviceSize alignment =
+        uniform ? limits.min_uniform_buffer_offset_alignment : limits.min_storage_buffer_offset_alignment;
+    // Alignments are powers of two (Vulkan spec, "Limits").
+    if ((b.offset & (alignment - 1)) != 0 || b.offset >= b.buffer->size()) {
+      return binding_error(shader, i,
+                           "offset " + std::to_string(b.offset) + " is not a multiple of " +
+                               std::to_string(alignment) + " or past the end of the buffer");
+    }
+    const VkDeviceSize end =
+        b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+    need_barrier |= hazards_.needs_barrier(b.buffer->handle(), b.offset, end, writes);
+  }
+  if (need_barrier) {
+    record_barrier(batch);
+    ++stats_.automatic_barriers;
+  }
+  for (const BufferBinding& b : info.bindings) {
+    const VkDeviceSize end =
+        b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+    if (uint8_t(b.access) & uint8_t(Access::Read)) hazards_.note_access(b.buffer->handle(), b.offset, end, false);
+    if (writes) {
+      hazards_.note_access(b.buffer->handle(), b.offset, end, true);
+      batch.has_writes = true;
+    }
+  }
+  return {};
+}
+
+// Keeps each distinct pipeline of the batch alive until submission (then its timeline value does). Once per batch
+// and pipeline for front-table entries.
+void CommandStream::keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front) {
+  cache_->note_reuse(pipeline);
+  if (std::find(batch.pipeline_keys.begin(), batch.pipeline_keys.end(), &pipeline) == batch.pipeline_keys.end()) {
+    batch.pipeline_keys.push_back(&pipeline);
+    batch.pipelines.push_back(pipeline.shared_from_this());
+  }
+  if (front != nullptr) front->batch_seen = batch.id;
+}
+
+Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
+                             TimestampQuery* timestamp, FrontEntry* front) {
+  Batch* batch = current_.get();
+  if (batch == nullptr) [[unlikely]] {
+    auto begun = begin_batch();
+    if (!begun) return begun.error();
+    batch = *begun;
+  }
+
+  const bool same_as_bound =
+      shader.layout_identity() == bound_layout_ && same_bindings(bound_buffers_, info.bindings);
+  bool read_only = true;
+  for (const BufferBinding& b : info.bindings) read_only &= b.access == Access::Read;
+  // Fast path: the same read-only bindings as the previous dispatch, nothing recorded in between — the access
+  // tracking would come to the same answer (no barrier, nothing new to note).
+  if (!(same_as_bound && read_only && readonly_repeat_)) {
+    if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
+  }
+
+  if (pipeline.handle() != bound_pipeline_) {
+    recorder_->record(CmdBindPipeline{pipeline.handle()});
+    bound_pipeline_ = pipeline.handle();
+    if (front == nullptr || front->batch_seen != batch->id) [[unlikely]] keep_pipeline(*batch, pipeline, front);
+  }
+  if (&shader != bound_shader_) [[unlikely]] {
+    batch->shaders.push_back(shader.shared_from_this());
+    bound_shader_ = &shader;
+  }
+  // Identically described layouts are compatible, so bindings survive a pipeline change within the same layout.
+  if (!same_as_bound) {
+    if (Status ok = bind_descriptors(*batch, shader, info.bindings); !ok) return ok;
+    bound_buffers_.assign(info.bindings.begin(), info.bindings.end());
+    if (shader.layout_identity() != bound_layout_) bound_push_.clear();
+    bound_layout_ = shader.layout_identity();
+  }
+  if (shader.is_runtime_variant()) {
+    if (Status ok = push_runtime_size(shader, info); !ok) return ok;
+    ++stats_.runtime_size_dispatches;
+    if (front != nullptr && front->provisional) ++stats_.masked_dispatches;
+  } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
+    recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
+    bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
+  }
+
+  const bool timed = timestamp != nullptr && device_->timestamp_valid_bits() != 0;
+  if (timed) {
+    if (Status ok = prepare_timestamp_pair(*batch); !ok) return ok;
+    recorder_->record(
+        CmdWriteTimestamp{batch->query_pool, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->pairs_used * 2});
+  }
+  if (info.indirect != nullptr) {
+    recorder_->record(CmdDispatchIndirect{info.indirect->handle(), info.indirect_offset});
+  } else {
+    recorder_->record(CmdDispatch{info.groups[0], info.groups[1], info.groups[2]});
+  }
+  readonly_repeat_ = read_only;
+  ++stats_.dispatches;
+  ++batch->dispatches;
+  if (timed) {
+    recorder_->record(
+        CmdWriteTimestamp{batch->query_pool, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->pairs_used * 2 + 1});
+    *timestamp = TimestampQuery{batch->id, batch->pairs_used};
+    ++batch->pairs_used;
+  } else if (timestamp != nullptr) {
+    *timestamp = TimestampQuery{};
+  }
+  recorder_->publish();
+  if (batch->dispatches >= options_.max_dispatches_per_batch ||
+      batch->pairs_used >= options_.timestamp_pairs_per_batch) {
+    auto flushed = flush();
+    if (!flushed) return flushed.error();
+  }
+  return {};
+}
+
+// The caller's push constants, then the logical workgroup size where the variant reads it (12 bytes at
+// runtime_size_offset), pushed only when they differ from what is bound.
+Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInfo& info) {
+  const size_t offset = variant.runtime_size_offset();
+  const size_t user = info.push_constants.size();
+  if (user > offset) {
+    return fail("dispatch of " + info.shader->name() + ": " + std::to_string(user) +
+                " bytes of push constants overlap the runtime group size at offset " + std::to_string(offset));
+  }
+  const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
+  if (bound_push_.size() == offset + 12 && std::memcmp(bound_push_.data() + offset, size, 12) == 0 &&
+      (user == 0 || std::memcmp(bound_push_.data(), info.push_constants.data(), user) == 0)) {
+    return {};
+  }
+  bound_push_.assign(offset + 12, std::byte{0});
+  if (user != 0) std::memcpy(bound_push_.data(), info.push_constants.data(), user);
+  std::memcpy(bound_push_.data() + offset, size, 12);
+  recorder_->record(CmdPushConstants{variant.pipeline_layout(), bound_push_});
+  return {};
+}
+
+Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
+  if (info.indirect == nullptr) return fail("dispatch_indirect: no indirect buffer");
+  Buffer& buffer = *info.indirect;
+  const VkDeviceSize begin = info.indirect_offset, end = info.indirect_offset + 12;
+  if (begin % 4 != 0 || end > buffer.size()) {
+    return fail("dispatch_indirect: the command at offset " + std::to_string(begin) +
+                " is not 4-aligned inside the buffer");
+  }
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  track(batch, buffer);
+  if (hazards_.needs_barrier(buffer.handle(), begin, end, false)) {
+    // Like record_barrier, plus the indirect-command read of the dispatch.
+    recorder_->record(CmdPipelineBarrier{
+        HazardTracker::kStages, HazardTracker::kStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+        HazardTracker::kWriteAccess, HazardTracker::kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
+    hazards_.clear();
+    readonly_repeat_ = false;
+    ++stats_.automatic_barriers;
+  }
+  if (Status ok = dispatch(info); !ok) return ok;
+  // After the dispatch's own tracking (a barrier it recorded would have cleared this note).
+  hazards_.note_access(buffer.handle(), begin, end, false);
+  return {};
+}
+
+}  // namespace bismuth::backend

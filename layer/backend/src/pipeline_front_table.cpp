@@ -1,0 +1,111 @@
+#include "bismuth/backend/pipeline_front_table.hpp"
+
+#include <algorithm>
+
+namespace bismuth::backend {
+
+namespace {
+
+// Whether a runtime-group-size pipeline of x*y*z invocations can run the size: within the device's per-dimension
+// limits, and the total within maxComputeWorkGroupSize[0] and maxComputeWorkGroupInvocations. Otherwise the
+// original module's per-size pipeline reports the limit.
+bool runtime_size_fits(const DeviceInfo& limits, const GroupSize& size) {
+  if (size.x == 0 || size.y == 0 || size.z == 0 || size.x > limits.max_compute_work_group_size[0] ||
+      size.y > limits.max_compute_work_group_size[1] || size.z > limits.max_compute_work_group_size[2]) {
+    return false;
+  }
+  const uint64_t total = uint64_t(size.x) * size.y * size.z;
+  return total <= limits.max_compute_work_group_size[0] && total <= limits.max_compute_work_group_invocations;
+}
+
+}  // namespace
+
+void PipelineFrontTable::reset(uint64_t generation) {
+  for (Entry& e : entries_) e = Entry{};
+  generation_ = generation;
+  last_ = nullptr;
+}
+
+Expected<PipelineFrontTable::Entry*> PipelineFrontTable::lookup(const PipelineRequest& request) {
+  // What hit() checks first: an eviction since then (another thread's miss) drops the table here too.
+  if (const uint64_t generation = cache_->generation(); generation != generation_) reset(generation);
+  const size_t first = home(request.shader, request.size, request.subgroup_size);
+  size_t probe = 0;
+  while (probe < 4 && entries_[(first + probe) & (entries_.size() - 1)].shader != nullptr) ++probe;
+  const size_t victim = probe < 4 ? first + probe : first + (replace_++ & 3);  // all four taken: one in turn
+  Entry& e = entries_[victim & (entries_.size() - 1)];
+  const Shader* variant = request.shader->runtime_variant();
+  if (variant != nullptr && runtime_size_fits(device_->info(), request.size)) {
+    if (Status ok = fill_runtime_entry(e, request, *variant); !ok) return ok.error();
+  } else {
+    auto pipeline = cache_->acquire(PipelineKey::make(request), request);
+    if (!pipeline) return pipeline.error();
+    e.pipeline = (*pipeline)->shared_from_this();
+    e.run_shader = request.shader;
+    e.provisional = false;
+  }
+  e.shader = request.shader;
+  e.size = request.size;
+  e.subgroup_size = request.subgroup_size;
+  e.shader_ref = request.shader->shared_from_this();
+  e.batch_seen = 0;
+  last_ = &e;
+  return &e;
+}
+
+// A runtime-group-size shader: the pipeline of L = x*y*z invocations when it is ready; else, for shaders whose
+// surplus invocations may simply return (no barriers or subgroup operations), the smallest ready pipeline of
+// more invocations while the exact one compiles in the background — the first dispatch at a never-seen size
+// then costs a few lookups instead of a driver compile; else the exact one in the foreground (joining a
+// prewarm compile of it).
+Status PipelineFrontTable::fill_runtime_entry(Entry& e, const PipelineRequest& request, const Shader& variant) {
+  const uint32_t total = request.size.x * request.size.y * request.size.z;
+  const PipelineRequest exact{&variant, GroupSize{total, 1, 1}, request.subgroup_size, {}};
+  const PipelineKey exact_key = PipelineKey::make(exact);
+  PipelineRef pipeline = cache_->find(exact_key);
+  bool provisional = false;
+  if (!pipeline && !variant.runtime_exact_only() && cache_->has_workers()) {
+    // The sizes prewarm compiles (default_prewarm_sizes): powers of two and multiples of the subgroup size.
+    const DeviceInfo& limits = device_->info();
+    const uint32_t largest = std::min(limits.max_compute_work_group_size[0], limits.max_compute_work_group_invocations);
+    const uint32_t subgroup = std::max(1u, limits.subgroup_size);
+    uint64_t power = 1, multiple = (uint64_t(total) / subgroup + 1) * subgroup;
+    while (power <= total) power <<= 1;
+    for (int probes = 0; probes < 64; ++probes) {
+      const uint64_t candidate = std::min(power, multiple);
+      if (candidate > largest) break;
+      const PipelineRequest larger{&variant, GroupSize{uint32_t(candidate), 1, 1}, request.subgroup_size, {}};
+      if (PipelineRef ready = cache_->find(PipelineKey::make(larger))) {
+        pipeline = std::move(ready);
+        provisional = true;
+        break;
+      }
+      if (candidate == power) power <<= 1;
+      if (candidate == multiple) multiple += subgroup;
+    }
+    if (provisional && !cache_->compile_in_background(variant.shared_from_this(), exact.size, request.subgroup_size)) {
+      pipeline.reset();
+      provisional = false;
+    }
+  }
+  if (!pipeline) {
+    auto acquired = cache_->acquire(exact_key, exact);
+    if (!acquired) return acquired.error();
+    pipeline = (*acquired)->shared_from_this();
+  }
+  e.pipeline = std::move(pipeline);
+  e.run_shader = &variant;
+  e.provisional = provisional;
+  return {};
+}
+
+void PipelineFrontTable::upgrade_provisional(Entry& e) {
+  const PipelineRequest exact{e.run_shader, GroupSize{e.size.x * e.size.y * e.size.z, 1, 1}, e.subgroup_size, {}};
+  if (PipelineRef ready = cache_->find(PipelineKey::make(exact))) {
+    e.pipeline = std::move(ready);
+    e.provisional = false;
+    e.batch_seen = 0;
+  }
+}
+
+}  // namespace bismuth::backend

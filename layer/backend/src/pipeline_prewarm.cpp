@@ -1,0 +1,136 @@
+#include "pipeline_prewarm.hpp"
+
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace bismuth::backend {
+
+void PipelinePrewarm::start(uint32_t threads, std::chrono::milliseconds save_interval) {
+  save_interval_ = save_interval;
+  last_save_ = std::chrono::steady_clock::now();
+  if (!workers_.empty()) return;
+  for (uint32_t i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
+}
+
+void PipelinePrewarm::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  work_cv_.notify_all();
+  idle_cv_.notify_all();
+  for (std::thread& t : workers_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void PipelinePrewarm::add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes,
+                          uint32_t subgroup_size) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    for (const GroupSize& size : sizes) queue_.push_back(Task{shader, size, subgroup_size});
+  }
+  work_cv_.notify_all();
+}
+
+bool PipelinePrewarm::add_first(Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return false;
+    queue_.push_front(std::move(task));
+  }
+  work_cv_.notify_one();
+  return true;
+}
+
+void PipelinePrewarm::cancel() {
+  std::deque<Task> dropped;  // released outside the lock
+  {
+    std::lock_guard lock(mutex_);
+    dropped.swap(queue_);
+  }
+  idle_cv_.notify_all();
+}
+
+void PipelinePrewarm::cancel(const Shader& shader, bool wait_running) {
+  std::vector<Task> dropped;  // released outside the lock
+  std::unique_lock lock(mutex_);
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (it->shader.get() == &shader) {
+      dropped.push_back(std::move(*it));
+      it = queue_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  if (wait_running) {
+    idle_cv_.wait(lock, [&] {
+      return std::find(running_shaders_.begin(), running_shaders_.end(), &shader) == running_shaders_.end();
+    });
+  }
+  if (queue_.empty() && running_ == 0) idle_cv_.notify_all();
+}
+
+void PipelinePrewarm::wait_idle() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return stopping_ || (queue_.empty() && running_ == 0); });
+}
+
+void PipelinePrewarm::foreground_compile_begins() {
+  std::lock_guard lock(mutex_);
+  ++foreground_compiles_;
+}
+
+void PipelinePrewarm::foreground_compile_ends() {
+  {
+    std::lock_guard lock(mutex_);
+    --foreground_compiles_;
+  }
+  work_cv_.notify_all();
+}
+
+void PipelinePrewarm::worker_loop() {
+  // Low priority: prewarm must not take CPU from the application's threads (Linux: per-thread nice value).
+  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
+  // A name that says whose thread it is (debuggers, /proc/<pid>/task/*/comm; the exit tests look for it).
+  pthread_setname_np(pthread_self(), "bismuth-prewarm");
+  std::unique_lock lock(mutex_);
+  while (true) {
+    const auto save_due = [&] {
+      return cache_.has_unsaved_pipelines() && std::chrono::steady_clock::now() - last_save_ >= save_interval_;
+    };
+    work_cv_.wait_for(lock, save_interval_, [&] {
+      return stopping_ || (!queue_.empty() && foreground_compiles_ == 0) || save_due();
+    });
+    if (stopping_) break;
+    if (save_due()) {
+      last_save_ = std::chrono::steady_clock::now();
+      lock.unlock();
+      cache_.save_or_warn();
+      lock.lock();
+      continue;
+    }
+    if (queue_.empty() || foreground_compiles_ != 0) continue;
+    Task task = std::move(queue_.front());
+    queue_.pop_front();
+    ++running_;
+    running_shaders_.push_back(task.shader.get());
+    lock.unlock();
+
+    cache_.compile_for_prewarm(PipelineRequest{task.shader.get(), task.size, task.subgroup_size, {}});
+    const Shader* finished = task.shader.get();
+    task.shader.reset();
+    lock.lock();
+    --running_;
+    running_shaders_.erase(std::find(running_shaders_.begin(), running_shaders_.end(), finished));
+    idle_cv_.notify_all();
+  }
+}
+
+}  // namespace bismuth::backend

@@ -1,0 +1,77 @@
+// A PipelineCache's background workers: low-priority threads that run a queue of pipeline compiles (prewarm, and
+// the exact pipelines CommandStream runs a larger one for meanwhile) and the periodic save of the cache file.
+//
+// Workers start no new compile while a foreground compile runs (the cache brackets each with
+// foreground_compile_begins/ends), so that prewarm never delays a compile someone waits for; the compile itself
+// is the cache's (PipelineCache::compile_for_prewarm), which inserts a pending entry first, so that a foreground
+// miss for a size being prewarmed joins it. Part of PipelineCache (pipeline_cache.hpp has the API).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "bismuth/backend/pipeline_cache.hpp"
+
+namespace bismuth::backend {
+
+class PipelinePrewarm {
+ public:
+  struct Task {
+    std::shared_ptr<const Shader> shader;
+    GroupSize size;
+    uint32_t subgroup_size = 0;
+  };
+
+  explicit PipelinePrewarm(PipelineCache& cache) : cache_(cache) {}
+  // The cache stops the workers before its own members go (they use them); here only as a backstop.
+  ~PipelinePrewarm() { stop(); }
+  PipelinePrewarm(const PipelinePrewarm&) = delete;
+  PipelinePrewarm& operator=(const PipelinePrewarm&) = delete;
+
+  // Starts `threads` workers (at most once); a save is due `save_interval` after this, then after each save.
+  void start(uint32_t threads, std::chrono::milliseconds save_interval);
+  // Drops the queued compiles, lets the running ones finish and joins the workers; later calls queue nothing.
+  void stop();
+  bool has_workers() const { return !workers_.empty(); }
+
+  // Queues one compile per size, after every queued one.
+  void add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes, uint32_t subgroup_size);
+  // Queues one compile ahead of every queued one; false when stopped.
+  bool add_first(Task task);
+  // Drops every queued compile.
+  void cancel();
+  // Drops the queued compiles of `shader`; with `wait_running`, also waits until no worker compiles it.
+  void cancel(const Shader& shader, bool wait_running);
+  // Waits until no compile is queued or running (or the workers stopped).
+  void wait_idle();
+
+  void foreground_compile_begins();
+  void foreground_compile_ends();
+  // Lets a worker look whether a save is due (the cache compiled something new).
+  void wake_for_save() { work_cv_.notify_one(); }
+
+ private:
+  void worker_loop();
+
+  PipelineCache& cache_;
+  std::chrono::milliseconds save_interval_{0};
+  std::mutex mutex_;
+  std::condition_variable work_cv_;
+  std::condition_variable idle_cv_;
+  std::deque<Task> queue_;                           // guarded by mutex_
+  size_t running_ = 0;                               // guarded by mutex_
+  std::vector<const Shader*> running_shaders_;       // guarded by mutex_: the shaders of running compiles
+  size_t foreground_compiles_ = 0;                   // guarded by mutex_
+  bool stopping_ = false;                            // guarded by mutex_
+  std::chrono::steady_clock::time_point last_save_;  // guarded by mutex_
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace bismuth::backend
