@@ -1,4 +1,4 @@
-// Resources, recording and submission (issue 4, "Resources, recording, submission").
+// Resources, recording and submission: buffers, command streams, automatic barriers, timeline submission.
 #include <numeric>
 
 #include "backend_fixture.hpp"

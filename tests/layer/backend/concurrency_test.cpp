@@ -1,4 +1,4 @@
-// Concurrency (issue 4, "Tests"): 8 threads dispatch mixed sizes through one Device and one PipelineCache for
+// Concurrency: 8 threads dispatch mixed sizes through one Device and one PipelineCache for
 // several seconds. Built twice: in backend_tests and, instrumented with ThreadSanitizer, as
 // backend_concurrency_tsan (tests/layer/backend/CMakeLists.txt). Checks: no error, correct results, exactly one
 // compile per key, and — with a tiny budget that evicts constantly — no pipeline destroyed while in flight

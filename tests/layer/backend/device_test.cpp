@@ -1,5 +1,4 @@
-// Devices: creation with the useful features, function tables, adoption of an external device (issue 4,
-// "Devices").
+// Devices: creation with the useful features, function tables, adoption of an external device.
 #include <atomic>
 
 #include "backend_fixture.hpp"

@@ -1,4 +1,5 @@
-// The persistent VkPipelineCache file (issue 4, "Persistent"); what else may sit at its path (issue 13).
+// The persistent VkPipelineCache file: format, atomic saves, and what else may sit at its path (corrupt or foreign
+// files, a FIFO, a directory).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Errors as values (issue 4, "Errors"): out-of-memory and device-lost paths, exercised by fault injection.
+// Errors as values: out-of-memory and device-lost paths, exercised by fault injection.
 #include "backend_fixture.hpp"
 
 using namespace bismuth;

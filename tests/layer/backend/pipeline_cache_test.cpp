@@ -1,4 +1,4 @@
-// The per-size pipeline cache (issue 4, "Pipeline cache"): key, hits, single flight, LRU bounds, deferred
+// The per-size pipeline cache: key, hits, single flight, LRU bounds, deferred
 // destruction, prewarm, statistics.
 #include <unistd.h>
 
