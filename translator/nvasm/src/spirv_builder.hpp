@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -47,14 +48,9 @@ class SpirvBuilder {
 
   // An instruction with a result in the current function body.
   uint32_t op(spv::Op opcode, uint32_t type, std::initializer_list<uint32_t> operands) {
-    const uint32_t result = id();
-    body.push_back((static_cast<uint32_t>(operands.size() + 3) << 16) | static_cast<uint32_t>(opcode));
-    body.push_back(type);
-    body.push_back(result);
-    body.insert(body.end(), operands.begin(), operands.end());
-    return result;
+    return op(opcode, type, std::span<const uint32_t>(operands.begin(), operands.size()));
   }
-  uint32_t op(spv::Op opcode, uint32_t type, const std::vector<uint32_t>& operands) {
+  uint32_t op(spv::Op opcode, uint32_t type, std::span<const uint32_t> operands) {
     const uint32_t result = id();
     body.push_back((static_cast<uint32_t>(operands.size() + 3) << 16) | static_cast<uint32_t>(opcode));
     body.push_back(type);
