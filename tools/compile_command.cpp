@@ -11,6 +11,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -68,11 +69,11 @@ bool has_suffix(const std::string& path, const char* suffix) {
   return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
 }
 
-bool is_spirv_file(const std::string& path) {
-  if (has_suffix(path, ".spv")) return true;
-  std::ifstream in(path, std::ios::binary);
+// A `.spv` name, or contents that start with the SPIR-V magic number.
+bool is_spirv(const std::string& path, const std::string& bytes) {
   uint32_t magic = 0;
-  return in.read(reinterpret_cast<char*>(&magic), 4) && magic == spv::MagicNumber;
+  if (bytes.size() >= sizeof(magic)) std::memcpy(&magic, bytes.data(), sizeof(magic));
+  return has_suffix(path, ".spv") || magic == spv::MagicNumber;
 }
 
 std::string size_text(const std::array<uint32_t, 3>& size) {
@@ -104,14 +105,8 @@ std::optional<CompileTarget> device_compile_target(const std::string& selector_t
 }
 
 // GL-style GLSL through the GL shim's front and glLinkProgram's pipeline options.
-std::optional<FrontOutput> glsl_front(const CompileOptions& options, spirv_patch::TargetEnv target,
-                                      const CompileTarget& device) {
-  std::vector<GlslFile> files;
-  for (const std::string& path : options.inputs) {
-    auto source = read_file(path);
-    if (!source) return std::nullopt;
-    files.push_back({std::move(*source), path});
-  }
+std::optional<FrontOutput> glsl_front(const CompileOptions& options, std::span<const GlslFile> files,
+                                      spirv_patch::TargetEnv target, const CompileTarget& device) {
   auto compiled = compile_gl_glsl(files, target);
   if (!compiled) {
     std::fprintf(stderr, "%s\n", compiled.error().message.c_str());  // already file:line:column
@@ -230,21 +225,26 @@ int run_compile(const CompileOptions& options) {
     report(options.input, "error", "unknown target \"" + options.target + "\" (vulkan1.0 ... vulkan1.3)");
     return 1;
   }
-  const auto device = device_compile_target(options.device, options.input);
-  if (!device) return 1;
-  std::optional<FrontOutput> front;
+  std::vector<GlslFile> files;
+  for (const std::string& path : options.inputs) {
+    auto text = read_file(path);
+    if (!text) return 1;
+    files.push_back({std::move(*text), path});
+  }
+  const std::string& first = files.front().source;
   const bool assembly = has_suffix(options.input, ".nvcp5");
-  const bool spirv = !assembly && is_spirv_file(options.input);
-  if ((assembly || spirv) && options.inputs.size() > 1) {
+  const bool spirv = !assembly && is_spirv(options.input, first);
+  if ((assembly || spirv) && files.size() > 1) {
     report(options.input, "error", "only GLSL compute shaders can be linked together: give one file");
     return 1;
   }
-  if (assembly || spirv) {
-    const auto text = read_file(options.input);
-    if (!text) return 1;
-    front = assembly ? assembly_front(options, *text, *device) : spirv_front(options, *text);
+  std::optional<FrontOutput> front;
+  if (spirv) {
+    front = spirv_front(options, first);  // the layer's patching: no device facts involved
   } else {
-    front = glsl_front(options, *target, *device);
+    const auto device = device_compile_target(options.device, options.input);
+    if (!device) return 1;
+    front = assembly ? assembly_front(options, first, *device) : glsl_front(options, files, *target, *device);
   }
   if (!front || !add_variable_group_size(options, *front)) return 1;
   // The words are checked for the environment the user named (the shim checks Vulkan 1.1; the words are the same).

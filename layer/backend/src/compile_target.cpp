@@ -6,6 +6,16 @@
 
 namespace bismuth::backend {
 
+namespace {
+
+// Whether the driver computes GLSL.std.450 Fma as a separate multiply and add (llvmpipe does).
+bool splits_fused_multiply_add(const Device& device) {
+  const DeviceInfo& d = device.info();
+  return d.driver_name.find("llvmpipe") != std::string::npos || d.name.find("llvmpipe") != std::string::npos;
+}
+
+}  // namespace
+
 std::optional<uint32_t> subgroup_size_32_requirement(const Device& device) {
   const DeviceInfo& d = device.info();
   if (d.min_subgroup_size == 32 && d.max_subgroup_size == 32 && d.subgroup_size == 32) return 0u;
@@ -14,11 +24,6 @@ std::optional<uint32_t> subgroup_size_32_requirement(const Device& device) {
     return 32u;
   }
   return std::nullopt;
-}
-
-bool splits_fused_multiply_add(const Device& device) {
-  const DeviceInfo& d = device.info();
-  return d.driver_name.find("llvmpipe") != std::string::npos || d.name.find("llvmpipe") != std::string::npos;
 }
 
 CompileTarget compile_target(const Device& device) {

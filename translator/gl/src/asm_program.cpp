@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "bismuth/backend/compile_target.hpp"
 #include "bismuth/nvasm/gl_program_layout.hpp"
 #include "bismuth/spirv_patch/pipeline.hpp"
 #include "gl_internal.hpp"
@@ -150,7 +149,7 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
 // GL_PROGRAM_ERROR_STRING_ARB / GL_PROGRAM_ERROR_POSITION_ARB report.
 Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::string_view source) {
   const Caps& c = ctx->caps;
-  const nvasm::AssembleOptions options = nvasm::gl_assemble_options(backend::compile_target(*ctx->device_state.device));
+  const nvasm::AssembleOptions options = nvasm::gl_assemble_options(c.compile_target);
   auto program = nvasm::assemble(source, options);
   if (!program) return program.error();
   const nvasm::ProgramInfo& info = program->info;

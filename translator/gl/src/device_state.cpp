@@ -103,6 +103,7 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   c.thread_group_ops = (ops & VK_SUBGROUP_FEATURE_BASIC_BIT) && (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) &&
                        (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
   c.thread_shuffle_ops = (ops & VK_SUBGROUP_FEATURE_BASIC_BIT) && (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT);
+  c.compile_target = backend::compile_target(*state.device);
   c.extensions = {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_atomic_counters"};
   if (c.variable_group_size) c.extensions.push_back("GL_ARB_compute_variable_group_size");
   if (c.ballot_vote) {

@@ -31,6 +31,7 @@
 #include "bismuth/backend/instance.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/backend/shader.hpp"
+#include "bismuth/common/compile_target.hpp"
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/translator/gl_program.hpp"
 #include "variable_size.hpp"
@@ -73,6 +74,8 @@ struct Caps {
   uint32_t subgroup32_required = 0;
   bool thread_group_ops = false;    // ballot + vote in compute (NV_shader_thread_group)
   bool thread_shuffle_ops = false;  // shuffle in compute (NV_shader_thread_shuffle)
+  // The device facts the programs' SPIR-V depends on (backend::compile_target), read once per device.
+  CompileTarget compile_target;
   bool has_extension(const char* name) const;
 };
 

@@ -2,7 +2,6 @@
 // (spirv_patch/pipeline.hpp), the backend shader and the default uniform block's locations and storage.
 #include <algorithm>
 
-#include "bismuth/backend/compile_target.hpp"
 #include "bismuth/spirv_patch/pipeline.hpp"
 #include "bismuth/translator/gl_program_pipeline.hpp"
 #include "gl_spirv.hpp"
@@ -67,7 +66,7 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   translator::GlLinkedProgram& p = exe->program;
 
   auto piped = spirv_patch::run_pipeline(
-      p.spirv, translator::gl_program_pipeline(p, backend::compile_target(*ctx->device_state.device),
+      p.spirv, translator::gl_program_pipeline(p, ctx->caps.compile_target,
                                                {.runtime_group_size = runtime_group_size_enabled()}));
   if (!piped) {
     const std::string& message = piped.error().message;

@@ -15,9 +15,6 @@ class Device;
 // subgroup size control must require it, nothing when they cannot be had.
 std::optional<uint32_t> subgroup_size_32_requirement(const Device& device);
 
-// Whether the driver computes GLSL.std.450 Fma as a separate multiply and add (llvmpipe does).
-bool splits_fused_multiply_add(const Device& device);
-
 CompileTarget compile_target(const Device& device);
 
 }  // namespace bismuth::backend
