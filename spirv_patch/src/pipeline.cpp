@@ -27,50 +27,39 @@ void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOption
 
 }  // namespace
 
-std::string_view to_string(PipelineStage stage) {
-  switch (stage) {
-    case PipelineStage::Parse: return "parse";
-    case PipelineStage::RemapDescriptorBindings: return "remap_descriptor_bindings";
-    case PipelineStage::LowerKhrSubgroupOps: return "lower_khr_subgroup_ops";
-    case PipelineStage::GlArithmetic: return "match_gl_arithmetic";
-    case PipelineStage::WorkgroupSizeToSpecConstants: return "workgroup_size_to_spec_constants";
-    case PipelineStage::Validate: return "validate";
-  }
-  return "?";
-}
-
 Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options) {
   auto parsed = Module::parse(words);
   if (!parsed) return at(PipelineStage::Parse, parsed.error());
   Module& module = *parsed;
   PipelineResult result;
+  bool changed = false;  // some pass edited the module
 
   if (options.bindings) {
     if (Status remapped = remap_descriptor_bindings(module, *options.bindings); !remapped) {
       return at(PipelineStage::RemapDescriptorBindings, remapped.error());
     }
-    result.changed = true;
+    changed = true;
   }
   if (options.lower_khr_subgroup_ops) {
     auto lowered = lower_khr_subgroup_ops(module);
     if (!lowered) return at(PipelineStage::LowerKhrSubgroupOps, lowered.error());
     result.subgroup_lowering = *lowered;
-    result.changed |= lowered->changed;
+    changed |= lowered->changed;
   }
   if (options.gl_arithmetic) {
     auto arithmetic = match_gl_arithmetic(module, *options.gl_arithmetic);
     if (!arithmetic) return at(PipelineStage::GlArithmetic, arithmetic.error());
     result.gl_arithmetic = *arithmetic;
-    result.changed |= arithmetic->fused != 0 || arithmetic->remainders != 0;
+    changed |= arithmetic->fused != 0 || arithmetic->remainders != 0;
   }
   if (options.group_size_to_spec_constants) {
     auto group = workgroup_size_to_spec_constants(module, *options.group_size_to_spec_constants);
     if (!group) return at(PipelineStage::WorkgroupSizeToSpecConstants, group.error());
     result.group_size = *group;
-    result.changed = true;
+    changed = true;
   }
   // An untouched module goes on word for word, whatever the editor would normalise.
-  result.words = result.changed ? module.serialize() : std::vector<uint32_t>(words.begin(), words.end());
+  result.words = changed ? module.serialize() : std::vector<uint32_t>(words.begin(), words.end());
   if (options.validate) {
     if (Status valid = validate(result.words, *options.validate); !valid) {
       return at(PipelineStage::Validate, valid.error());

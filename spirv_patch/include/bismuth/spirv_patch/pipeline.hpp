@@ -17,16 +17,15 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
+#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
-#include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
-#include "bismuth/spirv_patch/target_env.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
+#include "bismuth/spirv_patch/target_env.hpp"
 
 namespace bismuth::spirv_patch {
 
@@ -49,7 +48,6 @@ enum class PipelineStage : int64_t {
   WorkgroupSizeToSpecConstants,
   Validate,
 };
-std::string_view to_string(PipelineStage stage);
 inline PipelineStage failed_stage(const Error& error) { return static_cast<PipelineStage>(error.code); }
 
 struct RuntimeGroupSizeVariant {
@@ -58,8 +56,7 @@ struct RuntimeGroupSizeVariant {
 };
 
 struct PipelineResult {
-  std::vector<uint32_t> words;  // the module for vkCreateShaderModule
-  bool changed = false;         // some pass edited the module (else `words` are the input words)
+  std::vector<uint32_t> words;  // the module for vkCreateShaderModule (the input words when no pass edited it)
   SubgroupLoweringReport subgroup_lowering;
   GlArithmeticReport gl_arithmetic;
   std::optional<WorkgroupSizeReport> group_size;
