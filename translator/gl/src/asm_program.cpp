@@ -27,12 +27,6 @@ constexpr uint32_t kMaxProgramInstructions = 1u << 17;  // the assembler's bound
 constexpr uint32_t kMaxProgramTemporaries = 4096;
 constexpr uint32_t kMaxProgramParameters = 4096;
 
-std::string hex(GLenum e) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%04X", e);
-  return b;
-}
-
 bool check_target(Context* ctx, GLenum target, const char* func) {
   if (target == GL_COMPUTE_PROGRAM_NV && ctx->caps.has_extension("GL_NV_compute_program5")) return true;
   ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": target " + hex(target) +

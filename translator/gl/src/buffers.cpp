@@ -30,12 +30,6 @@ std::shared_ptr<BufferObject>* Context::target_slot(GLenum target) {
   }
 }
 
-std::string hex(GLenum e) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%04X", e);
-  return b;
-}
-
 std::shared_ptr<BufferObject> bound_buffer(Context* ctx, GLenum target, const char* func) {
   auto* slot = ctx->target_slot(target);
   if (slot == nullptr) {

@@ -9,8 +9,6 @@
 
 namespace bismuth::gl {
 
-// "0x%04X": a GLenum in an error message.
-std::string hex(GLenum e);
 
 // The buffer bound to `target`: INVALID_ENUM for a bad target, INVALID_OPERATION when none is bound.
 std::shared_ptr<BufferObject> bound_buffer(Context* ctx, GLenum target, const char* func);

@@ -17,6 +17,12 @@ uint64_t key(GLenum source, GLenum type, GLenum severity) {
 uint64_t id_key(GLenum source, GLenum type, GLuint id) { return (uint64_t(source) << 48) ^ (uint64_t(type) << 32) ^ id; }
 }  // namespace
 
+std::string hex(GLenum e) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%04X", e);
+  return b;
+}
+
 void Context::set_error(GLenum code, const std::string& message) {
   if (error == GL_NO_ERROR) error = code;
   debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_ERROR, code, GL_DEBUG_SEVERITY_HIGH, message);

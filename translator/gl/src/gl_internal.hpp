@@ -307,6 +307,9 @@ class Context {
 // The context current in this thread (null when none).
 Context* current_context();
 
+// An enum as GL messages print it: "0x8D41".
+std::string hex(GLenum e);
+
 // Process exit (bismuth/backend/process_exit.hpp). Every GL entry point counts itself in its context while it
 // runs (ApiCall, through BISMUTH_GL_BEGIN), every EGL and bismuth* entry point in one process-wide count
 // (EglCall), so that the exit stop can wait for the calls in flight before it stops Bismuth's threads and the

@@ -194,12 +194,6 @@ void get_indexed_value(const char* func, GLenum pname, GLuint index, T* data) {
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
-std::string hex(GLenum e) {
-  char b[16];
-  std::snprintf(b, sizeof b, "0x%04X", e);
-  return b;
-}
-
 }  // namespace
 }  // namespace bismuth::gl
 
