@@ -9,7 +9,6 @@
 
 namespace bismuth::gl {
 
-
 // The buffer bound to `target`: INVALID_ENUM for a bad target, INVALID_OPERATION when none is bound.
 std::shared_ptr<BufferObject> bound_buffer(Context* ctx, GLenum target, const char* func);
 
