@@ -42,11 +42,14 @@ Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_pa
   if (files.empty()) return fail("no compute shader given");
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
   std::string warnings;
+  auto add_warnings = [&warnings](const std::string& log) {
+    if (!warnings.empty() && !log.empty()) warnings += '\n';
+    warnings += log;
+  };
   for (const GlslFile& f : files) {
     auto shader = translator::GlShader::compile(f.source, {.target = target});
     if (!shader->ok()) return fail(rewrite_log(shader->info_log(), f.path));
-    const std::string log = rewrite_log(shader->info_log(), f.path);
-    warnings += (!warnings.empty() && !log.empty() ? "\n" : "") + log;
+    add_warnings(rewrite_log(shader->info_log(), f.path));
     shaders.push_back(std::move(shader));
   }
   const std::string& file = files.front().path;
@@ -59,8 +62,8 @@ Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_pa
     if (r.kind != translator::GlResourceKind::DefaultUniformBlock) text += " " + std::to_string(r.gl_binding);
     result.bindings.push_back(text);
   }
-  const std::string link_warnings = rewrite_log(linked->info_log, file);
-  result.warnings = warnings + (!warnings.empty() && !link_warnings.empty() ? "\n" : "") + link_warnings;
+  add_warnings(rewrite_log(linked->info_log, file));
+  result.warnings = std::move(warnings);
   result.program = std::move(*linked);
   return result;
 }
