@@ -11,6 +11,8 @@
 #include <unordered_map>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "block_variables.hpp"
+#include "declared_bindings.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
@@ -66,6 +68,10 @@ void configure_relaxed_vulkan(glslang::TShader& shader, spirv_patch::TargetEnv e
   shader.setAtomicCounterBlockSet(GlBindingMap::kDescriptorSet);
   shader.setShiftBinding(glslang::EResUbo, GlBindingMap::kUniformBufferBase);
   shader.setShiftBinding(glslang::EResSsbo, 0);
+  // GL gives a block declared without `binding` binding point 0 until the application rebinds it; Vulkan rules
+  // demand a binding. glslang numbers such blocks itself (mapIO); the link reads what the user declared before
+  // that (DeclaredBindings) and gives every block a Vulkan binding of its own (assign_compact_bindings).
+  shader.setAutoMapBindings(true);
   shader.setPreamble(preamble.c_str());
 }
 
@@ -122,6 +128,7 @@ struct GlShader::Impl {
   std::string preamble;       // glslang keeps a pointer to it too
   std::unique_ptr<glslang::TShader> shader;
   size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
+  DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
 };
 
 GlShader::GlShader() : impl_(std::make_unique<Impl>()) {}
@@ -212,6 +219,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     info_log_ = format_gl_info_log(diagnostics);
     return;
   }
+  impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
   info_log_ = format_gl_info_log(diagnostics);
   ok_ = true;
 }
@@ -220,29 +228,42 @@ namespace {
 
 std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
 
-// Default-block uniforms, storage and uniform blocks, atomic counters from glslang's reflection.
-void reflect(glslang::TProgram& program, GlLinkedProgram& linked) {
-  program.buildReflection(EShReflectionSeparateBuffers | EShReflectionAllBlockVariables);
+// The block name GL introspection uses for element `element` of an array of blocks ("B[2]"), and back.
+std::string block_base_name(const std::string& name) {
+  const size_t bracket = name.find('[');
+  return bracket == std::string::npos ? name : name.substr(0, bracket);
+}
+uint32_t block_element(const std::string& name) {
+  const size_t bracket = name.find('[');
+  if (bracket == std::string::npos) return 0;
+  uint32_t element = 0;
+  std::from_chars(name.data() + bracket + 1, name.data() + name.size(), element);
+  return element;
+}
+
+// Default-block uniforms, storage and uniform blocks, atomic counters from glslang's reflection; block bindings
+// as the shaders declared them (declared_bindings.hpp).
+void reflect(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked) {
   for (int i = 0; i < program.getNumUniformBlocks(); ++i) {
     const glslang::TObjectReflection& block = program.getUniformBlock(i);
-    const uint32_t binding = static_cast<uint32_t>(std::max(block.getBinding(), 0));
     if (block.name == kDefaultUniformBlockName) {
       linked.default_uniform_block_size = static_cast<uint32_t>(block.size);
     } else {
-      linked.uniform_blocks.push_back({block.name, binding - GlBindingMap::kUniformBufferBase, binding,
-                                       static_cast<uint32_t>(block.size)});
+      linked.uniform_blocks.push_back(
+          {block.name, DeclaredBindings::binding(declared.uniform_blocks, block_base_name(block.name), block_element(block.name)),
+           0, static_cast<uint32_t>(block.size)});
     }
   }
   for (int i = 0; i < program.getNumBufferBlocks(); ++i) {
     const glslang::TObjectReflection& block = program.getBufferBlock(i);
-    const uint32_t binding = static_cast<uint32_t>(std::max(block.getBinding(), 0));
     if (auto gl_binding = atomic_counter_block_binding(block.name)) {
-      linked.atomic_counter_buffers.push_back({std::to_string(*gl_binding), *gl_binding,
-                                               GlBindingMap::kAtomicCounterBufferBase + *gl_binding,
-                                               static_cast<uint32_t>(std::max(block.size, 0))});
+      linked.atomic_counter_buffers.push_back(
+          {std::to_string(*gl_binding), *gl_binding, 0, static_cast<uint32_t>(std::max(block.size, 0))});
       continue;
     }
-    linked.storage_blocks.push_back({block.name, binding, binding, static_cast<uint32_t>(block.size)});
+    linked.storage_blocks.push_back(
+        {block.name, DeclaredBindings::binding(declared.storage_blocks, block_base_name(block.name), block_element(block.name)),
+         0, static_cast<uint32_t>(block.size)});
   }
   for (int i = 0; i < program.getNumUniformVariables(); ++i) {
     const glslang::TObjectReflection& u = program.getUniform(i);
@@ -267,9 +288,9 @@ void reflect(glslang::TProgram& program, GlLinkedProgram& linked) {
     }
   }
   auto by_binding = [](const GlBufferBinding& a, const GlBufferBinding& b) { return a.gl_binding < b.gl_binding; };
-  std::sort(linked.storage_blocks.begin(), linked.storage_blocks.end(), by_binding);
-  std::sort(linked.uniform_blocks.begin(), linked.uniform_blocks.end(), by_binding);
-  std::sort(linked.atomic_counter_buffers.begin(), linked.atomic_counter_buffers.end(), by_binding);
+  std::stable_sort(linked.storage_blocks.begin(), linked.storage_blocks.end(), by_binding);
+  std::stable_sort(linked.uniform_blocks.begin(), linked.uniform_blocks.end(), by_binding);
+  std::stable_sort(linked.atomic_counter_buffers.begin(), linked.atomic_counter_buffers.end(), by_binding);
 }
 
 // glslang's reflection reports packed strides for default-block arrays (4 for float[3]) although the block it
@@ -336,34 +357,56 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
   return {};
 }
 
-// Gives the active resources Vulkan bindings 0..n-1 (storage blocks, uniform blocks, atomic-counter buffers, then
-// the default uniform block, each by GL binding): the layout the pipeline writes into the SPIR-V.
+// Gives every active block its own Vulkan binding 0..n-1 of set 0 (storage blocks, uniform blocks, atomic-counter
+// buffers, then the default uniform block, each by GL binding): the layout the pipeline writes into the SPIR-V,
+// variable by variable. GlLinkedProgram::resources[i] says which GL binding point feeds Vulkan binding i; glUniformBlockBinding and
+// glShaderStorageBlockBinding change that at dispatch time, never the module. Blocks that share a GL binding (all
+// those declared without one share 0) are separate descriptors, so rebinding one leaves the others.
 //
-// glslang's relaxed Vulkan rules bind each resource in a GL namespace (GlBindingMap: storage blocks at b, uniform
-// blocks at 32 + b, ...), except atomic counters: each GL atomic-counter binding b becomes a storage block
-// "gl_AtomicCounterBlock_<b>" bound at b, inside the storage-buffer namespace, read as kAtomicCounterBufferBase + b.
-// Declared but inactive resources (not statically used, so not reflected) need no descriptor, only binding numbers
-// after the active ones. A program needs only as many descriptors as it uses: push-descriptor set layouts are
-// limited to maxPushDescriptors (32 on common drivers).
-void assign_compact_bindings(GlLinkedProgram& linked) {
-  std::unordered_map<uint32_t, uint32_t> compact;  // namespace binding (reflect's vk_binding) -> final binding
-  auto assign = [&](std::vector<GlBufferBinding>& list, GlResourceKind kind) {
+// glslang keeps GL atomic-counter binding b as a storage block named "gl_AtomicCounterBlock_<b>". Declared but
+// inactive resources (not statically used, so not reflected) need no descriptor, only binding numbers after the
+// active ones. A program needs only as many descriptors as it uses: push-descriptor set layouts are limited to
+// maxPushDescriptors (32 on common drivers).
+Status assign_compact_bindings(GlLinkedProgram& linked) {
+  auto variables = block_variables(linked.spirv);
+  if (!variables) return variables.error();
+  auto find = [&](BlockStorage storage, const std::string& name) -> const BlockVariable* {
+    for (const BlockVariable& v : *variables) {
+      if (v.storage == storage && v.block_name == name) return &v;
+    }
+    return nullptr;
+  };
+  auto assign = [&](std::vector<GlBufferBinding>& list, GlResourceKind kind, BlockStorage storage) -> Status {
     for (GlBufferBinding& b : list) {
-      compact[b.vk_binding] = static_cast<uint32_t>(linked.resources.size());
+      const std::string block = kind == GlResourceKind::AtomicCounterBuffer
+                                    ? std::string(kAtomicCounterBlockPrefix) + std::to_string(b.gl_binding)
+                                    : block_base_name(b.name);
+      const BlockVariable* v = find(storage, block);
+      if (v == nullptr) return fail("internal error: no SPIR-V variable for the active block " + b.name);
+      if (v->array_size > 1) {
+        return fail("arrays of " + std::string(storage == BlockStorage::Uniform ? "uniform" : "shader storage") +
+                    " blocks (" + block + ") are not supported yet");
+      }
       b.vk_binding = static_cast<uint32_t>(linked.resources.size());
+      linked.bindings.by_variable.emplace_back(v->variable, b.vk_binding);
       linked.resources.push_back({kind, b.gl_binding});
     }
+    return {};
   };
-  assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer);
-  assign(linked.uniform_blocks, GlResourceKind::UniformBuffer);
-  assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer);
+  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s) return s;
+  if (Status s = assign(linked.uniform_blocks, GlResourceKind::UniformBuffer, BlockStorage::Uniform); !s) return s;
+  if (Status s = assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage); !s) {
+    return s;
+  }
   if (linked.default_uniform_block_size > 0) {
-    compact[GlBindingMap::kDefaultUniformBlockBinding] = static_cast<uint32_t>(linked.resources.size());
+    const BlockVariable* v = find(BlockStorage::Uniform, kDefaultUniformBlockName);
+    if (v == nullptr) return fail("internal error: no SPIR-V variable for the default uniform block");
+    linked.bindings.by_variable.emplace_back(v->variable, static_cast<uint32_t>(linked.resources.size()));
     linked.resources.push_back({GlResourceKind::DefaultUniformBlock, 0});
   }
-  linked.bindings.by_binding = std::move(compact);
-  linked.bindings.atomic_counter_block_base = GlBindingMap::kAtomicCounterBufferBase;
+  linked.bindings.descriptor_set = GlBindingMap::kDescriptorSet;
   linked.bindings.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::NumberAfter;
+  return {};
 }
 
 // The link proper; runs on the compiler thread (large_stack.hpp).
@@ -389,7 +432,13 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
 
   glslang::TProgram program;
   for (const auto& shader : shaders) program.addShader(shader->impl().shader.get());
-  if (!program.link(kRelaxedVulkanMessages) || !program.mapIO()) {
+  if (!program.link(kRelaxedVulkanMessages)) {
+    std::string log = program.getInfoLog();
+    return fail(log.empty() ? link_error("linking failed") : log);
+  }
+  DeclaredBindings declared;
+  for (const auto& shader : shaders) declared.merge(shader->impl().declared_bindings);
+  if (!program.mapIO()) {
     std::string log = program.getInfoLog();
     return fail(log.empty() ? link_error("linking failed") : log);
   }
@@ -414,9 +463,10 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
                              std::to_string(*limits.max_compute_shared_memory_size) + " bytes)"));
     }
   }
-  reflect(program, linked);
+  program.buildReflection(EShReflectionSeparateBuffers | EShReflectionAllBlockVariables);
+  reflect(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
-  assign_compact_bindings(linked);
+  if (Status bound = assign_compact_bindings(linked); !bound) return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();
   return linked;
 }

@@ -55,6 +55,13 @@ static inline int conformance_result(void) {
   return conformance_failures ? 1 : 0;
 }
 
+/* KHR_debug messages go to stderr: they say why a call failed or a dispatch was skipped. */
+static void APIENTRY conformance_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity,
+                                                 GLsizei length, const GLchar* message, const void* user) {
+  (void)source, (void)id, (void)length, (void)user;
+  fprintf(stderr, "GL debug (type 0x%04x, severity 0x%04x): %s\n", (unsigned)type, (unsigned)severity, message);
+}
+
 /* A current context without surfaces: api is EGL_OPENGL_API (core profile) or EGL_OPENGL_ES_API; major/minor the
  * version asked for. Skips when EGL cannot give one. */
 static inline EGLDisplay conformance_make_context(EGLenum api, EGLint major, EGLint minor) {
@@ -76,6 +83,8 @@ static inline EGLDisplay conformance_make_context(EGLenum api, EGLint major, EGL
   if (context == EGL_NO_CONTEXT || !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
     conformance_skip("no context of the asked version without surfaces");
   }
+  glEnable(GL_DEBUG_OUTPUT);
+  glDebugMessageCallback(conformance_debug_message, NULL);
   return display;
 }
 

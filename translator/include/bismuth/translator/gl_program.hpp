@@ -28,11 +28,13 @@
 
 namespace bismuth::translator {
 
-// GL keeps shader-storage, uniform-buffer and atomic-counter bindings in separate namespaces. The front keeps
-// them apart while compiling (shader-storage b -> b, uniform b -> kUniformBufferBase + b, atomic counter b ->
-// kAtomicCounterBufferBase + b, the default uniform block at kDefaultUniformBlockBinding), then gives the
-// program's active resources compact Vulkan bindings 0..n-1 of set 0 (GlLinkedProgram::resources). The maxima are
-// the binding counts Bismuth exposes to GL.
+// GL keeps shader-storage, uniform-buffer and atomic-counter bindings in separate namespaces, and lets the
+// application change a block's binding after link. The front gives each active block (and the default uniform
+// block) a Vulkan binding of its own, 0..n-1 of set 0, and records in GlLinkedProgram::resources which GL binding
+// point feeds it: GL binding -> Vulkan descriptor is resolved at dispatch, never written into the module. While
+// compiling, glslang places blocks with a declared binding in per-kind ranges (shader-storage b -> b, uniform
+// b -> kUniformBufferBase + b, the default uniform block at kDefaultUniformBlockBinding) and numbers the others
+// itself. The maxima are the binding counts Bismuth exposes to GL.
 struct GlBindingMap {
   static constexpr uint32_t kDescriptorSet = 0;
   static constexpr uint32_t kMaxShaderStorageBufferBindings = 32;
@@ -118,11 +120,11 @@ struct GlAtomicCounter {
 };
 
 struct GlLinkedProgram {
-  // glslang's module (entry point "main"), its resources still in GL's binding namespaces: the pipeline
+  // glslang's module (entry point "main"), its resources still bound as glslang bound them: the pipeline
   // (gl_program_pipeline.hpp) writes `bindings` into it on the way to the driver.
   std::vector<uint32_t> spirv;
   std::string entry_point = "main";
-  spirv_patch::DescriptorBindingRemap bindings;  // GL namespace bindings -> resources[] indices
+  spirv_patch::DescriptorBindingRemap bindings;  // block variable -> resources[] index
   GroupSize group_size = GroupSize::None;
   std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
   std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable
