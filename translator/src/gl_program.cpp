@@ -13,6 +13,7 @@
 #include "bismuth/spirv_patch/module.hpp"
 #include "block_variables.hpp"
 #include "declared_bindings.hpp"
+#include "program_reflection.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
@@ -26,8 +27,6 @@ namespace bismuth::translator {
 
 namespace {
 
-constexpr const char* kDefaultUniformBlockName = "gl_DefaultUniformBlock";
-constexpr std::string_view kAtomicCounterBlockPrefix = "gl_AtomicCounterBlock_";
 // The implementation defines the extension's macro whether or not the shader enables it (GLSL 3.3 "Extensions").
 constexpr const char* kPreamble = "#define GL_ARB_compute_variable_group_size 1\n";
 // Diagnostics name the source string: GL concatenates glShaderSource's strings into string 0.
@@ -93,32 +92,6 @@ std::string preprocess(const std::string& source, const std::string& preamble) {
   // A preprocessing error leaves the rest expanded; the parse that follows reports it.
   shader.preprocess(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault, &expanded, includer);
   return expanded;
-}
-
-// The GL binding in glslang's "gl_AtomicCounterBlock_<b>" block names; nullopt for any other name.
-std::optional<uint32_t> atomic_counter_block_binding(std::string_view name) {
-  if (!name.starts_with(kAtomicCounterBlockPrefix)) return std::nullopt;
-  name.remove_prefix(kAtomicCounterBlockPrefix.size());
-  uint32_t binding = 0;
-  auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), binding);
-  if (ec != std::errc() || ptr != name.data() + name.size()) return std::nullopt;
-  return binding;
-}
-
-// Column stride of a matrix in the default uniform block, which glslang lays out by std140 rules: columns are
-// rounded up to vec4 (dvec4 for double matrices of 3 or 4 rows). 0 for non-matrices.
-uint32_t std140_matrix_stride(uint32_t gl_type) {
-  switch (gl_type) {
-    case 0x8B5A: case 0x8B5B: case 0x8B5C:  // GL_FLOAT_MAT2/3/4
-    case 0x8B65: case 0x8B66: case 0x8B67: case 0x8B68: case 0x8B69: case 0x8B6A:  // GL_FLOAT_MATnxm
-      return 16;
-    case 0x8F46: case 0x8F4C: case 0x8F4D:  // GL_DOUBLE_MAT2, GL_DOUBLE_MAT3x2, GL_DOUBLE_MAT4x2: 2 rows
-      return 16;
-    case 0x8F47: case 0x8F48: case 0x8F49: case 0x8F4A: case 0x8F4B: case 0x8F4E:  // other double matrices
-      return 32;
-    default:
-      return 0;
-  }
 }
 
 }  // namespace
@@ -228,135 +201,6 @@ namespace {
 
 std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
 
-// The block name GL introspection uses for element `element` of an array of blocks ("B[2]"), and back.
-std::string block_base_name(const std::string& name) {
-  const size_t bracket = name.find('[');
-  return bracket == std::string::npos ? name : name.substr(0, bracket);
-}
-uint32_t block_element(const std::string& name) {
-  const size_t bracket = name.find('[');
-  if (bracket == std::string::npos) return 0;
-  uint32_t element = 0;
-  std::from_chars(name.data() + bracket + 1, name.data() + name.size(), element);
-  return element;
-}
-
-// Default-block uniforms, storage and uniform blocks, atomic counters from glslang's reflection; block bindings
-// as the shaders declared them (declared_bindings.hpp).
-void reflect(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked) {
-  for (int i = 0; i < program.getNumUniformBlocks(); ++i) {
-    const glslang::TObjectReflection& block = program.getUniformBlock(i);
-    if (block.name == kDefaultUniformBlockName) {
-      linked.default_uniform_block_size = static_cast<uint32_t>(block.size);
-    } else {
-      linked.uniform_blocks.push_back(
-          {block.name, DeclaredBindings::binding(declared.uniform_blocks, block_base_name(block.name), block_element(block.name)),
-           0, static_cast<uint32_t>(block.size)});
-    }
-  }
-  for (int i = 0; i < program.getNumBufferBlocks(); ++i) {
-    const glslang::TObjectReflection& block = program.getBufferBlock(i);
-    if (auto gl_binding = atomic_counter_block_binding(block.name)) {
-      linked.atomic_counter_buffers.push_back(
-          {std::to_string(*gl_binding), *gl_binding, 0, static_cast<uint32_t>(std::max(block.size, 0))});
-      continue;
-    }
-    linked.storage_blocks.push_back(
-        {block.name, DeclaredBindings::binding(declared.storage_blocks, block_base_name(block.name), block_element(block.name)),
-         0, static_cast<uint32_t>(block.size)});
-  }
-  for (int i = 0; i < program.getNumUniformVariables(); ++i) {
-    const glslang::TObjectReflection& u = program.getUniform(i);
-    if (u.index < 0 || u.index >= program.getNumUniformBlocks()) continue;  // opaque types have no block
-    const std::string& block = program.getUniformBlock(u.index).name;
-    if (block == kDefaultUniformBlockName) {
-      const auto gl_type = static_cast<uint32_t>(u.glDefineType);
-      // GL introspection names an array by its first element ("arr[0]", GL 4.6 §7.3.1.1).
-      const bool is_array = u.getType() != nullptr && u.getType()->isArray();
-      linked.uniforms.push_back({is_array ? u.name + "[0]" : u.name, gl_type, static_cast<uint32_t>(std::max(u.size, 1)),
-                                 static_cast<uint32_t>(u.offset), static_cast<uint32_t>(std::max(u.arrayStride, 0)),
-                                 std140_matrix_stride(gl_type)});
-    }
-  }
-  // Atomic counters live in storage blocks under relaxed rules, so reflection lists them as buffer variables.
-  for (int i = 0; i < program.getNumBufferVariables(); ++i) {
-    const glslang::TObjectReflection& v = program.getBufferVariable(i);
-    if (v.index < 0 || v.index >= program.getNumBufferBlocks()) continue;
-    if (auto gl_binding = atomic_counter_block_binding(program.getBufferBlock(v.index).name)) {
-      linked.atomic_counters.push_back({v.name, *gl_binding, static_cast<uint32_t>(v.offset),
-                                        static_cast<uint32_t>(std::max(v.size, 1))});
-    }
-  }
-  auto by_binding = [](const GlBufferBinding& a, const GlBufferBinding& b) { return a.gl_binding < b.gl_binding; };
-  std::stable_sort(linked.storage_blocks.begin(), linked.storage_blocks.end(), by_binding);
-  std::stable_sort(linked.uniform_blocks.begin(), linked.uniform_blocks.end(), by_binding);
-  std::stable_sort(linked.atomic_counter_buffers.begin(), linked.atomic_counter_buffers.end(), by_binding);
-}
-
-// glslang's reflection reports packed strides for default-block arrays (4 for float[3]) although the block it
-// generates follows std140 (16): take offsets and strides of the block's top-level members from the SPIR-V
-// decorations, round strides of nested arrays up to 16 (std140 rule 4, GL 4.6 §7.6.2.2), and size the block to
-// hold every element glUniform* may write.
-Status layout_default_uniforms(GlLinkedProgram& linked) {
-  if (linked.default_uniform_block_size == 0) return {};
-  auto module = spirv_patch::Module::parse(linked.spirv);
-  if (!module) return module.error();
-  uint32_t block_type = 0;
-  std::unordered_map<uint32_t, std::string> member_names;  // member index -> name
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
-    if (module->opcode(h) == spv::Op::OpName && module->string_operand(h, 2) == kDefaultUniformBlockName) {
-      block_type = module->words(h)[1];
-    }
-  }
-  if (block_type == 0) return {};
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
-    const auto w = module->words(h);
-    if (module->opcode(h) == spv::Op::OpMemberName && w[1] == block_type) {
-      member_names[w[2]] = std::string(module->string_operand(h, 3));
-    }
-  }
-  struct MemberLayout {
-    uint32_t offset = 0, array_stride = 0, matrix_stride = 0;
-  };
-  std::unordered_map<std::string, MemberLayout> members;
-  std::unordered_map<uint32_t, uint32_t> array_strides;  // array type id -> ArrayStride
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Annotation)) {
-    const auto w = module->words(h);
-    if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
-        static_cast<spv::Decoration>(w[2]) == spv::Decoration::ArrayStride) {
-      array_strides[w[1]] = w[3];
-    } else if (module->opcode(h) == spv::Op::OpMemberDecorate && w.size() == 5 && w[1] == block_type) {
-      auto name = member_names.find(w[2]);
-      if (name == member_names.end()) continue;
-      if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::Offset) members[name->second].offset = w[4];
-      if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::MatrixStride) members[name->second].matrix_stride = w[4];
-    }
-  }
-  if (auto block = module->definition(block_type); block && module->opcode(*block) == spv::Op::OpTypeStruct) {
-    const auto w = module->words(*block);
-    for (size_t m = 2; m < w.size(); ++m) {
-      auto name = member_names.find(static_cast<uint32_t>(m - 2));
-      auto stride = array_strides.find(w[m]);
-      if (name != member_names.end() && stride != array_strides.end()) members[name->second].array_stride = stride->second;
-    }
-  }
-  for (GlUniform& u : linked.uniforms) {
-    std::string base = u.name;
-    if (base.ends_with("[0]")) base.resize(base.size() - 3);
-    if (auto member = members.find(base); member != members.end()) {
-      u.offset = member->second.offset;
-      if (member->second.array_stride != 0) u.array_stride = member->second.array_stride;
-      if (member->second.matrix_stride != 0) u.matrix_stride = member->second.matrix_stride;
-    } else if (u.array_size > 1 && u.matrix_stride == 0) {
-      u.array_stride = std::max<uint32_t>(16, (u.array_stride + 15) & ~15u);
-    }
-    const uint32_t element = u.matrix_stride != 0 ? u.matrix_stride * 4 : std::max<uint32_t>(u.array_stride, 16);
-    const uint32_t end = u.offset + (u.array_size - 1) * u.array_stride + element;
-    linked.default_uniform_block_size = std::max(linked.default_uniform_block_size, end);
-  }
-  return {};
-}
-
 // Gives every active block its own Vulkan binding 0..n-1 of set 0 (storage blocks, uniform blocks, atomic-counter
 // buffers, then the default uniform block, each by GL binding): the layout the pipeline writes into the SPIR-V,
 // variable by variable. GlLinkedProgram::resources[i] says which GL binding point feeds Vulkan binding i; glUniformBlockBinding and
@@ -463,8 +307,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
                              std::to_string(*limits.max_compute_shared_memory_size) + " bytes)"));
     }
   }
-  program.buildReflection(EShReflectionSeparateBuffers | EShReflectionAllBlockVariables);
-  reflect(program, declared, linked);
+  reflect_program_interface(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status bound = assign_compact_bindings(linked); !bound) return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();

@@ -1,24 +1,25 @@
-// The program interface queries (GL 4.6 §7.3.1) of a linked program: its uniforms (default-block uniforms, then
-// atomic counters), uniform blocks, shader storage blocks and atomic-counter buffers; and the block bindings
-// (glUniformBlockBinding, glShaderStorageBlockBinding). Interfaces of other stages are valid and empty.
+// The program interface queries (GL 4.6 §7.3.1) of a linked program: glGetProgramInterfaceiv and
+// glGetProgramResource{Index,Name,iv,Location,LocationIndex} over its uniforms (default-block uniforms, uniform-block
+// members, atomic counters), uniform blocks, shader storage blocks, buffer variables and atomic-counter buffers.
+// Interfaces of other stages are valid and empty. The block bindings are block_bindings.cpp, the older
+// glGetActiveUniform* family active_uniforms.cpp.
+#include "program_interface.hpp"
+
 #include <algorithm>
 #include <optional>
 
-#include "gl_internal.hpp"
 #include "gl_objects.hpp"
 
 namespace bismuth::gl {
-namespace {
-
-enum class Interface { Uniform, UniformBlock, StorageBlock, AtomicCounterBuffer, Empty, Invalid };
 
 Interface interface_of(GLenum e) {
   switch (e) {
     case GL_UNIFORM: return Interface::Uniform;
     case GL_UNIFORM_BLOCK: return Interface::UniformBlock;
     case GL_SHADER_STORAGE_BLOCK: return Interface::StorageBlock;
+    case GL_BUFFER_VARIABLE: return Interface::BufferVariable;
     case GL_ATOMIC_COUNTER_BUFFER: return Interface::AtomicCounterBuffer;
-    case GL_PROGRAM_INPUT: case GL_PROGRAM_OUTPUT: case GL_BUFFER_VARIABLE: case GL_TRANSFORM_FEEDBACK_VARYING:
+    case GL_PROGRAM_INPUT: case GL_PROGRAM_OUTPUT: case GL_TRANSFORM_FEEDBACK_VARYING:
     case GL_TRANSFORM_FEEDBACK_BUFFER: case GL_COMPUTE_SUBROUTINE: case GL_COMPUTE_SUBROUTINE_UNIFORM:
     case GL_VERTEX_SUBROUTINE: case GL_FRAGMENT_SUBROUTINE: case GL_VERTEX_SUBROUTINE_UNIFORM:
     case GL_FRAGMENT_SUBROUTINE_UNIFORM: case GL_GEOMETRY_SUBROUTINE: case GL_GEOMETRY_SUBROUTINE_UNIFORM:
@@ -29,24 +30,44 @@ Interface interface_of(GLenum e) {
   }
 }
 
-// Uniform resources: default-block uniforms first, then atomic counters.
-std::vector<std::string> resource_names(const Executable& exe, Interface i) {
+size_t active_uniform_count(const translator::GlLinkedProgram& p) {
+  return p.uniforms.size() + p.uniform_block_members.size() + p.atomic_counters.size();
+}
+
+std::vector<std::string> resource_names(const translator::GlLinkedProgram& p, Interface i) {
   std::vector<std::string> names;
-  const auto& p = exe.program;
   switch (i) {
     case Interface::Uniform:
       for (const auto& u : p.uniforms) names.push_back(u.name);
+      for (const auto& m : p.uniform_block_members) names.push_back(m.name);
       for (const auto& a : p.atomic_counters) names.push_back(a.array_size > 1 ? a.name + "[0]" : a.name);
       break;
     case Interface::UniformBlock: for (const auto& b : p.uniform_blocks) names.push_back(b.name); break;
     case Interface::StorageBlock: for (const auto& b : p.storage_blocks) names.push_back(b.name); break;
+    case Interface::BufferVariable: for (const auto& v : p.buffer_variables) names.push_back(v.name); break;
     case Interface::AtomicCounterBuffer: names.resize(p.atomic_counter_buffers.size()); break;
     default: break;
   }
   return names;
 }
 
-// Returns the linked executable, or null with the error set.
+GLint active_uniform_max_length(const translator::GlLinkedProgram& p) {
+  GLint m = 0;
+  for (const auto& n : resource_names(p, Interface::Uniform)) m = std::max(m, static_cast<GLint>(n.size()) + 1);
+  return m;
+}
+
+std::optional<GLuint> resource_index(const std::vector<std::string>& names, const std::string& wanted) {
+  for (size_t k = 0; k < names.size(); ++k) {
+    if (names[k] == wanted) return static_cast<GLuint>(k);
+    // "a" names the array "a[0]"; "a[1]" matches nothing (GL 4.6 §7.3.1.1).
+    if (names[k].size() == wanted.size() + 3 && names[k].ends_with("[0]") && names[k].starts_with(wanted)) {
+      return static_cast<GLuint>(k);
+    }
+  }
+  return std::nullopt;
+}
+
 const Executable* linked_executable(Context* ctx, GLuint program, const char* func) {
   auto p = program_object(ctx, program, func);
   if (!p) return nullptr;
@@ -57,8 +78,16 @@ const Executable* linked_executable(Context* ctx, GLuint program, const char* fu
   return p->executable.get();
 }
 
-// The GL_REFERENCED_BY_*_SHADER properties, valid for every interface: a compute program has only the compute
-// stage. Nothing for any other property.
+const Executable* executable_if_linked(Context* ctx, GLuint program, const char* func, bool& ok) {
+  auto p = program_object(ctx, program, func);
+  ok = p != nullptr;
+  return p && p->link_status ? p->executable.get() : nullptr;
+}
+
+namespace {
+
+// The GL_REFERENCED_BY_*_SHADER properties, valid for every interface with resources: a compute program has only
+// the compute stage.
 std::optional<GLint> referenced_by(GLenum prop) {
   switch (prop) {
     case GL_REFERENCED_BY_COMPUTE_SHADER: return 1;
@@ -70,22 +99,54 @@ std::optional<GLint> referenced_by(GLenum prop) {
   }
 }
 
-// Appends property `prop` of GL_UNIFORM resource `index` (named `name`) to `out`; false when GL_UNIFORM has no
-// such property.
-bool append_uniform_property(const Executable& exe, GLuint index, const std::string& name, GLenum prop,
-                             std::vector<GLint>& out) {
+// Properties of a variable kept in a buffer (a uniform-block member or a buffer variable), Table 7.2.
+bool append_member_property(const translator::GlBlockMember& m, bool buffer_variable, GLenum prop,
+                            std::vector<GLint>& out) {
+  switch (prop) {
+    case GL_TYPE: out.push_back(static_cast<GLint>(m.gl_type)); break;
+    case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(m.array_size)); break;
+    case GL_OFFSET: out.push_back(static_cast<GLint>(m.offset)); break;
+    case GL_BLOCK_INDEX: out.push_back(static_cast<GLint>(m.block)); break;
+    case GL_ARRAY_STRIDE: out.push_back(static_cast<GLint>(m.array_stride)); break;
+    case GL_MATRIX_STRIDE: out.push_back(static_cast<GLint>(m.matrix_stride)); break;
+    case GL_IS_ROW_MAJOR: out.push_back(m.row_major ? 1 : 0); break;
+    case GL_TOP_LEVEL_ARRAY_SIZE:
+      if (!buffer_variable) return false;
+      out.push_back(static_cast<GLint>(m.top_level_array_size));
+      break;
+    case GL_TOP_LEVEL_ARRAY_STRIDE:
+      if (!buffer_variable) return false;
+      out.push_back(static_cast<GLint>(m.top_level_array_stride));
+      break;
+    // Uniform-block members have no location and are no atomic counters.
+    case GL_LOCATION: case GL_ATOMIC_COUNTER_BUFFER_INDEX:
+      if (buffer_variable) return false;
+      out.push_back(-1);
+      break;
+    default: return false;
+  }
+  return true;
+}
+
+// GL_UNIFORM resource `index`: a default-block uniform, a uniform-block member or an atomic counter.
+bool append_uniform_property(const Executable& exe, GLuint index, GLenum prop, std::vector<GLint>& out) {
   const auto& p = exe.program;
+  if (index >= p.uniforms.size() && index < p.uniforms.size() + p.uniform_block_members.size()) {
+    return append_member_property(p.uniform_block_members[index - p.uniforms.size()], false, prop, out);
+  }
   const bool counter = index >= p.uniforms.size();
   const translator::GlUniform* u = counter ? nullptr : &p.uniforms[index];
-  const translator::GlAtomicCounter* a = counter ? &p.atomic_counters[index - p.uniforms.size()] : nullptr;
+  const translator::GlAtomicCounter* a =
+      counter ? &p.atomic_counters[index - p.uniforms.size() - p.uniform_block_members.size()] : nullptr;
   switch (prop) {
-    case GL_NAME_LENGTH: out.push_back(static_cast<GLint>(name.size()) + 1); break;
     case GL_TYPE: out.push_back(static_cast<GLint>(u ? u->gl_type : GL_UNSIGNED_INT_ATOMIC_COUNTER)); break;
     case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(u ? u->array_size : a->array_size)); break;
-    case GL_OFFSET: out.push_back(static_cast<GLint>(u ? u->offset : a->offset)); break;
+    // "For active variables not backed by a buffer object, an offset of -1 is written" (default-block uniforms
+    // live in no buffer the application sees); the same for the strides. Atomic counters are in buffers.
+    case GL_OFFSET: out.push_back(u ? -1 : static_cast<GLint>(a->offset)); break;
+    case GL_ARRAY_STRIDE: out.push_back(u ? -1 : (a->array_size > 1 ? 4 : 0)); break;
+    case GL_MATRIX_STRIDE: out.push_back(u ? -1 : 0); break;
     case GL_BLOCK_INDEX: out.push_back(-1); break;
-    case GL_ARRAY_STRIDE: out.push_back(static_cast<GLint>(u ? u->array_stride : (a->array_size > 1 ? 4 : 0))); break;
-    case GL_MATRIX_STRIDE: out.push_back(static_cast<GLint>(u ? u->matrix_stride : 0)); break;
     case GL_IS_ROW_MAJOR: out.push_back(0); break;
     case GL_LOCATION: {
       GLint loc = -1;
@@ -98,10 +159,8 @@ bool append_uniform_property(const Executable& exe, GLuint index, const std::str
     }
     case GL_ATOMIC_COUNTER_BUFFER_INDEX: {
       GLint buffer = -1;
-      if (a) {
-        for (size_t b = 0; b < p.atomic_counter_buffers.size(); ++b) {
-          if (p.atomic_counter_buffers[b].gl_binding == a->gl_binding) buffer = static_cast<GLint>(b);
-        }
+      for (size_t b = 0; a && b < p.atomic_counter_buffers.size(); ++b) {
+        if (p.atomic_counter_buffers[b].gl_binding == a->gl_binding) buffer = static_cast<GLint>(b);
       }
       out.push_back(buffer);
       break;
@@ -111,57 +170,70 @@ bool append_uniform_property(const Executable& exe, GLuint index, const std::str
   return true;
 }
 
-// Appends property `prop` of block resource `index` of interface `i` (uniform block, storage block or atomic-counter
-// buffer) to `out`; false when the interface has no such property. An atomic-counter buffer's active variables are
-// its counters, as GL_UNIFORM indices.
+// The active variables of block `index` of `i`, as indices into GL_UNIFORM (uniform blocks, atomic-counter
+// buffers) or GL_BUFFER_VARIABLE (storage blocks).
+std::vector<GLint> block_members(const translator::GlLinkedProgram& p, Interface i, GLuint index) {
+  std::vector<GLint> members;
+  if (i == Interface::AtomicCounterBuffer) {
+    const size_t first = p.uniforms.size() + p.uniform_block_members.size();
+    for (size_t c = 0; c < p.atomic_counters.size(); ++c) {
+      if (p.atomic_counters[c].gl_binding == p.atomic_counter_buffers[index].gl_binding) {
+        members.push_back(static_cast<GLint>(first + c));
+      }
+    }
+  } else if (i == Interface::UniformBlock) {
+    for (size_t m = 0; m < p.uniform_block_members.size(); ++m) {
+      if (p.uniform_block_members[m].block == index) members.push_back(static_cast<GLint>(p.uniforms.size() + m));
+    }
+  } else {
+    for (size_t v = 0; v < p.buffer_variables.size(); ++v) {
+      if (p.buffer_variables[v].block == index) members.push_back(static_cast<GLint>(v));
+    }
+  }
+  return members;
+}
+
+// Uniform blocks, storage blocks and atomic-counter buffers.
 bool append_block_property(const translator::GlLinkedProgram& p, Interface i, GLuint index, GLenum prop,
                            std::vector<GLint>& out) {
   const translator::GlBufferBinding& b = i == Interface::UniformBlock   ? p.uniform_blocks[index]
                                          : i == Interface::StorageBlock ? p.storage_blocks[index]
                                                                         : p.atomic_counter_buffers[index];
-  std::vector<GLint> members;
-  if (i == Interface::AtomicCounterBuffer) {
-    for (size_t c = 0; c < p.atomic_counters.size(); ++c) {
-      if (p.atomic_counters[c].gl_binding == b.gl_binding) members.push_back(static_cast<GLint>(p.uniforms.size() + c));
-    }
-  }
   switch (prop) {
-    case GL_NAME_LENGTH:
-      if (i == Interface::AtomicCounterBuffer) return false;
-      out.push_back(static_cast<GLint>(b.name.size()) + 1);
-      break;
     case GL_BUFFER_BINDING: out.push_back(static_cast<GLint>(b.gl_binding)); break;
     case GL_BUFFER_DATA_SIZE: out.push_back(static_cast<GLint>(b.min_size)); break;
-    case GL_NUM_ACTIVE_VARIABLES: out.push_back(static_cast<GLint>(members.size())); break;
-    case GL_ACTIVE_VARIABLES: out.insert(out.end(), members.begin(), members.end()); break;
+    case GL_NUM_ACTIVE_VARIABLES: out.push_back(static_cast<GLint>(block_members(p, i, index).size())); break;
+    case GL_ACTIVE_VARIABLES: {
+      const std::vector<GLint> members = block_members(p, i, index);
+      out.insert(out.end(), members.begin(), members.end());
+      break;
+    }
     default: return false;
   }
   return true;
 }
 
-void rebind_block(Context* ctx, GLuint program, GLuint index, GLuint binding, bool storage, const char* func) {
-  auto p = program_object(ctx, program, func);
-  if (!p) return;
-  if (!p->link_status || !p->executable) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the program has no active blocks (not linked)");
-    return;
+}  // namespace
+
+bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  if (const std::optional<GLint> referenced = referenced_by(prop)) {
+    out.push_back(*referenced);
+    return true;
   }
-  auto& blocks = storage ? p->executable->program.storage_blocks : p->executable->program.uniform_blocks;
-  if (index >= blocks.size()) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": index is not an active block");
-    return;
+  if (prop == GL_NAME_LENGTH) {
+    if (i == Interface::AtomicCounterBuffer) return false;
+    out.push_back(static_cast<GLint>(resource_names(exe.program, i)[index].size()) + 1);
+    return true;
   }
-  const uint32_t max =
-      storage ? GlBindingMap::kMaxShaderStorageBufferBindings : GlBindingMap::kMaxUniformBufferBindings;
-  if (binding >= max) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": binding is not below the binding-point count");
-    return;
+  switch (i) {
+    case Interface::Uniform: return append_uniform_property(exe, index, prop, out);
+    case Interface::BufferVariable: return append_member_property(exe.program.buffer_variables[index], true, prop, out);
+    case Interface::UniformBlock: case Interface::StorageBlock: case Interface::AtomicCounterBuffer:
+      return append_block_property(exe.program, i, index, prop, out);
+    default: return false;
   }
-  blocks[index].gl_binding = binding;
-  p->executable->program.resources[blocks[index].vk_binding].gl_binding = binding;
 }
 
-}  // namespace
 }  // namespace bismuth::gl
 
 using namespace bismuth;
@@ -171,32 +243,48 @@ extern "C" {
 
 GLAPI void APIENTRY glGetProgramInterfaceiv(GLuint program, GLenum programInterface, GLenum pname, GLint* params) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  auto p = program_object(ctx, program, "glGetProgramInterfaceiv");
-  if (!p) return;
+  bool ok = false;
+  const Executable* exe = executable_if_linked(ctx, program, "glGetProgramInterfaceiv", ok);
+  if (!ok) return;
   const Interface i = interface_of(programInterface);
   if (i == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramInterfaceiv: invalid programInterface");
     return;
   }
   std::vector<std::string> names;
-  if (p->link_status && p->executable) names = resource_names(*p->executable, i);
+  if (exe) names = resource_names(exe->program, i);
   GLint v = 0;
   switch (pname) {
     case GL_ACTIVE_RESOURCES: v = static_cast<GLint>(names.size()); break;
     case GL_MAX_NAME_LENGTH:
-      if (i == Interface::AtomicCounterBuffer) {
-        ctx->set_error(GL_INVALID_OPERATION, "glGetProgramInterfaceiv: GL_ATOMIC_COUNTER_BUFFER has no names");
+      if (i == Interface::AtomicCounterBuffer || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
+        ctx->set_error(GL_INVALID_OPERATION, "glGetProgramInterfaceiv: the interface has no names");
         return;
       }
       for (const auto& n : names) v = std::max(v, static_cast<GLint>(n.size()) + 1);
       break;
     case GL_MAX_NUM_ACTIVE_VARIABLES:
-      if (i == Interface::AtomicCounterBuffer && p->executable) {
-        for (const auto& b : p->executable->program.atomic_counter_buffers) {
-          GLint n = 0;
-          for (const auto& a : p->executable->program.atomic_counters) n += a.gl_binding == b.gl_binding;
-          v = std::max(v, n);
-        }
+      if (i != Interface::UniformBlock && i != Interface::StorageBlock && i != Interface::AtomicCounterBuffer &&
+          programInterface != GL_TRANSFORM_FEEDBACK_BUFFER) {
+        ctx->set_error(GL_INVALID_OPERATION,
+                       "glGetProgramInterfaceiv: GL_MAX_NUM_ACTIVE_VARIABLES needs a block or buffer interface");
+        return;
+      }
+      for (GLuint k = 0; exe && k < names.size(); ++k) {
+        std::vector<GLint> n;
+        append_resource_property(*exe, i, k, GL_NUM_ACTIVE_VARIABLES, n);
+        v = std::max(v, n.at(0));
+      }
+      break;
+    case GL_MAX_NUM_COMPATIBLE_SUBROUTINES:
+      // Only the subroutine-uniform interfaces have it (GL 4.6 §7.3.1); a compute program has none (0).
+      if (programInterface != GL_COMPUTE_SUBROUTINE_UNIFORM && programInterface != GL_VERTEX_SUBROUTINE_UNIFORM &&
+          programInterface != GL_FRAGMENT_SUBROUTINE_UNIFORM && programInterface != GL_GEOMETRY_SUBROUTINE_UNIFORM &&
+          programInterface != GL_TESS_CONTROL_SUBROUTINE_UNIFORM &&
+          programInterface != GL_TESS_EVALUATION_SUBROUTINE_UNIFORM) {
+        ctx->set_error(GL_INVALID_OPERATION,
+                       "glGetProgramInterfaceiv: GL_MAX_NUM_COMPATIBLE_SUBROUTINES needs a subroutine-uniform interface");
+        return;
       }
       break;
     default: ctx->set_error(GL_INVALID_ENUM, "glGetProgramInterfaceiv: invalid pname"); return;
@@ -207,38 +295,31 @@ GLAPI void APIENTRY glGetProgramInterfaceiv(GLuint program, GLenum programInterf
 
 GLAPI GLuint APIENTRY glGetProgramResourceIndex(GLuint program, GLenum programInterface, const GLchar* name) {
   BISMUTH_GL_BEGIN(GL_INVALID_INDEX)
+  bool ok = false;
+  const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceIndex", ok);
+  if (!ok) return GL_INVALID_INDEX;
   const Interface i = interface_of(programInterface);
-  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer) {
+  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceIndex: invalid programInterface");
     return GL_INVALID_INDEX;
   }
-  const Executable* exe = linked_executable(ctx, program, "glGetProgramResourceIndex");
   if (!exe || name == nullptr) return GL_INVALID_INDEX;
-  const auto names = resource_names(*exe, i);
-  std::string wanted = name;
-  for (size_t k = 0; k < names.size(); ++k) {
-    if (names[k] == wanted) return static_cast<GLuint>(k);
-    // "a" names the array "a[0]" (GL 4.6 §7.3.1.1).
-    if (names[k].size() > 3 && names[k].compare(names[k].size() - 3, 3, "[0]") == 0 &&
-        names[k].substr(0, names[k].size() - 3) == wanted) {
-      return static_cast<GLuint>(k);
-    }
-  }
-  return GL_INVALID_INDEX;
+  return resource_index(resource_names(exe->program, i), name).value_or(GL_INVALID_INDEX);
   BISMUTH_GL_END(GL_INVALID_INDEX)
 }
 
 GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInterface, GLuint index, GLsizei bufSize,
                                              GLsizei* length, GLchar* name) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  bool ok = false;
+  const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceName", ok);
+  if (!ok) return;
   const Interface i = interface_of(programInterface);
-  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer) {
+  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceName: invalid programInterface");
     return;
   }
-  const Executable* exe = linked_executable(ctx, program, "glGetProgramResourceName");
-  if (!exe) return;
-  const auto names = resource_names(*exe, i);
+  const auto names = exe ? resource_names(exe->program, i) : std::vector<std::string>{};
   if (index >= names.size()) {
     ctx->set_error(GL_INVALID_VALUE, "glGetProgramResourceName: index is not an active resource");
     return;
@@ -253,7 +334,15 @@ GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInter
 
 GLAPI GLint APIENTRY glGetProgramResourceLocation(GLuint program, GLenum programInterface, const GLchar* name) {
   BISMUTH_GL_BEGIN(-1)
-  if (programInterface != GL_UNIFORM && interface_of(programInterface) == Interface::Invalid) {
+  const bool valid = programInterface == GL_UNIFORM || programInterface == GL_PROGRAM_INPUT ||
+                     programInterface == GL_PROGRAM_OUTPUT || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER ||
+                     programInterface == GL_VERTEX_SUBROUTINE_UNIFORM ||
+                     programInterface == GL_TESS_CONTROL_SUBROUTINE_UNIFORM ||
+                     programInterface == GL_TESS_EVALUATION_SUBROUTINE_UNIFORM ||
+                     programInterface == GL_GEOMETRY_SUBROUTINE_UNIFORM ||
+                     programInterface == GL_FRAGMENT_SUBROUTINE_UNIFORM ||
+                     programInterface == GL_COMPUTE_SUBROUTINE_UNIFORM;
+  if (!valid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceLocation: invalid programInterface");
     return -1;
   }
@@ -264,17 +353,31 @@ GLAPI GLint APIENTRY glGetProgramResourceLocation(GLuint program, GLenum program
   BISMUTH_GL_END(-1)
 }
 
+GLAPI GLint APIENTRY glGetProgramResourceLocationIndex(GLuint program, GLenum programInterface, const GLchar* name) {
+  BISMUTH_GL_BEGIN(-1)
+  if (programInterface != GL_PROGRAM_OUTPUT) {
+    ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceLocationIndex: programInterface must be GL_PROGRAM_OUTPUT");
+    return -1;
+  }
+  const Executable* exe = linked_executable(ctx, program, "glGetProgramResourceLocationIndex");
+  (void)exe;
+  (void)name;
+  return -1;  // only fragment outputs have a location index; a compute program has no outputs
+  BISMUTH_GL_END(-1)
+}
+
 GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterface, GLuint index, GLsizei propCount,
                                            const GLenum* props, GLsizei count, GLsizei* length, GLint* params) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  bool ok = false;
+  const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceiv", ok);
+  if (!ok) return;
   const Interface i = interface_of(programInterface);
   if (i == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceiv: invalid programInterface");
     return;
   }
-  const Executable* exe = linked_executable(ctx, program, "glGetProgramResourceiv");
-  if (!exe) return;
-  const auto names = resource_names(*exe, i);
+  const auto names = exe ? resource_names(exe->program, i) : std::vector<std::string>{};
   if (index >= names.size()) {
     ctx->set_error(GL_INVALID_VALUE, "glGetProgramResourceiv: index is not an active resource");
     return;
@@ -285,51 +388,15 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
   }
   std::vector<GLint> out;
   for (GLsizei k = 0; k < propCount; ++k) {
-    const GLenum prop = props[k];
-    if (const std::optional<GLint> referenced = referenced_by(prop)) {
-      out.push_back(*referenced);
-      continue;
-    }
-    bool valid;
-    if (i == Interface::Uniform) {
-      valid = append_uniform_property(*exe, index, names[index], prop, out);
-    } else if (i == Interface::UniformBlock || i == Interface::StorageBlock || i == Interface::AtomicCounterBuffer) {
-      valid = append_block_property(exe->program, i, index, prop, out);
-    } else {
-      ctx->set_error(GL_INVALID_OPERATION, "glGetProgramResourceiv: the interface has no resources");
-      return;
-    }
-    if (!valid) {
-      ctx->set_error(GL_INVALID_OPERATION, "glGetProgramResourceiv: property not valid for this interface");
+    if (!append_resource_property(*exe, i, index, props[k], out)) {
+      ctx->set_error(GL_INVALID_OPERATION, "glGetProgramResourceiv: property " + hex(props[k]) +
+                                               " is not valid for this interface");
       return;
     }
   }
   const GLsizei n = std::min<GLsizei>(count, static_cast<GLsizei>(out.size()));
   if (params) std::copy(out.begin(), out.begin() + n, params);
   if (length) *length = n;
-  BISMUTH_GL_END(BISMUTH_NOTHING)
-}
-
-GLAPI GLuint APIENTRY glGetUniformBlockIndex(GLuint program, const GLchar* uniformBlockName) {
-  BISMUTH_GL_BEGIN(GL_INVALID_INDEX)
-  const Executable* exe = linked_executable(ctx, program, "glGetUniformBlockIndex");
-  if (!exe || uniformBlockName == nullptr) return GL_INVALID_INDEX;
-  for (size_t k = 0; k < exe->program.uniform_blocks.size(); ++k) {
-    if (exe->program.uniform_blocks[k].name == uniformBlockName) return static_cast<GLuint>(k);
-  }
-  return GL_INVALID_INDEX;
-  BISMUTH_GL_END(GL_INVALID_INDEX)
-}
-
-GLAPI void APIENTRY glShaderStorageBlockBinding(GLuint program, GLuint storageBlockIndex, GLuint storageBlockBinding) {
-  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  rebind_block(ctx, program, storageBlockIndex, storageBlockBinding, true, "glShaderStorageBlockBinding");
-  BISMUTH_GL_END(BISMUTH_NOTHING)
-}
-
-GLAPI void APIENTRY glUniformBlockBinding(GLuint program, GLuint uniformBlockIndex, GLuint uniformBlockBinding) {
-  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  rebind_block(ctx, program, uniformBlockIndex, uniformBlockBinding, false, "glUniformBlockBinding");
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

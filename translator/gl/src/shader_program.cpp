@@ -8,6 +8,7 @@
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 #include "gl_spirv.hpp"
+#include "program_interface.hpp"
 #include "program_link.hpp"
 
 namespace bismuth::gl {
@@ -297,10 +298,10 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
     case GL_INFO_LOG_LENGTH: v = log_length(p->info_log); break;
     case GL_ATTACHED_SHADERS: v = static_cast<GLint>(p->attached.size()); break;
     case GL_ACTIVE_UNIFORMS:
-      v = exe ? static_cast<GLint>(exe->program.uniforms.size() + exe->program.atomic_counters.size()) : 0;
+      v = exe ? static_cast<GLint>(active_uniform_count(exe->program)) : 0;
       break;
     case GL_ACTIVE_UNIFORM_MAX_LENGTH:
-      v = exe ? std::max(max_name(exe->program.uniforms), max_name(exe->program.atomic_counters)) : 0;
+      v = exe ? active_uniform_max_length(exe->program) : 0;
       break;
     case GL_ACTIVE_UNIFORM_BLOCKS: v = exe ? static_cast<GLint>(exe->program.uniform_blocks.size()) : 0; break;
     case GL_ACTIVE_UNIFORM_BLOCK_MAX_NAME_LENGTH: v = exe ? max_name(exe->program.uniform_blocks) : 0; break;

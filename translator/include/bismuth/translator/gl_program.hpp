@@ -96,6 +96,23 @@ struct GlUniform {
   uint32_t matrix_stride = 0;
 };
 
+// A member of a uniform block (a GL_UNIFORM resource) or a buffer variable of a shader storage block
+// (GL_BUFFER_VARIABLE), named by GL 4.6 §7.3.1.1's rules: "B.a" for a block with an instance name, "a[0]" for an
+// array of basic types, "s.f" for a structure member, "s[0].f" for only the first element of a top-level array of
+// structures in a shader storage block (the others are covered by GL_TOP_LEVEL_ARRAY_SIZE/STRIDE).
+struct GlBlockMember {
+  std::string name;
+  uint32_t gl_type = 0;
+  uint32_t array_size = 1;  // GL_ARRAY_SIZE: 1 for non-arrays, 0 for an unsized array
+  uint32_t offset = 0;
+  uint32_t block = 0;  // index into GlLinkedProgram::uniform_blocks or storage_blocks
+  uint32_t array_stride = 0;
+  uint32_t matrix_stride = 0;
+  bool row_major = false;
+  uint32_t top_level_array_size = 1;  // buffer variables only: 0 for an unsized top-level array
+  uint32_t top_level_array_stride = 0;
+};
+
 // A uniform or shader-storage block, or an atomic-counter buffer, with its GL and Vulkan bindings.
 struct GlBufferBinding {
   std::string name;  // block name; for atomic counters the GL binding as text
@@ -131,6 +148,8 @@ struct GlLinkedProgram {
   std::vector<GlResource> resources;        // resources[i] is Vulkan binding i of set 0
   uint32_t default_uniform_block_size = 0;  // 0: no default-block uniforms
   std::vector<GlUniform> uniforms;
+  std::vector<GlBlockMember> uniform_block_members;  // GL_UNIFORM resources after `uniforms`
+  std::vector<GlBlockMember> buffer_variables;       // GL_BUFFER_VARIABLE resources
   std::vector<GlBufferBinding> storage_blocks;
   std::vector<GlBufferBinding> uniform_blocks;
   std::vector<GlBufferBinding> atomic_counter_buffers;

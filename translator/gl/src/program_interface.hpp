@@ -1,0 +1,48 @@
+// The program interfaces of a linked program as GL 4.6 §7.3.1 enumerates them: the resource lists, their names and
+// their properties (Table 7.2). program_interface.cpp answers the glGetProgramInterface* / glGetProgramResource*
+// queries with them, active_uniforms.cpp the older glGetActiveUniform* family, which GL 4.6 defines through the
+// same lists.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gl_internal.hpp"
+
+namespace bismuth::gl {
+
+enum class Interface {
+  Uniform,              // default-block uniforms, then uniform-block members, then atomic counters
+  UniformBlock,
+  StorageBlock,
+  BufferVariable,
+  AtomicCounterBuffer,  // no names
+  Empty,                // valid interfaces a compute program has nothing in (inputs, outputs, subroutines, ...)
+  Invalid,
+};
+
+Interface interface_of(GLenum program_interface);
+
+// The resource names of `i` in index order (AtomicCounterBuffer: one empty name per buffer).
+std::vector<std::string> resource_names(const translator::GlLinkedProgram& p, Interface i);
+
+// GL_UNIFORM resources.
+size_t active_uniform_count(const translator::GlLinkedProgram& p);
+GLint active_uniform_max_length(const translator::GlLinkedProgram& p);
+
+// GetProgramResourceIndex's matching (GL 4.6 §7.3.1.1): the exact name, or the name with "[0]" appended; nullopt
+// for none.
+std::optional<GLuint> resource_index(const std::vector<std::string>& names, const std::string& name);
+
+// Appends property `prop` of resource `index` of `i` to `out` (Table 7.2); false when `i` has no such property.
+// `index` must be valid.
+bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out);
+
+// Returns the linked executable, or null with INVALID_OPERATION set ("the program is not linked").
+const Executable* linked_executable(Context* ctx, GLuint program, const char* func);
+// The executable of a linked program, nullptr for one that is not linked (no error); null with the error set for
+// a name that is not a program (`ok` false).
+const Executable* executable_if_linked(Context* ctx, GLuint program, const char* func, bool& ok);
+
+}  // namespace bismuth::gl

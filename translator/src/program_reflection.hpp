@@ -1,0 +1,44 @@
+// What GL introspection (GL 4.6 §7.3.1) reports about a linked GLSL program, read from glslang's reflection:
+// default-block uniforms, uniform and shader storage blocks with their members, atomic counters and their
+// buffers; and the layout of the default uniform block glslang generates.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/translator/gl_program.hpp"
+#include "declared_bindings.hpp"
+
+namespace glslang {
+class TProgram;
+}
+
+namespace bismuth::translator {
+
+// The uniform block glslang's relaxed Vulkan rules gather default-block uniforms into.
+inline constexpr const char* kDefaultUniformBlockName = "gl_DefaultUniformBlock";
+// glslang keeps GL atomic-counter binding b as a storage block named "gl_AtomicCounterBlock_<b>".
+inline constexpr std::string_view kAtomicCounterBlockPrefix = "gl_AtomicCounterBlock_";
+
+// The GL binding in a "gl_AtomicCounterBlock_<b>" block name; nullopt for any other name.
+std::optional<uint32_t> atomic_counter_block_binding(std::string_view name);
+
+// "B" for element "B[2]" of an array of blocks (the name itself otherwise), and the element (0 for no array).
+std::string block_base_name(const std::string& name);
+uint32_t block_element(const std::string& name);
+
+// Fills the interface lists of `linked` (uniforms, uniform_block_members, buffer_variables, uniform_blocks,
+// storage_blocks, atomic_counter_buffers, atomic_counters, default_uniform_block_size) from the linked, IO-mapped
+// `program`, block bindings as the shaders declared them. Blocks are ordered by GL binding.
+void reflect_program_interface(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked);
+
+// glslang's reflection reports packed strides for default-block arrays (4 for float[3]) although the block it
+// generates follows std140 (16): takes offsets and strides of the block's top-level members from the SPIR-V
+// decorations, rounds strides of nested arrays up to 16 (std140 rule 4, GL 4.6 §7.6.2.2), and sizes the block to
+// hold every element glUniform* may write.
+Status layout_default_uniforms(GlLinkedProgram& linked);
+
+}  // namespace bismuth::translator
