@@ -48,7 +48,7 @@ const std::vector<ExtensionCase>& desktop_cases() {
        "       uint(readFirstInvocationARB(vec2(1.0)).x) + gl_SubGroupSizeARB + gl_SubGroupInvocationARB;",
        140},
       {"ARB_gpu_shader_int64",
-       {"GL_ARB_gpu_shader_int64"},
+       {"GL_ARB_gpu_shader_int64", "GL_ARB_gpu_shader_fp64"},  // fp64: the functions on doubles below 4.00
        "",
        "int64_t a = int64_t(o[1]) - 5l; uint64_t b = uint64_t(o[2]) << 40;\n"
        "i64vec2 v = i64vec2(a, 2l); u64vec3 u = u64vec3(b);\n"
@@ -261,4 +261,16 @@ TEST_CASE("64-bit atomic memory functions take only buffer or shared variables")
         "void main() { int64_t local_value = 0l; atomicAdd(local_value, 1l); }\n";
     CHECK_FALSE(GlShader::compile(source)->ok());
   }
+}
+
+TEST_CASE("GL_ARB_gpu_shader_int64's functions on doubles need doubles") {
+  // ARB_gpu_shader_int64 "interacts with ARB_gpu_shader_fp64": doubleBitsToInt64 and the like take and return
+  // doubles, which GLSL below 4.00 has only with GL_ARB_gpu_shader_fp64.
+  const std::string head =
+      "#version 150\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_gpu_shader_int64 : require\n";
+  const std::string rest = "layout(local_size_x = 1) in;\nvoid main() { int64_t i = doubleBitsToInt64(1.0); }\n";
+  CHECK_FALSE(GlShader::compile(head + rest)->ok());
+  auto with_fp64 = GlShader::compile(head + "#extension GL_ARB_gpu_shader_fp64 : require\n" + rest);
+  INFO(with_fp64->info_log());
+  CHECK(with_fp64->ok());
 }

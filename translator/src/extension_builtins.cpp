@@ -22,15 +22,15 @@ struct Rename {
 // One extension whose built-ins glslang lacks at some versions.
 struct ShimmedExtension {
   std::string_view name;
-  bool es;                      // the profile the extension belongs to
-  bool glslang_knows_name;      // false: the directive is blanked and the macro defined by the front
-  int first_version;            // glslang declares the built-ins from this version (0: never)
-  int last_version;             // ... up to this one (0: no upper bound)
-  int compile_version;          // the Vulkan compile parses at this version at least (0: any)
-  bool declarations_use_int64;  // the prototypes name int64 types
-  std::string (*declarations)();
-  std::vector<Rename> renames;         // for the Vulkan compile
-  std::string_view compile_extension;  // enabled in the Vulkan compile's preamble where the renames need it
+  bool es;                                    // the profile the extension belongs to
+  bool glslang_knows_name;                    // false: the directive is blanked and the macro defined by the front
+  int first_version;                          // glslang declares the built-ins from this version (0: never)
+  int last_version;                           // ... up to this one (0: no upper bound)
+  int compile_version;                        // the Vulkan compile parses at this version at least (0: any)
+  bool declarations_use_int64;                // the prototypes name int64 types
+  std::string (*declarations)(bool doubles);  // doubles: the shader has double types
+  std::vector<Rename> renames;                // for the Vulkan compile
+  std::string_view compile_extension;         // enabled in the Vulkan compile's preamble where the renames need it
 };
 
 const char* const kVecSizes[] = {"", "2", "3", "4"};
@@ -42,14 +42,14 @@ void for_gen_types(std::string_view scalar, std::string_view vec, F&& f) {
 }
 
 // GL_ARB_shader_group_vote (GLSL 4.60 §8.18 keeps the same functions without the suffix).
-std::string group_vote_declarations() {
+std::string group_vote_declarations(bool) {
   return "bool anyInvocationARB(bool value);\n"
          "bool allInvocationsARB(bool value);\n"
          "bool allInvocationsEqualARB(bool value);\n";
 }
 
 // GL_EXT_shader_group_vote, the OpenGL ES extension with the same three functions.
-std::string ext_group_vote_declarations() {
+std::string ext_group_vote_declarations(bool) {
   return "bool anyInvocationEXT(bool value);\n"
          "bool allInvocationsEXT(bool value);\n"
          "bool allInvocationsEqualEXT(bool value);\n";
@@ -57,7 +57,7 @@ std::string ext_group_vote_declarations() {
 
 // GL_ARB_shader_ballot: the functions, and its built-in variables as values of their types (the check only
 // type-checks; they are not l-values there either).
-std::string ballot_declarations() {
+std::string ballot_declarations(bool) {
   std::string d = "uint64_t ballotARB(bool value);\n";
   for (auto [scalar, vec] : {std::pair{"float", "vec"}, {"int", "ivec"}, {"uint", "uvec"}}) {
     for_gen_types(scalar, vec, [&](const std::string& t) {
@@ -72,8 +72,9 @@ std::string ballot_declarations() {
   return d;
 }
 
-// GL_ARB_gpu_shader_int64's built-in functions (its §8.3, 8.7 additions).
-std::string int64_declarations() {
+// GL_ARB_gpu_shader_int64's built-in functions (its §8.3, 8.7 additions); those on doubles only where the shader
+// has doubles (GLSL 4.00 or GL_ARB_gpu_shader_fp64).
+std::string int64_declarations(bool doubles) {
   std::string d;
   for (auto [scalar, vec] : {std::pair{"int64_t", "i64vec"}, {"uint64_t", "u64vec"}}) {
     const bool is_signed = std::string_view(scalar) == "int64_t";
@@ -81,10 +82,10 @@ std::string int64_declarations() {
       const std::string t = *n == '\0' ? std::string(scalar) : std::string(vec) + n;
       const std::string b = *n == '\0' ? "bool" : std::string("bvec") + n;
       const std::string dt = *n == '\0' ? "double" : std::string("dvec") + n;
-      if (is_signed) {
-        d += t + " abs(" + t + " x);\n" + t + " sign(" + t + " x);\n";
+      if (is_signed) d += t + " abs(" + t + " x);\n" + t + " sign(" + t + " x);\n";
+      if (doubles && is_signed) {
         d += t + " doubleBitsToInt64(" + dt + " value);\n" + dt + " int64BitsToDouble(" + t + " value);\n";
-      } else {
+      } else if (doubles) {
         d += t + " doubleBitsToUint64(" + dt + " value);\n" + dt + " uint64BitsToDouble(" + t + " value);\n";
       }
       d += t + " min(" + t + " x, " + t + " y);\n" + t + " max(" + t + " x, " + t + " y);\n";
@@ -106,7 +107,7 @@ std::string int64_declarations() {
 // GL_NV_shader_atomic_int64 (and its Vulkan-GLSL twin GL_EXT_shader_atomic_int64): the atomic memory functions
 // on 64-bit integers. The check cannot say "buffer or shared variable only" for them; the Vulkan compile, with
 // glslang's own declarations, does.
-std::string atomic_int64_declarations() {
+std::string atomic_int64_declarations(bool) {
   std::string d;
   for (const char* t : {"int64_t", "uint64_t"}) {
     const std::string type(t);
@@ -121,7 +122,7 @@ std::string atomic_int64_declarations() {
 constexpr const char* kCounterOps[] = {"Add", "Subtract", "Min", "Max", "And", "Or", "Xor", "Exchange"};
 
 // GL_ARB_shader_atomic_counter_ops (GLSL 4.60 §8.10 keeps them without the suffix).
-std::string counter_ops_declarations() {
+std::string counter_ops_declarations(bool) {
   std::string d;
   for (const char* f : kCounterOps) d += std::string("uint atomicCounter") + f + "ARB(atomic_uint c, uint data);\n";
   d += "uint atomicCounterCompSwapARB(atomic_uint c, uint compare, uint data);\n";
@@ -229,6 +230,7 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
   const std::vector<Directive> directives = extension_directives(tokens);
   std::string declarations;
   bool declarations_use_int64 = false;
+  const bool doubles = !es && (user_version >= 400 || enabled_anywhere(directives, "GL_ARB_gpu_shader_fp64"));
   std::vector<Rename> renames;
   for (const ShimmedExtension& e : shimmed_extensions()) {
     if (e.es != es || !enabled_anywhere(directives, e.name)) continue;
@@ -243,7 +245,7 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
       }
     }
     if (!glslang_declares(e, glslang_version)) {
-      declarations += e.declarations();
+      declarations += e.declarations(doubles);
       declarations_use_int64 |= e.declarations_use_int64;
     }
     if (!es && e.compile_version > result.compile_version) result.compile_version = e.compile_version;
