@@ -274,3 +274,20 @@ TEST_CASE("GL_ARB_gpu_shader_int64's functions on doubles need doubles") {
   INFO(with_fp64->info_log());
   CHECK(with_fp64->ok());
 }
+
+TEST_CASE("GLSL ES 3.10 and 3.20 atomic counter functions compile") {
+  // GLSL ES 3.20 §8.10: atomicCounterIncrement, atomicCounterDecrement ("Atomically decrements the counter for c
+  // and returns the value resulting from the decrement operation") and atomicCounter.
+  for (const char* version : {"310 es", "320 es"}) {
+    INFO(version);
+    const std::string source = std::string("#version ") + version +
+                               "\nlayout(local_size_x = 4) in;\n"
+                               "layout(binding = 0, offset = 0) uniform atomic_uint c;\n"
+                               "layout(std430, binding = 0) buffer Out { highp uint o[]; };\n"
+                               "void main() { o[0] = atomicCounterIncrement(c) + atomicCounterDecrement(c) + "
+                               "atomicCounter(c); }\n";
+    const std::string failure = compile_link_validate(source);
+    INFO(failure);
+    CHECK(failure.empty());
+  }
+}

@@ -261,6 +261,14 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
   }
   result.check_declarations = std::move(declarations);
 
+  // glslang's relaxed Vulkan rules turn atomicCounterDecrement(c) into atomicAdd(c, -1) - 1 with int constants,
+  // which GLSL ES (no implicit int -> uint conversion) rejects. The GL check has applied ES's rules already.
+  if (es && std::any_of(tokens.begin(), tokens.end(), [](const GlslToken& t) {
+        return t.kind == GlslToken::Kind::Identifier && t.text == "atomicCounterDecrement";
+      })) {
+    result.compile_preamble += "#extension GL_EXT_shader_implicit_conversions : enable\n";
+  }
+
   // Back to front, so earlier offsets stay valid (the replacements keep widths anyway).
   for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
     if (token->kind != GlslToken::Kind::Identifier) continue;

@@ -11,6 +11,8 @@
 //  * the Vulkan compile (code generation) is parsed at the lowest version where glslang declares the built-ins,
 //    with the ARB/EXT names glslang does not know replaced by the core or KHR function of the same meaning (padded
 //    with spaces to the same width). The GL rules were checked already; __VERSION__ keeps the declared version.
+// One glslang bug is worked around here too: under relaxed Vulkan rules it rejects atomicCounterDecrement in
+// GLSL ES (its rewrite mixes int and uint); the ES Vulkan compile gets implicit conversions for it.
 // Every rewrite keeps lines and columns where the user wrote them. Directives of extensions glslang does not know
 // are blanked (spaces) in both sources, and their macros defined in both preambles.
 #pragma once
