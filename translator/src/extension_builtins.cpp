@@ -22,15 +22,15 @@ struct Rename {
 // One extension whose built-ins glslang lacks at some versions.
 struct ShimmedExtension {
   std::string_view name;
-  bool es;                                    // the profile the extension belongs to
-  bool glslang_knows_name;                    // false: the directive is blanked and the macro defined by the front
-  int first_version;                          // glslang declares the built-ins from this version (0: never)
-  int last_version;                           // ... up to this one (0: no upper bound)
-  int compile_version;                        // the Vulkan compile parses at this version at least (0: any)
-  bool declarations_use_int64;                // the prototypes name int64 types
-  std::string (*declarations)(bool doubles);  // doubles: the shader has double types
-  std::vector<Rename> renames;                // for the Vulkan compile
-  std::string_view compile_extension;         // enabled in the Vulkan compile's preamble where the renames need it
+  bool es = false;                      // the profile the extension belongs to
+  bool glslang_knows_name = true;       // false: the directive is blanked and the macro defined by the front
+  int first_version = 0;                // glslang declares the built-ins from this version (0: never)
+  int last_version = 0;                 // ... up to this one (0: no upper bound)
+  int compile_version = 0;              // the Vulkan compile parses at this version at least (0: any)
+  bool declarations_use_int64 = false;  // the prototypes name int64 types
+  std::string (*declarations)(bool doubles) = nullptr;  // doubles: the shader has double types
+  std::vector<Rename> renames = {};                     // for the Vulkan compile
+  std::string_view compile_extension = {};  // enabled in the Vulkan compile's preamble where the renames need it
 };
 
 const char* const kVecSizes[] = {"", "2", "3", "4"};
@@ -148,35 +148,46 @@ std::vector<Rename> counter_ops_renames() {
 
 const std::vector<ShimmedExtension>& shimmed_extensions() {
   static const std::vector<ShimmedExtension> table = {
-      {"GL_ARB_shader_group_vote", false, true, 430, 0, 430, false, group_vote_declarations, {}, {}},
-      {"GL_ARB_shader_ballot", false, true, 450, 0, 450, true, ballot_declarations, {}, {}},
-      {kInt64, false, true, 450, 0, 450, true, int64_declarations, {}, {}},
-      {"GL_NV_shader_atomic_int64", false, true, 440, 0, 440, true, atomic_int64_declarations, {}, {}},
-      {"GL_EXT_shader_atomic_int64", false, true, 440, 0, 440, true, atomic_int64_declarations, {}, {}},
+      {.name = "GL_ARB_shader_group_vote",
+       .first_version = 430,
+       .compile_version = 430,
+       .declarations = group_vote_declarations},
+      {.name = "GL_ARB_shader_ballot",
+       .first_version = 450,
+       .compile_version = 450,
+       .declarations_use_int64 = true,
+       .declarations = ballot_declarations},
+      {.name = kInt64,
+       .first_version = 450,
+       .compile_version = 450,
+       .declarations_use_int64 = true,
+       .declarations = int64_declarations},
+      {.name = "GL_NV_shader_atomic_int64",
+       .first_version = 440,
+       .compile_version = 440,
+       .declarations_use_int64 = true,
+       .declarations = atomic_int64_declarations},
+      {.name = "GL_EXT_shader_atomic_int64",
+       .first_version = 440,
+       .compile_version = 440,
+       .declarations_use_int64 = true,
+       .declarations = atomic_int64_declarations},
       // glslang declares the ARB names for GL at 450 only, and its relaxed Vulkan rules turn only the core
       // names (GLSL 4.60) into storage-buffer atomics.
-      {"GL_ARB_shader_atomic_counter_ops",
-       false,
-       true,
-       450,
-       450,
-       460,
-       false,
-       counter_ops_declarations,
-       counter_ops_renames(),
-       {}},
-      {"GL_EXT_shader_group_vote",
-       true,
-       false,
-       0,
-       0,
-       0,
-       false,
-       ext_group_vote_declarations,
-       {{"anyInvocationEXT", "subgroupAny"},
-        {"allInvocationsEXT", "subgroupAll"},
-        {"allInvocationsEqualEXT", "subgroupAllEqual"}},
-       "GL_KHR_shader_subgroup_vote"},
+      {.name = "GL_ARB_shader_atomic_counter_ops",
+       .first_version = 450,
+       .last_version = 450,
+       .compile_version = 460,
+       .declarations = counter_ops_declarations,
+       .renames = counter_ops_renames()},
+      {.name = "GL_EXT_shader_group_vote",
+       .es = true,
+       .glslang_knows_name = false,
+       .declarations = ext_group_vote_declarations,
+       .renames = {{"anyInvocationEXT", "subgroupAny"},
+                   {"allInvocationsEXT", "subgroupAll"},
+                   {"allInvocationsEqualEXT", "subgroupAllEqual"}},
+       .compile_extension = "GL_KHR_shader_subgroup_vote"},
   };
   return table;
 }
