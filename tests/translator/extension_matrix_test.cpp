@@ -218,30 +218,41 @@ TEST_CASE("The built-ins of an extension the shader does not enable are not ther
 
 TEST_CASE("GLSL ES 3.10 and 3.20 accept the built-ins of their compute extensions") {
   // GL_EXT_shader_group_vote (GLSL ES 3.00+): anyInvocationEXT, allInvocationsEXT, allInvocationsEqualEXT;
-  // GL_KHR_shader_subgroup_* (GLSL ES 3.10+); GL_EXT_shader_integer_mix (GLSL ES 3.00+).
-  const char* bodies[][2] = {
-      {"GL_EXT_shader_group_vote",
+  // GL_KHR_shader_subgroup_* (GLSL ES 3.10+); GL_EXT_shader_integer_mix (GLSL ES 3.00+; mix(genIType ...) is core
+  // in GLSL ES 3.10); GL_OES_shader_image_atomic and GL_EXT_gpu_shader5 (GLSL ES 3.10; core in 3.20).
+  struct EsCase {
+    const char* extension;
+    const char* declarations;
+    const char* body;
+    const char* core_in;  // the ES version that has the built-ins without the #extension ("" none)
+  };
+  const EsCase cases[] = {
+      {"GL_EXT_shader_group_vote", "",
        "o[0] = uint(anyInvocationEXT(o[1] == 1u)) + uint(allInvocationsEXT(o[2] == 1u)) +\n"
-       "       uint(allInvocationsEqualEXT(o[3] == 1u));"},
-      {"GL_KHR_shader_subgroup_arithmetic", "o[0] = subgroupAdd(o[1]) + gl_SubgroupSize;"},
-      {"GL_EXT_shader_integer_mix", "o[0] = mix(o[1], o[2], o[3] == 0u);"},
+       "       uint(allInvocationsEqualEXT(o[3] == 1u));",
+       ""},
+      {"GL_KHR_shader_subgroup_arithmetic", "", "o[0] = subgroupAdd(o[1]) + gl_SubgroupSize;", ""},
+      {"GL_EXT_shader_integer_mix", "", "o[0] = mix(o[1], o[2], o[3] == 0u);", "310 es"},
+      {"GL_OES_shader_image_atomic", "layout(r32ui, binding = 0) coherent uniform highp uimage2D img;\n",
+       "o[0] = imageAtomicAdd(img, ivec2(o[1]), 1u) + imageAtomicExchange(img, ivec2(0), o[2]);", "320 es"},
+      {"GL_EXT_gpu_shader5", "",
+       "highp uint carry;\no[0] = uaddCarry(o[1], o[2], carry) + carry + uint(fma(1.0, 2.0, float(o[3])));", "320 es"},
   };
   for (const char* version : {"310 es", "320 es"}) {
-    for (auto [extension, body] : bodies) {
-      INFO(extension << " at #version " << version);
+    for (const EsCase& c : cases) {
+      INFO(c.extension << " at #version " << version);
       const std::string head = std::string("#version ") + version + "\n";
       const std::string rest = std::string("layout(local_size_x = 4) in;\n") +
-                               "layout(std430, binding = 0) buffer Out { highp uint o[]; };\n"
-                               "void main() {\n" +
-                               body + "\n}\n";
-      const std::string source = head + "#extension " + extension + " : require\n" + rest;
+                               "layout(std430, binding = 1) buffer Out { highp uint o[]; };\n" + c.declarations +
+                               "void main() {\n" + c.body + "\n}\n";
+      const std::string source = head + "#extension " + c.extension + " : require\n" + rest;
       const std::string failure = compile_link_validate(source);
       INFO(source << failure);
       CHECK(failure.empty());
-      // GLSL ES 3.20 §3.4: without the #extension the built-ins are not there.
-      if (std::string_view(extension) != "GL_EXT_shader_integer_mix") {
-        CHECK_FALSE(GlShader::compile(head + rest)->ok());
-      }
+      // GLSL ES 3.20 §3.4: without the #extension the built-ins are not there (below the version making them core).
+      const bool core = std::string_view(c.core_in) == "310 es" ||
+                        (std::string_view(c.core_in) == "320 es" && std::string_view(version) == "320 es");
+      if (!core) CHECK_FALSE(GlShader::compile(head + rest)->ok());
     }
   }
 }
