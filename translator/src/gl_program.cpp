@@ -15,6 +15,7 @@
 #include "declared_bindings.hpp"
 #include "program_reflection.hpp"
 #include "diagnostics.hpp"
+#include "extension_builtins.hpp"
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
@@ -137,12 +138,17 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   // Source-level rewrites: they keep every line where the user wrote it.
   NvExtensionRewrite nv = rewrite_nv_extensions(source, kSourceName);
   VersionRewrite version = rewrite_compute_version(nv.source, kSourceName);
-  VariableGroupSizeRewrite vulkan =
-      rewrite_variable_group_size(version.source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
-  VariableGroupSizeRewrite check = rewrite_variable_group_size(version.source, kCheckSizeLayout, kSourceName);
+  ExtensionBuiltins builtins =
+      shim_extension_builtins(version.source, version.glslang_version, version.user_version, version.es);
+  VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(
+      builtins.compile_source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
+  VariableGroupSizeRewrite check = rewrite_variable_group_size(builtins.check_source, kCheckSizeLayout, kSourceName);
   std::vector<Diagnostic> diagnostics = std::move(nv.diagnostics);
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
-  impl_->preamble = std::string(kPreamble) + version.preamble;
+  impl_->preamble = std::string(kPreamble) + version.preamble + builtins.compile_preamble;
+  // Preprocessing (for the nesting limits) gets no declarations: glslang's output would hold them as extra lines.
+  const std::string check_macros = std::string(kPreamble) + version.preamble + builtins.check_preamble;
+  const std::string check_preamble = check_macros + builtins.check_declarations;
   diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
   group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
                 : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
@@ -153,7 +159,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   }
   // Function-like macros and conditional code: check what glslang will parse too.
   if (nesting.needs_expansion) {
-    const NestingReport expanded = check_nesting_limits(preprocess(check.source, impl_->preamble), kSourceName, true);
+    const NestingReport expanded = check_nesting_limits(preprocess(check.source, check_macros), kSourceName, true);
     if (expanded.error) {
       info_log_ = format_gl_info_log({*expanded.error});
       return;
@@ -166,7 +172,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   {
     glslang::TShader gl_check(EShLangCompute);
     const char* text = check.source.c_str();
-    configure_gl_check(gl_check, &text, impl_->preamble);
+    configure_gl_check(gl_check, &text, check_preamble);
     const bool parsed = gl_check.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
     std::vector<Diagnostic> gl_diagnostics = parse_glslang_log(gl_check.getInfoLog(), check.source, kSourceName);
     diagnostics.insert(diagnostics.end(), gl_diagnostics.begin(), gl_diagnostics.end());

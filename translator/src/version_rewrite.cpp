@@ -31,14 +31,14 @@ bool is_image_type(std::string_view t) {
   if (t.starts_with("i") || t.starts_with("u")) t.remove_prefix(1);
   if (!t.starts_with("image")) return false;
   t.remove_prefix(5);
-  static constexpr std::string_view kShapes[] = {"1D",      "2D",      "3D",        "Cube",   "2DRect",   "1DArray",
+  static constexpr std::string_view kShapes[] = {"1D",      "2D",        "3D",     "Cube", "2DRect",   "1DArray",
                                                  "2DArray", "CubeArray", "Buffer", "2DMS", "2DMSArray"};
   return std::find(std::begin(kShapes), std::end(kShapes), t) != std::end(kShapes);
 }
 
 bool is_double_type(std::string_view t) {
-  static constexpr std::string_view kTypes[] = {"double", "dvec2",   "dvec3",   "dvec4",   "dmat2",   "dmat3",
-                                                "dmat4",  "dmat2x2", "dmat2x3", "dmat2x4", "dmat3x2", "dmat3x3",
+  static constexpr std::string_view kTypes[] = {"double",  "dvec2",   "dvec3",   "dvec4",   "dmat2",   "dmat3",
+                                                "dmat4",   "dmat2x2", "dmat2x3", "dmat2x4", "dmat3x2", "dmat3x3",
                                                 "dmat3x4", "dmat4x2", "dmat4x3", "dmat4x4"};
   return std::find(std::begin(kTypes), std::end(kTypes), t) != std::end(kTypes);
 }
@@ -56,7 +56,9 @@ class VersionRewriter {
     scan_directives();
     if (version_token_ == nullptr || !read_version()) return std::move(result_);
     result_.user_version = version_;
-    if (profile_ && profile_->text == "es") return std::move(result_);
+    result_.glslang_version = version_;
+    result_.es = profile_ && profile_->text == "es";
+    if (result_.es) return std::move(result_);
     if (version_ >= 430) return std::move(result_);
     if (version_ < 140) {
       // glslang would fail to set up its built-ins for these versions; say plainly what the front accepts.
@@ -190,47 +192,18 @@ class VersionRewriter {
       if (q.text == "binding" && !enabled(kPack420, q.offset) && !enabled(kAtomicCounters, q.offset) &&
           !enabled(kStorageBuffers, q.offset)) {
         diagnose(q.line, q.column,
-                 requires_message(q.text, 420, std::string(kPack420) + ", " + std::string(kAtomicCounters) +
-                                                   " or " + std::string(kStorageBuffers)));
+                 requires_message(q.text, 420,
+                                  std::string(kPack420) + ", " + std::string(kAtomicCounters) + " or " +
+                                      std::string(kStorageBuffers)));
       }
     }
     return close;
   }
 
-  // The rewrite proper. Every replacement keeps the width of what it replaces, so later columns stay where they
-  // were, and they are applied back to front, so no offset goes stale whatever the widths. The version number
-  // is an integer (GLSL 4.60 §3.3): "00150" is 150, as glslang itself reads it; it becomes "420" and spaces.
   void replace_version() {
-    struct Replacement {
-      size_t offset;
-      size_t length;
-      std::string text;
-    };
-    std::vector<Replacement> replacements;
-    auto padded = [](std::string text, size_t width) {
-      if (text.size() < width) text.resize(width, ' ');
-      return text;
-    };
-    replacements.push_back({version_token_->offset + 1 + version_number_.offset, version_number_.text.size(),
-                            padded(std::to_string(kLowestGlslangComputeVersion), version_number_.text.size())});
-    // __VERSION__ is predefined (it can be neither defined nor undefined), so every occurrence of the identifier,
-    // in code or in a directive, is the macro: replace it with the user's version, padded to its width.
-    const std::string user_version = padded(std::to_string(version_), std::string_view("__VERSION__").size());
-    for (const GlslToken& token : tokens_) {
-      if (token.kind == GlslToken::Kind::Identifier && token.text == "__VERSION__") {
-        replacements.push_back({token.offset, token.text.size(), user_version});
-      } else if (token.kind == GlslToken::Kind::Directive) {
-        for (const GlslToken& part : lex_glsl(token.text.substr(1))) {
-          if (part.kind == GlslToken::Kind::Identifier && part.text == "__VERSION__") {
-            replacements.push_back({token.offset + 1 + part.offset, part.text.size(), user_version});
-          }
-        }
-      }
-    }
-    std::sort(replacements.begin(), replacements.end(),
-              [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
-    for (const Replacement& r : replacements) result_.source.replace(r.offset, r.length, r.text);
+    result_.source = set_glslang_version(result_.source, kLowestGlslangComputeVersion, version_);
     result_.raised = true;
+    result_.glslang_version = kLowestGlslangComputeVersion;
   }
 
   std::string_view source_;
@@ -245,6 +218,50 @@ class VersionRewriter {
 };
 
 }  // namespace
+
+// Every replacement keeps the width of what it replaces, so later columns stay where they were, and they are
+// applied back to front, so no offset goes stale whatever the widths. The version number is an integer (GLSL
+// 4.60 §3.3): "00150" is 150, as glslang itself reads it; it becomes "420" and spaces.
+std::string set_glslang_version(std::string_view source, int glslang_version, int user_version) {
+  struct Replacement {
+    size_t offset;
+    size_t length;
+    std::string text;
+  };
+  std::vector<Replacement> replacements;
+  auto padded = [](std::string text, size_t width) {
+    if (text.size() < width) text.resize(width, ' ');
+    return text;
+  };
+  // __VERSION__ is predefined (it can be neither defined nor undefined), so every occurrence of the identifier,
+  // in code or in a directive, is the macro: replace it with the user's version, padded to its width.
+  const std::string user_text = padded(std::to_string(user_version), std::string_view("__VERSION__").size());
+  bool version_seen = false;
+  for (const GlslToken& token : lex_glsl(source)) {
+    if (token.kind == GlslToken::Kind::Identifier && token.text == "__VERSION__") {
+      replacements.push_back({token.offset, token.text.size(), user_text});
+    } else if (token.kind == GlslToken::Kind::Directive) {
+      const std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));
+      if (!version_seen && parts.size() >= 2 && parts[0].text == "version" &&
+          parts[1].kind == GlslToken::Kind::Number) {
+        version_seen = true;
+        replacements.push_back({token.offset + 1 + parts[1].offset, parts[1].text.size(),
+                                padded(std::to_string(glslang_version), parts[1].text.size())});
+        continue;
+      }
+      for (const GlslToken& part : parts) {
+        if (part.kind == GlslToken::Kind::Identifier && part.text == "__VERSION__") {
+          replacements.push_back({token.offset + 1 + part.offset, part.text.size(), user_text});
+        }
+      }
+    }
+  }
+  std::sort(replacements.begin(), replacements.end(),
+            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
+  std::string result(source);
+  for (const Replacement& r : replacements) result.replace(r.offset, r.length, r.text);
+  return result;
+}
 
 VersionRewrite rewrite_compute_version(std::string_view source, std::string_view source_name) {
   return VersionRewriter(source, source_name).run();

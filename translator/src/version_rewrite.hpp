@@ -23,9 +23,11 @@
 namespace bismuth::translator {
 
 struct VersionRewrite {
-  std::string source;  // same lines and columns as the input
-  int user_version = 0;  // the version the user declared; 0 when no #version directive was found
-  bool raised = false;   // the #version line was raised to 420
+  std::string source;       // same lines and columns as the input
+  int user_version = 0;     // the version the user declared; 0 when no #version directive was found
+  bool raised = false;      // the #version line was raised to 420
+  int glslang_version = 0;  // the version glslang parses the rewritten source at (420 where raised)
+  bool es = false;          // an ES shader (`#version 310 es`): returned as written
   // Directives for glslang's preamble: glslang offers atomicAdd() etc. below 430 only with
   // GL_ARB_shader_storage_buffer_object, where a GL driver offers them to every compute shader (on shared
   // variables); the front then enables the extension itself and reports `buffer` the user did not enable.
@@ -37,5 +39,11 @@ struct VersionRewrite {
 inline constexpr int kLowestGlslangComputeVersion = 420;
 
 VersionRewrite rewrite_compute_version(std::string_view source, std::string_view source_name);
+
+// `source` with the number of its first #version directive replaced by `glslang_version` (padded with spaces to
+// the number's width: give a version no wider than the user's number, i.e. three digits) and every __VERSION__,
+// in code and in directives, by `user_version` padded to its width: lines and columns stay where the user put
+// them, and the shader still sees the version it declared.
+std::string set_glslang_version(std::string_view source, int glslang_version, int user_version);
 
 }  // namespace bismuth::translator

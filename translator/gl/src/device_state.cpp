@@ -126,8 +126,10 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     // CBUFFER/BUFFER/BUFFER4 and LDC over program.buffer[a] (uniform buffer bindings; docs/nvasm.md).
     c.extensions.push_back("GL_NV_parameter_buffer_object");
     c.extensions.push_back("GL_NV_parameter_buffer_object2");
-    // 64-bit ATOMB: the assembler accepts it only where the device has shaderBufferInt64Atomics.
-    if (state.device->features().int64_buffer_atomics) c.extensions.push_back("GL_NV_shader_atomic_int64");
+    // 64-bit ATOMB (the assembler) needs shaderBufferInt64Atomics; GLSL's 64-bit atomics on shared variables
+    // need shaderSharedInt64Atomics too.
+    const auto& f = state.device->features();
+    if (f.int64_buffer_atomics && f.int64_shared_atomics) c.extensions.push_back("GL_NV_shader_atomic_int64");
   }
 }
 
