@@ -4,6 +4,7 @@
 
 #include "bismuth/spirv_patch/pipeline.hpp"
 #include "bismuth/translator/gl_program_pipeline.hpp"
+#include "device_requirements.hpp"
 #include "gl_spirv.hpp"
 #include "program_link.hpp"
 
@@ -89,6 +90,9 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
         piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
   }
   p.spirv = std::move(piped->words);
+  if (std::string missing = missing_device_feature(p.spirv, ctx->device_state.device->features()); !missing.empty()) {
+    return fail("error: " + missing + " (" + ctx->caps.device_name + ")");
+  }
 
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;
