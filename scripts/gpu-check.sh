@@ -28,6 +28,21 @@ step() {  # step NAME COMMAND... : runs with a time limit, logs to NAME.log, one
 step devices "$bin/bismuth" devices
 "$bin/bismuth" devices --json > "$out/devices.json" 2>&1
 step hello_dispatch "$bin/hello_dispatch" --validate
+# The conformance suite (tests/conformance): each C program (rc 77 = skipped, the reason in its log) and every
+# shader_runner file through `bismuth run` on the GPU, with the validation layer.
+for c in "$bin"/conformance_*; do
+  [[ -x $c ]] && BISMUTH_VALIDATION=1 step "$(basename "$c")" "$c"
+done
+BISMUTH_VALIDATION=1 step run_conformance "$bin/bismuth" run tests/conformance --device gpu \
+  --json "$out/run_conformance.json"
+# BISMUTH_GPU_CHECK=conformance: only the steps above plus the GL and translator tests (a quick pass).
+if [[ ${BISMUTH_GPU_CHECK:-all} == conformance ]]; then
+  for t in gl_tests translator_tests; do [[ -x $bin/$t ]] && step "$t" "$bin/$t"; done
+  cp "$summary" "$logs/"
+  tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$logs"
+  cat "$summary"
+  exit 0
+fi
 for t in "$bin"/*_tests; do
   [[ $(basename "$t") == *tsan* ]] && continue
   step "$(basename "$t")" "$t"
