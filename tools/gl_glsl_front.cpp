@@ -56,11 +56,18 @@ Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_pa
   auto linked = translator::link_gl_program(shaders);
   if (!linked) return fail(rewrite_log(linked.error().message, file));
   GlGlslResult result;
-  for (size_t i = 0; i < linked->resources.size(); ++i) {
-    const auto& r = linked->resources[i];
-    std::string text = "binding " + std::to_string(i) + ": " + kind_text(r.kind);
+  // One line per descriptor: "binding J" or, for an array of blocks, "binding J[E]".
+  size_t binding = 0, element = 0;
+  for (const auto& r : linked->resources) {
+    const uint32_t count = binding < linked->descriptor_counts.size() ? linked->descriptor_counts[binding] : 1;
+    std::string text = "binding " + std::to_string(binding) + (count > 1 ? "[" + std::to_string(element) + "]" : "") +
+                       ": " + kind_text(r.kind);
     if (r.kind != translator::GlResourceKind::DefaultUniformBlock) text += " " + std::to_string(r.gl_binding);
     result.bindings.push_back(text);
+    if (++element == count) {
+      ++binding;
+      element = 0;
+    }
   }
   add_warnings(rewrite_log(linked->info_log, file));
   result.warnings = std::move(warnings);

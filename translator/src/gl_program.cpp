@@ -207,10 +207,11 @@ namespace {
 
 std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
 
-// Gives every active block its own Vulkan binding 0..n-1 of set 0 (storage blocks, uniform blocks, atomic-counter
-// buffers, then the default uniform block, each by GL binding): the layout the pipeline writes into the SPIR-V,
-// variable by variable. GlLinkedProgram::resources[i] says which GL binding point feeds Vulkan binding i; glUniformBlockBinding and
-// glShaderStorageBlockBinding change that at dispatch time, never the module. Blocks that share a GL binding (all
+// Gives every active block its own Vulkan descriptor (storage blocks, uniform blocks, atomic-counter buffers, then
+// the default uniform block, each by GL binding; an array of blocks is one binding with a descriptor per element):
+// the layout the pipeline writes into the SPIR-V, variable by variable. GlLinkedProgram::resources[i] says which GL
+// binding point feeds descriptor i; glUniformBlockBinding and glShaderStorageBlockBinding change that at dispatch
+// time, never the module. Blocks that share a GL binding (all
 // those declared without one share 0) are separate descriptors, so rebinding one leaves the others.
 //
 // glslang keeps GL atomic-counter binding b as a storage block named "gl_AtomicCounterBlock_<b>". Declared but
@@ -226,6 +227,17 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
     }
     return nullptr;
   };
+  // An array of blocks is one Vulkan binding with a descriptor per element; its elements are GL blocks of their own
+  // ("B[0]", "B[1]") with consecutive GL bindings, each rebindable.
+  std::unordered_map<uint32_t, uint32_t> first_descriptor;  // variable -> its first index in resources
+  auto add_binding = [&](const BlockVariable& v, GlResourceKind kind, uint32_t first_gl_binding) {
+    const auto first = static_cast<uint32_t>(linked.resources.size());
+    first_descriptor[v.variable] = first;
+    linked.bindings.by_variable.emplace_back(v.variable, static_cast<uint32_t>(linked.descriptor_counts.size()));
+    linked.descriptor_counts.push_back(v.array_size);
+    for (uint32_t e = 0; e < v.array_size; ++e) linked.resources.push_back({kind, first_gl_binding + e});
+    return first;
+  };
   auto assign = [&](std::vector<GlBufferBinding>& list, GlResourceKind kind, BlockStorage storage) -> Status {
     for (GlBufferBinding& b : list) {
       const std::string block = kind == GlResourceKind::AtomicCounterBuffer
@@ -233,13 +245,12 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
                                     : block_base_name(b.name);
       const BlockVariable* v = find(storage, block);
       if (v == nullptr) return fail("internal error: no SPIR-V variable for the active block " + b.name);
-      if (v->array_size > 1) {
-        return fail("arrays of " + std::string(storage == BlockStorage::Uniform ? "uniform" : "shader storage") +
-                    " blocks (" + block + ") are not supported yet");
-      }
-      b.vk_binding = static_cast<uint32_t>(linked.resources.size());
-      linked.bindings.by_variable.emplace_back(v->variable, b.vk_binding);
-      linked.resources.push_back({kind, b.gl_binding});
+      const uint32_t element = block_element(b.name);
+      if (element >= v->array_size) return fail("internal error: " + b.name + " is past the end of its array");
+      auto known = first_descriptor.find(v->variable);
+      const uint32_t first = known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
+      b.vk_binding = first + element;
+      linked.resources[b.vk_binding].gl_binding = b.gl_binding;
     }
     return {};
   };
@@ -251,8 +262,7 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
   if (linked.default_uniform_block_size > 0) {
     const BlockVariable* v = find(BlockStorage::Uniform, kDefaultUniformBlockName);
     if (v == nullptr) return fail("internal error: no SPIR-V variable for the default uniform block");
-    linked.bindings.by_variable.emplace_back(v->variable, static_cast<uint32_t>(linked.resources.size()));
-    linked.resources.push_back({GlResourceKind::DefaultUniformBlock, 0});
+    add_binding(*v, GlResourceKind::DefaultUniformBlock, 0);
   }
   linked.bindings.descriptor_set = GlBindingMap::kDescriptorSet;
   linked.bindings.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::NumberAfter;

@@ -57,9 +57,9 @@ Status CommandStream::barrier() {
 Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings) {
   const auto& vk = device_->vk();
   const BindingLayout& layout = shader.binding_layout();
-  if (bindings.size() != layout.bindings.size()) {
+  if (bindings.size() != layout.descriptor_count()) {
     return fail("dispatch of " + shader.name() + ": " + std::to_string(bindings.size()) +
-                " buffers bound, the layout has " + std::to_string(layout.bindings.size()));
+                " buffers bound, the layout has " + std::to_string(layout.descriptor_count()) + " descriptors");
   }
   scratch_infos_.resize(bindings.size());
   for (size_t i = 0; i < bindings.size(); ++i) {
@@ -68,7 +68,7 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     track(batch, *b.buffer);
   }
   if (shader.uses_push_descriptors()) {
-    recorder_->record(CmdPushDescriptorSet{shader.pipeline_layout(), layout.bindings, scratch_infos_});
+    recorder_->record(CmdPushDescriptorSet{shader.pipeline_layout(), layout.bindings, layout.counts, scratch_infos_});
     return {};
   }
   if (bindings.empty()) return {};
@@ -102,14 +102,16 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     ++batch.active_pool;  // this pool is full: the next one (created above when needed)
   }
   // The set is new and only this thread touches it until the bind below is recorded.
-  scratch_writes_.resize(bindings.size());
-  for (size_t i = 0; i < bindings.size(); ++i) {
+  scratch_writes_.resize(layout.bindings.size());
+  size_t first = 0;
+  for (size_t i = 0; i < layout.bindings.size(); ++i) {
     scratch_writes_[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
     scratch_writes_[i].dstSet = set;
     scratch_writes_[i].dstBinding = static_cast<uint32_t>(i);
-    scratch_writes_[i].descriptorCount = 1;
+    scratch_writes_[i].descriptorCount = layout.count(i);
     scratch_writes_[i].descriptorType = layout.bindings[i];
-    scratch_writes_[i].pBufferInfo = &scratch_infos_[i];
+    scratch_writes_[i].pBufferInfo = &scratch_infos_[first];
+    first += layout.count(i);
   }
   vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(),
                             0, nullptr);
@@ -146,11 +148,16 @@ Status CommandStream::dispatch(const PipelineRef& pipeline, const DispatchInfo& 
 Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info) {
   const DeviceInfo& limits = device_->info();
   bool need_barrier = false;
+  const BindingLayout& layout = shader.binding_layout();
+  size_t binding = 0, element = 0;  // of descriptor i
   for (size_t i = 0; i < info.bindings.size(); ++i) {
     const BufferBinding& b = info.bindings[i];
     if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
-    const bool uniform = i < shader.binding_layout().bindings.size() &&
-                         shader.binding_layout().bindings[i] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    const bool uniform = binding < layout.bindings.size() && layout.bindings[binding] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    if (++element == layout.count(binding)) {
+      ++binding;
+      element = 0;
+    }
     const VkDeviceSize alignment =
         uniform ? limits.min_uniform_buffer_offset_alignment : limits.min_storage_buffer_offset_alignment;
     // Alignments are powers of two (Vulkan spec, "Limits").

@@ -27,11 +27,16 @@ struct CmdBindPipeline {
 };
 
 // Binding i of set 0 is infos[i], of type types[i].
+// Binding i has types[i] and counts[i] descriptors (1 where `counts` is shorter or 0); `infos` holds them all,
+// binding by binding.
 struct CmdPushDescriptorSet {
   VkPipelineLayout layout;
   std::span<const VkDescriptorType> types;
+  std::span<const uint32_t> counts;
   std::span<const VkDescriptorBufferInfo> infos;
-  static constexpr auto trailing() { return std::tuple{&CmdPushDescriptorSet::types, &CmdPushDescriptorSet::infos}; }
+  static constexpr auto trailing() {
+    return std::tuple{&CmdPushDescriptorSet::types, &CmdPushDescriptorSet::counts, &CmdPushDescriptorSet::infos};
+  }
   void record(const DeviceFunctions& vk, VkCommandBuffer commands) const;
 };
 

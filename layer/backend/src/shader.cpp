@@ -76,15 +76,16 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   }
 
   const uint32_t binding_count = static_cast<uint32_t>(desc.layout.bindings.size());
+  const size_t descriptor_count = desc.layout.descriptor_count();
   self->push_descriptors_ = device.uses_push_descriptors() && binding_count > 0 &&
-                            binding_count <= device.info().max_push_descriptors;
+                            descriptor_count <= device.info().max_push_descriptors;
   if (desc.layout.push_constant_bytes > device.info().max_push_constants_size) {
     return fail("Shader::create(" + desc.name + "): " + std::to_string(desc.layout.push_constant_bytes) +
                 " bytes of push constants exceed maxPushConstantsSize");
   }
   std::vector<VkDescriptorSetLayoutBinding> bindings(binding_count);
   for (uint32_t i = 0; i < binding_count; ++i) {
-    bindings[i] = {i, desc.layout.bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[i] = {i, desc.layout.bindings[i], desc.layout.count(i), VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
   }
   VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
   set_info.flags = self->push_descriptors_ ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
@@ -134,7 +135,10 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   std::vector<uint32_t> words;
   words.push_back(self->push_descriptors_ ? 1u : 0u);
   words.push_back(desc.layout.push_constant_bytes);
-  for (VkDescriptorType t : desc.layout.bindings) words.push_back(static_cast<uint32_t>(t));
+  for (size_t i = 0; i < desc.layout.bindings.size(); ++i) {
+    words.push_back(static_cast<uint32_t>(desc.layout.bindings[i]));
+    words.push_back(desc.layout.count(i));
+  }
   self->layout_identity_ = (XXH3_64bits(words.data(), words.size() * sizeof(uint32_t)) ^ fixed_parts) & ~(1ull << 63);
   return self;
 }

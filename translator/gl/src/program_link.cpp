@@ -97,7 +97,16 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;
   desc.entry_point = entry;
-  for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
+  if (p.descriptor_counts.empty()) {
+    for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
+  } else {
+    size_t first = 0;
+    for (uint32_t count : p.descriptor_counts) {
+      desc.layout.bindings.push_back(descriptor_type(p.resources[first].kind));
+      first += count;
+    }
+    desc.layout.counts = p.descriptor_counts;
+  }
   desc.group_size_spec_ids = p.size_spec_ids;
   desc.name = "GL program " + std::to_string(program.name);
   const bool variable = p.group_size == translator::GroupSize::Variable;

@@ -117,7 +117,7 @@ struct GlBlockMember {
 struct GlBufferBinding {
   std::string name;  // block name; for atomic counters the GL binding as text
   uint32_t gl_binding = 0;
-  uint32_t vk_binding = 0;  // in set 0: index into GlLinkedProgram::resources
+  uint32_t vk_binding = 0;  // index into GlLinkedProgram::resources (its descriptor)
   uint32_t min_size = 0;  // bytes the shader reads or writes at fixed offsets (a runtime array counts as 0)
 };
 
@@ -145,7 +145,10 @@ struct GlLinkedProgram {
   GroupSize group_size = GroupSize::None;
   std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
   std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable
-  std::vector<GlResource> resources;        // resources[i] is Vulkan binding i of set 0
+  // The descriptors of set 0 in binding order: Vulkan binding j holds the next descriptor_counts[j] of them (all
+  // bindings one descriptor when descriptor_counts is empty). An array of blocks is one binding.
+  std::vector<GlResource> resources;
+  std::vector<uint32_t> descriptor_counts;
   uint32_t default_uniform_block_size = 0;  // 0: no default-block uniforms
   std::vector<GlUniform> uniforms;
   std::vector<GlBlockMember> uniform_block_members;  // GL_UNIFORM resources after `uniforms`

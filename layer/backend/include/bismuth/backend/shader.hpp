@@ -14,10 +14,22 @@
 
 namespace bismuth::backend {
 
-// Descriptor set 0: binding i has type bindings[i] (storage or uniform buffer); plus push constants.
+// Descriptor set 0: binding i has type bindings[i] (storage or uniform buffer) and counts[i] descriptors (1 when
+// `counts` is shorter or holds 0: an array of blocks has one descriptor per element); plus push constants. A
+// dispatch binds one buffer per descriptor, binding by binding, element by element.
 struct BindingLayout {
   std::vector<VkDescriptorType> bindings;
   uint32_t push_constant_bytes = 0;
+  std::vector<uint32_t> counts;
+
+  uint32_t count(size_t binding) const {
+    return binding < counts.size() && counts[binding] != 0 ? counts[binding] : 1;
+  }
+  size_t descriptor_count() const {
+    size_t n = 0;
+    for (size_t i = 0; i < bindings.size(); ++i) n += count(i);
+    return n;
+  }
 };
 
 // A 128-bit content hash (XXH3-128).
