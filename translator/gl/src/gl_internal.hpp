@@ -233,6 +233,14 @@ struct DebugMessage {
   std::string text;
 };
 
+// The client API and version a context implements (EGL 1.5 §3.7.1.1): desktop GL 4.6, or OpenGL ES 3.1 / 3.2
+// (context_version.hpp). Fixed at creation.
+struct ContextVersion {
+  bool es = false;
+  int major = 4;
+  int minor = 6;
+};
+
 class Context {
  public:
   Context(std::shared_ptr<ShareGroup> group, std::unique_ptr<backend::CommandStream> stream, bool debug_context);
@@ -244,6 +252,13 @@ class Context {
   const Caps& caps;
   bool debug_context = false;
   int profile_mask = GL_CONTEXT_CORE_PROFILE_BIT;
+  ContextVersion version;
+  std::string version_string;       // GL_VERSION
+  std::string glsl_version_string;  // GL_SHADING_LANGUAGE_VERSION
+  // The extensions of the context's API (context_version.hpp): glGetStringi(GL_EXTENSIONS, i), and for OpenGL ES
+  // glGetString(GL_EXTENSIONS) (the names joined by spaces).
+  std::vector<std::string> extensions;
+  std::string extensions_string;
   // Lifecycle (context.cpp): kCurrent while current in a thread, kDestroyPending once destroyed while current
   // (it is deleted when released, EGL 1.5 §3.7.1.5). One word, so that a release and a destroy in two threads
   // decide together which of them deletes the context.

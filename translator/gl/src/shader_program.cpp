@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "context_version.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 #include "gl_spirv.hpp"
@@ -74,6 +75,13 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   if (s->spirv_binary) {
     s->compile_status = false;
     s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
+    return;
+  }
+  // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
+  if (auto version_error = check_glsl_version(ctx->version, s->source)) {
+    s->compile_status = false;
+    s->info_log = std::move(*version_error);
+    s->compiled = nullptr;
     return;
   }
   auto compiled = translator::GlShader::compile(s->source);
@@ -380,6 +388,14 @@ GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum 
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   if (binaryFormat != GL_SHADER_BINARY_FORMAT_SPIR_V) {
     ctx->set_error(GL_INVALID_ENUM, "glShaderBinary: binaryFormat is not GL_SHADER_BINARY_FORMAT_SPIR_V");
+    return;
+  }
+  // OpenGL ES 3.2 §7.2: "An INVALID_ENUM error is generated if binaryformat is not a supported format returned in
+  // SHADER_BINARY_FORMATS" — an OpenGL ES context lists none (SPIR-V modules are GL 4.6's).
+  if (ctx->version.es) {
+    ctx->set_error(GL_INVALID_ENUM,
+                   "glShaderBinary: an OpenGL ES context has no shader binary formats (SPIR-V "
+                   "modules are GL 4.6's, ARB_gl_spirv)");
     return;
   }
   if (count < 0 || length < 0) {

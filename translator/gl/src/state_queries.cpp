@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cmath>
+#include <iterator>
 
 #include "gl_internal.hpp"
 
@@ -28,13 +29,35 @@ int64_t timestamp_ns() {
       .count();
 }
 
+// The versions glGetStringi(GL_SHADING_LANGUAGE_VERSION, i) lists in a desktop context (GL 4.6 §22.2): the GLSL
+// versions the front compiles compute shaders of, and GLSL ES 3.10 (ARB_ES3_1_compatibility, core since GL 4.5).
+constexpr const char* kDesktopGlslVersions[] = {"460 core", "450 core", "430 core", "310 es"};
+
+// State that exists in desktop GL only: an OpenGL ES context answers INVALID_ENUM for it (OpenGL ES 3.2's state
+// tables do not have it).
+bool desktop_only_state(GLenum pname) {
+  switch (pname) {
+    case GL_CONTEXT_PROFILE_MASK:
+    case GL_NUM_SHADING_LANGUAGE_VERSIONS:
+    case GL_NUM_SPIR_V_EXTENSIONS:
+    case GL_QUERY_BUFFER_BINDING:
+    case GL_TIMESTAMP:
+    case GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB:
+    case GL_PROGRAM_ERROR_POSITION_ARB:
+    case GL_COMPUTE_PROGRAM_NV: return true;
+    default: return false;
+  }
+}
+
 // Non-indexed state. False: not a state this shim knows (INVALID_ENUM).
 bool get_state(Context* ctx, GLenum pname, Values& out) {
   const Caps& c = ctx->caps;
+  if (ctx->version.es && desktop_only_state(pname)) return false;
   switch (pname) {
-    case GL_MAJOR_VERSION: out.set(4); return true;
-    case GL_MINOR_VERSION: out.set(6); return true;
-    case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(c.extensions.size())); return true;
+    case GL_MAJOR_VERSION: out.set(ctx->version.major); return true;
+    case GL_MINOR_VERSION: out.set(ctx->version.minor); return true;
+    case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(ctx->extensions.size())); return true;
+    case GL_NUM_SHADING_LANGUAGE_VERSIONS: out.set(static_cast<int64_t>(std::size(kDesktopGlslVersions))); return true;
     case GL_CONTEXT_FLAGS: out.set(ctx->debug_context ? GL_CONTEXT_FLAG_DEBUG_BIT : 0); return true;
     case GL_CONTEXT_PROFILE_MASK: out.set(ctx->profile_mask); return true;
     case GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS: out.set(c.max_group_invocations); return true;
@@ -87,8 +110,11 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_DEBUG_GROUP_STACK_DEPTH: out.set(1); return true;
     case GL_DEBUG_OUTPUT: out.set_bool(ctx->debug_output); return true;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: out.set_bool(ctx->debug_synchronous); return true;
-    case GL_NUM_SHADER_BINARY_FORMATS: out.set(1); return true;
-    case GL_SHADER_BINARY_FORMATS: out.set(GL_SHADER_BINARY_FORMAT_SPIR_V); return true;
+    // SPIR-V shader binaries are GL 4.6's (ARB_gl_spirv); OpenGL ES has no binary format Bismuth takes.
+    case GL_NUM_SHADER_BINARY_FORMATS: out.set(ctx->version.es ? 0 : 1); return true;
+    case GL_SHADER_BINARY_FORMATS:
+      if (!ctx->version.es) out.set(GL_SHADER_BINARY_FORMAT_SPIR_V);
+      return true;
     case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(0); return true;
     case GL_NUM_SPIR_V_EXTENSIONS: out.set(0); return true;
     case GL_SHADER_COMPILER: out.set_bool(true); return true;
@@ -129,8 +155,8 @@ Indexed get_indexed(Context* ctx, GLenum pname, GLuint index, Values& out) {
       if (index >= 3) return Indexed::BadIndex;
       out.set(c.max_group_size[index]);
       return Indexed::Ok;
-    case GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB:
-      if (!c.variable_group_size) return Indexed::BadEnum;
+    case GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB:  // ARB_compute_variable_group_size: desktop GL only
+      if (!c.variable_group_size || ctx->version.es) return Indexed::BadEnum;
       if (index >= 3) return Indexed::BadIndex;
       out.set(c.max_variable_group_size[index]);
       return Indexed::Ok;
@@ -207,8 +233,16 @@ GLAPI const GLubyte* APIENTRY glGetString(GLenum name) {
   switch (name) {
     case GL_VENDOR: s = "Bismuth"; break;
     case GL_RENDERER: s = ctx->caps.renderer.c_str(); break;
-    case GL_VERSION: s = ctx->caps.version.c_str(); break;
-    case GL_SHADING_LANGUAGE_VERSION: s = "4.60"; break;
+    case GL_VERSION: s = ctx->version_string.c_str(); break;
+    case GL_SHADING_LANGUAGE_VERSION: s = ctx->glsl_version_string.c_str(); break;
+    // OpenGL ES 3.2 §20.2 keeps GetString(EXTENSIONS) (the names separated by spaces); GL 4.6 core removed it.
+    case GL_EXTENSIONS:
+      if (!ctx->version.es) {
+        ctx->set_error(GL_INVALID_ENUM, "glGetString: GL_EXTENSIONS is glGetStringi's in a core context");
+        return nullptr;
+      }
+      s = ctx->extensions_string.c_str();
+      break;
     case GL_PROGRAM_ERROR_STRING_ARB: s = ctx->program_error_string.c_str(); break;
     default:
       ctx->set_error(GL_INVALID_ENUM, "glGetString: invalid name " + hex(name));
@@ -221,15 +255,16 @@ GLAPI const GLubyte* APIENTRY glGetString(GLenum name) {
 GLAPI const GLubyte* APIENTRY glGetStringi(GLenum name, GLuint index) {
   BISMUTH_GL_BEGIN(nullptr)
   if (name == GL_EXTENSIONS) {
-    if (index >= ctx->caps.extensions.size()) {
+    if (index >= ctx->extensions.size()) {
       ctx->set_error(GL_INVALID_VALUE, "glGetStringi: index is not below GL_NUM_EXTENSIONS");
       return nullptr;
     }
-    return reinterpret_cast<const GLubyte*>(ctx->caps.extensions[index].c_str());
+    return reinterpret_cast<const GLubyte*>(ctx->extensions[index].c_str());
   }
-  if (name == GL_SHADING_LANGUAGE_VERSION) {
-    static const char* versions[] = {"460 core", "450 core", "430 core"};
-    if (index >= 3) {
+  // OpenGL ES 3.2 §20.2: GetStringi takes EXTENSIONS only.
+  if (name == GL_SHADING_LANGUAGE_VERSION && !ctx->version.es) {
+    const auto& versions = kDesktopGlslVersions;
+    if (index >= std::size(versions)) {
       ctx->set_error(GL_INVALID_VALUE, "glGetStringi: index is out of range");
       return nullptr;
     }
