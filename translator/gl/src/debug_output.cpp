@@ -96,6 +96,21 @@ GLAPI void APIENTRY glDebugMessageCallback(GLDEBUGPROC callback, const void* use
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
+// GL 4.6 §22.2.6 / OpenGL ES 3.2 §20.2: the pointer state, which is KHR_debug's callback and its user parameter.
+GLAPI void APIENTRY glGetPointerv(GLenum pname, void** params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  switch (pname) {
+    case GL_DEBUG_CALLBACK_FUNCTION:
+      if (params) *params = reinterpret_cast<void*>(ctx->debug_callback);
+      return;
+    case GL_DEBUG_CALLBACK_USER_PARAM:
+      if (params) *params = const_cast<void*>(ctx->debug_user);
+      return;
+    default: ctx->set_error(GL_INVALID_ENUM, "glGetPointerv: pname " + hex(pname) + " is not pointer state");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
 static bool valid_source(GLenum s, bool allow_dont_care) {
   switch (s) {
     case GL_DEBUG_SOURCE_API: case GL_DEBUG_SOURCE_WINDOW_SYSTEM: case GL_DEBUG_SOURCE_SHADER_COMPILER:

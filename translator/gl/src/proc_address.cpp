@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "bismuth/gl/bismuth_gl.h"
@@ -25,12 +26,32 @@ template <class F>
 Proc as_proc(F f) {
   return reinterpret_cast<Proc>(f);
 }
-Proc lookup_gl(const char* name) {
+Proc lookup_table(const char* name) {
   const bismuth_gl_proc* begin = bismuth_gl_procs;
   const bismuth_gl_proc* end = bismuth_gl_procs + bismuth_gl_proc_count;
   auto it = std::lower_bound(begin, end, name,
                              [](const bismuth_gl_proc& p, const char* n) { return std::strcmp(p.name, n) < 0; });
   if (it != end && std::strcmp(it->name, name) == 0) return it->address;
+  return nullptr;
+}
+
+// KHR_debug: "In OpenGL ES contexts, all entry points have a KHR suffix" (the extension's OpenGL ES interaction;
+// ES 3.2 made them core without it). ES 3.1 ports ask for glDebugMessageCallbackKHR & co; they are the core
+// functions under another name.
+constexpr const char* kKhrDebugFunctions[] = {
+    "glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert", "glGetDebugMessageLog",
+    "glGetObjectLabel",       "glGetObjectPtrLabel",   "glGetPointerv",        "glObjectLabel",
+    "glObjectPtrLabel",       "glPopDebugGroup",       "glPushDebugGroup",
+};
+
+Proc lookup_gl(const char* name) {
+  if (Proc p = lookup_table(name)) return p;
+  const std::string_view n(name);
+  if (!n.ends_with("KHR")) return nullptr;
+  const std::string_view core = n.substr(0, n.size() - 3);
+  for (const char* f : kKhrDebugFunctions) {
+    if (core == f) return lookup_table(f);
+  }
   return nullptr;
 }
 }  // namespace

@@ -91,6 +91,13 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
+// GL 4.6 / OpenGL ES 3.2 §7.2: "a hint from the application" that compiler resources may be freed; the compiler is
+// reloaded as needed. OpenGL ES ports call it after their shaders are compiled; the front keeps nothing to free.
+GLAPI void APIENTRY glReleaseShaderCompiler(void) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
 GLAPI void APIENTRY glGetShaderiv(GLuint shader, GLenum pname, GLint* params) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto s = shader_object(ctx, shader, "glGetShaderiv");
