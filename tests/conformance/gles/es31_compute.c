@@ -358,7 +358,8 @@ static void check_desktop_rules(EGLDisplay display) {
   EGLContext es = eglGetCurrentContext();
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, desktop);
   /* GL 4.6 includes ARB_ES3_1_compatibility (core since GL 4.5): "#version 310 es" shaders compile in a desktop
-   * context (GL 4.6 §7.1 lists GLSL ES 3.10 among the versions it supports). */
+   * context (ARB_ES3_1_compatibility: "OpenGL ES Shading Language version 3.10 ... shaders" are accepted, compute
+   * shaders included). */
   CHECK(compiles(kEs310), "#version 310 es compute shader in a GL 4.6 core context");
   /* GLSL ES 3.20 needs ARB_ES3_2_compatibility in desktop GL. */
   if (!conformance_has_extension("GL_ARB_ES3_2_compatibility")) {
