@@ -363,3 +363,52 @@ TEST_CASE("eglGetProcAddress gives KHR_debug's KHR-suffixed names, the names of 
   CHECK(glGetError() == GL_NO_ERROR);
   CHECK(compile(storage_shader("310 es")).ok);
 }
+
+TEST_CASE("glGetBufferPointerv returns the mapping's pointer, the only way OpenGL ES has to ask for it") {
+  EsContext es(1);
+  const GLuint buffer = bismuth::gltest::make_buffer(256);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  void* pointer = &es;
+  // ES 3.2 §6.6: BUFFER_MAP_POINTER is NULL while the buffer is not mapped, the mapping's pointer while it is.
+  glGetBufferPointerv(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_MAP_POINTER, &pointer);
+  CHECK(pointer == nullptr);
+  void* mapped = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 64, 128, GL_MAP_WRITE_BIT);
+  REQUIRE(mapped != nullptr);
+  glGetBufferPointerv(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_MAP_POINTER, &pointer);
+  CHECK(pointer == mapped);
+  CHECK(glUnmapBuffer(GL_SHADER_STORAGE_BUFFER) == GL_TRUE);
+  glGetBufferPointerv(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_MAP_POINTER, &pointer);
+  CHECK(pointer == nullptr);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glGetBufferPointerv(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_SIZE, &pointer);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  glDeleteBuffers(1, &buffer);
+}
+
+TEST_CASE("glGetShaderPrecisionFormat meets GLSL ES's precision minimums") {
+  EsContext es(1);
+  // GLSL ES 3.10 §4.7.2: the minimum range (as log2 of the magnitudes) and precision (bits) of each qualifier.
+  const struct {
+    GLenum type;
+    GLint min, max, bits;
+  } minimums[] = {
+      {GL_HIGH_FLOAT, 126, 127, 23}, {GL_MEDIUM_FLOAT, 14, 14, 10}, {GL_LOW_FLOAT, 1, 1, 8},
+      {GL_HIGH_INT, 31, 30, 0},      {GL_MEDIUM_INT, 15, 14, 0},    {GL_LOW_INT, 8, 7, 0},
+  };
+  for (GLenum shader : {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER}) {
+    for (const auto& m : minimums) {
+      INFO("precision type " << m.type);
+      GLint range[2] = {-1, -1}, precision = -1;
+      glGetShaderPrecisionFormat(shader, m.type, range, &precision);
+      REQUIRE_GL_ERROR(GL_NO_ERROR);
+      CHECK(range[0] >= m.min);
+      CHECK(range[1] >= m.max);
+      CHECK(precision >= m.bits);
+    }
+  }
+  GLint range[2], precision;
+  glGetShaderPrecisionFormat(GL_VERTEX_SHADER, GL_RGBA, range, &precision);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  glGetShaderPrecisionFormat(GL_RGBA, GL_HIGH_FLOAT, range, &precision);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+}

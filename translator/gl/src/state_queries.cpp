@@ -77,6 +77,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_ATOMIC_COUNTER_BUFFER_SIZE: out.set(32768); return true;
     case GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS:
     case GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS: out.set(16); return true;
+    // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8); a program here has a compute
+    // stage only, with no images.
+    case GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES: out.set(16); return true;
     case GL_MAX_COMPUTE_IMAGE_UNIFORMS: out.set(0); return true;
     case GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS: out.set(0); return true;
     case GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxShaderStorageBufferBindings); return true;
@@ -273,6 +276,42 @@ GLAPI const GLubyte* APIENTRY glGetStringi(GLenum name, GLuint index) {
   ctx->set_error(GL_INVALID_ENUM, "glGetStringi: invalid name " + hex(name));
   return nullptr;
   BISMUTH_GL_END(nullptr)
+}
+
+// GetShaderPrecisionFormat (GL 4.6 and OpenGL ES 3.2, the shader queries of chapter 7): the range
+// (log2 of the magnitudes) and precision (bits) of each precision qualifier. highp is IEEE 754 binary32 and 32-bit
+// two's complement. An OpenGL ES shader's mediump and lowp become SPIR-V RelaxedPrecision, which Vulkan lets a
+// device run with as little as range (-2^14, 2^14) and a 10-bit mantissa, and 16-bit integers; desktop GLSL ignores
+// precision qualifiers (GLSL 4.60 §4.7), so a desktop context answers highp for all three.
+GLAPI void APIENTRY glGetShaderPrecisionFormat(GLenum shadertype, GLenum precisiontype, GLint* range,
+                                               GLint* precision) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (shadertype != GL_VERTEX_SHADER && shadertype != GL_FRAGMENT_SHADER) {
+    ctx->set_error(GL_INVALID_ENUM, "glGetShaderPrecisionFormat: shadertype " + hex(shadertype) +
+                                        " is not GL_VERTEX_SHADER or GL_FRAGMENT_SHADER");
+    return;
+  }
+  struct Format {
+    GLint min, max, bits;
+  };
+  constexpr Format kHighFloat{127, 127, 23}, kRelaxedFloat{14, 14, 10}, kHighInt{31, 30, 0}, kRelaxedInt{15, 14, 0};
+  const bool relaxed = ctx->version.es;
+  Format f{};
+  switch (precisiontype) {
+    case GL_HIGH_FLOAT: f = kHighFloat; break;
+    case GL_MEDIUM_FLOAT:
+    case GL_LOW_FLOAT: f = relaxed ? kRelaxedFloat : kHighFloat; break;
+    case GL_HIGH_INT: f = kHighInt; break;
+    case GL_MEDIUM_INT:
+    case GL_LOW_INT: f = relaxed ? kRelaxedInt : kHighInt; break;
+    default:
+      ctx->set_error(GL_INVALID_ENUM, "glGetShaderPrecisionFormat: precisiontype " + hex(precisiontype) +
+                                          " is not one of GL_{LOW,MEDIUM,HIGH}_{FLOAT,INT}");
+      return;
+  }
+  if (range) range[0] = f.min, range[1] = f.max;
+  if (precision) *precision = f.bits;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
 GLAPI void APIENTRY glGetIntegerv(GLenum pname, GLint* data) { get("glGetIntegerv", pname, data); }
