@@ -341,7 +341,8 @@ TEST_CASE("An ES 3.1 dispatch writes storage buffers that glMapBufferRange reads
 TEST_CASE("eglGetProcAddress gives KHR_debug's KHR-suffixed names, the names of OpenGL ES 3.1") {
   // KHR_debug: "In OpenGL ES contexts, all entry points have a KHR suffix" (ES 3.2 made them core without it).
   for (const char* name : {"glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert",
-                           "glGetDebugMessageLog", "glGetPointerv"}) {
+                           "glGetDebugMessageLog", "glGetPointerv", "glPushDebugGroup", "glPopDebugGroup",
+                           "glObjectLabel", "glGetObjectLabel", "glObjectPtrLabel", "glGetObjectPtrLabel"}) {
     INFO(name);
     const auto core = eglGetProcAddress(name);
     CHECK(core != nullptr);

@@ -108,6 +108,7 @@ struct BufferObject {
   std::vector<std::byte> map_copy;
   // Persistent maps of persistent storage: the pointer is the buffer's host-coherent memory (no copy).
   bool map_direct = false;
+  std::string label;  // KHR_debug glObjectLabel (debug_annotations.cpp)
 };
 
 struct ShaderObject {
@@ -124,6 +125,7 @@ struct ShaderObject {
   std::vector<uint32_t> spirv;
   std::string spirv_entry;  // set by glSpecializeShader
   bool specialized = false;
+  std::string label;  // KHR_debug glObjectLabel
 };
 
 // The executable of one successful link: what glUseProgram installs and dispatch uses.
@@ -154,6 +156,7 @@ struct ProgramObject {
   bool delete_pending = false;
   uint32_t uses = 0;  // contexts that have it current
   std::shared_ptr<Executable> executable;  // the last successful link
+  std::string label;                       // KHR_debug glObjectLabel
 };
 
 // ARB_vertex_program-style assembly programs (GL_COMPUTE_PROGRAM_NV): the limits this shim reports.
@@ -190,6 +193,7 @@ struct AsmProgramObject {
 struct SyncObject {
   uint64_t value = 0;  // timeline value that signals it
   std::shared_ptr<DeviceState> device;
+  std::string label;  // KHR_debug glObjectPtrLabel
 };
 
 struct QueryObject {
@@ -200,6 +204,7 @@ struct QueryObject {
   uint64_t timeline = 0;                            // TIMESTAMP: signalled when the preceding work is done
   bool has_result = false;
   uint64_t result = 0;
+  std::string label;  // KHR_debug glObjectLabel
 };
 
 // Objects shared between contexts created with a share context (GL 4.6 §5.1).
@@ -231,6 +236,23 @@ struct DebugMessage {
   GLenum source, type, severity;
   GLuint id;
   std::string text;
+};
+
+// KHR_debug's limits (GL_MAX_DEBUG_MESSAGE_LENGTH, GL_MAX_DEBUG_LOGGED_MESSAGES, GL_MAX_LABEL_LENGTH,
+// GL_MAX_DEBUG_GROUP_STACK_DEPTH): the GL 4.6 / ES 3.2 minimums or more.
+inline constexpr GLsizei kMaxDebugMessageLength = 1024;
+inline constexpr size_t kMaxDebugLoggedMessages = 64;
+inline constexpr GLsizei kMaxLabelLength = 256;
+inline constexpr size_t kMaxDebugGroupStackDepth = 64;
+
+// A KHR_debug debug group (glPushDebugGroup): what its pop repeats, and the message controls of the group it was
+// pushed onto, which its pop restores (GL 4.6 §20.6).
+struct DebugGroup {
+  GLenum source;
+  GLuint id;
+  std::string message;
+  std::unordered_set<uint64_t> parent_disabled;
+  std::unordered_set<uint64_t> parent_disabled_ids;
 };
 
 // The client API and version a context implements (EGL 1.5 §3.7.1.1): desktop GL 4.6, or OpenGL ES 3.1 / 3.2
@@ -277,6 +299,7 @@ class Context {
   // (source, type, severity) disabled by glDebugMessageControl, as a set of keys.
   std::unordered_set<uint64_t> debug_disabled;
   std::unordered_set<uint64_t> debug_disabled_ids;
+  std::vector<DebugGroup> debug_groups;  // pushed groups; GL_DEBUG_GROUP_STACK_DEPTH is their count + 1
 
   // Records `code` (first error wins until glGetError) and a KHR_debug message naming the call.
   void set_error(GLenum code, const std::string& message);

@@ -11,9 +11,6 @@
 namespace bismuth::gl {
 namespace {
 
-constexpr GLint kMaxDebugMessageLength = 1024;
-constexpr GLint kMaxDebugLoggedMessages = 64;
-
 struct Values {
   int count = 0;
   int64_t v[4] = {};
@@ -103,14 +100,14 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_QUERY_BUFFER_BINDING: out.set(name_of(ctx->query_buffer)); return true;
     case GL_TIMESTAMP: out.set(timestamp_ns()); return true;
     case GL_MAX_DEBUG_MESSAGE_LENGTH: out.set(kMaxDebugMessageLength); return true;
-    case GL_MAX_DEBUG_LOGGED_MESSAGES: out.set(kMaxDebugLoggedMessages); return true;
+    case GL_MAX_DEBUG_LOGGED_MESSAGES: out.set(static_cast<int64_t>(kMaxDebugLoggedMessages)); return true;
     case GL_DEBUG_LOGGED_MESSAGES: out.set(static_cast<int64_t>(ctx->debug_log.size())); return true;
     case GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH:
       out.set(ctx->debug_log.empty() ? 0 : static_cast<int64_t>(ctx->debug_log.front().text.size()) + 1);
       return true;
-    case GL_MAX_LABEL_LENGTH: out.set(256); return true;
-    case GL_MAX_DEBUG_GROUP_STACK_DEPTH: out.set(64); return true;
-    case GL_DEBUG_GROUP_STACK_DEPTH: out.set(1); return true;
+    case GL_MAX_LABEL_LENGTH: out.set(kMaxLabelLength); return true;
+    case GL_MAX_DEBUG_GROUP_STACK_DEPTH: out.set(static_cast<int64_t>(kMaxDebugGroupStackDepth)); return true;
+    case GL_DEBUG_GROUP_STACK_DEPTH: out.set(static_cast<int64_t>(ctx->debug_groups.size()) + 1); return true;
     case GL_DEBUG_OUTPUT: out.set_bool(ctx->debug_output); return true;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: out.set_bool(ctx->debug_synchronous); return true;
     // SPIR-V shader binaries are GL 4.6's (ARB_gl_spirv); OpenGL ES has no binary format Bismuth takes.
