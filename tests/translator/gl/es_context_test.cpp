@@ -413,3 +413,38 @@ TEST_CASE("glGetShaderPrecisionFormat meets GLSL ES's precision minimums") {
   glGetShaderPrecisionFormat(GL_RGBA, GL_HIGH_FLOAT, range, &precision);
   CHECK(glGetError() == GL_INVALID_ENUM);
 }
+
+TEST_CASE("An ES context takes the buffer targets and barrier bits of OpenGL ES") {
+  EsContext es31(1);
+  const GLuint buffer = bismuth::gltest::make_buffer(16);
+  // OpenGL ES 3.1 table 6.1 has no QUERY_BUFFER (desktop GL's) and no TEXTURE_BUFFER (ES 3.2's): "An INVALID_ENUM
+  // error is generated if target is not one of the targets in table 6.1".
+  glBindBuffer(GL_QUERY_BUFFER, buffer);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  glBindBuffer(GL_TEXTURE_BUFFER, buffer);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, buffer);
+  CHECK(glGetError() == GL_NO_ERROR);
+  // ES 3.1 §7.11.2: "An INVALID_VALUE error is generated if barriers is not the special value ALL_BARRIER_BITS, and
+  // has any bits set other than those described above" — which do not include the desktop QUERY_BUFFER and
+  // CLIENT_MAPPED_BUFFER barrier bits.
+  glMemoryBarrier(GL_QUERY_BUFFER_BARRIER_BIT);
+  CHECK(glGetError() == GL_INVALID_VALUE);
+  glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+  CHECK(glGetError() == GL_INVALID_VALUE);
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  CHECK(glGetError() == GL_NO_ERROR);
+  // With NO_RESET_NOTIFICATION "GetGraphicsResetStatus will always return NO_ERROR" (ES 3.2 §2.3.2).
+  GLint strategy = 0;
+  glGetIntegerv(GL_RESET_NOTIFICATION_STRATEGY, &strategy);
+  if (strategy == GL_NO_RESET_NOTIFICATION) CHECK(glGetGraphicsResetStatus() == GL_NO_ERROR);
+  CHECK(glGetError() == GL_NO_ERROR);
+  glDeleteBuffers(1, &buffer);
+  {
+    EsContext es32(2);
+    const GLuint texture_buffer = bismuth::gltest::make_buffer(16);
+    glBindBuffer(GL_TEXTURE_BUFFER, texture_buffer);  // ES 3.2 table 6.1 has it
+    CHECK(glGetError() == GL_NO_ERROR);
+    glDeleteBuffers(1, &texture_buffer);
+  }
+}

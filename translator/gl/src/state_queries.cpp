@@ -311,6 +311,15 @@ GLAPI void APIENTRY glGetShaderPrecisionFormat(GLenum shadertype, GLenum precisi
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
+// GL 4.6 §2.3.2 / OpenGL ES 3.2 §2.3.2: with RESET_NOTIFICATION_STRATEGY NO_RESET_NOTIFICATION (the only one
+// Bismuth's contexts have) "the implementation will never deliver notification of reset events, and
+// GetGraphicsResetStatus will always return NO_ERROR".
+GLAPI GLenum APIENTRY glGetGraphicsResetStatus(void) {
+  BISMUTH_GL_BEGIN(GL_NO_ERROR)
+  return GL_NO_ERROR;
+  BISMUTH_GL_END(GL_NO_ERROR)
+}
+
 GLAPI void APIENTRY glGetIntegerv(GLenum pname, GLint* data) { get("glGetIntegerv", pname, data); }
 GLAPI void APIENTRY glGetInteger64v(GLenum pname, GLint64* data) { get("glGetInteger64v", pname, data); }
 GLAPI void APIENTRY glGetBooleanv(GLenum pname, GLboolean* data) { get("glGetBooleanv", pname, data); }
