@@ -1,6 +1,6 @@
 // KHR_debug's annotations (GL 4.6 §20.6 - §20.9, OpenGL ES 3.2 §18.6 - §18.9): debug groups
 // (glPushDebugGroup / glPopDebugGroup) and object labels (glObjectLabel, glObjectPtrLabel and their Get forms) for
-// the objects the shim has: buffers, shaders, programs, queries and syncs. Other object types do not exist here,
+// the objects the shim has: buffers, shaders, programs, queries, program pipelines and syncs. Other object types do not exist here,
 // so no name is a valid object of theirs (INVALID_VALUE).
 #include <cstring>
 
@@ -64,6 +64,10 @@ std::string* label_slot(Context* ctx, GLenum identifier, GLuint name) {
     case GL_QUERY: {
       auto it = ctx->queries.find(name);
       return it == ctx->queries.end() ? nullptr : &it->second->label;
+    }
+    case GL_PROGRAM_PIPELINE: {
+      auto it = ctx->pipelines.find(name);
+      return it == ctx->pipelines.end() || !it->second->created ? nullptr : &it->second->label;
     }
     default: return nullptr;  // object types the shim does not have
   }

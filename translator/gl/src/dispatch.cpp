@@ -271,6 +271,11 @@ bool active_program(Context* ctx, const char* func, Selected& out) {
     out.glsl = ctx->program->executable.get();
     return true;
   }
+  // GL 4.6 §7.3: without a current program, the bound program pipeline's compute stage.
+  if (!ctx->program && ctx->pipeline && ctx->pipeline->compute && ctx->pipeline->compute->executable) {
+    out.glsl = ctx->pipeline->compute->executable.get();
+    return true;
+  }
   if (ctx->compute_program_enabled) {
     if (!ctx->asm_program || !ctx->asm_program->executable) {
       ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": GL_COMPUTE_PROGRAM_NV is enabled and the bound "

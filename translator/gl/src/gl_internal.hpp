@@ -157,6 +157,23 @@ struct ProgramObject {
   uint32_t uses = 0;  // contexts that have it current
   std::shared_ptr<Executable> executable;  // the last successful link
   std::string label;                       // KHR_debug glObjectLabel
+  // glProgramParameteri (program_pipelines.cpp): PROGRAM_SEPARABLE as set, and as it was at the last successful
+  // link (what glUseProgramStages checks); PROGRAM_BINARY_RETRIEVABLE_HINT.
+  bool separable = false;
+  bool linked_separable = false;
+  bool binary_retrievable_hint = false;
+};
+
+// A program pipeline object (GL 4.6 §7.4, OpenGL ES 3.1 §7.4; program_pipelines.cpp): a container object of one
+// context. Programs here have a compute stage only, so the compute stage is the pipeline's only program.
+struct ProgramPipelineObject {
+  GLuint name = 0;
+  bool created = false;  // bound once (or made by glCreateProgramPipelines / glUseProgramStages)
+  std::shared_ptr<ProgramObject> compute;  // COMPUTE_SHADER stage
+  std::shared_ptr<ProgramObject> active;   // glActiveShaderProgram: the target of glUniform*
+  bool validate_status = false;
+  std::string info_log;
+  std::string label;  // KHR_debug glObjectLabel
 };
 
 // ARB_vertex_program-style assembly programs (GL_COMPUTE_PROGRAM_NV): the limits this shim reports.
@@ -307,6 +324,11 @@ class Context {
 
   // ---- bindings ----
   std::shared_ptr<ProgramObject> program;  // glUseProgram
+  // Program pipelines (container objects, which contexts do not share: GL 4.6 chapter 5) and the bound one; a
+  // current program wins over it (GL 4.6 §7.3).
+  std::map<GLuint, std::shared_ptr<ProgramPipelineObject>> pipelines;
+  GLuint next_pipeline = 1;
+  std::shared_ptr<ProgramPipelineObject> pipeline;
   std::shared_ptr<BufferObject> array_buffer, copy_read, copy_write, dispatch_indirect, ssbo_generic, ubo_generic,
       acb_generic, pixel_pack, pixel_unpack, query_buffer, element_array, draw_indirect, texture_buffer, transform_feedback;
   std::array<IndexedBinding, GlBindingMap::kMaxShaderStorageBufferBindings> ssbo{};

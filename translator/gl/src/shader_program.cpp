@@ -238,6 +238,7 @@ GLAPI void APIENTRY glLinkProgram(GLuint program) {
     return;
   }
   p->link_status = true;
+  p->linked_separable = p->separable;  // what glUseProgramStages checks (program_pipelines.cpp)
   p->info_log = (*exe)->program.info_log;
   p->executable = std::move(*exe);
   BISMUTH_GL_END(BISMUTH_NOTHING)
@@ -323,10 +324,11 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
       v = exe ? static_cast<GLint>(exe->program.atomic_counter_buffers.size()) : 0;
       break;
     case GL_ACTIVE_ATTRIBUTES: case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: case GL_TRANSFORM_FEEDBACK_VARYINGS:
-    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_SEPARABLE: case GL_PROGRAM_BINARY_LENGTH:
-    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT:
+    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
       v = 0;
       break;
+    case GL_PROGRAM_SEPARABLE: v = p->separable; break;
+    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT: v = p->binary_retrievable_hint; break;
     case GL_COMPUTE_WORK_GROUP_SIZE: {
       // GL 4.6 §7.13: INVALID_OPERATION unless the program linked successfully with a compute shader.
       if (!exe) {
@@ -377,6 +379,7 @@ GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const G
   auto s = shader_object(ctx, shader, "glCreateShaderProgramv");
   auto p = program_object(ctx, program, "glCreateShaderProgramv");
   if (!s || !p) return 0;
+  p->separable = true;  // GL 4.6 §7.3: CreateShaderProgramv sets PROGRAM_SEPARABLE before its link
   if (s->compile_status) {
     glAttachShader(program, shader);
     glLinkProgram(program);

@@ -88,6 +88,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT: out.set(c.ssbo_alignment); return true;
     case GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT: out.set(c.ubo_alignment); return true;
     case GL_CURRENT_PROGRAM: out.set(ctx->program ? ctx->program->name : 0); return true;
+    case GL_PROGRAM_PIPELINE_BINDING: out.set(ctx->pipeline ? ctx->pipeline->name : 0); return true;
     case GL_ARRAY_BUFFER_BINDING: out.set(name_of(ctx->array_buffer)); return true;
     case GL_COPY_READ_BUFFER_BINDING: out.set(name_of(ctx->copy_read)); return true;
     case GL_COPY_WRITE_BUFFER_BINDING: out.set(name_of(ctx->copy_write)); return true;
