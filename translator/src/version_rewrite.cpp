@@ -56,7 +56,10 @@ class VersionRewriter {
     scan_directives();
     if (version_token_ == nullptr || !read_version()) return std::move(result_);
     result_.user_version = version_;
-    if (profile_ && profile_->text == "es") return std::move(result_);
+    if (profile_ && profile_->text == "es") {
+      result_.es = true;
+      return std::move(result_);
+    }
     if (version_ >= 430) return std::move(result_);
     if (version_ < 140) {
       // glslang would fail to set up its built-ins for these versions; say plainly what the front accepts.

@@ -26,6 +26,7 @@ struct VersionRewrite {
   std::string source;  // same lines and columns as the input
   int user_version = 0;  // the version the user declared; 0 when no #version directive was found
   bool raised = false;   // the #version line was raised to 420
+  bool es = false;       // the #version directive names the "es" profile (GLSL ES)
   // Directives for glslang's preamble: glslang offers atomicAdd() etc. below 430 only with
   // GL_ARB_shader_storage_buffer_object, where a GL driver offers them to every compute shader (on shared
   // variables); the front then enables the extension itself and reports `buffer` the user did not enable.
