@@ -426,12 +426,15 @@ TEST_CASE("An ES context takes the buffer targets and barrier bits of OpenGL ES"
   glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, buffer);
   CHECK(glGetError() == GL_NO_ERROR);
   // ES 3.1 §7.11.2: "An INVALID_VALUE error is generated if barriers is not the special value ALL_BARRIER_BITS, and
-  // has any bits set other than those described above" — which do not include the desktop QUERY_BUFFER and
-  // CLIENT_MAPPED_BUFFER barrier bits.
+  // has any bits set other than those described above" — which do not include desktop GL's QUERY_BUFFER barrier
+  // bit; CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT comes with EXT_buffer_storage.
   glMemoryBarrier(GL_QUERY_BUFFER_BARRIER_BIT);
   CHECK(glGetError() == GL_INVALID_VALUE);
+  const char* extensions = reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS));
+  const bool buffer_storage =
+      (std::string(" ") + extensions + " ").find(" GL_EXT_buffer_storage ") != std::string::npos;
   glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
-  CHECK(glGetError() == GL_INVALID_VALUE);
+  CHECK(glGetError() == (buffer_storage ? GL_NO_ERROR : GL_INVALID_VALUE));
   glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
   CHECK(glGetError() == GL_NO_ERROR);
   // With NO_RESET_NOTIFICATION "GetGraphicsResetStatus will always return NO_ERROR" (ES 3.2 §2.3.2).
@@ -447,4 +450,45 @@ TEST_CASE("An ES context takes the buffer targets and barrier bits of OpenGL ES"
     CHECK(glGetError() == GL_NO_ERROR);
     glDeleteBuffers(1, &texture_buffer);
   }
+}
+
+TEST_CASE("EXT_buffer_storage gives ES contexts persistent, coherent maps") {
+  EsContext es(1);
+  const std::string extensions = std::string(" ") + reinterpret_cast<const char*>(glGetString(GL_EXTENSIONS)) + " ";
+  REQUIRE(extensions.find(" GL_EXT_buffer_storage ") != std::string::npos);
+  // EXT_buffer_storage: BufferStorageEXT, with MAP_PERSISTENT_BIT_EXT / MAP_COHERENT_BIT_EXT (the values of GL's).
+  using BufferStorageEXT = void(APIENTRY*)(GLenum, GLsizeiptr, const void*, GLbitfield);
+  const auto buffer_storage = reinterpret_cast<BufferStorageEXT>(eglGetProcAddress("glBufferStorageEXT"));
+  REQUIRE(buffer_storage != nullptr);
+  GLuint buffer = 0;
+  glGenBuffers(1, &buffer);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  const GLbitfield flags = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
+  buffer_storage(GL_SHADER_STORAGE_BUFFER, 64 * 4, nullptr, flags);
+  GLint immutable = 0;
+  glGetBufferParameteriv(GL_SHADER_STORAGE_BUFFER, GL_BUFFER_IMMUTABLE_STORAGE, &immutable);
+  CHECK(immutable == GL_TRUE);
+  auto* words = static_cast<uint32_t*>(glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, 64 * 4, flags));
+  REQUIRE(words != nullptr);
+  for (uint32_t i = 0; i < 32; ++i) words[i] = i + 1;  // coherent: visible to the next commands without an unmap
+  const GLuint program = bismuth::gltest::make_program(
+      "#version 310 es\n"
+      "layout(local_size_x = 32) in;\n"
+      "layout(std430, binding = 0) buffer B { uint v[64]; };\n"
+      "void main() { v[32u + gl_LocalInvocationIndex] = v[gl_LocalInvocationIndex] * 10u; }\n");
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glUseProgram(program);
+  glDispatchCompute(1, 1, 1);
+  // "CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT: ... shader writes to persistent maps are visible to the client once a fence
+  // issued after the barrier has completed."
+  glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+  GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  CHECK(glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 10'000'000'000ull) != GL_WAIT_FAILED);
+  glDeleteSync(fence);
+  for (uint32_t i = 0; i < 32; ++i) CHECK(words[32 + i] == (i + 1) * 10u);
+  CHECK(glUnmapBuffer(GL_SHADER_STORAGE_BUFFER) == GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glDeleteProgram(program);
+  glDeleteBuffers(1, &buffer);
+  CHECK(es.validation_messages.empty());
 }

@@ -30,6 +30,9 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
   for (const std::string& name : caps.extensions) {
     if (name.starts_with("GL_KHR_") || name.starts_with("GL_OES_")) out.push_back(name);
   }
+  // EXT_buffer_storage is ARB_buffer_storage (core in GL 4.4, which every Bismuth device has) for OpenGL ES:
+  // glBufferStorageEXT, persistent and coherent maps, CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT.
+  out.push_back("GL_EXT_buffer_storage");
   return out;
 }
 

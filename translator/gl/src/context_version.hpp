@@ -29,9 +29,10 @@ std::string version_string(const ContextVersion& version, const Caps& caps);
 std::string glsl_version_string(const ContextVersion& version);
 
 // The extensions a context of `version` lists: all of the device's for desktop GL; for OpenGL ES those defined for
-// OpenGL ES too — the KHR and OES extensions (GL_KHR_debug, ...). The ARB and NV extensions of the desktop list
-// are desktop GL extensions (their specs have no OpenGL ES interactions), and what ES 3.1 made core (compute
-// shaders, storage buffers, atomic counters) has no extension name in ES.
+// OpenGL ES too — the KHR and OES extensions (GL_KHR_debug, ...) — and GL_EXT_buffer_storage (ES's name for
+// buffer storage, which desktop GL has in core). The ARB and NV extensions of the desktop list are desktop GL
+// extensions (their specs have no OpenGL ES interactions), and what ES 3.1 made core (compute shaders, storage
+// buffers, atomic counters) has no extension name in ES.
 std::vector<std::string> context_extensions(const ContextVersion& version, const Caps& caps);
 
 // The #version rule of the context's API, checked before the GLSL front compiles a compute shader: an info-log

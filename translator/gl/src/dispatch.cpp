@@ -411,8 +411,9 @@ GLAPI void APIENTRY glMemoryBarrier(GLbitfield barriers) {
       GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
       GL_FRAMEBUFFER_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT | GL_ATOMIC_COUNTER_BARRIER_BIT |
       GL_SHADER_STORAGE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_QUERY_BUFFER_BARRIER_BIT;
-  // OpenGL ES 3.2 §7.11.2 has neither CLIENT_MAPPED_BUFFER_BARRIER_BIT nor QUERY_BUFFER_BARRIER_BIT.
-  constexpr GLbitfield kDesktopOnly = GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_QUERY_BUFFER_BARRIER_BIT;
+  // OpenGL ES 3.2 §7.11.2 has no QUERY_BUFFER_BARRIER_BIT (CLIENT_MAPPED_BUFFER_BARRIER_BIT comes with
+  // EXT_buffer_storage, which ES contexts have: context_version.cpp).
+  constexpr GLbitfield kDesktopOnly = GL_QUERY_BUFFER_BARRIER_BIT;
   const GLbitfield valid = ctx->version.es ? kAll & ~kDesktopOnly : kAll;
   if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~valid) != 0) {
     ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits of this API");

@@ -44,15 +44,24 @@ constexpr const char* kKhrDebugFunctions[] = {
     "glObjectPtrLabel",       "glPopDebugGroup",       "glPushDebugGroup",
 };
 
-Proc lookup_gl(const char* name) {
-  if (Proc p = lookup_table(name)) return p;
-  const std::string_view n(name);
-  if (!n.ends_with("KHR")) return nullptr;
-  const std::string_view core = n.substr(0, n.size() - 3);
-  for (const char* f : kKhrDebugFunctions) {
+// EXT_buffer_storage (OpenGL ES): glBufferStorageEXT is glBufferStorage.
+constexpr const char* kExtBufferStorageFunctions[] = {"glBufferStorage"};
+
+// `name` without `suffix` when it ends with it and the rest is one of `functions`: the core function's address.
+template <size_t N>
+Proc lookup_suffixed(std::string_view name, std::string_view suffix, const char* const (&functions)[N]) {
+  if (!name.ends_with(suffix)) return nullptr;
+  const std::string_view core = name.substr(0, name.size() - suffix.size());
+  for (const char* f : functions) {
     if (core == f) return lookup_table(f);
   }
   return nullptr;
+}
+
+Proc lookup_gl(const char* name) {
+  if (Proc p = lookup_table(name)) return p;
+  if (Proc p = lookup_suffixed(name, "KHR", kKhrDebugFunctions)) return p;
+  return lookup_suffixed(name, "EXT", kExtBufferStorageFunctions);
 }
 }  // namespace
 
