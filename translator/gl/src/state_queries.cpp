@@ -64,7 +64,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       return true;
     case GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: out.set(c.max_shared_memory); return true;
     case GL_MAX_COMPUTE_UNIFORM_BLOCKS: out.set(14); return true;
-    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(14); return true;
+    // Uniform blocks of all stages of a program together: GL 4.6's minimum 70 (ES 3.2: 60). A program here has one
+    // stage, whose MAX_COMPUTE_UNIFORM_BLOCKS is the bound a program meets first.
+    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(70); return true;
     case GL_MAX_COMPUTE_UNIFORM_COMPONENTS: out.set(4096); return true;
     case GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS: out.set(4096 + 14 * 16384 / 4); return true;
     case GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS:
