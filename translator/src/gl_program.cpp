@@ -100,6 +100,7 @@ std::string preprocess(const std::string& source, const std::string& preamble) {
 struct GlShader::Impl {
   std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
   std::string preamble;       // glslang keeps a pointer to it too
+  std::string vulkan_preamble;  // the preamble of the code-generating parse (kept alive for glslang too)
   std::unique_ptr<glslang::TShader> shader;
   size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
@@ -190,7 +191,13 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   glslang::TShader& shader = *impl_->shader;
   const char* text = impl_->vulkan_source.c_str();
   shader.setStrings(&text, 1);
-  configure_relaxed_vulkan(shader, options_.target, impl_->preamble);
+  // GLSL ES: glslang's relaxed Vulkan rules lower atomicCounterIncrement / atomicCounterDecrement to arithmetic with
+  // an int operand on the uint counter, which GLSL ES (no implicit conversions) rejects or turns into invalid
+  // SPIR-V. The GL check above already held the user's code to the ES rules, so the code-generating parse may
+  // allow the conversions its own lowering needs.
+  impl_->vulkan_preamble =
+      impl_->preamble + (version.es ? "#extension GL_EXT_shader_implicit_conversions : enable\n" : "");
+  configure_relaxed_vulkan(shader, options_.target, impl_->vulkan_preamble);
   if (!shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages)) {
     std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), impl_->vulkan_source, kSourceName);
     if (vk.empty()) vk.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, shader.getInfoLog()});

@@ -1,11 +1,13 @@
 // The C API for ports (bismuth/gl/bismuth_gl.h): contexts on a device Bismuth creates or on an application's own
 // Vulkan device, without EGL. bismuthGetProcAddress is proc_address.cpp.
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "bismuth/backend/vk_functions.hpp"
 #include "bismuth/gl/bismuth_gl.h"
 #include "context.hpp"
+#include "context_version.hpp"
 #include "device_state.hpp"
 
 using namespace bismuth;
@@ -17,6 +19,15 @@ namespace {
 thread_local std::string t_last_error;
 Context* from_handle(BismuthGLContext h) { return reinterpret_cast<Context*>(h); }
 BismuthGLContext to_handle(Context* c) { return reinterpret_cast<BismuthGLContext>(c); }
+
+// The version options->es_version asks for (0: desktop GL 4.6; 31, 32: OpenGL ES 3.1, 3.2); nullopt for any
+// other value.
+std::optional<ContextVersion> requested_version(const BismuthGLContextOptions* options) {
+  const int es = options ? options->es_version : 0;
+  if (es == 0) return ContextVersion{};
+  if (es == 31 || es == 32) return es_context_version(es / 10, es % 10);
+  return std::nullopt;
+}
 }  // namespace
 
 extern "C" BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* options) {
@@ -31,6 +42,16 @@ extern "C" BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* 
       t_last_error = "bismuthCreateContext: share_context is not a live context";
       return nullptr;
     }
+    const auto version = requested_version(options);
+    if (!version) {
+      t_last_error = "bismuthCreateContext: es_version is " + std::to_string(options->es_version) +
+                     "; it is 0 (OpenGL 4.6), 31 or 32 (OpenGL ES 3.1 or 3.2)";
+      return nullptr;
+    }
+    if (share != nullptr && share->version.es != version->es) {
+      t_last_error = "bismuthCreateContext: share_context is a context of the other client API (OpenGL / OpenGL ES)";
+      return nullptr;
+    }
     std::shared_ptr<DeviceState> state;
     if (share != nullptr) {
       state = share->share->device_state;
@@ -42,7 +63,7 @@ extern "C" BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* 
       }
       state = *s;
     }
-    auto ctx = create_context(state, share, options && options->debug, GL_CONTEXT_CORE_PROFILE_BIT);
+    auto ctx = create_context(state, share, options && options->debug, GL_CONTEXT_CORE_PROFILE_BIT, *version);
     if (!ctx) {
       t_last_error = "bismuthCreateContext: " + ctx.error().message;
       return nullptr;
@@ -68,6 +89,12 @@ extern "C" BismuthGLContext bismuthCreateContextOnVulkan(const BismuthGLVulkanDe
     Context* share = options ? from_handle(options->share_context) : nullptr;
     if (share != nullptr) {
       t_last_error = "bismuthCreateContextOnVulkan: share contexts are created with bismuthCreateContext";
+      return nullptr;
+    }
+    const auto version = requested_version(options);
+    if (!version) {
+      t_last_error = "bismuthCreateContextOnVulkan: es_version is " + std::to_string(options->es_version) +
+                     "; it is 0 (OpenGL 4.6), 31 or 32 (OpenGL ES 3.1 or 3.2)";
       return nullptr;
     }
     auto gipa = reinterpret_cast<PFN_vkGetInstanceProcAddr>(vk->get_instance_proc_addr);
@@ -101,7 +128,7 @@ extern "C" BismuthGLContext bismuthCreateContextOnVulkan(const BismuthGLVulkanDe
     }
     state->cache = std::move(*cache);
     fill_caps(*state, vk->shader_int64 != 0, vk->shader_float64 != 0, vk->shader_buffer_float32_atomic_add != 0);
-    auto ctx = create_context(state, nullptr, options && options->debug, GL_CONTEXT_CORE_PROFILE_BIT);
+    auto ctx = create_context(state, nullptr, options && options->debug, GL_CONTEXT_CORE_PROFILE_BIT, *version);
     if (!ctx) {
       t_last_error = "bismuthCreateContextOnVulkan: " + ctx.error().message;
       return nullptr;

@@ -209,4 +209,35 @@ GLAPI void APIENTRY glFlushMappedNamedBufferRange(GLuint buffer, GLintptr offset
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
+// GL 4.6 §6.7 / OpenGL ES 3.2 §6.6: BUFFER_MAP_POINTER is the pointer the mapping returned, NULL when the buffer is
+// not mapped; ES has no other way to ask for it.
+static void buffer_pointer(Context* ctx, const std::shared_ptr<BufferObject>& b, GLenum pname, void** params,
+                           const char* func) {
+  if (pname != GL_BUFFER_MAP_POINTER) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": pname must be GL_BUFFER_MAP_POINTER");
+    return;
+  }
+  if (params == nullptr) return;
+  if (!b->mapped) {
+    *params = nullptr;
+  } else if (b->map_direct) {
+    *params = static_cast<std::byte*>(b->buffer->mapped()) + b->map_offset;
+  } else {
+    *params = b->map_copy.data();
+  }
+}
+GLAPI void APIENTRY glGetBufferPointerv(GLenum target, GLenum pname, void** params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto b = bound_buffer(ctx, target, "glGetBufferPointerv"))
+    buffer_pointer(ctx, b, pname, params, "glGetBufferPointerv");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+GLAPI void APIENTRY glGetNamedBufferPointerv(GLuint buffer, GLenum pname, void** params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto b = named_buffer(ctx, buffer, "glGetNamedBufferPointerv")) {
+    buffer_pointer(ctx, b, pname, params, "glGetNamedBufferPointerv");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
 }  // extern "C"

@@ -11,6 +11,9 @@
 namespace bismuth::gl {
 
 std::shared_ptr<BufferObject>* Context::target_slot(GLenum target) {
+  // OpenGL ES 3.1 / 3.2 table 6.1: no QUERY_BUFFER (desktop GL's ARB_query_buffer_object); TEXTURE_BUFFER from ES
+  // 3.2 on.
+  if (version.es && (target == GL_QUERY_BUFFER || (target == GL_TEXTURE_BUFFER && version.minor < 2))) return nullptr;
   switch (target) {
     case GL_ARRAY_BUFFER: return &array_buffer;
     case GL_COPY_READ_BUFFER: return &copy_read;
@@ -243,7 +246,7 @@ GLAPI void APIENTRY glDeleteBuffers(GLsizei n, const GLuint* buffers) {
                      GL_PIXEL_UNPACK_BUFFER, GL_QUERY_BUFFER, GL_ELEMENT_ARRAY_BUFFER, GL_DRAW_INDIRECT_BUFFER,
                      GL_TEXTURE_BUFFER, GL_TRANSFORM_FEEDBACK_BUFFER}) {
       auto* slot = ctx->target_slot(t);
-      if (*slot == b) slot->reset();
+      if (slot != nullptr && *slot == b) slot->reset();
     }
     for (auto& s : ctx->ssbo) if (s.buffer == b) s = {};
     for (auto& s : ctx->ubo) if (s.buffer == b) s = {};

@@ -9,6 +9,7 @@
 
 #include "bismuth/backend/process_exit.hpp"
 #include "context.hpp"
+#include "context_version.hpp"
 
 namespace bismuth::gl {
 
@@ -44,7 +45,8 @@ bool is_live(Context* ctx) {
   return live_contexts().count(ctx) != 0;
 }
 
-Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* share, bool debug, int profile) {
+Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* share, bool debug, int profile,
+                                  const ContextVersion& version) {
   std::shared_ptr<ShareGroup> group;
   if (share != nullptr) {
     if (share->share->device_state != state) return fail("the share context is on another device", EGL_BAD_MATCH);
@@ -54,8 +56,18 @@ Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* s
   }
   auto stream = backend::CommandStream::create(*state->device, *state->cache);
   if (!stream) return stream.error();
+  std::string version_text = version_string(version, state->caps);
+  std::string glsl_version_text = glsl_version_string(version);
+  std::vector<std::string> extensions = context_extensions(version, state->caps);
+  std::string extensions_text;
+  for (const std::string& name : extensions) extensions_text += (extensions_text.empty() ? "" : " ") + name;
   auto* ctx = new Context(std::move(group), std::move(*stream), debug);
   ctx->profile_mask = profile;
+  ctx->version = version;
+  ctx->version_string = std::move(version_text);
+  ctx->glsl_version_string = std::move(glsl_version_text);
+  ctx->extensions = std::move(extensions);
+  ctx->extensions_string = std::move(extensions_text);
   std::lock_guard lock(g_contexts_mutex);
   live_contexts().insert(ctx);
   existing_contexts().insert(ctx);

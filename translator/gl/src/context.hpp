@@ -13,8 +13,10 @@
 namespace bismuth::gl {
 
 // A new context on `state`, in the share group of `share` (null: a new group). `profile`: the
-// GL_CONTEXT_*_PROFILE_BIT glGetIntegerv(GL_CONTEXT_PROFILE_MASK) reports.
-Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* share, bool debug, int profile);
+// GL_CONTEXT_*_PROFILE_BIT glGetIntegerv(GL_CONTEXT_PROFILE_MASK) reports (desktop GL); `version`: desktop GL 4.6
+// or OpenGL ES 3.1 / 3.2 (context_version.hpp).
+Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* share, bool debug, int profile,
+                                  const ContextVersion& version = {});
 
 // Whether `ctx` is a context created and not yet destroyed.
 bool is_live(Context* ctx);

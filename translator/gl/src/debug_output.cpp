@@ -8,8 +8,6 @@
 namespace bismuth::gl {
 
 namespace {
-constexpr size_t kMaxLoggedMessages = 64;  // GL_MAX_DEBUG_LOGGED_MESSAGES
-constexpr GLsizei kMaxMessageLength = 1024;  // GL_MAX_DEBUG_MESSAGE_LENGTH
 
 uint64_t key(GLenum source, GLenum type, GLenum severity) {
   return (uint64_t(source) << 32) ^ (uint64_t(type) << 16) ^ severity;
@@ -44,12 +42,12 @@ void Context::debug(GLenum source, GLenum type, GLuint id, GLenum severity, cons
   // Low-severity messages are off by default (KHR_debug: only GL_DEBUG_SEVERITY_LOW starts disabled).
   if (severity == GL_DEBUG_SEVERITY_LOW && !debug_context) return;
   if (debug_callback != nullptr) {
-    std::string text = message.substr(0, kMaxMessageLength - 1);
+    std::string text = message.substr(0, kMaxDebugMessageLength - 1);
     debug_callback(source, type, id, severity, static_cast<GLsizei>(text.size()), text.c_str(), debug_user);
     return;
   }
-  if (debug_log.size() < kMaxLoggedMessages) {
-    debug_log.push_back({source, type, severity, id, message.substr(0, kMaxMessageLength - 1)});
+  if (debug_log.size() < kMaxDebugLoggedMessages) {
+    debug_log.push_back({source, type, severity, id, message.substr(0, kMaxDebugMessageLength - 1)});
   }
 }
 
@@ -93,6 +91,21 @@ GLAPI void APIENTRY glDebugMessageCallback(GLDEBUGPROC callback, const void* use
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   ctx->debug_callback = callback;
   ctx->debug_user = userParam;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+// GL 4.6 §22.2.6 / OpenGL ES 3.2 §20.2: the pointer state, which is KHR_debug's callback and its user parameter.
+GLAPI void APIENTRY glGetPointerv(GLenum pname, void** params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  switch (pname) {
+    case GL_DEBUG_CALLBACK_FUNCTION:
+      if (params) *params = reinterpret_cast<void*>(ctx->debug_callback);
+      return;
+    case GL_DEBUG_CALLBACK_USER_PARAM:
+      if (params) *params = const_cast<void*>(ctx->debug_user);
+      return;
+    default: ctx->set_error(GL_INVALID_ENUM, "glGetPointerv: pname " + hex(pname) + " is not pointer state");
+  }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -140,7 +153,7 @@ GLAPI void APIENTRY glDebugMessageInsert(GLenum source, GLenum type, GLuint id, 
     return;
   }
   const size_t n = length < 0 ? std::strlen(buf) : static_cast<size_t>(length);
-  if (n >= kMaxMessageLength) {
+  if (n >= static_cast<size_t>(kMaxDebugMessageLength)) {
     ctx->set_error(GL_INVALID_VALUE, "glDebugMessageInsert: the message is longer than GL_MAX_DEBUG_MESSAGE_LENGTH");
     return;
   }

@@ -271,6 +271,11 @@ bool active_program(Context* ctx, const char* func, Selected& out) {
     out.glsl = ctx->program->executable.get();
     return true;
   }
+  // GL 4.6 §7.3: without a current program, the bound program pipeline's compute stage.
+  if (!ctx->program && ctx->pipeline && ctx->pipeline->compute && ctx->pipeline->compute->executable) {
+    out.glsl = ctx->pipeline->compute->executable.get();
+    return true;
+  }
   if (ctx->compute_program_enabled) {
     if (!ctx->asm_program || !ctx->asm_program->executable) {
       ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": GL_COMPUTE_PROGRAM_NV is enabled and the bound "
@@ -406,8 +411,12 @@ GLAPI void APIENTRY glMemoryBarrier(GLbitfield barriers) {
       GL_PIXEL_BUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT |
       GL_FRAMEBUFFER_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT | GL_ATOMIC_COUNTER_BARRIER_BIT |
       GL_SHADER_STORAGE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_QUERY_BUFFER_BARRIER_BIT;
-  if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~kAll) != 0) {
-    ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits");
+  // OpenGL ES 3.2 §7.11.2 has no QUERY_BUFFER_BARRIER_BIT (CLIENT_MAPPED_BUFFER_BARRIER_BIT comes with
+  // EXT_buffer_storage, which ES contexts have: context_version.cpp).
+  constexpr GLbitfield kDesktopOnly = GL_QUERY_BUFFER_BARRIER_BIT;
+  const GLbitfield valid = ctx->version.es ? kAll & ~kDesktopOnly : kAll;
+  if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~valid) != 0) {
+    ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits of this API");
     return;
   }
   if (Status ok = ctx->stream->barrier(); !ok) ctx->backend_error("glMemoryBarrier", ok.error());

@@ -1,6 +1,6 @@
 // EGL 1.5, the headless subset: devices (EGL_EXT_device_enumeration), surfaceless displays, one config, contexts
-// without surfaces (EGL_KHR_surfaceless_context), make-current and the EGL queries. eglGetProcAddress is
-// proc_address.cpp.
+// without surfaces (EGL_KHR_surfaceless_context) of the OpenGL and OpenGL ES APIs, make-current and the EGL
+// queries. eglGetProcAddress is proc_address.cpp.
 #define EGL_EGLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "context_version.hpp"
 #include "device_state.hpp"
 
 using namespace bismuth;
@@ -20,7 +21,9 @@ using namespace bismuth::gl;
 namespace {
 
 thread_local EGLint t_egl_error = EGL_SUCCESS;
-thread_local EGLenum t_egl_api = EGL_NONE;  // EGL 1.5 §3.7: EGL_NONE when OpenGL ES is not supported
+// EGL 1.5 §3.7: "The initial value of the current rendering API is EGL_OPENGL_ES_API, unless OpenGL ES is not
+// supported by an implementation"; Bismuth supports it (OpenGL ES 3.1 / 3.2).
+thread_local EGLenum t_egl_api = EGL_OPENGL_ES_API;
 
 struct EglDevice {
   uint32_t index;
@@ -42,6 +45,9 @@ struct EglDisplay {
 struct EglConfig {
   EGLint id = 1;
 };
+// The client APIs the config renders with (EGL_RENDERABLE_TYPE, EGL_CONFORMANT): OpenGL, and OpenGL ES 2 and 3
+// (ES 2.0 and 3.0 requests get an ES 3.1 context, which is backwards compatible with them).
+constexpr EGLint kRenderableApis = EGL_OPENGL_BIT | EGL_OPENGL_ES2_BIT | EGL_OPENGL_ES3_BIT;
 EglConfig g_config;
 
 std::mutex g_egl_mutex;
@@ -108,6 +114,58 @@ bool egl_devices_ready() {
     egl_devices().push_back(std::make_unique<EglDevice>(EglDevice{static_cast<uint32_t>(egl_devices().size())}));
   }
   return true;
+}
+
+// What eglCreateContext's attributes ask for.
+struct ContextRequest {
+  ContextVersion version;
+  EGLint profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
+  bool debug = false;
+};
+
+// Reads eglCreateContext's attributes for `api` into `out`; EGL_SUCCESS or the error to report.
+EGLint parse_context_attributes(EGLenum api, const EGLint* attrib_list, ContextRequest& out) {
+  const bool es = api == EGL_OPENGL_ES_API;
+  // EGL 1.5 §3.7.1.1: the default version is 1.0 for both APIs (an ES 1.x request, which Bismuth has no context
+  // for).
+  EGLint major = 1, minor = 0;
+  for (const EGLint* a = attrib_list; a != nullptr && a[0] != EGL_NONE; a += 2) {
+    switch (a[0]) {
+      case EGL_CONTEXT_MAJOR_VERSION: major = a[1]; break;  // == EGL_CONTEXT_CLIENT_VERSION
+      case EGL_CONTEXT_MINOR_VERSION: minor = a[1]; break;
+      case EGL_CONTEXT_OPENGL_DEBUG: out.debug = a[1] == EGL_TRUE; break;
+      case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
+      case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY: break;
+      // EGL_KHR_create_context: the profile mask, forward compatibility and the context flags "are only meaningful
+      // for OpenGL contexts, and specifying [them] for other types of contexts, including OpenGL ES contexts, will
+      // generate an error" (EGL 1.5 §3.7.1: EGL_BAD_ATTRIBUTE for an attribute not meaningful for the API).
+      case EGL_CONTEXT_OPENGL_PROFILE_MASK:
+        if (es) return EGL_BAD_ATTRIBUTE;
+        out.profile = a[1];
+        break;
+      case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
+        if (es) return EGL_BAD_ATTRIBUTE;
+        break;
+      case EGL_CONTEXT_FLAGS_KHR:
+        if (es && a[1] != 0) return EGL_BAD_ATTRIBUTE;
+        out.debug = out.debug || (a[1] & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR);
+        break;
+      default: return EGL_BAD_ATTRIBUTE;
+    }
+  }
+  if (es) {
+    const auto version = es_context_version(major, minor);
+    if (!version) return EGL_BAD_MATCH;
+    out.version = *version;
+    return EGL_SUCCESS;
+  }
+  // GL 4.6 is a valid answer to any request up to 4.6 (EGL_KHR_create_context: "at least the version asked").
+  if (major > 4 || (major == 4 && minor > 6) || major < 1) return EGL_BAD_MATCH;
+  if (out.profile != EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT &&
+      out.profile != EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
+    return EGL_BAD_MATCH;
+  }
+  return EGL_SUCCESS;
 }
 
 const char* kClientExtensions =
@@ -268,14 +326,14 @@ const char* EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name) {
   switch (name) {
     case EGL_VENDOR: return "Bismuth";
     case EGL_VERSION: return "1.5 Bismuth";
-    case EGL_CLIENT_APIS: return "OpenGL";
+    case EGL_CLIENT_APIS: return "OpenGL OpenGL_ES";
     case EGL_EXTENSIONS: return kDisplayExtensions;
     default: return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
   }
 }
 
 EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api) {
-  if (api != EGL_OPENGL_API) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  if (api != EGL_OPENGL_API && api != EGL_OPENGL_ES_API) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
   t_egl_api = api;
   return egl_ok();
 }
@@ -290,7 +348,8 @@ EGLBoolean EGLAPIENTRY eglGetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint 
   return egl_ok();
 }
 
-// One config: OpenGL renderable, no surfaces (compute only). Attributes asking for something else match nothing.
+// One config: OpenGL and OpenGL ES renderable, no surfaces (compute only). Attributes asking for something else match
+// nothing.
 EGLBoolean EGLAPIENTRY eglChooseConfig(EGLDisplay dpy, const EGLint* attrib_list, EGLConfig* configs,
                                        EGLint config_size, EGLint* num_config) {
   if (ready_display(dpy) == nullptr) return EGL_FALSE;
@@ -301,7 +360,7 @@ EGLBoolean EGLAPIENTRY eglChooseConfig(EGLDisplay dpy, const EGLint* attrib_list
     switch (a[0]) {
       case EGL_RENDERABLE_TYPE:
       case EGL_CONFORMANT:
-        if (value != EGL_DONT_CARE && (value & ~EGL_OPENGL_BIT) != 0) match = false;
+        if (value != EGL_DONT_CARE && (value & ~kRenderableApis) != 0) match = false;
         break;
       case EGL_CONFIG_ID:
         if (value != EGL_DONT_CARE && value != g_config.id) match = false;
@@ -331,7 +390,7 @@ EGLBoolean EGLAPIENTRY eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLi
   if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
   switch (attribute) {
     case EGL_CONFIG_ID: *value = g_config.id; break;
-    case EGL_RENDERABLE_TYPE: case EGL_CONFORMANT: *value = EGL_OPENGL_BIT; break;
+    case EGL_RENDERABLE_TYPE: case EGL_CONFORMANT: *value = kRenderableApis; break;
     case EGL_SURFACE_TYPE: *value = 0; break;
     case EGL_CONFIG_CAVEAT: *value = EGL_NONE; break;
     default: *value = 0; break;
@@ -344,30 +403,12 @@ EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLCon
   EglCall call;
   EglDisplay* d = ready_display(dpy);
   if (d == nullptr) return EGL_NO_CONTEXT;
-  if (t_egl_api != EGL_OPENGL_API) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  const EGLenum api = t_egl_api;
+  if (api != EGL_OPENGL_API && api != EGL_OPENGL_ES_API) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
   if (config != EGL_NO_CONFIG_KHR && config != &g_config) return egl_fail(EGL_BAD_CONFIG, EGL_NO_CONTEXT);
-  EGLint major = 1, minor = 0;
-  EGLint profile = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
-  bool debug = false;
-  for (const EGLint* a = attrib_list; a != nullptr && a[0] != EGL_NONE; a += 2) {
-    switch (a[0]) {
-      case EGL_CONTEXT_MAJOR_VERSION: major = a[1]; break;
-      case EGL_CONTEXT_MINOR_VERSION: minor = a[1]; break;
-      case EGL_CONTEXT_OPENGL_PROFILE_MASK: profile = a[1]; break;
-      case EGL_CONTEXT_OPENGL_DEBUG: debug = a[1] == EGL_TRUE; break;
-      case EGL_CONTEXT_FLAGS_KHR: debug = debug || (a[1] & EGL_CONTEXT_OPENGL_DEBUG_BIT_KHR); break;
-      case EGL_CONTEXT_OPENGL_FORWARD_COMPATIBLE:
-      case EGL_CONTEXT_OPENGL_ROBUST_ACCESS:
-      case EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY:
-        break;
-      default:
-        return egl_fail(EGL_BAD_ATTRIBUTE, EGL_NO_CONTEXT);
-    }
-  }
-  // GL 4.6 is a valid answer to any request up to 4.6 (EGL_KHR_create_context: "at least the version asked").
-  if (major > 4 || (major == 4 && minor > 6) || major < 1) return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
-  if (profile != EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT && profile != EGL_CONTEXT_OPENGL_COMPATIBILITY_PROFILE_BIT) {
-    return egl_fail(EGL_BAD_MATCH, EGL_NO_CONTEXT);
+  ContextRequest request;
+  if (const EGLint error = parse_context_attributes(api, attrib_list, request); error != EGL_SUCCESS) {
+    return egl_fail(error, EGL_NO_CONTEXT);
   }
   Context* share = nullptr;
   std::shared_ptr<DeviceState> state;
@@ -377,13 +418,18 @@ EGLContext EGLAPIENTRY eglCreateContext(EGLDisplay dpy, EGLConfig config, EGLCon
     if (share_context != EGL_NO_CONTEXT) {
       share = static_cast<Context*>(share_context);
       if (!d->has_context(share) || !is_live(share)) return egl_fail(EGL_BAD_CONTEXT, EGL_NO_CONTEXT);
+      // EGL 1.5 §3.7.1: "If share_context is neither EGL_NO_CONTEXT nor a valid context of the same client API
+      // type as the newly created context, then an EGL_BAD_CONTEXT error is generated."
+      if (share->version.es != request.version.es) return egl_fail(EGL_BAD_CONTEXT, EGL_NO_CONTEXT);
     }
   }
   if (!state) return egl_fail(EGL_NOT_INITIALIZED, EGL_NO_CONTEXT);  // terminated meanwhile
   try {
-    auto ctx = create_context(state, share, debug,
-                              profile == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT ? GL_CONTEXT_CORE_PROFILE_BIT
-                                                                             : GL_CONTEXT_COMPATIBILITY_PROFILE_BIT);
+    auto ctx =
+        create_context(state, share, request.debug,
+                       request.profile == EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT ? GL_CONTEXT_CORE_PROFILE_BIT
+                                                                              : GL_CONTEXT_COMPATIBILITY_PROFILE_BIT,
+                       request.version);
     if (!ctx) {
       std::fprintf(stderr, "bismuth-gl: eglCreateContext: %s\n", ctx.error().message.c_str());
       return egl_fail(EGL_BAD_ALLOC, EGL_NO_CONTEXT);
@@ -460,19 +506,21 @@ EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint) { return EGL_NO_SURFACE; }
 EGLBoolean EGLAPIENTRY eglReleaseThread(void) {
   EglCall call;
   make_current(nullptr);
-  t_egl_api = EGL_NONE;
+  t_egl_api = EGL_OPENGL_ES_API;  // EGL 1.5 §3.11: the thread's state goes back to its initial values
   return egl_ok();
 }
 
 EGLBoolean EGLAPIENTRY eglQueryContext(EGLDisplay dpy, EGLContext context, EGLint attribute, EGLint* value) {
   EglDisplay* d = ready_display(dpy);
   if (d == nullptr) return EGL_FALSE;
-  if (!display_has_context(d, static_cast<Context*>(context))) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
+  auto* ctx = static_cast<Context*>(context);
+  if (!display_has_context(d, ctx)) return egl_fail(EGL_BAD_CONTEXT, EGL_FALSE);
   if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
   switch (attribute) {
     case EGL_CONFIG_ID: *value = g_config.id; break;
-    case EGL_CONTEXT_CLIENT_TYPE: *value = EGL_OPENGL_API; break;
-    case EGL_CONTEXT_CLIENT_VERSION: *value = 4; break;
+    case EGL_CONTEXT_CLIENT_TYPE: *value = ctx->version.es ? EGL_OPENGL_ES_API : EGL_OPENGL_API; break;
+    // EGL 1.5 §3.7.4: the major version of the context (an ES 3.x context answers 3).
+    case EGL_CONTEXT_CLIENT_VERSION: *value = ctx->version.major; break;
     case EGL_RENDER_BUFFER: *value = EGL_NONE; break;
     default: return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
   }

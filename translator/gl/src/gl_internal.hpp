@@ -108,6 +108,7 @@ struct BufferObject {
   std::vector<std::byte> map_copy;
   // Persistent maps of persistent storage: the pointer is the buffer's host-coherent memory (no copy).
   bool map_direct = false;
+  std::string label;  // KHR_debug glObjectLabel (debug_annotations.cpp)
 };
 
 struct ShaderObject {
@@ -124,6 +125,7 @@ struct ShaderObject {
   std::vector<uint32_t> spirv;
   std::string spirv_entry;  // set by glSpecializeShader
   bool specialized = false;
+  std::string label;  // KHR_debug glObjectLabel
 };
 
 // The executable of one successful link: what glUseProgram installs and dispatch uses.
@@ -154,6 +156,24 @@ struct ProgramObject {
   bool delete_pending = false;
   uint32_t uses = 0;  // contexts that have it current
   std::shared_ptr<Executable> executable;  // the last successful link
+  std::string label;                       // KHR_debug glObjectLabel
+  // glProgramParameteri (program_pipelines.cpp): PROGRAM_SEPARABLE as set, and as it was at the last successful
+  // link (what glUseProgramStages checks); PROGRAM_BINARY_RETRIEVABLE_HINT.
+  bool separable = false;
+  bool linked_separable = false;
+  bool binary_retrievable_hint = false;
+};
+
+// A program pipeline object (GL 4.6 §7.4, OpenGL ES 3.1 §7.4; program_pipelines.cpp): a container object of one
+// context. Programs here have a compute stage only, so the compute stage is the pipeline's only program.
+struct ProgramPipelineObject {
+  GLuint name = 0;
+  bool created = false;  // bound once (or made by glCreateProgramPipelines / glUseProgramStages)
+  std::shared_ptr<ProgramObject> compute;  // COMPUTE_SHADER stage
+  std::shared_ptr<ProgramObject> active;   // glActiveShaderProgram: the target of glUniform*
+  bool validate_status = false;
+  std::string info_log;
+  std::string label;  // KHR_debug glObjectLabel
 };
 
 // ARB_vertex_program-style assembly programs (GL_COMPUTE_PROGRAM_NV): the limits this shim reports.
@@ -190,6 +210,7 @@ struct AsmProgramObject {
 struct SyncObject {
   uint64_t value = 0;  // timeline value that signals it
   std::shared_ptr<DeviceState> device;
+  std::string label;  // KHR_debug glObjectPtrLabel
 };
 
 struct QueryObject {
@@ -200,6 +221,7 @@ struct QueryObject {
   uint64_t timeline = 0;                            // TIMESTAMP: signalled when the preceding work is done
   bool has_result = false;
   uint64_t result = 0;
+  std::string label;  // KHR_debug glObjectLabel
 };
 
 // Objects shared between contexts created with a share context (GL 4.6 §5.1).
@@ -233,6 +255,31 @@ struct DebugMessage {
   std::string text;
 };
 
+// KHR_debug's limits (GL_MAX_DEBUG_MESSAGE_LENGTH, GL_MAX_DEBUG_LOGGED_MESSAGES, GL_MAX_LABEL_LENGTH,
+// GL_MAX_DEBUG_GROUP_STACK_DEPTH): the GL 4.6 / ES 3.2 minimums or more.
+inline constexpr GLsizei kMaxDebugMessageLength = 1024;
+inline constexpr size_t kMaxDebugLoggedMessages = 64;
+inline constexpr GLsizei kMaxLabelLength = 256;
+inline constexpr size_t kMaxDebugGroupStackDepth = 64;
+
+// A KHR_debug debug group (glPushDebugGroup): what its pop repeats, and the message controls of the group it was
+// pushed onto, which its pop restores (GL 4.6 §20.6).
+struct DebugGroup {
+  GLenum source;
+  GLuint id;
+  std::string message;
+  std::unordered_set<uint64_t> parent_disabled;
+  std::unordered_set<uint64_t> parent_disabled_ids;
+};
+
+// The client API and version a context implements (EGL 1.5 §3.7.1.1): desktop GL 4.6, or OpenGL ES 3.1 / 3.2
+// (context_version.hpp). Fixed at creation.
+struct ContextVersion {
+  bool es = false;
+  int major = 4;
+  int minor = 6;
+};
+
 class Context {
  public:
   Context(std::shared_ptr<ShareGroup> group, std::unique_ptr<backend::CommandStream> stream, bool debug_context);
@@ -244,6 +291,13 @@ class Context {
   const Caps& caps;
   bool debug_context = false;
   int profile_mask = GL_CONTEXT_CORE_PROFILE_BIT;
+  ContextVersion version;
+  std::string version_string;       // GL_VERSION
+  std::string glsl_version_string;  // GL_SHADING_LANGUAGE_VERSION
+  // The extensions of the context's API (context_version.hpp): glGetStringi(GL_EXTENSIONS, i), and for OpenGL ES
+  // glGetString(GL_EXTENSIONS) (the names joined by spaces).
+  std::vector<std::string> extensions;
+  std::string extensions_string;
   // Lifecycle (context.cpp): kCurrent while current in a thread, kDestroyPending once destroyed while current
   // (it is deleted when released, EGL 1.5 §3.7.1.5). One word, so that a release and a destroy in two threads
   // decide together which of them deletes the context.
@@ -262,6 +316,7 @@ class Context {
   // (source, type, severity) disabled by glDebugMessageControl, as a set of keys.
   std::unordered_set<uint64_t> debug_disabled;
   std::unordered_set<uint64_t> debug_disabled_ids;
+  std::vector<DebugGroup> debug_groups;  // pushed groups; GL_DEBUG_GROUP_STACK_DEPTH is their count + 1
 
   // Records `code` (first error wins until glGetError) and a KHR_debug message naming the call.
   void set_error(GLenum code, const std::string& message);
@@ -269,6 +324,11 @@ class Context {
 
   // ---- bindings ----
   std::shared_ptr<ProgramObject> program;  // glUseProgram
+  // Program pipelines (container objects, which contexts do not share: GL 4.6 chapter 5) and the bound one; a
+  // current program wins over it (GL 4.6 §7.3).
+  std::map<GLuint, std::shared_ptr<ProgramPipelineObject>> pipelines;
+  GLuint next_pipeline = 1;
+  std::shared_ptr<ProgramPipelineObject> pipeline;
   std::shared_ptr<BufferObject> array_buffer, copy_read, copy_write, dispatch_indirect, ssbo_generic, ubo_generic,
       acb_generic, pixel_pack, pixel_unpack, query_buffer, element_array, draw_indirect, texture_buffer, transform_feedback;
   std::array<IndexedBinding, GlBindingMap::kMaxShaderStorageBufferBindings> ssbo{};

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "bismuth/gl/bismuth_gl.h"
@@ -25,13 +26,42 @@ template <class F>
 Proc as_proc(F f) {
   return reinterpret_cast<Proc>(f);
 }
-Proc lookup_gl(const char* name) {
+Proc lookup_table(const char* name) {
   const bismuth_gl_proc* begin = bismuth_gl_procs;
   const bismuth_gl_proc* end = bismuth_gl_procs + bismuth_gl_proc_count;
   auto it = std::lower_bound(begin, end, name,
                              [](const bismuth_gl_proc& p, const char* n) { return std::strcmp(p.name, n) < 0; });
   if (it != end && std::strcmp(it->name, name) == 0) return it->address;
   return nullptr;
+}
+
+// KHR_debug: "In OpenGL ES contexts, all entry points have a KHR suffix" (the extension's OpenGL ES interaction;
+// ES 3.2 made them core without it). ES 3.1 ports ask for glDebugMessageCallbackKHR & co; they are the core
+// functions under another name.
+constexpr const char* kKhrDebugFunctions[] = {
+    "glDebugMessageCallback", "glDebugMessageControl", "glDebugMessageInsert", "glGetDebugMessageLog",
+    "glGetObjectLabel",       "glGetObjectPtrLabel",   "glGetPointerv",        "glObjectLabel",
+    "glObjectPtrLabel",       "glPopDebugGroup",       "glPushDebugGroup",
+};
+
+// EXT_buffer_storage (OpenGL ES): glBufferStorageEXT is glBufferStorage.
+constexpr const char* kExtBufferStorageFunctions[] = {"glBufferStorage"};
+
+// `name` without `suffix` when it ends with it and the rest is one of `functions`: the core function's address.
+template <size_t N>
+Proc lookup_suffixed(std::string_view name, std::string_view suffix, const char* const (&functions)[N]) {
+  if (!name.ends_with(suffix)) return nullptr;
+  const std::string_view core = name.substr(0, name.size() - suffix.size());
+  for (const char* f : functions) {
+    if (core == f) return lookup_table(f);
+  }
+  return nullptr;
+}
+
+Proc lookup_gl(const char* name) {
+  if (Proc p = lookup_table(name)) return p;
+  if (Proc p = lookup_suffixed(name, "KHR", kKhrDebugFunctions)) return p;
+  return lookup_suffixed(name, "EXT", kExtBufferStorageFunctions);
 }
 }  // namespace
 

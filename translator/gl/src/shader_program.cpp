@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "context_version.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 #include "gl_spirv.hpp"
@@ -77,10 +78,24 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
     return;
   }
+  // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
+  if (auto version_error = check_glsl_version(ctx->version, s->source)) {
+    s->compile_status = false;
+    s->info_log = std::move(*version_error);
+    s->compiled = nullptr;
+    return;
+  }
   auto compiled = translator::GlShader::compile(s->source);
   s->compile_status = compiled->ok();
   s->info_log = compiled->info_log();
   s->compiled = compiled->ok() ? compiled : nullptr;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+// GL 4.6 / OpenGL ES 3.2 §7.2: "a hint from the application" that compiler resources may be freed; the compiler is
+// reloaded as needed. OpenGL ES ports call it after their shaders are compiled; the front keeps nothing to free.
+GLAPI void APIENTRY glReleaseShaderCompiler(void) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -224,6 +239,7 @@ GLAPI void APIENTRY glLinkProgram(GLuint program) {
     return;
   }
   p->link_status = true;
+  p->linked_separable = p->separable;  // what glUseProgramStages checks (program_pipelines.cpp)
   p->info_log = (*exe)->program.info_log;
   p->executable = std::move(*exe);
   BISMUTH_GL_END(BISMUTH_NOTHING)
@@ -309,10 +325,11 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
       v = exe ? static_cast<GLint>(exe->program.atomic_counter_buffers.size()) : 0;
       break;
     case GL_ACTIVE_ATTRIBUTES: case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: case GL_TRANSFORM_FEEDBACK_VARYINGS:
-    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_SEPARABLE: case GL_PROGRAM_BINARY_LENGTH:
-    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT:
+    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
       v = 0;
       break;
+    case GL_PROGRAM_SEPARABLE: v = p->separable; break;
+    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT: v = p->binary_retrievable_hint; break;
     case GL_COMPUTE_WORK_GROUP_SIZE: {
       // GL 4.6 §7.13: INVALID_OPERATION unless the program linked successfully with a compute shader.
       if (!exe) {
@@ -363,6 +380,7 @@ GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const G
   auto s = shader_object(ctx, shader, "glCreateShaderProgramv");
   auto p = program_object(ctx, program, "glCreateShaderProgramv");
   if (!s || !p) return 0;
+  p->separable = true;  // GL 4.6 §7.3: CreateShaderProgramv sets PROGRAM_SEPARABLE before its link
   if (s->compile_status) {
     glAttachShader(program, shader);
     glLinkProgram(program);
@@ -381,6 +399,14 @@ GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum 
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   if (binaryFormat != GL_SHADER_BINARY_FORMAT_SPIR_V) {
     ctx->set_error(GL_INVALID_ENUM, "glShaderBinary: binaryFormat is not GL_SHADER_BINARY_FORMAT_SPIR_V");
+    return;
+  }
+  // OpenGL ES 3.2 §7.2: "An INVALID_ENUM error is generated if binaryformat is not a supported format returned in
+  // SHADER_BINARY_FORMATS" — an OpenGL ES context lists none (SPIR-V modules are GL 4.6's).
+  if (ctx->version.es) {
+    ctx->set_error(GL_INVALID_ENUM,
+                   "glShaderBinary: an OpenGL ES context has no shader binary formats (SPIR-V "
+                   "modules are GL 4.6's, ARB_gl_spirv)");
     return;
   }
   if (count < 0 || length < 0) {

@@ -4,14 +4,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cmath>
+#include <iterator>
 
 #include "gl_internal.hpp"
 
 namespace bismuth::gl {
 namespace {
-
-constexpr GLint kMaxDebugMessageLength = 1024;
-constexpr GLint kMaxDebugLoggedMessages = 64;
 
 struct Values {
   int count = 0;
@@ -28,13 +26,35 @@ int64_t timestamp_ns() {
       .count();
 }
 
+// The versions glGetStringi(GL_SHADING_LANGUAGE_VERSION, i) lists in a desktop context (GL 4.6 §22.2): the GLSL
+// versions the front compiles compute shaders of, and GLSL ES 3.10 (ARB_ES3_1_compatibility, core since GL 4.5).
+constexpr const char* kDesktopGlslVersions[] = {"460 core", "450 core", "430 core", "310 es"};
+
+// State that exists in desktop GL only: an OpenGL ES context answers INVALID_ENUM for it (OpenGL ES 3.2's state
+// tables do not have it).
+bool desktop_only_state(GLenum pname) {
+  switch (pname) {
+    case GL_CONTEXT_PROFILE_MASK:
+    case GL_NUM_SHADING_LANGUAGE_VERSIONS:
+    case GL_NUM_SPIR_V_EXTENSIONS:
+    case GL_QUERY_BUFFER_BINDING:
+    case GL_TIMESTAMP:
+    case GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB:
+    case GL_PROGRAM_ERROR_POSITION_ARB:
+    case GL_COMPUTE_PROGRAM_NV: return true;
+    default: return false;
+  }
+}
+
 // Non-indexed state. False: not a state this shim knows (INVALID_ENUM).
 bool get_state(Context* ctx, GLenum pname, Values& out) {
   const Caps& c = ctx->caps;
+  if (ctx->version.es && desktop_only_state(pname)) return false;
   switch (pname) {
-    case GL_MAJOR_VERSION: out.set(4); return true;
-    case GL_MINOR_VERSION: out.set(6); return true;
-    case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(c.extensions.size())); return true;
+    case GL_MAJOR_VERSION: out.set(ctx->version.major); return true;
+    case GL_MINOR_VERSION: out.set(ctx->version.minor); return true;
+    case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(ctx->extensions.size())); return true;
+    case GL_NUM_SHADING_LANGUAGE_VERSIONS: out.set(static_cast<int64_t>(std::size(kDesktopGlslVersions))); return true;
     case GL_CONTEXT_FLAGS: out.set(ctx->debug_context ? GL_CONTEXT_FLAG_DEBUG_BIT : 0); return true;
     case GL_CONTEXT_PROFILE_MASK: out.set(ctx->profile_mask); return true;
     case GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS: out.set(c.max_group_invocations); return true;
@@ -44,7 +64,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       return true;
     case GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: out.set(c.max_shared_memory); return true;
     case GL_MAX_COMPUTE_UNIFORM_BLOCKS: out.set(14); return true;
-    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(14); return true;
+    // Uniform blocks of all stages of a program together: GL 4.6's minimum 70 (ES 3.2: 60). A program here has one
+    // stage, whose MAX_COMPUTE_UNIFORM_BLOCKS is the bound a program meets first.
+    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(70); return true;
     case GL_MAX_COMPUTE_UNIFORM_COMPONENTS: out.set(4096); return true;
     case GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS: out.set(4096 + 14 * 16384 / 4); return true;
     case GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS:
@@ -54,6 +76,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_ATOMIC_COUNTER_BUFFER_SIZE: out.set(32768); return true;
     case GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS:
     case GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS: out.set(16); return true;
+    // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8); a program here has a compute
+    // stage only, with no images.
+    case GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES: out.set(16); return true;
     case GL_MAX_COMPUTE_IMAGE_UNIFORMS: out.set(0); return true;
     case GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS: out.set(0); return true;
     case GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxShaderStorageBufferBindings); return true;
@@ -65,6 +90,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT: out.set(c.ssbo_alignment); return true;
     case GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT: out.set(c.ubo_alignment); return true;
     case GL_CURRENT_PROGRAM: out.set(ctx->program ? ctx->program->name : 0); return true;
+    case GL_PROGRAM_PIPELINE_BINDING: out.set(ctx->pipeline ? ctx->pipeline->name : 0); return true;
     case GL_ARRAY_BUFFER_BINDING: out.set(name_of(ctx->array_buffer)); return true;
     case GL_COPY_READ_BUFFER_BINDING: out.set(name_of(ctx->copy_read)); return true;
     case GL_COPY_WRITE_BUFFER_BINDING: out.set(name_of(ctx->copy_write)); return true;
@@ -77,18 +103,21 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_QUERY_BUFFER_BINDING: out.set(name_of(ctx->query_buffer)); return true;
     case GL_TIMESTAMP: out.set(timestamp_ns()); return true;
     case GL_MAX_DEBUG_MESSAGE_LENGTH: out.set(kMaxDebugMessageLength); return true;
-    case GL_MAX_DEBUG_LOGGED_MESSAGES: out.set(kMaxDebugLoggedMessages); return true;
+    case GL_MAX_DEBUG_LOGGED_MESSAGES: out.set(static_cast<int64_t>(kMaxDebugLoggedMessages)); return true;
     case GL_DEBUG_LOGGED_MESSAGES: out.set(static_cast<int64_t>(ctx->debug_log.size())); return true;
     case GL_DEBUG_NEXT_LOGGED_MESSAGE_LENGTH:
       out.set(ctx->debug_log.empty() ? 0 : static_cast<int64_t>(ctx->debug_log.front().text.size()) + 1);
       return true;
-    case GL_MAX_LABEL_LENGTH: out.set(256); return true;
-    case GL_MAX_DEBUG_GROUP_STACK_DEPTH: out.set(64); return true;
-    case GL_DEBUG_GROUP_STACK_DEPTH: out.set(1); return true;
+    case GL_MAX_LABEL_LENGTH: out.set(kMaxLabelLength); return true;
+    case GL_MAX_DEBUG_GROUP_STACK_DEPTH: out.set(static_cast<int64_t>(kMaxDebugGroupStackDepth)); return true;
+    case GL_DEBUG_GROUP_STACK_DEPTH: out.set(static_cast<int64_t>(ctx->debug_groups.size()) + 1); return true;
     case GL_DEBUG_OUTPUT: out.set_bool(ctx->debug_output); return true;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: out.set_bool(ctx->debug_synchronous); return true;
-    case GL_NUM_SHADER_BINARY_FORMATS: out.set(1); return true;
-    case GL_SHADER_BINARY_FORMATS: out.set(GL_SHADER_BINARY_FORMAT_SPIR_V); return true;
+    // SPIR-V shader binaries are GL 4.6's (ARB_gl_spirv); OpenGL ES has no binary format Bismuth takes.
+    case GL_NUM_SHADER_BINARY_FORMATS: out.set(ctx->version.es ? 0 : 1); return true;
+    case GL_SHADER_BINARY_FORMATS:
+      if (!ctx->version.es) out.set(GL_SHADER_BINARY_FORMAT_SPIR_V);
+      return true;
     case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(0); return true;
     case GL_NUM_SPIR_V_EXTENSIONS: out.set(0); return true;
     case GL_SHADER_COMPILER: out.set_bool(true); return true;
@@ -129,8 +158,8 @@ Indexed get_indexed(Context* ctx, GLenum pname, GLuint index, Values& out) {
       if (index >= 3) return Indexed::BadIndex;
       out.set(c.max_group_size[index]);
       return Indexed::Ok;
-    case GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB:
-      if (!c.variable_group_size) return Indexed::BadEnum;
+    case GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB:  // ARB_compute_variable_group_size: desktop GL only
+      if (!c.variable_group_size || ctx->version.es) return Indexed::BadEnum;
       if (index >= 3) return Indexed::BadIndex;
       out.set(c.max_variable_group_size[index]);
       return Indexed::Ok;
@@ -207,8 +236,16 @@ GLAPI const GLubyte* APIENTRY glGetString(GLenum name) {
   switch (name) {
     case GL_VENDOR: s = "Bismuth"; break;
     case GL_RENDERER: s = ctx->caps.renderer.c_str(); break;
-    case GL_VERSION: s = ctx->caps.version.c_str(); break;
-    case GL_SHADING_LANGUAGE_VERSION: s = "4.60"; break;
+    case GL_VERSION: s = ctx->version_string.c_str(); break;
+    case GL_SHADING_LANGUAGE_VERSION: s = ctx->glsl_version_string.c_str(); break;
+    // OpenGL ES 3.2 §20.2 keeps GetString(EXTENSIONS) (the names separated by spaces); GL 4.6 core removed it.
+    case GL_EXTENSIONS:
+      if (!ctx->version.es) {
+        ctx->set_error(GL_INVALID_ENUM, "glGetString: GL_EXTENSIONS is glGetStringi's in a core context");
+        return nullptr;
+      }
+      s = ctx->extensions_string.c_str();
+      break;
     case GL_PROGRAM_ERROR_STRING_ARB: s = ctx->program_error_string.c_str(); break;
     default:
       ctx->set_error(GL_INVALID_ENUM, "glGetString: invalid name " + hex(name));
@@ -221,15 +258,16 @@ GLAPI const GLubyte* APIENTRY glGetString(GLenum name) {
 GLAPI const GLubyte* APIENTRY glGetStringi(GLenum name, GLuint index) {
   BISMUTH_GL_BEGIN(nullptr)
   if (name == GL_EXTENSIONS) {
-    if (index >= ctx->caps.extensions.size()) {
+    if (index >= ctx->extensions.size()) {
       ctx->set_error(GL_INVALID_VALUE, "glGetStringi: index is not below GL_NUM_EXTENSIONS");
       return nullptr;
     }
-    return reinterpret_cast<const GLubyte*>(ctx->caps.extensions[index].c_str());
+    return reinterpret_cast<const GLubyte*>(ctx->extensions[index].c_str());
   }
-  if (name == GL_SHADING_LANGUAGE_VERSION) {
-    static const char* versions[] = {"460 core", "450 core", "430 core"};
-    if (index >= 3) {
+  // OpenGL ES 3.2 §20.2: GetStringi takes EXTENSIONS only.
+  if (name == GL_SHADING_LANGUAGE_VERSION && !ctx->version.es) {
+    const auto& versions = kDesktopGlslVersions;
+    if (index >= std::size(versions)) {
       ctx->set_error(GL_INVALID_VALUE, "glGetStringi: index is out of range");
       return nullptr;
     }
@@ -238,6 +276,51 @@ GLAPI const GLubyte* APIENTRY glGetStringi(GLenum name, GLuint index) {
   ctx->set_error(GL_INVALID_ENUM, "glGetStringi: invalid name " + hex(name));
   return nullptr;
   BISMUTH_GL_END(nullptr)
+}
+
+// GetShaderPrecisionFormat (GL 4.6 and OpenGL ES 3.2, the shader queries of chapter 7): the range
+// (log2 of the magnitudes) and precision (bits) of each precision qualifier. highp is IEEE 754 binary32 and 32-bit
+// two's complement. An OpenGL ES shader's mediump and lowp become SPIR-V RelaxedPrecision, which Vulkan lets a
+// device run with as little as range (-2^14, 2^14) and a 10-bit mantissa, and 16-bit integers; desktop GLSL ignores
+// precision qualifiers (GLSL 4.60 §4.7), so a desktop context answers highp for all three.
+GLAPI void APIENTRY glGetShaderPrecisionFormat(GLenum shadertype, GLenum precisiontype, GLint* range,
+                                               GLint* precision) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (shadertype != GL_VERTEX_SHADER && shadertype != GL_FRAGMENT_SHADER) {
+    ctx->set_error(GL_INVALID_ENUM, "glGetShaderPrecisionFormat: shadertype " + hex(shadertype) +
+                                        " is not GL_VERTEX_SHADER or GL_FRAGMENT_SHADER");
+    return;
+  }
+  struct Format {
+    GLint min, max, bits;
+  };
+  constexpr Format kHighFloat{127, 127, 23}, kRelaxedFloat{14, 14, 10}, kHighInt{31, 30, 0}, kRelaxedInt{15, 14, 0};
+  const bool relaxed = ctx->version.es;
+  Format f{};
+  switch (precisiontype) {
+    case GL_HIGH_FLOAT: f = kHighFloat; break;
+    case GL_MEDIUM_FLOAT:
+    case GL_LOW_FLOAT: f = relaxed ? kRelaxedFloat : kHighFloat; break;
+    case GL_HIGH_INT: f = kHighInt; break;
+    case GL_MEDIUM_INT:
+    case GL_LOW_INT: f = relaxed ? kRelaxedInt : kHighInt; break;
+    default:
+      ctx->set_error(GL_INVALID_ENUM, "glGetShaderPrecisionFormat: precisiontype " + hex(precisiontype) +
+                                          " is not one of GL_{LOW,MEDIUM,HIGH}_{FLOAT,INT}");
+      return;
+  }
+  if (range) range[0] = f.min, range[1] = f.max;
+  if (precision) *precision = f.bits;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+// GL 4.6 §2.3.2 / OpenGL ES 3.2 §2.3.2: with RESET_NOTIFICATION_STRATEGY NO_RESET_NOTIFICATION (the only one
+// Bismuth's contexts have) "the implementation will never deliver notification of reset events, and
+// GetGraphicsResetStatus will always return NO_ERROR".
+GLAPI GLenum APIENTRY glGetGraphicsResetStatus(void) {
+  BISMUTH_GL_BEGIN(GL_NO_ERROR)
+  return GL_NO_ERROR;
+  BISMUTH_GL_END(GL_NO_ERROR)
 }
 
 GLAPI void APIENTRY glGetIntegerv(GLenum pname, GLint* data) { get("glGetIntegerv", pname, data); }

@@ -94,6 +94,10 @@ const char* base_name(Base b) {
 // The executable glUniform* (program == nullptr: the current program) or glProgramUniform* writes.
 Executable* target(Context* ctx, const GLuint* program, const char* func) {
   if (program == nullptr) {
+    // GL 4.6 §7.6.1: the current program, or without one the active program of the bound program pipeline.
+    if (!ctx->program && ctx->pipeline && ctx->pipeline->active && ctx->pipeline->active->executable) {
+      return ctx->pipeline->active->executable.get();
+    }
     if (!ctx->program || !ctx->program->executable) {
       ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no current program object");
       return nullptr;

@@ -25,6 +25,10 @@ typedef struct BismuthGLContextOptions {
   BismuthGLContext share_context;
   /* Non-zero: a debug context (GL_CONTEXT_FLAG_DEBUG_BIT). */
   int debug;
+  /* 0: an OpenGL 4.6 core context. 31 or 32: an OpenGL ES 3.1 or 3.2 context, as eglCreateContext makes for
+   * EGL_OPENGL_ES_API (GL_VERSION "OpenGL ES 3.x ...", GLSL ES shaders only; docs/gl_shim.md, "OpenGL ES
+   * contexts"). A share context must be of the same API. */
+  int es_version;
 } BismuthGLContextOptions;
 
 /* Vulkan objects a port owns. Handles are passed as void* / uint64_t so that this header needs no Vulkan
@@ -48,7 +52,7 @@ typedef struct BismuthGLVulkanDevice {
   void* queue_mutex;
 } BismuthGLVulkanDevice;
 
-/* Creates a GL 4.6 core context on a Bismuth-created device (options may be NULL). NULL on failure; then
+/* Creates a GL 4.6 core context (or an OpenGL ES one: es_version) on a Bismuth-created device (options may be NULL). NULL on failure; then
  * bismuthGetLastErrorString says why. */
 BismuthGLContext bismuthCreateContext(const BismuthGLContextOptions* options);
 /* Creates a context on a device the caller owns. */
