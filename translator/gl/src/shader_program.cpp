@@ -8,6 +8,7 @@
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 #include "gl_spirv.hpp"
+#include "graphics_program.hpp"
 #include "program_link.hpp"
 
 namespace bismuth::gl {
@@ -32,8 +33,9 @@ extern "C" {
 
 GLAPI GLuint APIENTRY glCreateShader(GLenum type) {
   BISMUTH_GL_BEGIN(0)
-  if (type != GL_COMPUTE_SHADER) {
-    ctx->set_error(GL_INVALID_ENUM, "glCreateShader: only GL_COMPUTE_SHADER is supported by this compute shim");
+  // GL 4.6 §7.1: "An INVALID_ENUM error is generated if type is not one of the values in table 7.1."
+  if (!is_shader_type(type)) {
+    ctx->set_error(GL_INVALID_ENUM, "glCreateShader: type " + hex(type) + " is not a shader type");
     return 0;
   }
   auto shader = std::make_shared<ShaderObject>();
@@ -74,6 +76,10 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   if (s->spirv_binary) {
     s->compile_status = false;
     s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
+    return;
+  }
+  if (graphics_stage(s->type)) {
+    compile_graphics_shader(*s);
     return;
   }
   auto compiled = translator::GlShader::compile(s->source);
@@ -307,8 +313,17 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
     case GL_ACTIVE_ATOMIC_COUNTER_BUFFERS:
       v = exe ? static_cast<GLint>(exe->program.atomic_counter_buffers.size()) : 0;
       break;
-    case GL_ACTIVE_ATTRIBUTES: case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: case GL_TRANSFORM_FEEDBACK_VARYINGS:
-    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_SEPARABLE: case GL_PROGRAM_BINARY_LENGTH:
+    case GL_ACTIVE_ATTRIBUTES: case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: {
+      // The vertex shader's active inputs (GL 4.6 §11.1.1); none without a vertex stage.
+      const auto* graphics = exe ? exe->graphics.get() : nullptr;
+      if (graphics && !graphics->stages.empty() && graphics->stages.front() == translator::ShaderStage::Vertex) {
+        v = pname == GL_ACTIVE_ATTRIBUTES ? static_cast<GLint>(graphics->inputs.size()) : max_name(graphics->inputs);
+      }
+      break;
+    }
+    case GL_PROGRAM_SEPARABLE: v = p->separable; break;
+    case GL_TRANSFORM_FEEDBACK_VARYINGS:
+    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
     case GL_PROGRAM_BINARY_RETRIEVABLE_HINT:
       v = 0;
       break;
@@ -316,6 +331,11 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
       // GL 4.6 §7.13: INVALID_OPERATION unless the program linked successfully with a compute shader.
       if (!exe) {
         ctx->set_error(GL_INVALID_OPERATION, "glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE): the program is not linked");
+        return;
+      }
+      if (exe->graphics) {
+        ctx->set_error(GL_INVALID_OPERATION,
+                       "glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE): the program has no compute shader");
         return;
       }
       // ARB_compute_variable_group_size: a variable-size program reports 0, 0, 0.
@@ -345,8 +365,8 @@ GLAPI void APIENTRY glGetProgramInfoLog(GLuint program, GLsizei bufSize, GLsizei
 
 GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const GLchar* const* strings) {
   BISMUTH_GL_BEGIN(0)
-  if (type != GL_COMPUTE_SHADER) {
-    ctx->set_error(GL_INVALID_ENUM, "glCreateShaderProgramv: only GL_COMPUTE_SHADER is supported");
+  if (!is_shader_type(type)) {
+    ctx->set_error(GL_INVALID_ENUM, "glCreateShaderProgramv: type " + hex(type) + " is not a shader type");
     return 0;
   }
   if (count < 0) {
@@ -362,6 +382,7 @@ GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const G
   auto s = shader_object(ctx, shader, "glCreateShaderProgramv");
   auto p = program_object(ctx, program, "glCreateShaderProgramv");
   if (!s || !p) return 0;
+  p->separable = true;  // GL 4.6 §7.3: the program is made separable before it is linked
   if (s->compile_status) {
     glAttachShader(program, shader);
     glLinkProgram(program);
