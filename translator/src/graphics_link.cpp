@@ -162,8 +162,20 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
     }
   }
 
+  // Each link parses its own trees (graphics_shader_impl.hpp says why); they outlive the program that links them.
+  std::vector<std::unique_ptr<glslang::TShader>> trees;
+  std::vector<const char*> texts;
+  texts.reserve(shaders.size());
+  for (const auto& shader : shaders) {
+    texts.push_back(shader->impl().source.c_str());
+    bool parsed = false;
+    trees.push_back(parse_gl_stage(shader->stage(), &texts.back(), parsed));
+    if (!parsed)
+      return fail(link_error(std::string("internal error: a ") + stage_name(shader->stage()) +
+                             " shader that compiled does not parse again: " + trees.back()->getInfoLog()));
+  }
   glslang::TProgram program;
-  for (const auto& shader : shaders) program.addShader(shader->impl().shader.get());
+  for (const auto& tree : trees) program.addShader(tree.get());
   // glslang checks each stage: a main, layouts that agree across the stage's shaders, a tessellation control
   // shader's output vertex count, a tessellation evaluation shader's primitive mode, a geometry shader's input and
   // output primitives and maximum vertex count.

@@ -100,23 +100,26 @@ std::shared_ptr<const GlGraphicsShader> GlGraphicsShader::compile(ShaderStage st
   return self;
 }
 
+std::unique_ptr<glslang::TShader> parse_gl_stage(ShaderStage stage, const char* const* text, bool& parsed) {
+  auto shader = std::make_unique<glslang::TShader>(glslang_stage(stage));
+  configure(*shader, stage, text);
+  parsed = shader->parse(GetDefaultResources(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault);
+  return shader;
+}
+
 void GlGraphicsShader::compile_source(std::string_view source, size_t stack_bytes) {
   impl_->source = std::string(source);
   impl_->stack_bytes = stack_bytes;
-  impl_->shader = std::make_unique<glslang::TShader>(glslang_stage(stage_));
-  glslang::TShader& shader = *impl_->shader;
   const char* text = impl_->source.c_str();
-  configure(shader, stage_, &text);
-  const bool parsed =
-      shader.parse(GetDefaultResources(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault);
-  std::vector<Diagnostic> diagnostics = parse_glslang_log(shader.getInfoLog(), impl_->source, kSourceName);
+  bool parsed = false;
+  auto shader = parse_gl_stage(stage_, &text, parsed);
+  std::vector<Diagnostic> diagnostics = parse_glslang_log(shader->getInfoLog(), impl_->source, kSourceName);
   if (!parsed && !has_errors(diagnostics)) {
     diagnostics.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1,
-                           std::string("compilation failed: ") + shader.getInfoLog()});
+                           std::string("compilation failed: ") + shader->getInfoLog()});
   }
   info_log_ = format_gl_info_log(diagnostics);
   ok_ = parsed;
-  if (!parsed) impl_->shader.reset();
 }
 
 }  // namespace bismuth::translator
