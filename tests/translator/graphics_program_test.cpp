@@ -115,7 +115,7 @@ TEST_CASE("graphics: a stage without main fails to link") {
   // together to form a single shader executable must, or a link-time error results."
   auto vs = compile(ShaderStage::Vertex, "#version 450\nvec4 f() { return vec4(1.0); }\n");
   REQUIRE(vs->ok());
-  auto fs = compile(ShaderStage::Fragment, kFragment);
+  auto fs = compile(ShaderStage::Fragment, "#version 450\nout vec4 frag;\nvoid main() { frag = vec4(1.0); }\n");
   auto program = link({vs, fs});
   REQUIRE_FALSE(program);
   CHECK(contains(program.error().message, "error"));
@@ -261,4 +261,19 @@ TEST_CASE("graphics: sources nested beyond the front's limits are compile errors
   auto shader = compile(ShaderStage::Fragment, deep);
   CHECK_FALSE(shader->ok());
   CHECK(contains(shader->info_log(), "error"));
+}
+
+TEST_CASE("graphics: a statically read input needs an output of the previous stage; an unread one does not") {
+  // GLSL 4.60 §4.3.4: "Only the input variables that are statically read need to be written by the previous stage;
+  // it is allowed to have superfluous declarations of input variables."
+  auto vs = compile(ShaderStage::Vertex, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto reads = compile(ShaderStage::Fragment, kFragment);
+  auto ignores =
+      compile(ShaderStage::Fragment, "#version 450\nin vec4 color;\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  auto program = link({vs, reads});
+  REQUIRE_FALSE(program);
+  CHECK(contains(program.error().message, "color"));
+  CHECK(link({vs, ignores}));
+  // The first stage's inputs come from vertex attributes, not from a previous stage.
+  CHECK(link({reads}));
 }

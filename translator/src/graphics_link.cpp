@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_set>
 
 #include "glslang_process.hpp"
 #include "graphics_shader_impl.hpp"
@@ -35,6 +36,16 @@ std::string gl_link_log(const std::string& glslang_log) {
   return out;
 }
 
+// The ids of the symbols a stage's code refers to (its static uses), the declarations list left out.
+class StaticUses : public glslang::TIntermTraverser {
+ public:
+  std::unordered_set<long long> ids;
+  void visitSymbol(glslang::TIntermSymbol* symbol) override { ids.insert(symbol->getId()); }
+  bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate* node) override {
+    return node->getOp() != glslang::EOpLinkerObjects;
+  }
+};
+
 // One user-declared input or output of a stage: a variable, or an interface block (matched by block name).
 struct InterfaceVariable {
   std::string name;
@@ -43,6 +54,7 @@ struct InterfaceVariable {
   bool has_location = false;
   unsigned location = 0;
   bool patch = false;
+  long long id = 0;  // the symbol's id in its stage's tree
 };
 
 // The stage's declared inputs or outputs (built-ins left out: GLSL defines their types on both sides).
@@ -65,7 +77,8 @@ std::vector<InterfaceVariable> stage_interface(const glslang::TIntermediate& int
       const bool block = type.getBasicType() == glslang::EbtBlock;
       std::string name(block ? type.getTypeName().c_str() : symbol->getName().c_str());
       if (name.starts_with("gl_")) continue;
-      out.push_back({std::move(name), &type, block, q.hasLocation(), q.hasLocation() ? q.layoutLocation : 0u, q.patch});
+      out.push_back({std::move(name), &type, block, q.hasLocation(), q.hasLocation() ? q.layoutLocation : 0u, q.patch,
+                     symbol->getId()});
     }
   }
   return out;
@@ -99,12 +112,16 @@ Status match_stages(ShaderStage producer, const glslang::TIntermediate& out_tree
                     const glslang::TIntermediate& in_tree) {
   const std::vector<InterfaceVariable> outputs = stage_interface(out_tree, glslang::EvqVaryingOut);
   const std::vector<InterfaceVariable> inputs = stage_interface(in_tree, glslang::EvqVaryingIn);
+  StaticUses uses;
+  if (TIntermNode* root = in_tree.getTreeRoot()) root->traverse(&uses);
   for (const InterfaceVariable& in : inputs) {
+    bool has_match = false;
     for (const InterfaceVariable& out : outputs) {
       const bool matched = in.has_location || out.has_location
                                ? in.has_location && out.has_location && in.location == out.location
                                : in.block == out.block && in.name == out.name;
       if (!matched) continue;
+      has_match = true;
       std::string mismatch;
       with_matched_type(out, producer == ShaderStage::TessControl, [&](const glslang::TType& out_type) {
         with_matched_type(in, input_is_per_vertex_array(consumer), [&](const glslang::TType& in_type) {
@@ -116,6 +133,13 @@ Status match_stages(ShaderStage producer, const glslang::TIntermediate& out_tree
         });
       });
       if (!mismatch.empty()) return fail(link_error(mismatch));
+    }
+    // GLSL 4.60 §4.3.4: "Only the input variables that are statically read need to be written by the previous
+    // stage; it is allowed to have superfluous declarations of input variables." A statically read input without a
+    // matching output is a link error (as Mesa reports it; interface blocks are left to the type check).
+    if (!has_match && !in.block && uses.ids.count(in.id) != 0) {
+      return fail(link_error(std::string(stage_name(consumer)) + " shader input `" + in.name +
+                             "' has no matching output in the previous stage (" + stage_name(producer) + " shader)"));
     }
   }
   return {};
