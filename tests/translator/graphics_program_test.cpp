@@ -59,7 +59,7 @@ bool contains(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("graphics: a vertex and a fragment shader compile and link; the program lists its inputs and outputs") {
+TEST_CASE("graphics: a vertex and a fragment shader compile and link, and the program lists its inputs and outputs") {
   auto vs = compile(ShaderStage::Vertex, kVertex);
   auto fs = compile(ShaderStage::Fragment, kFragment);
   REQUIRE(vs->ok());
@@ -263,7 +263,7 @@ TEST_CASE("graphics: sources nested beyond the front's limits are compile errors
   CHECK(contains(shader->info_log(), "error"));
 }
 
-TEST_CASE("graphics: a statically read input needs an output of the previous stage; an unread one does not") {
+TEST_CASE("graphics: a statically read input needs an output of the previous stage, an unread one does not") {
   // GLSL 4.60 §4.3.4: "Only the input variables that are statically read need to be written by the previous stage;
   // it is allowed to have superfluous declarations of input variables."
   auto vs = compile(ShaderStage::Vertex, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
