@@ -165,6 +165,48 @@ std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inpu
   return out;
 }
 
+// GL enum values (GL/glcorearb.h) of the layouts glGetProgramiv reports.
+uint32_t gl_primitive(glslang::TLayoutGeometry primitive) {
+  switch (primitive) {
+    case glslang::ElgPoints: return 0x0000;              // GL_POINTS
+    case glslang::ElgLines: return 0x0001;               // GL_LINES
+    case glslang::ElgLinesAdjacency: return 0x000A;      // GL_LINES_ADJACENCY
+    case glslang::ElgLineStrip: return 0x0003;           // GL_LINE_STRIP
+    case glslang::ElgTriangles: return 0x0004;           // GL_TRIANGLES
+    case glslang::ElgTrianglesAdjacency: return 0x000C;  // GL_TRIANGLES_ADJACENCY
+    case glslang::ElgTriangleStrip: return 0x0005;       // GL_TRIANGLE_STRIP
+    case glslang::ElgQuads: return 0x0007;               // GL_QUADS
+    case glslang::ElgIsolines: return 0x8E7A;            // GL_ISOLINES
+    default: return 0;
+  }
+}
+
+// The linked stages' layouts. GLSL 4.60 §4.4.1.1: spacing is equal_spacing and the vertex order ccw when no
+// tessellation evaluation shader declares them; a geometry shader without `invocations` runs once per primitive.
+GlStageLayouts stage_layouts(const glslang::TProgram& program) {
+  GlStageLayouts layouts;
+  if (const glslang::TIntermediate* gs = program.getIntermediate(EShLangGeometry)) {
+    layouts.geometry_vertices_out = static_cast<uint32_t>(std::max(gs->getVertices(), 0));
+    layouts.geometry_input_type = gl_primitive(gs->getInputPrimitive());
+    layouts.geometry_output_type = gl_primitive(gs->getOutputPrimitive());
+    layouts.geometry_invocations = static_cast<uint32_t>(std::max(gs->getInvocations(), 1));
+  }
+  if (const glslang::TIntermediate* tcs = program.getIntermediate(EShLangTessControl)) {
+    layouts.tess_control_output_vertices = static_cast<uint32_t>(std::max(tcs->getVertices(), 0));
+  }
+  if (const glslang::TIntermediate* tes = program.getIntermediate(EShLangTessEvaluation)) {
+    layouts.tess_gen_mode = gl_primitive(tes->getInputPrimitive());
+    switch (tes->getVertexSpacing()) {
+      case glslang::EvsFractionalEven: layouts.tess_gen_spacing = 0x8E7C; break;  // GL_FRACTIONAL_EVEN
+      case glslang::EvsFractionalOdd: layouts.tess_gen_spacing = 0x8E7B; break;   // GL_FRACTIONAL_ODD
+      default: layouts.tess_gen_spacing = 0x0202; break;                          // GL_EQUAL
+    }
+    layouts.tess_gen_vertex_order = tes->getVertexOrder() == glslang::EvoCw ? 0x0900u : 0x0901u;  // GL_CW : GL_CCW
+    layouts.tess_gen_point_mode = tes->getPointMode();
+  }
+  return layouts;
+}
+
 Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
                                                 const GlGraphicsLinkOptions& options) {
   // GL 4.6 §7.3: linking fails if "no shader objects are attached to program".
@@ -220,6 +262,7 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
     if (out_tree == nullptr || in_tree == nullptr) continue;
     if (Status matched = match_stages(producer, *out_tree, consumer, *in_tree); !matched) return matched.error();
   }
+  linked.layouts = stage_layouts(program);
   if (!program.buildReflection(EShReflectionDefault)) return fail(link_error("internal error: reflection failed"));
   linked.inputs = reflect(program, true);
   linked.outputs = reflect(program, false);
@@ -228,6 +271,10 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
 }
 
 }  // namespace
+
+bool GlGraphicsProgram::has(ShaderStage stage) const {
+  return std::find(stages.begin(), stages.end(), stage) != stages.end();
+}
 
 Expected<GlGraphicsProgram> link_gl_graphics_program(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
                                                      const GlGraphicsLinkOptions& options) {

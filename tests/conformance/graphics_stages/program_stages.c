@@ -173,6 +173,50 @@ static void separable_geometry_program(void) {
   CHECK_GL_ERROR(GL_NO_ERROR, "a separable geometry program");
 }
 
+static void stage_layouts(void) {
+  GLuint shaders[3] = {compiled(GL_VERTEX_SHADER, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n"),
+                       compiled(GL_GEOMETRY_SHADER,
+                                "#version 450\nlayout(triangles_adjacency, invocations = 2) in;\n"
+                                "layout(line_strip, max_vertices = 5) out;\nvoid main() { EmitVertex(); }\n"),
+                       0};
+  GLuint program = linked(shaders, 2);
+  CHECK(program_int(program, GL_LINK_STATUS) == GL_TRUE, "a vertex + geometry program links");
+  /* GL 4.6 §7.13: GEOMETRY_VERTICES_OUT, GEOMETRY_INPUT_TYPE, GEOMETRY_OUTPUT_TYPE, GEOMETRY_SHADER_INVOCATIONS. */
+  CHECK(program_int(program, GL_GEOMETRY_VERTICES_OUT) == 5, "GEOMETRY_VERTICES_OUT is max_vertices");
+  CHECK(program_int(program, GL_GEOMETRY_INPUT_TYPE) == GL_TRIANGLES_ADJACENCY, "GEOMETRY_INPUT_TYPE");
+  CHECK(program_int(program, GL_GEOMETRY_OUTPUT_TYPE) == GL_LINE_STRIP, "GEOMETRY_OUTPUT_TYPE");
+  CHECK(program_int(program, GL_GEOMETRY_SHADER_INVOCATIONS) == 2, "GEOMETRY_SHADER_INVOCATIONS");
+  CHECK_GL_ERROR(GL_NO_ERROR, "geometry layout queries");
+  program_int(program, GL_TESS_GEN_MODE);
+  CHECK_GL_ERROR(GL_INVALID_OPERATION,
+                 "GL 4.6 §7.13: TESS_GEN_MODE of a program without a tessellation evaluation shader");
+  glDeleteProgram(program);
+
+  GLuint vertex_only = linked(shaders, 1);
+  program_int(vertex_only, GL_GEOMETRY_VERTICES_OUT);
+  CHECK_GL_ERROR(
+      GL_INVALID_OPERATION,
+      "GL 4.6 §7.13: \"An INVALID_OPERATION error is generated if GEOMETRY_VERTICES_OUT ... [is] queried for "
+      "a program which ... does not contain objects to form a geometry shader\"");
+  glDeleteProgram(vertex_only);
+
+  glDeleteShader(shaders[1]);
+  shaders[1] = compiled(GL_TESS_CONTROL_SHADER, "#version 450\nlayout(vertices = 4) out;\nvoid main() {}\n");
+  shaders[2] = compiled(GL_TESS_EVALUATION_SHADER,
+                        "#version 450\nlayout(quads, fractional_odd_spacing, cw, point_mode) in;\n"
+                        "void main() { gl_Position = vec4(0.0); }\n");
+  program = linked(shaders, 3);
+  CHECK(program_int(program, GL_LINK_STATUS) == GL_TRUE, "a vertex + tessellation program links");
+  CHECK(program_int(program, GL_TESS_CONTROL_OUTPUT_VERTICES) == 4, "TESS_CONTROL_OUTPUT_VERTICES");
+  CHECK(program_int(program, GL_TESS_GEN_MODE) == GL_QUADS, "TESS_GEN_MODE");
+  CHECK(program_int(program, GL_TESS_GEN_SPACING) == GL_FRACTIONAL_ODD, "TESS_GEN_SPACING");
+  CHECK(program_int(program, GL_TESS_GEN_VERTEX_ORDER) == GL_CW, "TESS_GEN_VERTEX_ORDER");
+  CHECK(program_int(program, GL_TESS_GEN_POINT_MODE) == GL_TRUE, "TESS_GEN_POINT_MODE");
+  CHECK_GL_ERROR(GL_NO_ERROR, "tessellation layout queries");
+  glDeleteProgram(program);
+  for (int i = 0; i < 3; ++i) glDeleteShader(shaders[i]);
+}
+
 int main(void) {
   conformance_make_context(EGL_OPENGL_API, 4, 6);
   shader_types();
@@ -180,5 +224,6 @@ int main(void) {
   two_shaders_of_one_stage();
   link_errors();
   separable_geometry_program();
+  stage_layouts();
   return conformance_result();
 }

@@ -240,3 +240,61 @@ TEST_CASE("Draw calls set INVALID_OPERATION with a KHR_debug message: Bismuth do
   glUseProgram(0);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("glGetProgramiv reports geometry and tessellation layouts, and refuses them without the stage") {
+  GlContext gl;
+  const GLuint vs = shader(GL_VERTEX_SHADER, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  const GLuint gs = shader(GL_GEOMETRY_SHADER, R"(#version 450
+layout(triangles_adjacency, invocations = 2) in;
+layout(line_strip, max_vertices = 5) out;
+void main() { EmitVertex(); }
+)");
+  const GLuint with_geometry = link({vs, gs});
+  INFO(program_log(with_geometry));
+  REQUIRE(program_int(with_geometry, GL_LINK_STATUS) == GL_TRUE);
+  // GL 4.6 §7.13: GEOMETRY_VERTICES_OUT, GEOMETRY_INPUT_TYPE, GEOMETRY_OUTPUT_TYPE, GEOMETRY_SHADER_INVOCATIONS.
+  CHECK(program_int(with_geometry, GL_GEOMETRY_VERTICES_OUT) == 5);
+  CHECK(program_int(with_geometry, GL_GEOMETRY_INPUT_TYPE) == GL_TRIANGLES_ADJACENCY);
+  CHECK(program_int(with_geometry, GL_GEOMETRY_OUTPUT_TYPE) == GL_LINE_STRIP);
+  CHECK(program_int(with_geometry, GL_GEOMETRY_SHADER_INVOCATIONS) == 2);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // "An INVALID_OPERATION error is generated if GEOMETRY_VERTICES_OUT ... [is] queried for a program which has not
+  // been linked successfully, or which does not contain objects to form a geometry shader" (and likewise for the
+  // tessellation values without their stage).
+  CHECK(program_int(with_geometry, GL_TESS_GEN_MODE) == -1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  CHECK(program_int(with_geometry, GL_TESS_CONTROL_OUTPUT_VERTICES) == -1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  const GLuint vertex_only = link({vs});
+  CHECK(program_int(vertex_only, GL_GEOMETRY_VERTICES_OUT) == -1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  const GLuint unlinked = glCreateProgram();
+  CHECK(program_int(unlinked, GL_GEOMETRY_INPUT_TYPE) == -1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+
+  const GLuint tcs = shader(GL_TESS_CONTROL_SHADER, "#version 450\nlayout(vertices = 4) out;\nvoid main() {}\n");
+  const GLuint tes = shader(GL_TESS_EVALUATION_SHADER, R"(#version 450
+layout(quads, fractional_odd_spacing, cw, point_mode) in;
+void main() { gl_Position = vec4(0.0); }
+)");
+  const GLuint tessellated = link({vs, tcs, tes});
+  INFO(program_log(tessellated));
+  REQUIRE(program_int(tessellated, GL_LINK_STATUS) == GL_TRUE);
+  CHECK(program_int(tessellated, GL_TESS_CONTROL_OUTPUT_VERTICES) == 4);
+  CHECK(program_int(tessellated, GL_TESS_GEN_MODE) == GL_QUADS);
+  CHECK(program_int(tessellated, GL_TESS_GEN_SPACING) == GL_FRACTIONAL_ODD);
+  CHECK(program_int(tessellated, GL_TESS_GEN_VERTEX_ORDER) == GL_CW);
+  CHECK(program_int(tessellated, GL_TESS_GEN_POINT_MODE) == GL_TRUE);
+  // GLSL 4.60 §4.4.1.1: without a declaration the spacing is equal_spacing and the order ccw; no point_mode.
+  const GLuint tes_defaults = shader(GL_TESS_EVALUATION_SHADER,
+                                     "#version 450\nlayout(triangles) in;\nvoid main() { gl_Position = vec4(0.0); }\n");
+  const GLuint defaults = link({vs, tes_defaults});
+  REQUIRE(program_int(defaults, GL_LINK_STATUS) == GL_TRUE);
+  CHECK(program_int(defaults, GL_TESS_GEN_MODE) == GL_TRIANGLES);
+  CHECK(program_int(defaults, GL_TESS_GEN_SPACING) == GL_EQUAL);
+  CHECK(program_int(defaults, GL_TESS_GEN_VERTEX_ORDER) == GL_CCW);
+  CHECK(program_int(defaults, GL_TESS_GEN_POINT_MODE) == GL_FALSE);
+  CHECK(program_int(defaults, GL_TESS_CONTROL_OUTPUT_VERTICES) == -1);  // no tessellation control shader
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

@@ -58,4 +58,37 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
   return exe;
 }
 
+Expected<GLint> stage_layout_value(const Executable* exe, GLenum pname) {
+  // GL 4.6 §7.13: "An INVALID_OPERATION error is generated if GEOMETRY_VERTICES_OUT, GEOMETRY_INPUT_TYPE,
+  // GEOMETRY_OUTPUT_TYPE, or GEOMETRY_SHADER_INVOCATIONS are queried for a program which has not been linked
+  // successfully, or which does not contain objects to form a geometry shader"; likewise TESS_CONTROL_OUTPUT_VERTICES
+  // without a tessellation control shader and the TESS_GEN_* values without a tessellation evaluation shader.
+  using translator::ShaderStage;
+  if (exe == nullptr) return fail("the program is not linked");
+  const translator::GlGraphicsProgram* g = exe->graphics.get();
+  auto missing = [](ShaderStage stage) {
+    return fail(std::string("the program has no ") + translator::stage_name(stage) + " shader");
+  };
+  switch (pname) {
+    case GL_GEOMETRY_VERTICES_OUT:
+    case GL_GEOMETRY_INPUT_TYPE:
+    case GL_GEOMETRY_OUTPUT_TYPE:
+    case GL_GEOMETRY_SHADER_INVOCATIONS:
+      if (g == nullptr || !g->has(ShaderStage::Geometry)) return missing(ShaderStage::Geometry);
+      if (pname == GL_GEOMETRY_VERTICES_OUT) return static_cast<GLint>(g->layouts.geometry_vertices_out);
+      if (pname == GL_GEOMETRY_INPUT_TYPE) return static_cast<GLint>(g->layouts.geometry_input_type);
+      if (pname == GL_GEOMETRY_OUTPUT_TYPE) return static_cast<GLint>(g->layouts.geometry_output_type);
+      return static_cast<GLint>(g->layouts.geometry_invocations);
+    case GL_TESS_CONTROL_OUTPUT_VERTICES:
+      if (g == nullptr || !g->has(ShaderStage::TessControl)) return missing(ShaderStage::TessControl);
+      return static_cast<GLint>(g->layouts.tess_control_output_vertices);
+    default:
+      if (g == nullptr || !g->has(ShaderStage::TessEvaluation)) return missing(ShaderStage::TessEvaluation);
+      if (pname == GL_TESS_GEN_MODE) return static_cast<GLint>(g->layouts.tess_gen_mode);
+      if (pname == GL_TESS_GEN_SPACING) return static_cast<GLint>(g->layouts.tess_gen_spacing);
+      if (pname == GL_TESS_GEN_VERTEX_ORDER) return static_cast<GLint>(g->layouts.tess_gen_vertex_order);
+      return static_cast<GLint>(g->layouts.tess_gen_point_mode ? GL_TRUE : GL_FALSE);
+  }
+}
+
 }  // namespace bismuth::gl

@@ -25,4 +25,8 @@ bool has_graphics_stage(const ProgramObject& program);
 // attached too (GL 4.6 §7.3), or by the rules of translator::link_gl_graphics_program.
 Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program);
 
+// glGetProgramiv of a geometry or tessellation layout (GL 4.6 §7.13); an error (INVALID_OPERATION's message) when
+// `exe` is null (not linked) or the program lacks the stage the pname belongs to.
+Expected<GLint> stage_layout_value(const Executable* exe, GLenum pname);
+
 }  // namespace bismuth::gl

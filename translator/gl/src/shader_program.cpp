@@ -327,6 +327,17 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
     case GL_PROGRAM_BINARY_RETRIEVABLE_HINT:
       v = 0;
       break;
+    case GL_GEOMETRY_VERTICES_OUT: case GL_GEOMETRY_INPUT_TYPE: case GL_GEOMETRY_OUTPUT_TYPE:
+    case GL_GEOMETRY_SHADER_INVOCATIONS: case GL_TESS_CONTROL_OUTPUT_VERTICES: case GL_TESS_GEN_MODE:
+    case GL_TESS_GEN_SPACING: case GL_TESS_GEN_VERTEX_ORDER: case GL_TESS_GEN_POINT_MODE: {
+      auto layout = stage_layout_value(exe, pname);
+      if (!layout) {
+        ctx->set_error(GL_INVALID_OPERATION, "glGetProgramiv(" + hex(pname) + "): " + layout.error().message);
+        return;
+      }
+      v = *layout;
+      break;
+    }
     case GL_COMPUTE_WORK_GROUP_SIZE: {
       // GL 4.6 §7.13: INVALID_OPERATION unless the program linked successfully with a compute shader.
       if (!exe) {

@@ -64,8 +64,24 @@ struct GlStageVariable {
   uint32_t array_size = 1;  // elements (1 for non-arrays)
 };
 
+// The layouts glGetProgramiv reports for the geometry and tessellation stages (GL 4.6 §7.13), as GL enum values;
+// meaningful only where the program has the stage.
+struct GlStageLayouts {
+  uint32_t geometry_vertices_out = 0;         // GEOMETRY_VERTICES_OUT (max_vertices)
+  uint32_t geometry_input_type = 0;           // GEOMETRY_INPUT_TYPE: GL_POINTS, GL_LINES, GL_TRIANGLES, ..._ADJACENCY
+  uint32_t geometry_output_type = 0;          // GEOMETRY_OUTPUT_TYPE: GL_POINTS, GL_LINE_STRIP, GL_TRIANGLE_STRIP
+  uint32_t geometry_invocations = 1;          // GEOMETRY_SHADER_INVOCATIONS
+  uint32_t tess_control_output_vertices = 0;  // TESS_CONTROL_OUTPUT_VERTICES
+  uint32_t tess_gen_mode = 0;                 // TESS_GEN_MODE: GL_QUADS, GL_TRIANGLES, GL_ISOLINES
+  uint32_t tess_gen_spacing = 0;              // TESS_GEN_SPACING: GL_EQUAL, GL_FRACTIONAL_EVEN, GL_FRACTIONAL_ODD
+  uint32_t tess_gen_vertex_order = 0;         // TESS_GEN_VERTEX_ORDER: GL_CCW, GL_CW
+  bool tess_gen_point_mode = false;           // TESS_GEN_POINT_MODE
+};
+
 struct GlGraphicsProgram {
-  std::vector<ShaderStage> stages;       // the stages present, in pipeline order
+  bool has(ShaderStage stage) const;
+  std::vector<ShaderStage> stages;  // the stages present, in pipeline order
+  GlStageLayouts layouts;
   std::vector<GlStageVariable> inputs;   // of the first stage
   std::vector<GlStageVariable> outputs;  // of the last stage
   std::string info_log;                  // warnings of a successful link
