@@ -298,3 +298,37 @@ void main() { gl_Position = vec4(0.0); }
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("glProgramParameteri(GL_PROGRAM_SEPARABLE) decides whether a geometry stage needs a vertex shader") {
+  GlContext gl;
+  const GLuint gs = shader(GL_GEOMETRY_SHADER, R"(#version 450
+layout(points) in;
+layout(points, max_vertices = 1) out;
+void main() { EmitVertex(); }
+)");
+  const GLuint program = glCreateProgram();
+  glAttachShader(program, gs);
+  glLinkProgram(program);
+  CHECK(program_int(program, GL_LINK_STATUS) == GL_FALSE);  // GL 4.6 §7.3: not separable, no vertex shader
+  CHECK(program_int(program, GL_PROGRAM_SEPARABLE) == GL_FALSE);
+  glProgramParameteri(program, GL_PROGRAM_SEPARABLE, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(program_int(program, GL_PROGRAM_SEPARABLE) == GL_TRUE);
+  glLinkProgram(program);
+  INFO(program_log(program));
+  CHECK(program_int(program, GL_LINK_STATUS) == GL_TRUE);
+  glProgramParameteri(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT, GL_TRUE);
+  CHECK(program_int(program, GL_PROGRAM_BINARY_RETRIEVABLE_HINT) == GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // GL 4.6 §7.3: "An INVALID_ENUM error is generated if pname is not PROGRAM_BINARY_RETRIEVABLE_HINT or
+  // PROGRAM_SEPARABLE"; "An INVALID_VALUE error is generated if value is not TRUE or FALSE".
+  glProgramParameteri(program, GL_LINK_STATUS, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  glProgramParameteri(program, GL_PROGRAM_SEPARABLE, 2);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  // GL 4.6 §7.1: an unknown name is INVALID_VALUE, a shader's name INVALID_OPERATION.
+  glProgramParameteri(program + 1000, GL_PROGRAM_SEPARABLE, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  glProgramParameteri(gs, GL_PROGRAM_SEPARABLE, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+}

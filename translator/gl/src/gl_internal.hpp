@@ -160,7 +160,8 @@ struct ProgramObject {
   bool delete_pending = false;
   uint32_t uses = 0;  // contexts that have it current
   std::shared_ptr<Executable> executable;  // the last successful link
-  bool separable = false;                  // GL_PROGRAM_SEPARABLE (glCreateShaderProgramv sets it)
+  bool separable = false;                  // GL_PROGRAM_SEPARABLE (glProgramParameteri, glCreateShaderProgramv)
+  bool binary_retrievable_hint = false;    // GL_PROGRAM_BINARY_RETRIEVABLE_HINT (a hint: Bismuth keeps no binaries)
 };
 
 // ARB_vertex_program-style assembly programs (GL_COMPUTE_PROGRAM_NV): the limits this shim reports.

@@ -1,6 +1,8 @@
 // Graphics-stage shader and program objects: compile and link with GL's rules, nothing to run (graphics_program.hpp).
 #include "graphics_program.hpp"
 
+#include "gl_objects.hpp"
+
 namespace bismuth::gl {
 
 bool is_shader_type(GLenum type) {
@@ -92,3 +94,32 @@ Expected<GLint> stage_layout_value(const Executable* exe, GLenum pname) {
 }
 
 }  // namespace bismuth::gl
+
+using namespace bismuth::gl;
+
+extern "C" {
+
+// Separability decides which stage sets link (GL 4.6 §7.3), so it lives with the graphics link.
+GLAPI void APIENTRY glProgramParameteri(GLuint program, GLenum pname, GLint value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  auto p = program_object(ctx, program, "glProgramParameteri");
+  if (!p) return;
+  // GL 4.6 §7.3: "An INVALID_ENUM error is generated if pname is not PROGRAM_BINARY_RETRIEVABLE_HINT or
+  // PROGRAM_SEPARABLE", and "An INVALID_VALUE error is generated if value is not TRUE or FALSE". The value takes
+  // effect at the next link.
+  if (pname != GL_PROGRAM_SEPARABLE && pname != GL_PROGRAM_BINARY_RETRIEVABLE_HINT) {
+    ctx->set_error(GL_INVALID_ENUM, "glProgramParameteri: pname " + hex(pname) +
+                                        " is not GL_PROGRAM_SEPARABLE or "
+                                        "GL_PROGRAM_BINARY_RETRIEVABLE_HINT");
+    return;
+  }
+  if (value != GL_TRUE && value != GL_FALSE) {
+    ctx->set_error(GL_INVALID_VALUE,
+                   "glProgramParameteri: value " + std::to_string(value) + " is not GL_TRUE or GL_FALSE");
+    return;
+  }
+  (pname == GL_PROGRAM_SEPARABLE ? p->separable : p->binary_retrievable_hint) = value == GL_TRUE;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+}  // extern "C"

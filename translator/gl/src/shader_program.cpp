@@ -322,9 +322,9 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
       break;
     }
     case GL_PROGRAM_SEPARABLE: v = p->separable; break;
+    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT: v = p->binary_retrievable_hint; break;
     case GL_TRANSFORM_FEEDBACK_VARYINGS:
     case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
-    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT:
       v = 0;
       break;
     case GL_GEOMETRY_VERTICES_OUT: case GL_GEOMETRY_INPUT_TYPE: case GL_GEOMETRY_OUTPUT_TYPE:
