@@ -277,3 +277,23 @@ TEST_CASE("graphics: a statically read input needs an output of the previous sta
   // The first stage's inputs come from vertex attributes, not from a previous stage.
   CHECK(link({reads}));
 }
+
+TEST_CASE("graphics: desktop versions mix, ES shaders link only with ES shaders of their version") {
+  // GLSL 4.60 §3.3: shaders of different desktop versions can be linked together; ES shaders cannot be linked with
+  // desktop shaders or with ES shaders of another version (Mesa's linker, piglit shaders/version-mixing).
+  auto vs_450 = compile(ShaderStage::Vertex, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto fs_330 = compile(ShaderStage::Fragment, "#version 330\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  auto vs_es = compile(ShaderStage::Vertex, "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto fs_es = compile(ShaderStage::Fragment,
+                       "#version 300 es\nprecision mediump float;\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  auto fs_es310 = compile(ShaderStage::Fragment,
+                          "#version 310 es\nprecision mediump float;\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  REQUIRE(vs_es->ok());
+  REQUIRE(fs_es->ok());
+  REQUIRE(fs_es310->ok());
+  CHECK(link({vs_450, fs_330}));
+  CHECK(link({vs_es, fs_es}));
+  CHECK_FALSE(link({vs_450, fs_es}));
+  CHECK_FALSE(link({vs_es, fs_330}));
+  CHECK_FALSE(link({vs_es, fs_es310}));
+}

@@ -207,6 +207,31 @@ GlStageLayouts stage_layouts(const glslang::TProgram& program) {
   return layouts;
 }
 
+// Desktop shaders of any versions link together (GLSL 4.60 §3.3); an ES shader links only with ES shaders of the
+// same version (GLSL ES 3.20 §3.3), as Mesa's linker checks it (piglit shaders/version-mixing). glslang checks
+// this within one stage, not across stages.
+Status check_versions(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
+                      const std::vector<std::unique_ptr<glslang::TShader>>& trees) {
+  auto describe = [](const glslang::TIntermediate& i) {
+    return std::to_string(i.getVersion()) + (i.getProfile() == EEsProfile ? " es" : "");
+  };
+  for (size_t a = 0; a < trees.size(); ++a) {
+    for (size_t b = a + 1; b < trees.size(); ++b) {
+      const glslang::TIntermediate* x = trees[a]->getIntermediate();
+      const glslang::TIntermediate* y = trees[b]->getIntermediate();
+      if (x == nullptr || y == nullptr) continue;
+      const bool x_es = x->getProfile() == EEsProfile, y_es = y->getProfile() == EEsProfile;
+      if (!x_es && !y_es) continue;
+      if (x_es != y_es || x->getVersion() != y->getVersion()) {
+        return fail(link_error(std::string("a ") + stage_name(shaders[a]->stage()) + " shader of GLSL " + describe(*x) +
+                               " cannot be linked with a " + stage_name(shaders[b]->stage()) + " shader of GLSL " +
+                               describe(*y) + ": ES shaders link only with ES shaders of the same version"));
+      }
+    }
+  }
+  return {};
+}
+
 Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
                                                 const GlGraphicsLinkOptions& options) {
   // GL 4.6 §7.3: linking fails if "no shader objects are attached to program".
@@ -240,6 +265,7 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
       return fail(link_error(std::string("internal error: a ") + stage_name(shader->stage()) +
                              " shader that compiled does not parse again: " + trees.back()->getInfoLog()));
   }
+  if (Status versions = check_versions(shaders, trees); !versions) return versions.error();
   glslang::TProgram program;
   for (const auto& tree : trees) program.addShader(tree.get());
   // glslang checks each stage: a main, layouts that agree across the stage's shaders, a tessellation control

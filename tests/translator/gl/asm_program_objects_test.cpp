@@ -26,7 +26,7 @@ TEST_CASE("Assembly program entry points are supported and resolvable", "[asm]")
   }
   CHECK(bismuthGetProcAddress("glProgramStringARB") == reinterpret_cast<void (*)(void)>(&glProgramStringARB));
   // Outside the supported surface (separable programs): loaders must see it as absent.
-  CHECK(bismuthGetProcAddress("glProgramParameteri") == nullptr);
+  CHECK(bismuthGetProcAddress("glUseProgramStages") == nullptr);
 }
 
 TEST_CASE("GL_EXTENSIONS lists the NV assembly extensions only where they work", "[asm]") {
