@@ -94,12 +94,6 @@ TEST_CASE("Linking a compute shader without a local size declaration fails") {
   CHECK_FALSE(program_log(program).empty());
 }
 
-TEST_CASE("glCreateShader of a non-compute stage is INVALID_ENUM") {
-  GlContext gl;
-  CHECK(glCreateShader(GL_VERTEX_SHADER) == 0);
-  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
-}
-
 TEST_CASE("A shader name where a program is expected is INVALID_OPERATION, an unknown name INVALID_VALUE") {
   // GL 4.6 §7.1: "Commands that accept shader or program object names will generate the error INVALID_VALUE if
   // the provided name is not the name of either a shader or program object and INVALID_OPERATION if the provided

@@ -177,9 +177,9 @@ TEST_CASE("Compute limits meet GL 4.6's minimums") {
 
 TEST_CASE("An entry point outside the supported surface is INVALID_OPERATION with a message naming it") {
   GlContext gl;
-  glDrawArrays(GL_TRIANGLES, 0, 3);  // exported (programs link) but not a compute call
+  glGenVertexArrays(1, nullptr);  // exported (programs link) but not a compute call
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
-  CHECK(gl.saw_message_containing("glDrawArrays"));
+  CHECK(gl.saw_message_containing("glGenVertexArrays"));
   GLuint texture = 123;
   glGenTextures(1, &texture);
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
@@ -188,8 +188,8 @@ TEST_CASE("An entry point outside the supported surface is INVALID_OPERATION wit
 }
 
 TEST_CASE("getProcAddress returns NULL for unsupported entry points and the function for supported ones") {
-  CHECK(bismuthGetProcAddress("glDrawArrays") == nullptr);
-  CHECK(eglGetProcAddress("glDrawArrays") == nullptr);
+  CHECK(bismuthGetProcAddress("glGenTextures") == nullptr);
+  CHECK(eglGetProcAddress("glGenTextures") == nullptr);
   CHECK(bismuthGetProcAddress("glNotAFunction") == nullptr);
   CHECK(bismuthGetProcAddress("glDispatchComputeGroupSizeARB") == reinterpret_cast<void (*)(void)>(&glDispatchComputeGroupSizeARB));
   CHECK(eglGetProcAddress("glDispatchCompute") == reinterpret_cast<void (*)(void)>(&glDispatchCompute));

@@ -34,6 +34,7 @@
 #include "bismuth/common/compile_target.hpp"
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/translator/gl_program.hpp"
+#include "bismuth/translator/graphics_program.hpp"
 #include "variable_size.hpp"
 
 // Tokens of GL_ARB_compute_variable_group_size (glcorearb.h names them too; kept here for clarity).
@@ -116,6 +117,8 @@ struct ShaderObject {
   GLenum type = GL_COMPUTE_SHADER;
   std::string source;
   std::shared_ptr<const translator::GlShader> compiled;
+  // Vertex, tessellation, geometry and fragment shaders (graphics_program.cpp): compiled and linked, never run.
+  std::shared_ptr<const translator::GlGraphicsShader> graphics;
   bool compile_status = false;
   std::string info_log;
   bool delete_pending = false;
@@ -136,6 +139,9 @@ struct Location {
 
 struct Executable {
   translator::GlLinkedProgram program;
+  // Set for a program linked from graphics stages (no compute shader, no Vulkan shader): it can be queried and made
+  // current, never dispatched (graphics_program.cpp).
+  std::shared_ptr<const translator::GlGraphicsProgram> graphics;
   std::shared_ptr<backend::Shader> shader;
   std::unique_ptr<PrewarmTicket> prewarm;  // variable-size programs: drops queued prewarm compiles with the program
   uint32_t subgroup_size = 0;  // required subgroup size (ballot programs); 0 = any

@@ -6,6 +6,7 @@
 #include "bismuth/translator/gl_program_pipeline.hpp"
 #include "device_requirements.hpp"
 #include "gl_spirv.hpp"
+#include "graphics_program.hpp"
 #include "program_link.hpp"
 
 namespace bismuth::gl {
@@ -41,6 +42,7 @@ uint32_t components(uint32_t gl_type) {
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
 // storage. On failure the message is the info log.
 Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
+  if (has_graphics_stage(program)) return link_graphics(program);
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
   const ShaderObject* spirv_shader = nullptr;
   for (const auto& s : program.attached) {

@@ -10,6 +10,7 @@
 #include "gl_objects.hpp"
 #include "gl_spirv.hpp"
 #include "program_interface.hpp"
+#include "graphics_program.hpp"
 #include "program_link.hpp"
 
 namespace bismuth::gl {
@@ -34,8 +35,9 @@ extern "C" {
 
 GLAPI GLuint APIENTRY glCreateShader(GLenum type) {
   BISMUTH_GL_BEGIN(0)
-  if (type != GL_COMPUTE_SHADER) {
-    ctx->set_error(GL_INVALID_ENUM, "glCreateShader: only GL_COMPUTE_SHADER is supported by this compute shim");
+  // GL 4.6 §7.1: "An INVALID_ENUM error is generated if type is not one of the values in table 7.1."
+  if (!is_shader_type(type)) {
+    ctx->set_error(GL_INVALID_ENUM, "glCreateShader: type " + hex(type) + " is not a shader type");
     return 0;
   }
   auto shader = std::make_shared<ShaderObject>();
@@ -76,6 +78,10 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   if (s->spirv_binary) {
     s->compile_status = false;
     s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
+    return;
+  }
+  if (graphics_stage(s->type)) {
+    compile_graphics_shader(*s);
     return;
   }
   // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
@@ -324,16 +330,40 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
     case GL_ACTIVE_ATOMIC_COUNTER_BUFFERS:
       v = exe ? static_cast<GLint>(exe->program.atomic_counter_buffers.size()) : 0;
       break;
-    case GL_ACTIVE_ATTRIBUTES: case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: case GL_TRANSFORM_FEEDBACK_VARYINGS:
+    case GL_ACTIVE_ATTRIBUTES: case GL_ACTIVE_ATTRIBUTE_MAX_LENGTH: {
+      // The vertex shader's active inputs (GL 4.6 §11.1.1); none without a vertex stage.
+      const auto* graphics = exe ? exe->graphics.get() : nullptr;
+      if (graphics && !graphics->stages.empty() && graphics->stages.front() == translator::ShaderStage::Vertex) {
+        v = pname == GL_ACTIVE_ATTRIBUTES ? static_cast<GLint>(graphics->inputs.size()) : max_name(graphics->inputs);
+      }
+      break;
+    }
+    case GL_PROGRAM_SEPARABLE: v = p->separable; break;
+    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT: v = p->binary_retrievable_hint; break;
+    case GL_TRANSFORM_FEEDBACK_VARYINGS:
     case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
       v = 0;
       break;
-    case GL_PROGRAM_SEPARABLE: v = p->separable; break;
-    case GL_PROGRAM_BINARY_RETRIEVABLE_HINT: v = p->binary_retrievable_hint; break;
+    case GL_GEOMETRY_VERTICES_OUT: case GL_GEOMETRY_INPUT_TYPE: case GL_GEOMETRY_OUTPUT_TYPE:
+    case GL_GEOMETRY_SHADER_INVOCATIONS: case GL_TESS_CONTROL_OUTPUT_VERTICES: case GL_TESS_GEN_MODE:
+    case GL_TESS_GEN_SPACING: case GL_TESS_GEN_VERTEX_ORDER: case GL_TESS_GEN_POINT_MODE: {
+      auto layout = stage_layout_value(exe, pname);
+      if (!layout) {
+        ctx->set_error(GL_INVALID_OPERATION, "glGetProgramiv(" + hex(pname) + "): " + layout.error().message);
+        return;
+      }
+      v = *layout;
+      break;
+    }
     case GL_COMPUTE_WORK_GROUP_SIZE: {
       // GL 4.6 §7.13: INVALID_OPERATION unless the program linked successfully with a compute shader.
       if (!exe) {
         ctx->set_error(GL_INVALID_OPERATION, "glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE): the program is not linked");
+        return;
+      }
+      if (exe->graphics) {
+        ctx->set_error(GL_INVALID_OPERATION,
+                       "glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE): the program has no compute shader");
         return;
       }
       // ARB_compute_variable_group_size: a variable-size program reports 0, 0, 0.
@@ -363,8 +393,8 @@ GLAPI void APIENTRY glGetProgramInfoLog(GLuint program, GLsizei bufSize, GLsizei
 
 GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const GLchar* const* strings) {
   BISMUTH_GL_BEGIN(0)
-  if (type != GL_COMPUTE_SHADER) {
-    ctx->set_error(GL_INVALID_ENUM, "glCreateShaderProgramv: only GL_COMPUTE_SHADER is supported");
+  if (!is_shader_type(type)) {
+    ctx->set_error(GL_INVALID_ENUM, "glCreateShaderProgramv: type " + hex(type) + " is not a shader type");
     return 0;
   }
   if (count < 0) {

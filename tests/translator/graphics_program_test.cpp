@@ -1,0 +1,299 @@
+// The GLSL front for vertex, tessellation, geometry and fragment shaders (translator/graphics_program.hpp): GL's
+// compile and link rules, quoted from GL 4.6 and GLSL 4.60. Nothing here runs: these stages are only compiled and
+// linked so that programs get a GL driver's results.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "bismuth/translator/graphics_program.hpp"
+
+using namespace bismuth::translator;
+
+namespace {
+
+std::shared_ptr<const GlGraphicsShader> compile(ShaderStage stage, const std::string& source) {
+  auto shader = GlGraphicsShader::compile(stage, source);
+  INFO(shader->info_log());
+  return shader;
+}
+
+bismuth::Expected<GlGraphicsProgram> link(std::initializer_list<std::shared_ptr<const GlGraphicsShader>> shaders,
+                                          bool separable = false) {
+  std::vector<std::shared_ptr<const GlGraphicsShader>> list(shaders);
+  return link_gl_graphics_program(list, {.separable = separable});
+}
+
+const char* kVertex = R"(#version 450
+layout(location = 0) in vec4 position;
+layout(location = 3) in vec2 uv[2];
+out vec4 color;
+void main() {
+  gl_Position = position;
+  color = vec4(uv[0], uv[1]);
+}
+)";
+
+const char* kFragment = R"(#version 450
+in vec4 color;
+layout(location = 0) out vec4 frag;
+void main() { frag = color; }
+)";
+
+const char* kGeometry = R"(#version 450
+layout(triangles) in;
+layout(triangle_strip, max_vertices = 3) out;
+in vec4 color[];
+out vec4 gcolor;
+void main() {
+  for (int i = 0; i < 3; ++i) {
+    gcolor = color[i];
+    gl_Position = gl_in[i].gl_Position;
+    EmitVertex();
+  }
+}
+)";
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("graphics: a vertex and a fragment shader compile and link, and the program lists its inputs and outputs") {
+  auto vs = compile(ShaderStage::Vertex, kVertex);
+  auto fs = compile(ShaderStage::Fragment, kFragment);
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  CHECK(vs->stage() == ShaderStage::Vertex);
+  auto program = link({vs, fs});
+  REQUIRE(program);
+  CHECK(program->stages == std::vector<ShaderStage>{ShaderStage::Vertex, ShaderStage::Fragment});
+  // GL 4.6 §7.3.1: PROGRAM_INPUT holds the first stage's active inputs, PROGRAM_OUTPUT the last stage's outputs;
+  // an array is named by its first element ("uv[0]", §7.3.1.1).
+  auto find = [](const std::vector<GlStageVariable>& list, const std::string& name) -> const GlStageVariable* {
+    for (const auto& v : list) {
+      if (v.name == name) return &v;
+    }
+    return nullptr;
+  };
+  const GlStageVariable* position = find(program->inputs, "position");
+  REQUIRE(position != nullptr);
+  CHECK(position->gl_type == 0x8B52);  // GL_FLOAT_VEC4
+  CHECK(position->location == 0);
+  CHECK(position->array_size == 1);
+  const GlStageVariable* uv = find(program->inputs, "uv[0]");
+  REQUIRE(uv != nullptr);
+  CHECK(uv->gl_type == 0x8B50);  // GL_FLOAT_VEC2
+  CHECK(uv->location == 3);
+  CHECK(uv->array_size == 2);
+  const GlStageVariable* frag = find(program->outputs, "frag");
+  REQUIRE(frag != nullptr);
+  CHECK(frag->location == 0);
+  CHECK(find(program->outputs, "color") == nullptr);  // an output of the vertex stage is not a program output
+}
+
+TEST_CASE("graphics: a compile error is a failed compile with the user's line in a GL info log") {
+  auto fs = compile(ShaderStage::Fragment, "#version 450\nout vec4 f;\nvoid main() {\n  f = undeclared;\n}\n");
+  CHECK_FALSE(fs->ok());
+  CHECK(contains(fs->info_log(), "0:4("));
+  CHECK(contains(fs->info_log(), "error"));
+}
+
+TEST_CASE("graphics: each stage's own rules apply at compile time") {
+  // GLSL 4.60 §7.1.4: EmitVertex is available only in the geometry language.
+  CHECK_FALSE(compile(ShaderStage::Vertex, "#version 450\nvoid main() { EmitVertex(); }\n")->ok());
+  CHECK(compile(ShaderStage::Geometry, kGeometry)->ok());
+  // GLSL 4.60 §4.3.4: "It is a compile-time error to declare a vertex shader input with, or that contains, any of
+  // the following types: A boolean type".
+  CHECK_FALSE(compile(ShaderStage::Vertex, "#version 450\nin bool b;\nvoid main() {}\n")->ok());
+  // GLSL 4.60 §7.1.5: gl_FragCoord is a fragment-language built-in.
+  CHECK_FALSE(compile(ShaderStage::Vertex, "#version 450\nvoid main() { gl_Position = gl_FragCoord; }\n")->ok());
+}
+
+TEST_CASE("graphics: a stage without main fails to link") {
+  // GLSL 4.60 §6.1: "A shader need not contain a function named main, but one shader in a set of shaders linked
+  // together to form a single shader executable must, or a link-time error results."
+  auto vs = compile(ShaderStage::Vertex, "#version 450\nvec4 f() { return vec4(1.0); }\n");
+  REQUIRE(vs->ok());
+  auto fs = compile(ShaderStage::Fragment, "#version 450\nout vec4 frag;\nvoid main() { frag = vec4(1.0); }\n");
+  auto program = link({vs, fs});
+  REQUIRE_FALSE(program);
+  CHECK(contains(program.error().message, "error"));
+  // ... and one with main in another shader object of the same stage links (the same shader object, linked before
+  // on its own, links again: GL 4.6 §7.3 lets a shader object be attached to and linked into any program).
+  auto vs_main = compile(ShaderStage::Vertex, "#version 450\nvec4 f();\nvoid main() { gl_Position = f(); }\n");
+  auto two_vertex_shaders = link({vs, vs_main, fs});
+  INFO((two_vertex_shaders ? std::string() : two_vertex_shaders.error().message));
+  REQUIRE(two_vertex_shaders);
+}
+
+TEST_CASE("graphics: no shaders, or a shader that did not compile, fail to link") {
+  // GL 4.6 §7.3: linking fails if "No shader objects are attached to program" or "One or more of the shader
+  // objects attached to program are not compiled successfully".
+  CHECK_FALSE(link({}));
+  auto bad = compile(ShaderStage::Vertex, "#version 450\nvoid main() { x; }\n");
+  REQUIRE_FALSE(bad->ok());
+  CHECK_FALSE(link({bad}));
+}
+
+TEST_CASE("graphics: a program of one fragment shader links") {
+  // GL 4.6 §7.3 requires a vertex shader only for programs with tessellation or geometry shaders; a program
+  // without one runs the fragment stage on undefined vertex results (§11.1).
+  REQUIRE(link({compile(ShaderStage::Fragment, kFragment)}));
+  REQUIRE(link({compile(ShaderStage::Vertex, kVertex)}));
+}
+
+TEST_CASE("graphics: outputs and inputs that match in name must match in type") {
+  // GL 4.6 §7.4.1: "it is a link-time error if ... the matching input and output ... do not have the same type"
+  // (GLSL 4.60 §4.3.4: "output variables and ... input variables of the same name must match in type").
+  auto vs = compile(ShaderStage::Vertex, "#version 450\nout vec3 color;\nvoid main() { color = vec3(1.0); }\n");
+  auto fs = compile(ShaderStage::Fragment, kFragment);
+  auto program = link({vs, fs});
+  REQUIRE_FALSE(program);
+  CHECK(contains(program.error().message, "color"));
+  CHECK(contains(program.error().message, "error:"));
+}
+
+TEST_CASE("graphics: outputs and inputs with a location match by location, whatever their names") {
+  // GL 4.6 §7.4.1: variables declared with a location match by location.
+  auto vs =
+      compile(ShaderStage::Vertex, "#version 450\nlayout(location = 1) out vec4 a;\nvoid main() { a = vec4(1.0); }\n");
+  auto fs_ok = compile(ShaderStage::Fragment,
+                       "#version 450\nlayout(location = 1) in vec4 b;\nout vec4 f;\nvoid main() { f = b; }\n");
+  auto fs_bad = compile(ShaderStage::Fragment,
+                        "#version 450\nlayout(location = 1) in vec2 b;\nout vec4 f;\nvoid main() { f = b.xyxy; }\n");
+  CHECK(link({vs, fs_ok}));
+  CHECK_FALSE(link({vs, fs_bad}));
+}
+
+TEST_CASE("graphics: interface blocks match by block name") {
+  auto vs =
+      compile(ShaderStage::Vertex, "#version 450\nout Data { vec4 c; } vout;\nvoid main() { vout.c = vec4(1.0); }\n");
+  auto fs = compile(ShaderStage::Fragment,
+                    "#version 450\nin Data { vec4 c; } fin;\nout vec4 f;\nvoid main() { f = fin.c; }\n");
+  auto fs_bad = compile(ShaderStage::Fragment,
+                        "#version 450\nin Data { ivec4 c; } fin;\nout vec4 f;\nvoid main() { f = vec4(fin.c); }\n");
+  CHECK(link({vs, fs}));
+  CHECK_FALSE(link({vs, fs_bad}));
+}
+
+TEST_CASE("graphics: geometry shaders need a vertex shader unless the program is separable") {
+  // GL 4.6 §7.3: linking fails if "program contains objects to form a geometry shader ... and the program is not
+  // separable and contains no objects to form a vertex shader".
+  auto gs = compile(ShaderStage::Geometry, kGeometry);
+  REQUIRE(gs->ok());
+  auto fs = compile(ShaderStage::Fragment, "#version 450\nin vec4 gcolor;\nout vec4 f;\nvoid main() { f = gcolor; }\n");
+  auto program = link({gs, fs});
+  REQUIRE_FALSE(program);
+  CHECK(contains(program.error().message, "vertex shader"));
+  CHECK(link({gs, fs}, true));
+  // The per-vertex array input of the geometry shader matches the vertex shader's output element type.
+  CHECK(link({compile(ShaderStage::Vertex, kVertex), gs, fs}));
+  auto gs_bad = compile(ShaderStage::Geometry, R"(#version 450
+layout(triangles) in;
+layout(points, max_vertices = 1) out;
+in vec3 color[];
+void main() { gl_Position = vec4(color[0], 1.0); EmitVertex(); }
+)");
+  REQUIRE(gs_bad->ok());
+  CHECK_FALSE(link({compile(ShaderStage::Vertex, kVertex), gs_bad}));
+}
+
+TEST_CASE("graphics: a geometry shader must declare its primitives and maximum vertex count") {
+  // GL 4.6 §7.3: linking fails if "the input primitive type, output primitive type, or maximum output vertex count
+  // is not specified in any compiled geometry shader object".
+  auto gs = compile(ShaderStage::Geometry, R"(#version 450
+layout(triangles) in;
+layout(triangle_strip) out;
+void main() { EmitVertex(); }
+)");
+  REQUIRE(gs->ok());
+  CHECK_FALSE(link({compile(ShaderStage::Vertex, kVertex), gs}));
+}
+
+TEST_CASE("graphics: tessellation stages need their layouts and match per-vertex arrays") {
+  const char* tcs = R"(#version 450
+layout(vertices = 3) out;
+in vec4 color[];
+out vec4 tcolor[];
+void main() {
+  tcolor[gl_InvocationID] = color[gl_InvocationID];
+  gl_TessLevelOuter[0] = 1.0;
+}
+)";
+  const char* tes = R"(#version 450
+layout(triangles) in;
+in vec4 tcolor[];
+void main() { gl_Position = tcolor[0]; }
+)";
+  auto vs = compile(ShaderStage::Vertex, kVertex);
+  auto control = compile(ShaderStage::TessControl, tcs);
+  auto evaluation = compile(ShaderStage::TessEvaluation, tes);
+  REQUIRE(control->ok());
+  REQUIRE(evaluation->ok());
+  CHECK(link({vs, control, evaluation}));
+  // GL 4.6 §7.3: "program contains objects to form a tessellation control shader ... and the program is not
+  // separable and contains no objects to form a vertex shader".
+  CHECK_FALSE(link({control, evaluation}));
+  // GL 4.6 §7.3: linking fails if "the output patch vertex count is not specified in any compiled tessellation
+  // control shader object".
+  auto no_vertices = compile(ShaderStage::TessControl, "#version 450\nvoid main() { gl_TessLevelOuter[0] = 1.0; }\n");
+  REQUIRE(no_vertices->ok());
+  CHECK_FALSE(link({vs, no_vertices, evaluation}));
+  // GL 4.6 §7.3: linking fails if "the tessellation primitive mode is not specified in any compiled tessellation
+  // evaluation shader object".
+  auto no_mode = compile(ShaderStage::TessEvaluation, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  REQUIRE(no_mode->ok());
+  CHECK_FALSE(link({vs, control, no_mode}));
+  auto evaluation_bad = compile(ShaderStage::TessEvaluation,
+                                "#version 450\nlayout(triangles) in;\nin vec2 tcolor[];\nvoid main() { gl_Position = "
+                                "tcolor[0].xyxy; }\n");
+  REQUIRE(evaluation_bad->ok());
+  CHECK_FALSE(link({vs, control, evaluation_bad}));
+}
+
+TEST_CASE("graphics: sources nested beyond the front's limits are compile errors, not crashes") {
+  std::string deep = "#version 450\nvoid main() { float x = ";
+  for (int i = 0; i < 100000; ++i) deep += "(";
+  deep += "1.0";
+  for (int i = 0; i < 100000; ++i) deep += ")";
+  deep += "; }\n";
+  auto shader = compile(ShaderStage::Fragment, deep);
+  CHECK_FALSE(shader->ok());
+  CHECK(contains(shader->info_log(), "error"));
+}
+
+TEST_CASE("graphics: a statically read input needs an output of the previous stage, an unread one does not") {
+  // GLSL 4.60 §4.3.4: "Only the input variables that are statically read need to be written by the previous stage;
+  // it is allowed to have superfluous declarations of input variables."
+  auto vs = compile(ShaderStage::Vertex, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto reads = compile(ShaderStage::Fragment, kFragment);
+  auto ignores =
+      compile(ShaderStage::Fragment, "#version 450\nin vec4 color;\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  auto program = link({vs, reads});
+  REQUIRE_FALSE(program);
+  CHECK(contains(program.error().message, "color"));
+  CHECK(link({vs, ignores}));
+  // The first stage's inputs come from vertex attributes, not from a previous stage.
+  CHECK(link({reads}));
+}
+
+TEST_CASE("graphics: desktop versions mix, ES shaders link only with ES shaders of their version") {
+  // GLSL 4.60 §3.3: shaders of different desktop versions can be linked together; ES shaders cannot be linked with
+  // desktop shaders or with ES shaders of another version (Mesa's linker, piglit shaders/version-mixing).
+  auto vs_450 = compile(ShaderStage::Vertex, "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto fs_330 = compile(ShaderStage::Fragment, "#version 330\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  auto vs_es = compile(ShaderStage::Vertex, "#version 300 es\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto fs_es = compile(ShaderStage::Fragment,
+                       "#version 300 es\nprecision mediump float;\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  auto fs_es310 = compile(ShaderStage::Fragment,
+                          "#version 310 es\nprecision mediump float;\nout vec4 f;\nvoid main() { f = vec4(1.0); }\n");
+  REQUIRE(vs_es->ok());
+  REQUIRE(fs_es->ok());
+  REQUIRE(fs_es310->ok());
+  CHECK(link({vs_450, fs_330}));
+  CHECK(link({vs_es, fs_es}));
+  CHECK_FALSE(link({vs_450, fs_es}));
+  CHECK_FALSE(link({vs_es, fs_330}));
+  CHECK_FALSE(link({vs_es, fs_es310}));
+}

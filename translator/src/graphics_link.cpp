@@ -1,0 +1,317 @@
+// glLinkProgram for programs of graphics stages: glslang's GL link, the GL 4.6 §7.3 stage rules glslang 12 does
+// not check, stage-to-stage interface matching (GL 4.6 §7.4.1) and the program's first-stage inputs and
+// last-stage outputs for GL_PROGRAM_INPUT / GL_PROGRAM_OUTPUT.
+#include <glslang/Include/intermediate.h>
+#include <glslang/MachineIndependent/localintermediate.h>
+
+#include <algorithm>
+#include <sstream>
+#include <unordered_set>
+
+#include "glslang_process.hpp"
+#include "graphics_shader_impl.hpp"
+#include "large_stack.hpp"
+
+namespace bismuth::translator {
+
+namespace {
+
+std::string link_error(const std::string& text) {
+  return "error: " + text + "\n";
+}
+
+// glslang's "ERROR: Linking vertex stage: text" lines in the GL info-log style of the rest of the front.
+std::string gl_link_log(const std::string& glslang_log) {
+  std::istringstream in(glslang_log);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    if (line.starts_with("ERROR: ")) {
+      line = "error: " + line.substr(7);
+    } else if (line.starts_with("WARNING: ")) {
+      line = "warning: " + line.substr(9);
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+// The ids of the symbols a stage's code refers to (its static uses), the declarations list left out.
+class StaticUses : public glslang::TIntermTraverser {
+ public:
+  std::unordered_set<long long> ids;
+  void visitSymbol(glslang::TIntermSymbol* symbol) override { ids.insert(symbol->getId()); }
+  bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate* node) override {
+    return node->getOp() != glslang::EOpLinkerObjects;
+  }
+};
+
+// One user-declared input or output of a stage: a variable, or an interface block (matched by block name).
+struct InterfaceVariable {
+  std::string name;
+  const glslang::TType* type = nullptr;
+  bool block = false;
+  bool has_location = false;
+  unsigned location = 0;
+  bool patch = false;
+  long long id = 0;  // the symbol's id in its stage's tree
+};
+
+// The stage's declared inputs or outputs (built-ins left out: GLSL defines their types on both sides).
+std::vector<InterfaceVariable> stage_interface(const glslang::TIntermediate& intermediate,
+                                               glslang::TStorageQualifier storage) {
+  std::vector<InterfaceVariable> out;
+  TIntermNode* root = intermediate.getTreeRoot();
+  glslang::TIntermAggregate* top = root ? root->getAsAggregate() : nullptr;
+  if (top == nullptr) return out;
+  // glslang keeps every global object, used or not, in the tree's EOpLinkerObjects aggregate.
+  for (TIntermNode* node : top->getSequence()) {
+    glslang::TIntermAggregate* objects = node ? node->getAsAggregate() : nullptr;
+    if (objects == nullptr || objects->getOp() != glslang::EOpLinkerObjects) continue;
+    for (TIntermNode* object : objects->getSequence()) {
+      const glslang::TIntermSymbol* symbol = object ? object->getAsSymbolNode() : nullptr;
+      if (symbol == nullptr) continue;
+      const glslang::TType& type = symbol->getType();
+      const glslang::TQualifier& q = type.getQualifier();
+      if (q.storage != storage || q.builtIn != glslang::EbvNone) continue;
+      const bool block = type.getBasicType() == glslang::EbtBlock;
+      std::string name(block ? type.getTypeName().c_str() : symbol->getName().c_str());
+      if (name.starts_with("gl_")) continue;
+      out.push_back({std::move(name), &type, block, q.hasLocation(), q.hasLocation() ? q.layoutLocation : 0u, q.patch,
+                     symbol->getId()});
+    }
+  }
+  return out;
+}
+
+// Per-vertex inputs of tessellation and geometry shaders, and per-vertex outputs of tessellation control shaders,
+// are arrays over the vertices (GLSL 4.60 §4.3.4, §4.3.6): their elements are what the neighbouring stage matches.
+bool input_is_per_vertex_array(ShaderStage stage) {
+  return stage == ShaderStage::TessControl || stage == ShaderStage::TessEvaluation || stage == ShaderStage::Geometry;
+}
+
+// Calls `use` with the type the neighbouring stage matches: the element of a per-vertex array, else the type.
+template <class Use>
+void with_matched_type(const InterfaceVariable& v, bool per_vertex, Use&& use) {
+  if (per_vertex && !v.patch && v.type->isArray()) {
+    const glslang::TType element(*v.type, 0);
+    use(element);
+  } else {
+    use(*v.type);
+  }
+}
+
+std::string type_text(const glslang::TType& type) {
+  return type.getCompleteString(true, false, false).c_str();
+}
+
+// GL 4.6 §7.4.1: an output and an input match when both declare the same location, or when neither declares one
+// and they have the same name (interface blocks: the same block name); "it is a link-time error if ... the
+// matching input and output ... do not have the same type".
+Status match_stages(ShaderStage producer, const glslang::TIntermediate& out_tree, ShaderStage consumer,
+                    const glslang::TIntermediate& in_tree) {
+  const std::vector<InterfaceVariable> outputs = stage_interface(out_tree, glslang::EvqVaryingOut);
+  const std::vector<InterfaceVariable> inputs = stage_interface(in_tree, glslang::EvqVaryingIn);
+  StaticUses uses;
+  if (TIntermNode* root = in_tree.getTreeRoot()) root->traverse(&uses);
+  for (const InterfaceVariable& in : inputs) {
+    bool has_match = false;
+    for (const InterfaceVariable& out : outputs) {
+      const bool matched = in.has_location || out.has_location
+                               ? in.has_location && out.has_location && in.location == out.location
+                               : in.block == out.block && in.name == out.name;
+      if (!matched) continue;
+      has_match = true;
+      std::string mismatch;
+      with_matched_type(out, producer == ShaderStage::TessControl, [&](const glslang::TType& out_type) {
+        with_matched_type(in, input_is_per_vertex_array(consumer), [&](const glslang::TType& in_type) {
+          if (out_type != in_type) {
+            mismatch = std::string(stage_name(consumer)) + " shader input `" + in.name + "' (" + type_text(in_type) +
+                       ") does not match the " + stage_name(producer) + " shader output `" + out.name + "' (" +
+                       type_text(out_type) + ") in type";
+          }
+        });
+      });
+      if (!mismatch.empty()) return fail(link_error(mismatch));
+    }
+    // GLSL 4.60 §4.3.4: "Only the input variables that are statically read need to be written by the previous
+    // stage; it is allowed to have superfluous declarations of input variables." A statically read input without a
+    // matching output is a link error (as Mesa reports it; interface blocks are left to the type check).
+    if (!has_match && !in.block && uses.ids.count(in.id) != 0) {
+      return fail(link_error(std::string(stage_name(consumer)) + " shader input `" + in.name +
+                             "' has no matching output in the previous stage (" + stage_name(producer) + " shader)"));
+    }
+  }
+  return {};
+}
+
+std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inputs) {
+  std::vector<GlStageVariable> out;
+  const int n = inputs ? program.getNumPipeInputs() : program.getNumPipeOutputs();
+  for (int i = 0; i < n; ++i) {
+    const glslang::TObjectReflection& r = inputs ? program.getPipeInput(i) : program.getPipeOutput(i);
+    const glslang::TType* type = r.getType();
+    const bool array = type != nullptr && type->isArray();
+    GlStageVariable v;
+    // GL introspection names an array by its first element (GL 4.6 §7.3.1.1).
+    v.name = array && !r.name.ends_with("]") ? r.name + "[0]" : r.name;
+    v.gl_type = static_cast<uint32_t>(std::max(r.glDefineType, 0));
+    // GL 4.6 §7.3.1.1: LOCATION is -1 for built-ins; the linker assigns the others where the shader did not.
+    if (type != nullptr && type->getQualifier().hasLocation())
+      v.location = static_cast<int32_t>(type->getQualifier().layoutLocation);
+    v.array_size = array && type->getOuterArraySize() > 0 ? static_cast<uint32_t>(type->getOuterArraySize()) : 1;
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+// GL enum values (GL/glcorearb.h) of the layouts glGetProgramiv reports.
+uint32_t gl_primitive(glslang::TLayoutGeometry primitive) {
+  switch (primitive) {
+    case glslang::ElgPoints: return 0x0000;              // GL_POINTS
+    case glslang::ElgLines: return 0x0001;               // GL_LINES
+    case glslang::ElgLinesAdjacency: return 0x000A;      // GL_LINES_ADJACENCY
+    case glslang::ElgLineStrip: return 0x0003;           // GL_LINE_STRIP
+    case glslang::ElgTriangles: return 0x0004;           // GL_TRIANGLES
+    case glslang::ElgTrianglesAdjacency: return 0x000C;  // GL_TRIANGLES_ADJACENCY
+    case glslang::ElgTriangleStrip: return 0x0005;       // GL_TRIANGLE_STRIP
+    case glslang::ElgQuads: return 0x0007;               // GL_QUADS
+    case glslang::ElgIsolines: return 0x8E7A;            // GL_ISOLINES
+    default: return 0;
+  }
+}
+
+// The linked stages' layouts. GLSL 4.60 §4.4.1.1: spacing is equal_spacing and the vertex order ccw when no
+// tessellation evaluation shader declares them; a geometry shader without `invocations` runs once per primitive.
+GlStageLayouts stage_layouts(const glslang::TProgram& program) {
+  GlStageLayouts layouts;
+  if (const glslang::TIntermediate* gs = program.getIntermediate(EShLangGeometry)) {
+    layouts.geometry_vertices_out = static_cast<uint32_t>(std::max(gs->getVertices(), 0));
+    layouts.geometry_input_type = gl_primitive(gs->getInputPrimitive());
+    layouts.geometry_output_type = gl_primitive(gs->getOutputPrimitive());
+    layouts.geometry_invocations = static_cast<uint32_t>(std::max(gs->getInvocations(), 1));
+  }
+  if (const glslang::TIntermediate* tcs = program.getIntermediate(EShLangTessControl)) {
+    layouts.tess_control_output_vertices = static_cast<uint32_t>(std::max(tcs->getVertices(), 0));
+  }
+  if (const glslang::TIntermediate* tes = program.getIntermediate(EShLangTessEvaluation)) {
+    layouts.tess_gen_mode = gl_primitive(tes->getInputPrimitive());
+    switch (tes->getVertexSpacing()) {
+      case glslang::EvsFractionalEven: layouts.tess_gen_spacing = 0x8E7C; break;  // GL_FRACTIONAL_EVEN
+      case glslang::EvsFractionalOdd: layouts.tess_gen_spacing = 0x8E7B; break;   // GL_FRACTIONAL_ODD
+      default: layouts.tess_gen_spacing = 0x0202; break;                          // GL_EQUAL
+    }
+    layouts.tess_gen_vertex_order = tes->getVertexOrder() == glslang::EvoCw ? 0x0900u : 0x0901u;  // GL_CW : GL_CCW
+    layouts.tess_gen_point_mode = tes->getPointMode();
+  }
+  return layouts;
+}
+
+// Desktop shaders of any versions link together (GLSL 4.60 §3.3); an ES shader links only with ES shaders of the
+// same version (GLSL ES 3.20 §3.3), as Mesa's linker checks it (piglit shaders/version-mixing). glslang checks
+// this within one stage, not across stages.
+Status check_versions(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
+                      const std::vector<std::unique_ptr<glslang::TShader>>& trees) {
+  auto describe = [](const glslang::TIntermediate& i) {
+    return std::to_string(i.getVersion()) + (i.getProfile() == EEsProfile ? " es" : "");
+  };
+  for (size_t a = 0; a < trees.size(); ++a) {
+    for (size_t b = a + 1; b < trees.size(); ++b) {
+      const glslang::TIntermediate* x = trees[a]->getIntermediate();
+      const glslang::TIntermediate* y = trees[b]->getIntermediate();
+      if (x == nullptr || y == nullptr) continue;
+      const bool x_es = x->getProfile() == EEsProfile, y_es = y->getProfile() == EEsProfile;
+      if (!x_es && !y_es) continue;
+      if (x_es != y_es || x->getVersion() != y->getVersion()) {
+        return fail(link_error(std::string("a ") + stage_name(shaders[a]->stage()) + " shader of GLSL " + describe(*x) +
+                               " cannot be linked with a " + stage_name(shaders[b]->stage()) + " shader of GLSL " +
+                               describe(*y) + ": ES shaders link only with ES shaders of the same version"));
+      }
+    }
+  }
+  return {};
+}
+
+Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
+                                                const GlGraphicsLinkOptions& options) {
+  // GL 4.6 §7.3: linking fails if "no shader objects are attached to program".
+  if (shaders.empty()) return fail(link_error("no shader objects are attached to the program"));
+  bool present[5] = {};
+  for (const auto& shader : shaders) {
+    // GL 4.6 §7.3: "one or more of the shader objects attached to program are not compiled successfully".
+    if (!shader || !shader->ok()) return fail(link_error("a shader attached to the program failed to compile"));
+    present[static_cast<int>(shader->stage())] = true;
+  }
+  // GL 4.6 §7.3: a program containing tessellation control, tessellation evaluation or geometry shader objects
+  // fails to link when "the program is not separable and contains no objects to form a vertex shader".
+  if (!options.separable && !present[static_cast<int>(ShaderStage::Vertex)]) {
+    for (ShaderStage s : {ShaderStage::TessControl, ShaderStage::TessEvaluation, ShaderStage::Geometry}) {
+      if (present[static_cast<int>(s)]) {
+        return fail(link_error(std::string("the program has a ") + stage_name(s) +
+                               " shader but no vertex shader (and is not separable)"));
+      }
+    }
+  }
+
+  // Each link parses its own trees (graphics_shader_impl.hpp says why); they outlive the program that links them.
+  std::vector<std::unique_ptr<glslang::TShader>> trees;
+  std::vector<const char*> texts;
+  texts.reserve(shaders.size());
+  for (const auto& shader : shaders) {
+    texts.push_back(shader->impl().source.c_str());
+    bool parsed = false;
+    trees.push_back(parse_gl_stage(shader->stage(), &texts.back(), parsed));
+    if (!parsed)
+      return fail(link_error(std::string("internal error: a ") + stage_name(shader->stage()) +
+                             " shader that compiled does not parse again: " + trees.back()->getInfoLog()));
+  }
+  if (Status versions = check_versions(shaders, trees); !versions) return versions.error();
+  glslang::TProgram program;
+  for (const auto& tree : trees) program.addShader(tree.get());
+  // glslang checks each stage: a main, layouts that agree across the stage's shaders, a tessellation control
+  // shader's output vertex count, a tessellation evaluation shader's primitive mode, a geometry shader's input and
+  // output primitives and maximum vertex count.
+  if (!program.link(EShMsgDefault)) {
+    std::string log = gl_link_log(program.getInfoLog());
+    return fail(log.empty() ? link_error("linking failed") : log);
+  }
+
+  GlGraphicsProgram linked;
+  for (int s = 0; s < 5; ++s) {
+    if (present[s]) linked.stages.push_back(static_cast<ShaderStage>(s));
+  }
+  for (size_t i = 1; i < linked.stages.size(); ++i) {
+    const ShaderStage producer = linked.stages[i - 1];
+    const ShaderStage consumer = linked.stages[i];
+    const glslang::TIntermediate* out_tree = program.getIntermediate(glslang_stage(producer));
+    const glslang::TIntermediate* in_tree = program.getIntermediate(glslang_stage(consumer));
+    if (out_tree == nullptr || in_tree == nullptr) continue;
+    if (Status matched = match_stages(producer, *out_tree, consumer, *in_tree); !matched) return matched.error();
+  }
+  linked.layouts = stage_layouts(program);
+  if (!program.buildReflection(EShReflectionDefault)) return fail(link_error("internal error: reflection failed"));
+  linked.inputs = reflect(program, true);
+  linked.outputs = reflect(program, false);
+  linked.info_log = gl_link_log(program.getInfoLog());
+  return linked;
+}
+
+}  // namespace
+
+bool GlGraphicsProgram::has(ShaderStage stage) const {
+  return std::find(stages.begin(), stages.end(), stage) != stages.end();
+}
+
+Expected<GlGraphicsProgram> link_gl_graphics_program(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
+                                                     const GlGraphicsLinkOptions& options) {
+  ensure_glslang_initialized();
+  size_t stack = 0;
+  for (const auto& shader : shaders) stack = std::max(stack, shader ? shader->impl().stack_bytes : 0);
+  Expected<GlGraphicsProgram> linked = fail("not linked");
+  if (Status ran = run_with_stack(stack, [&] { linked = link_on_this_thread(shaders, options); }); !ran) {
+    return fail(link_error("internal error: " + ran.error().message));
+  }
+  return linked;
+}
+
+}  // namespace bismuth::translator
