@@ -1,5 +1,6 @@
 #include "shader_test_executor.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -53,7 +54,9 @@ std::string number_text(double v) {
 template <class T>
 bool compare(T observed, CompareOp op, T expected) {
   switch (op) {
-    case CompareOp::Equal: return observed == expected;
+    case CompareOp::Equal:
+    case CompareOp::FuzzyEqual:  // probe_value applies the tolerance before; here (integers) it is equality
+      return observed == expected;
     case CompareOp::NotEqual: return observed != expected;
     case CompareOp::Less: return observed < expected;
     case CompareOp::LessEqual: return observed <= expected;
@@ -65,8 +68,13 @@ bool compare(T observed, CompareOp op, T expected) {
 
 // Compares a value read back (`bytes`, scalar_size(type) of them) with the expected scalar; `observed_text`
 // gets the value as text for the message.
-bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, const Scalar& want,
-                 std::string* observed_text) {
+bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, const Scalar& want, double tolerance,
+                 bool relative, std::string* observed_text) {
+  // "~=" on floating point: |observed - expected| <= tolerance, or <= tolerance * |expected| when relative.
+  auto fuzzy = [&](double observed, double expected) {
+    const double allowed = relative ? tolerance * std::fabs(expected) : tolerance;
+    return std::fabs(observed - expected) <= allowed;
+  };
   std::ostringstream text;
   bool ok = false;
   switch (type) {
@@ -105,7 +113,7 @@ bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, cons
       std::memcpy(&w, &wb, 4);
       text.precision(9);
       text << v;
-      ok = compare<float>(v, op, w);
+      ok = op == CompareOp::FuzzyEqual ? fuzzy(v, w) : compare<float>(v, op, w);
       break;
     }
     case ScalarType::Double: {
@@ -114,7 +122,7 @@ bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, cons
       std::memcpy(&w, &want.bits, 8);
       text.precision(17);
       text << v;
-      ok = compare<double>(v, op, w);
+      ok = op == CompareOp::FuzzyEqual ? fuzzy(v, w) : compare<double>(v, op, w);
       break;
     }
   }
@@ -141,6 +149,11 @@ class Execution {
     if (auto reason = unmet_requirement()) return skip(*reason);
     if (auto failed = build_program()) return *failed;
     for (const auto& c : test_.commands) {
+      if (c.kind == Command::Kind::Unsupported) {
+        // Drawing and pixel probes cannot run: what ran before decides nothing more than a failure did.
+        if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
+        return skip(c.reason);
+      }
       if (auto failed = execute(c)) return *failed;
     }
     if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
@@ -159,17 +172,19 @@ class Execution {
       switch (r.kind) {
         case Requirement::Kind::Unsupported: return r.reason;
         case Requirement::Kind::GlVersion:
-          if (!compare<double>(gl_.gl_version(), r.op, r.value)) {
-            return "requires GL " + std::string(to_string(r.op)) + " " + version_text(r.value) + ", context is " +
-                   version_text(gl_.gl_version()) + where;
+        case Requirement::Kind::GlslVersion: {
+          // As shader_runner's version_compare: an ES version is met by ES contexts only, a desktop one by
+          // desktop contexts only.
+          const bool glsl = r.kind == Requirement::Kind::GlslVersion;
+          const int have = glsl ? gl_.glsl_version() : gl_.gl_version();
+          const std::string api = std::string(glsl ? "GLSL" : "GL") + (r.es ? " ES" : "");
+          const std::string context = std::string(gl_.is_es() ? "OpenGL ES " : "OpenGL ") + version_text(have);
+          if (r.es != gl_.is_es() || !compare<double>(have, r.op, r.value)) {
+            return "requires " + api + " " + to_string(r.op) + " " + version_text(r.value) + ", context is " +
+                   context + where;
           }
           break;
-        case Requirement::Kind::GlslVersion:
-          if (!compare<double>(gl_.glsl_version(), r.op, r.value)) {
-            return "requires GLSL " + std::string(to_string(r.op)) + " " + version_text(r.value) + ", context has " +
-                   version_text(gl_.glsl_version()) + where;
-          }
-          break;
+        }
         case Requirement::Kind::Extension:
           if (!gl_.has_extension(r.name))
             return "requires " + r.name + ", not supported on " + gl_.device_name() + where;
@@ -180,7 +195,10 @@ class Execution {
         case Requirement::Kind::IntLimit:
         case Requirement::Kind::FloatLimit: {
           const auto value = gl_.limit(r.name, r.kind == Requirement::Kind::FloatLimit);
-          if (!value) return "requires " + r.name + ", a limit the runner cannot query" + where;
+          if (!value) {
+            return "requires " + r.name + " " + to_string(r.op) + " " + number_text(r.value) + ": " +
+                   value.error().message + where;
+          }
           if (!compare<double>(*value, r.op, r.value)) {
             return "requires " + r.name + " " + to_string(r.op) + " " + number_text(r.value) + ", context has " +
                    number_text(*value) + where;
@@ -192,15 +210,62 @@ class Execution {
     return std::nullopt;
   }
 
-  // Compiles and links; returns an outcome only when the test is decided here (a link result it did not expect).
+  static GLenum shader_type(Stage stage) {
+    switch (stage) {
+      case Stage::Vertex: return GL_VERTEX_SHADER;
+      case Stage::TessControl: return GL_TESS_CONTROL_SHADER;
+      case Stage::TessEvaluation: return GL_TESS_EVALUATION_SHADER;
+      case Stage::Geometry: return GL_GEOMETRY_SHADER;
+      case Stage::Fragment: return GL_FRAGMENT_SHADER;
+      case Stage::Compute: return GL_COMPUTE_SHADER;
+    }
+    return GL_COMPUTE_SHADER;
+  }
+  static const char* shader_type_name(Stage stage) {
+    switch (stage) {
+      case Stage::Vertex: return "GL_VERTEX_SHADER";
+      case Stage::TessControl: return "GL_TESS_CONTROL_SHADER";
+      case Stage::TessEvaluation: return "GL_TESS_EVALUATION_SHADER";
+      case Stage::Geometry: return "GL_GEOMETRY_SHADER";
+      case Stage::Fragment: return "GL_FRAGMENT_SHADER";
+      case Stage::Compute: return "GL_COMPUTE_SHADER";
+    }
+    return "?";
+  }
+
+  // The section's text as glShaderSource gets it: shader_runner adds "#version N" (N es) from [require]'s GLSL
+  // line to a section without a #version directive. `line_shift` is 1 then (GLSL line 2 is the section's first).
+  std::string glsl_text(const ShaderSource& source, int* line_shift) const {
+    *line_shift = 0;
+    if (test_.glsl_required == 0 || source.text.find("#version ") != std::string::npos) return source.text;
+    *line_shift = 1;
+    std::string version = "#version " + std::to_string(test_.glsl_required);
+    if (test_.glsl_required_es && test_.glsl_required != 100) version += " es";
+    return version + "\n" + source.text;
+  }
+
+  // Compiles and links; returns an outcome only when the test is decided here (a link result it did not expect,
+  // or a stage this libbismuth-gl cannot create: Skip).
   std::optional<Outcome> build_program() {
     const bool use_spirv = test_.spirv_mode == ShaderTest::SpirvMode::Only;
     program_ = glCreateProgram();
+    if (test_.separable_program) glProgramParameteri(program_, GL_PROGRAM_SEPARABLE, GL_TRUE);
     std::string log_text;
     bool compiled = true;
     const auto& sources = use_spirv ? test_.spirv_shaders : test_.glsl_shaders;
     for (const auto& source : sources) {
-      const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+      while (glGetError() != GL_NO_ERROR) {
+      }
+      const GLuint shader = glCreateShader(shader_type(source.stage));
+      if (shader == 0) {
+        // GL 4.6 §7.1: glCreateShader returns 0 on error (GL_INVALID_ENUM for a type the context does not take).
+        const GLenum e = glGetError();
+        return skip(std::string("[") + section_name(source.stage) + (source.spirv ? " spirv" : "") + "] at " +
+                    location(test_, source.section_line) + ": glCreateShader(" + shader_type_name(source.stage) +
+                    ") returned 0" + (e != GL_NO_ERROR ? " (" + gl_error_name(e) + ")" : std::string()) +
+                    ": this libbismuth-gl cannot create " + section_name(source.stage) + "s");
+      }
+      int line_shift = 0;
       if (use_spirv) {
         auto words = assemble_spirv(source.text);
         if (!words) {
@@ -217,17 +282,27 @@ class Execution {
         }
         glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V, words->data(),
                        static_cast<GLsizei>(words->size() * 4));
-        glSpecializeShader(shader, "main", 0, nullptr, nullptr);
+        // [X shader specializations]: glSpecializeShader's constant indices and values (32-bit patterns).
+        const auto& specs = test_.specializations[static_cast<size_t>(source.stage)];
+        std::vector<GLuint> indices, values;
+        for (const auto& sp : specs) {
+          indices.push_back(sp.index);
+          values.push_back(sp.bits);
+        }
+        glSpecializeShader(shader, "main", static_cast<GLuint>(specs.size()), indices.data(), values.data());
       } else {
-        const char* text = source.text.c_str();
-        glShaderSource(shader, 1, &text, nullptr);
+        const std::string text = glsl_text(source, &line_shift);
+        const char* chars = text.c_str();
+        glShaderSource(shader, 1, &chars, nullptr);
         glCompileShader(shader);
       }
       GLint ok = 0;
       glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
       if (!ok) {
         compiled = false;
-        log_text += remap_log(shader_log(shader), test_, source) + "\n";
+        ShaderSource shifted = source;
+        shifted.first_line -= line_shift;
+        log_text += remap_log(shader_log(shader), test_, shifted) + "\n";
       }
       glAttachShader(program_, shader);
       glDeleteShader(shader);  // flagged; freed with the program
@@ -277,6 +352,7 @@ class Execution {
         return std::nullopt;
       case K::Compute:
       case K::ComputeGroupSize:
+      case K::ComputeIndirect:
       case K::Uniform:
         if (!linked_) return failure(c.line, "\"" + c.text + "\" needs a linked program");
         break;
@@ -295,6 +371,24 @@ class Execution {
                                       static_cast<GLuint>(c.a[4]), static_cast<GLuint>(c.a[5]));
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
         break;
+      case K::ComputeIndirect: {
+        // The DispatchIndirectCommand (three uints) is read from the ssbo at binding a[0], at byte a[1].
+        const auto it = ssbos_.find(static_cast<GLuint>(c.a[0]));
+        if (it == ssbos_.end()) {
+          return failure(c.line, "no ssbo at binding " + std::to_string(c.a[0]) + " (create it first)");
+        }
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, it->second.name);
+        glDispatchComputeIndirect(static_cast<GLintptr>(c.a[1]));
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        break;
+      }
+      case K::Tolerance:
+        tolerance_ = c.tolerance;
+        tolerance_relative_ = c.tolerance_relative;
+        break;
+      case K::Unsupported: break;  // run() skips before
       case K::Ssbo: create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]); break;
       case K::AtomicCounters: create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4); break;
       case K::AtomicCounterBuffer:
@@ -309,34 +403,30 @@ class Execution {
           return failure(c.line, std::string("no ") + (ssbo ? "ssbo" : "atomic counter buffer") + " at binding " +
                                      std::to_string(c.a[0]) + " (create it first)");
         }
-        std::vector<unsigned char> bytes;
-        uint64_t offset = 0;
         if (ssbo) {
-          offset = c.a[1];
-          for (const auto& v : c.values) {
-            const size_t n = scalar_size(v.type);
-            const size_t at = bytes.size();
-            bytes.resize(at + n);
-            if (n == 4) {
-              const uint32_t w = static_cast<uint32_t>(v.bits);
-              std::memcpy(bytes.data() + at, &w, 4);
-            } else {
-              std::memcpy(bytes.data() + at, &v.bits, 8);
-            }
+          // Each component at its std430 place (padding of vec3 arrays and matrix columns left as it is).
+          const size_t size = scalar_size(c.scalar);
+          const uint64_t end = c.a[1] + c.layout.offset_of(c.values.size() - 1) + size;
+          if (end > it->second.size) {
+            return failure(c.line, "writes bytes " + std::to_string(c.a[1]) + ".." + std::to_string(end) + " of a " +
+                                       std::to_string(it->second.size) + "-byte buffer");
+          }
+          for (size_t i = 0; i < c.values.size(); ++i) {
+            unsigned char bytes[8];
+            const uint32_t word = static_cast<uint32_t>(c.values[i].bits);
+            std::memcpy(bytes, size == 4 ? static_cast<const void*>(&word) : &c.values[i].bits, size);
+            glNamedBufferSubData(it->second.name, static_cast<GLintptr>(c.a[1] + c.layout.offset_of(i)),
+                                 static_cast<GLsizeiptr>(size), bytes);
           }
         } else {
-          offset = c.a[1] * 4;
-          const uint32_t w = static_cast<uint32_t>(c.a[2]);
-          bytes.resize(4);
-          std::memcpy(bytes.data(), &w, 4);
+          const uint64_t offset = c.a[1] * 4;
+          const uint32_t word = static_cast<uint32_t>(c.a[2]);
+          if (offset + 4 > it->second.size) {
+            return failure(c.line, "writes bytes " + std::to_string(offset) + ".." + std::to_string(offset + 4) +
+                                       " of a " + std::to_string(it->second.size) + "-byte buffer");
+          }
+          glNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), 4, &word);
         }
-        if (offset + bytes.size() > it->second.size) {
-          return failure(c.line, "writes bytes " + std::to_string(offset) + ".." +
-                                     std::to_string(offset + bytes.size()) + " of a " +
-                                     std::to_string(it->second.size) + "-byte buffer");
-        }
-        glNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes.size()),
-                             bytes.data());
         break;
       }
       case K::Uniform:
@@ -393,8 +483,11 @@ class Execution {
   }
 
   std::optional<Outcome> set_uniform(const Command& c) {
-    const GLint loc = glGetUniformLocation(program_, c.name.c_str());
-    if (loc < 0) return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
+    const GLint loc = c.uniform_by_location ? static_cast<GLint>(c.a[0]) : glGetUniformLocation(program_, c.name.c_str());
+    if (loc < 0) {
+      if (test_.ignore_missing_uniforms) return std::nullopt;  // [require] ignore_missing_uniforms
+      return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
+    }
     const GLsizei count = static_cast<GLsizei>(c.values.size() / c.components);
     // The entry point by name ("glUniform3fv", "glUniformMatrix2x3dv", "glUniform2i64vARB"), so that a
     // libbismuth-gl without it is a clear failure rather than a stub's GL error.
@@ -439,7 +532,9 @@ class Execution {
     }
     const size_t size = scalar_size(c.scalar);
     const uint64_t offset = c.a[1];
-    const uint64_t end = offset + size * c.values.size();
+    // Atomic counter probes are single uints; ssbo probes follow the std430 layout of their type.
+    const DataLayout layout = ssbo ? c.layout : DataLayout{};
+    const uint64_t end = offset + layout.offset_of(c.values.size() - 1) + size;
     if (end > it->second.size) {
       return failure(c.line, "probes bytes " + std::to_string(offset) + ".." + std::to_string(end) + " of a " +
                                  std::to_string(it->second.size) + "-byte buffer");
@@ -449,11 +544,20 @@ class Execution {
                             bytes.data());
     for (size_t i = 0; i < c.values.size(); ++i) {
       std::string observed;
-      if (!probe_value(c.scalar, bytes.data() + i * size, c.op, c.values[i], &observed)) {
+      const uint64_t at = layout.offset_of(i);
+      if (!probe_value(c.scalar, bytes.data() + at, c.op, c.values[i], tolerance_[i % 4], tolerance_relative_[i % 4],
+                       &observed)) {
         if (first_probe_failure_.empty()) {
+          std::string expected = std::string(to_string(c.op)) + " " + c.values[i].text;
+          if (c.op == CompareOp::FuzzyEqual) {
+            expected += " (tolerance " + number_text(tolerance_relative_[i % 4] ? tolerance_[i % 4] * 100 : tolerance_[i % 4]) +
+                        (tolerance_relative_[i % 4] ? "%)" : ")");
+          }
           first_probe_failure_ = location(test_, c.line) + ": probe failed at byte offset " +
-                                 std::to_string(offset + i * size) + ": expected " + to_string(c.scalar) + " " +
-                                 to_string(c.op) + " " + c.values[i].text + ", observed " + observed;
+                                 std::to_string(offset + at) + ": expected " +
+                                 (ssbo ? c.type_name : std::string("uint")) +
+                                 (c.values.size() > 1 ? " component " + std::to_string(i) : std::string()) + " " +
+                                 expected + ", observed " + observed;
         }
         break;
       }
@@ -468,6 +572,9 @@ class Execution {
   std::map<GLuint, Buffer> ssbos_;
   std::map<GLuint, Buffer> atomics_;
   std::string first_probe_failure_;
+  // The `tolerance` of "~=" probes; 0.01 absolute until a tolerance command, as shader_runner's default.
+  std::array<double, 4> tolerance_ = {0.01, 0.01, 0.01, 0.01};
+  std::array<bool, 4> tolerance_relative_ = {false, false, false, false};
 };
 
 }  // namespace
