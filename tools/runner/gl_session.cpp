@@ -68,8 +68,8 @@ Expected<std::unique_ptr<GlSession>> GlSession::create(const std::string& device
 Expected<std::unique_ptr<GlSession>> GlSession::create_es(const std::string& device, int version) {
   // The EGL default display follows BISMUTH_DEVICE (and BISMUTH_VALIDATION, inherited from the parent).
   if (!device.empty()) setenv("BISMUTH_DEVICE", device.c_str(), 1);
-  const std::string what = "an OpenGL ES " + std::to_string(version / 10) + "." + std::to_string(version % 10) +
-                           " context";
+  const std::string what =
+      "an OpenGL ES " + std::to_string(version / 10) + "." + std::to_string(version % 10) + " context";
   auto egl_failed = [&](const char* call) {
     char code[16];
     std::snprintf(code, sizeof code, "0x%04X", static_cast<unsigned>(eglGetError()));
@@ -80,8 +80,13 @@ Expected<std::unique_ptr<GlSession>> GlSession::create_es(const std::string& dev
   std::unique_ptr<GlSession> session(new GlSession());
   session->egl_display_ = display;
   if (!eglBindAPI(EGL_OPENGL_ES_API)) return egl_failed("eglBindAPI(EGL_OPENGL_ES_API)");
-  const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, version / 10, EGL_CONTEXT_MINOR_VERSION, version % 10,
-                               EGL_CONTEXT_OPENGL_DEBUG, EGL_TRUE, EGL_NONE};
+  const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
+                               version / 10,
+                               EGL_CONTEXT_MINOR_VERSION,
+                               version % 10,
+                               EGL_CONTEXT_OPENGL_DEBUG,
+                               EGL_TRUE,
+                               EGL_NONE};
   EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
   if (context == EGL_NO_CONTEXT) return egl_failed("eglCreateContext");
   session->context_ = context;

@@ -370,8 +370,8 @@ struct Parser {
         test.glsl_required = static_cast<int>(added.value);
         test.glsl_required_es = added.es;
       }
-      if (!glsl && added.es && (added.op == CompareOp::GreaterEqual || added.op == CompareOp::Equal ||
-                                added.op == CompareOp::Greater)) {
+      if (!glsl && added.es &&
+          (added.op == CompareOp::GreaterEqual || added.op == CompareOp::Equal || added.op == CompareOp::Greater)) {
         test.es_context_version = static_cast<int>(added.value) / 10;  // 310 -> 31
       }
       return {};
@@ -431,8 +431,8 @@ struct Parser {
       return {};
     }
     // GL_ARB_foo, and its absence as !GL_ARB_foo or -GL_ARB_foo.
-    if (words.size() == 1 && (starts_with(words[0], "GL_") || starts_with(words[0], "!GL_") ||
-                              starts_with(words[0], "-GL_"))) {
+    if (words.size() == 1 &&
+        (starts_with(words[0], "GL_") || starts_with(words[0], "!GL_") || starts_with(words[0], "-GL_"))) {
       const bool negated = words[0][0] != 'G';
       r.kind = negated ? Requirement::Kind::NotExtension : Requirement::Kind::Extension;
       r.name = negated ? words[0].substr(1) : words[0];
@@ -505,8 +505,8 @@ struct Parser {
     auto v = values(words, 3, c.scalar, n);
     if (!v) return v.error();
     if (v->empty() || v->size() % c.components != 0) {
-      return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) +
-                          " values, got " + std::to_string(v->size()));
+      return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) + " values, got " +
+                          std::to_string(v->size()));
     }
     c.values = std::move(*v);
     return {};
@@ -610,9 +610,12 @@ struct Parser {
     }
     Specialization sp;
     uint64_t index = 0;
-    if (!parse_u64(words[1], &index) || index > 0xFFFFFFFFu) return error(n, "bad specialization index \"" + words[1] + "\"");
+    if (!parse_u64(words[1], &index) || index > 0xFFFFFFFFu)
+      return error(n, "bad specialization index \"" + words[1] + "\"");
     sp.index = static_cast<uint32_t>(index);
-    const ScalarType type = words[0] == "float" ? ScalarType::Float : words[0] == "int" ? ScalarType::Int : ScalarType::Uint;
+    const ScalarType type = words[0] == "float" ? ScalarType::Float
+                            : words[0] == "int" ? ScalarType::Int
+                                                : ScalarType::Uint;
     const auto value = parse_scalar(type, words[2]);
     if (!value) return error(n, "bad " + words[0] + " value \"" + words[2] + "\"");
     sp.bits = static_cast<uint32_t>(value->bits);
@@ -840,8 +843,7 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
         source->text.append(raw);
         source->text.push_back('\n');
         break;
-      case Section::None:
-        break;  // shader_runner ignores everything before the first section (licence headers, notes)
+      case Section::None: break;  // shader_runner ignores everything before the first section (licence headers, notes)
       case Section::Specializations:
       case Section::Require:
       case Section::Test:

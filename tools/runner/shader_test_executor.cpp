@@ -180,8 +180,8 @@ class Execution {
           const std::string api = std::string(glsl ? "GLSL" : "GL") + (r.es ? " ES" : "");
           const std::string context = std::string(gl_.is_es() ? "OpenGL ES " : "OpenGL ") + version_text(have);
           if (r.es != gl_.is_es() || !compare<double>(have, r.op, r.value)) {
-            return "requires " + api + " " + to_string(r.op) + " " + version_text(r.value) + ", context is " +
-                   context + where;
+            return "requires " + api + " " + to_string(r.op) + " " + version_text(r.value) + ", context is " + context +
+                   where;
           }
           break;
         }
@@ -483,7 +483,8 @@ class Execution {
   }
 
   std::optional<Outcome> set_uniform(const Command& c) {
-    const GLint loc = c.uniform_by_location ? static_cast<GLint>(c.a[0]) : glGetUniformLocation(program_, c.name.c_str());
+    const GLint loc =
+        c.uniform_by_location ? static_cast<GLint>(c.a[0]) : glGetUniformLocation(program_, c.name.c_str());
     if (loc < 0) {
       if (test_.ignore_missing_uniforms) return std::nullopt;  // [require] ignore_missing_uniforms
       return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
@@ -550,7 +551,8 @@ class Execution {
         if (first_probe_failure_.empty()) {
           std::string expected = std::string(to_string(c.op)) + " " + c.values[i].text;
           if (c.op == CompareOp::FuzzyEqual) {
-            expected += " (tolerance " + number_text(tolerance_relative_[i % 4] ? tolerance_[i % 4] * 100 : tolerance_[i % 4]) +
+            expected += " (tolerance " +
+                        number_text(tolerance_relative_[i % 4] ? tolerance_[i % 4] * 100 : tolerance_[i % 4]) +
                         (tolerance_relative_[i % 4] ? "%)" : ")");
           }
           first_probe_failure_ = location(test_, c.line) + ": probe failed at byte offset " +

@@ -311,7 +311,8 @@ TEST_CASE("Comments and blank lines in [require] and [test] are ignored") {
 
 TEST_CASE("Graphics stages are shaders of their stage; drawing commands are Unsupported commands naming file:line") {
   auto t = parse_ok(
-      "[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[vertex data]\npiglit_vertex/float/2\n"
+      "[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[vertex "
+      "data]\npiglit_vertex/float/2\n"
       "[test]\nlink success\ndraw rect -1 -1 2 2\n");
   CHECK_FALSE(t.unsupported);
   REQUIRE(t.glsl_shaders.size() == 2);
@@ -385,7 +386,8 @@ TEST_CASE("Malformed files give file:line errors") {
       {kHead + "uniform int 99999999999 1\n", "bad.shader_test:11: bad uniform location \"99999999999\""},
       {"[require]\nGL >= 4.3\n[compute shader specializations]\nhalf 0 1\n",
        "bad.shader_test:4: expected \"uint INDEX VALUE\" or \"float INDEX VALUE\""},
-      {"[require]\nGL >= 4.3\n[compute shader specializations]\nuint 0 -x\n", "bad.shader_test:4: bad uint value \"-x\""},
+      {"[require]\nGL >= 4.3\n[compute shader specializations]\nuint 0 -x\n",
+       "bad.shader_test:4: bad uint value \"-x\""},
       {"[require]\nGL_MAX_FOO >= 1 2\n", "bad.shader_test:2: unknown requirement"},
       {"[require]\nINT MAX_FOO >= 1\n", "bad.shader_test:2: expected a GL enum name, got \"MAX_FOO\""},
       {"[require]\nGL >= 4.3\n~= 1\n", "bad.shader_test:3: unknown requirement"},
