@@ -774,10 +774,11 @@ std::optional<StageSection> stage_section(const std::string& name) {
   return std::nullopt;
 }
 
-// piglit's [vertex shader passthrough]: a vertex shader passing the attribute piglit_vertex to gl_Position.
+// piglit's [vertex shader passthrough]: a vertex shader that writes its one attribute, piglit_vertex, to
+// gl_Position. GLSL before 1.30 spells the input qualifier "attribute".
 constexpr const char* kPassthroughVertexShader =
-    "#if __VERSION__ >= 130\nin vec4 piglit_vertex;\n#else\nattribute vec4 piglit_vertex;\n#endif\n"
-    "void main() { gl_Position = piglit_vertex; }\n";
+    "#if __VERSION__ >= 130\n#define INPUT in\n#else\n#define INPUT attribute\n#endif\n"
+    "INPUT vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n";
 
 }  // namespace
 

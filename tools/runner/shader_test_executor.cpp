@@ -141,6 +141,7 @@ class Execution {
   ~Execution() {
     for (auto& [binding, b] : ssbos_) glDeleteBuffers(1, &b.name);
     for (auto& [binding, b] : atomics_) glDeleteBuffers(1, &b.name);
+    for (auto& [index, b] : uniform_blocks_) glDeleteBuffers(1, &b.name);
     if (program_ != 0) glDeleteProgram(program_);
   }
 
@@ -324,13 +325,94 @@ class Execution {
       return Outcome{
           Status::Fail, test_.path + ": " + (compiled ? "link failed: " : "compile failed: ") + log_text, {}};
     }
-    if (linked_) glUseProgram(program_);
+    if (linked_) {
+      glUseProgram(program_);
+      setup_uniform_blocks(use_spirv);
+    }
     if (const GLenum e = glGetError(); e != GL_NO_ERROR && linked_) {
       return Outcome{Status::Fail, test_.path + ": building the program raised " + gl_error_name(e), {}};
     }
     while (glGetError() != GL_NO_ERROR) {
     }
     return std::nullopt;
+  }
+
+  // shader_runner's setup_ubos: a zeroed buffer of GL_BUFFER_DATA_SIZE bytes for every active uniform block, so
+  // that `uniform` lines can fill block members. Block i is bound to binding i with glUniformBlockBinding (GLSL), or
+  // stays at its own binding (SPIR-V, whose blocks are known by binding only).
+  void setup_uniform_blocks(bool spirv) {
+    GLint blocks = 0;
+    glGetProgramiv(program_, GL_ACTIVE_UNIFORM_BLOCKS, &blocks);
+    for (GLint i = 0; i < blocks; ++i) {
+      const GLenum props[] = {GL_BUFFER_DATA_SIZE, GL_BUFFER_BINDING};
+      GLint values[2] = {0, 0};
+      glGetProgramResourceiv(program_, GL_UNIFORM_BLOCK, static_cast<GLuint>(i), 2, props, 2, nullptr, values);
+      GLuint binding = static_cast<GLuint>(i);
+      if (spirv) {
+        binding = static_cast<GLuint>(std::max(values[1], 0));
+      } else {
+        glUniformBlockBinding(program_, static_cast<GLuint>(i), binding);
+      }
+      Buffer b;
+      b.size = static_cast<size_t>(std::max(values[0], 0));
+      glGenBuffers(1, &b.name);
+      glBindBufferBase(GL_UNIFORM_BUFFER, binding, b.name);
+      const std::vector<unsigned char> zeros(std::max<size_t>(b.size, 1), 0);
+      glBufferData(GL_UNIFORM_BUFFER, static_cast<GLsizeiptr>(zeros.size()), zeros.data(), GL_DYNAMIC_DRAW);
+      uniform_blocks_[static_cast<GLuint>(i)] = b;
+    }
+  }
+
+  // A `uniform` line naming a member of a uniform block (shader_runner's set_ubo_uniform): the member's offset,
+  // array and matrix strides from the program interface (GL 4.6 §7.3.1), the values written into the block's
+  // buffer, matrices given column by column whatever the member's row_major layout. nullopt when NAME is no
+  // block member.
+  std::optional<std::optional<Outcome>> set_block_uniform(const Command& c) {
+    std::string base = c.name;
+    uint64_t element = 0;
+    if (!base.empty() && base.back() == ']') {
+      const size_t open = base.rfind('[');
+      if (open == std::string::npos) return std::nullopt;
+      try {
+        element = std::stoull(base.substr(open + 1, base.size() - open - 2));
+      } catch (...) {
+        return std::nullopt;
+      }
+      base.resize(open);
+    }
+    GLuint index = glGetProgramResourceIndex(program_, GL_UNIFORM, base.c_str());
+    if (index == GL_INVALID_INDEX) index = glGetProgramResourceIndex(program_, GL_UNIFORM, (base + "[0]").c_str());
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    if (index == GL_INVALID_INDEX) return std::nullopt;
+    const GLenum props[] = {GL_BLOCK_INDEX, GL_OFFSET, GL_ARRAY_STRIDE, GL_MATRIX_STRIDE, GL_IS_ROW_MAJOR};
+    GLint v[5] = {-1, 0, 0, 0, 0};
+    glGetProgramResourceiv(program_, GL_UNIFORM, index, 5, props, 5, nullptr, v);
+    const auto block = uniform_blocks_.find(static_cast<GLuint>(v[0]));
+    if (v[0] < 0 || block == uniform_blocks_.end()) return std::nullopt;
+    const size_t size = scalar_size(c.scalar);
+    const uint32_t rows = c.matrix_columns != 0 ? c.matrix_rows : c.components;
+    for (size_t i = 0; i < c.values.size(); ++i) {
+      const uint64_t e = element + i / c.components;
+      const uint64_t k = i % c.components;
+      uint64_t at = static_cast<uint64_t>(v[1]) + e * static_cast<uint64_t>(std::max(v[2], 0));
+      if (c.matrix_columns != 0) {
+        const uint64_t column = k / rows, row = k % rows;
+        at += v[4] ? row * static_cast<uint64_t>(v[3]) + column * size
+                   : column * static_cast<uint64_t>(v[3]) + row * size;
+      } else {
+        at += k * size;
+      }
+      if (at + size > block->second.size) {
+        return failure(c.line, "uniform \"" + c.name + "\" writes bytes " + std::to_string(at) + ".." +
+                                   std::to_string(at + size) + " of its " + std::to_string(block->second.size) +
+                                   "-byte uniform block");
+      }
+      const uint32_t word = static_cast<uint32_t>(c.values[i].bits);
+      glNamedBufferSubData(block->second.name, static_cast<GLintptr>(at), static_cast<GLsizeiptr>(size),
+                           size == 4 ? static_cast<const void*>(&word) : &c.values[i].bits);
+    }
+    return std::optional<Outcome>();
   }
 
   static std::string shader_log(GLuint shader) {
@@ -487,7 +569,9 @@ class Execution {
         c.uniform_by_location ? static_cast<GLint>(c.a[0]) : glGetUniformLocation(program_, c.name.c_str());
     if (loc < 0) {
       if (test_.ignore_missing_uniforms) return std::nullopt;  // [require] ignore_missing_uniforms
-      return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
+      return failure(c.line, "uniform \"" + c.name +
+                                 "\" is not an active uniform of the program (glGetUniformLocation gives -1 and "
+                                 "glGetProgramResourceIndex(GL_UNIFORM) knows no block member of that name)");
     }
     const GLsizei count = static_cast<GLsizei>(c.values.size() / c.components);
     // The entry point by name ("glUniform3fv", "glUniformMatrix2x3dv", "glUniform2i64vARB"), so that a
@@ -573,6 +657,7 @@ class Execution {
   bool linked_ = false;
   std::map<GLuint, Buffer> ssbos_;
   std::map<GLuint, Buffer> atomics_;
+  std::map<GLuint, Buffer> uniform_blocks_;  // by block index
   std::string first_probe_failure_;
   // The `tolerance` of "~=" probes; 0.01 absolute until a tolerance command, as shader_runner's default.
   std::array<double, 4> tolerance_ = {0.01, 0.01, 0.01, 0.01};
