@@ -303,7 +303,6 @@ constexpr const char* kGraphicsCommands[] = {
     "line width",
     "active shader program",
     "subuniform ",
-    "active uniform",
     "verify program_interface_query",
     "ubo array index",
     "parameter ",
@@ -666,6 +665,27 @@ struct Parser {
     if (w(0) == "probe" && w(1) == "ssbo") return parsed_as(probe_ssbo(words, c, n), K::ProbeSsbo);
     if (w(0) == "probe" && w(1) == "atomic" && w(2) == "counter") {
       return parsed_as(probe_atomic_counter(words, c, n), K::ProbeAtomicCounter);
+    }
+    if (w(0) == "verify" && w(1) == "program_query") {
+      // shader_runner: "verify program_query GL_PNAME_ENUM integer|enum"; several values for the pnames that
+      // have several (GL_COMPUTE_WORK_GROUP_SIZE X Y Z).
+      if (words.size() < 4 || !starts_with(words[2], "GL_")) {
+        return error(n, "expected \"verify program_query GL_PNAME VALUE...\"");
+      }
+      c.type_name = words[2];
+      c.expected.assign(words.begin() + 3, words.end());
+      if (c.expected.size() > 3) return error(n, "verify program_query takes at most three values");
+      return push(K::VerifyProgramQuery);
+    }
+    if (w(0) == "active" && w(1) == "uniform") {
+      // shader_runner: "active uniform NAME GL_PNAME_ENUM integer|GL_TYPE_ENUM".
+      if (words.size() != 5 || !starts_with(words[3], "GL_")) {
+        return error(n, "expected \"active uniform NAME GL_PNAME VALUE\"");
+      }
+      c.name = words[2];
+      c.type_name = words[3];
+      c.expected = {words[4]};
+      return push(K::ActiveUniform);
     }
     if (line == "link error") return push(K::LinkError);
     if (line == "link success") return push(K::LinkSuccess);

@@ -89,6 +89,8 @@ struct Command {
     ComputeIndirect,      // compute indirect BINDING OFFSET (the ssbo at BINDING as GL_DISPATCH_INDIRECT_BUFFER)
     Tolerance,            // tolerance T [T T T], each absolute or N% (relative), for "~=" probes
     Unsupported,          // a command that needs rasterization or textures: SKIP when reached (`text`, `reason`)
+    VerifyProgramQuery,   // verify program_query GL_PNAME VALUE... (glGetProgramiv)
+    ActiveUniform,        // active uniform NAME GL_PNAME VALUE (glGetActiveUniform / glGetActiveUniformsiv)
   };
   Kind kind = Kind::Compute;
   int line = 0;
@@ -108,6 +110,9 @@ struct Command {
   std::array<double, 4> tolerance = {0, 0, 0, 0};
   std::array<bool, 4> tolerance_relative = {false, false, false, false};
   std::string reason;  // Unsupported: why the test is skipped
+  // VerifyProgramQuery / ActiveUniform: the pname (in `type_name`) and the expected values, each an integer or a
+  // GL enum name (GL_TRUE, GL_FLOAT_VEC4), resolved when the command runs.
+  std::vector<std::string> expected;
 };
 
 // Shader stages of the sections, in GL's pipeline order.

@@ -1,6 +1,8 @@
 #include "shader_test_executor.hpp"
 
+#include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -9,6 +11,7 @@
 #include <type_traits>
 
 #include "bismuth/gl/bismuth_gl.h"
+#include "gl_enum_names.hpp"
 #include "spirv_assembly.hpp"
 
 namespace bismuth::tools::runner {
@@ -156,6 +159,10 @@ class Execution {
         return skip(c.reason);
       }
       if (auto failed = execute(c)) return *failed;
+      if (!skip_reason_.empty()) {
+        if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
+        return skip(skip_reason_);
+      }
     }
     if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
     return {Status::Pass, {}, {}};
@@ -471,6 +478,10 @@ class Execution {
         tolerance_relative_ = c.tolerance_relative;
         break;
       case K::Unsupported: break;  // run() skips before
+      case K::VerifyProgramQuery:
+      case K::ActiveUniform:
+        if (auto failed = verify_query(c)) return failed;
+        break;
       case K::Ssbo: create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]); break;
       case K::AtomicCounters: create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4); break;
       case K::AtomicCounterBuffer:
@@ -606,6 +617,77 @@ class Execution {
     return std::nullopt;
   }
 
+  // An expected value of a query command: an integer (decimal, 0x hex, negative) or a GL enum name.
+  std::optional<GLint> expected_value(const std::string& text) const {
+    if (text.rfind("GL_", 0) == 0) {
+      const auto v = gl_enum_value(text);
+      if (!v) return std::nullopt;
+      return static_cast<GLint>(*v);
+    }
+    try {
+      size_t used = 0;
+      const long long v = std::stoll(text, &used, 0);
+      if (used != text.size() || v < INT32_MIN || v > INT32_MAX) return std::nullopt;
+      return static_cast<GLint>(v);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+
+  // verify program_query (glGetProgramiv) and active uniform (glGetActiveUniform + glGetActiveUniformsiv, looked up
+  // with bismuthGetProcAddress: a libbismuth-gl without them makes the test Skip). A mismatch is a Fail with both
+  // values, like shader_runner's.
+  std::optional<Outcome> verify_query(const Command& c) {
+    const auto pname = gl_enum_value(c.type_name);
+    if (!pname) return failure(c.line, c.type_name + " is not a GL enum");
+    std::vector<GLint> want;
+    for (const auto& text : c.expected) {
+      const auto v = expected_value(text);
+      if (!v) return failure(c.line, "bad expected value \"" + text + "\" (an integer or a GL enum name)");
+      want.push_back(*v);
+    }
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    GLint got[4] = {~want[0], 0, 0, 0};
+    std::string call;
+    if (c.kind == Command::Kind::VerifyProgramQuery) {
+      call = "glGetProgramiv(" + c.type_name + ")";
+      glGetProgramiv(program_, *pname, got);
+    } else {
+      using ActiveUniformProc = void(APIENTRY*)(GLuint, GLuint, GLsizei, GLsizei*, GLint*, GLenum*, GLchar*);
+      using ActiveUniformsivProc = void(APIENTRY*)(GLuint, GLsizei, const GLuint*, GLenum, GLint*);
+      const auto active = reinterpret_cast<ActiveUniformProc>(bismuthGetProcAddress("glGetActiveUniform"));
+      const auto activeiv = reinterpret_cast<ActiveUniformsivProc>(bismuthGetProcAddress("glGetActiveUniformsiv"));
+      if (active == nullptr || activeiv == nullptr) {
+        skip_reason_ = location(test_, c.line) + ": \"" + c.text +
+                       "\" needs glGetActiveUniform and glGetActiveUniformsiv, which this libbismuth-gl lacks";
+        return std::nullopt;
+      }
+      GLint count = 0;
+      glGetProgramiv(program_, GL_ACTIVE_UNIFORMS, &count);
+      GLint found = -1;
+      for (GLint i = 0; i < count && found < 0; ++i) {
+        char name[512] = {};
+        GLint size = 0;
+        GLenum type = 0;
+        active(program_, static_cast<GLuint>(i), sizeof name, nullptr, &size, &type, name);
+        if (c.name == name) found = i;
+      }
+      if (found < 0) return failure(c.line, "no active uniform named \"" + c.name + "\"");
+      const GLuint index = static_cast<GLuint>(found);
+      call = "glGetActiveUniformsiv(" + c.name + ", " + c.type_name + ")";
+      activeiv(program_, 1, &index, *pname, got);
+    }
+    if (const GLenum e = glGetError(); e != GL_NO_ERROR) return failure(c.line, call + " raised " + gl_error_name(e));
+    if (std::equal(want.begin(), want.end(), got)) return std::nullopt;
+    std::string expected, observed;
+    for (size_t i = 0; i < want.size(); ++i) {
+      expected += (i ? " " : "") + c.expected[i];
+      observed += (i ? " " : "") + std::to_string(got[i]);
+    }
+    return failure(c.line, call + ": expected " + expected + ", got " + observed);
+  }
+
   // Records the first failing probe; later commands still run (shader_runner reports all and fails at the end).
   std::optional<Outcome> probe(const Command& c) {
     const bool ssbo = c.kind == Command::Kind::ProbeSsbo;
@@ -658,6 +740,7 @@ class Execution {
   std::map<GLuint, Buffer> ssbos_;
   std::map<GLuint, Buffer> atomics_;
   std::map<GLuint, Buffer> uniform_blocks_;  // by block index
+  std::string skip_reason_;                  // a command found the context lacking: the test stops as a Skip
   std::string first_probe_failure_;
   // The `tolerance` of "~=" probes; 0.01 absolute until a tolerance command, as shader_runner's default.
   std::array<double, 4> tolerance_ = {0.01, 0.01, 0.01, 0.01};

@@ -18,7 +18,7 @@ const std::string kHead =
 TEST_CASE("tests/conformance/runner_grammar: every form runs, or skips naming what the context lacks", "[vulkan]") {
   const auto r = run_json({(source_dir() / "tests/conformance/runner_grammar").string()});
   for (const char* name : {"text_before_first_section", "compute_indirect", "probe_types_tolerance",
-                           "uniform_by_location", "spirv_specializations"}) {
+                           "uniform_by_location", "spirv_specializations", "verify_program_query"}) {
     INFO(name << ": " << message(r, name));
     CHECK(status(r, name) == "Pass");
   }
@@ -35,6 +35,13 @@ TEST_CASE("tests/conformance/runner_grammar: every form runs, or skips naming wh
     CHECK_THAT(message(r, "gles31_compute"), Catch::Contains("an OpenGL ES 3.1 context: egl"));
   } else {
     CHECK(es == "Pass");
+  }
+  const std::string active = status(r, "active_uniform_query");
+  if (active == "Skip") {
+    CHECK_THAT(message(r, "active_uniform_query"),
+               Catch::Contains("needs glGetActiveUniform and glGetActiveUniformsiv"));
+  } else {
+    CHECK(active == "Pass");
   }
   CHECK(status(r, "link_vertex_fragment") == "Skip");
   CHECK_THAT(message(r, "link_vertex_fragment"), Catch::Contains("glCreateShader(GL_VERTEX_SHADER) returned 0") ||
@@ -74,7 +81,22 @@ TEST_CASE("Failure paths of the new forms: fuzzy probes, skips after failures, u
   dir.write("inserted_version_error.shader_test",
             "[require]\nGL >= 4.3\nGLSL >= 4.30\n\n[compute shader]\nlayout(local_size_x = 1) in;\n"
             "void main() { undeclared_thing = 1; }\n");
+  dir.write("query_mismatch.shader_test",
+            "[require]\nGL >= 4.3\n[compute shader]\n#version 430\nlayout(local_size_x = 8) in;\nvoid main() {}\n"
+            "[test]\nverify program_query GL_COMPUTE_WORK_GROUP_SIZE 8 1 1\n"
+            "verify program_query GL_COMPUTE_WORK_GROUP_SIZE 4 1 1\n");
+  dir.write("query_bad_enum.shader_test",
+            "[require]\nGL >= 4.3\n[compute shader]\n#version 430\nlayout(local_size_x = 8) in;\nvoid main() {}\n"
+            "[test]\nverify program_query GL_NO_SUCH_PNAME 1\n");
   const auto r = run_json({dir.path().string()});
+  CHECK(status(r, "query_mismatch") == "Fail");
+  CHECK_THAT(
+      message(r, "query_mismatch"),
+      Catch::Contains("query_mismatch.shader_test:9: glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE): expected 4 1 1, "
+                      "got 8 1 1"));
+  CHECK(status(r, "query_bad_enum") == "Fail");
+  CHECK_THAT(message(r, "query_bad_enum"),
+             Catch::Contains("query_bad_enum.shader_test:8: GL_NO_SUCH_PNAME is not a GL enum"));
   CHECK(status(r, "fuzzy_fails") == "Fail");
   CHECK_THAT(message(r, "fuzzy_fails"),
              Catch::Contains("fuzzy_fails.shader_test:15: probe failed at byte offset 0: expected float ~= 0.3333 "

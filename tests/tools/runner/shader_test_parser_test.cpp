@@ -542,3 +542,23 @@ TEST_CASE("[S shader spirv] sections of every stage") {
   CHECK(t.spirv_shaders[2].stage == Stage::Compute);
   CHECK(t.spirv_shaders[2].spirv);
 }
+
+TEST_CASE("verify program_query GL_PNAME VALUE... and active uniform NAME GL_PNAME VALUE (shader_runner's forms)") {
+  auto c = one_command("verify program_query GL_LINK_STATUS GL_TRUE");
+  CHECK(c.kind == Command::Kind::VerifyProgramQuery);
+  CHECK(c.type_name == "GL_LINK_STATUS");
+  CHECK(c.expected == std::vector<std::string>{"GL_TRUE"});
+  c = one_command("verify program_query GL_COMPUTE_WORK_GROUP_SIZE 4 2 1");
+  CHECK(c.expected == std::vector<std::string>{"4", "2", "1"});
+  c = one_command("active uniform a[0] GL_UNIFORM_TYPE GL_FLOAT_VEC4");
+  CHECK(c.kind == Command::Kind::ActiveUniform);
+  CHECK(c.name == "a[0]");
+  CHECK(c.type_name == "GL_UNIFORM_TYPE");
+  CHECK(c.expected == std::vector<std::string>{"GL_FLOAT_VEC4"});
+  CHECK_THAT(parse_error(kHead + "verify program_query LINK_STATUS 1\n"),
+             Catch::Contains("bad.shader_test:11: expected \"verify program_query GL_PNAME VALUE...\""));
+  CHECK_THAT(parse_error(kHead + "verify program_query GL_X 1 2 3 4\n"),
+             Catch::Contains("bad.shader_test:11: verify program_query takes at most three values"));
+  CHECK_THAT(parse_error(kHead + "active uniform a GL_UNIFORM_SIZE\n"),
+             Catch::Contains("bad.shader_test:11: expected \"active uniform NAME GL_PNAME VALUE\""));
+}
