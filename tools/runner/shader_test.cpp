@@ -303,7 +303,6 @@ constexpr const char* kGraphicsCommands[] = {
     "line width",
     "active shader program",
     "subuniform ",
-    "verify program_interface_query",
     "ubo array index",
     "parameter ",
     "block binding",
@@ -600,6 +599,91 @@ struct Parser {
     return {};
   }
 
+  // verify program_interface_query [QUERY] GL_INTERFACE PARAMS... EXPECTED..., shader_runner's grammar:
+  //   interface GL_INTERFACE GL_PNAME int
+  //   [resourceByName] GL_INTERFACE NAME GL_PROP int|GL_TYPE      (no QUERY word: by name)
+  //   resourceByData GL_INTERFACE (DATA...) GL_PROP int|GL_TYPE
+  //   resourceIndex GL_INTERFACE NAME uint|GL_INVALID_INDEX
+  //   resourceLocation / resourceLocationIndex GL_INTERFACE NAME int
+  //   resourceName GL_INTERFACE (DATA...) LENGTH NAME
+  // NAME `""` is the empty name. Parentheses may touch their words ("(0 4)").
+  Expected<void> interface_query(std::string_view line, Command& c, int n) const {
+    std::string spaced;
+    for (char ch : line) {
+      if (ch == '(' || ch == ')') {
+        spaced += ' ';
+        spaced += ch;
+        spaced += ' ';
+      } else {
+        spaced += ch;
+      }
+    }
+    const auto words = split_words(spaced);
+    const std::string usage = "expected \"verify program_interface_query [QUERY] GL_INTERFACE ...\"";
+    size_t at = 2;
+    static const char* const kQueries[] = {"interface",        "resourceByData",        "resourceIndex",
+                                           "resourceLocation", "resourceLocationIndex", "resourceName"};
+    c.query = "resourceByName";
+    for (const char* q : kQueries) {
+      if (at < words.size() && words[at] == q) {
+        c.query = q;
+        ++at;
+      }
+    }
+    if (at >= words.size() || !starts_with(words[at], "GL_")) return error(n, usage + ": no GL_ interface");
+    c.interface_name = words[at++];
+    auto word = [&](const char* what) -> Expected<std::string> {
+      if (at >= words.size()) return error(n, usage + ": " + what + " missing");
+      return words[at++];
+    };
+    auto name = [&]() -> Expected<std::string> {
+      auto w = word("resource name");
+      if (!w) return w;
+      return *w == "\"\"" ? std::string() : *w;
+    };
+    auto data = [&]() -> Expected<void> {
+      if (at >= words.size() || words[at] != "(") return error(n, usage + ": \"(\" of the resource data missing");
+      ++at;
+      while (at < words.size() && words[at] != ")") c.resource_data.push_back(words[at++]);
+      if (at >= words.size()) return error(n, usage + ": \")\" of the resource data missing");
+      ++at;
+      return {};
+    };
+    if (c.query == "interface") {
+      auto pname = word("pname");
+      if (!pname) return pname.error();
+      c.type_name = *pname;
+    } else if (c.query == "resourceByName" || c.query == "resourceByData") {
+      if (c.query == "resourceByName") {
+        auto r = name();
+        if (!r) return r.error();
+        c.resource_name = *r;
+      } else if (auto d = data(); !d) {
+        return d.error();
+      }
+      auto prop = word("property");
+      if (!prop) return prop.error();
+      c.type_name = *prop;
+    } else if (c.query == "resourceName") {
+      if (auto d = data(); !d) return d.error();
+    } else {
+      auto r = name();
+      if (!r) return r.error();
+      c.resource_name = *r;
+    }
+    const size_t values = c.query == "resourceName" ? 2 : 1;
+    if (words.size() != at + values) {
+      return error(n, usage + ": expected " + std::to_string(values) + " value(s) after the " +
+                          (c.query == "resourceName" ? "resource data" : "parameters"));
+    }
+    c.expected.assign(words.begin() + static_cast<long>(at), words.end());
+    if (c.query == "resourceName" && c.expected[1] == "\"\"") c.expected[1].clear();
+    if (!c.type_name.empty() && !starts_with(c.type_name, "GL_")) {
+      return error(n, "expected a GL_ property or pname, got \"" + c.type_name + "\"");
+    }
+    return {};
+  }
+
   // One [X shader specializations] line: "uint INDEX VALUE" or "float INDEX VALUE" (shader_runner's
   // process_specialization), the constant with SpecId INDEX set to VALUE by glSpecializeShader.
   Expected<void> specialization_line(std::string_view line, int n, Stage stage) {
@@ -676,6 +760,9 @@ struct Parser {
       c.expected.assign(words.begin() + 3, words.end());
       if (c.expected.size() > 3) return error(n, "verify program_query takes at most three values");
       return push(K::VerifyProgramQuery);
+    }
+    if (w(0) == "verify" && w(1) == "program_interface_query") {
+      return parsed_as(interface_query(line, c, n), K::InterfaceQuery);
     }
     if (w(0) == "active" && w(1) == "uniform") {
       // shader_runner: "active uniform NAME GL_PNAME_ENUM integer|GL_TYPE_ENUM".

@@ -91,6 +91,7 @@ struct Command {
     Unsupported,          // a command that needs rasterization or textures: SKIP when reached (`text`, `reason`)
     VerifyProgramQuery,   // verify program_query GL_PNAME VALUE... (glGetProgramiv)
     ActiveUniform,        // active uniform NAME GL_PNAME VALUE (glGetActiveUniform / glGetActiveUniformsiv)
+    InterfaceQuery,       // verify program_interface_query [QUERY] GL_INTERFACE ... (interface_query.hpp)
   };
   Kind kind = Kind::Compute;
   int line = 0;
@@ -113,6 +114,14 @@ struct Command {
   // VerifyProgramQuery / ActiveUniform: the pname (in `type_name`) and the expected values, each an integer or a
   // GL enum name (GL_TRUE, GL_FLOAT_VEC4), resolved when the command runs.
   std::vector<std::string> expected;
+  // InterfaceQuery: the query form ("interface", "resourceByName" for shader_runner's unnamed default,
+  // "resourceByData", "resourceIndex", "resourceLocation", "resourceLocationIndex", "resourceName"), the interface
+  // enum name, the resource name ("" for shader_runner's `""`), the words of its "(resource data)", and the
+  // property or pname (in `type_name`); the expected values are in `expected`.
+  std::string query;
+  std::string interface_name;
+  std::string resource_name;
+  std::vector<std::string> resource_data;
 };
 
 // Shader stages of the sections, in GL's pipeline order.

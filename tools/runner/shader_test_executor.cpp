@@ -12,6 +12,7 @@
 
 #include "bismuth/gl/bismuth_gl.h"
 #include "gl_enum_names.hpp"
+#include "interface_query.hpp"
 #include "spirv_assembly.hpp"
 
 namespace bismuth::tools::runner {
@@ -482,6 +483,12 @@ class Execution {
       case K::ActiveUniform:
         if (auto failed = verify_query(c)) return failed;
         break;
+      case K::InterfaceQuery: {
+        const QueryResult q = run_interface_query(c, program_);
+        if (q.failure) return failure(c.line, *q.failure);
+        if (q.skip) skip_reason_ = location(test_, c.line) + ": " + *q.skip;
+        break;
+      }
       case K::Ssbo: create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]); break;
       case K::AtomicCounters: create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4); break;
       case K::AtomicCounterBuffer:

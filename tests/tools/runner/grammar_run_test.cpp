@@ -17,8 +17,9 @@ const std::string kHead =
 
 TEST_CASE("tests/conformance/runner_grammar: every form runs, or skips naming what the context lacks", "[vulkan]") {
   const auto r = run_json({(source_dir() / "tests/conformance/runner_grammar").string()});
-  for (const char* name : {"text_before_first_section", "compute_indirect", "probe_types_tolerance",
-                           "uniform_by_location", "spirv_specializations", "verify_program_query"}) {
+  for (const char* name :
+       {"text_before_first_section", "compute_indirect", "probe_types_tolerance", "uniform_by_location",
+        "spirv_specializations", "verify_program_query", "program_interface_query"}) {
     INFO(name << ": " << message(r, name));
     CHECK(status(r, name) == "Pass");
   }
@@ -88,7 +89,26 @@ TEST_CASE("Failure paths of the new forms: fuzzy probes, skips after failures, u
   dir.write("query_bad_enum.shader_test",
             "[require]\nGL >= 4.3\n[compute shader]\n#version 430\nlayout(local_size_x = 8) in;\nvoid main() {}\n"
             "[test]\nverify program_query GL_NO_SUCH_PNAME 1\n");
+  const std::string interface_head =
+      "[require]\nGL >= 4.3\n[compute shader]\n#version 430\nlayout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 3) buffer Data { uint v[]; };\nvoid main() { v[0] = 1u; }\n[test]\n";
+  dir.write("interface_wrong_binding.shader_test",
+            interface_head + "verify program_interface_query GL_SHADER_STORAGE_BLOCK Data GL_BUFFER_BINDING 4\n");
+  dir.write(
+      "interface_no_resource.shader_test",
+      interface_head + "verify program_interface_query resourceByData GL_SHADER_STORAGE_BLOCK (5) GL_NAME_LENGTH 5\n");
+  dir.write("interface_wrong_name.shader_test",
+            interface_head + "verify program_interface_query resourceName GL_SHADER_STORAGE_BLOCK (3) 4 Date\n");
   const auto r = run_json({dir.path().string()});
+  CHECK(status(r, "interface_wrong_binding") == "Fail");
+  CHECK_THAT(message(r, "interface_wrong_binding"),
+             Catch::Contains("interface_wrong_binding.shader_test:9: glGetProgramResourceiv(GL_SHADER_STORAGE_BLOCK, "
+                             "Data, GL_BUFFER_BINDING): expected 4, got 3"));
+  CHECK(status(r, "interface_no_resource") == "Fail");
+  CHECK_THAT(message(r, "interface_no_resource"), Catch::Contains("GL_SHADER_STORAGE_BLOCK (5): no active resource"));
+  CHECK(status(r, "interface_wrong_name") == "Fail");
+  CHECK_THAT(message(r, "interface_wrong_name"),
+             Catch::Contains("expected length 4 and name \"Date\", got length 4 and name \"Data\""));
   CHECK(status(r, "query_mismatch") == "Fail");
   CHECK_THAT(
       message(r, "query_mismatch"),

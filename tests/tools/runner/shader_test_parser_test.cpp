@@ -562,3 +562,36 @@ TEST_CASE("verify program_query GL_PNAME VALUE... and active uniform NAME GL_PNA
   CHECK_THAT(parse_error(kHead + "active uniform a GL_UNIFORM_SIZE\n"),
              Catch::Contains("bad.shader_test:11: expected \"active uniform NAME GL_PNAME VALUE\""));
 }
+
+TEST_CASE("verify program_interface_query: every query form of shader_runner's grammar") {
+  auto c = one_command("verify program_interface_query interface GL_UNIFORM GL_ACTIVE_RESOURCES 2");
+  CHECK(c.kind == Command::Kind::InterfaceQuery);
+  CHECK(c.query == "interface");
+  CHECK(c.interface_name == "GL_UNIFORM");
+  CHECK(c.type_name == "GL_ACTIVE_RESOURCES");
+  CHECK(c.expected == std::vector<std::string>{"2"});
+  c = one_command("verify program_interface_query GL_BUFFER_VARIABLE B.v[0] GL_TYPE GL_FLOAT_VEC4");
+  CHECK(c.query == "resourceByName");
+  CHECK(c.resource_name == "B.v[0]");
+  CHECK(c.expected == std::vector<std::string>{"GL_FLOAT_VEC4"});
+  c = one_command("verify program_interface_query resourceByData GL_UNIFORM (atomic 1 4) GL_OFFSET 4");
+  CHECK(c.query == "resourceByData");
+  CHECK(c.resource_data == std::vector<std::string>{"atomic", "1", "4"});
+  CHECK(c.type_name == "GL_OFFSET");
+  c = one_command("verify program_interface_query resourceName GL_UNIFORM_BLOCK ( 2 ) 5 Block");
+  CHECK(c.query == "resourceName");
+  CHECK(c.resource_data == std::vector<std::string>{"2"});
+  CHECK(c.expected == std::vector<std::string>{"5", "Block"});
+  c = one_command("verify program_interface_query resourceIndex GL_UNIFORM \"\" GL_INVALID_INDEX");
+  CHECK(c.query == "resourceIndex");
+  CHECK(c.resource_name.empty());
+  c = one_command("verify program_interface_query resourceLocationIndex GL_PROGRAM_OUTPUT color 0");
+  CHECK(c.query == "resourceLocationIndex");
+  CHECK(c.resource_name == "color");
+  CHECK_THAT(parse_error(kHead + "verify program_interface_query resourceByData GL_UNIFORM (1 GL_OFFSET 4\n"),
+             Catch::Contains("bad.shader_test:11:") && Catch::Contains("\")\" of the resource data missing"));
+  CHECK_THAT(parse_error(kHead + "verify program_interface_query interface GL_UNIFORM GL_ACTIVE_RESOURCES\n"),
+             Catch::Contains("bad.shader_test:11:") && Catch::Contains("expected 1 value(s)"));
+  CHECK_THAT(parse_error(kHead + "verify program_interface_query UNIFORM x GL_TYPE 1\n"),
+             Catch::Contains("bad.shader_test:11:") && Catch::Contains("no GL_ interface"));
+}
