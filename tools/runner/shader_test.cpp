@@ -303,13 +303,7 @@ constexpr const char* kGraphicsCommands[] = {
     "line width",
     "active shader program",
     "subuniform ",
-    "ubo array index",
     "parameter ",
-    "block binding",
-    "block offset",
-    "block array stride",
-    "block matrix stride",
-    "block row major",
     "transform feedback",
     "xfb ",
     "bind ",
@@ -760,6 +754,25 @@ struct Parser {
       c.expected.assign(words.begin() + 3, words.end());
       if (c.expected.size() > 3) return error(n, "verify program_query takes at most three values");
       return push(K::VerifyProgramQuery);
+    }
+    // shader_runner's block_data: where the next `uniform` lines of a SPIR-V program (no names) write into a
+    // uniform block: "block binding N", "block offset N", "block array index N" (also "ubo array index N"),
+    // "block matrix stride N", "block row major 0|1".
+    if (w(0) == "block" || (w(0) == "ubo" && w(1) == "array" && w(2) == "index")) {
+      const bool two_words = w(1) == "array" || w(1) == "matrix" || w(1) == "row";
+      const std::string field = two_words ? std::string(w(1)) + " " + std::string(w(2)) : std::string(w(1));
+      if (field != "binding" && field != "offset" && field != "array index" && field != "matrix stride" &&
+          field != "row major") {
+        return error(n, "unknown block command \"" + std::string(line) + "\"");
+      }
+      const size_t at = two_words ? 3 : 2;
+      int64_t v = 0;
+      if (words.size() != at + 1 || !parse_i64(words[at], &v) || v < -1 || v > 0x7FFFFFFF) {
+        return error(n, "expected \"" + std::string(w(0)) + " " + field + " N\"");
+      }
+      c.name = field;
+      c.a[0] = static_cast<uint64_t>(v);
+      return push(K::BlockData);
     }
     if (w(0) == "verify" && w(1) == "program_interface_query") {
       return parsed_as(interface_query(line, c, n), K::InterfaceQuery);

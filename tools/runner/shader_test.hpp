@@ -92,6 +92,7 @@ struct Command {
     VerifyProgramQuery,   // verify program_query GL_PNAME VALUE... (glGetProgramiv)
     ActiveUniform,        // active uniform NAME GL_PNAME VALUE (glGetActiveUniform / glGetActiveUniformsiv)
     InterfaceQuery,       // verify program_interface_query [QUERY] GL_INTERFACE ... (interface_query.hpp)
+    BlockData,            // block binding|offset|array index|matrix stride|row major N (`name`, a[0] as int64)
   };
   Kind kind = Kind::Compute;
   int line = 0;

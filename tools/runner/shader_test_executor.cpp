@@ -368,6 +368,7 @@ class Execution {
       const std::vector<unsigned char> zeros(std::max<size_t>(b.size, 1), 0);
       glBufferData(GL_UNIFORM_BUFFER, static_cast<GLsizeiptr>(zeros.size()), zeros.data(), GL_DYNAMIC_DRAW);
       uniform_blocks_[static_cast<GLuint>(i)] = b;
+      block_by_binding_.emplace(binding, static_cast<GLuint>(i));
     }
   }
 
@@ -398,29 +399,62 @@ class Execution {
     glGetProgramResourceiv(program_, GL_UNIFORM, index, 5, props, 5, nullptr, v);
     const auto block = uniform_blocks_.find(static_cast<GLuint>(v[0]));
     if (v[0] < 0 || block == uniform_blocks_.end()) return std::nullopt;
+    return std::optional<std::optional<Outcome>>(write_block_values(
+        c, block->second, static_cast<uint64_t>(v[1]), element, static_cast<uint64_t>(std::max(v[2], 0)),
+        static_cast<uint64_t>(std::max(v[3], 0)), v[4] != 0));
+  }
+
+  // The values of a `uniform` line into a block's buffer: element `element` + i / components at `offset` +
+  // element × `array_stride`, matrices column by column (`matrix_stride` apart, transposed when `row_major`).
+  std::optional<Outcome> write_block_values(const Command& c, const Buffer& buffer, uint64_t offset, uint64_t element,
+                                            uint64_t array_stride, uint64_t matrix_stride, bool row_major) {
     const size_t size = scalar_size(c.scalar);
     const uint32_t rows = c.matrix_columns != 0 ? c.matrix_rows : c.components;
     for (size_t i = 0; i < c.values.size(); ++i) {
       const uint64_t e = element + i / c.components;
       const uint64_t k = i % c.components;
-      uint64_t at = static_cast<uint64_t>(v[1]) + e * static_cast<uint64_t>(std::max(v[2], 0));
+      uint64_t at = offset + e * array_stride;
       if (c.matrix_columns != 0) {
         const uint64_t column = k / rows, row = k % rows;
-        at += v[4] ? row * static_cast<uint64_t>(v[3]) + column * size
-                   : column * static_cast<uint64_t>(v[3]) + row * size;
+        at += row_major ? row * matrix_stride + column * size : column * matrix_stride + row * size;
       } else {
         at += k * size;
       }
-      if (at + size > block->second.size) {
+      if (at + size > buffer.size) {
         return failure(c.line, "uniform \"" + c.name + "\" writes bytes " + std::to_string(at) + ".." +
-                                   std::to_string(at + size) + " of its " + std::to_string(block->second.size) +
+                                   std::to_string(at + size) + " of its " + std::to_string(buffer.size) +
                                    "-byte uniform block");
       }
       const uint32_t word = static_cast<uint32_t>(c.values[i].bits);
-      glNamedBufferSubData(block->second.name, static_cast<GLintptr>(at), static_cast<GLsizeiptr>(size),
+      glNamedBufferSubData(buffer.name, static_cast<GLintptr>(at), static_cast<GLsizeiptr>(size),
                            size == 4 ? static_cast<const void*>(&word) : &c.values[i].bits);
     }
-    return std::optional<Outcome>();
+    return std::nullopt;
+  }
+
+  // A `uniform` line of a SPIR-V program (shader_runner's force_no_names mode): the member is where the `block`
+  // commands say: the block at `block binding` (+ `block array index`), byte `block offset`.
+  std::optional<Outcome> set_block_uniform_by_data(const Command& c) {
+    if (block_binding_ < 0 || block_offset_ < 0) {
+      return failure(c.line, "uniform \"" + c.name +
+                                 "\" of a SPIR-V program needs \"block binding N\" and \"block offset N\" first "
+                                 "(SPIR-V has no names)");
+    }
+    if (c.values.size() != c.components) {
+      return failure(c.line, "one element per uniform line in a SPIR-V program (no array stride without names)");
+    }
+    const auto first = block_by_binding_.find(static_cast<GLuint>(block_binding_));
+    if (first == block_by_binding_.end()) {
+      return failure(c.line, "no active uniform block at binding " + std::to_string(block_binding_));
+    }
+    const auto block =
+        uniform_blocks_.find(first->second + static_cast<GLuint>(std::max<int64_t>(block_array_index_, 0)));
+    if (block == uniform_blocks_.end()) {
+      return failure(c.line, "no uniform block at binding " + std::to_string(block_binding_) + " array index " +
+                                 std::to_string(block_array_index_));
+    }
+    return write_block_values(c, block->second, static_cast<uint64_t>(block_offset_), 0, 0,
+                              static_cast<uint64_t>(std::max<int64_t>(block_matrix_stride_, 0)), block_row_major_ != 0);
   }
 
   static std::string shader_log(GLuint shader) {
@@ -483,6 +517,20 @@ class Execution {
       case K::ActiveUniform:
         if (auto failed = verify_query(c)) return failed;
         break;
+      case K::BlockData: {
+        const auto v = static_cast<int64_t>(c.a[0]);
+        if (c.name == "binding")
+          block_binding_ = v;
+        else if (c.name == "offset")
+          block_offset_ = v;
+        else if (c.name == "array index")
+          block_array_index_ = v;
+        else if (c.name == "matrix stride")
+          block_matrix_stride_ = v;
+        else
+          block_row_major_ = v;
+        break;
+      }
       case K::InterfaceQuery: {
         const QueryResult q = run_interface_query(c, program_);
         if (q.failure) return failure(c.line, *q.failure);
@@ -583,8 +631,14 @@ class Execution {
   }
 
   std::optional<Outcome> set_uniform(const Command& c) {
+    if (!c.uniform_by_location && test_.spirv_mode == ShaderTest::SpirvMode::Only) {
+      return set_block_uniform_by_data(c);
+    }
     const GLint loc =
         c.uniform_by_location ? static_cast<GLint>(c.a[0]) : glGetUniformLocation(program_, c.name.c_str());
+    if (loc < 0 && !c.uniform_by_location) {
+      if (auto in_block = set_block_uniform(c)) return *in_block;
+    }
     if (loc < 0) {
       if (test_.ignore_missing_uniforms) return std::nullopt;  // [require] ignore_missing_uniforms
       return failure(c.line, "uniform \"" + c.name +
@@ -746,8 +800,12 @@ class Execution {
   bool linked_ = false;
   std::map<GLuint, Buffer> ssbos_;
   std::map<GLuint, Buffer> atomics_;
-  std::map<GLuint, Buffer> uniform_blocks_;  // by block index
-  std::string skip_reason_;                  // a command found the context lacking: the test stops as a Skip
+  std::map<GLuint, Buffer> uniform_blocks_;    // by block index
+  std::map<GLuint, GLuint> block_by_binding_;  // binding -> block index (the first block at that binding)
+  // shader_runner's block_data, set by `block ...` commands: where SPIR-V uniform lines write.
+  int64_t block_binding_ = -1, block_offset_ = -1, block_array_index_ = 0, block_matrix_stride_ = 0,
+          block_row_major_ = 0;
+  std::string skip_reason_;  // a command found the context lacking: the test stops as a Skip
   std::string first_probe_failure_;
   // The `tolerance` of "~=" probes; 0.01 absolute until a tolerance command, as shader_runner's default.
   std::array<double, 4> tolerance_ = {0.01, 0.01, 0.01, 0.01};

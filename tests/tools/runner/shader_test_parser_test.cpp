@@ -595,3 +595,20 @@ TEST_CASE("verify program_interface_query: every query form of shader_runner's g
   CHECK_THAT(parse_error(kHead + "verify program_interface_query UNIFORM x GL_TYPE 1\n"),
              Catch::Contains("bad.shader_test:11:") && Catch::Contains("no GL_ interface"));
 }
+
+TEST_CASE("block binding / offset / array index / matrix stride / row major: shader_runner's block_data commands") {
+  const auto t = parse_ok(kHead +
+                          "block binding 2\nblock offset 16\nblock array index 1\nubo array index 0\n"
+                          "block matrix stride 16\nblock row major 1\n");
+  REQUIRE(t.commands.size() == 6);
+  const char* fields[] = {"binding", "offset", "array index", "array index", "matrix stride", "row major"};
+  const uint64_t values[] = {2, 16, 1, 0, 16, 1};
+  for (size_t i = 0; i < 6; ++i) {
+    CHECK(t.commands[i].kind == Command::Kind::BlockData);
+    CHECK(t.commands[i].name == fields[i]);
+    CHECK(t.commands[i].a[0] == values[i]);
+  }
+  CHECK_THAT(parse_error(kHead + "block stride 4\n"), Catch::Contains("bad.shader_test:11: unknown block command"));
+  CHECK_THAT(parse_error(kHead + "block offset x\n"),
+             Catch::Contains("bad.shader_test:11: expected \"block offset N\""));
+}
