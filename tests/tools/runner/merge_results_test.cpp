@@ -93,7 +93,7 @@ TEST_CASE("A JUnit file from another tool: failure/error/skipped children decide
   CHECK(shard->seconds == Approx(4.5));
 }
 
-TEST_CASE("merge-results joins JSON and JUnit shards, sorted by name; the time is the longest shard's") {
+TEST_CASE("merge-results joins JSON and JUnit shards, sorted by name, and the time is the longest shard's") {
   TempDir dir;
   const auto a = dir.write("a.json", results_json(shard_a(), 3.0));
   const auto b = dir.write("b.xml", junit_xml(shard_b(), 7.0));

@@ -309,7 +309,7 @@ TEST_CASE("Comments and blank lines in [require] and [test] are ignored") {
   CHECK(t.commands.size() == 1);
 }
 
-TEST_CASE("Graphics stages are shaders of their stage; drawing commands are Unsupported commands naming file:line") {
+TEST_CASE("Graphics stages are shaders of their stage, drawing commands are Unsupported commands naming file:line") {
   auto t = parse_ok(
       "[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[vertex "
       "data]\npiglit_vertex/float/2\n"

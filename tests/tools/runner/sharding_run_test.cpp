@@ -20,7 +20,8 @@ bismuth::test::ProcessResult merge_results(const std::vector<std::string>& args)
 
 }  // namespace
 
-TEST_CASE("Three --fraction shards cover the suite once; merge-results gives the unsharded run's report", "[vulkan]") {
+TEST_CASE("Three --fraction shards cover the suite once and merge-results gives the unsharded run's report",
+          "[vulkan]") {
   const std::string suite = (source_dir() / "examples/shader_tests").string();
   const auto full = run_json({suite});
   REQUIRE(full.process.exit_code == 0);
@@ -70,7 +71,7 @@ TEST_CASE("Three --fraction shards cover the suite once; merge-results gives the
 }
 
 TEST_CASE(
-    "merge-results: a failing shard fails the merge (exit 1) and its failures form the baseline; overlapping "
+    "merge-results: a failing shard fails the merge (exit 1) and its failures form the baseline, and overlapping "
     "shards exit 2") {
   TempDir dir;
   const auto a = dir.write("a.json",
@@ -89,7 +90,7 @@ TEST_CASE(
   CHECK_THAT(r.err, Catch::Contains("missing.xml: cannot read the file"));
 }
 
-TEST_CASE("bismuth run --include / --exclude / --skips select by name; a filter that leaves nothing is exit 2",
+TEST_CASE("bismuth run --include / --exclude / --skips select by name, and a filter that leaves nothing is exit 2",
           "[vulkan]") {
   const std::string suite = (source_dir() / "examples/shader_tests").string();
   auto r = run_json({suite, "--include", "variable_group_size_[12]d$", "--exclude", "2d"});

@@ -31,7 +31,9 @@ std::vector<std::string> names(const Selection& s) {
 
 }  // namespace
 
-TEST_CASE("--fraction N --fraction-start K: every N-th test from the K-th; the N shards partition the suite") {
+TEST_CASE(
+    "Selection with --fraction N --fraction-start K: every N-th test from the K-th, and the N shards partition the "
+    "suite") {
   const auto tests = suite(10);
   SelectionOptions o;
   o.fraction = 3;
@@ -75,7 +77,9 @@ TEST_CASE("A fraction of 0, or a start outside 1..fraction, is rejected") {
   CHECK_THAT(s.error().message, Catch::Contains("--fraction-start must be from 1 to --fraction (2), got 3"));
 }
 
-TEST_CASE("--include keeps matching tests (unanchored regex), --exclude removes them, then the fraction applies") {
+TEST_CASE(
+    "Selection with --include keeps matching tests (unanchored regex), --exclude removes them, then the fraction "
+    "applies") {
   const auto tests = suite(8);
   SelectionOptions o;
   o.include = {"odd/"};
