@@ -1,9 +1,9 @@
 #include "merge_results.hpp"
 
+#include "xml_reader.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -77,167 +77,7 @@ Expected<Shard> parse_json_shard(std::string_view text, const std::string& path)
   return shard;
 }
 
-// ---- JUnit shards: a small XML reader, enough for JUnit (elements, attributes, text, comments, CDATA) ----
-
-struct XmlReader {
-  std::string_view text;
-  std::string path;
-  size_t pos = 0;
-
-  Error error(const std::string& what) const {
-    return fail(path + ": not well-formed XML at byte " + std::to_string(pos) + ": " + what);
-  }
-
-  static Expected<std::string> decode(std::string_view raw) {
-    std::string out;
-    for (size_t i = 0; i < raw.size(); ++i) {
-      if (raw[i] != '&') {
-        out.push_back(raw[i]);
-        continue;
-      }
-      const size_t semi = raw.find(';', i);
-      if (semi == std::string_view::npos) return fail("an '&' without ';'");
-      const std::string_view entity = raw.substr(i + 1, semi - i - 1);
-      if (entity == "lt")
-        out += '<';
-      else if (entity == "gt")
-        out += '>';
-      else if (entity == "amp")
-        out += '&';
-      else if (entity == "quot")
-        out += '"';
-      else if (entity == "apos")
-        out += '\'';
-      else if (entity.size() > 1 && entity[0] == '#') {
-        const bool hex = entity[1] == 'x';
-        const std::string digits(entity.substr(hex ? 2 : 1));
-        char* end = nullptr;
-        const unsigned long code = std::strtoul(digits.c_str(), &end, hex ? 16 : 10);
-        if (digits.empty() || *end != '\0' || code == 0 || code > 0x10FFFF) {
-          return fail("bad character reference &" + std::string(entity) + ";");
-        }
-        // UTF-8 encoding of the code point.
-        if (code < 0x80) {
-          out.push_back(static_cast<char>(code));
-        } else if (code < 0x800) {
-          out.push_back(static_cast<char>(0xC0 | (code >> 6)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-        } else if (code < 0x10000) {
-          out.push_back(static_cast<char>(0xE0 | (code >> 12)));
-          out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-        } else {
-          out.push_back(static_cast<char>(0xF0 | (code >> 18)));
-          out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-          out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
-        }
-      } else {
-        return fail("unknown entity &" + std::string(entity) + ";");
-      }
-      i = semi;
-    }
-    return out;
-  }
-
-  struct Tag {
-    enum class Kind { Start, End, Empty } kind = Kind::Start;
-    std::string name;
-    std::map<std::string, std::string> attributes;
-  };
-  // The next event: a tag (returned), or text (appended to `text_out`); nullopt at the end of the input.
-  Expected<std::optional<Tag>> next(std::string* text_out) {
-    while (pos < text.size()) {
-      if (text[pos] != '<') {
-        const size_t lt = text.find('<', pos);
-        const std::string_view raw = text.substr(pos, lt == std::string_view::npos ? std::string_view::npos : lt - pos);
-        auto decoded = decode(raw);
-        if (!decoded) return error(decoded.error().message);
-        *text_out += *decoded;
-        pos = lt == std::string_view::npos ? text.size() : lt;
-        continue;
-      }
-      auto skip_to = [&](std::string_view end, const char* what) -> Expected<void> {
-        const size_t at = text.find(end, pos);
-        if (at == std::string_view::npos) return error(std::string("unterminated ") + what);
-        pos = at + end.size();
-        return {};
-      };
-      if (text.substr(pos, 4) == "<!--") {
-        if (auto e = skip_to("-->", "comment"); !e) return e.error();
-        continue;
-      }
-      if (text.substr(pos, 9) == "<![CDATA[") {
-        const size_t at = text.find("]]>", pos);
-        if (at == std::string_view::npos) return error("unterminated CDATA section");
-        *text_out += std::string(text.substr(pos + 9, at - pos - 9));
-        pos = at + 3;
-        continue;
-      }
-      if (text.substr(pos, 2) == "<?") {
-        if (auto e = skip_to("?>", "processing instruction"); !e) return e.error();
-        continue;
-      }
-      if (text.substr(pos, 2) == "<!") {
-        if (auto e = skip_to(">", "declaration"); !e) return e.error();
-        continue;
-      }
-      return tag();
-    }
-    return std::optional<Tag>();
-  }
-
-  static bool name_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ':';
-  }
-  void spaces() {
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
-  }
-  std::string name() {
-    const size_t start = pos;
-    while (pos < text.size() && name_char(text[pos])) ++pos;
-    return std::string(text.substr(start, pos - start));
-  }
-
-  Expected<std::optional<Tag>> tag() {
-    Tag t;
-    ++pos;  // '<'
-    if (pos < text.size() && text[pos] == '/') {
-      t.kind = Tag::Kind::End;
-      ++pos;
-    }
-    t.name = name();
-    if (t.name.empty()) return error("a tag without a name");
-    while (true) {
-      spaces();
-      if (pos >= text.size()) return error("unterminated tag <" + t.name + ">");
-      if (text[pos] == '>') {
-        ++pos;
-        return std::optional<Tag>(std::move(t));
-      }
-      if (text.substr(pos, 2) == "/>" && t.kind == Tag::Kind::Start) {
-        pos += 2;
-        t.kind = Tag::Kind::Empty;
-        return std::optional<Tag>(std::move(t));
-      }
-      if (t.kind == Tag::Kind::End) return error("attributes in the end tag </" + t.name + ">");
-      const std::string key = name();
-      if (key.empty()) return error("bad attribute in <" + t.name + ">");
-      spaces();
-      if (pos >= text.size() || text[pos] != '=') return error("attribute " + key + " without a value");
-      ++pos;
-      spaces();
-      if (pos >= text.size() || (text[pos] != '"' && text[pos] != '\'')) return error("unquoted attribute " + key);
-      const char quote = text[pos++];
-      const size_t end = text.find(quote, pos);
-      if (end == std::string_view::npos) return error("unterminated attribute " + key);
-      auto value = decode(text.substr(pos, end - pos));
-      if (!value) return error(value.error().message);
-      t.attributes[key] = *value;
-      pos = end + 1;
-    }
-  }
-};
+// ---- JUnit shards ----
 
 // "device: D; status: S; attempts: N", as junit_xml writes <system-out>. The device name may itself hold "; ", so
 // the status and attempts fields are found from the end. Returns whether it held a status (then in `status`).
@@ -260,7 +100,7 @@ bool read_system_out(const std::string& text, TestResult& r, Status* status) {
 }
 
 Expected<Shard> parse_junit_shard(std::string_view text, const std::string& path) {
-  XmlReader xml{text, path};
+  XmlReader xml(text, path);
   Shard shard;
   std::vector<std::string> open;  // element stack
   std::optional<TestResult> current;
