@@ -236,11 +236,17 @@ void add_run_command(CLI::App& app, int* exit_code) {
   command->add_option("--junit", options->junit, "Write JUnit XML here");
   command->add_option("--json", options->json, "Write per-test JSON here");
   command->add_flag("-q,--quiet", options->quiet, "No progress output, the summary only");
-  command->add_option("--include", options->selection.include,
-                      "Run only tests whose name matches one of these regexes (repeatable)");
-  command->add_option("--exclude", options->selection.exclude, "Do not run tests whose name matches (repeatable)");
-  command->add_option("--skips", options->selection.skips_files,
-                      "A deqp-runner skips file: one regex per line, '#' comments (repeatable)");
+  // One value per occurrence (repeat the option for more): `--include x suite/` must not take suite/ as a regex.
+  command
+      ->add_option("--include", options->selection.include,
+                   "Run only tests whose name matches one of these regexes (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--exclude", options->selection.exclude, "Do not run tests whose name matches (repeatable)")
+      ->allow_extra_args(false);
+  command
+      ->add_option("--skips", options->selection.skips_files,
+                   "A deqp-runner skips file: one regex per line, '#' comments (repeatable)")
+      ->allow_extra_args(false);
   auto* fraction = command->add_option("--fraction", options->selection.fraction,
                                        "Run every N-th selected test (one CI shard of N)");
   fraction->check(CLI::Range(uint64_t{1}, uint64_t{1000000}));

@@ -97,6 +97,11 @@ TEST_CASE("bismuth run --include / --exclude / --skips select by name, and a fil
   CHECK(r.process.exit_code == 0);
   CHECK(r.tests.size() == 1);
   CHECK(r.tests.count("variable_group_size_1d") == 1);
+  // One value per --include: the input after it stays an input.
+  r = run_json({"--include", "variable_group_size_3d", suite});
+  CHECK(r.process.exit_code == 0);
+  CHECK(r.tests.size() == 1);
+  CHECK(r.tests.count("variable_group_size_3d") == 1);
 
   TempDir dir;
   const auto skips = dir.write("skips.txt", "# every variable-size test\nvariable_group_size\n");
