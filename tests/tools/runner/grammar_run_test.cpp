@@ -71,6 +71,11 @@ TEST_CASE("Failure paths of the new forms: fuzzy probes, skips after failures, u
             "[require]\nGL >= 4.3\nGL_NOT_A_REAL_LIMIT >= 1\n[compute shader]\n#version 430\n"
             "layout(local_size_x = 1) in;\nvoid main() {}\n");
   dir.write("indirect_without_buffer.shader_test", kHead + "compute indirect 3 0\n");
+  // No device has 4096-lane subgroups (Vulkan: subgroupSize is at most 128): Skip, saying what the context has or
+  // that it does not answer the query.
+  dir.write("subgroup_too_large.shader_test",
+            "[require]\nGL >= 4.3\nGL_SUBGROUP_SIZE_KHR >= 4096\n[compute shader]\n#version 430\n"
+            "layout(local_size_x = 1) in;\nvoid main() {}\n");
   dir.write("ignore_missing.shader_test",
             "[require]\nGL >= 4.3\nignore_missing_uniforms\n[compute shader]\n#version 430\n"
             "layout(local_size_x = 1) in;\nvoid main() {}\n[test]\nuniform int nowhere 1\ncompute 1 1 1\n");
@@ -133,6 +138,11 @@ TEST_CASE("Failure paths of the new forms: fuzzy probes, skips after failures, u
   CHECK(status(r, "no_such_enum") == "Skip");
   CHECK_THAT(message(r, "no_such_enum"),
              Catch::Contains("GL_NOT_A_REAL_LIMIT is not a GL enum") && Catch::Contains("no_such_enum.shader_test:3"));
+  CHECK(status(r, "subgroup_too_large") == "Skip");
+  CHECK_THAT(message(r, "subgroup_too_large"),
+             Catch::StartsWith("requires GL_SUBGROUP_SIZE_KHR >= 4096") &&
+                 (Catch::Contains(", context has ") || Catch::Contains("does not answer glGetInteger64v")) &&
+                 Catch::Contains("subgroup_too_large.shader_test:3"));
   CHECK(status(r, "indirect_without_buffer") == "Fail");
   CHECK_THAT(message(r, "indirect_without_buffer"), Catch::Contains("no ssbo at binding 3"));
   CHECK(status(r, "ignore_missing") == "Pass");
