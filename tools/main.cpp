@@ -3,6 +3,7 @@
 
 #include "compile_command.hpp"
 #include "devices_command.hpp"
+#include "merge_results_command.hpp"
 #include "run_command.hpp"
 
 int main(int argc, char** argv) {
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   bismuth::tools::add_compile_command(app, &exit_code);
   bismuth::tools::add_run_command(app, &exit_code);
   bismuth::tools::add_run_worker_command(app, &exit_code);
+  bismuth::tools::add_merge_results_command(app, &exit_code);
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -16,6 +16,7 @@
 #include "reports.hpp"
 #include "scheduler.hpp"
 #include "test_discovery.hpp"
+#include "test_selection.hpp"
 #include "worker.hpp"
 
 namespace bismuth::tools {
@@ -36,6 +37,7 @@ struct RunOptions {
   std::string junit;
   std::string json;
   bool quiet = false;
+  SelectionOptions selection;
 };
 
 struct WorkerOptions {
@@ -95,6 +97,22 @@ int run_run(const RunOptions& options) {
     std::fprintf(stderr, "bismuth run: no tests found (*.shader_test files or corpus case folders)\n");
     return 2;
   }
+  const size_t discovered = tests->size();
+  auto selection = select_tests(*tests, options.selection);
+  if (!selection) {
+    std::fprintf(stderr, "bismuth run: %s\n", selection.error().message.c_str());
+    return 2;
+  }
+  if (selection->filtered_out == discovered) {
+    // A filter that leaves nothing is a typo far more often than an intent.
+    std::fprintf(stderr, "bismuth run: --include / --exclude / --skips leave none of the %zu tests\n", discovered);
+    return 2;
+  }
+  if (selection->filtered_out > 0 || selection->other_fractions > 0) {
+    std::fprintf(stderr, "bismuth run: %zu of %zu tests selected (%zu filtered out, %zu in other fractions)\n",
+                 selection->tests.size(), discovered, selection->filtered_out, selection->other_fractions);
+  }
+  tests = std::move(selection->tests);
   Baseline baseline;
   if (!options.baseline.empty()) {
     auto loaded = load_baseline(options.baseline);
@@ -218,6 +236,24 @@ void add_run_command(CLI::App& app, int* exit_code) {
   command->add_option("--junit", options->junit, "Write JUnit XML here");
   command->add_option("--json", options->json, "Write per-test JSON here");
   command->add_flag("-q,--quiet", options->quiet, "No progress output, the summary only");
+  // One value per occurrence (repeat the option for more): `--include x suite/` must not take suite/ as a regex.
+  command
+      ->add_option("--include", options->selection.include,
+                   "Run only tests whose name matches one of these regexes (repeatable)")
+      ->allow_extra_args(false);
+  command->add_option("--exclude", options->selection.exclude, "Do not run tests whose name matches (repeatable)")
+      ->allow_extra_args(false);
+  command
+      ->add_option("--skips", options->selection.skips_files,
+                   "A deqp-runner skips file: one regex per line, '#' comments (repeatable)")
+      ->allow_extra_args(false);
+  auto* fraction = command->add_option("--fraction", options->selection.fraction,
+                                       "Run every N-th selected test (one CI shard of N)");
+  fraction->check(CLI::Range(uint64_t{1}, uint64_t{1000000}));
+  command
+      ->add_option("--fraction-start", options->selection.fraction_start,
+                   "The shard: start at the K-th selected test, 1 <= K <= --fraction (default 1)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1000000}));
   command->callback([options, exit_code] { *exit_code = run_run(*options); });
 }
 

@@ -21,8 +21,13 @@ BISMUTH_FUZZ_TARGET(shader_test_parse) {
   }
   for (const auto& c : parsed->commands) {
     if (c.line < 1 || static_cast<size_t>(c.line) > lines) std::abort();
-    if (c.kind == bismuth::tools::runner::Command::Kind::Uniform && (c.components == 0 || c.values.size() % c.components))
+    using Kind = bismuth::tools::runner::Command::Kind;
+    if (c.kind == Kind::Uniform && (c.components == 0 || c.values.size() % c.components)) std::abort();
+    // The executor addresses the last value's std430 offset: probes and subdata hold whole elements, at least one.
+    if ((c.kind == Kind::ProbeSsbo || c.kind == Kind::SsboSubdata) &&
+        (c.values.empty() || c.layout.components() == 0 || c.values.size() % c.layout.components())) {
       std::abort();
+    }
   }
   for (const auto& s : parsed->glsl_shaders) {
     if (s.first_line < 1 || static_cast<size_t>(s.first_line) > lines + 1) std::abort();

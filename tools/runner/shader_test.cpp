@@ -243,8 +243,31 @@ bool uniform_type(std::string_view name, ScalarType* scalar, uint32_t* component
   return false;
 }
 
-// [test] commands of shader_runner that need rasterization, textures or images: the test is skipped, with the
-// command as the reason. Matched as word prefixes of the line.
+// The std430 layout of a probe / subdata type: the scalar types by name (int, uint, float, double, int64[_t],
+// uint64[_t]) and the GLSL scalar, vector and matrix types (bool and bvecN are 32-bit words, as in a buffer).
+std::optional<DataLayout> data_layout(std::string_view name) {
+  DataLayout l;
+  if (const auto scalar = parse_scalar_type(name)) {
+    l.scalar = *scalar;
+  } else {
+    uint32_t components = 0, columns = 0, rows = 0;
+    if (!uniform_type(name, &l.scalar, &components, &columns, &rows)) return std::nullopt;
+    if (name == "bool" || starts_with(name, "bvec")) l.scalar = ScalarType::Uint;
+    l.columns = columns == 0 ? 1 : columns;
+    l.rows = columns == 0 ? components : rows;
+  }
+  const uint32_t size = static_cast<uint32_t>(scalar_size(l.scalar));
+  // std430 (GL 4.6 §7.6.2.2): a vector of 2 or 4 components aligns to 2 or 4 times its component, one of 3 to 4
+  // times; a matrix is an array of column vectors; array strides are the element's size rounded up to its
+  // alignment (no rounding to vec4, unlike std140).
+  const uint32_t column = l.rows == 1 ? size : size * (l.rows == 3 ? 4 : l.rows);
+  l.column_stride = column;
+  l.element_stride = l.columns * column;
+  return l;
+}
+
+// [test] commands of shader_runner that need rasterization, textures, images or state of other stages: the test
+// is skipped when one is reached, with the command as the reason. Matched as word prefixes of the line.
 constexpr const char* kGraphicsCommands[] = {
     "draw ",
     "probe rgb",
@@ -280,22 +303,12 @@ constexpr const char* kGraphicsCommands[] = {
     "line width",
     "active shader program",
     "subuniform ",
-    "active uniform",
-    "verify program_interface_query",
-    "ubo array index",
     "parameter ",
-    "block binding",
-    "block offset",
-    "block array stride",
-    "block matrix stride",
-    "block row major",
-    "compute indirect",
     "transform feedback",
     "xfb ",
     "bind ",
     "primitive restart",
     "vertex data",
-    "tolerance",
 };
 
 struct Parser {
@@ -328,26 +341,37 @@ struct Parser {
     };
     if (words[0] == "GL" || words[0] == "GLSL") {
       const bool glsl = words[0] == "GLSL";
-      if (words.size() >= 2 && words[1] == "ES") {
+      size_t at = 1;
+      // shader_runner's parse_version_comparison: optional CORE, COMPAT and ES words before the operator.
+      bool compat = false;
+      while (at < words.size() && (words[at] == "CORE" || words[at] == "COMPAT" || words[at] == "ES")) {
+        if (words[at] == "ES") r.es = true;
+        if (words[at] == "COMPAT") compat = true;
+        ++at;
+      }
+      if (compat) {
         r.kind = Requirement::Kind::Unsupported;
-        r.reason = "needs OpenGL ES (" + std::string(line) + "); Bismuth offers desktop GL only";
+        r.reason = "needs a compatibility profile (" + std::string(line) + " at " + path + ":" + std::to_string(n) +
+                   "); Bismuth offers core and ES contexts";
         test.requirements.push_back(r);
         return {};
       }
-      if (!glsl && words.size() >= 2 && (words[1] == "COMPAT" || words[1] == "CORE")) {
-        if (words[1] == "COMPAT") {
-          r.kind = Requirement::Kind::Unsupported;
-          r.reason = "needs a compatibility profile (" + std::string(line) + "); the runner uses core contexts";
-          test.requirements.push_back(r);
-          return {};
-        }
-        return version(2, Requirement::Kind::GlVersion);
+      if (auto v = version(at, glsl ? Requirement::Kind::GlslVersion : Requirement::Kind::GlVersion); !v) return v;
+      const Requirement& added = test.requirements.back();
+      if (glsl && added.op == CompareOp::GreaterEqual) {
+        test.glsl_required = static_cast<int>(added.value);
+        test.glsl_required_es = added.es;
       }
-      return version(1, glsl ? Requirement::Kind::GlslVersion : Requirement::Kind::GlVersion);
+      if (!glsl && added.es &&
+          (added.op == CompareOp::GreaterEqual || added.op == CompareOp::Equal || added.op == CompareOp::Greater)) {
+        test.es_context_version = static_cast<int>(added.value) / 10;  // 310 -> 31
+      }
+      return {};
     }
-    if (words[0] == "INT" || words[0] == "FLOAT" || (starts_with(words[0], "GL_MAX_") && words.size() == 3)) {
+    if (words[0] == "INT" || words[0] == "FLOAT" || (starts_with(words[0], "GL_") && words.size() == 3)) {
       const size_t at = (words[0] == "INT" || words[0] == "FLOAT") ? 1 : 0;
-      if (words.size() != at + 3) return error(n, "expected \"INT GL_MAX_... <op> <value>\"");
+      if (words.size() != at + 3) return error(n, "expected \"INT GL_... <op> <value>\"");
+      if (!starts_with(words[at], "GL_")) return error(n, "expected a GL enum name, got \"" + words[at] + "\"");
       r.kind = words[0] == "FLOAT" ? Requirement::Kind::FloatLimit : Requirement::Kind::IntLimit;
       r.name = words[at];
       const auto op = parse_compare_op(words[at + 1]);
@@ -383,9 +407,27 @@ struct Parser {
     if (words[0] == "SIZE" || words[0] == "rlimit" || words[0] == "depthbuffer" || words[0] == "DEPTHBUFFER") {
       return {};
     }
-    if (words.size() == 1 && (starts_with(words[0], "GL_") || starts_with(words[0], "!GL_"))) {
-      r.kind = words[0][0] == '!' ? Requirement::Kind::NotExtension : Requirement::Kind::Extension;
-      r.name = words[0][0] == '!' ? words[0].substr(1) : words[0];
+    if (words.size() == 1 && words[0] == "ignore_missing_uniforms") {
+      test.ignore_missing_uniforms = true;
+      return {};
+    }
+    if (words.size() == 3 && words[0] == "SEPARABLE" && words[1] == "PROGRAM" && words[2] == "ENABLED") {
+      test.separable_program = true;
+      return {};
+    }
+    if (words.size() == 2 && words[0] == "SSO" && words[1] == "ENABLED") {
+      r.kind = Requirement::Kind::Unsupported;
+      r.reason = "\"SSO ENABLED\" at " + path + ":" + std::to_string(n) +
+                 " needs program pipelines (glUseProgramStages), which the runner does not drive";
+      test.requirements.push_back(r);
+      return {};
+    }
+    // GL_ARB_foo, and its absence as !GL_ARB_foo or -GL_ARB_foo.
+    if (words.size() == 1 &&
+        (starts_with(words[0], "GL_") || starts_with(words[0], "!GL_") || starts_with(words[0], "-GL_"))) {
+      const bool negated = words[0][0] != 'G';
+      r.kind = negated ? Requirement::Kind::NotExtension : Requirement::Kind::Extension;
+      r.name = negated ? words[0].substr(1) : words[0];
       test.requirements.push_back(r);
       return {};
     }
@@ -415,21 +457,30 @@ struct Parser {
     return {};
   }
 
-  // ssbo N subdata TYPE OFFSET VALUES...
+  // ssbo N subdata TYPE OFFSET VALUES...: TYPE a scalar, vector or matrix type, values in std430 array layout.
   Expected<void> ssbo_subdata(const std::vector<std::string>& words, Command& c, int n) const {
     if (words.size() < 6) return error(n, "expected \"ssbo N subdata TYPE OFFSET VALUES...\"");
     if (!parse_u64(words[1], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[1] + "\"");
-    const auto type = parse_scalar_type(words[3]);
-    if (!type) return error(n, "unknown subdata type \"" + words[3] + "\" (int, uint, float, double, int64, uint64)");
+    const auto layout = data_layout(words[3]);
+    if (!layout) {
+      return error(n, "unknown subdata type \"" + words[3] +
+                          "\" (int, uint, float, double, int64, uint64, or a GLSL vector or matrix type)");
+    }
     if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
-    c.scalar = *type;
-    auto v = values(words, 5, *type, n);
+    c.layout = *layout;
+    c.scalar = layout->scalar;
+    c.type_name = words[3];
+    auto v = values(words, 5, layout->scalar, n);
     if (!v) return v.error();
+    if (v->size() % layout->components() != 0) {
+      return error(n, words[3] + " needs a multiple of " + std::to_string(layout->components()) + " values, got " +
+                          std::to_string(v->size()));
+    }
     c.values = std::move(*v);
     return {};
   }
 
-  // uniform TYPE NAME VALUES...
+  // uniform TYPE NAME VALUES..., or uniform TYPE LOCATION VALUES... (a number: SPIR-V programs have no names).
   Expected<void> uniform(const std::vector<std::string>& words, Command& c, int n) const {
     if (words.size() < 4) return error(n, "expected \"uniform TYPE NAME VALUES...\"");
     c.type_name = words[1];
@@ -437,13 +488,37 @@ struct Parser {
     if (!uniform_type(words[1], &c.scalar, &c.components, &c.matrix_columns, &c.matrix_rows)) {
       return error(n, "unknown uniform type \"" + words[1] + "\"");
     }
+    if (std::isdigit(static_cast<unsigned char>(words[2][0]))) {
+      if (!parse_u64(words[2], &c.a[0]) || c.a[0] > 0x7FFFFFFFu) {
+        return error(n, "bad uniform location \"" + words[2] + "\"");
+      }
+      c.uniform_by_location = true;
+    }
     auto v = values(words, 3, c.scalar, n);
     if (!v) return v.error();
     if (v->empty() || v->size() % c.components != 0) {
-      return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) +
-                          " values, got " + std::to_string(v->size()));
+      return error(n, "uniform " + words[1] + " needs a multiple of " + std::to_string(c.components) + " values, got " +
+                          std::to_string(v->size()));
     }
     c.values = std::move(*v);
+    return {};
+  }
+
+  // tolerance T or tolerance T0 T1 T2 T3: each a number >= 0, absolute, or with a % suffix relative to the
+  // expected value. Component i of a "~=" probe uses T[i % 4].
+  Expected<void> tolerance(const std::vector<std::string>& words, Command& c, int n) const {
+    if (words.size() != 2 && words.size() != 5) return error(n, "expected \"tolerance T\" or \"tolerance T T T T\"");
+    for (size_t i = 0; i < 4; ++i) {
+      std::string_view text = words[words.size() == 2 ? 1 : i + 1];
+      const bool relative = !text.empty() && text.back() == '%';
+      if (relative) text.remove_suffix(1);
+      double t = 0;
+      if (!parse_double(text, &t) || !std::isfinite(t) || t < 0) {
+        return error(n, "bad tolerance \"" + words[words.size() == 2 ? 1 : i + 1] + "\" (a number >= 0, or N%)");
+      }
+      c.tolerance[i] = relative ? t / 100 : t;
+      c.tolerance_relative[i] = relative;
+    }
     return {};
   }
 
@@ -462,19 +537,28 @@ struct Parser {
     return {};
   }
 
-  // probe ssbo TYPE BINDING OFFSET OP VALUES...
+  // probe ssbo TYPE BINDING OFFSET OP VALUES...: TYPE as for subdata; OP one of == != < <= > >= ~=.
   Expected<void> probe_ssbo(const std::vector<std::string>& words, Command& c, int n) const {
     if (words.size() < 7) return error(n, "expected \"probe ssbo TYPE BINDING OFFSET OP VALUE...\"");
-    const auto type = parse_scalar_type(words[2]);
-    if (!type) return error(n, "unknown probe type \"" + words[2] + "\" (int, uint, float, double, int64, uint64)");
+    const auto layout = data_layout(words[2]);
+    if (!layout) {
+      return error(n, "unknown probe type \"" + words[2] +
+                          "\" (int, uint, float, double, int64, uint64, or a GLSL vector or matrix type)");
+    }
     if (!parse_u64(words[3], &c.a[0]) || c.a[0] > 0xFFFFFFFFu) return error(n, "bad binding \"" + words[3] + "\"");
     if (!parse_u64(words[4], &c.a[1]) || c.a[1] > 0xFFFFFFFFu) return error(n, "bad offset \"" + words[4] + "\"");
-    const auto op = parse_compare_op(words[5]);
+    const auto op = parse_probe_op(words[5]);
     if (!op) return error(n, "unknown comparison \"" + words[5] + "\"");
-    c.scalar = *type;
+    c.layout = *layout;
+    c.scalar = layout->scalar;
+    c.type_name = words[2];
     c.op = *op;
-    auto v = values(words, 6, *type, n);
+    auto v = values(words, 6, layout->scalar, n);
     if (!v) return v.error();
+    if (v->size() % layout->components() != 0) {
+      return error(n, words[2] + " needs a multiple of " + std::to_string(layout->components()) + " values, got " +
+                          std::to_string(v->size()));
+    }
     c.values = std::move(*v);
     return {};
   }
@@ -509,6 +593,113 @@ struct Parser {
     return {};
   }
 
+  // verify program_interface_query [QUERY] GL_INTERFACE PARAMS... EXPECTED..., shader_runner's grammar:
+  //   interface GL_INTERFACE GL_PNAME int
+  //   [resourceByName] GL_INTERFACE NAME GL_PROP int|GL_TYPE      (no QUERY word: by name)
+  //   resourceByData GL_INTERFACE (DATA...) GL_PROP int|GL_TYPE
+  //   resourceIndex GL_INTERFACE NAME uint|GL_INVALID_INDEX
+  //   resourceLocation / resourceLocationIndex GL_INTERFACE NAME int
+  //   resourceName GL_INTERFACE (DATA...) LENGTH NAME
+  // NAME `""` is the empty name. Parentheses may touch their words ("(0 4)").
+  Expected<void> interface_query(std::string_view line, Command& c, int n) const {
+    std::string spaced;
+    for (char ch : line) {
+      if (ch == '(' || ch == ')') {
+        spaced += ' ';
+        spaced += ch;
+        spaced += ' ';
+      } else {
+        spaced += ch;
+      }
+    }
+    const auto words = split_words(spaced);
+    const std::string usage = "expected \"verify program_interface_query [QUERY] GL_INTERFACE ...\"";
+    size_t at = 2;
+    static const char* const kQueries[] = {"interface",        "resourceByData",        "resourceIndex",
+                                           "resourceLocation", "resourceLocationIndex", "resourceName"};
+    c.query = "resourceByName";
+    for (const char* q : kQueries) {
+      if (at < words.size() && words[at] == q) {
+        c.query = q;
+        ++at;
+      }
+    }
+    if (at >= words.size() || !starts_with(words[at], "GL_")) return error(n, usage + ": no GL_ interface");
+    c.interface_name = words[at++];
+    auto word = [&](const char* what) -> Expected<std::string> {
+      if (at >= words.size()) return error(n, usage + ": " + what + " missing");
+      return words[at++];
+    };
+    auto name = [&]() -> Expected<std::string> {
+      auto w = word("resource name");
+      if (!w) return w;
+      return *w == "\"\"" ? std::string() : *w;
+    };
+    auto data = [&]() -> Expected<void> {
+      if (at >= words.size() || words[at] != "(") return error(n, usage + ": \"(\" of the resource data missing");
+      ++at;
+      while (at < words.size() && words[at] != ")") c.resource_data.push_back(words[at++]);
+      if (at >= words.size()) return error(n, usage + ": \")\" of the resource data missing");
+      ++at;
+      return {};
+    };
+    if (c.query == "interface") {
+      auto pname = word("pname");
+      if (!pname) return pname.error();
+      c.type_name = *pname;
+    } else if (c.query == "resourceByName" || c.query == "resourceByData") {
+      if (c.query == "resourceByName") {
+        auto r = name();
+        if (!r) return r.error();
+        c.resource_name = *r;
+      } else if (auto d = data(); !d) {
+        return d.error();
+      }
+      auto prop = word("property");
+      if (!prop) return prop.error();
+      c.type_name = *prop;
+    } else if (c.query == "resourceName") {
+      if (auto d = data(); !d) return d.error();
+    } else {
+      auto r = name();
+      if (!r) return r.error();
+      c.resource_name = *r;
+    }
+    const size_t values = c.query == "resourceName" ? 2 : 1;
+    if (words.size() != at + values) {
+      return error(n, usage + ": expected " + std::to_string(values) + " value(s) after the " +
+                          (c.query == "resourceName" ? "resource data" : "parameters"));
+    }
+    c.expected.assign(words.begin() + static_cast<long>(at), words.end());
+    if (c.query == "resourceName" && c.expected[1] == "\"\"") c.expected[1].clear();
+    if (!c.type_name.empty() && !starts_with(c.type_name, "GL_")) {
+      return error(n, "expected a GL_ property or pname, got \"" + c.type_name + "\"");
+    }
+    return {};
+  }
+
+  // One [X shader specializations] line: "uint INDEX VALUE" or "float INDEX VALUE" (shader_runner's
+  // process_specialization), the constant with SpecId INDEX set to VALUE by glSpecializeShader.
+  Expected<void> specialization_line(std::string_view line, int n, Stage stage) {
+    const auto words = split_words(line);
+    if (words.size() != 3 || (words[0] != "uint" && words[0] != "float" && words[0] != "int" && words[0] != "bool")) {
+      return error(n, "expected \"uint INDEX VALUE\" or \"float INDEX VALUE\"");
+    }
+    Specialization sp;
+    uint64_t index = 0;
+    if (!parse_u64(words[1], &index) || index > 0xFFFFFFFFu)
+      return error(n, "bad specialization index \"" + words[1] + "\"");
+    sp.index = static_cast<uint32_t>(index);
+    const ScalarType type = words[0] == "float" ? ScalarType::Float
+                            : words[0] == "int" ? ScalarType::Int
+                                                : ScalarType::Uint;
+    const auto value = parse_scalar(type, words[2]);
+    if (!value) return error(n, "bad " + words[0] + " value \"" + words[2] + "\"");
+    sp.bits = static_cast<uint32_t>(value->bits);
+    test.specializations[static_cast<size_t>(stage)].push_back(sp);
+    return {};
+  }
+
   // One [test] line: the command it names, checked and parsed, appended to test.commands.
   Expected<void> test_line(std::string_view line, int n) {
     const auto words = split_words(line);
@@ -531,9 +722,11 @@ struct Parser {
     if (w(0) == "compute" && w(1) == "group" && w(2) == "size") {
       return parsed_as(numbers(words, 3, 6, c, n, "compute group size X Y Z W H D"), K::ComputeGroupSize);
     }
-    if (w(0) == "compute" && w(1) != "indirect") {
-      return parsed_as(numbers(words, 1, 3, c, n, "compute X Y Z"), K::Compute);
+    if (w(0) == "compute" && w(1) == "indirect") {
+      return parsed_as(numbers(words, 2, 2, c, n, "compute indirect BINDING OFFSET"), K::ComputeIndirect);
     }
+    if (w(0) == "compute") return parsed_as(numbers(words, 1, 3, c, n, "compute X Y Z"), K::Compute);
+    if (w(0) == "tolerance") return parsed_as(tolerance(words, c, n), K::Tolerance);
     if (w(0) == "ssbo" && w(2) == "subdata") return parsed_as(ssbo_subdata(words, c, n), K::SsboSubdata);
     if (w(0) == "ssbo") return parsed_as(numbers(words, 1, 2, c, n, "ssbo N SIZE"), K::Ssbo);
     if (w(0) == "atomic" && w(1) == "counters") {
@@ -551,13 +744,56 @@ struct Parser {
     if (w(0) == "probe" && w(1) == "atomic" && w(2) == "counter") {
       return parsed_as(probe_atomic_counter(words, c, n), K::ProbeAtomicCounter);
     }
+    if (w(0) == "verify" && w(1) == "program_query") {
+      // shader_runner: "verify program_query GL_PNAME_ENUM integer|enum"; several values for the pnames that
+      // have several (GL_COMPUTE_WORK_GROUP_SIZE X Y Z).
+      if (words.size() < 4 || !starts_with(words[2], "GL_")) {
+        return error(n, "expected \"verify program_query GL_PNAME VALUE...\"");
+      }
+      c.type_name = words[2];
+      c.expected.assign(words.begin() + 3, words.end());
+      if (c.expected.size() > 3) return error(n, "verify program_query takes at most three values");
+      return push(K::VerifyProgramQuery);
+    }
+    // shader_runner's block_data: where the next `uniform` lines of a SPIR-V program (no names) write into a
+    // uniform block: "block binding N", "block offset N", "block array index N" (also "ubo array index N"),
+    // "block matrix stride N", "block row major 0|1".
+    if (w(0) == "block" || (w(0) == "ubo" && w(1) == "array" && w(2) == "index")) {
+      const bool two_words = w(1) == "array" || w(1) == "matrix" || w(1) == "row";
+      const std::string field = two_words ? std::string(w(1)) + " " + std::string(w(2)) : std::string(w(1));
+      if (field != "binding" && field != "offset" && field != "array index" && field != "matrix stride" &&
+          field != "row major") {
+        return error(n, "unknown block command \"" + std::string(line) + "\"");
+      }
+      const size_t at = two_words ? 3 : 2;
+      int64_t v = 0;
+      if (words.size() != at + 1 || !parse_i64(words[at], &v) || v < -1 || v > 0x7FFFFFFF) {
+        return error(n, "expected \"" + std::string(w(0)) + " " + field + " N\"");
+      }
+      c.name = field;
+      c.a[0] = static_cast<uint64_t>(v);
+      return push(K::BlockData);
+    }
+    if (w(0) == "verify" && w(1) == "program_interface_query") {
+      return parsed_as(interface_query(line, c, n), K::InterfaceQuery);
+    }
+    if (w(0) == "active" && w(1) == "uniform") {
+      // shader_runner: "active uniform NAME GL_PNAME_ENUM integer|GL_TYPE_ENUM".
+      if (words.size() != 5 || !starts_with(words[3], "GL_")) {
+        return error(n, "expected \"active uniform NAME GL_PNAME VALUE\"");
+      }
+      c.name = words[2];
+      c.type_name = words[3];
+      c.expected = {words[4]};
+      return push(K::ActiveUniform);
+    }
     if (line == "link error") return push(K::LinkError);
     if (line == "link success") return push(K::LinkSuccess);
     for (const char* graphics : kGraphicsCommands) {
       if (starts_with(line, graphics) || line == trim(graphics)) {
-        mark_unsupported("\"" + std::string(line) + "\" at " + path + ":" + std::to_string(n) +
-                         " needs GL state outside compute (rasterization, textures or images)");
-        return {};
+        c.reason = "\"" + std::string(line) + "\" at " + path + ":" + std::to_string(n) +
+                   " needs GL state outside compute (rasterization, textures or images)";
+        return push(K::Unsupported);
       }
     }
     return error(n, "unknown command \"" + std::string(line) + "\"");
@@ -567,6 +803,7 @@ struct Parser {
 }  // namespace
 
 std::optional<CompareOp> parse_compare_op(std::string_view text) {
+  if (text == "~=") return std::nullopt;  // probes only: parse_probe_op
   if (text == "==") return CompareOp::Equal;
   if (text == "!=") return CompareOp::NotEqual;
   if (text == "<") return CompareOp::Less;
@@ -576,8 +813,32 @@ std::optional<CompareOp> parse_compare_op(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<CompareOp> parse_probe_op(std::string_view text) {
+  if (text == "~=") return CompareOp::FuzzyEqual;
+  return parse_compare_op(text);
+}
+
+uint64_t DataLayout::offset_of(uint64_t i) const {
+  const uint64_t element = i / components();
+  const uint64_t k = i % components();
+  return element * element_stride + (k / rows) * column_stride + (k % rows) * scalar_size(scalar);
+}
+
+const char* section_name(Stage stage) {
+  switch (stage) {
+    case Stage::Vertex: return "vertex shader";
+    case Stage::TessControl: return "tessellation control shader";
+    case Stage::TessEvaluation: return "tessellation evaluation shader";
+    case Stage::Geometry: return "geometry shader";
+    case Stage::Fragment: return "fragment shader";
+    case Stage::Compute: return "compute shader";
+  }
+  return "?";
+}
+
 const char* to_string(CompareOp op) {
   switch (op) {
+    case CompareOp::FuzzyEqual: return "~=";
     case CompareOp::Equal: return "==";
     case CompareOp::NotEqual: return "!=";
     case CompareOp::Less: return "<";
@@ -614,12 +875,41 @@ const char* to_string(ScalarType type) {
   return "?";
 }
 
+namespace {
+
+// The shader sections shader_runner knows: "[S shader]", "[S shader spirv]", "[S shader specializations]" for the
+// six stages.
+struct StageSection {
+  Stage stage;
+  enum class Part { Glsl, Spirv, Specializations } part;
+};
+std::optional<StageSection> stage_section(const std::string& name) {
+  for (size_t i = 0; i < kStageCount; ++i) {
+    const Stage stage = static_cast<Stage>(i);
+    const std::string base = section_name(stage);
+    if (name == base) return StageSection{stage, StageSection::Part::Glsl};
+    if (name == base + " spirv") return StageSection{stage, StageSection::Part::Spirv};
+    if (name == base + " specializations") return StageSection{stage, StageSection::Part::Specializations};
+  }
+  return std::nullopt;
+}
+
+// piglit's [vertex shader passthrough]: a vertex shader that writes its one attribute, piglit_vertex, to
+// gl_Position. GLSL before 1.30 spells the input qualifier "attribute".
+constexpr const char* kPassthroughVertexShader =
+    "#if __VERSION__ >= 130\n#define INPUT in\n#else\n#define INPUT attribute\n#endif\n"
+    "INPUT vec4 piglit_vertex;\nvoid main() { gl_Position = piglit_vertex; }\n";
+
+}  // namespace
+
 Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string& path) {
   Parser p;
   p.path = path;
   p.test.path = path;
-  enum class Section { None, Require, Compute, ComputeSpirv, Test, Ignored } section = Section::None;
+  // Data sections are read by drawing commands only, which are skipped: their lines are not needed.
+  enum class Section { None, Require, Shader, Specializations, Test, Ignored } section = Section::None;
   ShaderSource* source = nullptr;
+  Stage specialized_stage = Stage::Compute;
   bool saw_require = false;
   int n = 0;
   size_t pos = 0;
@@ -631,29 +921,38 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
     pos = end == std::string_view::npos ? text.size() + 1 : end + 1;
     ++n;
     const std::string_view line = trim(raw);
-    if (!line.empty() && line.front() == '[') {
+    // shader_runner starts a section at a '[' in the first column only; an indented '[' is text of the section.
+    if (!raw.empty() && raw.front() == '[') {
       if (line.back() != ']') return p.error(n, "section header \"" + std::string(line) + "\" has no closing ']'");
       const std::string name(trim(line.substr(1, line.size() - 2)));
       source = nullptr;
+      const std::string where = path + ":" + std::to_string(n);
       if (name == "require") {
         section = Section::Require;
         saw_require = true;
-      } else if (name == "compute shader" || name == "compute shader spirv") {
-        const bool spirv = name != "compute shader";
-        section = spirv ? Section::ComputeSpirv : Section::Compute;
-        auto& list = spirv ? p.test.spirv_shaders : p.test.glsl_shaders;
-        list.push_back({"", n + 1, spirv});
-        source = &list.back();
+      } else if (const auto stage = stage_section(name)) {
+        if (stage->part == StageSection::Part::Specializations) {
+          section = Section::Specializations;
+          specialized_stage = stage->stage;
+        } else {
+          const bool spirv = stage->part == StageSection::Part::Spirv;
+          section = Section::Shader;
+          auto& list = spirv ? p.test.spirv_shaders : p.test.glsl_shaders;
+          list.push_back({"", n + 1, spirv, stage->stage, n});
+          source = &list.back();
+        }
+      } else if (name == "vertex shader passthrough") {
+        p.test.glsl_shaders.push_back({kPassthroughVertexShader, n + 1, false, Stage::Vertex, n});
+        section = Section::Ignored;
       } else if (name == "test") {
         section = Section::Test;
-      } else if (name == "compute shader specializations") {
-        p.mark_unsupported("[" + name + "] at " + path + ":" + std::to_string(n) +
-                           " (SPIR-V specialization constants)");
+      } else if (name == "vertex data" || name == "elements" || name == "geometry layout") {
         section = Section::Ignored;
-      } else if (name.find("shader") != std::string::npos || name == "vertex data" ||
-                 name == "vertex shader passthrough") {
-        // Graphics stages: the whole test needs rasterization.
-        p.mark_unsupported("[" + name + "] at " + path + ":" + std::to_string(n) + " needs a graphics pipeline");
+      } else if (name == "vertex program" || name == "fragment program") {
+        p.mark_unsupported("[" + name + "] at " + where + " (ARB assembly programs of drawing stages)");
+        section = Section::Ignored;
+      } else if (name == "shader include" || name == "shader include paths") {
+        p.mark_unsupported("[" + name + "] at " + where + " (GL_ARB_shading_language_include)");
         section = Section::Ignored;
       } else {
         return p.error(n, "unknown section [" + name + "]");
@@ -661,20 +960,21 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
       continue;
     }
     switch (section) {
-      case Section::Compute:
-      case Section::ComputeSpirv:
+      case Section::Shader:
         source->text.append(raw);
         source->text.push_back('\n');
         break;
+      case Section::None: break;  // shader_runner ignores everything before the first section (licence headers, notes)
+      case Section::Specializations:
       case Section::Require:
       case Section::Test:
-      case Section::None:
         if (line.empty() || line.front() == '#') break;
-        if (section == Section::None) return p.error(n, "text before the first [section]");
         if (section == Section::Require) {
           if (auto r = p.require_line(line, n); !r) return r.error();
-        } else {
+        } else if (section == Section::Test) {
           if (auto r = p.test_line(line, n); !r) return r.error();
+        } else {
+          if (auto r = p.specialization_line(line, n, specialized_stage); !r) return r.error();
         }
         break;
       case Section::Ignored: break;
@@ -682,7 +982,7 @@ Expected<ShaderTest> parse_shader_test(std::string_view text, const std::string&
   }
   if (!saw_require) return p.error(1, "no [require] section (shader_runner needs one)");
   if (!p.test.unsupported && p.test.glsl_shaders.empty() && p.test.spirv_shaders.empty()) {
-    return p.error(n, "no [compute shader] section");
+    return p.error(n, "no shader section ([compute shader], [vertex shader], ...)");
   }
   if (!p.test.unsupported && p.test.spirv_mode == ShaderTest::SpirvMode::Only && p.test.spirv_shaders.empty()) {
     return p.error(n, "SPIRV ONLY but no [compute shader spirv] section");

@@ -2,10 +2,13 @@
 // touches GL: it turns text into sections, requirements and [test] commands, and reports malformed input as
 // "file:line: message". Running the commands is the executor's job (shader_test_executor.hpp).
 //
-// What is outside compute (vertex/fragment stages, drawing, pixel probes, textures) is not an error: it is
-// recorded in `unsupported` so that the test is reported as SKIP with that reason, never FAIL or PASS.
+// Other stages ([vertex shader], [fragment shader], ...) are compiled and linked like compute ones (link tests);
+// what needs rasterization or textures (draw, pixel probes, texture commands) is not an error: such a [test]
+// command is kept as Kind::Unsupported and the test is reported as SKIP naming it when it is reached, and a
+// section the runner cannot run ([vertex program], [shader include]) is recorded in `unsupported`.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -16,22 +19,24 @@
 
 namespace bismuth::tools::runner {
 
-// Comparison operators of [require] lines and probes.
-enum class CompareOp { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual };
-std::optional<CompareOp> parse_compare_op(std::string_view text);
+// Comparison operators of [require] lines and probes; FuzzyEqual is the probes' "~=" (within the `tolerance`).
+enum class CompareOp { Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, FuzzyEqual };
+std::optional<CompareOp> parse_compare_op(std::string_view text);  // == != < <= > >=
+std::optional<CompareOp> parse_probe_op(std::string_view text);    // those and ~=
 const char* to_string(CompareOp op);
 
 struct Requirement {
   enum class Kind {
-    GlVersion,     // GL >= 4.3 (optionally "GL CORE >= 4.3")
-    GlslVersion,   // GLSL >= 4.30
+    GlVersion,     // GL >= 4.3, GL CORE >= 4.3, GL ES >= 3.1 (es)
+    GlslVersion,   // GLSL >= 4.30, GLSL ES >= 3.10 (es)
     Extension,     // GL_ARB_compute_shader
-    NotExtension,  // !GL_ARB_foo
-    IntLimit,      // INT GL_MAX_... >= N, or the older bare form GL_MAX_... >= N
-    FloatLimit,    // FLOAT GL_MAX_... >= X
-    Unsupported,   // GL ES, GLSL ES, GL COMPAT: `reason` says why the test is skipped
+    NotExtension,  // !GL_ARB_foo, -GL_ARB_foo
+    IntLimit,      // INT GL_... >= N, or the bare form GL_... >= N (any enum: GL_SUBGROUP_SIZE_KHR >= 32)
+    FloatLimit,    // FLOAT GL_... >= X
+    Unsupported,   // GL COMPAT, SSO ENABLED: `reason` says why the test is skipped
   };
   Kind kind = Kind::Extension;
+  bool es = false;   // GlVersion / GlslVersion of OpenGL ES
   std::string name;  // extension or limit name
   CompareOp op = CompareOp::GreaterEqual;
   double value = 0;  // version as major.minor (4.3, 4.30 -> 4.3) or the limit
@@ -53,6 +58,19 @@ struct Scalar {
   std::string text;  // as written, for messages
 };
 
+// The std430 layout of a `probe ssbo` / `ssbo subdata` type: a scalar, a vector (columns = 1) or a matrix of
+// `columns` columns of `rows` components, elements of an array at `element_stride` bytes.
+struct DataLayout {
+  ScalarType scalar = ScalarType::Uint;
+  uint32_t columns = 1;
+  uint32_t rows = 1;
+  uint32_t column_stride = 4;
+  uint32_t element_stride = 4;
+  uint32_t components() const { return columns * rows; }
+  // Byte offset of component `i` (counting across elements) from the start of the array.
+  uint64_t offset_of(uint64_t i) const;
+};
+
 struct Command {
   enum class Kind {
     Compute,              // compute X Y Z
@@ -68,6 +86,13 @@ struct Command {
     ProbeAtomicCounter,   // probe atomic counter INDEX OP VALUE, probe atomic counter buffer B OFFSET OP VALUE
     LinkError,            // link error
     LinkSuccess,          // link success
+    ComputeIndirect,      // compute indirect BINDING OFFSET (the ssbo at BINDING as GL_DISPATCH_INDIRECT_BUFFER)
+    Tolerance,            // tolerance T [T T T], each absolute or N% (relative), for "~=" probes
+    Unsupported,          // a command that needs rasterization or textures: SKIP when reached (`text`, `reason`)
+    VerifyProgramQuery,   // verify program_query GL_PNAME VALUE... (glGetProgramiv)
+    ActiveUniform,        // active uniform NAME GL_PNAME VALUE (glGetActiveUniform / glGetActiveUniformsiv)
+    InterfaceQuery,       // verify program_interface_query [QUERY] GL_INTERFACE ... (interface_query.hpp)
+    BlockData,            // block binding|offset|array index|matrix stride|row major N (`name`, a[0] as int64)
   };
   Kind kind = Kind::Compute;
   int line = 0;
@@ -82,19 +107,56 @@ struct Command {
   CompareOp op = CompareOp::Equal;
   std::vector<Scalar> values;
   uint32_t barrier_bits = 0;
+  DataLayout layout;                 // probe ssbo / ssbo subdata: the layout of `values`
+  bool uniform_by_location = false;  // uniform TYPE LOCATION ...: `a[0]` is the location (SPIR-V programs)
+  std::array<double, 4> tolerance = {0, 0, 0, 0};
+  std::array<bool, 4> tolerance_relative = {false, false, false, false};
+  std::string reason;  // Unsupported: why the test is skipped
+  // VerifyProgramQuery / ActiveUniform: the pname (in `type_name`) and the expected values, each an integer or a
+  // GL enum name (GL_TRUE, GL_FLOAT_VEC4), resolved when the command runs.
+  std::vector<std::string> expected;
+  // InterfaceQuery: the query form ("interface", "resourceByName" for shader_runner's unnamed default,
+  // "resourceByData", "resourceIndex", "resourceLocation", "resourceLocationIndex", "resourceName"), the interface
+  // enum name, the resource name ("" for shader_runner's `""`), the words of its "(resource data)", and the
+  // property or pname (in `type_name`); the expected values are in `expected`.
+  std::string query;
+  std::string interface_name;
+  std::string resource_name;
+  std::vector<std::string> resource_data;
+};
+
+// Shader stages of the sections, in GL's pipeline order.
+enum class Stage { Vertex, TessControl, TessEvaluation, Geometry, Fragment, Compute };
+constexpr size_t kStageCount = 6;
+const char* section_name(Stage stage);  // "vertex shader"
+
+// [X shader specializations] lines: "uint INDEX VALUE" / "float INDEX VALUE", for glSpecializeShader.
+struct Specialization {
+  uint32_t index = 0;
+  uint32_t bits = 0;
 };
 
 struct ShaderSource {
   std::string text;
   int first_line = 0;  // file line of the section's first text line (GLSL line 1)
   bool spirv = false;  // [compute shader spirv]: SPIR-V assembly text
+  Stage stage = Stage::Compute;
+  int section_line = 0;  // the [section] header's line
 };
 
 struct ShaderTest {
   std::string path;
   std::vector<Requirement> requirements;
-  std::vector<ShaderSource> glsl_shaders;                             // [compute shader] sections, linked together
-  std::vector<ShaderSource> spirv_shaders;                            // [compute shader spirv] sections
+  std::vector<ShaderSource> glsl_shaders;   // [X shader] sections of every stage, linked together
+  std::vector<ShaderSource> spirv_shaders;  // [X shader spirv] sections
+  std::array<std::vector<Specialization>, kStageCount> specializations;  // by Stage
+  // [require] GLSL >= N: a section without #version gets "#version N" (ES: "N es"), as shader_runner does.
+  int glsl_required = 0;
+  bool glsl_required_es = false;
+  // [require] GL ES >= M.m: the test needs an OpenGL ES context of that version (M * 10 + m); 0: desktop GL.
+  int es_context_version = 0;
+  bool separable_program = false;        // SEPARABLE PROGRAM ENABLED: GL_PROGRAM_SEPARABLE before the link
+  bool ignore_missing_uniforms = false;  // ignore_missing_uniforms: a uniform that is not active is no failure
   enum class SpirvMode { No, Yes, Only } spirv_mode = SpirvMode::No;  // [require] SPIRV YES|ONLY
   std::vector<Command> commands;
   bool expect_link_error = false;

@@ -1,5 +1,8 @@
 #include "shader_test_executor.hpp"
 
+#include <algorithm>
+#include <array>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -8,6 +11,8 @@
 #include <type_traits>
 
 #include "bismuth/gl/bismuth_gl.h"
+#include "gl_enum_names.hpp"
+#include "interface_query.hpp"
 #include "spirv_assembly.hpp"
 
 namespace bismuth::tools::runner {
@@ -53,7 +58,9 @@ std::string number_text(double v) {
 template <class T>
 bool compare(T observed, CompareOp op, T expected) {
   switch (op) {
-    case CompareOp::Equal: return observed == expected;
+    case CompareOp::Equal:
+    case CompareOp::FuzzyEqual:  // probe_value applies the tolerance before; here (integers) it is equality
+      return observed == expected;
     case CompareOp::NotEqual: return observed != expected;
     case CompareOp::Less: return observed < expected;
     case CompareOp::LessEqual: return observed <= expected;
@@ -65,8 +72,13 @@ bool compare(T observed, CompareOp op, T expected) {
 
 // Compares a value read back (`bytes`, scalar_size(type) of them) with the expected scalar; `observed_text`
 // gets the value as text for the message.
-bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, const Scalar& want,
-                 std::string* observed_text) {
+bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, const Scalar& want, double tolerance,
+                 bool relative, std::string* observed_text) {
+  // "~=" on floating point: |observed - expected| <= tolerance, or <= tolerance * |expected| when relative.
+  auto fuzzy = [&](double observed, double expected) {
+    const double allowed = relative ? tolerance * std::fabs(expected) : tolerance;
+    return std::fabs(observed - expected) <= allowed;
+  };
   std::ostringstream text;
   bool ok = false;
   switch (type) {
@@ -105,7 +117,7 @@ bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, cons
       std::memcpy(&w, &wb, 4);
       text.precision(9);
       text << v;
-      ok = compare<float>(v, op, w);
+      ok = op == CompareOp::FuzzyEqual ? fuzzy(v, w) : compare<float>(v, op, w);
       break;
     }
     case ScalarType::Double: {
@@ -114,7 +126,7 @@ bool probe_value(ScalarType type, const unsigned char* bytes, CompareOp op, cons
       std::memcpy(&w, &want.bits, 8);
       text.precision(17);
       text << v;
-      ok = compare<double>(v, op, w);
+      ok = op == CompareOp::FuzzyEqual ? fuzzy(v, w) : compare<double>(v, op, w);
       break;
     }
   }
@@ -133,6 +145,7 @@ class Execution {
   ~Execution() {
     for (auto& [binding, b] : ssbos_) glDeleteBuffers(1, &b.name);
     for (auto& [binding, b] : atomics_) glDeleteBuffers(1, &b.name);
+    for (auto& [index, b] : uniform_blocks_) glDeleteBuffers(1, &b.name);
     if (program_ != 0) glDeleteProgram(program_);
   }
 
@@ -141,7 +154,16 @@ class Execution {
     if (auto reason = unmet_requirement()) return skip(*reason);
     if (auto failed = build_program()) return *failed;
     for (const auto& c : test_.commands) {
+      if (c.kind == Command::Kind::Unsupported) {
+        // Drawing and pixel probes cannot run: what ran before decides nothing more than a failure did.
+        if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
+        return skip(c.reason);
+      }
       if (auto failed = execute(c)) return *failed;
+      if (!skip_reason_.empty()) {
+        if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
+        return skip(skip_reason_);
+      }
     }
     if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
     return {Status::Pass, {}, {}};
@@ -159,17 +181,19 @@ class Execution {
       switch (r.kind) {
         case Requirement::Kind::Unsupported: return r.reason;
         case Requirement::Kind::GlVersion:
-          if (!compare<double>(gl_.gl_version(), r.op, r.value)) {
-            return "requires GL " + std::string(to_string(r.op)) + " " + version_text(r.value) + ", context is " +
-                   version_text(gl_.gl_version()) + where;
+        case Requirement::Kind::GlslVersion: {
+          // As shader_runner's version_compare: an ES version is met by ES contexts only, a desktop one by
+          // desktop contexts only.
+          const bool glsl = r.kind == Requirement::Kind::GlslVersion;
+          const int have = glsl ? gl_.glsl_version() : gl_.gl_version();
+          const std::string api = std::string(glsl ? "GLSL" : "GL") + (r.es ? " ES" : "");
+          const std::string context = std::string(gl_.is_es() ? "OpenGL ES " : "OpenGL ") + version_text(have);
+          if (r.es != gl_.is_es() || !compare<double>(have, r.op, r.value)) {
+            return "requires " + api + " " + to_string(r.op) + " " + version_text(r.value) + ", context is " + context +
+                   where;
           }
           break;
-        case Requirement::Kind::GlslVersion:
-          if (!compare<double>(gl_.glsl_version(), r.op, r.value)) {
-            return "requires GLSL " + std::string(to_string(r.op)) + " " + version_text(r.value) + ", context has " +
-                   version_text(gl_.glsl_version()) + where;
-          }
-          break;
+        }
         case Requirement::Kind::Extension:
           if (!gl_.has_extension(r.name))
             return "requires " + r.name + ", not supported on " + gl_.device_name() + where;
@@ -180,7 +204,10 @@ class Execution {
         case Requirement::Kind::IntLimit:
         case Requirement::Kind::FloatLimit: {
           const auto value = gl_.limit(r.name, r.kind == Requirement::Kind::FloatLimit);
-          if (!value) return "requires " + r.name + ", a limit the runner cannot query" + where;
+          if (!value) {
+            return "requires " + r.name + " " + to_string(r.op) + " " + number_text(r.value) + ": " +
+                   value.error().message + where;
+          }
           if (!compare<double>(*value, r.op, r.value)) {
             return "requires " + r.name + " " + to_string(r.op) + " " + number_text(r.value) + ", context has " +
                    number_text(*value) + where;
@@ -192,15 +219,62 @@ class Execution {
     return std::nullopt;
   }
 
-  // Compiles and links; returns an outcome only when the test is decided here (a link result it did not expect).
+  static GLenum shader_type(Stage stage) {
+    switch (stage) {
+      case Stage::Vertex: return GL_VERTEX_SHADER;
+      case Stage::TessControl: return GL_TESS_CONTROL_SHADER;
+      case Stage::TessEvaluation: return GL_TESS_EVALUATION_SHADER;
+      case Stage::Geometry: return GL_GEOMETRY_SHADER;
+      case Stage::Fragment: return GL_FRAGMENT_SHADER;
+      case Stage::Compute: return GL_COMPUTE_SHADER;
+    }
+    return GL_COMPUTE_SHADER;
+  }
+  static const char* shader_type_name(Stage stage) {
+    switch (stage) {
+      case Stage::Vertex: return "GL_VERTEX_SHADER";
+      case Stage::TessControl: return "GL_TESS_CONTROL_SHADER";
+      case Stage::TessEvaluation: return "GL_TESS_EVALUATION_SHADER";
+      case Stage::Geometry: return "GL_GEOMETRY_SHADER";
+      case Stage::Fragment: return "GL_FRAGMENT_SHADER";
+      case Stage::Compute: return "GL_COMPUTE_SHADER";
+    }
+    return "?";
+  }
+
+  // The section's text as glShaderSource gets it: shader_runner adds "#version N" (N es) from [require]'s GLSL
+  // line to a section without a #version directive. `line_shift` is 1 then (GLSL line 2 is the section's first).
+  std::string glsl_text(const ShaderSource& source, int* line_shift) const {
+    *line_shift = 0;
+    if (test_.glsl_required == 0 || source.text.find("#version ") != std::string::npos) return source.text;
+    *line_shift = 1;
+    std::string version = "#version " + std::to_string(test_.glsl_required);
+    if (test_.glsl_required_es && test_.glsl_required != 100) version += " es";
+    return version + "\n" + source.text;
+  }
+
+  // Compiles and links; returns an outcome only when the test is decided here (a link result it did not expect,
+  // or a stage this libbismuth-gl cannot create: Skip).
   std::optional<Outcome> build_program() {
     const bool use_spirv = test_.spirv_mode == ShaderTest::SpirvMode::Only;
     program_ = glCreateProgram();
+    if (test_.separable_program) glProgramParameteri(program_, GL_PROGRAM_SEPARABLE, GL_TRUE);
     std::string log_text;
     bool compiled = true;
     const auto& sources = use_spirv ? test_.spirv_shaders : test_.glsl_shaders;
     for (const auto& source : sources) {
-      const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+      while (glGetError() != GL_NO_ERROR) {
+      }
+      const GLuint shader = glCreateShader(shader_type(source.stage));
+      if (shader == 0) {
+        // GL 4.6 §7.1: glCreateShader returns 0 on error (GL_INVALID_ENUM for a type the context does not take).
+        const GLenum e = glGetError();
+        return skip(std::string("[") + section_name(source.stage) + (source.spirv ? " spirv" : "") + "] at " +
+                    location(test_, source.section_line) + ": glCreateShader(" + shader_type_name(source.stage) +
+                    ") returned 0" + (e != GL_NO_ERROR ? " (" + gl_error_name(e) + ")" : std::string()) +
+                    ": this libbismuth-gl cannot create " + section_name(source.stage) + "s");
+      }
+      int line_shift = 0;
       if (use_spirv) {
         auto words = assemble_spirv(source.text);
         if (!words) {
@@ -217,17 +291,27 @@ class Execution {
         }
         glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V, words->data(),
                        static_cast<GLsizei>(words->size() * 4));
-        glSpecializeShader(shader, "main", 0, nullptr, nullptr);
+        // [X shader specializations]: glSpecializeShader's constant indices and values (32-bit patterns).
+        const auto& specs = test_.specializations[static_cast<size_t>(source.stage)];
+        std::vector<GLuint> indices, values;
+        for (const auto& sp : specs) {
+          indices.push_back(sp.index);
+          values.push_back(sp.bits);
+        }
+        glSpecializeShader(shader, "main", static_cast<GLuint>(specs.size()), indices.data(), values.data());
       } else {
-        const char* text = source.text.c_str();
-        glShaderSource(shader, 1, &text, nullptr);
+        const std::string text = glsl_text(source, &line_shift);
+        const char* chars = text.c_str();
+        glShaderSource(shader, 1, &chars, nullptr);
         glCompileShader(shader);
       }
       GLint ok = 0;
       glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
       if (!ok) {
         compiled = false;
-        log_text += remap_log(shader_log(shader), test_, source) + "\n";
+        ShaderSource shifted = source;
+        shifted.first_line -= line_shift;
+        log_text += remap_log(shader_log(shader), test_, shifted) + "\n";
       }
       glAttachShader(program_, shader);
       glDeleteShader(shader);  // flagged; freed with the program
@@ -249,13 +333,128 @@ class Execution {
       return Outcome{
           Status::Fail, test_.path + ": " + (compiled ? "link failed: " : "compile failed: ") + log_text, {}};
     }
-    if (linked_) glUseProgram(program_);
+    if (linked_) {
+      glUseProgram(program_);
+      setup_uniform_blocks(use_spirv);
+    }
     if (const GLenum e = glGetError(); e != GL_NO_ERROR && linked_) {
       return Outcome{Status::Fail, test_.path + ": building the program raised " + gl_error_name(e), {}};
     }
     while (glGetError() != GL_NO_ERROR) {
     }
     return std::nullopt;
+  }
+
+  // shader_runner's setup_ubos: a zeroed buffer of GL_BUFFER_DATA_SIZE bytes for every active uniform block, so
+  // that `uniform` lines can fill block members. Block i is bound to binding i with glUniformBlockBinding (GLSL), or
+  // stays at its own binding (SPIR-V, whose blocks are known by binding only).
+  void setup_uniform_blocks(bool spirv) {
+    GLint blocks = 0;
+    glGetProgramiv(program_, GL_ACTIVE_UNIFORM_BLOCKS, &blocks);
+    for (GLint i = 0; i < blocks; ++i) {
+      const GLenum props[] = {GL_BUFFER_DATA_SIZE, GL_BUFFER_BINDING};
+      GLint values[2] = {0, 0};
+      glGetProgramResourceiv(program_, GL_UNIFORM_BLOCK, static_cast<GLuint>(i), 2, props, 2, nullptr, values);
+      GLuint binding = static_cast<GLuint>(i);
+      if (spirv) {
+        binding = static_cast<GLuint>(std::max(values[1], 0));
+      } else {
+        glUniformBlockBinding(program_, static_cast<GLuint>(i), binding);
+      }
+      Buffer b;
+      b.size = static_cast<size_t>(std::max(values[0], 0));
+      glGenBuffers(1, &b.name);
+      glBindBufferBase(GL_UNIFORM_BUFFER, binding, b.name);
+      const std::vector<unsigned char> zeros(std::max<size_t>(b.size, 1), 0);
+      glBufferData(GL_UNIFORM_BUFFER, static_cast<GLsizeiptr>(zeros.size()), zeros.data(), GL_DYNAMIC_DRAW);
+      uniform_blocks_[static_cast<GLuint>(i)] = b;
+      block_by_binding_.emplace(binding, static_cast<GLuint>(i));
+    }
+  }
+
+  // A `uniform` line naming a member of a uniform block (shader_runner's set_ubo_uniform): the member's offset,
+  // array and matrix strides from the program interface (GL 4.6 §7.3.1), the values written into the block's
+  // buffer, matrices given column by column whatever the member's row_major layout. nullopt when NAME is no
+  // block member.
+  std::optional<std::optional<Outcome>> set_block_uniform(const Command& c) {
+    std::string base = c.name;
+    uint64_t element = 0;
+    if (!base.empty() && base.back() == ']') {
+      const size_t open = base.rfind('[');
+      if (open == std::string::npos) return std::nullopt;
+      try {
+        element = std::stoull(base.substr(open + 1, base.size() - open - 2));
+      } catch (...) {
+        return std::nullopt;
+      }
+      base.resize(open);
+    }
+    GLuint index = glGetProgramResourceIndex(program_, GL_UNIFORM, base.c_str());
+    if (index == GL_INVALID_INDEX) index = glGetProgramResourceIndex(program_, GL_UNIFORM, (base + "[0]").c_str());
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    if (index == GL_INVALID_INDEX) return std::nullopt;
+    const GLenum props[] = {GL_BLOCK_INDEX, GL_OFFSET, GL_ARRAY_STRIDE, GL_MATRIX_STRIDE, GL_IS_ROW_MAJOR};
+    GLint v[5] = {-1, 0, 0, 0, 0};
+    glGetProgramResourceiv(program_, GL_UNIFORM, index, 5, props, 5, nullptr, v);
+    const auto block = uniform_blocks_.find(static_cast<GLuint>(v[0]));
+    if (v[0] < 0 || block == uniform_blocks_.end()) return std::nullopt;
+    return std::optional<std::optional<Outcome>>(write_block_values(
+        c, block->second, static_cast<uint64_t>(v[1]), element, static_cast<uint64_t>(std::max(v[2], 0)),
+        static_cast<uint64_t>(std::max(v[3], 0)), v[4] != 0));
+  }
+
+  // The values of a `uniform` line into a block's buffer: element `element` + i / components at `offset` +
+  // element × `array_stride`, matrices column by column (`matrix_stride` apart, transposed when `row_major`).
+  std::optional<Outcome> write_block_values(const Command& c, const Buffer& buffer, uint64_t offset, uint64_t element,
+                                            uint64_t array_stride, uint64_t matrix_stride, bool row_major) {
+    const size_t size = scalar_size(c.scalar);
+    const uint32_t rows = c.matrix_columns != 0 ? c.matrix_rows : c.components;
+    for (size_t i = 0; i < c.values.size(); ++i) {
+      const uint64_t e = element + i / c.components;
+      const uint64_t k = i % c.components;
+      uint64_t at = offset + e * array_stride;
+      if (c.matrix_columns != 0) {
+        const uint64_t column = k / rows, row = k % rows;
+        at += row_major ? row * matrix_stride + column * size : column * matrix_stride + row * size;
+      } else {
+        at += k * size;
+      }
+      if (at + size > buffer.size) {
+        return failure(c.line, "uniform \"" + c.name + "\" writes bytes " + std::to_string(at) + ".." +
+                                   std::to_string(at + size) + " of its " + std::to_string(buffer.size) +
+                                   "-byte uniform block");
+      }
+      const uint32_t word = static_cast<uint32_t>(c.values[i].bits);
+      glNamedBufferSubData(buffer.name, static_cast<GLintptr>(at), static_cast<GLsizeiptr>(size),
+                           size == 4 ? static_cast<const void*>(&word) : &c.values[i].bits);
+    }
+    return std::nullopt;
+  }
+
+  // A `uniform` line of a SPIR-V program (shader_runner's force_no_names mode): the member is where the `block`
+  // commands say: the block at `block binding` (+ `block array index`), byte `block offset`.
+  std::optional<Outcome> set_block_uniform_by_data(const Command& c) {
+    if (block_binding_ < 0 || block_offset_ < 0) {
+      return failure(c.line, "uniform \"" + c.name +
+                                 "\" of a SPIR-V program needs \"block binding N\" and \"block offset N\" first "
+                                 "(SPIR-V has no names)");
+    }
+    if (c.values.size() != c.components) {
+      return failure(c.line, "one element per uniform line in a SPIR-V program (no array stride without names)");
+    }
+    const auto first = block_by_binding_.find(static_cast<GLuint>(block_binding_));
+    if (first == block_by_binding_.end()) {
+      return failure(c.line, "no active uniform block at binding " + std::to_string(block_binding_));
+    }
+    const auto block =
+        uniform_blocks_.find(first->second + static_cast<GLuint>(std::max<int64_t>(block_array_index_, 0)));
+    if (block == uniform_blocks_.end()) {
+      return failure(c.line, "no uniform block at binding " + std::to_string(block_binding_) + " array index " +
+                                 std::to_string(block_array_index_));
+    }
+    return write_block_values(c, block->second, static_cast<uint64_t>(block_offset_), 0, 0,
+                              static_cast<uint64_t>(std::max<int64_t>(block_matrix_stride_, 0)), block_row_major_ != 0);
   }
 
   static std::string shader_log(GLuint shader) {
@@ -277,6 +476,7 @@ class Execution {
         return std::nullopt;
       case K::Compute:
       case K::ComputeGroupSize:
+      case K::ComputeIndirect:
       case K::Uniform:
         if (!linked_) return failure(c.line, "\"" + c.text + "\" needs a linked program");
         break;
@@ -295,6 +495,48 @@ class Execution {
                                       static_cast<GLuint>(c.a[4]), static_cast<GLuint>(c.a[5]));
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
         break;
+      case K::ComputeIndirect: {
+        // The DispatchIndirectCommand (three uints) is read from the ssbo at binding a[0], at byte a[1].
+        const auto it = ssbos_.find(static_cast<GLuint>(c.a[0]));
+        if (it == ssbos_.end()) {
+          return failure(c.line, "no ssbo at binding " + std::to_string(c.a[0]) + " (create it first)");
+        }
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, it->second.name);
+        glDispatchComputeIndirect(static_cast<GLintptr>(c.a[1]));
+        glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+        glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        break;
+      }
+      case K::Tolerance:
+        tolerance_ = c.tolerance;
+        tolerance_relative_ = c.tolerance_relative;
+        break;
+      case K::Unsupported: break;  // run() skips before
+      case K::VerifyProgramQuery:
+      case K::ActiveUniform:
+        if (auto failed = verify_query(c)) return failed;
+        break;
+      case K::BlockData: {
+        const auto v = static_cast<int64_t>(c.a[0]);
+        if (c.name == "binding")
+          block_binding_ = v;
+        else if (c.name == "offset")
+          block_offset_ = v;
+        else if (c.name == "array index")
+          block_array_index_ = v;
+        else if (c.name == "matrix stride")
+          block_matrix_stride_ = v;
+        else
+          block_row_major_ = v;
+        break;
+      }
+      case K::InterfaceQuery: {
+        const QueryResult q = run_interface_query(c, program_);
+        if (q.failure) return failure(c.line, *q.failure);
+        if (q.skip) skip_reason_ = location(test_, c.line) + ": " + *q.skip;
+        break;
+      }
       case K::Ssbo: create_buffer(ssbos_, GL_SHADER_STORAGE_BUFFER, static_cast<GLuint>(c.a[0]), c.a[1]); break;
       case K::AtomicCounters: create_buffer(atomics_, GL_ATOMIC_COUNTER_BUFFER, 0, c.a[0] * 4); break;
       case K::AtomicCounterBuffer:
@@ -309,34 +551,30 @@ class Execution {
           return failure(c.line, std::string("no ") + (ssbo ? "ssbo" : "atomic counter buffer") + " at binding " +
                                      std::to_string(c.a[0]) + " (create it first)");
         }
-        std::vector<unsigned char> bytes;
-        uint64_t offset = 0;
         if (ssbo) {
-          offset = c.a[1];
-          for (const auto& v : c.values) {
-            const size_t n = scalar_size(v.type);
-            const size_t at = bytes.size();
-            bytes.resize(at + n);
-            if (n == 4) {
-              const uint32_t w = static_cast<uint32_t>(v.bits);
-              std::memcpy(bytes.data() + at, &w, 4);
-            } else {
-              std::memcpy(bytes.data() + at, &v.bits, 8);
-            }
+          // Each component at its std430 place (padding of vec3 arrays and matrix columns left as it is).
+          const size_t size = scalar_size(c.scalar);
+          const uint64_t end = c.a[1] + c.layout.offset_of(c.values.size() - 1) + size;
+          if (end > it->second.size) {
+            return failure(c.line, "writes bytes " + std::to_string(c.a[1]) + ".." + std::to_string(end) + " of a " +
+                                       std::to_string(it->second.size) + "-byte buffer");
+          }
+          for (size_t i = 0; i < c.values.size(); ++i) {
+            unsigned char bytes[8];
+            const uint32_t word = static_cast<uint32_t>(c.values[i].bits);
+            std::memcpy(bytes, size == 4 ? static_cast<const void*>(&word) : &c.values[i].bits, size);
+            glNamedBufferSubData(it->second.name, static_cast<GLintptr>(c.a[1] + c.layout.offset_of(i)),
+                                 static_cast<GLsizeiptr>(size), bytes);
           }
         } else {
-          offset = c.a[1] * 4;
-          const uint32_t w = static_cast<uint32_t>(c.a[2]);
-          bytes.resize(4);
-          std::memcpy(bytes.data(), &w, 4);
+          const uint64_t offset = c.a[1] * 4;
+          const uint32_t word = static_cast<uint32_t>(c.a[2]);
+          if (offset + 4 > it->second.size) {
+            return failure(c.line, "writes bytes " + std::to_string(offset) + ".." + std::to_string(offset + 4) +
+                                       " of a " + std::to_string(it->second.size) + "-byte buffer");
+          }
+          glNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), 4, &word);
         }
-        if (offset + bytes.size() > it->second.size) {
-          return failure(c.line, "writes bytes " + std::to_string(offset) + ".." +
-                                     std::to_string(offset + bytes.size()) + " of a " +
-                                     std::to_string(it->second.size) + "-byte buffer");
-        }
-        glNamedBufferSubData(it->second.name, static_cast<GLintptr>(offset), static_cast<GLsizeiptr>(bytes.size()),
-                             bytes.data());
         break;
       }
       case K::Uniform:
@@ -393,8 +631,20 @@ class Execution {
   }
 
   std::optional<Outcome> set_uniform(const Command& c) {
-    const GLint loc = glGetUniformLocation(program_, c.name.c_str());
-    if (loc < 0) return failure(c.line, "uniform \"" + c.name + "\" is not an active uniform of the program");
+    if (!c.uniform_by_location && test_.spirv_mode == ShaderTest::SpirvMode::Only) {
+      return set_block_uniform_by_data(c);
+    }
+    const GLint loc =
+        c.uniform_by_location ? static_cast<GLint>(c.a[0]) : glGetUniformLocation(program_, c.name.c_str());
+    if (loc < 0 && !c.uniform_by_location) {
+      if (auto in_block = set_block_uniform(c)) return *in_block;
+    }
+    if (loc < 0) {
+      if (test_.ignore_missing_uniforms) return std::nullopt;  // [require] ignore_missing_uniforms
+      return failure(c.line, "uniform \"" + c.name +
+                                 "\" is not an active uniform of the program (glGetUniformLocation gives -1 and "
+                                 "glGetProgramResourceIndex(GL_UNIFORM) knows no block member of that name)");
+    }
     const GLsizei count = static_cast<GLsizei>(c.values.size() / c.components);
     // The entry point by name ("glUniform3fv", "glUniformMatrix2x3dv", "glUniform2i64vARB"), so that a
     // libbismuth-gl without it is a clear failure rather than a stub's GL error.
@@ -428,6 +678,77 @@ class Execution {
     return std::nullopt;
   }
 
+  // An expected value of a query command: an integer (decimal, 0x hex, negative) or a GL enum name.
+  std::optional<GLint> expected_value(const std::string& text) const {
+    if (text.rfind("GL_", 0) == 0) {
+      const auto v = gl_enum_value(text);
+      if (!v) return std::nullopt;
+      return static_cast<GLint>(*v);
+    }
+    try {
+      size_t used = 0;
+      const long long v = std::stoll(text, &used, 0);
+      if (used != text.size() || v < INT32_MIN || v > INT32_MAX) return std::nullopt;
+      return static_cast<GLint>(v);
+    } catch (...) {
+      return std::nullopt;
+    }
+  }
+
+  // verify program_query (glGetProgramiv) and active uniform (glGetActiveUniform + glGetActiveUniformsiv, looked up
+  // with bismuthGetProcAddress: a libbismuth-gl without them makes the test Skip). A mismatch is a Fail with both
+  // values, like shader_runner's.
+  std::optional<Outcome> verify_query(const Command& c) {
+    const auto pname = gl_enum_value(c.type_name);
+    if (!pname) return failure(c.line, c.type_name + " is not a GL enum");
+    std::vector<GLint> want;
+    for (const auto& text : c.expected) {
+      const auto v = expected_value(text);
+      if (!v) return failure(c.line, "bad expected value \"" + text + "\" (an integer or a GL enum name)");
+      want.push_back(*v);
+    }
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    GLint got[4] = {~want[0], 0, 0, 0};
+    std::string call;
+    if (c.kind == Command::Kind::VerifyProgramQuery) {
+      call = "glGetProgramiv(" + c.type_name + ")";
+      glGetProgramiv(program_, *pname, got);
+    } else {
+      using ActiveUniformProc = void(APIENTRY*)(GLuint, GLuint, GLsizei, GLsizei*, GLint*, GLenum*, GLchar*);
+      using ActiveUniformsivProc = void(APIENTRY*)(GLuint, GLsizei, const GLuint*, GLenum, GLint*);
+      const auto active = reinterpret_cast<ActiveUniformProc>(bismuthGetProcAddress("glGetActiveUniform"));
+      const auto activeiv = reinterpret_cast<ActiveUniformsivProc>(bismuthGetProcAddress("glGetActiveUniformsiv"));
+      if (active == nullptr || activeiv == nullptr) {
+        skip_reason_ = location(test_, c.line) + ": \"" + c.text +
+                       "\" needs glGetActiveUniform and glGetActiveUniformsiv, which this libbismuth-gl lacks";
+        return std::nullopt;
+      }
+      GLint count = 0;
+      glGetProgramiv(program_, GL_ACTIVE_UNIFORMS, &count);
+      GLint found = -1;
+      for (GLint i = 0; i < count && found < 0; ++i) {
+        char name[512] = {};
+        GLint size = 0;
+        GLenum type = 0;
+        active(program_, static_cast<GLuint>(i), sizeof name, nullptr, &size, &type, name);
+        if (c.name == name) found = i;
+      }
+      if (found < 0) return failure(c.line, "no active uniform named \"" + c.name + "\"");
+      const GLuint index = static_cast<GLuint>(found);
+      call = "glGetActiveUniformsiv(" + c.name + ", " + c.type_name + ")";
+      activeiv(program_, 1, &index, *pname, got);
+    }
+    if (const GLenum e = glGetError(); e != GL_NO_ERROR) return failure(c.line, call + " raised " + gl_error_name(e));
+    if (std::equal(want.begin(), want.end(), got)) return std::nullopt;
+    std::string expected, observed;
+    for (size_t i = 0; i < want.size(); ++i) {
+      expected += (i ? " " : "") + c.expected[i];
+      observed += (i ? " " : "") + std::to_string(got[i]);
+    }
+    return failure(c.line, call + ": expected " + expected + ", got " + observed);
+  }
+
   // Records the first failing probe; later commands still run (shader_runner reports all and fails at the end).
   std::optional<Outcome> probe(const Command& c) {
     const bool ssbo = c.kind == Command::Kind::ProbeSsbo;
@@ -439,7 +760,9 @@ class Execution {
     }
     const size_t size = scalar_size(c.scalar);
     const uint64_t offset = c.a[1];
-    const uint64_t end = offset + size * c.values.size();
+    // Atomic counter probes are single uints; ssbo probes follow the std430 layout of their type.
+    const DataLayout layout = ssbo ? c.layout : DataLayout{};
+    const uint64_t end = offset + layout.offset_of(c.values.size() - 1) + size;
     if (end > it->second.size) {
       return failure(c.line, "probes bytes " + std::to_string(offset) + ".." + std::to_string(end) + " of a " +
                                  std::to_string(it->second.size) + "-byte buffer");
@@ -449,11 +772,21 @@ class Execution {
                             bytes.data());
     for (size_t i = 0; i < c.values.size(); ++i) {
       std::string observed;
-      if (!probe_value(c.scalar, bytes.data() + i * size, c.op, c.values[i], &observed)) {
+      const uint64_t at = layout.offset_of(i);
+      if (!probe_value(c.scalar, bytes.data() + at, c.op, c.values[i], tolerance_[i % 4], tolerance_relative_[i % 4],
+                       &observed)) {
         if (first_probe_failure_.empty()) {
+          std::string expected = std::string(to_string(c.op)) + " " + c.values[i].text;
+          if (c.op == CompareOp::FuzzyEqual) {
+            expected += " (tolerance " +
+                        number_text(tolerance_relative_[i % 4] ? tolerance_[i % 4] * 100 : tolerance_[i % 4]) +
+                        (tolerance_relative_[i % 4] ? "%)" : ")");
+          }
           first_probe_failure_ = location(test_, c.line) + ": probe failed at byte offset " +
-                                 std::to_string(offset + i * size) + ": expected " + to_string(c.scalar) + " " +
-                                 to_string(c.op) + " " + c.values[i].text + ", observed " + observed;
+                                 std::to_string(offset + at) + ": expected " +
+                                 (ssbo ? c.type_name : std::string("uint")) +
+                                 (c.values.size() > 1 ? " component " + std::to_string(i) : std::string()) + " " +
+                                 expected + ", observed " + observed;
         }
         break;
       }
@@ -467,7 +800,16 @@ class Execution {
   bool linked_ = false;
   std::map<GLuint, Buffer> ssbos_;
   std::map<GLuint, Buffer> atomics_;
+  std::map<GLuint, Buffer> uniform_blocks_;    // by block index
+  std::map<GLuint, GLuint> block_by_binding_;  // binding -> block index (the first block at that binding)
+  // shader_runner's block_data, set by `block ...` commands: where SPIR-V uniform lines write.
+  int64_t block_binding_ = -1, block_offset_ = -1, block_array_index_ = 0, block_matrix_stride_ = 0,
+          block_row_major_ = 0;
+  std::string skip_reason_;  // a command found the context lacking: the test stops as a Skip
   std::string first_probe_failure_;
+  // The `tolerance` of "~=" probes; 0.01 absolute until a tolerance command, as shader_runner's default.
+  std::array<double, 4> tolerance_ = {0.01, 0.01, 0.01, 0.01};
+  std::array<bool, 4> tolerance_relative_ = {false, false, false, false};
 };
 
 }  // namespace

@@ -44,7 +44,10 @@ TEST_CASE("bismuth run examples/: every shader_test passes, drawing skips, corpu
     CHECK(status(r, std::string("shader_tests/") + name) == "Pass");
   }
   CHECK(status(r, "shader_tests/draw_is_skipped") == "Skip");
-  CHECK_THAT(message(r, "shader_tests/draw_is_skipped"), Catch::Contains("needs a graphics pipeline"));
+  // Skip naming why: the vertex shader this libbismuth-gl cannot create, or (once it can) the draw command.
+  CHECK_THAT(
+      message(r, "shader_tests/draw_is_skipped"),
+      Catch::Contains("glCreateShader(GL_VERTEX_SHADER) returned 0") || Catch::Contains("\"draw rect -1 -1 2 2\" at "));
   for (const char* name : {"iota_store", "saxpy_uniform", "var_size_reduce"}) {
     CHECK(status(r, std::string("corpus/") + name + "@glsl") == "Pass");
   }

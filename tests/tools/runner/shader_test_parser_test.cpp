@@ -101,13 +101,52 @@ TEST_CASE("Require: extensions, absent extensions and limits") {
   CHECK(t.requirements[4].value == 16384);
 }
 
-TEST_CASE("Require: GL ES, GLSL ES and compatibility profiles are skip reasons, not errors") {
-  for (const char* line : {"GL ES >= 3.1", "GLSL ES >= 3.10", "GL COMPAT >= 4.3"}) {
+TEST_CASE("Require: GL ES and GLSL ES versions (shader_runner's parse_version_comparison) ask for an ES context") {
+  const auto t = parse_ok("[require]\nGL ES >= 3.1\nGLSL ES >= 3.10\n[compute shader]\nx\n");
+  REQUIRE(t.requirements.size() == 2);
+  CHECK(t.requirements[0].kind == Requirement::Kind::GlVersion);
+  CHECK(t.requirements[0].es);
+  CHECK(t.requirements[0].value == 310);
+  CHECK(t.requirements[1].kind == Requirement::Kind::GlslVersion);
+  CHECK(t.requirements[1].es);
+  CHECK(t.requirements[1].value == 310);
+  CHECK(t.es_context_version == 31);
+  // "GLSL ES >= 3.10" is also the #version a section without one gets: "#version 310 es".
+  CHECK(t.glsl_required == 310);
+  CHECK(t.glsl_required_es);
+  // Desktop requirements leave the context desktop GL.
+  const auto desktop = parse_ok("[require]\nGL CORE >= 4.3\nGLSL >= 4.30\n[compute shader]\nx\n");
+  CHECK(desktop.es_context_version == 0);
+  CHECK_FALSE(desktop.requirements[0].es);
+  CHECK(desktop.glsl_required == 430);
+  CHECK_FALSE(desktop.glsl_required_es);
+}
+
+TEST_CASE("Require: a compatibility profile and SSO ENABLED are skip reasons, not errors") {
+  for (const char* line : {"GL COMPAT >= 4.3", "SSO ENABLED"}) {
     const auto t = parse_ok(std::string("[require]\n") + line + "\n[compute shader]\nx\n");
     REQUIRE(t.requirements.size() == 1);
     CHECK(t.requirements[0].kind == Requirement::Kind::Unsupported);
-    CHECK_THAT(t.requirements[0].reason, Catch::Contains(line));
+    CHECK_THAT(t.requirements[0].reason, Catch::Contains(line) && Catch::Contains("t.shader_test:2"));
   }
+}
+
+TEST_CASE("Require: any GL enum as a bare or INT limit (GL_SUBGROUP_SIZE_KHR >= 32), !GL_ and -GL_ negations") {
+  const auto t = parse_ok(
+      "[require]\nGL_SUBGROUP_SIZE_KHR >= 32\nINT GL_SUBGROUP_SUPPORTED_FEATURES_KHR >= 0x7\n!GL_ARB_a\n-GL_ARB_b\n"
+      "SEPARABLE PROGRAM ENABLED\nignore_missing_uniforms\n[compute shader]\nx\n");
+  REQUIRE(t.requirements.size() == 4);
+  CHECK(t.requirements[0].kind == Requirement::Kind::IntLimit);
+  CHECK(t.requirements[0].name == "GL_SUBGROUP_SIZE_KHR");
+  CHECK(t.requirements[0].value == 32);
+  CHECK(t.requirements[1].name == "GL_SUBGROUP_SUPPORTED_FEATURES_KHR");
+  CHECK(t.requirements[1].value == 7);
+  CHECK(t.requirements[2].kind == Requirement::Kind::NotExtension);
+  CHECK(t.requirements[2].name == "GL_ARB_a");
+  CHECK(t.requirements[3].kind == Requirement::Kind::NotExtension);
+  CHECK(t.requirements[3].name == "GL_ARB_b");
+  CHECK(t.separable_program);
+  CHECK(t.ignore_missing_uniforms);
 }
 
 TEST_CASE("Require: SPIRV YES, ONLY and NO, while SIZE and rlimit are accepted and ignored") {
@@ -270,16 +309,51 @@ TEST_CASE("Comments and blank lines in [require] and [test] are ignored") {
   CHECK(t.commands.size() == 1);
 }
 
-TEST_CASE("Graphics stages and drawing commands make the test a skip naming file and line") {
+TEST_CASE("Graphics stages are shaders of their stage, drawing commands are Unsupported commands naming file:line") {
   auto t = parse_ok(
-      "[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[test]\ndraw rect -1 -1 2 2\n");
-  REQUIRE(t.unsupported);
-  CHECK_THAT(*t.unsupported, Catch::Contains("[vertex shader]") && Catch::Contains("t.shader_test:3"));
+      "[require]\nGL >= 4.3\n[vertex shader]\nvoid main() {}\n[fragment shader]\nx\n[vertex "
+      "data]\npiglit_vertex/float/2\n"
+      "[test]\nlink success\ndraw rect -1 -1 2 2\n");
+  CHECK_FALSE(t.unsupported);
+  REQUIRE(t.glsl_shaders.size() == 2);
+  CHECK(t.glsl_shaders[0].stage == Stage::Vertex);
+  CHECK(t.glsl_shaders[0].section_line == 3);
+  CHECK(t.glsl_shaders[0].text == "void main() {}\n");
+  CHECK(t.glsl_shaders[1].stage == Stage::Fragment);
+  REQUIRE(t.commands.size() == 2);
+  CHECK(t.commands[1].kind == Command::Kind::Unsupported);
+  CHECK_THAT(t.commands[1].reason, Catch::Contains("draw rect") && Catch::Contains("t.shader_test:11"));
   t = parse_ok(kHead + "compute 1 1 1\nprobe rgba 0 0 1 0 0 1\n");
+  REQUIRE(t.commands.size() == 2);
+  CHECK(t.commands[1].kind == Command::Kind::Unsupported);
+  CHECK_THAT(t.commands[1].reason, Catch::Contains("probe rgba") && Catch::Contains("t.shader_test:12"));
+  CHECK(parse_ok(kHead + "texture rgbw 0 (8, 8)\n").commands[0].kind == Command::Kind::Unsupported);
+  CHECK(parse_ok(kHead + "clear color 0 0 0 0\n").commands[0].kind == Command::Kind::Unsupported);
+  // Every stage section of shader_runner, and the passthrough vertex shader.
+  t = parse_ok(
+      "[require]\nGL >= 4.3\n[vertex shader passthrough]\n[tessellation control shader]\na\n"
+      "[tessellation evaluation shader]\nb\n[geometry shader]\nc\n[geometry layout]\ninput type GL_POINTS\n"
+      "[fragment shader]\nd\n");
+  REQUIRE(t.glsl_shaders.size() == 5);
+  CHECK(t.glsl_shaders[0].stage == Stage::Vertex);
+  CHECK_THAT(t.glsl_shaders[0].text, Catch::Contains("gl_Position = piglit_vertex"));
+  CHECK(t.glsl_shaders[1].stage == Stage::TessControl);
+  CHECK(t.glsl_shaders[2].stage == Stage::TessEvaluation);
+  CHECK(t.glsl_shaders[3].stage == Stage::Geometry);
+  CHECK(t.glsl_shaders[4].stage == Stage::Fragment);
+  // ARB assembly programs of drawing stages and shader includes cannot run: the whole test is a skip.
+  t = parse_ok("[require]\nGL >= 4.3\n[vertex program]\n!!ARBvp1.0\nEND\n");
   REQUIRE(t.unsupported);
-  CHECK_THAT(*t.unsupported, Catch::Contains("probe rgba") && Catch::Contains("t.shader_test:12"));
-  CHECK(parse_ok(kHead + "texture rgbw 0 (8, 8)\n").unsupported);
-  CHECK(parse_ok(kHead + "clear color 0 0 0 0\n").unsupported);
+  CHECK_THAT(*t.unsupported, Catch::Contains("[vertex program]") && Catch::Contains("t.shader_test:3"));
+}
+
+TEST_CASE("Any text before the first section is ignored, as shader_runner ignores it") {
+  const auto t = parse_ok(
+      "/* Copyright notice\n * of the test\n */\nThis test checks [something].\n  [indented] is no section\n"
+      "[require]\nGL >= 4.3\n[compute shader]\nx\n[test]\ncompute 1 1 1\n");
+  CHECK(t.requirements.size() == 1);
+  REQUIRE(t.commands.size() == 1);
+  CHECK(t.commands[0].line == 11);
 }
 
 TEST_CASE("Malformed files give file:line errors") {
@@ -301,7 +375,23 @@ TEST_CASE("Malformed files give file:line errors") {
       {kHead + "uniform float\n", "bad.shader_test:11: expected \"uniform TYPE NAME VALUES...\""},
       {kHead + "memory barrier GL_NOPE_BIT\n", "bad.shader_test:11: unknown memory barrier bit \"GL_NOPE_BIT\""},
       {kHead + "probe ssbo uint 0 0 =~ 1\n", "bad.shader_test:11: unknown comparison \"=~\""},
-      {kHead + "probe ssbo vec4 0 0 == 1\n", "bad.shader_test:11: unknown probe type \"vec4\""},
+      {kHead + "probe ssbo quat 0 0 == 1\n", "bad.shader_test:11: unknown probe type \"quat\""},
+      {kHead + "probe ssbo vec4 0 0 == 1\n", "bad.shader_test:11: vec4 needs a multiple of 4 values, got 1"},
+      {kHead + "probe ssbo uint 0 0 ~ 1\n", "bad.shader_test:11: unknown comparison \"~\""},
+      {kHead + "ssbo 0 subdata dvec3 0 1 2\n", "bad.shader_test:11: dvec3 needs a multiple of 3 values, got 2"},
+      {kHead + "compute indirect 0\n", "bad.shader_test:11: expected \"compute indirect BINDING OFFSET\""},
+      {kHead + "tolerance 1 2\n", "bad.shader_test:11: expected \"tolerance T\" or \"tolerance T T T T\""},
+      {kHead + "tolerance -1\n", "bad.shader_test:11: bad tolerance \"-1\""},
+      {kHead + "tolerance 1%%\n", "bad.shader_test:11: bad tolerance \"1%%\""},
+      {kHead + "uniform int 99999999999 1\n", "bad.shader_test:11: bad uniform location \"99999999999\""},
+      {"[require]\nGL >= 4.3\n[compute shader specializations]\nhalf 0 1\n",
+       "bad.shader_test:4: expected \"uint INDEX VALUE\" or \"float INDEX VALUE\""},
+      {"[require]\nGL >= 4.3\n[compute shader specializations]\nuint 0 -x\n",
+       "bad.shader_test:4: bad uint value \"-x\""},
+      {"[require]\nGL_MAX_FOO >= 1 2\n", "bad.shader_test:2: unknown requirement"},
+      {"[require]\nINT MAX_FOO >= 1\n", "bad.shader_test:2: expected a GL enum name, got \"MAX_FOO\""},
+      {"[require]\nGL >= 4.3\n~= 1\n", "bad.shader_test:3: unknown requirement"},
+      {"[require]\nGL ~= 4.3\n", "bad.shader_test:2: unknown comparison \"~=\""},
       {kHead + "probe ssbo uint 0 0 ==\n", "bad.shader_test:11: expected \"probe ssbo"},
       {kHead + "probe atomic counter 0 == \n", "bad.shader_test:11: expected \"probe atomic counter INDEX OP VALUE\""},
       {kHead + "atomic counters\n", "bad.shader_test:11: expected \"atomic counters N\""},
@@ -313,9 +403,8 @@ TEST_CASE("Malformed files give file:line errors") {
       {"[require]\nwhatever this is\n", "bad.shader_test:2: unknown requirement"},
       {"[require]\nGL >= 4.3\n[compute shader\nx\n", "bad.shader_test:3: section header"},
       {"[require]\nGL >= 4.3\n[bogus]\n", "bad.shader_test:3: unknown section [bogus]"},
-      {"compute 1 1 1\n[require]\n", "bad.shader_test:1: text before the first [section]"},
       {"[compute shader]\nx\n[test]\ncompute 1 1 1\n", "bad.shader_test:1: no [require] section"},
-      {"[require]\nGL >= 4.3\n[test]\ncompute 1 1 1\n", "no [compute shader] section"},
+      {"[require]\nGL >= 4.3\n[test]\ncompute 1 1 1\n", "bad.shader_test:4: no shader section"},
       {"[require]\nSPIRV ONLY\n[compute shader]\nx\n", "SPIRV ONLY but no [compute shader spirv] section"},
       {std::string("[require]\nGL >= 4.3\0\n", 21), "bad.shader_test:1: the file contains a NUL byte"},
       {"", "bad.shader_test:1: no [require] section"},
@@ -358,4 +447,168 @@ TEST_CASE("CRLF line endings parse like LF") {
   const auto t = parse_ok("[require]\r\nGL >= 4.3\r\n[compute shader]\r\nx\r\n[test]\r\ncompute 1 2 3\r\n");
   REQUIRE(t.commands.size() == 1);
   CHECK(t.commands[0].a[2] == 3);
+}
+
+TEST_CASE("compute indirect BINDING OFFSET") {
+  const auto c = one_command("compute indirect 2 12");
+  CHECK(c.kind == Command::Kind::ComputeIndirect);
+  CHECK(c.a[0] == 2);
+  CHECK(c.a[1] == 12);
+}
+
+TEST_CASE("uniform TYPE LOCATION VALUES: a leading digit is a location (shader_runner's set_uniform, SPIR-V)") {
+  auto c = one_command("uniform uint 3 7");
+  CHECK(c.kind == Command::Kind::Uniform);
+  CHECK(c.uniform_by_location);
+  CHECK(c.a[0] == 3);
+  CHECK(c.values.at(0).bits == 7);
+  c = one_command("uniform vec2 0x10 1 2");
+  CHECK(c.uniform_by_location);
+  CHECK(c.a[0] == 16);
+  CHECK_FALSE(one_command("uniform uint u3 7").uniform_by_location);
+}
+
+TEST_CASE("tolerance T and tolerance T T T T, absolute or N% relative") {
+  auto c = one_command("tolerance 0.5");
+  CHECK(c.kind == Command::Kind::Tolerance);
+  for (int i = 0; i < 4; ++i) {
+    CHECK(c.tolerance[i] == 0.5);
+    CHECK_FALSE(c.tolerance_relative[i]);
+  }
+  c = one_command("tolerance 1% 0 2.5% 1e-3");
+  CHECK(c.tolerance[0] == Approx(0.01));
+  CHECK(c.tolerance_relative[0]);
+  CHECK(c.tolerance[1] == 0);
+  CHECK(c.tolerance[2] == Approx(0.025));
+  CHECK(c.tolerance_relative[2]);
+  CHECK(c.tolerance[3] == Approx(0.001));
+  CHECK_FALSE(c.tolerance_relative[3]);
+}
+
+TEST_CASE("probe ssbo and ssbo subdata take GLSL vector and matrix types in std430 array layout") {
+  // GL 4.6 §7.6.2.2 (std430): vec3 aligns to 16 bytes, its array stride is 16; a mat3 is three vec3 columns of
+  // 16 bytes; a dvec2 is 16 bytes; scalars are tightly packed.
+  auto c = one_command("probe ssbo vec3 1 32 ~= 1 2 3 4 5 6");
+  CHECK(c.kind == Command::Kind::ProbeSsbo);
+  CHECK(c.op == CompareOp::FuzzyEqual);
+  CHECK(c.layout.scalar == ScalarType::Float);
+  CHECK(c.layout.components() == 3);
+  CHECK(c.layout.element_stride == 16);
+  CHECK(c.layout.offset_of(2) == 8);
+  CHECK(c.layout.offset_of(3) == 16);  // second element
+  CHECK(c.values.size() == 6);
+  c = one_command("ssbo 0 subdata mat3 0 1 2 3 4 5 6 7 8 9");
+  CHECK(c.kind == Command::Kind::SsboSubdata);
+  CHECK(c.layout.columns == 3);
+  CHECK(c.layout.rows == 3);
+  CHECK(c.layout.offset_of(3) == 16);  // second column
+  CHECK(c.layout.offset_of(8) == 40);
+  c = one_command("probe ssbo dmat2x3 0 0 == 1 2 3 4 5 6");
+  CHECK(c.layout.scalar == ScalarType::Double);
+  CHECK(c.layout.column_stride == 32);  // dvec3 aligns to 32
+  CHECK(c.layout.offset_of(3) == 32);
+  c = one_command("probe ssbo uvec2 0 8 != 1 2 3 4");
+  CHECK(c.layout.offset_of(2) == 8);
+  c = one_command("probe ssbo i64vec4 0 0 >= -1 0 1 2");
+  CHECK(c.layout.scalar == ScalarType::Int64);
+  CHECK(c.values[0].bits == ~uint64_t{0});
+  c = one_command("probe ssbo float 0 4 ~= 1.5 2.5");
+  CHECK(c.layout.offset_of(1) == 4);
+  c = one_command("probe ssbo bvec2 0 0 == 1 0");
+  CHECK(c.layout.scalar == ScalarType::Uint);
+}
+
+TEST_CASE("[compute shader specializations]: uint and float lines, as shader_runner's process_specialization") {
+  const auto t = parse_ok(
+      "[require]\nSPIRV ONLY\n[compute shader spirv]\nOpCapability Shader\n[compute shader specializations]\n"
+      "# comment\nuint 0 42\nfloat 3 1.5\n[vertex shader specializations]\nuint 1 0x10\n");
+  const auto& compute = t.specializations[static_cast<size_t>(Stage::Compute)];
+  REQUIRE(compute.size() == 2);
+  CHECK(compute[0].index == 0);
+  CHECK(compute[0].bits == 42);
+  CHECK(compute[1].index == 3);
+  CHECK(as_float(compute[1].bits) == 1.5f);
+  const auto& vertex = t.specializations[static_cast<size_t>(Stage::Vertex)];
+  REQUIRE(vertex.size() == 1);
+  CHECK(vertex[0].bits == 16);
+}
+
+TEST_CASE("[S shader spirv] sections of every stage") {
+  const auto t = parse_ok(
+      "[require]\nSPIRV ONLY\n[vertex shader spirv]\nA\n[fragment shader spirv]\nB\n[compute shader spirv]\nC\n");
+  REQUIRE(t.spirv_shaders.size() == 3);
+  CHECK(t.spirv_shaders[0].stage == Stage::Vertex);
+  CHECK(t.spirv_shaders[1].stage == Stage::Fragment);
+  CHECK(t.spirv_shaders[2].stage == Stage::Compute);
+  CHECK(t.spirv_shaders[2].spirv);
+}
+
+TEST_CASE("verify program_query GL_PNAME VALUE... and active uniform NAME GL_PNAME VALUE (shader_runner's forms)") {
+  auto c = one_command("verify program_query GL_LINK_STATUS GL_TRUE");
+  CHECK(c.kind == Command::Kind::VerifyProgramQuery);
+  CHECK(c.type_name == "GL_LINK_STATUS");
+  CHECK(c.expected == std::vector<std::string>{"GL_TRUE"});
+  c = one_command("verify program_query GL_COMPUTE_WORK_GROUP_SIZE 4 2 1");
+  CHECK(c.expected == std::vector<std::string>{"4", "2", "1"});
+  c = one_command("active uniform a[0] GL_UNIFORM_TYPE GL_FLOAT_VEC4");
+  CHECK(c.kind == Command::Kind::ActiveUniform);
+  CHECK(c.name == "a[0]");
+  CHECK(c.type_name == "GL_UNIFORM_TYPE");
+  CHECK(c.expected == std::vector<std::string>{"GL_FLOAT_VEC4"});
+  CHECK_THAT(parse_error(kHead + "verify program_query LINK_STATUS 1\n"),
+             Catch::Contains("bad.shader_test:11: expected \"verify program_query GL_PNAME VALUE...\""));
+  CHECK_THAT(parse_error(kHead + "verify program_query GL_X 1 2 3 4\n"),
+             Catch::Contains("bad.shader_test:11: verify program_query takes at most three values"));
+  CHECK_THAT(parse_error(kHead + "active uniform a GL_UNIFORM_SIZE\n"),
+             Catch::Contains("bad.shader_test:11: expected \"active uniform NAME GL_PNAME VALUE\""));
+}
+
+TEST_CASE("verify program_interface_query: every query form of shader_runner's grammar") {
+  auto c = one_command("verify program_interface_query interface GL_UNIFORM GL_ACTIVE_RESOURCES 2");
+  CHECK(c.kind == Command::Kind::InterfaceQuery);
+  CHECK(c.query == "interface");
+  CHECK(c.interface_name == "GL_UNIFORM");
+  CHECK(c.type_name == "GL_ACTIVE_RESOURCES");
+  CHECK(c.expected == std::vector<std::string>{"2"});
+  c = one_command("verify program_interface_query GL_BUFFER_VARIABLE B.v[0] GL_TYPE GL_FLOAT_VEC4");
+  CHECK(c.query == "resourceByName");
+  CHECK(c.resource_name == "B.v[0]");
+  CHECK(c.expected == std::vector<std::string>{"GL_FLOAT_VEC4"});
+  c = one_command("verify program_interface_query resourceByData GL_UNIFORM (atomic 1 4) GL_OFFSET 4");
+  CHECK(c.query == "resourceByData");
+  CHECK(c.resource_data == std::vector<std::string>{"atomic", "1", "4"});
+  CHECK(c.type_name == "GL_OFFSET");
+  c = one_command("verify program_interface_query resourceName GL_UNIFORM_BLOCK ( 2 ) 5 Block");
+  CHECK(c.query == "resourceName");
+  CHECK(c.resource_data == std::vector<std::string>{"2"});
+  CHECK(c.expected == std::vector<std::string>{"5", "Block"});
+  c = one_command("verify program_interface_query resourceIndex GL_UNIFORM \"\" GL_INVALID_INDEX");
+  CHECK(c.query == "resourceIndex");
+  CHECK(c.resource_name.empty());
+  c = one_command("verify program_interface_query resourceLocationIndex GL_PROGRAM_OUTPUT color 0");
+  CHECK(c.query == "resourceLocationIndex");
+  CHECK(c.resource_name == "color");
+  CHECK_THAT(parse_error(kHead + "verify program_interface_query resourceByData GL_UNIFORM (1 GL_OFFSET 4\n"),
+             Catch::Contains("bad.shader_test:11:") && Catch::Contains("\")\" of the resource data missing"));
+  CHECK_THAT(parse_error(kHead + "verify program_interface_query interface GL_UNIFORM GL_ACTIVE_RESOURCES\n"),
+             Catch::Contains("bad.shader_test:11:") && Catch::Contains("expected 1 value(s)"));
+  CHECK_THAT(parse_error(kHead + "verify program_interface_query UNIFORM x GL_TYPE 1\n"),
+             Catch::Contains("bad.shader_test:11:") && Catch::Contains("no GL_ interface"));
+}
+
+TEST_CASE("block binding / offset / array index / matrix stride / row major: shader_runner's block_data commands") {
+  const auto t = parse_ok(kHead +
+                          "block binding 2\nblock offset 16\nblock array index 1\nubo array index 0\n"
+                          "block matrix stride 16\nblock row major 1\n");
+  REQUIRE(t.commands.size() == 6);
+  const char* fields[] = {"binding", "offset", "array index", "array index", "matrix stride", "row major"};
+  const uint64_t values[] = {2, 16, 1, 0, 16, 1};
+  for (size_t i = 0; i < 6; ++i) {
+    CHECK(t.commands[i].kind == Command::Kind::BlockData);
+    CHECK(t.commands[i].name == fields[i]);
+    CHECK(t.commands[i].a[0] == values[i]);
+  }
+  CHECK_THAT(parse_error(kHead + "block stride 4\n"), Catch::Contains("bad.shader_test:11: unknown block command"));
+  CHECK_THAT(parse_error(kHead + "block offset x\n"),
+             Catch::Contains("bad.shader_test:11: expected \"block offset N\""));
 }
