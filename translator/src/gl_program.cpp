@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "device_extensions.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
@@ -155,14 +156,16 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   impl_->stack_bytes = nesting.stack_bytes();
 
   // Source-level rewrites: they keep every line where the user wrote it.
-  NvExtensionRewrite nv = rewrite_nv_extensions(source, kSourceName);
+  DeviceExtensionCheck device = check_device_extensions(source, options_.extensions, kSourceName);
+  NvExtensionRewrite nv = rewrite_nv_extensions(device.source, kSourceName);
   VersionRewrite version = rewrite_compute_version(nv.source, kSourceName);
   VariableGroupSizeRewrite vulkan =
       rewrite_variable_group_size(version.source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
   VariableGroupSizeRewrite check = rewrite_variable_group_size(version.source, kCheckSizeLayout, kSourceName);
-  std::vector<Diagnostic> diagnostics = std::move(nv.diagnostics);
+  std::vector<Diagnostic> diagnostics = std::move(device.diagnostics);
+  diagnostics.insert(diagnostics.end(), nv.diagnostics.begin(), nv.diagnostics.end());
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
-  impl_->preamble = std::string(kPreamble) + version.preamble;
+  impl_->preamble = std::string(kPreamble) + version.preamble + device.preamble;
   diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
   group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
                 : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed

@@ -21,9 +21,8 @@ void on_vulkan_message(const backend::DebugMessage& message) {
   const bool error = (message.severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
   std::fprintf(stderr, "bismuth-gl: Vulkan %s: %s\n", validation ? "validation" : "message", message.text.c_str());
   if (Context* ctx = current_context()) {
-    ctx->debug(GL_DEBUG_SOURCE_API, validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE,
-               kValidationMessageId, error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM,
-               "Vulkan validation: " + message.text);
+    ctx->debug(GL_DEBUG_SOURCE_API, validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE, kValidationMessageId,
+               error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM, "Vulkan validation: " + message.text);
   }
 }
 
@@ -129,6 +128,7 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     // 64-bit ATOMB: the assembler accepts it only where the device has shaderBufferInt64Atomics.
     if (state.device->features().int64_buffer_atomics) c.extensions.push_back("GL_NV_shader_atomic_int64");
   }
+  add_device_extension_caps(c, *state.device);
 }
 
 namespace {
@@ -147,7 +147,7 @@ Expected<std::shared_ptr<DeviceState>> create_device_state(std::shared_ptr<backe
   if (!cache) return cache.error();
   state->cache = std::move(*cache);
   const backend::DeviceFeatures& f = state->device->features();
-  fill_caps(*state, f.shader_int64, f.shader_float64, f.float32_atomic_add);
+  fill_caps(*state, f.shader_int64, f.shader_float64, f.float32_buffer_atomic_add);
   return state;
 }
 

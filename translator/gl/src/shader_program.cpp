@@ -76,7 +76,7 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
     return;
   }
-  auto compiled = translator::GlShader::compile(s->source);
+  auto compiled = translator::GlShader::compile(s->source, {.extensions = ctx->caps.compile_target.extensions});
   s->compile_status = compiled->ok();
   s->info_log = compiled->info_log();
   s->compiled = compiled->ok() ? compiled : nullptr;

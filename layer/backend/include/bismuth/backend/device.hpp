@@ -48,14 +48,27 @@ struct DeviceFeatures {
   bool host_query_reset = false;
   bool pipeline_creation_cache_control = false;
   bool pipeline_creation_feedback = false;
-  // Shader features front ends need (GL_ARB_gpu_shader_int64, fp64, GL_NV_shader_atomic_float through
-  // VK_EXT_shader_atomic_float, subgroup operations on 8/16/64-bit types).
+  // Shader features front ends need (GL_ARB_gpu_shader_int64, fp64, subgroup operations on 8/16/64-bit types).
   bool shader_int64 = false;
   bool shader_float64 = false;
   bool shader_int16 = false;
-  bool float32_atomics = false;     // shaderBufferFloat32Atomics or shaderBufferFloat32AtomicAdd
-  bool float32_atomic_add = false;  // shaderBufferFloat32AtomicAdd
   bool subgroup_extended_types = false;
+  // 32-bit float atomics on storage buffers and shared variables (VK_EXT_shader_atomic_float: load, store,
+  // exchange, add; VK_EXT_shader_atomic_float2: min, max): GL_NV_shader_atomic_float,
+  // GL_INTEL_shader_atomic_float_minmax.
+  bool float32_buffer_atomics = false;         // shaderBufferFloat32Atomics
+  bool float32_buffer_atomic_add = false;      // shaderBufferFloat32AtomicAdd
+  bool float32_shared_atomics = false;         // shaderSharedFloat32Atomics
+  bool float32_shared_atomic_add = false;      // shaderSharedFloat32AtomicAdd
+  bool float32_buffer_atomic_min_max = false;  // shaderBufferFloat32AtomicMinMax
+  bool float32_shared_atomic_min_max = false;  // shaderSharedFloat32AtomicMinMax
+  // OpReadClockKHR (VK_KHR_shader_clock): Subgroup scope for GL_ARB_shader_clock, Device scope for
+  // GL_EXT_shader_realtime_clock.
+  bool shader_subgroup_clock = false;  // shaderSubgroupClock
+  bool shader_device_clock = false;    // shaderDeviceClock
+  // Derivatives in compute shaders (VK_NV_compute_shader_derivatives): GL_NV_compute_shader_derivatives.
+  bool compute_derivative_group_quads = false;   // computeDerivativeGroupQuads
+  bool compute_derivative_group_linear = false;  // computeDerivativeGroupLinear
   // 64-bit integer atomics (VkPhysicalDeviceShaderAtomicInt64Features, Vulkan 1.2 / VK_KHR_shader_atomic_int64):
   // NV_shader_atomic_int64's ATOMB / ATOMS .U64 / .S64.
   bool int64_buffer_atomics = false;  // shaderBufferInt64Atomics
@@ -103,7 +116,9 @@ struct ExternalDevice {
 inline bool is_out_of_memory(const Error& e) {
   return e.code == VK_ERROR_OUT_OF_HOST_MEMORY || e.code == VK_ERROR_OUT_OF_DEVICE_MEMORY;
 }
-inline bool is_device_lost(const Error& e) { return e.code == VK_ERROR_DEVICE_LOST; }
+inline bool is_device_lost(const Error& e) {
+  return e.code == VK_ERROR_DEVICE_LOST;
+}
 
 class Device final : private ExitParticipant {
  public:
@@ -183,7 +198,9 @@ class Device final : private ExitParticipant {
   uint64_t last_queued() const { return queued_.load(std::memory_order_acquire); }
   // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
   uint64_t completed();
-  bool is_complete(uint64_t value) { return value <= completed_.load(std::memory_order_acquire) || value <= completed(); }
+  bool is_complete(uint64_t value) {
+    return value <= completed_.load(std::memory_order_acquire) || value <= completed();
+  }
   // Waits until `value` completed: first until its submission call returned (last_queued() >= value) when it is
   // only reserved yet (a recording thread submits it), then for the GPU. Fails when `value` was never reserved
   // or the device is lost; when `timeout_ns` passes first it returns success (check is_complete; glClientWaitSync
