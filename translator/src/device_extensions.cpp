@@ -117,6 +117,8 @@ DeviceExtensionCheck check_device_extensions(std::string_view source, const Shad
     const DeviceGatedExtension* gated = find_gated(parts[1].text);
     if (gated == nullptr) continue;
     const std::string_view behavior = parts[3].text;
+    // A behavior GLSL does not have is glslang's error to report.
+    if (behavior != "require" && behavior != "enable" && behavior != "warn" && behavior != "disable") continue;
     const size_t name_offset = token.offset + 1 + parts[1].offset;
     const int name_column = token.column + 1 + parts[1].column - 1;
     if (gated->supported(support)) {
