@@ -44,8 +44,7 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   info.has_push_descriptor = info.has_extension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   info.has_timeline_semaphore =
       version >= VK_API_VERSION_1_2 || info.has_extension(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-  info.has_host_query_reset =
-      version >= VK_API_VERSION_1_2 || info.has_extension(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+  info.has_host_query_reset = version >= VK_API_VERSION_1_2 || info.has_extension(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
   info.has_pipeline_creation_cache_control =
       version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
   info.has_pipeline_creation_feedback =

@@ -21,8 +21,9 @@ void on_vulkan_message(const backend::DebugMessage& message) {
   const bool error = (message.severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
   std::fprintf(stderr, "bismuth-gl: Vulkan %s: %s\n", validation ? "validation" : "message", message.text.c_str());
   if (Context* ctx = current_context()) {
-    ctx->debug(GL_DEBUG_SOURCE_API, validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE, kValidationMessageId,
-               error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM, "Vulkan validation: " + message.text);
+    ctx->debug(GL_DEBUG_SOURCE_API, validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE,
+               kValidationMessageId, error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM,
+               "Vulkan validation: " + message.text);
   }
 }
 

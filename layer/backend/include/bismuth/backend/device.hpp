@@ -116,9 +116,7 @@ struct ExternalDevice {
 inline bool is_out_of_memory(const Error& e) {
   return e.code == VK_ERROR_OUT_OF_HOST_MEMORY || e.code == VK_ERROR_OUT_OF_DEVICE_MEMORY;
 }
-inline bool is_device_lost(const Error& e) {
-  return e.code == VK_ERROR_DEVICE_LOST;
-}
+inline bool is_device_lost(const Error& e) { return e.code == VK_ERROR_DEVICE_LOST; }
 
 class Device final : private ExitParticipant {
  public:
@@ -198,9 +196,7 @@ class Device final : private ExitParticipant {
   uint64_t last_queued() const { return queued_.load(std::memory_order_acquire); }
   // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
   uint64_t completed();
-  bool is_complete(uint64_t value) {
-    return value <= completed_.load(std::memory_order_acquire) || value <= completed();
-  }
+  bool is_complete(uint64_t value) { return value <= completed_.load(std::memory_order_acquire) || value <= completed(); }
   // Waits until `value` completed: first until its submission call returned (last_queued() >= value) when it is
   // only reserved yet (a recording thread submits it), then for the GPU. Fails when `value` was never reserved
   // or the device is lost; when `timeout_ns` passes first it returns success (check is_complete; glClientWaitSync

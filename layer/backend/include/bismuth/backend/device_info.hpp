@@ -40,23 +40,24 @@ struct DeviceInfo {
   VkShaderStageFlags required_subgroup_size_stages = 0;
 
   // Device extensions Bismuth cares about.
-  bool has_shader_subgroup_ballot = false;           // VK_EXT_shader_subgroup_ballot
-  bool has_shader_subgroup_vote = false;             // VK_EXT_shader_subgroup_vote
-  bool has_subgroup_size_control = false;            // VK_EXT_subgroup_size_control (or core in 1.3)
-  bool has_maintenance4 = false;                     // VK_KHR_maintenance4 (or core in 1.3)
-  bool has_push_descriptor = false;                  // VK_KHR_push_descriptor
-  bool has_timeline_semaphore = false;               // VK_KHR_timeline_semaphore (or core in 1.2)
-  bool has_host_query_reset = false;                 // VK_EXT_host_query_reset (or core in 1.2)
+  bool has_shader_subgroup_ballot = false;  // VK_EXT_shader_subgroup_ballot
+  bool has_shader_subgroup_vote = false;    // VK_EXT_shader_subgroup_vote
+  bool has_subgroup_size_control = false;   // VK_EXT_subgroup_size_control (or core in 1.3)
+  bool has_maintenance4 = false;            // VK_KHR_maintenance4 (or core in 1.3)
+  bool has_push_descriptor = false;         // VK_KHR_push_descriptor
+  bool has_timeline_semaphore = false;      // VK_KHR_timeline_semaphore (or core in 1.2)
+  bool has_host_query_reset = false;        // VK_EXT_host_query_reset (or core in 1.2)
   bool has_pipeline_creation_cache_control = false;  // VK_EXT_pipeline_creation_cache_control (or core in 1.3)
   bool has_pipeline_creation_feedback = false;       // VK_EXT_pipeline_creation_feedback (or core in 1.3)
+  std::vector<std::string> extensions;      // every device extension, sorted
+
   // Shader features behind GL extensions (GL_ARB_shader_clock, GL_NV_shader_atomic_float, ...).
   bool has_shader_clock = false;          // VK_KHR_shader_clock
   bool has_shader_atomic_float = false;   // VK_EXT_shader_atomic_float
   bool has_shader_atomic_float2 = false;  // VK_EXT_shader_atomic_float2
-  // glslang 12 emits SPV_NV_compute_shader_derivatives, which Vulkan allows only with the NV extension (a device
-  // with only VK_KHR_compute_shader_derivatives would need SPV_KHR_compute_shader_derivatives).
-  bool has_compute_shader_derivatives_nv = false;  // VK_NV_compute_shader_derivatives
-  std::vector<std::string> extensions;             // every device extension, sorted
+  // VK_NV_compute_shader_derivatives. glslang 12 emits SPV_NV_compute_shader_derivatives, which Vulkan allows only
+  // with the NV extension (a device with only VK_KHR_compute_shader_derivatives needs the KHR SPIR-V extension).
+  bool has_compute_shader_derivatives_nv = false;
 
   // Compute limits.
   std::array<uint32_t, 3> max_compute_work_group_size{};
