@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "bismuth/spirv_patch/module.hpp"
 #include "glsl_lexer.hpp"
 
 namespace bismuth::translator {
@@ -154,6 +155,57 @@ DeviceExtensionCheck check_device_extensions(std::string_view source, const Shad
   }
   if (exchange_for_intel) result.preamble += "#extension GL_EXT_shader_atomic_float : enable\n";
   return result;
+}
+
+std::optional<std::string> unbacked_capability(std::span<const uint32_t> spirv, const ShaderExtensionSupport& support) {
+  auto module = spirv_patch::Module::parse(spirv);
+  if (!module) return std::nullopt;  // not this check's business: validation reports a bad module
+  struct Needed {
+    spv::Capability capability;
+    const char* name;
+    bool backed;
+    const char* needs;
+  };
+  const auto subgroup = [&](uint32_t bit) { return (support.subgroup_features & bit) != 0; };
+  const Needed needed[] = {
+      {spv::Capability::ShaderClockKHR, "ShaderClockKHR", support.subgroup_clock || support.device_clock,
+       "shaderSubgroupClock or shaderDeviceClock"},
+      {spv::Capability::AtomicFloat32AddEXT, "AtomicFloat32AddEXT", support.float32_atomic_add,
+       "shaderBufferFloat32AtomicAdd and shaderSharedFloat32AtomicAdd"},
+      {spv::Capability::AtomicFloat32MinMaxEXT, "AtomicFloat32MinMaxEXT", support.float32_atomic_min_max,
+       "shaderBufferFloat32AtomicMinMax and shaderSharedFloat32AtomicMinMax"},
+      // 16- and 64-bit float atomics: no GL extension here asks for them and the device never gets them enabled.
+      {spv::Capability::AtomicFloat64AddEXT, "AtomicFloat64AddEXT", false, "64-bit float atomic add"},
+      {spv::Capability::AtomicFloat16AddEXT, "AtomicFloat16AddEXT", false, "16-bit float atomic add"},
+      {spv::Capability::AtomicFloat64MinMaxEXT, "AtomicFloat64MinMaxEXT", false, "64-bit float atomic min/max"},
+      {spv::Capability::AtomicFloat16MinMaxEXT, "AtomicFloat16MinMaxEXT", false, "16-bit float atomic min/max"},
+      {spv::Capability::ComputeDerivativeGroupQuadsNV, "ComputeDerivativeGroupQuadsNV", support.compute_derivatives,
+       "computeDerivativeGroupQuads"},
+      {spv::Capability::ComputeDerivativeGroupLinearNV, "ComputeDerivativeGroupLinearNV", support.compute_derivatives,
+       "computeDerivativeGroupLinear"},
+      {spv::Capability::GroupNonUniform, "GroupNonUniform", subgroup(kSubgroupBasic), "VK_SUBGROUP_FEATURE_BASIC_BIT"},
+      {spv::Capability::GroupNonUniformVote, "GroupNonUniformVote", subgroup(kSubgroupVote),
+       "VK_SUBGROUP_FEATURE_VOTE_BIT"},
+      {spv::Capability::GroupNonUniformArithmetic, "GroupNonUniformArithmetic", subgroup(kSubgroupArithmetic),
+       "VK_SUBGROUP_FEATURE_ARITHMETIC_BIT"},
+      {spv::Capability::GroupNonUniformBallot, "GroupNonUniformBallot", subgroup(kSubgroupBallot),
+       "VK_SUBGROUP_FEATURE_BALLOT_BIT"},
+      {spv::Capability::GroupNonUniformShuffle, "GroupNonUniformShuffle", subgroup(kSubgroupShuffle),
+       "VK_SUBGROUP_FEATURE_SHUFFLE_BIT"},
+      {spv::Capability::GroupNonUniformShuffleRelative, "GroupNonUniformShuffleRelative",
+       subgroup(kSubgroupShuffleRelative), "VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT"},
+      {spv::Capability::GroupNonUniformClustered, "GroupNonUniformClustered", subgroup(kSubgroupClustered),
+       "VK_SUBGROUP_FEATURE_CLUSTERED_BIT"},
+      {spv::Capability::GroupNonUniformQuad, "GroupNonUniformQuad", subgroup(kSubgroupQuad),
+       "VK_SUBGROUP_FEATURE_QUAD_BIT"},
+  };
+  for (const Needed& n : needed) {
+    if (!n.backed && module->has_capability(n.capability)) {
+      return "the program needs the SPIR-V capability " + std::string(n.name) + ", which needs " + n.needs +
+             " in compute shaders; the device does not have it";
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace bismuth::translator

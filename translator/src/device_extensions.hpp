@@ -7,6 +7,9 @@
 // Directive lines keep their line numbers.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,5 +27,12 @@ struct DeviceExtensionCheck {
 
 DeviceExtensionCheck check_device_extensions(std::string_view source, const ShaderExtensionSupport& support,
                                              std::string_view source_name);
+
+// The link's safety net: every SPIR-V capability of `spirv` that needs a device feature (ShaderClockKHR,
+// AtomicFloat*EXT, ComputeDerivativeGroup*NV, GroupNonUniform*) is one `support` backs. A capability reached
+// through an allowed extension but beyond it — `atomicAdd` on a double under GL_NV_shader_atomic_float, whose
+// GL_EXT_shader_atomic_float has that overload — is a link error naming the feature, so no module needs a feature
+// the device lacks. Returns the error text, or nothing.
+std::optional<std::string> unbacked_capability(std::span<const uint32_t> spirv, const ShaderExtensionSupport& support);
 
 }  // namespace bismuth::translator

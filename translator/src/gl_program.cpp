@@ -409,6 +409,9 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
+    return fail(link_error(*unbacked));
+  }
   if (auto shared = shared_memory_bytes(linked.spirv)) {
     linked.shared_memory_bytes = *shared;
     if (limits.max_compute_shared_memory_size && *shared > *limits.max_compute_shared_memory_size) {

@@ -278,3 +278,38 @@ TEST_CASE("KHR_shader_subgroup state: GL's values and errors", "[vulkan]") {
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("A program needing a device feature beyond its extension fails to link instead of reaching Vulkan",
+          "[vulkan]") {
+  GlContext gl;
+  if (!has_extension("GL_NV_shader_atomic_float")) {
+    WARN("GL_NV_shader_atomic_float is not supported here");
+    return;
+  }
+  // NV_shader_atomic_float gives atomicAdd on 32-bit float only ("float atomicAdd(inout float mem, float data)").
+  // glslang's GL_EXT_shader_atomic_float, through which Bismuth compiles it, also has a double overload, whose
+  // SPIR-V (AtomicFloat64AddEXT) needs a feature Bismuth never enables: the link refuses it with a message.
+  const std::string source =
+      "#version 450\n#extension GL_NV_shader_atomic_float : require\nlayout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 0) buffer B { double d; };\nvoid main() { atomicAdd(d, 1.0lf); }\n";
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  const char* text = source.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  const GLuint program = glCreateProgram();
+  if (ok) {
+    glAttachShader(program, shader);
+    glLinkProgram(program);
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    CHECK_FALSE(ok);
+    char log[2048] = {};
+    glGetProgramInfoLog(program, sizeof log, nullptr, log);
+    CHECK(std::string(log).find("AtomicFloat64AddEXT") != std::string::npos);
+  }
+  glDeleteProgram(program);
+  glDeleteShader(shader);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
