@@ -103,9 +103,9 @@ DeviceExtensionCheck check_device_extensions(std::string_view source, const Shad
     if (token.kind != GlslToken::Kind::Directive) continue;
     std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));
     if (!parts.empty() && is_conditional(parts[0].text)) {
-      // GLSL 4.60 §3.3: each supported extension has a macro defined to 1; an unsupported one has none. glslang
-      // predefines every extension it knows and refuses to #undef a "GL_" name, so conditionals that test an
-      // unsupported one test a name nothing defines instead.
+      // Each extension spec's "New preprocessor #defines" ("#define GL_<name> 1") holds where the extension is
+      // supported; an unsupported one has no macro. glslang predefines every extension it knows and refuses to
+      // #undef a "GL_" name, so conditionals that test an unsupported one test a name nothing defines instead.
       for (size_t i = 1; i < parts.size(); ++i) {
         const DeviceGatedExtension* gated = find_gated(parts[i].text);
         if (gated == nullptr || gated->supported(support) || !gated->glslang_defines_macro) continue;

@@ -6,7 +6,8 @@
  *  - one not in GL_EXTENSIONS is refused as GLSL 4.60 §3.3 says: "require: ... Give a compile-time error on the
  *    #extension if the extension extension_name is not supported", "enable: ... Warn on the #extension if the
  *    extension extension_name is not supported" (the shader compiles while it does not use the extension), and its
- *    macro is not defined ("#define GL_<name> 1" only for supported extensions);
+ *    macro is not defined (each extension spec's "New preprocessor #defines", "#define GL_<name> 1", holds only
+ *    where the extension is supported);
  *  - KHR_shader_subgroup's four queries, consistent with each other and with what shaders see. */
 #include "conformance.h"
 

@@ -144,8 +144,8 @@ TEST_CASE("An extension's macro is defined exactly when it is supported", "[vulk
   for (const GatedExtension& e : gated_extensions()) {
     INFO(e.name);
     const std::string name = e.name;
-    // GLSL 4.60 §3.3: "Each extension can define its allowed granularity of scope ... #define GL_<name> 1" is
-    // added for each extension the implementation supports.
+    // Each extension spec's "New preprocessor #defines" section adds "#define GL_<name> 1" (e.g.
+    // INTEL_shader_atomic_float_minmax: "#define GL_INTEL_shader_atomic_float_minmax 1") where it is supported.
     const std::string probe =
         "#version 450\nlayout(local_size_x = 1) in;\n"
         "layout(std430, binding = 0) buffer B { uint r[4]; };\n"
