@@ -107,7 +107,7 @@ std::optional<CompileTarget> device_compile_target(const std::string& selector_t
 // GL-style GLSL through the GL shim's front and glLinkProgram's pipeline options.
 std::optional<FrontOutput> glsl_front(const CompileOptions& options, std::span<const GlslFile> files,
                                       spirv_patch::TargetEnv target, const CompileTarget& device) {
-  auto compiled = compile_gl_glsl(files, target);
+  auto compiled = compile_gl_glsl(files, target, device.extensions);
   if (!compiled) {
     std::fprintf(stderr, "%s\n", compiled.error().message.c_str());  // already file:line:column
     return std::nullopt;

@@ -38,7 +38,8 @@ std::string kind_text(translator::GlResourceKind kind) {
 
 }  // namespace
 
-Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_patch::TargetEnv target) {
+Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_patch::TargetEnv target,
+                                       const ShaderExtensionSupport& extensions) {
   if (files.empty()) return fail("no compute shader given");
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
   std::string warnings;
@@ -47,7 +48,7 @@ Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_pa
     warnings += log;
   };
   for (const GlslFile& f : files) {
-    auto shader = translator::GlShader::compile(f.source, {.target = target});
+    auto shader = translator::GlShader::compile(f.source, {.target = target, .extensions = extensions});
     if (!shader->ok()) return fail(rewrite_log(shader->info_log(), f.path));
     add_warnings(rewrite_log(shader->info_log(), f.path));
     shaders.push_back(std::move(shader));

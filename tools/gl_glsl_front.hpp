@@ -31,6 +31,8 @@ struct GlslFile {
 // One program from one or more compute shaders, linked together as glLinkProgram links the shaders attached to a
 // program. Errors are the GL info log rewritten to "file:line:column: error: ..." lines (link errors name the
 // first file).
-Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_patch::TargetEnv target);
+// `extensions`: the device-gated GLSL extensions the --device has (all without a device).
+Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_patch::TargetEnv target,
+                                       const ShaderExtensionSupport& extensions);
 
 }  // namespace bismuth::tools

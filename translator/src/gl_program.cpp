@@ -14,6 +14,7 @@
 #include "block_variables.hpp"
 #include "declared_bindings.hpp"
 #include "program_reflection.hpp"
+#include "device_extensions.hpp"
 #include "diagnostics.hpp"
 #include "extension_builtins.hpp"
 #include "glslang_process.hpp"
@@ -137,18 +138,21 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   impl_->stack_bytes = nesting.stack_bytes();
 
   // Source-level rewrites: they keep every line where the user wrote it.
-  NvExtensionRewrite nv = rewrite_nv_extensions(source, kSourceName);
+  DeviceExtensionCheck device = check_device_extensions(source, options_.extensions, kSourceName);
+  NvExtensionRewrite nv = rewrite_nv_extensions(device.source, kSourceName);
   VersionRewrite version = rewrite_compute_version(nv.source, kSourceName);
   ExtensionBuiltins builtins =
       shim_extension_builtins(version.source, version.glslang_version, version.user_version, version.es);
   VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(
       builtins.compile_source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
   VariableGroupSizeRewrite check = rewrite_variable_group_size(builtins.check_source, kCheckSizeLayout, kSourceName);
-  std::vector<Diagnostic> diagnostics = std::move(nv.diagnostics);
+  std::vector<Diagnostic> diagnostics = std::move(device.diagnostics);
+  diagnostics.insert(diagnostics.end(), nv.diagnostics.begin(), nv.diagnostics.end());
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
-  impl_->preamble = std::string(kPreamble) + version.preamble + builtins.compile_preamble;
+  impl_->preamble = std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble;
   // Preprocessing (for the nesting limits) gets no declarations: glslang's output would hold them as extra lines.
-  const std::string check_macros = std::string(kPreamble) + version.preamble + builtins.check_preamble;
+  const std::string check_macros =
+      std::string(kPreamble) + version.preamble + device.preamble + builtins.check_preamble;
   const std::string check_preamble = check_macros + builtins.check_declarations;
   diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
   group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
@@ -322,6 +326,9 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
+    return fail(link_error(*unbacked));
+  }
   if (auto shared = shared_memory_bytes(linked.spirv)) {
     linked.shared_memory_bytes = *shared;
     if (limits.max_compute_shared_memory_size && *shared > *limits.max_compute_shared_memory_size) {

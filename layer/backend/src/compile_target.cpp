@@ -26,6 +26,19 @@ std::optional<uint32_t> subgroup_size_32_requirement(const Device& device) {
   return std::nullopt;
 }
 
+ShaderExtensionSupport shader_extension_support(const Device& device) {
+  const DeviceFeatures& f = device.features();
+  ShaderExtensionSupport e;
+  e.subgroup_clock = f.shader_subgroup_clock;
+  e.device_clock = f.shader_device_clock;
+  const bool float_exchange = f.float32_buffer_atomics && f.float32_shared_atomics;
+  e.float32_atomic_add = float_exchange && f.float32_buffer_atomic_add && f.float32_shared_atomic_add;
+  e.float32_atomic_min_max = float_exchange && f.float32_buffer_atomic_min_max && f.float32_shared_atomic_min_max;
+  e.compute_derivatives = f.compute_derivative_group_quads && f.compute_derivative_group_linear;
+  e.subgroup_features = device.info().compute_subgroup_operations();
+  return e;
+}
+
 CompileTarget compile_target(const Device& device) {
   const DeviceFeatures& f = device.features();
   CompileTarget target;
@@ -34,6 +47,7 @@ CompileTarget compile_target(const Device& device) {
   target.int64_buffer_atomics = f.int64_buffer_atomics;
   target.storage_buffer_8bit = f.storage_buffer_8bit;
   target.storage_buffer_16bit = f.storage_buffer_16bit;
+  target.extensions = shader_extension_support(device);
   return target;
 }
 

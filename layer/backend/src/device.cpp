@@ -94,7 +94,12 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
   VkPhysicalDeviceShaderAtomicInt64Features atomic_int64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
-  const bool has_atomic_float = d.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
+  VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+  VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
+  const bool has_atomic_float = d.has_shader_atomic_float;
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   const bool has_storage8 = version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
@@ -113,6 +118,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (d.has_host_query_reset) chain(host_query_reset);
   if (d.has_pipeline_creation_cache_control) chain(cache_control);
   if (has_atomic_float) chain(atomic_float);
+  if (d.has_shader_atomic_float2) chain(atomic_float2);
+  if (d.has_shader_clock) chain(clock);
+  if (d.has_compute_shader_derivatives_nv) chain(derivatives);
   if (has_extended_types) chain(extended_types);
   if (has_atomic_int64) chain(atomic_int64);
   if (has_storage8) chain(storage8);
@@ -133,8 +141,18 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.shader_int64 = features2.features.shaderInt64;
   f.shader_float64 = features2.features.shaderFloat64;
   f.shader_int16 = features2.features.shaderInt16;
-  f.float32_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
-  f.float32_atomics = has_atomic_float && (atomic_float.shaderBufferFloat32Atomics || f.float32_atomic_add);
+  f.float32_buffer_atomics = has_atomic_float && atomic_float.shaderBufferFloat32Atomics;
+  f.float32_buffer_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
+  f.float32_shared_atomics = has_atomic_float && atomic_float.shaderSharedFloat32Atomics;
+  f.float32_shared_atomic_add = has_atomic_float && atomic_float.shaderSharedFloat32AtomicAdd;
+  f.float32_buffer_atomic_min_max =
+      has_atomic_float && d.has_shader_atomic_float2 && atomic_float2.shaderBufferFloat32AtomicMinMax;
+  f.float32_shared_atomic_min_max =
+      has_atomic_float && d.has_shader_atomic_float2 && atomic_float2.shaderSharedFloat32AtomicMinMax;
+  f.shader_subgroup_clock = d.has_shader_clock && clock.shaderSubgroupClock;
+  f.shader_device_clock = d.has_shader_clock && clock.shaderDeviceClock;
+  f.compute_derivative_group_quads = d.has_compute_shader_derivatives_nv && derivatives.computeDerivativeGroupQuads;
+  f.compute_derivative_group_linear = d.has_compute_shader_derivatives_nv && derivatives.computeDerivativeGroupLinear;
   f.subgroup_extended_types = has_extended_types && extended_types.shaderSubgroupExtendedTypes;
   f.int64_buffer_atomics = has_atomic_int64 && atomic_int64.shaderBufferInt64Atomics;
   f.int64_shared_atomics = has_atomic_int64 && atomic_int64.shaderSharedInt64Atomics;
@@ -148,10 +166,21 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable2.features.shaderInt16 = f.shader_int16;
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enable_atomic_float{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
-  enable_atomic_float.shaderBufferFloat32Atomics = atomic_float.shaderBufferFloat32Atomics;
-  enable_atomic_float.shaderBufferFloat32AtomicAdd = atomic_float.shaderBufferFloat32AtomicAdd;
-  enable_atomic_float.shaderSharedFloat32Atomics = atomic_float.shaderSharedFloat32Atomics;
-  enable_atomic_float.shaderSharedFloat32AtomicAdd = atomic_float.shaderSharedFloat32AtomicAdd;
+  enable_atomic_float.shaderBufferFloat32Atomics = f.float32_buffer_atomics;
+  enable_atomic_float.shaderBufferFloat32AtomicAdd = f.float32_buffer_atomic_add;
+  enable_atomic_float.shaderSharedFloat32Atomics = f.float32_shared_atomics;
+  enable_atomic_float.shaderSharedFloat32AtomicAdd = f.float32_shared_atomic_add;
+  VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT enable_atomic_float2{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
+  enable_atomic_float2.shaderBufferFloat32AtomicMinMax = f.float32_buffer_atomic_min_max;
+  enable_atomic_float2.shaderSharedFloat32AtomicMinMax = f.float32_shared_atomic_min_max;
+  VkPhysicalDeviceShaderClockFeaturesKHR enable_clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
+  enable_clock.shaderSubgroupClock = f.shader_subgroup_clock;
+  enable_clock.shaderDeviceClock = f.shader_device_clock;
+  VkPhysicalDeviceComputeShaderDerivativesFeaturesNV enable_derivatives{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
+  enable_derivatives.computeDerivativeGroupQuads = f.compute_derivative_group_quads;
+  enable_derivatives.computeDerivativeGroupLinear = f.compute_derivative_group_linear;
   VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures enable_extended_types{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
   enable_extended_types.shaderSubgroupExtendedTypes = VK_TRUE;
@@ -198,9 +227,24 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
     want_extension(true, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
   }
   want_extension(f.pipeline_creation_feedback, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
-  if (f.float32_atomics) {
+  const bool float2_used = f.float32_buffer_atomic_min_max || f.float32_shared_atomic_min_max;
+  if (f.float32_buffer_atomics || f.float32_buffer_atomic_add || f.float32_shared_atomics ||
+      f.float32_shared_atomic_add || float2_used) {
     chain(enable_atomic_float);
+    // VK_EXT_shader_atomic_float2 requires VK_EXT_shader_atomic_float, whose features may then all be off.
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  }
+  if (float2_used) {
+    chain(enable_atomic_float2);
+    extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+  }
+  if (f.shader_subgroup_clock || f.shader_device_clock) {
+    chain(enable_clock);
+    extensions.push_back(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+  }
+  if (f.compute_derivative_group_quads || f.compute_derivative_group_linear) {
+    chain(enable_derivatives);
+    extensions.push_back(VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME);
   }
   if (f.subgroup_extended_types) {
     chain(enable_extended_types);

@@ -49,6 +49,10 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
       version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
   info.has_pipeline_creation_feedback =
       version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
+  info.has_shader_clock = info.has_extension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+  info.has_shader_atomic_float = info.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
+  info.has_shader_atomic_float2 = info.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
+  info.has_compute_shader_derivatives_nv = info.has_extension(VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME);
   const bool has_driver_properties =
       version >= VK_API_VERSION_1_2 || info.has_extension(VK_KHR_DRIVER_PROPERTIES_EXTENSION_NAME);
 
@@ -104,6 +108,7 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   info.subgroup_size = subgroup.subgroupSize;
   info.subgroup_supported_stages = subgroup.supportedStages;
   info.subgroup_supported_operations = subgroup.supportedOperations;
+  info.quad_operations_in_all_stages = subgroup.quadOperationsInAllStages == VK_TRUE;
   if (info.has_subgroup_size_control && size_control.minSubgroupSize != 0) {
     info.subgroup_size_control = true;
     info.min_subgroup_size = size_control.minSubgroupSize;

@@ -131,6 +131,7 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     const auto& f = state.device->features();
     if (f.int64_buffer_atomics && f.int64_shared_atomics) c.extensions.push_back("GL_NV_shader_atomic_int64");
   }
+  add_device_extension_caps(c, *state.device);
 }
 
 namespace {
@@ -149,7 +150,7 @@ Expected<std::shared_ptr<DeviceState>> create_device_state(std::shared_ptr<backe
   if (!cache) return cache.error();
   state->cache = std::move(*cache);
   const backend::DeviceFeatures& f = state->device->features();
-  fill_caps(*state, f.shader_int64, f.shader_float64, f.float32_atomic_add);
+  fill_caps(*state, f.shader_int64, f.shader_float64, f.float32_buffer_atomic_add);
   return state;
 }
 

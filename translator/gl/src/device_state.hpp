@@ -33,6 +33,11 @@ Expected<std::shared_ptr<backend::Instance>> driver_instance(bool validation,
 // state.caps from the device and the features enabled on it (int64, float64, float atomics).
 void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic);
 
+// Appends to c.extensions the device-gated shader extensions c.compile_target.extensions allows
+// (GL_ARB_shader_clock, GL_NV_shader_atomic_float, ...) and GL_KHR_shader_subgroup, and fills its state
+// (extension_caps.cpp). Needs c.compile_target and c.subgroup_size.
+void add_device_extension_caps(Caps& c, const backend::Device& device);
+
 // The DeviceState of the selected device on the instance of this validation setting: the existing one while any
 // display or context holds it, else a new one.
 Expected<std::shared_ptr<DeviceState>> device_state_for(bool validation, const backend::DeviceSelector& selector);

@@ -75,7 +75,13 @@ struct Caps {
   uint32_t subgroup32_required = 0;
   bool thread_group_ops = false;    // ballot + vote in compute (NV_shader_thread_group)
   bool thread_shuffle_ops = false;  // shuffle in compute (NV_shader_thread_shuffle)
-  // The device facts the programs' SPIR-V depends on (backend::compile_target), read once per device.
+  // GL_KHR_shader_subgroup and its state (VkPhysicalDeviceSubgroupProperties in GL's bits).
+  bool khr_shader_subgroup = false;
+  GLbitfield subgroup_stages = 0;    // SUBGROUP_SUPPORTED_STAGES_KHR
+  GLbitfield subgroup_features = 0;  // SUBGROUP_SUPPORTED_FEATURES_KHR
+  bool subgroup_quad_all_stages = false;
+  // The device facts the programs' SPIR-V depends on (backend::compile_target), read once per device; its
+  // `extensions` are the device-gated GLSL extensions the front accepts.
   CompileTarget compile_target;
   bool has_extension(const char* name) const;
 };

@@ -91,7 +91,7 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     s->compiled = nullptr;
     return;
   }
-  auto compiled = translator::GlShader::compile(s->source);
+  auto compiled = translator::GlShader::compile(s->source, {.extensions = ctx->caps.compile_target.extensions});
   s->compile_status = compiled->ok();
   s->info_log = compiled->info_log();
   s->compiled = compiled->ok() ? compiled : nullptr;

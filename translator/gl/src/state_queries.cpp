@@ -122,8 +122,24 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_NUM_SPIR_V_EXTENSIONS: out.set(0); return true;
     case GL_SHADER_COMPILER: out.set_bool(true); return true;
     case GL_RESET_NOTIFICATION_STRATEGY: out.set(GL_NO_RESET_NOTIFICATION); return true;
-    // GL_KHR_shader_subgroup state, reported so that ports can see the subgroup size the device runs with.
-    case GL_SUBGROUP_SIZE_KHR: out.set(c.subgroup_size); return true;
+    // GL_KHR_shader_subgroup's implementation-dependent state (its "New State" table): without the extension the
+    // pnames are unknown, INVALID_ENUM.
+    case GL_SUBGROUP_SIZE_KHR:
+      if (!c.khr_shader_subgroup) return false;
+      out.set(c.subgroup_size);
+      return true;
+    case GL_SUBGROUP_SUPPORTED_STAGES_KHR:
+      if (!c.khr_shader_subgroup) return false;
+      out.set(c.subgroup_stages);
+      return true;
+    case GL_SUBGROUP_SUPPORTED_FEATURES_KHR:
+      if (!c.khr_shader_subgroup) return false;
+      out.set(c.subgroup_features);
+      return true;
+    case GL_SUBGROUP_QUAD_ALL_STAGES_KHR:
+      if (!c.khr_shader_subgroup) return false;
+      out.set_bool(c.subgroup_quad_all_stages);
+      return true;
     // Assembly programs (ARB_vertex_program / NV_compute_program5).
     case GL_PROGRAM_ERROR_POSITION_ARB:
       if (!c.has_extension("GL_NV_compute_program5")) return false;

@@ -7,6 +7,27 @@
 
 namespace bismuth {
 
+// The device features behind GLSL extensions whose built-ins only some Vulkan devices can run (docs/gl_shim.md,
+// "Extensions and the device features behind them"). The GLSL front refuses `#extension X : require` of one the
+// device lacks and warns on `enable`/`warn`, leaving it off. The defaults allow every one: `bismuth compile`
+// without --device has no device to check against.
+struct ShaderExtensionSupport {
+  bool subgroup_clock = true;  // GL_ARB_shader_clock: shaderSubgroupClock
+  bool device_clock = true;    // GL_EXT_shader_realtime_clock: shaderDeviceClock
+  // GL_NV_shader_atomic_float / GL_EXT_shader_atomic_float: float atomicAdd and atomicExchange on buffer and shared
+  // variables (shaderBuffer/SharedFloat32Atomics and ...AtomicAdd).
+  bool float32_atomic_add = true;
+  // GL_INTEL_shader_atomic_float_minmax / GL_EXT_shader_atomic_float2: float atomicMin/Max (and atomicExchange) on
+  // buffer and shared variables (shaderBuffer/SharedFloat32AtomicMinMax and ...Float32Atomics).
+  bool float32_atomic_min_max = true;
+  // GL_NV_compute_shader_derivatives (both of its layouts): computeDerivativeGroupQuads and
+  // computeDerivativeGroupLinear.
+  bool compute_derivatives = true;
+  // GL_KHR_shader_subgroup_<feature>: the VK_SUBGROUP_FEATURE_* bits (same values as GL's
+  // SUBGROUP_FEATURE_*_BIT_KHR) the device has in compute shaders.
+  uint32_t subgroup_features = 0xFF;
+};
+
 struct CompileTarget {
   // The driver computes GLSL.std.450 Fma as a multiply and an add (llvmpipe) and has shaderFloat64: GL's fused
   // multiply-adds and NV MAD.F32 are computed in double precision instead.
@@ -17,6 +38,7 @@ struct CompileTarget {
   bool int64_buffer_atomics = false;  // shaderBufferInt64Atomics
   bool storage_buffer_8bit = false;   // storageBuffer8BitAccess
   bool storage_buffer_16bit = false;  // storageBuffer16BitAccess
+  ShaderExtensionSupport extensions;
 };
 
 }  // namespace bismuth

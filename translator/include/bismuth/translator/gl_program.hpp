@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bismuth/common/compile_target.hpp"
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
@@ -55,6 +56,8 @@ struct NestingReport;  // the front's depth measure of a source (src/nesting_lim
 
 struct GlCompileOptions {
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
+  // The device-gated GLSL extensions the program's device has (CompileTarget::extensions); the defaults allow all.
+  ShaderExtensionSupport extensions;
 };
 
 // One compiled compute shader object (glCompileShader's result). Never null from compile(); check ok().

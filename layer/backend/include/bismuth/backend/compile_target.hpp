@@ -15,6 +15,10 @@ class Device;
 // subgroup size control must require it, nothing when they cannot be had.
 std::optional<uint32_t> subgroup_size_32_requirement(const Device& device);
 
+// The GLSL extensions `device` can run from the features enabled on it (an adopted device: those its owner
+// reported) and its compute subgroup operations.
+ShaderExtensionSupport shader_extension_support(const Device& device);
+
 CompileTarget compile_target(const Device& device);
 
 }  // namespace bismuth::backend

@@ -48,14 +48,27 @@ struct DeviceFeatures {
   bool host_query_reset = false;
   bool pipeline_creation_cache_control = false;
   bool pipeline_creation_feedback = false;
-  // Shader features front ends need (GL_ARB_gpu_shader_int64, fp64, GL_NV_shader_atomic_float through
-  // VK_EXT_shader_atomic_float, subgroup operations on 8/16/64-bit types).
+  // Shader features front ends need (GL_ARB_gpu_shader_int64, fp64, subgroup operations on 8/16/64-bit types).
   bool shader_int64 = false;
   bool shader_float64 = false;
   bool shader_int16 = false;
-  bool float32_atomics = false;     // shaderBufferFloat32Atomics or shaderBufferFloat32AtomicAdd
-  bool float32_atomic_add = false;  // shaderBufferFloat32AtomicAdd
   bool subgroup_extended_types = false;
+  // 32-bit float atomics on storage buffers and shared variables (VK_EXT_shader_atomic_float: load, store,
+  // exchange, add; VK_EXT_shader_atomic_float2: min, max): GL_NV_shader_atomic_float,
+  // GL_INTEL_shader_atomic_float_minmax.
+  bool float32_buffer_atomics = false;         // shaderBufferFloat32Atomics
+  bool float32_buffer_atomic_add = false;      // shaderBufferFloat32AtomicAdd
+  bool float32_shared_atomics = false;         // shaderSharedFloat32Atomics
+  bool float32_shared_atomic_add = false;      // shaderSharedFloat32AtomicAdd
+  bool float32_buffer_atomic_min_max = false;  // shaderBufferFloat32AtomicMinMax
+  bool float32_shared_atomic_min_max = false;  // shaderSharedFloat32AtomicMinMax
+  // OpReadClockKHR (VK_KHR_shader_clock): Subgroup scope for GL_ARB_shader_clock, Device scope for
+  // GL_EXT_shader_realtime_clock.
+  bool shader_subgroup_clock = false;  // shaderSubgroupClock
+  bool shader_device_clock = false;    // shaderDeviceClock
+  // Derivatives in compute shaders (VK_NV_compute_shader_derivatives): GL_NV_compute_shader_derivatives.
+  bool compute_derivative_group_quads = false;   // computeDerivativeGroupQuads
+  bool compute_derivative_group_linear = false;  // computeDerivativeGroupLinear
   // 64-bit integer atomics (VkPhysicalDeviceShaderAtomicInt64Features, Vulkan 1.2 / VK_KHR_shader_atomic_int64):
   // NV_shader_atomic_int64's ATOMB / ATOMS .U64 / .S64.
   bool int64_buffer_atomics = false;  // shaderBufferInt64Atomics

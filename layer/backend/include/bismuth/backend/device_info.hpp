@@ -32,6 +32,7 @@ struct DeviceInfo {
   uint32_t subgroup_size = 0;
   VkShaderStageFlags subgroup_supported_stages = 0;
   VkSubgroupFeatureFlags subgroup_supported_operations = 0;
+  bool quad_operations_in_all_stages = false;
   // Subgroup size control (Vulkan 1.3 core or VK_EXT_subgroup_size_control): min == max == subgroup_size without.
   bool subgroup_size_control = false;
   uint32_t min_subgroup_size = 0;
@@ -49,6 +50,14 @@ struct DeviceInfo {
   bool has_pipeline_creation_cache_control = false;  // VK_EXT_pipeline_creation_cache_control (or core in 1.3)
   bool has_pipeline_creation_feedback = false;       // VK_EXT_pipeline_creation_feedback (or core in 1.3)
   std::vector<std::string> extensions;      // every device extension, sorted
+
+  // Shader features behind GL extensions (GL_ARB_shader_clock, GL_NV_shader_atomic_float, ...).
+  bool has_shader_clock = false;          // VK_KHR_shader_clock
+  bool has_shader_atomic_float = false;   // VK_EXT_shader_atomic_float
+  bool has_shader_atomic_float2 = false;  // VK_EXT_shader_atomic_float2
+  // VK_NV_compute_shader_derivatives. glslang 12 emits SPV_NV_compute_shader_derivatives, which Vulkan allows only
+  // with the NV extension (a device with only VK_KHR_compute_shader_derivatives needs the KHR SPIR-V extension).
+  bool has_compute_shader_derivatives_nv = false;
 
   // Compute limits.
   std::array<uint32_t, 3> max_compute_work_group_size{};
