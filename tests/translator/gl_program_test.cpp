@@ -579,3 +579,34 @@ TEST_CASE("Atomic counters in a raised shader without GL_ARB_shader_storage_buff
   CHECK(program->atomic_counters[0].offset + program->atomic_counters[1].offset == 4);
   CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
 }
+
+// GL 4.6 §7.3: a shader object may be attached to several programs and a program linked again; each link uses the
+// shader as compiled. glslang's link writes into the trees it links, so the second link of the same shader object
+// must not see the first one's edits (it once failed with "Contradictory xfb_stride") nor its bindings.
+TEST_CASE("One compute shader object links again, alone and with another shader object") {
+  auto main_shader = compile(
+      "#version 430\n"
+      "layout(local_size_x = 2) in;\n"
+      "layout(std430) buffer Out { uint o[]; };\n"
+      "uniform Params { uint k; };\n"
+      "void main() { o[gl_LocalInvocationIndex] = k; }\n");
+  auto helper = compile(
+      "#version 430\n"
+      "uint unused_helper() { return 7u; }\n");
+  REQUIRE(main_shader->ok());
+  REQUIRE(helper->ok());
+  for (int round = 0; round < 3; ++round) {
+    auto alone = link({main_shader});
+    REQUIRE(alone);
+    auto both = link({main_shader, helper});
+    INFO("round " << round);
+    REQUIRE(both);
+    CHECK(both->fixed_size == std::array<uint32_t, 3>{2, 1, 1});
+    // The declared bindings are what the source says at every link: both blocks at GL binding 0.
+    REQUIRE(both->storage_blocks.size() == 1);
+    REQUIRE(both->uniform_blocks.size() == 1);
+    CHECK(both->storage_blocks[0].gl_binding == 0);
+    CHECK(both->uniform_blocks[0].gl_binding == 0);
+    CHECK(bismuth::spirv_patch::validate(driver_words(*both), TargetEnv::Vulkan1_1));
+  }
+}

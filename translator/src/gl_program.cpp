@@ -7,13 +7,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
 #include <optional>
 #include <unordered_map>
 
 #include "bismuth/spirv_patch/module.hpp"
 #include "block_variables.hpp"
 #include "declared_bindings.hpp"
-#include "program_reflection.hpp"
 #include "device_extensions.hpp"
 #include "diagnostics.hpp"
 #include "extension_builtins.hpp"
@@ -21,6 +21,7 @@
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
 #include "nv_extension_rewrite.hpp"
+#include "program_reflection.hpp"
 #include "shared_memory.hpp"
 #include "variable_group_size_rewrite.hpp"
 #include "version_rewrite.hpp"
@@ -105,6 +106,30 @@ struct GlShader::Impl {
   std::unique_ptr<glslang::TShader> shader;
   size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
+  spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
+
+  // The tree a link may use. glslang's link and mapIO write into the trees they link (layout defaults, bindings),
+  // and one shader object may be linked again or into several programs, from several threads: the compile's tree
+  // serves the first link; later links parse the same rewritten source again into `fresh` (null when that fails,
+  // which a source that compiled does not).
+  glslang::TShader* tree_for_link(std::unique_ptr<glslang::TShader>& fresh) const {
+    {
+      std::lock_guard lock(tree_mutex);
+      if (!tree_linked) {
+        tree_linked = true;
+        return shader.get();
+      }
+    }
+    fresh = std::make_unique<glslang::TShader>(EShLangCompute);
+    const char* text = vulkan_source.c_str();
+    fresh->setStrings(&text, 1);
+    configure_relaxed_vulkan(*fresh, target, vulkan_preamble);
+    return fresh->parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages) ? fresh.get() : nullptr;
+  }
+
+ private:
+  mutable std::mutex tree_mutex;
+  mutable bool tree_linked = false;
 };
 
 GlShader::GlShader() : impl_(std::make_unique<Impl>()) {}
@@ -201,6 +226,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   // allow the conversions its own lowering needs.
   impl_->vulkan_preamble =
       impl_->preamble + (version.es ? "#extension GL_EXT_shader_implicit_conversions : enable\n" : "");
+  impl_->target = options_.target;
   configure_relaxed_vulkan(shader, options_.target, impl_->vulkan_preamble);
   if (!shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages)) {
     std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), impl_->vulkan_source, kSourceName);
@@ -301,8 +327,13 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     return fail(link_error("compute shader must declare a local group size (local_size_x/y/z or local_size_variable)"));
   }
 
+  std::vector<std::unique_ptr<glslang::TShader>> fresh_trees(shaders.size());  // outlive `program`
   glslang::TProgram program;
-  for (const auto& shader : shaders) program.addShader(shader->impl().shader.get());
+  for (size_t i = 0; i < shaders.size(); ++i) {
+    glslang::TShader* tree = shaders[i]->impl().tree_for_link(fresh_trees[i]);
+    if (tree == nullptr) return fail(link_error("internal error: a compiled shader failed to parse again"));
+    program.addShader(tree);
+  }
   if (!program.link(kRelaxedVulkanMessages)) {
     std::string log = program.getInfoLog();
     return fail(log.empty() ? link_error("linking failed") : log);
