@@ -1,0 +1,187 @@
+// default_uniforms_to_uniform_block and atomic_counters_to_storage_buffers: OpenGL SPIR-V (ARB_gl_spirv) storage
+// classes Vulkan lacks, through run_pipeline as the GL shim runs them. Every output passes spirv-val for Vulkan 1.1
+// (the pipeline validates), and runs on the selected device (lavapipe on CI) with the validation layer on.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+#include "bismuth/spirv_patch/pipeline.hpp"
+#include "gl_spirv_modules.hpp"
+#include "shader_sources.hpp"
+#include "support/buffer_dispatch.hpp"
+#include "support/validated_vulkan.hpp"
+
+using namespace bismuth::spirv_patch;
+using bismuth::test::assemble_or_fail;
+using bismuth::test::BufferBinding;
+using bismuth::test::BufferDevice;
+using bismuth::test::MultiBufferDispatch;
+using bismuth::test::ValidatedVulkan;
+namespace modules = bismuth::test::gl_spirv;
+
+namespace {
+
+std::vector<uint32_t> lowered(const std::vector<uint32_t>& words, const PipelineOptions& options) {
+  auto result = run_pipeline(words, options);
+  if (!result) FAIL(result.error().message);
+  REQUIRE_VALID(result->words, TargetEnv::Vulkan1_1);
+  return result->words;
+}
+
+PipelineOptions uniform_block_at(uint32_t binding) {
+  PipelineOptions options;
+  options.default_uniform_block = DefaultUniformBlockOptions{0, binding};
+  return options;
+}
+
+uint32_t float_bits(float f) {
+  uint32_t u = 0;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+bool has_storage_class(const std::vector<uint32_t>& words, spv::StorageClass storage) {
+  auto m = Module::parse(words);
+  if (!m) return false;
+  for (auto h : m->instructions(Section::Global)) {
+    if (m->opcode(h) == spv::Op::OpVariable && m->words(h)[3] == uint32_t(storage)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("Default-block uniforms: std140 offsets, one location per array element, checked overlaps") {
+  auto m = Module::parse(assemble_or_fail(modules::kDefaultUniforms, SPV_ENV_UNIVERSAL_1_0));
+  REQUIRE_OK(m);
+  auto layout = default_uniform_layout(*m);
+  REQUIRE_OK(layout);
+  REQUIRE(layout->uniforms.size() == 5);
+  const auto& u = layout->uniforms;
+  // GL 4.6 §7.6.2.2 (std140): a scalar is aligned to its size; "If the member is an array of scalars or vectors,
+  // the base alignment and array stride are set to match the base alignment of a single array element, according
+  // to rules (1), (2), and (3), and rounded up to the base alignment of a vec4"; a column-major matrix is "an
+  // array of C column vectors with R components each"; a two-component vector is aligned to 2N.
+  CHECK((u[0].location == 0 && u[0].offset == 0 && u[0].scalar == UniformScalar::Uint && u[0].components == 1));
+  CHECK((u[1].location == 2 && u[1].offset == 16 && u[1].array_size == 2 && u[1].array_stride == 16 &&
+         u[1].components == 4));
+  CHECK((u[2].location == 4 && u[2].offset == 48 && u[2].columns == 3 && u[2].components == 3 &&
+         u[2].matrix_stride == 16));
+  CHECK((u[3].location == 7 && u[3].offset == 96 && u[3].scalar == UniformScalar::Bool));
+  CHECK((u[4].location == 8 && u[4].offset == 104 && u[4].scalar == UniformScalar::Int && u[4].components == 2));
+  CHECK(layout->size == 112);
+
+  // GLSL 4.60 §4.4.3: "it is a link-time error if two uniforms have overlapping locations" — offs takes 2 and 3.
+  std::string overlapping = modules::kDefaultUniforms;
+  const std::string decoration = "OpDecorate %m Location 4";
+  overlapping.replace(overlapping.find(decoration), decoration.size(), "OpDecorate %m Location 3");
+  auto bad = Module::parse(assemble_or_fail(overlapping.c_str(), SPV_ENV_UNIVERSAL_1_0));
+  REQUIRE_OK(bad);
+  CHECK_FALSE(default_uniform_layout(*bad));
+}
+
+TEST_CASE("Default-block uniforms: a uniform without Location or of struct type is refused, module untouched") {
+  std::string unlocated = modules::kDefaultUniforms;
+  const std::string decoration = "OpDecorate %flag Location 7";
+  unlocated.replace(unlocated.find(decoration), decoration.size(), "");
+  const auto words = assemble_or_fail(unlocated.c_str(), SPV_ENV_UNIVERSAL_1_0);
+  auto m = Module::parse(words);
+  REQUIRE_OK(m);
+  auto result = default_uniforms_to_uniform_block(*m, {0, 1});
+  REQUIRE_FALSE(result);
+  CHECK_THAT(result.error().message, Catch::Contains("no Location"));
+  CHECK(m->serialize() == words);
+
+  const char* with_struct = R"(
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpDecorate %s Location 0
+       %void = OpTypeVoid
+          %3 = OpTypeFunction %void
+      %float = OpTypeFloat 32
+          %S = OpTypeStruct %float
+      %ptr_S = OpTypePointer UniformConstant %S
+          %s = OpVariable %ptr_S UniformConstant
+       %main = OpFunction %void None %3
+          %5 = OpLabel
+          %6 = OpLoad %S %s
+               OpReturn
+               OpFunctionEnd)";
+  auto s = Module::parse(assemble_or_fail(with_struct, SPV_ENV_UNIVERSAL_1_0));
+  REQUIRE_OK(s);
+  auto refused = default_uniforms_to_uniform_block(*s, {0, 1});
+  REQUIRE_FALSE(refused);
+  CHECK_THAT(refused.error().message, Catch::Contains("struct"));
+}
+
+TEST_CASE("Default-block uniforms: the uniform block holds what glUniform* would write, on the device") {
+  for (const spv_target_env env : {SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_3}) {
+    const auto words = lowered(assemble_or_fail(modules::kDefaultUniforms, env), uniform_block_at(1));
+    CHECK_FALSE(has_storage_class(words, spv::StorageClass::UniformConstant));
+    ValidatedVulkan vk;
+    auto device = BufferDevice::create(vk);
+    REQUIRE_OK(device);
+    // mul = 3, offs[0].y = 10, offs[1].y = 20, m[1][2] = 7, flag = true, iv.y = 5 at the std140 offsets above.
+    std::vector<uint32_t> block(28, 0);
+    block[0] = 3;
+    block[(16 + 4) / 4] = float_bits(10.0f);
+    block[(32 + 4) / 4] = float_bits(20.0f);
+    block[(48 + 16 + 8) / 4] = float_bits(7.0f);
+    block[96 / 4] = 1;
+    block[(104 + 4) / 4] = 5;
+    MultiBufferDispatch dispatch;
+    dispatch.spirv = words;
+    dispatch.buffers = {BufferBinding{0, false, std::vector<uint32_t>(8, 0)}, BufferBinding{1, true, block}};
+    dispatch.group_count = {2, 1, 1};
+    REQUIRE_OK((*device)->run(dispatch));
+    for (uint32_t i = 0; i < 8; ++i) {
+      CHECK(dispatch.buffers[0].words[i] == i * 3 + ((i & 1) ? 20 : 10) + 7 + 1000 + 5);
+    }
+    (*device)->reset();
+    REQUIRE_NO_VALIDATION_MESSAGES(vk);
+  }
+}
+
+TEST_CASE("Atomic counters: each GL binding is a storage buffer, a counter the uint at its offset, on the device") {
+  for (const spv_target_env env : {SPV_ENV_UNIVERSAL_1_0, SPV_ENV_UNIVERSAL_1_3}) {
+    PipelineOptions options;
+    options.atomic_counter_buffers = AtomicCounterBufferOptions{0, {{0, 2}, {2, 3}}};
+    const auto words = lowered(assemble_or_fail(modules::kAtomicCounters, env), options);
+    CHECK_FALSE(has_storage_class(words, spv::StorageClass::AtomicCounter));
+    auto module = Module::parse(words);
+    REQUIRE_OK(module);
+    CHECK_FALSE(module->has_capability(spv::Capability::AtomicStorage));
+
+    ValidatedVulkan vk;
+    auto device = BufferDevice::create(vk);
+    REQUIRE_OK(device);
+    MultiBufferDispatch dispatch;
+    dispatch.spirv = words;
+    // GL 4.6 §7.7: a counter reads the uint at its offset in the buffer bound to its binding point: ctr is word 1 of
+    // binding 0's buffer, arr[0] and arr[1] words 2 and 3 of binding 2's.
+    dispatch.buffers = {BufferBinding{1, false, std::vector<uint32_t>(16, 0)}, BufferBinding{2, false, {0, 5, 0, 0}},
+                        BufferBinding{3, false, {0, 0, 100, 200}}};
+    REQUIRE_OK((*device)->run(dispatch));
+    CHECK(dispatch.buffers[1].words == std::vector<uint32_t>{0, 13, 0, 0});
+    CHECK(dispatch.buffers[2].words == std::vector<uint32_t>{0, 0, 96, 196});
+    // atomicCounterIncrement returns the value before the increment: 5..12, one per invocation; o.length() is 16.
+    std::vector<uint32_t> seen(dispatch.buffers[0].words.begin(), dispatch.buffers[0].words.begin() + 8);
+    std::sort(seen.begin(), seen.end());
+    for (uint32_t k = 0; k < 8; ++k) CHECK(seen[k] == 5 + k + 16000);
+    (*device)->reset();
+    REQUIRE_NO_VALIDATION_MESSAGES(vk);
+  }
+}
+
+TEST_CASE("Atomic counters: a binding without a Vulkan binding is an error and leaves the module untouched") {
+  const auto words = assemble_or_fail(modules::kAtomicCounters, SPV_ENV_UNIVERSAL_1_0);
+  auto m = Module::parse(words);
+  REQUIRE_OK(m);
+  auto result = atomic_counters_to_storage_buffers(*m, {0, {{0, 2}}});
+  REQUIRE_FALSE(result);
+  CHECK_THAT(result.error().message, Catch::Contains("binding 2"));
+  CHECK(m->serialize() == words);
+}
