@@ -431,8 +431,15 @@ GLAPI void APIENTRY glSpecializeShader(GLuint shader, const GLchar* pEntryPoint,
     return;
   }
   const std::string entry = pEntryPoint ? pEntryPoint : "main";
-  auto specialized = specialize_spirv(s->spirv, entry, std::span(pConstantIndex, numSpecializationConstants),
-                                      std::span(pConstantValue, numSpecializationConstants));
+  auto specialized = specialize_spirv(s->spirv, s->type, entry, std::span(pConstantIndex, numSpecializationConstants),
+                                      std::span(pConstantValue, numSpecializationConstants), ctx->caps);
+  if (!specialized && specialized.error().code != 0) {
+    // The GL errors of ARB_gl_spirv (unknown entry point or SpecId, an entry point of another stage): the shader
+    // stays unspecialized.
+    ctx->set_error(static_cast<GLenum>(specialized.error().code),
+                   "glSpecializeShader: " + specialized.error().message);
+    return;
+  }
   if (!specialized) {
     // A failed specialization is a compile failure with a log, not a GL error.
     s->compile_status = false;

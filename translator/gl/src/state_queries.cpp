@@ -90,7 +90,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_NUM_SHADER_BINARY_FORMATS: out.set(1); return true;
     case GL_SHADER_BINARY_FORMATS: out.set(GL_SHADER_BINARY_FORMAT_SPIR_V); return true;
     case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(0); return true;
-    case GL_NUM_SPIR_V_EXTENSIONS: out.set(0); return true;
+    case GL_NUM_SPIR_V_EXTENSIONS: out.set(static_cast<int64_t>(c.spirv_extensions.size())); return true;
     case GL_SHADER_COMPILER: out.set_bool(true); return true;
     case GL_RESET_NOTIFICATION_STRATEGY: out.set(GL_NO_RESET_NOTIFICATION); return true;
     // GL_KHR_shader_subgroup state, reported so that ports can see the subgroup size the device runs with.
@@ -226,6 +226,14 @@ GLAPI const GLubyte* APIENTRY glGetStringi(GLenum name, GLuint index) {
       return nullptr;
     }
     return reinterpret_cast<const GLubyte*>(ctx->caps.extensions[index].c_str());
+  }
+  // GL 4.6 §22.2: "SPIR_V_EXTENSIONS ... the SPIR-V extensions supported", indices below NUM_SPIR_V_EXTENSIONS.
+  if (name == GL_SPIR_V_EXTENSIONS) {
+    if (index >= ctx->caps.spirv_extensions.size()) {
+      ctx->set_error(GL_INVALID_VALUE, "glGetStringi: index is not below GL_NUM_SPIR_V_EXTENSIONS");
+      return nullptr;
+    }
+    return reinterpret_cast<const GLubyte*>(ctx->caps.spirv_extensions[index].c_str());
   }
   if (name == GL_SHADING_LANGUAGE_VERSION) {
     static const char* versions[] = {"460 core", "450 core", "430 core"};
