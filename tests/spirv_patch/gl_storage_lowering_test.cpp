@@ -176,6 +176,34 @@ TEST_CASE("Atomic counters: each GL binding is a storage buffer, a counter the u
   }
 }
 
+TEST_CASE("Atomic counters: AtomicCounterMemory semantics become Relaxed, which Vulkan takes") {
+  // ARB_gl_spirv, A.spv.4: "When using the Atomic Instructions, the 'Memory Semantics' operand must be
+  // *AtomicCounterMemory*, without inclusion of memory-ordering bits (implying *Relaxed* semantics)." Vulkan has no
+  // AtomicCounterMemory: the lowered atomics are Relaxed (0).
+  std::string text = modules::kAtomicCounters;
+  const std::string increment = "OpAtomicIIncrement %uint %ctr %uint_1 %uint_0";
+  text.replace(text.find(increment), increment.size(), "OpAtomicIIncrement %uint %ctr %uint_1 %uint_1024");
+  const std::string decrement = "OpAtomicIDecrement %uint %27 %uint_1 %uint_0";
+  text.replace(text.find(decrement), decrement.size(), "OpAtomicIDecrement %uint %27 %uint_1 %uint_1024");
+  const std::string constant = "%uint_1000 = OpConstant %uint 1000";
+  text.replace(text.find(constant), constant.size(), constant + "\n%uint_1024 = OpConstant %uint 1024");
+  PipelineOptions options;
+  options.atomic_counter_buffers = AtomicCounterBufferOptions{0, {{0, 2}, {2, 3}}};
+  const auto words = lowered(assemble_or_fail(text.c_str(), SPV_ENV_UNIVERSAL_1_0), options);
+  auto module = Module::parse(words);
+  REQUIRE_OK(module);
+  int atomics = 0;
+  for (auto h : module->instructions(Section::Function)) {
+    const auto op = module->opcode(h);
+    if (op != spv::Op::OpAtomicIIncrement && op != spv::Op::OpAtomicIDecrement) continue;
+    ++atomics;
+    auto semantics = module->definition(module->words(h)[5]);
+    REQUIRE(semantics);
+    CHECK(module->words(*semantics)[3] == 0u);
+  }
+  CHECK(atomics == 2);
+}
+
 TEST_CASE("Atomic counters: a binding without a Vulkan binding is an error and leaves the module untouched") {
   const auto words = assemble_or_fail(modules::kAtomicCounters, SPV_ENV_UNIVERSAL_1_0);
   auto m = Module::parse(words);
