@@ -387,3 +387,39 @@ TEST_CASE("Corrupt SPIR-V modules are GL errors or compile/link failures, never 
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE(
+    "Shader objects and SPIR-V: glCompileShader refuses, glShaderBinary drops the source, glShaderSource the module") {
+  GlContext gl;
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  const char* source = "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {}\n";
+  glShaderSource(shader, 1, &source, nullptr);
+  glCompileShader(shader);
+  const auto words = assemble(modules::kSpecializedSize);
+  // ARB_gl_spirv (GL 4.6 §7.2): upon ShaderBinary "the COMPILE_STATUS of each of these shaders is set to FALSE,
+  // any existing source string (specified by ShaderSource) is removed".
+  glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V, words.data(), static_cast<GLsizei>(words.size() * 4));
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  GLint value = -1;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &value);
+  CHECK(value == GL_FALSE);
+  glGetShaderiv(shader, GL_SHADER_SOURCE_LENGTH, &value);
+  CHECK(value == 0);
+  char text[64] = "unchanged";
+  GLsizei length = -1;
+  glGetShaderSource(shader, sizeof text, &length, text);
+  CHECK(length == 0);
+  // §7.1: "An INVALID_OPERATION error is generated [by CompileShader] if the SPIR_V_BINARY state of shader is TRUE."
+  glCompileShader(shader);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // ShaderSource: "If shader was previously associated with a SPIR-V module (via the ShaderBinary command), that
+  // association is broken. Upon successful completion of this command the SPIR_V_BINARY state of shader is set to
+  // FALSE."
+  glShaderSource(shader, 1, &source, nullptr);
+  glGetShaderiv(shader, GL_SPIR_V_BINARY, &value);
+  CHECK(value == GL_FALSE);
+  glCompileShader(shader);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &value);
+  CHECK(value == GL_TRUE);
+}

@@ -71,9 +71,10 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto s = shader_object(ctx, shader, "glCompileShader");
   if (!s) return;
+  // ARB_gl_spirv (GL 4.6 §7.1): "An INVALID_OPERATION error is generated if the SPIR_V_BINARY state of shader is
+  // TRUE" — glSpecializeShader is what compiles it.
   if (s->spirv_binary) {
-    s->compile_status = false;
-    s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
+    ctx->set_error(GL_INVALID_OPERATION, "glCompileShader: the shader holds a SPIR-V module; use glSpecializeShader");
     return;
   }
   auto compiled = translator::GlShader::compile(s->source);
@@ -405,6 +406,8 @@ GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum 
     return;
   }
   for (auto& s : objects) {
+    // GL 4.6 §7.2: "any existing source string (specified by ShaderSource) is removed".
+    s->source.clear();
     s->spirv_binary = true;
     s->spirv = words;
     s->specialized = false;
