@@ -37,7 +37,7 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
   if (options.default_uniform_block) {
     auto block = default_uniforms_to_uniform_block(module, *options.default_uniform_block);
     if (!block) return at(PipelineStage::DefaultUniformBlock, block.error());
-    changed |= !block->uniforms.empty();
+    changed |= !block->variables.empty();
   }
   if (options.atomic_counter_buffers) {
     auto counters = atomic_counters_to_storage_buffers(module, *options.atomic_counter_buffers);

@@ -423,4 +423,127 @@ inline constexpr const char* kBallotVote = R"(
                OpFunctionEnd
 )";
 
+// #version 450
+// layout(local_size_x = 4) in;
+// struct Inner { float x; mat2 m; };
+// struct S { float a; vec2 b[2]; uint c; Inner inner[2]; };
+// layout(location = 1) uniform S s;
+// layout(location = 0) uniform int first;
+// layout(std430, binding = 0) buffer Out { uint o[]; };
+// void main() {
+//   uint i = gl_GlobalInvocationID.x;
+//   S t = s;
+//   o[i] = uint(first) + uint(t.a) + uint(s.b[i & 1u].y) + s.c + uint(s.inner[i & 1u].m[1][0]) + uint(t.inner[1].x);
+// }
+inline constexpr const char* kStructUniforms = R"(
+               OpCapability Shader
+          %1 = OpExtInstImport "GLSL.std.450"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %gl_GlobalInvocationID
+               OpExecutionMode %main LocalSize 4 1 1
+               OpName %main "main"
+               OpName %i "i"
+               OpName %gl_GlobalInvocationID "gl_GlobalInvocationID"
+               OpName %Inner "Inner"
+               OpMemberName %Inner 0 "x"
+               OpMemberName %Inner 1 "m"
+               OpName %S "S"
+               OpMemberName %S 0 "a"
+               OpMemberName %S 1 "b"
+               OpMemberName %S 2 "c"
+               OpMemberName %S 3 "inner"
+               OpName %t "t"
+               OpName %s "s"
+               OpName %Out "Out"
+               OpMemberName %Out 0 "o"
+               OpName %_ ""
+               OpName %first "first"
+               OpDecorate %gl_GlobalInvocationID BuiltIn GlobalInvocationId
+               OpDecorate %s Location 1
+               OpDecorate %_runtimearr_uint ArrayStride 4
+               OpMemberDecorate %Out 0 Offset 0
+               OpDecorate %Out BufferBlock
+               OpDecorate %_ DescriptorSet 0
+               OpDecorate %_ Binding 0
+               OpDecorate %first Location 0
+               OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize
+       %void = OpTypeVoid
+          %3 = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+%_ptr_Function_uint = OpTypePointer Function %uint
+     %v3uint = OpTypeVector %uint 3
+%_ptr_Input_v3uint = OpTypePointer Input %v3uint
+%gl_GlobalInvocationID = OpVariable %_ptr_Input_v3uint Input
+     %uint_0 = OpConstant %uint 0
+%_ptr_Input_uint = OpTypePointer Input %uint
+      %float = OpTypeFloat 32
+    %v2float = OpTypeVector %float 2
+     %uint_2 = OpConstant %uint 2
+%_arr_v2float_uint_2 = OpTypeArray %v2float %uint_2
+%mat2v2float = OpTypeMatrix %v2float 2
+      %Inner = OpTypeStruct %float %mat2v2float
+%_arr_Inner_uint_2 = OpTypeArray %Inner %uint_2
+          %S = OpTypeStruct %float %_arr_v2float_uint_2 %uint %_arr_Inner_uint_2
+%_ptr_Function_S = OpTypePointer Function %S
+%_ptr_UniformConstant_S = OpTypePointer UniformConstant %S
+          %s = OpVariable %_ptr_UniformConstant_S UniformConstant
+%_runtimearr_uint = OpTypeRuntimeArray %uint
+        %Out = OpTypeStruct %_runtimearr_uint
+%_ptr_Uniform_Out = OpTypePointer Uniform %Out
+          %_ = OpVariable %_ptr_Uniform_Out Uniform
+        %int = OpTypeInt 32 1
+      %int_0 = OpConstant %int 0
+%_ptr_UniformConstant_int = OpTypePointer UniformConstant %int
+      %first = OpVariable %_ptr_UniformConstant_int UniformConstant
+%_ptr_Function_float = OpTypePointer Function %float
+      %int_1 = OpConstant %int 1
+     %uint_1 = OpConstant %uint 1
+%_ptr_UniformConstant_float = OpTypePointer UniformConstant %float
+      %int_2 = OpConstant %int 2
+%_ptr_UniformConstant_uint = OpTypePointer UniformConstant %uint
+      %int_3 = OpConstant %int 3
+%_ptr_Uniform_uint = OpTypePointer Uniform %uint
+     %uint_4 = OpConstant %uint 4
+%gl_WorkGroupSize = OpConstantComposite %v3uint %uint_4 %uint_1 %uint_1
+       %main = OpFunction %void None %3
+          %5 = OpLabel
+          %i = OpVariable %_ptr_Function_uint Function
+          %t = OpVariable %_ptr_Function_S Function
+         %14 = OpAccessChain %_ptr_Input_uint %gl_GlobalInvocationID %uint_0
+         %15 = OpLoad %uint %14
+               OpStore %i %15
+         %28 = OpLoad %S %s
+               OpStore %t %28
+         %35 = OpLoad %uint %i
+         %38 = OpLoad %int %first
+         %39 = OpBitcast %uint %38
+         %41 = OpAccessChain %_ptr_Function_float %t %int_0
+         %42 = OpLoad %float %41
+         %43 = OpConvertFToU %uint %42
+         %44 = OpIAdd %uint %39 %43
+         %46 = OpLoad %uint %i
+         %48 = OpBitwiseAnd %uint %46 %uint_1
+         %50 = OpAccessChain %_ptr_UniformConstant_float %s %int_1 %48 %uint_1
+         %51 = OpLoad %float %50
+         %52 = OpConvertFToU %uint %51
+         %53 = OpIAdd %uint %44 %52
+         %56 = OpAccessChain %_ptr_UniformConstant_uint %s %int_2
+         %57 = OpLoad %uint %56
+         %58 = OpIAdd %uint %53 %57
+         %60 = OpLoad %uint %i
+         %61 = OpBitwiseAnd %uint %60 %uint_1
+         %62 = OpAccessChain %_ptr_UniformConstant_float %s %int_3 %61 %int_1 %int_1 %uint_0
+         %63 = OpLoad %float %62
+         %64 = OpConvertFToU %uint %63
+         %65 = OpIAdd %uint %58 %64
+         %66 = OpAccessChain %_ptr_Function_float %t %int_3 %int_1 %int_0
+         %67 = OpLoad %float %66
+         %68 = OpConvertFToU %uint %67
+         %69 = OpIAdd %uint %65 %68
+         %71 = OpAccessChain %_ptr_Uniform_uint %_ %int_0 %35
+               OpStore %71 %69
+               OpReturn
+               OpFunctionEnd
+)";
+
 }  // namespace bismuth::test::gl_spirv

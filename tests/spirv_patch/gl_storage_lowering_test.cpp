@@ -81,7 +81,7 @@ TEST_CASE("Default-block uniforms: std140 offsets, one location per array elemen
   CHECK_FALSE(default_uniform_layout(*bad));
 }
 
-TEST_CASE("Default-block uniforms: a uniform without Location or of struct type is refused, module untouched") {
+TEST_CASE("Default-block uniforms: a uniform without Location or an array of bool is refused, module untouched") {
   std::string unlocated = modules::kDefaultUniforms;
   const std::string decoration = "OpDecorate %flag Location 7";
   unlocated.replace(unlocated.find(decoration), decoration.size(), "");
@@ -93,28 +93,82 @@ TEST_CASE("Default-block uniforms: a uniform without Location or of struct type 
   CHECK_THAT(result.error().message, Catch::Contains("no Location"));
   CHECK(m->serialize() == words);
 
-  const char* with_struct = R"(
+  const char* bool_array = R"(
                OpCapability Shader
                OpMemoryModel Logical GLSL450
                OpEntryPoint GLCompute %main "main"
                OpExecutionMode %main LocalSize 1 1 1
-               OpDecorate %s Location 0
+               OpDecorate %flags Location 0
        %void = OpTypeVoid
           %3 = OpTypeFunction %void
-      %float = OpTypeFloat 32
-          %S = OpTypeStruct %float
-      %ptr_S = OpTypePointer UniformConstant %S
-          %s = OpVariable %ptr_S UniformConstant
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+     %uint_2 = OpConstant %uint 2
+     %uint_1 = OpConstant %uint 1
+      %array = OpTypeArray %bool %uint_2
+  %ptr_array = OpTypePointer UniformConstant %array
+   %ptr_bool = OpTypePointer UniformConstant %bool
+      %flags = OpVariable %ptr_array UniformConstant
        %main = OpFunction %void None %3
           %5 = OpLabel
-          %6 = OpLoad %S %s
+          %6 = OpAccessChain %ptr_bool %flags %uint_1
+          %7 = OpLoad %bool %6
                OpReturn
                OpFunctionEnd)";
-  auto s = Module::parse(assemble_or_fail(with_struct, SPV_ENV_UNIVERSAL_1_0));
-  REQUIRE_OK(s);
-  auto refused = default_uniforms_to_uniform_block(*s, {0, 1});
+  auto b = Module::parse(assemble_or_fail(bool_array, SPV_ENV_UNIVERSAL_1_0));
+  REQUIRE_OK(b);
+  auto refused = default_uniforms_to_uniform_block(*b, {0, 1});
   REQUIRE_FALSE(refused);
-  CHECK_THAT(refused.error().message, Catch::Contains("struct"));
+  CHECK_THAT(refused.error().message, Catch::Contains("bool"));
+}
+
+TEST_CASE("Default-block uniforms: structures take one location per member, laid out with std140, on the device") {
+  const auto input = assemble_or_fail(modules::kStructUniforms, SPV_ENV_UNIVERSAL_1_0);
+  auto module = Module::parse(input);
+  REQUIRE_OK(module);
+  auto layout = default_uniform_layout(*module);
+  REQUIRE_OK(layout);
+  // GLSL 4.60 §4.4.3: s.a 1, s.b 2-3, s.c 4, s.inner[0].x 5, s.inner[0].m 6, s.inner[1].x 7, s.inner[1].m 8. GL 4.6
+  // §7.6.2.2: a structure is aligned to 16, an array of vec2 has stride 16, Inner {float; mat2} takes 48 bytes, so S
+  // takes 160; the block holds the variables in the module's declaration order (s, then first).
+  struct Expected {
+    uint32_t location, offset, array_size, columns;
+  };
+  const std::vector<Expected> expected = {{0, 160, 0, 0}, {1, 0, 0, 0},  {2, 16, 2, 0},  {4, 48, 0, 0},
+                                          {5, 64, 0, 0},  {6, 80, 0, 2}, {7, 112, 0, 0}, {8, 128, 0, 2}};
+  std::vector<Expected> got;
+  for (const auto& u : layout->uniforms) got.push_back({u.location, u.offset, u.array_size, u.columns});
+  std::sort(got.begin(), got.end(), [](const Expected& a, const Expected& b) { return a.location < b.location; });
+  REQUIRE(got.size() == expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("uniform " << i << ": location " << got[i].location << ", offset " << got[i].offset);
+    CHECK((got[i].location == expected[i].location && got[i].offset == expected[i].offset &&
+           got[i].array_size == expected[i].array_size && got[i].columns == expected[i].columns));
+  }
+  CHECK(layout->size == 164);
+
+  const auto words = lowered(input, uniform_block_at(1));
+  ValidatedVulkan vk;
+  auto device = BufferDevice::create(vk);
+  REQUIRE_OK(device);
+  std::vector<uint32_t> block(41, 0);
+  block[160 / 4] = 1;                           // first
+  block[0] = float_bits(2.0f);                  // s.a
+  block[(16 + 4) / 4] = float_bits(10.0f);      // s.b[0].y
+  block[(32 + 4) / 4] = float_bits(20.0f);      // s.b[1].y
+  block[48 / 4] = 100;                          // s.c
+  block[(80 + 16) / 4] = float_bits(1000.0f);   // s.inner[0].m[1][0]
+  block[112 / 4] = float_bits(5.0f);            // s.inner[1].x
+  block[(128 + 16) / 4] = float_bits(2000.0f);  // s.inner[1].m[1][0]
+  MultiBufferDispatch dispatch;
+  dispatch.spirv = words;
+  dispatch.buffers = {BufferBinding{0, false, std::vector<uint32_t>(4, 0)}, BufferBinding{1, true, block}};
+  REQUIRE_OK((*device)->run(dispatch));
+  for (uint32_t i = 0; i < 4; ++i) {
+    CHECK(dispatch.buffers[0].words[i] == 1u + 2u + ((i & 1) ? 20u : 10u) + 100u + ((i & 1) ? 2000u : 1000u) + 5u);
+  }
+  (*device)->reset();
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
 TEST_CASE("Default-block uniforms: the uniform block holds what glUniform* would write, on the device") {

@@ -20,111 +20,9 @@ namespace {
 
 using spv::Op;
 
-uint32_t round_up(uint32_t value, uint32_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
-
 std::vector<uint32_t> copy_words(const Module& m, InstructionHandle h) {
   const auto w = m.words(h);
   return {w.begin(), w.end()};
-}
-
-// Opaque types stay UniformConstant (samplers, images): they are descriptors, not default-block storage.
-bool is_opaque(const Module& m, uint32_t type) {
-  for (int depth = 0; depth < 8; ++depth) {
-    auto def = m.definition(type);
-    if (!def) return false;
-    switch (m.opcode(*def)) {
-      case Op::OpTypeArray:
-      case Op::OpTypeRuntimeArray: type = m.words(*def)[2]; continue;
-      case Op::OpTypeImage:
-      case Op::OpTypeSampler:
-      case Op::OpTypeSampledImage:
-      case Op::OpTypeAccelerationStructureKHR: return true;
-      default: return false;
-    }
-  }
-  return false;
-}
-
-struct Scalar {
-  UniformScalar kind;
-  uint32_t bytes;
-};
-
-Expected<Scalar> scalar_of(const Module& m, uint32_t type) {
-  auto def = m.definition(type);
-  if (!def) return fail("%" + std::to_string(type) + " is not a type");
-  const auto w = m.words(*def);
-  switch (m.opcode(*def)) {
-    case Op::OpTypeBool: return Scalar{UniformScalar::Bool, 4};
-    case Op::OpTypeFloat:
-      if (w[2] == 32) return Scalar{UniformScalar::Float, 4};
-      if (w[2] == 64) return Scalar{UniformScalar::Double, 8};
-      break;
-    case Op::OpTypeInt:
-      if (w[2] == 32) return Scalar{w[3] ? UniformScalar::Int : UniformScalar::Uint, 4};
-      if (w[2] == 64) return Scalar{w[3] ? UniformScalar::Int64 : UniformScalar::Uint64, 8};
-      break;
-    default: break;
-  }
-  return fail("a default-block uniform of type " + opcode_name(uint32_t(m.opcode(*def))) + " is not supported");
-}
-
-// std140 (GL 4.6 §7.6.2.2) size and base alignment of a scalar, vector or matrix, filling `u`'s shape.
-struct Shape {
-  uint32_t size = 0;
-  uint32_t alignment = 0;
-};
-
-Expected<Shape> shape_of(const Module& m, uint32_t type, DefaultUniform& u) {
-  auto def = m.definition(type);
-  if (!def) return fail("%" + std::to_string(type) + " is not a type");
-  const auto w = m.words(*def);
-  if (m.opcode(*def) == Op::OpTypeMatrix) {
-    auto column = m.definition(w[2]);
-    if (!column || m.opcode(*column) != Op::OpTypeVector) return fail("malformed matrix type");
-    auto s = scalar_of(m, m.words(*column)[2]);
-    if (!s) return s.error();
-    u.scalar = s->kind;
-    u.components = m.words(*column)[3];
-    u.columns = w[3];
-    // A matrix is an array of its column vectors: each column aligned to a vec4 (rule 5).
-    const uint32_t column_alignment = round_up(s->bytes * (u.components == 2 ? 2 : 4), 16);
-    u.matrix_stride = column_alignment;
-    return Shape{column_alignment * u.columns, column_alignment};
-  }
-  uint32_t scalar_type = type;
-  u.components = 1;
-  if (m.opcode(*def) == Op::OpTypeVector) {
-    scalar_type = w[2];
-    u.components = w[3];
-  }
-  auto s = scalar_of(m, scalar_type);
-  if (!s) return s.error();
-  u.scalar = s->kind;
-  const uint32_t alignment = s->bytes * (u.components == 1 ? 1 : u.components == 2 ? 2 : 4);
-  return Shape{s->bytes * u.components, alignment};
-}
-
-Expected<uint32_t> array_length(const Module& m, uint32_t length_id) {
-  auto def = m.definition(length_id);
-  if (!def || m.opcode(*def) != Op::OpConstant || m.words(*def).size() != 4) {
-    return fail("a default-block uniform array's length is not a 32-bit constant");
-  }
-  return m.words(*def)[3];
-}
-
-// The element type of a uniform array type, its length, and its declared ArrayStride if any.
-struct ArrayInfo {
-  uint32_t element = 0;
-  uint32_t length = 0;
-};
-
-std::optional<ArrayInfo> as_array(const Module& m, uint32_t type) {
-  auto def = m.definition(type);
-  if (!def || m.opcode(*def) != Op::OpTypeArray) return std::nullopt;
-  return ArrayInfo{m.words(*def)[2], m.words(*def)[3]};
 }
 
 bool is_bool_type(const Module& m, uint32_t type) {
@@ -158,22 +56,16 @@ Expected<uint32_t> zero_of(Module& m, uint32_t uint_type) {
   return *id;
 }
 
-struct Candidate {
-  InstructionHandle handle;
-  uint32_t variable;
-  uint32_t pointee;
-};
-
-std::vector<Candidate> candidates(const Module& m) {
-  std::vector<Candidate> found;
-  for (InstructionHandle h : m.instructions(Section::Global)) {
+// Whether `OpMemberDecorate target member decoration` exists.
+bool member_decorated(const Module& m, uint32_t target, uint32_t member, spv::Decoration decoration) {
+  for (InstructionHandle h : m.instructions(Section::Annotation)) {
     const auto w = m.words(h);
-    if (m.opcode(h) != Op::OpVariable || w[3] != uint32_t(spv::StorageClass::UniformConstant)) continue;
-    auto pointer = pointer_type(m, w[1]);
-    if (!pointer || is_opaque(m, pointer->second)) continue;
-    found.push_back({h, w[2], pointer->second});
+    if (m.opcode(h) == Op::OpMemberDecorate && w.size() >= 4 && w[1] == target && w[2] == member &&
+        w[3] == uint32_t(decoration)) {
+      return true;
+    }
   }
-  return found;
+  return false;
 }
 
 bool is_access_chain(Op op) {
@@ -205,79 +97,34 @@ Status check_uses(const Module& m, const UseIndex& uses, uint32_t variable) {
 
 }  // namespace
 
-Expected<DefaultUniformLayout> default_uniform_layout(const Module& m) {
-  DefaultUniformLayout layout;
-  std::map<uint32_t, uint32_t> taken;  // first location -> one past the last, for overlap checks
-  for (const Candidate& c : candidates(m)) {
-    DefaultUniform u;
-    u.variable = c.variable;
-    auto location = m.decoration_literal(c.variable, spv::Decoration::Location);
-    if (!location) {
-      return fail("the default-block uniform %" + std::to_string(c.variable) +
-                  " has no Location (ARB_gl_spirv: uniforms are set by location)");
-    }
-    u.location = *location;
-    uint32_t element = c.pointee;
-    if (auto array = as_array(m, c.pointee)) {
-      auto length = array_length(m, array->length);
-      if (!length) return length.error();
-      u.array_size = *length;
-      element = array->element;
-      if (as_array(m, element)) return fail("default-block uniform arrays of arrays are not supported");
-      if (is_bool_type(m, element)) return fail("default-block uniform arrays of bool are not supported");
-    }
-    if (auto def = m.definition(element); def && m.opcode(*def) == Op::OpTypeStruct) {
-      return fail("default-block uniforms of struct type are not supported");
-    }
-    auto shape = shape_of(m, element, u);
-    if (!shape) return shape.error();
-    uint32_t alignment = shape->alignment;
-    uint32_t size = shape->size;
-    if (u.array_size != 0) {
-      // Rule 4: an array's element alignment is rounded up to a vec4's; the stride is the element size so aligned.
-      alignment = round_up(alignment, 16);
-      u.array_stride = round_up(size, alignment);
-      if (auto declared = m.decoration_literal(c.pointee, spv::Decoration::ArrayStride);
-          declared && *declared != u.array_stride) {
-        return fail("the default-block uniform %" + std::to_string(c.variable) + " has ArrayStride " +
-                    std::to_string(*declared) + ", std140 needs " + std::to_string(u.array_stride));
-      }
-      size = u.array_stride * u.array_size;
-    }
-    u.offset = round_up(layout.size, alignment);
-    layout.size = u.offset + size;
-    const uint32_t end = u.location + std::max<uint32_t>(1, u.array_size);
-    auto next = taken.lower_bound(u.location);
-    const bool overlaps_next = next != taken.end() && next->first < end;
-    const bool overlaps_previous = next != taken.begin() && std::prev(next)->second > u.location;
-    if (overlaps_next || overlaps_previous) {
-      return fail("default-block uniforms overlap at location " + std::to_string(u.location));
-    }
-    taken[u.location] = end;
-    layout.uniforms.push_back(u);
-  }
-  return layout;
-}
-
 Expected<DefaultUniformLayout> default_uniforms_to_uniform_block(Module& m, const DefaultUniformBlockOptions& options) {
   auto layout = default_uniform_layout(m);
-  if (!layout || layout->uniforms.empty()) return layout;
-  const std::vector<Candidate> found = candidates(m);
+  if (!layout || layout->variables.empty()) return layout;
+  const std::vector<DefaultUniformCandidate> found = default_uniform_candidates(m);
   const UseIndex uses(m);
-  for (const Candidate& c : found) {
+  for (const DefaultUniformCandidate& c : found) {
     if (Status ok = check_uses(m, uses, c.variable); !ok) return ok.error();
   }
 
-  // The block: one member per uniform, in layout order (found[i] is layout->uniforms[i]).
+  // The block: one member per variable, in declaration order (found[i] is layout->variables[i]); the types inside
+  // get the explicit layout the block needs.
+  for (const LayoutDecoration& d : layout->decorations) {
+    const bool present = d.member ? false : m.decoration_literal(d.target, d.decoration).has_value();
+    if (present) continue;
+    if (d.member) {
+      if (member_decorated(m, d.target, *d.member, d.decoration)) continue;
+      std::vector<uint32_t> operands = {d.target, *d.member, uint32_t(d.decoration)};
+      if (d.value) operands.push_back(*d.value);
+      m.append(Section::Annotation, Op::OpMemberDecorate, operands);
+    } else {
+      m.add_decoration(d.target, d.decoration, d.value ? std::span(&*d.value, 1) : std::span<const uint32_t>{});
+    }
+  }
   std::vector<uint32_t> member_types;
-  for (size_t i = 0; i < found.size(); ++i) {
-    auto type = stored_type(m, found[i].pointee);
+  for (const DefaultUniformCandidate& c : found) {
+    auto type = stored_type(m, c.pointee);
     if (!type) return type.error();
     member_types.push_back(*type);
-    const DefaultUniform& u = layout->uniforms[i];
-    if (u.array_size != 0 && !m.decoration_literal(found[i].pointee, spv::Decoration::ArrayStride)) {
-      m.add_decoration(found[i].pointee, spv::Decoration::ArrayStride, std::span(&u.array_stride, 1));
-    }
   }
   auto block_type = m.allocate_id();
   if (!block_type) return block_type.error();
@@ -286,13 +133,13 @@ Expected<DefaultUniformLayout> default_uniforms_to_uniform_block(Module& m, cons
   m.append(Section::Global, Op::OpTypeStruct, struct_operands);
   m.add_decoration(*block_type, spv::Decoration::Block);
   for (uint32_t i = 0; i < found.size(); ++i) {
-    const DefaultUniform& u = layout->uniforms[i];
-    const uint32_t offset[] = {*block_type, i, uint32_t(spv::Decoration::Offset), u.offset};
+    const DefaultUniformVariable& v = layout->variables[i];
+    const uint32_t offset[] = {*block_type, i, uint32_t(spv::Decoration::Offset), v.offset};
     m.append(Section::Annotation, Op::OpMemberDecorate, offset);
-    if (u.columns != 0) {
+    if (v.matrix_stride != 0) {
       const uint32_t col_major[] = {*block_type, i, uint32_t(spv::Decoration::ColMajor)};
       m.append(Section::Annotation, Op::OpMemberDecorate, col_major);
-      const uint32_t stride[] = {*block_type, i, uint32_t(spv::Decoration::MatrixStride), u.matrix_stride};
+      const uint32_t stride[] = {*block_type, i, uint32_t(spv::Decoration::MatrixStride), v.matrix_stride};
       m.append(Section::Annotation, Op::OpMemberDecorate, stride);
     }
   }

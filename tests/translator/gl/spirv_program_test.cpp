@@ -127,6 +127,35 @@ TEST_CASE("SPIR-V default-block uniforms are set by location with glUniform* and
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
+TEST_CASE("SPIR-V structure uniforms: one location per member, set with glUniform*") {
+  // GLSL 4.60 §4.4.3 (the locations ARB_gl_spirv uses): a structure takes consecutive locations, one per member,
+  // an array of structures one set per element: s.a 1, s.b[] 2-3, s.c 4, s.inner[0].x 5, .m 6, s.inner[1].x 7, .m 8.
+  GlContext gl;
+  const GLuint program = spirv_program(assemble(modules::kStructUniforms));
+  glUseProgram(program);
+  glUniform1i(0, 1);
+  glUniform1f(1, 2.0f);
+  const GLfloat b[4] = {0, 10, 0, 20};
+  glUniform2fv(2, 2, b);
+  glUniform1ui(4, 100);
+  const GLfloat m0[4] = {0, 0, 1000, 0}, m1[4] = {0, 0, 2000, 0};  // column 1, row 0
+  glUniformMatrix2fv(6, 1, GL_FALSE, m0);
+  glUniform1f(7, 5.0f);
+  glUniformMatrix2fv(8, 1, GL_FALSE, m1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // A matrix location takes only glUniformMatrix2fv (GL 4.6 §7.6.1: the command must match the uniform's type).
+  glUniform1f(6, 1.0f);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  const GLuint out = make_buffer(4 * 4);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const auto words = read_words(out, 4);
+  for (uint32_t i = 0; i < 4; ++i)
+    CHECK(words[i] == 1u + 2u + ((i & 1) ? 20u : 10u) + 100u + ((i & 1) ? 2000u : 1000u) + 5u);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
 TEST_CASE("SPIR-V atomic counters count in the buffers at GL_ATOMIC_COUNTER_BUFFER binding points") {
   GlContext gl;
   const GLuint program = spirv_program(assemble(modules::kAtomicCounters));

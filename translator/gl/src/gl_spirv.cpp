@@ -263,7 +263,7 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
   // Default-block uniforms: one uniform buffer the shim owns, set by location.
   auto uniforms = spirv_patch::default_uniform_layout(m);
   if (!uniforms) return fail("error: " + uniforms.error().message);
-  if (!uniforms->uniforms.empty()) {
+  if (!uniforms->variables.empty()) {
     const auto vk_binding = static_cast<uint32_t>(linked.resources.size());
     linked.resources.push_back({translator::GlResourceKind::DefaultUniformBlock, 0});
     linked.spirv_default_uniform_block = spirv_patch::DefaultUniformBlockOptions{0, vk_binding};

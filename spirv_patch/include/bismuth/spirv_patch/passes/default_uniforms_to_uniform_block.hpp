@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
@@ -16,7 +17,9 @@ namespace bismuth::spirv_patch {
 
 enum class UniformScalar { Float, Double, Int, Uint, Int64, Uint64, Bool };
 
-// One default-block uniform. Locations: an array takes one per element (GL 4.6 §7.6), anything else one.
+// One GL uniform: a scalar, vector or matrix, or an array of them. A structure is one uniform per member and an
+// array of structures or arrays one per element (GLSL 4.60 §4.4.3: each takes the next locations). Locations: an
+// array takes one per element, anything else one.
 struct DefaultUniform {
   uint32_t variable = 0;
   uint32_t location = 0;
@@ -29,13 +32,39 @@ struct DefaultUniform {
   uint32_t matrix_stride = 0;  // matrices only (column-major)
 };
 
-struct DefaultUniformLayout {
-  std::vector<DefaultUniform> uniforms;  // in declaration order
-  uint32_t size = 0;                     // bytes of the block; 0 when there are no such uniforms
+// One UniformConstant variable: its member of the block.
+struct DefaultUniformVariable {
+  uint32_t variable = 0;
+  uint32_t offset = 0;
+  uint32_t matrix_stride = 0;  // a matrix or array of matrices: the member's MatrixStride; 0 otherwise
 };
 
-// The layout of the module's default-block uniforms. Fails for what GL SPIR-V allows but the pass does not handle
-// (structs, arrays of arrays, arrays of bool), a uniform without Location, and overlapping locations.
+// A layout decoration the uniforms' types need (Offset and MatrixStride of structure members, ArrayStride).
+struct LayoutDecoration {
+  uint32_t target = 0;
+  std::optional<uint32_t> member;  // OpMemberDecorate when set
+  spv::Decoration decoration = spv::Decoration::Offset;
+  std::optional<uint32_t> value;
+};
+
+struct DefaultUniformLayout {
+  std::vector<DefaultUniform> uniforms;           // in declaration and member order
+  std::vector<DefaultUniformVariable> variables;  // in declaration order
+  std::vector<LayoutDecoration> decorations;
+  uint32_t size = 0;  // bytes of the block; 0 when there are no such uniforms
+};
+
+// The non-opaque UniformConstant variables, in declaration order.
+struct DefaultUniformCandidate {
+  InstructionHandle handle;
+  uint32_t variable;
+  uint32_t pointee;
+};
+std::vector<DefaultUniformCandidate> default_uniform_candidates(const Module& module);
+
+// The layout of the module's default-block uniforms (src/analysis/default_uniform_layout.cpp). Fails for a uniform
+// without Location, overlapping locations, bool inside arrays or structures, a type layout decoration of the module
+// that contradicts std140, and types other than numeric scalars, vectors, matrices, arrays and structures of them.
 Expected<DefaultUniformLayout> default_uniform_layout(const Module& module);
 
 struct DefaultUniformBlockOptions {
