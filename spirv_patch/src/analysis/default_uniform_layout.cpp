@@ -20,6 +20,10 @@ namespace {
 using spv::Op;
 
 constexpr int kMaxDepth = 16;
+// Bounds that keep hostile array lengths from exhausting memory: far above what any device's uniform buffer range
+// or GL's MAX_UNIFORM_LOCATIONS allows (the GL link checks those).
+constexpr uint64_t kMaxBlockBytes = 1u << 20;
+constexpr uint32_t kMaxLocations = 1u << 16;
 
 uint32_t round_up(uint32_t value, uint32_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
@@ -66,6 +70,9 @@ class Planner {
         if (!element) return element.error();
         const uint32_t alignment = round_up(element->alignment, 16);
         const uint32_t stride = round_up(element->size, alignment);
+        if (uint64_t(stride) * *length > kMaxBlockBytes) {
+          return fail("a default-block uniform array takes more than " + std::to_string(kMaxBlockBytes) + " bytes");
+        }
         if (Status ok = plan(type, std::nullopt, spv::Decoration::ArrayStride, stride); !ok) return ok.error();
         return TypeLayout{stride * *length, alignment};
       }
@@ -81,6 +88,7 @@ class Planner {
             if (Status ok = plan(type, i, spv::Decoration::MatrixStride, stride); !ok) return ok.error();
           }
           end = offset + member->size;
+          if (end > kMaxBlockBytes) return fail("a default-block uniform structure is too large");
           alignment = std::max(alignment, round_up(member->alignment, 16));
         }
         return TypeLayout{round_up(end, alignment), alignment};
@@ -93,6 +101,8 @@ class Planner {
   // The GL uniforms of a value of `type` at `offset` in the block, from location `location` on.
   Status leaves(uint32_t variable, uint32_t type, uint32_t offset, uint32_t& location, bool top_level, int depth) {
     if (depth > kMaxDepth) return fail("default-block uniform types nest too deep");
+    if (location > kMaxLocations)
+      return fail("default-block uniforms take more than " + std::to_string(kMaxLocations) + " locations");
     auto def = m_.definition(type);
     const auto w = m_.words(*def);
     DefaultUniform u;
@@ -279,6 +289,7 @@ Expected<DefaultUniformLayout> default_uniform_layout(const Module& m) {
     auto type = planner.layout(c.pointee, 0);
     if (!type) return type.error();
     DefaultUniformVariable v{c.variable, round_up(layout.size, type->alignment), planner.matrix_stride(c.pointee)};
+    if (uint64_t(v.offset) + type->size > kMaxBlockBytes) return fail("the default-block uniforms are too large");
     layout.size = v.offset + type->size;
     uint32_t next_location = *location;
     if (Status ok = planner.leaves(c.variable, c.pointee, v.offset, next_location, true, 0); !ok) return ok.error();

@@ -29,6 +29,9 @@ namespace {
 
 // The SPIR-V version the pipeline validates for (Vulkan 1.1 takes SPIR-V up to 1.3); GL 4.6 requires 1.0.
 constexpr uint32_t kMaxSpirvVersion = 0x00010300;
+// GL_MAX_UNIFORM_LOCATIONS and GL_MAX_COMPUTE_UNIFORM_COMPONENTS * 4 as state_queries.cpp reports them.
+constexpr uint32_t kMaxUniformLocations = 1024;
+constexpr uint32_t kMaxDefaultBlockBytes = 4096 * 4;
 
 spv::ExecutionModel execution_model(GLenum shader_type) {
   switch (shader_type) {
@@ -263,6 +266,19 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
   // Default-block uniforms: one uniform buffer the shim owns, set by location.
   auto uniforms = spirv_patch::default_uniform_layout(m);
   if (!uniforms) return fail("error: " + uniforms.error().message);
+  // GLSL 4.60 §4.4.3: "it is a compile-time error if [an explicit uniform location] is ... greater than or equal to
+  // the value of MAX_UNIFORM_LOCATIONS"; the default block holds at most MAX_COMPUTE_UNIFORM_COMPONENTS (4096)
+  // components, 16384 bytes.
+  for (const auto& u : uniforms->uniforms) {
+    if (u.location + std::max<uint32_t>(1, u.array_size) > kMaxUniformLocations) {
+      return fail("error: uniform location " + std::to_string(u.location) + " is not below GL_MAX_UNIFORM_LOCATIONS (" +
+                  std::to_string(kMaxUniformLocations) + ")");
+    }
+  }
+  if (uniforms->size > kMaxDefaultBlockBytes) {
+    return fail("error: the default-block uniforms take " + std::to_string(uniforms->size) +
+                " bytes, more than GL_MAX_COMPUTE_UNIFORM_COMPONENTS (4096) allow");
+  }
   if (!uniforms->variables.empty()) {
     const auto vk_binding = static_cast<uint32_t>(linked.resources.size());
     linked.resources.push_back({translator::GlResourceKind::DefaultUniformBlock, 0});
