@@ -18,6 +18,11 @@ Expected<uint32_t> pointer_to(Module& module, spv::StorageClass storage, uint32_
 std::vector<uint32_t> entry_point_interface_edit(const Module& module, InstructionHandle entry, uint32_t removed,
                                                  uint32_t added);
 
+// OpName, OpDecorate and OpEntryPoint name a variable without using its value: the rewrite edits or drops them.
+inline bool names_without_using(const Module& m, InstructionHandle h) {
+  return m.section(h) == Section::Debug || m.section(h) == Section::Annotation || m.opcode(h) == spv::Op::OpEntryPoint;
+}
+
 // Whether a module of this version lists every used global variable in OpEntryPoint (SPIR-V 1.4+).
 inline bool interface_lists_all_globals(const Module& module) {
   return module.version() >= 0x00010400;

@@ -158,5 +158,19 @@ w = list(words); e = first(15); w[e + 2] = words[3] + 7; save("id_over_bound.spv
 w = list(words); w[3] = 0xffffffff; save("huge_bound.spv", w)
 w = list(words); w[5] = (2 << 16) | 4090; save("unknown_opcode.spv", w)
 w = list(words); e = first(15); w[e + 3] = 0x6e69616d; save("entry_point_renamed.spv", w)  # "main" -> "niam"...
+# ARB_gl_spirv storage passes: a pointer type naming the result of an access chain into a default-block uniform
+# (invalid but parseable) must be refused, not rewritten as if it were a load.
+g = list(struct.unpack("<%dI" % (len((out / "gl_default_uniforms.spv").read_bytes()) // 4),
+                       (out / "gl_default_uniforms.spv").read_bytes()))
+def instructions(ws):
+    i = 5
+    while i < len(ws):
+        yield i
+        i += ws[i] >> 16
+uniform_constant = {g[i + 2] for i in instructions(g) if g[i] & 0xffff == 59 and g[i + 3] == 0}
+chain = next(g[i + 2] for i in instructions(g) if g[i] & 0xffff == 65 and g[i + 3] in uniform_constant)
+pointer = next(i for i in instructions(g) if g[i] & 0xffff == 32 and g[i + 2] == 1)  # OpTypePointer Input
+g[pointer + 3] = chain
+save("gl_pointer_to_uniform_access_chain.spv", g)
 PY
 echo "corpus: $(ls "$out" | wc -l) files in $out"

@@ -50,13 +50,14 @@ bool is_uint32(const Module& m, uint32_t type) {
 // Every use of a counter is an atomic on it or an access chain into a counter array whose results only atomics use.
 Status check_uses(const Module& m, const UseIndex& uses, const AtomicCounterVariable& counter) {
   for (InstructionHandle h : uses.users(counter.variable)) {
-    if (m.section(h) != Section::Function) continue;
+    if (names_without_using(m, h)) continue;
     const Op op = m.opcode(h);
     const auto w = m.words(h);
     if (is_atomic(op) && w[atomic_operands(op).pointer] == counter.variable) continue;
     if (is_access_chain(op) && counter.array_size != 0 && w.size() == 5 && w[3] == counter.variable) {
       for (InstructionHandle user : uses.users(w[2])) {
         const Op user_op = m.opcode(user);
+        if (names_without_using(m, user)) continue;
         if (!is_atomic(user_op) || m.words(user)[atomic_operands(user_op).pointer] != w[2]) {
           return fail("the atomic counter element %" + std::to_string(w[2]) + " is used by " + m.describe(user) +
                       ", which is not an atomic operation on it");
@@ -217,6 +218,7 @@ Expected<std::vector<AtomicCounterVariable>> atomic_counters_to_storage_buffers(
         const uint32_t chain[] = {*element_pointer, w[2], buffer, *zero, index};
         m.replace(h, op, chain);
         for (InstructionHandle user : uses.users(w[2])) {
+          if (names_without_using(m, user)) continue;
           if (Status ok = rewrite_semantics(user); !ok) return ok.error();
         }
         continue;

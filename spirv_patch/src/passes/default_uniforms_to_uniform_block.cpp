@@ -82,7 +82,7 @@ Status check_uses(const Module& m, const UseIndex& uses, uint32_t variable) {
     for (InstructionHandle h : uses.users(id)) {
       const Op op = m.opcode(h);
       const auto w = m.words(h);
-      if (m.section(h) != Section::Function) continue;  // OpName, OpDecorate, OpEntryPoint
+      if (names_without_using(m, h)) continue;
       if (is_access_chain(op) && w[3] == id) {
         pending.push_back(w[2]);
         continue;

@@ -18,7 +18,6 @@
 #include <unordered_map>
 #include <unordered_set>
 
-
 namespace bismuth::spirv_patch {
 namespace {
 
