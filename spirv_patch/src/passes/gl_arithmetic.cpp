@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+
 namespace bismuth::spirv_patch {
 namespace {
 

@@ -134,9 +134,8 @@ Status lower_instruction(Module& module, InstructionHandle h, uint32_t scope, Su
                                                                     : spv::Op::OpGroupNonUniformAllEqual;
       module.replace(h, replacement, operands);
       needs.vote = true;
-      ++(op == spv::Op::OpSubgroupAllKHR   ? report.all
-         : op == spv::Op::OpSubgroupAnyKHR ? report.any
-                                           : report.all_equal);
+      ++(op == spv::Op::OpSubgroupAllKHR ? report.all : op == spv::Op::OpSubgroupAnyKHR ? report.any
+                                                                                        : report.all_equal);
       break;
     }
     default: break;
@@ -188,10 +187,10 @@ Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module, const Su
   report.version_before = module.version();
   report.version_after = module.version();
 
-  const bool had_ballot =
-      module.has_capability(spv::Capability::SubgroupBallotKHR) || module.has_extension("SPV_KHR_shader_ballot");
-  const bool had_vote =
-      module.has_capability(spv::Capability::SubgroupVoteKHR) || module.has_extension("SPV_KHR_subgroup_vote");
+  const bool had_ballot = module.has_capability(spv::Capability::SubgroupBallotKHR) ||
+                          module.has_extension("SPV_KHR_shader_ballot");
+  const bool had_vote = module.has_capability(spv::Capability::SubgroupVoteKHR) ||
+                        module.has_extension("SPV_KHR_subgroup_vote");
   std::vector<InstructionHandle> targets;
   for (InstructionHandle h : module.instructions()) {
     if (!is_khr_subgroup_op(module.opcode(h))) continue;
@@ -223,7 +222,7 @@ Expected<SubgroupLoweringReport> lower_khr_subgroup_ops(Module& module, const Su
 }
 
 Expected<SubgroupLoweringPatch> lower_khr_subgroup_ops(std::span<const uint32_t> words,
-                                                       const SubgroupLoweringOptions& options) {
+                                                      const SubgroupLoweringOptions& options) {
   auto module = Module::parse(words);
   if (!module) return module.error();
   auto report = lower_khr_subgroup_ops(*module, options);

@@ -38,8 +38,8 @@ std::unordered_map<uint32_t, uint32_t> atomic_counter_variables(const Module& mo
 }  // namespace
 
 Status remap_descriptor_bindings(Module& module, const DescriptorBindingRemap& remap) {
-  const auto atomic_counters =
-      remap.atomic_counter_block_base ? atomic_counter_variables(module) : std::unordered_map<uint32_t, uint32_t>{};
+  const auto atomic_counters = remap.atomic_counter_block_base ? atomic_counter_variables(module)
+                                                               : std::unordered_map<uint32_t, uint32_t>{};
   std::unordered_map<uint32_t, uint32_t> by_variable(remap.by_variable.begin(), remap.by_variable.end());
   uint32_t next_unmapped = 0;
   for (const auto& [from, to] : remap.by_binding) next_unmapped = std::max(next_unmapped, to + 1);
