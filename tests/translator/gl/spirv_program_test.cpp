@@ -371,7 +371,8 @@ TEST_CASE("Corrupt SPIR-V modules are GL errors or compile/link failures, never 
   // invalid", and may give undefined results — but Bismuth never lets it reach the driver unchecked.
   GlContext gl;
   const std::vector<std::vector<uint32_t>> seeds = {
-      assemble(modules::kDefaultUniforms), assemble(modules::kAtomicCounters), assemble(modules::kSpecializedSize)};
+      assemble(modules::kDefaultUniforms), assemble(modules::kAtomicCounters), assemble(modules::kSpecializedSize),
+      assemble(modules::kStructUniforms)};
   std::mt19937 random(15);
   int linked = 0, refused = 0;
   for (const auto& seed : seeds) {
