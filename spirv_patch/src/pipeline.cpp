@@ -34,6 +34,16 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
   PipelineResult result;
   bool changed = false;  // some pass edited the module
 
+  if (options.default_uniform_block) {
+    auto block = default_uniforms_to_uniform_block(module, *options.default_uniform_block);
+    if (!block) return at(PipelineStage::DefaultUniformBlock, block.error());
+    changed |= !block->variables.empty();
+  }
+  if (options.atomic_counter_buffers) {
+    auto counters = atomic_counters_to_storage_buffers(module, *options.atomic_counter_buffers);
+    if (!counters) return at(PipelineStage::AtomicCounterBuffers, counters.error());
+    changed |= !counters->empty();
+  }
   if (options.bindings) {
     if (Status remapped = remap_descriptor_bindings(module, *options.bindings); !remapped) {
       return at(PipelineStage::RemapDescriptorBindings, remapped.error());

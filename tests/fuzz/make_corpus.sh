@@ -58,6 +58,48 @@ void main() {
   out_data.b[i] = in_data.a[i] + params.p.x + imageLoad(images[1], ivec2(0)).x;
 }
 GLSL
+# OpenGL SPIR-V (ARB_gl_spirv): default-block uniforms (with structures) and atomic counters.
+cat > "$work/gl_uniforms.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 4) in;
+layout(location = 0) uniform uint mul;
+layout(location = 2) uniform vec4 offs[2];
+layout(location = 4) uniform mat3 m;
+layout(location = 7) uniform bool flag;
+layout(location = 8) uniform ivec2 iv;
+layout(std430, binding = 0) buffer Out { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  o[i] = i * mul + uint(offs[i & 1u].y) + uint(m[1][2]) + (flag ? 1000u : 0u) + uint(iv.y);
+}
+GLSL
+cat > "$work/gl_structs.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 4) in;
+struct Inner { float x; mat2 m; };
+struct S { float a; vec2 b[2]; uint c; Inner inner[2]; };
+layout(location = 1) uniform S s;
+layout(location = 0) uniform int first;
+layout(std430, binding = 0) buffer Out { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  S t = s;
+  o[i] = uint(first) + uint(t.a) + uint(s.b[i & 1u].y) + s.c + uint(s.inner[i & 1u].m[1][0]) + uint(t.inner[1].x);
+}
+GLSL
+cat > "$work/gl_counters.comp" <<'GLSL'
+#version 450
+layout(local_size_x = 8) in;
+layout(binding = 0, offset = 4) uniform atomic_uint ctr;
+layout(binding = 0, offset = 8) uniform atomic_uint arr[2];
+layout(std430, binding = 1) buffer Out { uint o[]; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  uint c = atomicCounterIncrement(ctr);
+  atomicCounterDecrement(arr[i & 1u]);
+  o[i] = c + 1000u * uint(o.length());
+}
+GLSL
 cat > "$work/two_entry_points.spvasm" <<'ASM'
 OpCapability Shader
 OpMemoryModel Logical GLSL450
@@ -90,6 +132,9 @@ glslangValidator -V --target-env vulkan1.1 -o "$out/fixed_builtin.spv" "$work/fi
 glslangValidator -V --target-env vulkan1.3 -o "$out/fixed_spv1.6.spv" "$work/fixed.comp" >/dev/null
 glslangValidator -V --target-env vulkan1.1 -o "$out/resources.spv" "$work/resources.comp" >/dev/null
 spirv-as --target-env spv1.3 -o "$out/two_entry_points.spv" "$work/two_entry_points.spvasm"
+glslangValidator -G --target-env opengl -o "$out/gl_default_uniforms.spv" "$work/gl_uniforms.comp" >/dev/null
+glslangValidator -G --target-env opengl -o "$out/gl_struct_uniforms.spv" "$work/gl_structs.comp" >/dev/null
+glslangValidator -G --target-env opengl -o "$out/gl_atomic_counters.spv" "$work/gl_counters.comp" >/dev/null
 
 # Malformed inputs, derived from a valid module with python3 (word-level edits).
 python3 - "$out" <<'PY'
@@ -113,5 +158,19 @@ w = list(words); e = first(15); w[e + 2] = words[3] + 7; save("id_over_bound.spv
 w = list(words); w[3] = 0xffffffff; save("huge_bound.spv", w)
 w = list(words); w[5] = (2 << 16) | 4090; save("unknown_opcode.spv", w)
 w = list(words); e = first(15); w[e + 3] = 0x6e69616d; save("entry_point_renamed.spv", w)  # "main" -> "niam"...
+# ARB_gl_spirv storage passes: a pointer type naming the result of an access chain into a default-block uniform
+# (invalid but parseable) must be refused, not rewritten as if it were a load.
+g = list(struct.unpack("<%dI" % (len((out / "gl_default_uniforms.spv").read_bytes()) // 4),
+                       (out / "gl_default_uniforms.spv").read_bytes()))
+def instructions(ws):
+    i = 5
+    while i < len(ws):
+        yield i
+        i += ws[i] >> 16
+uniform_constant = {g[i + 2] for i in instructions(g) if g[i] & 0xffff == 59 and g[i + 3] == 0}
+chain = next(g[i + 2] for i in instructions(g) if g[i] & 0xffff == 65 and g[i + 3] in uniform_constant)
+pointer = next(i for i in instructions(g) if g[i] & 0xffff == 32 and g[i + 2] == 1)  # OpTypePointer Input
+g[pointer + 3] = chain
+save("gl_pointer_to_uniform_access_chain.spv", g)
 PY
 echo "corpus: $(ls "$out" | wc -l) files in $out"

@@ -153,6 +153,14 @@ Status write_output_form(Module& module, const WorkgroupSizeOptions& options, co
       const uint32_t builtin = static_cast<uint32_t>(spv::BuiltIn::WorkgroupSize);
       module.add_decoration(*composite, spv::Decoration::BuiltIn, std::span(&builtin, 1));
     }
+    if (sources.local_size_id) {
+      // The built-in overrides LocalSizeId, which Vulkan accepts only with maintenance4: restate the entry point's
+      // size as LocalSize literals (its values before the pass), which every Vulkan version takes.
+      const uint32_t operands[] = {entry.function_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSize),
+                                   sources.dimensions[0].value, sources.dimensions[1].value,
+                                   sources.dimensions[2].value};
+      module.replace(*sources.local_size_id, spv::Op::OpExecutionMode, operands);
+    }
   } else {
     set_local_size_id(module, entry.function_id, constants);
     if (sources.builtin_decoration) {

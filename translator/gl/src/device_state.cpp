@@ -8,6 +8,7 @@
 #include "bismuth/backend/compile_target.hpp"
 #include "context.hpp"
 #include "device_state.hpp"
+#include "gl_spirv.hpp"
 
 namespace bismuth::gl {
 
@@ -112,6 +113,8 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   }
   if (c.int64) c.extensions.push_back("GL_ARB_gpu_shader_int64");
   c.extensions.push_back("GL_ARB_gl_spirv");
+  c.extensions.push_back("GL_ARB_spirv_extensions");
+  c.spirv_extensions = supported_spirv_extensions(c);
   c.extensions.push_back("GL_KHR_debug");
   // NV assembly compute programs (glProgramStringARB, translator/nvasm): NV_gpu_program5 has 64-bit integer
   // types, so it needs shaderInt64; the option extensions only where their programs can run.

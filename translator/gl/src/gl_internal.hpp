@@ -53,6 +53,7 @@ struct Caps {
   std::string renderer;  // GL_RENDERER
   std::string version;   // GL_VERSION
   std::vector<std::string> extensions;
+  std::vector<std::string> spirv_extensions;  // GL_SPIR_V_EXTENSIONS (gl_spirv.cpp)
   std::array<uint32_t, 3> max_group_count{};
   std::array<uint32_t, 3> max_group_size{};
   uint32_t max_group_invocations = 0;
@@ -139,6 +140,8 @@ struct ShaderObject {
 
 // The executable of one successful link: what glUseProgram installs and dispatch uses.
 struct Location {
+  // A location no uniform has (a gap between the explicit locations of a SPIR-V program's uniforms).
+  static constexpr uint32_t kUnused = UINT32_MAX;
   uint32_t uniform = 0;  // index into program.uniforms
   uint32_t element = 0;  // array element
 };

@@ -150,7 +150,9 @@ bool append_uniform_property(const Executable& exe, GLuint index, GLenum prop, s
     case GL_IS_ROW_MAJOR: out.push_back(0); break;
     case GL_LOCATION: {
       GLint loc = -1;
-      if (u) {
+      if (u && u->location >= 0) {
+        loc = u->location;
+      } else if (u) {
         auto it = exe.location_by_name.find(u->name);
         if (it != exe.location_by_name.end()) loc = it->second;
       }

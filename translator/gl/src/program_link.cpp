@@ -124,8 +124,16 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
     const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
                          scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
     p.default_uniform_block_size = std::max(p.default_uniform_block_size, end);
+    const uint32_t elements = std::max<uint32_t>(1, uniform.array_size);
+    if (uniform.location >= 0) {
+      // ARB_gl_spirv: SPIR-V uniforms have explicit locations and no names (glGetUniformLocation gives -1).
+      const auto first = static_cast<size_t>(uniform.location);
+      if (exe->locations.size() < first + elements) exe->locations.resize(first + elements, {Location::kUnused, 0});
+      for (uint32_t e = 0; e < elements; ++e) exe->locations[first + e] = {u, e};
+      continue;
+    }
     const GLint base = static_cast<GLint>(exe->locations.size());
-    for (uint32_t e = 0; e < std::max<uint32_t>(1, uniform.array_size); ++e) exe->locations.push_back({u, e});
+    for (uint32_t e = 0; e < elements; ++e) exe->locations.push_back({u, e});
     exe->location_by_name[uniform.name] = base;
     const std::string& n = uniform.name;
     if (n.size() > 3 && n.compare(n.size() - 3, 3, "[0]") == 0) {

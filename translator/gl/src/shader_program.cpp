@@ -75,9 +75,10 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto s = shader_object(ctx, shader, "glCompileShader");
   if (!s) return;
+  // ARB_gl_spirv (GL 4.6 §7.1): "An INVALID_OPERATION error is generated if the SPIR_V_BINARY state of shader is
+  // TRUE" — glSpecializeShader is what compiles it.
   if (s->spirv_binary) {
-    s->compile_status = false;
-    s->info_log = "error: the shader holds a SPIR-V binary; glSpecializeShader compiles it\n";
+    ctx->set_error(GL_INVALID_OPERATION, "glCompileShader: the shader holds a SPIR-V module; use glSpecializeShader");
     return;
   }
   if (graphics_stage(s->type)) {
@@ -462,6 +463,8 @@ GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum 
     return;
   }
   for (auto& s : objects) {
+    // GL 4.6 §7.2: "any existing source string (specified by ShaderSource) is removed".
+    s->source.clear();
     s->spirv_binary = true;
     s->spirv = words;
     s->specialized = false;
@@ -488,8 +491,15 @@ GLAPI void APIENTRY glSpecializeShader(GLuint shader, const GLchar* pEntryPoint,
     return;
   }
   const std::string entry = pEntryPoint ? pEntryPoint : "main";
-  auto specialized = specialize_spirv(s->spirv, entry, std::span(pConstantIndex, numSpecializationConstants),
-                                      std::span(pConstantValue, numSpecializationConstants));
+  auto specialized = specialize_spirv(s->spirv, s->type, entry, std::span(pConstantIndex, numSpecializationConstants),
+                                      std::span(pConstantValue, numSpecializationConstants), ctx->caps);
+  if (!specialized && specialized.error().code != 0) {
+    // The GL errors of ARB_gl_spirv (unknown entry point or SpecId, an entry point of another stage): the shader
+    // stays unspecialized.
+    ctx->set_error(static_cast<GLenum>(specialized.error().code),
+                   "glSpecializeShader: " + specialized.error().message);
+    return;
+  }
   if (!specialized) {
     // A failed specialization is a compile failure with a log, not a GL error.
     s->compile_status = false;

@@ -119,7 +119,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       if (!ctx->version.es) out.set(GL_SHADER_BINARY_FORMAT_SPIR_V);
       return true;
     case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(0); return true;
-    case GL_NUM_SPIR_V_EXTENSIONS: out.set(0); return true;
+    case GL_NUM_SPIR_V_EXTENSIONS: out.set(static_cast<int64_t>(c.spirv_extensions.size())); return true;
     case GL_SHADER_COMPILER: out.set_bool(true); return true;
     case GL_RESET_NOTIFICATION_STRATEGY: out.set(GL_NO_RESET_NOTIFICATION); return true;
     // GL_KHR_shader_subgroup's implementation-dependent state (its "New State" table): without the extension the
@@ -279,6 +279,14 @@ GLAPI const GLubyte* APIENTRY glGetStringi(GLenum name, GLuint index) {
       return nullptr;
     }
     return reinterpret_cast<const GLubyte*>(ctx->extensions[index].c_str());
+  }
+  // GL 4.6 §22.2: "SPIR_V_EXTENSIONS ... the SPIR-V extensions supported", indices below NUM_SPIR_V_EXTENSIONS.
+  if (name == GL_SPIR_V_EXTENSIONS && !ctx->version.es) {
+    if (index >= ctx->caps.spirv_extensions.size()) {
+      ctx->set_error(GL_INVALID_VALUE, "glGetStringi: index is not below GL_NUM_SPIR_V_EXTENSIONS");
+      return nullptr;
+    }
+    return reinterpret_cast<const GLubyte*>(ctx->caps.spirv_extensions[index].c_str());
   }
   // OpenGL ES 3.2 §20.2: GetStringi takes EXTENSIONS only.
   if (name == GL_SHADING_LANGUAGE_VERSION && !ctx->version.es) {

@@ -146,7 +146,8 @@ void set_uniform(const char* func, const GLuint* program, GLint location, GLsize
     return;
   }
   if (location == -1) return;  // silently ignored (GL 4.6 §7.6.1)
-  if (location < -1 || static_cast<size_t>(location) >= exe->locations.size()) {
+  if (location < -1 || static_cast<size_t>(location) >= exe->locations.size() ||
+      exe->locations[static_cast<size_t>(location)].uniform == Location::kUnused) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": location " + std::to_string(location) +
                                              " is not a uniform location of the program");
     return;
@@ -198,7 +199,8 @@ void get_uniform(const char* func, GLuint program, GLint location, std::optional
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   Executable* exe = target(ctx, &program, func);
   if (exe == nullptr) return;
-  if (location < 0 || static_cast<size_t>(location) >= exe->locations.size()) {
+  if (location < 0 || static_cast<size_t>(location) >= exe->locations.size() ||
+      exe->locations[static_cast<size_t>(location)].uniform == Location::kUnused) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": location is not a uniform location of the program");
     return;
   }

@@ -4,6 +4,9 @@
 // the same words everywhere (tests/tools/cli_matches_gl_test.cpp holds `bismuth compile` to the GL shim's words).
 //
 // The order, and why:
+//   0. default_uniforms_to_uniform_block, atomic_counters_to_storage_buffers
+//                                    ARB_gl_spirv input only: GL storage classes Vulkan lacks become buffers at the
+//                                    bindings the GL front chose; first, so every later pass sees a Vulkan module
 //   1. remap_descriptor_bindings     the front's compact binding layout; first, so later passes see final bindings
 //   2. lower_khr_subgroup_ops        SPV_KHR_shader_ballot / subgroup_vote -> GroupNonUniform (no-op without them)
 //   3. match_gl_arithmetic           GL's contraction and remainder rules, on the lowered module
@@ -20,6 +23,8 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/passes/atomic_counters_to_storage_buffers.hpp"
+#include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
 #include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
@@ -30,6 +35,8 @@
 namespace bismuth::spirv_patch {
 
 struct PipelineOptions {
+  std::optional<DefaultUniformBlockOptions> default_uniform_block;
+  std::optional<AtomicCounterBufferOptions> atomic_counter_buffers;
   std::optional<DescriptorBindingRemap> bindings;
   bool lower_khr_subgroup_ops = true;
   std::optional<GlArithmeticOptions> gl_arithmetic;
@@ -47,6 +54,8 @@ enum class PipelineStage : int64_t {
   GlArithmetic,
   WorkgroupSizeToSpecConstants,
   Validate,
+  DefaultUniformBlock,
+  AtomicCounterBuffers,
 };
 inline PipelineStage failed_stage(const Error& error) { return static_cast<PipelineStage>(error.code); }
 

@@ -24,6 +24,8 @@
 
 #include "bismuth/common/compile_target.hpp"
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/passes/atomic_counters_to_storage_buffers.hpp"
+#include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
 
@@ -97,6 +99,8 @@ struct GlUniform {
   uint32_t offset = 0;       // byte offset in the default uniform block
   uint32_t array_stride = 0;
   uint32_t matrix_stride = 0;
+  // The explicit location of an ARB_gl_spirv uniform (which has no name); -1: locations follow declaration order.
+  int32_t location = -1;
 };
 
 // A member of a uniform block (a GL_UNIFORM resource) or a buffer variable of a shader storage block
@@ -163,6 +167,11 @@ struct GlLinkedProgram {
   // Bytes of the program's shared variables (Workgroup storage), laid out as described at GlLinkLimits.
   uint64_t shared_memory_bytes = 0;
   std::string info_log;  // warnings of a successful link
+  // ARB_gl_spirv input: GL storage classes Vulkan lacks, turned into buffers by the pipeline at these bindings, and a
+  // LocalSizeId size the pipeline restates in a Vulkan 1.1 form (gl_program_pipeline passes them on).
+  std::optional<spirv_patch::DefaultUniformBlockOptions> spirv_default_uniform_block;
+  std::optional<spirv_patch::AtomicCounterBufferOptions> spirv_atomic_counter_buffers;
+  bool spirv_local_size_id = false;
 };
 
 // The device's limits a link checks.
