@@ -15,7 +15,7 @@ namespace bismuth::translator {
 enum class BlockStorage { ShaderStorage, Uniform };
 
 struct BlockVariable {
-  uint32_t variable = 0;  // OpVariable result id
+  uint32_t variable = 0;   // OpVariable result id
   std::string block_name;  // OpName of the block's struct type ("SSBO", "gl_DefaultUniformBlock", ...)
   BlockStorage storage = BlockStorage::ShaderStorage;
   uint32_t array_size = 1;  // descriptors: elements of an array of blocks, 1 otherwise

@@ -14,28 +14,51 @@ unsigned DeclaredBindings::binding(const std::unordered_map<std::string, int>& b
 void DeclaredBindings::merge(const DeclaredBindings& other) {
   uniform_blocks.insert(other.uniform_blocks.begin(), other.uniform_blocks.end());
   storage_blocks.insert(other.storage_blocks.begin(), other.storage_blocks.end());
+  uniform_locations.insert(other.uniform_locations.begin(), other.uniform_locations.end());
 }
 
-DeclaredBindings declared_bindings(const glslang::TIntermediate& intermediate) {
-  DeclaredBindings declared;
+namespace {
+
+// Calls `visit` with every global object of the tree: glslang keeps them all, used or not, in the tree's last node,
+// an EOpLinkerObjects aggregate.
+template <class Visit>
+void for_each_global(const glslang::TIntermediate& intermediate, Visit visit) {
   TIntermNode* root = intermediate.getTreeRoot();
   glslang::TIntermAggregate* top = root ? root->getAsAggregate() : nullptr;
-  if (top == nullptr) return declared;
-  // glslang keeps every global object, used or not, in the tree's last node, an EOpLinkerObjects aggregate.
+  if (top == nullptr) return;
   for (TIntermNode* node : top->getSequence()) {
     glslang::TIntermAggregate* objects = node ? node->getAsAggregate() : nullptr;
     if (objects == nullptr || objects->getOp() != glslang::EOpLinkerObjects) continue;
     for (TIntermNode* object : objects->getSequence()) {
-      const glslang::TIntermSymbol* symbol = object ? object->getAsSymbolNode() : nullptr;
-      if (symbol == nullptr || symbol->getType().getBasicType() != glslang::EbtBlock) continue;
-      const glslang::TQualifier& q = symbol->getType().getQualifier();
-      if (!q.hasBinding()) continue;
-      const std::string name(symbol->getType().getTypeName().c_str());
-      const int binding = static_cast<int>(q.layoutBinding);
-      if (q.storage == glslang::EvqUniform) declared.uniform_blocks[name] = binding;
-      if (q.storage == glslang::EvqBuffer) declared.storage_blocks[name] = binding;
+      if (const glslang::TIntermSymbol* symbol = object ? object->getAsSymbolNode() : nullptr) visit(*symbol);
     }
   }
+}
+
+}  // namespace
+
+std::unordered_map<std::string, int> declared_uniform_locations(const glslang::TIntermediate& intermediate) {
+  std::unordered_map<std::string, int> locations;
+  for_each_global(intermediate, [&](const glslang::TIntermSymbol& symbol) {
+    const glslang::TType& type = symbol.getType();
+    const glslang::TQualifier& q = type.getQualifier();
+    if (q.storage != glslang::EvqUniform || type.getBasicType() == glslang::EbtBlock || !q.hasLocation()) return;
+    locations[std::string(symbol.getName().c_str())] = static_cast<int>(q.layoutLocation);
+  });
+  return locations;
+}
+
+DeclaredBindings declared_bindings(const glslang::TIntermediate& intermediate) {
+  DeclaredBindings declared;
+  for_each_global(intermediate, [&](const glslang::TIntermSymbol& symbol) {
+    if (symbol.getType().getBasicType() != glslang::EbtBlock) return;
+    const glslang::TQualifier& q = symbol.getType().getQualifier();
+    if (!q.hasBinding()) return;
+    const std::string name(symbol.getType().getTypeName().c_str());
+    const int binding = static_cast<int>(q.layoutBinding);
+    if (q.storage == glslang::EvqUniform) declared.uniform_blocks[name] = binding;
+    if (q.storage == glslang::EvqBuffer) declared.storage_blocks[name] = binding;
+  });
   return declared;
 }
 

@@ -17,6 +17,9 @@ struct DeclaredBindings {
   // Block name -> binding qualifier; a block declared without one is absent (binding 0).
   std::unordered_map<std::string, int> uniform_blocks;
   std::unordered_map<std::string, int> storage_blocks;
+  // Default-block uniform name -> `layout(location = N)` (GLSL 4.60 §4.4.3), from a GL-rules parse, where such
+  // uniforms are variables of their own (glslang's Vulkan rules move them into a block and drop the qualifier).
+  std::unordered_map<std::string, int> uniform_locations;
 
   // The GL binding of element `element` of block `name` (0 for a block that is not an array): "the first element
   // of the array takes the specified block binding and each subsequent element takes the next consecutive binding
@@ -28,5 +31,6 @@ struct DeclaredBindings {
 };
 
 DeclaredBindings declared_bindings(const glslang::TIntermediate& intermediate);
+std::unordered_map<std::string, int> declared_uniform_locations(const glslang::TIntermediate& intermediate);
 
 }  // namespace bismuth::translator

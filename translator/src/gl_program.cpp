@@ -106,6 +106,7 @@ struct GlShader::Impl {
   std::unique_ptr<glslang::TShader> shader;
   size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
+  std::unordered_map<std::string, int> declared_locations;  // from the GL-rules parse
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
 
   // The tree a link may use. glslang's link and mapIO write into the trees they link (layout defaults, bindings),
@@ -213,6 +214,8 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
       info_log_ = format_gl_info_log(diagnostics);
       return;
     }
+    // The GL parse keeps default-block uniforms as variables of their own, with their location qualifiers.
+    impl_->declared_locations = declared_uniform_locations(*gl_check.getIntermediate());
   }
 
   impl_->vulkan_source = std::move(vulkan.source);
@@ -236,6 +239,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     return;
   }
   impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
+  impl_->declared_bindings.uniform_locations = impl_->declared_locations;
   info_log_ = format_gl_info_log(diagnostics);
   ok_ = true;
 }

@@ -17,15 +17,28 @@ namespace {
 // rounded up to vec4 (dvec4 for double matrices of 3 or 4 rows). 0 for non-matrices.
 uint32_t std140_matrix_stride(uint32_t gl_type) {
   switch (gl_type) {
-    case 0x8B5A: case 0x8B5B: case 0x8B5C:  // GL_FLOAT_MAT2/3/4
-    case 0x8B65: case 0x8B66: case 0x8B67: case 0x8B68: case 0x8B69: case 0x8B6A:  // GL_FLOAT_MATnxm
+    case 0x8B5A:
+    case 0x8B5B:
+    case 0x8B5C:  // GL_FLOAT_MAT2/3/4
+    case 0x8B65:
+    case 0x8B66:
+    case 0x8B67:
+    case 0x8B68:
+    case 0x8B69:
+    case 0x8B6A:  // GL_FLOAT_MATnxm
       return 16;
-    case 0x8F46: case 0x8F4C: case 0x8F4D:  // GL_DOUBLE_MAT2, GL_DOUBLE_MAT3x2, GL_DOUBLE_MAT4x2: 2 rows
+    case 0x8F46:
+    case 0x8F4C:
+    case 0x8F4D:  // GL_DOUBLE_MAT2, GL_DOUBLE_MAT3x2, GL_DOUBLE_MAT4x2: 2 rows
       return 16;
-    case 0x8F47: case 0x8F48: case 0x8F49: case 0x8F4A: case 0x8F4B: case 0x8F4E:  // other double matrices
+    case 0x8F47:
+    case 0x8F48:
+    case 0x8F49:
+    case 0x8F4A:
+    case 0x8F4B:
+    case 0x8F4E:  // other double matrices
       return 32;
-    default:
-      return 0;
+    default: return 0;
   }
 }
 
@@ -74,7 +87,8 @@ glslang::TLayoutPacking packing_of(const glslang::TObjectReflection& block) {
 // Index of the block named `name` in `blocks`; the first element's for an array of blocks.
 uint32_t block_index(const std::vector<GlBufferBinding>& blocks, const std::string& name) {
   for (size_t i = 0; i < blocks.size(); ++i) {
-    if (blocks[i].name == name || block_base_name(blocks[i].name) == block_base_name(name)) return static_cast<uint32_t>(i);
+    if (blocks[i].name == name || block_base_name(blocks[i].name) == block_base_name(name))
+      return static_cast<uint32_t>(i);
   }
   return 0;
 }
@@ -140,9 +154,20 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
     const glslang::TObjectReflection& block = program.getUniformBlock(u.index);
     if (block.name == kDefaultUniformBlockName) {
       const auto gl_type = static_cast<uint32_t>(u.glDefineType);
-      linked.uniforms.push_back({u.name, gl_type, static_cast<uint32_t>(std::max(u.size, 1)),
-                                 static_cast<uint32_t>(u.offset), static_cast<uint32_t>(std::max(u.arrayStride, 0)),
-                                 std140_matrix_stride(gl_type)});
+      GlUniform uniform{u.name,
+                        gl_type,
+                        static_cast<uint32_t>(std::max(u.size, 1)),
+                        static_cast<uint32_t>(u.offset),
+                        static_cast<uint32_t>(std::max(u.arrayStride, 0)),
+                        std140_matrix_stride(gl_type)};
+      // `layout(location = N)` on a uniform that is not a structure (GLSL 4.60 §4.4.3); members of a structure
+      // take locations after the explicit ones.
+      const std::string base = u.name.ends_with("[0]") ? u.name.substr(0, u.name.size() - 3) : u.name;
+      if (auto declared_location = declared.uniform_locations.find(base);
+          declared_location != declared.uniform_locations.end() && base.find('.') == std::string::npos) {
+        uniform.location = declared_location->second;
+      }
+      linked.uniforms.push_back(std::move(uniform));
     } else {
       linked.uniform_block_members.push_back(
           block_member(u, block_index(linked.uniform_blocks, block.name), packing_of(block)));
@@ -203,7 +228,8 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
       auto name = member_names.find(w[2]);
       if (name == member_names.end()) continue;
       if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::Offset) members[name->second].offset = w[4];
-      if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::MatrixStride) members[name->second].matrix_stride = w[4];
+      if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::MatrixStride)
+        members[name->second].matrix_stride = w[4];
     }
   }
   if (auto block = module->definition(block_type); block && module->opcode(*block) == spv::Op::OpTypeStruct) {
@@ -211,7 +237,8 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
     for (size_t m = 2; m < w.size(); ++m) {
       auto name = member_names.find(static_cast<uint32_t>(m - 2));
       auto stride = array_strides.find(w[m]);
-      if (name != member_names.end() && stride != array_strides.end()) members[name->second].array_stride = stride->second;
+      if (name != member_names.end() && stride != array_strides.end())
+        members[name->second].array_stride = stride->second;
     }
   }
   for (GlUniform& u : linked.uniforms) {
@@ -230,6 +257,5 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
   }
   return {};
 }
-
 
 }  // namespace bismuth::translator

@@ -33,7 +33,8 @@ std::optional<GLenum> block_property(GLenum pname, bool atomic) {
     case GL_UNIFORM_BLOCK_BINDING: return atomic ? std::nullopt : std::optional<GLenum>(GL_BUFFER_BINDING);
     case GL_UNIFORM_BLOCK_DATA_SIZE: return atomic ? std::nullopt : std::optional<GLenum>(GL_BUFFER_DATA_SIZE);
     case GL_UNIFORM_BLOCK_NAME_LENGTH: return atomic ? std::nullopt : std::optional<GLenum>(GL_NAME_LENGTH);
-    case GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS: return atomic ? std::nullopt : std::optional<GLenum>(GL_NUM_ACTIVE_VARIABLES);
+    case GL_UNIFORM_BLOCK_ACTIVE_UNIFORMS:
+      return atomic ? std::nullopt : std::optional<GLenum>(GL_NUM_ACTIVE_VARIABLES);
     case GL_UNIFORM_BLOCK_ACTIVE_UNIFORM_INDICES:
       return atomic ? std::nullopt : std::optional<GLenum>(GL_ACTIVE_VARIABLES);
     case GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER:
@@ -79,8 +80,9 @@ const Executable* active_resource(Context* ctx, GLuint program, Interface i, GLu
   if (!ok) return nullptr;
   const size_t count = exe ? resource_names(exe->program, i).size() : 0;
   if (index >= count) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(index) + " is not the index of an active " +
-                                         what + " (the program has " + std::to_string(count) + ")");
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(index) +
+                                         " is not the index of an active " + what + " (the program has " +
+                                         std::to_string(count) + ")");
     return nullptr;
   }
   return exe;
@@ -184,7 +186,8 @@ GLAPI void APIENTRY glGetUniformIndices(GLuint program, GLsizei uniformCount, co
     ctx->set_error(GL_INVALID_VALUE, "glGetUniformIndices: uniformCount is negative");
     return;
   }
-  const std::vector<std::string> names = exe ? resource_names(exe->program, Interface::Uniform) : std::vector<std::string>{};
+  const std::vector<std::string> names =
+      exe ? resource_names(exe->program, Interface::Uniform) : std::vector<std::string>{};
   for (GLsizei k = 0; k < uniformCount && uniformIndices; ++k) {
     const GLchar* n = uniformNames ? uniformNames[k] : nullptr;
     uniformIndices[k] = n ? resource_index(names, n).value_or(GL_INVALID_INDEX) : GL_INVALID_INDEX;
@@ -197,7 +200,8 @@ GLAPI GLuint APIENTRY glGetUniformBlockIndex(GLuint program, const GLchar* unifo
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetUniformBlockIndex", ok);
   if (!exe || uniformBlockName == nullptr) return GL_INVALID_INDEX;
-  return resource_index(resource_names(exe->program, Interface::UniformBlock), uniformBlockName).value_or(GL_INVALID_INDEX);
+  return resource_index(resource_names(exe->program, Interface::UniformBlock), uniformBlockName)
+      .value_or(GL_INVALID_INDEX);
   BISMUTH_GL_END(GL_INVALID_INDEX)
 }
 
@@ -223,7 +227,8 @@ GLAPI void APIENTRY glGetActiveUniformBlockName(GLuint program, GLuint uniformBl
 
 GLAPI void APIENTRY glGetActiveAtomicCounterBufferiv(GLuint program, GLuint bufferIndex, GLenum pname, GLint* params) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  get_block(ctx, program, Interface::AtomicCounterBuffer, bufferIndex, pname, params, "glGetActiveAtomicCounterBufferiv");
+  get_block(ctx, program, Interface::AtomicCounterBuffer, bufferIndex, pname, params,
+            "glGetActiveAtomicCounterBufferiv");
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

@@ -158,11 +158,11 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
     }
   }
   for (const nvasm::ParameterBufferBinding& b : info.parameter_buffers) {
-    if (b.program_buffer >= GlBindingMap::kMaxUniformBufferBindings) {
-      return load_error(source, index_offset(source, "program.buffer", GlBindingMap::kMaxUniformBufferBindings),
+    if (b.program_buffer >= kMaxProgramParameterBufferBindings) {
+      return load_error(source, index_offset(source, "program.buffer", kMaxProgramParameterBufferBindings),
                         "program.buffer[" + std::to_string(b.program_buffer) +
                             "] is not below GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV (" +
-                            std::to_string(GlBindingMap::kMaxUniformBufferBindings) + ")");
+                            std::to_string(kMaxProgramParameterBufferBindings) + ")");
     }
   }
   if (info.local_parameter_count > kMaxProgramLocalParameters) {
@@ -339,10 +339,10 @@ void buffer_parameters(const char* func, GLenum target, GLuint binding, GLuint w
                                         " is not GL_COMPUTE_PROGRAM_PARAMETER_BUFFER_NV");
     return;
   }
-  if (binding >= GlBindingMap::kMaxUniformBufferBindings || binding >= ctx->ubo.size()) {
+  if (binding >= kMaxProgramParameterBufferBindings || binding >= ctx->ubo.size()) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": bindingIndex " + std::to_string(binding) +
                                          " is not below GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV (" +
-                                         std::to_string(GlBindingMap::kMaxUniformBufferBindings) + ")");
+                                         std::to_string(kMaxProgramParameterBufferBindings) + ")");
     return;
   }
   if (count < 0) {

@@ -21,9 +21,10 @@ void rebind_block(Context* ctx, GLuint program, GLuint index, GLuint binding, bo
   const uint32_t max =
       storage ? GlBindingMap::kMaxShaderStorageBufferBindings : GlBindingMap::kMaxUniformBufferBindings;
   if (binding >= max) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": binding " + std::to_string(binding) + " is not below " +
-                                         (storage ? "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS" : "GL_MAX_UNIFORM_BUFFER_BINDINGS") +
-                                         " (" + std::to_string(max) + ")");
+    ctx->set_error(GL_INVALID_VALUE,
+                   std::string(func) + ": binding " + std::to_string(binding) + " is not below " +
+                       (storage ? "GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS" : "GL_MAX_UNIFORM_BUFFER_BINDINGS") + " (" +
+                       std::to_string(max) + ")");
     return;
   }
   (*blocks)[index].gl_binding = binding;

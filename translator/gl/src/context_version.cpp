@@ -33,6 +33,8 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
   // EXT_buffer_storage is ARB_buffer_storage (core in GL 4.4, which every Bismuth device has) for OpenGL ES:
   // glBufferStorageEXT, persistent and coherent maps, CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT.
   out.push_back("GL_EXT_buffer_storage");
+  // EXT_shader_group_vote is ARB_shader_group_vote for GLSL ES (anyInvocationEXT, ...).
+  if (caps.ballot_vote) out.push_back("GL_EXT_shader_group_vote");
   return out;
 }
 

@@ -112,6 +112,14 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     c.extensions.push_back("GL_ARB_shader_group_vote");
   }
   if (c.int64) c.extensions.push_back("GL_ARB_gpu_shader_int64");
+  if (c.float64) c.extensions.push_back("GL_ARB_gpu_shader_fp64");
+  // GL 4.3+ core features the front also takes as #extension in older GLSL versions (docs/gl_shim.md, "GLSL
+  // versions below 4.20"), and API extensions implemented in full.
+  for (const char* e : {"GL_ARB_shader_atomic_counter_ops", "GL_ARB_shading_language_420pack",
+                        "GL_ARB_explicit_uniform_location", "GL_ARB_uniform_buffer_object",
+                        "GL_ARB_program_interface_query"}) {
+    c.extensions.push_back(e);
+  }
   c.extensions.push_back("GL_ARB_gl_spirv");
   c.extensions.push_back("GL_ARB_spirv_extensions");
   c.spirv_extensions = supported_spirv_extensions(c);

@@ -193,6 +193,9 @@ struct ProgramPipelineObject {
 
 // ARB_vertex_program-style assembly programs (GL_COMPUTE_PROGRAM_NV): the limits this shim reports.
 inline constexpr uint32_t kMaxProgramLocalParameters = 1024;  // 16 KiB: Vulkan's guaranteed uniform range
+// GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV: program.buffer[a] reads GL_UNIFORM_BUFFER binding a below it.
+inline constexpr uint32_t kMaxProgramParameterBufferBindings = 32;
+static_assert(kMaxProgramParameterBufferBindings <= GlBindingMap::kMaxUniformBufferBindings);
 inline constexpr uint32_t kMaxProgramEnvParameters = 1024;
 
 // One successful glProgramStringARB load: what dispatch needs.

@@ -19,13 +19,22 @@ Interface interface_of(GLenum e) {
     case GL_SHADER_STORAGE_BLOCK: return Interface::StorageBlock;
     case GL_BUFFER_VARIABLE: return Interface::BufferVariable;
     case GL_ATOMIC_COUNTER_BUFFER: return Interface::AtomicCounterBuffer;
-    case GL_PROGRAM_INPUT: case GL_PROGRAM_OUTPUT: case GL_TRANSFORM_FEEDBACK_VARYING:
-    case GL_TRANSFORM_FEEDBACK_BUFFER: case GL_COMPUTE_SUBROUTINE: case GL_COMPUTE_SUBROUTINE_UNIFORM:
-    case GL_VERTEX_SUBROUTINE: case GL_FRAGMENT_SUBROUTINE: case GL_VERTEX_SUBROUTINE_UNIFORM:
-    case GL_FRAGMENT_SUBROUTINE_UNIFORM: case GL_GEOMETRY_SUBROUTINE: case GL_GEOMETRY_SUBROUTINE_UNIFORM:
-    case GL_TESS_CONTROL_SUBROUTINE: case GL_TESS_CONTROL_SUBROUTINE_UNIFORM: case GL_TESS_EVALUATION_SUBROUTINE:
-    case GL_TESS_EVALUATION_SUBROUTINE_UNIFORM:
-      return Interface::Empty;
+    case GL_PROGRAM_INPUT:
+    case GL_PROGRAM_OUTPUT:
+    case GL_TRANSFORM_FEEDBACK_VARYING:
+    case GL_TRANSFORM_FEEDBACK_BUFFER:
+    case GL_COMPUTE_SUBROUTINE:
+    case GL_COMPUTE_SUBROUTINE_UNIFORM:
+    case GL_VERTEX_SUBROUTINE:
+    case GL_FRAGMENT_SUBROUTINE:
+    case GL_VERTEX_SUBROUTINE_UNIFORM:
+    case GL_FRAGMENT_SUBROUTINE_UNIFORM:
+    case GL_GEOMETRY_SUBROUTINE:
+    case GL_GEOMETRY_SUBROUTINE_UNIFORM:
+    case GL_TESS_CONTROL_SUBROUTINE:
+    case GL_TESS_CONTROL_SUBROUTINE_UNIFORM:
+    case GL_TESS_EVALUATION_SUBROUTINE:
+    case GL_TESS_EVALUATION_SUBROUTINE_UNIFORM: return Interface::Empty;
     default: return Interface::Invalid;
   }
 }
@@ -42,9 +51,15 @@ std::vector<std::string> resource_names(const translator::GlLinkedProgram& p, In
       for (const auto& m : p.uniform_block_members) names.push_back(m.name);
       for (const auto& a : p.atomic_counters) names.push_back(a.array_size > 1 ? a.name + "[0]" : a.name);
       break;
-    case Interface::UniformBlock: for (const auto& b : p.uniform_blocks) names.push_back(b.name); break;
-    case Interface::StorageBlock: for (const auto& b : p.storage_blocks) names.push_back(b.name); break;
-    case Interface::BufferVariable: for (const auto& v : p.buffer_variables) names.push_back(v.name); break;
+    case Interface::UniformBlock:
+      for (const auto& b : p.uniform_blocks) names.push_back(b.name);
+      break;
+    case Interface::StorageBlock:
+      for (const auto& b : p.storage_blocks) names.push_back(b.name);
+      break;
+    case Interface::BufferVariable:
+      for (const auto& v : p.buffer_variables) names.push_back(v.name);
+      break;
     case Interface::AtomicCounterBuffer: names.resize(p.atomic_counter_buffers.size()); break;
     default: break;
   }
@@ -91,10 +106,11 @@ namespace {
 std::optional<GLint> referenced_by(GLenum prop) {
   switch (prop) {
     case GL_REFERENCED_BY_COMPUTE_SHADER: return 1;
-    case GL_REFERENCED_BY_VERTEX_SHADER: case GL_REFERENCED_BY_FRAGMENT_SHADER:
-    case GL_REFERENCED_BY_GEOMETRY_SHADER: case GL_REFERENCED_BY_TESS_CONTROL_SHADER:
-    case GL_REFERENCED_BY_TESS_EVALUATION_SHADER:
-      return 0;
+    case GL_REFERENCED_BY_VERTEX_SHADER:
+    case GL_REFERENCED_BY_FRAGMENT_SHADER:
+    case GL_REFERENCED_BY_GEOMETRY_SHADER:
+    case GL_REFERENCED_BY_TESS_CONTROL_SHADER:
+    case GL_REFERENCED_BY_TESS_EVALUATION_SHADER: return 0;
     default: return std::nullopt;
   }
 }
@@ -119,7 +135,8 @@ bool append_member_property(const translator::GlBlockMember& m, bool buffer_vari
       out.push_back(static_cast<GLint>(m.top_level_array_stride));
       break;
     // Uniform-block members have no location and are no atomic counters.
-    case GL_LOCATION: case GL_ATOMIC_COUNTER_BUFFER_INDEX:
+    case GL_LOCATION:
+    case GL_ATOMIC_COUNTER_BUFFER_INDEX:
       if (buffer_variable) return false;
       out.push_back(-1);
       break;
@@ -230,8 +247,9 @@ bool append_resource_property(const Executable& exe, Interface i, GLuint index, 
   switch (i) {
     case Interface::Uniform: return append_uniform_property(exe, index, prop, out);
     case Interface::BufferVariable: return append_member_property(exe.program.buffer_variables[index], true, prop, out);
-    case Interface::UniformBlock: case Interface::StorageBlock: case Interface::AtomicCounterBuffer:
-      return append_block_property(exe.program, i, index, prop, out);
+    case Interface::UniformBlock:
+    case Interface::StorageBlock:
+    case Interface::AtomicCounterBuffer: return append_block_property(exe.program, i, index, prop, out);
     default: return false;
   }
 }
@@ -284,8 +302,9 @@ GLAPI void APIENTRY glGetProgramInterfaceiv(GLuint program, GLenum programInterf
           programInterface != GL_FRAGMENT_SUBROUTINE_UNIFORM && programInterface != GL_GEOMETRY_SUBROUTINE_UNIFORM &&
           programInterface != GL_TESS_CONTROL_SUBROUTINE_UNIFORM &&
           programInterface != GL_TESS_EVALUATION_SUBROUTINE_UNIFORM) {
-        ctx->set_error(GL_INVALID_OPERATION,
-                       "glGetProgramInterfaceiv: GL_MAX_NUM_COMPATIBLE_SUBROUTINES needs a subroutine-uniform interface");
+        ctx->set_error(
+            GL_INVALID_OPERATION,
+            "glGetProgramInterfaceiv: GL_MAX_NUM_COMPATIBLE_SUBROUTINES needs a subroutine-uniform interface");
         return;
       }
       break;
@@ -301,7 +320,8 @@ GLAPI GLuint APIENTRY glGetProgramResourceIndex(GLuint program, GLenum programIn
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceIndex", ok);
   if (!ok) return GL_INVALID_INDEX;
   const Interface i = interface_of(programInterface);
-  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
+  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer ||
+      programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceIndex: invalid programInterface");
     return GL_INVALID_INDEX;
   }
@@ -317,7 +337,8 @@ GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInter
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceName", ok);
   if (!ok) return;
   const Interface i = interface_of(programInterface);
-  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
+  if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer ||
+      programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceName: invalid programInterface");
     return;
   }
@@ -336,14 +357,12 @@ GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInter
 
 GLAPI GLint APIENTRY glGetProgramResourceLocation(GLuint program, GLenum programInterface, const GLchar* name) {
   BISMUTH_GL_BEGIN(-1)
-  const bool valid = programInterface == GL_UNIFORM || programInterface == GL_PROGRAM_INPUT ||
-                     programInterface == GL_PROGRAM_OUTPUT || programInterface == GL_TRANSFORM_FEEDBACK_BUFFER ||
-                     programInterface == GL_VERTEX_SUBROUTINE_UNIFORM ||
-                     programInterface == GL_TESS_CONTROL_SUBROUTINE_UNIFORM ||
-                     programInterface == GL_TESS_EVALUATION_SUBROUTINE_UNIFORM ||
-                     programInterface == GL_GEOMETRY_SUBROUTINE_UNIFORM ||
-                     programInterface == GL_FRAGMENT_SUBROUTINE_UNIFORM ||
-                     programInterface == GL_COMPUTE_SUBROUTINE_UNIFORM;
+  const bool valid =
+      programInterface == GL_UNIFORM || programInterface == GL_PROGRAM_INPUT || programInterface == GL_PROGRAM_OUTPUT ||
+      programInterface == GL_TRANSFORM_FEEDBACK_BUFFER || programInterface == GL_VERTEX_SUBROUTINE_UNIFORM ||
+      programInterface == GL_TESS_CONTROL_SUBROUTINE_UNIFORM ||
+      programInterface == GL_TESS_EVALUATION_SUBROUTINE_UNIFORM || programInterface == GL_GEOMETRY_SUBROUTINE_UNIFORM ||
+      programInterface == GL_FRAGMENT_SUBROUTINE_UNIFORM || programInterface == GL_COMPUTE_SUBROUTINE_UNIFORM;
   if (!valid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceLocation: invalid programInterface");
     return -1;
@@ -391,8 +410,8 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
   std::vector<GLint> out;
   for (GLsizei k = 0; k < propCount; ++k) {
     if (!append_resource_property(*exe, i, index, props[k], out)) {
-      ctx->set_error(GL_INVALID_OPERATION, "glGetProgramResourceiv: property " + hex(props[k]) +
-                                               " is not valid for this interface");
+      ctx->set_error(GL_INVALID_OPERATION,
+                     "glGetProgramResourceiv: property " + hex(props[k]) + " is not valid for this interface");
       return;
     }
   }

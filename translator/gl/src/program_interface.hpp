@@ -13,7 +13,7 @@
 namespace bismuth::gl {
 
 enum class Interface {
-  Uniform,              // default-block uniforms, then uniform-block members, then atomic counters
+  Uniform,  // default-block uniforms, then uniform-block members, then atomic counters
   UniformBlock,
   StorageBlock,
   BufferVariable,

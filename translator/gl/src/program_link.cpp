@@ -37,6 +37,50 @@ uint32_t components(uint32_t gl_type) {
   }
 }
 
+
+// Default-block uniforms take the locations they declare (`layout(location = N)`, GLSL 4.60 §4.4.3; every
+// ARB_gl_spirv uniform), an array N .. N+size-1; the others take the lowest free runs, in declaration order, so
+// that no two overlap (GL 4.6 §7.6: "uniforms without an explicit location are assigned ... not used by any explicit
+// location"). Named uniforms are found by name too: "a", "a[0]" .. "a[size-1]" for arrays.
+void assign_uniform_locations(Executable& exe) {
+  translator::GlLinkedProgram& p = exe.program;
+  auto place = [&](uint32_t u, size_t first, uint32_t elements) {
+    if (exe.locations.size() < first + elements) exe.locations.resize(first + elements, {Location::kUnused, 0});
+    for (uint32_t e = 0; e < elements; ++e) exe.locations[first + e] = {u, e};
+  };
+  auto elements_of = [](const translator::GlUniform& u) { return std::max<uint32_t>(1, u.array_size); };
+  for (uint32_t u = 0; u < p.uniforms.size(); ++u) {
+    if (p.uniforms[u].location >= 0) place(u, static_cast<size_t>(p.uniforms[u].location), elements_of(p.uniforms[u]));
+  }
+  size_t next = 0;  // the lowest location that may be free
+  for (uint32_t u = 0; u < p.uniforms.size(); ++u) {
+    translator::GlUniform& uniform = p.uniforms[u];
+    const uint32_t elements = elements_of(uniform);
+    if (uniform.location < 0) {
+      auto free_run = [&](size_t first) {
+        for (size_t l = first; l < first + elements; ++l) {
+          if (l < exe.locations.size() && exe.locations[l].uniform != Location::kUnused) return false;
+        }
+        return true;
+      };
+      while (!free_run(next)) ++next;
+      uniform.location = static_cast<int32_t>(next);
+      place(u, next, elements);
+      next += elements;
+    }
+    if (uniform.name.empty()) continue;  // ARB_gl_spirv: by location only (glGetUniformLocation gives -1)
+    const auto base = static_cast<GLint>(uniform.location);
+    exe.location_by_name[uniform.name] = base;
+    const std::string& n = uniform.name;
+    if (n.size() > 3 && n.compare(n.size() - 3, 3, "[0]") == 0) {
+      const std::string stem = n.substr(0, n.size() - 3);
+      exe.location_by_name[stem] = base;
+      for (uint32_t e = 1; e < uniform.array_size; ++e) {
+        exe.location_by_name[stem + "[" + std::to_string(e) + "]"] = base + static_cast<GLint>(e);
+      }
+    }
+  }
+}
 }  // namespace
 
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
@@ -118,30 +162,13 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   exe->shader = std::move(*shader);
   if (variable) exe->prewarm = prewarm_variable_size(*ctx->device_state.cache, exe->shader, exe->subgroup_size);
 
-  for (uint32_t u = 0; u < p.uniforms.size(); ++u) {
-    translator::GlUniform& uniform = p.uniforms[u];
+  for (const translator::GlUniform& uniform : p.uniforms) {
     // Every element glUniform* may write lies inside the block (never past the CPU copy or the buffer).
     const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
                          scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
     p.default_uniform_block_size = std::max(p.default_uniform_block_size, end);
-    const uint32_t elements = std::max<uint32_t>(1, uniform.array_size);
-    if (uniform.location >= 0) {
-      // ARB_gl_spirv: SPIR-V uniforms have explicit locations and no names (glGetUniformLocation gives -1).
-      const auto first = static_cast<size_t>(uniform.location);
-      if (exe->locations.size() < first + elements) exe->locations.resize(first + elements, {Location::kUnused, 0});
-      for (uint32_t e = 0; e < elements; ++e) exe->locations[first + e] = {u, e};
-      continue;
-    }
-    const GLint base = static_cast<GLint>(exe->locations.size());
-    for (uint32_t e = 0; e < elements; ++e) exe->locations.push_back({u, e});
-    exe->location_by_name[uniform.name] = base;
-    const std::string& n = uniform.name;
-    if (n.size() > 3 && n.compare(n.size() - 3, 3, "[0]") == 0) {
-      const std::string stem = n.substr(0, n.size() - 3);
-      exe->location_by_name[stem] = base;
-      for (uint32_t e = 1; e < uniform.array_size; ++e) exe->location_by_name[stem + "[" + std::to_string(e) + "]"] = base + static_cast<GLint>(e);
-    }
   }
+  assign_uniform_locations(*exe);
   if (p.default_uniform_block_size > 0) {
     exe->uniform_data.assign(p.default_uniform_block_size, std::byte{0});
     auto buffer = backend::Buffer::create(*ctx->device_state.device, p.default_uniform_block_size);

@@ -37,15 +37,16 @@ namespace bismuth::translator {
 // point feeds it: GL binding -> Vulkan descriptor is resolved at dispatch, never written into the module. While
 // compiling, glslang places blocks with a declared binding in per-kind ranges (shader-storage b -> b, uniform
 // b -> kUniformBufferBase + b, the default uniform block at kDefaultUniformBlockBinding) and numbers the others
-// itself. The maxima are the binding counts Bismuth exposes to GL.
+// itself. The maxima are the binding counts Bismuth exposes to GL: MAX_UNIFORM_BUFFER_BINDINGS is GL 4.6's minimum,
+// 84 (OpenGL ES 3.2 asks 72).
 struct GlBindingMap {
   static constexpr uint32_t kDescriptorSet = 0;
   static constexpr uint32_t kMaxShaderStorageBufferBindings = 32;
-  static constexpr uint32_t kUniformBufferBase = 32;
-  static constexpr uint32_t kMaxUniformBufferBindings = 32;
-  static constexpr uint32_t kAtomicCounterBufferBase = 64;
+  static constexpr uint32_t kUniformBufferBase = kMaxShaderStorageBufferBindings;
+  static constexpr uint32_t kMaxUniformBufferBindings = 84;
+  static constexpr uint32_t kAtomicCounterBufferBase = kUniformBufferBase + kMaxUniformBufferBindings;
   static constexpr uint32_t kMaxAtomicCounterBufferBindings = 8;
-  static constexpr uint32_t kDefaultUniformBlockBinding = 72;
+  static constexpr uint32_t kDefaultUniformBlockBinding = kAtomicCounterBufferBase + kMaxAtomicCounterBufferBindings;
 };
 
 // SpecIds a variable-group-size program's size is specialised through (x, y, z). High enough not to meet the
@@ -99,7 +100,8 @@ struct GlUniform {
   uint32_t offset = 0;       // byte offset in the default uniform block
   uint32_t array_stride = 0;
   uint32_t matrix_stride = 0;
-  // The explicit location of an ARB_gl_spirv uniform (which has no name); -1: locations follow declaration order.
+  // The declared location (`layout(location = N)`; every ARB_gl_spirv uniform, which has no name); -1: the link
+  // assigns one (the GL shim's program_link.cpp).
   int32_t location = -1;
 };
 
