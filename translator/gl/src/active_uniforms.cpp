@@ -78,7 +78,7 @@ const Executable* active_resource(Context* ctx, GLuint program, Interface i, GLu
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, func, ok);
   if (!ok) return nullptr;
-  const size_t count = exe ? resource_names(exe->program, i).size() : 0;
+  const size_t count = exe ? resource_names(*exe, i).size() : 0;
   if (index >= count) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(index) +
                                          " is not the index of an active " + what + " (the program has " +
@@ -126,7 +126,7 @@ GLAPI void APIENTRY glGetActiveUniform(GLuint program, GLuint index, GLsizei buf
   append_resource_property(*exe, Interface::Uniform, index, GL_TYPE, props);
   if (size) *size = std::max(props[0], 1);  // an unsized array reports 1 here
   if (type) *type = static_cast<GLenum>(props[1]);
-  copy_string(resource_names(exe->program, Interface::Uniform)[index], bufSize, length, name);
+  copy_string(resource_names(*exe, Interface::Uniform)[index], bufSize, length, name);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -140,7 +140,7 @@ GLAPI void APIENTRY glGetActiveUniformName(GLuint program, GLuint uniformIndex, 
   const Executable* exe =
       active_resource(ctx, program, Interface::Uniform, uniformIndex, "uniform", "glGetActiveUniformName");
   if (!exe) return;
-  copy_string(resource_names(exe->program, Interface::Uniform)[uniformIndex], bufSize, length, uniformName);
+  copy_string(resource_names(*exe, Interface::Uniform)[uniformIndex], bufSize, length, uniformName);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -187,7 +187,7 @@ GLAPI void APIENTRY glGetUniformIndices(GLuint program, GLsizei uniformCount, co
     return;
   }
   const std::vector<std::string> names =
-      exe ? resource_names(exe->program, Interface::Uniform) : std::vector<std::string>{};
+      exe ? resource_names(*exe, Interface::Uniform) : std::vector<std::string>{};
   for (GLsizei k = 0; k < uniformCount && uniformIndices; ++k) {
     const GLchar* n = uniformNames ? uniformNames[k] : nullptr;
     uniformIndices[k] = n ? resource_index(names, n).value_or(GL_INVALID_INDEX) : GL_INVALID_INDEX;
@@ -200,7 +200,7 @@ GLAPI GLuint APIENTRY glGetUniformBlockIndex(GLuint program, const GLchar* unifo
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetUniformBlockIndex", ok);
   if (!exe || uniformBlockName == nullptr) return GL_INVALID_INDEX;
-  return resource_index(resource_names(exe->program, Interface::UniformBlock), uniformBlockName)
+  return resource_index(resource_names(*exe, Interface::UniformBlock), uniformBlockName)
       .value_or(GL_INVALID_INDEX);
   BISMUTH_GL_END(GL_INVALID_INDEX)
 }

@@ -6,6 +6,7 @@
 #include "program_interface.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 
 #include "gl_objects.hpp"
@@ -19,8 +20,8 @@ Interface interface_of(GLenum e) {
     case GL_SHADER_STORAGE_BLOCK: return Interface::StorageBlock;
     case GL_BUFFER_VARIABLE: return Interface::BufferVariable;
     case GL_ATOMIC_COUNTER_BUFFER: return Interface::AtomicCounterBuffer;
-    case GL_PROGRAM_INPUT:
-    case GL_PROGRAM_OUTPUT:
+    case GL_PROGRAM_INPUT: return Interface::ProgramInput;
+    case GL_PROGRAM_OUTPUT: return Interface::ProgramOutput;
     case GL_TRANSFORM_FEEDBACK_VARYING:
     case GL_TRANSFORM_FEEDBACK_BUFFER:
     case GL_COMPUTE_SUBROUTINE:
@@ -43,7 +44,18 @@ size_t active_uniform_count(const translator::GlLinkedProgram& p) {
   return p.uniforms.size() + p.uniform_block_members.size() + p.atomic_counters.size();
 }
 
-std::vector<std::string> resource_names(const translator::GlLinkedProgram& p, Interface i) {
+namespace {
+
+// The variables of a program interface of a graphics program; empty for compute programs.
+const std::vector<translator::GlStageVariable>* io_variables(const Executable& exe, Interface i) {
+  if (!exe.graphics || (i != Interface::ProgramInput && i != Interface::ProgramOutput)) return nullptr;
+  return i == Interface::ProgramInput ? &exe.graphics->inputs : &exe.graphics->outputs;
+}
+
+}  // namespace
+
+std::vector<std::string> resource_names(const Executable& exe, Interface i) {
+  const translator::GlLinkedProgram& p = exe.program;
   std::vector<std::string> names;
   switch (i) {
     case Interface::Uniform:
@@ -61,14 +73,63 @@ std::vector<std::string> resource_names(const translator::GlLinkedProgram& p, In
       for (const auto& v : p.buffer_variables) names.push_back(v.name);
       break;
     case Interface::AtomicCounterBuffer: names.resize(p.atomic_counter_buffers.size()); break;
+    case Interface::ProgramInput:
+    case Interface::ProgramOutput:
+      if (const auto* variables = io_variables(exe, i)) {
+        for (const auto& v : *variables) names.push_back(v.name);
+      }
+      break;
     default: break;
   }
   return names;
 }
 
+GLint io_location(const Executable& exe, Interface i, GLuint index) {
+  const auto* variables = io_variables(exe, i);
+  if (variables == nullptr || index >= variables->size()) return -1;
+  const translator::GlStageVariable& v = (*variables)[index];
+  if (v.location >= 0) return v.location;
+  if (v.name.starts_with("gl_")) return -1;
+  const translator::ShaderStage stage =
+      i == Interface::ProgramInput ? exe.graphics->stages.front() : exe.graphics->stages.back();
+  const bool assigned = (i == Interface::ProgramInput && stage == translator::ShaderStage::Vertex) ||
+                        (i == Interface::ProgramOutput && stage == translator::ShaderStage::Fragment);
+  if (!assigned) return -1;
+  // The lowest locations the declared ones leave free, one per array element, in declaration order.
+  std::vector<bool> used;
+  auto mark = [&](int32_t first, uint32_t count) {
+    if (used.size() < static_cast<size_t>(first) + count) used.resize(static_cast<size_t>(first) + count, false);
+    for (uint32_t k = 0; k < count; ++k) used[static_cast<size_t>(first) + k] = true;
+  };
+  for (const auto& other : *variables) {
+    if (other.location >= 0) mark(other.location, std::max<uint32_t>(1, other.array_size));
+  }
+  int32_t next = 0;
+  for (GLuint k = 0; k <= index; ++k) {
+    const translator::GlStageVariable& w = (*variables)[k];
+    if (w.location >= 0 || w.name.starts_with("gl_")) continue;
+    const uint32_t count = std::max<uint32_t>(1, w.array_size);
+    auto free_run = [&](int32_t first) {
+      for (uint32_t c = 0; c < count; ++c) {
+        const size_t l = static_cast<size_t>(first) + c;
+        if (l < used.size() && used[l]) return false;
+      }
+      return true;
+    };
+    while (!free_run(next)) ++next;
+    if (k == index) return next;
+    mark(next, count);
+    next += static_cast<int32_t>(count);
+  }
+  return -1;
+}
+
 GLint active_uniform_max_length(const translator::GlLinkedProgram& p) {
   GLint m = 0;
-  for (const auto& n : resource_names(p, Interface::Uniform)) m = std::max(m, static_cast<GLint>(n.size()) + 1);
+  auto name_length = [&](const std::string& n) { m = std::max(m, static_cast<GLint>(n.size()) + 1); };
+  for (const auto& u : p.uniforms) name_length(u.name);
+  for (const auto& b : p.uniform_block_members) name_length(b.name);
+  for (const auto& a : p.atomic_counters) name_length(a.array_size > 1 ? a.name + "[0]" : a.name);
   return m;
 }
 
@@ -232,16 +293,63 @@ bool append_block_property(const translator::GlLinkedProgram& p, Interface i, GL
   return true;
 }
 
+// A program input or output (Table 7.2): of the first stage's inputs or the last stage's outputs.
+bool append_io_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  const translator::GlStageVariable& v =
+      (i == Interface::ProgramInput ? exe.graphics->inputs : exe.graphics->outputs)[index];
+  const translator::ShaderStage stage =
+      i == Interface::ProgramInput ? exe.graphics->stages.front() : exe.graphics->stages.back();
+  auto stage_of = [](GLenum p) -> std::optional<translator::ShaderStage> {
+    switch (p) {
+      case GL_REFERENCED_BY_VERTEX_SHADER: return translator::ShaderStage::Vertex;
+      case GL_REFERENCED_BY_TESS_CONTROL_SHADER: return translator::ShaderStage::TessControl;
+      case GL_REFERENCED_BY_TESS_EVALUATION_SHADER: return translator::ShaderStage::TessEvaluation;
+      case GL_REFERENCED_BY_GEOMETRY_SHADER: return translator::ShaderStage::Geometry;
+      case GL_REFERENCED_BY_FRAGMENT_SHADER: return translator::ShaderStage::Fragment;
+      default: return std::nullopt;
+    }
+  };
+  if (prop == GL_REFERENCED_BY_COMPUTE_SHADER) {
+    out.push_back(0);
+    return true;
+  }
+  if (auto s = stage_of(prop)) {
+    out.push_back(*s == stage ? 1 : 0);
+    return true;
+  }
+  switch (prop) {
+    case GL_TYPE: out.push_back(static_cast<GLint>(v.gl_type)); break;
+    case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(v.array_size)); break;
+    case GL_LOCATION: out.push_back(io_location(exe, i, index)); break;
+    case GL_IS_PER_PATCH: out.push_back(0); break;
+    case GL_LOCATION_COMPONENT: out.push_back(0); break;
+    case GL_LOCATION_INDEX:
+      // "For the property LOCATION_INDEX, ... the fragment color index ...; -1 for variables without a location"
+      if (i != Interface::ProgramOutput) return false;
+      out.push_back(stage == translator::ShaderStage::Fragment && io_location(exe, i, index) >= 0 ? 0 : -1);
+      break;
+    default: return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  if (i == Interface::ProgramInput || i == Interface::ProgramOutput) {
+    if (prop == GL_NAME_LENGTH) {
+      out.push_back(static_cast<GLint>(resource_names(exe, i)[index].size()) + 1);
+      return true;
+    }
+    return append_io_property(exe, i, index, prop, out);
+  }
   if (const std::optional<GLint> referenced = referenced_by(prop)) {
     out.push_back(*referenced);
     return true;
   }
   if (prop == GL_NAME_LENGTH) {
     if (i == Interface::AtomicCounterBuffer) return false;
-    out.push_back(static_cast<GLint>(resource_names(exe.program, i)[index].size()) + 1);
+    out.push_back(static_cast<GLint>(resource_names(exe, i)[index].size()) + 1);
     return true;
   }
   switch (i) {
@@ -254,6 +362,31 @@ bool append_resource_property(const Executable& exe, Interface i, GLuint index, 
   }
 }
 
+}  // namespace bismuth::gl
+
+namespace bismuth::gl {
+namespace {
+
+// GetProgramResourceLocation's matching for inputs and outputs (GL 4.6 §7.3.1.1): the variable's name, its base
+// name for "a[0]", or an element "a[k]" of an active array (its location plus k).
+GLint io_name_location(const Executable& exe, Interface i, const std::string& name) {
+  const std::vector<std::string> names = resource_names(exe, i);
+  if (auto index = resource_index(names, name)) return io_location(exe, i, *index);
+  const size_t bracket = name.rfind('[');
+  if (bracket == std::string::npos || !name.ends_with("]")) return -1;
+  const std::string base = name.substr(0, bracket);
+  uint32_t element = 0;
+  auto [ptr, ec] = std::from_chars(name.data() + bracket + 1, name.data() + name.size() - 1, element);
+  if (ec != std::errc() || ptr != name.data() + name.size() - 1) return -1;
+  auto index = resource_index(names, base);
+  if (!index) return -1;
+  const auto& variables = i == Interface::ProgramInput ? exe.graphics->inputs : exe.graphics->outputs;
+  if (element >= variables[*index].array_size) return -1;
+  const GLint first = io_location(exe, i, *index);
+  return first < 0 ? -1 : first + static_cast<GLint>(element);
+}
+
+}  // namespace
 }  // namespace bismuth::gl
 
 using namespace bismuth;
@@ -272,7 +405,7 @@ GLAPI void APIENTRY glGetProgramInterfaceiv(GLuint program, GLenum programInterf
     return;
   }
   std::vector<std::string> names;
-  if (exe) names = resource_names(exe->program, i);
+  if (exe) names = resource_names(*exe, i);
   GLint v = 0;
   switch (pname) {
     case GL_ACTIVE_RESOURCES: v = static_cast<GLint>(names.size()); break;
@@ -326,7 +459,7 @@ GLAPI GLuint APIENTRY glGetProgramResourceIndex(GLuint program, GLenum programIn
     return GL_INVALID_INDEX;
   }
   if (!exe || name == nullptr) return GL_INVALID_INDEX;
-  return resource_index(resource_names(exe->program, i), name).value_or(GL_INVALID_INDEX);
+  return resource_index(resource_names(*exe, i), name).value_or(GL_INVALID_INDEX);
   BISMUTH_GL_END(GL_INVALID_INDEX)
 }
 
@@ -342,7 +475,7 @@ GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInter
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceName: invalid programInterface");
     return;
   }
-  const auto names = exe ? resource_names(exe->program, i) : std::vector<std::string>{};
+  const auto names = exe ? resource_names(*exe, i) : std::vector<std::string>{};
   if (index >= names.size()) {
     ctx->set_error(GL_INVALID_VALUE, "glGetProgramResourceName: index is not an active resource");
     return;
@@ -368,7 +501,11 @@ GLAPI GLint APIENTRY glGetProgramResourceLocation(GLuint program, GLenum program
     return -1;
   }
   const Executable* exe = linked_executable(ctx, program, "glGetProgramResourceLocation");
-  if (!exe || name == nullptr || programInterface != GL_UNIFORM) return -1;
+  if (!exe || name == nullptr) return -1;
+  if (programInterface == GL_PROGRAM_INPUT || programInterface == GL_PROGRAM_OUTPUT) {
+    return io_name_location(*exe, interface_of(programInterface), name);
+  }
+  if (programInterface != GL_UNIFORM) return -1;
   auto it = exe->location_by_name.find(name);
   return it == exe->location_by_name.end() ? -1 : it->second;
   BISMUTH_GL_END(-1)
@@ -381,9 +518,11 @@ GLAPI GLint APIENTRY glGetProgramResourceLocationIndex(GLuint program, GLenum pr
     return -1;
   }
   const Executable* exe = linked_executable(ctx, program, "glGetProgramResourceLocationIndex");
-  (void)exe;
-  (void)name;
-  return -1;  // only fragment outputs have a location index; a compute program has no outputs
+  if (!exe || name == nullptr || !exe->graphics || exe->graphics->stages.back() != translator::ShaderStage::Fragment) {
+    return -1;  // only fragment outputs have a location index
+  }
+  // Without dual-source blending every fragment output with a location has index 0.
+  return io_name_location(*exe, Interface::ProgramOutput, name) >= 0 ? 0 : -1;
   BISMUTH_GL_END(-1)
 }
 
@@ -398,7 +537,7 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceiv: invalid programInterface");
     return;
   }
-  const auto names = exe ? resource_names(exe->program, i) : std::vector<std::string>{};
+  const auto names = exe ? resource_names(*exe, i) : std::vector<std::string>{};
   if (index >= names.size()) {
     ctx->set_error(GL_INVALID_VALUE, "glGetProgramResourceiv: index is not an active resource");
     return;

@@ -18,14 +18,16 @@ enum class Interface {
   StorageBlock,
   BufferVariable,
   AtomicCounterBuffer,  // no names
-  Empty,                // valid interfaces a compute program has nothing in (inputs, outputs, subroutines, ...)
+  ProgramInput,         // the first stage's inputs (graphics programs; a compute program has none)
+  ProgramOutput,        // the last stage's outputs
+  Empty,                // valid interfaces Bismuth's programs have nothing in (subroutines, transform feedback)
   Invalid,
 };
 
 Interface interface_of(GLenum program_interface);
 
 // The resource names of `i` in index order (AtomicCounterBuffer: one empty name per buffer).
-std::vector<std::string> resource_names(const translator::GlLinkedProgram& p, Interface i);
+std::vector<std::string> resource_names(const Executable& exe, Interface i);
 
 // GL_UNIFORM resources.
 size_t active_uniform_count(const translator::GlLinkedProgram& p);
@@ -38,6 +40,11 @@ std::optional<GLuint> resource_index(const std::vector<std::string>& names, cons
 // Appends property `prop` of resource `index` of `i` to `out` (Table 7.2); false when `i` has no such property.
 // `index` must be valid.
 bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out);
+
+// The location GL reports for program input or output `index` (GL 4.6 §7.3.1.1, LOCATION): the declared one; for
+// vertex shader inputs and fragment shader outputs without one, the one the link assigns (the lowest free
+// locations, in declaration order); -1 for built-ins ("gl_...") and other stages' variables without one.
+GLint io_location(const Executable& exe, Interface i, GLuint index);
 
 // Returns the linked executable, or null with INVALID_OPERATION set ("the program is not linked").
 const Executable* linked_executable(Context* ctx, GLuint program, const char* func);
