@@ -91,6 +91,39 @@ const std::vector<ExtensionCase>& desktop_cases() {
        "       subgroupShuffle(o[3], 0u) + subgroupShuffleUp(o[3], 1u) + subgroupClusteredAdd(o[3], 4u) +\n"
        "       subgroupQuadBroadcast(o[3], 0u);",
        140},
+      // ARB_shader_clock ("written against version 4.50" and no other GLSL requirement; clockARB "if
+      // GL_ARB_gpu_shader_int64 is supported"), EXT_shader_realtime_clock ("requires OpenGL 4.4"),
+      // NV_shader_atomic_float, INTEL_shader_atomic_float_minmax ("OpenGL 4.2, OpenGL ES 3.1,
+      // ARB_shader_storage_buffer_object, or ARB_compute_shader is required"): no GLSL version below compute's.
+      {"ARB_shader_clock",
+       {"GL_ARB_gpu_shader_int64", "GL_ARB_shader_clock"},
+       "",
+       "uvec2 t = clock2x32ARB(); uint64_t c = clockARB(); o[0] = t.x + t.y + uint(c);",
+       140},
+      {"ARB_shader_clock without int64", {"GL_ARB_shader_clock"}, "", "o[0] = clock2x32ARB().y;", 140},
+      {"EXT_shader_realtime_clock",
+       {"GL_ARB_gpu_shader_int64", "GL_EXT_shader_realtime_clock"},
+       "",
+       "uvec2 t = clockRealtime2x32EXT(); uint64_t c = clockRealtimeEXT(); o[0] = t.x + uint(c >> 32);",
+       140},
+      {"NV_shader_atomic_float",
+       {"GL_NV_shader_atomic_float"},
+       "layout(std430, binding = 1) buffer F { float f; };\nshared float s;\n",
+       "o[0] = uint(atomicAdd(f, 1.5) + atomicExchange(f, 2.0) + atomicAdd(s, 0.5) + atomicExchange(s, 1.0));",
+       140},
+      {"INTEL_shader_atomic_float_minmax",
+       {"GL_INTEL_shader_atomic_float_minmax"},
+       "layout(std430, binding = 1) buffer F { float f; };\nshared float s;\n",
+       "o[0] = uint(atomicMin(f, -1.5) + atomicMax(f, 2.0) + atomicMin(s, 0.5) + atomicMax(s, -1.0) +\n"
+       "            atomicExchange(f, 3.0) + atomicExchange(s, 4.0));",
+       140},
+      // NV_compute_shader_derivatives: "can be applied to OpenGL GLSL versions 4.50 (#version 450) and higher".
+      {"NV_compute_shader_derivatives",
+       {"GL_NV_compute_shader_derivatives"},
+       "layout(derivative_group_linearNV) in;\n",
+       "float v = float(o[1] + gl_LocalInvocationIndex);\n"
+       "o[0] = uint(dFdx(v) + dFdy(v) + fwidth(v) + dFdxFine(v) + dFdyCoarse(v) + fwidthFine(v));",
+       450},
       {"ARB_gpu_shader_fp64",
        {"GL_ARB_gpu_shader_fp64"},
        "",
@@ -352,4 +385,47 @@ TEST_CASE("GLSL ES 3.10 and 3.20 atomic counter functions compile") {
     INFO(failure);
     CHECK(failure.empty());
   }
+}
+
+TEST_CASE("GL_NV_compute_shader_derivatives below GLSL 4.50 and GLSL ES 3.20 is an error that names its rule") {
+  // NV_compute_shader_derivatives, Dependencies: "This extension can be applied to OpenGL GLSL versions 4.50
+  // (#version 450) and higher" and "to OpenGL ES ESSL versions 3.20 (#version 320) and higher". Below them the
+  // extension is not supported, and GLSL 4.60 §3.3 says "require ... Give a compile-time error on the #extension
+  // if the extension extension_name is not supported" and "enable ... Warn on the #extension".
+  for (const char* version : {"150", "330", "400", "410", "420", "430", "440", "310 es"}) {
+    INFO("#version " << version);
+    const bool es = std::string_view(version).ends_with("es");
+    const std::string head = std::string("#version ") + version + "\n" +
+                             (es || std::atoi(version) >= 430 ? "" : "#extension GL_ARB_compute_shader : require\n");
+    const std::string rest =
+        "layout(local_size_x = 4) in;\nlayout(derivative_group_linearNV) in;\n"
+        "shared float s;\nvoid main() { s = dFdx(s); }\n";
+    auto required = GlShader::compile(head + "#extension GL_NV_compute_shader_derivatives : require\n" + rest);
+    CHECK_FALSE(required->ok());
+    INFO(required->info_log());
+    CHECK_THAT(required->info_log(), Catch::Contains("GL_NV_compute_shader_derivatives") &&
+                                         Catch::Contains("4.50 (#version 450) and higher") && Catch::Contains("error"));
+    // `enable` warns, and the extension stays off: its layout and dFdx in compute are not there.
+    auto enabled = GlShader::compile(head + "#extension GL_NV_compute_shader_derivatives : enable\n" + rest);
+    CHECK_FALSE(enabled->ok());
+    CHECK_THAT(enabled->info_log(), Catch::Contains("warning") && Catch::Contains("(#version 450) and higher"));
+    auto unused = GlShader::compile(head + "#extension GL_NV_compute_shader_derivatives : enable\n" +
+                                    "layout(local_size_x = 4) in;\nvoid main() {}\n");
+    INFO(unused->info_log());
+    CHECK(unused->ok());
+  }
+}
+
+TEST_CASE("GLSL ES 3.20 accepts GL_NV_compute_shader_derivatives") {
+  // NV_compute_shader_derivatives: "can be applied to OpenGL ES ESSL versions 3.20 (#version 320) and higher".
+  const std::string head = "#version 320 es\n";
+  const std::string rest =
+      "layout(local_size_x = 2, local_size_y = 2) in;\nlayout(derivative_group_quadsNV) in;\n"
+      "layout(std430, binding = 0) buffer Out { highp float o[]; };\n"
+      "void main() { highp float v = o[gl_LocalInvocationIndex]; o[0] = dFdx(v) + dFdy(v) + fwidth(v); }\n";
+  const std::string failure =
+      compile_link_validate(head + "#extension GL_NV_compute_shader_derivatives : require\n" + rest);
+  INFO(failure);
+  CHECK(failure.empty());
+  CHECK_FALSE(GlShader::compile(head + rest)->ok());
 }

@@ -119,6 +119,30 @@ std::string atomic_int64_declarations(bool) {
   return d;
 }
 
+// GL_ARB_shader_clock (its §8.19 "Timing Functions"); clockARB returns uint64_t, so the prototypes name int64.
+std::string shader_clock_declarations(bool) {
+  return "uvec2 clock2x32ARB();\nuint64_t clockARB();\n";
+}
+
+// GL_EXT_shader_realtime_clock: the same pair for the device-wide clock.
+std::string realtime_clock_declarations(bool) {
+  return "uvec2 clockRealtime2x32EXT();\nuint64_t clockRealtimeEXT();\n";
+}
+
+// GL_EXT_shader_atomic_float (what GL_NV_shader_atomic_float becomes, nv_extension_rewrite.cpp): atomicAdd and
+// atomicExchange on float. As for the 64-bit atomics, the Vulkan compile says "buffer or shared variable only".
+std::string atomic_float_declarations(bool) {
+  return "float atomicAdd(inout float mem, float data);\nfloat atomicExchange(inout float mem, float data);\n";
+}
+
+// GL_EXT_shader_atomic_float2 (what GL_INTEL_shader_atomic_float_minmax becomes, device_extensions.cpp): atomicMin
+// and atomicMax on float; INTEL's atomicExchange comes from GL_EXT_shader_atomic_float, which the device check
+// enables in the preamble, out of this scan's sight, so it is declared here too (a repeated prototype is allowed).
+std::string atomic_float_minmax_declarations(bool) {
+  return "float atomicMin(inout float mem, float data);\nfloat atomicMax(inout float mem, float data);\n"
+         "float atomicExchange(inout float mem, float data);\n";
+}
+
 constexpr const char* kCounterOps[] = {"Add", "Subtract", "Min", "Max", "And", "Or", "Xor", "Exchange"};
 
 // GL_ARB_shader_atomic_counter_ops (GLSL 4.60 §8.10 keeps them without the suffix).
@@ -180,6 +204,25 @@ const std::vector<ShimmedExtension>& shimmed_extensions() {
        .compile_version = 460,
        .declarations = counter_ops_declarations,
        .renames = counter_ops_renames()},
+      // glslang declares the clocks for desktop GLSL from 450 only (never for ES), the float atomics from 440.
+      {.name = "GL_ARB_shader_clock",
+       .first_version = 450,
+       .compile_version = 450,
+       .declarations_use_int64 = true,
+       .declarations = shader_clock_declarations},
+      {.name = "GL_EXT_shader_realtime_clock",
+       .first_version = 450,
+       .compile_version = 450,
+       .declarations_use_int64 = true,
+       .declarations = realtime_clock_declarations},
+      {.name = "GL_EXT_shader_atomic_float",
+       .first_version = 440,
+       .compile_version = 440,
+       .declarations = atomic_float_declarations},
+      {.name = "GL_EXT_shader_atomic_float2",
+       .first_version = 440,
+       .compile_version = 440,
+       .declarations = atomic_float_minmax_declarations},
       {.name = "GL_EXT_shader_group_vote",
        .es = true,
        .glslang_knows_name = false,

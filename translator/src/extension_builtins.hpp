@@ -2,7 +2,9 @@
 // an enabled extension provides its built-ins whatever the #version; glslang declares some only from a later
 // version (GL_ARB_shader_group_vote from 430, GL_NV_shader_atomic_int64 from 440, GL_ARB_shader_ballot and
 // GL_ARB_gpu_shader_int64's functions from 450, GL_ARB_shader_atomic_counter_ops at 450 only and never under its
-// relaxed Vulkan rules) or not at all (GL_EXT_shader_group_vote, an OpenGL ES extension).
+// relaxed Vulkan rules, GL_ARB_shader_clock and GL_EXT_shader_realtime_clock from 450, GL_EXT_shader_atomic_float
+// and _float2 — what GL_NV_shader_atomic_float and GL_INTEL_shader_atomic_float_minmax become — from 440) or not at
+// all (GL_EXT_shader_group_vote, an OpenGL ES extension).
 //
 // The front parses each shader twice (gl_program.cpp), and each parse gets what it needs:
 //  * the GL-rules check keeps the shader's version and sees the missing built-ins as declarations in its preamble

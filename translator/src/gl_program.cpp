@@ -17,6 +17,7 @@
 #include "device_extensions.hpp"
 #include "diagnostics.hpp"
 #include "extension_builtins.hpp"
+#include "extension_version_rules.hpp"
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
@@ -167,14 +168,17 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   DeviceExtensionCheck device = check_device_extensions(source, options_.extensions, kSourceName);
   NvExtensionRewrite nv = rewrite_nv_extensions(device.source, kSourceName);
   VersionRewrite version = rewrite_compute_version(nv.source, kSourceName);
+  ExtensionVersionCheck versions =
+      check_extension_versions(version.source, version.user_version, version.es, kSourceName);
   ExtensionBuiltins builtins =
-      shim_extension_builtins(version.source, version.glslang_version, version.user_version, version.es);
+      shim_extension_builtins(versions.source, version.glslang_version, version.user_version, version.es);
   VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(
       builtins.compile_source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
   VariableGroupSizeRewrite check = rewrite_variable_group_size(builtins.check_source, kCheckSizeLayout, kSourceName);
   std::vector<Diagnostic> diagnostics = std::move(device.diagnostics);
   diagnostics.insert(diagnostics.end(), nv.diagnostics.begin(), nv.diagnostics.end());
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
+  diagnostics.insert(diagnostics.end(), versions.diagnostics.begin(), versions.diagnostics.end());
   impl_->preamble = std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble;
   // Preprocessing (for the nesting limits) gets no declarations: glslang's output would hold them as extra lines.
   const std::string check_macros =

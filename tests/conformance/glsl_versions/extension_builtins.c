@@ -19,6 +19,7 @@ struct Case {
   const char* body;
   int lowest_version; /* the extension's own requirement (desktop versions) */
   int es;             /* 1: also at 310 es / 320 es; 2: only there */
+  int lowest_es;      /* the extension's own ES requirement (0: 310 es) */
 };
 
 static const struct Case kCases[] = {
@@ -43,11 +44,28 @@ static const struct Case kCases[] = {
     {"GL_ARB_shader_atomic_counter_ops",
      "#extension GL_ARB_shader_atomic_counters : require\n#extension GL_ARB_shader_atomic_counter_ops : require\n",
      "layout(binding = 0, offset = 0) uniform atomic_uint c;\n",
-     "o[0] = atomicCounterAddARB(c, 1u) + atomicCounterCompSwapARB(c, 1u, 2u) + atomicCounterXorARB(c, 3u);", 140,
-     0},
+     "o[0] = atomicCounterAddARB(c, 1u) + atomicCounterCompSwapARB(c, 1u, 2u) + atomicCounterXorARB(c, 3u);", 140, 0},
     {"GL_KHR_shader_subgroup",
-     "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_arithmetic : require\n",
-     "", "o[0] = subgroupAdd(o[1]) + gl_SubgroupSize + uint(subgroupElect());", 140, 1},
+     "#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_arithmetic : require\n", "",
+     "o[0] = subgroupAdd(o[1]) + gl_SubgroupSize + uint(subgroupElect());", 140, 1},
+    /* The device-backed ones (docs/gl_shim.md, "Extensions and the device features behind them"): ARB_shader_clock
+     * and EXT_shader_realtime_clock name no GLSL version, INTEL_shader_atomic_float_minmax "OpenGL 4.2, OpenGL ES
+     * 3.1, ARB_shader_storage_buffer_object, or ARB_compute_shader"; NV_compute_shader_derivatives "can be applied
+     * to OpenGL GLSL versions 4.50 (#version 450) and higher" and "OpenGL ES ESSL versions 3.20". */
+    {"GL_ARB_shader_clock", "#extension GL_ARB_gpu_shader_int64 : require\n#extension GL_ARB_shader_clock : require\n",
+     "", "o[0] = clock2x32ARB().x + uint(clockARB());", 140, 0},
+    {"GL_EXT_shader_realtime_clock",
+     "#extension GL_ARB_gpu_shader_int64 : require\n#extension GL_EXT_shader_realtime_clock : require\n", "",
+     "o[0] = clockRealtime2x32EXT().x + uint(clockRealtimeEXT());", 140, 0},
+    {"GL_NV_shader_atomic_float", "#extension GL_NV_shader_atomic_float : require\n",
+     "layout(std430, binding = 1) buffer F { float f; };\nshared float s;\n",
+     "o[0] = uint(atomicAdd(f, 1.5) + atomicExchange(s, 2.0));", 140, 0},
+    {"GL_INTEL_shader_atomic_float_minmax", "#extension GL_INTEL_shader_atomic_float_minmax : require\n",
+     "layout(std430, binding = 1) buffer F { float f; };\nshared float s;\n",
+     "o[0] = uint(atomicMin(f, -1.5) + atomicMax(s, 2.0) + atomicExchange(f, 1.0));", 140, 0},
+    {"GL_NV_compute_shader_derivatives", "#extension GL_NV_compute_shader_derivatives : require\n",
+     "layout(derivative_group_linearNV) in;\n",
+     "float v = float(o[1] + gl_LocalInvocationIndex); o[0] = uint(dFdx(v) + dFdy(v) + fwidth(v));", 450, 1, 320},
     {"GL_EXT_shader_group_vote", "#extension GL_EXT_shader_group_vote : require\n", "",
      "o[0] = uint(anyInvocationEXT(o[1] == 1u)) + uint(allInvocationsEqualEXT(o[2] == 1u));", 300, 2},
 };
@@ -93,7 +111,9 @@ static int check_cases(int (*accept)(const char* version)) {
       const char* version = kVersions[v];
       if (!accept(version)) continue;
       const int es = strstr(version, "es") != NULL;
-      if (es ? c->es == 0 : (c->es == 2 || atoi(version) < c->lowest_version)) continue;
+      if (es ? (c->es == 0 || atoi(version) < c->lowest_es) : (c->es == 2 || atoi(version) < c->lowest_version)) {
+        continue;
+      }
       char source[4096];
       build(source, sizeof source, version, c, 1);
       GLuint program = conformance_compute_program(source);
