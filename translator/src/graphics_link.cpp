@@ -8,9 +8,11 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "declared_bindings.hpp"
 #include "glslang_process.hpp"
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
+#include "program_reflection.hpp"
 
 namespace bismuth::translator {
 
@@ -165,6 +167,35 @@ std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inpu
   return out;
 }
 
+// Default-block uniforms of a program GL rules compiled (they are in no block there: reflection index -1), laid out
+// for the shim's CPU copy one after another: each vector or scalar in a 16-byte slot (32 for 3- and 4-component
+// double vectors), a matrix as std140 columns, arrays at a stride of their element's size. Opaque uniforms
+// (samplers, images, atomic counters) have no storage here.
+void add_default_uniforms(const glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& out) {
+  uint32_t offset = 0;
+  for (int i = 0; i < program.getNumUniformVariables(); ++i) {
+    const glslang::TObjectReflection& u = program.getUniform(i);
+    const glslang::TType* type = u.getType();
+    if (u.index >= 0 || type == nullptr || type->getBasicType() == glslang::EbtSampler ||
+        type->getBasicType() == glslang::EbtAtomicUint || type->getBasicType() == glslang::EbtStruct) {
+      continue;
+    }
+    const bool is_double = type->getBasicType() == glslang::EbtDouble;
+    const uint32_t vector = is_double && type->getVectorSize() > 2 ? 32 : 16;
+    const uint32_t matrix_stride = type->isMatrix() ? (is_double && type->getMatrixRows() > 2 ? 32 : 16) : 0;
+    const uint32_t element = type->isMatrix() ? type->getMatrixCols() * matrix_stride : vector;
+    GlUniform g{u.name, static_cast<uint32_t>(std::max(u.glDefineType, 0)), static_cast<uint32_t>(std::max(u.size, 1)),
+                offset, type->isArray() ? element : 0, matrix_stride};
+    const std::string base = u.name.ends_with("[0]") ? u.name.substr(0, u.name.size() - 3) : u.name;
+    if (auto location = declared.uniform_locations.find(base); location != declared.uniform_locations.end()) {
+      g.location = location->second;
+    }
+    offset += element * g.array_size;
+    out.uniforms.push_back(std::move(g));
+  }
+  out.default_uniform_block_size = offset;
+}
+
 // GL enum values (GL/glcorearb.h) of the layouts glGetProgramiv reports.
 uint32_t gl_primitive(glslang::TLayoutGeometry primitive) {
   switch (primitive) {
@@ -289,7 +320,17 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
     if (Status matched = match_stages(producer, *out_tree, consumer, *in_tree); !matched) return matched.error();
   }
   linked.layouts = stage_layouts(program);
-  if (!program.buildReflection(EShReflectionDefault)) return fail(link_error("internal error: reflection failed"));
+  DeclaredBindings declared;
+  for (int s = 0; s < 5; ++s) {
+    if (const glslang::TIntermediate* tree = program.getIntermediate(glslang_stage(static_cast<ShaderStage>(s)))) {
+      DeclaredBindings stage = declared_bindings(*tree);
+      stage.uniform_locations = declared_uniform_locations(*tree);
+      declared.merge(stage);
+    }
+  }
+  // The pipe inputs and outputs need no options; the blocks and uniforms are reflected with GL's naming rules.
+  reflect_program_interface(program, declared, linked.interface);
+  add_default_uniforms(program, declared, linked.interface);
   linked.inputs = reflect(program, true);
   linked.outputs = reflect(program, false);
   linked.info_log = gl_link_log(program.getInfoLog());

@@ -23,7 +23,10 @@ static const char* kFragment =
     "in vec2 v_uv;\n"
     "layout(location = 0) out vec4 color;\n"
     "out vec4 extra;\n"
-    "void main() { color = vec4(v_uv, 0.0, 1.0); extra = vec4(1.0); }\n";
+    "uniform vec4 tint;\n"
+    "layout(location = 7) uniform float gain[2];\n"
+    "layout(std140, binding = 1) uniform Light { vec3 direction; float power; };\n"
+    "void main() { color = vec4(v_uv, 0.0, 1.0) * tint * gain[1]; extra = vec4(direction, power); }\n";
 
 static GLuint shader(GLenum type, const char* source) {
   GLuint s = glCreateShader(type);
@@ -94,6 +97,26 @@ int main(void) {
   glGetProgramResourceiv(program, GL_PROGRAM_INPUT, 0, 1, &location_index, 1, NULL, &ignored);
   CHECK_GL_ERROR(GL_INVALID_OPERATION, "LOCATION_INDEX is a property of PROGRAM_OUTPUT only");
   (void)color;
+
+  /* Uniforms of a graphics program (GL 4.6 §7.3.1, §7.6): the same interfaces as a compute program's. */
+  const GLint tint = glGetUniformLocation(program, "tint");
+  CHECK(tint >= 0 && tint != 7 && tint != 8, "tint: an assigned location apart from gain's 7 and 8, got %d", tint);
+  CHECK(glGetUniformLocation(program, "gain[1]") == 8, "gain[1] at 7 + 1");
+  const GLfloat value[4] = {0.5f, 1.0f, 1.5f, 2.0f};
+  glUseProgram(program); /* GL 4.6 §7.3: a graphics program can be made current (it never draws here) */
+  glUniform4fv(tint, 1, value);
+  glUseProgram(0);
+  GLfloat back[4] = {0};
+  glGetUniformfv(program, tint, back);
+  CHECK(back[2] == 1.5f, "glGetUniformfv reads what glUniform4fv wrote (%f)", back[2]);
+  CHECK(prop(program, GL_UNIFORM, "direction", GL_OFFSET) == 0 && prop(program, GL_UNIFORM, "power", GL_OFFSET) == 12,
+        "std140: direction at 0, power at 12");
+  CHECK(prop(program, GL_UNIFORM_BLOCK, "Light", GL_BUFFER_BINDING) == 1, "Light: BUFFER_BINDING 1");
+  CHECK(prop(program, GL_UNIFORM, "tint", GL_TYPE) == GL_FLOAT_VEC4, "tint: TYPE");
+  GLint uniforms = 0;
+  glGetProgramiv(program, GL_ACTIVE_UNIFORMS, &uniforms);
+  CHECK(uniforms == 4, "4 active uniforms (tint, gain[0], direction, power), got %d", uniforms);
+  CHECK_GL_ERROR(GL_NO_ERROR, "uniform queries of a graphics program");
 
   /* A compute program has neither. */
   GLuint compute = conformance_compute_program("#version 430\nlayout(local_size_x = 1) in;\nvoid main() {}\n");

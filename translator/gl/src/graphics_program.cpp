@@ -2,6 +2,7 @@
 #include "graphics_program.hpp"
 
 #include "gl_objects.hpp"
+#include "program_link.hpp"
 
 namespace bismuth::gl {
 
@@ -55,7 +56,12 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
   auto linked = translator::link_gl_graphics_program(shaders, {.separable = program.separable});
   if (!linked) return linked.error();
   auto exe = std::make_shared<Executable>();
+  // Uniforms and blocks answer the same queries as a compute program's; glUniform* writes the CPU copy (nothing
+  // reads it on a GPU: the program never runs) and glGetUniform* reads it back.
+  exe->program = linked->interface;
   exe->program.info_log = linked->info_log;
+  assign_uniform_locations(*exe);
+  exe->uniform_data.assign(exe->program.default_uniform_block_size, std::byte{0});
   exe->graphics = std::make_shared<const translator::GlGraphicsProgram>(std::move(*linked));
   return exe;
 }

@@ -38,10 +38,8 @@ uint32_t components(uint32_t gl_type) {
 }
 
 
-// Default-block uniforms take the locations they declare (`layout(location = N)`, GLSL 4.60 §4.4.3; every
-// ARB_gl_spirv uniform), an array N .. N+size-1; the others take the lowest free runs, in declaration order, so
-// that no two overlap (GL 4.6 §7.6: "uniforms without an explicit location are assigned ... not used by any explicit
-// location"). Named uniforms are found by name too: "a", "a[0]" .. "a[size-1]" for arrays.
+}  // namespace
+
 void assign_uniform_locations(Executable& exe) {
   translator::GlLinkedProgram& p = exe.program;
   auto place = [&](uint32_t u, size_t first, uint32_t elements) {
@@ -81,7 +79,6 @@ void assign_uniform_locations(Executable& exe) {
     }
   }
 }
-}  // namespace
 
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
 // storage. On failure the message is the info log.

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/translator/gl_program.hpp"
 
 namespace bismuth::translator {
 
@@ -84,6 +85,10 @@ struct GlGraphicsProgram {
   GlStageLayouts layouts;
   std::vector<GlStageVariable> inputs;   // of the first stage
   std::vector<GlStageVariable> outputs;  // of the last stage
+  // What GL introspection reports of the program's uniforms and blocks, as for compute programs: default-block
+  // uniforms (laid out for the shim's CPU copy: a 16-byte slot per vector, std140 matrices), uniform blocks with
+  // their members, storage blocks with their buffer variables. Only these lists are filled (no SPIR-V).
+  GlLinkedProgram interface;
   std::string info_log;                  // warnings of a successful link
 };
 
