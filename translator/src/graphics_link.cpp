@@ -184,8 +184,12 @@ void add_default_uniforms(const glslang::TProgram& program, const DeclaredBindin
     const uint32_t vector = is_double && type->getVectorSize() > 2 ? 32 : 16;
     const uint32_t matrix_stride = type->isMatrix() ? (is_double && type->getMatrixRows() > 2 ? 32 : 16) : 0;
     const uint32_t element = type->isMatrix() ? type->getMatrixCols() * matrix_stride : vector;
-    GlUniform g{u.name, static_cast<uint32_t>(std::max(u.glDefineType, 0)), static_cast<uint32_t>(std::max(u.size, 1)),
-                offset, type->isArray() ? element : 0, matrix_stride};
+    GlUniform g{u.name,
+                static_cast<uint32_t>(std::max(u.glDefineType, 0)),
+                static_cast<uint32_t>(std::max(u.size, 1)),
+                offset,
+                type->isArray() ? element : 0,
+                matrix_stride};
     const std::string base = u.name.ends_with("[0]") ? u.name.substr(0, u.name.size() - 3) : u.name;
     if (auto location = declared.uniform_locations.find(base); location != declared.uniform_locations.end()) {
       g.location = location->second;
