@@ -1,7 +1,6 @@
 #include "declared_bindings.hpp"
 
-#include <glslang/Include/intermediate.h>
-#include <glslang/MachineIndependent/localintermediate.h>
+#include "glslang_globals.hpp"
 
 namespace bismuth::translator {
 
@@ -16,26 +15,6 @@ void DeclaredBindings::merge(const DeclaredBindings& other) {
   storage_blocks.insert(other.storage_blocks.begin(), other.storage_blocks.end());
   uniform_locations.insert(other.uniform_locations.begin(), other.uniform_locations.end());
 }
-
-namespace {
-
-// Calls `visit` with every global object of the tree: glslang keeps them all, used or not, in the tree's last node,
-// an EOpLinkerObjects aggregate.
-template <class Visit>
-void for_each_global(const glslang::TIntermediate& intermediate, Visit visit) {
-  TIntermNode* root = intermediate.getTreeRoot();
-  glslang::TIntermAggregate* top = root ? root->getAsAggregate() : nullptr;
-  if (top == nullptr) return;
-  for (TIntermNode* node : top->getSequence()) {
-    glslang::TIntermAggregate* objects = node ? node->getAsAggregate() : nullptr;
-    if (objects == nullptr || objects->getOp() != glslang::EOpLinkerObjects) continue;
-    for (TIntermNode* object : objects->getSequence()) {
-      if (const glslang::TIntermSymbol* symbol = object ? object->getAsSymbolNode() : nullptr) visit(*symbol);
-    }
-  }
-}
-
-}  // namespace
 
 std::unordered_map<std::string, int> declared_uniform_locations(const glslang::TIntermediate& intermediate) {
   std::unordered_map<std::string, int> locations;

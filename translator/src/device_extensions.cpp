@@ -157,6 +157,51 @@ DeviceExtensionCheck check_device_extensions(std::string_view source, const Shad
   return result;
 }
 
+namespace {
+
+struct Int64AtomicUse {
+  bool buffer = false;  // on storage buffers
+  bool shared = false;  // on Workgroup variables
+};
+
+bool is_atomic(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpAtomicLoad: case spv::Op::OpAtomicStore: case spv::Op::OpAtomicExchange:
+    case spv::Op::OpAtomicCompareExchange: case spv::Op::OpAtomicCompareExchangeWeak:
+    case spv::Op::OpAtomicIIncrement: case spv::Op::OpAtomicIDecrement: case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicISub: case spv::Op::OpAtomicSMin: case spv::Op::OpAtomicUMin: case spv::Op::OpAtomicSMax:
+    case spv::Op::OpAtomicUMax: case spv::Op::OpAtomicAnd: case spv::Op::OpAtomicOr: case spv::Op::OpAtomicXor:
+      return true;
+    default: return false;
+  }
+}
+
+// Where the module's 64-bit integer atomics act: the storage class of each atomic's pointer (the result type of the
+// instruction that defines it) whose pointee is a 64-bit integer.
+Int64AtomicUse int64_atomic_use(const spirv_patch::Module& m) {
+  Int64AtomicUse use;
+  for (spirv_patch::InstructionHandle h : m.instructions(spirv_patch::Section::Function)) {
+    const spv::Op op = m.opcode(h);
+    const auto w = m.words(h);
+    if (!is_atomic(op)) continue;
+    const size_t pointer_word = op == spv::Op::OpAtomicStore ? 1 : 3;  // OpAtomicStore has no result
+    if (w.size() <= pointer_word) continue;
+    auto pointer = m.definition(w[pointer_word]);
+    if (!pointer || m.words(*pointer).size() < 2) continue;
+    auto pointer_type = m.definition(m.words(*pointer)[1]);
+    if (!pointer_type || m.opcode(*pointer_type) != spv::Op::OpTypePointer) continue;
+    auto pointee = m.definition(m.words(*pointer_type)[3]);
+    if (!pointee || m.opcode(*pointee) != spv::Op::OpTypeInt || m.words(*pointee)[2] != 64) continue;
+    const auto storage = static_cast<spv::StorageClass>(m.words(*pointer_type)[2]);
+    use.buffer |= storage == spv::StorageClass::StorageBuffer || storage == spv::StorageClass::Uniform ||
+                  storage == spv::StorageClass::PhysicalStorageBuffer;
+    use.shared |= storage == spv::StorageClass::Workgroup;
+  }
+  return use;
+}
+
+}  // namespace
+
 std::optional<std::string> unbacked_capability(std::span<const uint32_t> spirv, const ShaderExtensionSupport& support) {
   auto module = spirv_patch::Module::parse(spirv);
   if (!module) return std::nullopt;  // not this check's business: validation reports a bad module
@@ -203,6 +248,18 @@ std::optional<std::string> unbacked_capability(std::span<const uint32_t> spirv, 
     if (!n.backed && module->has_capability(n.capability)) {
       return "the program needs the SPIR-V capability " + std::string(n.name) + ", which needs " + n.needs +
              " in compute shaders; the device does not have it";
+    }
+  }
+  // Int64Atomics stands for two features, one per storage class: which one a program needs is in its atomics.
+  if (module->has_capability(spv::Capability::Int64Atomics)) {
+    const Int64AtomicUse use = int64_atomic_use(*module);
+    if (use.buffer && !support.int64_buffer_atomics) {
+      return std::string("the program uses 64-bit integer atomic operations on buffer variables, which need ") +
+             "shaderBufferInt64Atomics; the device does not have it";
+    }
+    if (use.shared && !support.int64_shared_atomics) {
+      return std::string("the program uses 64-bit integer atomic operations on shared variables, which need ") +
+             "shaderSharedInt64Atomics; the device does not have it";
     }
   }
   return std::nullopt;

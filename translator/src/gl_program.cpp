@@ -107,7 +107,6 @@ struct GlShader::Impl {
   std::unique_ptr<glslang::TShader> shader;
   size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
-  std::unordered_map<std::string, int> declared_locations;  // from the GL-rules parse
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
 
   // The tree a link may use. glslang's link and mapIO write into the trees they link (layout defaults, bindings),
@@ -204,6 +203,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
 
   // GL's rules: glslang as a GL front end reports what a GL driver reports (and rejects what its relaxed Vulkan
   // mode would not catch before code generation).
+  std::unordered_map<std::string, int> uniform_locations;
   {
     glslang::TShader gl_check(EShLangCompute);
     const char* text = check.source.c_str();
@@ -219,7 +219,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
       return;
     }
     // The GL parse keeps default-block uniforms as variables of their own, with their location qualifiers.
-    impl_->declared_locations = declared_uniform_locations(*gl_check.getIntermediate());
+    uniform_locations = declared_uniform_locations(*gl_check.getIntermediate());
   }
 
   impl_->vulkan_source = std::move(vulkan.source);
@@ -243,7 +243,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     return;
   }
   impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
-  impl_->declared_bindings.uniform_locations = impl_->declared_locations;
+  impl_->declared_bindings.uniform_locations = std::move(uniform_locations);
   info_log_ = format_gl_info_log(diagnostics);
   ok_ = true;
 }

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "declared_bindings.hpp"
+#include "glslang_globals.hpp"
 #include "glslang_process.hpp"
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
@@ -63,26 +64,16 @@ struct InterfaceVariable {
 std::vector<InterfaceVariable> stage_interface(const glslang::TIntermediate& intermediate,
                                                glslang::TStorageQualifier storage) {
   std::vector<InterfaceVariable> out;
-  TIntermNode* root = intermediate.getTreeRoot();
-  glslang::TIntermAggregate* top = root ? root->getAsAggregate() : nullptr;
-  if (top == nullptr) return out;
-  // glslang keeps every global object, used or not, in the tree's EOpLinkerObjects aggregate.
-  for (TIntermNode* node : top->getSequence()) {
-    glslang::TIntermAggregate* objects = node ? node->getAsAggregate() : nullptr;
-    if (objects == nullptr || objects->getOp() != glslang::EOpLinkerObjects) continue;
-    for (TIntermNode* object : objects->getSequence()) {
-      const glslang::TIntermSymbol* symbol = object ? object->getAsSymbolNode() : nullptr;
-      if (symbol == nullptr) continue;
-      const glslang::TType& type = symbol->getType();
-      const glslang::TQualifier& q = type.getQualifier();
-      if (q.storage != storage || q.builtIn != glslang::EbvNone) continue;
-      const bool block = type.getBasicType() == glslang::EbtBlock;
-      std::string name(block ? type.getTypeName().c_str() : symbol->getName().c_str());
-      if (name.starts_with("gl_")) continue;
-      out.push_back({std::move(name), &type, block, q.hasLocation(), q.hasLocation() ? q.layoutLocation : 0u, q.patch,
-                     symbol->getId()});
-    }
-  }
+  for_each_global(intermediate, [&](const glslang::TIntermSymbol& symbol) {
+    const glslang::TType& type = symbol.getType();
+    const glslang::TQualifier& q = type.getQualifier();
+    if (q.storage != storage || q.builtIn != glslang::EbvNone) return;
+    const bool block = type.getBasicType() == glslang::EbtBlock;
+    std::string name(block ? type.getTypeName().c_str() : symbol.getName().c_str());
+    if (name.starts_with("gl_")) return;
+    out.push_back({std::move(name), &type, block, q.hasLocation(), q.hasLocation() ? q.layoutLocation : 0u, q.patch,
+                   symbol.getId()});
+  });
   return out;
 }
 

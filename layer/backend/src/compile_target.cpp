@@ -36,6 +36,8 @@ ShaderExtensionSupport shader_extension_support(const Device& device) {
   e.float32_atomic_min_max = float_exchange && f.float32_buffer_atomic_min_max && f.float32_shared_atomic_min_max;
   e.compute_derivatives = f.compute_derivative_group_quads && f.compute_derivative_group_linear;
   e.subgroup_features = device.info().compute_subgroup_operations();
+  e.int64_buffer_atomics = f.int64_buffer_atomics;
+  e.int64_shared_atomics = f.int64_shared_atomics;
   return e;
 }
 

@@ -1,4 +1,4 @@
-#include "analysis/type_layout.hpp"
+#include "bismuth/spirv_patch/analysis/type_layout.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -13,7 +13,7 @@ using spv::Op;
 constexpr int kMaxTypeDepth = 64;
 
 Expected<uint64_t> type_size(const Module& module, uint32_t type, std::optional<uint32_t> matrix_stride, bool row_major,
-                             int depth, std::string_view block_kind) {
+                             int depth, std::string_view block_kind, RuntimeArraySize runtime_arrays) {
   if (depth > kMaxTypeDepth) return fail(std::string(block_kind) + " type nesting is too deep");
   auto def = module.definition(type);
   if (!def) return fail(std::string(block_kind) + " member type " + id_name(type) + " is not defined");
@@ -28,7 +28,7 @@ Expected<uint64_t> type_size(const Module& module, uint32_t type, std::optional<
     case Op::OpTypePointer: return uint64_t{8};
     case Op::OpTypeVector:
       if (w.size() == 4) {
-        auto component = type_size(module, w[2], std::nullopt, false, depth + 1, block_kind);
+        auto component = type_size(module, w[2], std::nullopt, false, depth + 1, block_kind, runtime_arrays);
         if (!component) return component;
         return *component * w[3];
       }
@@ -49,6 +49,11 @@ Expected<uint64_t> type_size(const Module& module, uint32_t type, std::optional<
         return uint64_t{module.words(*length)[3]} * *stride;
       }
       break;
+    case Op::OpTypeRuntimeArray:
+      if (runtime_arrays == RuntimeArraySize::OneElement && w.size() == 3) {
+        if (auto stride = decoration(w[1], spv::Decoration::ArrayStride)) return uint64_t{*stride};
+      }
+      break;
     case Op::OpTypeStruct: {
       uint64_t end = 0;
       for (uint32_t member = 0; member + 2 < w.size(); ++member) {
@@ -62,7 +67,7 @@ Expected<uint64_t> type_size(const Module& module, uint32_t type, std::optional<
           if (a[3] == static_cast<uint32_t>(spv::Decoration::RowMajor)) member_row_major = true;
         }
         if (!offset) break;
-        auto size = type_size(module, w[2 + member], stride, member_row_major, depth + 1, block_kind);
+        auto size = type_size(module, w[2 + member], stride, member_row_major, depth + 1, block_kind, runtime_arrays);
         if (!size) return size;
         end = std::max(end, uint64_t{*offset} + *size);
         if (member + 3 == w.size()) return end;
@@ -78,8 +83,9 @@ Expected<uint64_t> type_size(const Module& module, uint32_t type, std::optional<
 
 }  // namespace
 
-Expected<uint64_t> explicit_layout_size(const Module& module, uint32_t type, std::string_view block_kind) {
-  return type_size(module, type, std::nullopt, false, 0, block_kind);
+Expected<uint64_t> explicit_layout_size(const Module& module, uint32_t type, std::string_view block_kind,
+                                        RuntimeArraySize runtime_arrays) {
+  return type_size(module, type, std::nullopt, false, 0, block_kind, runtime_arrays);
 }
 
 }  // namespace bismuth::spirv_patch

@@ -1,45 +1,11 @@
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <string>
-#include <string_view>
 
 namespace bismuth::spirv_patch {
 
-namespace {
-
-constexpr std::string_view kAtomicCounterBlockPrefix = "gl_AtomicCounterBlock_";
-
-// Variable id -> the GL atomic-counter binding of its "gl_AtomicCounterBlock_<b>" block.
-std::unordered_map<uint32_t, uint32_t> atomic_counter_variables(const Module& module) {
-  std::unordered_map<uint32_t, uint32_t> block_type_binding;  // struct type id -> GL binding
-  for (InstructionHandle h : module.instructions(Section::Debug)) {
-    if (module.opcode(h) != spv::Op::OpName) continue;
-    std::string_view name = module.string_operand(h, 2);
-    if (!name.starts_with(kAtomicCounterBlockPrefix)) continue;
-    name.remove_prefix(kAtomicCounterBlockPrefix.size());
-    uint32_t binding = 0;
-    auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), binding);
-    if (ec == std::errc() && ptr == name.data() + name.size()) block_type_binding[module.words(h)[1]] = binding;
-  }
-  std::unordered_map<uint32_t, uint32_t> variable_binding;
-  if (block_type_binding.empty()) return variable_binding;
-  for (InstructionHandle h : module.instructions(Section::Global)) {
-    if (module.opcode(h) != spv::Op::OpVariable) continue;
-    auto pointer = module.definition(module.words(h)[1]);
-    if (!pointer || module.opcode(*pointer) != spv::Op::OpTypePointer) continue;
-    auto block = block_type_binding.find(module.words(*pointer)[3]);
-    if (block != block_type_binding.end()) variable_binding[module.words(h)[2]] = block->second;
-  }
-  return variable_binding;
-}
-
-}  // namespace
-
 Status remap_descriptor_bindings(Module& module, const DescriptorBindingRemap& remap) {
-  const auto atomic_counters = remap.atomic_counter_block_base ? atomic_counter_variables(module)
-                                                               : std::unordered_map<uint32_t, uint32_t>{};
   std::unordered_map<uint32_t, uint32_t> by_variable(remap.by_variable.begin(), remap.by_variable.end());
   uint32_t next_unmapped = 0;
   for (const auto& [from, to] : remap.by_binding) next_unmapped = std::max(next_unmapped, to + 1);
@@ -63,8 +29,7 @@ Status remap_descriptor_bindings(Module& module, const DescriptorBindingRemap& r
     if (auto v = by_variable.find(target); v != by_variable.end()) {
       binding = v->second;
     } else {
-      auto atomic = atomic_counters.find(target);
-      const uint32_t old = atomic != atomic_counters.end() ? *remap.atomic_counter_block_base + atomic->second : w[3];
+      const uint32_t old = w[3];
       if (auto b = remap.by_binding.find(old); b != remap.by_binding.end()) {
         binding = b->second;
       } else if (remap.unmapped == DescriptorBindingRemap::Unmapped::NumberAfter) {

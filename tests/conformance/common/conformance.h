@@ -98,32 +98,51 @@ static inline int conformance_has_extension(const char* name) {
   return 0;
 }
 
-/* Compiles and links one compute shader; 0 (and the logs on stderr) when either fails. */
-static inline GLuint conformance_compute_program(const char* source) {
+/* 1 when `source` compiles as a compute shader. */
+static inline int conformance_compiles(const char* source) {
   GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   glShaderSource(shader, 1, &source, NULL);
   glCompileShader(shader);
   GLint ok = 0;
-  char log[4096];
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    glGetShaderInfoLog(shader, sizeof log, NULL, log);
-    fprintf(stderr, "compile failed:\n%s\n", log);
-    glDeleteShader(shader);
-    return 0;
-  }
+  glDeleteShader(shader);
+  return ok;
+}
+
+/* Links one compiled shader object into a new program and deletes the shader; 0 (and the log on stderr) when the
+ * link fails. */
+static inline GLuint conformance_link_shader(GLuint shader) {
   GLuint program = glCreateProgram();
   glAttachShader(program, shader);
   glLinkProgram(program);
   glDeleteShader(shader);
+  GLint ok = 0;
   glGetProgramiv(program, GL_LINK_STATUS, &ok);
   if (!ok) {
+    char log[4096];
     glGetProgramInfoLog(program, sizeof log, NULL, log);
     fprintf(stderr, "link failed:\n%s\n", log);
     glDeleteProgram(program);
     return 0;
   }
   return program;
+}
+
+/* Compiles and links one compute shader; 0 (and the logs on stderr) when either fails. */
+static inline GLuint conformance_compute_program(const char* source) {
+  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  glShaderSource(shader, 1, &source, NULL);
+  glCompileShader(shader);
+  GLint ok = 0;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (!ok) {
+    char log[4096];
+    glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    fprintf(stderr, "compile failed:\n%s\n", log);
+    glDeleteShader(shader);
+    return 0;
+  }
+  return conformance_link_shader(shader);
 }
 
 #endif

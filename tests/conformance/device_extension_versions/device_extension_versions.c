@@ -101,16 +101,6 @@ static void build(char* out, size_t size, int version, const struct Case* c, int
            with_directives ? c->directives : "", c->declarations, c->body);
 }
 
-static int compiles(const char* source) {
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-  glShaderSource(shader, 1, &source, NULL);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  glDeleteShader(shader);
-  return ok;
-}
-
 /* Runs the case's program as 4 x 1 x 1 groups; the counters go to binding 0, the float results to binding 1. */
 static void run(GLuint program, const struct Case* c, unsigned* out) {
   const int floats = c->words > 1 || c->init != NULL; /* the float cases keep their values in block F */
@@ -152,7 +142,7 @@ int main(void) {
       char source[4096];
       build(source, sizeof source, version, c, 1);
       if (version < c->lowest_version) {
-        CHECK(!compiles(source), "%s at #version %d: the extension spec does not apply below %d, so 'require' fails",
+        CHECK(!conformance_compiles(source), "%s at #version %d: the extension spec does not apply below %d, so 'require' fails",
               c->extension, version, c->lowest_version);
         continue;
       }
@@ -167,7 +157,7 @@ int main(void) {
       }
       glDeleteProgram(program);
       build(source, sizeof source, version, c, 0);
-      CHECK(!compiles(source), "%s at #version %d: without the #extension the built-ins are not there", c->extension,
+      CHECK(!conformance_compiles(source), "%s at #version %d: without the #extension the built-ins are not there", c->extension,
             version);
       ++checked;
     }

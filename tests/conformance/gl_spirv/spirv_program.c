@@ -35,17 +35,7 @@ static GLuint spirv_program(const uint32_t* words, GLsizei bytes) {
     fprintf(stderr, "specialization failed:\n%s\n", log);
     return 0;
   }
-  GLuint program = glCreateProgram();
-  glAttachShader(program, shader);
-  glLinkProgram(program);
-  glDeleteShader(shader);
-  glGetProgramiv(program, GL_LINK_STATUS, &ok);
-  if (!ok) {
-    glGetProgramInfoLog(program, sizeof log, NULL, log);
-    fprintf(stderr, "link failed:\n%s\n", log);
-    return 0;
-  }
-  return program;
+  return conformance_link_shader(shader);
 }
 
 static void check_queries(void) {

@@ -72,16 +72,6 @@ static const struct Case kCases[] = {
 
 static const char* const kVersions[] = {"150", "330", "400", "410", "420", "430", "440", "450", "460", "310 es", "320 es"};
 
-static int compiles(const char* source) {
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-  glShaderSource(shader, 1, &source, NULL);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  glDeleteShader(shader);
-  return ok;
-}
-
 static void build(char* out, size_t size, const char* version, const struct Case* c, int with_directives) {
   const int es = strstr(version, "es") != NULL;
   const int below_430 = !es && atoi(version) < 430;
@@ -120,7 +110,7 @@ static int check_cases(int (*accept)(const char* version)) {
       CHECK(program != 0, "%s at #version %s: the extension's built-ins compile and link", c->extension, version);
       if (program) glDeleteProgram(program);
       build(source, sizeof source, version, c, 0);
-      CHECK(!compiles(source), "%s at #version %s: without the #extension the built-ins are not there", c->extension,
+      CHECK(!conformance_compiles(source), "%s at #version %s: without the #extension the built-ins are not there", c->extension,
             version);
       ++checked;
     }

@@ -113,16 +113,6 @@ static void run(const char* head, int shared_memory) {
   glDeleteProgram(program);
 }
 
-static int compiles(const char* source) {
-  GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-  glShaderSource(shader, 1, &source, NULL);
-  glCompileShader(shader);
-  GLint ok = 0;
-  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-  glDeleteShader(shader);
-  return ok;
-}
-
 int main(void) {
   conformance_make_context(EGL_OPENGL_API, 4, 6);
   if (!conformance_has_extension("GL_NV_shader_atomic_int64")) {
@@ -139,6 +129,6 @@ int main(void) {
       "#version 460\n#extension GL_ARB_gpu_shader_int64 : require\n#extension GL_NV_shader_atomic_int64 : require\n"
       "layout(local_size_x = 1) in;\nvoid main() { uint64_t v = 0ul; atomicCompSwap(v, 0ul, 1ul); }\n",
   };
-  for (int i = 0; i < 2; ++i) CHECK(!compiles(kLocal[i]), "an atomic function on a local variable fails to compile");
+  for (int i = 0; i < 2; ++i) CHECK(!conformance_compiles(kLocal[i]), "an atomic function on a local variable fails to compile");
   return conformance_result();
 }

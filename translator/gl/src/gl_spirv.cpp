@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <map>
 
+#include "bismuth/spirv_patch/analysis/type_layout.hpp"
 #include "bismuth/spirv_patch/analysis/workgroup_size.hpp"
 #include "bismuth/spirv_patch/module.hpp"
 #include "bismuth/spirv_patch/passes/atomic_counters_to_storage_buffers.hpp"
@@ -108,56 +109,11 @@ GLenum gl_type(const spirv_patch::DefaultUniform& u) {
 }
 
 
-// The bytes a block's explicit layout covers (GL_BUFFER_DATA_SIZE, GL 4.6 §7.3.1.1): the end of its last member by
-// its Offset, ArrayStride and MatrixStride decorations; a runtime array counts one element ("computed assuming the
-// array was declared as an array with one element"). 0 for types without an explicit layout.
-uint64_t layout_size(const Module& m, uint32_t type, uint32_t matrix_stride = 0, bool row_major = false, int depth = 0) {
-  auto def = m.definition(type);
-  if (!def || depth > 64) return 0;
-  const auto w = m.words(*def);
-  switch (m.opcode(*def)) {
-    case spv::Op::OpTypeInt: case spv::Op::OpTypeFloat: return w.size() > 2 ? w[2] / 8 : 0;
-    case spv::Op::OpTypeBool: return 4;
-    case spv::Op::OpTypeVector: return w.size() > 3 ? w[3] * layout_size(m, w[2], 0, false, depth + 1) : 0;
-    case spv::Op::OpTypeMatrix: {
-      if (w.size() < 4) return 0;
-      auto column = m.definition(w[2]);
-      const uint64_t rows = column && m.words(*column).size() > 3 ? m.words(*column)[3] : 0;
-      const uint64_t vectors = row_major ? rows : w[3];
-      return vectors * matrix_stride;
-    }
-    case spv::Op::OpTypeArray: case spv::Op::OpTypeRuntimeArray: {
-      const uint64_t stride = m.decoration_literal(type, spv::Decoration::ArrayStride).value_or(0);
-      uint64_t length = 1;
-      if (m.opcode(*def) == spv::Op::OpTypeArray && w.size() > 3) {
-        auto constant = m.definition(w[3]);
-        length = constant && m.opcode(*constant) == spv::Op::OpConstant && m.words(*constant).size() > 3
-                     ? m.words(*constant)[3]
-                     : 1;
-      }
-      return length * stride;
-    }
-    case spv::Op::OpTypeStruct: {
-      uint64_t end = 0;
-      for (uint32_t member = 0; member + 2 < w.size(); ++member) {
-        std::optional<uint32_t> offset, member_matrix_stride;
-        bool member_row_major = false;
-        for (InstructionHandle h : m.instructions(Section::Annotation)) {
-          const auto d = m.words(h);
-          if (m.opcode(h) != spv::Op::OpMemberDecorate || d.size() < 4 || d[1] != type || d[2] != member) continue;
-          const auto decoration = static_cast<spv::Decoration>(d[3]);
-          if (decoration == spv::Decoration::Offset && d.size() > 4) offset = d[4];
-          if (decoration == spv::Decoration::MatrixStride && d.size() > 4) member_matrix_stride = d[4];
-          if (decoration == spv::Decoration::RowMajor) member_row_major = true;
-        }
-        if (!offset) continue;
-        end = std::max(end, *offset + layout_size(m, w[member + 2], member_matrix_stride.value_or(0),
-                                                  member_row_major, depth + 1));
-      }
-      return end;
-    }
-    default: return 0;
-  }
+// GL_BUFFER_DATA_SIZE of a block (GL 4.6 §7.3.1.1): the bytes its explicit layout covers, a final runtime array
+// counted "as an array with one element"; 0 when the layout cannot be sized.
+uint32_t buffer_data_size(const Module& m, uint32_t block) {
+  auto size = spirv_patch::explicit_layout_size(m, block, "buffer block", spirv_patch::RuntimeArraySize::OneElement);
+  return size ? static_cast<uint32_t>(std::min<uint64_t>(*size, UINT32_MAX)) : 0;
 }
 
 }  // namespace
@@ -278,8 +234,7 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
     found.push_back(
         {variable,
          storage_block ? translator::GlResourceKind::ShaderStorageBuffer : translator::GlResourceKind::UniformBuffer,
-         *binding, name_of(block),
-         static_cast<uint32_t>(std::min<uint64_t>(layout_size(m, block), UINT32_MAX))});
+         *binding, name_of(block), buffer_data_size(m, block)});
   }
 
   // Compact Vulkan bindings in set 0, written by the pipeline.

@@ -4,7 +4,6 @@
 
 #include "bismuth/spirv_patch/pipeline.hpp"
 #include "bismuth/translator/gl_program_pipeline.hpp"
-#include "device_requirements.hpp"
 #include "gl_spirv.hpp"
 #include "graphics_program.hpp"
 #include "program_link.hpp"
@@ -133,9 +132,6 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
         piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
   }
   p.spirv = std::move(piped->words);
-  if (std::string missing = missing_device_feature(p.spirv, ctx->device_state.device->features()); !missing.empty()) {
-    return fail("error: " + missing + " (" + ctx->caps.device_name + ")");
-  }
 
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;

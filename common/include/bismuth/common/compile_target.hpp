@@ -26,6 +26,10 @@ struct ShaderExtensionSupport {
   // GL_KHR_shader_subgroup_<feature>: the VK_SUBGROUP_FEATURE_* bits (same values as GL's
   // SUBGROUP_FEATURE_*_BIT_KHR) the device has in compute shaders.
   uint32_t subgroup_features = 0xFF;
+  // GL_NV_shader_atomic_int64 / GL_ARB_gpu_shader_int64 atomics on buffer and on shared variables
+  // (shaderBufferInt64Atomics, shaderSharedInt64Atomics).
+  bool int64_buffer_atomics = true;
+  bool int64_shared_atomics = true;
 };
 
 struct CompileTarget {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "analysis/id_operands.hpp"
-#include "analysis/type_layout.hpp"
+#include "bismuth/spirv_patch/analysis/type_layout.hpp"
 #include "analysis/type_queries.hpp"
 
 namespace bismuth::spirv_patch {

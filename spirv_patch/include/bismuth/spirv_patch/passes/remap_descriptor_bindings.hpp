@@ -25,9 +25,6 @@ struct DescriptorBindingRemap {
   std::vector<std::pair<uint32_t, uint32_t>> by_variable;
   // Old binding -> new binding.
   std::unordered_map<uint32_t, uint32_t> by_binding;
-  // glslang puts GL atomic-counter binding b into a storage block named "gl_AtomicCounterBlock_<b>" at binding b,
-  // inside the storage-buffer namespace: with a base, such a block's old binding is read as base + b.
-  std::optional<uint32_t> atomic_counter_block_base;
   Unmapped unmapped = Unmapped::Keep;
   // When set, every variable of `by_variable` gets this DescriptorSet (the decoration is added when missing).
   std::optional<uint32_t> descriptor_set;
