@@ -173,7 +173,7 @@ void add_default_uniforms(const glslang::TProgram& program, const DeclaredBindin
     }
     const bool is_double = type->getBasicType() == glslang::EbtDouble;
     const uint32_t vector = is_double && type->getVectorSize() > 2 ? 32 : 16;
-    const uint32_t matrix_stride = type->isMatrix() ? (is_double && type->getMatrixRows() > 2 ? 32 : 16) : 0;
+    const uint32_t matrix_stride = std140_matrix_stride(static_cast<uint32_t>(std::max(u.glDefineType, 0)));
     const uint32_t element = type->isMatrix() ? type->getMatrixCols() * matrix_stride : vector;
     GlUniform g{u.name,
                 static_cast<uint32_t>(std::max(u.glDefineType, 0)),

@@ -13,34 +13,6 @@ namespace bismuth::translator {
 
 namespace {
 
-// Column stride of a matrix in the default uniform block, which glslang lays out by std140 rules: columns are
-// rounded up to vec4 (dvec4 for double matrices of 3 or 4 rows). 0 for non-matrices.
-uint32_t std140_matrix_stride(uint32_t gl_type) {
-  switch (gl_type) {
-    case 0x8B5A:
-    case 0x8B5B:
-    case 0x8B5C:  // GL_FLOAT_MAT2/3/4
-    case 0x8B65:
-    case 0x8B66:
-    case 0x8B67:
-    case 0x8B68:
-    case 0x8B69:
-    case 0x8B6A:  // GL_FLOAT_MATnxm
-      return 16;
-    case 0x8F46:
-    case 0x8F4C:
-    case 0x8F4D:  // GL_DOUBLE_MAT2, GL_DOUBLE_MAT3x2, GL_DOUBLE_MAT4x2: 2 rows
-      return 16;
-    case 0x8F47:
-    case 0x8F48:
-    case 0x8F49:
-    case 0x8F4A:
-    case 0x8F4B:
-    case 0x8F4E:  // other double matrices
-      return 32;
-    default: return 0;
-  }
-}
 
 // GL_MATRIX_STRIDE of a block member (GL 4.6 §7.6.2.2): a column-major matrix is an array of its columns, a
 // row-major one of its rows, each vector laid out as the block's rules say — std140 rounds every vector up to a
@@ -94,6 +66,33 @@ uint32_t block_index(const std::vector<GlBufferBinding>& blocks, const std::stri
 }
 
 }  // namespace
+
+uint32_t std140_matrix_stride(uint32_t gl_type) {
+  switch (gl_type) {
+    case 0x8B5A:
+    case 0x8B5B:
+    case 0x8B5C:  // GL_FLOAT_MAT2/3/4
+    case 0x8B65:
+    case 0x8B66:
+    case 0x8B67:
+    case 0x8B68:
+    case 0x8B69:
+    case 0x8B6A:  // GL_FLOAT_MATnxm
+      return 16;
+    case 0x8F46:
+    case 0x8F4C:
+    case 0x8F4D:  // GL_DOUBLE_MAT2, GL_DOUBLE_MAT3x2, GL_DOUBLE_MAT4x2: 2 rows
+      return 16;
+    case 0x8F47:
+    case 0x8F48:
+    case 0x8F49:
+    case 0x8F4A:
+    case 0x8F4B:
+    case 0x8F4E:  // other double matrices
+      return 32;
+    default: return 0;
+  }
+}
 
 std::optional<uint32_t> atomic_counter_block_binding(std::string_view name) {
   if (!name.starts_with(kAtomicCounterBlockPrefix)) return std::nullopt;

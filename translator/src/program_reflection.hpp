@@ -26,6 +26,11 @@ inline constexpr std::string_view kAtomicCounterBlockPrefix = "gl_AtomicCounterB
 // The GL binding in a "gl_AtomicCounterBlock_<b>" block name; nullopt for any other name.
 std::optional<uint32_t> atomic_counter_block_binding(std::string_view name);
 
+// Column stride of a matrix of GL type `gl_type` (GL_FLOAT_MAT3, GL_DOUBLE_MAT4x2, ...) by std140's rule, as the
+// default uniform block glslang generates lays matrices out: columns rounded up to vec4 (dvec4 for double matrices
+// of 3 or 4 rows). 0 for non-matrices.
+uint32_t std140_matrix_stride(uint32_t gl_type);
+
 // "B" for element "B[2]" of an array of blocks (the name itself otherwise), and the element (0 for no array).
 std::string block_base_name(const std::string& name);
 uint32_t block_element(const std::string& name);

@@ -52,6 +52,11 @@ const std::vector<translator::GlStageVariable>* io_variables(const Executable& e
   return i == Interface::ProgramInput ? &exe.graphics->inputs : &exe.graphics->outputs;
 }
 
+// An atomic counter as GL_UNIFORM names it: an array by its first element (GL 4.6 §7.3.1.1).
+std::string atomic_counter_resource_name(const translator::GlAtomicCounter& a) {
+  return a.array_size > 1 ? a.name + "[0]" : a.name;
+}
+
 }  // namespace
 
 std::vector<std::string> resource_names(const Executable& exe, Interface i) {
@@ -61,7 +66,7 @@ std::vector<std::string> resource_names(const Executable& exe, Interface i) {
     case Interface::Uniform:
       for (const auto& u : p.uniforms) names.push_back(u.name);
       for (const auto& m : p.uniform_block_members) names.push_back(m.name);
-      for (const auto& a : p.atomic_counters) names.push_back(a.array_size > 1 ? a.name + "[0]" : a.name);
+      for (const auto& a : p.atomic_counters) names.push_back(atomic_counter_resource_name(a));
       break;
     case Interface::UniformBlock:
       for (const auto& b : p.uniform_blocks) names.push_back(b.name);
@@ -129,7 +134,7 @@ GLint active_uniform_max_length(const translator::GlLinkedProgram& p) {
   auto name_length = [&](const std::string& n) { m = std::max(m, static_cast<GLint>(n.size()) + 1); };
   for (const auto& u : p.uniforms) name_length(u.name);
   for (const auto& b : p.uniform_block_members) name_length(b.name);
-  for (const auto& a : p.atomic_counters) name_length(a.array_size > 1 ? a.name + "[0]" : a.name);
+  for (const auto& a : p.atomic_counters) name_length(atomic_counter_resource_name(a));
   return m;
 }
 
