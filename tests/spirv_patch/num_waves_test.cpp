@@ -209,6 +209,8 @@ TEST_CASE("num_waves: SPIR-V 1.6 input (LocalSizeId on spec constants)", "[num_w
   REQUIRE(size_of(input).form == WorkgroupSizeForm::LocalSizeId);
   const auto words = specialize_or_fail(input, {.num_waves = 4, .wave_size = 32});
   require_literal_size(words, {128, 1, 1});
+  // LocalSizeId needs maintenance4 (VUID-RuntimeSpirv-LocalSizeId-06434); the literal form does not.
+  CHECK(size_of(words).form == WorkgroupSizeForm::LocalSize);
   REQUIRE_VALID(words, TargetEnv::Vulkan1_3);
 }
 
@@ -236,11 +238,13 @@ TEST_CASE("num_waves: spec constants at other SpecIds, mixed with literals", "[n
 }
 
 TEST_CASE("num_waves: a LocalSizeId constant shared with code keeps its value for the code", "[num_waves]") {
+  // Also: the result states the size with LocalSize literals (SPIR-V 1.6 section 3.6), no maintenance4 needed.
   const auto input = assemble_or_fail(kLocalSizeIdShared, SPV_ENV_UNIVERSAL_1_3);
   const auto words = specialize_or_fail(input, {.num_waves = 2, .wave_size = 32});
   require_literal_size(words, {64, 1, 1});
+  CHECK(size_of(words).form == WorkgroupSizeForm::LocalSize);
   REQUIRE_VALID(words, TargetEnv::Vulkan1_3);
-  // The store still writes 4: %uint_4 was not edited, a new constant 64 was made for the size.
+  // The store still writes 4: %uint_4 was not edited.
   auto module = Module::parse(words);
   REQUIRE_OK(module);
   bool stores_four = false;

@@ -6,6 +6,8 @@
 //   (code, OpSpecConstantOp) follow; its SpecId decoration goes, so no specialization can change the size again.
 // - A plain OpConstant may be shared with unrelated code, so a dimension whose constant has the wrong value gets a
 //   new constant instead of an edit.
+// - LocalSizeId becomes LocalSize with the literal size: the same value, but without the maintenance4 feature that
+//   Vulkan requires for LocalSizeId (VUID-RuntimeSpirv-LocalSizeId-06434), and valid in every SPIR-V version.
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
 
 #include <map>
@@ -36,7 +38,7 @@ void erase_spec_id(Module& module, uint32_t id) {
 // Rewrites the three constants a composite or LocalSizeId names so they hold `size`. `spec_values` remembers the
 // value given to each spec constant already turned into a constant, so a constant shared by two dimensions with
 // different targets gets a second constant. New constants go before `insert_before` (a composite that uses them) or,
-// without it, to the global section's end (an execution mode may name a later id).
+// without it, nowhere: the caller then only needs the spec constants turned into constants.
 Expected<std::array<uint32_t, 3>> constants_holding(Module& module, const WorkgroupSizeSources& sources,
                                                     const std::array<uint32_t, 3>& size,
                                                     std::optional<InstructionHandle> insert_before,
@@ -58,18 +60,14 @@ Expected<std::array<uint32_t, 3>> constants_holding(Module& module, const Workgr
       continue;
     }
     const uint32_t current = given != spec_values.end() ? given->second : dimension.value;
-    if (current == size[d]) {
+    if (current == size[d] || !insert_before) {
       ids[d] = id;
       continue;
     }
     auto fresh = module.allocate_id();
     if (!fresh) return fresh.error();
     const uint32_t operands[] = {type, *fresh, size[d]};
-    if (insert_before) {
-      module.insert_before(*insert_before, spv::Op::OpConstant, operands);
-    } else {
-      module.append(Section::Global, spv::Op::OpConstant, operands);
-    }
+    module.insert_before(*insert_before, spv::Op::OpConstant, operands);
     ids[d] = *fresh;
   }
   return ids;
@@ -122,11 +120,10 @@ Expected<NumWavesReport> specialize_num_waves(Module& module, const NumWavesOpti
     }
     auto ids = constants_holding(module, own, report.group_size, std::nullopt, spec_values);
     if (!ids) return ids.error();
-    const uint32_t operands[] = {entry->function_id, u(spv::ExecutionMode::LocalSizeId), (*ids)[0], (*ids)[1],
-                                 (*ids)[2]};
-    module.replace(*sources->local_size_id, spv::Op::OpExecutionModeId, operands);
-  }
-  if (sources->local_size) {
+    const uint32_t operands[] = {entry->function_id, u(spv::ExecutionMode::LocalSize), report.group_size[0], 1, 1};
+    module.replace(*sources->local_size_id, spv::Op::OpExecutionMode, operands);
+    if (sources->local_size) module.erase(*sources->local_size);  // one LocalSize per entry point
+  } else if (sources->local_size) {
     const uint32_t operands[] = {entry->function_id, u(spv::ExecutionMode::LocalSize), report.group_size[0], 1, 1};
     module.replace(*sources->local_size, spv::Op::OpExecutionMode, operands);
   }

@@ -34,9 +34,9 @@ struct NumWavesReport {
 
 // Gives the entry point the workgroup size (X * wave_size, 1, 1) whatever form the module declares it in: every
 // spec constant of the size becomes an OpConstant with the new value (its SpecId dropped, its uses kept), literal
-// sizes are rewritten. Then binds the marker variables (bind_marker_builtins). Fails, leaving `module` in an
-// unspecified state, when the entry point is missing, the size cannot be read, X * wave_size overflows, or a marker
-// is misused.
+// sizes are rewritten, and LocalSizeId becomes LocalSize (no maintenance4 needed). Then binds the marker variables
+// (bind_marker_builtins). Fails, leaving `module` in an unspecified state, when the entry point is missing, the size
+// cannot be read, X * wave_size overflows, or a marker is misused.
 Expected<NumWavesReport> specialize_num_waves(Module& module, const NumWavesOptions& options);
 
 }  // namespace bismuth::spirv_patch
