@@ -9,9 +9,7 @@ namespace bismuth::spirv_patch {
 
 namespace {
 
-Error at(PipelineStage stage, const Error& error) {
-  return Error{error.message, static_cast<int64_t>(stage)};
-}
+Error at(PipelineStage stage, const Error& error) { return Error{error.message, static_cast<int64_t>(stage)}; }
 
 // Step 7: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error.
 void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOptions& options, TargetEnv target) {

@@ -64,9 +64,7 @@ enum class PipelineStage : int64_t {
   AtomicCounterBuffers,
   NumWaves,
 };
-inline PipelineStage failed_stage(const Error& error) {
-  return static_cast<PipelineStage>(error.code);
-}
+inline PipelineStage failed_stage(const Error& error) { return static_cast<PipelineStage>(error.code); }
 
 struct RuntimeGroupSizeVariant {
   std::vector<uint32_t> words;
