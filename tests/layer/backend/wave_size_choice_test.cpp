@@ -6,6 +6,7 @@
 // (VUID-VkPipelineShaderStageCreateInfo-pNext-02756).
 #include <catch2/catch.hpp>
 
+#include "backend_fixture.hpp"
 #include "bismuth/backend/device_info.hpp"
 #include "bismuth/backend/wave_size_choice.hpp"
 
@@ -151,4 +152,24 @@ TEST_CASE("wave size: caps from DeviceInfo and the enabled features", "[wave_siz
   // Compute not among requiredSubgroupSizeStages.
   info.required_subgroup_size_stages = VK_SHADER_STAGE_FRAGMENT_BIT;
   CHECK_FALSE(bismuth::backend::wave_size_caps(info, true, true).size_control_in_compute);
+}
+
+TEST_CASE("wave size: caps of a real device follow its info and enabled features", "[wave_size][vulkan]") {
+  bismuth::test::ValidatedVulkan vk;
+  {
+    auto device = bismuth::test::make_device(vk);
+    const auto& info = device->info();
+    const WaveSizeCaps caps = bismuth::backend::wave_size_caps(*device);
+    CHECK(caps.device_name == info.name);
+    CHECK(caps.subgroup_size == info.subgroup_size);
+    CHECK(caps.size_control_in_compute == (device->features().subgroup_size_control &&
+                                           (info.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT) != 0));
+    CHECK(caps.full_subgroups == device->features().compute_full_subgroups);
+    CHECK(caps.max_invocations == info.max_compute_work_group_invocations);
+    // Without a hint or range the device's own subgroup size is committed (it is always a candidate).
+    auto choice = choose_wave_size({.num_waves = 2}, caps);
+    REQUIRE(choice);
+    CHECK(choice->wave_size == info.subgroup_size);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }

@@ -15,6 +15,8 @@
 
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/module.hpp"
+// bind_marker_builtins, which specialize_num_waves runs and the HLSL front calls on its own (declared there).
+#include "bismuth/spirv_patch/passes/bind_marker_builtins.hpp"
 
 namespace bismuth::spirv_patch {
 
