@@ -33,6 +33,25 @@ void main() {
 }
 )";
 
+// The HLSL front's form (numwaves design, "Seam 1"): Private uints named bismuth_builtin_<BuiltIn>, never stored,
+// which the layer's specialization binds to the built-ins. A GLSL global without initializer compiles to exactly that.
+const char* kMarkerShader = R"(#version 450
+layout(local_size_x_id = 0x7B00, local_size_y_id = 0x7B01, local_size_z_id = 0x7B02) in;
+layout(std430, binding = 0) buffer Out { uint results[]; };
+uint bismuth_builtin_SubgroupId;
+uint bismuth_builtin_SubgroupLocalInvocationId;
+uint bismuth_builtin_SubgroupSize;
+uint bismuth_builtin_NumSubgroups;
+void main() {
+  uint slot = gl_WorkGroupID.x * gl_WorkGroupSize.x + bismuth_builtin_SubgroupId * bismuth_builtin_SubgroupSize +
+              bismuth_builtin_SubgroupLocalInvocationId;
+  results[4u * slot + 0u] = bismuth_builtin_SubgroupId;
+  results[4u * slot + 1u] = bismuth_builtin_SubgroupLocalInvocationId;
+  results[4u * slot + 2u] = bismuth_builtin_SubgroupSize;
+  results[4u * slot + 3u] = bismuth_builtin_NumSubgroups | (gl_WorkGroupSize.x << 16);
+}
+)";
+
 std::vector<uint32_t> compile(const char* source) {
   auto words = translator::compile_glsl_compute(source);
   INFO((words ? std::string() : words.error().message));
@@ -217,6 +236,24 @@ TEST_CASE("numWaves pipelines run X full waves of the committed size, which the 
   vkDestroyPipeline(f.vk.device(), pipeline, nullptr);
   REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
   CHECK(f.vk.bismuth_messages().empty());
+}
+
+TEST_CASE("numWaves binds the HLSL front's marker variables to the subgroup built-ins") {
+  const Order order = GENERATE(Order::ValidationAboveBismuth, Order::ValidationBelowBismuth);
+  INFO(to_string(order));
+  Fixture f(order);
+  f.module = f.vk.module(compile(kMarkerShader));
+  clear_spied_modules();
+  VkPipeline pipeline;
+  REQUIRE(f.create(request(3, VK_NUM_WAVES_CREATE_REPORT_WAVE_SIZE_BIT_BISMUTH), &pipeline) == VK_SUCCESS);
+  const auto spied = spied_modules();
+  REQUIRE(spied.size() == 1);  // the layer's specialized copy
+  const auto valid = spirv_patch::validate(spied.back(), spirv_patch::TargetEnv::Vulkan1_1);
+  INFO((valid ? std::string() : valid.error().message));
+  CHECK(valid);
+  check_dispatch(f, pipeline, properties_of(f, pipeline), 2);
+  vkDestroyPipeline(f.vk.device(), pipeline, nullptr);
+  REQUIRE_NO_VALIDATION_MESSAGES(f.vk);
 }
 
 TEST_CASE("the layer enables subgroup size control in the application's Vulkan 1.3 feature structure") {
