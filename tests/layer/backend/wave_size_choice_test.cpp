@@ -88,7 +88,7 @@ TEST_CASE("wave size: the request's range intersects the device's sizes", "[wave
   CHECK(chosen({.num_waves = 1, .min = 8, .max = 64, .preferred = 64}, kIntel) == 32);
 }
 
-TEST_CASE("wave size: limits remove sizes; nothing left is an error naming the device", "[wave_size]") {
+TEST_CASE("wave size: limits remove sizes, and nothing left is an error naming the device", "[wave_size]") {
   // 32 waves of 64 exceed 1024 invocations on the AMD-like device; 32 of 32 fit.
   CHECK(chosen({.num_waves = 32, .hint = WaveSizePreference::Large}, kAmd) == 32);
   CHECK(refusal({.num_waves = 32, .min = 64, .max = 64}, kAmd) ==
