@@ -11,7 +11,7 @@ namespace {
 
 Error at(PipelineStage stage, const Error& error) { return Error{error.message, static_cast<int64_t>(stage)}; }
 
-// Step 6: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error.
+// Step 7: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error.
 void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOptions& options, TargetEnv target) {
   auto patched = workgroup_size_to_runtime(result.words, options);
   if (!patched) {
@@ -28,6 +28,10 @@ void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOption
 }  // namespace
 
 Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options) {
+  if (options.num_waves && (options.group_size_to_spec_constants || options.runtime_group_size)) {
+    return at(PipelineStage::NumWaves,
+              fail("numWaves fixes the workgroup size; it cannot be combined with a variable group size"));
+  }
   auto parsed = Module::parse(words);
   if (!parsed) return at(PipelineStage::Parse, parsed.error());
   Module& module = *parsed;
@@ -66,6 +70,12 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     auto group = workgroup_size_to_spec_constants(module, *options.group_size_to_spec_constants);
     if (!group) return at(PipelineStage::WorkgroupSizeToSpecConstants, group.error());
     result.group_size = *group;
+    changed = true;
+  }
+  if (options.num_waves) {
+    auto waves = specialize_num_waves(module, *options.num_waves);
+    if (!waves) return at(PipelineStage::NumWaves, waves.error());
+    result.num_waves = *waves;
     changed = true;
   }
   // An untouched module goes on word for word, whatever the editor would normalise.

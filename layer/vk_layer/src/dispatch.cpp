@@ -3,10 +3,12 @@
 // layer untouched. No exception leaves this library: every intercept that allocates catches std::bad_alloc.
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "hooks.hpp"
+#include "num_waves_device.hpp"
 
 namespace bismuth::vk_layer {
 
@@ -224,6 +226,13 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
              "vkCreateDevice: VK_BISMUTH_variable_group_size is enabled but "
              "VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH::variableGroupSize is VK_FALSE; "
              "vkCmdDispatchGroupSizeBISMUTH will not be available");
+    const bool num_waves_extension =
+        data->support.num_waves && enabled(pCreateInfo, VK_BISMUTH_NUM_WAVES_EXTENSION_NAME);
+    auto* num_waves_features = find_in_chain<VkPhysicalDeviceNumWavesFeaturesBISMUTH>(
+        pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NUM_WAVES_FEATURES_BISMUTH);
+    data->num_waves_extension = num_waves_extension;
+    // As for variableGroupSize: the extension without the structure enables the feature.
+    data->num_waves = num_waves_extension && (num_waves_features == nullptr || num_waves_features->numWaves == VK_TRUE);
     data->maintenance4 = enabled(pCreateInfo, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
     if (auto* f13 = find_in_chain<VkPhysicalDeviceVulkan13Features>(
             pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES))
@@ -239,6 +248,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (auto* fs = find_in_chain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
             pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES))
       data->subgroup_size_control = data->subgroup_size_control || fs->subgroupSizeControl;
+    if (auto* f13 = find_in_chain<VkPhysicalDeviceVulkan13Features>(
+            pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES))
+      data->compute_full_subgroups = f13->computeFullSubgroups;
+    if (auto* fs = find_in_chain<VkPhysicalDeviceSubgroupSizeControlFeatures>(
+            pCreateInfo->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES))
+      data->compute_full_subgroups = data->compute_full_subgroups || fs->computeFullSubgroups;
     {
       VkPhysicalDeviceProperties properties{};
       instance->GetPhysicalDeviceProperties(physicalDevice, &properties);
@@ -252,6 +267,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     for (uint32_t i = 0; i < pCreateInfo->enabledExtensionCount; ++i) {
       const char* name = pCreateInfo->ppEnabledExtensionNames[i];
       if (std::strcmp(name, VK_BISMUTH_VARIABLE_GROUP_SIZE_EXTENSION_NAME) == 0) continue;
+      if (std::strcmp(name, VK_BISMUTH_NUM_WAVES_EXTENSION_NAME) == 0) continue;
       if (data->lower_ballot && std::strcmp(name, kBallotName) == 0) continue;
       if (data->lower_vote && std::strcmp(name, kVoteName) == 0) continue;
       extensions.push_back(name);
@@ -267,6 +283,14 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     VkResult result;
     {
       ChainUnlinker unlink(&create_info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH);
+      ChainUnlinker unlink_num_waves(&create_info.pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NUM_WAVES_FEATURES_BISMUTH);
+      // numWaves commits wave sizes with subgroup size control: the layer enables what the application did not.
+      std::optional<SubgroupSizeFeatures> subgroup_features;
+      if (data->num_waves) {
+        subgroup_features.emplace(*instance, physicalDevice, create_info, extensions);
+        data->subgroup_size_control = subgroup_features->size_control();
+        data->compute_full_subgroups = subgroup_features->full_subgroups();
+      }
       result = next_create(physicalDevice, &create_info, pAllocator, pDevice);
     }
     if (result != VK_SUCCESS) return result;
@@ -289,6 +313,17 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     if (data->CmdDispatchBase == nullptr)
       data->CmdDispatchBase = load<PFN_vkCmdDispatchBase>(next_gdpa, d, "vkCmdDispatchBaseKHR");
     data->FreeCommandBuffers = load<PFN_vkFreeCommandBuffers>(next_gdpa, d, "vkFreeCommandBuffers");
+    if (data->num_waves) {
+      auto caps = num_waves_caps(*instance, physicalDevice, data->subgroup_size_control, data->compute_full_subgroups);
+      if (!caps) {
+        report(*instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "BISMUTH-num-waves-device",
+               "vkCreateDevice: VK_BISMUTH_num_waves cannot work on this device: " + caps.error().message);
+        if (data->DestroyDevice != nullptr) data->DestroyDevice(d, pAllocator);
+        *pDevice = VK_NULL_HANDLE;
+        return VK_ERROR_INITIALIZATION_FAILED;
+      }
+      data->wave_size_caps = std::move(*caps);
+    }
     if (data->variable_group_size) {
       // The application gets no device that cannot do what it enabled: without the backend's cache the
       // extension cannot work, so the device is destroyed again and the error returned (the message says why).
@@ -303,7 +338,7 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice physicalDevice, con
     report(*instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_INFO_BIT_EXT, "BISMUTH-device-created",
            std::string("vkCreateDevice: ballot lowering ") + (data->lower_ballot ? "on" : "off") +
                ", vote lowering " + (data->lower_vote ? "on" : "off") + ", variable group size " +
-               (data->variable_group_size ? "on" : "off"));
+               (data->variable_group_size ? "on" : "off") + ", numWaves " + (data->num_waves ? "on" : "off"));
     store_device_data(*pDevice, std::move(data));
   } catch (...) {
     return VK_ERROR_OUT_OF_HOST_MEMORY;
@@ -338,7 +373,7 @@ struct Intercept {
 #define BISMUTH_HOOK(name, fn) {name, reinterpret_cast<PFN_vkVoidFunction>(&fn)}
 
 // Device-level intercepts, with the condition under which the layer needs them on a given device.
-enum class Need { Always, Lowering, VariableGroupSize, VariableOrLowering };
+enum class Need { Always, Lowering, VariableGroupSize, VariableOrLowering, ModuleWords, NumWaves };
 struct DeviceIntercept {
   const char* name;
   PFN_vkVoidFunction function;
@@ -349,11 +384,11 @@ const DeviceIntercept kDeviceIntercepts[] = {
     {"vkGetDeviceProcAddr", reinterpret_cast<PFN_vkVoidFunction>(&GetDeviceProcAddr), Need::Always},
     {"vkDestroyDevice", reinterpret_cast<PFN_vkVoidFunction>(&DestroyDevice), Need::Always},
     {"vkCreateShaderModule", reinterpret_cast<PFN_vkVoidFunction>(&CreateShaderModule), Need::VariableOrLowering},
-    {"vkDestroyShaderModule", reinterpret_cast<PFN_vkVoidFunction>(&DestroyShaderModule), Need::VariableGroupSize},
+    {"vkDestroyShaderModule", reinterpret_cast<PFN_vkVoidFunction>(&DestroyShaderModule), Need::ModuleWords},
     {"vkCreateComputePipelines", reinterpret_cast<PFN_vkVoidFunction>(&CreateComputePipelines),
      Need::VariableOrLowering},
     {"vkCreateGraphicsPipelines", reinterpret_cast<PFN_vkVoidFunction>(&CreateGraphicsPipelines), Need::Lowering},
-    {"vkDestroyPipeline", reinterpret_cast<PFN_vkVoidFunction>(&DestroyPipeline), Need::VariableGroupSize},
+    {"vkDestroyPipeline", reinterpret_cast<PFN_vkVoidFunction>(&DestroyPipeline), Need::ModuleWords},
     {"vkDestroyPipelineLayout", reinterpret_cast<PFN_vkVoidFunction>(&DestroyPipelineLayout), Need::VariableGroupSize},
     {"vkBeginCommandBuffer", reinterpret_cast<PFN_vkVoidFunction>(&BeginCommandBuffer), Need::VariableGroupSize},
     {"vkFreeCommandBuffers", reinterpret_cast<PFN_vkVoidFunction>(&FreeCommandBuffers), Need::VariableGroupSize},
@@ -364,6 +399,8 @@ const DeviceIntercept kDeviceIntercepts[] = {
     {"vkCmdDispatchBaseKHR", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchBase), Need::VariableGroupSize},
     {"vkCmdDispatchGroupSizeBISMUTH", reinterpret_cast<PFN_vkVoidFunction>(&CmdDispatchGroupSizeBISMUTH),
      Need::VariableGroupSize},
+    {"vkGetPipelineNumWavesPropertiesBISMUTH",
+     reinterpret_cast<PFN_vkVoidFunction>(&GetPipelineNumWavesPropertiesBISMUTH), Need::NumWaves},
 };
 
 const Intercept kInstanceIntercepts[] = {
@@ -388,7 +425,10 @@ bool needed(const DeviceData& d, Need need) {
     case Need::Always: return true;
     case Need::Lowering: return lowering;
     case Need::VariableGroupSize: return d.variable_group_size;
-    case Need::VariableOrLowering: return lowering || d.variable_group_size_extension;
+    case Need::VariableOrLowering: return lowering || d.variable_group_size_extension || d.num_waves_extension;
+    // The module's words and the pipelines the layer made: variable-size and numWaves pipelines.
+    case Need::ModuleWords: return d.variable_group_size || d.num_waves;
+    case Need::NumWaves: return d.num_waves;
   }
   return false;
 }
@@ -404,7 +444,8 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL GetDeviceProcAddr(VkDevice device, cons
     if (needed(*data, hook.need)) return hook.function;
     break;
   }
-  if (name == "vkCmdDispatchGroupSizeBISMUTH") return nullptr;  // extension not enabled on this device
+  // The layer's commands of an extension not enabled on this device.
+  if (name == "vkCmdDispatchGroupSizeBISMUTH" || name == "vkGetPipelineNumWavesPropertiesBISMUTH") return nullptr;
   return data->next_gdpa(device, pName);
 }
 

@@ -12,6 +12,7 @@ constexpr VkExtensionProperties kBallot{VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_
 constexpr VkExtensionProperties kVote{VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME, 1};
 constexpr VkExtensionProperties kVariableGroupSize{VK_BISMUTH_VARIABLE_GROUP_SIZE_EXTENSION_NAME,
                                                    VK_BISMUTH_VARIABLE_GROUP_SIZE_SPEC_VERSION};
+constexpr VkExtensionProperties kNumWaves{VK_BISMUTH_NUM_WAVES_EXTENSION_NAME, VK_BISMUTH_NUM_WAVES_SPEC_VERSION};
 
 bool has_extension(const std::vector<VkExtensionProperties>& list, const char* name) {
   return std::any_of(list.begin(), list.end(),
@@ -38,6 +39,7 @@ std::vector<VkExtensionProperties> provided_extensions(const PhysicalDeviceSuppo
   if (support.emulate_ballot) list.push_back(kBallot);
   if (support.emulate_vote) list.push_back(kVote);
   if (support.variable_group_size) list.push_back(kVariableGroupSize);
+  if (support.num_waves) list.push_back(kNumWaves);
   return list;
 }
 
@@ -79,6 +81,8 @@ PhysicalDeviceSupport query_support(const InstanceData& instance, VkPhysicalDevi
   const bool ballot_ok = compute && (ops & VK_SUBGROUP_FEATURE_BALLOT_BIT) && (ops & VK_SUBGROUP_FEATURE_SHUFFLE_BIT) &&
                          subgroup.subgroupSize <= 64;
   const bool vote_ok = compute && (ops & VK_SUBGROUP_FEATURE_VOTE_BIT);
+  // numWaves reads SubgroupId, SubgroupLocalInvocationId, SubgroupSize, NumSubgroups: basic operations in compute.
+  support.num_waves = compute && (ops & VK_SUBGROUP_FEATURE_BASIC_BIT);
 
   const auto driver = next_extensions(instance, physical_device);
   support.emulate_ballot =
@@ -117,6 +121,8 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
   try {
     ChainUnlinker unlink(const_cast<const void**>(&pFeatures->pNext),
                          VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH);
+    ChainUnlinker unlink_num_waves(const_cast<const void**>(&pFeatures->pNext),
+                                   VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NUM_WAVES_FEATURES_BISMUTH);
     instance->GetPhysicalDeviceFeatures2(physicalDevice, pFeatures);
   } catch (...) {
     return;  // out of memory for the unlink record: nothing was queried
@@ -124,6 +130,9 @@ VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceFeatures2(VkPhysicalDevice physicalD
   if (auto* ours = find_in_chain<VkPhysicalDeviceVariableGroupSizeFeaturesBISMUTH>(
           pFeatures->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VARIABLE_GROUP_SIZE_FEATURES_BISMUTH))
     ours->variableGroupSize = instance->settings.disabled ? VK_FALSE : VK_TRUE;
+  if (auto* ours = find_in_chain<VkPhysicalDeviceNumWavesFeaturesBISMUTH>(
+          pFeatures->pNext, VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NUM_WAVES_FEATURES_BISMUTH))
+    ours->numWaves = query_support(*instance, physicalDevice).num_waves ? VK_TRUE : VK_FALSE;
 }
 
 VKAPI_ATTR void VKAPI_CALL GetPhysicalDeviceProperties2(VkPhysicalDevice physicalDevice,

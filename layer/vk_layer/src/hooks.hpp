@@ -78,6 +78,22 @@ class InlineModuleRewrites {
   std::vector<Rewrite> rewrites_;
 };
 
+// The words of a pipeline stage's module: recorded at vkCreateShaderModule (already lowered; devices with
+// VK_BISMUTH_variable_group_size or VK_BISMUTH_num_waves), or the inline VkShaderModuleCreateInfo (lowered here).
+// Null when the layer does not know the module.
+std::shared_ptr<const std::vector<uint32_t>> stage_module_words(DeviceData& device,
+                                                                const VkPipelineShaderStageCreateInfo& stage);
+
+// num_waves.cpp: VK_BISMUTH_num_waves (docs/VK_BISMUTH_num_waves.adoc).
+const VkPipelineShaderStageNumWavesCreateInfoBISMUTH* num_waves_info(const VkComputePipelineCreateInfo& info);
+// One numWaves pipeline (`info` carries VkPipelineShaderStageNumWavesCreateInfoBISMUTH; derivative indices already
+// resolved to handles). Reports the reason of any failure.
+VkResult create_num_waves_pipeline(DeviceData& device, VkPipelineCache cache, const VkComputePipelineCreateInfo& info,
+                                   const VkAllocationCallbacks* allocator, VkPipeline* out);
+void forget_num_waves_pipeline(DeviceData& device, VkPipeline pipeline);
+VKAPI_ATTR VkResult VKAPI_CALL GetPipelineNumWavesPropertiesBISMUTH(VkDevice device, VkPipeline pipeline,
+                                                                    VkPipelineNumWavesPropertiesBISMUTH* pProperties);
+
 // variable_group_size.cpp
 VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache pipelineCache,
                                                       uint32_t createInfoCount,

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bismuth/backend/wave_size_choice.hpp"
 #include "settings.hpp"
 #include "vulkan/vulkan_bismuth.h"
 
@@ -67,10 +68,21 @@ struct PhysicalDeviceSupport {
   bool emulate_ballot = false;  // advertise VK_EXT_shader_subgroup_ballot, lower SPV_KHR_shader_ballot
   bool emulate_vote = false;    // advertise VK_EXT_shader_subgroup_vote, lower SPV_KHR_subgroup_vote
   bool variable_group_size = false;
+  bool num_waves = false;  // VK_BISMUTH_num_waves: Vulkan 1.1 with basic subgroup operations in compute
   VkPhysicalDeviceLimits limits{};
 };
 
-struct VariablePipeline;   // variable_group_size.cpp
+struct VariablePipeline;  // variable_group_size.cpp
+
+// What a numWaves pipeline committed to (num_waves.cpp), for vkGetPipelineNumWavesPropertiesBISMUTH.
+struct NumWavesPipeline {
+  uint32_t wave_size = 0;
+  uint32_t num_waves = 0;
+  std::array<uint32_t, 3> group_size{};
+  bool required_subgroup_size = false;
+  bool full_subgroups = false;
+  bool report_wave_size = false;  // created with VK_NUM_WAVES_CREATE_REPORT_WAVE_SIZE_BIT_BISMUTH
+};
 struct SizePipelineCache;  // size_pipeline_cache.hpp
 
 struct DeviceData {
@@ -85,7 +97,11 @@ struct DeviceData {
   bool variable_group_size = false;  // VK_BISMUTH_variable_group_size enabled (and its feature)
   bool variable_group_size_extension = false;  // the extension enabled, with or without the feature
   bool maintenance4 = false;         // LocalSizeId usable (SPIR-V 1.6 modules)
-  bool subgroup_size_control = false;        // the app enabled subgroupSizeControl (required subgroup sizes)
+  bool subgroup_size_control = false;        // subgroupSizeControl enabled (by the app, or the layer for numWaves)
+  bool compute_full_subgroups = false;       // computeFullSubgroups enabled (likewise)
+  bool num_waves = false;                    // VK_BISMUTH_num_waves enabled (and its feature)
+  bool num_waves_extension = false;          // the extension enabled, with or without the feature
+  backend::WaveSizeCaps wave_size_caps;      // what numWaves pipelines choose against (num_waves_device.cpp)
   bool pipeline_creation_feedback = false;   // VK_EXT_pipeline_creation_feedback or Vulkan 1.3 core
 
   PFN_vkDestroyDevice DestroyDevice = nullptr;
@@ -113,6 +129,7 @@ struct DeviceData {
   std::unordered_map<VkShaderModule, std::shared_ptr<const std::vector<uint32_t>>> module_words;
   std::unordered_map<VkPipeline, std::shared_ptr<VariablePipeline>> variable_pipelines;
   std::unordered_map<VkCommandBuffer, VkPipeline> bound_compute_pipeline;
+  std::unordered_map<VkPipeline, NumWavesPipeline> num_waves_pipelines;
 
   struct Stats {
     std::atomic<uint64_t> modules_passed_through{0};

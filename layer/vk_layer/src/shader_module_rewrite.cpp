@@ -60,6 +60,23 @@ bool rewrite_module(DeviceData& device, const uint32_t* code, size_t code_size, 
   return true;
 }
 
+std::shared_ptr<const std::vector<uint32_t>> stage_module_words(DeviceData& device,
+                                                                const VkPipelineShaderStageCreateInfo& stage) {
+  if (stage.module != VK_NULL_HANDLE) {
+    std::lock_guard lock(device.mutex);
+    auto it = device.module_words.find(stage.module);
+    return it == device.module_words.end() ? nullptr : it->second;
+  }
+  auto* inline_info =
+      find_in_chain<const VkShaderModuleCreateInfo>(stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+  if (inline_info == nullptr || inline_info->pCode == nullptr) return nullptr;
+  std::vector<uint32_t> lowered;
+  if (rewrite_module(device, inline_info->pCode, inline_info->codeSize, lowered))
+    return std::make_shared<const std::vector<uint32_t>>(std::move(lowered));
+  return std::make_shared<const std::vector<uint32_t>>(inline_info->pCode,
+                                                       inline_info->pCode + inline_info->codeSize / 4);
+}
+
 VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo* pCreateInfo,
                                                   const VkAllocationCallbacks* pAllocator,
                                                   VkShaderModule* pShaderModule) {
@@ -76,8 +93,8 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateShaderModule(VkDevice device, const VkShade
       info = &copy;
     }
     const VkResult result = data->CreateShaderModule(device, info, pAllocator, pShaderModule);
-    if (result == VK_SUCCESS && data->variable_group_size && info->codeSize % 4 == 0) {
-      // Kept for variable-size pipelines, which respecialise the module's group size.
+    if (result == VK_SUCCESS && (data->variable_group_size || data->num_waves) && info->codeSize % 4 == 0) {
+      // Kept for variable-size and numWaves pipelines, which respecialise the module's group size.
       auto words = std::make_shared<const std::vector<uint32_t>>(info->pCode, info->pCode + info->codeSize / 4);
       std::lock_guard lock(data->mutex);
       data->module_words[*pShaderModule] = std::move(words);

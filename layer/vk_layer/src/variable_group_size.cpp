@@ -125,21 +125,7 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
                                   const VkAllocationCallbacks* allocator, VkPipeline* out) {
   *out = VK_NULL_HANDLE;
   const VkPipelineShaderStageCreateInfo& stage = app_info.stage;
-  // The module's words: recorded at vkCreateShaderModule (already lowered), or the inline create info.
-  std::shared_ptr<const std::vector<uint32_t>> words;
-  if (stage.module != VK_NULL_HANDLE) {
-    std::lock_guard lock(d.mutex);
-    auto it = d.module_words.find(stage.module);
-    if (it != d.module_words.end()) words = it->second;
-  } else if (auto* inline_info = find_in_chain<const VkShaderModuleCreateInfo>(
-                 stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO)) {
-    std::vector<uint32_t> lowered;
-    if (rewrite_module(d, inline_info->pCode, inline_info->codeSize, lowered))
-      words = std::make_shared<const std::vector<uint32_t>>(std::move(lowered));
-    else
-      words = std::make_shared<const std::vector<uint32_t>>(inline_info->pCode,
-                                                            inline_info->pCode + inline_info->codeSize / 4);
-  }
+  const std::shared_ptr<const std::vector<uint32_t>> words = stage_module_words(d, stage);
   if (!words || words->size() < 5) {
     error(d, kVuidModule, "vkCreateComputePipelines: the variable-size pipeline's shader module is unknown to the "
                           "layer (created before the device enabled VK_BISMUTH_variable_group_size?)");
@@ -269,17 +255,29 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
   DeviceData& d = *data;
   try {
     bool any_variable = false;
-    for (uint32_t i = 0; i < createInfoCount; ++i) any_variable = any_variable || variable_info(pCreateInfos[i]);
-    if (!any_variable) {
+    bool any_num_waves = false;
+    for (uint32_t i = 0; i < createInfoCount; ++i) {
+      any_variable = any_variable || variable_info(pCreateInfos[i]);
+      any_num_waves = any_num_waves || num_waves_info(pCreateInfos[i]);
+    }
+    if (!any_variable && !any_num_waves) {
       InlineModuleRewrites rewrites;
       for (uint32_t i = 0; i < createInfoCount; ++i) rewrites.apply(d, pCreateInfos[i].stage);
       return d.CreateComputePipelines(device, pipelineCache, createInfoCount, pCreateInfos, pAllocator, pPipelines);
     }
-    // One at a time: every variable pipeline is the layer's work, the others go down unchanged.
+    // One at a time: every variable or numWaves pipeline is the layer's work, the others go down unchanged.
     VkResult first_error = VK_SUCCESS;
     for (uint32_t i = 0; i < createInfoCount; ++i) {
       VkResult result;
-      if (variable_info(pCreateInfos[i]) && d.variable_group_size) {
+      if (num_waves_info(pCreateInfos[i])) {
+        VkComputePipelineCreateInfo copy = pCreateInfos[i];
+        if ((copy.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) && copy.basePipelineIndex >= 0 &&
+            static_cast<uint32_t>(copy.basePipelineIndex) < i) {
+          copy.basePipelineHandle = pPipelines[copy.basePipelineIndex];
+          copy.basePipelineIndex = -1;
+        }
+        result = create_num_waves_pipeline(d, pipelineCache, copy, pAllocator, &pPipelines[i]);
+      } else if (variable_info(pCreateInfos[i]) && d.variable_group_size) {
         result = create_variable_pipeline(d, pipelineCache, pCreateInfos[i], pAllocator, &pPipelines[i]);
       } else {
         if (variable_info(pCreateInfos[i]))
@@ -323,6 +321,7 @@ VKAPI_ATTR void VKAPI_CALL DestroyPipeline(VkDevice device, VkPipeline pipeline,
     }
   }
   if (vp) return destroy(*data, *vp, pAllocator);
+  if (pipeline != VK_NULL_HANDLE) forget_num_waves_pipeline(*data, pipeline);
   data->DestroyPipeline(device, pipeline, pAllocator);
 }
 

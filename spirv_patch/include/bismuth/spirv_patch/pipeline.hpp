@@ -11,8 +11,12 @@
 //   2. lower_khr_subgroup_ops        SPV_KHR_shader_ballot / subgroup_vote -> GroupNonUniform (no-op without them)
 //   3. match_gl_arithmetic           GL's contraction and remainder rules, on the lowered module
 //   4. workgroup_size_to_spec_constants   a fixed or literal size becomes specializable (layer, SPIR-V input)
-//   5. validate                      spirv-val for the target environment
-//   6. workgroup_size_to_runtime     a second module (variant) reading the logical size from push constants,
+//   5. specialize_num_waves          a numWaves entry point gets the literal size (X * wave size, 1, 1) and its marker
+//                                    variables become built-ins; after the lowering so the module is final, before
+//                                    validation so spirv-val sees the specialized module. It fixes the size, so it
+//                                    excludes steps 4 and 7 (run_pipeline refuses the combination)
+//   6. validate                      spirv-val for the target environment
+//   7. workgroup_size_to_runtime     a second module (variant) reading the logical size from push constants,
 //                                    derived from the validated result; dropped when spirv-val refuses it
 #pragma once
 
@@ -27,6 +31,7 @@
 #include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
 #include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
+#include "bismuth/spirv_patch/passes/num_waves.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
@@ -41,6 +46,7 @@ struct PipelineOptions {
   bool lower_khr_subgroup_ops = true;
   std::optional<GlArithmeticOptions> gl_arithmetic;
   std::optional<WorkgroupSizeOptions> group_size_to_spec_constants;
+  std::optional<NumWavesOptions> num_waves;
   // Validation of the main module; unset: not validated (the layer hands the application's module on as is).
   std::optional<TargetEnv> validate = TargetEnv::Vulkan1_1;
   std::optional<RuntimeGroupSizeOptions> runtime_group_size;
@@ -56,6 +62,7 @@ enum class PipelineStage : int64_t {
   Validate,
   DefaultUniformBlock,
   AtomicCounterBuffers,
+  NumWaves,
 };
 inline PipelineStage failed_stage(const Error& error) { return static_cast<PipelineStage>(error.code); }
 
@@ -69,6 +76,7 @@ struct PipelineResult {
   SubgroupLoweringReport subgroup_lowering;
   GlArithmeticReport gl_arithmetic;
   std::optional<WorkgroupSizeReport> group_size;
+  std::optional<NumWavesReport> num_waves;
   std::optional<RuntimeGroupSizeVariant> runtime_group_size;
   // When runtime_group_size was asked for and is absent: why (the variant is an optimisation, not an error).
   std::string runtime_group_size_note;
