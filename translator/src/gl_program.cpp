@@ -21,6 +21,7 @@
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
+#include "num_waves_rewrite.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "program_reflection.hpp"
 #include "shared_memory.hpp"
@@ -171,20 +172,32 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
       check_extension_versions(version.source, version.user_version, version.es, kSourceName);
   ExtensionBuiltins builtins =
       shim_extension_builtins(versions.source, version.glslang_version, version.user_version, version.es);
-  VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(
-      builtins.compile_source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
-  VariableGroupSizeRewrite check = rewrite_variable_group_size(builtins.check_source, kCheckSizeLayout, kSourceName);
+  // GL_BISMUTH_num_waves first: its size becomes spec-constant (or, for the check, fixed) local_size qualifiers the
+  // variable-group-size rewrite then takes as a fixed declaration.
+  const std::string spec_size_layout = spec_constant_size_layout(kVariableGroupSizeSpecIds);
+  NumWavesRewrite waves = rewrite_num_waves(builtins.compile_source, spec_size_layout, kSourceName);
+  NumWavesRewrite waves_check = rewrite_num_waves(builtins.check_source, kCheckSizeLayout, kSourceName);
+  VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(waves.source, spec_size_layout, kSourceName);
+  VariableGroupSizeRewrite check = rewrite_variable_group_size(waves_check.source, kCheckSizeLayout, kSourceName);
   std::vector<Diagnostic> diagnostics = std::move(device.diagnostics);
   diagnostics.insert(diagnostics.end(), nv.diagnostics.begin(), nv.diagnostics.end());
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
   diagnostics.insert(diagnostics.end(), versions.diagnostics.begin(), versions.diagnostics.end());
-  impl_->preamble = std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble;
+  impl_->preamble =
+      std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble + waves.preamble;
   // Preprocessing (for the nesting limits) gets no declarations: glslang's output would hold them as extra lines.
   const std::string check_macros =
-      std::string(kPreamble) + version.preamble + device.preamble + builtins.check_preamble;
+      std::string(kPreamble) + version.preamble + device.preamble + builtins.check_preamble + waves_check.preamble;
   const std::string check_preamble = check_macros + builtins.check_declarations;
-  diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
-  group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
+  diagnostics.insert(diagnostics.end(), waves.diagnostics.begin(), waves.diagnostics.end());
+  // A num_waves shader that also declares a local size has its error already; the variable-group-size rewrite
+  // would only restate it.
+  if (!has_errors(waves.diagnostics)) {
+    diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
+  }
+  num_waves_ = waves.declaration;
+  group_size_ = num_waves_                                               ? GroupSize::NumWaves
+                : vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
                 : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
                                                                      : GroupSize::None;
   if (has_errors(diagnostics)) {
@@ -320,10 +333,23 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   if (shaders.empty()) return fail(link_error("no compute shader attached"));
   bool any_fixed = false;
   bool any_variable = false;
+  std::optional<NumWavesDeclaration> num_waves;
   for (const auto& shader : shaders) {
     if (!shader || !shader->ok()) return fail(link_error("a compute shader attached to the program failed to compile"));
     any_fixed |= shader->group_size() == GroupSize::Fixed;
     any_variable |= shader->group_size() == GroupSize::Variable;
+    if (const auto& declared = shader->num_waves()) {
+      // GL_BISMUTH_num_waves: every shader that declares num_waves declares the same count and range.
+      if (num_waves && *num_waves != *declared) {
+        return fail(link_error("compute shaders in one program declare different num_waves or wave-size ranges (" +
+                               std::to_string(num_waves->num_waves) + " and " + std::to_string(declared->num_waves) +
+                               " waves)"));
+      }
+      num_waves = declared;
+    }
+  }
+  if (num_waves && (any_fixed || any_variable)) {
+    return fail(link_error("compute shaders in one program declare both num_waves and a local group size"));
   }
   // ARB_compute_variable_group_size: a program whose shaders mix fixed and variable sizes, or declare none, fails
   // to link.
@@ -331,8 +357,9 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     return fail(link_error(
         "compute shaders in one program declare both a fixed and a variable (local_size_variable) local group size"));
   }
-  if (!any_fixed && !any_variable) {
-    return fail(link_error("compute shader must declare a local group size (local_size_x/y/z or local_size_variable)"));
+  if (!any_fixed && !any_variable && !num_waves) {
+    return fail(link_error(
+        "compute shader must declare a local group size (local_size_x/y/z, local_size_variable or num_waves)"));
   }
 
   std::vector<std::unique_ptr<glslang::TShader>> fresh_trees(shaders.size());  // outlive `program`
@@ -356,7 +383,8 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   if (intermediate == nullptr) return fail(link_error("no compute shader attached"));
 
   GlLinkedProgram linked;
-  linked.group_size = any_variable ? GroupSize::Variable : GroupSize::Fixed;
+  linked.group_size = num_waves ? GroupSize::NumWaves : any_variable ? GroupSize::Variable : GroupSize::Fixed;
+  linked.num_waves = num_waves;
   if (any_fixed) {
     for (int i = 0; i < 3; ++i) linked.fixed_size[i] = intermediate->getLocalSize(i);
   }

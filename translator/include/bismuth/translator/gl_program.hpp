@@ -28,6 +28,7 @@
 #include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
+#include "bismuth/translator/num_waves.hpp"
 
 namespace bismuth::translator {
 
@@ -53,7 +54,10 @@ struct GlBindingMap {
 // small constant_id values GLSL programs use.
 inline constexpr std::array<uint32_t, 3> kVariableGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
 
-enum class GroupSize { None, Fixed, Variable };
+// Fixed: local_size_x/y/z; Variable: local_size_variable (ARB_compute_variable_group_size); NumWaves:
+// layout(num_waves = X) in; (GL_BISMUTH_num_waves), the size specialization constants at kVariableGroupSizeSpecIds
+// that the consumer sets to (X × wave size, 1, 1).
+enum class GroupSize { None, Fixed, Variable, NumWaves };
 
 struct NestingReport;  // the front's depth measure of a source (src/nesting_limits.hpp)
 
@@ -75,6 +79,8 @@ class GlShader {
   // GL info log: one "0:line(column): error|warning: text" line per diagnostic; empty when clean.
   const std::string& info_log() const { return info_log_; }
   GroupSize group_size() const { return group_size_; }
+  // Set iff group_size() == GroupSize::NumWaves.
+  const std::optional<NumWavesDeclaration>& num_waves() const { return num_waves_; }
   const GlCompileOptions& options() const { return options_; }
 
   struct Impl;  // glslang state kept for linking
@@ -88,6 +94,7 @@ class GlShader {
   bool ok_ = false;
   std::string info_log_;
   GroupSize group_size_ = GroupSize::None;
+  std::optional<NumWavesDeclaration> num_waves_;
   GlCompileOptions options_;
   std::unique_ptr<Impl> impl_;
 };
@@ -153,7 +160,8 @@ struct GlLinkedProgram {
   spirv_patch::DescriptorBindingRemap bindings;  // block variable -> resources[] index
   GroupSize group_size = GroupSize::None;
   std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
-  std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable
+  std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable and NumWaves
+  std::optional<NumWavesDeclaration> num_waves;  // set iff group_size == GroupSize::NumWaves
   // The descriptors of set 0 in binding order: Vulkan binding j holds the next descriptor_counts[j] of them (all
   // bindings one descriptor when descriptor_counts is empty). An array of blocks is one binding.
   std::vector<GlResource> resources;
@@ -189,7 +197,8 @@ struct GlLinkLimits {
 
 // glLinkProgram: links the attached compute shaders. On failure the error message is the GL info log.
 // Link errors (GL rules): a shader that failed to compile; no compute shader; no `main`; variable size in one
-// shader and fixed in another; no local group size declared at all; conflicting fixed sizes; shared variables
+// shader and fixed in another; num_waves in one shader and a fixed or variable size in another, or shaders with
+// different num_waves / wave-size ranges (GL_BISMUTH_num_waves); no local group size declared at all; conflicting fixed sizes; shared variables
 // larger than limits.max_compute_shared_memory_size.
 // The SPIR-V targets the environment the shaders were compiled for.
 Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
