@@ -88,7 +88,8 @@ TEST_CASE("hlsl: [WaveSize] forms") {
   // SM 6.6 [WaveSize(n)], SM 6.8 [WaveSize(min, max)] and [WaveSize(min, max, preferred)]: powers of two from 4
   // to 128, min < max, preferred within.
   const std::string body = "void main(uint3 g : SV_GroupID) { o[g.x] = GetGroupWaveIndex(); }\n";
-  CHECK(*compile_valid(kBuffer + "[numWaves(1)][WaveSize(32)]\n" + body).num_waves == NumWavesDeclaration{1, 32, 32, 0});
+  CHECK(*compile_valid(kBuffer + "[numWaves(1)][WaveSize(32)]\n" + body).num_waves ==
+        NumWavesDeclaration{1, 32, 32, 0});
   CHECK(*compile_valid(kBuffer + "[WaveSize(8, 64)]\n[numWaves(3)]\n" + body).num_waves ==
         NumWavesDeclaration{3, 8, 64, 0});
   CHECK_THAT(error_of(kBuffer + "[numWaves(1)]\n[WaveSize(24)]\n" + body),
@@ -109,9 +110,10 @@ TEST_CASE("hlsl: numWaves compile errors name the position and the replacement")
   CHECK_THAT(error_of(kBuffer + "[numWaves(2)]\nvoid main(uint3 g : SV_GroupID,\n          uint3 t : sv_groupthreadid) "
                                 "{ o[t.x] = 1; }\n"),
              Catch::StartsWith("shader.hlsl:4:21: error: 'sv_groupthreadid' cannot be used"));
-  CHECK_THAT(error_of(kBuffer + "struct In { uint i : SV_GroupIndex; };\n[numWaves(2)]\nvoid main(In i) { o[i.i] = 1; }\n"),
-             Catch::StartsWith("shader.hlsl:2:22: error: 'SV_GroupIndex' cannot be used") &&
-                 Catch::Contains("GetGroupWaveIndex() * WaveGetLaneCount() + WaveGetLaneIndex()"));
+  CHECK_THAT(
+      error_of(kBuffer + "struct In { uint i : SV_GroupIndex; };\n[numWaves(2)]\nvoid main(In i) { o[i.i] = 1; }\n"),
+      Catch::StartsWith("shader.hlsl:2:22: error: 'SV_GroupIndex' cannot be used") &&
+          Catch::Contains("GetGroupWaveIndex() * WaveGetLaneCount() + WaveGetLaneIndex()"));
   CHECK_THAT(error_of(kBuffer + "[numthreads(64, 1, 1)]\n[numWaves(2)]\nvoid main() {}\n"),
              Catch::StartsWith("shader.hlsl:3:2: error: 'numWaves' and 'numthreads' cannot both be given"));
   CHECK_THAT(error_of(kBuffer + "[numWaves(0)]\nvoid main() {}\n"),
@@ -128,10 +130,11 @@ TEST_CASE("hlsl: numWaves compile errors name the position and the replacement")
 }
 
 TEST_CASE("hlsl: plain [numthreads] compute shaders compile as glslang compiles them") {
-  const HlslComputeModule m = compile_valid(
-      kBuffer + "cbuffer C : register(b2) { uint add; };\n"
-                "[numthreads(8, 4, 1)]\nvoid CSMain(uint3 t : SV_DispatchThreadID) { o[t.x] = t.y + add + WaveActiveCountBits(true); }\n",
-      "CSMain");
+  const HlslComputeModule m = compile_valid(kBuffer +
+                                                "cbuffer C : register(b2) { uint add; };\n"
+                                                "[numthreads(8, 4, 1)]\nvoid CSMain(uint3 t : SV_DispatchThreadID) { "
+                                                "o[t.x] = t.y + add + WaveActiveCountBits(true); }\n",
+                                            "CSMain");
   CHECK_FALSE(m.num_waves);
   CHECK(m.fixed_size == std::array<uint32_t, 3>{8, 4, 1});
   CHECK(m.entry_point == "CSMain");

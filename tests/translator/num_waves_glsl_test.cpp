@@ -15,7 +15,9 @@ using bismuth::spirv_patch::TargetEnv;
 
 namespace {
 
-std::shared_ptr<const GlShader> compile(const std::string& source) { return GlShader::compile(source); }
+std::shared_ptr<const GlShader> compile(const std::string& source) {
+  return GlShader::compile(source);
+}
 
 bismuth::Expected<GlLinkedProgram> link(std::initializer_list<std::shared_ptr<const GlShader>> shaders) {
   std::vector<std::shared_ptr<const GlShader>> list(shaders);
@@ -107,11 +109,12 @@ TEST_CASE("num_waves: gl_WaveIndex, gl_WaveLaneIndex and gl_WaveSize are the sub
 
 TEST_CASE("num_waves: used with GL_KHR_shader_subgroup_basic, the wave built-ins and the subgroup ones agree") {
   // Spec 7.1: "A shader may use both; gl_WaveIndex == gl_SubgroupID ... hold for every invocation."
-  const GlLinkedProgram p = link_valid(kHeader +
-                                       "#extension GL_KHR_shader_subgroup_basic : require\n"
-                                       "layout(num_waves = 3) in;\n"
-                                       "layout(std430, binding = 0) buffer B { uint o[]; };\n"
-                                       "void main() { o[0] = uint(gl_WaveIndex == gl_SubgroupID) + gl_NumSubgroups; }\n");
+  const GlLinkedProgram p =
+      link_valid(kHeader +
+                 "#extension GL_KHR_shader_subgroup_basic : require\n"
+                 "layout(num_waves = 3) in;\n"
+                 "layout(std430, binding = 0) buffer B { uint o[]; };\n"
+                 "void main() { o[0] = uint(gl_WaveIndex == gl_SubgroupID) + gl_NumSubgroups; }\n");
   CHECK(decorates_builtin(p.spirv, kBuiltInSubgroupId));
 }
 
@@ -145,15 +148,21 @@ TEST_CASE("num_waves: the wave-size range is recorded, in the num_waves declarat
 TEST_CASE("num_waves: compiles at every compute GLSL version the front takes") {
   // Spec, "Dependencies": "This extension can be used with GLSL 1.50 with ARB_compute_shader and later, and with
   // GLSL ES 3.10 and later" — the versions the GL shim takes compute shaders at.
-  const char* versions[] = {"150\n#extension GL_ARB_compute_shader : require\n"
-                            "#extension GL_ARB_shader_storage_buffer_object : require\n"
-                            "#extension GL_ARB_shading_language_420pack : require",
-                            "330\n#extension GL_ARB_compute_shader : require\n"
-                            "#extension GL_ARB_shader_storage_buffer_object : require\n"
-                            "#extension GL_ARB_shading_language_420pack : require",
-                            "420\n#extension GL_ARB_compute_shader : require\n"
-                            "#extension GL_ARB_shader_storage_buffer_object : require",
-                            "430", "440", "450", "460", "310 es", "320 es"};
+  const char* versions[] = {
+      "150\n#extension GL_ARB_compute_shader : require\n"
+      "#extension GL_ARB_shader_storage_buffer_object : require\n"
+      "#extension GL_ARB_shading_language_420pack : require",
+      "330\n#extension GL_ARB_compute_shader : require\n"
+      "#extension GL_ARB_shader_storage_buffer_object : require\n"
+      "#extension GL_ARB_shading_language_420pack : require",
+      "420\n#extension GL_ARB_compute_shader : require\n"
+      "#extension GL_ARB_shader_storage_buffer_object : require",
+      "430",
+      "440",
+      "450",
+      "460",
+      "310 es",
+      "320 es"};
   for (const char* version : versions) {
     INFO(version);
     const bool es = std::string(version).find("es") != std::string::npos;
@@ -194,18 +203,21 @@ TEST_CASE("num_waves: compile errors at the user's line and column") {
     // "... without #extension GL_BISMUTH_num_waves : enable (or require) is a compile-time error."
     CHECK_THAT(error_of("#version 450\nlayout(num_waves = 2) in;\nvoid main() {}\n"),
                Catch::StartsWith("0:2(8): error: 'num_waves' requires #extension GL_BISMUTH_num_waves"));
-    CHECK_THAT(error_of("#version 450\nlayout(local_size_x = 8) in;\nlayout(std430, binding = 0) buffer B { uint o[]; };\n"
-                        "void main() { o[0] = gl_NumWaves; }\n"),
-               Catch::Contains("0:4(22): error: 'gl_NumWaves' requires #extension GL_BISMUTH_num_waves"));
-    CHECK_THAT(error_of("#version 450\nlayout(local_size_x = 8) in;\nlayout(std430, binding = 0) buffer B { uint o[]; };\n"
-                        "void main() { o[0] = gl_WaveIndex + gl_WaveSize; }\n"),
-               Catch::StartsWith("0:4(22): error: 'gl_WaveIndex' requires #extension GL_BISMUTH_num_waves\n"
-                                 "0:4(37): error: 'gl_WaveSize' requires #extension GL_BISMUTH_num_waves"));
+    CHECK_THAT(
+        error_of("#version 450\nlayout(local_size_x = 8) in;\nlayout(std430, binding = 0) buffer B { uint o[]; };\n"
+                 "void main() { o[0] = gl_NumWaves; }\n"),
+        Catch::Contains("0:4(22): error: 'gl_NumWaves' requires #extension GL_BISMUTH_num_waves"));
+    CHECK_THAT(
+        error_of("#version 450\nlayout(local_size_x = 8) in;\nlayout(std430, binding = 0) buffer B { uint o[]; };\n"
+                 "void main() { o[0] = gl_WaveIndex + gl_WaveSize; }\n"),
+        Catch::StartsWith("0:4(22): error: 'gl_WaveIndex' requires #extension GL_BISMUTH_num_waves\n"
+                          "0:4(37): error: 'gl_WaveSize' requires #extension GL_BISMUTH_num_waves"));
   }
   SECTION("the invocation-indexed built-ins in a num_waves shader, naming the replacement") {
     // "A num_waves shader that statically uses gl_GlobalInvocationID, gl_LocalInvocationID,
     // gl_LocalInvocationIndex or gl_WorkGroupSize is a compile-time error; the error names the replacement."
-    const std::string head = kHeader + "layout(num_waves = 2) in;\nlayout(std430, binding = 0) buffer B { uint o[]; };\n";
+    const std::string head =
+        kHeader + "layout(num_waves = 2) in;\nlayout(std430, binding = 0) buffer B { uint o[]; };\n";
     CHECK_THAT(error_of(head + "void main() { o[0] = gl_GlobalInvocationID.x; }\n"),
                Catch::StartsWith("0:5(22): error: 'gl_GlobalInvocationID' cannot be used in a shader that declares "
                                  "num_waves (use gl_WorkGroupID, gl_WaveIndex and gl_WaveLaneIndex)"));
@@ -227,8 +239,9 @@ TEST_CASE("num_waves: compile errors at the user's line and column") {
     // "wave_size_min and wave_size_max are powers of two, and wave_size_min <= wave_size_max."
     CHECK_THAT(error_of(kHeader + "layout(num_waves = 1, wave_size_min = 24) in;\nvoid main() {}\n"),
                Catch::StartsWith("0:3(39): error: 'wave_size_min' must be a power of two, not 24"));
-    CHECK_THAT(error_of(kHeader + "layout(num_waves = 1, wave_size_min = 64, wave_size_max = 32) in;\nvoid main() {}\n"),
-               Catch::StartsWith("0:3(23): error: 'wave_size_min' (64) is larger than 'wave_size_max' (32)"));
+    CHECK_THAT(
+        error_of(kHeader + "layout(num_waves = 1, wave_size_min = 64, wave_size_max = 32) in;\nvoid main() {}\n"),
+        Catch::StartsWith("0:3(23): error: 'wave_size_min' (64) is larger than 'wave_size_max' (32)"));
     CHECK_THAT(error_of(kHeader + "layout(local_size_x = 1) in;\nlayout(wave_size_min = 32) in;\nvoid main() {}\n"),
                Catch::StartsWith("0:4(8): error: 'wave_size_min' needs a 'num_waves' declaration"));
   }
@@ -240,7 +253,8 @@ TEST_CASE("num_waves: compile errors at the user's line and column") {
 
 TEST_CASE("num_waves: the directive's behaviours") {
   // GLSL 4.60 §3.3: `warn` behaves as enable and warns on use; `disable` (the default) makes use an error.
-  auto warned = compile("#version 450\n#extension GL_BISMUTH_num_waves : warn\nlayout(num_waves = 1) in;\nvoid main() {}\n");
+  auto warned =
+      compile("#version 450\n#extension GL_BISMUTH_num_waves : warn\nlayout(num_waves = 1) in;\nvoid main() {}\n");
   CHECK(warned->ok());
   CHECK_THAT(warned->info_log(), Catch::Contains("0:3(8): warning: 'num_waves' uses extension GL_BISMUTH_num_waves"));
   CHECK_THAT(error_of("#version 450\n#extension GL_BISMUTH_num_waves : enable\n#extension GL_BISMUTH_num_waves : "

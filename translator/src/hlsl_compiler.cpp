@@ -46,8 +46,8 @@ Expected<std::vector<uint32_t>> num_waves_module_form(const std::vector<uint32_t
   auto report = spirv_patch::workgroup_size_to_spec_constants(*module, size);
   if (!report) return report.error();
   if (report->spec_ids != kVariableGroupSizeSpecIds) {
-    return fail("internal error: the group size did not get the SpecIds " + std::to_string(kVariableGroupSizeSpecIds[0]) +
-                ".." + std::to_string(kVariableGroupSizeSpecIds[2]));
+    return fail("internal error: the group size did not get the SpecIds " +
+                std::to_string(kVariableGroupSizeSpecIds[0]) + ".." + std::to_string(kVariableGroupSizeSpecIds[2]));
   }
 #ifdef BISMUTH_HAS_BIND_MARKER_BUILTINS
   auto bound = spirv_patch::bind_marker_builtins(*module);

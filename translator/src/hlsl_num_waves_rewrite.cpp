@@ -54,7 +54,9 @@ std::optional<uint64_t> integer_literal(std::string_view text) {
   return value;
 }
 
-bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool is_power_of_two(uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
 // `[name(args)]`: tokens [open, close] are the brackets; args split at commas.
 struct Attribute {
@@ -72,12 +74,12 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
   result.source = std::string(source);
   const std::vector<GlslToken> tokens = lex_glsl(source);
   auto error = [&](const GlslToken& at, std::string message) {
-    result.diagnostics.push_back({Diagnostic::Severity::Error, std::string(source_name), at.line, at.column,
-                                  std::move(message)});
+    result.diagnostics.push_back(
+        {Diagnostic::Severity::Error, std::string(source_name), at.line, at.column, std::move(message)});
   };
   auto warning = [&](const GlslToken& at, std::string message) {
-    result.diagnostics.push_back({Diagnostic::Severity::Warning, std::string(source_name), at.line, at.column,
-                                  std::move(message)});
+    result.diagnostics.push_back(
+        {Diagnostic::Severity::Warning, std::string(source_name), at.line, at.column, std::move(message)});
   };
 
   // Attributes at file scope attach to the next function; keep the entry point's.
@@ -216,8 +218,8 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
         auto v = single_literal(arg, *wave_size->name, "wave sizes");
         // Shader Model 6.6/6.8: each a power of two from 4 to 128.
         if (v && (!is_power_of_two(*v) || *v < 4 || *v > 128)) {
-          error(*arg.front(), "'WaveSize' values must be powers of two from 4 to 128, not " +
-                                  std::string(arg.front()->text));
+          error(*arg.front(),
+                "'WaveSize' values must be powers of two from 4 to 128, not " + std::string(arg.front()->text));
           v.reset();
         }
         if (!v) {

@@ -23,8 +23,8 @@ namespace bismuth::translator {
 inline constexpr std::string_view kSubgroupIdMarker = "bismuth_builtin_SubgroupId";
 
 struct HlslNumWavesRewrite {
-  std::string source;    // same number of lines as the input
-  std::string preamble;  // macros for the intrinsics, the marker's declaration
+  std::string source;                              // same number of lines as the input
+  std::string preamble;                            // macros for the intrinsics, the marker's declaration
   std::optional<NumWavesDeclaration> declaration;  // [numWaves(X)] on the entry point
   bool entry_found = false;                        // a function named as the entry point was seen
   bool uses_wave_index = false;                    // the marker is read

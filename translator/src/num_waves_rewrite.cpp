@@ -59,7 +59,9 @@ std::optional<uint64_t> integer_literal(std::string_view text) {
   return value;
 }
 
-bool is_power_of_two(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+bool is_power_of_two(uint64_t v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
 // One qualifier of a layout list: `name` or `name = value...`, tokens [first, end).
 struct Qualifier {
@@ -76,8 +78,8 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
   const std::vector<GlslToken> tokens = lex_glsl(source);
 
   auto error = [&](const GlslToken& at, std::string message) {
-    result.diagnostics.push_back({Diagnostic::Severity::Error, std::string(source_name), at.line, at.column,
-                                  std::move(message)});
+    result.diagnostics.push_back(
+        {Diagnostic::Severity::Error, std::string(source_name), at.line, at.column, std::move(message)});
   };
   struct Replacement {
     size_t offset;
@@ -97,15 +99,14 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
     if (behavior == ExtensionBehavior::Disable) {
       error(token, "'" + std::string(token.text) + "' requires #extension " + std::string(kExtension));
     } else if (behavior == ExtensionBehavior::Warn) {
-      result.diagnostics.push_back({Diagnostic::Severity::Warning, std::string(source_name), token.line,
-                                    token.column,
+      result.diagnostics.push_back({Diagnostic::Severity::Warning, std::string(source_name), token.line, token.column,
                                     "'" + std::string(token.text) + "' uses extension " + std::string(kExtension)});
     }
   };
 
-  const GlslToken* num_waves_token = nullptr;    // the first num_waves qualifier
-  const GlslToken* group_size_token = nullptr;   // the first local_size_* qualifier
-  const GlslToken* wave_size_token = nullptr;    // the first wave_size_min/max qualifier
+  const GlslToken* num_waves_token = nullptr;   // the first num_waves qualifier
+  const GlslToken* group_size_token = nullptr;  // the first local_size_* qualifier
+  const GlslToken* wave_size_token = nullptr;   // the first wave_size_min/max qualifier
   std::optional<NumWavesDeclaration> declared;
   std::vector<const GlslToken*> num_waves_uses;
   std::vector<std::pair<const GlslToken*, const ForbiddenBuiltin*>> forbidden_uses;
@@ -166,8 +167,8 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
           here_num_waves = true;
           auto v = literal_value(q, "a positive integer");
           if (v && (*v == 0 || *v > UINT32_MAX)) {
-            error(tokens[q.first + 2], "'num_waves' must be a positive integer, not " +
-                                           std::string(tokens[q.first + 2].text));
+            error(tokens[q.first + 2],
+                  "'num_waves' must be a positive integer, not " + std::string(tokens[q.first + 2].text));
           } else if (v) {
             here.num_waves = static_cast<uint32_t>(*v);
           }
@@ -232,9 +233,11 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
 
   if (num_waves_token != nullptr) {
     if (group_size_token != nullptr) {
-      const GlslToken& later = group_size_token->offset > num_waves_token->offset ? *group_size_token : *num_waves_token;
-      error(later, "a compute shader cannot declare both 'num_waves' and a local group size (local_size_x/y/z, "
-                   "local_size_x/y/z_id or local_size_variable)");
+      const GlslToken& later =
+          group_size_token->offset > num_waves_token->offset ? *group_size_token : *num_waves_token;
+      error(later,
+            "a compute shader cannot declare both 'num_waves' and a local group size (local_size_x/y/z, "
+            "local_size_x/y/z_id or local_size_variable)");
     }
     for (const auto& [use, forbidden] : forbidden_uses) {
       error(*use, "'" + std::string(forbidden->name) + "' cannot be used in a shader that declares num_waves (" +
@@ -263,7 +266,8 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
     for (const WaveBuiltin& b : kWaveBuiltins) {
       result.preamble += "#define " + std::string(b.name) + " " + std::string(b.subgroup_name) + "\n";
     }
-    if (result.declaration) result.preamble += "#define gl_NumWaves " + std::to_string(result.declaration->num_waves) + "u\n";
+    if (result.declaration)
+      result.preamble += "#define gl_NumWaves " + std::to_string(result.declaration->num_waves) + "u\n";
   }
 
   std::sort(replacements.begin(), replacements.end(),

@@ -19,8 +19,8 @@
 namespace bismuth::translator {
 
 struct NumWavesRewrite {
-  std::string source;    // same number of lines as the input
-  std::string preamble;  // the extension's macro, and when it is enabled its built-ins
+  std::string source;                              // same number of lines as the input
+  std::string preamble;                            // the extension's macro, and when it is enabled its built-ins
   std::optional<NumWavesDeclaration> declaration;  // layout(num_waves = X) in;
   std::vector<Diagnostic> diagnostics;             // errors and warnings, positions in the user's source
 };
