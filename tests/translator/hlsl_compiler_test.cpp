@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "bismuth/spirv_patch/validate.hpp"
@@ -152,4 +153,50 @@ TEST_CASE("hlsl: the proposal's three examples compile to valid modules") {
   CHECK(*four.num_waves == NumWavesDeclaration{4, 16, 64, 0});
   CHECK_THAT(disassembly(four.words), Catch::Contains("OpTypeArray %uint %uint_3"));
   CHECK_THAT(disassembly(four.words), Catch::Contains("OpAtomicIAdd"));
+}
+
+TEST_CASE("hlsl in the GL front: GlShader from HLSL, linked, with GL binding points from the registers") {
+  // docs/hlsl.md, "In the GL shim": register(uN) -> shader-storage binding N, register(bN) -> uniform-buffer
+  // binding N; the program's entry point is the HLSL function.
+  const std::string source =
+      "RWStructuredBuffer<uint> Out : register(u3);\n"
+      "RWByteAddressBuffer Raw : register(u1);\n"
+      "cbuffer Params : register(b2) { uint add; };\n"
+      "groupshared uint s[GetGroupNumWaves()];\n"
+      "[numWaves(2)] [WaveSize(8, 64)]\n"
+      "void CSMain(uint3 g : SV_GroupID) {\n"
+      "  s[GetGroupWaveIndex()] = WaveActiveCountBits(true);\n"
+      "  GroupMemoryBarrierWithGroupSync();\n"
+      "  Out[g.x * GetGroupNumWaves() + GetGroupWaveIndex()] = s[0] + add + Raw.Load(0);\n"
+      "}\n";
+  auto shader = GlShader::compile(source, {.language = GlShaderLanguage::Hlsl, .entry_point = "CSMain"});
+  INFO(shader->info_log());
+  REQUIRE(shader->ok());
+  CHECK(shader->group_size() == GroupSize::NumWaves);
+  std::vector<std::shared_ptr<const GlShader>> shaders{shader};
+  auto linked = link_gl_program(shaders);
+  if (!linked) FAIL(linked.error().message);
+  CHECK(linked->entry_point == "CSMain");
+  CHECK(linked->group_size == GroupSize::NumWaves);
+  CHECK(*linked->num_waves == NumWavesDeclaration{2, 8, 64, 0});
+  CHECK(linked->shared_memory_bytes == 2 * 4);
+  // Reflection names are glslang's: the block of a RWStructuredBuffer / RWByteAddressBuffer / cbuffer is named
+  // after the variable / the cbuffer.
+  std::map<uint32_t, std::string> storage, uniform;
+  for (const GlBufferBinding& b : linked->storage_blocks) storage[b.gl_binding] = b.name;
+  for (const GlBufferBinding& b : linked->uniform_blocks) uniform[b.gl_binding] = b.name;
+  CHECK(storage == std::map<uint32_t, std::string>{{1, "Raw"}, {3, "Out"}});
+  CHECK(uniform == std::map<uint32_t, std::string>{{2, "Params"}});
+  CHECK_THAT(disassembly(linked->spirv), Catch::Contains("SpecId 31488"));
+  auto valid = bismuth::spirv_patch::validate(linked->spirv, TargetEnv::Vulkan1_1);
+  if (!valid) FAIL(valid.error().message);
+  // Errors in GL info-log form, at the user's line and column.
+  auto bad =
+      GlShader::compile("[numWaves(2)]\nvoid main(uint i : SV_GroupIndex) {}\n", {.language = GlShaderLanguage::Hlsl});
+  CHECK_FALSE(bad->ok());
+  CHECK_THAT(bad->info_log(), Catch::StartsWith("0:2(20): error: 'SV_GroupIndex' cannot be used"));
+  // An HLSL shader holds the program's entry point: it is linked alone.
+  auto glsl = GlShader::compile("#version 450\nuint helper() { return 1u; }\n");
+  std::vector<std::shared_ptr<const GlShader>> mixed{shader, glsl};
+  CHECK_FALSE(link_gl_program(mixed));
 }

@@ -19,8 +19,10 @@
 #include "extension_builtins.hpp"
 #include "extension_version_rules.hpp"
 #include "glslang_process.hpp"
+#include "hlsl_num_waves_rewrite.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
+#include "num_waves_module_form.hpp"
 #include "num_waves_rewrite.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "program_reflection.hpp"
@@ -38,6 +40,7 @@ constexpr const char* kPreamble = "#define GL_ARB_compute_variable_group_size 1\
 constexpr std::string_view kSourceName = "0";
 
 constexpr EShMessages kRelaxedVulkanMessages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
+constexpr EShMessages kHlslMessages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules | EShMsgReadHlsl);
 
 // The variable size as a fixed 1x1x1 for the GL-rules check: plain GL GLSL has no spec-constant sizes.
 constexpr std::string_view kCheckSizeLayout = "local_size_x = 1, local_size_y = 1, local_size_z = 1";
@@ -79,6 +82,24 @@ void configure_relaxed_vulkan(glslang::TShader& shader, spirv_patch::TargetEnv e
   shader.setPreamble(preamble.c_str());
 }
 
+// glslang's HLSL front end with GL's binding namespaces: register(uN) keeps binding N (shader storage), register(bN)
+// lands in the uniform-buffer range as GLSL's uniform blocks do; the link reads the declared N as the GL binding.
+// glslang keeps the pointers: `preamble` and `entry_point` must outlive the shader.
+void configure_hlsl(glslang::TShader& shader, spirv_patch::TargetEnv env, const std::string& preamble,
+                    const std::string& entry_point) {
+  const GlslangTarget target = glslang_target(env);
+  shader.setEnvInput(glslang::EShSourceHlsl, EShLangCompute, glslang::EShClientVulkan, 100);
+  shader.setEnvClient(glslang::EShClientVulkan, target.client);
+  shader.setEnvTarget(glslang::EShTargetSpv, target.spirv);
+  shader.setEntryPoint(entry_point.c_str());
+  shader.setSourceEntryPoint(entry_point.c_str());
+  shader.setShiftBinding(glslang::EResUbo, GlBindingMap::kUniformBufferBase);
+  shader.setShiftBinding(glslang::EResUav, 0);
+  shader.setShiftBinding(glslang::EResSsbo, 0);
+  shader.setAutoMapBindings(true);
+  shader.setPreamble(preamble.c_str());
+}
+
 // glslang as a GL front end, for GL's rules. glslang keeps the pointers: `text` (the caller's pointer to the
 // source) and `preamble` must outlive the shader.
 void configure_gl_check(glslang::TShader& shader, const char* const* text, const std::string& preamble) {
@@ -102,13 +123,15 @@ std::string preprocess(const std::string& source, const std::string& preamble) {
 }  // namespace
 
 struct GlShader::Impl {
-  std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
-  std::string preamble;       // glslang keeps a pointer to it too
+  std::string vulkan_source;    // the rewritten source glslang parsed (it keeps pointers into it)
+  std::string preamble;         // glslang keeps a pointer to it too
   std::string vulkan_preamble;  // the preamble of the code-generating parse (kept alive for glslang too)
   std::unique_ptr<glslang::TShader> shader;
-  size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
+  size_t stack_bytes = 0;              // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
+  bool hlsl = false;        // compiled from HLSL (GlShaderLanguage::Hlsl)
+  std::string entry_point;  // HLSL: the entry function
 
   // The tree a link may use. glslang's link and mapIO write into the trees they link (layout defaults, bindings),
   // and one shader object may be linked again or into several programs, from several threads: the compile's tree
@@ -125,6 +148,10 @@ struct GlShader::Impl {
     fresh = std::make_unique<glslang::TShader>(EShLangCompute);
     const char* text = vulkan_source.c_str();
     fresh->setStrings(&text, 1);
+    if (hlsl) {
+      configure_hlsl(*fresh, target, vulkan_preamble, entry_point);
+      return fresh->parse(gl_resource_limits(), 100, false, kHlslMessages) ? fresh.get() : nullptr;
+    }
     configure_relaxed_vulkan(*fresh, target, vulkan_preamble);
     return fresh->parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages) ? fresh.get() : nullptr;
   }
@@ -150,7 +177,12 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
     return self;
   }
   const size_t stack = nesting.needs_expansion ? kDeepestSourceStackBytes : nesting.stack_bytes();
-  if (Status ran = run_with_stack(stack, [&] { self->compile_source(source, nesting); }); !ran) {
+  const bool hlsl = options.language == GlShaderLanguage::Hlsl;
+  auto compile = [&] {
+    self->impl_->stack_bytes = nesting.stack_bytes();
+    hlsl ? self->compile_hlsl_source(source) : self->compile_source(source, nesting);
+  };
+  if (Status ran = run_with_stack(stack, compile); !ran) {
     // An internal failure (an exception, no thread) is a failed compile that says why: never an exception out of
     // glCompileShader, never an empty log.
     self->ok_ = false;
@@ -196,10 +228,10 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
   }
   num_waves_ = waves.declaration;
-  group_size_ = num_waves_                                               ? GroupSize::NumWaves
+  group_size_ = num_waves_                                             ? GroupSize::NumWaves
                 : vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
-                : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
-                                                                     : GroupSize::None;
+                : vulkan.declaration == GroupSizeDeclaration::Fixed    ? GroupSize::Fixed
+                                                                       : GroupSize::None;
   if (has_errors(diagnostics)) {
     info_log_ = format_gl_info_log(diagnostics);
     return;
@@ -261,9 +293,48 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   ok_ = true;
 }
 
+// HLSL (docs/hlsl.md): the numWaves rewrite, then glslang's HLSL front end. Diagnostics in GL info-log form.
+void GlShader::compile_hlsl_source(std::string_view source) {
+  HlslNumWavesRewrite rewrite = rewrite_hlsl_num_waves(source, options_.entry_point, kSourceName);
+  std::vector<Diagnostic> diagnostics = std::move(rewrite.diagnostics);
+  if (!rewrite.entry_found && !has_errors(diagnostics)) {
+    diagnostics.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1,
+                           "no function named '" + options_.entry_point + "' (the entry point)"});
+  }
+  if (has_errors(diagnostics)) {
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
+  impl_->hlsl = true;
+  impl_->entry_point = options_.entry_point;
+  impl_->target = options_.target;
+  impl_->vulkan_source = std::move(rewrite.source);
+  impl_->vulkan_preamble = std::move(rewrite.preamble);
+  impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
+  glslang::TShader& shader = *impl_->shader;
+  const char* text = impl_->vulkan_source.c_str();
+  shader.setStrings(&text, 1);
+  configure_hlsl(shader, options_.target, impl_->vulkan_preamble, impl_->entry_point);
+  if (!shader.parse(gl_resource_limits(), 100, false, kHlslMessages)) {
+    std::vector<Diagnostic> parsed = parse_glslang_log(shader.getInfoLog(), impl_->vulkan_source, kSourceName);
+    if (parsed.empty())
+      parsed.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, shader.getInfoLog()});
+    diagnostics.insert(diagnostics.end(), parsed.begin(), parsed.end());
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
+  num_waves_ = rewrite.declaration;
+  group_size_ = num_waves_ ? GroupSize::NumWaves : GroupSize::Fixed;
+  impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
+  info_log_ = format_gl_info_log(diagnostics);
+  ok_ = true;
+}
+
 namespace {
 
-std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
+std::string link_error(std::string text) {
+  return "error: " + std::move(text) + "\n";
+}
 
 // Gives every active block its own Vulkan descriptor (storage blocks, uniform blocks, atomic-counter buffers, then
 // the default uniform block, each by GL binding; an array of blocks is one binding with a descriptor per element):
@@ -306,15 +377,19 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
       const uint32_t element = block_element(b.name);
       if (element >= v->array_size) return fail("internal error: " + b.name + " is past the end of its array");
       auto known = first_descriptor.find(v->variable);
-      const uint32_t first = known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
+      const uint32_t first =
+          known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
       b.vk_binding = first + element;
       linked.resources[b.vk_binding].gl_binding = b.gl_binding;
     }
     return {};
   };
-  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s) return s;
+  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s)
+    return s;
   if (Status s = assign(linked.uniform_blocks, GlResourceKind::UniformBuffer, BlockStorage::Uniform); !s) return s;
-  if (Status s = assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage); !s) {
+  if (Status s =
+          assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage);
+      !s) {
     return s;
   }
   if (linked.default_uniform_block_size > 0) {
@@ -348,6 +423,12 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
       num_waves = declared;
     }
   }
+  const bool hlsl = shaders.front()->impl().hlsl;
+  for (const auto& shader : shaders) {
+    if (shaders.size() > 1 && shader->impl().hlsl) {
+      return fail(link_error("an HLSL compute shader is linked alone: it holds the program's one entry point"));
+    }
+  }
   if (num_waves && (any_fixed || any_variable)) {
     return fail(link_error("compute shaders in one program declare both num_waves and a local group size"));
   }
@@ -369,7 +450,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     if (tree == nullptr) return fail(link_error("internal error: a compiled shader failed to parse again"));
     program.addShader(tree);
   }
-  if (!program.link(kRelaxedVulkanMessages)) {
+  if (!program.link(hlsl ? kHlslMessages : kRelaxedVulkanMessages)) {
     std::string log = program.getInfoLog();
     return fail(log.empty() ? link_error("linking failed") : log);
   }
@@ -385,6 +466,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   GlLinkedProgram linked;
   linked.group_size = num_waves ? GroupSize::NumWaves : any_variable ? GroupSize::Variable : GroupSize::Fixed;
   linked.num_waves = num_waves;
+  if (hlsl) linked.entry_point = shaders.front()->impl().entry_point;
   if (any_fixed) {
     for (int i = 0; i < 3; ++i) linked.fixed_size[i] = intermediate->getLocalSize(i);
   }
@@ -393,6 +475,12 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (hlsl) {
+    // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
+    auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
+    if (!formed) return fail(link_error(formed.error().message));
+    linked.spirv = std::move(formed->words);
+  }
   if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
     return fail(link_error(*unbacked));
   }

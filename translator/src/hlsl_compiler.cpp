@@ -4,20 +4,12 @@
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
-#include "bismuth/spirv_patch/module.hpp"
-#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
-#include "bismuth/translator/gl_program.hpp"
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "hlsl_num_waves_rewrite.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
-
-// spirv_patch's marker pass (docs/spirv_patch.md, "num_waves"): bound when this build has it.
-#if __has_include("bismuth/spirv_patch/passes/num_waves.hpp")
-#include "bismuth/spirv_patch/passes/num_waves.hpp"
-#define BISMUTH_HAS_BIND_MARKER_BUILTINS 1
-#endif
+#include "num_waves_module_form.hpp"
 
 namespace bismuth::translator {
 
@@ -31,30 +23,6 @@ std::string compile_failure(const char* log, std::string_view source, const std:
   earlier.insert(earlier.end(), parsed.begin(), parsed.end());
   std::string formatted = format_file_line_column(earlier);
   return formatted.empty() || !has_errors(earlier) ? name + ": error: " + std::string(log) : formatted;
-}
-
-// The [numWaves] module form (docs/hlsl.md): the group size as spec constants at kVariableGroupSizeSpecIds, the
-// wave-index marker bound to SubgroupId.
-Expected<std::vector<uint32_t>> num_waves_module_form(const std::vector<uint32_t>& words,
-                                                      const std::string& entry_point,
-                                                      [[maybe_unused]] bool& marker_unbound) {
-  auto module = spirv_patch::Module::parse(words);
-  if (!module) return module.error();
-  spirv_patch::WorkgroupSizeOptions size;
-  size.entry_point = entry_point;
-  for (size_t i = 0; i < 3; ++i) size.preferred_spec_ids[i] = kVariableGroupSizeSpecIds[i];
-  auto report = spirv_patch::workgroup_size_to_spec_constants(*module, size);
-  if (!report) return report.error();
-  if (report->spec_ids != kVariableGroupSizeSpecIds) {
-    return fail("internal error: the group size did not get the SpecIds " +
-                std::to_string(kVariableGroupSizeSpecIds[0]) + ".." + std::to_string(kVariableGroupSizeSpecIds[2]));
-  }
-#ifdef BISMUTH_HAS_BIND_MARKER_BUILTINS
-  auto bound = spirv_patch::bind_marker_builtins(*module);
-  if (!bound) return bound.error();
-  marker_unbound = false;
-#endif
-  return module->serialize();
 }
 
 Expected<HlslComputeModule> compile_on_this_thread(std::string_view source, const HlslCompileOptions& options) {
@@ -94,14 +62,14 @@ Expected<HlslComputeModule> compile_on_this_thread(std::string_view source, cons
   glslang::GlslangToSpv(*intermediate, out.words, &logger, &spv_options);
   if (out.words.empty()) return fail(options.source_name + ": glslang produced no SPIR-V: " + logger.getAllMessages());
   for (int i = 0; i < 3; ++i) out.fixed_size[i] = intermediate->getLocalSize(i);
-  out.wave_index_marker_unbound = rewrite.uses_wave_index;
   if (rewrite.declaration) {
     out.num_waves = rewrite.declaration;
     out.fixed_size = {};
-    auto words = num_waves_module_form(out.words, out.entry_point, out.wave_index_marker_unbound);
-    if (!words) return fail(options.source_name + ": error: " + words.error().message);
-    out.words = std::move(*words);
   }
+  auto formed = hlsl_num_waves_module_form(out.words, out.entry_point, out.num_waves.has_value());
+  if (!formed) return fail(options.source_name + ": error: " + formed.error().message);
+  out.words = std::move(formed->words);
+  out.wave_index_marker_unbound = rewrite.uses_wave_index && formed->marker_unbound;
   out.warnings = format_file_line_column(warnings);
   return out;
 }

@@ -1,0 +1,41 @@
+#include "num_waves_module_form.hpp"
+
+#include "bismuth/spirv_patch/module.hpp"
+#include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
+#include "bismuth/translator/gl_program.hpp"
+
+// spirv_patch's marker pass (docs/spirv_patch.md, "num_waves"): bound when this build has it.
+// TODO(issue 16, merge): nw-layer's pass; without it the marker stays (HlslComputeModule::wave_index_marker_unbound).
+#if __has_include("bismuth/spirv_patch/passes/num_waves.hpp")
+#include "bismuth/spirv_patch/passes/num_waves.hpp"
+#define BISMUTH_HAS_BIND_MARKER_BUILTINS 1
+#endif
+
+namespace bismuth::translator {
+
+Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>& words, const std::string& entry_point,
+                                                    bool num_waves) {
+  auto module = spirv_patch::Module::parse(words);
+  if (!module) return module.error();
+  if (num_waves) {
+    spirv_patch::WorkgroupSizeOptions size;
+    size.entry_point = entry_point;
+    for (size_t i = 0; i < 3; ++i) size.preferred_spec_ids[i] = kVariableGroupSizeSpecIds[i];
+    auto report = spirv_patch::workgroup_size_to_spec_constants(*module, size);
+    if (!report) return report.error();
+    if (report->spec_ids != kVariableGroupSizeSpecIds) {
+      return fail("internal error: the group size did not get the SpecIds " +
+                  std::to_string(kVariableGroupSizeSpecIds[0]) + ".." + std::to_string(kVariableGroupSizeSpecIds[2]));
+    }
+  }
+  NumWavesModule out;
+#ifdef BISMUTH_HAS_BIND_MARKER_BUILTINS
+  auto bound = spirv_patch::bind_marker_builtins(*module);
+  if (!bound) return bound.error();
+  out.marker_unbound = false;
+#endif
+  out.words = module->serialize();
+  return out;
+}
+
+}  // namespace bismuth::translator
