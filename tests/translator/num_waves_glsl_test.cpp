@@ -273,11 +273,17 @@ TEST_CASE("num_waves: linking") {
   auto two_helper = compile(kHeader + "layout(num_waves = 2) in;\nuint helper() { return gl_NumWaves; }\n");
   auto four = compile(kHeader + "layout(num_waves = 4) in;\nuint helper() { return gl_NumWaves; }\n");
   auto fixed = compile("#version 450\nlayout(local_size_x = 64) in;\nuint helper() { return 1u; }\n");
+  auto plain = compile("#version 450\nuint helper() { return 1u; }\n");
   auto ranged = compile(kHeader + "layout(num_waves = 2, wave_size_max = 32) in;\nuint helper() { return 1u; }\n");
-  REQUIRE((two->ok() && two_helper->ok() && four->ok() && fixed->ok() && ranged->ok()));
+  REQUIRE((two->ok() && two_helper->ok() && four->ok() && fixed->ok() && plain->ok() && ranged->ok()));
   auto same = link({two, two_helper});
   REQUIRE(same);
   CHECK(same->group_size == GroupSize::NumWaves);
+  // "A program whose shaders declare num_waves may contain shaders that declare no workgroup size at all."
+  for (auto& program : {link({two, plain}), link({plain, two})}) {
+    INFO((program ? std::string() : program.error().message));
+    CHECK(program);
+  }
   auto differ = link({two, four});
   REQUIRE_FALSE(differ);
   CHECK_THAT(differ.error().message, Catch::Contains("different num_waves"));

@@ -444,8 +444,15 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   }
 
   std::vector<std::unique_ptr<glslang::TShader>> fresh_trees(shaders.size());  // outlive `program`
+  // glslang's merge of local-size SpecIds (TIntermediate::mergeModes) takes a unit without them for a contradiction
+  // once an earlier unit had them: shaders that declare no size go first, so a helper shader links with a
+  // local_size_variable or num_waves one in any attach order.
+  std::vector<size_t> order(shaders.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(),
+                        [&](size_t i) { return shaders[i]->group_size() == GroupSize::None; });
   glslang::TProgram program;
-  for (size_t i = 0; i < shaders.size(); ++i) {
+  for (size_t i : order) {
     glslang::TShader* tree = shaders[i]->impl().tree_for_link(fresh_trees[i]);
     if (tree == nullptr) return fail(link_error("internal error: a compiled shader failed to parse again"));
     program.addShader(tree);
