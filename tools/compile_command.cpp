@@ -182,7 +182,7 @@ std::optional<FrontOutput> hlsl_front(const CompileOptions& options, const std::
   if (compiled->wave_index_marker_unbound) {
     report(options.input, "warning",
            "the wave index is still the marker variable bismuth_builtin_SubgroupId: this build lacks spirv_patch's "
-           "bind_marker_builtins, so GetGroupWaveIndex() reads 0");
+           "bind_marker_builtins, so GetGroupWaveIndex() is undefined");
   }
   out.num_waves = compiled->num_waves;
   out.words = std::move(compiled->words);

@@ -130,8 +130,9 @@ struct GlShader::Impl {
   size_t stack_bytes = 0;              // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
-  bool hlsl = false;        // compiled from HLSL (GlShaderLanguage::Hlsl)
-  std::string entry_point;  // HLSL: the entry function
+  bool hlsl = false;             // compiled from HLSL (GlShaderLanguage::Hlsl)
+  std::string entry_point;       // HLSL: the entry function
+  bool uses_wave_index = false;  // HLSL: reads the wave-index marker (docs/hlsl.md, "Wave index")
 
   // The tree a link may use. glslang's link and mapIO write into the trees they link (layout defaults, bindings),
   // and one shader object may be linked again or into several programs, from several threads: the compile's tree
@@ -307,6 +308,7 @@ void GlShader::compile_hlsl_source(std::string_view source) {
   }
   impl_->hlsl = true;
   impl_->entry_point = options_.entry_point;
+  impl_->uses_wave_index = rewrite.uses_wave_index;
   impl_->target = options_.target;
   impl_->vulkan_source = std::move(rewrite.source);
   impl_->vulkan_preamble = std::move(rewrite.preamble);
@@ -482,11 +484,17 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  std::string wave_index_warning;
   if (hlsl) {
     // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
     auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
     if (!formed) return fail(link_error(formed.error().message));
     linked.spirv = std::move(formed->words);
+    if (formed->marker_unbound && shaders.front()->impl().uses_wave_index) {
+      wave_index_warning =
+          "warning: the wave index (GetGroupWaveIndex()) is not bound: this build lacks spirv_patch's "
+          "bind_marker_builtins (docs/hlsl.md, \"Wave index\")\n";
+    }
   }
   if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
     return fail(link_error(*unbacked));
@@ -502,7 +510,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   reflect_program_interface(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status bound = assign_compact_bindings(linked); !bound) return fail(link_error(bound.error().message));
-  linked.info_log = program.getInfoLog();
+  linked.info_log = program.getInfoLog() + wave_index_warning;
   return linked;
 }
 
