@@ -85,6 +85,19 @@ TEST_CASE("hlsl: every spelling of the wave intrinsics") {
   CHECK_THAT(disassembly(m.words), Catch::Contains("OpTypeArray %uint %uint_8"));  // 4 spellings x 2 waves
 }
 
+TEST_CASE("hlsl: numWaves and WaveSize arguments may be object-like macros of integer literals") {
+  const HlslComputeModule m = compile_valid(kBuffer +
+                                            "#define NUM_WAVES 4\n#define MIN_WAVE 16\n#define MAX_WAVE 64\n"
+                                            "groupshared uint s[GetGroupNumWaves()];\n"
+                                            "[numWaves(NUM_WAVES)]\n[WaveSize(MIN_WAVE, MAX_WAVE)]\n"
+                                            "void main(uint3 g : SV_GroupID) { s[0] = 1; o[g.x] = s[0]; }\n");
+  CHECK(*m.num_waves == NumWavesDeclaration{4, 16, 64, 0});
+  CHECK_THAT(disassembly(m.words), Catch::Contains("OpTypeArray %uint %uint_4"));
+  CHECK_THAT(error_of(kBuffer + "[numWaves(COUNT)]\nvoid main() {}\n"),
+             Catch::StartsWith("shader.hlsl:2:11: error: 'numWaves' takes the number of waves as an integer literal "
+                               "or a macro of one"));
+}
+
 TEST_CASE("hlsl: [WaveSize] forms") {
   // SM 6.6 [WaveSize(n)], SM 6.8 [WaveSize(min, max)] and [WaveSize(min, max, preferred)]: powers of two from 4
   // to 128, min < max, preferred within.

@@ -145,6 +145,19 @@ TEST_CASE("num_waves: the wave-size range is recorded, in the num_waves declarat
   CHECK(*b.num_waves == NumWavesDeclaration{1, 0, 64, 0});
 }
 
+TEST_CASE("num_waves: X may be an object-like macro of an integer literal") {
+  // Spec 4.4.1.4: "X must be an integer literal ... or an object-like macro defined as one".
+  const GlLinkedProgram p = link_valid(kHeader +
+                                       "#define NUM_WAVES 0x3u\n#define MAX_WAVE 64\n"
+                                       "layout(num_waves = NUM_WAVES, wave_size_max = MAX_WAVE) in;\n"
+                                       "void main() {}\n");
+  CHECK(*p.num_waves == NumWavesDeclaration{3, 0, 64, 0});
+  CHECK_THAT(error_of(kHeader + "#define N 2\n#undef N\nlayout(num_waves = N) in;\nvoid main() {}\n"),
+             Catch::StartsWith("0:5(20): error: 'num_waves' must be an integer literal or a macro of one"));
+  CHECK_THAT(error_of(kHeader + "#define N (1 + 1)\nlayout(num_waves = N) in;\nvoid main() {}\n"),
+             Catch::StartsWith("0:4(20): error: 'num_waves' must be an integer literal or a macro of one"));
+}
+
 TEST_CASE("num_waves: compiles at every compute GLSL version the front takes") {
   // Spec, "Dependencies": "This extension can be used with GLSL 1.50 with ARB_compute_shader and later, and with
   // GLSL ES 3.10 and later" — the versions the GL shim takes compute shaders at.

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 #include "glsl_lexer.hpp"
+#include "integer_macros.hpp"
 
 namespace bismuth::translator {
 
@@ -36,24 +36,6 @@ bool one_of(std::string_view name, const std::string_view (&names)[N]) {
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
-std::optional<uint64_t> integer_literal(std::string_view text) {
-  while (!text.empty() && (text.back() == 'u' || text.back() == 'U' || text.back() == 'l' || text.back() == 'L')) {
-    text.remove_suffix(1);
-  }
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  } else if (text.size() > 1 && text[0] == '0') {
-    base = 8;
-    text.remove_prefix(1);
-  }
-  uint64_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
 bool is_power_of_two(uint64_t v) {
   return v != 0 && (v & (v - 1)) == 0;
 }
@@ -73,6 +55,14 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
   HlslNumWavesRewrite result;
   result.source = std::string(source);
   const std::vector<GlslToken> tokens = lex_glsl(source);
+  const IntegerMacros macros(tokens);
+  // An integer literal, or an object-like macro of one (`#define NUM_WAVES 4`).
+  auto integer_value = [&](const GlslToken& token) -> std::optional<uint64_t> {
+    if (token.kind == GlslToken::Kind::Number) return parse_integer_literal(token.text);
+    if (token.kind != GlslToken::Kind::Identifier) return std::nullopt;
+    auto literal = macros.literal_at(token.text, token.offset);
+    return literal ? parse_integer_literal(*literal) : std::nullopt;
+  };
   auto error = [&](const GlslToken& at, std::string message) {
     result.diagnostics.push_back(
         {Diagnostic::Severity::Error, std::string(source_name), at.line, at.column, std::move(message)});
@@ -158,8 +148,8 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
   auto single_literal = [&](const std::vector<const GlslToken*>& arg, const GlslToken& name,
                             const char* what) -> std::optional<uint64_t> {
     const GlslToken& at = arg.empty() ? name : *arg.front();
-    auto v = arg.size() == 1 ? integer_literal(arg.front()->text) : std::nullopt;
-    if (!v) error(at, "'" + std::string(name.text) + "' takes " + what + " as an integer literal");
+    auto v = arg.size() == 1 ? integer_value(*arg.front()) : std::nullopt;
+    if (!v) error(at, "'" + std::string(name.text) + "' takes " + what + " as an integer literal or a macro of one");
     return v;
   };
 

@@ -1,10 +1,10 @@
 #include "num_waves_rewrite.hpp"
 
 #include <algorithm>
-#include <charconv>
 
 #include "extension_directive.hpp"
 #include "glsl_lexer.hpp"
+#include "integer_macros.hpp"
 
 namespace bismuth::translator {
 
@@ -42,23 +42,6 @@ bool is_num_waves_qualifier(std::string_view q) {
   return q == "num_waves" || q == "wave_size_min" || q == "wave_size_max";
 }
 
-// A GLSL integer literal (decimal, octal, hexadecimal, with or without the `u` suffix); nullopt for anything else.
-std::optional<uint64_t> integer_literal(std::string_view text) {
-  if (!text.empty() && (text.back() == 'u' || text.back() == 'U')) text.remove_suffix(1);
-  int base = 10;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    base = 16;
-    text.remove_prefix(2);
-  } else if (text.size() > 1 && text[0] == '0') {
-    base = 8;
-    text.remove_prefix(1);
-  }
-  uint64_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
 bool is_power_of_two(uint64_t v) {
   return v != 0 && (v & (v - 1)) == 0;
 }
@@ -76,6 +59,14 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
   result.source = std::string(source);
   result.preamble = "#define " + std::string(kExtension) + " 1\n";
   const std::vector<GlslToken> tokens = lex_glsl(source);
+  const IntegerMacros macros(tokens);
+  // An integer literal, or an object-like macro of one (`#define NUM_WAVES 4`).
+  auto integer_value = [&](const GlslToken& token) -> std::optional<uint64_t> {
+    if (token.kind == GlslToken::Kind::Number) return parse_integer_literal(token.text);
+    if (token.kind != GlslToken::Kind::Identifier) return std::nullopt;
+    auto literal = macros.literal_at(token.text, token.offset);
+    return literal ? parse_integer_literal(*literal) : std::nullopt;
+  };
 
   auto error = [&](const GlslToken& at, std::string message) {
     result.diagnostics.push_back(
@@ -123,9 +114,9 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
       error(value, "'" + std::string(name.text) + "' must be " + what);
       return std::nullopt;
     }
-    auto v = q.end - q.first == 3 ? integer_literal(value.text) : std::nullopt;
+    auto v = q.end - q.first == 3 ? integer_value(value) : std::nullopt;
     if (!v) {
-      error(value, "'" + std::string(name.text) + "' must be an integer literal (" + what + ")");
+      error(value, "'" + std::string(name.text) + "' must be an integer literal or a macro of one (" + what + ")");
       return std::nullopt;
     }
     return v;
