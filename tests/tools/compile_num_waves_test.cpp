@@ -130,7 +130,7 @@ TEST_CASE("bismuth compile --wave-size checks the wave size against the program'
   auto not_num_waves = run_process({cli(), "compile", fixed, "-o", output, "--wave-size", "32"});
   CHECK(not_num_waves.exit_code != 0);
   CHECK_THAT(not_num_waves.err, Catch::Contains("does not declare num_waves"));
-#if __has_include("bismuth/spirv_patch/passes/num_waves.hpp")
+#if BISMUTH_HAS_NUM_WAVES_PASS  // tests/tools/CMakeLists.txt
   auto specialized =
       run_process({cli(), "compile", example("compaction_4waves.hlsl"), "-o", output, "--wave-size", "32", "--disasm"});
   INFO(specialized.err);

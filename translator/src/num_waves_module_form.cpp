@@ -4,11 +4,11 @@
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/translator/gl_program.hpp"
 
-// spirv_patch's marker pass (docs/spirv_patch.md, "num_waves"): bound when this build has it.
-// TODO(issue 16, merge): nw-layer's pass; without it the marker stays (HlslComputeModule::wave_index_marker_unbound).
-#if __has_include("bismuth/spirv_patch/passes/num_waves.hpp")
+// spirv_patch's marker pass (docs/spirv_patch.md, "num_waves"): bound when this build has it (translator/CMakeLists.txt
+// sets BISMUTH_HAS_NUM_WAVES_PASS). TODO(issue 16, merge): the pass comes from nw-layer's branch; without it the
+// marker stays (HlslComputeModule::wave_index_marker_unbound).
+#if BISMUTH_HAS_NUM_WAVES_PASS
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
-#define BISMUTH_HAS_BIND_MARKER_BUILTINS 1
 #endif
 
 namespace bismuth::translator {
@@ -29,7 +29,7 @@ Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>&
     }
   }
   NumWavesModule out;
-#ifdef BISMUTH_HAS_BIND_MARKER_BUILTINS
+#if BISMUTH_HAS_NUM_WAVES_PASS
   auto bound = spirv_patch::bind_marker_builtins(*module);
   if (!bound) return bound.error();
   out.marker_unbound = false;
