@@ -1,5 +1,8 @@
 #include "num_waves_module_form.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 #include "bismuth/spirv_patch/module.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/translator/gl_program.hpp"
@@ -12,6 +15,36 @@
 #endif
 
 namespace bismuth::translator {
+
+#if BISMUTH_HAS_NUM_WAVES_PASS
+namespace {
+
+// The markers' OpNames, dropped once they are bound: the front's output never contains markers (a consumer that
+// binds markers again, as the layer's num_waves pass does, would take a bound one for a malformed marker).
+std::vector<uint32_t> without_marker_names(const std::vector<uint32_t>& words) {
+  constexpr std::string_view kPrefix = "bismuth_builtin_";
+  constexpr uint32_t kOpName = 5;
+  std::vector<uint32_t> out(words.begin(), words.begin() + std::min<size_t>(5, words.size()));
+  for (size_t at = 5; at < words.size();) {
+    const uint32_t count = words[at] >> 16;
+    if (count == 0 || at + count > words.size()) {  // malformed: keep the rest as it is
+      out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at), words.end());
+      break;
+    }
+    const bool marker_name =
+        (words[at] & 0xffff) == kOpName && count > 2 &&
+        std::string_view(reinterpret_cast<const char*>(&words[at + 2]), (count - 2) * 4).starts_with(kPrefix);
+    if (!marker_name) {
+      out.insert(out.end(), words.begin() + static_cast<std::ptrdiff_t>(at),
+                 words.begin() + static_cast<std::ptrdiff_t>(at + count));
+    }
+    at += count;
+  }
+  return out;
+}
+
+}  // namespace
+#endif
 
 Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>& words, const std::string& entry_point,
                                                     bool num_waves) {
@@ -33,8 +66,10 @@ Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>&
   auto bound = spirv_patch::bind_marker_builtins(*module);
   if (!bound) return bound.error();
   out.marker_unbound = false;
-#endif
+  out.words = without_marker_names(module->serialize());
+#else
   out.words = module->serialize();
+#endif
   return out;
 }
 
