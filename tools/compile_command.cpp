@@ -23,8 +23,15 @@
 #include "bismuth/spirv_patch/pipeline.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/translator/gl_program_pipeline.hpp"
+#include "bismuth/translator/hlsl_compiler.hpp"
 #include "gl_glsl_front.hpp"
 #include "nv_diagnostic.hpp"
+
+// spirv_patch's num_waves specialization (--wave-size), when this build has it (tools/CMakeLists.txt sets
+// BISMUTH_HAS_NUM_WAVES_PASS). TODO(issue 16, merge): drop the condition once the pass is on main.
+#if BISMUTH_HAS_NUM_WAVES_PASS
+#include "bismuth/spirv_patch/passes/num_waves.hpp"
+#endif
 
 namespace bismuth::tools {
 
@@ -39,6 +46,8 @@ struct CompileOptions {
   std::string entry = "main";
   std::string group_size_form;  // empty: WorkgroupSize below SPIR-V 1.6, LocalSizeId from 1.6 on
   std::string device;           // empty: no device, CompileTarget's defaults
+  std::string language;         // glsl | hlsl; empty: by the file name (.hlsl is HLSL)
+  uint32_t wave_size = 0;       // --wave-size: specialize a num_waves program for this wave size
   bool disasm = false;
   bool variable_group_size = false;
 };
@@ -48,6 +57,7 @@ struct FrontOutput {
   std::vector<uint32_t> words;
   spirv_patch::PipelineOptions pipeline;
   bool variable_size = false;  // the front already made the group size specialization constants
+  std::optional<translator::NumWavesDeclaration> num_waves;  // a num_waves program (GLSL or HLSL)
 };
 
 // Diagnostics without a source line (SPIR-V input, I/O) name the file and carry the word offset in the text.
@@ -90,7 +100,7 @@ std::optional<CompileTarget> device_compile_target(const std::string& selector_t
   }
   auto devices = backend::enumerate_devices(**instance);
   const backend::DeviceSelector selector = selector_text == "default" ? backend::DeviceSelector::from_environment()
-                                                                       : backend::DeviceSelector::parse(selector_text);
+                                                                      : backend::DeviceSelector::parse(selector_text);
   auto index = devices ? backend::select_device(*devices, selector) : Expected<size_t>(devices.error());
   if (!index) {
     report(input, "error", "--device: " + index.error().message);
@@ -102,6 +112,25 @@ std::optional<CompileTarget> device_compile_target(const std::string& selector_t
     return std::nullopt;
   }
   return backend::compile_target(**device);
+}
+
+std::string num_waves_text(const translator::NumWavesDeclaration& d) {
+  std::string text = std::to_string(d.num_waves) + (d.num_waves == 1 ? " wave" : " waves");
+  if (d.wave_size_min != 0 || d.wave_size_max != 0) {
+    text += " of size " + (d.wave_size_min ? std::to_string(d.wave_size_min) : std::string("any")) + ".." +
+            (d.wave_size_max ? std::to_string(d.wave_size_max) : std::string("any"));
+  }
+  if (d.wave_size_preferred != 0) text += ", preferred " + std::to_string(d.wave_size_preferred);
+  return text;
+}
+
+// A num_waves program's group size: what the consumer sets the spec constants to.
+void report_num_waves(const std::string& input, const translator::NumWavesDeclaration& d) {
+  const auto& ids = translator::kVariableGroupSizeSpecIds;
+  report(input, "note",
+         "num_waves: " + num_waves_text(d) + "; the group size (" + std::to_string(d.num_waves) +
+             " x wave size, 1, 1) is specialization constants with SpecIds " + std::to_string(ids[0]) + " " +
+             std::to_string(ids[1]) + " " + std::to_string(ids[2]));
 }
 
 // GL-style GLSL through the GL shim's front and glLinkProgram's pipeline options.
@@ -124,12 +153,66 @@ std::optional<FrontOutput> glsl_front(const CompileOptions& options, std::span<c
            "local_size_variable: the group size is specialization constants with SpecIds " + std::to_string(ids[0]) +
                " " + std::to_string(ids[1]) + " " + std::to_string(ids[2]));
   }
+  if (program.num_waves) report_num_waves(options.input, *program.num_waves);
   FrontOutput out;
-  out.variable_size = program.group_size == translator::GroupSize::Variable;
+  out.variable_size =
+      program.group_size == translator::GroupSize::Variable || program.group_size == translator::GroupSize::NumWaves;
+  out.num_waves = program.num_waves;
   out.pipeline =
       translator::gl_program_pipeline(program, device, {.runtime_group_size = !options.runtime_output.empty()});
   out.words = std::move(program.spirv);
   return out;
+}
+
+// HLSL compute shaders through glslang's HLSL front end (docs/hlsl.md), [numWaves] included.
+std::optional<FrontOutput> hlsl_front(const CompileOptions& options, const std::string& source,
+                                      spirv_patch::TargetEnv target) {
+  auto compiled = translator::compile_hlsl_compute(
+      source, {.source_name = options.input, .entry_point = options.entry, .target = target});
+  if (!compiled) {
+    std::fprintf(stderr, "%s\n", compiled.error().message.c_str());  // already file:line:column
+    return std::nullopt;
+  }
+  if (!compiled->warnings.empty()) std::fprintf(stderr, "%s\n", compiled->warnings.c_str());
+  FrontOutput out;
+  if (compiled->num_waves) {
+    report_num_waves(options.input, *compiled->num_waves);
+    out.variable_size = true;
+  }
+  if (compiled->wave_index_marker_unbound) {
+    report(options.input, "warning",
+           "the wave index is still the marker variable bismuth_builtin_SubgroupId: this build lacks spirv_patch's "
+           "bind_marker_builtins, so GetGroupWaveIndex() is undefined");
+  }
+  out.num_waves = compiled->num_waves;
+  out.words = std::move(compiled->words);
+  return out;
+}
+
+// --wave-size: the num_waves specialization the layer runs when it creates the pipeline.
+bool add_wave_size(const CompileOptions& options, FrontOutput& front) {
+  if (options.wave_size == 0) return true;
+  if (!front.num_waves) {
+    report(options.input, "error", "--wave-size: the program does not declare num_waves / [numWaves]");
+    return false;
+  }
+  const translator::NumWavesDeclaration& d = *front.num_waves;
+  const uint32_t w = options.wave_size;
+  if ((w & (w - 1)) != 0 || (d.wave_size_min != 0 && w < d.wave_size_min) ||
+      (d.wave_size_max != 0 && w > d.wave_size_max)) {
+    report(options.input, "error",
+           "--wave-size " + std::to_string(w) + ": not a power of two within the program's range (" +
+               num_waves_text(d) + ")");
+    return false;
+  }
+#if BISMUTH_HAS_NUM_WAVES_PASS
+  front.pipeline.num_waves =
+      spirv_patch::NumWavesOptions{.entry_point = options.entry, .num_waves = d.num_waves, .wave_size = w};
+  return true;
+#else
+  report(options.input, "error", "--wave-size: this build lacks spirv_patch's num_waves pass");
+  return false;
+#endif
 }
 
 // !!NVcp5.0 assembly as glProgramStringARB loads it (docs/nvasm.md).
@@ -143,14 +226,15 @@ std::optional<FrontOutput> assembly_front(const CompileOptions& options, const s
     return std::nullopt;
   }
   if (assembled->info.required_subgroup_size) {
-    report(options.input, "note", "thread-group instructions: the pipeline needs a subgroup size of " +
-                                      std::to_string(*assembled->info.required_subgroup_size));
+    report(options.input, "note",
+           "thread-group instructions: the pipeline needs a subgroup size of " +
+               std::to_string(*assembled->info.required_subgroup_size));
   }
   const nvasm::GlProgramLayout layout = nvasm::gl_program_layout(assembled->info);
   FrontOutput out;
   out.variable_size = assembled->info.group_size_form == nvasm::GroupSizeForm::Variable;
-  out.pipeline = nvasm::gl_program_pipeline(assembled->info, layout,
-                                            {.runtime_group_size = !options.runtime_output.empty()});
+  out.pipeline =
+      nvasm::gl_program_pipeline(assembled->info, layout, {.runtime_group_size = !options.runtime_output.empty()});
   out.words = std::move(assembled->spirv);
   return out;
 }
@@ -214,7 +298,8 @@ void report_passes(const std::string& input, const spirv_patch::PipelineResult& 
 
 bool write_words(const std::string& path, const std::vector<uint32_t>& words) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file.write(reinterpret_cast<const char*>(words.data()), static_cast<std::streamsize>(words.size() * sizeof(uint32_t)));
+  file.write(reinterpret_cast<const char*>(words.data()),
+             static_cast<std::streamsize>(words.size() * sizeof(uint32_t)));
   if (!file) report(path, "error", "cannot write the file");
   return static_cast<bool>(file);
 }
@@ -232,21 +317,28 @@ int run_compile(const CompileOptions& options) {
     files.push_back({std::move(*text), path});
   }
   const std::string& first = files.front().source;
-  const bool assembly = has_suffix(options.input, ".nvcp5");
-  const bool spirv = !assembly && is_spirv(options.input, first);
-  if ((assembly || spirv) && files.size() > 1) {
+  if (!options.language.empty() && options.language != "glsl" && options.language != "hlsl") {
+    report(options.input, "error", "unknown --language \"" + options.language + "\" (glsl | hlsl)");
+    return 1;
+  }
+  const bool hlsl = options.language == "hlsl" || (options.language.empty() && has_suffix(options.input, ".hlsl"));
+  const bool assembly = !hlsl && has_suffix(options.input, ".nvcp5");
+  const bool spirv = !hlsl && !assembly && is_spirv(options.input, first);
+  if ((hlsl || assembly || spirv) && files.size() > 1) {
     report(options.input, "error", "only GLSL compute shaders can be linked together: give one file");
     return 1;
   }
   std::optional<FrontOutput> front;
   if (spirv) {
     front = spirv_front(options, first);  // the layer's patching: no device facts involved
+  } else if (hlsl) {
+    front = hlsl_front(options, first, *target);
   } else {
     const auto device = device_compile_target(options.device, options.input);
     if (!device) return 1;
     front = assembly ? assembly_front(options, first, *device) : glsl_front(options, files, *target, *device);
   }
-  if (!front || !add_variable_group_size(options, *front)) return 1;
+  if (!front || !add_variable_group_size(options, *front) || !add_wave_size(options, *front)) return 1;
   // The words are checked for the environment the user named (the shim checks Vulkan 1.1; the words are the same).
   front->pipeline.validate = *target;
   auto result = spirv_patch::run_pipeline(front->words, front->pipeline);
@@ -282,12 +374,13 @@ int run_compile(const CompileOptions& options) {
 void add_compile_command(CLI::App& app, int* exit_code) {
   auto options = std::make_shared<CompileOptions>();
   CLI::App* command = app.add_subcommand(
-      "compile", "Compile a GLSL compute shader or NV assembly program as the GL shim does, or patch a SPIR-V module "
-                 "as the layer does (ballot/vote lowering, variable group size)");
+      "compile",
+      "Compile a GLSL compute shader or NV assembly program as the GL shim does, an HLSL compute shader, "
+      "or patch a SPIR-V module as the layer does (ballot/vote lowering, variable group size)");
   command
       ->add_option("input", options->inputs,
-                   "FILE.comp (GLSL; several are linked into one program), FILE.nvcp5 (!!NVcp5.0 assembly) or "
-                   "FILE.spv (SPIR-V binary)")
+                   "FILE.comp (GLSL; several are linked into one program), FILE.hlsl (HLSL compute, -E names the "
+                   "entry point), FILE.nvcp5 (!!NVcp5.0 assembly) or FILE.spv (SPIR-V binary)")
       ->required();
   command->add_option("-o,--output", options->output, "Output SPIR-V binary")->required();
   command->add_option("--runtime-output", options->runtime_output,
@@ -302,7 +395,11 @@ void add_compile_command(CLI::App& app, int* exit_code) {
                     "Turn a fixed workgroup size into specialization constants");
   command->add_option("--group-size-form", options->group_size_form,
                       "workgroup-size (SPIR-V < 1.6) | local-size-id (needs maintenance4); default by SPIR-V version");
-  command->add_option("--entry", options->entry, "Compute entry point (default main)");
+  command->add_option("-E,--entry", options->entry, "Compute entry point (default main)");
+  command->add_option("--language", options->language, "glsl | hlsl (default: hlsl for .hlsl files, else glsl)");
+  command->add_option("--wave-size", options->wave_size,
+                      "Specialize a num_waves / [numWaves] program for this wave size, as the layer does when it "
+                      "creates the pipeline: group size (num_waves x N, 1, 1)");
   command->callback([options, exit_code] {
     options->input = options->inputs.front();
     *exit_code = run_compile(*options);

@@ -190,6 +190,21 @@ TEST_CASE("Variable size in one shader and fixed in another is a link error") {
   CHECK_THAT(program.error().message, Catch::StartsWith("error: ") && Catch::Contains("both a fixed and a variable"));
 }
 
+TEST_CASE("A variable-size shader links with a shader that declares no size, in either order") {
+  // ARB_compute_variable_group_size / GLSL 4.60 §4.4.1.4: the size must be declared by at least one compute shader
+  // of the program; the others need not declare it. (glslang alone fails "Contradictory local size specialization
+  // ids" when the shader without a size comes second.)
+  auto variable = compile(std::string(kVariableHeader) + "uint helper();\nvoid main() { o[0] = helper(); }\n");
+  auto plain = compile("#version 450\nuint helper() { return 1u; }\n");
+  REQUIRE(variable->ok());
+  REQUIRE(plain->ok());
+  for (auto& program : {link({variable, plain}), link({plain, variable})}) {
+    INFO((program ? std::string() : program.error().message));
+    REQUIRE(program);
+    CHECK(program->group_size == GroupSize::Variable);
+  }
+}
+
 TEST_CASE("A program with no local group size declared fails to link") {
   auto shader = compile("#version 450\nvoid main() {}\n");
   REQUIRE(shader->ok());

@@ -19,8 +19,11 @@
 #include "extension_builtins.hpp"
 #include "extension_version_rules.hpp"
 #include "glslang_process.hpp"
+#include "hlsl_num_waves_rewrite.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
+#include "num_waves_module_form.hpp"
+#include "num_waves_rewrite.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "program_reflection.hpp"
 #include "shared_memory.hpp"
@@ -37,6 +40,7 @@ constexpr const char* kPreamble = "#define GL_ARB_compute_variable_group_size 1\
 constexpr std::string_view kSourceName = "0";
 
 constexpr EShMessages kRelaxedVulkanMessages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules);
+constexpr EShMessages kHlslMessages = static_cast<EShMessages>(EShMsgSpvRules | EShMsgVulkanRules | EShMsgReadHlsl);
 
 // The variable size as a fixed 1x1x1 for the GL-rules check: plain GL GLSL has no spec-constant sizes.
 constexpr std::string_view kCheckSizeLayout = "local_size_x = 1, local_size_y = 1, local_size_z = 1";
@@ -78,6 +82,24 @@ void configure_relaxed_vulkan(glslang::TShader& shader, spirv_patch::TargetEnv e
   shader.setPreamble(preamble.c_str());
 }
 
+// glslang's HLSL front end with GL's binding namespaces: register(uN) keeps binding N (shader storage), register(bN)
+// lands in the uniform-buffer range as GLSL's uniform blocks do; the link reads the declared N as the GL binding.
+// glslang keeps the pointers: `preamble` and `entry_point` must outlive the shader.
+void configure_hlsl(glslang::TShader& shader, spirv_patch::TargetEnv env, const std::string& preamble,
+                    const std::string& entry_point) {
+  const GlslangTarget target = glslang_target(env);
+  shader.setEnvInput(glslang::EShSourceHlsl, EShLangCompute, glslang::EShClientVulkan, 100);
+  shader.setEnvClient(glslang::EShClientVulkan, target.client);
+  shader.setEnvTarget(glslang::EShTargetSpv, target.spirv);
+  shader.setEntryPoint(entry_point.c_str());
+  shader.setSourceEntryPoint(entry_point.c_str());
+  shader.setShiftBinding(glslang::EResUbo, GlBindingMap::kUniformBufferBase);
+  shader.setShiftBinding(glslang::EResUav, 0);
+  shader.setShiftBinding(glslang::EResSsbo, 0);
+  shader.setAutoMapBindings(true);
+  shader.setPreamble(preamble.c_str());
+}
+
 // glslang as a GL front end, for GL's rules. glslang keeps the pointers: `text` (the caller's pointer to the
 // source) and `preamble` must outlive the shader.
 void configure_gl_check(glslang::TShader& shader, const char* const* text, const std::string& preamble) {
@@ -101,13 +123,16 @@ std::string preprocess(const std::string& source, const std::string& preamble) {
 }  // namespace
 
 struct GlShader::Impl {
-  std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
-  std::string preamble;       // glslang keeps a pointer to it too
+  std::string vulkan_source;    // the rewritten source glslang parsed (it keeps pointers into it)
+  std::string preamble;         // glslang keeps a pointer to it too
   std::string vulkan_preamble;  // the preamble of the code-generating parse (kept alive for glslang too)
   std::unique_ptr<glslang::TShader> shader;
-  size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
+  size_t stack_bytes = 0;              // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
+  bool hlsl = false;             // compiled from HLSL (GlShaderLanguage::Hlsl)
+  std::string entry_point;       // HLSL: the entry function
+  bool uses_wave_index = false;  // HLSL: reads the wave-index marker (docs/hlsl.md, "Wave index")
 
   // The tree a link may use. glslang's link and mapIO write into the trees they link (layout defaults, bindings),
   // and one shader object may be linked again or into several programs, from several threads: the compile's tree
@@ -124,6 +149,10 @@ struct GlShader::Impl {
     fresh = std::make_unique<glslang::TShader>(EShLangCompute);
     const char* text = vulkan_source.c_str();
     fresh->setStrings(&text, 1);
+    if (hlsl) {
+      configure_hlsl(*fresh, target, vulkan_preamble, entry_point);
+      return fresh->parse(gl_resource_limits(), 100, false, kHlslMessages) ? fresh.get() : nullptr;
+    }
     configure_relaxed_vulkan(*fresh, target, vulkan_preamble);
     return fresh->parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages) ? fresh.get() : nullptr;
   }
@@ -149,7 +178,12 @@ std::shared_ptr<const GlShader> GlShader::compile(std::string_view source, const
     return self;
   }
   const size_t stack = nesting.needs_expansion ? kDeepestSourceStackBytes : nesting.stack_bytes();
-  if (Status ran = run_with_stack(stack, [&] { self->compile_source(source, nesting); }); !ran) {
+  const bool hlsl = options.language == GlShaderLanguage::Hlsl;
+  auto compile = [&] {
+    self->impl_->stack_bytes = nesting.stack_bytes();
+    hlsl ? self->compile_hlsl_source(source) : self->compile_source(source, nesting);
+  };
+  if (Status ran = run_with_stack(stack, compile); !ran) {
     // An internal failure (an exception, no thread) is a failed compile that says why: never an exception out of
     // glCompileShader, never an empty log.
     self->ok_ = false;
@@ -171,22 +205,34 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
       check_extension_versions(version.source, version.user_version, version.es, kSourceName);
   ExtensionBuiltins builtins =
       shim_extension_builtins(versions.source, version.glslang_version, version.user_version, version.es);
-  VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(
-      builtins.compile_source, spec_constant_size_layout(kVariableGroupSizeSpecIds), kSourceName);
-  VariableGroupSizeRewrite check = rewrite_variable_group_size(builtins.check_source, kCheckSizeLayout, kSourceName);
+  // GL_BISMUTH_num_waves first: its size becomes spec-constant (or, for the check, fixed) local_size qualifiers the
+  // variable-group-size rewrite then takes as a fixed declaration.
+  const std::string spec_size_layout = spec_constant_size_layout(kVariableGroupSizeSpecIds);
+  NumWavesRewrite waves = rewrite_num_waves(builtins.compile_source, spec_size_layout, kSourceName);
+  NumWavesRewrite waves_check = rewrite_num_waves(builtins.check_source, kCheckSizeLayout, kSourceName);
+  VariableGroupSizeRewrite vulkan = rewrite_variable_group_size(waves.source, spec_size_layout, kSourceName);
+  VariableGroupSizeRewrite check = rewrite_variable_group_size(waves_check.source, kCheckSizeLayout, kSourceName);
   std::vector<Diagnostic> diagnostics = std::move(device.diagnostics);
   diagnostics.insert(diagnostics.end(), nv.diagnostics.begin(), nv.diagnostics.end());
   diagnostics.insert(diagnostics.end(), version.diagnostics.begin(), version.diagnostics.end());
   diagnostics.insert(diagnostics.end(), versions.diagnostics.begin(), versions.diagnostics.end());
-  impl_->preamble = std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble;
+  impl_->preamble =
+      std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble + waves.preamble;
   // Preprocessing (for the nesting limits) gets no declarations: glslang's output would hold them as extra lines.
   const std::string check_macros =
-      std::string(kPreamble) + version.preamble + device.preamble + builtins.check_preamble;
+      std::string(kPreamble) + version.preamble + device.preamble + builtins.check_preamble + waves_check.preamble;
   const std::string check_preamble = check_macros + builtins.check_declarations;
-  diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
-  group_size_ = vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
-                : vulkan.declaration == GroupSizeDeclaration::Fixed  ? GroupSize::Fixed
-                                                                     : GroupSize::None;
+  diagnostics.insert(diagnostics.end(), waves.diagnostics.begin(), waves.diagnostics.end());
+  // A num_waves shader that also declares a local size has its error already; the variable-group-size rewrite
+  // would only restate it.
+  if (!has_errors(waves.diagnostics)) {
+    diagnostics.insert(diagnostics.end(), vulkan.diagnostics.begin(), vulkan.diagnostics.end());
+  }
+  num_waves_ = waves.declaration;
+  group_size_ = num_waves_                                             ? GroupSize::NumWaves
+                : vulkan.declaration == GroupSizeDeclaration::Variable ? GroupSize::Variable
+                : vulkan.declaration == GroupSizeDeclaration::Fixed    ? GroupSize::Fixed
+                                                                       : GroupSize::None;
   if (has_errors(diagnostics)) {
     info_log_ = format_gl_info_log(diagnostics);
     return;
@@ -248,9 +294,49 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   ok_ = true;
 }
 
+// HLSL (docs/hlsl.md): the numWaves rewrite, then glslang's HLSL front end. Diagnostics in GL info-log form.
+void GlShader::compile_hlsl_source(std::string_view source) {
+  HlslNumWavesRewrite rewrite = rewrite_hlsl_num_waves(source, options_.entry_point, kSourceName);
+  std::vector<Diagnostic> diagnostics = std::move(rewrite.diagnostics);
+  if (!rewrite.entry_found && !has_errors(diagnostics)) {
+    diagnostics.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1,
+                           "no function named '" + options_.entry_point + "' (the entry point)"});
+  }
+  if (has_errors(diagnostics)) {
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
+  impl_->hlsl = true;
+  impl_->entry_point = options_.entry_point;
+  impl_->uses_wave_index = rewrite.uses_wave_index;
+  impl_->target = options_.target;
+  impl_->vulkan_source = std::move(rewrite.source);
+  impl_->vulkan_preamble = std::move(rewrite.preamble);
+  impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
+  glslang::TShader& shader = *impl_->shader;
+  const char* text = impl_->vulkan_source.c_str();
+  shader.setStrings(&text, 1);
+  configure_hlsl(shader, options_.target, impl_->vulkan_preamble, impl_->entry_point);
+  if (!shader.parse(gl_resource_limits(), 100, false, kHlslMessages)) {
+    std::vector<Diagnostic> parsed = parse_glslang_log(shader.getInfoLog(), impl_->vulkan_source, kSourceName);
+    if (parsed.empty())
+      parsed.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, shader.getInfoLog()});
+    diagnostics.insert(diagnostics.end(), parsed.begin(), parsed.end());
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
+  num_waves_ = rewrite.declaration;
+  group_size_ = num_waves_ ? GroupSize::NumWaves : GroupSize::Fixed;
+  impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
+  info_log_ = format_gl_info_log(diagnostics);
+  ok_ = true;
+}
+
 namespace {
 
-std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
+std::string link_error(std::string text) {
+  return "error: " + std::move(text) + "\n";
+}
 
 // Gives every active block its own Vulkan descriptor (storage blocks, uniform blocks, atomic-counter buffers, then
 // the default uniform block, each by GL binding; an array of blocks is one binding with a descriptor per element):
@@ -293,15 +379,19 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
       const uint32_t element = block_element(b.name);
       if (element >= v->array_size) return fail("internal error: " + b.name + " is past the end of its array");
       auto known = first_descriptor.find(v->variable);
-      const uint32_t first = known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
+      const uint32_t first =
+          known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
       b.vk_binding = first + element;
       linked.resources[b.vk_binding].gl_binding = b.gl_binding;
     }
     return {};
   };
-  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s) return s;
+  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s)
+    return s;
   if (Status s = assign(linked.uniform_blocks, GlResourceKind::UniformBuffer, BlockStorage::Uniform); !s) return s;
-  if (Status s = assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage); !s) {
+  if (Status s =
+          assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage);
+      !s) {
     return s;
   }
   if (linked.default_uniform_block_size > 0) {
@@ -320,10 +410,29 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   if (shaders.empty()) return fail(link_error("no compute shader attached"));
   bool any_fixed = false;
   bool any_variable = false;
+  std::optional<NumWavesDeclaration> num_waves;
   for (const auto& shader : shaders) {
     if (!shader || !shader->ok()) return fail(link_error("a compute shader attached to the program failed to compile"));
     any_fixed |= shader->group_size() == GroupSize::Fixed;
     any_variable |= shader->group_size() == GroupSize::Variable;
+    if (const auto& declared = shader->num_waves()) {
+      // GL_BISMUTH_num_waves: every shader that declares num_waves declares the same count and range.
+      if (num_waves && *num_waves != *declared) {
+        return fail(link_error("compute shaders in one program declare different num_waves or wave-size ranges (" +
+                               std::to_string(num_waves->num_waves) + " and " + std::to_string(declared->num_waves) +
+                               " waves)"));
+      }
+      num_waves = declared;
+    }
+  }
+  const bool hlsl = shaders.front()->impl().hlsl;
+  for (const auto& shader : shaders) {
+    if (shaders.size() > 1 && shader->impl().hlsl) {
+      return fail(link_error("an HLSL compute shader is linked alone: it holds the program's one entry point"));
+    }
+  }
+  if (num_waves && (any_fixed || any_variable)) {
+    return fail(link_error("compute shaders in one program declare both num_waves and a local group size"));
   }
   // ARB_compute_variable_group_size: a program whose shaders mix fixed and variable sizes, or declare none, fails
   // to link.
@@ -331,18 +440,26 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     return fail(link_error(
         "compute shaders in one program declare both a fixed and a variable (local_size_variable) local group size"));
   }
-  if (!any_fixed && !any_variable) {
-    return fail(link_error("compute shader must declare a local group size (local_size_x/y/z or local_size_variable)"));
+  if (!any_fixed && !any_variable && !num_waves) {
+    return fail(link_error(
+        "compute shader must declare a local group size (local_size_x/y/z, local_size_variable or num_waves)"));
   }
 
   std::vector<std::unique_ptr<glslang::TShader>> fresh_trees(shaders.size());  // outlive `program`
+  // glslang's merge of local-size SpecIds (TIntermediate::mergeModes) takes a unit without them for a contradiction
+  // once an earlier unit had them: shaders that declare no size go first, so a helper shader links with a
+  // local_size_variable or num_waves one in any attach order.
+  std::vector<size_t> order(shaders.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_partition(order.begin(), order.end(),
+                        [&](size_t i) { return shaders[i]->group_size() == GroupSize::None; });
   glslang::TProgram program;
-  for (size_t i = 0; i < shaders.size(); ++i) {
+  for (size_t i : order) {
     glslang::TShader* tree = shaders[i]->impl().tree_for_link(fresh_trees[i]);
     if (tree == nullptr) return fail(link_error("internal error: a compiled shader failed to parse again"));
     program.addShader(tree);
   }
-  if (!program.link(kRelaxedVulkanMessages)) {
+  if (!program.link(hlsl ? kHlslMessages : kRelaxedVulkanMessages)) {
     std::string log = program.getInfoLog();
     return fail(log.empty() ? link_error("linking failed") : log);
   }
@@ -356,7 +473,9 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   if (intermediate == nullptr) return fail(link_error("no compute shader attached"));
 
   GlLinkedProgram linked;
-  linked.group_size = any_variable ? GroupSize::Variable : GroupSize::Fixed;
+  linked.group_size = num_waves ? GroupSize::NumWaves : any_variable ? GroupSize::Variable : GroupSize::Fixed;
+  linked.num_waves = num_waves;
+  if (hlsl) linked.entry_point = shaders.front()->impl().entry_point;
   if (any_fixed) {
     for (int i = 0; i < 3; ++i) linked.fixed_size[i] = intermediate->getLocalSize(i);
   }
@@ -365,6 +484,18 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  std::string wave_index_warning;
+  if (hlsl) {
+    // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
+    auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
+    if (!formed) return fail(link_error(formed.error().message));
+    linked.spirv = std::move(formed->words);
+    if (formed->marker_unbound && shaders.front()->impl().uses_wave_index) {
+      wave_index_warning =
+          "warning: the wave index (GetGroupWaveIndex()) is not bound: this build lacks spirv_patch's "
+          "bind_marker_builtins (docs/hlsl.md, \"Wave index\")\n";
+    }
+  }
   if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
     return fail(link_error(*unbacked));
   }
@@ -379,7 +510,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   reflect_program_interface(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status bound = assign_compact_bindings(linked); !bound) return fail(link_error(bound.error().message));
-  linked.info_log = program.getInfoLog();
+  linked.info_log = program.getInfoLog() + wave_index_warning;
   return linked;
 }
 

@@ -1,8 +1,8 @@
 #include "variable_group_size_rewrite.hpp"
 
 #include <algorithm>
-#include <optional>
 
+#include "extension_directive.hpp"
 #include "glsl_lexer.hpp"
 
 namespace bismuth::translator {
@@ -10,29 +10,6 @@ namespace bismuth::translator {
 namespace {
 
 constexpr std::string_view kExtension = "GL_ARB_compute_variable_group_size";
-
-enum class Behavior { Disable, Warn, Enable, Require };
-
-// One `#extension` directive that names the extension (or `all`), in source order.
-struct ExtensionDirective {
-  size_t offset;
-  Behavior behavior;
-};
-
-// Splits "#extension NAME : BEHAVIOR" into its parts; nullopt for any other directive.
-std::optional<std::pair<std::string_view, std::string_view>> parse_extension_directive(std::string_view line) {
-  std::vector<GlslToken> parts = lex_glsl(line.substr(1));  // drop '#': the rest lexes as ordinary tokens
-  if (parts.size() != 4 || parts[0].text != "extension" || parts[2].text != ":") return std::nullopt;
-  return std::make_pair(parts[1].text, parts[3].text);
-}
-
-std::optional<Behavior> parse_behavior(std::string_view text) {
-  if (text == "require") return Behavior::Require;
-  if (text == "enable") return Behavior::Enable;
-  if (text == "warn") return Behavior::Warn;
-  if (text == "disable") return Behavior::Disable;
-  return std::nullopt;
-}
 
 bool is_type_keyword(std::string_view t) {
   static constexpr std::string_view kTypes[] = {
@@ -71,36 +48,19 @@ VariableGroupSizeRewrite rewrite_variable_group_size(std::string_view source, st
   };
   std::vector<Replacement> replacements;
 
-  std::vector<ExtensionDirective> directives;
-  for (const GlslToken& token : tokens) {
-    if (token.kind != GlslToken::Kind::Directive) continue;
-    auto directive = parse_extension_directive(token.text);
-    if (!directive) continue;
-    const auto [name, behavior_text] = *directive;
-    if (name != kExtension && name != "all") continue;
-    auto behavior = parse_behavior(behavior_text);
-    if (!behavior) continue;  // glslang reports malformed directives itself
-    if (name == "all" && (*behavior == Behavior::Enable || *behavior == Behavior::Require)) continue;  // an error glslang reports
-    directives.push_back({token.offset, *behavior});
-    if (name == kExtension) {
-      // glslang does not know the extension: hide the directive from it, keeping the line (spaces only).
-      replacements.push_back({token.offset, token.text.size(), std::string(token.text.size(), ' ')});
-    }
+  std::vector<const GlslToken*> directive_tokens;
+  const ExtensionDirectives directives(tokens, kExtension, &directive_tokens);
+  for (const GlslToken* token : directive_tokens) {
+    // glslang does not know the extension: hide the directive from it, keeping the line (spaces only).
+    replacements.push_back({token->offset, token->text.size(), std::string(token->text.size(), ' ')});
   }
-  auto behavior_at = [&](size_t offset) {
-    Behavior behavior = Behavior::Disable;
-    for (const ExtensionDirective& d : directives) {
-      if (d.offset < offset) behavior = d.behavior;
-    }
-    return behavior;
-  };
   // Uses of the extension's features: an error when disabled, a warning under `warn`.
   auto check_enabled = [&](const GlslToken& token) {
-    const Behavior behavior = behavior_at(token.offset);
-    if (behavior == Behavior::Disable) {
+    const ExtensionBehavior behavior = directives.behavior_at(token.offset);
+    if (behavior == ExtensionBehavior::Disable) {
       diagnose(Diagnostic::Severity::Error, token,
                "'" + std::string(token.text) + "' requires #extension " + std::string(kExtension));
-    } else if (behavior == Behavior::Warn) {
+    } else if (behavior == ExtensionBehavior::Warn) {
       diagnose(Diagnostic::Severity::Warning, token,
                "'" + std::string(token.text) + "' uses extension " + std::string(kExtension));
     }

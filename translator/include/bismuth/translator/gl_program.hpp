@@ -28,6 +28,7 @@
 #include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
+#include "bismuth/translator/num_waves.hpp"
 
 namespace bismuth::translator {
 
@@ -53,12 +54,22 @@ struct GlBindingMap {
 // small constant_id values GLSL programs use.
 inline constexpr std::array<uint32_t, 3> kVariableGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
 
-enum class GroupSize { None, Fixed, Variable };
+// Fixed: local_size_x/y/z; Variable: local_size_variable (ARB_compute_variable_group_size); NumWaves:
+// layout(num_waves = X) in; (GL_BISMUTH_num_waves), the size specialization constants at kVariableGroupSizeSpecIds
+// that the consumer sets to (X × wave size, 1, 1).
+enum class GroupSize { None, Fixed, Variable, NumWaves };
 
 struct NestingReport;  // the front's depth measure of a source (src/nesting_limits.hpp)
 
+// The language of a shader object's source. HLSL is not GL: the GL shim offers it through its own entry point
+// (docs/hlsl.md, "In the GL shim"); the compile and link below are those of docs/hlsl.md with GL's binding
+// namespaces: register(uN) is shader-storage binding N, register(bN) uniform-buffer binding N.
+enum class GlShaderLanguage { Glsl, Hlsl };
+
 struct GlCompileOptions {
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
+  GlShaderLanguage language = GlShaderLanguage::Glsl;
+  std::string entry_point = "main";  // HLSL only: the entry function (the module's entry point keeps its name)
   // The device-gated GLSL extensions the program's device has (CompileTarget::extensions); the defaults allow all.
   ShaderExtensionSupport extensions;
 };
@@ -75,6 +86,8 @@ class GlShader {
   // GL info log: one "0:line(column): error|warning: text" line per diagnostic; empty when clean.
   const std::string& info_log() const { return info_log_; }
   GroupSize group_size() const { return group_size_; }
+  // Set iff group_size() == GroupSize::NumWaves.
+  const std::optional<NumWavesDeclaration>& num_waves() const { return num_waves_; }
   const GlCompileOptions& options() const { return options_; }
 
   struct Impl;  // glslang state kept for linking
@@ -85,9 +98,11 @@ class GlShader {
   // The compile proper, once `source` is known to be within the nesting limits (large_stack.hpp says where it
   // runs).
   void compile_source(std::string_view source, const NestingReport& nesting);
+  void compile_hlsl_source(std::string_view source);
   bool ok_ = false;
   std::string info_log_;
   GroupSize group_size_ = GroupSize::None;
+  std::optional<NumWavesDeclaration> num_waves_;
   GlCompileOptions options_;
   std::unique_ptr<Impl> impl_;
 };
@@ -95,9 +110,9 @@ class GlShader {
 // A default-block uniform as GL introspection names it ("a", "arr[0]", "s.y[0]").
 struct GlUniform {
   std::string name;
-  uint32_t gl_type = 0;      // GL_FLOAT, GL_UNSIGNED_INT_VEC4, GL_FLOAT_MAT3, ...
-  uint32_t array_size = 1;   // elements (1 for non-arrays)
-  uint32_t offset = 0;       // byte offset in the default uniform block
+  uint32_t gl_type = 0;     // GL_FLOAT, GL_UNSIGNED_INT_VEC4, GL_FLOAT_MAT3, ...
+  uint32_t array_size = 1;  // elements (1 for non-arrays)
+  uint32_t offset = 0;      // byte offset in the default uniform block
   uint32_t array_stride = 0;
   uint32_t matrix_stride = 0;
   // The declared location (`layout(location = N)`; every ARB_gl_spirv uniform, which has no name); -1: the link
@@ -127,7 +142,7 @@ struct GlBufferBinding {
   std::string name;  // block name; for atomic counters the GL binding as text
   uint32_t gl_binding = 0;
   uint32_t vk_binding = 0;  // index into GlLinkedProgram::resources (its descriptor)
-  uint32_t min_size = 0;  // bytes the shader reads or writes at fixed offsets (a runtime array counts as 0)
+  uint32_t min_size = 0;    // bytes the shader reads or writes at fixed offsets (a runtime array counts as 0)
 };
 
 enum class GlResourceKind { ShaderStorageBuffer, UniformBuffer, AtomicCounterBuffer, DefaultUniformBlock };
@@ -153,7 +168,8 @@ struct GlLinkedProgram {
   spirv_patch::DescriptorBindingRemap bindings;  // block variable -> resources[] index
   GroupSize group_size = GroupSize::None;
   std::array<uint32_t, 3> fixed_size{};  // for GroupSize::Fixed (GL's COMPUTE_WORK_GROUP_SIZE)
-  std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable
+  std::array<uint32_t, 3> size_spec_ids = kVariableGroupSizeSpecIds;  // for GroupSize::Variable and NumWaves
+  std::optional<NumWavesDeclaration> num_waves;                       // set iff group_size == GroupSize::NumWaves
   // The descriptors of set 0 in binding order: Vulkan binding j holds the next descriptor_counts[j] of them (all
   // bindings one descriptor when descriptor_counts is empty). An array of blocks is one binding.
   std::vector<GlResource> resources;
@@ -189,9 +205,10 @@ struct GlLinkLimits {
 
 // glLinkProgram: links the attached compute shaders. On failure the error message is the GL info log.
 // Link errors (GL rules): a shader that failed to compile; no compute shader; no `main`; variable size in one
-// shader and fixed in another; no local group size declared at all; conflicting fixed sizes; shared variables
-// larger than limits.max_compute_shared_memory_size.
-// The SPIR-V targets the environment the shaders were compiled for.
+// shader and fixed in another; num_waves in one shader and a fixed or variable size in another, or shaders with
+// different num_waves / wave-size ranges (GL_BISMUTH_num_waves); no local group size declared at all; conflicting fixed
+// sizes; shared variables larger than limits.max_compute_shared_memory_size; an HLSL shader linked with any other
+// shader. The SPIR-V targets the environment the shaders were compiled for.
 Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
                                           const GlLinkLimits& limits = {});
 
