@@ -27,11 +27,8 @@
 #include "gl_glsl_front.hpp"
 #include "nv_diagnostic.hpp"
 
-// spirv_patch's num_waves specialization (--wave-size), when this build has it (tools/CMakeLists.txt sets
-// BISMUTH_HAS_NUM_WAVES_PASS). TODO(issue 16, merge): drop the condition once the pass is on main.
-#if BISMUTH_HAS_NUM_WAVES_PASS
+// spirv_patch's num_waves specialization (--wave-size).
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
-#endif
 
 namespace bismuth::tools {
 
@@ -179,11 +176,6 @@ std::optional<FrontOutput> hlsl_front(const CompileOptions& options, const std::
     report_num_waves(options.input, *compiled->num_waves);
     out.variable_size = true;
   }
-  if (compiled->wave_index_marker_unbound) {
-    report(options.input, "warning",
-           "the wave index is still the marker variable bismuth_builtin_SubgroupId: this build lacks spirv_patch's "
-           "bind_marker_builtins, so GetGroupWaveIndex() is undefined");
-  }
   out.num_waves = compiled->num_waves;
   out.words = std::move(compiled->words);
   return out;
@@ -205,14 +197,9 @@ bool add_wave_size(const CompileOptions& options, FrontOutput& front) {
                num_waves_text(d) + ")");
     return false;
   }
-#if BISMUTH_HAS_NUM_WAVES_PASS
   front.pipeline.num_waves =
       spirv_patch::NumWavesOptions{.entry_point = options.entry, .num_waves = d.num_waves, .wave_size = w};
   return true;
-#else
-  report(options.input, "error", "--wave-size: this build lacks spirv_patch's num_waves pass");
-  return false;
-#endif
 }
 
 // !!NVcp5.0 assembly as glProgramStringARB loads it (docs/nvasm.md).

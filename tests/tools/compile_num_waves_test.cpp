@@ -130,7 +130,6 @@ TEST_CASE("bismuth compile --wave-size checks the wave size against the program'
   auto not_num_waves = run_process({cli(), "compile", fixed, "-o", output, "--wave-size", "32"});
   CHECK(not_num_waves.exit_code != 0);
   CHECK_THAT(not_num_waves.err, Catch::Contains("does not declare num_waves"));
-#if BISMUTH_HAS_NUM_WAVES_PASS  // tests/tools/CMakeLists.txt
   auto specialized =
       run_process({cli(), "compile", example("compaction_4waves.hlsl"), "-o", output, "--wave-size", "32", "--disasm"});
   INFO(specialized.err);
@@ -138,5 +137,4 @@ TEST_CASE("bismuth compile --wave-size checks the wave size against the program'
   // 4 waves of 32: the group size (128, 1, 1) whatever form the module states it in.
   CHECK_THAT(specialized.out, Catch::Contains("128"));
   check_valid_module(output);
-#endif
 }

@@ -84,13 +84,8 @@ TEST_CASE("hlsl: every spelling of the wave intrinsics") {
   CHECK(*m.num_waves == NumWavesDeclaration{2, 16, 64, 32});
   const std::string text = disassembly(m.words);
   CHECK_THAT(text, Catch::Contains("OpTypeArray %uint %uint_8"));  // 4 spellings x 2 waves
-  // docs/hlsl.md, "Wave index": the marker becomes the SubgroupId built-in when the build has bind_marker_builtins,
-  // and the output names no marker; without it the marker (a Private variable) stays and the module says so.
-  if (m.wave_index_marker_unbound) {
-    CHECK_THAT(text, Catch::Contains("%bismuth_builtin_SubgroupId = OpVariable %_ptr_Private_uint Private"));
-  } else {
-    CHECK_THAT(text, Catch::Contains("BuiltIn SubgroupId") && !Catch::Contains("bismuth_builtin_"));
-  }
+  // docs/hlsl.md, "Wave index": the marker becomes the SubgroupId built-in, and the output names no marker.
+  CHECK_THAT(text, Catch::Contains("BuiltIn SubgroupId") && !Catch::Contains("bismuth_builtin_"));
 }
 
 TEST_CASE("hlsl: numWaves and WaveSize arguments may be object-like macros of integer literals") {

@@ -484,17 +484,11 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
-  std::string wave_index_warning;
   if (hlsl) {
     // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
     auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
     if (!formed) return fail(link_error(formed.error().message));
     linked.spirv = std::move(formed->words);
-    if (formed->marker_unbound && shaders.front()->impl().uses_wave_index) {
-      wave_index_warning =
-          "warning: the wave index (GetGroupWaveIndex()) is not bound: this build lacks spirv_patch's "
-          "bind_marker_builtins (docs/hlsl.md, \"Wave index\")\n";
-    }
   }
   if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
     return fail(link_error(*unbacked));
@@ -510,7 +504,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   reflect_program_interface(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
   if (Status bound = assign_compact_bindings(linked); !bound) return fail(link_error(bound.error().message));
-  linked.info_log = program.getInfoLog() + wave_index_warning;
+  linked.info_log = program.getInfoLog();
   return linked;
 }
 

@@ -69,7 +69,6 @@ Expected<HlslComputeModule> compile_on_this_thread(std::string_view source, cons
   auto formed = hlsl_num_waves_module_form(out.words, out.entry_point, out.num_waves.has_value());
   if (!formed) return fail(options.source_name + ": error: " + formed.error().message);
   out.words = std::move(formed->words);
-  out.wave_index_marker_unbound = rewrite.uses_wave_index && formed->marker_unbound;
   out.warnings = format_file_line_column(warnings);
   return out;
 }

@@ -7,16 +7,11 @@
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/translator/gl_program.hpp"
 
-// spirv_patch's marker pass (docs/spirv_patch.md, "num_waves"): bound when this build has it (translator/CMakeLists.txt
-// sets BISMUTH_HAS_NUM_WAVES_PASS). TODO(issue 16, merge): the pass comes from nw-layer's branch; without it the
-// marker stays (HlslComputeModule::wave_index_marker_unbound).
-#if BISMUTH_HAS_NUM_WAVES_PASS
+// spirv_patch's marker pass (docs/spirv_patch.md, "num_waves").
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
-#endif
 
 namespace bismuth::translator {
 
-#if BISMUTH_HAS_NUM_WAVES_PASS
 namespace {
 
 // The markers' OpNames, dropped once they are bound: the front's output never contains markers (a consumer that
@@ -44,7 +39,6 @@ std::vector<uint32_t> without_marker_names(const std::vector<uint32_t>& words) {
 }
 
 }  // namespace
-#endif
 
 Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>& words, const std::string& entry_point,
                                                     bool num_waves) {
@@ -62,14 +56,9 @@ Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>&
     }
   }
   NumWavesModule out;
-#if BISMUTH_HAS_NUM_WAVES_PASS
   auto bound = spirv_patch::bind_marker_builtins(*module);
   if (!bound) return bound.error();
-  out.marker_unbound = false;
   out.words = without_marker_names(module->serialize());
-#else
-  out.words = module->serialize();
-#endif
   return out;
 }
 

@@ -1,6 +1,6 @@
 // The module form of an HLSL entry point (docs/hlsl.md, "Module form"): for [numWaves], glslang's 1x1x1 LocalSize
 // becomes specialization constants at kVariableGroupSizeSpecIds; for any entry point the wave-index marker is bound
-// to SubgroupId when this build has spirv_patch's bind_marker_builtins.
+// to SubgroupId by spirv_patch's bind_marker_builtins.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,6 @@ namespace bismuth::translator {
 
 struct NumWavesModule {
   std::vector<uint32_t> words;
-  bool marker_unbound = true;  // bind_marker_builtins was not available: the marker is still a Private variable
 };
 
 Expected<NumWavesModule> hlsl_num_waves_module_form(const std::vector<uint32_t>& words, const std::string& entry_point,

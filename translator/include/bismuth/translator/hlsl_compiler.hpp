@@ -32,10 +32,6 @@ struct HlslComputeModule {
   std::string entry_point;
   std::optional<NumWavesDeclaration> num_waves;  // [numWaves(X)]
   std::array<uint32_t, 3> fixed_size{};          // [numthreads(x, y, z)] when num_waves is empty
-  // The wave-index marker (docs/hlsl.md) is still in the module: spirv_patch's bind_marker_builtins was not
-  // available to this build. Such a module validates, but its wave index is undefined (an uninitialized Private
-  // variable).
-  bool wave_index_marker_unbound = false;
   std::string warnings;  // "name:line:column: warning: ..." lines
 };
 
