@@ -26,6 +26,7 @@ build: configure
 run: build
 	$(BUILD_DIR)/tools/bismuth devices
 	$(BUILD_DIR)/examples/hello_dispatch/hello_dispatch
+	$(BUILD_DIR)/examples/num_waves/num_waves_examples
 	$(BUILD_DIR)/tools/bismuth run examples/ --jobs $(JOBS)
 
 test: build

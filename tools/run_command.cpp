@@ -31,7 +31,7 @@ struct RunOptions {
   std::string device;
   std::string devices;  // "all"
   double timeout = 120;
-  std::string front = "glsl";
+  std::string front = "source";
   std::string baseline;
   int retry_flakes = 0;
   std::string junit;
@@ -85,9 +85,12 @@ bool write_file(const std::string& path, const std::string& text) {
 }
 
 int run_run(const RunOptions& options) {
-  DiscoveryOptions discovery;  // --front is one of glsl, nvasm, both (checked by the option)
-  discovery.glsl = options.front == "glsl" || options.front == "both";
-  discovery.nvasm = options.front == "nvasm" || options.front == "both";
+  // --front is one of source (glsl + hlsl), glsl, hlsl, nvasm, both (glsl + nvasm), all (checked by the option).
+  DiscoveryOptions discovery;
+  const std::string& f = options.front;
+  discovery.glsl = f == "source" || f == "glsl" || f == "both" || f == "all";
+  discovery.hlsl = f == "source" || f == "hlsl" || f == "all";
+  discovery.nvasm = f == "nvasm" || f == "both" || f == "all";
   auto tests = discover_tests(options.inputs, discovery);
   if (!tests) {
     std::fprintf(stderr, "bismuth run: %s\n", tests.error().message.c_str());
@@ -228,8 +231,11 @@ void add_run_command(CLI::App& app, int* exit_code) {
       ->excludes(device);
   command->add_option("--timeout", options->timeout, "Seconds per test before the worker is killed (default 120)")
       ->check(timeout_validator());
-  command->add_option("--front", options->front, "Corpus cases through glsl, nvasm or both (default glsl)")
-      ->check(CLI::IsMember({"glsl", "nvasm", "both"}));
+  command
+      ->add_option("--front", options->front,
+                   "Corpus cases through: source (default: shader.comp as GLSL and, where a case has one, shader.hlsl "
+                   "as HLSL), glsl, hlsl, nvasm, both (glsl + nvasm) or all")
+      ->check(CLI::IsMember({"source", "glsl", "hlsl", "nvasm", "both", "all"}));
   command->add_option("--baseline", options->baseline, "Expected results, one \"test-name,Status\" per line");
   command->add_option("--retry-flakes", options->retry_flakes, "Retries of a failing test; a later pass is a Flake")
       ->check(CLI::NonNegativeNumber);
@@ -264,7 +270,7 @@ void add_run_worker_command(CLI::App& app, int* exit_code) {
   command->add_option("--kind", options->kind, "shader_test | corpus")->required();
   command->add_option("--path", options->path, "The test file or case folder")->required();
   command->add_option("--name", options->name, "The test name");
-  command->add_option("--front", options->front, "glsl | nvasm");
+  command->add_option("--front", options->front, "glsl | hlsl | nvasm");
   command->add_option("--device", options->device, "Device selector");
   command->callback([options, exit_code] { *exit_code = run_worker(*options); });
 }

@@ -131,6 +131,10 @@ Expected<CorpusCase> parse_corpus_case(std::string_view text, const std::string&
              std::to_string(*c.requires_subgroup_size));
     }
   }
+  if (const json* e = f.member(&j, "", "hlsl_entry", false); e && !e->is_null()) {
+    c.hlsl_entry = f.string(e, "hlsl_entry");
+    if (f.ok() && c.hlsl_entry.empty()) f.fail("\"hlsl_entry\": expected the name of shader.hlsl's entry point");
+  }
   if (!f.ok()) return fail(path + ": " + f.error());
   return c;
 }

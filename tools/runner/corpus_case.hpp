@@ -35,6 +35,7 @@ struct CorpusCase {
   CompareRule compare_rule = CompareRule::Exact;
   double tolerance = 0;  // R of float32:R / float64:R: finite, >= 0
   std::optional<uint32_t> requires_subgroup_size;
+  std::string hlsl_entry = "main";  // "hlsl_entry": shader.hlsl's entry point (the HLSL front)
 };
 
 // Parses the text of a case.json; errors are "PATH: ..." and name the field ("output.words", "uniforms[1].value").

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bismuth/gl/bismuth_gl.h"
+#include "bismuth/gl/glext_bismuth.h"
 #include "input_file.hpp"
 #include "nv_diagnostic.hpp"
 
@@ -41,15 +42,29 @@ struct Program {
   GLuint nv = 0;
 };
 
-Program build_glsl(const CorpusCase& c) {
+// shader.comp through the GLSL front, or shader.hlsl through the HLSL front (glShaderSourceHLSLBISMUTH, entry
+// point case.json's "hlsl_entry", default "main").
+Program build_source(const CorpusCase& c, Front front) {
   Program p;
-  const std::string path = c.dir + "/shader.comp";
+  const bool hlsl = front == Front::Hlsl;
+  const std::string file = hlsl ? "shader.hlsl" : "shader.comp";
+  const std::string path = c.dir + "/" + file;
   const auto read = read_input_file(path);
   if (!read) return {false, {Status::Fail, read.error().message, {}}};
   const std::string& source = *read;
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
   const char* text = source.c_str();
-  glShaderSource(shader, 1, &text, nullptr);
+  if (hlsl) {
+    const auto source_hlsl =
+        reinterpret_cast<PFNGLSHADERSOURCEHLSLBISMUTHPROC>(bismuthGetProcAddress("glShaderSourceHLSLBISMUTH"));
+    if (!source_hlsl) {
+      glDeleteShader(shader);
+      return {false, {Status::Skip, "HLSL shaders not supported by this libbismuth-gl", {}}};
+    }
+    source_hlsl(shader, 1, &text, nullptr, c.hlsl_entry.c_str());
+  } else {
+    glShaderSource(shader, 1, &text, nullptr);
+  }
   glCompileShader(shader);
   GLint status = 0;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &status);
@@ -83,7 +98,7 @@ Program build_glsl(const CorpusCase& c) {
   for (const auto& u : c.uniforms) {
     const GLint location = glGetUniformLocation(p.glsl, u.name.c_str());
     if (location < 0) {
-      return {false, {Status::Fail, c.dir + "/case.json: uniform \"" + u.name + "\" is not active in shader.comp", {}}};
+      return {false, {Status::Fail, c.dir + "/case.json: uniform \"" + u.name + "\" is not active in " + file, {}}};
     }
     if (u.type == "float") {
       float f;
@@ -164,7 +179,16 @@ std::optional<Outcome> over_block_size(const CorpusCase& c, const GlSession& gl)
 }  // namespace
 
 const char* to_string(Front front) {
-  return front == Front::Glsl ? "glsl" : "nvasm";
+  switch (front) {
+    case Front::Hlsl: return "hlsl";
+    case Front::Nvasm: return "nvasm";
+    default: return "glsl";
+  }
+}
+
+Front front_named(const std::string& name) {
+  if (name == "hlsl") return Front::Hlsl;
+  return name == "nvasm" ? Front::Nvasm : Front::Glsl;
 }
 
 Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
@@ -173,7 +197,7 @@ Outcome execute_corpus_case(const CorpusCase& c, Front front, GlSession& gl) {
   auto expected = corpus_expected(c);
   if (!expected) return {Status::Fail, expected.error().message, {}};
   if (auto skip = over_block_size(c, gl)) return *skip;
-  Program program = front == Front::Glsl ? build_glsl(c) : build_nvasm(c, gl);
+  Program program = front == Front::Nvasm ? build_nvasm(c, gl) : build_source(c, front);
   if (!program.ready) return program.decided;
 
   const std::vector<uint32_t> input = corpus_input(c);

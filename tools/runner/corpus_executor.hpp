@@ -11,8 +11,9 @@
 
 namespace bismuth::tools::runner {
 
-enum class Front { Glsl, Nvasm };
+enum class Front { Glsl, Hlsl, Nvasm };
 const char* to_string(Front front);
+Front front_named(const std::string& name);  // "hlsl", "nvasm"; anything else is Glsl
 
 // PASS when the output matches expected.bin by the case's rule. SKIP with the reason when the front cannot take
 // the program (an NVIDIA-only GLSL extension, no assembly-program entry points) or when requires_subgroup_size

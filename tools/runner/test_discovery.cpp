@@ -55,9 +55,11 @@ struct Collector {
     tests.push_back({TestSpec::Kind::ShaderTest, std::move(name), path.string(), ""});
   }
   void add_case(const fs::path& dir, const std::string& name) {
-    for (const char* front : {"glsl", "nvasm"}) {
-      if ((std::string(front) == "glsl" && !options.glsl) || (std::string(front) == "nvasm" && !options.nvasm))
-        continue;
+    for (const std::string front : {"glsl", "hlsl", "nvasm"}) {
+      if ((front == "glsl" && !options.glsl) || (front == "nvasm" && !options.nvasm)) continue;
+      // HLSL is optional in a case folder: the NVIDIA corpus has none, the numWaves examples have one.
+      std::error_code ec;
+      if (front == "hlsl" && (!options.hlsl || !fs::exists(dir / "shader.hlsl", ec))) continue;
       if (!seen.insert(dir.string() + "@" + front).second) continue;
       tests.push_back({TestSpec::Kind::CorpusCase, name + "@" + front, dir.string(), front});
     }

@@ -13,15 +13,16 @@ struct TestSpec {
   enum class Kind { ShaderTest, CorpusCase };
   Kind kind = Kind::ShaderTest;
   // Stable name for baselines and reports: the path relative to the directory given on the command line,
-  // without ".shader_test"; corpus cases end in "@glsl" or "@nvasm" (the front).
+  // without ".shader_test"; corpus cases end in "@glsl", "@hlsl" or "@nvasm" (the front).
   std::string name;
   std::string path;   // the .shader_test file or the case folder
-  std::string front;  // corpus cases: "glsl" or "nvasm"
+  std::string front;  // corpus cases: "glsl", "hlsl" or "nvasm"
 };
 
 struct DiscoveryOptions {
   bool glsl = true;    // corpus cases through the GLSL front
   bool nvasm = false;  // ... and/or through the NV assembly front
+  bool hlsl = false;   // ... and/or, for cases that have a shader.hlsl, through the HLSL front
 };
 
 // Tests of every input, sorted by name, each path once. A list file is a file that is neither a .shader_test

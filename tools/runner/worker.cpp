@@ -57,7 +57,7 @@ Outcome run_test_in_process(const TestSpec& test, const std::string& device) {
   }
   Outcome outcome =
       shader_test ? execute_shader_test(*shader_test, **session)
-                  : execute_corpus_case(*corpus_case, test.front == "nvasm" ? Front::Nvasm : Front::Glsl, **session);
+                  : execute_corpus_case(*corpus_case, front_named(test.front), **session);
   outcome.device = (*session)->device_name();
   return outcome;
 }

@@ -214,7 +214,7 @@ struct Selected {
   AsmProgramObject* object = nullptr;
   AsmExecutable* assembly = nullptr;
   bool variable() const {
-    return glsl ? glsl->program.group_size != translator::GroupSize::Fixed
+    return glsl ? glsl->program.group_size == translator::GroupSize::Variable
                 : assembly->info.group_size_form == nvasm::GroupSizeForm::Variable;
   }
   backend::GroupSize fixed_size() const {
@@ -341,8 +341,13 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
   Selected exe;
   if (!active_program(ctx, func, exe)) return;
   if (!exe.variable()) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the active program has a fixed work group size; "
-                                                              "use glDispatchCompute");
+    // GL_BISMUTH_num_waves: "INVALID_OPERATION ... if the active program ... declares num_waves".
+    const bool waves = exe.glsl && exe.glsl->program.group_size == translator::GroupSize::NumWaves;
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + (waves ? ": the active program declares its work group "
+                                                                      "size in waves (GL_BISMUTH_num_waves); "
+                                                                    : ": the active program has a fixed work group "
+                                                                      "size; ") +
+                                             "use glDispatchCompute");
     return;
   }
   const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};

@@ -32,6 +32,7 @@
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/backend/shader.hpp"
 #include "bismuth/common/compile_target.hpp"
+#include "bismuth/gl/glext_bismuth.h"
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/translator/gl_program.hpp"
 #include "bismuth/translator/graphics_program.hpp"
@@ -136,6 +137,9 @@ struct ShaderObject {
   std::string spirv_entry;  // set by glSpecializeShader
   bool specialized = false;
   std::string label;  // KHR_debug glObjectLabel
+  // glShaderSourceHLSLBISMUTH: the source is HLSL with this entry point (GL_SHADER_SOURCE_HLSL_BISMUTH).
+  bool hlsl = false;
+  std::string hlsl_entry;
 };
 
 // The executable of one successful link: what glUseProgram installs and dispatch uses.
@@ -153,7 +157,8 @@ struct Executable {
   std::shared_ptr<const translator::GlGraphicsProgram> graphics;
   std::shared_ptr<backend::Shader> shader;
   std::unique_ptr<PrewarmTicket> prewarm;  // variable-size programs: drops queued prewarm compiles with the program
-  uint32_t subgroup_size = 0;  // required subgroup size (ballot programs); 0 = any
+  uint32_t subgroup_size = 0;  // required subgroup size (ballot programs, num_waves programs); 0 = any
+  uint32_t wave_size = 0;      // GL_BISMUTH_num_waves: the committed wave size (GL_COMPUTE_WAVE_SIZE_BISMUTH)
   std::vector<Location> locations;
   std::unordered_map<std::string, GLint> location_by_name;
   // The default uniform block: CPU copy written by glUniform*, uploaded in stream order when dirty.
@@ -177,6 +182,7 @@ struct ProgramObject {
   bool separable = false;
   bool linked_separable = false;
   bool binary_retrievable_hint = false;
+  GLenum wave_size_hint = GL_DONT_CARE;  // GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH, applied at the next link
 };
 
 // A program pipeline object (GL 4.6 §7.4, OpenGL ES 3.1 §7.4; program_pipelines.cpp): a container object of one

@@ -42,4 +42,17 @@ void copy_string(const std::string& s, GLsizei buf_size, GLsizei* length, GLchar
   if (length) *length = n;
 }
 
+std::string join_shader_strings(GLsizei count, const GLchar* const* string, const GLint* length) {
+  std::string source;
+  for (GLsizei i = 0; i < count; ++i) {
+    if (string == nullptr || string[i] == nullptr) continue;
+    if (length != nullptr && length[i] >= 0) {
+      source.append(string[i], static_cast<size_t>(length[i]));
+    } else {
+      source.append(string[i]);
+    }
+  }
+  return source;
+}
+
 }  // namespace bismuth::gl

@@ -16,4 +16,8 @@ std::shared_ptr<ProgramObject> program_object(Context* ctx, GLuint name, const c
 // `out` null); *length (when not null) gets the characters copied, the NUL not counted.
 void copy_string(const std::string& s, GLsizei buf_size, GLsizei* length, GLchar* out);
 
+// glShaderSource's strings as one source (GL 4.6 §7.1: a null or negative length means a null-terminated string;
+// null strings are skipped). `count` is not negative.
+std::string join_shader_strings(GLsizei count, const GLchar* const* string, const GLint* length);
+
 }  // namespace bismuth::gl

@@ -6,6 +6,7 @@
 #include "bismuth/translator/gl_program_pipeline.hpp"
 #include "gl_spirv.hpp"
 #include "graphics_program.hpp"
+#include "num_waves.hpp"
 #include "program_link.hpp"
 
 namespace bismuth::gl {
@@ -149,6 +150,7 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   desc.group_size_spec_ids = p.size_spec_ids;
   desc.name = "GL program " + std::to_string(program.name);
   const bool variable = p.group_size == translator::GroupSize::Variable;
+  if (Status waves = commit_wave_size(ctx, program, *exe, desc); !waves) return waves.error();
   set_runtime_group_size(desc, *piped);
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);

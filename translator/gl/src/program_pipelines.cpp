@@ -4,6 +4,7 @@
 // glUniform* writes when no program is current (uniforms.cpp).
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
+#include "num_waves.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -73,11 +74,22 @@ using namespace bismuth::gl;
 
 extern "C" {
 
-// GL 4.6 §7.3 / ES 3.1 §7.3: PROGRAM_SEPARABLE (takes effect at the next link) and PROGRAM_BINARY_RETRIEVABLE_HINT.
+// GL 4.6 §7.3 / ES 3.1 §7.3: PROGRAM_SEPARABLE (takes effect at the next link) and PROGRAM_BINARY_RETRIEVABLE_HINT;
+// GL_BISMUTH_num_waves's COMPUTE_WAVE_SIZE_HINT_BISMUTH (also at the next link).
 GLAPI void APIENTRY glProgramParameteri(GLuint program, GLenum pname, GLint value) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto p = program_object(ctx, program, "glProgramParameteri");
   if (!p) return;
+  if (pname == GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH) {
+    // GL_BISMUTH_num_waves: the hint takes effect at the next glLinkProgram, as PROGRAM_SEPARABLE does.
+    if (!valid_wave_size_hint(value)) {
+      ctx->set_error(GL_INVALID_VALUE, "glProgramParameteri: GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH takes GL_DONT_CARE, "
+                                       "GL_COMPUTE_WAVE_SIZE_SMALL_BISMUTH or GL_COMPUTE_WAVE_SIZE_LARGE_BISMUTH");
+      return;
+    }
+    p->wave_size_hint = static_cast<GLenum>(value);
+    return;
+  }
   if (pname != GL_PROGRAM_SEPARABLE && pname != GL_PROGRAM_BINARY_RETRIEVABLE_HINT) {
     ctx->set_error(GL_INVALID_ENUM, "glProgramParameteri: pname " + hex(pname) + " is not a program parameter");
     return;

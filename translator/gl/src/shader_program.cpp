@@ -12,6 +12,7 @@
 #include "program_interface.hpp"
 #include "graphics_program.hpp"
 #include "program_link.hpp"
+#include "num_waves.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -57,17 +58,9 @@ GLAPI void APIENTRY glShaderSource(GLuint shader, GLsizei count, const GLchar* c
     ctx->set_error(GL_INVALID_VALUE, "glShaderSource: count is negative");
     return;
   }
-  std::string source;
-  for (GLsizei i = 0; i < count; ++i) {
-    if (string == nullptr || string[i] == nullptr) continue;
-    if (length != nullptr && length[i] >= 0) {
-      source.append(string[i], static_cast<size_t>(length[i]));
-    } else {
-      source.append(string[i]);
-    }
-  }
-  s->source = std::move(source);
+  s->source = join_shader_strings(count, string, length);
   s->spirv_binary = false;
+  s->hlsl = false;
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -83,6 +76,10 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
   }
   if (graphics_stage(s->type)) {
     compile_graphics_shader(*s);
+    return;
+  }
+  if (s->hlsl) {
+    compile_hlsl_shader(ctx, *s);
     return;
   }
   // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
@@ -118,6 +115,7 @@ GLAPI void APIENTRY glGetShaderiv(GLuint shader, GLenum pname, GLint* params) {
     case GL_INFO_LOG_LENGTH: v = log_length(s->info_log); break;
     case GL_SHADER_SOURCE_LENGTH: v = s->spirv_binary ? 0 : log_length(s->source); break;
     case GL_SPIR_V_BINARY: v = s->spirv_binary; break;
+    case GL_SHADER_SOURCE_HLSL_BISMUTH: v = s->hlsl; break;
     default: ctx->set_error(GL_INVALID_ENUM, "glGetShaderiv: invalid pname"); return;
   }
   if (params) *params = v;
@@ -341,6 +339,13 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
     }
     case GL_PROGRAM_SEPARABLE: v = p->separable; break;
     case GL_PROGRAM_BINARY_RETRIEVABLE_HINT: v = p->binary_retrievable_hint; break;
+    // GL_BISMUTH_num_waves: the committed wave size and the declared wave count of the last successful link; 0
+    // for programs that do not declare num_waves (and before a successful link).
+    case GL_COMPUTE_WAVE_SIZE_BISMUTH: v = exe ? static_cast<GLint>(exe->wave_size) : 0; break;
+    case GL_COMPUTE_NUM_WAVES_BISMUTH:
+      v = exe && exe->program.num_waves ? static_cast<GLint>(exe->program.num_waves->num_waves) : 0;
+      break;
+    case GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH: v = static_cast<GLint>(p->wave_size_hint); break;
     case GL_TRANSFORM_FEEDBACK_VARYINGS:
     case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
       v = 0;
@@ -367,8 +372,10 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
                        "glGetProgramiv(GL_COMPUTE_WORK_GROUP_SIZE): the program has no compute shader");
         return;
       }
-      // ARB_compute_variable_group_size: a variable-size program reports 0, 0, 0.
-      const bool fixed = exe->program.group_size == translator::GroupSize::Fixed;
+      // ARB_compute_variable_group_size: a variable-size program reports 0, 0, 0. GL_BISMUTH_num_waves: a num_waves
+      // program reports (num_waves x the committed wave size, 1, 1).
+      const bool fixed = exe->program.group_size != translator::GroupSize::Variable &&
+                         exe->program.group_size != translator::GroupSize::None;
       if (params) {
         for (int i = 0; i < 3; ++i) params[i] = fixed ? static_cast<GLint>(exe->program.fixed_size[i]) : 0;
       }
