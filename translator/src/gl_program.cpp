@@ -1,7 +1,6 @@
 #include "bismuth/translator/gl_program.hpp"
 
 #include <glslang/Include/Types.h>
-#include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
@@ -23,6 +22,7 @@
 #include "nesting_limits.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "program_reflection.hpp"
+#include "resource_limits.hpp"
 #include "shared_memory.hpp"
 #include "variable_group_size_rewrite.hpp"
 #include "version_rewrite.hpp"
@@ -40,22 +40,6 @@ constexpr EShMessages kRelaxedVulkanMessages = static_cast<EShMessages>(EShMsgSp
 
 // The variable size as a fixed 1x1x1 for the GL-rules check: plain GL GLSL has no spec-constant sizes.
 constexpr std::string_view kCheckSizeLayout = "local_size_x = 1, local_size_y = 1, local_size_z = 1";
-
-// glslang's default limits with GL's binding counts as Bismuth exposes them (GlBindingMap).
-const TBuiltInResource* gl_resource_limits() {
-  static const TBuiltInResource limits = [] {
-    TBuiltInResource r = *GetDefaultResources();
-    r.maxAtomicCounterBindings = GlBindingMap::kMaxAtomicCounterBufferBindings;
-    r.maxComputeAtomicCounterBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
-    r.maxCombinedAtomicCounterBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
-    r.maxComputeAtomicCounters = 1024;
-    r.maxCombinedAtomicCounters = 1024;
-    r.maxAtomicCounterBufferSize = 1 << 16;
-    r.maxCombinedShaderOutputResources = GlBindingMap::kMaxShaderStorageBufferBindings;
-    return r;
-  }();
-  return &limits;
-}
 
 void configure_relaxed_vulkan(glslang::TShader& shader, spirv_patch::TargetEnv env, const std::string& preamble) {
   const GlslangTarget target = glslang_target(env);
@@ -101,11 +85,11 @@ std::string preprocess(const std::string& source, const std::string& preamble) {
 }  // namespace
 
 struct GlShader::Impl {
-  std::string vulkan_source;  // the rewritten source glslang parsed (it keeps pointers into it)
-  std::string preamble;       // glslang keeps a pointer to it too
+  std::string vulkan_source;    // the rewritten source glslang parsed (it keeps pointers into it)
+  std::string preamble;         // glslang keeps a pointer to it too
   std::string vulkan_preamble;  // the preamble of the code-generating parse (kept alive for glslang too)
   std::unique_ptr<glslang::TShader> shader;
-  size_t stack_bytes = 0;  // what glslang may need for this shader's depth (a link walks its tree too)
+  size_t stack_bytes = 0;              // what glslang may need for this shader's depth (a link walks its tree too)
   DeclaredBindings declared_bindings;  // read before any link rewrites the tree's bindings
   spirv_patch::TargetEnv target = spirv_patch::TargetEnv::Vulkan1_1;
 
@@ -250,7 +234,9 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
 
 namespace {
 
-std::string link_error(std::string text) { return "error: " + std::move(text) + "\n"; }
+std::string link_error(std::string text) {
+  return "error: " + std::move(text) + "\n";
+}
 
 // Gives every active block its own Vulkan descriptor (storage blocks, uniform blocks, atomic-counter buffers, then
 // the default uniform block, each by GL binding; an array of blocks is one binding with a descriptor per element):
@@ -293,15 +279,19 @@ Status assign_compact_bindings(GlLinkedProgram& linked) {
       const uint32_t element = block_element(b.name);
       if (element >= v->array_size) return fail("internal error: " + b.name + " is past the end of its array");
       auto known = first_descriptor.find(v->variable);
-      const uint32_t first = known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
+      const uint32_t first =
+          known != first_descriptor.end() ? known->second : add_binding(*v, kind, b.gl_binding - element);
       b.vk_binding = first + element;
       linked.resources[b.vk_binding].gl_binding = b.gl_binding;
     }
     return {};
   };
-  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s) return s;
+  if (Status s = assign(linked.storage_blocks, GlResourceKind::ShaderStorageBuffer, BlockStorage::ShaderStorage); !s)
+    return s;
   if (Status s = assign(linked.uniform_blocks, GlResourceKind::UniformBuffer, BlockStorage::Uniform); !s) return s;
-  if (Status s = assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage); !s) {
+  if (Status s =
+          assign(linked.atomic_counter_buffers, GlResourceKind::AtomicCounterBuffer, BlockStorage::ShaderStorage);
+      !s) {
     return s;
   }
   if (linked.default_uniform_block_size > 0) {

@@ -167,18 +167,38 @@ const Executable* executable_if_linked(Context* ctx, GLuint program, const char*
 
 namespace {
 
+// The stage bits (translator::GlUniform::stages) of resource `index` of `i`, one of the buffer-backed interfaces.
+uint32_t resource_stages(const translator::GlLinkedProgram& p, Interface i, GLuint index) {
+  switch (i) {
+    case Interface::Uniform:
+      if (index < p.uniforms.size()) return p.uniforms[index].stages;
+      index -= static_cast<GLuint>(p.uniforms.size());
+      if (index < p.uniform_block_members.size()) return p.uniform_block_members[index].stages;
+      return p.atomic_counters[index - p.uniform_block_members.size()].stages;
+    case Interface::UniformBlock: return p.uniform_blocks[index].stages;
+    case Interface::StorageBlock: return p.storage_blocks[index].stages;
+    case Interface::BufferVariable: return p.buffer_variables[index].stages;
+    case Interface::AtomicCounterBuffer: return p.atomic_counter_buffers[index].stages;
+    default: return 0;
+  }
+}
+
 // The GL_REFERENCED_BY_*_SHADER properties, valid for every interface with resources: a compute program has only
-// the compute stage.
-std::optional<GLint> referenced_by(GLenum prop) {
+// the compute stage; a program of graphics stages has the stages whose code uses the resource (glslang's
+// reflection; GL 4.6 §7.3.1.1: "whether the active resource is referenced by the vertex ... shader").
+std::optional<GLint> referenced_by(const Executable& exe, Interface i, GLuint index, GLenum prop) {
+  std::optional<translator::ShaderStage> stage;
   switch (prop) {
-    case GL_REFERENCED_BY_COMPUTE_SHADER: return 1;
-    case GL_REFERENCED_BY_VERTEX_SHADER:
-    case GL_REFERENCED_BY_FRAGMENT_SHADER:
-    case GL_REFERENCED_BY_GEOMETRY_SHADER:
-    case GL_REFERENCED_BY_TESS_CONTROL_SHADER:
-    case GL_REFERENCED_BY_TESS_EVALUATION_SHADER: return 0;
+    case GL_REFERENCED_BY_COMPUTE_SHADER: return exe.graphics ? 0 : 1;
+    case GL_REFERENCED_BY_VERTEX_SHADER: stage = translator::ShaderStage::Vertex; break;
+    case GL_REFERENCED_BY_TESS_CONTROL_SHADER: stage = translator::ShaderStage::TessControl; break;
+    case GL_REFERENCED_BY_TESS_EVALUATION_SHADER: stage = translator::ShaderStage::TessEvaluation; break;
+    case GL_REFERENCED_BY_GEOMETRY_SHADER: stage = translator::ShaderStage::Geometry; break;
+    case GL_REFERENCED_BY_FRAGMENT_SHADER: stage = translator::ShaderStage::Fragment; break;
     default: return std::nullopt;
   }
+  if (!exe.graphics) return 0;
+  return (resource_stages(exe.program, i, index) >> static_cast<uint32_t>(*stage)) & 1u;
 }
 
 // Properties of a variable kept in a buffer (a uniform-block member or a buffer variable), Table 7.2.
@@ -348,7 +368,7 @@ bool append_resource_property(const Executable& exe, Interface i, GLuint index, 
     }
     return append_io_property(exe, i, index, prop, out);
   }
-  if (const std::optional<GLint> referenced = referenced_by(prop)) {
+  if (const std::optional<GLint> referenced = referenced_by(exe, i, index, prop)) {
     out.push_back(*referenced);
     return true;
   }
