@@ -386,6 +386,15 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
     }
   }
 
+  // OpenGL ES 3.2 §7.3 (LinkProgram): linking fails if "program is not separable and does not contain objects to
+  // form both a vertex shader and a fragment shader" (a compute shader alone is linked by the compute front).
+  if (options.es && !options.separable &&
+      (!present[static_cast<int>(ShaderStage::Vertex)] || !present[static_cast<int>(ShaderStage::Fragment)])) {
+    return fail(link_error(std::string("an OpenGL ES program that is not separable needs both a vertex and a "
+                                       "fragment shader; this one has no ") +
+                           (present[static_cast<int>(ShaderStage::Vertex)] ? "fragment" : "vertex") + " shader"));
+  }
+
   // Each link parses its own trees (graphics_shader_impl.hpp says why); they outlive the program that links them.
   std::vector<std::unique_ptr<glslang::TShader>> trees;
   std::vector<const char*> texts;

@@ -40,6 +40,18 @@ Interface interface_of(GLenum e) {
   }
 }
 
+Interface interface_of(const Context* ctx, GLenum e) {
+  // OpenGL ES 3.2 §7.3.1: "programInterface ... must be one of UNIFORM, UNIFORM_BLOCK, ATOMIC_COUNTER_BUFFER,
+  // PROGRAM_INPUT, PROGRAM_OUTPUT, TRANSFORM_FEEDBACK_VARYING, BUFFER_VARIABLE, SHADER_STORAGE_BLOCK" (ES has no
+  // subroutines and no transform feedback buffer interface); any other is INVALID_ENUM.
+  if (ctx->version.es && e != GL_UNIFORM && e != GL_UNIFORM_BLOCK && e != GL_ATOMIC_COUNTER_BUFFER &&
+      e != GL_PROGRAM_INPUT && e != GL_PROGRAM_OUTPUT && e != GL_TRANSFORM_FEEDBACK_VARYING &&
+      e != GL_BUFFER_VARIABLE && e != GL_SHADER_STORAGE_BLOCK) {
+    return Interface::Invalid;
+  }
+  return interface_of(e);
+}
+
 size_t active_uniform_count(const translator::GlLinkedProgram& p) {
   return p.uniforms.size() + p.uniform_block_members.size() + p.atomic_counters.size();
 }
@@ -424,7 +436,7 @@ GLAPI void APIENTRY glGetProgramInterfaceiv(GLuint program, GLenum programInterf
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramInterfaceiv", ok);
   if (!ok) return;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramInterfaceiv: invalid programInterface");
     return;
@@ -477,7 +489,7 @@ GLAPI GLuint APIENTRY glGetProgramResourceIndex(GLuint program, GLenum programIn
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceIndex", ok);
   if (!ok) return GL_INVALID_INDEX;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer ||
       programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceIndex: invalid programInterface");
@@ -494,7 +506,7 @@ GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInter
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceName", ok);
   if (!ok) return;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer ||
       programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceName: invalid programInterface");
@@ -521,7 +533,7 @@ GLAPI GLint APIENTRY glGetProgramResourceLocation(GLuint program, GLenum program
       programInterface == GL_TESS_CONTROL_SUBROUTINE_UNIFORM ||
       programInterface == GL_TESS_EVALUATION_SUBROUTINE_UNIFORM || programInterface == GL_GEOMETRY_SUBROUTINE_UNIFORM ||
       programInterface == GL_FRAGMENT_SUBROUTINE_UNIFORM || programInterface == GL_COMPUTE_SUBROUTINE_UNIFORM;
-  if (!valid) {
+  if (!valid || interface_of(ctx, programInterface) == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceLocation: invalid programInterface");
     return -1;
   }
@@ -557,7 +569,7 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceiv", ok);
   if (!ok) return;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceiv: invalid programInterface");
     return;
@@ -573,6 +585,15 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
   }
   std::vector<GLint> out;
   for (GLsizei k = 0; k < propCount; ++k) {
+    // OpenGL ES 3.2 Table 7.2 has no LOCATION_INDEX (EXT_blend_func_extended's, not exposed), LOCATION_COMPONENT or
+    // subroutine properties: "An INVALID_ENUM error is generated if any value in props is not one of the properties
+    // described above".
+    if (ctx->version.es && (props[k] == GL_LOCATION_INDEX || props[k] == GL_LOCATION_COMPONENT ||
+                            props[k] == GL_NUM_COMPATIBLE_SUBROUTINES || props[k] == GL_COMPATIBLE_SUBROUTINES)) {
+      ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceiv: property " + hex(props[k]) +
+                                          " is not an OpenGL ES property");
+      return;
+    }
     if (!append_resource_property(*exe, i, index, props[k], out)) {
       ctx->set_error(GL_INVALID_OPERATION,
                      "glGetProgramResourceiv: property " + hex(props[k]) + " is not valid for this interface");

@@ -25,6 +25,8 @@ enum class Interface {
 };
 
 Interface interface_of(GLenum program_interface);
+// interface_of in `ctx`: OpenGL ES has no subroutine interfaces and no GL_TRANSFORM_FEEDBACK_BUFFER (Invalid there).
+Interface interface_of(const Context* ctx, GLenum program_interface);
 
 // The resource names of `i` in index order (AtomicCounterBuffer: one empty name per buffer).
 std::vector<std::string> resource_names(const Executable& exe, Interface i);

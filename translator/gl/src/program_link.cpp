@@ -82,7 +82,7 @@ void assign_uniform_locations(Executable& exe) {
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
 // storage. On failure the message is the info log.
 Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
-  if (has_graphics_stage(program)) return link_graphics(program);
+  if (has_graphics_stage(program)) return link_graphics(program, ctx->version.es);
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
   const ShaderObject* spirv_shader = nullptr;
   for (const auto& s : program.attached) {

@@ -94,6 +94,7 @@ struct GlGraphicsProgram {
 
 struct GlGraphicsLinkOptions {
   bool separable = false;  // GL_PROGRAM_SEPARABLE: tessellation and geometry stages need no vertex shader
+  bool es = false;  // an OpenGL ES context: a program that is not separable needs a vertex and a fragment shader
 };
 
 // glLinkProgram for a program whose shaders are all of graphics stages. On failure the message is the GL info log
