@@ -3,6 +3,7 @@
 // linked so that programs get a GL driver's results.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "bismuth/translator/graphics_program.hpp"
@@ -296,4 +297,120 @@ TEST_CASE("graphics: desktop versions mix, ES shaders link only with ES shaders 
   CHECK_FALSE(link({vs_450, fs_es}));
   CHECK_FALSE(link({vs_es, fs_330}));
   CHECK_FALSE(link({vs_es, fs_es310}));
+}
+
+TEST_CASE("graphics: atomic counters and structure members are reflected by GL's naming rules, with their stages") {
+  // GL 4.6 §7.3.1.1: a structure is one entry per member ("s.f"), an array of structures one per element
+  // ("a[1].f"), an array of basic types one entry "a[0]"; GL_ATOMIC_COUNTER_BUFFER lists the binding points of the
+  // active counters. GLSL 4.60 §4.4.6.2: a counter without offset follows the previous one of its binding.
+  auto vs = compile(ShaderStage::Vertex, R"(#version 450
+struct S { float f; vec2 g[2]; };
+uniform S s;
+layout(binding = 2, offset = 8) uniform atomic_uint a;
+layout(binding = 2) uniform atomic_uint b[3];
+void main() { atomicCounterIncrement(a); atomicCounterIncrement(b[2]); gl_Position = vec4(s.f, s.g[1], 0.0); }
+)");
+  auto fs = compile(ShaderStage::Fragment, R"(#version 450
+struct T { int k; };
+uniform T t[2];
+layout(binding = 0) uniform atomic_uint c;
+layout(location = 0) out vec4 frag;
+void main() { atomicCounterIncrement(c); frag = vec4(float(t[1].k)); }
+)");
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  auto program = link({vs, fs});
+  REQUIRE(program);
+  const GlLinkedProgram& p = program->interface;
+  auto uniform = [&](const std::string& name) -> const GlUniform* {
+    for (const auto& u : p.uniforms) {
+      if (u.name == name) return &u;
+    }
+    return nullptr;
+  };
+  const GlUniform* f = uniform("s.f");
+  REQUIRE(f != nullptr);
+  CHECK(f->gl_type == 0x1406);  // GL_FLOAT
+  CHECK(f->stages == 1u << static_cast<int>(ShaderStage::Vertex));
+  const GlUniform* g = uniform("s.g[0]");
+  REQUIRE(g != nullptr);
+  CHECK(g->array_size == 2);
+  const GlUniform* k = uniform("t[1].k");
+  REQUIRE(k != nullptr);
+  CHECK(k->stages == 1u << static_cast<int>(ShaderStage::Fragment));
+  CHECK(uniform("s") == nullptr);
+  REQUIRE(p.atomic_counters.size() == 3);
+  auto counter = [&](const std::string& name) -> const GlAtomicCounter* {
+    for (const auto& c : p.atomic_counters) {
+      if (c.name == name) return &c;
+    }
+    return nullptr;
+  };
+  REQUIRE(counter("a") != nullptr);
+  CHECK(counter("a")->gl_binding == 2);
+  CHECK(counter("a")->offset == 8);
+  REQUIRE(counter("b") != nullptr);
+  CHECK(counter("b")->offset == 12);
+  CHECK(counter("b")->array_size == 3);
+  REQUIRE(counter("c") != nullptr);
+  CHECK(counter("c")->gl_binding == 0);
+  // One buffer per binding point, ordered by binding; binding 2 holds offsets 8 .. 23.
+  REQUIRE(p.atomic_counter_buffers.size() == 2);
+  CHECK(p.atomic_counter_buffers[0].gl_binding == 0);
+  CHECK(p.atomic_counter_buffers[0].stages == 1u << static_cast<int>(ShaderStage::Fragment));
+  CHECK(p.atomic_counter_buffers[1].gl_binding == 2);
+  CHECK(p.atomic_counter_buffers[1].min_size == 24);
+  CHECK(p.atomic_counter_buffers[1].stages == 1u << static_cast<int>(ShaderStage::Vertex));
+}
+
+TEST_CASE("graphics: a last vertex, tessellation or geometry stage lists the built-in outputs it writes") {
+  // GL 4.6 §7.3.1: PROGRAM_OUTPUT holds the active outputs of the last stage, "including any active built-in
+  // variables"; a gl_PerVertex member the shader never writes is not active.
+  auto vs = compile(ShaderStage::Vertex, R"(#version 450
+out vec3 n;
+out Block { float used; float unused; } blk;
+void main() { gl_Position = vec4(0.0); n = vec3(1.0); blk.used = 1.0; }
+)");
+  REQUIRE(vs->ok());
+  auto program = link({vs});
+  REQUIRE(program);
+  std::vector<std::string> names;
+  for (const auto& v : program->outputs) names.push_back(v.name);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"Block.used", "gl_Position", "n"});
+  auto tcs = compile(ShaderStage::TessControl, R"(#version 450
+layout(vertices = 3) out;
+out vec4 per_vertex[];
+void main() {
+  gl_out[gl_InvocationID].gl_Position = vec4(1.0);
+  per_vertex[gl_InvocationID] = vec4(0.0);
+  gl_TessLevelOuter[0] = 1.0;
+}
+)");
+  REQUIRE(tcs->ok());
+  auto tess = link({tcs}, true);
+  REQUIRE(tess);
+  names.clear();
+  for (const auto& v : tess->outputs) names.push_back(v.name);
+  std::sort(names.begin(), names.end());
+  // A tessellation control output is an array over the output vertices; GL names it by the variable.
+  CHECK(names == std::vector<std::string>{"gl_Position", "gl_TessLevelOuter[0]", "per_vertex"});
+}
+
+TEST_CASE("graphics: in OpenGL ES a program that is not separable needs a vertex and a fragment shader") {
+  // OpenGL ES 3.2 §7.3: linking fails if the "program is not separable and does not contain objects to form both
+  // a vertex shader and a fragment shader".
+  auto vs = compile(ShaderStage::Vertex, "#version 310 es\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto fs = compile(ShaderStage::Fragment,
+                    "#version 310 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n");
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> vertex_only{vs}, both{vs, fs}, fragment_only{fs};
+  auto failed = link_gl_graphics_program(vertex_only, {.es = true});
+  REQUIRE_FALSE(failed);
+  CHECK(contains(failed.error().message, "fragment shader"));
+  CHECK_FALSE(link_gl_graphics_program(fragment_only, {.es = true}));
+  CHECK(link_gl_graphics_program(both, {.es = true}));
+  CHECK(link_gl_graphics_program(vertex_only, {.separable = true, .es = true}));
+  CHECK(link_gl_graphics_program(vertex_only, {}));  // desktop GL: a vertex-only program links
 }
