@@ -414,3 +414,38 @@ TEST_CASE("graphics: in OpenGL ES a program that is not separable needs a vertex
   CHECK(link_gl_graphics_program(vertex_only, {.separable = true, .es = true}));
   CHECK(link_gl_graphics_program(vertex_only, {}));  // desktop GL: a vertex-only program links
 }
+
+TEST_CASE("graphics: transform feedback varyings name outputs of the last vertex processing stage") {
+  // GL 4.6 §11.1.2.1: the link fails if "any variable name specified in the varyings array is not declared as an
+  // output in the last vertex processing stage"; gl_SkipComponentsN has "a TYPE of NONE and an ARRAY_SIZE of N".
+  auto vs = compile(ShaderStage::Vertex, "#version 450\nout vec2 v;\nout int k[2];\nvoid main() { v = vec2(1.0); "
+                                         "k[0] = 1; k[1] = 2; gl_Position = vec4(0.0); }\n");
+  auto gs = compile(ShaderStage::Geometry, kGeometry);
+  REQUIRE(vs->ok());
+  REQUIRE(gs->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> vertex{vs};
+  auto linked = link_gl_graphics_program(
+      vertex, {.transform_feedback_varyings = {"v", "gl_SkipComponents3", "k", "k[1]", "gl_Position"}});
+  REQUIRE(linked);
+  REQUIRE(linked->transform_feedback.size() == 5);
+  CHECK(linked->transform_feedback[0].gl_type == 0x8B50);  // GL_FLOAT_VEC2
+  CHECK(linked->transform_feedback[0].bytes == 8);
+  CHECK(linked->transform_feedback[1].gl_type == 0);
+  CHECK(linked->transform_feedback[1].array_size == 3);
+  CHECK(linked->transform_feedback[2].gl_type == 0x1404);  // GL_INT
+  CHECK(linked->transform_feedback[2].array_size == 2);
+  CHECK(linked->transform_feedback[3].array_size == 1);
+  CHECK(linked->transform_feedback[4].gl_type == 0x8B52);  // GL_FLOAT_VEC4
+  // With a geometry shader, the geometry stage is the last vertex processing stage: the vertex outputs are not.
+  auto vs_color = compile(ShaderStage::Vertex, "#version 450\nout vec4 color;\nout vec2 v;\nvoid main() { color = "
+                                               "vec4(1.0); v = vec2(0.0); gl_Position = vec4(0.0); }\n");
+  REQUIRE(vs_color->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> with_geometry{vs_color, gs};
+  auto from_vertex = link_gl_graphics_program(with_geometry, {.transform_feedback_varyings = {"v"}});
+  REQUIRE_FALSE(from_vertex);
+  CHECK(contains(from_vertex.error().message, "geometry shader"));
+  CHECK(link_gl_graphics_program(with_geometry, {.transform_feedback_varyings = {"gcolor"}}));
+  auto separate_skip = link_gl_graphics_program(
+      vertex, {.transform_feedback_varyings = {"v", "gl_NextBuffer"}, .interleaved = false});
+  CHECK_FALSE(separate_skip);
+}

@@ -5,6 +5,7 @@
 #include <glslang/MachineIndependent/localintermediate.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 
@@ -14,6 +15,7 @@
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
 #include "program_reflection.hpp"
+#include "transform_feedback_varyings.hpp"
 
 namespace bismuth::translator {
 
@@ -446,6 +448,27 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
   add_atomic_counter_buffers(linked.interface);
   linked.inputs = reflect(program, true, linked.stages.front());
   linked.outputs = reflect(program, false, linked.stages.back());
+  if (!options.transform_feedback_varyings.empty()) {
+    // GL 4.6 §11.1.2.1: the varyings are outputs of the last vertex processing stage; the link fails when "the
+    // count specified by TransformFeedbackVaryings is non-zero, but the program object has no vertex, tessellation
+    // evaluation, or geometry shader".
+    std::optional<ShaderStage> last_vertex_stage;
+    for (ShaderStage s : linked.stages) {
+      if (s == ShaderStage::Vertex || s == ShaderStage::TessEvaluation || s == ShaderStage::Geometry)
+        last_vertex_stage = s;
+    }
+    if (!last_vertex_stage) {
+      return fail(
+          link_error("transform feedback varyings are given but the program has no vertex, tessellation "
+                     "evaluation or geometry shader"));
+    }
+    auto varyings = resolve_transform_feedback_varyings(*program.getIntermediate(glslang_stage(*last_vertex_stage)),
+                                                        *last_vertex_stage, options.transform_feedback_varyings,
+                                                        options.interleaved);
+    if (!varyings) return varyings.error();
+    linked.transform_feedback = std::move(*varyings);
+    linked.transform_feedback_interleaved = options.interleaved;
+  }
   linked.info_log = gl_link_log(program.getInfoLog());
   return linked;
 }

@@ -53,7 +53,11 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
     if (!s->graphics) return fail("error: shader " + std::to_string(s->name) + " has not been compiled successfully\n");
     shaders.push_back(s->graphics);
   }
-  auto linked = translator::link_gl_graphics_program(shaders, {.separable = program.separable, .es = es});
+  auto linked =
+      translator::link_gl_graphics_program(shaders, {.separable = program.separable,
+                                                     .es = es,
+                                                     .transform_feedback_varyings = program.transform_feedback_varyings,
+                                                     .interleaved = program.transform_feedback_interleaved});
   if (!linked) return linked.error();
   auto exe = std::make_shared<Executable>();
   // Uniforms and blocks answer the same queries as a compute program's; glUniform* writes the CPU copy (nothing

@@ -22,7 +22,7 @@ Interface interface_of(GLenum e) {
     case GL_ATOMIC_COUNTER_BUFFER: return Interface::AtomicCounterBuffer;
     case GL_PROGRAM_INPUT: return Interface::ProgramInput;
     case GL_PROGRAM_OUTPUT: return Interface::ProgramOutput;
-    case GL_TRANSFORM_FEEDBACK_VARYING:
+    case GL_TRANSFORM_FEEDBACK_VARYING: return Interface::TransformFeedbackVarying;
     case GL_TRANSFORM_FEEDBACK_BUFFER:
     case GL_COMPUTE_SUBROUTINE:
     case GL_COMPUTE_SUBROUTINE_UNIFORM:
@@ -94,6 +94,11 @@ std::vector<std::string> resource_names(const Executable& exe, Interface i) {
     case Interface::ProgramOutput:
       if (const auto* variables = io_variables(exe, i)) {
         for (const auto& v : *variables) names.push_back(v.name);
+      }
+      break;
+    case Interface::TransformFeedbackVarying:
+      if (exe.graphics) {
+        for (const auto& v : exe.graphics->transform_feedback) names.push_back(v.name);
       }
       break;
     default: break;
@@ -370,9 +375,40 @@ bool append_io_property(const Executable& exe, Interface i, GLuint index, GLenum
   return true;
 }
 
+// A transform feedback varying (Table 7.2: NAME_LENGTH, TYPE, ARRAY_SIZE, OFFSET, TRANSFORM_FEEDBACK_BUFFER_INDEX).
+// GL 4.6 §11.1.2.1: with INTERLEAVED_ATTRIBS the varyings follow one another in one buffer, gl_NextBuffer moving to
+// the next; with SEPARATE_ATTRIBS each has a buffer of its own, at offset 0.
+bool append_transform_feedback_property(const Executable& exe, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  const auto& list = exe.graphics->transform_feedback;
+  const translator::GlTransformFeedbackVarying& v = list[index];
+  GLint buffer = 0, offset = 0;
+  if (exe.graphics->transform_feedback_interleaved) {
+    for (GLuint k = 0; k < index; ++k) {
+      if (list[k].name == "gl_NextBuffer") {
+        ++buffer;
+        offset = 0;
+      } else {
+        offset += static_cast<GLint>(list[k].bytes);
+      }
+    }
+  } else {
+    buffer = static_cast<GLint>(index);
+  }
+  switch (prop) {
+    case GL_NAME_LENGTH: out.push_back(static_cast<GLint>(v.name.size()) + 1); break;
+    case GL_TYPE: out.push_back(static_cast<GLint>(v.gl_type)); break;
+    case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(v.array_size)); break;
+    case GL_OFFSET: out.push_back(offset); break;
+    case GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: out.push_back(buffer); break;
+    default: return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  if (i == Interface::TransformFeedbackVarying) return append_transform_feedback_property(exe, index, prop, out);
   if (i == Interface::ProgramInput || i == Interface::ProgramOutput) {
     if (prop == GL_NAME_LENGTH) {
       out.push_back(static_cast<GLint>(resource_names(exe, i)[index].size()) + 1);
@@ -590,8 +626,8 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
     // described above".
     if (ctx->version.es && (props[k] == GL_LOCATION_INDEX || props[k] == GL_LOCATION_COMPONENT ||
                             props[k] == GL_NUM_COMPATIBLE_SUBROUTINES || props[k] == GL_COMPATIBLE_SUBROUTINES)) {
-      ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceiv: property " + hex(props[k]) +
-                                          " is not an OpenGL ES property");
+      ctx->set_error(GL_INVALID_ENUM,
+                     "glGetProgramResourceiv: property " + hex(props[k]) + " is not an OpenGL ES property");
       return;
     }
     if (!append_resource_property(*exe, i, index, props[k], out)) {

@@ -17,10 +17,11 @@ enum class Interface {
   UniformBlock,
   StorageBlock,
   BufferVariable,
-  AtomicCounterBuffer,  // no names
-  ProgramInput,         // the first stage's inputs (graphics programs; a compute program has none)
-  ProgramOutput,        // the last stage's outputs
-  Empty,                // valid interfaces Bismuth's programs have nothing in (subroutines, transform feedback)
+  AtomicCounterBuffer,       // no names
+  ProgramInput,              // the first stage's inputs (graphics programs; a compute program has none)
+  ProgramOutput,             // the last stage's outputs
+  TransformFeedbackVarying,  // the linked glTransformFeedbackVaryings names (graphics programs)
+  Empty,                     // valid interfaces Bismuth's programs have nothing in (subroutines, TF buffers)
   Invalid,
 };
 

@@ -42,6 +42,7 @@ bool desktop_only_state(GLenum pname) {
     case GL_QUERY_BUFFER_BINDING:
     case GL_TIMESTAMP:
     case GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB:
+    case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS:  // ARB_transform_feedback3's, not in ES 3.2's tables
     case GL_PROGRAM_ERROR_POSITION_ARB:
     case GL_COMPUTE_PROGRAM_NV: return true;
     default: return false;
@@ -91,6 +92,8 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_COMPUTE_ATOMIC_COUNTERS: out.set(translator::GlAtomicCounterLimits::kPerStageCounters); return true;
     case GL_MAX_COMBINED_ATOMIC_COUNTERS: out.set(translator::GlAtomicCounterLimits::kCombinedCounters); return true;
     case GL_MAX_ATOMIC_COUNTER_BUFFER_SIZE: out.set(32768); return true;
+    case GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS:
+    case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: out.set(kMaxTransformFeedbackSeparateAttribs); return true;
     case GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS:
     case GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS: out.set(16); return true;
     // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8); a program here has a compute
