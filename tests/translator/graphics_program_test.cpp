@@ -418,8 +418,9 @@ TEST_CASE("graphics: in OpenGL ES a program that is not separable needs a vertex
 TEST_CASE("graphics: transform feedback varyings name outputs of the last vertex processing stage") {
   // GL 4.6 §11.1.2.1: the link fails if "any variable name specified in the varyings array is not declared as an
   // output in the last vertex processing stage"; gl_SkipComponentsN has "a TYPE of NONE and an ARRAY_SIZE of N".
-  auto vs = compile(ShaderStage::Vertex, "#version 450\nout vec2 v;\nout int k[2];\nvoid main() { v = vec2(1.0); "
-                                         "k[0] = 1; k[1] = 2; gl_Position = vec4(0.0); }\n");
+  auto vs = compile(ShaderStage::Vertex,
+                    "#version 450\nout vec2 v;\nout int k[2];\nvoid main() { v = vec2(1.0); "
+                    "k[0] = 1; k[1] = 2; gl_Position = vec4(0.0); }\n");
   auto gs = compile(ShaderStage::Geometry, kGeometry);
   REQUIRE(vs->ok());
   REQUIRE(gs->ok());
@@ -437,15 +438,50 @@ TEST_CASE("graphics: transform feedback varyings name outputs of the last vertex
   CHECK(linked->transform_feedback[3].array_size == 1);
   CHECK(linked->transform_feedback[4].gl_type == 0x8B52);  // GL_FLOAT_VEC4
   // With a geometry shader, the geometry stage is the last vertex processing stage: the vertex outputs are not.
-  auto vs_color = compile(ShaderStage::Vertex, "#version 450\nout vec4 color;\nout vec2 v;\nvoid main() { color = "
-                                               "vec4(1.0); v = vec2(0.0); gl_Position = vec4(0.0); }\n");
+  auto vs_color = compile(ShaderStage::Vertex,
+                          "#version 450\nout vec4 color;\nout vec2 v;\nvoid main() { color = "
+                          "vec4(1.0); v = vec2(0.0); gl_Position = vec4(0.0); }\n");
   REQUIRE(vs_color->ok());
   std::vector<std::shared_ptr<const GlGraphicsShader>> with_geometry{vs_color, gs};
   auto from_vertex = link_gl_graphics_program(with_geometry, {.transform_feedback_varyings = {"v"}});
   REQUIRE_FALSE(from_vertex);
   CHECK(contains(from_vertex.error().message, "geometry shader"));
   CHECK(link_gl_graphics_program(with_geometry, {.transform_feedback_varyings = {"gcolor"}}));
-  auto separate_skip = link_gl_graphics_program(
-      vertex, {.transform_feedback_varyings = {"v", "gl_NextBuffer"}, .interleaved = false});
+  auto separate_skip =
+      link_gl_graphics_program(vertex, {.transform_feedback_varyings = {"v", "gl_NextBuffer"}, .interleaved = false});
   CHECK_FALSE(separate_skip);
+}
+
+TEST_CASE("graphics: blocks beyond a stage's or the program's limit fail the link") {
+  // GL 4.6 §7.8: MAX_<STAGE>_SHADER_STORAGE_BLOCKS per stage and MAX_COMBINED_SHADER_STORAGE_BLOCKS for the
+  // stages together (a block used by two stages counts twice).
+  auto blocks = [](int count, const char* prefix) {
+    std::string decl, sum;
+    for (int i = 0; i < count; ++i) {
+      decl += "layout(std430) buffer " + std::string(prefix) + std::to_string(i) + " { float " + prefix + "v" +
+              std::to_string(i) + "; };\n";
+      sum += " + " + std::string(prefix) + "v" + std::to_string(i);
+    }
+    return std::make_pair(decl, sum);
+  };
+  const uint32_t half = GlStageBlockLimits::kCombinedShaderStorageBlocks / 2 + 1;
+  const auto [vs_decl, vs_sum] = blocks(static_cast<int>(half), "V");
+  const auto [fs_decl, fs_sum] = blocks(static_cast<int>(half), "F");
+  auto vs = compile(ShaderStage::Vertex,
+                    "#version 450\n" + vs_decl + "void main() { gl_Position = vec4(0.0" + vs_sum + "); }\n");
+  auto fs = compile(ShaderStage::Fragment, "#version 450\n" + fs_decl + "layout(location = 0) out vec4 o;\n" +
+                                               "void main() { o = vec4(0.0" + fs_sum + "); }\n");
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  CHECK(link({vs}));  // within the vertex stage's limit
+  auto both = link({vs, fs});
+  REQUIRE_FALSE(both);
+  CHECK(contains(both.error().message, "shader storage blocks together"));
+  const auto [many_decl, many_sum] = blocks(static_cast<int>(GlStageBlockLimits::kShaderStorageBlocks) + 1, "M");
+  auto too_many = compile(ShaderStage::Vertex,
+                          "#version 450\n" + many_decl + "void main() { gl_Position = vec4(0.0" + many_sum + "); }\n");
+  REQUIRE(too_many->ok());
+  auto failed = link({too_many});
+  REQUIRE_FALSE(failed);
+  CHECK(contains(failed.error().message, "vertex shader uses"));
 }

@@ -238,6 +238,9 @@ std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inpu
     if (type != nullptr && type->getQualifier().hasLocation())
       v.location = static_cast<int32_t>(type->getQualifier().layoutLocation);
     v.array_size = array_size;
+    v.patch =
+        type != nullptr && (type->getQualifier().patch || type->getQualifier().builtIn == glslang::EbvTessLevelOuter ||
+                            type->getQualifier().builtIn == glslang::EbvTessLevelInner);
     out.push_back(std::move(v));
   }
   return out;
@@ -298,6 +301,39 @@ void add_atomic_counter_buffers(GlLinkedProgram& out) {
   }
   std::stable_sort(out.atomic_counter_buffers.begin(), out.atomic_counter_buffers.end(),
                    [](const GlBufferBinding& a, const GlBufferBinding& b) { return a.gl_binding < b.gl_binding; });
+}
+
+// GL 4.6 §7.6.2 and §7.8: a program fails to link when a stage uses more active uniform blocks or shader storage
+// blocks than MAX_<STAGE>_UNIFORM_BLOCKS / MAX_<STAGE>_SHADER_STORAGE_BLOCKS, or the stages together (a block
+// used by two stages counts twice) more than MAX_COMBINED_UNIFORM_BLOCKS / MAX_COMBINED_SHADER_STORAGE_BLOCKS.
+// Each element of an array of blocks is a block.
+Status check_block_limits(const GlLinkedProgram& p, const std::vector<ShaderStage>& stages) {
+  struct Kind {
+    const std::vector<GlBufferBinding>& blocks;
+    uint32_t per_stage, combined;
+    const char* what;
+  };
+  const Kind kinds[] = {{p.uniform_blocks, GlStageBlockLimits::kUniformBlocks,
+                         GlStageBlockLimits::kCombinedUniformBlocks, "uniform blocks"},
+                        {p.storage_blocks, GlStageBlockLimits::kShaderStorageBlocks,
+                         GlStageBlockLimits::kCombinedShaderStorageBlocks, "shader storage blocks"}};
+  for (const Kind& kind : kinds) {
+    uint32_t combined = 0;
+    for (ShaderStage stage : stages) {
+      uint32_t used = 0;
+      for (const GlBufferBinding& b : kind.blocks) used += (b.stages >> static_cast<uint32_t>(stage)) & 1u;
+      if (used > kind.per_stage) {
+        return fail(link_error(std::string("the ") + stage_name(stage) + " shader uses " + std::to_string(used) + " " +
+                               kind.what + ", more than the " + std::to_string(kind.per_stage) + " a stage may use"));
+      }
+      combined += used;
+    }
+    if (combined > kind.combined) {
+      return fail(link_error(std::string("the program's stages use ") + std::to_string(combined) + " " + kind.what +
+                             " together, more than the " + std::to_string(kind.combined) + " a program may use"));
+    }
+  }
+  return {};
 }
 
 // GL enum values (GL/glcorearb.h) of the layouts glGetProgramiv reports.
@@ -446,6 +482,7 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
                             EShReflectionIntermediateIO | EShReflectionUnwrapIOBlocks);
   add_default_uniforms(program, declared, linked.interface);
   add_atomic_counter_buffers(linked.interface);
+  if (Status limits = check_block_limits(linked.interface, linked.stages); !limits) return limits.error();
   linked.inputs = reflect(program, true, linked.stages.front());
   linked.outputs = reflect(program, false, linked.stages.back());
   if (!options.transform_feedback_varyings.empty()) {

@@ -124,6 +124,24 @@ int main(void) {
   CHECK(outputs(vgs) == 2, "vertex + geometry: the geometry stage's 2 outputs, got %d", outputs(vgs));
   CHECK(!has(vgs, "vertex_only"), "the vertex stage's outputs are not program outputs");
 
+  /* A tessellation control program (separable): per-vertex outputs are named by the variable; IS_PER_PATCH
+   * (Table 7.2: "whether a program input or output is a per-patch attribute") tells patch outputs. */
+  GLuint tcs = program_of(GL_TESS_CONTROL_SHADER,
+                          "#version 430\n"
+                          "layout(vertices = 3) out;\n"
+                          "out vec4 per_vertex[];\n"
+                          "patch out float per_patch;\n"
+                          "void main() {\n"
+                          "  per_vertex[gl_InvocationID] = vec4(1.0);\n"
+                          "  per_patch = 1.0;\n"
+                          "  gl_TessLevelOuter[0] = 1.0;\n"
+                          "}\n",
+                          0, NULL);
+  CHECK(prop(tcs, "per_patch", GL_IS_PER_PATCH) == 1, "per_patch: IS_PER_PATCH 1");
+  CHECK(prop(tcs, "per_vertex", GL_IS_PER_PATCH) == 0, "per_vertex: IS_PER_PATCH 0");
+  CHECK(prop(tcs, "gl_TessLevelOuter[0]", GL_IS_PER_PATCH) == 1, "gl_TessLevelOuter: a per-patch built-in");
+  CHECK(prop(tcs, "per_vertex", GL_TYPE) == GL_FLOAT_VEC4, "per_vertex: TYPE of its element, FLOAT_VEC4");
+
   /* A vertex shader that writes no built-in: no gl_PerVertex member is active. */
   GLuint plain = program_of(GL_VERTEX_SHADER, "#version 430\nout vec4 v;\nvoid main() { v = vec4(1.0); }\n", 0, NULL);
   CHECK(outputs(plain) == 1, "a vertex shader writing only v: 1 active output, got %d", outputs(plain));

@@ -363,7 +363,7 @@ bool append_io_property(const Executable& exe, Interface i, GLuint index, GLenum
     case GL_TYPE: out.push_back(static_cast<GLint>(v.gl_type)); break;
     case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(v.array_size)); break;
     case GL_LOCATION: out.push_back(io_location(exe, i, index)); break;
-    case GL_IS_PER_PATCH: out.push_back(0); break;
+    case GL_IS_PER_PATCH: out.push_back(v.patch ? 1 : 0); break;
     case GL_LOCATION_COMPONENT: out.push_back(0); break;
     case GL_LOCATION_INDEX:
       // "For the property LOCATION_INDEX, ... the fragment color index ...; -1 for variables without a location"

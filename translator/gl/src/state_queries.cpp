@@ -66,10 +66,22 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       out.set(c.max_variable_group_invocations);
       return true;
     case GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: out.set(c.max_shared_memory); return true;
-    case GL_MAX_COMPUTE_UNIFORM_BLOCKS: out.set(14); return true;
+    case GL_MAX_VERTEX_UNIFORM_BLOCKS:
+    case GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS:
+    case GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS:
+    case GL_MAX_GEOMETRY_UNIFORM_BLOCKS:
+    case GL_MAX_FRAGMENT_UNIFORM_BLOCKS:
+    case GL_MAX_COMPUTE_UNIFORM_BLOCKS: out.set(translator::GlStageBlockLimits::kUniformBlocks); return true;
+    case GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS:
+      out.set(translator::GlStageBlockLimits::kShaderStorageBlocks);
+      return true;
     // Uniform blocks of all stages of a program together: GL 4.6's minimum 70 (ES 3.2: 60). A program here has one
     // stage, whose MAX_COMPUTE_UNIFORM_BLOCKS is the bound a program meets first.
-    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(70); return true;
+    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(translator::GlStageBlockLimits::kCombinedUniformBlocks); return true;
     case GL_MAX_COMPUTE_UNIFORM_COMPONENTS: out.set(4096); return true;
     case GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS: out.set(4096 + 14 * 16384 / 4); return true;
     // Every stage has compute's atomic counters (GL 4.6 Table 23.57; the graphics stages compile against them).

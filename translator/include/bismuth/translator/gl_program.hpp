@@ -59,6 +59,16 @@ struct GlAtomicCounterLimits {
   static constexpr uint32_t kCombinedBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
 };
 
+// Uniform and shader storage blocks each stage may use (GL 4.6 Table 23.57-23.62: MAX_<STAGE>_UNIFORM_BLOCKS,
+// MAX_<STAGE>_SHADER_STORAGE_BLOCKS, MAX_COMBINED_*): compute's numbers for every stage. The graphics link checks
+// them (glslang 12 does not); glGet* reports them.
+struct GlStageBlockLimits {
+  static constexpr uint32_t kUniformBlocks = 14;
+  static constexpr uint32_t kCombinedUniformBlocks = 70;
+  static constexpr uint32_t kShaderStorageBlocks = 16;
+  static constexpr uint32_t kCombinedShaderStorageBlocks = 16;
+};
+
 // SpecIds a variable-group-size program's size is specialised through (x, y, z). High enough not to meet the
 // small constant_id values GLSL programs use.
 inline constexpr std::array<uint32_t, 3> kVariableGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};

@@ -63,6 +63,7 @@ struct GlStageVariable {
   int32_t location = -1;    // the layout(location) the shader declared; -1 when none was (the GL linker would
                             // assign one: Bismuth does not, point 8's queries decide what to report)
   uint32_t array_size = 1;  // elements (1 for non-arrays)
+  bool patch = false;       // a per-patch variable (`patch out`, gl_TessLevel*): GL_IS_PER_PATCH
 };
 
 // The layouts glGetProgramiv reports for the geometry and tessellation stages (GL 4.6 §7.13), as GL enum values;
