@@ -3,6 +3,7 @@
 // linked so that programs get a GL driver's results.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "bismuth/translator/graphics_program.hpp"
@@ -296,4 +297,191 @@ TEST_CASE("graphics: desktop versions mix, ES shaders link only with ES shaders 
   CHECK_FALSE(link({vs_450, fs_es}));
   CHECK_FALSE(link({vs_es, fs_330}));
   CHECK_FALSE(link({vs_es, fs_es310}));
+}
+
+TEST_CASE("graphics: atomic counters and structure members are reflected by GL's naming rules, with their stages") {
+  // GL 4.6 §7.3.1.1: a structure is one entry per member ("s.f"), an array of structures one per element
+  // ("a[1].f"), an array of basic types one entry "a[0]"; GL_ATOMIC_COUNTER_BUFFER lists the binding points of the
+  // active counters. GLSL 4.60 §4.4.6.2: a counter without offset follows the previous one of its binding.
+  auto vs = compile(ShaderStage::Vertex, R"(#version 450
+struct S { float f; vec2 g[2]; };
+uniform S s;
+layout(binding = 2, offset = 8) uniform atomic_uint a;
+layout(binding = 2) uniform atomic_uint b[3];
+void main() { atomicCounterIncrement(a); atomicCounterIncrement(b[2]); gl_Position = vec4(s.f, s.g[1], 0.0); }
+)");
+  auto fs = compile(ShaderStage::Fragment, R"(#version 450
+struct T { int k; };
+uniform T t[2];
+layout(binding = 0) uniform atomic_uint c;
+layout(location = 0) out vec4 frag;
+void main() { atomicCounterIncrement(c); frag = vec4(float(t[1].k)); }
+)");
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  auto program = link({vs, fs});
+  REQUIRE(program);
+  const GlLinkedProgram& p = program->interface;
+  auto uniform = [&](const std::string& name) -> const GlUniform* {
+    for (const auto& u : p.uniforms) {
+      if (u.name == name) return &u;
+    }
+    return nullptr;
+  };
+  const GlUniform* f = uniform("s.f");
+  REQUIRE(f != nullptr);
+  CHECK(f->gl_type == 0x1406);  // GL_FLOAT
+  CHECK(f->stages == 1u << static_cast<int>(ShaderStage::Vertex));
+  const GlUniform* g = uniform("s.g[0]");
+  REQUIRE(g != nullptr);
+  CHECK(g->array_size == 2);
+  const GlUniform* k = uniform("t[1].k");
+  REQUIRE(k != nullptr);
+  CHECK(k->stages == 1u << static_cast<int>(ShaderStage::Fragment));
+  CHECK(uniform("s") == nullptr);
+  REQUIRE(p.atomic_counters.size() == 3);
+  auto counter = [&](const std::string& name) -> const GlAtomicCounter* {
+    for (const auto& c : p.atomic_counters) {
+      if (c.name == name) return &c;
+    }
+    return nullptr;
+  };
+  REQUIRE(counter("a") != nullptr);
+  CHECK(counter("a")->gl_binding == 2);
+  CHECK(counter("a")->offset == 8);
+  REQUIRE(counter("b") != nullptr);
+  CHECK(counter("b")->offset == 12);
+  CHECK(counter("b")->array_size == 3);
+  REQUIRE(counter("c") != nullptr);
+  CHECK(counter("c")->gl_binding == 0);
+  // One buffer per binding point, ordered by binding; binding 2 holds offsets 8 .. 23.
+  REQUIRE(p.atomic_counter_buffers.size() == 2);
+  CHECK(p.atomic_counter_buffers[0].gl_binding == 0);
+  CHECK(p.atomic_counter_buffers[0].stages == 1u << static_cast<int>(ShaderStage::Fragment));
+  CHECK(p.atomic_counter_buffers[1].gl_binding == 2);
+  CHECK(p.atomic_counter_buffers[1].min_size == 24);
+  CHECK(p.atomic_counter_buffers[1].stages == 1u << static_cast<int>(ShaderStage::Vertex));
+}
+
+TEST_CASE("graphics: a last vertex, tessellation or geometry stage lists the built-in outputs it writes") {
+  // GL 4.6 §7.3.1: PROGRAM_OUTPUT holds the active outputs of the last stage, "including any active built-in
+  // variables"; a gl_PerVertex member the shader never writes is not active.
+  auto vs = compile(ShaderStage::Vertex, R"(#version 450
+out vec3 n;
+out Block { float used; float unused; } blk;
+void main() { gl_Position = vec4(0.0); n = vec3(1.0); blk.used = 1.0; }
+)");
+  REQUIRE(vs->ok());
+  auto program = link({vs});
+  REQUIRE(program);
+  std::vector<std::string> names;
+  for (const auto& v : program->outputs) names.push_back(v.name);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"Block.used", "gl_Position", "n"});
+  auto tcs = compile(ShaderStage::TessControl, R"(#version 450
+layout(vertices = 3) out;
+out vec4 per_vertex[];
+void main() {
+  gl_out[gl_InvocationID].gl_Position = vec4(1.0);
+  per_vertex[gl_InvocationID] = vec4(0.0);
+  gl_TessLevelOuter[0] = 1.0;
+}
+)");
+  REQUIRE(tcs->ok());
+  auto tess = link({tcs}, true);
+  REQUIRE(tess);
+  names.clear();
+  for (const auto& v : tess->outputs) names.push_back(v.name);
+  std::sort(names.begin(), names.end());
+  // A tessellation control output is an array over the output vertices; GL names it by the variable.
+  CHECK(names == std::vector<std::string>{"gl_Position", "gl_TessLevelOuter[0]", "per_vertex"});
+}
+
+TEST_CASE("graphics: in OpenGL ES a program that is not separable needs a vertex and a fragment shader") {
+  // OpenGL ES 3.2 §7.3: linking fails if the "program is not separable and does not contain objects to form both
+  // a vertex shader and a fragment shader".
+  auto vs = compile(ShaderStage::Vertex, "#version 310 es\nvoid main() { gl_Position = vec4(0.0); }\n");
+  auto fs = compile(ShaderStage::Fragment,
+                    "#version 310 es\nprecision mediump float;\nout vec4 o;\nvoid main() { o = vec4(1.0); }\n");
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> vertex_only{vs}, both{vs, fs}, fragment_only{fs};
+  auto failed = link_gl_graphics_program(vertex_only, {.es = true});
+  REQUIRE_FALSE(failed);
+  CHECK(contains(failed.error().message, "fragment shader"));
+  CHECK_FALSE(link_gl_graphics_program(fragment_only, {.es = true}));
+  CHECK(link_gl_graphics_program(both, {.es = true}));
+  CHECK(link_gl_graphics_program(vertex_only, {.separable = true, .es = true}));
+  CHECK(link_gl_graphics_program(vertex_only, {}));  // desktop GL: a vertex-only program links
+}
+
+TEST_CASE("graphics: transform feedback varyings name outputs of the last vertex processing stage") {
+  // GL 4.6 §11.1.2.1: the link fails if "any variable name specified in the varyings array is not declared as an
+  // output in the last vertex processing stage"; gl_SkipComponentsN has "a TYPE of NONE and an ARRAY_SIZE of N".
+  auto vs = compile(ShaderStage::Vertex,
+                    "#version 450\nout vec2 v;\nout int k[2];\nvoid main() { v = vec2(1.0); "
+                    "k[0] = 1; k[1] = 2; gl_Position = vec4(0.0); }\n");
+  auto gs = compile(ShaderStage::Geometry, kGeometry);
+  REQUIRE(vs->ok());
+  REQUIRE(gs->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> vertex{vs};
+  auto linked = link_gl_graphics_program(
+      vertex, {.transform_feedback_varyings = {"v", "gl_SkipComponents3", "k", "k[1]", "gl_Position"}});
+  REQUIRE(linked);
+  REQUIRE(linked->transform_feedback.size() == 5);
+  CHECK(linked->transform_feedback[0].gl_type == 0x8B50);  // GL_FLOAT_VEC2
+  CHECK(linked->transform_feedback[0].bytes == 8);
+  CHECK(linked->transform_feedback[1].gl_type == 0);
+  CHECK(linked->transform_feedback[1].array_size == 3);
+  CHECK(linked->transform_feedback[2].gl_type == 0x1404);  // GL_INT
+  CHECK(linked->transform_feedback[2].array_size == 2);
+  CHECK(linked->transform_feedback[3].array_size == 1);
+  CHECK(linked->transform_feedback[4].gl_type == 0x8B52);  // GL_FLOAT_VEC4
+  // With a geometry shader, the geometry stage is the last vertex processing stage: the vertex outputs are not.
+  auto vs_color = compile(ShaderStage::Vertex,
+                          "#version 450\nout vec4 color;\nout vec2 v;\nvoid main() { color = "
+                          "vec4(1.0); v = vec2(0.0); gl_Position = vec4(0.0); }\n");
+  REQUIRE(vs_color->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> with_geometry{vs_color, gs};
+  auto from_vertex = link_gl_graphics_program(with_geometry, {.transform_feedback_varyings = {"v"}});
+  REQUIRE_FALSE(from_vertex);
+  CHECK(contains(from_vertex.error().message, "geometry shader"));
+  CHECK(link_gl_graphics_program(with_geometry, {.transform_feedback_varyings = {"gcolor"}}));
+  auto separate_skip =
+      link_gl_graphics_program(vertex, {.transform_feedback_varyings = {"v", "gl_NextBuffer"}, .interleaved = false});
+  CHECK_FALSE(separate_skip);
+}
+
+TEST_CASE("graphics: blocks beyond a stage's or the program's limit fail the link") {
+  // GL 4.6 §7.8: MAX_<STAGE>_SHADER_STORAGE_BLOCKS per stage and MAX_COMBINED_SHADER_STORAGE_BLOCKS for the
+  // stages together (a block used by two stages counts twice).
+  auto blocks = [](int count, const char* prefix) {
+    std::string decl, sum;
+    for (int i = 0; i < count; ++i) {
+      decl += "layout(std430) buffer " + std::string(prefix) + std::to_string(i) + " { float " + prefix + "v" +
+              std::to_string(i) + "; };\n";
+      sum += " + " + std::string(prefix) + "v" + std::to_string(i);
+    }
+    return std::make_pair(decl, sum);
+  };
+  const uint32_t half = GlStageBlockLimits::kCombinedShaderStorageBlocks / 2 + 1;
+  const auto [vs_decl, vs_sum] = blocks(static_cast<int>(half), "V");
+  const auto [fs_decl, fs_sum] = blocks(static_cast<int>(half), "F");
+  auto vs = compile(ShaderStage::Vertex,
+                    "#version 450\n" + vs_decl + "void main() { gl_Position = vec4(0.0" + vs_sum + "); }\n");
+  auto fs = compile(ShaderStage::Fragment, "#version 450\n" + fs_decl + "layout(location = 0) out vec4 o;\n" +
+                                               "void main() { o = vec4(0.0" + fs_sum + "); }\n");
+  REQUIRE(vs->ok());
+  REQUIRE(fs->ok());
+  CHECK(link({vs}));  // within the vertex stage's limit
+  auto both = link({vs, fs});
+  REQUIRE_FALSE(both);
+  CHECK(contains(both.error().message, "shader storage blocks together"));
+  const auto [many_decl, many_sum] = blocks(static_cast<int>(GlStageBlockLimits::kShaderStorageBlocks) + 1, "M");
+  auto too_many = compile(ShaderStage::Vertex,
+                          "#version 450\n" + many_decl + "void main() { gl_Position = vec4(0.0" + many_sum + "); }\n");
+  REQUIRE(too_many->ok());
+  auto failed = link({too_many});
+  REQUIRE_FALSE(failed);
+  CHECK(contains(failed.error().message, "vertex shader uses"));
 }

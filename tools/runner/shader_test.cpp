@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 namespace bismuth::tools::runner {
 
@@ -268,6 +269,7 @@ std::optional<DataLayout> data_layout(std::string_view name) {
 
 // [test] commands of shader_runner that need rasterization, textures, images or state of other stages: the test
 // is skipped when one is reached, with the command as the reason. Matched as word prefixes of the line.
+// clang-format off
 constexpr const char* kGraphicsCommands[] = {
     "draw ",
     "probe rgb",
@@ -301,7 +303,6 @@ constexpr const char* kGraphicsCommands[] = {
     "clip plane",
     "point size",
     "line width",
-    "active shader program",
     "subuniform ",
     "parameter ",
     "transform feedback",
@@ -310,6 +311,7 @@ constexpr const char* kGraphicsCommands[] = {
     "primitive restart",
     "vertex data",
 };
+// clang-format on
 
 struct Parser {
   std::string path;
@@ -415,11 +417,11 @@ struct Parser {
       test.separable_program = true;
       return {};
     }
+    // shader_runner: every shader section is linked into a separable program of its own stage, bound to one
+    // program pipeline (glUseProgramStages); uniforms go to the pipeline's active program ("active shader
+    // program"). Program pipelines are core in GL 4.1 and OpenGL ES 3.1, the contexts the runner makes.
     if (words.size() == 2 && words[0] == "SSO" && words[1] == "ENABLED") {
-      r.kind = Requirement::Kind::Unsupported;
-      r.reason = "\"SSO ENABLED\" at " + path + ":" + std::to_string(n) +
-                 " needs program pipelines (glUseProgramStages), which the runner does not drive";
-      test.requirements.push_back(r);
+      test.sso = true;
       return {};
     }
     // GL_ARB_foo, and its absence as !GL_ARB_foo or -GL_ARB_foo.
@@ -786,6 +788,23 @@ struct Parser {
       c.type_name = words[3];
       c.expected = {words[4]};
       return push(K::ActiveUniform);
+    }
+    if (w(0) == "active" && w(1) == "shader" && w(2) == "program") {
+      // shader_runner names the stage by its shader type ("active shader program GL_COMPUTE_SHADER"):
+      // glActiveShaderProgram(pipeline, that stage's program).
+      static constexpr std::pair<const char*, Stage> kStages[] = {{"GL_VERTEX_SHADER", Stage::Vertex},
+                                                                  {"GL_TESS_CONTROL_SHADER", Stage::TessControl},
+                                                                  {"GL_TESS_EVALUATION_SHADER", Stage::TessEvaluation},
+                                                                  {"GL_GEOMETRY_SHADER", Stage::Geometry},
+                                                                  {"GL_FRAGMENT_SHADER", Stage::Fragment},
+                                                                  {"GL_COMPUTE_SHADER", Stage::Compute}};
+      for (const auto& [stage_name, stage] : kStages) {
+        if (words.size() == 4 && words[3] == stage_name) {
+          c.a[0] = static_cast<uint64_t>(stage);
+          return push(K::ActiveShaderProgram);
+        }
+      }
+      return error(n, "expected \"active shader program GL_<STAGE>_SHADER\"");
     }
     if (line == "link error") return push(K::LinkError);
     if (line == "link success") return push(K::LinkSuccess);

@@ -33,7 +33,7 @@ struct Requirement {
     NotExtension,  // !GL_ARB_foo, -GL_ARB_foo
     IntLimit,      // INT GL_... >= N, or the bare form GL_... >= N (any enum: GL_SUBGROUP_SIZE_KHR >= 32)
     FloatLimit,    // FLOAT GL_... >= X
-    Unsupported,   // GL COMPAT, SSO ENABLED: `reason` says why the test is skipped
+    Unsupported,   // GL COMPAT: `reason` says why the test is skipped
   };
   Kind kind = Kind::Extension;
   bool es = false;   // GlVersion / GlslVersion of OpenGL ES
@@ -93,6 +93,7 @@ struct Command {
     ActiveUniform,        // active uniform NAME GL_PNAME VALUE (glGetActiveUniform / glGetActiveUniformsiv)
     InterfaceQuery,       // verify program_interface_query [QUERY] GL_INTERFACE ... (interface_query.hpp)
     BlockData,            // block binding|offset|array index|matrix stride|row major N (`name`, a[0] as int64)
+    ActiveShaderProgram,  // active shader program GL_<STAGE>_SHADER (a[0]: the Stage)
   };
   Kind kind = Kind::Compute;
   int line = 0;
@@ -155,7 +156,8 @@ struct ShaderTest {
   bool glsl_required_es = false;
   // [require] GL ES >= M.m: the test needs an OpenGL ES context of that version (M * 10 + m); 0: desktop GL.
   int es_context_version = 0;
-  bool separable_program = false;        // SEPARABLE PROGRAM ENABLED: GL_PROGRAM_SEPARABLE before the link
+  bool separable_program = false;  // SEPARABLE PROGRAM ENABLED: GL_PROGRAM_SEPARABLE before the link
+  bool sso = false;  // SSO ENABLED: each stage a separable program of its own, in a bound program pipeline
   bool ignore_missing_uniforms = false;  // ignore_missing_uniforms: a uniform that is not active is no failure
   enum class SpirvMode { No, Yes, Only } spirv_mode = SpirvMode::No;  // [require] SPIRV YES|ONLY
   std::vector<Command> commands;

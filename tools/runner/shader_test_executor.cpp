@@ -146,7 +146,14 @@ class Execution {
     for (auto& [binding, b] : ssbos_) glDeleteBuffers(1, &b.name);
     for (auto& [binding, b] : atomics_) glDeleteBuffers(1, &b.name);
     for (auto& [index, b] : uniform_blocks_) glDeleteBuffers(1, &b.name);
-    if (program_ != 0) glDeleteProgram(program_);
+    if (test_.sso) {
+      for (GLuint p : stage_programs_) {
+        if (p != 0) glDeleteProgram(p);
+      }
+      if (pipeline_ != 0) glDeleteProgramPipelines(1, &pipeline_);
+    } else if (program_ != 0) {
+      glDeleteProgram(program_);
+    }
   }
 
   Outcome run() {
@@ -257,8 +264,10 @@ class Execution {
   // or a stage this libbismuth-gl cannot create: Skip).
   std::optional<Outcome> build_program() {
     const bool use_spirv = test_.spirv_mode == ShaderTest::SpirvMode::Only;
-    program_ = glCreateProgram();
-    if (test_.separable_program) glProgramParameteri(program_, GL_PROGRAM_SEPARABLE, GL_TRUE);
+    if (!test_.sso) {
+      program_ = glCreateProgram();
+      if (test_.separable_program) glProgramParameteri(program_, GL_PROGRAM_SEPARABLE, GL_TRUE);
+    }
     std::string log_text;
     bool compiled = true;
     const auto& sources = use_spirv ? test_.spirv_shaders : test_.glsl_shaders;
@@ -313,19 +322,11 @@ class Execution {
         shifted.first_line -= line_shift;
         log_text += remap_log(shader_log(shader), test_, shifted) + "\n";
       }
-      glAttachShader(program_, shader);
+      glAttachShader(program_of(source.stage), shader);
       glDeleteShader(shader);  // flagged; freed with the program
     }
     GLint linked = 0;
-    if (compiled) {
-      glLinkProgram(program_);
-      glGetProgramiv(program_, GL_LINK_STATUS, &linked);
-      if (!linked) {
-        std::vector<char> log(4096);
-        glGetProgramInfoLog(program_, static_cast<GLsizei>(log.size()), nullptr, log.data());
-        log_text += log.data();
-      }
-    }
+    if (compiled) linked = test_.sso ? link_sso_programs(log_text) : link_one(program_, log_text);
     while (!log_text.empty() && log_text.back() == '\n') log_text.pop_back();
     linked_ = linked != 0;
     // A shader that fails to compile makes the link fail too (GL 4.6 §7.3): "link error" expects either.
@@ -334,7 +335,11 @@ class Execution {
           Status::Fail, test_.path + ": " + (compiled ? "link failed: " : "compile failed: ") + log_text, {}};
     }
     if (linked_) {
-      glUseProgram(program_);
+      if (test_.sso) {
+        glBindProgramPipeline(pipeline_);
+      } else {
+        glUseProgram(program_);
+      }
       setup_uniform_blocks(use_spirv);
     }
     if (const GLenum e = glGetError(); e != GL_NO_ERROR && linked_) {
@@ -343,6 +348,53 @@ class Execution {
     while (glGetError() != GL_NO_ERROR) {
     }
     return std::nullopt;
+  }
+
+  // The program a section's shader is attached to: the test's one program, or with SSO ENABLED the separable
+  // program of the section's stage (created on first use).
+  GLuint program_of(Stage stage) {
+    if (!test_.sso) return program_;
+    GLuint& p = stage_programs_[static_cast<size_t>(stage)];
+    if (p == 0) {
+      p = glCreateProgram();
+      glProgramParameteri(p, GL_PROGRAM_SEPARABLE, GL_TRUE);
+    }
+    return p;
+  }
+
+  static GLint link_one(GLuint program, std::string& log_text) {
+    GLint linked = 0;
+    glLinkProgram(program);
+    glGetProgramiv(program, GL_LINK_STATUS, &linked);
+    if (!linked) {
+      std::vector<char> log(4096);
+      glGetProgramInfoLog(program, static_cast<GLsizei>(log.size()), nullptr, log.data());
+      log_text += log.data();
+    }
+    return linked;
+  }
+
+  // SSO ENABLED, as shader_runner does it: each stage's program is linked on its own and becomes that stage of one
+  // program pipeline (glUseProgramStages, GL 4.6 §7.4); the pipeline is bound instead of a current program, so a
+  // dispatch runs its compute stage (GL 4.6 §19) and glUniform* writes its active program (§7.4.1,
+  // glActiveShaderProgram: "active shader program"). Queries read the compute stage's program, or the first one.
+  GLint link_sso_programs(std::string& log_text) {
+    static constexpr GLbitfield kStageBits[kStageCount] = {GL_VERTEX_SHADER_BIT,          GL_TESS_CONTROL_SHADER_BIT,
+                                                           GL_TESS_EVALUATION_SHADER_BIT, GL_GEOMETRY_SHADER_BIT,
+                                                           GL_FRAGMENT_SHADER_BIT,        GL_COMPUTE_SHADER_BIT};
+    glGenProgramPipelines(1, &pipeline_);
+    GLint all_linked = 1;
+    for (size_t s = 0; s < kStageCount; ++s) {
+      const GLuint p = stage_programs_[s];
+      if (p == 0) continue;
+      if (!link_one(p, log_text)) {
+        all_linked = 0;
+        continue;
+      }
+      glUseProgramStages(pipeline_, kStageBits[s], p);
+      if (program_ == 0 || s == static_cast<size_t>(Stage::Compute)) program_ = p;
+    }
+    return all_linked;
   }
 
   // shader_runner's setup_ubos: a zeroed buffer of GL_BUFFER_DATA_SIZE bytes for every active uniform block, so
@@ -506,6 +558,15 @@ class Execution {
         glDispatchComputeIndirect(static_cast<GLintptr>(c.a[1]));
         glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
         glMemoryBarrier(GL_ALL_BARRIER_BITS);
+        break;
+      }
+      case K::ActiveShaderProgram: {
+        const GLuint p = stage_programs_[static_cast<size_t>(c.a[0])];
+        if (!test_.sso || p == 0) {
+          return failure(c.line, "\"" + c.text + "\" needs SSO ENABLED and a shader of that stage");
+        }
+        glActiveShaderProgram(pipeline_, p);
+        program_ = p;  // uniform locations and queries are the active program's, as shader_runner reads them
         break;
       }
       case K::Tolerance:
@@ -797,6 +858,8 @@ class Execution {
   const ShaderTest& test_;
   GlSession& gl_;
   GLuint program_ = 0;
+  std::array<GLuint, kStageCount> stage_programs_{};  // SSO ENABLED: each stage's separable program
+  GLuint pipeline_ = 0;                               // SSO ENABLED: the program pipeline holding them
   bool linked_ = false;
   std::map<GLuint, Buffer> ssbos_;
   std::map<GLuint, Buffer> atomics_;

@@ -1,7 +1,6 @@
 #include "bismuth/translator/gl_program.hpp"
 
 #include <glslang/Include/Types.h>
-#include <glslang/Public/ResourceLimits.h>
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
@@ -26,6 +25,7 @@
 #include "num_waves_rewrite.hpp"
 #include "nv_extension_rewrite.hpp"
 #include "program_reflection.hpp"
+#include "resource_limits.hpp"
 #include "shared_memory.hpp"
 #include "variable_group_size_rewrite.hpp"
 #include "version_rewrite.hpp"
@@ -44,22 +44,6 @@ constexpr EShMessages kHlslMessages = static_cast<EShMessages>(EShMsgSpvRules | 
 
 // The variable size as a fixed 1x1x1 for the GL-rules check: plain GL GLSL has no spec-constant sizes.
 constexpr std::string_view kCheckSizeLayout = "local_size_x = 1, local_size_y = 1, local_size_z = 1";
-
-// glslang's default limits with GL's binding counts as Bismuth exposes them (GlBindingMap).
-const TBuiltInResource* gl_resource_limits() {
-  static const TBuiltInResource limits = [] {
-    TBuiltInResource r = *GetDefaultResources();
-    r.maxAtomicCounterBindings = GlBindingMap::kMaxAtomicCounterBufferBindings;
-    r.maxComputeAtomicCounterBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
-    r.maxCombinedAtomicCounterBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
-    r.maxComputeAtomicCounters = 1024;
-    r.maxCombinedAtomicCounters = 1024;
-    r.maxAtomicCounterBufferSize = 1 << 16;
-    r.maxCombinedShaderOutputResources = GlBindingMap::kMaxShaderStorageBufferBindings;
-    return r;
-  }();
-  return &limits;
-}
 
 void configure_relaxed_vulkan(glslang::TShader& shader, spirv_patch::TargetEnv env, const std::string& preamble) {
   const GlslangTarget target = glslang_target(env);

@@ -5,6 +5,7 @@
 #include <glslang/MachineIndependent/localintermediate.h>
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <unordered_set>
 
@@ -14,6 +15,7 @@
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
 #include "program_reflection.hpp"
+#include "transform_feedback_varyings.hpp"
 
 namespace bismuth::translator {
 
@@ -138,37 +140,132 @@ Status match_stages(ShaderStage producer, const glslang::TIntermediate& out_tree
   return {};
 }
 
-std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inputs) {
+// The interface-block members a stage's code uses (GL 4.6 §7.3.1: the active ones), as "BlockType.member".
+class UsedBlockMembers : public glslang::TIntermTraverser {
+ public:
+  explicit UsedBlockMembers(glslang::TStorageQualifier storage) : storage_(storage) {}
+  std::unordered_set<std::string> members;
+  bool visitBinary(glslang::TVisit, glslang::TIntermBinary* node) override {
+    const glslang::TType& block = node->getLeft()->getType();
+    // An element of a block array (gl_out[i]) is a temporary: the storage is the array variable's.
+    TIntermNode* base = node->getLeft();
+    while (base->getAsBinaryNode() != nullptr && (base->getAsBinaryNode()->getOp() == glslang::EOpIndexDirect ||
+                                                  base->getAsBinaryNode()->getOp() == glslang::EOpIndexIndirect)) {
+      base = base->getAsBinaryNode()->getLeft();
+    }
+    if (node->getOp() == glslang::EOpIndexDirectStruct && block.getBasicType() == glslang::EbtBlock &&
+        base->getAsTyped() != nullptr && base->getAsTyped()->getQualifier().storage == storage_ &&
+        node->getRight()->getAsConstantUnion() != nullptr) {
+      const int index = node->getRight()->getAsConstantUnion()->getConstArray()[0].getIConst();
+      members.insert(std::string(block.getTypeName().c_str()) + "." +
+                     (*block.getStruct())[static_cast<size_t>(index)].type->getFieldName().c_str());
+    }
+    return true;
+  }
+  bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate* node) override {
+    return node->getOp() != glslang::EOpLinkerObjects;
+  }
+
+ private:
+  glslang::TStorageQualifier storage_;
+};
+
+// A block member of a stage's inputs or outputs: its GL name and whether the stage uses it.
+struct IoBlockMember {
+  std::string gl_name;
+  bool used = false;
+};
+
+// The members of the stage's input or output blocks, keyed by the name glslang's reflection gives them with
+// EShReflectionUnwrapIOBlocks ("m" in an anonymous block, "Type.m" in a block with an instance name, "[0]" after
+// an array). GL 4.6 §7.3.1.1 names a member of a user block "Block.member"; a built-in (a gl_PerVertex member) is
+// named by itself ("gl_Position"), as the built-in variables are.
+std::unordered_map<std::string, IoBlockMember> io_block_members(const glslang::TIntermediate& tree,
+                                                                glslang::TStorageQualifier storage) {
+  UsedBlockMembers uses(storage);
+  if (TIntermNode* root = tree.getTreeRoot()) root->traverse(&uses);
+  std::unordered_map<std::string, IoBlockMember> out;
+  for_each_global(tree, [&](const glslang::TIntermSymbol& symbol) {
+    const glslang::TType& type = symbol.getType();
+    if (type.getBasicType() != glslang::EbtBlock || type.getQualifier().storage != storage) return;
+    const std::string block(type.getTypeName().c_str());
+    const bool anonymous = std::string_view(symbol.getName().c_str()).starts_with("anon@");
+    for (const glslang::TTypeLoc& member : *type.getStruct()) {
+      const std::string field(member.type->getFieldName().c_str());
+      const std::string suffix = member.type->isArray() ? "[0]" : "";
+      const bool built_in = member.type->getQualifier().builtIn != glslang::EbvNone || field.starts_with("gl_");
+      out[(anonymous ? "" : block + ".") + field + suffix] = {(built_in ? field : block + "." + field) + suffix,
+                                                              uses.members.count(block + "." + field) != 0};
+    }
+  });
+  return out;
+}
+
+// The first stage's active inputs or the last stage's active outputs (GL 4.6 §7.3.1: "the active resource list will
+// include all active variables for the interface, including any active built-in variables"). glslang's reflection
+// lists the variables the code uses and every member of a used block; only the used members are active. The
+// per-vertex arrays of tessellation and geometry inputs and of tessellation control outputs are named and sized
+// by their element, as the next stage matches them (GLSL 4.60 §4.3.4).
+std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inputs, ShaderStage stage) {
+  const glslang::TIntermediate* tree = program.getIntermediate(glslang_stage(stage));
+  const auto members = tree != nullptr
+                           ? io_block_members(*tree, inputs ? glslang::EvqVaryingIn : glslang::EvqVaryingOut)
+                           : std::unordered_map<std::string, IoBlockMember>{};
+  const bool per_vertex = inputs ? input_is_per_vertex_array(stage) : stage == ShaderStage::TessControl;
   std::vector<GlStageVariable> out;
   const int n = inputs ? program.getNumPipeInputs() : program.getNumPipeOutputs();
   for (int i = 0; i < n; ++i) {
     const glslang::TObjectReflection& r = inputs ? program.getPipeInput(i) : program.getPipeOutput(i);
     const glslang::TType* type = r.getType();
-    const bool array = type != nullptr && type->isArray();
     GlStageVariable v;
+    v.name = r.name;
+    if (auto member = members.find(r.name); member != members.end()) {
+      if (!member->second.used) continue;
+      v.name = member->second.gl_name;
+    }
+    bool array = type != nullptr && type->isArray();
+    uint32_t array_size = array && type->getOuterArraySize() > 0 ? static_cast<uint32_t>(type->getOuterArraySize()) : 1;
+    if (per_vertex && array && !type->getQualifier().patch && type->getQualifier().builtIn == glslang::EbvNone &&
+        !type->isArrayOfArrays() && v.name.ends_with("[0]")) {
+      v.name.resize(v.name.size() - 3);  // the per-vertex dimension is not the variable's own
+      array = false;
+      array_size = 1;
+    }
     // GL introspection names an array by its first element (GL 4.6 §7.3.1.1).
-    v.name = array && !r.name.ends_with("]") ? r.name + "[0]" : r.name;
+    if (array && !v.name.ends_with("]")) v.name += "[0]";
     v.gl_type = static_cast<uint32_t>(std::max(r.glDefineType, 0));
     // GL 4.6 §7.3.1.1: LOCATION is -1 for built-ins; the linker assigns the others where the shader did not.
     if (type != nullptr && type->getQualifier().hasLocation())
       v.location = static_cast<int32_t>(type->getQualifier().layoutLocation);
-    v.array_size = array && type->getOuterArraySize() > 0 ? static_cast<uint32_t>(type->getOuterArraySize()) : 1;
+    v.array_size = array_size;
+    v.patch =
+        type != nullptr && (type->getQualifier().patch || type->getQualifier().builtIn == glslang::EbvTessLevelOuter ||
+                            type->getQualifier().builtIn == glslang::EbvTessLevelInner);
     out.push_back(std::move(v));
   }
   return out;
 }
 
-// Default-block uniforms of a program GL rules compiled (they are in no block there: reflection index -1), laid out
-// for the shim's CPU copy one after another: each vector or scalar in a 16-byte slot (32 for 3- and 4-component
-// double vectors), a matrix as std140 columns, arrays at a stride of their element's size. Opaque uniforms
-// (samplers, images, atomic counters) have no storage here.
+// Default-block uniforms and atomic counters of a program GL rules compiled (they are in no block there:
+// reflection index -1). Uniforms are laid out for the shim's CPU copy one after another: each vector or scalar in a
+// 16-byte slot (32 for 3- and 4-component double vectors), a matrix as std140 columns, arrays at a stride of their
+// element's size; a structure is its members, each an entry of its own ("s.f", "a[1].b[0]": glslang's reflection
+// names them by GL 4.6 §7.3.1.1). Atomic counters keep the binding and offset the GL parse gave them (GLSL 4.60
+// §4.4.6.2: an offset not declared follows the binding's previous counter); their buffers are
+// add_atomic_counter_buffers'. Samplers and images have no storage here (not supported).
 void add_default_uniforms(const glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& out) {
   uint32_t offset = 0;
   for (int i = 0; i < program.getNumUniformVariables(); ++i) {
     const glslang::TObjectReflection& u = program.getUniform(i);
     const glslang::TType* type = u.getType();
     if (u.index >= 0 || type == nullptr || type->getBasicType() == glslang::EbtSampler ||
-        type->getBasicType() == glslang::EbtAtomicUint || type->getBasicType() == glslang::EbtStruct) {
+        type->getBasicType() == glslang::EbtStruct) {
+      continue;
+    }
+    if (type->getBasicType() == glslang::EbtAtomicUint) {
+      const glslang::TQualifier& q = type->getQualifier();
+      add_atomic_counter(out, u.name, q.hasBinding() ? q.layoutBinding : 0u, q.hasOffset() ? q.layoutOffset : 0u,
+                         static_cast<uint32_t>(std::max(u.size, 1)), u.stages);
       continue;
     }
     const bool is_double = type->getBasicType() == glslang::EbtDouble;
@@ -181,14 +278,62 @@ void add_default_uniforms(const glslang::TProgram& program, const DeclaredBindin
                 offset,
                 type->isArray() ? element : 0,
                 matrix_stride};
-    const std::string base = u.name.ends_with("[0]") ? u.name.substr(0, u.name.size() - 3) : u.name;
-    if (auto location = declared.uniform_locations.find(base); location != declared.uniform_locations.end()) {
-      g.location = location->second;
-    }
+    g.location = declared_uniform_location(declared, u.name);
+    g.stages = u.stages;
     offset += element * g.array_size;
     out.uniforms.push_back(std::move(g));
   }
   out.default_uniform_block_size = offset;
+}
+
+// GL_ATOMIC_COUNTER_BUFFER (GL 4.6 §7.3.1): one per binding point with an active counter, ordered by binding as the
+// compute front orders its counter blocks; BUFFER_DATA_SIZE is where the last counter ends.
+void add_atomic_counter_buffers(GlLinkedProgram& out) {
+  for (const GlAtomicCounter& c : out.atomic_counters) {
+    auto buffer = std::find_if(out.atomic_counter_buffers.begin(), out.atomic_counter_buffers.end(),
+                               [&](const GlBufferBinding& b) { return b.gl_binding == c.gl_binding; });
+    if (buffer == out.atomic_counter_buffers.end()) {
+      out.atomic_counter_buffers.push_back({std::to_string(c.gl_binding), c.gl_binding, 0, 0, 0});
+      buffer = out.atomic_counter_buffers.end() - 1;
+    }
+    buffer->min_size = std::max(buffer->min_size, c.offset + 4 * c.array_size);
+    buffer->stages |= c.stages;
+  }
+  std::stable_sort(out.atomic_counter_buffers.begin(), out.atomic_counter_buffers.end(),
+                   [](const GlBufferBinding& a, const GlBufferBinding& b) { return a.gl_binding < b.gl_binding; });
+}
+
+// GL 4.6 §7.6.2 and §7.8: a program fails to link when a stage uses more active uniform blocks or shader storage
+// blocks than MAX_<STAGE>_UNIFORM_BLOCKS / MAX_<STAGE>_SHADER_STORAGE_BLOCKS, or the stages together (a block
+// used by two stages counts twice) more than MAX_COMBINED_UNIFORM_BLOCKS / MAX_COMBINED_SHADER_STORAGE_BLOCKS.
+// Each element of an array of blocks is a block.
+Status check_block_limits(const GlLinkedProgram& p, const std::vector<ShaderStage>& stages) {
+  struct Kind {
+    const std::vector<GlBufferBinding>& blocks;
+    uint32_t per_stage, combined;
+    const char* what;
+  };
+  const Kind kinds[] = {{p.uniform_blocks, GlStageBlockLimits::kUniformBlocks,
+                         GlStageBlockLimits::kCombinedUniformBlocks, "uniform blocks"},
+                        {p.storage_blocks, GlStageBlockLimits::kShaderStorageBlocks,
+                         GlStageBlockLimits::kCombinedShaderStorageBlocks, "shader storage blocks"}};
+  for (const Kind& kind : kinds) {
+    uint32_t combined = 0;
+    for (ShaderStage stage : stages) {
+      uint32_t used = 0;
+      for (const GlBufferBinding& b : kind.blocks) used += (b.stages >> static_cast<uint32_t>(stage)) & 1u;
+      if (used > kind.per_stage) {
+        return fail(link_error(std::string("the ") + stage_name(stage) + " shader uses " + std::to_string(used) + " " +
+                               kind.what + ", more than the " + std::to_string(kind.per_stage) + " a stage may use"));
+      }
+      combined += used;
+    }
+    if (combined > kind.combined) {
+      return fail(link_error(std::string("the program's stages use ") + std::to_string(combined) + " " + kind.what +
+                             " together, more than the " + std::to_string(kind.combined) + " a program may use"));
+    }
+  }
+  return {};
 }
 
 // GL enum values (GL/glcorearb.h) of the layouts glGetProgramiv reports.
@@ -279,6 +424,15 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
     }
   }
 
+  // OpenGL ES 3.2 §7.3 (LinkProgram): linking fails if "program is not separable and does not contain objects to
+  // form both a vertex shader and a fragment shader" (a compute shader alone is linked by the compute front).
+  if (options.es && !options.separable &&
+      (!present[static_cast<int>(ShaderStage::Vertex)] || !present[static_cast<int>(ShaderStage::Fragment)])) {
+    return fail(link_error(std::string("an OpenGL ES program that is not separable needs both a vertex and a "
+                                       "fragment shader; this one has no ") +
+                           (present[static_cast<int>(ShaderStage::Vertex)] ? "fragment" : "vertex") + " shader"));
+  }
+
   // Each link parses its own trees (graphics_shader_impl.hpp says why); they outlive the program that links them.
   std::vector<std::unique_ptr<glslang::TShader>> trees;
   std::vector<const char*> texts;
@@ -324,10 +478,34 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
     }
   }
   // The pipe inputs and outputs need no options; the blocks and uniforms are reflected with GL's naming rules.
-  reflect_program_interface(program, declared, linked.interface);
+  reflect_program_interface(program, declared, linked.interface,
+                            EShReflectionIntermediateIO | EShReflectionUnwrapIOBlocks);
   add_default_uniforms(program, declared, linked.interface);
-  linked.inputs = reflect(program, true);
-  linked.outputs = reflect(program, false);
+  add_atomic_counter_buffers(linked.interface);
+  if (Status limits = check_block_limits(linked.interface, linked.stages); !limits) return limits.error();
+  linked.inputs = reflect(program, true, linked.stages.front());
+  linked.outputs = reflect(program, false, linked.stages.back());
+  if (!options.transform_feedback_varyings.empty()) {
+    // GL 4.6 §11.1.2.1: the varyings are outputs of the last vertex processing stage; the link fails when "the
+    // count specified by TransformFeedbackVaryings is non-zero, but the program object has no vertex, tessellation
+    // evaluation, or geometry shader".
+    std::optional<ShaderStage> last_vertex_stage;
+    for (ShaderStage s : linked.stages) {
+      if (s == ShaderStage::Vertex || s == ShaderStage::TessEvaluation || s == ShaderStage::Geometry)
+        last_vertex_stage = s;
+    }
+    if (!last_vertex_stage) {
+      return fail(
+          link_error("transform feedback varyings are given but the program has no vertex, tessellation "
+                     "evaluation or geometry shader"));
+    }
+    auto varyings = resolve_transform_feedback_varyings(*program.getIntermediate(glslang_stage(*last_vertex_stage)),
+                                                        *last_vertex_stage, options.transform_feedback_varyings,
+                                                        options.interleaved);
+    if (!varyings) return varyings.error();
+    linked.transform_feedback = std::move(*varyings);
+    linked.transform_feedback_interleaved = options.interleaved;
+  }
   linked.info_log = gl_link_log(program.getInfoLog());
   return linked;
 }

@@ -1,13 +1,12 @@
 // glCompileShader for vertex, tessellation, geometry and fragment shaders: glslang as a GL front end (OpenGL
 // semantics, no Vulkan rules), behind the same nesting limits and stack as the compute front (nesting_limits.hpp,
 // large_stack.hpp), so that bad input is a compile error, never a crash.
-#include <glslang/Public/ResourceLimits.h>
-
 #include "diagnostics.hpp"
 #include "glslang_process.hpp"
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
+#include "resource_limits.hpp"
 
 namespace bismuth::translator {
 
@@ -31,7 +30,7 @@ std::string preprocess(ShaderStage stage, const std::string& source) {
   glslang::TShader::ForbidIncluder includer;
   std::string expanded;
   // A preprocessing error leaves the rest expanded; the parse that follows reports it.
-  shader.preprocess(GetDefaultResources(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault, &expanded,
+  shader.preprocess(gl_resource_limits(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault, &expanded,
                     includer);
   return expanded;
 }
@@ -103,7 +102,7 @@ std::shared_ptr<const GlGraphicsShader> GlGraphicsShader::compile(ShaderStage st
 std::unique_ptr<glslang::TShader> parse_gl_stage(ShaderStage stage, const char* const* text, bool& parsed) {
   auto shader = std::make_unique<glslang::TShader>(glslang_stage(stage));
   configure(*shader, stage, text);
-  parsed = shader->parse(GetDefaultResources(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault);
+  parsed = shader->parse(gl_resource_limits(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault);
   return shader;
 }
 

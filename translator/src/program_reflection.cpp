@@ -13,7 +13,6 @@ namespace bismuth::translator {
 
 namespace {
 
-
 // GL_MATRIX_STRIDE of a block member (GL 4.6 §7.6.2.2): a column-major matrix is an array of its columns, a
 // row-major one of its rows, each vector laid out as the block's rules say — std140 rounds every vector up to a
 // vec4's alignment, std430 keeps vec2 at two components; a three-component vector takes four. 0 for non-matrices.
@@ -45,6 +44,7 @@ GlBlockMember block_member(const glslang::TObjectReflection& v, uint32_t block, 
   m.offset = static_cast<uint32_t>(std::max(v.offset, 0));
   m.block = block;
   m.array_stride = static_cast<uint32_t>(std::max(v.arrayStride, 0));
+  m.stages = v.stages;
   if (const glslang::TType* type = v.getType()) {
     m.matrix_stride = member_matrix_stride(*type, packing);
     m.row_major = type->isMatrix() && type->getQualifier().layoutMatrix == glslang::ElmRowMajor;
@@ -116,11 +116,26 @@ uint32_t block_element(const std::string& name) {
   return element;
 }
 
-void reflect_program_interface(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked) {
+int32_t declared_uniform_location(const DeclaredBindings& declared, const std::string& name) {
+  const std::string base = name.ends_with("[0]") ? name.substr(0, name.size() - 3) : name;
+  if (base.find('.') != std::string::npos) return -1;
+  auto location = declared.uniform_locations.find(base);
+  return location == declared.uniform_locations.end() ? -1 : static_cast<int32_t>(location->second);
+}
+
+void add_atomic_counter(GlLinkedProgram& linked, const std::string& reflected_name, uint32_t gl_binding,
+                        uint32_t offset, uint32_t array_size, uint32_t stages) {
+  const std::string name =
+      reflected_name.ends_with("[0]") ? reflected_name.substr(0, reflected_name.size() - 3) : reflected_name;
+  linked.atomic_counters.push_back({name, gl_binding, offset, std::max<uint32_t>(array_size, 1), stages});
+}
+
+void reflect_program_interface(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked,
+                               int io_options) {
   // GL's naming rules (GL 4.6 §7.3.1.1): "[0]" on arrays of basic types, only element 0 of top-level arrays of
   // structures in storage blocks.
   program.buildReflection(EShReflectionSeparateBuffers | EShReflectionAllBlockVariables |
-                          EShReflectionStrictArraySuffix | EShReflectionBasicArraySuffix);
+                          EShReflectionStrictArraySuffix | EShReflectionBasicArraySuffix | io_options);
   for (int i = 0; i < program.getNumUniformBlocks(); ++i) {
     const glslang::TObjectReflection& block = program.getUniformBlock(i);
     if (block.name == kDefaultUniformBlockName) {
@@ -129,18 +144,18 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
     }
     const uint32_t binding =
         DeclaredBindings::binding(declared.uniform_blocks, block_base_name(block.name), block_element(block.name));
-    linked.uniform_blocks.push_back({block.name, binding, 0, static_cast<uint32_t>(block.size)});
+    linked.uniform_blocks.push_back({block.name, binding, 0, static_cast<uint32_t>(block.size), block.stages});
   }
   for (int i = 0; i < program.getNumBufferBlocks(); ++i) {
     const glslang::TObjectReflection& block = program.getBufferBlock(i);
     if (auto gl_binding = atomic_counter_block_binding(block.name)) {
       linked.atomic_counter_buffers.push_back(
-          {std::to_string(*gl_binding), *gl_binding, 0, static_cast<uint32_t>(std::max(block.size, 0))});
+          {std::to_string(*gl_binding), *gl_binding, 0, static_cast<uint32_t>(std::max(block.size, 0)), block.stages});
       continue;
     }
     const uint32_t binding =
         DeclaredBindings::binding(declared.storage_blocks, block_base_name(block.name), block_element(block.name));
-    linked.storage_blocks.push_back({block.name, binding, 0, static_cast<uint32_t>(block.size)});
+    linked.storage_blocks.push_back({block.name, binding, 0, static_cast<uint32_t>(block.size), block.stages});
   }
   auto by_binding = [](const GlBufferBinding& a, const GlBufferBinding& b) { return a.gl_binding < b.gl_binding; };
   std::stable_sort(linked.storage_blocks.begin(), linked.storage_blocks.end(), by_binding);
@@ -159,13 +174,9 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
                         static_cast<uint32_t>(u.offset),
                         static_cast<uint32_t>(std::max(u.arrayStride, 0)),
                         std140_matrix_stride(gl_type)};
-      // `layout(location = N)` on a uniform that is not a structure (GLSL 4.60 §4.4.3); members of a structure
-      // take locations after the explicit ones.
-      const std::string base = u.name.ends_with("[0]") ? u.name.substr(0, u.name.size() - 3) : u.name;
-      if (auto declared_location = declared.uniform_locations.find(base);
-          declared_location != declared.uniform_locations.end() && base.find('.') == std::string::npos) {
-        uniform.location = declared_location->second;
-      }
+      // `layout(location = N)` on a uniform that is not a structure (GLSL 4.60 §4.4.3).
+      uniform.location = declared_uniform_location(declared, u.name);
+      uniform.stages = u.stages;
       linked.uniforms.push_back(std::move(uniform));
     } else {
       linked.uniform_block_members.push_back(
@@ -178,9 +189,8 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
     if (v.index < 0 || v.index >= program.getNumBufferBlocks()) continue;
     const glslang::TObjectReflection& block = program.getBufferBlock(v.index);
     if (auto gl_binding = atomic_counter_block_binding(block.name)) {
-      const std::string name = v.name.ends_with("[0]") ? v.name.substr(0, v.name.size() - 3) : v.name;
-      linked.atomic_counters.push_back(
-          {name, *gl_binding, static_cast<uint32_t>(v.offset), static_cast<uint32_t>(std::max(v.size, 1))});
+      add_atomic_counter(linked, v.name, *gl_binding, static_cast<uint32_t>(v.offset),
+                         static_cast<uint32_t>(std::max(v.size, 1)), v.stages);
       continue;
     }
     GlBlockMember m = block_member(v, block_index(linked.storage_blocks, block.name), packing_of(block));

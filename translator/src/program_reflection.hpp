@@ -35,10 +35,22 @@ uint32_t std140_matrix_stride(uint32_t gl_type);
 std::string block_base_name(const std::string& name);
 uint32_t block_element(const std::string& name);
 
+// The location `layout(location = N)` gave the default-block uniform GL introspection names `name` ("a", "a[0]"),
+// -1 when none did. Members of a structure take locations after the explicit ones (GLSL 4.60 §4.4.3 gives a
+// structure's location to its first member; the front does not).
+int32_t declared_uniform_location(const DeclaredBindings& declared, const std::string& name);
+
+// Appends an atomic counter that glslang's reflection names `reflected_name` ("c", "c[0]" for an array): GL_UNIFORM
+// names it as GL 4.6 §7.3.1.1 says (program_interface.cpp adds the "[0]" of an array back).
+void add_atomic_counter(GlLinkedProgram& linked, const std::string& reflected_name, uint32_t gl_binding,
+                        uint32_t offset, uint32_t array_size, uint32_t stages);
+
 // Fills the interface lists of `linked` (uniforms, uniform_block_members, buffer_variables, uniform_blocks,
 // storage_blocks, atomic_counter_buffers, atomic_counters, default_uniform_block_size) from the linked, IO-mapped
-// `program`, block bindings as the shaders declared them. Blocks are ordered by GL binding.
-void reflect_program_interface(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked);
+// `program`, block bindings as the shaders declared them. Blocks are ordered by GL binding. `io_options` adds
+// glslang reflection options for the program's inputs and outputs (graphics programs read them afterwards).
+void reflect_program_interface(glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& linked,
+                               int io_options = 0);
 
 // glslang's reflection reports packed strides for default-block arrays (4 for float[3]) although the block it
 // generates follows std140 (16): takes offsets and strides of the block's top-level members from the SPIR-V

@@ -23,7 +23,8 @@ static const char* kShader =
     "uniform float loose[2];\n"
     "layout(binding = 0, offset = 4) uniform atomic_uint ac;\n"
     "void main() {\n"
-    "  bb.a = uint(u.x + ua[1] + um[0][0] + loose[1] + bb.s[2].v[1].x + bb.m[0][0] + bb.rm[0][0]) + uint(bb.tail.length());\n"
+    "  bb.a = uint(u.x + ua[1] + um[0][0] + loose[1] + bb.s[2].v[1].x + bb.m[0][0] + bb.rm[0][0]) + "
+    "uint(bb.tail.length());\n"
     "  atomicCounterIncrement(ac);\n"
     "}\n";
 
@@ -43,7 +44,8 @@ static void check_variable(GLuint program, GLenum interface, const char* name, G
   glGetProgramResourceName(program, interface, i, sizeof got_name, &length, got_name);
   CHECK(strcmp(got_name, name) == 0 && length == (GLsizei)strlen(name), "name of %s: got \"%s\"", name, got_name);
   CHECK(prop(program, interface, i, GL_NAME_LENGTH) == (GLint)strlen(name) + 1, "%s: NAME_LENGTH", name);
-  CHECK(prop(program, interface, i, GL_TYPE) == (GLint)type, "%s: TYPE 0x%x", name, prop(program, interface, i, GL_TYPE));
+  CHECK(prop(program, interface, i, GL_TYPE) == (GLint)type, "%s: TYPE 0x%x", name,
+        prop(program, interface, i, GL_TYPE));
   CHECK(prop(program, interface, i, GL_ARRAY_SIZE) == array_size, "%s: ARRAY_SIZE %d", name,
         prop(program, interface, i, GL_ARRAY_SIZE));
   CHECK(prop(program, interface, i, GL_OFFSET) == offset, "%s: OFFSET %d, expected %d", name,
@@ -59,11 +61,12 @@ static void check_variable(GLuint program, GLenum interface, const char* name, G
 static void check_top_level(GLuint program, const char* name, GLint size, GLint stride) {
   GLuint i = glGetProgramResourceIndex(program, GL_BUFFER_VARIABLE, name);
   if (i == GL_INVALID_INDEX) return;
-  CHECK(prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_SIZE) == size, "%s: TOP_LEVEL_ARRAY_SIZE %d, expected %d",
-        name, prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_SIZE), size);
+  CHECK(prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_SIZE) == size,
+        "%s: TOP_LEVEL_ARRAY_SIZE %d, expected %d", name, prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_SIZE),
+        size);
   CHECK(prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_STRIDE) == stride,
-        "%s: TOP_LEVEL_ARRAY_STRIDE %d, expected %d", name, prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_STRIDE),
-        stride);
+        "%s: TOP_LEVEL_ARRAY_STRIDE %d, expected %d", name,
+        prop(program, GL_BUFFER_VARIABLE, i, GL_TOP_LEVEL_ARRAY_STRIDE), stride);
 }
 
 int main(void) {

@@ -122,13 +122,25 @@ TEST_CASE("Require: GL ES and GLSL ES versions (shader_runner's parse_version_co
   CHECK_FALSE(desktop.glsl_required_es);
 }
 
-TEST_CASE("Require: a compatibility profile and SSO ENABLED are skip reasons, not errors") {
-  for (const char* line : {"GL COMPAT >= 4.3", "SSO ENABLED"}) {
-    const auto t = parse_ok(std::string("[require]\n") + line + "\n[compute shader]\nx\n");
-    REQUIRE(t.requirements.size() == 1);
-    CHECK(t.requirements[0].kind == Requirement::Kind::Unsupported);
-    CHECK_THAT(t.requirements[0].reason, Catch::Contains(line) && Catch::Contains("t.shader_test:2"));
-  }
+TEST_CASE("Require: a compatibility profile is a skip reason, not an error") {
+  const auto t = parse_ok("[require]\nGL COMPAT >= 4.3\n[compute shader]\nx\n");
+  REQUIRE(t.requirements.size() == 1);
+  CHECK(t.requirements[0].kind == Requirement::Kind::Unsupported);
+  CHECK_THAT(t.requirements[0].reason, Catch::Contains("GL COMPAT >= 4.3") && Catch::Contains("t.shader_test:2"));
+}
+
+TEST_CASE("SSO ENABLED: each stage a program in a pipeline, active shader program names a stage by shader type") {
+  const auto t = parse_ok(
+      "[require]\nSSO ENABLED\n[compute shader]\nx\n[test]\nactive shader program GL_COMPUTE_SHADER\n"
+      "active shader program GL_VERTEX_SHADER\n");
+  CHECK(t.sso);
+  CHECK(t.requirements.empty());
+  REQUIRE(t.commands.size() == 2);
+  CHECK(t.commands[0].kind == Command::Kind::ActiveShaderProgram);
+  CHECK(t.commands[0].a[0] == static_cast<uint64_t>(Stage::Compute));
+  CHECK(t.commands[1].a[0] == static_cast<uint64_t>(Stage::Vertex));
+  CHECK_THAT(parse_error("[require]\n[compute shader]\nx\n[test]\nactive shader program compute\n"),
+             Catch::Contains("GL_<STAGE>_SHADER"));
 }
 
 TEST_CASE("Require: any GL enum as a bare or INT limit (GL_SUBGROUP_SIZE_KHR >= 32), !GL_ and -GL_ negations") {

@@ -332,3 +332,50 @@ void main() { EmitVertex(); }
   glProgramParameteri(gs, GL_PROGRAM_SEPARABLE, GL_TRUE);
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
 }
+
+TEST_CASE("Blocks and atomic counters of a graphics program are referenced by the stages that use them") {
+  GlContext gl;
+  // GL 4.6 Table 23.57: MAX_<STAGE>_ATOMIC_COUNTERS / _BUFFERS are state of every stage; a stage whose limit is 0
+  // cannot declare counters, so a vertex shader with one compiles only where the limit allows it.
+  GLint vertex_counters = -1, fragment_buffers = -1;
+  glGetIntegerv(GL_MAX_VERTEX_ATOMIC_COUNTERS, &vertex_counters);
+  glGetIntegerv(GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS, &fragment_buffers);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(fragment_buffers >= 1);  // GL 4.6's minimum for the fragment stage
+  REQUIRE(vertex_counters >= 1);
+  const GLuint vs = shader(GL_VERTEX_SHADER, R"(#version 450
+layout(binding = 1) uniform atomic_uint vertices;
+out vec4 color;
+void main() { atomicCounterIncrement(vertices); gl_Position = vec4(0.0); color = vec4(1.0); }
+)");
+  const GLuint fs = shader(GL_FRAGMENT_SHADER, R"(#version 450
+layout(std140, binding = 2) uniform Tint { vec4 tint; };
+in vec4 color;
+layout(location = 0) out vec4 frag;
+void main() { frag = color * tint; }
+)");
+  const GLuint program = link({vs, fs});
+  INFO(program_log(program));
+  REQUIRE(program_int(program, GL_LINK_STATUS) == GL_TRUE);
+  // GL 4.6 §7.6.2 Table 7.7: UNIFORM_BLOCK_REFERENCED_BY_<STAGE>_SHADER: whether the stage uses the block.
+  const GLuint tint = glGetUniformBlockIndex(program, "Tint");
+  REQUIRE(tint != GL_INVALID_INDEX);
+  GLint referenced = -1;
+  glGetActiveUniformBlockiv(program, tint, GL_UNIFORM_BLOCK_REFERENCED_BY_FRAGMENT_SHADER, &referenced);
+  CHECK(referenced == GL_TRUE);
+  glGetActiveUniformBlockiv(program, tint, GL_UNIFORM_BLOCK_REFERENCED_BY_VERTEX_SHADER, &referenced);
+  CHECK(referenced == GL_FALSE);
+  glGetActiveUniformBlockiv(program, tint, GL_UNIFORM_BLOCK_REFERENCED_BY_COMPUTE_SHADER, &referenced);
+  CHECK(referenced == GL_FALSE);
+  // Table 7.8: the atomic counter buffer of binding 1, used by the vertex stage only.
+  CHECK(program_int(program, GL_ACTIVE_ATOMIC_COUNTER_BUFFERS) == 1);
+  GLint binding = -1;
+  glGetActiveAtomicCounterBufferiv(program, 0, GL_ATOMIC_COUNTER_BUFFER_BINDING, &binding);
+  CHECK(binding == 1);
+  glGetActiveAtomicCounterBufferiv(program, 0, GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_VERTEX_SHADER, &referenced);
+  CHECK(referenced == GL_TRUE);
+  glGetActiveAtomicCounterBufferiv(program, 0, GL_ATOMIC_COUNTER_BUFFER_REFERENCED_BY_FRAGMENT_SHADER, &referenced);
+  CHECK(referenced == GL_FALSE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

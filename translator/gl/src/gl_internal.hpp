@@ -183,6 +183,9 @@ struct ProgramObject {
   bool linked_separable = false;
   bool binary_retrievable_hint = false;
   GLenum wave_size_hint = GL_DONT_CARE;  // GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH, applied at the next link
+  // glTransformFeedbackVaryings (transform_feedback.cpp): used by the next link (GL 4.6 §11.1.2.1).
+  std::vector<std::string> transform_feedback_varyings;
+  bool transform_feedback_interleaved = true;  // GL_INTERLEAVED_ATTRIBS; false: GL_SEPARATE_ATTRIBS
 };
 
 // A program pipeline object (GL 4.6 §7.4, OpenGL ES 3.1 §7.4; program_pipelines.cpp): a container object of one
@@ -203,6 +206,9 @@ inline constexpr uint32_t kMaxProgramLocalParameters = 1024;  // 16 KiB: Vulkan'
 inline constexpr uint32_t kMaxProgramParameterBufferBindings = 32;
 static_assert(kMaxProgramParameterBufferBindings <= GlBindingMap::kMaxUniformBufferBindings);
 inline constexpr uint32_t kMaxProgramEnvParameters = 1024;
+// GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS and GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: GL 4.6's minimum, 4
+// (transform_feedback.cpp; nothing is captured, the names are only checked at link).
+inline constexpr GLsizei kMaxTransformFeedbackSeparateAttribs = 4;
 
 // One successful glProgramStringARB load: what dispatch needs.
 struct AsmExecutable {

@@ -35,7 +35,7 @@ bool has_graphics_stage(const ProgramObject& program) {
   return false;
 }
 
-Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program) {
+Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program, bool es) {
   std::vector<std::shared_ptr<const translator::GlGraphicsShader>> shaders;
   for (const auto& s : program.attached) {
     // GL 4.6 §7.3: linking fails if "program contains objects to form a compute shader (see section 19) and
@@ -53,7 +53,11 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
     if (!s->graphics) return fail("error: shader " + std::to_string(s->name) + " has not been compiled successfully\n");
     shaders.push_back(s->graphics);
   }
-  auto linked = translator::link_gl_graphics_program(shaders, {.separable = program.separable});
+  auto linked =
+      translator::link_gl_graphics_program(shaders, {.separable = program.separable,
+                                                     .es = es,
+                                                     .transform_feedback_varyings = program.transform_feedback_varyings,
+                                                     .interleaved = program.transform_feedback_interleaved});
   if (!linked) return linked.error();
   auto exe = std::make_shared<Executable>();
   // Uniforms and blocks answer the same queries as a compute program's; glUniform* writes the CPU copy (nothing

@@ -22,8 +22,9 @@ void compile_graphics_shader(ShaderObject& shader);
 bool has_graphics_stage(const ProgramObject& program);
 
 // glLinkProgram for a program with a graphics stage attached. Fails (with the info log) when a compute shader is
-// attached too (GL 4.6 §7.3), or by the rules of translator::link_gl_graphics_program.
-Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program);
+// attached too (GL 4.6 §7.3), or by the rules of translator::link_gl_graphics_program; `es`: the context is OpenGL
+// ES, whose programs that are not separable need a vertex and a fragment shader (ES 3.2 §7.3).
+Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program, bool es);
 
 // glGetProgramiv of a geometry or tessellation layout (GL 4.6 §7.13); an error (INVALID_OPERATION's message) when
 // `exe` is null (not linked) or the program lacks the stage the pname belongs to.

@@ -22,7 +22,7 @@ Interface interface_of(GLenum e) {
     case GL_ATOMIC_COUNTER_BUFFER: return Interface::AtomicCounterBuffer;
     case GL_PROGRAM_INPUT: return Interface::ProgramInput;
     case GL_PROGRAM_OUTPUT: return Interface::ProgramOutput;
-    case GL_TRANSFORM_FEEDBACK_VARYING:
+    case GL_TRANSFORM_FEEDBACK_VARYING: return Interface::TransformFeedbackVarying;
     case GL_TRANSFORM_FEEDBACK_BUFFER:
     case GL_COMPUTE_SUBROUTINE:
     case GL_COMPUTE_SUBROUTINE_UNIFORM:
@@ -38,6 +38,18 @@ Interface interface_of(GLenum e) {
     case GL_TESS_EVALUATION_SUBROUTINE_UNIFORM: return Interface::Empty;
     default: return Interface::Invalid;
   }
+}
+
+Interface interface_of(const Context* ctx, GLenum e) {
+  // OpenGL ES 3.2 §7.3.1: "programInterface ... must be one of UNIFORM, UNIFORM_BLOCK, ATOMIC_COUNTER_BUFFER,
+  // PROGRAM_INPUT, PROGRAM_OUTPUT, TRANSFORM_FEEDBACK_VARYING, BUFFER_VARIABLE, SHADER_STORAGE_BLOCK" (ES has no
+  // subroutines and no transform feedback buffer interface); any other is INVALID_ENUM.
+  if (ctx->version.es && e != GL_UNIFORM && e != GL_UNIFORM_BLOCK && e != GL_ATOMIC_COUNTER_BUFFER &&
+      e != GL_PROGRAM_INPUT && e != GL_PROGRAM_OUTPUT && e != GL_TRANSFORM_FEEDBACK_VARYING &&
+      e != GL_BUFFER_VARIABLE && e != GL_SHADER_STORAGE_BLOCK) {
+    return Interface::Invalid;
+  }
+  return interface_of(e);
 }
 
 size_t active_uniform_count(const translator::GlLinkedProgram& p) {
@@ -82,6 +94,11 @@ std::vector<std::string> resource_names(const Executable& exe, Interface i) {
     case Interface::ProgramOutput:
       if (const auto* variables = io_variables(exe, i)) {
         for (const auto& v : *variables) names.push_back(v.name);
+      }
+      break;
+    case Interface::TransformFeedbackVarying:
+      if (exe.graphics) {
+        for (const auto& v : exe.graphics->transform_feedback) names.push_back(v.name);
       }
       break;
     default: break;
@@ -167,18 +184,38 @@ const Executable* executable_if_linked(Context* ctx, GLuint program, const char*
 
 namespace {
 
+// The stage bits (translator::GlUniform::stages) of resource `index` of `i`, one of the buffer-backed interfaces.
+uint32_t resource_stages(const translator::GlLinkedProgram& p, Interface i, GLuint index) {
+  switch (i) {
+    case Interface::Uniform:
+      if (index < p.uniforms.size()) return p.uniforms[index].stages;
+      index -= static_cast<GLuint>(p.uniforms.size());
+      if (index < p.uniform_block_members.size()) return p.uniform_block_members[index].stages;
+      return p.atomic_counters[index - p.uniform_block_members.size()].stages;
+    case Interface::UniformBlock: return p.uniform_blocks[index].stages;
+    case Interface::StorageBlock: return p.storage_blocks[index].stages;
+    case Interface::BufferVariable: return p.buffer_variables[index].stages;
+    case Interface::AtomicCounterBuffer: return p.atomic_counter_buffers[index].stages;
+    default: return 0;
+  }
+}
+
 // The GL_REFERENCED_BY_*_SHADER properties, valid for every interface with resources: a compute program has only
-// the compute stage.
-std::optional<GLint> referenced_by(GLenum prop) {
+// the compute stage; a program of graphics stages has the stages whose code uses the resource (glslang's
+// reflection; GL 4.6 §7.3.1.1: "whether the active resource is referenced by the vertex ... shader").
+std::optional<GLint> referenced_by(const Executable& exe, Interface i, GLuint index, GLenum prop) {
+  std::optional<translator::ShaderStage> stage;
   switch (prop) {
-    case GL_REFERENCED_BY_COMPUTE_SHADER: return 1;
-    case GL_REFERENCED_BY_VERTEX_SHADER:
-    case GL_REFERENCED_BY_FRAGMENT_SHADER:
-    case GL_REFERENCED_BY_GEOMETRY_SHADER:
-    case GL_REFERENCED_BY_TESS_CONTROL_SHADER:
-    case GL_REFERENCED_BY_TESS_EVALUATION_SHADER: return 0;
+    case GL_REFERENCED_BY_COMPUTE_SHADER: return exe.graphics ? 0 : 1;
+    case GL_REFERENCED_BY_VERTEX_SHADER: stage = translator::ShaderStage::Vertex; break;
+    case GL_REFERENCED_BY_TESS_CONTROL_SHADER: stage = translator::ShaderStage::TessControl; break;
+    case GL_REFERENCED_BY_TESS_EVALUATION_SHADER: stage = translator::ShaderStage::TessEvaluation; break;
+    case GL_REFERENCED_BY_GEOMETRY_SHADER: stage = translator::ShaderStage::Geometry; break;
+    case GL_REFERENCED_BY_FRAGMENT_SHADER: stage = translator::ShaderStage::Fragment; break;
     default: return std::nullopt;
   }
+  if (!exe.graphics) return 0;
+  return (resource_stages(exe.program, i, index) >> static_cast<uint32_t>(*stage)) & 1u;
 }
 
 // Properties of a variable kept in a buffer (a uniform-block member or a buffer variable), Table 7.2.
@@ -326,7 +363,7 @@ bool append_io_property(const Executable& exe, Interface i, GLuint index, GLenum
     case GL_TYPE: out.push_back(static_cast<GLint>(v.gl_type)); break;
     case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(v.array_size)); break;
     case GL_LOCATION: out.push_back(io_location(exe, i, index)); break;
-    case GL_IS_PER_PATCH: out.push_back(0); break;
+    case GL_IS_PER_PATCH: out.push_back(v.patch ? 1 : 0); break;
     case GL_LOCATION_COMPONENT: out.push_back(0); break;
     case GL_LOCATION_INDEX:
       // "For the property LOCATION_INDEX, ... the fragment color index ...; -1 for variables without a location"
@@ -338,9 +375,40 @@ bool append_io_property(const Executable& exe, Interface i, GLuint index, GLenum
   return true;
 }
 
+// A transform feedback varying (Table 7.2: NAME_LENGTH, TYPE, ARRAY_SIZE, OFFSET, TRANSFORM_FEEDBACK_BUFFER_INDEX).
+// GL 4.6 §11.1.2.1: with INTERLEAVED_ATTRIBS the varyings follow one another in one buffer, gl_NextBuffer moving to
+// the next; with SEPARATE_ATTRIBS each has a buffer of its own, at offset 0.
+bool append_transform_feedback_property(const Executable& exe, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  const auto& list = exe.graphics->transform_feedback;
+  const translator::GlTransformFeedbackVarying& v = list[index];
+  GLint buffer = 0, offset = 0;
+  if (exe.graphics->transform_feedback_interleaved) {
+    for (GLuint k = 0; k < index; ++k) {
+      if (list[k].name == "gl_NextBuffer") {
+        ++buffer;
+        offset = 0;
+      } else {
+        offset += static_cast<GLint>(list[k].bytes);
+      }
+    }
+  } else {
+    buffer = static_cast<GLint>(index);
+  }
+  switch (prop) {
+    case GL_NAME_LENGTH: out.push_back(static_cast<GLint>(v.name.size()) + 1); break;
+    case GL_TYPE: out.push_back(static_cast<GLint>(v.gl_type)); break;
+    case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(v.array_size)); break;
+    case GL_OFFSET: out.push_back(offset); break;
+    case GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: out.push_back(buffer); break;
+    default: return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out) {
+  if (i == Interface::TransformFeedbackVarying) return append_transform_feedback_property(exe, index, prop, out);
   if (i == Interface::ProgramInput || i == Interface::ProgramOutput) {
     if (prop == GL_NAME_LENGTH) {
       out.push_back(static_cast<GLint>(resource_names(exe, i)[index].size()) + 1);
@@ -348,7 +416,7 @@ bool append_resource_property(const Executable& exe, Interface i, GLuint index, 
     }
     return append_io_property(exe, i, index, prop, out);
   }
-  if (const std::optional<GLint> referenced = referenced_by(prop)) {
+  if (const std::optional<GLint> referenced = referenced_by(exe, i, index, prop)) {
     out.push_back(*referenced);
     return true;
   }
@@ -404,7 +472,7 @@ GLAPI void APIENTRY glGetProgramInterfaceiv(GLuint program, GLenum programInterf
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramInterfaceiv", ok);
   if (!ok) return;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramInterfaceiv: invalid programInterface");
     return;
@@ -457,7 +525,7 @@ GLAPI GLuint APIENTRY glGetProgramResourceIndex(GLuint program, GLenum programIn
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceIndex", ok);
   if (!ok) return GL_INVALID_INDEX;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer ||
       programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceIndex: invalid programInterface");
@@ -474,7 +542,7 @@ GLAPI void APIENTRY glGetProgramResourceName(GLuint program, GLenum programInter
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceName", ok);
   if (!ok) return;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid || i == Interface::AtomicCounterBuffer ||
       programInterface == GL_TRANSFORM_FEEDBACK_BUFFER) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceName: invalid programInterface");
@@ -501,7 +569,7 @@ GLAPI GLint APIENTRY glGetProgramResourceLocation(GLuint program, GLenum program
       programInterface == GL_TESS_CONTROL_SUBROUTINE_UNIFORM ||
       programInterface == GL_TESS_EVALUATION_SUBROUTINE_UNIFORM || programInterface == GL_GEOMETRY_SUBROUTINE_UNIFORM ||
       programInterface == GL_FRAGMENT_SUBROUTINE_UNIFORM || programInterface == GL_COMPUTE_SUBROUTINE_UNIFORM;
-  if (!valid) {
+  if (!valid || interface_of(ctx, programInterface) == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceLocation: invalid programInterface");
     return -1;
   }
@@ -537,7 +605,7 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
   bool ok = false;
   const Executable* exe = executable_if_linked(ctx, program, "glGetProgramResourceiv", ok);
   if (!ok) return;
-  const Interface i = interface_of(programInterface);
+  const Interface i = interface_of(ctx, programInterface);
   if (i == Interface::Invalid) {
     ctx->set_error(GL_INVALID_ENUM, "glGetProgramResourceiv: invalid programInterface");
     return;
@@ -553,6 +621,15 @@ GLAPI void APIENTRY glGetProgramResourceiv(GLuint program, GLenum programInterfa
   }
   std::vector<GLint> out;
   for (GLsizei k = 0; k < propCount; ++k) {
+    // OpenGL ES 3.2 Table 7.2 has no LOCATION_INDEX (EXT_blend_func_extended's, not exposed), LOCATION_COMPONENT or
+    // subroutine properties: "An INVALID_ENUM error is generated if any value in props is not one of the properties
+    // described above".
+    if (ctx->version.es && (props[k] == GL_LOCATION_INDEX || props[k] == GL_LOCATION_COMPONENT ||
+                            props[k] == GL_NUM_COMPATIBLE_SUBROUTINES || props[k] == GL_COMPATIBLE_SUBROUTINES)) {
+      ctx->set_error(GL_INVALID_ENUM,
+                     "glGetProgramResourceiv: property " + hex(props[k]) + " is not an OpenGL ES property");
+      return;
+    }
     if (!append_resource_property(*exe, i, index, props[k], out)) {
       ctx->set_error(GL_INVALID_OPERATION,
                      "glGetProgramResourceiv: property " + hex(props[k]) + " is not valid for this interface");

@@ -17,14 +17,17 @@ enum class Interface {
   UniformBlock,
   StorageBlock,
   BufferVariable,
-  AtomicCounterBuffer,  // no names
-  ProgramInput,         // the first stage's inputs (graphics programs; a compute program has none)
-  ProgramOutput,        // the last stage's outputs
-  Empty,                // valid interfaces Bismuth's programs have nothing in (subroutines, transform feedback)
+  AtomicCounterBuffer,       // no names
+  ProgramInput,              // the first stage's inputs (graphics programs; a compute program has none)
+  ProgramOutput,             // the last stage's outputs
+  TransformFeedbackVarying,  // the linked glTransformFeedbackVaryings names (graphics programs)
+  Empty,                     // valid interfaces Bismuth's programs have nothing in (subroutines, TF buffers)
   Invalid,
 };
 
 Interface interface_of(GLenum program_interface);
+// interface_of in `ctx`: OpenGL ES has no subroutine interfaces and no GL_TRANSFORM_FEEDBACK_BUFFER (Invalid there).
+Interface interface_of(const Context* ctx, GLenum program_interface);
 
 // The resource names of `i` in index order (AtomicCounterBuffer: one empty name per buffer).
 std::vector<std::string> resource_names(const Executable& exe, Interface i);

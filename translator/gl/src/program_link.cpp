@@ -83,7 +83,13 @@ void assign_uniform_locations(Executable& exe) {
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
 // storage. On failure the message is the info log.
 Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
-  if (has_graphics_stage(program)) return link_graphics(program);
+  if (has_graphics_stage(program)) return link_graphics(program, ctx->version.es);
+  // GL 4.6 §11.1.2.1: the link fails if "the count specified by TransformFeedbackVaryings is non-zero, but the
+  // program object has no vertex, tessellation evaluation, or geometry shader".
+  if (!program.transform_feedback_varyings.empty()) {
+    return fail("error: transform feedback varyings are given but the program has no vertex, tessellation "
+                "evaluation or geometry shader\n");
+  }
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
   const ShaderObject* spirv_shader = nullptr;
   for (const auto& s : program.attached) {

@@ -346,10 +346,18 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
       v = exe && exe->program.num_waves ? static_cast<GLint>(exe->program.num_waves->num_waves) : 0;
       break;
     case GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH: v = static_cast<GLint>(p->wave_size_hint); break;
+    // GL 4.6 §7.13: the varyings of the last successful link (none for a compute program).
     case GL_TRANSFORM_FEEDBACK_VARYINGS:
-    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH: case GL_PROGRAM_BINARY_LENGTH:
-      v = 0;
+      v = exe && exe->graphics ? static_cast<GLint>(exe->graphics->transform_feedback.size()) : 0;
       break;
+    case GL_TRANSFORM_FEEDBACK_VARYING_MAX_LENGTH:
+      v = exe && exe->graphics ? max_name(exe->graphics->transform_feedback) : 0;
+      break;
+    case GL_TRANSFORM_FEEDBACK_BUFFER_MODE:
+      v = exe && exe->graphics && !exe->graphics->transform_feedback_interleaved ? GL_SEPARATE_ATTRIBS
+                                                                                 : GL_INTERLEAVED_ATTRIBS;
+      break;
+    case GL_PROGRAM_BINARY_LENGTH: v = 0; break;
     case GL_GEOMETRY_VERTICES_OUT: case GL_GEOMETRY_INPUT_TYPE: case GL_GEOMETRY_OUTPUT_TYPE:
     case GL_GEOMETRY_SHADER_INVOCATIONS: case GL_TESS_CONTROL_OUTPUT_VERTICES: case GL_TESS_GEN_MODE:
     case GL_TESS_GEN_SPACING: case GL_TESS_GEN_VERTEX_ORDER: case GL_TESS_GEN_POINT_MODE: {

@@ -2,8 +2,8 @@
 // debug-output state and GL_COMPUTE_PROGRAM_NV (assembly programs).
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <iterator>
 
 #include "gl_internal.hpp"
@@ -19,7 +19,9 @@ struct Values {
   void set_bool(bool b) { set(b ? 1 : 0), is_boolean = true; }
 };
 
-GLint name_of(const std::shared_ptr<BufferObject>& b) { return b ? static_cast<GLint>(b->name) : 0; }
+GLint name_of(const std::shared_ptr<BufferObject>& b) {
+  return b ? static_cast<GLint>(b->name) : 0;
+}
 
 int64_t timestamp_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -40,6 +42,7 @@ bool desktop_only_state(GLenum pname) {
     case GL_QUERY_BUFFER_BINDING:
     case GL_TIMESTAMP:
     case GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB:
+    case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS:  // ARB_transform_feedback3's, not in ES 3.2's tables
     case GL_PROGRAM_ERROR_POSITION_ARB:
     case GL_COMPUTE_PROGRAM_NV: return true;
     default: return false;
@@ -63,17 +66,46 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       out.set(c.max_variable_group_invocations);
       return true;
     case GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: out.set(c.max_shared_memory); return true;
-    case GL_MAX_COMPUTE_UNIFORM_BLOCKS: out.set(14); return true;
+    case GL_MAX_VERTEX_UNIFORM_BLOCKS:
+    case GL_MAX_TESS_CONTROL_UNIFORM_BLOCKS:
+    case GL_MAX_TESS_EVALUATION_UNIFORM_BLOCKS:
+    case GL_MAX_GEOMETRY_UNIFORM_BLOCKS:
+    case GL_MAX_FRAGMENT_UNIFORM_BLOCKS:
+    case GL_MAX_COMPUTE_UNIFORM_BLOCKS: out.set(translator::GlStageBlockLimits::kUniformBlocks); return true;
+    case GL_MAX_VERTEX_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_TESS_CONTROL_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_TESS_EVALUATION_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_GEOMETRY_SHADER_STORAGE_BLOCKS:
+    case GL_MAX_FRAGMENT_SHADER_STORAGE_BLOCKS:
+      out.set(translator::GlStageBlockLimits::kShaderStorageBlocks);
+      return true;
     // Uniform blocks of all stages of a program together: GL 4.6's minimum 70 (ES 3.2: 60). A program here has one
     // stage, whose MAX_COMPUTE_UNIFORM_BLOCKS is the bound a program meets first.
-    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(70); return true;
+    case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(translator::GlStageBlockLimits::kCombinedUniformBlocks); return true;
     case GL_MAX_COMPUTE_UNIFORM_COMPONENTS: out.set(4096); return true;
     case GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS: out.set(4096 + 14 * 16384 / 4); return true;
+    // Every stage has compute's atomic counters (GL 4.6 Table 23.57; the graphics stages compile against them).
+    case GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS:
+    case GL_MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS:
+    case GL_MAX_TESS_EVALUATION_ATOMIC_COUNTER_BUFFERS:
+    case GL_MAX_GEOMETRY_ATOMIC_COUNTER_BUFFERS:
+    case GL_MAX_FRAGMENT_ATOMIC_COUNTER_BUFFERS:
     case GL_MAX_COMPUTE_ATOMIC_COUNTER_BUFFERS:
-    case GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS: out.set(GlBindingMap::kMaxAtomicCounterBufferBindings); return true;
-    case GL_MAX_COMPUTE_ATOMIC_COUNTERS:
-    case GL_MAX_COMBINED_ATOMIC_COUNTERS: out.set(1024); return true;
+      out.set(translator::GlAtomicCounterLimits::kPerStageBuffers);
+      return true;
+    case GL_MAX_COMBINED_ATOMIC_COUNTER_BUFFERS:
+      out.set(translator::GlAtomicCounterLimits::kCombinedBuffers);
+      return true;
+    case GL_MAX_VERTEX_ATOMIC_COUNTERS:
+    case GL_MAX_TESS_CONTROL_ATOMIC_COUNTERS:
+    case GL_MAX_TESS_EVALUATION_ATOMIC_COUNTERS:
+    case GL_MAX_GEOMETRY_ATOMIC_COUNTERS:
+    case GL_MAX_FRAGMENT_ATOMIC_COUNTERS:
+    case GL_MAX_COMPUTE_ATOMIC_COUNTERS: out.set(translator::GlAtomicCounterLimits::kPerStageCounters); return true;
+    case GL_MAX_COMBINED_ATOMIC_COUNTERS: out.set(translator::GlAtomicCounterLimits::kCombinedCounters); return true;
     case GL_MAX_ATOMIC_COUNTER_BUFFER_SIZE: out.set(32768); return true;
+    case GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS:
+    case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: out.set(kMaxTransformFeedbackSeparateAttribs); return true;
     case GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS:
     case GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS: out.set(16); return true;
     // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8); a program here has a compute
@@ -209,8 +241,12 @@ void get(const char* func, GLenum pname, T* data) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   Values v;
   if (!get_state(ctx, pname, v)) {
-    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": unknown or indexed-only pname 0x" +
-                                        [&] { char b[16]; std::snprintf(b, sizeof b, "%04X", pname); return std::string(b); }());
+    ctx->set_error(
+        GL_INVALID_ENUM, std::string(func) + ": unknown or indexed-only pname 0x" + [&] {
+          char b[16];
+          std::snprintf(b, sizeof b, "%04X", pname);
+          return std::string(b);
+        }());
     return;
   }
   if (data == nullptr) return;
@@ -263,9 +299,7 @@ GLAPI const GLubyte* APIENTRY glGetString(GLenum name) {
       s = ctx->extensions_string.c_str();
       break;
     case GL_PROGRAM_ERROR_STRING_ARB: s = ctx->program_error_string.c_str(); break;
-    default:
-      ctx->set_error(GL_INVALID_ENUM, "glGetString: invalid name " + hex(name));
-      return nullptr;
+    default: ctx->set_error(GL_INVALID_ENUM, "glGetString: invalid name " + hex(name)); return nullptr;
   }
   return reinterpret_cast<const GLubyte*>(s);
   BISMUTH_GL_END(nullptr)
@@ -347,11 +381,21 @@ GLAPI GLenum APIENTRY glGetGraphicsResetStatus(void) {
   BISMUTH_GL_END(GL_NO_ERROR)
 }
 
-GLAPI void APIENTRY glGetIntegerv(GLenum pname, GLint* data) { get("glGetIntegerv", pname, data); }
-GLAPI void APIENTRY glGetInteger64v(GLenum pname, GLint64* data) { get("glGetInteger64v", pname, data); }
-GLAPI void APIENTRY glGetBooleanv(GLenum pname, GLboolean* data) { get("glGetBooleanv", pname, data); }
-GLAPI void APIENTRY glGetFloatv(GLenum pname, GLfloat* data) { get("glGetFloatv", pname, data); }
-GLAPI void APIENTRY glGetDoublev(GLenum pname, GLdouble* data) { get("glGetDoublev", pname, data); }
+GLAPI void APIENTRY glGetIntegerv(GLenum pname, GLint* data) {
+  get("glGetIntegerv", pname, data);
+}
+GLAPI void APIENTRY glGetInteger64v(GLenum pname, GLint64* data) {
+  get("glGetInteger64v", pname, data);
+}
+GLAPI void APIENTRY glGetBooleanv(GLenum pname, GLboolean* data) {
+  get("glGetBooleanv", pname, data);
+}
+GLAPI void APIENTRY glGetFloatv(GLenum pname, GLfloat* data) {
+  get("glGetFloatv", pname, data);
+}
+GLAPI void APIENTRY glGetDoublev(GLenum pname, GLdouble* data) {
+  get("glGetDoublev", pname, data);
+}
 GLAPI void APIENTRY glGetIntegeri_v(GLenum target, GLuint index, GLint* data) {
   get_indexed_value("glGetIntegeri_v", target, index, data);
 }

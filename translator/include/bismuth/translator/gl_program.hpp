@@ -50,6 +50,26 @@ struct GlBindingMap {
   static constexpr uint32_t kDefaultUniformBlockBinding = kAtomicCounterBufferBase + kMaxAtomicCounterBufferBindings;
 };
 
+// Atomic counters each stage may use (GL 4.6 Table 23.57: MAX_<STAGE>_ATOMIC_COUNTERS,
+// MAX_<STAGE>_ATOMIC_COUNTER_BUFFERS and their MAX_COMBINED_ forms). Counters are storage-buffer words, so every
+// stage gets what compute gets; glslang enforces them at compile (TBuiltInResource), glGet* reports them.
+struct GlAtomicCounterLimits {
+  static constexpr uint32_t kPerStageCounters = 1024;
+  static constexpr uint32_t kCombinedCounters = 1024;
+  static constexpr uint32_t kPerStageBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
+  static constexpr uint32_t kCombinedBuffers = GlBindingMap::kMaxAtomicCounterBufferBindings;
+};
+
+// Uniform and shader storage blocks each stage may use (GL 4.6 Table 23.57-23.62: MAX_<STAGE>_UNIFORM_BLOCKS,
+// MAX_<STAGE>_SHADER_STORAGE_BLOCKS, MAX_COMBINED_*): compute's numbers for every stage. The graphics link checks
+// them (glslang 12 does not); glGet* reports them.
+struct GlStageBlockLimits {
+  static constexpr uint32_t kUniformBlocks = 14;
+  static constexpr uint32_t kCombinedUniformBlocks = 70;
+  static constexpr uint32_t kShaderStorageBlocks = 16;
+  static constexpr uint32_t kCombinedShaderStorageBlocks = 16;
+};
+
 // SpecIds a variable-group-size program's size is specialised through (x, y, z). High enough not to meet the
 // small constant_id values GLSL programs use.
 inline constexpr std::array<uint32_t, 3> kVariableGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
@@ -118,6 +138,10 @@ struct GlUniform {
   // The declared location (`layout(location = N)`; every ARB_gl_spirv uniform, which has no name); -1: the link
   // assigns one (the GL shim's program_link.cpp).
   int32_t location = -1;
+  // The stages that reference it in a program of graphics stages (GL_REFERENCED_BY_*_SHADER): bit k for
+  // ShaderStage k (vertex 0 ... fragment 4), as glslang's reflection masks stages. Unused (0) in compute programs,
+  // whose resources are all referenced by the compute stage.
+  uint32_t stages = 0;
 };
 
 // A member of a uniform block (a GL_UNIFORM resource) or a buffer variable of a shader storage block
@@ -135,6 +159,7 @@ struct GlBlockMember {
   bool row_major = false;
   uint32_t top_level_array_size = 1;  // buffer variables only: 0 for an unsized top-level array
   uint32_t top_level_array_stride = 0;
+  uint32_t stages = 0;  // GL_REFERENCED_BY_*: as GlUniform::stages
 };
 
 // A uniform or shader-storage block, or an atomic-counter buffer, with its GL and Vulkan bindings.
@@ -143,6 +168,7 @@ struct GlBufferBinding {
   uint32_t gl_binding = 0;
   uint32_t vk_binding = 0;  // index into GlLinkedProgram::resources (its descriptor)
   uint32_t min_size = 0;    // bytes the shader reads or writes at fixed offsets (a runtime array counts as 0)
+  uint32_t stages = 0;      // GL_REFERENCED_BY_*: as GlUniform::stages
 };
 
 enum class GlResourceKind { ShaderStorageBuffer, UniformBuffer, AtomicCounterBuffer, DefaultUniformBlock };
@@ -158,6 +184,7 @@ struct GlAtomicCounter {
   uint32_t gl_binding = 0;
   uint32_t offset = 0;
   uint32_t array_size = 1;
+  uint32_t stages = 0;  // GL_REFERENCED_BY_*: as GlUniform::stages
 };
 
 struct GlLinkedProgram {

@@ -63,6 +63,7 @@ struct GlStageVariable {
   int32_t location = -1;    // the layout(location) the shader declared; -1 when none was (the GL linker would
                             // assign one: Bismuth does not, point 8's queries decide what to report)
   uint32_t array_size = 1;  // elements (1 for non-arrays)
+  bool patch = false;       // a per-patch variable (`patch out`, gl_TessLevel*): GL_IS_PER_PATCH
 };
 
 // The layouts glGetProgramiv reports for the geometry and tessellation stages (GL 4.6 §7.13), as GL enum values;
@@ -79,6 +80,16 @@ struct GlStageLayouts {
   bool tess_gen_point_mode = false;           // TESS_GEN_POINT_MODE
 };
 
+// A transform feedback varying (glTransformFeedbackVaryings, GL 4.6 §11.1.2.1) as the link resolved it: an output
+// of the last vertex processing stage, an element of one ("a[2]"), or one of the special names gl_NextBuffer and
+// gl_SkipComponents1..4 (type 0 = GL_NONE).
+struct GlTransformFeedbackVarying {
+  std::string name;         // as the application gave it
+  uint32_t gl_type = 0;     // GL_FLOAT_VEC4, ...; 0 for the special names
+  uint32_t array_size = 1;  // elements captured (a whole array: its size); gl_NextBuffer 0, gl_SkipComponentsN N
+  uint32_t bytes = 0;       // bytes it takes in the buffer (gl_SkipComponentsN: 4 N)
+};
+
 struct GlGraphicsProgram {
   bool has(ShaderStage stage) const;
   std::vector<ShaderStage> stages;  // the stages present, in pipeline order
@@ -89,11 +100,17 @@ struct GlGraphicsProgram {
   // uniforms (laid out for the shim's CPU copy: a 16-byte slot per vector, std140 matrices), uniform blocks with
   // their members, storage blocks with their buffer variables. Only these lists are filled (no SPIR-V).
   GlLinkedProgram interface;
-  std::string info_log;                  // warnings of a successful link
+  std::vector<GlTransformFeedbackVarying> transform_feedback;  // in the order glTransformFeedbackVaryings gave them
+  bool transform_feedback_interleaved = true;                  // the buffer mode they were linked with
+  std::string info_log;                                        // warnings of a successful link
 };
 
 struct GlGraphicsLinkOptions {
   bool separable = false;  // GL_PROGRAM_SEPARABLE: tessellation and geometry stages need no vertex shader
+  bool es = false;         // an OpenGL ES context: a program that is not separable needs a vertex and a fragment shader
+  // glTransformFeedbackVaryings' names and buffer mode (GL_INTERLEAVED_ATTRIBS: true), checked at link.
+  std::vector<std::string> transform_feedback_varyings;
+  bool interleaved = true;
 };
 
 // glLinkProgram for a program whose shaders are all of graphics stages. On failure the message is the GL info log
