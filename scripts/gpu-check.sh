@@ -9,7 +9,7 @@ logs="$out/logs"  # packed into logs.tgz at the end: the device tool returns at 
 mkdir -p "$logs"
 source .gpu/gpu-env.sh > "$logs/gpu.txt" 2>&1
 export VK_ADD_LAYER_PATH=$PWD/.gpu/layers BISMUTH_TEST_BIN_DIR=$PWD/.gpu/bin
-export BISMUTH_CORPUS_DIR=$PWD/tests/data/corpus/nvidia-h100
+export BISMUTH_CORPUS_DIR=$PWD/tests/data/corpus/nvidia-h100 BISMUTH_NUM_WAVES_SHADER_DIR=$PWD/examples/num_waves
 export BISMUTH_TEST_LAYER_DIR=$PWD/.gpu/layer_vk_layer BISMUTH_TEST_SPY_LAYER_DIR=$PWD/.gpu/tests_layer_vk_layer
 bin=.gpu/bin
 summary="$out/summary.txt"
@@ -62,6 +62,10 @@ if [[ -f .gpu-lavapipe/lvp_icd.json ]]; then
     --front both --json "$logs/run_devices_all.json" --junit "$logs/run_devices_all.xml"
 fi
 [[ -x $bin/egl_compute ]] && BISMUTH_VALIDATION=1 step egl_compute "$bin/egl_compute"
+# The numWaves proposal's examples (GLSL and HLSL) against their CPU references, and its cases through bismuth run.
+[[ -x $bin/num_waves_examples ]] && BISMUTH_VALIDATION=1 step num_waves_examples "$bin/num_waves_examples" \
+  examples/num_waves
+BISMUTH_VALIDATION=1 step run_num_waves "$bin/bismuth" run examples/num_waves/cases --device gpu --front all
 [[ -x $bin/egl_compute_system ]] && step egl_compute_system "$bin/egl_compute_system"
 # Benchmarks: NVIDIA's own shader disk cache off so that "cold" is cold and disk-warm comes from Bismuth's file.
 export __GL_SHADER_DISK_CACHE=0 BISMUTH_CACHE_DIR=off

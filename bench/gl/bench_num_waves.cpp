@@ -35,8 +35,10 @@ constexpr uint32_t kWidth = 4096, kHeight = 4096, kTileWidth = 8;
   std::exit(1);
 }
 
+// The shaders of examples/num_waves: BISMUTH_NUM_WAVES_SHADER_DIR, else the folder the benchmark was built from.
 std::string read_shader(const char* name) {
-  std::ifstream in(std::string(BENCH_NUM_WAVES_SHADER_DIR) + "/" + name);
+  const char* dir = std::getenv("BISMUTH_NUM_WAVES_SHADER_DIR");
+  std::ifstream in(std::string(dir != nullptr ? dir : BENCH_NUM_WAVES_SHADER_DIR) + "/" + name);
   if (!in) die(std::string("cannot read ") + name);
   std::stringstream text;
   text << in.rdbuf();

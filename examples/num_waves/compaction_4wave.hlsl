@@ -6,7 +6,8 @@
 RWStructuredBuffer<uint> GBuffer : register(u0);
 RWStructuredBuffer<uint> CountBufferUAV : register(u1);
 RWStructuredBuffer<uint> DataBufferUAV : register(u2);
-cbuffer Params : register(b0) { uint image_width; };
+// b3, not b0: glslang gives register(uN) and register(bN) the same Vulkan binding N, and Vulkan needs them apart.
+cbuffer Params : register(b3) { uint image_width; };
 
 // used first to sum the number of outputs per wave, then as the per wave write offset
 groupshared uint g_waveStore[GetGroupNumWaves() - 1];

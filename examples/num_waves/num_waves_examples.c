@@ -8,8 +8,8 @@
  * The application sizes the compaction's dispatch from GL_COMPUTE_WAVE_SIZE_BISMUTH, as the proposal intends.
  *
  * Usage: num_waves_examples [SHADER_DIR]   (default: the folder this file was built from)
- * Exit code: 0 every example matched, 1 a mismatch, a GL error or a Vulkan validation message, 2 no usable EGL/GL, 77 the device cannot run
- * wave-sized programs (no subgroup operations in compute shaders). */
+ * Exit code: 0 every example matched, 1 a mismatch, a GL error or a Vulkan validation message, 2 no usable EGL/GL, 77
+ * the device cannot run wave-sized programs (no subgroup operations in compute shaders). */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -208,13 +208,13 @@ static int run_compaction_example(const char* file, const char* entry) {
   GLuint counter = make_buffer(1, sizeof count, &count);
   GLuint out = make_buffer(2, sizeof data, data);
   glUseProgram(program);
-  GLuint params = 0; /* HLSL's cbuffer Params : register(b0); GLSL's default-block uniform */
+  GLuint params = 0; /* HLSL's cbuffer Params : register(b3); GLSL's default-block uniform */
   if (entry != NULL) {
     const uint32_t block[4] = {IMAGE_WIDTH, 0, 0, 0};
     glGenBuffers(1, &params);
     glBindBuffer(GL_UNIFORM_BUFFER, params);
     glBufferData(GL_UNIFORM_BUFFER, sizeof block, block, GL_STATIC_DRAW);
-    glBindBufferBase(GL_UNIFORM_BUFFER, 0, params);
+    glBindBufferBase(GL_UNIFORM_BUFFER, 3, params);
   } else {
     glUniform1ui(glGetUniformLocation(program, "image_width"), IMAGE_WIDTH);
   }
@@ -302,8 +302,9 @@ int main(int argc, char** argv) {
     fprintf(stderr, "num_waves_examples: no EGL display (error 0x%x)\n", (unsigned)eglGetError());
     return 2;
   }
-  const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 6,
-                            EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+  const EGLint attribs[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 6, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   EGLContext context = eglCreateContext(display, (EGLConfig)0, EGL_NO_CONTEXT, attribs);
   if (context == EGL_NO_CONTEXT || !eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
     fprintf(stderr, "num_waves_examples: no GL 4.6 context (error 0x%x)\n", (unsigned)eglGetError());

@@ -57,9 +57,9 @@ TEST_CASE("bismuth compile x.hlsl -E entry: the proposal's examples, in the num_
     const char* entry;
     const char* note;
   };
-  const Case cases[] = {{"tile_min_max_1wave.hlsl", "ComputeMinMaxZ", "num_waves: 1 wave of size 8..64"},
-                        {"tile_min_max_2waves.hlsl", "ComputeMinMaxZ", "num_waves: 2 waves of size 8..32"},
-                        {"compaction_4waves.hlsl", "main", "num_waves: 4 waves of size 16..64"}};
+  const Case cases[] = {{"tile_minmax_1wave.hlsl", "ComputeMinMaxZ", "num_waves: 1 wave of size 8..64"},
+                        {"tile_minmax_2wave.hlsl", "ComputeMinMaxZ", "num_waves: 2 waves of size 8..32"},
+                        {"compaction_4wave.hlsl", "Main", "num_waves: 4 waves of size 8..64"}};
   for (const Case& c : cases) {
     INFO(c.file);
     const std::string output = (s.dir / "out.spv").string();
@@ -97,7 +97,7 @@ TEST_CASE("bismuth compile --language hlsl, plain [numthreads] HLSL, and HLSL er
 
 TEST_CASE("bismuth compile: GLSL num_waves shaders") {
   Scratch s;
-  for (const char* file : {"tile_min_max_1wave.comp", "tile_min_max_2waves.comp", "compaction_4waves.comp"}) {
+  for (const char* file : {"tile_minmax_1wave.comp", "tile_minmax_2wave.comp", "compaction_4wave.comp"}) {
     INFO(file);
     const std::string output = (s.dir / "glsl.spv").string();
     auto result = run_process({cli(), "compile", example(file), "-o", output});
@@ -120,18 +120,19 @@ TEST_CASE("bismuth compile --wave-size checks the wave size against the program'
   // [wave_size_min, wave_size_max].
   Scratch s;
   const std::string output = (s.dir / "w.spv").string();
-  for (const char* size : {"24", "8", "128"}) {
-    auto result = run_process({cli(), "compile", example("compaction_4waves.hlsl"), "-o", output, "--wave-size", size});
+  for (const char* size : {"24", "4", "128"}) {
+    auto result = run_process(
+        {cli(), "compile", example("compaction_4wave.hlsl"), "-E", "Main", "-o", output, "--wave-size", size});
     INFO(size);
     CHECK(result.exit_code != 0);
-    CHECK_THAT(result.err, Catch::Contains("not a power of two within the program's range (4 waves of size 16..64)"));
+    CHECK_THAT(result.err, Catch::Contains("not a power of two within the program's range (4 waves of size 8..64)"));
   }
   const auto fixed = s.write("fixed.hlsl", "[numthreads(8, 1, 1)]\nvoid main() {}\n");
   auto not_num_waves = run_process({cli(), "compile", fixed, "-o", output, "--wave-size", "32"});
   CHECK(not_num_waves.exit_code != 0);
   CHECK_THAT(not_num_waves.err, Catch::Contains("does not declare num_waves"));
-  auto specialized =
-      run_process({cli(), "compile", example("compaction_4waves.hlsl"), "-o", output, "--wave-size", "32", "--disasm"});
+  auto specialized = run_process({cli(), "compile", example("compaction_4wave.hlsl"), "-E", "Main", "-o", output,
+                                  "--wave-size", "32", "--disasm"});
   INFO(specialized.err);
   REQUIRE(specialized.exit_code == 0);
   // 4 waves of 32: the group size (128, 1, 1) whatever form the module states it in.

@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "bismuth/spirv_patch/validate.hpp"
@@ -161,12 +162,12 @@ TEST_CASE("hlsl: plain [numthreads] compute shaders compile as glslang compiles 
 }
 
 TEST_CASE("hlsl: the proposal's three examples compile to valid modules") {
-  const HlslComputeModule one = compile_valid(read_example("tile_min_max_1wave.hlsl"), "ComputeMinMaxZ");
+  const HlslComputeModule one = compile_valid(read_example("tile_minmax_1wave.hlsl"), "ComputeMinMaxZ");
   CHECK(*one.num_waves == NumWavesDeclaration{1, 8, 64, 0});
-  const HlslComputeModule two = compile_valid(read_example("tile_min_max_2waves.hlsl"), "ComputeMinMaxZ");
+  const HlslComputeModule two = compile_valid(read_example("tile_minmax_2wave.hlsl"), "ComputeMinMaxZ");
   CHECK(*two.num_waves == NumWavesDeclaration{2, 8, 32, 0});
-  const HlslComputeModule four = compile_valid(read_example("compaction_4waves.hlsl"));
-  CHECK(*four.num_waves == NumWavesDeclaration{4, 16, 64, 0});
+  const HlslComputeModule four = compile_valid(read_example("compaction_4wave.hlsl"), "Main");
+  CHECK(*four.num_waves == NumWavesDeclaration{4, 8, 64, 0});
   CHECK_THAT(disassembly(four.words), Catch::Contains("OpTypeArray %uint %uint_3"));
   CHECK_THAT(disassembly(four.words), Catch::Contains("OpAtomicIAdd"));
 }
@@ -215,4 +216,38 @@ TEST_CASE("hlsl in the GL front: GlShader from HLSL, linked, with GL binding poi
   auto glsl = GlShader::compile("#version 450\nuint helper() { return 1u; }\n");
   std::vector<std::shared_ptr<const GlShader>> mixed{shader, glsl};
   CHECK_FALSE(link_gl_program(mixed));
+}
+
+TEST_CASE("hlsl in the GL front: buffers of one element type are separate blocks, each at its own register") {
+  // glslang gives every RWStructuredBuffer<uint> one shared struct type (named after the first), so the GL link
+  // finds an HLSL buffer's variable by the variable's name: each register(uN) is GL shader-storage binding N with a
+  // Vulkan descriptor of its own.
+  const std::string source =
+      "RWStructuredBuffer<uint> Counts : register(u1);\n"
+      "RWStructuredBuffer<uint> Items : register(u2);\n"
+      "cbuffer Params : register(b3) { uint width; };\n"
+      "[numthreads(8, 1, 1)]\n"
+      "void main(uint3 id : SV_DispatchThreadID) {\n"
+      "  uint at;\n"
+      "  InterlockedAdd(Counts[0], 1, at);\n"
+      "  Items[at] = id.x + width;\n"
+      "}\n";
+  auto shader = GlShader::compile(source, {.language = GlShaderLanguage::Hlsl});
+  INFO(shader->info_log());
+  REQUIRE(shader->ok());
+  std::vector<std::shared_ptr<const GlShader>> shaders{shader};
+  auto linked = link_gl_program(shaders);
+  if (!linked) FAIL(linked.error().message);
+  std::map<uint32_t, std::string> storage;
+  std::set<uint32_t> descriptors;
+  for (const GlBufferBinding& b : linked->storage_blocks) {
+    storage[b.gl_binding] = b.name;
+    descriptors.insert(b.vk_binding);
+  }
+  CHECK(storage == std::map<uint32_t, std::string>{{1, "Counts"}, {2, "Items"}});
+  CHECK(descriptors.size() == 2);
+  REQUIRE(linked->uniform_blocks.size() == 1);
+  CHECK(linked->uniform_blocks[0].gl_binding == 3);
+  auto valid = bismuth::spirv_patch::validate(linked->spirv, TargetEnv::Vulkan1_1);
+  if (!valid) FAIL(valid.error().message);
 }

@@ -307,11 +307,11 @@ TEST_CASE("num_waves: linking") {
 }
 
 TEST_CASE("num_waves: the proposal's three examples, ported to GLSL, compile to valid modules") {
-  const GlLinkedProgram one = link_valid(read_example("tile_min_max_1wave.comp"));
+  const GlLinkedProgram one = link_valid(read_example("tile_minmax_1wave.comp"));
   CHECK(*one.num_waves == NumWavesDeclaration{1, 8, 64, 0});
-  const GlLinkedProgram two = link_valid(read_example("tile_min_max_2waves.comp"));
+  const GlLinkedProgram two = link_valid(read_example("tile_minmax_2wave.comp"));
   CHECK(*two.num_waves == NumWavesDeclaration{2, 8, 32, 0});
-  const GlLinkedProgram four = link_valid(read_example("compaction_4waves.comp"));
-  CHECK(*four.num_waves == NumWavesDeclaration{4, 16, 64, 0});
-  CHECK(four.shared_memory_bytes == 2 * 3 * 4);  // two shared uint[gl_NumWaves - 1u]
+  const GlLinkedProgram four = link_valid(read_example("compaction_4wave.comp"));
+  CHECK(*four.num_waves == NumWavesDeclaration{4, 8, 64, 0});
+  CHECK(four.shared_memory_bytes == 3 * 4);  // shared uint wave_store[gl_NumWaves - 1]
 }

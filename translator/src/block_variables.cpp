@@ -55,7 +55,8 @@ Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>
       array_size *= std::max<uint32_t>(1, constant_value(module, module.words(*def)[3]));
       type = module.words(*def)[2];
     }
-    BlockVariable v{w[2], names.count(type) ? names[type] : std::string(), BlockStorage::ShaderStorage, array_size};
+    BlockVariable v{w[2], names.count(type) ? names[type] : std::string(),
+                    names.count(w[2]) ? names[w[2]] : std::string(), BlockStorage::ShaderStorage, array_size};
     if (storage_class == spv::StorageClass::Uniform) {
       if (uniform_blocks.count(type)) {
         v.storage = BlockStorage::Uniform;

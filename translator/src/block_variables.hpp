@@ -17,6 +17,9 @@ enum class BlockStorage { ShaderStorage, Uniform };
 struct BlockVariable {
   uint32_t variable = 0;   // OpVariable result id
   std::string block_name;  // OpName of the block's struct type ("SSBO", "gl_DefaultUniformBlock", ...)
+  // OpName of the variable: GLSL's instance name (often empty); an HLSL buffer's resource name, which is what
+  // reflection calls it, since glslang gives resources of one type one shared struct type (a cbuffer's is empty).
+  std::string variable_name;
   BlockStorage storage = BlockStorage::ShaderStorage;
   uint32_t array_size = 1;  // descriptors: elements of an array of blocks, 1 otherwise
 };

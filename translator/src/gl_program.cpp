@@ -333,12 +333,16 @@ std::string link_error(std::string text) {
 // inactive resources (not statically used, so not reflected) need no descriptor, only binding numbers after the
 // active ones. A program needs only as many descriptors as it uses: push-descriptor set layouts are limited to
 // maxPushDescriptors (32 on common drivers).
-Status assign_compact_bindings(GlLinkedProgram& linked) {
+Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
   auto variables = block_variables(linked.spirv);
   if (!variables) return variables.error();
+  // A GLSL block is named by its type (the instance name is optional); an HLSL buffer resource by its variable, whose
+  // type glslang shares with every resource of the same element type (RWStructuredBuffer<uint> A, B: one struct "A"),
+  // and an HLSL cbuffer (an unnamed variable) by its type.
   auto find = [&](BlockStorage storage, const std::string& name) -> const BlockVariable* {
     for (const BlockVariable& v : *variables) {
-      if (v.storage == storage && v.block_name == name) return &v;
+      if (v.storage == storage && (hlsl && !v.variable_name.empty() ? v.variable_name : v.block_name) == name)
+        return &v;
     }
     return nullptr;
   };
@@ -487,7 +491,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   }
   reflect_program_interface(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
-  if (Status bound = assign_compact_bindings(linked); !bound) return fail(link_error(bound.error().message));
+  if (Status bound = assign_compact_bindings(linked, hlsl); !bound) return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();
   return linked;
 }

@@ -23,20 +23,34 @@ VkDescriptorType descriptor_type(translator::GlResourceKind kind) {
 
 uint32_t scalar_bytes(uint32_t gl_type) {
   switch (gl_type) {
-    case GL_DOUBLE: case GL_DOUBLE_VEC2: case GL_DOUBLE_VEC3: case GL_DOUBLE_VEC4: return 8;
+    case GL_DOUBLE:
+    case GL_DOUBLE_VEC2:
+    case GL_DOUBLE_VEC3:
+    case GL_DOUBLE_VEC4: return 8;
     default: return 4;
   }
 }
 
 uint32_t components(uint32_t gl_type) {
   switch (gl_type) {
-    case GL_FLOAT_VEC2: case GL_INT_VEC2: case GL_UNSIGNED_INT_VEC2: case GL_BOOL_VEC2: case GL_DOUBLE_VEC2: return 2;
-    case GL_FLOAT_VEC3: case GL_INT_VEC3: case GL_UNSIGNED_INT_VEC3: case GL_BOOL_VEC3: case GL_DOUBLE_VEC3: return 3;
-    case GL_FLOAT_VEC4: case GL_INT_VEC4: case GL_UNSIGNED_INT_VEC4: case GL_BOOL_VEC4: case GL_DOUBLE_VEC4: return 4;
+    case GL_FLOAT_VEC2:
+    case GL_INT_VEC2:
+    case GL_UNSIGNED_INT_VEC2:
+    case GL_BOOL_VEC2:
+    case GL_DOUBLE_VEC2: return 2;
+    case GL_FLOAT_VEC3:
+    case GL_INT_VEC3:
+    case GL_UNSIGNED_INT_VEC3:
+    case GL_BOOL_VEC3:
+    case GL_DOUBLE_VEC3: return 3;
+    case GL_FLOAT_VEC4:
+    case GL_INT_VEC4:
+    case GL_UNSIGNED_INT_VEC4:
+    case GL_BOOL_VEC4:
+    case GL_DOUBLE_VEC4: return 4;
     default: return 1;
   }
 }
-
 
 }  // namespace
 
@@ -87,8 +101,9 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   // GL 4.6 §11.1.2.1: the link fails if "the count specified by TransformFeedbackVaryings is non-zero, but the
   // program object has no vertex, tessellation evaluation, or geometry shader".
   if (!program.transform_feedback_varyings.empty()) {
-    return fail("error: transform feedback varyings are given but the program has no vertex, tessellation "
-                "evaluation or geometry shader\n");
+    return fail(
+        "error: transform feedback varyings are given but the program has no vertex, tessellation "
+        "evaluation or geometry shader\n");
   }
   std::vector<std::shared_ptr<const translator::GlShader>> shaders;
   const ShaderObject* spirv_shader = nullptr;
@@ -103,14 +118,15 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
     if (!s->compiled) return fail("error: shader " + std::to_string(s->name) + " has not been compiled");
     shaders.push_back(s->compiled);
   }
-  if (spirv_shader != nullptr && !shaders.empty()) return fail("error: SPIR-V and GLSL shaders cannot be linked together");
-  std::string entry = "main";
+  if (spirv_shader != nullptr && !shaders.empty())
+    return fail("error: SPIR-V and GLSL shaders cannot be linked together");
   // The device's GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: a program over it fails to link (GLSL 4.60 §4.3.8).
   auto linked = spirv_shader ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
                              : translator::link_gl_program(
                                    shaders, {.max_compute_shared_memory_size = ctx->caps.max_shared_memory});
-  if (spirv_shader) entry = spirv_shader->spirv_entry;
   if (!linked) return linked.error();
+  // "main" for GLSL, the HLSL entry function, or glSpecializeShader's entry point.
+  const std::string entry = spirv_shader ? spirv_shader->spirv_entry : linked->entry_point;
   auto exe = std::make_shared<Executable>();
   exe->program = std::move(*linked);
   translator::GlLinkedProgram& p = exe->program;
