@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
+// The fixture first: it asks glcorearb.h for prototypes, which glext_bismuth.h includes too.
+#include "translator/gl/gl_fixture.hpp"
+
 #include "bismuth/gl/glext_bismuth.h"
-#include "translator/gl/gl_fixture.hpp"  // first: it asks glcorearb.h for prototypes
 
 using namespace bismuth::gltest;
 
