@@ -65,7 +65,7 @@ fi
 # The numWaves proposal's examples (GLSL and HLSL) against their CPU references, and its cases through bismuth run.
 [[ -x $bin/num_waves_examples ]] && BISMUTH_VALIDATION=1 step num_waves_examples "$bin/num_waves_examples" \
   examples/num_waves
-BISMUTH_VALIDATION=1 step run_num_waves "$bin/bismuth" run examples/num_waves/cases --device gpu --front all
+BISMUTH_VALIDATION=1 step run_num_waves "$bin/bismuth" run examples/num_waves/cases --device gpu
 [[ -x $bin/egl_compute_system ]] && step egl_compute_system "$bin/egl_compute_system"
 # Benchmarks: NVIDIA's own shader disk cache off so that "cold" is cold and disk-warm comes from Bismuth's file.
 export __GL_SHADER_DISK_CACHE=0 BISMUTH_CACHE_DIR=off

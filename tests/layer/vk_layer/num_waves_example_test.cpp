@@ -1,5 +1,6 @@
 // The numWaves proposal's examples through the Vulkan layer: examples/num_waves/*.hlsl compiled by Bismuth's HLSL
-// front (what `bismuth compile x.hlsl -E ...` writes), a plain Vulkan application creating the pipeline with
+// front and *.comp by its GLSL front with the GL link and pipeline (what `bismuth compile` writes for each), a plain
+// Vulkan application creating the pipeline with
 // VkPipelineShaderStageNumWavesCreateInfoBISMUTH, sizing its dispatch from the committed wave size
 // (vkGetPipelineNumWavesPropertiesBISMUTH), and the results checked against the same CPU references as
 // examples/num_waves/num_waves_examples.c, with the validation layer below Bismuth (zero messages). The compaction
@@ -13,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "bismuth/spirv_patch/pipeline.hpp"
+#include "bismuth/translator/gl_program.hpp"
+#include "bismuth/translator/gl_program_pipeline.hpp"
 #include "bismuth/translator/hlsl_compiler.hpp"
 #include "layer_vulkan.hpp"
 
@@ -23,11 +27,28 @@ namespace {
 
 constexpr uint32_t kWidth = 64, kTile = 8;
 
+// `bismuth compile`'s GLSL path: the GL front's compile and link, then the pipeline gl_program_pipeline describes.
+std::vector<uint32_t> compile_glsl_example(const std::string& source) {
+  auto shader = translator::GlShader::compile(source);
+  INFO(shader->info_log());
+  REQUIRE(shader->ok());
+  std::vector<std::shared_ptr<const translator::GlShader>> shaders{shader};
+  auto linked = translator::link_gl_program(shaders);
+  INFO((linked ? std::string() : linked.error().message));
+  REQUIRE(linked);
+  REQUIRE(linked->num_waves);
+  auto piped = spirv_patch::run_pipeline(linked->spirv, translator::gl_program_pipeline(*linked, CompileTarget{}));
+  INFO((piped ? std::string() : piped.error().message));
+  REQUIRE(piped);
+  return piped->words;
+}
+
 std::vector<uint32_t> compile_example(const std::string& file, const std::string& entry) {
   std::ifstream in(std::string(BISMUTH_SOURCE_DIR) + "/examples/num_waves/" + file);
   REQUIRE(in);
   std::stringstream text;
   text << in.rdbuf();
+  if (file.ends_with(".comp")) return compile_glsl_example(text.str());
   auto module = translator::compile_hlsl_compute(text.str(), {.source_name = file, .entry_point = entry});
   INFO((module ? std::string() : module.error().message));
   REQUIRE(module);
@@ -108,9 +129,11 @@ TEST_CASE("numWaves examples through the layer: the tile min/max kernels match t
     const char* file;
     uint32_t num_waves, min, max;
   };
-  const Case c = GENERATE(Case{"tile_minmax_1wave.hlsl", 1, 8, 64}, Case{"tile_minmax_2wave.hlsl", 2, 8, 32});
+  const Case c = GENERATE(Case{"tile_minmax_1wave.hlsl", 1, 8, 64}, Case{"tile_minmax_2wave.hlsl", 2, 8, 32},
+                          Case{"tile_minmax_1wave.comp", 1, 8, 64}, Case{"tile_minmax_2wave.comp", 2, 8, 32});
   INFO(c.file);
-  Example example(c.file, "ComputeMinMaxZ", c.num_waves, c.min, c.max, 2);
+  const bool glsl = std::string(c.file).ends_with(".comp");
+  Example example(c.file, glsl ? "main" : "ComputeMinMaxZ", c.num_waves, c.min, c.max, 2);
   auto& depth = example.vk.buffer(kWidth * kWidth * 4);
   auto& tiles = example.vk.buffer((kWidth / kTile) * (kWidth / kTile) * 4);
   float* z = reinterpret_cast<float*>(depth.data);
