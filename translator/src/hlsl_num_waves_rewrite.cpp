@@ -5,6 +5,7 @@
 
 #include "glsl_lexer.hpp"
 #include "integer_macros.hpp"
+#include "source_edits.hpp"
 
 namespace bismuth::translator {
 
@@ -56,13 +57,6 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
   result.source = std::string(source);
   const std::vector<GlslToken> tokens = lex_glsl(source);
   const IntegerMacros macros(tokens);
-  // An integer literal, or an object-like macro of one (`#define NUM_WAVES 4`).
-  auto integer_value = [&](const GlslToken& token) -> std::optional<uint64_t> {
-    if (token.kind == GlslToken::Kind::Number) return parse_integer_literal(token.text);
-    if (token.kind != GlslToken::Kind::Identifier) return std::nullopt;
-    auto literal = macros.literal_at(token.text, token.offset);
-    return literal ? parse_integer_literal(*literal) : std::nullopt;
-  };
   auto error = [&](const GlslToken& at, std::string message) {
     result.diagnostics.push_back(
         {Diagnostic::Severity::Error, std::string(source_name), at.line, at.column, std::move(message)});
@@ -128,12 +122,7 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
     }
   }
 
-  struct Replacement {
-    size_t offset;
-    size_t length;
-    std::string text;
-  };
-  std::vector<Replacement> replacements;
+  std::vector<SourceEdit> replacements;
   auto span_of = [&](size_t first, size_t last) {
     const size_t begin = tokens[first].offset;
     return std::pair(begin, tokens[last].offset + tokens[last].text.size() - begin);
@@ -148,7 +137,7 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
   auto single_literal = [&](const std::vector<const GlslToken*>& arg, const GlslToken& name,
                             const char* what) -> std::optional<uint64_t> {
     const GlslToken& at = arg.empty() ? name : *arg.front();
-    auto v = arg.size() == 1 ? integer_value(*arg.front()) : std::nullopt;
+    auto v = arg.size() == 1 ? macros.integer_value(*arg.front()) : std::nullopt;
     if (!v) error(at, "'" + std::string(name.text) + "' takes " + what + " as an integer literal or a macro of one");
     return v;
   };
@@ -258,12 +247,8 @@ HlslNumWavesRewrite rewrite_hlsl_num_waves(std::string_view source, std::string_
   }
   if (result.uses_wave_index) result.preamble += "static uint " + std::string(kSubgroupIdMarker) + ";\n";
 
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
-  for (const Replacement& r : replacements) result.source.replace(r.offset, r.length, r.text);
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  apply_source_edits(result.source, std::move(replacements));
+  sort_by_position(result.diagnostics);
   return result;
 }
 

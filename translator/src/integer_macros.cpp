@@ -22,6 +22,13 @@ IntegerMacros::IntegerMacros(const std::vector<GlslToken>& tokens) {
   }
 }
 
+std::optional<uint64_t> IntegerMacros::integer_value(const GlslToken& token) const {
+  if (token.kind == GlslToken::Kind::Number) return parse_integer_literal(token.text);
+  if (token.kind != GlslToken::Kind::Identifier) return std::nullopt;
+  auto literal = literal_at(token.text, token.offset);
+  return literal ? parse_integer_literal(*literal) : std::nullopt;
+}
+
 std::optional<std::string_view> IntegerMacros::literal_at(std::string_view name, size_t offset) const {
   std::optional<std::string_view> literal;
   for (const Definition& d : definitions_) {

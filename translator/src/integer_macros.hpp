@@ -18,6 +18,8 @@ class IntegerMacros {
   explicit IntegerMacros(const std::vector<GlslToken>& tokens);
   // The literal text `name` stands for at `offset` (the last #define before it, unless #undef'd since).
   std::optional<std::string_view> literal_at(std::string_view name, size_t offset) const;
+  // The value of an integer literal token, or of an identifier that is such a macro at the token's offset.
+  std::optional<uint64_t> integer_value(const GlslToken& token) const;
 
  private:
   struct Definition {

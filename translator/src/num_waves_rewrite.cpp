@@ -5,6 +5,7 @@
 #include "extension_directive.hpp"
 #include "glsl_lexer.hpp"
 #include "integer_macros.hpp"
+#include "source_edits.hpp"
 
 namespace bismuth::translator {
 
@@ -60,24 +61,12 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
   result.preamble = "#define " + std::string(kExtension) + " 1\n";
   const std::vector<GlslToken> tokens = lex_glsl(source);
   const IntegerMacros macros(tokens);
-  // An integer literal, or an object-like macro of one (`#define NUM_WAVES 4`).
-  auto integer_value = [&](const GlslToken& token) -> std::optional<uint64_t> {
-    if (token.kind == GlslToken::Kind::Number) return parse_integer_literal(token.text);
-    if (token.kind != GlslToken::Kind::Identifier) return std::nullopt;
-    auto literal = macros.literal_at(token.text, token.offset);
-    return literal ? parse_integer_literal(*literal) : std::nullopt;
-  };
 
   auto error = [&](const GlslToken& at, std::string message) {
     result.diagnostics.push_back(
         {Diagnostic::Severity::Error, std::string(source_name), at.line, at.column, std::move(message)});
   };
-  struct Replacement {
-    size_t offset;
-    size_t length;
-    std::string text;
-  };
-  std::vector<Replacement> replacements;  // applied back to front so earlier offsets stay valid
+  std::vector<SourceEdit> replacements;  // applied back to front so earlier offsets stay valid
 
   std::vector<const GlslToken*> directive_tokens;
   const ExtensionDirectives directives(tokens, kExtension, &directive_tokens);
@@ -114,7 +103,7 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
       error(value, "'" + std::string(name.text) + "' must be " + what);
       return std::nullopt;
     }
-    auto v = q.end - q.first == 3 ? integer_value(value) : std::nullopt;
+    auto v = q.end - q.first == 3 ? macros.integer_value(value) : std::nullopt;
     if (!v) {
       error(value, "'" + std::string(name.text) + "' must be an integer literal or a macro of one (" + what + ")");
       return std::nullopt;
@@ -261,12 +250,8 @@ NumWavesRewrite rewrite_num_waves(std::string_view source, std::string_view size
       result.preamble += "#define gl_NumWaves " + std::to_string(result.declaration->num_waves) + "u\n";
   }
 
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
-  for (const Replacement& r : replacements) result.source.replace(r.offset, r.length, r.text);
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  apply_source_edits(result.source, std::move(replacements));
+  sort_by_position(result.diagnostics);
   return result;
 }
 

@@ -4,6 +4,7 @@
 
 #include "extension_directive.hpp"
 #include "glsl_lexer.hpp"
+#include "source_edits.hpp"
 
 namespace bismuth::translator {
 
@@ -13,10 +14,10 @@ constexpr std::string_view kExtension = "GL_ARB_compute_variable_group_size";
 
 bool is_type_keyword(std::string_view t) {
   static constexpr std::string_view kTypes[] = {
-      "bool",   "int",    "uint",   "float",  "double", "vec2",    "vec3",    "vec4",    "ivec2",   "ivec3",
-      "ivec4",  "uvec2",  "uvec3",  "uvec4",  "bvec2",  "bvec3",   "bvec4",   "dvec2",   "dvec3",   "dvec4",
-      "mat2",   "mat3",   "mat4",   "dmat2",  "dmat3",  "dmat4",   "int64_t", "uint64_t", "float16_t", "shared",
-      "const",  "highp",  "mediump", "lowp",  "coherent", "volatile", "restrict", "readonly", "writeonly"};
+      "bool",  "int",   "uint",    "float", "double",   "vec2",     "vec3",     "vec4",     "ivec2",     "ivec3",
+      "ivec4", "uvec2", "uvec3",   "uvec4", "bvec2",    "bvec3",    "bvec4",    "dvec2",    "dvec3",     "dvec4",
+      "mat2",  "mat3",  "mat4",    "dmat2", "dmat3",    "dmat4",    "int64_t",  "uint64_t", "float16_t", "shared",
+      "const", "highp", "mediump", "lowp",  "coherent", "volatile", "restrict", "readonly", "writeonly"};
   return std::find(std::begin(kTypes), std::end(kTypes), t) != std::end(kTypes);
 }
 
@@ -41,12 +42,7 @@ VariableGroupSizeRewrite rewrite_variable_group_size(std::string_view source, st
     result.diagnostics.push_back({severity, std::string(source_name), at.line, at.column, std::move(message)});
   };
   // Replacements are applied back to front at the end so earlier offsets stay valid.
-  struct Replacement {
-    size_t offset;
-    size_t length;
-    std::string text;
-  };
-  std::vector<Replacement> replacements;
+  std::vector<SourceEdit> replacements;
 
   std::vector<const GlslToken*> directive_tokens;
   const ExtensionDirectives directives(tokens, kExtension, &directive_tokens);
@@ -78,8 +74,8 @@ VariableGroupSizeRewrite rewrite_variable_group_size(std::string_view source, st
       // Find the closing parenthesis and what the qualifier applies to (`in` for the group size).
       size_t close = i + 2;
       while (close < tokens.size() && tokens[close].text != ")") ++close;
-      const bool applies_to_input = close + 2 < tokens.size() && tokens[close + 1].text == "in" &&
-                                    tokens[close + 2].text == ";";
+      const bool applies_to_input =
+          close + 2 < tokens.size() && tokens[close + 1].text == "in" && tokens[close + 2].text == ";";
       if (!applies_to_input) continue;
       for (size_t k = i + 2; k < close; ++k) {
         const GlslToken& q = tokens[k];
@@ -112,9 +108,10 @@ VariableGroupSizeRewrite rewrite_variable_group_size(std::string_view source, st
         if (t == "]") ++depth;
         if (t == ";" || t == "{" || t == "}") break;
         if (t == "[" && depth-- == 0) {
-          const bool declares = k >= 2 && tokens[k - 1].kind == GlslToken::Kind::Identifier &&
-                                !is_statement_keyword(tokens[k - 2].text) &&
-                                (tokens[k - 2].kind == GlslToken::Kind::Identifier || is_type_keyword(tokens[k - 2].text));
+          const bool declares =
+              k >= 2 && tokens[k - 1].kind == GlslToken::Kind::Identifier &&
+              !is_statement_keyword(tokens[k - 2].text) &&
+              (tokens[k - 2].kind == GlslToken::Kind::Identifier || is_type_keyword(tokens[k - 2].text));
           const bool unnamed = k >= 1 && is_type_keyword(tokens[k - 1].text);  // `uint[gl_LocalGroupSizeARB.x]`
           if (declares || unnamed) {
             diagnose(Diagnostic::Severity::Error, token,
@@ -149,12 +146,8 @@ VariableGroupSizeRewrite rewrite_variable_group_size(std::string_view source, st
     result.declaration = GroupSizeDeclaration::Fixed;
   }
 
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
-  for (const Replacement& r : replacements) result.source.replace(r.offset, r.length, r.text);
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  apply_source_edits(result.source, std::move(replacements));
+  sort_by_position(result.diagnostics);
   return result;
 }
 

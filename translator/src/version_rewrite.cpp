@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "glsl_lexer.hpp"
+#include "source_edits.hpp"
 
 namespace bismuth::translator {
 
@@ -71,10 +72,7 @@ class VersionRewriter {
     if (!is_raised_version(version_)) return std::move(result_);  // 420: glslang compiles it as written
     check_raised_features();
     replace_version();
-    std::stable_sort(result_.diagnostics.begin(), result_.diagnostics.end(),
-                     [](const Diagnostic& a, const Diagnostic& b) {
-                       return a.line != b.line ? a.line < b.line : a.column < b.column;
-                     });
+    sort_by_position(result_.diagnostics);
     return std::move(result_);
   }
 
@@ -223,12 +221,7 @@ class VersionRewriter {
 // applied back to front, so no offset goes stale whatever the widths. The version number is an integer (GLSL
 // 4.60 §3.3): "00150" is 150, as glslang itself reads it; it becomes "420" and spaces.
 std::string set_glslang_version(std::string_view source, int glslang_version, int user_version) {
-  struct Replacement {
-    size_t offset;
-    size_t length;
-    std::string text;
-  };
-  std::vector<Replacement> replacements;
+  std::vector<SourceEdit> replacements;
   auto padded = [](std::string text, size_t width) {
     if (text.size() < width) text.resize(width, ' ');
     return text;
@@ -256,10 +249,8 @@ std::string set_glslang_version(std::string_view source, int glslang_version, in
       }
     }
   }
-  std::sort(replacements.begin(), replacements.end(),
-            [](const Replacement& a, const Replacement& b) { return a.offset > b.offset; });
   std::string result(source);
-  for (const Replacement& r : replacements) result.replace(r.offset, r.length, r.text);
+  apply_source_edits(result, std::move(replacements));
   return result;
 }
 
