@@ -13,15 +13,7 @@
 
 namespace bismuth::gltest::asm_program {
 
-inline bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    const auto* extension = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
-    if (std::strcmp(extension, name) == 0) return true;
-  }
-  return false;
-}
+using bismuth::gltest::has_extension;
 
 // Loads `source` into the program bound to GL_COMPUTE_PROGRAM_NV; returns the GL error.
 inline GLenum load(const std::string& source) {

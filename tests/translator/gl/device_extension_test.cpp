@@ -12,16 +12,6 @@ using namespace bismuth::gltest;
 
 namespace {
 
-bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))), name) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 struct Compiled {
   bool ok = false;

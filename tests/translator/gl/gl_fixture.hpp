@@ -91,6 +91,17 @@ class GlContext {
   std::vector<DebugRecord> messages_;
 };
 
+// `name` is in the current context's GL_EXTENSIONS (glGetStringi).
+inline bool has_extension(const char* name) {
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    const auto* extension = reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)));
+    if (std::string(extension) == name) return true;
+  }
+  return false;
+}
+
 // Compiles and links one compute shader; REQUIREs success and returns the program.
 inline GLuint make_program(const std::string& source) {
   const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);

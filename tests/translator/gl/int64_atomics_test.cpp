@@ -116,16 +116,6 @@ Totals initial_totals(const Inputs& in) {
   return t;
 }
 
-bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))), name) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 void check_results(const Inputs& in, const Totals& init, const Results& r) {
   // Commutative and associative operations: the final value is the fold over every invocation's operand.

@@ -66,16 +66,6 @@ GLuint spirv_program(const std::vector<uint32_t>& words, std::vector<std::pair<G
   return program;
 }
 
-bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))), name) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 }  // namespace
 

@@ -18,14 +18,6 @@ struct Shape {
 constexpr Shape kShapes[] = {{"mat2", 2, 2},   {"mat3", 3, 3},   {"mat4", 4, 4},   {"mat2x3", 2, 3}, {"mat3x2", 3, 2},
                              {"mat2x4", 2, 4}, {"mat4x2", 4, 2}, {"mat3x4", 3, 4}, {"mat4x3", 4, 3}};
 
-bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))), name) == 0) return true;
-  }
-  return false;
-}
 
 // Sets a matrix uniform of `shape` through the matching entry point (program != 0: glProgramUniformMatrix*).
 template <class T>
