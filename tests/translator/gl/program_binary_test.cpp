@@ -8,6 +8,9 @@
 #include <vector>
 
 // The fixture first: it asks glcorearb.h for prototypes, which glext_bismuth.h includes too.
+#include <spirv-tools/libspirv.hpp>
+
+#include "spirv_patch/gl_spirv_modules.hpp"
 #include "translator/gl/gl_fixture.hpp"
 
 #include "bismuth/gl/glext_bismuth.h"
@@ -346,6 +349,76 @@ TEST_CASE("program binaries: a GL_BISMUTH_num_waves program keeps its committed 
   glUseProgram(0);
   glDeleteProgram(program);
   glDeleteProgram(loaded);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("program binaries: an ARB_gl_spirv program and an HLSL program round-trip") {
+  GlContext gl;
+  // ARB_gl_spirv (tests/spirv_patch/gl_spirv_modules.hpp, kDefaultUniforms): uniforms by location only.
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_0);
+  std::vector<uint32_t> words;
+  REQUIRE(tools.Assemble(bismuth::test::gl_spirv::kDefaultUniforms, &words));
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V, words.data(), static_cast<GLsizei>(words.size() * 4));
+  glSpecializeShader(shader, "main", 0, nullptr, nullptr);
+  const GLuint spirv = glCreateProgram();
+  glAttachShader(spirv, shader);
+  glLinkProgram(spirv);
+  glDeleteShader(shader);
+  REQUIRE(program_int(spirv, GL_LINK_STATUS) == GL_TRUE);
+  auto run_spirv = [](GLuint p) {
+    glUseProgram(p);
+    glUniform1ui(0, 3);
+    const GLfloat offs[8] = {0, 10, 0, 0, 0, 20, 0, 0};
+    glUniform4fv(2, 2, offs);
+    glUniform1i(7, 1);
+    const GLuint out = make_buffer(8 * 4);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+    glDispatchCompute(2, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    std::vector<uint32_t> result = read_words(out, 8);
+    glDeleteBuffers(1, &out);
+    return result;
+  };
+  const std::vector<uint32_t> before = run_spirv(spirv);
+  for (uint32_t i = 0; i < 8; ++i) REQUIRE(before[i] == i * 3 + ((i & 1) ? 20 : 10) + 1000);
+  const GLuint spirv_loaded = load(get_binary(spirv).bytes);
+  INFO(info_log(spirv_loaded));
+  REQUIRE(program_int(spirv_loaded, GL_LINK_STATUS) == GL_TRUE);
+  CHECK(describe(spirv_loaded) == describe(spirv));
+  CHECK(run_spirv(spirv_loaded) == before);
+
+  // HLSL (glShaderSourceHLSLBISMUTH) with an entry point of its own name.
+  const char* hlsl =
+      "RWStructuredBuffer<uint> Out : register(u0);\n"
+      "[numthreads(4, 1, 1)] void Entry(uint3 id : SV_DispatchThreadID) { Out[id.x] = id.x * 7 + 1; }\n";
+  const GLuint hlsl_shader = glCreateShader(GL_COMPUTE_SHADER);
+  glShaderSourceHLSLBISMUTH(hlsl_shader, 1, &hlsl, nullptr, "Entry");
+  glCompileShader(hlsl_shader);
+  const GLuint from_hlsl = glCreateProgram();
+  glAttachShader(from_hlsl, hlsl_shader);
+  glLinkProgram(from_hlsl);
+  glDeleteShader(hlsl_shader);
+  INFO(info_log(from_hlsl));
+  REQUIRE(program_int(from_hlsl, GL_LINK_STATUS) == GL_TRUE);
+  auto run_hlsl = [](GLuint p) {
+    glUseProgram(p);
+    const GLuint out = make_buffer(8 * 4);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+    glDispatchCompute(2, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    std::vector<uint32_t> result = read_words(out, 8);
+    glDeleteBuffers(1, &out);
+    return result;
+  };
+  const std::vector<uint32_t> hlsl_before = run_hlsl(from_hlsl);
+  for (uint32_t i = 0; i < 8; ++i) REQUIRE(hlsl_before[i] == i * 7 + 1);
+  const GLuint hlsl_loaded = load(get_binary(from_hlsl).bytes);
+  REQUIRE(program_int(hlsl_loaded, GL_LINK_STATUS) == GL_TRUE);
+  CHECK(run_hlsl(hlsl_loaded) == hlsl_before);
+  glUseProgram(0);
+  for (GLuint p : {spirv, spirv_loaded, from_hlsl, hlsl_loaded}) glDeleteProgram(p);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
