@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "bismuth/spirv_patch/validate.hpp"
+#include "uniforms.hpp"
 #include "variable_size.hpp"
 
 namespace bismuth::gl {
@@ -252,6 +253,11 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
         uint64_t(exe.runtime_variant->push_constant_offset) + 12 > device.max_push_constants_size)
       return fail("the runtime-group-size variant's push constants do not fit the device");
   }
+  // One descriptor per GL binding point at most (and the default uniform block).
+  constexpr size_t kMaxDescriptors = GlBindingMap::kMaxShaderStorageBufferBindings +
+                                     GlBindingMap::kMaxUniformBufferBindings +
+                                     GlBindingMap::kMaxAtomicCounterBufferBindings + 1;
+  if (p.resources.size() > kMaxDescriptors) return fail("the program has more descriptors than GL binding points");
   for (const translator::GlResource& r : p.resources) {
     if (static_cast<uint32_t>(r.kind) > static_cast<uint32_t>(translator::GlResourceKind::DefaultUniformBlock) ||
         r.gl_binding >= max_gl_binding(r.kind))
@@ -287,9 +293,12 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
   if (p.default_uniform_block_size > kMaxDefaultBlockBytes) return fail("the default uniform block is too large");
   for (const auto& u : p.uniforms) {
     const uint64_t elements = std::max<uint32_t>(1, u.array_size);
-    const uint64_t end = uint64_t(u.offset) + (elements - 1) * u.array_stride + 32;  // a dvec4 at most
-    if (u.location < 0 || uint64_t(u.location) + elements > kMaxUniformLocation || end > kMaxDefaultBlockBytes)
-      return fail("a uniform's location or storage is out of range");
+    if (u.location < 0 || uint64_t(u.location) + elements > kMaxUniformLocation)
+      return fail("a uniform's location is out of range");
+    // Every byte glUniform* may write lies inside the block (instantiate sizes the block to default_uniform_block_size
+    // or more).
+    if (uniform_storage_end(u) > p.default_uniform_block_size)
+      return fail("a uniform's storage lies outside the default uniform block");
   }
   switch (p.group_size) {
     case translator::GroupSize::Fixed:
@@ -328,7 +337,10 @@ BinaryFingerprint binary_fingerprint(const Context& ctx) {
   const backend::Device& device = *ctx.device_state.device;
   const backend::DeviceInfo& info = device.info();
   f.driver_version = info.driver_version;
-  if (info.api_version >= VK_API_VERSION_1_1 && device.vki().vkGetPhysicalDeviceProperties2 != nullptr) {
+  // VkPhysicalDeviceIDProperties is Vulkan 1.1's: asked only where the backend could ask for 1.1 properties (it
+  // read a subgroup size, which it reads only when the instance and the device are both 1.1 or later).
+  if (info.api_version >= VK_API_VERSION_1_1 && info.subgroup_size != 0 &&
+      device.vki().vkGetPhysicalDeviceProperties2 != nullptr) {
     VkPhysicalDeviceIDProperties id{};
     id.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
     VkPhysicalDeviceProperties2 properties{};
