@@ -597,14 +597,23 @@ TEST_CASE("program binaries: corrupted binaries with a matching checksum load or
       bytes[kHash + 8 + b] = static_cast<uint8_t>(h.high64 >> (8 * b));
     }
     glProgramBinary(target, GL_PROGRAM_BINARY_FORMAT_BISMUTH, bytes.data(), static_cast<GLsizei>(bytes.size()));
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
     if (program_int(target, GL_LINK_STATUS) == GL_TRUE) {
       ++loaded;
       (void)describe(target);
+      // Every location read and written (under a sanitizer, any access outside the uniform storage shows).
+      GLfloat values[64] = {};
+      for (GLint location = 0; location < 32; ++location) {
+        glGetUniformfv(target, location, values);
+        glProgramUniform1f(target, location, 1.0f);
+        glProgramUniformMatrix4fv(target, location, 1, GL_FALSE, values);
+      }
+      while (glGetError() != GL_NO_ERROR) {
+      }
     } else {
       ++refused;
       CHECK(!info_log(target).empty());
     }
-    REQUIRE_GL_ERROR(GL_NO_ERROR);
   }
   // Most changes land in the SPIR-V and are refused; some (a name, the info log) give a program that still loads.
   INFO("loaded " << loaded << ", refused " << refused);
