@@ -201,6 +201,8 @@ TEST_CASE("program binaries: one binary format in GL 4.6 and OpenGL ES 3.2") {
     REQUIRE_GL_ERROR(GL_NO_ERROR);
     CHECK(n == 1);
     CHECK(static_cast<GLenum>(format) == GL_PROGRAM_BINARY_FORMAT_BISMUTH);
+    // Core since GL 4.1; listed too, as applications that support older contexts look for the extension.
+    CHECK(has_extension("GL_ARB_get_program_binary"));
   }
   // OpenGL ES 3.2 §7.5 has the same queries; an ES context round-trips a program too.
   EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
