@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -159,6 +160,17 @@ struct Executable {
   std::unique_ptr<PrewarmTicket> prewarm;  // variable-size programs: drops queued prewarm compiles with the program
   uint32_t subgroup_size = 0;  // required subgroup size (ballot programs, num_waves programs); 0 = any
   uint32_t wave_size = 0;      // GL_BISMUTH_num_waves: the committed wave size (GL_COMPUTE_WAVE_SIZE_BISMUTH)
+  // What the backend shader is made from besides `program` (GLSL / ARB_gl_spirv programs): the entry point, the
+  // stage flags the wave-size commit chose and the runtime-group-size variant. Kept so that a program binary
+  // (program_binary_format.hpp) can rebuild the shader without the front.
+  std::string entry_point = "main";
+  VkPipelineShaderStageCreateFlags stage_flags = 0;
+  struct RuntimeVariant {
+    std::vector<uint32_t> spirv;
+    uint32_t push_constant_offset = 0;
+    bool exact_only = true;
+  };
+  std::optional<RuntimeVariant> runtime_variant;
   std::vector<Location> locations;
   std::unordered_map<std::string, GLint> location_by_name;
   // The default uniform block: CPU copy written by glUniform*, uploaded in stream order when dirty.

@@ -94,6 +94,55 @@ void assign_uniform_locations(Executable& exe) {
   }
 }
 
+// The backend shader (and its runtime-group-size variant), the prewarm compiles, the default uniform block and the
+// locations of an executable whose program, entry point, stage flags and subgroup size are set: glLinkProgram's last
+// step and glProgramBinary's whole work.
+Status instantiate(Context* ctx, GLuint program_name, Executable& exe) {
+  translator::GlLinkedProgram& p = exe.program;
+  backend::ShaderDesc desc;
+  desc.spirv = p.spirv;
+  desc.entry_point = exe.entry_point;
+  if (p.descriptor_counts.empty()) {
+    for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
+  } else {
+    size_t first = 0;
+    for (uint32_t count : p.descriptor_counts) {
+      desc.layout.bindings.push_back(descriptor_type(p.resources[first].kind));
+      first += count;
+    }
+    desc.layout.counts = p.descriptor_counts;
+  }
+  desc.group_size_spec_ids = p.size_spec_ids;
+  desc.name = "GL program " + std::to_string(program_name);
+  desc.stage_flags = exe.stage_flags;
+  if (exe.runtime_variant) {
+    desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
+        exe.runtime_variant->spirv, exe.runtime_variant->push_constant_offset, exe.runtime_variant->exact_only};
+  }
+  auto shader = backend::Shader::create(*ctx->device_state.device, desc);
+  if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
+  exe.shader = std::move(*shader);
+  if (p.group_size == translator::GroupSize::Variable) {
+    exe.prewarm = prewarm_variable_size(*ctx->device_state.cache, exe.shader, exe.subgroup_size);
+  }
+
+  for (const translator::GlUniform& uniform : p.uniforms) {
+    // Every element glUniform* may write lies inside the block (never past the CPU copy or the buffer).
+    const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
+                         scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
+    p.default_uniform_block_size = std::max(p.default_uniform_block_size, end);
+  }
+  assign_uniform_locations(exe);
+  if (p.default_uniform_block_size > 0) {
+    exe.uniform_data.assign(p.default_uniform_block_size, std::byte{0});
+    auto buffer = backend::Buffer::create(*ctx->device_state.device, p.default_uniform_block_size);
+    if (!buffer) return fail("error: allocating the default uniform block: " + buffer.error().message);
+    exe.uniform_buffer = std::move(*buffer);
+    exe.uniform_dirty = true;
+  }
+  return {};
+}
+
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
 // storage. On failure the message is the info log.
 Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
@@ -155,44 +204,17 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
         piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
   }
   p.spirv = std::move(piped->words);
+  exe->entry_point = entry;
 
-  backend::ShaderDesc desc;
-  desc.spirv = p.spirv;
-  desc.entry_point = entry;
-  if (p.descriptor_counts.empty()) {
-    for (const auto& r : p.resources) desc.layout.bindings.push_back(descriptor_type(r.kind));
-  } else {
-    size_t first = 0;
-    for (uint32_t count : p.descriptor_counts) {
-      desc.layout.bindings.push_back(descriptor_type(p.resources[first].kind));
-      first += count;
-    }
-    desc.layout.counts = p.descriptor_counts;
+  backend::ShaderDesc wave_desc;
+  if (Status waves = commit_wave_size(ctx, program, *exe, wave_desc); !waves) return waves.error();
+  exe->stage_flags = wave_desc.stage_flags;
+  if (piped->runtime_group_size) {
+    const spirv_patch::RuntimeGroupSizeVariant& variant = *piped->runtime_group_size;
+    exe->runtime_variant =
+        Executable::RuntimeVariant{variant.words, variant.report.push_constant_offset, variant.report.exact_only};
   }
-  desc.group_size_spec_ids = p.size_spec_ids;
-  desc.name = "GL program " + std::to_string(program.name);
-  const bool variable = p.group_size == translator::GroupSize::Variable;
-  if (Status waves = commit_wave_size(ctx, program, *exe, desc); !waves) return waves.error();
-  set_runtime_group_size(desc, *piped);
-  auto shader = backend::Shader::create(*ctx->device_state.device, desc);
-  if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
-  exe->shader = std::move(*shader);
-  if (variable) exe->prewarm = prewarm_variable_size(*ctx->device_state.cache, exe->shader, exe->subgroup_size);
-
-  for (const translator::GlUniform& uniform : p.uniforms) {
-    // Every element glUniform* may write lies inside the block (never past the CPU copy or the buffer).
-    const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
-                         scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
-    p.default_uniform_block_size = std::max(p.default_uniform_block_size, end);
-  }
-  assign_uniform_locations(*exe);
-  if (p.default_uniform_block_size > 0) {
-    exe->uniform_data.assign(p.default_uniform_block_size, std::byte{0});
-    auto buffer = backend::Buffer::create(*ctx->device_state.device, p.default_uniform_block_size);
-    if (!buffer) return fail("error: allocating the default uniform block: " + buffer.error().message);
-    exe->uniform_buffer = std::move(*buffer);
-    exe->uniform_dirty = true;
-  }
+  if (Status made = instantiate(ctx, program.name, *exe); !made) return made.error();
   return exe;
 }
 

@@ -11,6 +11,12 @@ namespace bismuth::gl {
 // context's device. On failure the message is the info log; the program object itself is left unchanged.
 Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program);
 
+// The backend shader (with the runtime-group-size variant when the executable has one), the prewarm compiles of a
+// variable-size program, the default uniform block's storage and the locations, for an executable whose program,
+// entry point, stage flags and subgroup size are set: glLinkProgram's last step, and glProgramBinary's rebuild of a
+// program binary. On failure the message is the info log.
+Status instantiate(Context* ctx, GLuint program_name, Executable& exe);
+
 // Default-block uniforms take the locations they declare (`layout(location = N)`, GLSL 4.60 §4.4.3; every
 // ARB_gl_spirv uniform), an array N .. N+size-1; the others take the lowest free runs, in declaration order, so
 // that no two overlap (GL 4.6 §7.6: "uniforms without an explicit location are assigned ... not used by any explicit

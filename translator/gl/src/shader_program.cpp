@@ -11,6 +11,7 @@
 #include "gl_spirv.hpp"
 #include "program_interface.hpp"
 #include "graphics_program.hpp"
+#include "program_binary.hpp"
 #include "program_link.hpp"
 #include "num_waves.hpp"
 
@@ -357,7 +358,8 @@ GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) 
       v = exe && exe->graphics && !exe->graphics->transform_feedback_interleaved ? GL_SEPARATE_ATTRIBS
                                                                                  : GL_INTERLEAVED_ATTRIBS;
       break;
-    case GL_PROGRAM_BINARY_LENGTH: v = 0; break;
+    // GL 4.6 §7.5: the length of the binary glGetProgramBinary would return; 0 when there is none (not linked).
+    case GL_PROGRAM_BINARY_LENGTH: v = exe ? program_binary_length(ctx, *p) : 0; break;
     case GL_GEOMETRY_VERTICES_OUT: case GL_GEOMETRY_INPUT_TYPE: case GL_GEOMETRY_OUTPUT_TYPE:
     case GL_GEOMETRY_SHADER_INVOCATIONS: case GL_TESS_CONTROL_OUTPUT_VERTICES: case GL_TESS_GEN_MODE:
     case GL_TESS_GEN_SPACING: case GL_TESS_GEN_VERTEX_ORDER: case GL_TESS_GEN_POINT_MODE: {

@@ -150,7 +150,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_SHADER_BINARY_FORMATS:
       if (!ctx->version.es) out.set(GL_SHADER_BINARY_FORMAT_SPIR_V);
       return true;
-    case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(0); return true;
+    // One program binary format, Bismuth's own (program_binary.cpp), in GL 4.6 and OpenGL ES 3.x alike.
+    case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(1); return true;
+    case GL_PROGRAM_BINARY_FORMATS: out.set(GL_PROGRAM_BINARY_FORMAT_BISMUTH); return true;
     case GL_NUM_SPIR_V_EXTENSIONS: out.set(static_cast<int64_t>(c.spirv_extensions.size())); return true;
     case GL_SHADER_COMPILER: out.set_bool(true); return true;
     case GL_RESET_NOTIFICATION_STRATEGY: out.set(GL_NO_RESET_NOTIFICATION); return true;

@@ -8,6 +8,7 @@
 
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
+#include "uniforms.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -132,6 +133,18 @@ uint32_t component_offset(const translator::GlUniform& u, const TypeInfo& t, uin
   if (t.columns == 0) return c * scalar_size(t.base);
   return (c / t.rows) * matrix_stride(u, t) + (c % t.rows) * scalar_size(t.base);
 }
+
+}  // namespace
+
+uint64_t uniform_storage_end(const translator::GlUniform& u) {
+  const TypeInfo t = type_info(u.gl_type);
+  if (t.base == Base::Other) return u.offset;  // glUniform* and glGetUniform* refuse it: nothing is touched
+  const uint64_t elements = std::max<uint32_t>(1, u.array_size);
+  const uint64_t last_element = u.offset + (elements - 1) * element_stride(u, t);
+  return last_element + component_offset(u, t, t.components - 1) + scalar_size(t.base);
+}
+
+namespace {
 
 // One glUniform*/glProgramUniform* call: `components` values of type `base` per element, `count` elements.
 // Matrices (`columns` != 0): columns x rows values per element, row by row when `transpose`.

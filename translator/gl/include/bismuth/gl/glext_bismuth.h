@@ -40,6 +40,11 @@ GLAPI void APIENTRY glShaderSourceHLSLBISMUTH (GLuint shader, GLsizei count, con
 #endif
 #endif /* GL_BISMUTH_num_waves */
 
+/* The program binary format of glGetProgramBinary / glProgramBinary (GL 4.6 / OpenGL ES 3.2 §7.5), the one value of
+ * GL_PROGRAM_BINARY_FORMATS: a binary loads only on the device, driver and Bismuth version that made it
+ * (docs/gl_shim.md, "Program binaries"). */
+#define GL_PROGRAM_BINARY_FORMAT_BISMUTH 0x7FB10010
+
 #ifdef __cplusplus
 }
 #endif
