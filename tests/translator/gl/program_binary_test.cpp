@@ -96,16 +96,6 @@ GLuint load(const std::vector<uint8_t>& bytes, GLsizei length = -1) {
   return program;
 }
 
-bool has_extension(const char* name) {
-  GLint n = 0;
-  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
-  for (GLint i = 0; i < n; ++i) {
-    if (std::strcmp(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))), name) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
 
 // Everything introspection says about a program's interfaces, as text (names, types, offsets, locations, bindings,
 // sizes), so two programs can be compared whole.
