@@ -43,6 +43,11 @@ class Writer {
     for (uint32_t x : w) u32(x);
   }
   std::vector<std::byte>& out() { return out_; }
+  // A record's fields (the *Fields lists below): the same list writes and reads.
+  void operator()(uint32_t v) { u32(v); }
+  void operator()(int32_t v) { u32(static_cast<uint32_t>(v)); }
+  void operator()(bool v) { u8(v ? 1 : 0); }
+  void operator()(const std::string& v) { str(v); }
 
  private:
   std::vector<std::byte> out_;
@@ -99,6 +104,10 @@ class Reader {
     for (uint32_t& x : w) x = u32();
     return w;
   }
+  void operator()(uint32_t& v) { v = u32(); }
+  void operator()(int32_t& v) { v = static_cast<int32_t>(u32()); }
+  void operator()(bool& v) { v = u8() != 0; }
+  void operator()(std::string& v) { v = str(); }
 
  private:
   std::span<const std::byte> in_;
@@ -114,90 +123,87 @@ std::array<uint8_t, N> hash_bytes(const backend::Hash128& h) {
   return out;
 }
 
-void write_uniform(Writer& w, const translator::GlUniform& u) {
-  w.str(u.name);
-  w.u32(u.gl_type);
-  w.u32(u.array_size);
-  w.u32(u.offset);
-  w.u32(u.array_stride);
-  w.u32(u.matrix_stride);
-  w.u32(static_cast<uint32_t>(u.location));
-  w.u32(u.stages);
-}
+// Each record's fields in format order, one list for writing (const records, Writer) and reading (Reader). The
+// minimum bytes of a record bound the counts a reader accepts (Reader::count).
+struct UniformFields {
+  static constexpr size_t kMinBytes = 32;
+  template <class IO, class U>
+  void operator()(IO& io, U& u) const {
+    io(u.name);
+    io(u.gl_type);
+    io(u.array_size);
+    io(u.offset);
+    io(u.array_stride);
+    io(u.matrix_stride);
+    io(u.location);
+    io(u.stages);
+  }
+};
 
-translator::GlUniform read_uniform(Reader& r) {
-  translator::GlUniform u;
-  u.name = r.str();
-  u.gl_type = r.u32();
-  u.array_size = r.u32();
-  u.offset = r.u32();
-  u.array_stride = r.u32();
-  u.matrix_stride = r.u32();
-  u.location = static_cast<int32_t>(r.u32());
-  u.stages = r.u32();
-  return u;
-}
+struct MemberFields {
+  static constexpr size_t kMinBytes = 41;
+  template <class IO, class M>
+  void operator()(IO& io, M& m) const {
+    io(m.name);
+    io(m.gl_type);
+    io(m.array_size);
+    io(m.offset);
+    io(m.block);
+    io(m.array_stride);
+    io(m.matrix_stride);
+    io(m.row_major);
+    io(m.top_level_array_size);
+    io(m.top_level_array_stride);
+    io(m.stages);
+  }
+};
 
-void write_member(Writer& w, const translator::GlBlockMember& m) {
-  w.str(m.name);
-  w.u32(m.gl_type);
-  w.u32(m.array_size);
-  w.u32(m.offset);
-  w.u32(m.block);
-  w.u32(m.array_stride);
-  w.u32(m.matrix_stride);
-  w.u8(m.row_major ? 1 : 0);
-  w.u32(m.top_level_array_size);
-  w.u32(m.top_level_array_stride);
-  w.u32(m.stages);
-}
+struct BindingFields {
+  static constexpr size_t kMinBytes = 20;
+  template <class IO, class B>
+  void operator()(IO& io, B& b) const {
+    io(b.name);
+    io(b.gl_binding);
+    io(b.vk_binding);
+    io(b.min_size);
+    io(b.stages);
+  }
+};
 
-translator::GlBlockMember read_member(Reader& r) {
-  translator::GlBlockMember m;
-  m.name = r.str();
-  m.gl_type = r.u32();
-  m.array_size = r.u32();
-  m.offset = r.u32();
-  m.block = r.u32();
-  m.array_stride = r.u32();
-  m.matrix_stride = r.u32();
-  m.row_major = r.u8() != 0;
-  m.top_level_array_size = r.u32();
-  m.top_level_array_stride = r.u32();
-  m.stages = r.u32();
-  return m;
-}
+struct AtomicCounterFields {
+  static constexpr size_t kMinBytes = 20;
+  template <class IO, class C>
+  void operator()(IO& io, C& c) const {
+    io(c.name);
+    io(c.gl_binding);
+    io(c.offset);
+    io(c.array_size);
+    io(c.stages);
+  }
+};
 
-void write_binding(Writer& w, const translator::GlBufferBinding& b) {
-  w.str(b.name);
-  w.u32(b.gl_binding);
-  w.u32(b.vk_binding);
-  w.u32(b.min_size);
-  w.u32(b.stages);
-}
+struct NumWavesFields {
+  template <class IO, class N>
+  void operator()(IO& io, N& n) const {
+    io(n.num_waves);
+    io(n.wave_size_min);
+    io(n.wave_size_max);
+    io(n.wave_size_preferred);
+  }
+};
 
-translator::GlBufferBinding read_binding(Reader& r) {
-  translator::GlBufferBinding b;
-  b.name = r.str();
-  b.gl_binding = r.u32();
-  b.vk_binding = r.u32();
-  b.min_size = r.u32();
-  b.stages = r.u32();
-  return b;
-}
-
-template <class T, class Write>
-void write_list(Writer& w, const std::vector<T>& list, Write write) {
+template <class T, class Fields>
+void write_list(Writer& w, const std::vector<T>& list, Fields fields) {
   w.u32(static_cast<uint32_t>(list.size()));
-  for (const T& x : list) write(w, x);
+  for (const T& x : list) fields(w, x);
 }
 
-template <class T>
-std::vector<T> read_list(Reader& r, size_t min_bytes, T (*read)(Reader&)) {
-  const uint32_t n = r.count(min_bytes);
+template <class T, class Fields>
+std::vector<T> read_list(Reader& r, Fields fields) {
+  const uint32_t n = r.count(Fields::kMinBytes);
   std::vector<T> out;
   out.reserve(n);
-  for (uint32_t i = 0; i < n && !r.failed(); ++i) out.push_back(read(r));
+  for (uint32_t i = 0; i < n && !r.failed(); ++i) fields(r, out.emplace_back());
   return out;
 }
 
@@ -408,31 +414,20 @@ std::vector<std::byte> serialize_program_binary(const Executable& exe, bool link
   for (uint32_t v : p.fixed_size) body.u32(v);
   for (uint32_t v : p.size_spec_ids) body.u32(v);
   body.u8(p.num_waves ? 1 : 0);
-  if (p.num_waves) {
-    body.u32(p.num_waves->num_waves);
-    body.u32(p.num_waves->wave_size_min);
-    body.u32(p.num_waves->wave_size_max);
-    body.u32(p.num_waves->wave_size_preferred);
-  }
+  if (p.num_waves) NumWavesFields{}(body, *p.num_waves);
   write_list(body, p.resources, [](Writer& w, const translator::GlResource& r) {
     w.u32(static_cast<uint32_t>(r.kind));
     w.u32(r.gl_binding);
   });
   body.words(p.descriptor_counts);
   body.u32(p.default_uniform_block_size);
-  write_list(body, p.uniforms, write_uniform);
-  write_list(body, p.uniform_block_members, write_member);
-  write_list(body, p.buffer_variables, write_member);
-  write_list(body, p.storage_blocks, write_binding);
-  write_list(body, p.uniform_blocks, write_binding);
-  write_list(body, p.atomic_counter_buffers, write_binding);
-  write_list(body, p.atomic_counters, [](Writer& w, const translator::GlAtomicCounter& c) {
-    w.str(c.name);
-    w.u32(c.gl_binding);
-    w.u32(c.offset);
-    w.u32(c.array_size);
-    w.u32(c.stages);
-  });
+  write_list(body, p.uniforms, UniformFields{});
+  write_list(body, p.uniform_block_members, MemberFields{});
+  write_list(body, p.buffer_variables, MemberFields{});
+  write_list(body, p.storage_blocks, BindingFields{});
+  write_list(body, p.uniform_blocks, BindingFields{});
+  write_list(body, p.atomic_counter_buffers, BindingFields{});
+  write_list(body, p.atomic_counters, AtomicCounterFields{});
   body.u64(p.shared_memory_bytes);
   body.str(p.info_log);
   body.u8(linked_separable ? 1 : 0);
@@ -507,14 +502,7 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
   p.group_size = static_cast<translator::GroupSize>(group_size);
   for (uint32_t& v : p.fixed_size) v = r.u32();
   for (uint32_t& v : p.size_spec_ids) v = r.u32();
-  if (r.u8() != 0) {
-    translator::NumWavesDeclaration n;
-    n.num_waves = r.u32();
-    n.wave_size_min = r.u32();
-    n.wave_size_max = r.u32();
-    n.wave_size_preferred = r.u32();
-    p.num_waves = n;
-  }
+  if (r.u8() != 0) NumWavesFields{}(r, p.num_waves.emplace());
   const uint32_t resources = r.count(8);
   for (uint32_t i = 0; i < resources && !r.failed(); ++i) {
     const uint32_t kind = r.u32();
@@ -525,22 +513,13 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
   }
   p.descriptor_counts = r.words();
   p.default_uniform_block_size = r.u32();
-  p.uniforms = read_list(r, 32, read_uniform);
-  p.uniform_block_members = read_list(r, 41, read_member);
-  p.buffer_variables = read_list(r, 41, read_member);
-  p.storage_blocks = read_list(r, 20, read_binding);
-  p.uniform_blocks = read_list(r, 20, read_binding);
-  p.atomic_counter_buffers = read_list(r, 20, read_binding);
-  p.atomic_counters = read_list(
-      r, 20, +[](Reader& rr) {
-        translator::GlAtomicCounter c;
-        c.name = rr.str();
-        c.gl_binding = rr.u32();
-        c.offset = rr.u32();
-        c.array_size = rr.u32();
-        c.stages = rr.u32();
-        return c;
-      });
+  p.uniforms = read_list<translator::GlUniform>(r, UniformFields{});
+  p.uniform_block_members = read_list<translator::GlBlockMember>(r, MemberFields{});
+  p.buffer_variables = read_list<translator::GlBlockMember>(r, MemberFields{});
+  p.storage_blocks = read_list<translator::GlBufferBinding>(r, BindingFields{});
+  p.uniform_blocks = read_list<translator::GlBufferBinding>(r, BindingFields{});
+  p.atomic_counter_buffers = read_list<translator::GlBufferBinding>(r, BindingFields{});
+  p.atomic_counters = read_list<translator::GlAtomicCounter>(r, AtomicCounterFields{});
   p.shared_memory_bytes = r.u64();
   p.info_log = r.str();
   loaded.linked_separable = r.u8() != 0;
