@@ -8,6 +8,7 @@
 #include "graphics_program.hpp"
 #include "num_waves.hpp"
 #include "program_link.hpp"
+#include "uniforms.hpp"
 
 namespace bismuth::gl {
 
@@ -18,37 +19,6 @@ VkDescriptorType descriptor_type(translator::GlResourceKind kind) {
     case translator::GlResourceKind::ShaderStorageBuffer:
     case translator::GlResourceKind::AtomicCounterBuffer: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     default: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-  }
-}
-
-uint32_t scalar_bytes(uint32_t gl_type) {
-  switch (gl_type) {
-    case GL_DOUBLE:
-    case GL_DOUBLE_VEC2:
-    case GL_DOUBLE_VEC3:
-    case GL_DOUBLE_VEC4: return 8;
-    default: return 4;
-  }
-}
-
-uint32_t components(uint32_t gl_type) {
-  switch (gl_type) {
-    case GL_FLOAT_VEC2:
-    case GL_INT_VEC2:
-    case GL_UNSIGNED_INT_VEC2:
-    case GL_BOOL_VEC2:
-    case GL_DOUBLE_VEC2: return 2;
-    case GL_FLOAT_VEC3:
-    case GL_INT_VEC3:
-    case GL_UNSIGNED_INT_VEC3:
-    case GL_BOOL_VEC3:
-    case GL_DOUBLE_VEC3: return 3;
-    case GL_FLOAT_VEC4:
-    case GL_INT_VEC4:
-    case GL_UNSIGNED_INT_VEC4:
-    case GL_BOOL_VEC4:
-    case GL_DOUBLE_VEC4: return 4;
-    default: return 1;
   }
 }
 
@@ -127,10 +97,10 @@ Status instantiate(Context* ctx, GLuint program_name, Executable& exe) {
   }
 
   for (const translator::GlUniform& uniform : p.uniforms) {
-    // Every element glUniform* may write lies inside the block (never past the CPU copy or the buffer).
-    const uint32_t end = uniform.offset + (std::max<uint32_t>(1, uniform.array_size) - 1) * uniform.array_stride +
-                         scalar_bytes(uniform.gl_type) * components(uniform.gl_type);
-    p.default_uniform_block_size = std::max(p.default_uniform_block_size, end);
+    // Every byte glUniform* may write lies inside the block (never past the CPU copy or the buffer).
+    const uint64_t end = uniform_storage_end(uniform);
+    if (end > UINT32_MAX) return fail("error: the default uniform block is too large");
+    p.default_uniform_block_size = std::max(p.default_uniform_block_size, static_cast<uint32_t>(end));
   }
   assign_uniform_locations(exe);
   if (p.default_uniform_block_size > 0) {
