@@ -126,6 +126,16 @@ struct ShaderObject {
   GLenum type = GL_COMPUTE_SHADER;
   std::string source;
   std::shared_ptr<const translator::GlShader> compiled;
+  // What the last successful compile of a compute shader's GLSL/HLSL compiled (glShaderSource may replace `source`
+  // afterwards; GL links what was compiled): the program cache's key of it, and the source and options the front
+  // compiles when a compile record answered glCompileShader (compiled is null then) and a link needs the front after
+  // all (program_cache.hpp).
+  struct CompiledSource {
+    backend::Hash128 key;
+    std::string source;
+    translator::GlCompileOptions options;
+  };
+  std::shared_ptr<const CompiledSource> compiled_source;
   // Vertex, tessellation, geometry and fragment shaders (graphics_program.cpp): compiled and linked, never run.
   std::shared_ptr<const translator::GlGraphicsShader> graphics;
   bool compile_status = false;

@@ -3,6 +3,7 @@
 #include "num_waves.hpp"
 
 #include "gl_objects.hpp"
+#include "program_cache.hpp"
 
 #include "bismuth/backend/wave_size_choice.hpp"
 #include "bismuth/gl/glext_bismuth.h"
@@ -55,10 +56,7 @@ void compile_hlsl_shader(Context* ctx, ShaderObject& s) {
   translator::GlCompileOptions options{.extensions = ctx->caps.compile_target.extensions};
   options.language = translator::GlShaderLanguage::Hlsl;
   options.entry_point = s.hlsl_entry;
-  auto compiled = translator::GlShader::compile(s.source, options);
-  s.compile_status = compiled->ok();
-  s.info_log = compiled->info_log();
-  s.compiled = compiled->ok() ? compiled : nullptr;
+  compile_compute_shader(ctx, s, options);
 }
 
 }  // namespace bismuth::gl

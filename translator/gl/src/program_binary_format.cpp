@@ -7,6 +7,8 @@
 #include <limits>
 
 #include "bismuth/spirv_patch/validate.hpp"
+#include "build_identity.hpp"
+#include "byte_codec.hpp"
 #include "uniforms.hpp"
 #include "variable_size.hpp"
 
@@ -19,109 +21,6 @@ constexpr char kMagic[8] = {'B', 'I', 'S', 'M', 'P', 'R', 'G', 'B'};
 // with room for arrays, and a default uniform block of at most 1 MiB.
 constexpr uint64_t kMaxUniformLocation = 1u << 16;
 constexpr uint64_t kMaxDefaultBlockBytes = 1u << 20;
-
-class Writer {
- public:
-  void bytes(const void* data, size_t n) {
-    const auto* p = static_cast<const std::byte*>(data);
-    out_.insert(out_.end(), p, p + n);
-  }
-  void u8(uint8_t v) { out_.push_back(std::byte{v}); }
-  void u32(uint32_t v) {
-    for (int i = 0; i < 4; ++i) u8(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  void u64(uint64_t v) {
-    u32(static_cast<uint32_t>(v));
-    u32(static_cast<uint32_t>(v >> 32));
-  }
-  void str(const std::string& s) {
-    u32(static_cast<uint32_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
-  void words(const std::vector<uint32_t>& w) {
-    u32(static_cast<uint32_t>(w.size()));
-    for (uint32_t x : w) u32(x);
-  }
-  std::vector<std::byte>& out() { return out_; }
-  // A record's fields (the *Fields lists below): the same list writes and reads.
-  void operator()(uint32_t v) { u32(v); }
-  void operator()(int32_t v) { u32(static_cast<uint32_t>(v)); }
-  void operator()(bool v) { u8(v ? 1 : 0); }
-  void operator()(const std::string& v) { str(v); }
-
- private:
-  std::vector<std::byte> out_;
-};
-
-// Reads from a span; the first read past the end (or an over-long count) sets `failed` and every later read gives
-// zeros, so a parse runs to its end and is judged once.
-class Reader {
- public:
-  explicit Reader(std::span<const std::byte> in) : in_(in) {}
-  bool failed() const { return failed_; }
-  bool at_end() const { return pos_ == in_.size(); }
-  size_t left() const { return in_.size() - pos_; }
-  bool take(void* out, size_t n) {
-    if (failed_ || n > left()) {
-      failed_ = true;
-      std::memset(out, 0, n);
-      return false;
-    }
-    std::memcpy(out, in_.data() + pos_, n);
-    pos_ += n;
-    return true;
-  }
-  uint8_t u8() {
-    uint8_t v = 0;
-    take(&v, 1);
-    return v;
-  }
-  uint32_t u32() {
-    uint8_t b[4];
-    take(b, 4);
-    return uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-  }
-  uint64_t u64() {
-    const uint64_t low = u32();
-    return low | uint64_t(u32()) << 32;
-  }
-  // A count of elements of at least `min_bytes` each: more than the bytes left can hold is a failure (no huge
-  // allocation from a corrupted count).
-  uint32_t count(size_t min_bytes) {
-    const uint32_t n = u32();
-    if (min_bytes > 0 && n > left() / min_bytes) failed_ = true;
-    return failed_ ? 0 : n;
-  }
-  std::string str() {
-    const uint32_t n = count(1);
-    std::string s(n, '\0');
-    take(s.data(), n);
-    return s;
-  }
-  std::vector<uint32_t> words() {
-    const uint32_t n = count(4);
-    std::vector<uint32_t> w(n);
-    for (uint32_t& x : w) x = u32();
-    return w;
-  }
-  void operator()(uint32_t& v) { v = u32(); }
-  void operator()(int32_t& v) { v = static_cast<int32_t>(u32()); }
-  void operator()(bool& v) { v = u8() != 0; }
-  void operator()(std::string& v) { v = str(); }
-
- private:
-  std::span<const std::byte> in_;
-  size_t pos_ = 0;
-  bool failed_ = false;
-};
-
-template <size_t N>
-std::array<uint8_t, N> hash_bytes(const backend::Hash128& h) {
-  std::array<uint8_t, N> out{};
-  for (size_t i = 0; i < 8 && i < N; ++i) out[i] = static_cast<uint8_t>(h.low >> (8 * i));
-  for (size_t i = 8; i < 16 && i < N; ++i) out[i] = static_cast<uint8_t>(h.high >> (8 * (i - 8)));
-  return out;
-}
 
 // Each record's fields in format order, one list for writing (const records, Writer) and reading (Reader). The
 // minimum bytes of a record bound the counts a reader accepts (Reader::count).
@@ -234,10 +133,12 @@ bool has_entry_point(const std::vector<uint32_t>& words, const std::string& name
   return false;
 }
 
-Status check_spirv(const std::vector<uint32_t>& words, const std::string& entry, const char* what) {
+Status check_spirv(const std::vector<uint32_t>& words, const std::string& entry, const char* what,
+                   SpirvCheck spirv_check) {
   if (words.size() < 5 || words[0] != 0x07230203u) return fail(std::string(what) + " is not a SPIR-V module");
-  if (Status valid = spirv_patch::validate(words, spirv_patch::TargetEnv::Vulkan1_1); !valid) {
-    return fail(std::string(what) + " does not pass spirv-val: " + valid.error().message);
+  if (spirv_check == SpirvCheck::Validate) {
+    if (Status valid = spirv_patch::validate(words, spirv_patch::TargetEnv::Vulkan1_1); !valid)
+      return fail(std::string(what) + " does not pass spirv-val: " + valid.error().message);
   }
   if (!has_entry_point(words, entry)) return fail(std::string(what) + " has no entry point \"" + entry + "\"");
   return {};
@@ -249,11 +150,14 @@ bool power_of_two(uint32_t v) {
 
 // The checks that make a parsed executable safe to instantiate and query: every index in range, every size within
 // the limits the executable is used under, the group size and subgroup facts ones the device takes.
-Status check_executable(const Executable& exe, const Caps& caps, const backend::DeviceInfo& device) {
+Status check_executable(const Executable& exe, const Caps& caps, const backend::DeviceInfo& device,
+                        SpirvCheck spirv_check) {
   const translator::GlLinkedProgram& p = exe.program;
-  if (Status s = check_spirv(p.spirv, exe.entry_point, "the program's SPIR-V"); !s) return s;
+  if (Status s = check_spirv(p.spirv, exe.entry_point, "the program's SPIR-V", spirv_check); !s) return s;
   if (exe.runtime_variant) {
-    if (Status s = check_spirv(exe.runtime_variant->spirv, exe.entry_point, "the runtime-group-size variant"); !s)
+    if (Status s =
+            check_spirv(exe.runtime_variant->spirv, exe.entry_point, "the runtime-group-size variant", spirv_check);
+        !s)
       return s;
     if (exe.runtime_variant->push_constant_offset % 4 != 0 ||
         uint64_t(exe.runtime_variant->push_constant_offset) + 12 > device.max_push_constants_size)
@@ -356,7 +260,7 @@ BinaryFingerprint binary_fingerprint(const Context& ctx) {
     std::copy(std::begin(id.deviceUUID), std::end(id.deviceUUID), f.device_uuid.begin());
     std::copy(std::begin(id.driverUUID), std::end(id.driverUUID), f.driver_uuid.begin());
   }
-  const std::string version = BISMUTH_GL_VERSION;
+  const std::string& version = build_identity();
   f.bismuth_version = hash_bytes<16>(backend::hash128(version.data(), version.size()));
   // Everything else the executable was derived from: the SPIR-V pipeline's target, the device facts behind the
   // committed subgroup and wave sizes, and the runtime-group-size setting.
@@ -448,7 +352,8 @@ std::vector<std::byte> serialize_program_binary(const Executable& exe, bool link
 }
 
 Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> bytes, const BinaryFingerprint& expected,
-                                                   const Caps& caps, const backend::DeviceInfo& device) {
+                                                   const Caps& caps, const backend::DeviceInfo& device,
+                                                   SpirvCheck spirv_check) {
   if (bytes.size() < ProgramBinaryHeader::kSize) return fail("the program binary is truncated (no complete header)");
   Reader header(bytes.first(ProgramBinaryHeader::kSize));
   char magic[8];
@@ -526,7 +431,7 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
   if (r.failed()) return fail("the program binary is corrupted (a length or count runs past its end)");
   if (!r.at_end()) return fail("the program binary is corrupted (bytes after its end)");
   if (p.shared_memory_bytes > caps.max_shared_memory) return fail("the program's shared memory exceeds the device's");
-  if (Status s = check_executable(exe, caps, device); !s)
+  if (Status s = check_executable(exe, caps, device, spirv_check); !s)
     return fail("the program binary is invalid: " + s.error().message);
   return loaded;
 }

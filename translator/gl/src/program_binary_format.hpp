@@ -60,8 +60,14 @@ struct LoadedProgramBinary {
   bool linked_separable = false;
 };
 
+// Whether a load runs spirv-val on the binary's SPIR-V. Binaries from the application always are validated; the
+// program cache's own records, which only this build wrote and whose payload hash matched, skip it unless
+// BISMUTH_VALIDATION asks (spirv-val costs more than the rest of a load).
+enum class SpirvCheck { Validate, Skip };
+
 // Parses and checks `bytes`. The error message says why the binary cannot be loaded (for the info log).
 Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> bytes, const BinaryFingerprint& expected,
-                                                   const Caps& caps, const backend::DeviceInfo& device);
+                                                   const Caps& caps, const backend::DeviceInfo& device,
+                                                   SpirvCheck spirv_check = SpirvCheck::Validate);
 
 }  // namespace bismuth::gl

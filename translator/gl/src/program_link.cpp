@@ -7,6 +7,7 @@
 #include "gl_spirv.hpp"
 #include "graphics_program.hpp"
 #include "num_waves.hpp"
+#include "program_cache.hpp"
 #include "program_link.hpp"
 #include "uniforms.hpp"
 
@@ -134,8 +135,9 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
       spirv_shader = s.get();
       continue;
     }
-    if (!s->compiled) return fail("error: shader " + std::to_string(s->name) + " has not been compiled");
-    shaders.push_back(s->compiled);
+    auto front = front_shader(*s);
+    if (!front) return front.error();
+    shaders.push_back(std::move(*front));
   }
   if (spirv_shader != nullptr && !shaders.empty())
     return fail("error: SPIR-V and GLSL shaders cannot be linked together");

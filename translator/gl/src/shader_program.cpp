@@ -12,6 +12,7 @@
 #include "program_interface.hpp"
 #include "graphics_program.hpp"
 #include "program_binary.hpp"
+#include "program_cache.hpp"
 #include "program_link.hpp"
 #include "num_waves.hpp"
 
@@ -88,12 +89,10 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     s->compile_status = false;
     s->info_log = std::move(*version_error);
     s->compiled = nullptr;
+    s->compiled_source = nullptr;
     return;
   }
-  auto compiled = translator::GlShader::compile(s->source, {.extensions = ctx->caps.compile_target.extensions});
-  s->compile_status = compiled->ok();
-  s->info_log = compiled->info_log();
-  s->compiled = compiled->ok() ? compiled : nullptr;
+  compile_compute_shader(ctx, *s, {.extensions = ctx->caps.compile_target.extensions});
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -235,7 +234,7 @@ GLAPI void APIENTRY glLinkProgram(GLuint program) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto p = program_object(ctx, program, "glLinkProgram");
   if (!p) return;
-  auto exe = link(ctx, *p);
+  auto exe = link_through_cache(ctx, *p);
   if (!exe) {
     // A failed link keeps the executable of the last successful one in use where the program is current
     // (GL 4.6 §7.3).
@@ -487,6 +486,7 @@ GLAPI void APIENTRY glShaderBinary(GLsizei count, const GLuint* shaders, GLenum 
     s->specialized = false;
     s->compile_status = false;
     s->compiled = nullptr;
+    s->compiled_source = nullptr;
     s->info_log.clear();
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)

@@ -1,0 +1,202 @@
+// The program cache's keys and records (program_cache.hpp says what they hold and when they are used).
+#include "program_cache.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "bismuth/backend/disk_cache.hpp"
+#include "byte_codec.hpp"
+#include "device_state.hpp"
+#include "program_binary_format.hpp"
+#include "program_link.hpp"
+
+namespace bismuth::gl {
+
+namespace {
+
+// KHR_debug ids of the cache's messages (GL_DEBUG_SOURCE_SHADER_COMPILER).
+constexpr GLuint kLinkRecordUsedId = 0x7B10;
+constexpr GLuint kCompileRecordUsedId = 0x7B11;
+constexpr GLuint kRecordIgnoredId = 0x7B12;
+
+// The process's store, and BISMUTH_STATS=1's report of it when the process ends.
+struct ProcessCache {
+  std::unique_ptr<ProgramCacheStore> store;
+  ProcessCache() {
+    const char* enabled = std::getenv("BISMUTH_PROGRAM_CACHE");
+    if (enabled != nullptr && std::string_view(enabled) == "0") return;
+    ProgramCacheStoreOptions options;
+    options.dir = backend::cache_dir_from_environment();
+    store = std::make_unique<ProgramCacheStore>(std::move(options));
+  }
+  ~ProcessCache() {
+    const char* stats = std::getenv("BISMUTH_STATS");
+    if (!store || stats == nullptr || std::string_view(stats) == "0") return;
+    const ProgramCacheStats s = store->stats();
+    std::fprintf(stderr,
+                 "bismuth: program cache (%s): %llu memory hits, %llu disk hits, %llu misses, %llu records stored, "
+                 "%llu files written, %llu ignored, %llu evicted, %llu write failures\n",
+                 store->folder() ? store->folder()->c_str() : "memory only", (unsigned long long)s.memory_hits,
+                 (unsigned long long)s.disk_hits, (unsigned long long)s.misses, (unsigned long long)s.stores,
+                 (unsigned long long)s.files_written, (unsigned long long)s.files_ignored,
+                 (unsigned long long)s.files_evicted, (unsigned long long)s.write_failures);
+  }
+};
+
+void put_fingerprint(Writer& w, const BinaryFingerprint& f) {
+  w.bytes(f.device_uuid.data(), f.device_uuid.size());
+  w.bytes(f.driver_uuid.data(), f.driver_uuid.size());
+  w.u32(f.driver_version);
+  w.bytes(f.bismuth_version.data(), f.bismuth_version.size());
+  w.bytes(f.target.data(), f.target.size());
+}
+
+backend::Hash128 compile_key(const BinaryFingerprint& fingerprint, std::string_view source,
+                             const translator::GlCompileOptions& options) {
+  Writer w;
+  w.str("compile record 1");
+  put_fingerprint(w, fingerprint);
+  w.u32(static_cast<uint32_t>(options.target));
+  w.u32(static_cast<uint32_t>(options.language));
+  w.str(options.language == translator::GlShaderLanguage::Hlsl ? options.entry_point : std::string());
+  w.u64(source.size());
+  w.bytes(source.data(), source.size());
+  return backend::hash128(w.out().data(), w.out().size());
+}
+
+// The link record's key, or nullopt for a program the cache does not take: one with graphics stages, a SPIR-V
+// shader, a shader that is not (successfully) compiled, or transform feedback varyings (whose link fails).
+std::optional<backend::Hash128> link_key(const BinaryFingerprint& fingerprint, const ProgramObject& program) {
+  if (!program.transform_feedback_varyings.empty() || program.attached.empty()) return std::nullopt;
+  Writer w;
+  w.str("link record 1");
+  put_fingerprint(w, fingerprint);
+  for (const auto& s : program.attached) {
+    if (s->type != GL_COMPUTE_SHADER || s->spirv_binary || !s->compile_status || !s->compiled_source)
+      return std::nullopt;
+    const auto k = hash_bytes<16>(s->compiled_source->key);
+    w.bytes(k.data(), k.size());
+  }
+  w.u8(program.separable ? 1 : 0);
+  w.u32(program.wave_size_hint);
+  return backend::hash128(w.out().data(), w.out().size());
+}
+
+std::vector<std::byte> encode_compile_record(bool ok, const std::string& info_log) {
+  Writer w;
+  w.u8(ok ? 1 : 0);
+  w.str(info_log);
+  return std::move(w.out());
+}
+
+struct CompileRecord {
+  bool ok = false;
+  std::string info_log;
+};
+
+std::optional<CompileRecord> decode_compile_record(std::span<const std::byte> bytes) {
+  Reader r(bytes);
+  CompileRecord record;
+  const uint8_t ok = r.u8();
+  record.info_log = r.str();
+  if (r.failed() || !r.at_end() || ok > 1) return std::nullopt;
+  record.ok = ok == 1;
+  return record;
+}
+
+void report_ignored(Context* ctx, const std::string& why) {
+  if (why.empty()) return;
+  ctx->debug(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DEBUG_TYPE_OTHER, kRecordIgnoredId, GL_DEBUG_SEVERITY_MEDIUM,
+             "program cache: ignoring " + why);
+}
+
+}  // namespace
+
+ProgramCacheStore* program_cache() {
+  static ProcessCache cache;
+  return cache.store.get();
+}
+
+void compile_compute_shader(Context* ctx, ShaderObject& s, const translator::GlCompileOptions& options) {
+  ProgramCacheStore* store = program_cache();
+  const BinaryFingerprint fingerprint = binary_fingerprint(*ctx);
+  const backend::Hash128 key = compile_key(fingerprint, s.source, options);
+  if (store != nullptr) {
+    ProgramCacheStore::Found found = store->find(ProgramCacheRecordKind::Compile, key);
+    report_ignored(ctx, found.ignored);
+    if (found.payload) {
+      if (auto record = decode_compile_record(*found.payload)) {
+        s.compile_status = record->ok;
+        s.info_log = std::move(record->info_log);
+        s.compiled = nullptr;
+        s.compiled_source = record->ok ? std::make_shared<const ShaderObject::CompiledSource>(
+                                             ShaderObject::CompiledSource{key, s.source, options})
+                                       : nullptr;
+        if (ctx->debug_context) {
+          ctx->debug(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DEBUG_TYPE_OTHER, kCompileRecordUsedId, GL_DEBUG_SEVERITY_LOW,
+                     "program cache: shader " + std::to_string(s.name) + " compiled from a compile record");
+        }
+        return;
+      }
+      store->erase(key);
+    }
+  }
+  auto compiled = translator::GlShader::compile(s.source, options);
+  s.compile_status = compiled->ok();
+  s.info_log = compiled->info_log();
+  s.compiled = compiled->ok() ? compiled : nullptr;
+  s.compiled_source =
+      compiled->ok()
+          ? std::make_shared<const ShaderObject::CompiledSource>(ShaderObject::CompiledSource{key, s.source, options})
+          : nullptr;
+  if (store != nullptr)
+    store->insert(ProgramCacheRecordKind::Compile, key, encode_compile_record(compiled->ok(), compiled->info_log()));
+}
+
+Expected<std::shared_ptr<const translator::GlShader>> front_shader(ShaderObject& s) {
+  if (s.compiled) return s.compiled;
+  if (!s.compile_status || !s.compiled_source)
+    return fail("error: shader " + std::to_string(s.name) + " has not been compiled");
+  // The compile record said this source compiles; the front decides again (a record can only be wrong if its hash
+  // collided, and then the link fails with the front's log rather than with someone else's program).
+  auto compiled = translator::GlShader::compile(s.compiled_source->source, s.compiled_source->options);
+  if (!compiled->ok())
+    return fail("error: shader " + std::to_string(s.name) + " failed to compile: " + compiled->info_log());
+  s.compiled = compiled;
+  return s.compiled;
+}
+
+Expected<std::shared_ptr<Executable>> link_through_cache(Context* ctx, ProgramObject& program) {
+  ProgramCacheStore* store = program_cache();
+  if (store == nullptr) return link(ctx, program);
+  const BinaryFingerprint fingerprint = binary_fingerprint(*ctx);
+  const std::optional<backend::Hash128> key = link_key(fingerprint, program);
+  if (!key) return link(ctx, program);
+  ProgramCacheStore::Found found = store->find(ProgramCacheRecordKind::Link, *key);
+  report_ignored(ctx, found.ignored);
+  if (found.payload) {
+    const SpirvCheck check = validation_requested() ? SpirvCheck::Validate : SpirvCheck::Skip;
+    auto loaded = parse_program_binary(*found.payload, fingerprint, ctx->caps, ctx->device_state.device->info(), check);
+    if (loaded && loaded->linked_separable == program.separable) {
+      if (Status made = instantiate(ctx, program.name, *loaded->exe); made) {
+        if (ctx->debug_context) {
+          ctx->debug(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DEBUG_TYPE_OTHER, kLinkRecordUsedId, GL_DEBUG_SEVERITY_LOW,
+                     "program cache: program " + std::to_string(program.name) + " linked from a link record");
+        }
+        return loaded->exe;
+      }
+    } else {
+      report_ignored(
+          ctx, "a link record: " + (loaded ? std::string("its PROGRAM_SEPARABLE differs") : loaded.error().message));
+    }
+    store->erase(*key);  // the link below writes a good one
+  }
+  auto exe = link(ctx, program);
+  if (exe && !(*exe)->graphics && (*exe)->shader) {
+    store->insert(ProgramCacheRecordKind::Link, *key, serialize_program_binary(**exe, program.separable, fingerprint));
+  }
+  return exe;
+}
+
+}  // namespace bismuth::gl
