@@ -28,7 +28,8 @@ struct DebugRecord {
 
 class GlContext {
  public:
-  explicit GlContext(EGLint major = 4, EGLint minor = 6) {
+  // debug: a debug context (EGL_CONTEXT_OPENGL_DEBUG), whose KHR_debug output includes low-severity messages.
+  explicit GlContext(EGLint major = 4, EGLint minor = 6, bool debug = false) {
     setenv("BISMUTH_VALIDATION", "1", 0);
     display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
     REQUIRE(display != EGL_NO_DISPLAY);
@@ -38,8 +39,15 @@ class GlContext {
     EGLint count = 0;
     REQUIRE(eglChooseConfig(display, config_attribs, &config, 1, &count) == EGL_TRUE);
     REQUIRE(count == 1);
-    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, major, EGL_CONTEXT_MINOR_VERSION, minor,
-                              EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION,
+                              major,
+                              EGL_CONTEXT_MINOR_VERSION,
+                              minor,
+                              EGL_CONTEXT_OPENGL_PROFILE_MASK,
+                              EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+                              EGL_CONTEXT_OPENGL_DEBUG,
+                              debug ? EGL_TRUE : EGL_FALSE,
+                              EGL_NONE};
     context = eglCreateContext(display, config, EGL_NO_CONTEXT, attribs);
     REQUIRE(context != EGL_NO_CONTEXT);
     REQUIRE(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) == EGL_TRUE);
@@ -82,7 +90,7 @@ class GlContext {
 
  private:
   static void APIENTRY on_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
-                                    const GLchar* message, const void* user) {
+                                  const GLchar* message, const void* user) {
     auto* self = static_cast<GlContext*>(const_cast<void*>(user));
     std::lock_guard lock(self->mutex_);
     self->messages_.push_back({source, type, severity, id, std::string(message, static_cast<size_t>(length))});
@@ -146,9 +154,9 @@ inline std::vector<uint32_t> read_words(GLuint buffer, size_t words) {
 }  // namespace bismuth::gltest
 
 #define REQUIRE_GL_ERROR(expected) REQUIRE(glGetError() == static_cast<GLenum>(expected))
-#define REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx)                   \
-  do {                                                           \
-    const auto bismuth_msgs_ = (ctx).validation_messages();      \
-    for (const auto& m : bismuth_msgs_) UNSCOPED_INFO(m);        \
-    REQUIRE(bismuth_msgs_.empty());                              \
+#define REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx)              \
+  do {                                                      \
+    const auto bismuth_msgs_ = (ctx).validation_messages(); \
+    for (const auto& m : bismuth_msgs_) UNSCOPED_INFO(m);   \
+    REQUIRE(bismuth_msgs_.empty());                         \
   } while (false)

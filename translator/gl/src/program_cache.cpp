@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <string_view>
 
 #include "bismuth/backend/disk_cache.hpp"
@@ -20,27 +21,61 @@ constexpr GLuint kLinkRecordUsedId = 0x7B10;
 constexpr GLuint kCompileRecordUsedId = 0x7B11;
 constexpr GLuint kRecordIgnoredId = 0x7B12;
 
-// The process's store, and BISMUTH_STATS=1's report of it when the process ends.
-struct ProcessCache {
-  std::unique_ptr<ProgramCacheStore> store;
-  ProcessCache() {
-    const char* enabled = std::getenv("BISMUTH_PROGRAM_CACHE");
-    if (enabled != nullptr && std::string_view(enabled) == "0") return;
-    ProgramCacheStoreOptions options;
-    options.dir = backend::cache_dir_from_environment();
-    store = std::make_unique<ProgramCacheStore>(std::move(options));
+// The store's settings as the environment gives them now: BISMUTH_PROGRAM_CACHE=0 (off), the cache folder
+// (disk_cache.hpp), BISMUTH_PROGRAM_CACHE_MEMORY_KB and BISMUTH_PROGRAM_CACHE_DISK_KB (the bounds; 0 KiB of memory
+// sends every lookup to the folder).
+struct CacheSettings {
+  bool enabled = true;
+  ProgramCacheStoreOptions options;
+  bool operator==(const CacheSettings& o) const {
+    return enabled == o.enabled && options.dir == o.options.dir &&
+           options.max_memory_bytes == o.options.max_memory_bytes && options.max_disk_bytes == o.options.max_disk_bytes;
   }
+};
+
+uint64_t kib_from_environment(const char* name, uint64_t fallback_bytes) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback_bytes;
+  char* end = nullptr;
+  const unsigned long long kib = std::strtoull(v, &end, 10);
+  if (*end != '\0' || kib > (UINT64_MAX >> 10)) return fallback_bytes;
+  return uint64_t(kib) << 10;
+}
+
+CacheSettings settings_from_environment() {
+  CacheSettings s;
+  const char* enabled = std::getenv("BISMUTH_PROGRAM_CACHE");
+  s.enabled = enabled == nullptr || std::string_view(enabled) != "0";
+  if (!s.enabled) return s;
+  s.options.dir = backend::cache_dir_from_environment();
+  s.options.max_memory_bytes = kib_from_environment("BISMUTH_PROGRAM_CACHE_MEMORY_KB", s.options.max_memory_bytes);
+  s.options.max_disk_bytes = kib_from_environment("BISMUTH_PROGRAM_CACHE_DISK_KB", s.options.max_disk_bytes);
+  return s;
+}
+
+void print_stats(const ProgramCacheStore& store) {
+  const char* stats = std::getenv("BISMUTH_STATS");
+  if (stats == nullptr || std::string_view(stats) == "0") return;
+  const ProgramCacheStats s = store.stats();
+  std::fprintf(stderr,
+               "bismuth: program cache (%s): %llu memory hits, %llu disk hits, %llu misses, %llu records stored, "
+               "%llu files written, %llu ignored, %llu evicted, %llu write failures\n",
+               store.folder() ? store.folder()->c_str() : "memory only", (unsigned long long)s.memory_hits,
+               (unsigned long long)s.disk_hits, (unsigned long long)s.misses, (unsigned long long)s.stores,
+               (unsigned long long)s.files_written, (unsigned long long)s.files_ignored,
+               (unsigned long long)s.files_evicted, (unsigned long long)s.write_failures);
+}
+
+// The process's store for the current settings: a change of the environment (a test, or a program that sets
+// BISMUTH_CACHE_DIR before its first context) starts a new one. BISMUTH_STATS=1 reports each when it is replaced
+// and when the process ends.
+struct ProcessCache {
+  std::mutex mutex;
+  CacheSettings settings;
+  std::shared_ptr<ProgramCacheStore> store;
+  bool made = false;
   ~ProcessCache() {
-    const char* stats = std::getenv("BISMUTH_STATS");
-    if (!store || stats == nullptr || std::string_view(stats) == "0") return;
-    const ProgramCacheStats s = store->stats();
-    std::fprintf(stderr,
-                 "bismuth: program cache (%s): %llu memory hits, %llu disk hits, %llu misses, %llu records stored, "
-                 "%llu files written, %llu ignored, %llu evicted, %llu write failures\n",
-                 store->folder() ? store->folder()->c_str() : "memory only", (unsigned long long)s.memory_hits,
-                 (unsigned long long)s.disk_hits, (unsigned long long)s.misses, (unsigned long long)s.stores,
-                 (unsigned long long)s.files_written, (unsigned long long)s.files_ignored,
-                 (unsigned long long)s.files_evicted, (unsigned long long)s.write_failures);
+    if (store) print_stats(*store);
   }
 };
 
@@ -113,13 +148,21 @@ void report_ignored(Context* ctx, const std::string& why) {
 
 }  // namespace
 
-ProgramCacheStore* program_cache() {
+std::shared_ptr<ProgramCacheStore> program_cache() {
   static ProcessCache cache;
-  return cache.store.get();
+  CacheSettings now = settings_from_environment();
+  std::lock_guard lock(cache.mutex);
+  if (!cache.made || !(now == cache.settings)) {
+    if (cache.store) print_stats(*cache.store);
+    cache.store = now.enabled ? std::make_shared<ProgramCacheStore>(now.options) : nullptr;
+    cache.settings = std::move(now);
+    cache.made = true;
+  }
+  return cache.store;
 }
 
 void compile_compute_shader(Context* ctx, ShaderObject& s, const translator::GlCompileOptions& options) {
-  ProgramCacheStore* store = program_cache();
+  const std::shared_ptr<ProgramCacheStore> store = program_cache();
   const BinaryFingerprint fingerprint = binary_fingerprint(*ctx);
   const backend::Hash128 key = compile_key(fingerprint, s.source, options);
   if (store != nullptr) {
@@ -168,7 +211,7 @@ Expected<std::shared_ptr<const translator::GlShader>> front_shader(ShaderObject&
 }
 
 Expected<std::shared_ptr<Executable>> link_through_cache(Context* ctx, ProgramObject& program) {
-  ProgramCacheStore* store = program_cache();
+  const std::shared_ptr<ProgramCacheStore> store = program_cache();
   if (store == nullptr) return link(ctx, program);
   const BinaryFingerprint fingerprint = binary_fingerprint(*ctx);
   const std::optional<backend::Hash128> key = link_key(fingerprint, program);

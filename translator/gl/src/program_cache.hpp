@@ -20,7 +20,8 @@
 // faster, never change its result.
 //
 // BISMUTH_PROGRAM_CACHE=0 turns the cache off (memory and disk); BISMUTH_CACHE_DIR=off keeps it in memory only;
-// BISMUTH_STATS=1 prints its counters at exit. docs/gl_shim.md, "Program cache".
+// BISMUTH_PROGRAM_CACHE_MEMORY_KB / _DISK_KB bound the memory (64 MiB) and the folder (256 MiB); BISMUTH_STATS=1
+// prints its counters at exit. docs/gl_shim.md, "Program cache".
 #pragma once
 
 #include <memory>
@@ -30,8 +31,8 @@
 
 namespace bismuth::gl {
 
-// The process's program cache; null when BISMUTH_PROGRAM_CACHE=0. Made on first use from the environment.
-ProgramCacheStore* program_cache();
+// The process's program cache for the environment's current settings; null when BISMUTH_PROGRAM_CACHE=0.
+std::shared_ptr<ProgramCacheStore> program_cache();
 
 // glCompileShader of a compute shader's GLSL or HLSL source: the compile record's state when there is one, else
 // the front's compile (recorded).

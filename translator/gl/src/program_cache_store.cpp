@@ -140,6 +140,7 @@ void ProgramCacheStore::erase(const backend::Hash128& key) {
 }
 
 void ProgramCacheStore::remember(const backend::Hash128& key, ProgramCacheRecordKind kind, Payload payload) {
+  if (payload->size() > options_.max_memory_bytes) return;  // (with 0 bytes of memory every lookup reads the folder)
   if (auto it = memory_.find(key); it != memory_.end()) {
     memory_bytes_ -= it->second.payload->size();
     memory_bytes_ += payload->size();
@@ -149,7 +150,7 @@ void ProgramCacheStore::remember(const backend::Hash128& key, ProgramCacheRecord
   memory_bytes_ += payload->size();
   memory_.emplace(key, Entry{kind, std::move(payload)});
   memory_order_.push_back(key);
-  while (memory_bytes_ > options_.max_memory_bytes && memory_order_.size() > 1) {
+  while (memory_bytes_ > options_.max_memory_bytes && !memory_order_.empty()) {
     auto it = memory_.find(memory_order_.front());
     memory_order_.pop_front();
     if (it == memory_.end()) continue;
