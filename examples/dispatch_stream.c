@@ -17,10 +17,11 @@
  *
  * One line per phase and pass on stdout, key=value:
  *   dispatch_stream impl="<GL_RENDERER> | <GL_VERSION> | EGL <platform>" phase=variable_no_barrier pass=1
- *   dispatches=100000 cpu_us=... gpu_us=... wall_us=... ok=1            (stream_store adds bytes=... gb_per_s=...)
+ *   dispatches=100000 cpu_us=... gpu_us=... wall_us=... gpu_timed=1 ok=1   (stream_store adds bytes=... gb_per_s=...)
  * cpu_us: CLOCK_MONOTONIC around issuing the stream, per dispatch (the final glFinish excluded); gpu_us: the
- * GL_TIME_ELAPSED query around the stream, per dispatch; wall_us: issuing + glFinish, per dispatch. gb_per_s: bytes
- * written per second of GPU time (10^9 bytes).
+ * GL_TIME_ELAPSED query around the stream, per dispatch; wall_us: issuing + glFinish, per dispatch; gpu_timed: 0 when
+ * the query measured under 1 ns per dispatch (the implementation does not time compute work; gpu_us and gb_per_s
+ * then mean nothing). gb_per_s: bytes written per second of GPU time (10^9 bytes).
  *
  * Exit code: 0 every check passed, 1 a compile, link, GL error or content mismatch, 2 no usable EGL/GL, 64 bad
  * arguments. */
@@ -252,12 +253,14 @@ static int run_phase(const Options* options, const Resources* r, const Phase* ph
   const int ok = verify(phase, r, tag, count);
   const GLenum error = p_glGetError();
   if (error != GL_NO_ERROR) fprintf(stderr, PROGRAM ": %s: GL error 0x%x\n", phase->name, (unsigned)error);
-  printf(PROGRAM " impl=\"%s\" phase=%s pass=%u dispatches=%u cpu_us=%.4f gpu_us=%.4f wall_us=%.4f",
+  /* Under 1 ns per dispatch the implementation does not time compute work (Mesa's llvmpipe reports ~0). */
+  const int gpu_timed = gpu_ns >= count;
+  printf(PROGRAM " impl=\"%s\" phase=%s pass=%u dispatches=%u cpu_us=%.4f gpu_us=%.4f wall_us=%.4f gpu_timed=%d",
          egl_gl_implementation(), phase->name, (unsigned)pass, (unsigned)count, (issued - start) * 1e6 / count,
-         (double)gpu_ns * 1e-3 / count, (finished - start) * 1e6 / count);
+         (double)gpu_ns * 1e-3 / count, (finished - start) * 1e6 / count, gpu_timed);
   if (stream) {
     const double bytes = (double)r->stream_bytes * count;
-    printf(" bytes=%lld gb_per_s=%.1f", (long long)r->stream_bytes, gpu_ns > 0 ? bytes / (double)gpu_ns : 0.0);
+    printf(" bytes=%lld gb_per_s=%.1f", (long long)r->stream_bytes, gpu_timed ? bytes / (double)gpu_ns : 0.0);
   }
   printf(" ok=%d\n", ok && error == GL_NO_ERROR);
   fflush(stdout);
