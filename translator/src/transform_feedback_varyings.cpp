@@ -188,7 +188,7 @@ Expected<ResolvedTransformFeedback> resolve_named(const glslang::TIntermediate& 
     return nullptr;
   };
   ResolvedTransformFeedback out;
-  std::map<std::string, std::vector<std::optional<uint32_t>>> captured;  // base name -> whole (nullopt) / elements
+  std::map<std::string, std::vector<std::optional<uint32_t>>> captured;  // base name -> whole (nullopt), elements
   for (const std::string& name : names) {
     // GL 4.6 §11.1.2.1: gl_NextBuffer and gl_SkipComponents1..4 "may be specified only in INTERLEAVED_ATTRIBS
     // mode"; they capture nothing.
@@ -218,12 +218,12 @@ Expected<ResolvedTransformFeedback> resolve_named(const glslang::TIntermediate& 
       return fail(link_error("transform feedback varying `" + name + "' is not an output of the " + stage_name(stage) +
                              " shader"));
     }
-    // "any two entries in the varyings array specify the same output variable": the same name, or an array and
-    // one of its elements, or one element twice.
+    // "any two entries in the varyings array specify the same output variable": the same name twice, or one
+    // array element twice (an array and one of its elements are different entries, as Mesa's linker has it).
     const std::string base = element ? name.substr(0, name.rfind('[')) : name;
     std::vector<std::optional<uint32_t>>& taken = captured[base];
     for (const std::optional<uint32_t>& t : taken) {
-      if (!t || !element || *t == *element) {
+      if (t == element) {
         return fail(link_error("transform feedback varying `" + name + "' specifies an output already captured"));
       }
     }

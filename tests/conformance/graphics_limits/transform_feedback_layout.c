@@ -150,9 +150,9 @@ static void named_limits(void) {
     CHECK(strstr(g_log, "MAX_TRANSFORM_FEEDBACK_BUFFERS") != NULL, "the log names the limit: %s", g_log);
   }
 
-  /* An array and one of its elements capture the same output twice. */
-  const char* twice[] = {"a", "a[0]"};
-  CHECK(!link_with(program, 2, twice, GL_INTERLEAVED_ATTRIBS), "\"a\" and \"a[0]\" specify the same output");
+  /* One array element twice: "any two entries in the varyings array specify the same output variable". */
+  const char* twice[] = {"a[1]", "position3", "a[1]"};
+  CHECK(!link_with(program, 3, twice, GL_INTERLEAVED_ATTRIBS), "\"a[1]\" twice specifies the same output");
   glDeleteProgram(program);
 }
 
