@@ -158,8 +158,8 @@ struct Executable {
   std::shared_ptr<const translator::GlGraphicsProgram> graphics;
   std::shared_ptr<backend::Shader> shader;
   std::unique_ptr<PrewarmTicket> prewarm;  // variable-size programs: drops queued prewarm compiles with the program
-  uint32_t subgroup_size = 0;              // required subgroup size (ballot programs, num_waves programs); 0 = any
-  uint32_t wave_size = 0;  // GL_BISMUTH_num_waves: the committed wave size (GL_COMPUTE_WAVE_SIZE_BISMUTH)
+  uint32_t subgroup_size = 0;  // required subgroup size (ballot programs, num_waves programs); 0 = any
+  uint32_t wave_size = 0;      // GL_BISMUTH_num_waves: the committed wave size (GL_COMPUTE_WAVE_SIZE_BISMUTH)
   // What the backend shader is made from besides `program` (GLSL / ARB_gl_spirv programs): the entry point, the
   // stage flags the wave-size commit chose and the runtime-group-size variant. Kept so that a program binary
   // (program_binary_format.hpp) can rebuild the shader without the front.
@@ -186,7 +186,7 @@ struct ProgramObject {
   bool validate_status = false;
   std::string info_log;
   bool delete_pending = false;
-  uint32_t uses = 0;                       // contexts that have it current
+  uint32_t uses = 0;  // contexts that have it current
   std::shared_ptr<Executable> executable;  // the last successful link
   std::string label;                       // KHR_debug glObjectLabel
   // glProgramParameteri (program_pipelines.cpp): PROGRAM_SEPARABLE as set, and as it was at the last successful
@@ -204,7 +204,7 @@ struct ProgramObject {
 // context. Programs here have a compute stage only, so the compute stage is the pipeline's only program.
 struct ProgramPipelineObject {
   GLuint name = 0;
-  bool created = false;                    // bound once (or made by glCreateProgramPipelines / glUseProgramStages)
+  bool created = false;  // bound once (or made by glCreateProgramPipelines / glUseProgramStages)
   std::shared_ptr<ProgramObject> compute;  // COMPUTE_SHADER stage
   std::shared_ptr<ProgramObject> active;   // glActiveShaderProgram: the target of glUniform*
   bool validate_status = false;
@@ -227,20 +227,20 @@ inline constexpr GLsizei kMaxTransformFeedbackSeparateAttribs =
 struct AsmExecutable {
   nvasm::ProgramInfo info;
   std::shared_ptr<backend::Shader> shader;
-  std::unique_ptr<PrewarmTicket> prewarm;    // variable-size programs: drops queued prewarm compiles with the program
-  uint32_t subgroup_size = 0;                // required subgroup size (thread-group programs); 0 = any
+  std::unique_ptr<PrewarmTicket> prewarm;   // variable-size programs: drops queued prewarm compiles with the program
+  uint32_t subgroup_size = 0;               // required subgroup size (thread-group programs); 0 = any
   std::vector<uint32_t> storage_gl_binding;  // Vulkan binding i (i < size) -> GL_SHADER_STORAGE_BUFFER index
   // Vulkan binding storage_gl_binding.size() + i -> GL_UNIFORM_BUFFER index (program.buffer[a], a parameter buffer)
   std::vector<uint32_t> parameter_gl_binding;
-  int local_binding = -1;  // Vulkan binding of program.local, -1 when unused
-  int env_binding = -1;    // Vulkan binding of program.env, -1 when unused
+  int local_binding = -1;                   // Vulkan binding of program.local, -1 when unused
+  int env_binding = -1;                     // Vulkan binding of program.env, -1 when unused
   // glGetProgramivARB counts (from the source's statements).
   GLint instructions = 0, temporaries = 0, parameters = 0, attribs = 0;
 };
 
 struct AsmProgramObject {
   GLuint name = 0;
-  GLenum target = 0;   // 0 until first bound
+  GLenum target = 0;  // 0 until first bound
   std::string source;  // the last successfully loaded string
   std::shared_ptr<AsmExecutable> executable;
   // program.local: raw 32-bit words, uploaded to `local_buffer` in stream order when dirty.
@@ -261,7 +261,7 @@ struct QueryObject {
   GLenum target = 0;  // 0 until first begun
   bool active = false;
   backend::TimestampQuery begin, end;  // TIME_ELAPSED: GPU timestamps written at Begin and End
-  uint64_t timeline = 0;               // TIMESTAMP: signalled when the preceding work is done
+  uint64_t timeline = 0;                            // TIMESTAMP: signalled when the preceding work is done
   bool has_result = false;
   uint64_t result = 0;
   std::string label;  // KHR_debug glObjectLabel
@@ -373,8 +373,7 @@ class Context {
   GLuint next_pipeline = 1;
   std::shared_ptr<ProgramPipelineObject> pipeline;
   std::shared_ptr<BufferObject> array_buffer, copy_read, copy_write, dispatch_indirect, ssbo_generic, ubo_generic,
-      acb_generic, pixel_pack, pixel_unpack, query_buffer, element_array, draw_indirect, texture_buffer,
-      transform_feedback;
+      acb_generic, pixel_pack, pixel_unpack, query_buffer, element_array, draw_indirect, texture_buffer, transform_feedback;
   std::array<IndexedBinding, GlBindingMap::kMaxShaderStorageBufferBindings> ssbo{};
   std::array<IndexedBinding, GlBindingMap::kMaxUniformBufferBindings> ubo{};
   std::array<IndexedBinding, GlBindingMap::kMaxAtomicCounterBufferBindings> acb{};
@@ -420,9 +419,7 @@ std::string hex(GLenum e);
 // driver is torn down. A call that begins after the exit stop started parks its thread until the process ends —
 // unless it runs on the exiting thread itself (an application's exit handler may still use GL).
 extern std::atomic<bool> g_api_exit_begun;
-inline bool api_exit_begun() noexcept {
-  return g_api_exit_begun.load(std::memory_order_seq_cst);
-}
+inline bool api_exit_begun() noexcept { return g_api_exit_begun.load(std::memory_order_seq_cst); }
 
 class ApiCall {
  public:
@@ -430,10 +427,11 @@ class ApiCall {
     // A full barrier between counting the call and reading the exit flag (the exit stop sets the flag, then reads
     // the counts): one of the two sides sees the other. The count has one writer, the context's current thread.
     ctx.api_calls.fetch_add(1, std::memory_order_seq_cst);
-    if (api_exit_begun()) [[unlikely]]
-      on_exit_begun();
+    if (api_exit_begun()) [[unlikely]] on_exit_begun();
   }
-  ~ApiCall() { ctx_.api_calls.store(ctx_.api_calls.load(std::memory_order_relaxed) - 1, std::memory_order_release); }
+  ~ApiCall() {
+    ctx_.api_calls.store(ctx_.api_calls.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+  }
   ApiCall(const ApiCall&) = delete;
   ApiCall& operator=(const ApiCall&) = delete;
 
@@ -458,10 +456,10 @@ class EglCall {
   if (ctx == nullptr) return ret;                                 \
   ::bismuth::gl::ApiCall bismuth_api_call_(*ctx);                 \
   try {
-#define BISMUTH_GL_END(ret)                                                      \
-  }                                                                              \
-  catch (...) {                                                                  \
+#define BISMUTH_GL_END(ret)                                                     \
+  }                                                                             \
+  catch (...) {                                                                 \
     ctx->set_error(GL_OUT_OF_MEMORY, std::string(__func__) + ": out of memory"); \
-  }                                                                              \
+  }                                                                             \
   return ret;
 #define BISMUTH_NOTHING
