@@ -485,3 +485,79 @@ TEST_CASE("graphics: blocks beyond a stage's or the program's limit fail the lin
   REQUIRE_FALSE(failed);
   CHECK(contains(failed.error().message, "vertex shader uses"));
 }
+
+TEST_CASE("graphics: named transform feedback varyings are placed in buffers, offsets and strides") {
+  // GL 4.6 §11.1.2.1: with INTERLEAVED_ATTRIBS the varyings are written one after another to one buffer,
+  // gl_NextBuffer moving on to the next binding point; with SEPARATE_ATTRIBS each to a buffer of its own. A
+  // structure member is named "s.member" (§7.3.1.1).
+  auto vs = compile(ShaderStage::Vertex,
+                    "#version 450\nstruct S { vec3 p; float w; };\nout S s;\nout vec4 c;\n"
+                    "void main() { s = S(vec3(1.0), 1.0); c = vec4(0.0); gl_Position = vec4(0.0); }\n");
+  REQUIRE(vs->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> vertex{vs};
+  auto linked = link_gl_graphics_program(
+      vertex, {.transform_feedback_varyings = {"s.w", "gl_SkipComponents1", "c", "gl_NextBuffer", "s.p"}});
+  REQUIRE(linked);
+  REQUIRE(linked->transform_feedback.size() == 5);
+  CHECK(linked->transform_feedback[2].offset == 8);  // after s.w (4) and one skipped component (4)
+  CHECK(linked->transform_feedback[4].buffer == 1);
+  CHECK(linked->transform_feedback[4].offset == 0);
+  REQUIRE(linked->transform_feedback_buffers.size() == 2);
+  CHECK(linked->transform_feedback_buffers[0].stride == 24);
+  CHECK(linked->transform_feedback_buffers[0].varyings == std::vector<uint32_t>{0, 1, 2});
+  CHECK(linked->transform_feedback_buffers[1].stride == 12);
+  // "the total number of components to capture in any output in varyings is greater than the value of
+  // MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS and the buffer mode is SEPARATE_ATTRIBS": a vec4 fits (4), the
+  // structure's members are named one by one, and a whole structure names no single output.
+  CHECK(link_gl_graphics_program(vertex, {.transform_feedback_varyings = {"c", "s.p"}, .interleaved = false}));
+  auto whole = link_gl_graphics_program(vertex, {.transform_feedback_varyings = {"s"}});
+  REQUIRE_FALSE(whole);
+  CHECK(contains(whole.error().message, "structure"));
+}
+
+TEST_CASE("graphics: xfb_* qualifiers replace the varyings given to the link") {
+  // GL 4.6 §11.1.2.1: "If the shader used to record output variables for transform feedback varyings uses the
+  // xfb_buffer, xfb_offset, or xfb_stride layout qualifiers, the values specified by TransformFeedbackVaryings are
+  // ignored, and the set of variables captured for transform feedback is instead derived from the specified layout
+  // qualifiers."
+  auto vs = compile(
+      ShaderStage::Vertex,
+      "#version 440\nlayout(xfb_buffer = 1, xfb_stride = 40) out;\n"
+      "layout(xfb_buffer = 1, xfb_offset = 8) out vec4 a;\nlayout(xfb_buffer = 0, xfb_offset = 0) out float b[3];\n"
+      "out vec4 ignored;\n"
+      "void main() { a = vec4(0.0); b[0] = b[1] = b[2] = 1.0; ignored = a; gl_Position = a; }\n");
+  REQUIRE(vs->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> vertex{vs};
+  auto linked = link_gl_graphics_program(vertex, {.transform_feedback_varyings = {"no_such_output"}});
+  REQUIRE(linked);
+  CHECK(linked->transform_feedback_declared);
+  REQUIRE(linked->transform_feedback.size() == 2);
+  CHECK(linked->transform_feedback[0].name == "b[0]");  // buffer 0 first
+  CHECK(linked->transform_feedback[0].array_size == 3);
+  CHECK(linked->transform_feedback[1].name == "a");
+  CHECK(linked->transform_feedback[1].buffer == 1);
+  CHECK(linked->transform_feedback[1].offset == 8);
+  REQUIRE(linked->transform_feedback_buffers.size() == 2);
+  CHECK(linked->transform_feedback_buffers[0].stride == 12);
+  CHECK(linked->transform_feedback_buffers[1].stride == 40);
+}
+
+TEST_CASE("graphics: a stage beyond its input or output components fails the link naming the limit") {
+  // GL 4.6 §11.1.2.1: "A program whose vertex shader writes more than the value of MAX_VERTEX_OUTPUT_COMPONENTS
+  // components worth of outputs may fail to link"; §11.3.4.4: a geometry shader's outputs per vertex are limited
+  // by MAX_GEOMETRY_OUTPUT_COMPONENTS. Only what the stage's code uses counts.
+  auto outputs = [](int vectors, bool written) {
+    return "#version 450\nout vec4 v[" + std::to_string(vectors) + "];\nvoid main() {\n" +
+           (written ? "  for (int i = 0; i < " + std::to_string(vectors) + "; ++i) v[i] = vec4(0.0);\n" : "") +
+           "  gl_Position = vec4(0.0);\n}\n";
+  };
+  auto too_many = compile(ShaderStage::Vertex, outputs(GlStageLimits::kVertexOutputComponents / 4 + 1, true));
+  auto unused = compile(ShaderStage::Vertex, outputs(GlStageLimits::kVertexOutputComponents / 4 + 1, false));
+  REQUIRE(too_many->ok());
+  REQUIRE(unused->ok());
+  std::vector<std::shared_ptr<const GlGraphicsShader>> failing{too_many}, passing{unused};
+  auto failed = link_gl_graphics_program(failing);
+  REQUIRE_FALSE(failed);
+  CHECK(contains(failed.error().message, "GL_MAX_VERTEX_OUTPUT_COMPONENTS"));
+  CHECK(link_gl_graphics_program(passing));
+}

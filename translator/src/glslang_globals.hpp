@@ -1,10 +1,13 @@
 // The global objects of a glslang syntax tree: glslang keeps every one, used or not, in the tree's last node, an
 // EOpLinkerObjects aggregate. What the GLSL front reads there: declared bindings and locations
-// (declared_bindings.cpp) and the stage interfaces of graphics programs (graphics_link.cpp).
+// (declared_bindings.cpp) and the stage interfaces of graphics programs (graphics_link.cpp, stage_limits.cpp,
+// transform_feedback_varyings.cpp).
 #pragma once
 
 #include <glslang/Include/intermediate.h>
 #include <glslang/MachineIndependent/localintermediate.h>
+
+#include <unordered_set>
 
 namespace bismuth::translator {
 
@@ -22,5 +25,16 @@ void for_each_global(const glslang::TIntermediate& intermediate, Visit visit) {
     }
   }
 }
+
+// The ids of the symbols a stage's code refers to (its static uses), the declarations list left out. Traverse a
+// tree's root with it.
+class StaticUses : public glslang::TIntermTraverser {
+ public:
+  std::unordered_set<long long> ids;
+  void visitSymbol(glslang::TIntermSymbol* symbol) override { ids.insert(symbol->getId()); }
+  bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate* node) override {
+    return node->getOp() != glslang::EOpLinkerObjects;
+  }
+};
 
 }  // namespace bismuth::translator

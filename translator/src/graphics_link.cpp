@@ -15,6 +15,7 @@
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
 #include "program_reflection.hpp"
+#include "stage_limits.hpp"
 #include "transform_feedback_varyings.hpp"
 
 namespace bismuth::translator {
@@ -40,16 +41,6 @@ std::string gl_link_log(const std::string& glslang_log) {
   }
   return out;
 }
-
-// The ids of the symbols a stage's code refers to (its static uses), the declarations list left out.
-class StaticUses : public glslang::TIntermTraverser {
- public:
-  std::unordered_set<long long> ids;
-  void visitSymbol(glslang::TIntermSymbol* symbol) override { ids.insert(symbol->getId()); }
-  bool visitAggregate(glslang::TVisit, glslang::TIntermAggregate* node) override {
-    return node->getOp() != glslang::EOpLinkerObjects;
-  }
-};
 
 // One user-declared input or output of a stage: a variable, or an interface block (matched by block name).
 struct InterfaceVariable {
@@ -403,6 +394,15 @@ Status check_versions(std::span<const std::shared_ptr<const GlGraphicsShader>> s
   return {};
 }
 
+// The last vertex processing stage (GL 4.6 §11.1.2.1: vertex, tessellation evaluation or geometry shader).
+std::optional<ShaderStage> last_vertex_stage(const std::vector<ShaderStage>& stages) {
+  std::optional<ShaderStage> last;
+  for (ShaderStage s : stages) {
+    if (s == ShaderStage::Vertex || s == ShaderStage::TessEvaluation || s == ShaderStage::Geometry) last = s;
+  }
+  return last;
+}
+
 Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlGraphicsShader>> shaders,
                                                 const GlGraphicsLinkOptions& options) {
   // GL 4.6 §7.3: linking fails if "no shader objects are attached to program".
@@ -483,28 +483,29 @@ Expected<GlGraphicsProgram> link_on_this_thread(std::span<const std::shared_ptr<
   add_default_uniforms(program, declared, linked.interface);
   add_atomic_counter_buffers(linked.interface);
   if (Status limits = check_block_limits(linked.interface, linked.stages); !limits) return limits.error();
+  if (Status limits = check_stage_limits(program, linked.stages, linked.interface); !limits) return limits.error();
   linked.inputs = reflect(program, true, linked.stages.front());
   linked.outputs = reflect(program, false, linked.stages.back());
   if (!options.transform_feedback_varyings.empty()) {
     // GL 4.6 §11.1.2.1: the varyings are outputs of the last vertex processing stage; the link fails when "the
     // count specified by TransformFeedbackVaryings is non-zero, but the program object has no vertex, tessellation
     // evaluation, or geometry shader".
-    std::optional<ShaderStage> last_vertex_stage;
-    for (ShaderStage s : linked.stages) {
-      if (s == ShaderStage::Vertex || s == ShaderStage::TessEvaluation || s == ShaderStage::Geometry)
-        last_vertex_stage = s;
-    }
-    if (!last_vertex_stage) {
+    if (!last_vertex_stage(linked.stages)) {
       return fail(
           link_error("transform feedback varyings are given but the program has no vertex, tessellation "
                      "evaluation or geometry shader"));
     }
-    auto varyings = resolve_transform_feedback_varyings(*program.getIntermediate(glslang_stage(*last_vertex_stage)),
-                                                        *last_vertex_stage, options.transform_feedback_varyings,
-                                                        options.interleaved);
-    if (!varyings) return varyings.error();
-    linked.transform_feedback = std::move(*varyings);
-    linked.transform_feedback_interleaved = options.interleaved;
+  }
+  if (const std::optional<ShaderStage> last = last_vertex_stage(linked.stages)) {
+    const glslang::TIntermediate& tree = *program.getIntermediate(glslang_stage(*last));
+    if (!options.transform_feedback_varyings.empty() || declares_transform_feedback(tree)) {
+      auto resolved = resolve_transform_feedback(tree, *last, options.transform_feedback_varyings, options.interleaved);
+      if (!resolved) return resolved.error();
+      linked.transform_feedback = std::move(resolved->varyings);
+      linked.transform_feedback_buffers = std::move(resolved->buffers);
+      linked.transform_feedback_declared = resolved->declared;
+      linked.transform_feedback_interleaved = resolved->declared || options.interleaved;
+    }
   }
   linked.info_log = gl_link_log(program.getInfoLog());
   return linked;

@@ -25,6 +25,34 @@ const TBuiltInResource* gl_resource_limits() {
       *buffers = A::kPerStageBuffers;
     }
     r.maxCombinedShaderOutputResources = GlBindingMap::kMaxShaderStorageBufferBindings;
+    // The gl_Max* constants of the per-stage limits glGet* reports (GlStageLimits); the ES ones in vectors.
+    using S = GlStageLimits;
+    for (int* uniforms :
+         {&r.maxVertexUniformComponents, &r.maxTessControlUniformComponents, &r.maxTessEvaluationUniformComponents,
+          &r.maxGeometryUniformComponents, &r.maxFragmentUniformComponents, &r.maxComputeUniformComponents}) {
+      *uniforms = S::kUniformComponents;
+    }
+    r.maxVertexUniformVectors = r.maxFragmentUniformVectors = S::kUniformComponents / 4;
+    r.maxVertexAttribs = S::kVertexAttribs;
+    r.maxVertexOutputComponents = S::kVertexOutputComponents;
+    r.maxVertexOutputVectors = S::kVertexOutputComponents / 4;
+    r.maxVaryingFloats = r.maxVaryingComponents = S::kVaryingComponents;
+    r.maxVaryingVectors = S::kVaryingComponents / 4;
+    r.maxTessControlInputComponents = S::kTessControlInputComponents;
+    r.maxTessControlOutputComponents = S::kTessControlOutputComponents;
+    r.maxTessPatchComponents = S::kTessPatchComponents;
+    r.maxTessControlTotalOutputComponents = S::kTessControlTotalOutputComponents;
+    r.maxTessEvaluationInputComponents = S::kTessEvaluationInputComponents;
+    r.maxTessEvaluationOutputComponents = S::kTessEvaluationOutputComponents;
+    r.maxGeometryInputComponents = S::kGeometryInputComponents;
+    r.maxGeometryOutputComponents = S::kGeometryOutputComponents;
+    r.maxGeometryOutputVertices = S::kGeometryOutputVertices;
+    r.maxGeometryTotalOutputComponents = S::kGeometryTotalOutputComponents;
+    r.maxFragmentInputComponents = S::kFragmentInputComponents;
+    r.maxFragmentInputVectors = S::kFragmentInputComponents / 4;
+    // xfb_buffer / xfb_stride are checked against these (GLSL 4.60 §4.4.2.1).
+    r.maxTransformFeedbackBuffers = GlTransformFeedbackLimits::kBuffers;
+    r.maxTransformFeedbackInterleavedComponents = GlTransformFeedbackLimits::kInterleavedComponents;
     return r;
   }();
   return &limits;

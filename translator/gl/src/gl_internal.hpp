@@ -228,9 +228,10 @@ inline constexpr uint32_t kMaxProgramLocalParameters = 1024;  // 16 KiB: Vulkan'
 inline constexpr uint32_t kMaxProgramParameterBufferBindings = 32;
 static_assert(kMaxProgramParameterBufferBindings <= GlBindingMap::kMaxUniformBufferBindings);
 inline constexpr uint32_t kMaxProgramEnvParameters = 1024;
-// GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS and GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: GL 4.6's minimum, 4
-// (transform_feedback.cpp; nothing is captured, the names are only checked at link).
-inline constexpr GLsizei kMaxTransformFeedbackSeparateAttribs = 4;
+// GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS (transform_feedback.cpp; nothing is captured, the names are only
+// checked at link).
+inline constexpr GLsizei kMaxTransformFeedbackSeparateAttribs =
+    static_cast<GLsizei>(translator::GlTransformFeedbackLimits::kSeparateAttribs);
 
 // One successful glProgramStringARB load: what dispatch needs.
 struct AsmExecutable {

@@ -77,8 +77,9 @@ Expected<const Module::EntryPoint*> find_entry(const std::vector<Module::EntryPo
   return fail("the module has no entry point named \"" + name + "\"", GL_INVALID_VALUE);
 }
 
-// GL names for the default-block uniform shapes the pass lays out.
-GLenum gl_type(const spirv_patch::DefaultUniform& u) {
+}  // namespace
+
+GLenum spirv_uniform_gl_type(const spirv_patch::DefaultUniform& u) {
   using spirv_patch::UniformScalar;
   const uint32_t n = u.components;
   if (u.columns != 0) {
@@ -108,6 +109,7 @@ GLenum gl_type(const spirv_patch::DefaultUniform& u) {
   return 0;
 }
 
+namespace {
 
 // GL_BUFFER_DATA_SIZE of a block (GL 4.6 §7.3.1.1): the bytes its explicit layout covers, a final runtime array
 // counted "as an array with one element"; 0 when the layout cannot be sized.
@@ -295,7 +297,7 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
     linked.spirv_default_uniform_block = spirv_patch::DefaultUniformBlockOptions{0, vk_binding};
     for (const auto& u : uniforms->uniforms) {
       translator::GlUniform uniform;
-      uniform.gl_type = gl_type(u);
+      uniform.gl_type = spirv_uniform_gl_type(u);
       if (uniform.gl_type == 0) return fail("error: a default-block uniform has a type GL does not name");
       uniform.array_size = std::max<uint32_t>(1, u.array_size);
       uniform.offset = u.offset;

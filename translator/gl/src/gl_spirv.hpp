@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "gl_internal.hpp"
 
 namespace bismuth::gl {
@@ -19,6 +20,9 @@ std::vector<std::string> supported_spirv_extensions(const Caps& caps);
 Expected<std::vector<uint32_t>> specialize_spirv(std::span<const uint32_t> words, GLenum shader_type,
                                                  const std::string& entry, std::span<const GLuint> ids,
                                                  std::span<const GLuint> values, const Caps& caps);
+
+// The GL type (GL_FLOAT_VEC4, GL_DOUBLE_MAT3, ...) of a default-block uniform shape the pass lays out; 0 for none.
+GLenum spirv_uniform_gl_type(const spirv_patch::DefaultUniform& u);
 
 // A specialized module as a linked program: compact Vulkan bindings in set 0 for the used buffer blocks, the
 // atomic-counter buffers and the default uniform block (the pipeline turns the last two into Vulkan buffers).

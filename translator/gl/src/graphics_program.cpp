@@ -2,6 +2,7 @@
 #include "graphics_program.hpp"
 
 #include "gl_objects.hpp"
+#include "gl_spirv_graphics.hpp"
 #include "program_link.hpp"
 
 namespace bismuth::gl {
@@ -35,8 +36,26 @@ bool has_graphics_stage(const ProgramObject& program) {
   return false;
 }
 
+namespace {
+
+// The executable of a linked graphics program: uniforms and blocks answer the same queries as a compute
+// program's; glUniform* writes the CPU copy (nothing reads it on a GPU: the program never runs) and glGetUniform*
+// reads it back.
+std::shared_ptr<Executable> graphics_executable(translator::GlGraphicsProgram linked) {
+  auto exe = std::make_shared<Executable>();
+  exe->program = linked.interface;
+  exe->program.info_log = linked.info_log;
+  assign_uniform_locations(*exe);
+  exe->uniform_data.assign(exe->program.default_uniform_block_size, std::byte{0});
+  exe->graphics = std::make_shared<const translator::GlGraphicsProgram>(std::move(linked));
+  return exe;
+}
+
+}  // namespace
+
 Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program, bool es) {
   std::vector<std::shared_ptr<const translator::GlGraphicsShader>> shaders;
+  std::vector<const ShaderObject*> spirv;
   for (const auto& s : program.attached) {
     // GL 4.6 §7.3: linking fails if "program contains objects to form a compute shader (see section 19) and
     // program also contains objects to form any other type of shader".
@@ -44,10 +63,19 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
       return fail("error: a compute shader (shader " + std::to_string(s->name) +
                   ") cannot be linked with shaders of other stages in one program\n");
     }
-    if (s->spirv_binary) {
-      return fail("error: SPIR-V shaders of the " + std::string(translator::stage_name(*graphics_stage(s->type))) +
-                  " stage are not supported by Bismuth (shader " + std::to_string(s->name) + ")\n");
+    if (s->spirv_binary) spirv.push_back(s.get());
+  }
+  if (!spirv.empty()) {
+    // ARB_gl_spirv (GL 4.6 §7.3): a program is linked from SPIR-V modules or from GLSL shaders, not from both; its
+    // stages are then matched by location only.
+    if (spirv.size() != program.attached.size()) {
+      return fail(std::string("error: the program mixes SPIR-V shader objects with GLSL shader objects\n"));
     }
+    auto linked = link_spirv_graphics(spirv);
+    if (!linked) return linked.error();
+    return graphics_executable(std::move(*linked));
+  }
+  for (const auto& s : program.attached) {
     // GL 4.6 §7.3: linking fails if "one or more of the shader objects attached to program are not compiled
     // successfully".
     if (!s->graphics) return fail("error: shader " + std::to_string(s->name) + " has not been compiled successfully\n");
@@ -59,15 +87,7 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
                                                      .transform_feedback_varyings = program.transform_feedback_varyings,
                                                      .interleaved = program.transform_feedback_interleaved});
   if (!linked) return linked.error();
-  auto exe = std::make_shared<Executable>();
-  // Uniforms and blocks answer the same queries as a compute program's; glUniform* writes the CPU copy (nothing
-  // reads it on a GPU: the program never runs) and glGetUniform* reads it back.
-  exe->program = linked->interface;
-  exe->program.info_log = linked->info_log;
-  assign_uniform_locations(*exe);
-  exe->uniform_data.assign(exe->program.default_uniform_block_size, std::byte{0});
-  exe->graphics = std::make_shared<const translator::GlGraphicsProgram>(std::move(*linked));
-  return exe;
+  return graphics_executable(std::move(*linked));
 }
 
 Expected<GLint> stage_layout_value(const Executable* exe, GLenum pname) {

@@ -23,7 +23,7 @@ Interface interface_of(GLenum e) {
     case GL_PROGRAM_INPUT: return Interface::ProgramInput;
     case GL_PROGRAM_OUTPUT: return Interface::ProgramOutput;
     case GL_TRANSFORM_FEEDBACK_VARYING: return Interface::TransformFeedbackVarying;
-    case GL_TRANSFORM_FEEDBACK_BUFFER:
+    case GL_TRANSFORM_FEEDBACK_BUFFER: return Interface::TransformFeedbackBuffer;
     case GL_COMPUTE_SUBROUTINE:
     case GL_COMPUTE_SUBROUTINE_UNIFORM:
     case GL_VERTEX_SUBROUTINE:
@@ -100,6 +100,9 @@ std::vector<std::string> resource_names(const Executable& exe, Interface i) {
       if (exe.graphics) {
         for (const auto& v : exe.graphics->transform_feedback) names.push_back(v.name);
       }
+      break;
+    case Interface::TransformFeedbackBuffer:
+      if (exe.graphics) names.resize(exe.graphics->transform_feedback_buffers.size());
       break;
     default: break;
   }
@@ -375,31 +378,32 @@ bool append_io_property(const Executable& exe, Interface i, GLuint index, GLenum
   return true;
 }
 
-// A transform feedback varying (Table 7.2: NAME_LENGTH, TYPE, ARRAY_SIZE, OFFSET, TRANSFORM_FEEDBACK_BUFFER_INDEX).
-// GL 4.6 §11.1.2.1: with INTERLEAVED_ATTRIBS the varyings follow one another in one buffer, gl_NextBuffer moving to
-// the next; with SEPARATE_ATTRIBS each has a buffer of its own, at offset 0.
-bool append_transform_feedback_property(const Executable& exe, GLuint index, GLenum prop, std::vector<GLint>& out) {
-  const auto& list = exe.graphics->transform_feedback;
-  const translator::GlTransformFeedbackVarying& v = list[index];
-  GLint buffer = 0, offset = 0;
-  if (exe.graphics->transform_feedback_interleaved) {
-    for (GLuint k = 0; k < index; ++k) {
-      if (list[k].name == "gl_NextBuffer") {
-        ++buffer;
-        offset = 0;
-      } else {
-        offset += static_cast<GLint>(list[k].bytes);
-      }
+// A transform feedback varying (Table 7.2: NAME_LENGTH, TYPE, ARRAY_SIZE, OFFSET, TRANSFORM_FEEDBACK_BUFFER_INDEX)
+// and a transform feedback buffer (BUFFER_BINDING, NUM_ACTIVE_VARIABLES, ACTIVE_VARIABLES,
+// TRANSFORM_FEEDBACK_BUFFER_STRIDE), as the link placed them (GL 4.6 §11.1.2.1: the names of
+// glTransformFeedbackVaryings one after another, or each in a buffer of its own; or the shader's xfb_* qualifiers).
+bool append_transform_feedback_property(const Executable& exe, Interface i, GLuint index, GLenum prop,
+                                        std::vector<GLint>& out) {
+  if (i == Interface::TransformFeedbackBuffer) {
+    const translator::GlTransformFeedbackBuffer& b = exe.graphics->transform_feedback_buffers[index];
+    switch (prop) {
+      case GL_BUFFER_BINDING: out.push_back(static_cast<GLint>(b.binding)); break;
+      case GL_TRANSFORM_FEEDBACK_BUFFER_STRIDE: out.push_back(static_cast<GLint>(b.stride)); break;
+      case GL_NUM_ACTIVE_VARIABLES: out.push_back(static_cast<GLint>(b.varyings.size())); break;
+      case GL_ACTIVE_VARIABLES:
+        for (uint32_t v : b.varyings) out.push_back(static_cast<GLint>(v));
+        break;
+      default: return false;
     }
-  } else {
-    buffer = static_cast<GLint>(index);
+    return true;
   }
+  const translator::GlTransformFeedbackVarying& v = exe.graphics->transform_feedback[index];
   switch (prop) {
     case GL_NAME_LENGTH: out.push_back(static_cast<GLint>(v.name.size()) + 1); break;
     case GL_TYPE: out.push_back(static_cast<GLint>(v.gl_type)); break;
     case GL_ARRAY_SIZE: out.push_back(static_cast<GLint>(v.array_size)); break;
-    case GL_OFFSET: out.push_back(offset); break;
-    case GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: out.push_back(buffer); break;
+    case GL_OFFSET: out.push_back(static_cast<GLint>(v.offset)); break;
+    case GL_TRANSFORM_FEEDBACK_BUFFER_INDEX: out.push_back(static_cast<GLint>(v.buffer)); break;
     default: return false;
   }
   return true;
@@ -408,7 +412,9 @@ bool append_transform_feedback_property(const Executable& exe, GLuint index, GLe
 }  // namespace
 
 bool append_resource_property(const Executable& exe, Interface i, GLuint index, GLenum prop, std::vector<GLint>& out) {
-  if (i == Interface::TransformFeedbackVarying) return append_transform_feedback_property(exe, index, prop, out);
+  if (i == Interface::TransformFeedbackVarying || i == Interface::TransformFeedbackBuffer) {
+    return append_transform_feedback_property(exe, i, index, prop, out);
+  }
   if (i == Interface::ProgramInput || i == Interface::ProgramOutput) {
     if (prop == GL_NAME_LENGTH) {
       out.push_back(static_cast<GLint>(resource_names(exe, i)[index].size()) + 1);

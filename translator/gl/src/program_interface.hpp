@@ -20,8 +20,9 @@ enum class Interface {
   AtomicCounterBuffer,       // no names
   ProgramInput,              // the first stage's inputs (graphics programs; a compute program has none)
   ProgramOutput,             // the last stage's outputs
-  TransformFeedbackVarying,  // the linked glTransformFeedbackVaryings names (graphics programs)
-  Empty,                     // valid interfaces Bismuth's programs have nothing in (subroutines, TF buffers)
+  TransformFeedbackVarying,  // the captured varyings: named by glTransformFeedbackVaryings or declared (xfb_offset)
+  TransformFeedbackBuffer,   // the binding points they are written to (no names)
+  Empty,                     // valid interfaces Bismuth's programs have nothing in (subroutines)
   Invalid,
 };
 
@@ -29,7 +30,8 @@ Interface interface_of(GLenum program_interface);
 // interface_of in `ctx`: OpenGL ES has no subroutine interfaces and no GL_TRANSFORM_FEEDBACK_BUFFER (Invalid there).
 Interface interface_of(const Context* ctx, GLenum program_interface);
 
-// The resource names of `i` in index order (AtomicCounterBuffer: one empty name per buffer).
+// The resource names of `i` in index order (AtomicCounterBuffer, TransformFeedbackBuffer: one empty name per
+// buffer).
 std::vector<std::string> resource_names(const Executable& exe, Interface i);
 
 // GL_UNIFORM resources.

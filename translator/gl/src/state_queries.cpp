@@ -82,8 +82,52 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     // Uniform blocks of all stages of a program together: GL 4.6's minimum 70 (ES 3.2: 60). A program here has one
     // stage, whose MAX_COMPUTE_UNIFORM_BLOCKS is the bound a program meets first.
     case GL_MAX_COMBINED_UNIFORM_BLOCKS: out.set(translator::GlStageBlockLimits::kCombinedUniformBlocks); return true;
-    case GL_MAX_COMPUTE_UNIFORM_COMPONENTS: out.set(4096); return true;
-    case GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS: out.set(4096 + 14 * 16384 / 4); return true;
+    // Default-block uniforms and stage inputs and outputs (GL 4.6 Tables 23.57-23.62; translator::GlStageLimits,
+    // which the graphics link checks and glslang's gl_Max* constants equal). The ..._VECTORS are the components
+    // divided by four (GL 4.6 §7.6, §11.1.2.1).
+    case GL_MAX_VERTEX_UNIFORM_COMPONENTS:
+    case GL_MAX_TESS_CONTROL_UNIFORM_COMPONENTS:
+    case GL_MAX_TESS_EVALUATION_UNIFORM_COMPONENTS:
+    case GL_MAX_GEOMETRY_UNIFORM_COMPONENTS:
+    case GL_MAX_FRAGMENT_UNIFORM_COMPONENTS:
+    case GL_MAX_COMPUTE_UNIFORM_COMPONENTS: out.set(translator::GlStageLimits::kUniformComponents); return true;
+    case GL_MAX_VERTEX_UNIFORM_VECTORS:
+    case GL_MAX_FRAGMENT_UNIFORM_VECTORS: out.set(translator::GlStageLimits::kUniformComponents / 4); return true;
+    case GL_MAX_COMBINED_VERTEX_UNIFORM_COMPONENTS:
+    case GL_MAX_COMBINED_TESS_CONTROL_UNIFORM_COMPONENTS:
+    case GL_MAX_COMBINED_TESS_EVALUATION_UNIFORM_COMPONENTS:
+    case GL_MAX_COMBINED_GEOMETRY_UNIFORM_COMPONENTS:
+    case GL_MAX_COMBINED_FRAGMENT_UNIFORM_COMPONENTS:
+    case GL_MAX_COMBINED_COMPUTE_UNIFORM_COMPONENTS:
+      out.set(translator::GlStageLimits::kCombinedUniformComponents);
+      return true;
+    case GL_MAX_VERTEX_ATTRIBS: out.set(translator::GlStageLimits::kVertexAttribs); return true;
+    case GL_MAX_VERTEX_OUTPUT_COMPONENTS: out.set(translator::GlStageLimits::kVertexOutputComponents); return true;
+    case GL_MAX_TESS_CONTROL_INPUT_COMPONENTS:
+      out.set(translator::GlStageLimits::kTessControlInputComponents);
+      return true;
+    case GL_MAX_TESS_CONTROL_OUTPUT_COMPONENTS:
+      out.set(translator::GlStageLimits::kTessControlOutputComponents);
+      return true;
+    case GL_MAX_TESS_PATCH_COMPONENTS: out.set(translator::GlStageLimits::kTessPatchComponents); return true;
+    case GL_MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS:
+      out.set(translator::GlStageLimits::kTessControlTotalOutputComponents);
+      return true;
+    case GL_MAX_TESS_EVALUATION_INPUT_COMPONENTS:
+      out.set(translator::GlStageLimits::kTessEvaluationInputComponents);
+      return true;
+    case GL_MAX_TESS_EVALUATION_OUTPUT_COMPONENTS:
+      out.set(translator::GlStageLimits::kTessEvaluationOutputComponents);
+      return true;
+    case GL_MAX_GEOMETRY_INPUT_COMPONENTS: out.set(translator::GlStageLimits::kGeometryInputComponents); return true;
+    case GL_MAX_GEOMETRY_OUTPUT_COMPONENTS: out.set(translator::GlStageLimits::kGeometryOutputComponents); return true;
+    case GL_MAX_GEOMETRY_OUTPUT_VERTICES: out.set(translator::GlStageLimits::kGeometryOutputVertices); return true;
+    case GL_MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS:
+      out.set(translator::GlStageLimits::kGeometryTotalOutputComponents);
+      return true;
+    case GL_MAX_FRAGMENT_INPUT_COMPONENTS: out.set(translator::GlStageLimits::kFragmentInputComponents); return true;
+    case GL_MAX_VARYING_COMPONENTS: out.set(translator::GlStageLimits::kVaryingComponents); return true;
+    case GL_MAX_VARYING_VECTORS: out.set(translator::GlStageLimits::kVaryingComponents / 4); return true;
     // Every stage has compute's atomic counters (GL 4.6 Table 23.57; the graphics stages compile against them).
     case GL_MAX_VERTEX_ATOMIC_COUNTER_BUFFERS:
     case GL_MAX_TESS_CONTROL_ATOMIC_COUNTER_BUFFERS:
@@ -104,8 +148,17 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_COMPUTE_ATOMIC_COUNTERS: out.set(translator::GlAtomicCounterLimits::kPerStageCounters); return true;
     case GL_MAX_COMBINED_ATOMIC_COUNTERS: out.set(translator::GlAtomicCounterLimits::kCombinedCounters); return true;
     case GL_MAX_ATOMIC_COUNTER_BUFFER_SIZE: out.set(32768); return true;
+    // GL 4.6 Table 23.73 (translator::GlTransformFeedbackLimits: checked at link).
+    case GL_MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS:
+      out.set(translator::GlTransformFeedbackLimits::kInterleavedComponents);
+      return true;
+    case GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS:
+      out.set(translator::GlTransformFeedbackLimits::kSeparateComponents);
+      return true;
     case GL_MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS:
-    case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: out.set(kMaxTransformFeedbackSeparateAttribs); return true;
+      out.set(translator::GlTransformFeedbackLimits::kSeparateAttribs);
+      return true;
+    case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: out.set(translator::GlTransformFeedbackLimits::kBuffers); return true;
     case GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS:
     case GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS: out.set(16); return true;
     // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8); a program here has a compute
@@ -117,7 +170,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_UNIFORM_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxUniformBufferBindings); return true;
     case GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxAtomicCounterBufferBindings); return true;
     case GL_MAX_SHADER_STORAGE_BLOCK_SIZE: out.set(int64_t(1) << 27); return true;
-    case GL_MAX_UNIFORM_BLOCK_SIZE: out.set(16384); return true;
+    case GL_MAX_UNIFORM_BLOCK_SIZE: out.set(translator::GlStageBlockLimits::kUniformBlockSize); return true;
     case GL_MAX_UNIFORM_LOCATIONS: out.set(1024); return true;
     case GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT: out.set(c.ssbo_alignment); return true;
     case GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT: out.set(c.ubo_alignment); return true;

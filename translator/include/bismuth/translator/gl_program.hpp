@@ -68,6 +68,44 @@ struct GlStageBlockLimits {
   static constexpr uint32_t kCombinedUniformBlocks = 70;
   static constexpr uint32_t kShaderStorageBlocks = 16;
   static constexpr uint32_t kCombinedShaderStorageBlocks = 16;
+  static constexpr uint32_t kUniformBlockSize = 16384;  // MAX_UNIFORM_BLOCK_SIZE, bytes
+};
+
+// The per-stage limits on default-block uniforms and on stage inputs and outputs (GL 4.6 Tables 23.57-23.62,
+// OpenGL ES 3.2 Tables 21.49-21.54), in components. glGet* reports them, glslang's gl_Max* built-in constants have
+// the same values (resource_limits.cpp), and the graphics link checks them (stage_limits.cpp; glslang 12 checks
+// none). Uniform components: compute's 4096 for every stage (the default block is the shim's CPU copy); the
+// MAX_COMBINED_<STAGE>_UNIFORM_COMPONENTS are the tables' formula, MAX_<STAGE>_UNIFORM_BLOCKS x
+// MAX_UNIFORM_BLOCK_SIZE / 4 + MAX_<STAGE>_UNIFORM_COMPONENTS. Inputs and outputs: GL 4.6's minimum values (each at
+// least OpenGL ES 3.2's): Bismuth does not draw, so no device limit applies to them yet.
+struct GlStageLimits {
+  static constexpr uint32_t kUniformComponents = 4096;  // MAX_<STAGE>_UNIFORM_COMPONENTS (minimum 1024)
+  static constexpr uint32_t kCombinedUniformComponents =
+      GlStageBlockLimits::kUniformBlocks * GlStageBlockLimits::kUniformBlockSize / 4 + kUniformComponents;
+  static constexpr uint32_t kVertexAttribs = 16;                       // MAX_VERTEX_ATTRIBS
+  static constexpr uint32_t kVertexOutputComponents = 64;              // MAX_VERTEX_OUTPUT_COMPONENTS
+  static constexpr uint32_t kTessControlInputComponents = 128;         // MAX_TESS_CONTROL_INPUT_COMPONENTS
+  static constexpr uint32_t kTessControlOutputComponents = 128;        // MAX_TESS_CONTROL_OUTPUT_COMPONENTS
+  static constexpr uint32_t kTessPatchComponents = 120;                // MAX_TESS_PATCH_COMPONENTS
+  static constexpr uint32_t kTessControlTotalOutputComponents = 4096;  // MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS
+  static constexpr uint32_t kTessEvaluationInputComponents = 128;      // MAX_TESS_EVALUATION_INPUT_COMPONENTS
+  static constexpr uint32_t kTessEvaluationOutputComponents = 128;     // MAX_TESS_EVALUATION_OUTPUT_COMPONENTS
+  static constexpr uint32_t kGeometryInputComponents = 64;             // MAX_GEOMETRY_INPUT_COMPONENTS
+  static constexpr uint32_t kGeometryOutputComponents = 128;           // MAX_GEOMETRY_OUTPUT_COMPONENTS
+  static constexpr uint32_t kGeometryOutputVertices = 256;             // MAX_GEOMETRY_OUTPUT_VERTICES
+  static constexpr uint32_t kGeometryTotalOutputComponents = 1024;     // MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS
+  static constexpr uint32_t kFragmentInputComponents = 128;            // MAX_FRAGMENT_INPUT_COMPONENTS
+  static constexpr uint32_t kVaryingComponents = 60;  // MAX_VARYING_COMPONENTS (MAX_VARYING_VECTORS 15)
+};
+
+// Transform feedback limits (GL 4.6 Table 23.73, OpenGL ES 3.2 Table 21.56): GL 4.6's minimum values, checked by
+// the graphics link (transform_feedback_varyings.cpp) and, for xfb_* layout qualifiers, by glslang against the same
+// numbers (resource_limits.cpp).
+struct GlTransformFeedbackLimits {
+  static constexpr uint32_t kInterleavedComponents = 64;  // MAX_TRANSFORM_FEEDBACK_INTERLEAVED_COMPONENTS
+  static constexpr uint32_t kSeparateComponents = 4;      // MAX_TRANSFORM_FEEDBACK_SEPARATE_COMPONENTS
+  static constexpr uint32_t kSeparateAttribs = 4;         // MAX_TRANSFORM_FEEDBACK_SEPARATE_ATTRIBS
+  static constexpr uint32_t kBuffers = 4;                 // MAX_TRANSFORM_FEEDBACK_BUFFERS
 };
 
 // SpecIds a variable-group-size program's size is specialised through (x, y, z). High enough not to meet the

@@ -80,14 +80,26 @@ struct GlStageLayouts {
   bool tess_gen_point_mode = false;           // TESS_GEN_POINT_MODE
 };
 
-// A transform feedback varying (glTransformFeedbackVaryings, GL 4.6 §11.1.2.1) as the link resolved it: an output
-// of the last vertex processing stage, an element of one ("a[2]"), or one of the special names gl_NextBuffer and
-// gl_SkipComponents1..4 (type 0 = GL_NONE).
+// A transform feedback varying (GL 4.6 §11.1.2.1) as the link resolved it. Named by glTransformFeedbackVaryings:
+// an output of the last vertex processing stage, an element of one ("a[2]"), a structure member ("s.f"), or one
+// of the special names gl_NextBuffer and gl_SkipComponents1..4 (type 0 = GL_NONE). Declared by the shader
+// (xfb_offset, GLSL 4.60 §4.4.2.1): each captured output of basic type or array of basic type, named as GL 4.6
+// §7.3.1.1 names active variables ("v", "a[0]", "s.f", "Block.m").
 struct GlTransformFeedbackVarying {
-  std::string name;         // as the application gave it
+  std::string name;         // as the application gave it, or the resource name of a shader-declared one
   uint32_t gl_type = 0;     // GL_FLOAT_VEC4, ...; 0 for the special names
   uint32_t array_size = 1;  // elements captured (a whole array: its size); gl_NextBuffer 0, gl_SkipComponentsN N
   uint32_t bytes = 0;       // bytes it takes in the buffer (gl_SkipComponentsN: 4 N)
+  uint32_t components = 0;  // components it takes (a double counts two), for the MAX_TRANSFORM_FEEDBACK_* limits
+  uint32_t buffer = 0;      // TRANSFORM_FEEDBACK_BUFFER_INDEX: the binding point it is written to
+  uint32_t offset = 0;      // OFFSET: its byte offset in that buffer
+};
+
+// A transform feedback buffer binding point the program writes (GL_TRANSFORM_FEEDBACK_BUFFER, GL 4.6 §7.3.1).
+struct GlTransformFeedbackBuffer {
+  uint32_t binding = 0;            // BUFFER_BINDING
+  uint32_t stride = 0;             // TRANSFORM_FEEDBACK_BUFFER_STRIDE: bytes per captured vertex
+  std::vector<uint32_t> varyings;  // ACTIVE_VARIABLES: indices into GlGraphicsProgram::transform_feedback
 };
 
 struct GlGraphicsProgram {
@@ -100,9 +112,13 @@ struct GlGraphicsProgram {
   // uniforms (laid out for the shim's CPU copy: a 16-byte slot per vector, std140 matrices), uniform blocks with
   // their members, storage blocks with their buffer variables. Only these lists are filled (no SPIR-V).
   GlLinkedProgram interface;
-  std::vector<GlTransformFeedbackVarying> transform_feedback;  // in the order glTransformFeedbackVaryings gave them
-  bool transform_feedback_interleaved = true;                  // the buffer mode they were linked with
-  std::string info_log;                                        // warnings of a successful link
+  // In the order glTransformFeedbackVaryings gave them; declared by xfb_offset qualifiers: ordered by buffer, then
+  // offset.
+  std::vector<GlTransformFeedbackVarying> transform_feedback;
+  std::vector<GlTransformFeedbackBuffer> transform_feedback_buffers;  // ordered by binding
+  bool transform_feedback_interleaved = true;  // the buffer mode they were linked with (shader-declared: true)
+  bool transform_feedback_declared = false;    // the shader's xfb_* qualifiers gave them (GL 4.6 §11.1.2.1)
+  std::string info_log;                        // warnings of a successful link
 };
 
 struct GlGraphicsLinkOptions {
