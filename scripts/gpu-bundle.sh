@@ -17,7 +17,8 @@ shared_gpu="$repo/../shared/gpu"
 
 mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$build/bench" -maxdepth 3 -type f \
   -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name 'egl_compute*' -o -name '*_tests' -o -name 'bench_*' \
-  -o -name '*exit_program' -o -name 'conformance_*' -o -name num_waves_examples \) \
+  -o -name '*exit_program' -o -name 'conformance_*' -o -name num_waves_examples -o -name 'program_loop*' \
+  -o -name 'dispatch_stream*' \) \
   2>/dev/null)
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"

@@ -83,19 +83,19 @@ struct GlStageLimits {
   static constexpr uint32_t kCombinedUniformComponents =
       GlStageBlockLimits::kUniformBlocks * GlStageBlockLimits::kUniformBlockSize / 4 + kUniformComponents;
   static constexpr uint32_t kVertexAttribs = 16;                       // MAX_VERTEX_ATTRIBS
-  static constexpr uint32_t kVertexOutputComponents = 64;              // MAX_VERTEX_OUTPUT_COMPONENTS
+  static constexpr uint32_t kVertexOutputComponents = 128;             // MAX_VERTEX_OUTPUT_COMPONENTS
   static constexpr uint32_t kTessControlInputComponents = 128;         // MAX_TESS_CONTROL_INPUT_COMPONENTS
   static constexpr uint32_t kTessControlOutputComponents = 128;        // MAX_TESS_CONTROL_OUTPUT_COMPONENTS
   static constexpr uint32_t kTessPatchComponents = 120;                // MAX_TESS_PATCH_COMPONENTS
   static constexpr uint32_t kTessControlTotalOutputComponents = 4096;  // MAX_TESS_CONTROL_TOTAL_OUTPUT_COMPONENTS
   static constexpr uint32_t kTessEvaluationInputComponents = 128;      // MAX_TESS_EVALUATION_INPUT_COMPONENTS
   static constexpr uint32_t kTessEvaluationOutputComponents = 128;     // MAX_TESS_EVALUATION_OUTPUT_COMPONENTS
-  static constexpr uint32_t kGeometryInputComponents = 64;             // MAX_GEOMETRY_INPUT_COMPONENTS
+  static constexpr uint32_t kGeometryInputComponents = 128;            // MAX_GEOMETRY_INPUT_COMPONENTS
   static constexpr uint32_t kGeometryOutputComponents = 128;           // MAX_GEOMETRY_OUTPUT_COMPONENTS
   static constexpr uint32_t kGeometryOutputVertices = 256;             // MAX_GEOMETRY_OUTPUT_VERTICES
   static constexpr uint32_t kGeometryTotalOutputComponents = 1024;     // MAX_GEOMETRY_TOTAL_OUTPUT_COMPONENTS
   static constexpr uint32_t kFragmentInputComponents = 128;            // MAX_FRAGMENT_INPUT_COMPONENTS
-  static constexpr uint32_t kVaryingComponents = 60;  // MAX_VARYING_COMPONENTS (MAX_VARYING_VECTORS 15)
+  static constexpr uint32_t kVaryingComponents = 128;  // MAX_VARYING_COMPONENTS (MAX_VARYING_VECTORS 32)
 };
 
 // Transform feedback limits (GL 4.6 Table 23.73, OpenGL ES 3.2 Table 21.56): GL 4.6's minimum values, checked by
