@@ -8,11 +8,11 @@
 // Iteration time (manual) is the wall time of issuing the N calls, without the glFinish. Counters, per dispatch:
 // cpu_us (the calling thread's CPU time while issuing), issue_us (wall time while issuing: includes waiting for
 // the recording thread or for batches in flight), gpu_us (GL_TIME_ELAPSED / N), total_us (issue + glFinish),
-// sleeps (voluntary context switches of the calling thread). N = 10,000 also shows the issue cost where the GPU
-// does not throttle it (lavapipe runs a tiny dispatch in ~25 us, so 100,000 of them are GPU-bound there).
-// The stream's CPU cost is what the calling thread pays; run with BISMUTH_RECORDING_THREAD=1 to measure the
-// recording thread on lavapipe (which records inline by default), and BISMUTH_BARRIERS=automatic to compare with
-// the backend's automatic hazard barriers (one per dispatch on this stream).
+// sleeps and preempted (voluntary and involuntary context switches of the calling thread). N = 10,000 also shows the
+// issue cost where the GPU does not throttle it (lavapipe runs a tiny dispatch in ~25 us, so 100,000 of them are
+// GPU-bound there). The stream's CPU cost is what the calling thread pays; run with BISMUTH_RECORDING_THREAD=1 to
+// measure the recording thread on lavapipe (which records inline by default), and BISMUTH_BARRIERS=automatic to compare
+// with the backend's automatic hazard barriers (one per dispatch on this stream).
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <GL/glcorearb.h>
@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -44,12 +45,12 @@ void main() { words[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x; }
 
 constexpr GLuint kGroups = 4, kGroupSize = 64;
 
-// Context switches of the calling thread that it asked for (sleeps: futex waits on the recording thread or on
-// batches in flight, timeline waits).
-long voluntary_switches() {
+// Context switches of the calling thread: voluntary (sleeps: futex waits on the recording thread or on batches in
+// flight, timeline waits) and involuntary (preempted while runnable: other threads wanted its core).
+std::pair<long, long> context_switches() {
   rusage usage{};
   getrusage(RUSAGE_THREAD, &usage);
-  return usage.ru_nvcsw;
+  return {usage.ru_nvcsw, usage.ru_nivcsw};
 }
 
 double thread_cpu_seconds() {
@@ -101,12 +102,12 @@ void BM_DispatchStream(benchmark::State& state) {
   Stream& s = stream();
   const auto n = static_cast<uint32_t>(state.range(0));
   const bool barriers = state.range(1) != 0;
-  double cpu = 0, issue = 0, gpu = 0, total = 0, sleeps = 0;
+  double cpu = 0, issue = 0, gpu = 0, total = 0, sleeps = 0, preempted = 0;
   for (auto _ : state) {
     glFinish();
     const auto start = std::chrono::steady_clock::now();
     const double cpu_start = thread_cpu_seconds();
-    const long switches_start = voluntary_switches();
+    const auto switches_start = context_switches();
     glBeginQuery(GL_TIME_ELAPSED, s.query);
     for (uint32_t i = 0; i < n; ++i) {
       glDispatchComputeGroupSizeARB(kGroups, 1, 1, kGroupSize, 1, 1);
@@ -114,7 +115,9 @@ void BM_DispatchStream(benchmark::State& state) {
     }
     glEndQuery(GL_TIME_ELAPSED);
     const double cpu_issue = thread_cpu_seconds() - cpu_start;
-    sleeps += double(voluntary_switches() - switches_start);
+    const auto switches = context_switches();
+    sleeps += double(switches.first - switches_start.first);
+    preempted += double(switches.second - switches_start.second);
     const double issued = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     glFinish();
     const double finished = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -132,7 +135,8 @@ void BM_DispatchStream(benchmark::State& state) {
   state.counters["issue_us"] = issue * per;
   state.counters["gpu_us"] = gpu * per;
   state.counters["total_us"] = total * per;
-  state.counters["sleeps"] = sleeps * per * 1e-6;  // voluntary context switches per dispatch
+  state.counters["sleeps"] = sleeps * per * 1e-6;        // voluntary context switches per dispatch
+  state.counters["preempted"] = preempted * per * 1e-6;  // involuntary ones
 }
 BENCHMARK(BM_DispatchStream)
     ->ArgsProduct({{10000, 100000}, {0, 1}})

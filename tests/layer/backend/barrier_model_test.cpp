@@ -171,7 +171,7 @@ TEST_CASE("Each barrier target waits for shader writes and makes them visible to
   CHECK(explicit_barrier_scope(0).empty());
 }
 
-TEST_CASE("GL model: dependent dispatches get no barrier unless one is requested; adjacent requests are one barrier",
+TEST_CASE("GL model: dependent dispatches get no barrier unless one is requested, adjacent requests are one barrier",
           "[vulkan]") {
   const RecordingMode recording = GENERATE(RecordingMode::Inline, RecordingMode::Thread);
   ValidatedVulkan vk;
