@@ -199,12 +199,19 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
     const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
     need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, writes);
   }
-  if (need_barrier) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  }
   // Gl: only transfers, indirect reads, readbacks and maps wait for what dispatches access.
   HazardTracker& noted = gl_barriers_ ? shader_accesses_ : hazards_;
+  // Noting is linear in the buffers noted since the last full barrier, and in the GL model only transfers clear
+  // them: a program cycling through many buffers would pay for each on every dispatch. Past this many, one full
+  // barrier before this dispatch restarts the tracking (one per 256 buffers at most).
+  constexpr size_t kMaxTrackedRanges = 256;
+  if (need_barrier || noted.ranges() > kMaxTrackedRanges) {
+    record_barrier(HazardTracker::kHazardScope);
+    ++stats_.automatic_barriers;
+  } else {
+    // Before noting: a pending full request clears the tracking when it is recorded, and this dispatch comes after it.
+    record_pending_barrier();
+  }
   for (const BufferBinding& b : info.bindings) {
     const VkDeviceSize end =
         b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
@@ -248,8 +255,9 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
       same_as_bound && readonly_repeat_ && (gl_barriers_ ? same_accesses(bound_buffers_, info.bindings) : read_only);
   if (!repeat) {
     if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
+  } else {
+    record_pending_barrier();  // only requests that do not clear the tracking (barrier() stops the repeat path)
   }
-  record_pending_barrier();
 
   if (pipeline.handle() != bound_pipeline_) {
     recorder_->record(CmdBindPipeline{pipeline.handle()});

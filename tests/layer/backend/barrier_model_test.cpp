@@ -317,3 +317,70 @@ TEST_CASE("Automatic model: dependent dispatches get a barrier without a request
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("A full barrier request before a dispatch does not hide that dispatch's accesses", "[vulkan]") {
+  // barrier() is recorded with the next command; it orders everything before it, so it restarts the tracking —
+  // but the accesses of the command it is recorded with come after it and must still be tracked: a later dispatch
+  // reading what that one wrote needs a barrier (automatic model), and a later copy of it too (both models).
+  const BarrierModel model = GENERATE(BarrierModel::Automatic, BarrierModel::Gl);
+  ValidatedVulkan vk;
+  {
+    LoggedDevice logged(vk);
+    Device& device = *logged.device;
+    auto cache = test::make_cache(device);
+    auto stream = make_stream(device, *cache, model, RecordingMode::Inline);
+    auto shader = test::make_add_shader(device);
+    constexpr uint32_t n = 256;
+    auto a = test::make_buffer(device, n);
+    auto b = test::make_buffer(device, n);
+    auto c = test::make_buffer(device, n);
+    BufferBinding ab[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    const Push one{n, 1};
+    REQUIRE_OK(stream->barrier());
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                 .size = {64, 1, 1},
+                                 .groups = {4, 1, 1},
+                                 .bindings = ab,
+                                 .push_constants = test::bytes_of(one)}));
+    REQUIRE_OK(stream->copy(*b, 0, *c, 0, n * 4));
+    REQUIRE_OK(stream->finish());
+    const std::vector<Logged> log = take_log();
+    REQUIRE(kinds(log) == std::vector<Logged::Kind>{Logged::Barrier, Logged::Dispatch, Logged::Barrier, Logged::Copy,
+                                                    Logged::Barrier});
+    CHECK(log[2].scope.covers(HazardTracker::kHazardScope));
+    // a holds whatever its memory held (filling it first would be a hazard of its own): c = a + 1.
+    const auto in = read_words(*stream, *a, n);
+    const auto out = read_words(*stream, *c, n);
+    for (uint32_t i = 0; i < n; ++i) REQUIRE(out[i] == in[i] + 1);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("GL model: dispatches over many buffers restart the tracking with one barrier per 256", "[vulkan]") {
+  // Without transfers nothing clears the GL model's tracking of dispatches (they need no barrier among
+  // themselves), so it is bounded: the dispatch that finds more than 256 ranges noted gets one full barrier first.
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache, BarrierModel::Gl, RecordingMode::Inline);
+    auto shader = test::make_add_shader(*device);
+    auto src = test::make_buffer(*device, 64);
+    std::vector<std::shared_ptr<Buffer>> outs;
+    const Push one{64, 1};
+    for (int i = 0; i < 300; ++i) {
+      outs.push_back(test::make_buffer(*device, 64));
+      BufferBinding bindings[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read},
+                                   {outs.back().get(), 0, VK_WHOLE_SIZE, Access::Write}};
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {1, 1, 1},
+                                   .bindings = bindings,
+                                   .push_constants = test::bytes_of(one)}));
+      // src (one range) and 256 outputs are noted before the 257th dispatch.
+      REQUIRE(stream->stats().automatic_barriers == (i < 256 ? 0u : 1u));
+    }
+    REQUIRE_OK(stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

@@ -113,6 +113,7 @@ class HazardTracker {
   }
 
   bool empty() const { return written_.empty() && read_.empty(); }
+  size_t ranges() const { return written_.size() + read_.size(); }
 
   // A barrier was recorded: no earlier access is a hazard any more.
   void clear() {
