@@ -15,9 +15,10 @@
 //                               odd totals with BISMUTH_RUNTIME_GROUP_SIZE=0 (per-size pipelines, a compile at each
 //                               first use: what Zink does)
 //
-// Both paths record the same commands (one dispatch of one 64-wide group writing one storage buffer, the automatic
-// barrier between writes) and submit every 4096 dispatches; only the calling thread's CPU time is measured, not
-// the device's execution. BISMUTH_DEVICE selects the device for both.
+// Both paths record the same commands (one dispatch of one 64-wide group writing one storage buffer; GL's barrier
+// model, so no barrier between the writes — before issue 17 both recorded an automatic barrier per dispatch) and
+// submit every 4096 dispatches; only the calling thread's CPU time is measured, not the device's execution.
+// BISMUTH_DEVICE selects the device for both.
 #define EGL_EGLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -131,7 +132,8 @@ struct Backend {
       options.cache_dir = "off";
       options.print_stats_at_exit = false;
       k.cache = take(bb::PipelineCache::create(*k.device, options), "cache");
-      k.stream = take(bb::CommandStream::create(*k.device, *k.cache), "stream");
+      // The GL shim's barrier model, so that both paths record the same commands.
+      k.stream = take(bb::CommandStream::create(*k.device, *k.cache, {.barriers = bb::BarrierModel::Gl}), "stream");
       auto shader = bismuth::translator::GlShader::compile(kShader);
       if (!shader->ok()) die("compile: " + shader->info_log());
       std::shared_ptr<const bismuth::translator::GlShader> shaders[] = {shader};

@@ -2,7 +2,9 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -57,14 +59,18 @@ constexpr auto kRecordEncoded = record_table(RecordedCommands{});
 
 }  // namespace
 
-CommandRecorder::CommandRecorder(Device& device, bool threaded)
+CommandRecorder::CommandRecorder(Device& device, bool threaded, size_t ring_bytes)
     : device_(device), vk_(device.vk()), threaded_(threaded) {
   if (!threaded_) return;
-  ring_ = std::make_unique<std::byte[]>(kCapacity);
+  capacity_ = std::bit_ceil(std::max<size_t>(ring_bytes, size_t(64) << 10));
+  mask_ = capacity_ - 1;
+  ring_.reset(new std::byte[capacity_]);  // uninitialised: pages are touched as the ring fills
   thread_ = std::thread([this] { run(); });
 }
 
-CommandRecorder::~CommandRecorder() { stop_thread_for_exit(); }
+CommandRecorder::~CommandRecorder() {
+  stop_thread_for_exit();
+}
 
 // Also the destructor's stop: the thread replays what was encoded, then the Stop, and is joined.
 void CommandRecorder::stop_thread_for_exit() {
@@ -79,7 +85,7 @@ void CommandRecorder::stop_thread_for_exit() {
 // ---- producer side ----
 
 void CommandRecorder::wait_for_space(size_t bytes) {
-  auto fits = [&](uint64_t tail) { return write_ + bytes - tail <= kCapacity; };
+  auto fits = [&](uint64_t tail) { return write_ + bytes - tail <= capacity_; };
   if (fits(tail_.load(std::memory_order_acquire))) return;
   publish_now();  // the recording thread may be asleep with commands waiting
   for (int i = 0; i < kSpinIterations; ++i) {
@@ -97,9 +103,9 @@ void CommandRecorder::wait_for_space(size_t bytes) {
 
 std::byte* CommandRecorder::reserve(uint32_t tag, size_t payload_bytes) {
   const size_t bytes = align8(sizeof(Header) + payload_bytes);
-  const size_t offset = write_ % kCapacity;
-  if (offset + bytes > kCapacity) {  // no room before the end: pad to it and start over at 0
-    const size_t pad = kCapacity - offset;
+  const size_t offset = (write_ & mask_);
+  if (offset + bytes > capacity_) {  // no room before the end: pad to it and start over at 0
+    const size_t pad = capacity_ - offset;
     wait_for_space(pad + bytes);
     const Header wrap{uint32_t(Control::Wrap), static_cast<uint32_t>(pad)};
     std::memcpy(ring_.get() + offset, &wrap, sizeof wrap);
@@ -107,7 +113,7 @@ std::byte* CommandRecorder::reserve(uint32_t tag, size_t payload_bytes) {
   } else {
     wait_for_space(bytes);
   }
-  std::byte* at = ring_.get() + write_ % kCapacity;
+  std::byte* at = ring_.get() + (write_ & mask_);
   const Header header{tag, static_cast<uint32_t>(bytes)};
   std::memcpy(at, &header, sizeof header);
   write_ += bytes;
@@ -179,7 +185,7 @@ void CommandRecorder::run() {
       continue;
     }
     while (position < head) {
-      const std::byte* at = ring_.get() + position % kCapacity;
+      const std::byte* at = ring_.get() + (position & mask_);
       if (load<Header>(at).tag == uint32_t(Control::Stop)) return;
       position += replay(at);
     }
@@ -199,7 +205,7 @@ size_t CommandRecorder::replay(const std::byte* at) {
     const auto entry = load<SubmitEntry>(payload);
     submit_on_thread(entry.commands, entry.value);
     replay_target_ = VK_NULL_HANDLE;  // the caller may reuse it once the value completed
-  }  // Wrap: nothing to record (Stop ends run() before it gets here)
+  }                                   // Wrap: nothing to record (Stop ends run() before it gets here)
   replayed_.store(replayed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);  // one writer
   return header.bytes;
 }

@@ -36,7 +36,8 @@ namespace bismuth::backend {
 
 class CommandRecorder {
  public:
-  CommandRecorder(Device& device, bool threaded);
+  // `ring_bytes`: the ring's capacity when threaded (at least 64 KiB; rounded up to a power of two).
+  CommandRecorder(Device& device, bool threaded, size_t ring_bytes);
   ~CommandRecorder();
   CommandRecorder(const CommandRecorder&) = delete;
   CommandRecorder& operator=(const CommandRecorder&) = delete;
@@ -119,13 +120,16 @@ class CommandRecorder {
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
   VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
 
-  // Ring of encoded commands. Positions grow monotonically; the physical offset is position % capacity. Entries
-  // are 8-byte aligned (new[] aligns to 16), which decode_command's spans into the ring rely on.
-  static constexpr size_t kCapacity = size_t(1) << 20;
+  // Ring of encoded commands (StreamOptions::recording_ring_bytes, rounded up to a power of two). Positions grow
+  // monotonically; the physical offset is position & mask_. Entries are 8-byte aligned (new[] aligns to 16), which
+  // decode_command's spans into the ring rely on. Allocated without initialisation, so a stream that never gets
+  // far ahead of its thread touches only the pages it uses.
+  size_t capacity_ = 0;
+  size_t mask_ = 0;
   static constexpr size_t kPublishBytes = 4096;
   std::unique_ptr<std::byte[]> ring_;
-  uint64_t write_ = 0;      // producer's private position
-  uint64_t published_ = 0;  // producer's copy of head_
+  uint64_t write_ = 0;                         // producer's private position
+  uint64_t published_ = 0;                     // producer's copy of head_
   alignas(64) std::atomic<uint64_t> head_{0};  // published by the producer
   alignas(64) std::atomic<uint64_t> tail_{0};  // replayed by the recording thread
   std::atomic<bool> consumer_sleeping_{false};

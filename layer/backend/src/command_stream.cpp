@@ -30,12 +30,17 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
     : device_(&device),
       cache_(&cache),
       options_(options),
-      recorder_(std::make_unique<CommandRecorder>(device, threaded)),
+      recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes)),
+      gl_barriers_(options.barriers == BarrierModel::Gl),
       front_(device, cache) {}
 
-bool CommandStream::records_on_thread() const { return recorder_->threaded(); }
+bool CommandStream::records_on_thread() const {
+  return recorder_->threaded();
+}
 
-void CommandStream::stop_recording_thread_for_exit() { recorder_->stop_thread_for_exit(); }
+void CommandStream::stop_recording_thread_for_exit() {
+  recorder_->stop_thread_for_exit();
+}
 
 CommandStream::~CommandStream() {
   (void)submission_error();  // an earlier batch's failure must not keep flush() from submitting this one
@@ -176,9 +181,10 @@ Expected<uint64_t> CommandStream::flush() {
   const auto& vk = device_->vk();
   if (batch->has_writes) {
     // Device writes → host reads after the timeline wait (Vulkan spec, "Host Write Ordering Guarantees" covers
-    // only the other direction).
-    recorder_->record(CmdPipelineBarrier{HazardTracker::kStages, VK_PIPELINE_STAGE_HOST_BIT,
-                                         HazardTracker::kWriteAccess, VK_ACCESS_HOST_READ_BIT});
+    // only the other direction). Pending explicit requests merge into it: a pipeline barrier's second scope holds
+    // every later command in submission order, later batches included.
+    record_barrier(BarrierScope{HazardTracker::kStages, VK_PIPELINE_STAGE_HOST_BIT, HazardTracker::kWriteAccess,
+                                VK_ACCESS_HOST_READ_BIT});
   }
   Expected<uint64_t> value = last_value_;
   if (recorder_->threaded()) {

@@ -23,10 +23,19 @@ bool same_bytes(const std::vector<std::byte>& a, std::span<const std::byte> b) {
   return std::memcmp(a.data(), b.data(), b.size()) == 0;
 }
 
+// Buffers, offsets and ranges: what the bound descriptors name.
 bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBinding> b) {
   if (a.size() != b.size()) return false;
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].buffer != b[i].buffer || a[i].offset != b[i].offset || a[i].range != b[i].range) return false;
+  }
+  return true;
+}
+
+// The declared accesses of bindings already known to be the same (same_bindings).
+bool same_accesses(const std::vector<BufferBinding>& a, std::span<const BufferBinding> b) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].access != b[i].access) return false;
   }
   return true;
 }
@@ -38,19 +47,37 @@ bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBi
 
 }  // namespace
 
-void CommandStream::record_barrier(Batch& /*batch*/) {
-  recorder_->record(CmdPipelineBarrier{HazardTracker::kStages, HazardTracker::kStages, HazardTracker::kWriteAccess,
-                                       HazardTracker::kAllAccess});
-  hazards_.clear();
+void CommandStream::record_barrier(const BarrierScope& scope) {
+  const BarrierScope merged = pending_barrier_ |= scope;
+  pending_barrier_ = {};
+  recorder_->record(CmdPipelineBarrier{merged.source_stages, merged.destination_stages, merged.source_access,
+                                       merged.destination_access});
+  ++stats_.barrier_commands;
+  if (merged.covers(HazardTracker::kHazardScope)) {
+    hazards_.clear();
+    shader_accesses_.clear();
+  }
   readonly_repeat_ = false;  // the ranges must be noted again
 }
 
+// Explicit requests are only noted here: the next command records them (record_pending_barrier, or merged into the
+// barrier its hazards need), so adjacent requests become one vkCmdPipelineBarrier and one at the end of a stream
+// costs nothing. A request with no command after it never needs recording: nothing is there to wait.
 Status CommandStream::barrier() {
-  auto batch = begin_batch();
-  if (!batch) return batch.error();
-  record_barrier(**batch);
+  if (Status ok = device_->alive(); !ok) return ok;
+  pending_barrier_ |= HazardTracker::kHazardScope;
+  readonly_repeat_ = false;
   ++stats_.explicit_barriers;
-  recorder_->publish();
+  return {};
+}
+
+Status CommandStream::memory_barrier(BarrierTargets targets) {
+  if (Status ok = device_->alive(); !ok) return ok;
+  if (targets == 0) return {};
+  // Its source scope is shader writes only, so it never clears the access tracking: a repeated dispatch may still
+  // skip it (barrier() does clear it when recorded, so it stops the fast path).
+  pending_barrier_ |= explicit_barrier_scope(targets);
+  ++stats_.explicit_barriers;
   return {};
 }
 
@@ -113,8 +140,8 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     scratch_writes_[i].pBufferInfo = &scratch_infos_[first];
     first += layout.count(i);
   }
-  vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(),
-                            0, nullptr);
+  vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(), 0,
+                            nullptr);
   recorder_->record(CmdBindDescriptorSet{shader.pipeline_layout(), set});
   return {};
 }
@@ -153,7 +180,8 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
   for (size_t i = 0; i < info.bindings.size(); ++i) {
     const BufferBinding& b = info.bindings[i];
     if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
-    const bool uniform = binding < layout.bindings.size() && layout.bindings[binding] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    const bool uniform =
+        binding < layout.bindings.size() && layout.bindings[binding] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     if (++element == layout.count(binding)) {
       ++binding;
       element = 0;
@@ -163,25 +191,34 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
     // Alignments are powers of two (Vulkan spec, "Limits").
     if ((b.offset & (alignment - 1)) != 0 || b.offset >= b.buffer->size()) {
       return binding_error(shader, i,
-                           "offset " + std::to_string(b.offset) + " is not a multiple of " +
-                               std::to_string(alignment) + " or past the end of the buffer");
+                           "offset " + std::to_string(b.offset) + " is not a multiple of " + std::to_string(alignment) +
+                               " or past the end of the buffer");
     }
     const VkDeviceSize end =
         b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
     const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
-    need_barrier |= hazards_.needs_barrier(b.buffer->handle(), b.offset, end, writes);
+    need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, writes);
   }
-  if (need_barrier) {
-    record_barrier(batch);
+  // Gl: only transfers, indirect reads, readbacks and maps wait for what dispatches access.
+  HazardTracker& noted = gl_barriers_ ? shader_accesses_ : hazards_;
+  // Noting is linear in the buffers noted since the last full barrier, and in the GL model only transfers clear
+  // them: a program cycling through many buffers would pay for each on every dispatch. Past this many, one full
+  // barrier before this dispatch restarts the tracking (one per 256 buffers at most).
+  constexpr size_t kMaxTrackedRanges = 256;
+  if (need_barrier || noted.ranges() > kMaxTrackedRanges) {
+    record_barrier(HazardTracker::kHazardScope);
     ++stats_.automatic_barriers;
+  } else {
+    // Before noting: a pending full request clears the tracking when it is recorded, and this dispatch comes after it.
+    record_pending_barrier();
   }
   for (const BufferBinding& b : info.bindings) {
     const VkDeviceSize end =
         b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
     const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
-    if (uint8_t(b.access) & uint8_t(Access::Read)) hazards_.note_access(b.buffer->handle(), b.offset, end, false);
+    if (uint8_t(b.access) & uint8_t(Access::Read)) noted.note_access(b.buffer->handle(), b.offset, end, false);
     if (writes) {
-      hazards_.note_access(b.buffer->handle(), b.offset, end, true);
+      noted.note_access(b.buffer->handle(), b.offset, end, true);
       batch.has_writes = true;
     }
   }
@@ -208,20 +245,25 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     batch = *begun;
   }
 
-  const bool same_as_bound =
-      shader.layout_identity() == bound_layout_ && same_bindings(bound_buffers_, info.bindings);
+  const bool same_as_bound = shader.layout_identity() == bound_layout_ && same_bindings(bound_buffers_, info.bindings);
   bool read_only = true;
   for (const BufferBinding& b : info.bindings) read_only &= b.access == Access::Read;
-  // Fast path: the same read-only bindings as the previous dispatch, nothing recorded in between — the access
-  // tracking would come to the same answer (no barrier, nothing new to note).
-  if (!(same_as_bound && read_only && readonly_repeat_)) {
+  // Fast path: the same bindings as the previous dispatch, nothing recorded in between — the access tracking would
+  // come to the same answer (no barrier, nothing new to note). Automatic: only read-only ones (a write would be a
+  // hazard); Gl: any, with the same declared accesses (dispatches are not ordered with each other).
+  const bool repeat =
+      same_as_bound && readonly_repeat_ && (gl_barriers_ ? same_accesses(bound_buffers_, info.bindings) : read_only);
+  if (!repeat) {
     if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
+  } else {
+    record_pending_barrier();  // only requests that do not clear the tracking (barrier() stops the repeat path)
   }
 
   if (pipeline.handle() != bound_pipeline_) {
     recorder_->record(CmdBindPipeline{pipeline.handle()});
     bound_pipeline_ = pipeline.handle();
-    if (front == nullptr || front->batch_seen != batch->id) [[unlikely]] keep_pipeline(*batch, pipeline, front);
+    if (front == nullptr || front->batch_seen != batch->id) [[unlikely]]
+      keep_pipeline(*batch, pipeline, front);
   }
   if (&shader != bound_shader_) [[unlikely]] {
     batch->shaders.push_back(shader.shared_from_this());
@@ -254,7 +296,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   } else {
     recorder_->record(CmdDispatch{info.groups[0], info.groups[1], info.groups[2]});
   }
-  readonly_repeat_ = read_only;
+  readonly_repeat_ = gl_barriers_ || read_only;
   ++stats_.dispatches;
   ++batch->dispatches;
   if (timed) {
@@ -307,18 +349,21 @@ Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
   if (!begun) return begun.error();
   Batch& batch = **begun;
   track(batch, buffer);
-  if (hazards_.needs_barrier(buffer.handle(), begin, end, false)) {
-    // Like record_barrier, plus the indirect-command read of the dispatch.
-    recorder_->record(CmdPipelineBarrier{
-        HazardTracker::kStages, HazardTracker::kStages | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
-        HazardTracker::kWriteAccess, HazardTracker::kAllAccess | VK_ACCESS_INDIRECT_COMMAND_READ_BIT});
-    hazards_.clear();
-    readonly_repeat_ = false;
+  // The parameters are read like a transfer reads: ordered with earlier dispatches in both models (in Gl the
+  // buffer is the shim's own, written by its count check pass; the application's COMMAND barrier orders its own
+  // writes before that pass).
+  if (ordered_hazard(buffer.handle(), begin, end, false)) {
+    // The hazard barrier, plus the indirect-command read of the dispatch.
+    BarrierScope scope = HazardTracker::kHazardScope;
+    scope.destination_stages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+    scope.destination_access |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+    record_barrier(scope);
     ++stats_.automatic_barriers;
   }
   if (Status ok = dispatch(info); !ok) return ok;
   // After the dispatch's own tracking (a barrier it recorded would have cleared this note).
   hazards_.note_access(buffer.handle(), begin, end, false);
+  readonly_repeat_ = false;  // a repeat must still see this read
   return {};
 }
 

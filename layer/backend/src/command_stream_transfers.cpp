@@ -16,10 +16,14 @@ Status CommandStream::copy(Buffer& source, VkDeviceSize source_offset, Buffer& d
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
-  if (hazards_.needs_barrier(source.handle(), source_offset, source_offset + bytes, false) ||
-      hazards_.needs_barrier(destination.handle(), destination_offset, destination_offset + bytes, true)) {
-    record_barrier(batch);
+  // Ordered with every earlier command that touched either range, dispatches included in both models (GL orders
+  // its buffer commands with earlier shader work).
+  if (ordered_hazard(source.handle(), source_offset, source_offset + bytes, false) ||
+      ordered_hazard(destination.handle(), destination_offset, destination_offset + bytes, true)) {
+    record_barrier(HazardTracker::kHazardScope);
     ++stats_.automatic_barriers;
+  } else {
+    record_pending_barrier();
   }
   readonly_repeat_ = false;
   hazards_.note_access(source.handle(), source_offset, source_offset + bytes, false);
@@ -41,9 +45,11 @@ Status CommandStream::fill(Buffer& buffer, VkDeviceSize offset, VkDeviceSize byt
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
-  if (hazards_.needs_barrier(buffer.handle(), offset, offset + bytes, true)) {
-    record_barrier(batch);
+  if (ordered_hazard(buffer.handle(), offset, offset + bytes, true)) {
+    record_barrier(HazardTracker::kHazardScope);
     ++stats_.automatic_barriers;
+  } else {
+    record_pending_barrier();
   }
   readonly_repeat_ = false;
   hazards_.note_access(buffer.handle(), offset, offset + bytes, true);

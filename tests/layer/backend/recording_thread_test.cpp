@@ -58,7 +58,8 @@ struct AddJob {
 
 }  // namespace
 
-TEST_CASE("A recording thread records dispatches, copies, fills and barriers in stream order", "[vulkan][concurrency]") {
+TEST_CASE("A recording thread records dispatches, copies, fills and barriers in stream order",
+          "[vulkan][concurrency]") {
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
@@ -80,10 +81,16 @@ TEST_CASE("A recording thread records dispatches, copies, fills and barriers in 
       BufferBinding ab[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
       BufferBinding bc[2] = {{b.get(), 0, VK_WHOLE_SIZE, Access::Read}, {c.get(), 0, VK_WHOLE_SIZE, Access::Write}};
       // c = (a + round) + 1000, then the first 64 words of c are cleared and its second half copied onto a's.
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {size, 1, 1}, .groups = {groups, 1, 1},
-                                   .bindings = ab, .push_constants = test::bytes_of(first)}));
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {size, 1, 1}, .groups = {groups, 1, 1},
-                                   .bindings = bc, .push_constants = test::bytes_of(second)}));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {size, 1, 1},
+                                   .groups = {groups, 1, 1},
+                                   .bindings = ab,
+                                   .push_constants = test::bytes_of(first)}));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {size, 1, 1},
+                                   .groups = {groups, 1, 1},
+                                   .bindings = bc,
+                                   .push_constants = test::bytes_of(second)}));
       REQUIRE_OK(stream->fill(*c, 0, 64 * 4, 0xFFFFFFFFu));
       REQUIRE_OK(stream->barrier());
       const auto words = read_words(*stream, *c, n);
@@ -104,8 +111,10 @@ TEST_CASE("The recording thread's ring wraps around without losing or reordering
   {
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
-    // One batch for everything, so that the ring (1 MiB) wraps several times before the first submission.
-    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 1u << 20});
+    // One batch for everything and the smallest ring (64 KiB), so that it wraps many times before the first
+    // submission.
+    auto stream =
+        make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 1u << 20, .recording_ring_bytes = 1});
     auto shader = test::make_add_shader(*device);
     constexpr uint32_t n = 64;
     auto x = test::make_buffer(*device, n);
@@ -120,8 +129,11 @@ TEST_CASE("The recording thread's ring wraps around without losing or reordering
       Buffer* to = k % 2 == 0 ? y.get() : x.get();
       BufferBinding bindings[2] = {{from, 0, VK_WHOLE_SIZE, Access::Read}, {to, 0, VK_WHOLE_SIZE, Access::Write}};
       const Push push{n, k};
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {1u + k % 64, 1, 1}, .groups = {n, 1, 1},
-                                   .bindings = bindings, .push_constants = test::bytes_of(push)}));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {1u + k % 64, 1, 1},
+                                   .groups = {n, 1, 1},
+                                   .bindings = bindings,
+                                   .push_constants = test::bytes_of(push)}));
       expected += k;
     }
     CHECK(stream->stats().submissions == 0);
@@ -140,8 +152,12 @@ TEST_CASE("Destroying or discarding a stream whose recording thread is busy is s
     auto src = test::make_buffer(*device, 256);
     auto dst = test::make_buffer(*device, 256);
     const Push push{256, 7};
-    BufferBinding bindings[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read}, {dst.get(), 0, VK_WHOLE_SIZE, Access::Write}};
-    const DispatchInfo info{.shader = shader.get(), .size = {32, 1, 1}, .groups = {8, 1, 1}, .bindings = bindings,
+    BufferBinding bindings[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read},
+                                 {dst.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    const DispatchInfo info{.shader = shader.get(),
+                            .size = {32, 1, 1},
+                            .groups = {8, 1, 1},
+                            .bindings = bindings,
                             .push_constants = test::bytes_of(push)};
     for (int pass = 0; pass < 4; ++pass) {
       auto stream = make_threaded_stream(*device, *cache);
@@ -174,8 +190,11 @@ TEST_CASE("GPU timestamps work with a recording thread", "[vulkan][concurrency]"
     const uint32_t iterations = 1000;
     std::vector<TimestampQuery> queries(10);
     for (auto& query : queries) {
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
-                                   .bindings = {&binding, 1}, .push_constants = test::bytes_of(iterations)},
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {1, 1, 1},
+                                   .bindings = {&binding, 1},
+                                   .push_constants = test::bytes_of(iterations)},
                                   &query));
     }
     CHECK(stream->stats().submissions >= 2);  // 4 pairs per batch: the batches rolled over

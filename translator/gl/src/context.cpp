@@ -3,6 +3,8 @@
 #include <EGL/egl.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <unordered_set>
@@ -16,6 +18,17 @@ namespace bismuth::gl {
 namespace {
 
 thread_local Context* t_current = nullptr;
+
+// GL's memory model (GL 4.6 §7.13.2): dispatches are ordered with each other only by glMemoryBarrier, buffer
+// commands with everything. BISMUTH_BARRIERS=automatic orders every hazard instead, for programs that forget
+// glMemoryBarrier and relied on drivers that serialise dispatches.
+backend::StreamOptions stream_options() {
+  backend::StreamOptions options;
+  const char* env = std::getenv("BISMUTH_BARRIERS");
+  options.barriers = env != nullptr && std::strcmp(env, "automatic") == 0 ? backend::BarrierModel::Automatic
+                                                                          : backend::BarrierModel::Gl;
+  return options;
+}
 
 std::mutex g_contexts_mutex;
 // Valid handles: created and not yet destroyed (guarded by g_contexts_mutex).
@@ -54,7 +67,7 @@ Expected<Context*> create_context(std::shared_ptr<DeviceState> state, Context* s
   } else {
     group = std::make_shared<ShareGroup>(state);
   }
-  auto stream = backend::CommandStream::create(*state->device, *state->cache);
+  auto stream = backend::CommandStream::create(*state->device, *state->cache, stream_options());
   if (!stream) return stream.error();
   std::string version_text = version_string(version, state->caps);
   std::string glsl_version_text = glsl_version_string(version);
@@ -137,7 +150,10 @@ void destroy_context(Context* ctx) {
 }
 
 Context::Context(std::shared_ptr<ShareGroup> group, std::unique_ptr<backend::CommandStream> s, bool debug_ctx)
-    : share(std::move(group)), device_state(*share->device_state), stream(std::move(s)), caps(device_state.caps),
+    : share(std::move(group)),
+      device_state(*share->device_state),
+      stream(std::move(s)),
+      caps(device_state.caps),
       debug_context(debug_ctx) {
   bindings_scratch.reserve(GlBindingMap::kDefaultUniformBlockBinding + 1);
   default_asm_program = std::make_shared<AsmProgramObject>();
@@ -151,7 +167,9 @@ Context::~Context() {
   stream.reset();
 }
 
-Context* current_context() { return t_current; }
+Context* current_context() {
+  return t_current;
+}
 
 // ---- process exit (process_exit.hpp) ----
 
@@ -159,7 +177,7 @@ std::atomic<bool> g_api_exit_begun{false};
 
 namespace {
 
-std::atomic<uint32_t> g_egl_calls{0};  // EGL and bismuth* calls in flight
+std::atomic<uint32_t> g_egl_calls{0};   // EGL and bismuth* calls in flight
 thread_local uint32_t t_egl_depth = 0;  // this thread's share of g_egl_calls
 
 // The Callers phase for the GL shim: no application thread reaches the driver through GL or EGL any more, and the

@@ -40,13 +40,15 @@ bool push_slot(Context* ctx, const IndexedBinding* slot, const char* kind, uint3
       slot->offset >= b->size) {
     // GL leaves this undefined; Bismuth skips the dispatch and says why, never reads an unbound descriptor.
     char text[200];
-    std::snprintf(text, sizeof text, "%s: the active %s binding %u has no buffer with storage%s; the dispatch was skipped",
-                  func, kind, gl_binding, b != nullptr && b->buffer ? " covering the bound range" : "");
+    std::snprintf(text, sizeof text,
+                  "%s: the active %s binding %u has no buffer with storage%s; the dispatch was skipped", func, kind,
+                  gl_binding, b != nullptr && b->buffer ? " covering the bound range" : "");
     ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH, text);
     return false;
   }
   const VkDeviceSize offset = static_cast<VkDeviceSize>(slot->offset);
-  VkDeviceSize range = slot->size != 0 ? static_cast<VkDeviceSize>(slot->size) : static_cast<VkDeviceSize>(b->size) - offset;
+  VkDeviceSize range =
+      slot->size != 0 ? static_cast<VkDeviceSize>(slot->size) : static_cast<VkDeviceSize>(b->size) - offset;
   if (range > max_range) range = max_range;
   ctx->bindings_scratch.push_back({b->buffer.get(), offset, range, access});
   return true;
@@ -80,8 +82,9 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
 
 // Uploads the parameter vec4s [0, count) of `table` into `buffer` (created on first use) in stream order when
 // they changed or the buffer holds fewer; false with the error recorded.
-bool upload_parameters(Context* ctx, std::shared_ptr<backend::Buffer>& buffer, const std::vector<std::array<uint32_t, 4>>& table,
-                       uint32_t count, bool& dirty, uint32_t& uploaded, const char* func) {
+bool upload_parameters(Context* ctx, std::shared_ptr<backend::Buffer>& buffer,
+                       const std::vector<std::array<uint32_t, 4>>& table, uint32_t count, bool& dirty,
+                       uint32_t& uploaded, const char* func) {
   if (!buffer) {
     auto created = backend::Buffer::create(*ctx->device_state.device, VkDeviceSize(table.size()) * 16);
     if (!created) {
@@ -120,14 +123,16 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   }
   if (exe.local_binding >= 0) {
     const uint32_t count = exe.info.local_parameter_count;
-    if (!upload_parameters(ctx, object.local_buffer, object.local, count, object.local_dirty, object.local_uploaded, func)) {
+    if (!upload_parameters(ctx, object.local_buffer, object.local, count, object.local_dirty, object.local_uploaded,
+                           func)) {
       return false;
     }
     out.push_back({object.local_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
   }
   if (exe.env_binding >= 0) {
     const uint32_t count = exe.info.env_parameter_count;
-    if (!upload_parameters(ctx, ctx->env_buffer, ctx->env, count, ctx->env_dirty, ctx->env_uploaded, func)) return false;
+    if (!upload_parameters(ctx, ctx->env_buffer, ctx->env, count, ctx->env_dirty, ctx->env_uploaded, func))
+      return false;
     out.push_back({ctx->env_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
   }
   return true;
@@ -136,7 +141,7 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
 // glDispatchComputeIndirect without a CPU wait: a one-invocation pass copies the command into the context's
 // counts buffer — or zeros when a count is above GL_MAX_COMPUTE_WORK_GROUP_COUNT (GL leaves that undefined; Vulkan
 // must never see it) — and the dispatch reads its counts from there (vkCmdDispatchIndirect). The backend orders
-// both by its buffer tracking.
+// both: the counts buffer is read as indirect parameters, which the stream orders after the pass that wrote them.
 constexpr const char* kIndirectCheckSource = R"(#version 450
 layout(local_size_x = 1) in;
 layout(set = 0, binding = 0, std430) readonly buffer Command { uint words[]; } command;
@@ -280,8 +285,10 @@ bool active_program(Context* ctx, const char* func, Selected& out) {
   }
   if (ctx->compute_program_enabled) {
     if (!ctx->asm_program || !ctx->asm_program->executable) {
-      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": GL_COMPUTE_PROGRAM_NV is enabled and the bound "
-                                                              "program " + std::to_string(ctx->asm_program ? ctx->asm_program->name : 0) +
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) +
+                                               ": GL_COMPUTE_PROGRAM_NV is enabled and the bound "
+                                               "program " +
+                                               std::to_string(ctx->asm_program ? ctx->asm_program->name : 0) +
                                                " has no valid program string loaded");
       return false;
     }
@@ -289,9 +296,40 @@ bool active_program(Context* ctx, const char* func, Selected& out) {
     out.assembly = ctx->asm_program->executable.get();
     return true;
   }
-  ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no active program object for the compute shader stage "
-                                                          "and GL_COMPUTE_PROGRAM_NV is disabled");
+  ctx->set_error(GL_INVALID_OPERATION, std::string(func) +
+                                           ": no active program object for the compute shader stage "
+                                           "and GL_COMPUTE_PROGRAM_NV is disabled");
   return false;
+}
+
+// glMemoryBarrier's bits as the backend's barrier targets (GL 4.6 §7.13.2): each bit names the accesses after
+// the barrier that must see shader writes made before it. The source is always earlier dispatches' shader
+// writes; buffer commands (BufferSubData, copies, clears, maps, GetBufferSubData) are ordered with earlier
+// dispatches by the stream itself (BarrierModel::Gl), so BUFFER_UPDATE and CLIENT_MAPPED add only precision.
+backend::BarrierTargets barrier_targets(GLbitfield bits) {
+  using namespace backend;
+  if (bits == GL_ALL_BARRIER_BITS) return kBarrierAllTargets;
+  BarrierTargets t = 0;
+  // "Shader memory accesses ... after the barrier will reflect data written by shaders prior to the barrier."
+  if (bits & (GL_SHADER_STORAGE_BARRIER_BIT | GL_ATOMIC_COUNTER_BARRIER_BIT)) t |= kBarrierStorage;
+  if (bits & GL_UNIFORM_BARRIER_BIT) t |= kBarrierUniform;
+  // "Command data sourced from buffer objects by Draw*Indirect and DispatchComputeIndirect": the GPU reads the
+  // parameters, after the shim's count-check pass has read them in a compute shader (dispatch.cpp).
+  if (bits & GL_COMMAND_BARRIER_BIT) t |= kBarrierIndirectCommand | kBarrierStorage;
+  // "Reads or writes via BufferSubData, CopyBufferSubData, ClearBufferSubData, or GetBufferSubData, or to buffer
+  // object memory mapped by MapBuffer or MapBufferRange".
+  if (bits & GL_BUFFER_UPDATE_BARRIER_BIT) t |= kBarrierTransfer | kBarrierHost;
+  if (bits & (GL_PIXEL_BUFFER_BARRIER_BIT | GL_QUERY_BUFFER_BARRIER_BIT)) t |= kBarrierTransfer;
+  // "Access by the client to persistent mapped regions of buffer objects" (after a fence or glFinish).
+  if (bits & GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) t |= kBarrierHost;
+  // Images, textures and framebuffers do not exist in the shim yet, and draws are refused: the bits for them map
+  // to every compute read and transfer, so they stay correct whatever later reads those accesses.
+  if (bits & (GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
+              GL_ELEMENT_ARRAY_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT)) {
+    t |= kBarrierStorage | kBarrierUniform;
+  }
+  if (bits & (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT)) t |= kBarrierStorage | kBarrierTransfer;
+  return t;
 }
 
 bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
@@ -319,8 +357,9 @@ GLAPI void APIENTRY glDispatchCompute(GLuint num_groups_x, GLuint num_groups_y, 
   Selected exe;
   if (!active_program(ctx, "glDispatchCompute", exe)) return;
   if (exe.variable()) {
-    ctx->set_error(GL_INVALID_OPERATION, "glDispatchCompute: the active program has a variable work group size; "
-                                         "use glDispatchComputeGroupSizeARB");
+    ctx->set_error(GL_INVALID_OPERATION,
+                   "glDispatchCompute: the active program has a variable work group size; "
+                   "use glDispatchComputeGroupSizeARB");
     return;
   }
   const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};
@@ -334,8 +373,9 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   constexpr const char* func = "glDispatchComputeGroupSizeARB";
   if (!ctx->caps.variable_group_size) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": GL_ARB_compute_variable_group_size is not supported on " +
-                                             ctx->caps.device_name);
+    ctx->set_error(
+        GL_INVALID_OPERATION,
+        std::string(func) + ": GL_ARB_compute_variable_group_size is not supported on " + ctx->caps.device_name);
     return;
   }
   Selected exe;
@@ -343,10 +383,11 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
   if (!exe.variable()) {
     // GL_BISMUTH_num_waves: "INVALID_OPERATION ... if the active program ... declares num_waves".
     const bool waves = exe.glsl && exe.glsl->program.group_size == translator::GroupSize::NumWaves;
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + (waves ? ": the active program declares its work group "
-                                                                      "size in waves (GL_BISMUTH_num_waves); "
-                                                                    : ": the active program has a fixed work group "
-                                                                      "size; ") +
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) +
+                                             (waves ? ": the active program declares its work group "
+                                                      "size in waves (GL_BISMUTH_num_waves); "
+                                                    : ": the active program has a fixed work group "
+                                                      "size; ") +
                                              "use glDispatchCompute");
     return;
   }
@@ -355,10 +396,10 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
   const std::array<uint32_t, 3> size{group_size_x, group_size_y, group_size_z};
   for (int i = 0; i < 3; ++i) {
     if (size[i] == 0 || size[i] > ctx->caps.max_variable_group_size[i]) {
-      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": group_size[" + std::to_string(i) + "] = " +
-                                           std::to_string(size[i]) +
-                                           " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" +
-                                           std::to_string(i) + "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
+      ctx->set_error(GL_INVALID_VALUE,
+                     std::string(func) + ": group_size[" + std::to_string(i) + "] = " + std::to_string(size[i]) +
+                         " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" + std::to_string(i) +
+                         "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
       return;
     }
   }
@@ -426,7 +467,9 @@ GLAPI void APIENTRY glMemoryBarrier(GLbitfield barriers) {
     ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits of this API");
     return;
   }
-  if (Status ok = ctx->stream->barrier(); !ok) ctx->backend_error("glMemoryBarrier", ok.error());
+  if (Status ok = ctx->stream->memory_barrier(barrier_targets(barriers)); !ok) {
+    ctx->backend_error("glMemoryBarrier", ok.error());
+  }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -439,7 +482,10 @@ GLAPI void APIENTRY glMemoryBarrierByRegion(GLbitfield barriers) {
     ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrierByRegion: barriers has bits MemoryBarrierByRegion does not take");
     return;
   }
-  if (Status ok = ctx->stream->barrier(); !ok) ctx->backend_error("glMemoryBarrierByRegion", ok.error());
+  // One compute "region" covers everything: the same barrier as glMemoryBarrier's.
+  if (Status ok = ctx->stream->memory_barrier(barrier_targets(barriers)); !ok) {
+    ctx->backend_error("glMemoryBarrierByRegion", ok.error());
+  }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

@@ -5,10 +5,13 @@
 // batch reaches StreamOptions::max_dispatches_per_batch. Each batch's completion is its Device timeline value;
 // batches are recycled once complete.
 //
-// Barriers: the stream tracks which buffer ranges the commands since the last barrier read and wrote. A
-// dispatch (or copy/fill) that reads or writes a range written since the last barrier, or writes a range read
-// since then, gets a compute/transfer → compute/transfer memory barrier first — so programs that forget
-// glMemoryBarrier are still correct — and barrier() inserts one unconditionally (an explicit request).
+// Barriers (StreamOptions::barriers): the stream tracks which buffer ranges the commands since the last barrier
+// read and wrote. BarrierModel::Automatic: a dispatch (or copy/fill) that reads or writes a range written since
+// the last barrier, or writes a range read since then, gets a compute/transfer → compute/transfer memory barrier
+// first, so a program that never asks for one is still correct. BarrierModel::Gl (GL 4.6 §7.13): dispatches are
+// not ordered with each other unless memory_barrier() asks; copies, fills, staged uploads, readbacks and maps
+// stay ordered with every earlier and later command. Explicit requests (barrier(), memory_barrier()) are recorded
+// only when the next command is, merged with any other barrier recorded there.
 //
 // A CommandStream is used by one thread at a time (like a GL context); several streams may share a Device
 // and a PipelineCache from different threads.
@@ -68,19 +71,41 @@ struct TimestampQuery {
 // recording is cheap and its shader threads want the cores); BISMUTH_RECORDING_THREAD=0/1 overrides Automatic.
 enum class RecordingMode : uint8_t { Automatic, Inline, Thread };
 
+// Which hazards between commands the stream orders by itself (docs/backend.md, "Barriers").
+enum class BarrierModel : uint8_t {
+  // Every hazard between any two commands gets a barrier (the backend's tests and benchmarks, and programs that
+  // must be correct without asking: BISMUTH_BARRIERS=automatic in the GL shim).
+  Automatic,
+  // GL's memory model (GL 4.6 §7.13.2): shader accesses of one dispatch are not ordered with another dispatch's
+  // unless memory_barrier() asks; copies, fills, staged uploads, indirect parameter reads, readbacks and maps are
+  // ordered with every command (GL's buffer commands are).
+  Gl,
+};
+
 struct StreamOptions {
   RecordingMode recording = RecordingMode::Automatic;
+  BarrierModel barriers = BarrierModel::Automatic;
   uint32_t max_dispatches_per_batch = 4096;  // flush when a batch reaches this many dispatches
-  uint32_t max_batches_in_flight = 4;        // recording waits for the oldest beyond this
+  // Recording waits for the oldest batch beyond this. Deep enough that a sustained stream of tiny dispatches does
+  // not wait for the GPU before ~130,000 dispatches are queued (issue 17's stream is 100,000).
+  uint32_t max_batches_in_flight = 32;
   uint32_t timestamp_pairs_per_batch = 256;
+  // RecordingMode::Thread: the ring of encoded commands. The caller waits for the thread only when it is full; on
+  // a GPU driver the thread replays a dispatch in ~0.4 us, slower than the caller encodes it, so a sustained
+  // stream must fit: 8 MiB holds ~350,000 bare dispatches (24 bytes each; 1 MiB made issue 17's stream of 100,000
+  // wait for the thread). Rounded up to a power of two, at least 64 KiB.
+  size_t recording_ring_bytes = size_t(8) << 20;
 };
 
 struct StreamStats {
   uint64_t dispatches = 0;
   // Dispatches whose pipeline came from the stream's own front table (no PipelineCache lookup at all).
   uint64_t front_table_hits = 0;
-  uint64_t automatic_barriers = 0;
-  uint64_t explicit_barriers = 0;
+  uint64_t automatic_barriers = 0;  // hazards that called for a barrier
+  uint64_t explicit_barriers = 0;   // barrier() and memory_barrier() requests
+  // vkCmdPipelineBarrier commands recorded: hazards and explicit requests that met with no command between them
+  // are one command, and the host barrier that ends a batch with writes is one more.
+  uint64_t barrier_commands = 0;
   uint64_t submissions = 0;
   // Dispatches that ran a runtime-group-size pipeline (Shader::runtime_variant): chosen by total invocations.
   uint64_t runtime_size_dispatches = 0;
@@ -106,8 +131,12 @@ class CommandStream {
   // dispatch() with the group counts read by the GPU from info.indirect (vkCmdDispatchIndirect): no CPU wait. A
   // barrier (indirect-command read) comes first when earlier commands wrote that range.
   Status dispatch_indirect(const DispatchInfo& info);
-  // Explicit barrier (glMemoryBarrier): every later command sees every earlier write.
+  // Explicit barrier: every later command sees every earlier write (compute/transfer → compute/transfer).
+  // Recorded when the next command is, merged with any other barrier recorded there.
   Status barrier();
+  // Explicit barrier with targets (glMemoryBarrier): earlier dispatches' shader writes → what `targets` name
+  // (explicit_barrier_scope); deferred and merged like barrier(). No targets: nothing.
+  Status memory_barrier(BarrierTargets targets);
 
   Status copy(Buffer& source, VkDeviceSize source_offset, Buffer& destination, VkDeviceSize destination_offset,
               VkDeviceSize bytes);
@@ -184,7 +213,21 @@ class CommandStream {
   void reset_binding_state();
 
   // Dispatches and barriers (command_stream_dispatch.cpp).
-  void record_barrier(Batch& batch);
+  // Records one barrier: the pending explicit requests merged with `scope` (may be empty). One that orders every
+  // compute/transfer access clears the access tracking.
+  void record_barrier(const BarrierScope& scope);
+  // Records the pending explicit requests, if any, before a command that needs no other barrier.
+  void record_pending_barrier() {
+    if (!pending_barrier_.empty()) record_barrier({});
+  }
+  // Whether an access of a range by a dispatch (shader) or by a transfer / indirect read calls for a barrier.
+  bool shader_hazard(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const {
+    return hazards_.needs_barrier(buffer, begin, end, writes);
+  }
+  bool ordered_hazard(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const {
+    return hazards_.needs_barrier(buffer, begin, end, writes) ||
+           (!shader_accesses_.empty() && shader_accesses_.needs_barrier(buffer, begin, end, writes));
+  }
   // `shader` is the shader whose module and layout run: info.shader or its runtime variant.
   Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
                 TimestampQuery* timestamp, FrontEntry* front = nullptr);
@@ -217,9 +260,17 @@ class CommandStream {
   uint64_t last_value_ = 0;
   StreamStats stats_;
 
+  // Accesses since the last barrier that orders them: Automatic, every command's; Gl, those GL orders with every
+  // later command (transfers, indirect parameter reads).
   HazardTracker hazards_;
+  // Gl only: dispatches' accesses, which only transfers, indirect reads, readbacks and maps must wait for.
+  HazardTracker shader_accesses_;
+  const bool gl_barriers_;
+  // Explicit requests not yet recorded: recorded before the next command, merged with its barrier.
+  BarrierScope pending_barrier_;
   PipelineFrontTable front_;
-  // The previous dispatch bound only read-only ranges and nothing was recorded after it.
+  // The previous dispatch's access tracking still holds and nothing was recorded after it: a dispatch with the
+  // same bindings (Automatic: read-only ones) would come to the same answer.
   bool readonly_repeat_ = false;
 
   // What is bound in the current command buffer, to skip redundant binds.
