@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "command_recorder.hpp"
+#include "staging_pool.hpp"
 
 namespace bismuth::backend {
 
@@ -31,6 +32,7 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
       cache_(&cache),
       options_(options),
       recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes)),
+      staging_(std::make_unique<StagingPool>(device)),
       gl_barriers_(options.barriers == BarrierModel::Gl),
       front_(device, cache) {}
 

@@ -4,6 +4,7 @@
 
 #include "bismuth/backend/command_stream.hpp"
 #include "command_recorder.hpp"
+#include "staging_pool.hpp"
 
 namespace bismuth::backend {
 
@@ -84,10 +85,10 @@ Status CommandStream::upload(Buffer& buffer, VkDeviceSize offset, std::span<cons
     return {};
   }
   // Busy or device-local: stage and copy in stream order. Copies need 4-byte granularity only for fills.
-  auto staging = Buffer::create(*device_, data.size(), BufferKind::Staging);
+  auto staging = stage(data.size());
   if (!staging) return staging.error();
-  std::memcpy((*staging)->mapped(), data.data(), data.size());
-  return copy(**staging, 0, buffer, offset, data.size());
+  std::memcpy(staging->data, data.data(), data.size());
+  return copy(*staging->buffer, staging->offset, buffer, offset, data.size());
 }
 
 Status CommandStream::readback(Buffer& buffer, VkDeviceSize offset, std::span<std::byte> out) {
@@ -99,12 +100,26 @@ Status CommandStream::readback(Buffer& buffer, VkDeviceSize offset, std::span<st
     std::memcpy(out.data(), static_cast<const std::byte*>(buffer.mapped()) + offset, out.size());
     return {};
   }
-  auto staging = Buffer::create(*device_, out.size(), BufferKind::Staging);
+  auto staging = stage(out.size());
   if (!staging) return staging.error();
-  if (Status ok = copy(buffer, offset, **staging, 0, out.size()); !ok) return ok;
-  if (Status ok = wait_buffer_idle(**staging); !ok) return ok;
-  std::memcpy(out.data(), (*staging)->mapped(), out.size());
+  if (Status ok = copy(buffer, offset, *staging->buffer, staging->offset, out.size()); !ok) return ok;
+  // Waits for the batch of this copy (the chunk's last use): exactly the work the readback needs, as the buffer's
+  // writes come before the copy in stream order.
+  if (Status ok = wait_buffer_idle(*staging->buffer); !ok) return ok;
+  std::memcpy(out.data(), staging->data, out.size());
   return {};
+}
+
+Expected<StagingSlice> CommandStream::stage(VkDeviceSize bytes) {
+  const uint64_t created_before = staging_->buffers_created();
+  auto slice = staging_->allocate(bytes, [this](const Buffer& chunk) {
+    return !in_current_batch(chunk) && device_->is_complete(chunk.last_use());
+  });
+  if (slice) {
+    ++stats_.staged_transfers;
+    stats_.staging_buffers_created += staging_->buffers_created() - created_before;
+  }
+  return slice;
 }
 
 Expected<void*> CommandStream::map(Buffer& buffer) {

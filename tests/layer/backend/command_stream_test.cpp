@@ -41,10 +41,16 @@ void chained_adds(const DeviceOptions& device_options) {
       BufferBinding ab[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
       BufferBinding bc[2] = {{b.get(), 0, VK_WHOLE_SIZE, Access::Read}, {c.get(), 0, VK_WHOLE_SIZE, Access::Write}};
       const uint32_t groups = (n + size - 1) / size;
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {size, 1, 1}, .groups = {groups, 1, 1},
-                                   .bindings = ab, .push_constants = test::bytes_of(first)}));
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {size, 1, 1}, .groups = {groups, 1, 1},
-                                   .bindings = bc, .push_constants = test::bytes_of(second)}));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {size, 1, 1},
+                                   .groups = {groups, 1, 1},
+                                   .bindings = ab,
+                                   .push_constants = test::bytes_of(first)}));
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {size, 1, 1},
+                                   .groups = {groups, 1, 1},
+                                   .bindings = bc,
+                                   .push_constants = test::bytes_of(second)}));
       const auto words = read_words(*stream, *c, n);
       for (uint32_t i = 0; i < n; ++i) {
         if (words[i] != i + 11) FAIL("word " << i << " is " << words[i] << " at group size " << size);
@@ -80,7 +86,8 @@ TEST_CASE("The group size reaches the pipeline as specialization constants", "[v
     auto out = test::make_buffer(*device, 8);
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
     for (GroupSize size : {GroupSize{1, 1, 1}, GroupSize{64, 1, 1}, GroupSize{8, 4, 2}, GroupSize{3, 5, 7}}) {
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = size, .groups = {8, 1, 1}, .bindings = {&binding, 1}}));
+      REQUIRE_OK(
+          stream->dispatch({.shader = shader.get(), .size = size, .groups = {8, 1, 1}, .bindings = {&binding, 1}}));
       const auto words = read_words(*stream, *out, 8);
       for (uint32_t w : words) CHECK(w == size.x * size.y * size.z);
     }
@@ -102,8 +109,8 @@ TEST_CASE("Independent dispatches get no barrier, and a write then a read gets e
     BufferBinding to_x[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read}, {x.get(), 0, VK_WHOLE_SIZE, Access::Write}};
     BufferBinding to_y[2] = {{src.get(), 0, VK_WHOLE_SIZE, Access::Read}, {y.get(), 0, VK_WHOLE_SIZE, Access::Write}};
     BufferBinding x_to_y[2] = {{x.get(), 0, VK_WHOLE_SIZE, Access::Read}, {y.get(), 0, VK_WHOLE_SIZE, Access::Write}};
-    DispatchInfo info{.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
-                      .push_constants = test::bytes_of(push)};
+    DispatchInfo info{
+        .shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1}, .push_constants = test::bytes_of(push)};
     info.bindings = to_x;
     REQUIRE_OK(stream->dispatch(info));
     info.bindings = to_y;
@@ -131,8 +138,8 @@ TEST_CASE("Disjoint sub-ranges of one buffer need no barrier", "[vulkan]") {
     const Push push{256, 5};
     BufferBinding low[2] = {{src.get(), 0, 1024, Access::Read}, {dst.get(), 0, 1024, Access::Write}};
     BufferBinding high[2] = {{src.get(), 1024, 1024, Access::Read}, {dst.get(), 1024, 1024, Access::Write}};
-    DispatchInfo info{.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
-                      .push_constants = test::bytes_of(push)};
+    DispatchInfo info{
+        .shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1}, .push_constants = test::bytes_of(push)};
     info.bindings = low;
     REQUIRE_OK(stream->dispatch(info));
     info.bindings = high;
@@ -156,7 +163,7 @@ TEST_CASE("Copy, fill and sub-range upload/readback keep stream order", "[vulkan
       REQUIRE_OK(stream->copy(*a, 0, *b, 0, 64 * 4));
       const std::vector<uint32_t> middle = {1, 2, 3, 4};
       REQUIRE_OK(stream->upload(*b, 8 * 4, test::bytes_of(middle)));  // after the copy in stream order
-      REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 9));               // after the copy read a
+      REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 9));              // after the copy read a
       auto words = read_words(*stream, *b, 64);
       for (uint32_t i = 0; i < 64; ++i) {
         const uint32_t expected = (i >= 8 && i < 12) ? i - 7 : 7;
@@ -173,6 +180,47 @@ TEST_CASE("Copy, fill and sub-range upload/readback keep stream order", "[vulkan
   }
 }
 
+TEST_CASE("Uploads and readbacks through device-local buffers reuse the stream's staging memory", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk, {.memory = MemoryStrategy::DeviceLocalWithStaging});
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto buffer = test::make_buffer(*device, 1024);
+    // A GL program's loop: glBufferSubData, a readback (glMapBufferRange / glGetBufferSubData), 300 times. Each
+    // readback waits for its copy, so one chunk serves every transfer.
+    for (uint32_t i = 0; i < 300; ++i) {
+      const std::vector<uint32_t> words = {i, i * 3, i * 7, 0xFEEDu};
+      REQUIRE_OK(stream->upload(*buffer, (i % 250) * 16, test::bytes_of(words)));
+      std::vector<uint32_t> back(4);
+      REQUIRE_OK(stream->readback(*buffer, (i % 250) * 16, std::as_writable_bytes(std::span(back))));
+      REQUIRE(back == words);
+    }
+    CHECK(stream->stats().staged_transfers == 600);
+    CHECK(stream->stats().staging_buffers_created == 1);
+
+    // Many uploads in one batch, more than a chunk holds: later chunks, then buffers of their own; every byte
+    // lands where it was sent, in stream order.
+    auto big = test::make_buffer(*device, 8u << 20);  // words
+    const uint32_t piece_words = 16384;               // 64 KiB per upload, 384 uploads: 24 MiB in one batch
+    for (uint32_t p = 0; p < 384; ++p) {
+      std::vector<uint32_t> piece(piece_words, p + 1);
+      REQUIRE_OK(stream->upload(*big, VkDeviceSize(p) * piece_words * 4, test::bytes_of(piece)));
+    }
+    // One transfer larger than half a chunk: a buffer of its own.
+    std::vector<uint32_t> tail(1u << 20, 0xABCDu);
+    REQUIRE_OK(stream->upload(*big, VkDeviceSize(384) * piece_words * 4, test::bytes_of(tail)));
+    const auto words = read_words(*stream, *big, 384 * piece_words + tail.size());
+    for (uint32_t p = 0; p < 384; ++p) {
+      if (words[size_t(p) * piece_words] != p + 1 || words[size_t(p) * piece_words + piece_words - 1] != p + 1)
+        FAIL("piece " << p);
+    }
+    CHECK(words.back() == 0xABCDu);
+    CHECK(stream->stats().staging_buffers_created > 1);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("A batch is submitted when it reaches the batch size", "[vulkan]") {
   ValidatedVulkan vk;
   {
@@ -183,7 +231,9 @@ TEST_CASE("A batch is submitted when it reaches the batch size", "[vulkan]") {
     auto out = test::make_buffer(*device, 1);
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
     for (int i = 0; i < 25; ++i) {
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {uint32_t(1 + i % 3), 1, 1}, .groups = {1, 1, 1},
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {uint32_t(1 + i % 3), 1, 1},
+                                   .groups = {1, 1, 1},
                                    .bindings = {&binding, 1}}));
     }
     CHECK(stream->stats().submissions == 2);
@@ -208,18 +258,27 @@ TEST_CASE("GPU timestamps around a dispatch measure its duration", "[vulkan]") {
     const uint32_t short_run = 10, long_run = 2000000;
     TimestampQuery fast, slow;
     // Warm-up: a driver may do one-time work on the first execution of a pipeline.
-    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
-                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)}));
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                 .size = {64, 1, 1},
+                                 .groups = {1, 1, 1},
+                                 .bindings = {&binding, 1},
+                                 .push_constants = test::bytes_of(short_run)}));
     REQUIRE_OK(stream->finish());
     // On a CPU device the timestamps are the queue thread's clock: on a loaded machine it can be preempted inside
     // the short dispatch, so the pair is measured up to three times and must order correctly once.
     bool ordered = false;
     for (int attempt = 0; attempt < 3 && !ordered; ++attempt) {
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
-                                   .bindings = {&binding, 1}, .push_constants = test::bytes_of(short_run)},
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {1, 1, 1},
+                                   .bindings = {&binding, 1},
+                                   .push_constants = test::bytes_of(short_run)},
                                   &fast));
-      REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {1, 1, 1},
-                                   .bindings = {&binding, 1}, .push_constants = test::bytes_of(long_run)},
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {1, 1, 1},
+                                   .bindings = {&binding, 1},
+                                   .push_constants = test::bytes_of(long_run)},
                                   &slow));
       auto fast_ns = stream->elapsed_ns(fast);
       auto slow_ns = stream->elapsed_ns(slow);
@@ -244,8 +303,11 @@ TEST_CASE("A buffer released while a submission uses it is destroyed after compl
     auto out = test::make_buffer(*device, 256);
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
     const uint32_t iterations = 3000000;
-    REQUIRE_OK(stream->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
-                                 .bindings = {&binding, 1}, .push_constants = test::bytes_of(iterations)}));
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                 .size = {64, 1, 1},
+                                 .groups = {4, 1, 1},
+                                 .bindings = {&binding, 1},
+                                 .push_constants = test::bytes_of(iterations)}));
     auto value = stream->flush();
     REQUIRE(value);
     out.reset();

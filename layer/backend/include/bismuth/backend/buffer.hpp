@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <memory>
 
 #include "bismuth/backend/device.hpp"
@@ -49,6 +50,13 @@ class Buffer : public std::enable_shared_from_this<Buffer> {
   VkDeviceSize size_ = 0;
   void* mapped_ = nullptr;
   std::atomic<uint64_t> last_use_{0};
+};
+
+// A range of host-visible staging memory: `data` maps `buffer` at `offset` (CommandStream's uploads and readbacks).
+struct StagingSlice {
+  std::shared_ptr<Buffer> buffer;
+  VkDeviceSize offset = 0;
+  std::byte* data = nullptr;
 };
 
 // The index of a memory type allowed by `type_bits` with all of `required` (preferring also `preferred`), or

@@ -35,6 +35,7 @@
 namespace bismuth::backend {
 
 class CommandRecorder;
+class StagingPool;
 
 enum class Access : uint8_t { Read = 1, Write = 2, ReadWrite = 3 };
 
@@ -112,6 +113,10 @@ struct StreamStats {
   // Of those, dispatches that ran on a larger pipeline (L > x*y*z, the surplus invocations return at once) while
   // the exact one compiled in the background.
   uint64_t masked_dispatches = 0;
+  // Staging memory (device-local buffers' uploads and readbacks): transfers served from the stream's reused staging
+  // chunks, and staging buffers created (chunks and requests too large for one).
+  uint64_t staged_transfers = 0;
+  uint64_t staging_buffers_created = 0;
 };
 
 class CommandStream {
@@ -242,6 +247,8 @@ class CommandStream {
   // Timestamps (command_stream_timestamps.cpp).
   // Before a batch's next timestamp pair: creates its query pool, resets the pool before the first pair.
   Status prepare_timestamp_pair(Batch& batch);
+  // Staging memory for an upload or readback of `bytes` (staging_pool.hpp).
+  Expected<StagingSlice> stage(VkDeviceSize bytes);
   // A completed batch is retired: its timestamp results are read and kept.
   Status retire(Batch& batch);
   Expected<std::array<uint64_t, 2>> pair_ticks(const TimestampQuery& query);
@@ -250,6 +257,7 @@ class CommandStream {
   PipelineCache* cache_;
   StreamOptions options_;
   std::unique_ptr<CommandRecorder> recorder_;
+  std::unique_ptr<StagingPool> staging_;  // uploads and readbacks through device-local buffers (src/staging_pool.hpp)
   // Scratch for bind_descriptors (no allocation per dispatch).
   std::vector<VkDescriptorBufferInfo> scratch_infos_;
   std::vector<VkWriteDescriptorSet> scratch_writes_;
