@@ -562,7 +562,7 @@ std::optional<size_t> PipelineCache::parse_prewarm_setting(std::string_view valu
 bool PipelineCache::has_workers() const { return prewarm_->has_workers(); }
 
 void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes,
-                            uint32_t subgroup_size) {
+                            uint32_t subgroup_size, std::chrono::milliseconds delay) {
   if (!shader || !prewarm_->has_workers()) return;
   if (sizes.empty()) sizes = options_.prewarm_sizes;
   if (sizes.empty()) sizes = default_prewarm_sizes(device_->info(), options_.max_prewarm_sizes);
@@ -570,7 +570,7 @@ void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<Gr
     // Its pipelines depend on the total only: the 1-D sizes cover every shape.
     std::erase_if(sizes, [](const GroupSize& s) { return s.y != 1 || s.z != 1; });
   }
-  prewarm_->add(shader, sizes, subgroup_size);
+  prewarm_->add(shader, sizes, subgroup_size, delay);
 }
 
 void PipelineCache::cancel_prewarm() { prewarm_->cancel(); }

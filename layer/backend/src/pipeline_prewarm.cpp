@@ -30,11 +30,12 @@ void PipelinePrewarm::stop() {
 }
 
 void PipelinePrewarm::add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes,
-                          uint32_t subgroup_size) {
+                          uint32_t subgroup_size, std::chrono::milliseconds delay) {
+  const auto not_before = std::chrono::steady_clock::now() + delay;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
-    for (const GroupSize& size : sizes) queue_.push_back(Task{shader, size, subgroup_size});
+    for (const GroupSize& size : sizes) queue_.push_back(Task{shader, size, subgroup_size, not_before});
   }
   work_cv_.notify_all();
 }
@@ -105,8 +106,20 @@ void PipelinePrewarm::worker_loop() {
     const auto save_due = [&] {
       return cache_.has_unsaved_pipelines() && std::chrono::steady_clock::now() - last_save_ >= save_interval_;
     };
-    work_cv_.wait_for(lock, save_interval_, [&] {
-      return stopping_ || (!queue_.empty() && foreground_compiles_ == 0) || save_due();
+    // The first queued task that is due (add()'s delay has passed; add_first's are due at once), and when the
+    // next one will be.
+    const auto now = std::chrono::steady_clock::now();
+    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Task& t) { return t.not_before <= now; });
+    auto wake_at = last_save_ + save_interval_;
+    if (due == queue_.end()) {
+      for (const Task& t : queue_) wake_at = std::min(wake_at, t.not_before);
+    }
+    work_cv_.wait_until(lock, wake_at, [&] {
+      if (stopping_ || save_due()) return true;
+      if (foreground_compiles_ != 0) return false;
+      const auto t = std::chrono::steady_clock::now();
+      due = std::find_if(queue_.begin(), queue_.end(), [&](const Task& task) { return task.not_before <= t; });
+      return due != queue_.end();
     });
     if (stopping_) break;
     if (save_due()) {
@@ -116,9 +129,9 @@ void PipelinePrewarm::worker_loop() {
       lock.lock();
       continue;
     }
-    if (queue_.empty() || foreground_compiles_ != 0) continue;
-    Task task = std::move(queue_.front());
-    queue_.pop_front();
+    if (foreground_compiles_ != 0 || due == queue_.end()) continue;
+    Task task = std::move(*due);
+    queue_.erase(due);
     ++running_;
     running_shaders_.push_back(task.shader.get());
     lock.unlock();

@@ -27,6 +27,8 @@ class PipelinePrewarm {
     std::shared_ptr<const Shader> shader;
     GroupSize size;
     uint32_t subgroup_size = 0;
+    // Not started before this time (add()'s delay): a program deleted before then never pays for its prewarm.
+    std::chrono::steady_clock::time_point not_before{};
   };
 
   explicit PipelinePrewarm(PipelineCache& cache) : cache_(cache) {}
@@ -41,8 +43,9 @@ class PipelinePrewarm {
   void stop();
   bool has_workers() const { return !workers_.empty(); }
 
-  // Queues one compile per size, after every queued one.
-  void add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes, uint32_t subgroup_size);
+  // Queues one compile per size, after every queued one, none started before `delay` has passed.
+  void add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes, uint32_t subgroup_size,
+           std::chrono::milliseconds delay = std::chrono::milliseconds(0));
   // Queues one compile ahead of every queued one; false when stopped.
   bool add_first(Task task);
   // Drops every queued compile.

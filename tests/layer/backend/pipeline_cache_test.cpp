@@ -1,6 +1,7 @@
 // The per-size pipeline cache: key, hits, single flight, LRU bounds, deferred
 // destruction, prewarm, statistics.
 #include <unistd.h>
+#include <chrono>
 
 #include <cstdio>
 #include <cstring>
@@ -29,9 +30,9 @@ TEST_CASE("The key distinguishes every field and equal requests give equal keys"
     const PipelineKey k = PipelineKey::make(base);
     CHECK(PipelineKey::make({add_again.get(), {64, 1, 1}, 0, {}}) == k);  // content, not object identity
     std::vector<PipelineKey> different = {
-        PipelineKey::make({probe.get(), {64, 1, 1}, 0, {}}),  PipelineKey::make({add.get(), {32, 1, 1}, 0, {}}),
-        PipelineKey::make({add.get(), {64, 2, 1}, 0, {}}),    PipelineKey::make({add.get(), {64, 1, 2}, 0, {}}),
-        PipelineKey::make({add.get(), {64, 1, 1}, 8, {}}),    PipelineKey::make({add.get(), {64, 1, 1}, 0, spec_a}),
+        PipelineKey::make({probe.get(), {64, 1, 1}, 0, {}}),   PipelineKey::make({add.get(), {32, 1, 1}, 0, {}}),
+        PipelineKey::make({add.get(), {64, 2, 1}, 0, {}}),     PipelineKey::make({add.get(), {64, 1, 2}, 0, {}}),
+        PipelineKey::make({add.get(), {64, 1, 1}, 8, {}}),     PipelineKey::make({add.get(), {64, 1, 1}, 0, spec_a}),
         PipelineKey::make({add.get(), {64, 1, 1}, 0, spec_b}),
     };
     std::set<uint64_t> hashes{k.hash};
@@ -107,7 +108,8 @@ TEST_CASE("A required subgroup size is honoured within the device's range and re
     auto cache = test::make_cache(*device);
     auto shader = test::make_add_shader(*device);
     const DeviceInfo& info = device->info();
-    if (device->features().subgroup_size_control && (info.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT)) {
+    if (device->features().subgroup_size_control &&
+        (info.required_subgroup_size_stages & VK_SHADER_STAGE_COMPUTE_BIT)) {
       auto ok = cache->get_or_compile({shader.get(), {64, 1, 1}, info.min_subgroup_size, {}});
       REQUIRE(ok);
       auto any = cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}});
@@ -190,16 +192,22 @@ TEST_CASE("An evicted pipeline in flight is destroyed only after its submission 
     auto out = test::make_buffer(*device, 256);
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
     const uint32_t iterations = 3000000;
-    REQUIRE_OK((*stream)->dispatch({.shader = shader.get(), .size = {64, 1, 1}, .groups = {4, 1, 1},
-                                    .bindings = {&binding, 1}, .push_constants = test::bytes_of(iterations)}));
+    REQUIRE_OK((*stream)->dispatch({.shader = shader.get(),
+                                    .size = {64, 1, 1},
+                                    .groups = {4, 1, 1},
+                                    .bindings = {&binding, 1},
+                                    .push_constants = test::bytes_of(iterations)}));
     auto value = (*stream)->flush();
     REQUIRE(value);
     // Evict the in-flight pipeline by compiling another size.
     REQUIRE(cache->get_or_compile({shader.get(), {32, 1, 1}, 0, {}}));
     CHECK(cache->stats().evictions == 1);
     // The stream's front table and this thread's front cache drop their references on their next lookups.
-    REQUIRE_OK((*stream)->dispatch({.shader = shader.get(), .size = {32, 1, 1}, .groups = {1, 1, 1},
-                                    .bindings = {&binding, 1}, .push_constants = test::bytes_of(iterations)}));
+    REQUIRE_OK((*stream)->dispatch({.shader = shader.get(),
+                                    .size = {32, 1, 1},
+                                    .groups = {1, 1, 1},
+                                    .bindings = {&binding, 1},
+                                    .push_constants = test::bytes_of(iterations)}));
     const PipelineRequest next{shader.get(), {32, 1, 1}, 0, {}};
     REQUIRE(cache->acquire(PipelineKey::make(next), next));
     // Either the GPU already finished, or the destruction waits in the deferred list; never destroyed early.
@@ -289,6 +297,42 @@ TEST_CASE("Cancelling prewarm drops the queued sizes", "[vulkan]") {
     cache->cancel_prewarm();
     cache->wait_prewarm_idle();
     CHECK(cache->stats().prewarm_compiles < sizes.size());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A delayed prewarm starts after its delay, and cancelling before then compiles nothing", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 2;
+    auto cache = test::make_cache(*device, options);
+    auto dropped = test::make_add_shader(*device);
+    auto kept = test::make_add_shader(*device);
+    const std::vector<GroupSize> sizes = {{64, 1, 1}, {128, 1, 1}, {32, 1, 1}};
+    const auto start = std::chrono::steady_clock::now();
+    // A program deleted right after its first dispatch: its prewarm is dropped before its delay ends.
+    cache->prewarm(dropped, sizes, 0, std::chrono::milliseconds(10000));
+    cache->cancel_prewarm(*dropped);
+    // A program that lives on: its prewarm runs once the delay has passed, and not before.
+    cache->prewarm(kept, sizes, 0, std::chrono::milliseconds(150));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    CHECK(cache->stats().prewarm_compiles == 0);
+    cache->wait_prewarm_idle();
+    CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(150));
+    const PipelineCacheStats stats = cache->stats();
+    CHECK(stats.prewarm_compiles == 3);
+    for (const GroupSize& s : sizes) REQUIRE(cache->get_or_compile({kept.get(), s, 0, {}}));
+    CHECK(cache->stats().hits == 3);
+    // A background compile of an exact size (compile_in_background) is due at once, ahead of delayed prewarm.
+    cache->prewarm(dropped, sizes, 0, std::chrono::milliseconds(10000));
+    REQUIRE(cache->compile_in_background(dropped, {16, 1, 1}, 0));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (cache->stats().prewarm_compiles < 4 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    CHECK(cache->stats().prewarm_compiles == 4);
+    cache->cancel_prewarm(*dropped);
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
@@ -407,8 +451,8 @@ TEST_CASE("A shader's fixed specialization constants and flags reach its pipelin
     auto out = test::make_buffer(*device, 4);
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
     auto run = [&](const Shader& shader) {
-      REQUIRE_OK((*stream)->dispatch({.shader = &shader, .size = size, .groups = {4, 1, 1},
-                                      .bindings = {&binding, 1}}));
+      REQUIRE_OK(
+          (*stream)->dispatch({.shader = &shader, .size = size, .groups = {4, 1, 1}, .bindings = {&binding, 1}}));
       std::vector<uint32_t> words(4);
       REQUIRE_OK((*stream)->readback(*out, 0, std::as_writable_bytes(std::span(words))));
       return words[3];

@@ -15,13 +15,22 @@ std::string_view env(const char* name) {
 
 }  // namespace
 
-bool runtime_group_size_enabled() { return env("BISMUTH_RUNTIME_GROUP_SIZE") != "0"; }
+bool runtime_group_size_enabled() {
+  return env("BISMUTH_RUNTIME_GROUP_SIZE") != "0";
+}
 
 void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped) {
   if (!piped.runtime_group_size) return;
   const spirv_patch::RuntimeGroupSizeVariant& variant = *piped.runtime_group_size;
   desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{variant.words, variant.report.push_constant_offset,
                                                                   variant.report.exact_only};
+}
+
+std::chrono::milliseconds prewarm_delay() {
+  const std::string value(env("BISMUTH_PREWARM_DELAY_MS"));
+  if (!value.empty() && value.size() <= 6 && value.find_first_not_of("0123456789") == std::string::npos)
+    return std::chrono::milliseconds(std::stoul(value));  // digits only, at most 6: cannot throw
+  return kDefaultPrewarmDelay;
 }
 
 std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cache,
@@ -35,7 +44,7 @@ std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cac
                                                       ? shader->runtime_variant_ref()
                                                       : std::shared_ptr<const backend::Shader>(shader);
   std::vector<backend::GroupSize> sizes = backend::PipelineCache::default_prewarm_sizes(info, count);
-  cache.prewarm(target, std::move(sizes), subgroup_size);
+  cache.prewarm(target, std::move(sizes), subgroup_size, prewarm_delay());
   return std::make_unique<PrewarmTicket>(cache, std::move(target));
 }
 

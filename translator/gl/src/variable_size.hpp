@@ -6,6 +6,7 @@
 // larger prewarmed pipeline while its own compiles in the background (docs/backend.md, "Runtime group size").
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -38,6 +39,13 @@ class PrewarmTicket {
   backend::PipelineCache* cache_;
   std::shared_ptr<const backend::Shader> shader_;
 };
+
+// How long after its link a program's prewarm may start: BISMUTH_PREWARM_DELAY_MS, else kDefaultPrewarmDelay. A
+// program deleted before then (made, dispatched once, read back and deleted, as test suites and generators do,
+// thousands in a row) never pays for the compiles of sizes it would not use; measured in docs/performance.md,
+// "Real programs side by side". The first dispatches meanwhile take the path they took while a prewarm ran.
+inline constexpr std::chrono::milliseconds kDefaultPrewarmDelay{50};
+std::chrono::milliseconds prewarm_delay();
 
 // Queues background compiles of likely sizes for a variable-size program (its runtime variant when it has one).
 // BISMUTH_PREWARM=off|<n> (as for the layer); unset: the backend's default set on GPUs, none on CPU devices, whose

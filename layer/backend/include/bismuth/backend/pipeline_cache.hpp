@@ -48,7 +48,7 @@ struct SpecValue {
 struct PipelineRequest {
   const Shader* shader = nullptr;
   GroupSize size;
-  uint32_t subgroup_size = 0;  // required subgroup size; 0 = any
+  uint32_t subgroup_size = 0;              // required subgroup size; 0 = any
   std::span<const SpecValue> spec_values;  // other specialization constants (not the group size)
 };
 
@@ -106,7 +106,7 @@ class CachedPipeline : public std::enable_shared_from_this<CachedPipeline> {
   PipelineKey key_;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
   std::atomic<uint32_t> state_{Pending};
-  Error error_;  // written before state_ becomes Failed
+  Error error_;                // written before state_ becomes Failed
   bool from_prewarm_ = false;  // written before the entry is published
   size_t bytes_ = 0;
   mutable std::atomic<uint64_t> last_use_{0};
@@ -123,7 +123,7 @@ struct PipelineCacheOptions {
   // Persistent VkPipelineCache. Unset: $BISMUTH_CACHE_DIR, else $XDG_CACHE_HOME/bismuth, else
   // ~/.cache/bismuth. "off" or an empty string: no file is read or written.
   std::optional<std::string> cache_dir;
-  size_t max_file_bytes = size_t(64) << 20;  // larger blobs are not written
+  size_t max_file_bytes = size_t(64) << 20;        // larger blobs are not written
   std::chrono::milliseconds save_interval{60000};  // periodic save by a background worker when dirty
   // Prewarm workers; 0: one per two hardware threads, at least 1, at most 4.
   uint32_t prewarm_threads = 0;
@@ -140,10 +140,10 @@ struct PipelineCacheStats {
   // Compile-time histogram bucket upper bounds in milliseconds; the last bucket is "more".
   static constexpr std::array<double, 8> kBucketMs = {0.1, 0.3, 1, 3, 10, 30, 100, 300};
   uint64_t hits = 0;
-  uint64_t misses = 0;  // foreground requests that found no ready entry
+  uint64_t misses = 0;    // foreground requests that found no ready entry
   uint64_t compiles = 0;  // vkCreateComputePipelines calls (foreground + prewarm)
   uint64_t prewarm_compiles = 0;
-  uint64_t prewarm_joins = 0;  // foreground misses that waited for a prewarm compile of the same key
+  uint64_t prewarm_joins = 0;        // foreground misses that waited for a prewarm compile of the same key
   uint64_t single_flight_waits = 0;  // foreground misses that waited for another thread's compile
   uint64_t compile_failures = 0;
   uint64_t evictions = 0;
@@ -192,7 +192,10 @@ class PipelineCache final : private ExitParticipant {
 
   // Queues background compiles of `sizes` for `shader`, in order; empty: the configured prewarm_sizes, else
   // default_prewarm_sizes. Call it when a variable-size shader is created.
-  void prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes = {}, uint32_t subgroup_size = 0);
+  // None starts before `delay` has passed, and cancel_prewarm(shader) before then drops them all: the GL shim delays
+  // a program's prewarm so that programs made, dispatched once and deleted (test suites, generators) never pay it.
+  void prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes = {}, uint32_t subgroup_size = 0,
+               std::chrono::milliseconds delay = std::chrono::milliseconds(0));
   // Queues one background compile ahead of every queued prewarm compile (CommandStream: the exact pipeline of a
   // size it is running on a larger runtime-group-size pipeline meanwhile). False when there are no workers.
   bool compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size, uint32_t subgroup_size = 0);
