@@ -106,21 +106,6 @@ void PipelinePrewarm::worker_loop() {
     const auto save_due = [&] {
       return cache_.has_unsaved_pipelines() && std::chrono::steady_clock::now() - last_save_ >= save_interval_;
     };
-    // The first queued task that is due (add()'s delay has passed; add_first's are due at once), and when the
-    // next one will be.
-    const auto now = std::chrono::steady_clock::now();
-    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Task& t) { return t.not_before <= now; });
-    auto wake_at = last_save_ + save_interval_;
-    if (due == queue_.end()) {
-      for (const Task& t : queue_) wake_at = std::min(wake_at, t.not_before);
-    }
-    work_cv_.wait_until(lock, wake_at, [&] {
-      if (stopping_ || save_due()) return true;
-      if (foreground_compiles_ != 0) return false;
-      const auto t = std::chrono::steady_clock::now();
-      due = std::find_if(queue_.begin(), queue_.end(), [&](const Task& task) { return task.not_before <= t; });
-      return due != queue_.end();
-    });
     if (stopping_) break;
     if (save_due()) {
       last_save_ = std::chrono::steady_clock::now();
@@ -129,7 +114,20 @@ void PipelinePrewarm::worker_loop() {
       lock.lock();
       continue;
     }
-    if (foreground_compiles_ != 0 || due == queue_.end()) continue;
+    // The first queued task that is due (add()'s delay has passed; add_first's are due at once). Without one, or
+    // while a foreground compile runs, sleep until the next task or save is due or something changes (add,
+    // cancel, a foreground compile's end, stop notify work_cv_), then look again.
+    const auto now = std::chrono::steady_clock::now();
+    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Task& t) { return t.not_before <= now; });
+    if (due == queue_.end() || foreground_compiles_ != 0) {
+      auto wake_at = now + save_interval_;  // (a compile that leaves the cache unsaved wakes a worker: wake_for_save)
+      if (cache_.has_unsaved_pipelines()) wake_at = std::min(wake_at, last_save_ + save_interval_);
+      if (foreground_compiles_ == 0) {
+        for (const Task& t : queue_) wake_at = std::min(wake_at, t.not_before);
+      }
+      work_cv_.wait_until(lock, wake_at);
+      continue;
+    }
     Task task = std::move(*due);
     queue_.erase(due);
     ++running_;

@@ -315,12 +315,15 @@ TEST_CASE("A delayed prewarm starts after its delay, and cancelling before then 
     // A program deleted right after its first dispatch: its prewarm is dropped before its delay ends.
     cache->prewarm(dropped, sizes, 0, std::chrono::milliseconds(10000));
     cache->cancel_prewarm(*dropped);
-    // A program that lives on: its prewarm runs once the delay has passed, and not before.
+    // A program that lives on: its prewarm runs once the delay has passed, and not before — also when the workers
+    // went to sleep before it was queued (until the next save, a minute away).
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     cache->prewarm(kept, sizes, 0, std::chrono::milliseconds(150));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     CHECK(cache->stats().prewarm_compiles == 0);
     cache->wait_prewarm_idle();
     CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(150));
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(20));  // not at the save interval
     const PipelineCacheStats stats = cache->stats();
     CHECK(stats.prewarm_compiles == 3);
     for (const GroupSize& s : sizes) REQUIRE(cache->get_or_compile({kept.get(), s, 0, {}}));
