@@ -549,3 +549,29 @@ TEST_CASE("OpenGL ES: GL_KHR_parallel_shader_compile, glMaxShaderCompilerThreads
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext(display, context);
 }
+
+TEST_CASE("glCreateShaderProgramv: the compile and link logs as with synchronous work", "[gl][parallel_compile]") {
+  GlContext ctx;
+  // GL 4.6 §7.3: CreateShaderProgramv is equivalent to a compile, a link and "the info log of the shader object is
+  // appended to the info log of the program object".
+  // A compile log (a warning) and a link log (no main).
+  const std::string no_main =
+      "#version 450\n#extension GL_EXT_no_such_extension : warn\nlayout(local_size_x = 1) in;\nvoid helper() {}\n";
+  auto make = [&](GLuint hint) {
+    glMaxShaderCompilerThreadsKHR(hint);
+    const std::string source = no_main + nonce();
+    const char* text = source.c_str();
+    const GLuint program = glCreateShaderProgramv(GL_COMPUTE_SHADER, 1, &text);
+    REQUIRE(program != 0);
+    const std::pair<GLint, std::string> out{program_param(program, GL_LINK_STATUS), program_log(program)};
+    glDeleteProgram(program);
+    return out;
+  };
+  const auto sync = make(0);
+  const auto background = make(0xFFFFFFFFu);
+  CHECK(sync.first == GL_FALSE);
+  CHECK(sync.second.find("GL_EXT_no_such_extension") != std::string::npos);
+  CHECK(background == sync);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
+}

@@ -436,6 +436,7 @@ GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const G
     glAttachShader(program, shader);
     glLinkProgram(program);
     glDetachShader(program, shader);
+    settle(ctx, *p);  // the link's info log (parallel_compile.hpp)
   }
   p->info_log = s->info_log + p->info_log;
   glDeleteShader(shader);
