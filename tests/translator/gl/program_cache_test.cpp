@@ -340,7 +340,8 @@ TEST_CASE("A failed compile is recorded with its log", "[program_cache]") {
   glDeleteProgram(program);
 }
 
-TEST_CASE("Damaged record files are ignored, removed and written again; every link still succeeds", "[program_cache]") {
+TEST_CASE("Damaged record files are ignored, removed and written again, and every link still succeeds",
+          "[program_cache]") {
   CacheFolder folder("0");
   GlContext ctx(4, 6, true);
   const std::string source = with_literal(kBlocks, 9);

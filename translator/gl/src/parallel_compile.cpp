@@ -106,7 +106,9 @@ std::shared_future<Outcome> submit(Context* ctx, Make make, Abandoned abandoned)
 
 template <class Object>
 bool pending_done(const Object& o) {
-  return !o.pending || o.pending->result.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  if (!o.pending) return true;
+  const auto future = o.pending->result;  // this thread's own copy of the shared state's handle
+  return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
 }  // namespace
@@ -192,7 +194,8 @@ void settle_object(Context* ctx, Object& o) {
     pending = o.pending;
   }
   if (!pending) return;
-  const auto& outcome = pending->result.get();
+  const auto future = pending->result;  // this thread's own copy of the shared state's handle
+  const auto& outcome = future.get();
   {
     std::lock_guard lock(ctx->share->mutex);
     if (o.pending != pending) return;  // another thread applied it
