@@ -4,14 +4,33 @@
 #include <pthread.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <system_error>
 
 namespace bismuth::gl {
 
+namespace {
+
+// BISMUTH_COMPILER_THREADS=N: at most N compiler threads per device (0: every compile and link on the calling
+// thread, whatever the contexts' hints); read once. Unset or not a number: no bound beyond thread_limit's own.
+uint32_t environment_limit() {
+  static const uint32_t limit = [] {
+    const char* v = std::getenv("BISMUTH_COMPILER_THREADS");
+    if (v == nullptr || *v == '\0') return UINT32_MAX;
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(v, &end, 10);
+    if (*end != '\0') return UINT32_MAX;
+    return static_cast<uint32_t>(std::min<unsigned long>(n, UINT32_MAX));
+  }();
+  return limit;
+}
+
+}  // namespace
+
 uint32_t CompilerThreads::thread_limit(uint32_t requested) {
   const uint32_t hardware = std::max<uint32_t>(1, std::thread::hardware_concurrency() / 2);
-  return std::min({requested, hardware, kMaxThreads});
+  return std::min({requested, hardware, kMaxThreads, environment_limit()});
 }
 
 CompilerThreads::~CompilerThreads() {

@@ -33,7 +33,8 @@ class CompilerThreads final : public backend::ExitParticipant {
  public:
   // At most this many threads per device: compiles are CPU-bound and the application's threads need cores too.
   static constexpr uint32_t kMaxThreads = 8;
-  // The threads a hint allows: min(requested, max(1, hardware threads / 2), kMaxThreads). 0 for a hint of 0.
+  // The threads a hint allows: min(requested, max(1, hardware threads / 2), kMaxThreads, BISMUTH_COMPILER_THREADS).
+  // 0 for a hint of 0 (and BISMUTH_COMPILER_THREADS=0).
   static uint32_t thread_limit(uint32_t requested);
 
   CompilerThreads() = default;
