@@ -2,7 +2,10 @@
 // glMaxShaderCompilerThreadsKHR (parallel_compile.hpp says what runs where).
 #include "parallel_compile.hpp"
 
+#include <atomic>
 #include <chrono>
+
+#include "bismuth/backend/process_exit.hpp"
 
 #include "compiler_threads.hpp"
 #include "graphics_program.hpp"
@@ -13,6 +16,19 @@ namespace {
 
 // The messages of the job running on this compiler thread (defer_message_of_job).
 thread_local std::vector<DeferredMessage>* t_job_messages = nullptr;
+
+// Whether a compile and a link from source ran in this process. The first of each runs on the calling thread, and
+// the exit handler is registered again after it (process_exit.hpp): the statics the front initializes on first use
+// are destroyed by exit-time handlers registered then, which must run after the exit stop has joined the compiler
+// threads that use them.
+std::atomic<bool> g_front_compiled{false};
+std::atomic<bool> g_front_linked{false};
+
+void front_milestone(std::atomic<bool>& done, backend::DriverMilestone milestone) {
+  if (done.load(std::memory_order_acquire)) return;
+  backend::ensure_exit_handler_after(milestone);
+  done.store(true, std::memory_order_release);
+}
 
 constexpr const char* kExiting = "error: the process is exiting; the compile was abandoned";
 
@@ -72,8 +88,8 @@ std::shared_ptr<ProgramObject> link_snapshot(const ProgramObject& p) {
 // Runs `make` as a compiler-thread job completing a shared_future, or returns an invalid future when the context
 // asks for synchronous work (hint 0) or the pool does not take the job (the process is exiting).
 template <class Outcome, class Make, class Abandoned>
-std::shared_future<Outcome> submit(Context* ctx, Make make, Abandoned abandoned) {
-  if (ctx->max_shader_compiler_threads == 0) return {};
+std::shared_future<Outcome> submit(Context* ctx, const std::atomic<bool>& front_used, Make make, Abandoned abandoned) {
+  if (ctx->max_shader_compiler_threads == 0 || !front_used.load(std::memory_order_acquire)) return {};
   auto promise = std::make_shared<std::promise<Outcome>>();
   std::shared_future<Outcome> future = promise->get_future().share();
   CompilerJob job;
@@ -123,7 +139,7 @@ void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileO
   }
   auto work = std::make_shared<const std::pair<CompileLookup, std::string>>(std::move(lookup), s.source);
   std::shared_future<CompileOutcome> future = submit<CompileOutcome>(
-      ctx, [work, options] { return compile_from_source(work->first, work->second, options); },
+      ctx, g_front_compiled, [work, options] { return compile_from_source(work->first, work->second, options); },
       [](const char* why) { return failed_compile(why); });
   if (future.valid()) {
     auto pending = std::make_shared<PendingCompile>();
@@ -133,6 +149,7 @@ void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileO
     return;
   }
   const CompileOutcome out = compile_from_source(work->first, work->second, options);
+  if (out.ok) front_milestone(g_front_compiled, backend::DriverMilestone::FirstFrontCompile);
   apply(s, out);
   emit_deferred_messages(ctx, out.messages);
 }
@@ -156,7 +173,7 @@ void link_program(Context* ctx, ProgramObject& p) {
     auto shared_lookup = std::make_shared<const LinkLookup>(std::move(lookup));
     const bool separable = p.separable;
     std::shared_future<LinkOutcome> future = submit<LinkOutcome>(
-        ctx,
+        ctx, g_front_linked,
         [target, snapshot, shared_lookup] {
           LinkOutcome out;
           out.exe = link_from_source(target, *snapshot, *shared_lookup);
@@ -176,6 +193,7 @@ void link_program(Context* ctx, ProgramObject& p) {
   }
   LinkOutcome out;
   out.exe = link_from_source(target, p, lookup);
+  if (out.exe && !has_graphics_stage(p)) front_milestone(g_front_linked, backend::DriverMilestone::FirstFrontLink);
   out.separable = p.separable;
   out.messages = std::move(lookup.messages);
   apply(p, out);
