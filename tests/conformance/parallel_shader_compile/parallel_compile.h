@@ -148,8 +148,7 @@ static int pc_run(const char* version, int desktop) {
   /* A compile error: COMPILE_STATUS FALSE and an info log, as for a synchronous compile (GL 4.6 §7.1). */
   {
     char source[256];
-    snprintf(source, sizeof source, "%slayout(local_size_x = 1) in;\nvoid main() { undeclared_name = 1; }\n",
-             version);
+    snprintf(source, sizeof source, "%slayout(local_size_x = 1) in;\nvoid main() { undeclared_name = 1; }\n", version);
     const char* text = source;
     GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
     glShaderSource(shader, 1, &text, NULL);

@@ -8,9 +8,9 @@
 #include "bismuth/backend/compile_target.hpp"
 #include "compiler_threads.hpp"
 #include "context.hpp"
-#include "parallel_compile.hpp"
 #include "device_state.hpp"
 #include "gl_spirv.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 
@@ -29,8 +29,8 @@ void on_vulkan_message(const backend::DebugMessage& message) {
     ctx->debug(GL_DEBUG_SOURCE_API, type, kValidationMessageId, severity, "Vulkan validation: " + message.text);
   } else {
     // A background link (compiler_threads.hpp): the message goes with its result to the context that settles it.
-    (void)defer_message_of_job({kValidationMessageId, severity, "Vulkan validation: " + message.text, false,
-                                GL_DEBUG_SOURCE_API, type});
+    (void)defer_message_of_job(
+        {kValidationMessageId, severity, "Vulkan validation: " + message.text, false, GL_DEBUG_SOURCE_API, type});
   }
 }
 

@@ -242,7 +242,9 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
 
 }  // namespace
 
-BinaryFingerprint binary_fingerprint(const Context& ctx) { return binary_fingerprint(ctx.device_state); }
+BinaryFingerprint binary_fingerprint(const Context& ctx) {
+  return binary_fingerprint(ctx.device_state);
+}
 
 BinaryFingerprint binary_fingerprint(const DeviceState& state) {
   BinaryFingerprint f;

@@ -4,8 +4,8 @@
 // glUniform* writes when no program is current (uniforms.cpp).
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
-#include "parallel_compile.hpp"
 #include "num_waves.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 namespace {
