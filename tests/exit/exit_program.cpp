@@ -6,6 +6,9 @@
 //                                dispatches one, then calls exit(0) with the compiles still queued or running
 //   exit_program mid-dispatch    a second thread dispatches and reads back in a loop on its own context; the main
 //                                thread calls exit(0) in the middle of it
+//   exit_program compile-in-flight N   compiles and links N distinct programs without waiting for any
+//                                (GL_KHR_parallel_shader_compile: they queue on the compiler threads), then calls
+//                                exit(0) with the compiles and links queued or running
 //   exit_program no-terminate    dispatches, checks the result and returns from main with the context current,
 //                                without eglDestroyContext or eglTerminate
 //
@@ -138,6 +141,31 @@ int mid_dispatch() {
   return 0;
 }
 
+int compile_in_flight(int count) {
+  EGLDisplay display = open_display();
+  make_context(display);
+  for (int i = 0; i < count; ++i) {
+    const std::string source =
+        "#version 450\n"
+        "layout(local_size_x = 64) in;\n"
+        "layout(std430, binding = 0) buffer Out { uint values[]; };\n"
+        "void main() { values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 5u + " +
+        std::to_string(i) + "u; }\n";
+    const char* text = source.c_str();
+    GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+    glShaderSource(shader, 1, &text, nullptr);
+    glCompileShader(shader);
+    GLuint program = glCreateProgram();
+    glAttachShader(program, shader);
+    glLinkProgram(program);
+    glDeleteShader(shader);
+  }
+  if (glGetError() != GL_NO_ERROR) fail("GL error");
+  std::fprintf(stderr, "exit_program: exit(0) with %d compiles and links queued or running\n", count);
+  exit_now();
+  return 0;
+}
+
 int no_terminate() {
   EGLDisplay display = open_display();
   make_context(display);
@@ -158,6 +186,7 @@ int main(int argc, char** argv) {
   if (mode == "link-many") return link_many(argc > 2 ? std::atoi(argv[2]) : 100);
   if (mode == "mid-dispatch") return mid_dispatch();
   if (mode == "no-terminate") return no_terminate();
-  std::fprintf(stderr, "usage: exit_program link-many [N] | mid-dispatch | no-terminate\n");
+  if (mode == "compile-in-flight") return compile_in_flight(argc > 2 ? std::atoi(argv[2]) : 64);
+  std::fprintf(stderr, "usage: exit_program link-many [N] | mid-dispatch | compile-in-flight [N] | no-terminate\n");
   return 2;
 }

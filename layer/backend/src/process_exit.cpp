@@ -26,7 +26,7 @@ Registry& registry() {
 
 std::atomic<bool> g_exiting{false};
 std::atomic<std::thread::id> g_exiting_thread{};
-std::array<std::atomic<bool>, 2> g_late_handler_installed{};  // per DriverMilestone
+std::array<std::atomic<bool>, 4> g_late_handler_installed{};  // per DriverMilestone
 
 extern "C" void bismuth_backend_exit_handler() { run_exit_stop(); }
 

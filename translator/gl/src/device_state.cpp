@@ -6,9 +6,11 @@
 #include <cstring>
 
 #include "bismuth/backend/compile_target.hpp"
+#include "compiler_threads.hpp"
 #include "context.hpp"
 #include "device_state.hpp"
 #include "gl_spirv.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 
@@ -21,10 +23,14 @@ void on_vulkan_message(const backend::DebugMessage& message) {
   const bool validation = (message.types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) != 0;
   const bool error = (message.severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) != 0;
   std::fprintf(stderr, "bismuth-gl: Vulkan %s: %s\n", validation ? "validation" : "message", message.text.c_str());
+  const GLenum type = validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE;
+  const GLenum severity = error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM;
   if (Context* ctx = current_context()) {
-    ctx->debug(GL_DEBUG_SOURCE_API, validation ? GL_DEBUG_TYPE_ERROR : GL_DEBUG_TYPE_PERFORMANCE,
-               kValidationMessageId, error ? GL_DEBUG_SEVERITY_HIGH : GL_DEBUG_SEVERITY_MEDIUM,
-               "Vulkan validation: " + message.text);
+    ctx->debug(GL_DEBUG_SOURCE_API, type, kValidationMessageId, severity, "Vulkan validation: " + message.text);
+  } else {
+    // A background link (compiler_threads.hpp): the message goes with its result to the context that settles it.
+    (void)defer_message_of_job(
+        {kValidationMessageId, severity, "Vulkan validation: " + message.text, false, GL_DEBUG_SOURCE_API, type});
   }
 }
 
@@ -124,6 +130,9 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   c.extensions.push_back("GL_ARB_spirv_extensions");
   c.spirv_extensions = supported_spirv_extensions(c);
   c.extensions.push_back("GL_KHR_debug");
+  // Background compiles and links (parallel_compile.hpp); OpenGL ES contexts list the KHR one only.
+  c.extensions.push_back("GL_KHR_parallel_shader_compile");
+  c.extensions.push_back("GL_ARB_parallel_shader_compile");
   // NV assembly compute programs (glProgramStringARB, translator/nvasm): NV_gpu_program5 has 64-bit integer
   // types, so it needs shaderInt64; the option extensions only where their programs can run.
   if (c.int64) {
@@ -184,7 +193,9 @@ Expected<std::shared_ptr<DeviceState>> device_state_for(bool validation, const b
 }
 
 DeviceState::~DeviceState() {
-  // Everything built on the device goes before it (the body runs before members are destroyed).
+  // Everything built on the device goes before it (the body runs before members are destroyed); first the
+  // compiler threads, whose jobs build on it.
+  if (compiler_threads) compiler_threads->stop();
   indirect_check.reset();
   cache.reset();  // before the device it compiled on
   device.reset();

@@ -12,6 +12,7 @@
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "gl_internal.hpp"
 #include "gl_ranges.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -272,6 +273,7 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled
 // GL_COMPUTE_PROGRAM_NV with a loaded program. False with the error recorded.
 bool active_program(Context* ctx, const char* func, Selected& out) {
+  settle_current_programs(ctx);  // a relink of the current program may still run (parallel_compile.hpp)
   // A current program linked from graphics stages has no compute stage (GL 4.6 §19: INVALID_OPERATION "if there is
   // no active program for the compute shader stage"); an enabled GL_COMPUTE_PROGRAM_NV still provides one.
   if (ctx->program && ctx->program->executable && !ctx->program->executable->graphics) {

@@ -49,6 +49,12 @@ namespace bismuth::gl {
 
 using translator::GlBindingMap;
 
+// GL_KHR_parallel_shader_compile (parallel_compile.hpp, compiler_threads.hpp).
+class CompilerThreads;
+std::shared_ptr<CompilerThreads> make_compiler_threads();
+struct PendingCompile;
+struct PendingLink;
+
 // What the device supports, as GL reports it.
 struct Caps {
   std::string device_name;
@@ -99,6 +105,8 @@ class DeviceState {
   // glDispatchComputeIndirect's count check on the GPU (dispatch.cpp), created on first use.
   std::mutex indirect_mutex;
   std::shared_ptr<backend::Shader> indirect_check;
+  // Background compiles and links (compiler_threads.hpp); stopped first in the destructor: jobs use the device.
+  std::shared_ptr<CompilerThreads> compiler_threads = make_compiler_threads();
 };
 
 struct BufferObject {
@@ -151,6 +159,8 @@ struct ShaderObject {
   // glShaderSourceHLSLBISMUTH: the source is HLSL with this entry point (GL_SHADER_SOURCE_HLSL_BISMUTH).
   bool hlsl = false;
   std::string hlsl_entry;
+  // A compile running on a compiler thread (parallel_compile.hpp); read and written under the share group's mutex.
+  std::shared_ptr<PendingCompile> pending;
 };
 
 // The executable of one successful link: what glUseProgram installs and dispatch uses.
@@ -208,6 +218,8 @@ struct ProgramObject {
   // glTransformFeedbackVaryings (transform_feedback.cpp): used by the next link (GL 4.6 §11.1.2.1).
   std::vector<std::string> transform_feedback_varyings;
   bool transform_feedback_interleaved = true;  // GL_INTERLEAVED_ATTRIBS; false: GL_SEPARATE_ATTRIBS
+  // A link running on a compiler thread (parallel_compile.hpp); read and written under the share group's mutex.
+  std::shared_ptr<PendingLink> pending;
 };
 
 // A program pipeline object (GL 4.6 §7.4, OpenGL ES 3.1 §7.4; program_pipelines.cpp): a container object of one
@@ -370,6 +382,9 @@ class Context {
   std::unordered_set<uint64_t> debug_disabled;
   std::unordered_set<uint64_t> debug_disabled_ids;
   std::vector<DebugGroup> debug_groups;  // pushed groups; GL_DEBUG_GROUP_STACK_DEPTH is their count + 1
+
+  // KHR_parallel_shader_compile's MAX_SHADER_COMPILER_THREADS_KHR (a hint; initial value 0xFFFFFFFF).
+  GLuint max_shader_compiler_threads = 0xFFFFFFFFu;
 
   // Records `code` (first error wins until glGetError) and a KHR_debug message naming the call.
   void set_error(GLenum code, const std::string& message);

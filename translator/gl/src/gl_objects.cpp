@@ -3,10 +3,11 @@
 #include <cstring>
 
 #include "gl_objects.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 
-std::shared_ptr<ShaderObject> shader_object(Context* ctx, GLuint name, const char* func) {
+std::shared_ptr<ShaderObject> shader_object_unsettled(Context* ctx, GLuint name, const char* func) {
   std::lock_guard lock(ctx->share->mutex);
   auto it = ctx->share->shaders.find(name);
   if (it != ctx->share->shaders.end()) return it->second;
@@ -19,7 +20,7 @@ std::shared_ptr<ShaderObject> shader_object(Context* ctx, GLuint name, const cha
   return nullptr;
 }
 
-std::shared_ptr<ProgramObject> program_object(Context* ctx, GLuint name, const char* func) {
+std::shared_ptr<ProgramObject> program_object_unsettled(Context* ctx, GLuint name, const char* func) {
   std::lock_guard lock(ctx->share->mutex);
   auto it = ctx->share->programs.find(name);
   if (it != ctx->share->programs.end()) return it->second;
@@ -30,6 +31,18 @@ std::shared_ptr<ProgramObject> program_object(Context* ctx, GLuint name, const c
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(name) + " is not a program name");
   }
   return nullptr;
+}
+
+std::shared_ptr<ShaderObject> shader_object(Context* ctx, GLuint name, const char* func) {
+  auto s = shader_object_unsettled(ctx, name, func);
+  if (s) settle(ctx, *s);
+  return s;
+}
+
+std::shared_ptr<ProgramObject> program_object(Context* ctx, GLuint name, const char* func) {
+  auto p = program_object_unsettled(ctx, name, func);
+  if (p) settle(ctx, *p);
+  return p;
 }
 
 void copy_string(const std::string& s, GLsizei buf_size, GLsizei* length, GLchar* out) {

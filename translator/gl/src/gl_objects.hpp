@@ -8,9 +8,14 @@
 
 namespace bismuth::gl {
 
-// INVALID_VALUE for an unknown name, INVALID_OPERATION for a name of the other kind (GL 4.6 §7.1).
+// INVALID_VALUE for an unknown name, INVALID_OPERATION for a name of the other kind (GL 4.6 §7.1). A pending
+// compile or link of the object is settled first (parallel_compile.hpp).
 std::shared_ptr<ShaderObject> shader_object(Context* ctx, GLuint name, const char* func);
 std::shared_ptr<ProgramObject> program_object(Context* ctx, GLuint name, const char* func);
+// The same lookups without settling a pending compile or link (parallel_compile.hpp): for COMPLETION_STATUS_KHR,
+// and for calls that touch no compile or link result (attach, detach, delete).
+std::shared_ptr<ShaderObject> shader_object_unsettled(Context* ctx, GLuint name, const char* func);
+std::shared_ptr<ProgramObject> program_object_unsettled(Context* ctx, GLuint name, const char* func);
 
 // Copies at most buf_size - 1 characters of `s` and a terminating NUL into `out` (nothing when buf_size is 0 or
 // `out` null); *length (when not null) gets the characters copied, the NUL not counted.

@@ -3,7 +3,7 @@
 #include "num_waves.hpp"
 
 #include "gl_objects.hpp"
-#include "program_cache.hpp"
+#include "parallel_compile.hpp"
 
 #include "bismuth/backend/wave_size_choice.hpp"
 #include "bismuth/gl/glext_bismuth.h"
@@ -27,7 +27,8 @@ bool valid_wave_size_hint(GLint value) {
          value == static_cast<GLint>(GL_COMPUTE_WAVE_SIZE_LARGE_BISMUTH);
 }
 
-Status commit_wave_size(Context* ctx, const ProgramObject& program, Executable& exe, backend::ShaderDesc& desc) {
+Status commit_wave_size(const LinkTarget& target, const ProgramObject& program, Executable& exe,
+                        backend::ShaderDesc& desc) {
   translator::GlLinkedProgram& p = exe.program;
   if (p.group_size != translator::GroupSize::NumWaves || !p.num_waves) return {};
   const translator::NumWavesDeclaration& declared = *p.num_waves;
@@ -39,7 +40,7 @@ Status commit_wave_size(Context* ctx, const ProgramObject& program, Executable& 
   request.hint = preference(program.wave_size_hint);
   // A program that also uses ARB_shader_ballot / group vote needs subgroups of at most 64 invocations.
   if (exe.subgroup_size != 0 && (request.max == 0 || request.max > exe.subgroup_size)) request.max = exe.subgroup_size;
-  auto choice = backend::choose_wave_size(request, backend::wave_size_caps(*ctx->device_state.device));
+  auto choice = backend::choose_wave_size(request, backend::wave_size_caps(*target.device_state->device));
   if (!choice) return Error{"error: " + choice.error().message};
   exe.wave_size = choice->wave_size;
   p.fixed_size = {declared.num_waves * choice->wave_size, 1, 1};
@@ -56,7 +57,7 @@ void compile_hlsl_shader(Context* ctx, ShaderObject& s) {
   translator::GlCompileOptions options{.extensions = ctx->caps.compile_target.extensions};
   options.language = translator::GlShaderLanguage::Hlsl;
   options.entry_point = s.hlsl_entry;
-  compile_compute_shader(ctx, s, options);
+  compile_compute(ctx, s, options);
 }
 
 }  // namespace bismuth::gl

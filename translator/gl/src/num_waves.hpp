@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gl_internal.hpp"
+#include "program_link.hpp"
 
 namespace bismuth::gl {
 
@@ -11,7 +12,8 @@ namespace bismuth::gl {
 // gives the program the fixed work group size (X * w, 1, 1), the required subgroup size w and, where the device has
 // computeFullSubgroups, full subgroups. An error is the link's info log ("cannot honour ..."). Other programs are
 // left as they are.
-Status commit_wave_size(Context* ctx, const ProgramObject& program, Executable& exe, backend::ShaderDesc& desc);
+Status commit_wave_size(const LinkTarget& target, const ProgramObject& program, Executable& exe,
+                        backend::ShaderDesc& desc);
 
 // GL_COMPUTE_WAVE_SIZE_HINT_BISMUTH's values: GL_DONT_CARE, GL_COMPUTE_WAVE_SIZE_SMALL_BISMUTH,
 // GL_COMPUTE_WAVE_SIZE_LARGE_BISMUTH.

@@ -102,7 +102,7 @@ GLAPI void APIENTRY glProgramBinary(GLuint program, GLenum binaryFormat, const v
     failed(loaded.error().message);
     return;
   }
-  if (bismuth::Status made = instantiate(ctx, p->name, *loaded->exe); !made) {
+  if (bismuth::Status made = instantiate(link_target(ctx), p->name, *loaded->exe); !made) {
     failed(made.error().message);
     return;
   }

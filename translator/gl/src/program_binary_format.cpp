@@ -243,8 +243,12 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
 }  // namespace
 
 BinaryFingerprint binary_fingerprint(const Context& ctx) {
+  return binary_fingerprint(ctx.device_state);
+}
+
+BinaryFingerprint binary_fingerprint(const DeviceState& state) {
   BinaryFingerprint f;
-  const backend::Device& device = *ctx.device_state.device;
+  const backend::Device& device = *state.device;
   const backend::DeviceInfo& info = device.info();
   f.driver_version = info.driver_version;
   // VkPhysicalDeviceIDProperties is Vulkan 1.1's: asked only where the backend could ask for 1.1 properties (it
@@ -264,7 +268,7 @@ BinaryFingerprint binary_fingerprint(const Context& ctx) {
   f.bismuth_version = hash_bytes<16>(backend::hash128(version.data(), version.size()));
   // Everything else the executable was derived from: the SPIR-V pipeline's target, the device facts behind the
   // committed subgroup and wave sizes, and the runtime-group-size setting.
-  const Caps& c = ctx.caps;
+  const Caps& c = state.caps;
   const CompileTarget& t = c.compile_target;
   const ShaderExtensionSupport& e = t.extensions;
   Writer w;

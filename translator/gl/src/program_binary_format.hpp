@@ -33,6 +33,7 @@ struct BinaryFingerprint {
 };
 
 BinaryFingerprint binary_fingerprint(const Context& ctx);
+BinaryFingerprint binary_fingerprint(const DeviceState& state);  // the same, for a link off the context's thread
 
 // Offsets of the header fields (docs/gl_shim.md, "Program binaries").
 struct ProgramBinaryHeader {

@@ -140,10 +140,9 @@ std::optional<CompileRecord> decode_compile_record(std::span<const std::byte> by
   return record;
 }
 
-void report_ignored(Context* ctx, const std::string& why) {
+void note_ignored(std::vector<DeferredMessage>& messages, const std::string& why) {
   if (why.empty()) return;
-  ctx->debug(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DEBUG_TYPE_OTHER, kRecordIgnoredId, GL_DEBUG_SEVERITY_MEDIUM,
-             "program cache: ignoring " + why);
+  messages.push_back({kRecordIgnoredId, GL_DEBUG_SEVERITY_MEDIUM, "program cache: ignoring " + why, false});
 }
 
 }  // namespace
@@ -161,40 +160,57 @@ std::shared_ptr<ProgramCacheStore> program_cache() {
   return cache.store;
 }
 
-void compile_compute_shader(Context* ctx, ShaderObject& s, const translator::GlCompileOptions& options) {
-  const std::shared_ptr<ProgramCacheStore> store = program_cache();
-  const BinaryFingerprint fingerprint = binary_fingerprint(*ctx);
-  const backend::Hash128 key = compile_key(fingerprint, s.source, options);
-  if (store != nullptr) {
-    ProgramCacheStore::Found found = store->find(ProgramCacheRecordKind::Compile, key);
-    report_ignored(ctx, found.ignored);
-    if (found.payload) {
-      if (auto record = decode_compile_record(*found.payload)) {
-        s.compile_status = record->ok;
-        s.info_log = std::move(record->info_log);
-        s.compiled = nullptr;
-        s.compiled_source = record->ok ? std::make_shared<const ShaderObject::CompiledSource>(
-                                             ShaderObject::CompiledSource{key, s.source, options})
-                                       : nullptr;
-        if (ctx->debug_context) {
-          ctx->debug(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DEBUG_TYPE_OTHER, kCompileRecordUsedId, GL_DEBUG_SEVERITY_LOW,
-                     "program cache: shader " + std::to_string(s.name) + " compiled from a compile record");
-        }
-        return;
-      }
-      store->erase(key);
-    }
+void emit_deferred_messages(Context* ctx, const std::vector<DeferredMessage>& messages) {
+  for (const DeferredMessage& m : messages) {
+    if (m.debug_context_only && !ctx->debug_context) continue;
+    ctx->debug(m.source, m.type, m.id, m.severity, m.text);
   }
-  auto compiled = translator::GlShader::compile(s.source, options);
-  s.compile_status = compiled->ok();
-  s.info_log = compiled->info_log();
-  s.compiled = compiled->ok() ? compiled : nullptr;
-  s.compiled_source =
-      compiled->ok()
-          ? std::make_shared<const ShaderObject::CompiledSource>(ShaderObject::CompiledSource{key, s.source, options})
-          : nullptr;
-  if (store != nullptr)
-    store->insert(ProgramCacheRecordKind::Compile, key, encode_compile_record(compiled->ok(), compiled->info_log()));
+}
+
+CompileLookup find_compile(const LinkTarget& target, GLuint shader_name, const std::string& source,
+                           const translator::GlCompileOptions& options) {
+  CompileLookup lookup;
+  lookup.store = program_cache();
+  lookup.key = compile_key(binary_fingerprint(*target.device_state), source, options);
+  if (lookup.store == nullptr) return lookup;
+  ProgramCacheStore::Found found = lookup.store->find(ProgramCacheRecordKind::Compile, lookup.key);
+  note_ignored(lookup.messages, found.ignored);
+  if (!found.payload) return lookup;
+  auto record = decode_compile_record(*found.payload);
+  if (!record) {
+    lookup.store->erase(lookup.key);
+    return lookup;
+  }
+  CompileOutcome hit;
+  hit.ok = record->ok;
+  hit.info_log = std::move(record->info_log);
+  hit.compiled_source = record->ok ? std::make_shared<const ShaderObject::CompiledSource>(
+                                         ShaderObject::CompiledSource{lookup.key, source, options})
+                                   : nullptr;
+  hit.messages = std::move(lookup.messages);
+  hit.messages.push_back({kCompileRecordUsedId, GL_DEBUG_SEVERITY_LOW,
+                          "program cache: shader " + std::to_string(shader_name) + " compiled from a compile record",
+                          true});
+  lookup.hit = std::move(hit);
+  return lookup;
+}
+
+CompileOutcome compile_from_source(const CompileLookup& lookup, const std::string& source,
+                                   const translator::GlCompileOptions& options) {
+  auto compiled = translator::GlShader::compile(source, options);
+  CompileOutcome out;
+  out.ok = compiled->ok();
+  out.info_log = compiled->info_log();
+  out.compiled = compiled->ok() ? compiled : nullptr;
+  out.compiled_source = compiled->ok() ? std::make_shared<const ShaderObject::CompiledSource>(
+                                             ShaderObject::CompiledSource{lookup.key, source, options})
+                                       : nullptr;
+  out.messages = lookup.messages;
+  if (lookup.store != nullptr) {
+    lookup.store->insert(ProgramCacheRecordKind::Compile, lookup.key,
+                         encode_compile_record(compiled->ok(), compiled->info_log()));
+  }
+  return out;
 }
 
 Expected<std::shared_ptr<const translator::GlShader>> front_shader(ShaderObject& s) {
@@ -210,34 +226,41 @@ Expected<std::shared_ptr<const translator::GlShader>> front_shader(ShaderObject&
   return s.compiled;
 }
 
-Expected<std::shared_ptr<Executable>> link_through_cache(Context* ctx, ProgramObject& program) {
-  const std::shared_ptr<ProgramCacheStore> store = program_cache();
-  if (store == nullptr) return link(ctx, program);
-  const BinaryFingerprint fingerprint = binary_fingerprint(*ctx);
-  const std::optional<backend::Hash128> key = link_key(fingerprint, program);
-  if (!key) return link(ctx, program);
-  ProgramCacheStore::Found found = store->find(ProgramCacheRecordKind::Link, *key);
-  report_ignored(ctx, found.ignored);
-  if (found.payload) {
-    const SpirvCheck check = validation_requested() ? SpirvCheck::Validate : SpirvCheck::Skip;
-    auto loaded = parse_program_binary(*found.payload, fingerprint, ctx->caps, ctx->device_state.device->info(), check);
-    if (loaded && loaded->linked_separable == program.separable) {
-      if (Status made = instantiate(ctx, program.name, *loaded->exe); made) {
-        if (ctx->debug_context) {
-          ctx->debug(GL_DEBUG_SOURCE_SHADER_COMPILER, GL_DEBUG_TYPE_OTHER, kLinkRecordUsedId, GL_DEBUG_SEVERITY_LOW,
-                     "program cache: program " + std::to_string(program.name) + " linked from a link record");
-        }
-        return loaded->exe;
-      }
-    } else {
-      report_ignored(
-          ctx, "a link record: " + (loaded ? std::string("its PROGRAM_SEPARABLE differs") : loaded.error().message));
+LinkLookup find_link(const LinkTarget& target, const ProgramObject& program) {
+  LinkLookup lookup;
+  lookup.store = program_cache();
+  if (lookup.store == nullptr) return lookup;
+  lookup.fingerprint = binary_fingerprint(*target.device_state);
+  lookup.key = link_key(lookup.fingerprint, program);
+  if (!lookup.key) return lookup;
+  ProgramCacheStore::Found found = lookup.store->find(ProgramCacheRecordKind::Link, *lookup.key);
+  note_ignored(lookup.messages, found.ignored);
+  if (!found.payload) return lookup;
+  const SpirvCheck check = validation_requested() ? SpirvCheck::Validate : SpirvCheck::Skip;
+  auto loaded = parse_program_binary(*found.payload, lookup.fingerprint, target.caps(),
+                                     target.device_state->device->info(), check);
+  if (loaded && loaded->linked_separable == program.separable) {
+    if (Status made = instantiate(target, program.name, *loaded->exe); made) {
+      lookup.messages.push_back(
+          {kLinkRecordUsedId, GL_DEBUG_SEVERITY_LOW,
+           "program cache: program " + std::to_string(program.name) + " linked from a link record", true});
+      lookup.hit = std::move(loaded->exe);
+      return lookup;
     }
-    store->erase(*key);  // the link below writes a good one
+  } else {
+    note_ignored(lookup.messages,
+                 "a link record: " + (loaded ? std::string("its PROGRAM_SEPARABLE differs") : loaded.error().message));
   }
-  auto exe = link(ctx, program);
-  if (exe && !(*exe)->graphics && (*exe)->shader) {
-    store->insert(ProgramCacheRecordKind::Link, *key, serialize_program_binary(**exe, program.separable, fingerprint));
+  lookup.store->erase(*lookup.key);  // the link from source writes a good one
+  return lookup;
+}
+
+Expected<std::shared_ptr<Executable>> link_from_source(const LinkTarget& target, ProgramObject& program,
+                                                       const LinkLookup& lookup) {
+  auto exe = link(target, program);
+  if (lookup.store != nullptr && lookup.key && exe && !(*exe)->graphics && (*exe)->shader) {
+    lookup.store->insert(ProgramCacheRecordKind::Link, *lookup.key,
+                         serialize_program_binary(**exe, program.separable, lookup.fingerprint));
   }
   return exe;
 }

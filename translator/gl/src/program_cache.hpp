@@ -25,24 +25,75 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "gl_internal.hpp"
+#include "program_binary_format.hpp"
 #include "program_cache_store.hpp"
+#include "program_link.hpp"
 
 namespace bismuth::gl {
 
 // The process's program cache for the environment's current settings; null when BISMUTH_PROGRAM_CACHE=0.
 std::shared_ptr<ProgramCacheStore> program_cache();
 
-// glCompileShader of a compute shader's GLSL or HLSL source: the compile record's state when there is one, else
-// the front's compile (recorded).
-void compile_compute_shader(Context* ctx, ShaderObject& shader, const translator::GlCompileOptions& options);
+// A KHR_debug message of work that may run on a compiler thread (the cache's messages, GL_DEBUG_SOURCE_SHADER_COMPILER;
+// Vulkan messages reported during a background link): returned as data and emitted on the application's thread
+// (emit_deferred_messages) when the compile or link result is applied.
+struct DeferredMessage {
+  GLuint id = 0;
+  GLenum severity = GL_DEBUG_SEVERITY_LOW;
+  std::string text;
+  bool debug_context_only = false;  // emitted in debug contexts only
+  GLenum source = GL_DEBUG_SOURCE_SHADER_COMPILER;
+  GLenum type = GL_DEBUG_TYPE_OTHER;
+};
+void emit_deferred_messages(Context* ctx, const std::vector<DeferredMessage>& messages);
+
+// What glCompileShader of a compute shader's GLSL or HLSL sets on the shader object.
+struct CompileOutcome {
+  bool ok = false;
+  std::string info_log;
+  std::shared_ptr<const translator::GlShader> compiled;  // null when a compile record answered
+  std::shared_ptr<const ShaderObject::CompiledSource> compiled_source;
+  std::vector<DeferredMessage> messages;
+};
+
+// glCompileShader's record lookup (cheap; on the application's thread): `hit` when a compile record answers, else
+// what compile_from_source needs.
+struct CompileLookup {
+  std::optional<CompileOutcome> hit;
+  std::shared_ptr<ProgramCacheStore> store;  // null when the cache is off
+  backend::Hash128 key{};
+  std::vector<DeferredMessage> messages;  // records ignored on the way
+};
+CompileLookup find_compile(const LinkTarget& target, GLuint shader_name, const std::string& source,
+                           const translator::GlCompileOptions& options);
+
+// The front's compile of `source` (recorded in lookup.store): safe on any thread, touches no GL object.
+CompileOutcome compile_from_source(const CompileLookup& lookup, const std::string& source,
+                                   const translator::GlCompileOptions& options);
 
 // The front's result for a successfully compiled compute shader: what glCompileShader made, or — when a compile
 // record answered it — the compile of the recorded source run now. An error (the info log) if that compile fails.
 Expected<std::shared_ptr<const translator::GlShader>> front_shader(ShaderObject& shader);
 
-// glLinkProgram's work through the cache: a link record's executable, else program_link.hpp's link(), recorded.
-Expected<std::shared_ptr<Executable>> link_through_cache(Context* ctx, ProgramObject& program);
+// glLinkProgram's record lookup (on the application's thread, with the program's state at the call): `hit` when a
+// link record answers (its executable is instantiated here), else what link_from_source needs.
+struct LinkLookup {
+  std::optional<std::shared_ptr<Executable>> hit;
+  std::shared_ptr<ProgramCacheStore> store;  // null when the cache is off
+  std::optional<backend::Hash128> key;       // null when the cache does not take the program
+  BinaryFingerprint fingerprint{};
+  std::vector<DeferredMessage> messages;
+};
+LinkLookup find_link(const LinkTarget& target, const ProgramObject& program);
+
+// program_link.hpp's link() of `program` (a snapshot of the program object on a compiler thread, or the object
+// itself), and the link record it makes. Touches no Context.
+Expected<std::shared_ptr<Executable>> link_from_source(const LinkTarget& target, ProgramObject& program,
+                                                       const LinkLookup& lookup);
 
 }  // namespace bismuth::gl

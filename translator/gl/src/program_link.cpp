@@ -68,7 +68,8 @@ void assign_uniform_locations(Executable& exe) {
 // The backend shader (and its runtime-group-size variant), the prewarm compiles, the default uniform block and the
 // locations of an executable whose program, entry point, stage flags and subgroup size are set: glLinkProgram's last
 // step and glProgramBinary's whole work.
-Status instantiate(Context* ctx, GLuint program_name, Executable& exe) {
+Status instantiate(const LinkTarget& target, GLuint program_name, Executable& exe) {
+  DeviceState& device_state = *target.device_state;
   translator::GlLinkedProgram& p = exe.program;
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;
@@ -90,11 +91,11 @@ Status instantiate(Context* ctx, GLuint program_name, Executable& exe) {
     desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
         exe.runtime_variant->spirv, exe.runtime_variant->push_constant_offset, exe.runtime_variant->exact_only};
   }
-  auto shader = backend::Shader::create(*ctx->device_state.device, desc);
+  auto shader = backend::Shader::create(*device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
   exe.shader = std::move(*shader);
   if (p.group_size == translator::GroupSize::Variable) {
-    exe.prewarm = prewarm_variable_size(*ctx->device_state.cache, exe.shader, exe.subgroup_size);
+    exe.prewarm = prewarm_variable_size(*device_state.cache, exe.shader, exe.subgroup_size);
   }
 
   for (const translator::GlUniform& uniform : p.uniforms) {
@@ -106,7 +107,7 @@ Status instantiate(Context* ctx, GLuint program_name, Executable& exe) {
   assign_uniform_locations(exe);
   if (p.default_uniform_block_size > 0) {
     exe.uniform_data.assign(p.default_uniform_block_size, std::byte{0});
-    auto buffer = backend::Buffer::create(*ctx->device_state.device, p.default_uniform_block_size);
+    auto buffer = backend::Buffer::create(*device_state.device, p.default_uniform_block_size);
     if (!buffer) return fail("error: allocating the default uniform block: " + buffer.error().message);
     exe.uniform_buffer = std::move(*buffer);
     exe.uniform_dirty = true;
@@ -116,8 +117,9 @@ Status instantiate(Context* ctx, GLuint program_name, Executable& exe) {
 
 // glLinkProgram's work: the GLSL front's link, the ballot/vote lowering, the backend shader and the uniform
 // storage. On failure the message is the info log.
-Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program) {
-  if (has_graphics_stage(program)) return link_graphics(program, ctx->version.es);
+Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObject& program) {
+  if (has_graphics_stage(program)) return link_graphics(program, target.es);
+  const Caps& caps = target.caps();
   // GL 4.6 §11.1.2.1: the link fails if "the count specified by TransformFeedbackVaryings is non-zero, but the
   // program object has no vertex, tessellation evaluation, or geometry shader".
   if (!program.transform_feedback_varyings.empty()) {
@@ -142,9 +144,9 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   if (spirv_shader != nullptr && !shaders.empty())
     return fail("error: SPIR-V and GLSL shaders cannot be linked together");
   // The device's GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: a program over it fails to link (GLSL 4.60 §4.3.8).
-  auto linked = spirv_shader ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
-                             : translator::link_gl_program(
-                                   shaders, {.max_compute_shared_memory_size = ctx->caps.max_shared_memory});
+  auto linked = spirv_shader
+                    ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
+                    : translator::link_gl_program(shaders, {.max_compute_shared_memory_size = caps.max_shared_memory});
   if (!linked) return linked.error();
   // "main" for GLSL, the HLSL entry function, or glSpecializeShader's entry point.
   const std::string entry = spirv_shader ? spirv_shader->spirv_entry : linked->entry_point;
@@ -153,8 +155,8 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
   translator::GlLinkedProgram& p = exe->program;
 
   auto piped = spirv_patch::run_pipeline(
-      p.spirv, translator::gl_program_pipeline(p, ctx->caps.compile_target,
-                                               {.runtime_group_size = runtime_group_size_enabled()}));
+      p.spirv,
+      translator::gl_program_pipeline(p, caps.compile_target, {.runtime_group_size = runtime_group_size_enabled()}));
   if (!piped) {
     const std::string& message = piped.error().message;
     switch (spirv_patch::failed_stage(piped.error())) {
@@ -166,27 +168,25 @@ Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program)
     }
   }
   if (piped->subgroup_lowering.changed) {
-    if (!ctx->caps.ballot_vote) {
-      return fail("error: GL_ARB_shader_ballot / GL_ARB_shader_group_vote are not supported on " +
-                  ctx->caps.device_name +
+    if (!caps.ballot_vote) {
+      return fail("error: GL_ARB_shader_ballot / GL_ARB_shader_group_vote are not supported on " + caps.device_name +
                   ": it cannot guarantee subgroups of at most 64 invocations with ballot and vote in compute "
                   "shaders");
     }
-    exe->subgroup_size =
-        piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? ctx->caps.ballot_subgroup_size : 0;
+    exe->subgroup_size = piped->subgroup_lowering.requires_subgroup_size_at_most_64 ? caps.ballot_subgroup_size : 0;
   }
   p.spirv = std::move(piped->words);
   exe->entry_point = entry;
 
   backend::ShaderDesc wave_desc;
-  if (Status waves = commit_wave_size(ctx, program, *exe, wave_desc); !waves) return waves.error();
+  if (Status waves = commit_wave_size(target, program, *exe, wave_desc); !waves) return waves.error();
   exe->stage_flags = wave_desc.stage_flags;
   if (piped->runtime_group_size) {
     const spirv_patch::RuntimeGroupSizeVariant& variant = *piped->runtime_group_size;
     exe->runtime_variant =
         Executable::RuntimeVariant{variant.words, variant.report.push_constant_offset, variant.report.exact_only};
   }
-  if (Status made = instantiate(ctx, program.name, *exe); !made) return made.error();
+  if (Status made = instantiate(target, program.name, *exe); !made) return made.error();
   return exe;
 }
 

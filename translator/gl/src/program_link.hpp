@@ -7,15 +7,27 @@
 
 namespace bismuth::gl {
 
+// What a link builds for, without the Context: the device (its caps are device_state->caps, which Context::caps is
+// bound to) and the context's API. Links from source run on compiler threads (compiler_threads.hpp), where the
+// context may be gone and its KHR_debug state must not be touched.
+struct LinkTarget {
+  DeviceState* device_state = nullptr;
+  bool es = false;
+  const Caps& caps() const { return device_state->caps; }
+};
+inline LinkTarget link_target(Context* ctx) {
+  return {&ctx->device_state, ctx->version.es};
+}
+
 // Links the shaders attached to `program` (GLSL, or one specialized SPIR-V module) into an executable on the
 // context's device. On failure the message is the info log; the program object itself is left unchanged.
-Expected<std::shared_ptr<Executable>> link(Context* ctx, ProgramObject& program);
+Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObject& program);
 
 // The backend shader (with the runtime-group-size variant when the executable has one), the prewarm compiles of a
 // variable-size program, the default uniform block's storage and the locations, for an executable whose program,
 // entry point, stage flags and subgroup size are set: glLinkProgram's last step, and glProgramBinary's rebuild of a
 // program binary. On failure the message is the info log.
-Status instantiate(Context* ctx, GLuint program_name, Executable& exe);
+Status instantiate(const LinkTarget& target, GLuint program_name, Executable& exe);
 
 // Default-block uniforms take the locations they declare (`layout(location = N)`, GLSL 4.60 §4.4.3; every
 // ARB_gl_spirv uniform), an array N .. N+size-1; the others take the lowest free runs, in declaration order, so

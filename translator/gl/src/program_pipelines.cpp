@@ -5,6 +5,7 @@
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 #include "num_waves.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -184,6 +185,7 @@ GLAPI void APIENTRY glValidateProgramPipeline(GLuint pipeline) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto p = existing_pipeline(ctx, pipeline, "glValidateProgramPipeline");
   if (!p) return;
+  if (p->compute) settle(ctx, *p->compute);  // a relink may still run (parallel_compile.hpp)
   p->validate_status = p->compute && p->compute->link_status;
   p->info_log = p->validate_status ? "" : "error: the pipeline has no program for any stage\n";
   BISMUTH_GL_END(BISMUTH_NOTHING)

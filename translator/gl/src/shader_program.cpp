@@ -15,6 +15,7 @@
 #include "program_cache.hpp"
 #include "program_link.hpp"
 #include "num_waves.hpp"
+#include "parallel_compile.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -81,7 +82,7 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     return;
   }
   if (s->hlsl) {
-    compile_hlsl_shader(ctx, *s);
+    compile_hlsl_shader(ctx, *s);  // GL_BISMUTH_num_waves: through compile_compute too
     return;
   }
   // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
@@ -92,7 +93,8 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     s->compiled_source = nullptr;
     return;
   }
-  compile_compute_shader(ctx, *s, {.extensions = ctx->caps.compile_target.extensions});
+  // The compile-record lookup here; the front's compile on a compiler thread where the context allows it.
+  compile_compute(ctx, *s, {.extensions = ctx->caps.compile_target.extensions});
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -105,8 +107,15 @@ GLAPI void APIENTRY glReleaseShaderCompiler(void) {
 
 GLAPI void APIENTRY glGetShaderiv(GLuint shader, GLenum pname, GLint* params) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  auto s = shader_object(ctx, shader, "glGetShaderiv");
+  auto s = shader_object_unsettled(ctx, shader, "glGetShaderiv");
   if (!s) return;
+  // KHR_parallel_shader_compile: "FALSE is returned if the shader is currently being compiled by a background
+  // thread, TRUE otherwise" — the one query that does not wait for the compile.
+  if (pname == GL_COMPLETION_STATUS_KHR) {
+    if (params) *params = completion_status(ctx, *s) ? GL_TRUE : GL_FALSE;
+    return;
+  }
+  settle(ctx, *s);
   GLint v = 0;
   switch (pname) {
     case GL_SHADER_TYPE: v = static_cast<GLint>(s->type); break;
@@ -156,7 +165,7 @@ GLAPI GLboolean APIENTRY glIsShader(GLuint shader) {
 GLAPI void APIENTRY glDeleteShader(GLuint shader) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   if (shader == 0) return;  // silently ignored (GL 4.6 §7.1)
-  auto s = shader_object(ctx, shader, "glDeleteShader");
+  auto s = shader_object_unsettled(ctx, shader, "glDeleteShader");
   if (!s) return;
   s->delete_pending = true;
   release_shader(ctx, s);
@@ -182,9 +191,9 @@ GLAPI GLboolean APIENTRY glIsProgram(GLuint program) {
 
 GLAPI void APIENTRY glAttachShader(GLuint program, GLuint shader) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  auto p = program_object(ctx, program, "glAttachShader");
+  auto p = program_object_unsettled(ctx, program, "glAttachShader");
   if (!p) return;
-  auto s = shader_object(ctx, shader, "glAttachShader");
+  auto s = shader_object_unsettled(ctx, shader, "glAttachShader");
   if (!s) return;
   if (std::find(p->attached.begin(), p->attached.end(), s) != p->attached.end()) {
     ctx->set_error(GL_INVALID_OPERATION, "glAttachShader: the shader is already attached to the program");
@@ -197,9 +206,9 @@ GLAPI void APIENTRY glAttachShader(GLuint program, GLuint shader) {
 
 GLAPI void APIENTRY glDetachShader(GLuint program, GLuint shader) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  auto p = program_object(ctx, program, "glDetachShader");
+  auto p = program_object_unsettled(ctx, program, "glDetachShader");
   if (!p) return;
-  auto s = shader_object(ctx, shader, "glDetachShader");
+  auto s = shader_object_unsettled(ctx, shader, "glDetachShader");
   if (!s) return;
   auto it = std::find(p->attached.begin(), p->attached.end(), s);
   if (it == p->attached.end()) {
@@ -234,19 +243,7 @@ GLAPI void APIENTRY glLinkProgram(GLuint program) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto p = program_object(ctx, program, "glLinkProgram");
   if (!p) return;
-  auto exe = link_through_cache(ctx, *p);
-  if (!exe) {
-    // A failed link keeps the executable of the last successful one in use where the program is current
-    // (GL 4.6 §7.3).
-    p->link_status = false;
-    p->info_log = exe.error().message;
-    if (!p->info_log.empty() && p->info_log.back() != '\n') p->info_log += '\n';
-    return;
-  }
-  p->link_status = true;
-  p->linked_separable = p->separable;  // what glUseProgramStages checks (program_pipelines.cpp)
-  p->info_log = (*exe)->program.info_log;
-  p->executable = std::move(*exe);
+  link_program(ctx, *p);  // in the background where the context allows it (parallel_compile.hpp)
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -287,7 +284,7 @@ GLAPI void APIENTRY glUseProgram(GLuint program) {
 GLAPI void APIENTRY glDeleteProgram(GLuint program) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   if (program == 0) return;
-  auto p = program_object(ctx, program, "glDeleteProgram");
+  auto p = program_object_unsettled(ctx, program, "glDeleteProgram");
   if (!p) return;
   p->delete_pending = true;
   if (p->uses > 0) return;  // deleted when no context uses it any more
@@ -303,8 +300,15 @@ GLAPI void APIENTRY glDeleteProgram(GLuint program) {
 
 GLAPI void APIENTRY glGetProgramiv(GLuint program, GLenum pname, GLint* params) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  auto p = program_object(ctx, program, "glGetProgramiv");
+  auto p = program_object_unsettled(ctx, program, "glGetProgramiv");
   if (!p) return;
+  // KHR_parallel_shader_compile: "FALSE is returned if the program is currently being linked by a background
+  // thread, TRUE otherwise".
+  if (pname == GL_COMPLETION_STATUS_KHR) {
+    if (params) *params = completion_status(ctx, *p) ? GL_TRUE : GL_FALSE;
+    return;
+  }
+  settle(ctx, *p);
   const Executable* exe = p->link_status ? p->executable.get() : nullptr;
   auto max_name = [](const auto& list) {
     GLint m = 0;
@@ -432,6 +436,7 @@ GLAPI GLuint APIENTRY glCreateShaderProgramv(GLenum type, GLsizei count, const G
     glAttachShader(program, shader);
     glLinkProgram(program);
     glDetachShader(program, shader);
+    settle(ctx, *p);  // the link's info log (parallel_compile.hpp)
   }
   p->info_log = s->info_log + p->info_log;
   glDeleteShader(shader);

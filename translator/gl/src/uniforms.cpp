@@ -8,6 +8,7 @@
 
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
+#include "parallel_compile.hpp"
 #include "uniforms.hpp"
 
 namespace bismuth::gl {
@@ -95,6 +96,7 @@ const char* base_name(Base b) {
 // The executable glUniform* (program == nullptr: the current program) or glProgramUniform* writes.
 Executable* target(Context* ctx, const GLuint* program, const char* func) {
   if (program == nullptr) {
+    settle_current_programs(ctx);  // a relink may still run (parallel_compile.hpp)
     // GL 4.6 §7.6.1: the current program, or without one the active program of the bound program pipeline.
     if (!ctx->program && ctx->pipeline && ctx->pipeline->active && ctx->pipeline->active->executable) {
       return ctx->pipeline->active->executable.get();

@@ -47,8 +47,11 @@ bool exit_register(ExitParticipant& participant, ExitPhase phase);
 // Removes `participant`; call it first in the destructor. A thread other than the exiting one that unregisters
 // while the exit stop runs waits until the process ends, so that no participant dies under the stop.
 void exit_unregister(ExitParticipant& participant);
-// Driver work after which a driver may have registered exit-time handlers of its own (lazy initialization).
-enum class DriverMilestone { FirstPipeline = 0, FirstSubmission = 1 };
+// Driver work after which a driver may have registered exit-time handlers of its own (lazy initialization); and the
+// GL shim's first compile and first link from source, after which the front's function-local statics (tables whose
+// destructors are exit-time handlers too) exist: the exit stop must run before those are destroyed, because compiler
+// threads may be using them (translator/gl/src/parallel_compile.cpp).
+enum class DriverMilestone { FirstPipeline = 0, FirstSubmission = 1, FirstFrontCompile = 2, FirstFrontLink = 3 };
 // Registers the exit handler once more the first time `milestone` is reached, so that it still runs before
 // handlers the driver registered up to then. Cheap after that (one relaxed load).
 void ensure_exit_handler_after(DriverMilestone milestone);

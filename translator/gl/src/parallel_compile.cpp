@@ -1,0 +1,280 @@
+// GL_KHR_parallel_shader_compile / GL_ARB_parallel_shader_compile: background compiles and links, settling, and
+// glMaxShaderCompilerThreadsKHR (parallel_compile.hpp says what runs where).
+#include "parallel_compile.hpp"
+
+#include <atomic>
+#include <chrono>
+
+#include "bismuth/backend/process_exit.hpp"
+
+#include "compiler_threads.hpp"
+#include "graphics_program.hpp"
+
+namespace bismuth::gl {
+
+namespace {
+
+// The messages of the job running on this compiler thread (defer_message_of_job).
+thread_local std::vector<DeferredMessage>* t_job_messages = nullptr;
+
+// Whether a compile and a link from source ran in this process. The first of each runs on the calling thread, and
+// the exit handler is registered again after it (process_exit.hpp): the statics the front initializes on first use
+// are destroyed by exit-time handlers registered then, which must run after the exit stop has joined the compiler
+// threads that use them.
+std::atomic<bool> g_front_compiled{false};
+std::atomic<bool> g_front_linked{false};
+
+void front_milestone(std::atomic<bool>& done, backend::DriverMilestone milestone) {
+  if (done.load(std::memory_order_acquire)) return;
+  backend::ensure_exit_handler_after(milestone);
+  done.store(true, std::memory_order_release);
+}
+
+constexpr const char* kExiting = "error: the process is exiting; the compile was abandoned";
+
+CompileOutcome failed_compile(std::string log) {
+  CompileOutcome out;
+  out.info_log = std::move(log) + "\n";
+  return out;
+}
+
+LinkOutcome failed_link(std::string log, bool separable) {
+  LinkOutcome out;
+  out.exe = fail(std::move(log));
+  out.separable = separable;
+  return out;
+}
+
+void apply(ShaderObject& s, const CompileOutcome& o) {
+  s.compile_status = o.ok;
+  s.info_log = o.info_log;
+  s.compiled = o.compiled;
+  s.compiled_source = o.compiled_source;
+}
+
+void apply(ProgramObject& p, const LinkOutcome& o) {
+  if (!o.exe) {
+    // A failed link keeps the executable of the last successful one in use where the program is current
+    // (GL 4.6 §7.3).
+    p.link_status = false;
+    p.info_log = o.exe.error().message;
+    if (!p.info_log.empty() && p.info_log.back() != '\n') p.info_log += '\n';
+    return;
+  }
+  p.link_status = true;
+  p.linked_separable = o.separable;  // what glUseProgramStages checks (program_pipelines.cpp)
+  p.info_log = (*o.exe)->program.info_log;
+  p.executable = *o.exe;
+}
+
+// The program's link inputs at glLinkProgram (GL 4.6 §7.3: the link uses the state at the call; the application may
+// change sources, attachments and parameters as soon as it returns): copies of the attached shader objects and of
+// the program state link() reads.
+std::shared_ptr<ProgramObject> link_snapshot(const ProgramObject& p) {
+  auto snapshot = std::make_shared<ProgramObject>();
+  snapshot->name = p.name;
+  snapshot->separable = p.separable;
+  snapshot->wave_size_hint = p.wave_size_hint;
+  snapshot->transform_feedback_varyings = p.transform_feedback_varyings;
+  snapshot->transform_feedback_interleaved = p.transform_feedback_interleaved;
+  for (const auto& s : p.attached) {
+    auto copy = std::make_shared<ShaderObject>(*s);
+    copy->pending.reset();
+    snapshot->attached.push_back(std::move(copy));
+  }
+  return snapshot;
+}
+
+// Runs `make` as a compiler-thread job completing a shared_future, or returns an invalid future when the context
+// asks for synchronous work (hint 0) or the pool does not take the job (the process is exiting).
+template <class Outcome, class Make, class Abandoned>
+std::shared_future<Outcome> submit(Context* ctx, const std::atomic<bool>& front_used, Make make, Abandoned abandoned) {
+  if (ctx->max_shader_compiler_threads == 0 || !front_used.load(std::memory_order_acquire)) return {};
+  auto promise = std::make_shared<std::promise<Outcome>>();
+  std::shared_future<Outcome> future = promise->get_future().share();
+  CompilerJob job;
+  job.run = [promise, make = std::move(make), abandoned]() noexcept {
+    std::vector<DeferredMessage> messages;
+    t_job_messages = &messages;
+    try {
+      Outcome outcome = make();
+      t_job_messages = nullptr;
+      outcome.messages.insert(outcome.messages.end(), messages.begin(), messages.end());
+      promise->set_value(std::move(outcome));
+    } catch (...) {
+      t_job_messages = nullptr;
+      // std::bad_alloc, or a thread the front could not start: a failed compile or link that says so.
+      try {
+        promise->set_value(abandoned("error: out of memory"));
+      } catch (...) {
+      }
+    }
+  };
+  job.abandon = [promise, abandoned]() noexcept {
+    try {
+      promise->set_value(abandoned(kExiting));
+    } catch (...) {
+    }
+  };
+  if (!ctx->device_state.compiler_threads->submit(std::move(job), ctx->max_shader_compiler_threads)) return {};
+  return future;
+}
+
+template <class Object>
+bool pending_done(const Object& o) {
+  if (!o.pending) return true;
+  const auto future = o.pending->result;  // this thread's own copy of the shared state's handle
+  return future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+}  // namespace
+
+void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileOptions& options) {
+  const LinkTarget target = link_target(ctx);
+  CompileLookup lookup = find_compile(target, s.name, s.source, options);
+  if (lookup.hit) {
+    apply(s, *lookup.hit);
+    emit_deferred_messages(ctx, lookup.hit->messages);
+    return;
+  }
+  auto work = std::make_shared<const std::pair<CompileLookup, std::string>>(std::move(lookup), s.source);
+  std::shared_future<CompileOutcome> future = submit<CompileOutcome>(
+      ctx, g_front_compiled, [work, options] { return compile_from_source(work->first, work->second, options); },
+      [](const char* why) { return failed_compile(why); });
+  if (future.valid()) {
+    auto pending = std::make_shared<PendingCompile>();
+    pending->result = std::move(future);
+    std::lock_guard lock(ctx->share->mutex);
+    s.pending = std::move(pending);
+    return;
+  }
+  const CompileOutcome out = compile_from_source(work->first, work->second, options);
+  if (out.ok) front_milestone(g_front_compiled, backend::DriverMilestone::FirstFrontCompile);
+  apply(s, out);
+  emit_deferred_messages(ctx, out.messages);
+}
+
+void link_program(Context* ctx, ProgramObject& p) {
+  for (const auto& s : p.attached) settle(ctx, *s);
+  const LinkTarget target = link_target(ctx);
+  LinkLookup lookup = find_link(target, p);
+  if (lookup.hit) {
+    LinkOutcome out;
+    out.exe = std::move(*lookup.hit);
+    out.separable = p.separable;
+    out.messages = std::move(lookup.messages);
+    apply(p, out);
+    emit_deferred_messages(ctx, out.messages);
+    return;
+  }
+  // Programs of graphics stages link on the calling thread (their link is cheap: nothing is compiled for a device).
+  if (!has_graphics_stage(p)) {
+    auto snapshot = link_snapshot(p);
+    auto shared_lookup = std::make_shared<const LinkLookup>(std::move(lookup));
+    const bool separable = p.separable;
+    std::shared_future<LinkOutcome> future = submit<LinkOutcome>(
+        ctx, g_front_linked,
+        [target, snapshot, shared_lookup] {
+          LinkOutcome out;
+          out.exe = link_from_source(target, *snapshot, *shared_lookup);
+          out.separable = snapshot->separable;
+          out.messages = shared_lookup->messages;
+          return out;
+        },
+        [separable](const char* why) { return failed_link(why, separable); });
+    if (future.valid()) {
+      auto pending = std::make_shared<PendingLink>();
+      pending->result = std::move(future);
+      std::lock_guard lock(ctx->share->mutex);
+      p.pending = std::move(pending);
+      return;
+    }
+    lookup = *shared_lookup;
+  }
+  LinkOutcome out;
+  out.exe = link_from_source(target, p, lookup);
+  if (out.exe && !has_graphics_stage(p)) front_milestone(g_front_linked, backend::DriverMilestone::FirstFrontLink);
+  out.separable = p.separable;
+  out.messages = std::move(lookup.messages);
+  apply(p, out);
+  emit_deferred_messages(ctx, out.messages);
+}
+
+namespace {
+
+// Waits outside the share group's lock (a compile may take long; other threads use other objects meanwhile), then
+// applies under it: one thread applies a result, once, even when several settle the object together.
+template <class Object>
+void settle_object(Context* ctx, Object& o) {
+  decltype(o.pending) pending;
+  {
+    std::lock_guard lock(ctx->share->mutex);
+    pending = o.pending;
+  }
+  if (!pending) return;
+  const auto future = pending->result;  // this thread's own copy of the shared state's handle
+  const auto& outcome = future.get();
+  {
+    std::lock_guard lock(ctx->share->mutex);
+    if (o.pending != pending) return;  // another thread applied it
+    o.pending.reset();
+    apply(o, outcome);
+  }
+  emit_deferred_messages(ctx, outcome.messages);  // outside the lock: a debug callback may call GL
+}
+
+}  // namespace
+
+void settle(Context* ctx, ShaderObject& shader) {
+  settle_object(ctx, shader);
+}
+void settle(Context* ctx, ProgramObject& program) {
+  settle_object(ctx, program);
+}
+
+void settle_current_programs(Context* ctx) {
+  if (ctx->program) settle(ctx, *ctx->program);
+  if (ctx->pipeline) {
+    if (ctx->pipeline->compute) settle(ctx, *ctx->pipeline->compute);
+    if (ctx->pipeline->active && ctx->pipeline->active != ctx->pipeline->compute) settle(ctx, *ctx->pipeline->active);
+  }
+}
+
+bool defer_message_of_job(DeferredMessage message) {
+  if (t_job_messages == nullptr) return false;
+  t_job_messages->push_back(std::move(message));
+  return true;
+}
+
+bool completion_status(Context* ctx, const ShaderObject& shader) {
+  std::lock_guard lock(ctx->share->mutex);
+  return pending_done(shader);
+}
+
+bool completion_status(Context* ctx, const ProgramObject& program) {
+  std::lock_guard lock(ctx->share->mutex);
+  return pending_done(program);
+}
+
+}  // namespace bismuth::gl
+
+using namespace bismuth::gl;
+
+extern "C" {
+
+// KHR_parallel_shader_compile: "MaxShaderCompilerThreadsKHR(uint count) ... A count of zero specifies a request
+// for no parallel compiling or linking and a count of 0xFFFFFFFF requests an implementation-specific maximum." A
+// hint of the context (Table 23.51, "Hints"): 0 makes this context compile and link on the calling thread again
+// (work already queued still finishes); any other count bounds the device's compiler threads (thread_limit).
+GLAPI void APIENTRY glMaxShaderCompilerThreadsKHR(GLuint count) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  ctx->max_shader_compiler_threads = count;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+// ARB_parallel_shader_compile: the same command under the ARB name (desktop GL).
+GLAPI void APIENTRY glMaxShaderCompilerThreadsARB(GLuint count) {
+  glMaxShaderCompilerThreadsKHR(count);
+}
+
+}  // extern "C"
