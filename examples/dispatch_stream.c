@@ -144,27 +144,9 @@ static int parse_options(int argc, char** argv, Options* options) {
 }
 
 static GLuint build(const char* source) {
-  char log[4096];
-  GLint status = 0;
-  GLuint shader = p_glCreateShader(GL_COMPUTE_SHADER);
-  p_glShaderSource(shader, 1, &source, NULL);
-  p_glCompileShader(shader);
-  p_glGetShaderiv(shader, GL_COMPILE_STATUS, &status);
-  if (!status) {
-    p_glGetShaderInfoLog(shader, sizeof log, NULL, log);
-    fprintf(stderr, PROGRAM ": compile failed:\n%s\n%s\n", source, log);
-    exit(1);
-  }
-  GLuint program = p_glCreateProgram();
-  p_glAttachShader(program, shader);
-  p_glLinkProgram(program);
+  const GLuint shader = egl_gl_compile_compute(PROGRAM, source);
+  const GLuint program = egl_gl_link(PROGRAM, shader);
   p_glDeleteShader(shader);
-  p_glGetProgramiv(program, GL_LINK_STATUS, &status);
-  if (!status) {
-    p_glGetProgramInfoLog(program, sizeof log, NULL, log);
-    fprintf(stderr, PROGRAM ": link failed:\n%s\n", log);
-    exit(1);
-  }
   return program;
 }
 

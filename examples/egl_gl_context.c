@@ -2,6 +2,7 @@
 #include "egl_gl_context.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -152,4 +153,34 @@ double egl_gl_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+GLuint egl_gl_compile_compute(const char* who, const char* source) {
+  char log[4096];
+  GLint status = 0;
+  GLuint shader = p_glCreateShader(GL_COMPUTE_SHADER);
+  p_glShaderSource(shader, 1, &source, NULL);
+  p_glCompileShader(shader);
+  p_glGetShaderiv(shader, GL_COMPILE_STATUS, &status);
+  if (!status) {
+    p_glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    fprintf(stderr, "%s: compile failed:\n%s\n%s\n", who, source, log);
+    exit(1);
+  }
+  return shader;
+}
+
+GLuint egl_gl_link(const char* who, GLuint shader) {
+  char log[4096];
+  GLint status = 0;
+  GLuint program = p_glCreateProgram();
+  p_glAttachShader(program, shader);
+  p_glLinkProgram(program);
+  p_glGetProgramiv(program, GL_LINK_STATUS, &status);
+  if (!status) {
+    p_glGetProgramInfoLog(program, sizeof log, NULL, log);
+    fprintf(stderr, "%s: link failed:\n%s\n", who, log);
+    exit(1);
+  }
+  return program;
 }

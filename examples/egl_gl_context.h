@@ -74,6 +74,11 @@ int egl_gl_version(void);
 /* "GL_RENDERER | GL_VERSION | EGL platform" with double quotes replaced, for a key="..." field. */
 const char* egl_gl_implementation(void);
 
+/* A compiled compute shader of `source`, and a program linked from one shader; on a failure the log goes to stderr
+ * (prefixed by `who`) and the process exits with status 1. */
+GLuint egl_gl_compile_compute(const char* who, const char* source);
+GLuint egl_gl_link(const char* who, GLuint shader);
+
 /* CLOCK_MONOTONIC in seconds. */
 double egl_gl_now(void);
 

@@ -138,36 +138,6 @@ static int choose_sizes(const Options* options, Loop* loop) {
   return 1;
 }
 
-static GLuint build_program(const char* source) {
-  char log[4096];
-  GLint status = 0;
-  GLuint shader = p_glCreateShader(GL_COMPUTE_SHADER);
-  p_glShaderSource(shader, 1, &source, NULL);
-  p_glCompileShader(shader);
-  p_glGetShaderiv(shader, GL_COMPILE_STATUS, &status);
-  if (!status) {
-    p_glGetShaderInfoLog(shader, sizeof log, NULL, log);
-    fprintf(stderr, PROGRAM ": compile failed:\n%s\n%s\n", source, log);
-    exit(1);
-  }
-  return shader;
-}
-
-static GLuint link_program(GLuint shader) {
-  char log[4096];
-  GLint status = 0;
-  GLuint program = p_glCreateProgram();
-  p_glAttachShader(program, shader);
-  p_glLinkProgram(program);
-  p_glGetProgramiv(program, GL_LINK_STATUS, &status);
-  if (!status) {
-    p_glGetProgramInfoLog(program, sizeof log, NULL, log);
-    fprintf(stderr, PROGRAM ": link failed:\n%s\n", log);
-    exit(1);
-  }
-  return program;
-}
-
 static void dispatch(ProgramTemplateKind kind, GLuint program, const uint32_t size[3], const uint32_t groups[3]) {
   const uint32_t zero = 0;
   p_glBufferSubData(GL_ATOMIC_COUNTER_BUFFER, 0, sizeof zero, &zero);
@@ -204,9 +174,9 @@ static void run_program(const Options* options, const Loop* loop, uint32_t index
     exit(1);
   }
   double t0 = egl_gl_now();
-  const GLuint shader = build_program(source);
+  const GLuint shader = egl_gl_compile_compute(PROGRAM, source);
   double t1 = egl_gl_now();
-  const GLuint program = link_program(shader);
+  const GLuint program = egl_gl_link(PROGRAM, shader);
   double t2 = egl_gl_now();
   times->compile += t1 - t0;
   times->link += t2 - t1;
