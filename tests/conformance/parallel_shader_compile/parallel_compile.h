@@ -47,9 +47,11 @@ static int pc_complete(int program, GLuint name) {
   return 0;
 }
 
+/* MAX_SHADER_COMPILER_THREADS_KHR exactly: GetInteger64v holds every Z+ value (GetIntegerv clamps 0xFFFFFFFF to
+ * 2147483647, GL 4.6 §2.2.2). ES 3.0+ has GetInteger64v too. */
 static GLuint pc_threads(void) {
-  GLint v = 0;
-  glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR, &v);
+  GLint64 v = -1;
+  glGetInteger64v(GL_MAX_SHADER_COMPILER_THREADS_KHR, &v);
   return (GLuint)v;
 }
 

@@ -131,9 +131,10 @@ bool all_equal(const std::vector<uint32_t>& words, uint32_t value) {
   return true;
 }
 
+// MAX_SHADER_COMPILER_THREADS_KHR exactly (GetInteger64v: every Z+ value fits).
 GLuint max_threads() {
-  GLint v = 0;
-  glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR, &v);
+  GLint64 v = -1;
+  glGetInteger64v(GL_MAX_SHADER_COMPILER_THREADS_KHR, &v);
   return static_cast<GLuint>(v);
 }
 
@@ -206,7 +207,12 @@ TEST_CASE("MAX_SHADER_COMPILER_THREADS_KHR: initial 0xFFFFFFFF, set by either en
   CHECK(max_threads() == 0xFFFFFFFFu);
   GLint64 wide = 0;
   glGetInteger64v(GL_MAX_SHADER_COMPILER_THREADS_KHR, &wide);
-  CHECK(static_cast<GLuint>(wide) == 0xFFFFFFFFu);
+  CHECK(wide == GLint64{0xFFFFFFFF});
+  // GL 4.6 §2.2.2: "If a value is so large in magnitude that it cannot be represented by the returned data type,
+  // then the nearest value representable using that type is returned."
+  GLint narrow = 0;
+  glGetIntegerv(GL_MAX_SHADER_COMPILER_THREADS_KHR, &narrow);
+  CHECK(narrow == 2147483647);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   // The hint is context state (the table's "Hints" are per context): another context starts at the initial value.
   glMaxShaderCompilerThreadsKHR(2);

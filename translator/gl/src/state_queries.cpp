@@ -54,9 +54,12 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
   const Caps& c = ctx->caps;
   if (ctx->version.es && desktop_only_state(pname)) return false;
   switch (pname) {
-    // KHR_parallel_shader_compile: a uint hint, initial value 0xFFFFFFFF; GetIntegerv returns its bits (-1), as
-    // drivers do for this state.
-    case GL_MAX_SHADER_COMPILER_THREADS_KHR: out.set(static_cast<GLint>(ctx->max_shader_compiler_threads)); return true;
+    // KHR_parallel_shader_compile: a Z+ hint, initial value 0xFFFFFFFF. GetInteger64v returns it; GetIntegerv the
+    // nearest GLint, 2147483647 (GL 4.6 §2.2.2: a value too large for the type returns the nearest representable
+    // one; Mesa answers the same).
+    case GL_MAX_SHADER_COMPILER_THREADS_KHR:
+      out.set(static_cast<int64_t>(ctx->max_shader_compiler_threads));
+      return true;
     case GL_MAJOR_VERSION: out.set(ctx->version.major); return true;
     case GL_MINOR_VERSION: out.set(ctx->version.minor); return true;
     case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(ctx->extensions.size())); return true;
