@@ -95,6 +95,8 @@ struct Caps {
   bool has_extension(const char* name) const;
 };
 
+struct BinaryFingerprint;  // program_binary_format.hpp
+
 class DeviceState {
  public:
   ~DeviceState();
@@ -102,6 +104,10 @@ class DeviceState {
   std::unique_ptr<backend::Device> device;
   std::unique_ptr<backend::PipelineCache> cache;
   Caps caps;
+  // binary_fingerprint(*this) (program_binary_format.cpp), made once per BISMUTH_RUNTIME_GROUP_SIZE setting: every
+  // compile and link asks for it (program cache keys), and it is a driver query and a hash of the device facts.
+  mutable std::once_flag fingerprint_once[2];
+  mutable std::shared_ptr<const BinaryFingerprint> fingerprint[2];
   // glDispatchComputeIndirect's count check on the GPU (dispatch.cpp), created on first use.
   std::mutex indirect_mutex;
   std::shared_ptr<backend::Shader> indirect_check;

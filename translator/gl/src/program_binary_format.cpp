@@ -246,7 +246,9 @@ BinaryFingerprint binary_fingerprint(const Context& ctx) {
   return binary_fingerprint(ctx.device_state);
 }
 
-BinaryFingerprint binary_fingerprint(const DeviceState& state) {
+namespace {
+
+BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, bool runtime_group_size) {
   BinaryFingerprint f;
   const backend::Device& device = *state.device;
   const backend::DeviceInfo& info = device.info();
@@ -297,10 +299,21 @@ BinaryFingerprint binary_fingerprint(const DeviceState& state) {
                      c.ballot_subgroup_size,
                      uint32_t(c.ballot_vote),
                      c.max_shared_memory,
-                     uint32_t(runtime_group_size_enabled())})
+                     uint32_t(runtime_group_size)})
     w.u32(v);
   f.target = hash_bytes<16>(backend::hash128(w.out().data(), w.out().size()));
   return f;
+}
+
+}  // namespace
+
+BinaryFingerprint binary_fingerprint(const DeviceState& state) {
+  const bool runtime_group_size = runtime_group_size_enabled();
+  std::call_once(state.fingerprint_once[runtime_group_size], [&] {
+    state.fingerprint[runtime_group_size] =
+        std::make_shared<const BinaryFingerprint>(compute_binary_fingerprint(state, runtime_group_size));
+  });
+  return *state.fingerprint[runtime_group_size];
 }
 
 std::vector<std::byte> serialize_program_binary(const Executable& exe, bool linked_separable,
