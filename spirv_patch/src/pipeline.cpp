@@ -3,26 +3,67 @@
 #include <utility>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "bismuth/spirv_patch/passes/compact_ids.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 
 namespace bismuth::spirv_patch {
 
 namespace {
 
-Error at(PipelineStage stage, const Error& error) { return Error{error.message, static_cast<int64_t>(stage)}; }
+Error at(PipelineStage stage, const Error& error) {
+  return Error{error.message, static_cast<int64_t>(stage)};
+}
 
-// Step 7: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error.
-void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOptions& options, TargetEnv target) {
-  auto patched = workgroup_size_to_runtime(result.words, options);
-  if (!patched) {
-    result.runtime_group_size_note = patched.error().message;
+// Steps 7 and 8: the variant is an optimisation. A module the passes or spirv-val refuse is dropped with a note,
+// never an error; literals that cannot be hoisted leave the variant as step 7 made it.
+void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, TargetEnv target) {
+  auto module = Module::parse(result.words);
+  if (!module) {
+    result.runtime_group_size_note = module.error().message;
     return;
   }
-  if (Status valid = validate(patched->words, target); !valid) {
+  auto report = workgroup_size_to_runtime(*module, *options.runtime_group_size);
+  if (!report) {
+    result.runtime_group_size_note = report.error().message;
+    return;
+  }
+  RuntimeGroupSizeVariant variant{{}, *report, {}};
+  if (options.literals_to_push_constants) {
+    LiteralsToPushConstantsOptions literal_options = *options.literals_to_push_constants;
+    literal_options.entry_point = options.runtime_group_size->entry_point;
+    literal_options.push_constant_offset = report->push_constant_end;
+    literal_options.size_spec_ids = report->spec_ids;
+    auto hoisted = literals_to_push_constants(*module, literal_options);
+    if (!hoisted) {
+      // The module may be partly edited: the variant without step 8.
+      auto plain = workgroup_size_to_runtime(result.words, *options.runtime_group_size);
+      if (!plain) {
+        result.runtime_group_size_note = plain.error().message;
+        return;
+      }
+      variant.words = std::move(plain->words);
+      variant.literals.skipped_reason = hoisted.error().message;
+    } else {
+      variant.literals = std::move(*hoisted);
+    }
+  }
+  if (variant.words.empty()) {
+    variant.words = module->serialize();
+    if (options.literals_to_push_constants) {
+      // The ids of the removed constants: gone from the numbering too, so that the words match across programs.
+      auto compact = compact_ids(variant.words);
+      if (!compact) {
+        result.runtime_group_size_note = compact.error().message;
+        return;
+      }
+      variant.words = std::move(*compact);
+    }
+  }
+  if (Status valid = validate(variant.words, target); !valid) {
     result.runtime_group_size_note = "the run-time group size variant is invalid: " + valid.error().message;
     return;
   }
-  result.runtime_group_size = RuntimeGroupSizeVariant{std::move(patched->words), patched->report};
+  result.runtime_group_size = std::move(variant);
 }
 
 }  // namespace
@@ -86,7 +127,7 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     }
   }
   if (options.runtime_group_size) {
-    add_runtime_group_size(result, *options.runtime_group_size, options.validate.value_or(TargetEnv::Vulkan1_1));
+    add_runtime_group_size(result, options, options.validate.value_or(TargetEnv::Vulkan1_1));
   }
   return result;
 }

@@ -182,6 +182,21 @@ IdOperands id_operands(const Module& module, InstructionHandle handle) {
   if (op == Op::OpExtInst && out.rest != 0) {
     for (size_t i = out.rest; i < w.size(); ++i) out.ids.push_back(i);
   }
+  // OpSwitch's (literal, label) pairs: the literal is as wide as the selector's type (1 or 2 words).
+  if (op == Op::OpSwitch && out.rest != 0) {
+    size_t literal_words = 1;
+    if (auto selector = module.definition(w[1])) {
+      const IdOperands selector_operands = id_operands(module, *selector);
+      const auto sw = module.words(*selector);
+      if (selector_operands.result_type != 0) {
+        if (auto type = module.definition(sw[selector_operands.result_type])) {
+          const auto tw = module.words(*type);
+          if (module.opcode(*type) == Op::OpTypeInt && tw.size() >= 3 && tw[2] == 64) literal_words = 2;
+        }
+      }
+    }
+    for (size_t i = out.rest + literal_words; i < w.size(); i += literal_words + 1) out.ids.push_back(i);
+  }
   if (op == Op::OpSpecConstantOp && w.size() >= 4) {
     const auto inner = static_cast<Op>(w[3]);
     size_t id_count = w.size() - 4;

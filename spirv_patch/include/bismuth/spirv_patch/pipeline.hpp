@@ -18,6 +18,10 @@
 //   6. validate                      spirv-val for the target environment
 //   7. workgroup_size_to_runtime     a second module (variant) reading the logical size from push constants,
 //                                    derived from the validated result; dropped when spirv-val refuses it
+//   8. literals_to_push_constants    on the variant only: its integer literals follow the logical size in the push
+//                                    constants, so the variants of programs that differ only in literals are the
+//                                    same words and share pipelines; the main module keeps them (the backend's
+//                                    fully specialised pipeline)
 #pragma once
 
 #include <cstdint>
@@ -31,6 +35,7 @@
 #include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
 #include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
+#include "bismuth/spirv_patch/passes/literals_to_push_constants.hpp"
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
@@ -50,6 +55,8 @@ struct PipelineOptions {
   // Validation of the main module; unset: not validated (the layer hands the application's module on as is).
   std::optional<TargetEnv> validate = TargetEnv::Vulkan1_1;
   std::optional<RuntimeGroupSizeOptions> runtime_group_size;
+  // Step 8 (with step 7 only); its push_constant_offset is ignored: the literals go right after the logical size.
+  std::optional<LiteralsToPushConstantsOptions> literals_to_push_constants;
 };
 
 // Where a run failed; the Error's code is the stage, so each caller words its message as its API requires.
@@ -64,11 +71,16 @@ enum class PipelineStage : int64_t {
   AtomicCounterBuffers,
   NumWaves,
 };
-inline PipelineStage failed_stage(const Error& error) { return static_cast<PipelineStage>(error.code); }
+inline PipelineStage failed_stage(const Error& error) {
+  return static_cast<PipelineStage>(error.code);
+}
 
 struct RuntimeGroupSizeVariant {
   std::vector<uint32_t> words;
   RuntimeGroupSizeReport report;
+  // Step 8: where the hoisted literals are and their values (empty: none were hoisted; `literals.skipped_reason` says
+  // why when some were found).
+  LiteralsToPushConstantsReport literals;
 };
 
 struct PipelineResult {

@@ -1,0 +1,17 @@
+// Renumbers a module's ids 1, 2, 3, ... in order of first appearance, with the bound one past the last. Two modules
+// that differ only in ids allocated and later dropped (constants removed by literals_to_push_constants) become the
+// same words, so their content hashes — the pipeline cache's key — agree.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+
+namespace bismuth::spirv_patch {
+
+// Fails only on words Module::parse refuses.
+Expected<std::vector<uint32_t>> compact_ids(std::span<const uint32_t> words);
+
+}  // namespace bismuth::spirv_patch

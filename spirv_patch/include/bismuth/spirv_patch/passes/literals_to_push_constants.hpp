@@ -1,0 +1,60 @@
+// Integer literals of a compute module become push constants, so that programs generated from one template —
+// sources that differ only in the numbers baked into them — give one module and share its pipelines (issue 17,
+// docs/spirv_patch.md "literals_to_push_constants").
+//
+// Runs on the runtime-group-size variant (after workgroup_size_to_runtime, whose push-constant block it extends).
+// Only 32-bit integer OpConstant operands of instructions whose operand may be any run-time value of its type are
+// replaced: integer arithmetic, shifts, bitwise operations and comparisons, OpSelect's objects, conversions,
+// OpStore's object, the value operands of atomics, OpCompositeConstruct's constituents, function call arguments and
+// OpReturnValue. Integer operations on a loaded value give exactly what they give on the literal, so the results
+// stay bit-identical. Everything SPIR-V requires to be constant (types, array lengths, struct member indices,
+// scopes and memory semantics, OpSwitch and image-operand literals, spec-constant operations) keeps its constant,
+// and float literals are left alone (a driver may evaluate float arithmetic on constants differently).
+//
+// Each replaced operand becomes one member of the block at `push_constant_offset + 4 * slot`, in module order (one
+// per operand, not per constant: glslang gives equal literals one id, so slots per constant would depend on the
+// values), loaded at the top of its function. Constants left without uses are removed; with compact_ids after it,
+// two modules that differ only in those literals become the same words.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
+
+namespace bismuth::spirv_patch {
+
+struct LiteralsToPushConstantsOptions {
+  std::string entry_point = "main";
+  // Byte offset of the first literal: a multiple of 4 at or past the end of the entry point's push-constant block.
+  uint32_t push_constant_offset = 0;
+  // The block must end at or below this many bytes (maxPushConstantsSize; Vulkan guarantees 128). A module with
+  // more literals than fit is left unchanged.
+  uint32_t push_constant_limit = 128;
+  // The SpecIds of the workgroup size spec constants (workgroup_size_to_runtime's report), when the caller always
+  // specialises them: their defaults and the entry point's LocalSize become 1, so that programs that differ only in
+  // their (fixed) size give the same words too. The WorkgroupSize built-in or LocalSizeId states the size then,
+  // and either takes precedence over LocalSize (SPIR-V 1.6, "WorkgroupSize").
+  std::optional<std::array<uint32_t, 3>> size_spec_ids;
+};
+
+struct LiteralsToPushConstantsReport {
+  uint32_t push_constant_offset = 0;
+  std::vector<uint32_t> values;  // the literal of each member, in push-constant order: what the backend pushes
+  uint32_t operands_replaced = 0;
+  uint32_t constants_removed = 0;
+  // Why nothing was hoisted although literals were found (too many for the limit, a block that cannot grow).
+  std::string skipped_reason;
+};
+
+// Rewrites `module` in place; unchanged when the report has no values (but for the size defaults of
+// `size_spec_ids`). The entry point must use exactly one
+// push-constant block (the runtime-group-size variant's) unless it has no literal to hoist.
+Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& module,
+                                                                   const LiteralsToPushConstantsOptions& options);
+
+}  // namespace bismuth::spirv_patch
