@@ -279,7 +279,11 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   if (shader.is_runtime_variant()) {
     if (Status ok = push_runtime_size(shader, info); !ok) return ok;
     ++stats_.runtime_size_dispatches;
-    if (front != nullptr && front->provisional) ++stats_.masked_dispatches;
+    if (shader.runtime_stand_in()) {
+      ++stats_.shared_variant_dispatches;
+    } else if (front != nullptr && front->provisional) {
+      ++stats_.masked_dispatches;
+    }
   } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
     recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
     bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
@@ -317,7 +321,8 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
 }
 
 // The caller's push constants, then the logical workgroup size where the variant reads it (12 bytes at
-// runtime_size_offset), pushed only when they differ from what is bound.
+// runtime_size_offset), then the program's literals when the variant reads them (a variant shared by programs of one
+// template: each pushes its own), pushed only when they differ from what is bound.
 Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInfo& info) {
   const size_t offset = variant.runtime_size_offset();
   const size_t user = info.push_constants.size();
@@ -326,13 +331,19 @@ Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInf
                 " bytes of push constants overlap the runtime group size at offset " + std::to_string(offset));
   }
   const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
-  if (bound_push_.size() == offset + 12 && std::memcmp(bound_push_.data() + offset, size, 12) == 0 &&
-      (user == 0 || std::memcmp(bound_push_.data(), info.push_constants.data(), user) == 0)) {
+  const std::span<const uint32_t> literals = variant.runtime_literals();
+  const size_t literal_offset = variant.runtime_literal_offset();
+  const size_t literal_bytes = literals.size_bytes();
+  const size_t end = literals.empty() ? offset + 12 : literal_offset + literal_bytes;
+  if (bound_push_.size() == end && std::memcmp(bound_push_.data() + offset, size, 12) == 0 &&
+      (user == 0 || std::memcmp(bound_push_.data(), info.push_constants.data(), user) == 0) &&
+      (literal_bytes == 0 || std::memcmp(bound_push_.data() + literal_offset, literals.data(), literal_bytes) == 0)) {
     return {};
   }
-  bound_push_.assign(offset + 12, std::byte{0});
+  bound_push_.assign(end, std::byte{0});
   if (user != 0) std::memcpy(bound_push_.data(), info.push_constants.data(), user);
   std::memcpy(bound_push_.data() + offset, size, 12);
+  if (literal_bytes != 0) std::memcpy(bound_push_.data() + literal_offset, literals.data(), literal_bytes);
   recorder_->record(CmdPushConstants{variant.pipeline_layout(), bound_push_});
   return {};
 }

@@ -58,12 +58,26 @@ Expected<PipelineFrontTable::Entry*> PipelineFrontTable::lookup(const PipelineRe
 // more invocations while the exact one compiles in the background — the first dispatch at a never-seen size
 // then costs a few lookups instead of a driver compile; else the exact one in the foreground (joining a
 // prewarm compile of it).
+//
+// A stand-in variant (shared by the programs of one template: literals hoisted, or a fixed-size program) only stands
+// in: what the entry waits for is the original module at the exact size, compiled in the background. When no pipeline
+// of the variant is ready, the one compiled in the foreground is the smallest size of the prewarm set that holds the
+// total, which later programs of the template at other sizes reuse.
 Status PipelineFrontTable::fill_runtime_entry(Entry& e, const PipelineRequest& request, const Shader& variant) {
+  const bool stand_in = variant.runtime_stand_in();
+  if (stand_in) {
+    if (PipelineRef ready = cache_->find(PipelineKey::make(request))) {
+      e.pipeline = std::move(ready);
+      e.run_shader = request.shader;
+      e.provisional = false;
+      return {};
+    }
+  }
   const uint32_t total = request.size.x * request.size.y * request.size.z;
-  const PipelineRequest exact{&variant, GroupSize{total, 1, 1}, request.subgroup_size, {}};
-  const PipelineKey exact_key = PipelineKey::make(exact);
-  PipelineRef pipeline = cache_->find(exact_key);
-  bool provisional = false;
+  PipelineRequest exact{&variant, GroupSize{total, 1, 1}, request.subgroup_size, {}};
+  PipelineRef pipeline = cache_->find(PipelineKey::make(exact));
+  bool masked = false;
+  uint32_t smallest_candidate = 0;  // of the prewarm set, above the total
   if (!pipeline && !variant.runtime_exact_only() && cache_->has_workers()) {
     // The sizes prewarm compiles (default_prewarm_sizes): powers of two and multiples of the subgroup size.
     const DeviceInfo& limits = device_->info();
@@ -74,32 +88,60 @@ Status PipelineFrontTable::fill_runtime_entry(Entry& e, const PipelineRequest& r
     for (int probes = 0; probes < 64; ++probes) {
       const uint64_t candidate = std::min(power, multiple);
       if (candidate > largest) break;
+      if (smallest_candidate == 0) smallest_candidate = uint32_t(candidate);
       const PipelineRequest larger{&variant, GroupSize{uint32_t(candidate), 1, 1}, request.subgroup_size, {}};
       if (PipelineRef ready = cache_->find(PipelineKey::make(larger))) {
         pipeline = std::move(ready);
-        provisional = true;
+        masked = true;
         break;
       }
       if (candidate == power) power <<= 1;
       if (candidate == multiple) multiple += subgroup;
     }
-    if (provisional && !cache_->compile_in_background(variant.shared_from_this(), exact.size, request.subgroup_size)) {
-      pipeline.reset();
-      provisional = false;
+  }
+  bool provisional = false;
+  if (stand_in) {
+    if (!pipeline) {
+      // A total that is itself in the prewarm set is compiled as it is; any other, as the next size of the set.
+      const uint32_t subgroup = std::max(1u, device_->info().subgroup_size);
+      const bool in_set = (total & (total - 1)) == 0 || total % subgroup == 0;
+      if (!in_set && smallest_candidate != 0) exact.size = GroupSize{smallest_candidate, 1, 1};
     }
+    // Queued by upgrade_provisional once the entry proves to be reused: a program made, dispatched once and deleted
+    // (test suites, generators) never pays for a compile of its own.
+    provisional = cache_->has_workers();
+  } else if (masked) {
+    provisional = cache_->compile_in_background(variant.shared_from_this(), exact.size, request.subgroup_size);
+    if (!provisional) pipeline.reset();
   }
   if (!pipeline) {
-    auto acquired = cache_->acquire(exact_key, exact);
+    auto acquired = cache_->acquire(PipelineKey::make(exact), exact);
     if (!acquired) return acquired.error();
     pipeline = (*acquired)->shared_from_this();
   }
   e.pipeline = std::move(pipeline);
   e.run_shader = &variant;
   e.provisional = provisional;
+  e.stand_in_hits = 0;
   return {};
 }
 
+// The exact pipeline of a provisional entry: the original module at the size behind a stand-in variant, else the
+// variant's pipeline of the total.
 void PipelineFrontTable::upgrade_provisional(Entry& e) {
+  if (e.run_shader->runtime_stand_in()) {
+    const PipelineRequest original{e.shader, e.size, e.subgroup_size, {}};
+    if (PipelineRef ready = cache_->find(PipelineKey::make(original))) {
+      e.pipeline = std::move(ready);
+      e.run_shader = e.shader;
+      e.provisional = false;
+      e.batch_seen = 0;
+    } else if (++e.stand_in_hits == kStandInHitsBeforeCompile &&
+               !cache_->compile_in_background(e.shader_ref, e.size, e.subgroup_size)) {
+      e.provisional = false;  // no worker took it: the stand-in stays
+    }
+    return;
+  }
   const PipelineRequest exact{e.run_shader, GroupSize{e.size.x * e.size.y * e.size.z, 1, 1}, e.subgroup_size, {}};
   if (PipelineRef ready = cache_->find(PipelineKey::make(exact))) {
     e.pipeline = std::move(ready);

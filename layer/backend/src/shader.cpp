@@ -13,10 +13,19 @@ Hash128 hash128(const void* data, size_t bytes) {
 
 namespace {
 
-// A module of 12 bytes at `offset` must fit below maxPushConstantsSize (push constant ranges are multiples of 4).
+// The variant's push constants: the logical size (12 bytes at its offset), then its literals.
+uint64_t runtime_push_end(const ShaderDesc::RuntimeGroupSize& variant) {
+  if (variant.literal_values.empty()) return uint64_t(variant.push_constant_offset) + 12;
+  return uint64_t(variant.literal_offset) + 4 * uint64_t(variant.literal_values.size());
+}
+
+// Both must fit below maxPushConstantsSize (push constant ranges are multiples of 4), after the caller's.
 bool runtime_size_fits(const Device& device, const ShaderDesc& desc, const ShaderDesc::RuntimeGroupSize& variant) {
+  const bool literals_placed =
+      variant.literal_values.empty() ||
+      (variant.literal_offset % 4 == 0 && variant.literal_offset >= uint64_t(variant.push_constant_offset) + 12);
   return variant.push_constant_offset % 4 == 0 && variant.push_constant_offset >= desc.layout.push_constant_bytes &&
-         uint64_t(variant.push_constant_offset) + 12 <= device.info().max_push_constants_size;
+         literals_placed && runtime_push_end(variant) <= device.info().max_push_constants_size;
 }
 
 }  // namespace
@@ -77,8 +86,8 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
 
   const uint32_t binding_count = static_cast<uint32_t>(desc.layout.bindings.size());
   const size_t descriptor_count = desc.layout.descriptor_count();
-  self->push_descriptors_ = device.uses_push_descriptors() && binding_count > 0 &&
-                            descriptor_count <= device.info().max_push_descriptors;
+  self->push_descriptors_ =
+      device.uses_push_descriptors() && binding_count > 0 && descriptor_count <= device.info().max_push_descriptors;
   if (desc.layout.push_constant_bytes > device.info().max_push_constants_size) {
     return fail("Shader::create(" + desc.name + "): " + std::to_string(desc.layout.push_constant_bytes) +
                 " bytes of push constants exceed maxPushConstantsSize");
@@ -91,8 +100,8 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   set_info.flags = self->push_descriptors_ ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
   set_info.bindingCount = binding_count;
   set_info.pBindings = bindings.data();
-  if (Status ok = device.call("vkCreateDescriptorSetLayout", vk.vkCreateDescriptorSetLayout, device.handle(),
-                              &set_info, nullptr, &self->set_layout_);
+  if (Status ok = device.call("vkCreateDescriptorSetLayout", vk.vkCreateDescriptorSetLayout, device.handle(), &set_info,
+                              nullptr, &self->set_layout_);
       !ok) {
     return ok.error();
   }
@@ -115,7 +124,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
     } else {
       ShaderDesc child = desc;
       child.spirv = variant.spirv;
-      child.layout.push_constant_bytes = variant.push_constant_offset + 12;
+      child.layout.push_constant_bytes = static_cast<uint32_t>(runtime_push_end(variant));
       child.runtime_group_size.reset();
       child.name = desc.name + " (runtime group size)";
       auto created = Shader::create(device, child);
@@ -126,6 +135,9 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
         (*created)->is_runtime_variant_ = true;
         (*created)->runtime_size_offset_ = variant.push_constant_offset;
         (*created)->runtime_exact_only_ = variant.exact_only;
+        (*created)->runtime_literals_.assign(variant.literal_values.begin(), variant.literal_values.end());
+        (*created)->runtime_literal_offset_ = variant.literal_offset;
+        (*created)->runtime_stand_in_ = variant.stand_in || !variant.literal_values.empty();
         self->runtime_variant_ = std::move(*created);
       }
     }

@@ -113,6 +113,9 @@ struct StreamStats {
   // Of those, dispatches that ran on a larger pipeline (L > x*y*z, the surplus invocations return at once) while
   // the exact one compiled in the background.
   uint64_t masked_dispatches = 0;
+  // Dispatches that ran a stand-in variant shared by the programs of one template (Shader::runtime_stand_in)
+  // while the program's own exact-size pipeline was not ready.
+  uint64_t shared_variant_dispatches = 0;
   // Staging memory (device-local buffers' uploads and readbacks): transfers served from the stream's reused staging
   // chunks, and staging buffers created (chunks and requests too large for one).
   uint64_t staged_transfers = 0;

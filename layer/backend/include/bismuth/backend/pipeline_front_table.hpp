@@ -29,10 +29,15 @@ class PipelineFrontTable {
     uint64_t batch_seen = 0;  // the stream's batch that already holds a reference to `pipeline`
     // The shader that runs: `shader` or its runtime variant (then the logical size is pushed per dispatch).
     const Shader* run_shader = nullptr;
-    // A larger runtime-size pipeline standing in while the exact one compiles in the background: every hit
-    // looks for the exact one (upgrade_provisional).
+    // A larger runtime-size pipeline, or a variant shared by the programs of a template, standing in while the
+    // exact one compiles in the background: every hit looks for the exact one (upgrade_provisional).
     bool provisional = false;
+    // Hits on a shared variant's entry so far: the exact pipeline is queued at kStandInHitsBeforeCompile.
+    uint32_t stand_in_hits = 0;
   };
+
+  // Dispatches of a program on a shared variant before its own exact-size pipeline is queued in the background.
+  static constexpr uint32_t kStandInHitsBeforeCompile = 8;
 
   PipelineFrontTable(const Device& device, PipelineCache& cache) : cache_(&cache), device_(&device) {}
   PipelineFrontTable(const PipelineFrontTable&) = delete;
@@ -64,7 +69,8 @@ class PipelineFrontTable {
       last_ = e;
     }
     // The LRU stamp is refreshed once per batch (the stream does it when the batch first uses the pipeline).
-    if (e->provisional) [[unlikely]] upgrade_provisional(*e);
+    if (e->provisional) [[unlikely]]
+      upgrade_provisional(*e);
     return e;
   }
 
@@ -74,10 +80,10 @@ class PipelineFrontTable {
 
  private:
   static size_t home(const Shader* shader, const GroupSize& size, uint32_t subgroup_size) {
-    const uint64_t h = (reinterpret_cast<uintptr_t>(shader) >> 4) * 0x9E3779B97F4A7C15ull ^
-                       (uint64_t(size.x) | uint64_t(size.y) << 16 | uint64_t(size.z) << 32 |
-                        uint64_t(subgroup_size) << 48) *
-                           0xC2B2AE3D27D4EB4Full;
+    const uint64_t h =
+        (reinterpret_cast<uintptr_t>(shader) >> 4) * 0x9E3779B97F4A7C15ull ^
+        (uint64_t(size.x) | uint64_t(size.y) << 16 | uint64_t(size.z) << 32 | uint64_t(subgroup_size) << 48) *
+            0xC2B2AE3D27D4EB4Full;
     return static_cast<size_t>(h >> 58);
   }
   // Out of line: the cache evicted something, so every reference the table holds may be stale.

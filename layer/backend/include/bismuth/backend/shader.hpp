@@ -22,9 +22,7 @@ struct BindingLayout {
   uint32_t push_constant_bytes = 0;
   std::vector<uint32_t> counts;
 
-  uint32_t count(size_t binding) const {
-    return binding < counts.size() && counts[binding] != 0 ? counts[binding] : 1;
-  }
+  uint32_t count(size_t binding) const { return binding < counts.size() && counts[binding] != 0 ? counts[binding] : 1; }
   size_t descriptor_count() const {
     size_t n = 0;
     for (size_t i = 0; i < bindings.size(); ++i) n += count(i);
@@ -59,16 +57,26 @@ struct ShaderDesc {
   VkPipelineCreateFlags pipeline_flags = 0;
   VkPipelineShaderStageCreateFlags stage_flags = 0;
   // Optional, for variable-size programs: the same program rewritten by spirv_patch::workgroup_size_to_runtime
-  // (spirv_patch/passes/workgroup_size_to_runtime.hpp). Its pipelines depend only on the total invocation count L (the size spec
-  // constants are specialised to (L,1,1)) and read the logical size (x,y,z) from 12 bytes of push constants at
-  // `push_constant_offset`, so one pipeline serves every shape of the same total and, unless `exact_only`, any
+  // (spirv_patch/passes/workgroup_size_to_runtime.hpp). Its pipelines depend only on the total invocation count L (the
+  // size spec constants are specialised to (L,1,1)) and read the logical size (x,y,z) from 12 bytes of push constants
+  // at `push_constant_offset`, so one pipeline serves every shape of the same total and, unless `exact_only`, any
   // request of at most L invocations (the others return at once). CommandStream prefers it (docs/backend.md,
   // "Runtime group size"). Ignored with an external layout. When its layout does not fit the device (push
   // constant limit) or its module is rejected, the shader simply has no variant.
+  //
+  // With `literal_values`, the variant also reads the program's integer literals from push constants (4 bytes each
+  // from `literal_offset`, after the logical size: spirv_patch literals_to_push_constants), so programs generated
+  // from one template have the same variant words and share its pipelines. Such a variant is only a stand-in: the
+  // stream compiles the original module at the exact size in the background and switches to it when it is ready.
   struct RuntimeGroupSize {
     std::span<const uint32_t> spirv;
     uint32_t push_constant_offset = 0;
     bool exact_only = true;  // barriers or subgroup operations: only L == x*y*z
+    std::span<const uint32_t> literal_values;
+    uint32_t literal_offset = 0;
+    // The variant only stands in for the original module's exact-size pipeline (set with literals, and for fixed-size
+    // programs, whose variant serves other programs' sizes): streams move to the latter once it is ready.
+    bool stand_in = false;
   };
   std::optional<RuntimeGroupSize> runtime_group_size;
 };
@@ -107,6 +115,12 @@ class Shader : public std::enable_shared_from_this<Shader> {
   bool is_runtime_variant() const { return is_runtime_variant_; }
   uint32_t runtime_size_offset() const { return runtime_size_offset_; }
   bool runtime_exact_only() const { return runtime_exact_only_; }
+  // On a variant: the literals it reads from push constants (empty: none), at runtime_literal_offset(). Such a
+  // variant is shared between programs and stands in for the original module's exact-size pipeline.
+  std::span<const uint32_t> runtime_literals() const { return runtime_literals_; }
+  uint32_t runtime_literal_offset() const { return runtime_literal_offset_; }
+  // On a variant: it stands in for the original module's exact-size pipeline (ShaderDesc::RuntimeGroupSize).
+  bool runtime_stand_in() const { return runtime_stand_in_; }
   // Why a requested variant was not created (empty when it was, or none was requested).
   const std::string& runtime_variant_note() const { return runtime_variant_note_; }
 
@@ -134,6 +148,9 @@ class Shader : public std::enable_shared_from_this<Shader> {
   bool is_runtime_variant_ = false;
   uint32_t runtime_size_offset_ = 0;
   bool runtime_exact_only_ = true;
+  std::vector<uint32_t> runtime_literals_;
+  uint32_t runtime_literal_offset_ = 0;
+  bool runtime_stand_in_ = false;
   std::string runtime_variant_note_;
 };
 
