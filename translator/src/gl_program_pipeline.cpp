@@ -8,16 +8,26 @@ spirv_patch::PipelineOptions gl_program_pipeline(const GlLinkedProgram& program,
   options.default_uniform_block = program.spirv_default_uniform_block;
   options.atomic_counter_buffers = program.spirv_atomic_counter_buffers;
   options.bindings = program.bindings;
-  if (program.spirv_local_size_id) {
-    options.group_size_to_spec_constants = spirv_patch::WorkgroupSizeOptions{.entry_point = program.entry_point};
+  // A fixed-size program gets the variant too, as a stand-in shared by programs that differ only in their size and
+  // literals (backend "Runtime group size"): its size becomes specializable first.
+  const bool fixed_variant = program.group_size == GroupSize::Fixed && choices.runtime_group_size;
+  if (program.spirv_local_size_id || fixed_variant) {
+    spirv_patch::WorkgroupSizeOptions size{.entry_point = program.entry_point};
+    for (size_t d = 0; d < 3; ++d) size.preferred_spec_ids[d] = kVariableGroupSizeSpecIds[d];
+    options.group_size_to_spec_constants = size;
   }
   options.gl_arithmetic = spirv_patch::GlArithmeticOptions{.fma_through_double = target.fma_through_double};
   options.validate = spirv_patch::TargetEnv::Vulkan1_1;
-  if (program.group_size == GroupSize::Variable && choices.runtime_group_size) {
+  if ((program.group_size == GroupSize::Variable || fixed_variant) && choices.runtime_group_size) {
     spirv_patch::RuntimeGroupSizeOptions runtime;
     runtime.entry_point = program.entry_point;
     runtime.push_constant_offset = (choices.push_constant_bytes + 15u) / 16u * 16u;
     options.runtime_group_size = runtime;
+    // 128 bytes (the Vulkan minimum of maxPushConstantsSize): the same words on every device, as `bismuth compile`
+    // gives them.
+    if (choices.literals_to_push_constants) {
+      options.literals_to_push_constants = spirv_patch::LiteralsToPushConstantsOptions{};
+    }
   }
   return options;
 }

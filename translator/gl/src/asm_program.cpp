@@ -222,7 +222,9 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->env_binding = layout.env_binding;
   const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
   auto piped = spirv_patch::run_pipeline(
-      program->spirv, nvasm::gl_program_pipeline(info, layout, {.runtime_group_size = runtime_group_size_enabled()}));
+      program->spirv, nvasm::gl_program_pipeline(info, layout,
+                                                {.runtime_group_size = runtime_group_size_enabled(),
+                                                 .literals_to_push_constants = shared_variants_enabled()}));
   if (!piped) return load_error(source, 0, "internal: " + piped.error().message);
   backend::ShaderDesc desc;
   desc.layout.bindings.assign(layout.storage_buffer_count(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);

@@ -104,10 +104,11 @@ class DeviceState {
   std::unique_ptr<backend::Device> device;
   std::unique_ptr<backend::PipelineCache> cache;
   Caps caps;
-  // binary_fingerprint(*this) (program_binary_format.cpp), made once per BISMUTH_RUNTIME_GROUP_SIZE setting: every
-  // compile and link asks for it (program cache keys), and it is a driver query and a hash of the device facts.
-  mutable std::once_flag fingerprint_once[2];
-  mutable std::shared_ptr<const BinaryFingerprint> fingerprint[2];
+  // binary_fingerprint(*this) (program_binary_format.cpp), made once per BISMUTH_RUNTIME_GROUP_SIZE and
+  // BISMUTH_SHARED_VARIANTS setting (variant_settings()): every compile and link asks for it (program cache keys), and
+  // it is a driver query and a hash of the device facts.
+  mutable std::once_flag fingerprint_once[4];
+  mutable std::shared_ptr<const BinaryFingerprint> fingerprint[4];
   // glDispatchComputeIndirect's count check on the GPU (dispatch.cpp), created on first use.
   std::mutex indirect_mutex;
   std::shared_ptr<backend::Shader> indirect_check;
@@ -195,6 +196,11 @@ struct Executable {
     std::vector<uint32_t> spirv;
     uint32_t push_constant_offset = 0;
     bool exact_only = true;
+    // The literals the variant reads from push constants (spirv_patch literals_to_push_constants) and where.
+    uint32_t literal_offset = 0;
+    std::vector<uint32_t> literal_values;
+    // Only stands in for the program's own exact-size pipeline (literals hoisted, or a fixed-size program).
+    bool stand_in = false;
   };
   std::optional<RuntimeVariant> runtime_variant;
   std::vector<Location> locations;

@@ -162,6 +162,13 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
     if (exe.runtime_variant->push_constant_offset % 4 != 0 ||
         uint64_t(exe.runtime_variant->push_constant_offset) + 12 > device.max_push_constants_size)
       return fail("the runtime-group-size variant's push constants do not fit the device");
+    const auto& literals = exe.runtime_variant->literal_values;
+    if (!literals.empty() &&
+        (exe.runtime_variant->literal_offset % 4 != 0 ||
+         exe.runtime_variant->literal_offset < uint64_t(exe.runtime_variant->push_constant_offset) + 12 ||
+         uint64_t(exe.runtime_variant->literal_offset) + 4 * uint64_t(literals.size()) >
+             device.max_push_constants_size))
+      return fail("the runtime-group-size variant's literals do not fit the device's push constants");
   }
   // One descriptor per GL binding point at most (and the default uniform block).
   constexpr size_t kMaxDescriptors = GlBindingMap::kMaxShaderStorageBufferBindings +
@@ -248,7 +255,7 @@ BinaryFingerprint binary_fingerprint(const Context& ctx) {
 
 namespace {
 
-BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, bool runtime_group_size) {
+BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, unsigned variant_settings) {
   BinaryFingerprint f;
   const backend::Device& device = *state.device;
   const backend::DeviceInfo& info = device.info();
@@ -299,7 +306,7 @@ BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, bool runt
                      c.ballot_subgroup_size,
                      uint32_t(c.ballot_vote),
                      c.max_shared_memory,
-                     uint32_t(runtime_group_size)})
+                     variant_settings})
     w.u32(v);
   f.target = hash_bytes<16>(backend::hash128(w.out().data(), w.out().size()));
   return f;
@@ -308,12 +315,12 @@ BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, bool runt
 }  // namespace
 
 BinaryFingerprint binary_fingerprint(const DeviceState& state) {
-  const bool runtime_group_size = runtime_group_size_enabled();
-  std::call_once(state.fingerprint_once[runtime_group_size], [&] {
-    state.fingerprint[runtime_group_size] =
-        std::make_shared<const BinaryFingerprint>(compute_binary_fingerprint(state, runtime_group_size));
+  const unsigned settings = variant_settings();
+  std::call_once(state.fingerprint_once[settings], [&] {
+    state.fingerprint[settings] =
+        std::make_shared<const BinaryFingerprint>(compute_binary_fingerprint(state, settings));
   });
-  return *state.fingerprint[runtime_group_size];
+  return *state.fingerprint[settings];
 }
 
 std::vector<std::byte> serialize_program_binary(const Executable& exe, bool linked_separable,
@@ -327,6 +334,9 @@ std::vector<std::byte> serialize_program_binary(const Executable& exe, bool link
     body.words(exe.runtime_variant->spirv);
     body.u32(exe.runtime_variant->push_constant_offset);
     body.u8(exe.runtime_variant->exact_only ? 1 : 0);
+    body.u32(exe.runtime_variant->literal_offset);
+    body.words(exe.runtime_variant->literal_values);
+    body.u8(exe.runtime_variant->stand_in ? 1 : 0);
   }
   body.u32(exe.stage_flags);
   body.u32(exe.subgroup_size);
@@ -413,6 +423,9 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
     variant.spirv = r.words();
     variant.push_constant_offset = r.u32();
     variant.exact_only = r.u8() != 0;
+    variant.literal_offset = r.u32();
+    variant.literal_values = r.words();
+    variant.stand_in = r.u8() != 0;
     exe.runtime_variant = std::move(variant);
   }
   exe.stage_flags = r.u32();

@@ -37,17 +37,17 @@ BinaryFingerprint binary_fingerprint(const DeviceState& state);  // the same, fo
 
 // Offsets of the header fields (docs/gl_shim.md, "Program binaries").
 struct ProgramBinaryHeader {
-  static constexpr size_t kMagic = 0;            // 8 bytes "BISMPRGB"
-  static constexpr size_t kFormatVersion = 8;    // u32
-  static constexpr size_t kDeviceUuid = 12;      // 16 bytes
-  static constexpr size_t kDriverUuid = 28;      // 16 bytes
-  static constexpr size_t kDriverVersion = 44;   // u32
-  static constexpr size_t kBismuthVersion = 48;  // 16 bytes
-  static constexpr size_t kTarget = 64;          // 16 bytes
-  static constexpr size_t kPayloadBytes = 80;    // u64
-  static constexpr size_t kPayloadHash = 88;     // 16 bytes: XXH3-128 of the payload
-  static constexpr size_t kSize = 104;           // the payload follows
-  static constexpr uint32_t kFormatVersionValue = 1;
+  static constexpr size_t kMagic = 0;                 // 8 bytes "BISMPRGB"
+  static constexpr size_t kFormatVersion = 8;         // u32
+  static constexpr size_t kDeviceUuid = 12;           // 16 bytes
+  static constexpr size_t kDriverUuid = 28;           // 16 bytes
+  static constexpr size_t kDriverVersion = 44;        // u32
+  static constexpr size_t kBismuthVersion = 48;       // 16 bytes
+  static constexpr size_t kTarget = 64;               // 16 bytes
+  static constexpr size_t kPayloadBytes = 80;         // u64
+  static constexpr size_t kPayloadHash = 88;          // 16 bytes: XXH3-128 of the payload
+  static constexpr size_t kSize = 104;                // the payload follows
+  static constexpr uint32_t kFormatVersionValue = 2;  // 2: the variant's hoisted literals
 };
 
 // The executable of a successfully linked GLSL / ARB_gl_spirv compute program as binary bytes.

@@ -89,13 +89,16 @@ Status instantiate(const LinkTarget& target, GLuint program_name, Executable& ex
   desc.stage_flags = exe.stage_flags;
   if (exe.runtime_variant) {
     desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
-        exe.runtime_variant->spirv, exe.runtime_variant->push_constant_offset, exe.runtime_variant->exact_only};
+        exe.runtime_variant->spirv,          exe.runtime_variant->push_constant_offset, exe.runtime_variant->exact_only,
+        exe.runtime_variant->literal_values, exe.runtime_variant->literal_offset,       exe.runtime_variant->stand_in};
   }
   auto shader = backend::Shader::create(*device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
   exe.shader = std::move(*shader);
   if (p.group_size == translator::GroupSize::Variable) {
     exe.prewarm = prewarm_variable_size(*device_state.cache, exe.shader, exe.subgroup_size);
+  } else if (exe.shader->runtime_variant() != nullptr) {
+    exe.prewarm = stand_in_ticket(*device_state.cache, exe.shader);
   }
 
   for (const translator::GlUniform& uniform : p.uniforms) {
@@ -155,8 +158,9 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   translator::GlLinkedProgram& p = exe->program;
 
   auto piped = spirv_patch::run_pipeline(
-      p.spirv,
-      translator::gl_program_pipeline(p, caps.compile_target, {.runtime_group_size = runtime_group_size_enabled()}));
+      p.spirv, translator::gl_program_pipeline(p, caps.compile_target,
+                                               {.runtime_group_size = runtime_group_size_enabled(),
+                                                .literals_to_push_constants = shared_variants_enabled()}));
   if (!piped) {
     const std::string& message = piped.error().message;
     switch (spirv_patch::failed_stage(piped.error())) {
@@ -177,14 +181,21 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   }
   p.spirv = std::move(piped->words);
   exe->entry_point = entry;
+  // A fixed size made specializable (for the stand-in variant): the pipelines specialise it at the program's size.
+  if (piped->group_size && p.group_size == translator::GroupSize::Fixed) p.size_spec_ids = piped->group_size->spec_ids;
 
   backend::ShaderDesc wave_desc;
   if (Status waves = commit_wave_size(target, program, *exe, wave_desc); !waves) return waves.error();
   exe->stage_flags = wave_desc.stage_flags;
   if (piped->runtime_group_size) {
     const spirv_patch::RuntimeGroupSizeVariant& variant = *piped->runtime_group_size;
-    exe->runtime_variant =
-        Executable::RuntimeVariant{variant.words, variant.report.push_constant_offset, variant.report.exact_only};
+    const bool stand_in = !variant.literals.values.empty() || p.group_size == translator::GroupSize::Fixed;
+    exe->runtime_variant = Executable::RuntimeVariant{variant.words,
+                                                      variant.report.push_constant_offset,
+                                                      variant.report.exact_only,
+                                                      variant.literals.push_constant_offset,
+                                                      variant.literals.values,
+                                                      stand_in};
   }
   if (Status made = instantiate(target, program.name, *exe); !made) return made.error();
   return exe;

@@ -19,11 +19,16 @@ bool runtime_group_size_enabled() {
   return env("BISMUTH_RUNTIME_GROUP_SIZE") != "0";
 }
 
+bool shared_variants_enabled() {
+  return env("BISMUTH_SHARED_VARIANTS") != "0";
+}
+
 void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped) {
   if (!piped.runtime_group_size) return;
   const spirv_patch::RuntimeGroupSizeVariant& variant = *piped.runtime_group_size;
-  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{variant.words, variant.report.push_constant_offset,
-                                                                  variant.report.exact_only};
+  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
+      variant.words,           variant.report.push_constant_offset,   variant.report.exact_only,
+      variant.literals.values, variant.literals.push_constant_offset, !variant.literals.values.empty()};
 }
 
 std::chrono::milliseconds prewarm_delay() {
@@ -33,19 +38,29 @@ std::chrono::milliseconds prewarm_delay() {
   return kDefaultPrewarmDelay;
 }
 
+std::unique_ptr<PrewarmTicket> stand_in_ticket(backend::PipelineCache& cache,
+                                               const std::shared_ptr<backend::Shader>& shader) {
+  if (!cache.has_workers()) return nullptr;
+  return std::make_unique<PrewarmTicket>(cache, std::vector<std::shared_ptr<const backend::Shader>>{shader});
+}
+
 std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cache,
                                                      const std::shared_ptr<backend::Shader>& shader,
                                                      uint32_t subgroup_size) {
   const backend::DeviceInfo& info = cache.device().info();
   const size_t count =
       backend::PipelineCache::parse_prewarm_setting(env("BISMUTH_PREWARM")).value_or(info.is_gpu() ? 64 : 0);
-  if (count == 0 || !cache.has_workers()) return nullptr;
+  if (!cache.has_workers()) return nullptr;
   std::shared_ptr<const backend::Shader> target = shader->runtime_variant() != nullptr
                                                       ? shader->runtime_variant_ref()
                                                       : std::shared_ptr<const backend::Shader>(shader);
-  std::vector<backend::GroupSize> sizes = backend::PipelineCache::default_prewarm_sizes(info, count);
-  cache.prewarm(target, std::move(sizes), subgroup_size, prewarm_delay());
-  return std::make_unique<PrewarmTicket>(cache, std::move(target));
+  if (count != 0) {
+    std::vector<backend::GroupSize> sizes = backend::PipelineCache::default_prewarm_sizes(info, count);
+    cache.prewarm(target, std::move(sizes), subgroup_size, prewarm_delay());
+  }
+  std::vector<std::shared_ptr<const backend::Shader>> shaders{target};
+  if (target.get() != shader.get()) shaders.push_back(shader);
+  return std::make_unique<PrewarmTicket>(cache, std::move(shaders));
 }
 
 }  // namespace bismuth::gl

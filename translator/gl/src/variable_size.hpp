@@ -19,6 +19,13 @@ namespace bismuth::gl {
 
 // Whether the pipeline builds the variant: BISMUTH_RUNTIME_GROUP_SIZE=0 turns it off (comparisons, debugging).
 bool runtime_group_size_enabled();
+// Whether the variant's integer literals become push constants, so programs from one template share its
+// pipelines: BISMUTH_SHARED_VARIANTS=0 turns it off (comparisons, debugging).
+bool shared_variants_enabled();
+// The two settings above as an index 0..3 (what the program binary fingerprint depends on).
+inline unsigned variant_settings() {
+  return (runtime_group_size_enabled() ? 1u : 0u) | (shared_variants_enabled() ? 2u : 0u);
+}
 
 // Sets desc.runtime_group_size from the pipeline's variant (whose words must outlive Shader::create). Without one
 // (the pass refused the module, or spirv-val refused the result) the program keeps per-size pipelines: never an
@@ -27,17 +34,21 @@ void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::Pipeli
 
 // Drops a program's queued prewarm compiles when its executable goes (glDeleteProgram, relink). The cache outlives
 // every executable (DeviceState outlives the share group's programs).
+// Also drops the exact-size compiles a stream queued for the program's own module while a shared variant stood in
+// (backend "Runtime group size").
 class PrewarmTicket {
  public:
-  PrewarmTicket(backend::PipelineCache& cache, std::shared_ptr<const backend::Shader> shader)
-      : cache_(&cache), shader_(std::move(shader)) {}
-  ~PrewarmTicket() { cache_->cancel_prewarm(*shader_, false); }
+  PrewarmTicket(backend::PipelineCache& cache, std::vector<std::shared_ptr<const backend::Shader>> shaders)
+      : cache_(&cache), shaders_(std::move(shaders)) {}
+  ~PrewarmTicket() {
+    for (const auto& shader : shaders_) cache_->cancel_prewarm(*shader, false);
+  }
   PrewarmTicket(const PrewarmTicket&) = delete;
   PrewarmTicket& operator=(const PrewarmTicket&) = delete;
 
  private:
   backend::PipelineCache* cache_;
-  std::shared_ptr<const backend::Shader> shader_;
+  std::vector<std::shared_ptr<const backend::Shader>> shaders_;
 };
 
 // How long after its link a program's prewarm may start: BISMUTH_PREWARM_DELAY_MS, else kDefaultPrewarmDelay. A
@@ -49,7 +60,12 @@ std::chrono::milliseconds prewarm_delay();
 
 // Queues background compiles of likely sizes for a variable-size program (its runtime variant when it has one).
 // BISMUTH_PREWARM=off|<n> (as for the layer); unset: the backend's default set on GPUs, none on CPU devices, whose
-// cores run the shaders themselves. Null when nothing was queued.
+// cores run the shaders themselves. Null when the cache has no background workers.
+// No prewarm (a fixed-size program with a stand-in variant runs at one size), only the ticket that drops the
+// compile of its exact-size pipeline when the program goes first. Null without background workers.
+std::unique_ptr<PrewarmTicket> stand_in_ticket(backend::PipelineCache& cache,
+                                               const std::shared_ptr<backend::Shader>& shader);
+
 std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cache,
                                                      const std::shared_ptr<backend::Shader>& shader,
                                                      uint32_t subgroup_size);

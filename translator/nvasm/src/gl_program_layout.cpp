@@ -19,7 +19,8 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.storage_bindings.resize(kMaxStorageIndex + 1);
   for (uint32_t k = 0; k <= kMaxStorageIndex; ++k) options.storage_bindings[k] = kGlStorageBindingBase + k;
   options.parameter_buffer_bindings.resize(kMaxParameterBuffers);
-  for (uint32_t a = 0; a < kMaxParameterBuffers; ++a) options.parameter_buffer_bindings[a] = kGlParameterBindingBase + a;
+  for (uint32_t a = 0; a < kMaxParameterBuffers; ++a)
+    options.parameter_buffer_bindings[a] = kGlParameterBindingBase + a;
   options.subgroup_size_32_available = target.subgroup_size_32;
   options.exact_float_mad = target.fma_through_double;
   options.int64_buffer_atomics = target.int64_buffer_atomics;
@@ -61,6 +62,9 @@ spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const 
   options.validate.reset();
   if (info.group_size_form == GroupSizeForm::Variable && choices.runtime_group_size) {
     options.runtime_group_size = spirv_patch::RuntimeGroupSizeOptions{};
+    if (choices.literals_to_push_constants) {
+      options.literals_to_push_constants = spirv_patch::LiteralsToPushConstantsOptions{};
+    }
   }
   return options;
 }

@@ -35,7 +35,8 @@ struct GlProgramLayout {
 GlProgramLayout gl_program_layout(const ProgramInfo& info);
 
 struct GlProgramPipelineChoices {
-  bool runtime_group_size = true;  // build the run-time group size variant of a variable-size program
+  bool runtime_group_size = true;          // build the run-time group size variant of a variable-size program
+  bool literals_to_push_constants = true;  // with the variant's integer literals as push constants (shared pipelines)
 };
 // The layout's bindings written into the assembled module, and for a variable group size the run-time variant.
 spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const GlProgramLayout& layout,
