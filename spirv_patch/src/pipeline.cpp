@@ -11,14 +11,16 @@ namespace {
 
 Error at(PipelineStage stage, const Error& error) { return Error{error.message, static_cast<int64_t>(stage)}; }
 
-// Step 7: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error.
-void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOptions& options, TargetEnv target) {
+// Step 7: the variant is an optimisation. A module spirv-val refuses is dropped with a note, never an error; without
+// a `target` the variant is trusted.
+void add_runtime_group_size(PipelineResult& result, const RuntimeGroupSizeOptions& options,
+                            std::optional<TargetEnv> target) {
   auto patched = workgroup_size_to_runtime(result.words, options);
   if (!patched) {
     result.runtime_group_size_note = patched.error().message;
     return;
   }
-  if (Status valid = validate(patched->words, target); !valid) {
+  if (Status valid = target ? validate(patched->words, *target) : Status{}; !valid) {
     result.runtime_group_size_note = "the run-time group size variant is invalid: " + valid.error().message;
     return;
   }
@@ -86,7 +88,10 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     }
   }
   if (options.runtime_group_size) {
-    add_runtime_group_size(result, *options.runtime_group_size, options.validate.value_or(TargetEnv::Vulkan1_1));
+    add_runtime_group_size(result, *options.runtime_group_size,
+                           options.validate_runtime_group_size
+                               ? std::optional(options.validate.value_or(TargetEnv::Vulkan1_1))
+                               : std::nullopt);
   }
   return result;
 }

@@ -17,7 +17,9 @@
 //                                    excludes steps 4 and 7 (run_pipeline refuses the combination)
 //   6. validate                      spirv-val for the target environment
 //   7. workgroup_size_to_runtime     a second module (variant) reading the logical size from push constants,
-//                                    derived from the validated result; dropped when spirv-val refuses it
+//                                    derived from the validated result; dropped when spirv-val refuses it (where
+//                                    validate_runtime_group_size asks; otherwise trusted: tests/spirv_patch holds the
+//                                    pass to spirv-val)
 #pragma once
 
 #include <cstdint>
@@ -50,6 +52,9 @@ struct PipelineOptions {
   // Validation of the main module; unset: not validated (the layer hands the application's module on as is).
   std::optional<TargetEnv> validate = TargetEnv::Vulkan1_1;
   std::optional<RuntimeGroupSizeOptions> runtime_group_size;
+  // spirv-val on the variant, for `validate`'s target (Vulkan 1.1 when unset); one it refuses is dropped. Off: the
+  // variant is trusted (the GL shim's release path, where spirv-val would cost more than the rest of a link).
+  bool validate_runtime_group_size = true;
 };
 
 // Where a run failed; the Error's code is the stage, so each caller words its message as its API requires.
