@@ -15,8 +15,9 @@ Error at(PipelineStage stage, const Error& error) {
 }
 
 // Steps 7 and 8: the variant is an optimisation. A module the passes or spirv-val refuse is dropped with a note,
-// never an error; literals that cannot be hoisted leave the variant as step 7 made it.
-void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, TargetEnv target) {
+// never an error; literals that cannot be hoisted leave the variant as step 7 made it. Without a `target` the variant
+// is trusted.
+void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, std::optional<TargetEnv> target) {
   auto module = Module::parse(result.words);
   if (!module) {
     result.runtime_group_size_note = module.error().message;
@@ -59,7 +60,7 @@ void add_runtime_group_size(PipelineResult& result, const PipelineOptions& optio
       variant.words = std::move(*compact);
     }
   }
-  if (Status valid = validate(variant.words, target); !valid) {
+  if (Status valid = target ? validate(variant.words, *target) : Status{}; !valid) {
     result.runtime_group_size_note = "the run-time group size variant is invalid: " + valid.error().message;
     return;
   }
@@ -127,7 +128,10 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     }
   }
   if (options.runtime_group_size) {
-    add_runtime_group_size(result, options, options.validate.value_or(TargetEnv::Vulkan1_1));
+    add_runtime_group_size(result, options,
+                           options.validate_runtime_group_size
+                               ? std::optional(options.validate.value_or(TargetEnv::Vulkan1_1))
+                               : std::nullopt);
   }
   return result;
 }

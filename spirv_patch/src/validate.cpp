@@ -8,6 +8,8 @@ namespace bismuth::spirv_patch {
 
 namespace {
 
+thread_local uint64_t t_validations = 0;  // validations_on_this_thread
+
 spv_target_env to_spv_env(TargetEnv env) {
   switch (env) {
     case TargetEnv::Vulkan1_0: return SPV_ENV_VULKAN_1_0;
@@ -48,7 +50,12 @@ uint32_t max_spirv_version(TargetEnv env) {
   return 0x00010000;
 }
 
+uint64_t validations_on_this_thread() {
+  return t_validations;
+}
+
 Status validate(std::span<const uint32_t> words, TargetEnv env) {
+  ++t_validations;
   spvtools::SpirvTools tools(to_spv_env(env));
   std::string diagnostics;
   tools.SetMessageConsumer([&diagnostics](spv_message_level_t, const char*, const spv_position_t& position,

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "bismuth/spirv_patch/module.hpp"
@@ -102,6 +103,28 @@ std::string preprocess(const std::string& source, const std::string& preamble) {
   // A preprocessing error leaves the rest expanded; the parse that follows reports it.
   shader.preprocess(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault, &expanded, includer);
   return expanded;
+}
+
+// What the GL-rules parse found: its diagnostics, its whole log (for a failure without one) and the default-block
+// uniforms' declared locations.
+struct GlCheckResult {
+  bool parsed = false;
+  std::vector<Diagnostic> diagnostics;
+  std::string log;
+  std::unordered_map<std::string, int> uniform_locations;
+};
+
+GlCheckResult gl_check(const std::string& source, const std::string& preamble) {
+  glslang::TShader shader(EShLangCompute);
+  const char* text = source.c_str();
+  configure_gl_check(shader, &text, preamble);
+  GlCheckResult result;
+  result.parsed = shader.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
+  result.log = shader.getInfoLog();
+  result.diagnostics = parse_glslang_log(result.log, source, kSourceName);
+  // The GL parse keeps default-block uniforms as variables of their own, with their location qualifiers.
+  if (result.parsed) result.uniform_locations = declared_uniform_locations(*shader.getIntermediate());
+  return result;
 }
 
 }  // namespace
@@ -231,26 +254,12 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     impl_->stack_bytes = std::max(impl_->stack_bytes, expanded.stack_bytes());
   }
 
-  // GL's rules: glslang as a GL front end reports what a GL driver reports (and rejects what its relaxed Vulkan
-  // mode would not catch before code generation).
-  std::unordered_map<std::string, int> uniform_locations;
-  {
-    glslang::TShader gl_check(EShLangCompute);
-    const char* text = check.source.c_str();
-    configure_gl_check(gl_check, &text, check_preamble);
-    const bool parsed = gl_check.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
-    std::vector<Diagnostic> gl_diagnostics = parse_glslang_log(gl_check.getInfoLog(), check.source, kSourceName);
-    diagnostics.insert(diagnostics.end(), gl_diagnostics.begin(), gl_diagnostics.end());
-    if (!parsed) {
-      if (!has_errors(diagnostics)) {
-        diagnostics.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, gl_check.getInfoLog()});
-      }
-      info_log_ = format_gl_info_log(diagnostics);
-      return;
-    }
-    // The GL parse keeps default-block uniforms as variables of their own, with their location qualifiers.
-    uniform_locations = declared_uniform_locations(*gl_check.getIntermediate());
-  }
+  // Two parses: GL's rules — glslang as a GL front end reports what a GL driver reports (and rejects what its
+  // relaxed Vulkan mode would not catch before code generation) — and the code-generating parse. They share nothing
+  // (each its own source, preamble and TShader), so the GL check runs on a side thread beside the other
+  // (large_stack.hpp, run_beside); its result is looked at first, as if it had run first.
+  GlCheckResult gl;
+  auto run_gl_check = [&] { gl = gl_check(check.source, check_preamble); };
 
   impl_->vulkan_source = std::move(vulkan.source);
   impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
@@ -259,13 +268,30 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   shader.setStrings(&text, 1);
   // GLSL ES: glslang's relaxed Vulkan rules lower atomicCounterIncrement / atomicCounterDecrement to arithmetic with
   // an int operand on the uint counter, which GLSL ES (no implicit conversions) rejects or turns into invalid
-  // SPIR-V. The GL check above already held the user's code to the ES rules, so the code-generating parse may
+  // SPIR-V. The GL check holds the user's code to the ES rules (and its failure wins), so the code-generating parse may
   // allow the conversions its own lowering needs.
   impl_->vulkan_preamble =
       impl_->preamble + (version.es ? "#extension GL_EXT_shader_implicit_conversions : enable\n" : "");
   impl_->target = options_.target;
   configure_relaxed_vulkan(shader, options_.target, impl_->vulkan_preamble);
-  if (!shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages)) {
+  bool generated = false;
+  if (Status checked =
+          run_beside(impl_->stack_bytes, run_gl_check,
+                     [&] { generated = shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages); });
+      !checked) {
+    throw std::runtime_error(checked.error().message);  // GlShader::compile makes it an internal error
+  }
+
+  diagnostics.insert(diagnostics.end(), gl.diagnostics.begin(), gl.diagnostics.end());
+  if (!gl.parsed) {
+    if (!has_errors(diagnostics)) {
+      diagnostics.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, gl.log});
+    }
+    info_log_ = format_gl_info_log(diagnostics);
+    impl_->shader.reset();
+    return;
+  }
+  if (!generated) {
     std::vector<Diagnostic> vk = parse_glslang_log(shader.getInfoLog(), impl_->vulkan_source, kSourceName);
     if (vk.empty()) vk.push_back({Diagnostic::Severity::Error, std::string(kSourceName), 1, 1, shader.getInfoLog()});
     diagnostics.insert(diagnostics.end(), vk.begin(), vk.end());
@@ -273,7 +299,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     return;
   }
   impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
-  impl_->declared_bindings.uniform_locations = std::move(uniform_locations);
+  impl_->declared_bindings.uniform_locations = std::move(gl.uniform_locations);
   info_log_ = format_gl_info_log(diagnostics);
   ok_ = true;
 }

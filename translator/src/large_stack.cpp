@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
@@ -98,6 +99,38 @@ size_t stack_bytes_left() {
   const auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   // Outside the thread's stack (a coroutine's or a signal stack): unknown, so none.
   return here > stack.low && here <= stack.high ? here - stack.low : 0;
+}
+
+Status run_beside(size_t stack_bytes, const std::function<void()>& beside, const std::function<void()>& work) {
+  // Twice what the work may need, at least the usual 8 MiB; deeper sources than that run one after the other.
+  constexpr size_t kSideStackBytes = size_t{8} << 20;
+  constexpr size_t kLargestSideStackBytes = size_t{64} << 20;
+  const size_t side_stack = std::max(kSideStackBytes, 2 * stack_bytes);
+  Job job{&beside, {}};
+  pthread_t thread;
+  bool started = false;
+  if (side_stack <= kLargestSideStackBytes) {
+    pthread_attr_t attr;
+    if (::pthread_attr_init(&attr) == 0) {
+      started = ::pthread_attr_setstacksize(&attr, side_stack) == 0 &&
+                ::pthread_create(&thread, &attr, thread_main, &job) == 0;
+      ::pthread_attr_destroy(&attr);
+    }
+  }
+  if (!started) {
+    work();
+    job.error = run_catching(beside);
+  } else {
+    try {
+      work();
+    } catch (...) {
+      ::pthread_join(thread, nullptr);
+      throw;
+    }
+    ::pthread_join(thread, nullptr);
+  }
+  if (!job.error.empty()) return fail(std::move(job.error));
+  return {};
 }
 
 Status run_with_stack(size_t stack_bytes, const std::function<void()>& work) {

@@ -8,6 +8,7 @@
 using namespace bismuth::gltest;
 
 TEST_CASE("bismuthCreateContextOnVulkan works on the port's own VkDevice and queue, and leaves them to the port") {
+  setenv("BISMUTH_VALIDATION", "1", 0);  // spirv-val on the program's link too (the port's device has the layer)
   bismuth::test::ValidatedVulkan vk;
   const auto& info = vk.selected_device();
   uint32_t count = 0;

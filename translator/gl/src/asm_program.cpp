@@ -18,6 +18,7 @@
 
 #include "bismuth/nvasm/gl_program_layout.hpp"
 #include "bismuth/spirv_patch/pipeline.hpp"
+#include "device_state.hpp"
 #include "gl_internal.hpp"
 
 namespace bismuth::gl {
@@ -143,7 +144,11 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
 // GL_PROGRAM_ERROR_STRING_ARB / GL_PROGRAM_ERROR_POSITION_ARB report.
 Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::string_view source) {
   const Caps& c = ctx->caps;
-  const nvasm::AssembleOptions options = nvasm::gl_assemble_options(c.compile_target);
+  nvasm::AssembleOptions options = nvasm::gl_assemble_options(c.compile_target);
+  // As for GLSL links (program_link.cpp): the assembler's output and the run-time variant meet spirv-val only where
+  // validation is asked for (every GL test asks; the assembler's tests validate everything it emits).
+  const bool validate = validation_requested();
+  options.validate = validate;
   auto program = nvasm::assemble(source, options);
   if (!program) return program.error();
   const nvasm::ProgramInfo& info = program->info;
@@ -221,10 +226,12 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->local_binding = layout.local_binding;
   exe->env_binding = layout.env_binding;
   const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
-  auto piped = spirv_patch::run_pipeline(
-      program->spirv, nvasm::gl_program_pipeline(info, layout,
-                                                {.runtime_group_size = runtime_group_size_enabled(),
-                                                 .literals_to_push_constants = shared_variants_enabled()}));
+  spirv_patch::PipelineOptions pipeline =
+      nvasm::gl_program_pipeline(info, layout,
+                                 {.runtime_group_size = runtime_group_size_enabled(),
+                                  .literals_to_push_constants = shared_variants_enabled()});
+  pipeline.validate_runtime_group_size = validate;
+  auto piped = spirv_patch::run_pipeline(program->spirv, pipeline);
   if (!piped) return load_error(source, 0, "internal: " + piped.error().message);
   backend::ShaderDesc desc;
   desc.layout.bindings.assign(layout.storage_buffer_count(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);

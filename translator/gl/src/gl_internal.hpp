@@ -203,6 +203,9 @@ struct Executable {
     bool stand_in = false;
   };
   std::optional<RuntimeVariant> runtime_variant;
+  // Modules spirv-val checked while this executable was linked from source (BISMUTH_VALIDATION=1; a debug context
+  // is told, parallel_compile.cpp).
+  uint32_t spirv_validations = 0;
   std::vector<Location> locations;
   std::unordered_map<std::string, GLint> location_by_name;
   // The default uniform block: CPU copy written by glUniform*, uploaded in stream order when dirty.

@@ -38,6 +38,19 @@ CompileOutcome failed_compile(std::string log) {
   return out;
 }
 
+// KHR_debug id of the note that spirv-val checked a linked program (GL_DEBUG_SOURCE_SHADER_COMPILER; the program
+// cache's are 0x7B10..0x7B12).
+constexpr GLuint kSpirvValidatedId = 0x7B13;
+
+// A debug context hears which links ran spirv-val (BISMUTH_VALIDATION=1): a release link runs none.
+void note_spirv_validation(LinkOutcome& out, GLuint program) {
+  if (!out.exe || (*out.exe)->spirv_validations == 0) return;
+  out.messages.push_back({kSpirvValidatedId, GL_DEBUG_SEVERITY_LOW,
+                          "program " + std::to_string(program) + ": spirv-val checked " +
+                              std::to_string((*out.exe)->spirv_validations) + " SPIR-V module(s) of the link",
+                          true});
+}
+
 LinkOutcome failed_link(std::string log, bool separable) {
   LinkOutcome out;
   out.exe = fail(std::move(log));
@@ -179,6 +192,7 @@ void link_program(Context* ctx, ProgramObject& p) {
           out.exe = link_from_source(target, *snapshot, *shared_lookup);
           out.separable = snapshot->separable;
           out.messages = shared_lookup->messages;
+          note_spirv_validation(out, snapshot->name);
           return out;
         },
         [separable](const char* why) { return failed_link(why, separable); });
@@ -196,6 +210,7 @@ void link_program(Context* ctx, ProgramObject& p) {
   if (out.exe && !has_graphics_stage(p)) front_milestone(g_front_linked, backend::DriverMilestone::FirstFrontLink);
   out.separable = p.separable;
   out.messages = std::move(lookup.messages);
+  note_spirv_validation(out, p.name);
   apply(p, out);
   emit_deferred_messages(ctx, out.messages);
 }

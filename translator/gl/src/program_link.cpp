@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "bismuth/spirv_patch/pipeline.hpp"
+#include "bismuth/spirv_patch/validate.hpp"
 #include "bismuth/translator/gl_program_pipeline.hpp"
+#include "device_state.hpp"
 #include "gl_spirv.hpp"
 #include "graphics_program.hpp"
 #include "num_waves.hpp"
@@ -157,10 +159,20 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   exe->program = std::move(*linked);
   translator::GlLinkedProgram& p = exe->program;
 
-  auto piped = spirv_patch::run_pipeline(
-      p.spirv, translator::gl_program_pipeline(p, caps.compile_target,
-                                               {.runtime_group_size = runtime_group_size_enabled(),
-                                                .literals_to_push_constants = shared_variants_enabled()}));
+  spirv_patch::PipelineOptions pipeline = translator::gl_program_pipeline(
+      p, caps.compile_target,
+      {.runtime_group_size = runtime_group_size_enabled(), .literals_to_push_constants = shared_variants_enabled()});
+  // spirv-val on GLSL and HLSL programs only where validation is asked for (BISMUTH_VALIDATION=1, as in every GL
+  // test): it would cost more than the rest of the link, for words glslang and the passes made (each held to
+  // spirv-val by the tests). An ARB_gl_spirv module is the application's: always validated, never handed to the
+  // driver unchecked.
+  const uint64_t validations_before = spirv_patch::validations_on_this_thread();
+  if (spirv_shader == nullptr && !validation_requested()) {
+    pipeline.validate.reset();
+    pipeline.validate_runtime_group_size = false;
+  }
+  auto piped = spirv_patch::run_pipeline(p.spirv, pipeline);
+  exe->spirv_validations = static_cast<uint32_t>(spirv_patch::validations_on_this_thread() - validations_before);
   if (!piped) {
     const std::string& message = piped.error().message;
     switch (spirv_patch::failed_stage(piped.error())) {

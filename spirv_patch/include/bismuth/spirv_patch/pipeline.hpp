@@ -17,7 +17,9 @@
 //                                    excludes steps 4 and 7 (run_pipeline refuses the combination)
 //   6. validate                      spirv-val for the target environment
 //   7. workgroup_size_to_runtime     a second module (variant) reading the logical size from push constants,
-//                                    derived from the validated result; dropped when spirv-val refuses it
+//                                    derived from the validated result; dropped when spirv-val refuses it (where
+//                                    validate_runtime_group_size asks; otherwise trusted: tests/spirv_patch holds the
+//                                    pass to spirv-val)
 //   8. literals_to_push_constants    on the variant only: its integer literals follow the logical size in the push
 //                                    constants, so the variants of programs that differ only in literals are the
 //                                    same words and share pipelines; the main module keeps them (the backend's
@@ -57,6 +59,9 @@ struct PipelineOptions {
   std::optional<RuntimeGroupSizeOptions> runtime_group_size;
   // Step 8 (with step 7 only); its push_constant_offset is ignored: the literals go right after the logical size.
   std::optional<LiteralsToPushConstantsOptions> literals_to_push_constants;
+  // spirv-val on the variant, for `validate`'s target (Vulkan 1.1 when unset); one it refuses is dropped. Off: the
+  // variant is trusted (the GL shim's release path, where spirv-val would cost more than the rest of a link).
+  bool validate_runtime_group_size = true;
 };
 
 // Where a run failed; the Error's code is the stage, so each caller words its message as its API requires.

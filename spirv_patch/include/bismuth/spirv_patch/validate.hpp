@@ -14,6 +14,10 @@ namespace bismuth::spirv_patch {
 // the word offset of the offending instruction when the validator gives one.
 Status validate(std::span<const uint32_t> words, TargetEnv env);
 
+// How many modules validate checked on the calling thread so far: lets a caller say whether a piece of its work ran
+// spirv-val (the GL shim's debug output after a link, which its tests read).
+uint64_t validations_on_this_thread();
+
 // SPIR-V assembly text of `words` (SPIRV-Tools' disassembler, friendly names, no header comment).
 Expected<std::string> disassemble(std::span<const uint32_t> words);
 
