@@ -60,7 +60,7 @@ constexpr auto kRecordEncoded = record_table(RecordedCommands{});
 }  // namespace
 
 CommandRecorder::CommandRecorder(Device& device, bool threaded, size_t ring_bytes)
-    : device_(device), vk_(device.vk()), threaded_(threaded) {
+    : device_(device), vk_(device.vk()), threaded_(threaded), direct_(!threaded) {
   if (!threaded_) return;
   capacity_ = std::bit_ceil(std::max<size_t>(ring_bytes, size_t(64) << 10));
   mask_ = capacity_ - 1;
@@ -79,7 +79,9 @@ void CommandRecorder::stop_thread_for_exit() {
   publish_now();
   thread_.join();
   threaded_ = false;
-  inline_target_ = replay_target_;  // the command buffer the thread recorded into (visible after the join)
+  // The command buffer the thread recorded into (visible after the join), unless this thread records its own.
+  if (!direct_) inline_target_ = replay_target_;
+  direct_ = true;
 }
 
 // ---- producer side ----
@@ -161,8 +163,21 @@ void CommandRecorder::target(VkCommandBuffer commands) {
     inline_target_ = commands;
     return;
   }
+  direct_ = false;
   const TargetEntry entry{commands};
   std::memcpy(reserve(uint32_t(Control::Target), sizeof entry), &entry, sizeof entry);
+}
+
+void CommandRecorder::target_inline(VkCommandBuffer commands) {
+  // Nothing encoded names `commands`: the thread may still replay earlier batches, into their own buffers.
+  inline_target_ = commands;
+  direct_ = true;
+}
+
+void CommandRecorder::hand_over() {
+  if (!threaded_ || !direct_) return;
+  target(inline_target_);  // what this thread recorded happens before the thread's first command (release/acquire)
+  publish_now();
 }
 
 // ---- recording thread ----

@@ -50,11 +50,21 @@ class CommandRecorder {
 
   // The command buffer later commands go to (already begun by the caller).
   void target(VkCommandBuffer commands);
+  // Threaded recorders: `commands` (already begun) is recorded by the calling thread itself, as an inline recorder
+  // records, until hand_over() or the end of the batch. A stream whose batches are small and waited for (a program
+  // made, dispatched, read back) then pays neither the hand-over to the thread nor the wait for its replay before
+  // each submission; the caller ends and submits such a batch itself. Inline recorders: the same as target().
+  void target_inline(VkCommandBuffer commands);
+  // Whether commands go straight into the command buffer now (an inline recorder, or an inline batch).
+  bool recording_inline() const { return direct_; }
+  // Threaded: the rest of the current inline batch goes to the recording thread, which continues the same command
+  // buffer (handed over through the ring like a target()). No-op otherwise.
+  void hand_over();
   // Records one command (recorded_commands.hpp) into the target: inline, a branch over its direct vkCmd* call;
   // threaded, encoded into the ring (no allocation) for the recording thread to record the same way.
   template <class Command>
   void record(const Command& command) {
-    if (!threaded_) {
+    if (direct_) {
       command.record(vk_, inline_target_);
     } else {
       encode(command);
@@ -117,6 +127,7 @@ class CommandRecorder {
   Device& device_;
   const DeviceFunctions& vk_;
   bool threaded_;  // false once the thread was stopped for exit
+  bool direct_;    // !threaded_, or a batch target_inline() started and hand_over() did not pass on
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
   VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
 

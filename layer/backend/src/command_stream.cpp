@@ -156,7 +156,11 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     free_.push_back(std::move(batch));
     return ok.error();
   }
-  recorder_->target(batch->commands);
+  if (inline_next_batch_ && options_.inline_batch_dispatches != 0) {
+    recorder_->target_inline(batch->commands);
+  } else {
+    recorder_->target(batch->commands);
+  }
   current_ = std::move(batch);
   reset_binding_state();
   return current_.get();
@@ -189,7 +193,10 @@ Expected<uint64_t> CommandStream::flush() {
                                 VK_ACCESS_HOST_READ_BIT});
   }
   Expected<uint64_t> value = last_value_;
-  if (recorder_->threaded()) {
+  // Small batches (a program loop's dispatch and readback) are recorded by this thread; a batch that grew past
+  // StreamOptions::inline_batch_dispatches was handed to the recording thread, and so is the next one (a stream).
+  inline_next_batch_ = batch->dispatches < options_.inline_batch_dispatches;
+  if (!recorder_->recording_inline()) {
     // The value is reserved now, in order; the recording thread ends and submits the command buffer once it
     // replayed it (CommandRecorder::submit), while this thread goes on with the next batch.
     value = device_->reserve();
@@ -199,6 +206,7 @@ Expected<uint64_t> CommandStream::flush() {
       recorder_->drain();  // the batch is recycled below: nothing may still record into it
     }
   } else {
+    if (recorder_->threaded()) ++stats_.inline_batches;
     Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, batch->commands);
     value = ended ? device_->submit(std::span<const VkCommandBuffer>(&batch->commands, 1))
                   : Expected<uint64_t>(ended.error());

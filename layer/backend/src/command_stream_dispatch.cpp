@@ -303,6 +303,8 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   readonly_repeat_ = gl_barriers_ || read_only;
   ++stats_.dispatches;
   ++batch->dispatches;
+  if (batch->dispatches == options_.inline_batch_dispatches) [[unlikely]]
+    recorder_->hand_over();
   if (timed) {
     recorder_->record(
         CmdWriteTimestamp{batch->query_pool, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->pairs_used * 2 + 1});

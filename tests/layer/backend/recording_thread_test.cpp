@@ -25,7 +25,9 @@ struct Push {
   uint32_t add;
 };
 
-std::unique_ptr<CommandStream> make_threaded_stream(Device& device, PipelineCache& cache, StreamOptions options = {}) {
+// Every batch on the thread (no inline batches), unless the test asks for them.
+std::unique_ptr<CommandStream> make_threaded_stream(Device& device, PipelineCache& cache,
+                                                    StreamOptions options = {.inline_batch_dispatches = 0}) {
   options.recording = RecordingMode::Thread;
   auto stream = CommandStream::create(device, cache, options);
   if (!stream) FAIL(stream.error().message);
@@ -113,8 +115,9 @@ TEST_CASE("The recording thread's ring wraps around without losing or reordering
     auto cache = test::make_cache(*device);
     // One batch for everything and the smallest ring (64 KiB), so that it wraps many times before the first
     // submission.
-    auto stream =
-        make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 1u << 20, .recording_ring_bytes = 1});
+    auto stream = make_threaded_stream(
+        *device, *cache,
+        {.max_dispatches_per_batch = 1u << 20, .recording_ring_bytes = 1, .inline_batch_dispatches = 0});
     auto shader = test::make_add_shader(*device);
     constexpr uint32_t n = 64;
     auto x = test::make_buffer(*device, n);
@@ -183,7 +186,7 @@ TEST_CASE("GPU timestamps work with a recording thread", "[vulkan][concurrency]"
   {
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
-    auto stream = make_threaded_stream(*device, *cache, {.timestamp_pairs_per_batch = 4});
+    auto stream = make_threaded_stream(*device, *cache, {.timestamp_pairs_per_batch = 4, .inline_batch_dispatches = 0});
     auto shader = test::make_spin_shader(*device);
     auto out = test::make_buffer(*device, 64);
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
@@ -216,7 +219,7 @@ TEST_CASE("With a recording thread flush() hands the submission to the thread an
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
     // Tiny batches: most flushes return while the thread still replays earlier ones.
-    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 3});
+    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 3, .inline_batch_dispatches = 0});
     auto shader = test::make_add_shader(*device);
     constexpr uint32_t n = 64;
     auto x = test::make_buffer(*device, n);
@@ -438,7 +441,7 @@ TEST_CASE("Device lost in a submission on the recording thread: waiters end, eve
   {
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
-    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 4});
+    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 4, .inline_batch_dispatches = 0});
     const AddJob job(*device, 1);
     const DispatchInfo& info = job.info;
     REQUIRE_OK(stream->dispatch(info));
@@ -499,6 +502,67 @@ TEST_CASE("Timestamps of a batch whose submission failed on the recording thread
     auto ok = stream->elapsed_ns(timed);
     REQUIRE(ok);
     CHECK(*ok >= 0.0);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("With a recording thread, small batches are recorded by the caller and a growing one is handed over",
+          "[vulkan][concurrency]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_threaded_stream(*device, *cache, StreamOptions{.inline_batch_dispatches = 8});
+    const AddJob job(*device, 5);
+    REQUIRE_OK(stream->fill(*job.a, 0, VK_WHOLE_SIZE, 10));
+    // A program loop: dispatch, read back — each batch small and waited for, recorded and submitted here.
+    for (uint32_t round = 0; round < 3; ++round) {
+      REQUIRE_OK(stream->dispatch(job.info));
+      for (uint32_t word : read_words(*stream, *job.b, AddJob::n)) REQUIRE(word == 15);
+    }
+    CHECK(stream->stats().inline_batches == 3);
+    // A stream: the batch reaches 8 dispatches and the thread records the rest of the same command buffer, in
+    // order after what this thread recorded (b = a + 5 after a was refilled with 20 mid-batch).
+    for (uint32_t i = 0; i < 20; ++i) {
+      if (i == 12) REQUIRE_OK(stream->fill(*job.a, 0, VK_WHOLE_SIZE, 20));
+      REQUIRE_OK(stream->dispatch(job.info));
+    }
+    for (uint32_t word : read_words(*stream, *job.b, AddJob::n)) REQUIRE(word == 25);
+    CHECK(stream->stats().inline_batches == 3);
+    // After a large batch the next one starts on the thread; after a small one, here again.
+    REQUIRE_OK(stream->dispatch(job.info));
+    REQUIRE_OK(stream->finish());
+    CHECK(stream->stats().inline_batches == 3);
+    REQUIRE_OK(stream->dispatch(job.info));
+    REQUIRE_OK(stream->finish());
+    CHECK(stream->stats().inline_batches == 4);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A submission that fails for a batch recorded by the caller is reported by its flush",
+          "[vulkan][concurrency]") {
+  const char* call = GENERATE("vkQueueSubmit", "vkEndCommandBuffer");
+  CAPTURE(call);
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_threaded_stream(*device, *cache, StreamOptions{});
+    const AddJob job(*device, 5);
+    REQUIRE_OK(stream->fill(*job.a, 0, VK_WHOLE_SIZE, 10));
+    REQUIRE_OK(stream->finish());
+    REQUIRE_OK(stream->dispatch(job.info));
+    device->inject_fault(VK_ERROR_OUT_OF_DEVICE_MEMORY, call);
+    auto value = stream->flush();
+    REQUIRE_FALSE(value);
+    CHECK(is_out_of_memory(value.error()));
+    CHECK_THAT(value.error().message, Catch::Contains(call));
+    CHECK_FALSE(device->lost());
+    // The stream and the device go on working.
+    REQUIRE_OK(stream->dispatch(job.info));
+    for (uint32_t word : read_words(*stream, *job.b, AddJob::n)) REQUIRE(word == 15);
+    REQUIRE_OK(stream->finish());
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }

@@ -96,6 +96,12 @@ struct StreamOptions {
   // stream must fit: 8 MiB holds ~350,000 bare dispatches (24 bytes each; 1 MiB made issue 17's stream of 100,000
   // wait for the thread). Rounded up to a power of two, at least 64 KiB.
   size_t recording_ring_bytes = size_t(8) << 20;
+  // RecordingMode::Thread: batches of fewer than `inline_batch_dispatches` dispatches are recorded by the caller,
+  // which ends and submits them itself: a batch that is waited for as soon as it is submitted (a program loop's
+  // upload, dispatch and readback) then waits for no thread. The next batch starts inline after a batch this
+  // small; a batch that reaches it is handed to the thread for the rest, and the next starts there (a stream).
+  // 0: every batch goes to the thread.
+  uint32_t inline_batch_dispatches = 32;
 };
 
 struct StreamStats {
@@ -108,6 +114,9 @@ struct StreamStats {
   // are one command, and the host barrier that ends a batch with writes is one more.
   uint64_t barrier_commands = 0;
   uint64_t submissions = 0;
+  // Of those, batches a stream with a recording thread recorded and submitted on the calling thread
+  // (StreamOptions::inline_batch_dispatches).
+  uint64_t inline_batches = 0;
   // Dispatches that ran a runtime-group-size pipeline (Shader::runtime_variant): chosen by total invocations.
   uint64_t runtime_size_dispatches = 0;
   // Of those, dispatches that ran on a larger pipeline (L > x*y*z, the surplus invocations return at once) while
@@ -277,6 +286,7 @@ class CommandStream {
   // Gl only: dispatches' accesses, which only transfers, indirect reads, readbacks and maps must wait for.
   HazardTracker shader_accesses_;
   const bool gl_barriers_;
+  bool inline_next_batch_ = true;  // StreamOptions::inline_batch_dispatches
   // Explicit requests not yet recorded: recorded before the next command, merged with its barrier.
   BarrierScope pending_barrier_;
   PipelineFrontTable front_;
