@@ -155,8 +155,9 @@ std::optional<FrontOutput> glsl_front(const CompileOptions& options, std::span<c
   out.variable_size =
       program.group_size == translator::GroupSize::Variable || program.group_size == translator::GroupSize::NumWaves;
   out.num_waves = program.num_waves;
-  out.pipeline =
-      translator::gl_program_pipeline(program, device, {.runtime_group_size = !options.runtime_output.empty()});
+  // The variant always, as the GL shim builds it: for a fixed size it also decides the main module's words (the
+  // size becomes specializable), which must not depend on whether --runtime-output asks for the variant.
+  out.pipeline = translator::gl_program_pipeline(program, device, {.runtime_group_size = true});
   out.words = std::move(program.spirv);
   return out;
 }
@@ -220,8 +221,7 @@ std::optional<FrontOutput> assembly_front(const CompileOptions& options, const s
   const nvasm::GlProgramLayout layout = nvasm::gl_program_layout(assembled->info);
   FrontOutput out;
   out.variable_size = assembled->info.group_size_form == nvasm::GroupSizeForm::Variable;
-  out.pipeline =
-      nvasm::gl_program_pipeline(assembled->info, layout, {.runtime_group_size = !options.runtime_output.empty()});
+  out.pipeline = nvasm::gl_program_pipeline(assembled->info, layout, {.runtime_group_size = true});
   out.words = std::move(assembled->spirv);
   return out;
 }

@@ -333,7 +333,9 @@ Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInf
                 " bytes of push constants overlap the runtime group size at offset " + std::to_string(offset));
   }
   const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
-  const std::span<const uint32_t> literals = variant.runtime_literals();
+  // The program's own literals (a shared variant serves several programs).
+  const Shader& program = info.shader->runtime_variant() == &variant ? *info.shader : variant;
+  const std::span<const uint32_t> literals = program.runtime_literals();
   const size_t literal_offset = variant.runtime_literal_offset();
   const size_t literal_bytes = literals.size_bytes();
   const size_t end = literals.empty() ? offset + 12 : literal_offset + literal_bytes;

@@ -93,7 +93,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   VkPhysicalDeviceShaderSubgroupExtendedTypesFeatures extended_types{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SUBGROUP_EXTENDED_TYPES_FEATURES};
-  VkPhysicalDeviceShaderAtomicInt64Features atomic_int64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  VkPhysicalDeviceShaderAtomicInt64Features atomic_int64{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT atomic_float2{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   VkPhysicalDeviceShaderClockFeaturesKHR clock{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CLOCK_FEATURES_KHR};
@@ -280,7 +281,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
 
   auto vk = DeviceFunctions::load(self->vki_.vkGetDeviceProcAddr, self->device_);
   if (!vk) {
-    auto destroy = reinterpret_cast<PFN_vkDestroyDevice>(self->vki_.vkGetDeviceProcAddr(self->device_, "vkDestroyDevice"));
+    auto destroy =
+        reinterpret_cast<PFN_vkDestroyDevice>(self->vki_.vkGetDeviceProcAddr(self->device_, "vkDestroyDevice"));
     if (destroy != nullptr) destroy(self->device_, nullptr);
     self->device_ = VK_NULL_HANDLE;
     return vk.error();
@@ -339,7 +341,8 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
   bool dedicated = false;
   for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
     const VkMemoryPropertyFlags flags = m.memoryTypes[i].propertyFlags;
-    if ((flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) dedicated = true;
+    if ((flags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) && !(flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT))
+      dedicated = true;
   }
   self->uses_staging_ = options.memory == MemoryStrategy::DeviceLocalWithStaging ||
                         (options.memory == MemoryStrategy::Automatic && dedicated);
@@ -525,7 +528,8 @@ Expected<uint64_t> Device::submit(std::span<const VkCommandBuffer> command_buffe
 
 uint64_t Device::completed() {
   uint64_t value = 0;
-  if (timeline_ == VK_NULL_HANDLE || lost() || vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
+  if (timeline_ == VK_NULL_HANDLE || lost() ||
+      vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
     return completed_.load(std::memory_order_acquire);
   }
   uint64_t previous = completed_.load(std::memory_order_relaxed);
@@ -536,7 +540,8 @@ uint64_t Device::completed() {
 
 Status Device::wait(uint64_t value, uint64_t timeout_ns) {
   if (lost()) return lost_error();
-  if (value > last_submitted()) return fail("Device::wait: timeline value " + std::to_string(value) + " was never submitted");
+  if (value > last_submitted())
+    return fail("Device::wait: timeline value " + std::to_string(value) + " was never submitted");
   if (value > queued_.load(std::memory_order_acquire)) {
     // Reserved, not submitted yet (a recording thread submits it): wait for the submission first. It always
     // settles (reserve()), and marks the device lost when nothing can signal the value.
@@ -580,6 +585,25 @@ void Device::defer(uint64_t value, std::function<void()> destroy) {
   }
 }
 
+std::shared_ptr<Shader> Device::shared_variant(std::pair<uint64_t, uint64_t> key) {
+  std::lock_guard lock(shared_variants_mutex_);
+  auto it = shared_variants_.find(key);
+  return it == shared_variants_.end() ? nullptr : it->second.lock();
+}
+
+std::shared_ptr<Shader> Device::share_variant(std::pair<uint64_t, uint64_t> key, std::shared_ptr<Shader> variant) {
+  std::lock_guard lock(shared_variants_mutex_);
+  std::weak_ptr<Shader>& slot = shared_variants_[key];
+  if (std::shared_ptr<Shader> existing = slot.lock()) return existing;
+  slot = variant;
+  // Entries of variants that are gone: swept whenever the map has doubled since the last sweep.
+  if (shared_variants_.size() > 2 * std::max<size_t>(shared_variants_pruned_at_, 64)) {
+    std::erase_if(shared_variants_, [](const auto& entry) { return entry.second.expired(); });
+    shared_variants_pruned_at_ = shared_variants_.size();
+  }
+  return variant;
+}
+
 void Device::collect() {
   if (earliest_deferred_.load(std::memory_order_relaxed) > completed_.load(std::memory_order_acquire)) return;
   const uint64_t done = completed();
@@ -596,7 +620,9 @@ void Device::collect() {
   for (auto& destroy : due) destroy();
 }
 
-void Device::drain_after_loss() { wait_signalled(2'000'000'000); }
+void Device::drain_after_loss() {
+  wait_signalled(2'000'000'000);
+}
 
 size_t Device::deferred_count() const {
   std::lock_guard lock(deferred_mutex_);

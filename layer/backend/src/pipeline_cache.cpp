@@ -40,7 +40,8 @@ PipelineKey PipelineKey::make(const PipelineRequest& request) {
   key.spirv = shader.spirv_hash();
   key.entry_point = shader.entry_point_hash();
   key.layout = shader.layout_identity();
-  if (!request.spec_values.empty()) key.spec_values = hash128(request.spec_values.data(), request.spec_values.size_bytes());
+  if (!request.spec_values.empty())
+    key.spec_values = hash128(request.spec_values.data(), request.spec_values.size_bytes());
   key.group[0] = request.size.x;
   key.group[1] = request.size.y;
   key.group[2] = request.size.z;
@@ -82,7 +83,8 @@ CachedPipeline::~CachedPipeline() {
   if (pipeline_ == VK_NULL_HANDLE || graveyard_->device == nullptr) return;
   Device* device = device_;
   VkPipeline pipeline = pipeline_;
-  device->defer(last_use(), [device, pipeline] { device->vk().vkDestroyPipeline(device->handle(), pipeline, nullptr); });
+  device->defer(last_use(),
+                [device, pipeline] { device->vk().vkDestroyPipeline(device->handle(), pipeline, nullptr); });
 }
 
 void CachedPipeline::mark_used(uint64_t value) const {
@@ -308,7 +310,7 @@ Expected<PipelineRef> PipelineCache::get_or_compile(const PipelineKey& key, cons
 }
 
 Expected<std::shared_ptr<CachedPipeline>> PipelineCache::lookup_shared(const PipelineKey& key,
-                                                                     const PipelineRequest& request) {
+                                                                       const PipelineRequest& request) {
   if (device_->lost()) return device_->lost_error();
   Shard& shard = shards_[key.hash % kShards];
   std::shared_ptr<CachedPipeline> entry;
@@ -378,9 +380,9 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
   if (size.x == 0 || size.y == 0 || size.z == 0 || size.x > info.max_compute_work_group_size[0] ||
       size.y > info.max_compute_work_group_size[1] || size.z > info.max_compute_work_group_size[2] ||
       uint64_t(size.x) * size.y * size.z > info.max_compute_work_group_invocations) {
-    result = fail("workgroup size " + std::to_string(size.x) + "x" + std::to_string(size.y) + "x" +
-                  std::to_string(size.z) + " is outside the device limits (maxComputeWorkGroupSize, " +
-                  "maxComputeWorkGroupInvocations)");
+    result =
+        fail("workgroup size " + std::to_string(size.x) + "x" + std::to_string(size.y) + "x" + std::to_string(size.z) +
+             " is outside the device limits (maxComputeWorkGroupSize, " + "maxComputeWorkGroupInvocations)");
   }
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo subgroup{
       VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_REQUIRED_SUBGROUP_SIZE_CREATE_INFO};
@@ -397,6 +399,15 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
       result = fail("workgroup too large for maxComputeWorkgroupSubgroups at subgroup size " + std::to_string(s));
     }
     subgroup.requiredSubgroupSize = s;
+  }
+  VkShaderModule module = VK_NULL_HANDLE;
+  if (result) {
+    auto made = shader.module();
+    if (made) {
+      module = *made;
+    } else {
+      result = made.error();
+    }
   }
   if (result) {
     // The shader's fixed specialization constants first (their offsets stay valid), then the group size.
@@ -421,7 +432,7 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
     create.stage.flags = shader.stage_flags();
     create.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     create.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    create.stage.module = shader.module();
+    create.stage.module = module;
     create.stage.pName = shader.entry_point().c_str();
     create.stage.pSpecializationInfo = &specialization;
     if (request.subgroup_size != 0) create.stage.pNext = &subgroup;
@@ -461,9 +472,9 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
   if (!result) {
     compile_failures_.fetch_add(1, std::memory_order_relaxed);
     entry.error_ = result.error();
-    entry.error_.message = "compiling " + (shader.name().empty() ? std::string("a shader") : shader.name()) +
-                           " at " + std::to_string(size.x) + "x" + std::to_string(size.y) + "x" +
-                           std::to_string(size.z) + ": " + entry.error_.message;
+    entry.error_.message = "compiling " + (shader.name().empty() ? std::string("a shader") : shader.name()) + " at " +
+                           std::to_string(size.x) + "x" + std::to_string(size.y) + "x" + std::to_string(size.z) + ": " +
+                           entry.error_.message;
     entry.state_.store(CachedPipeline::Failed, std::memory_order_release);
     entry.state_.notify_all();
     return entry.error_;
@@ -559,10 +570,12 @@ std::optional<size_t> PipelineCache::parse_prewarm_setting(std::string_view valu
   return std::stoul(std::string(value));  // digits only, at most 6: cannot throw
 }
 
-bool PipelineCache::has_workers() const { return prewarm_->has_workers(); }
+bool PipelineCache::has_workers() const {
+  return prewarm_->has_workers();
+}
 
-void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes,
-                            uint32_t subgroup_size, std::chrono::milliseconds delay) {
+void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes, uint32_t subgroup_size,
+                            std::chrono::milliseconds delay) {
   if (!shader || !prewarm_->has_workers()) return;
   if (sizes.empty()) sizes = options_.prewarm_sizes;
   if (sizes.empty()) sizes = default_prewarm_sizes(device_->info(), options_.max_prewarm_sizes);
@@ -573,7 +586,9 @@ void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<Gr
   prewarm_->add(shader, sizes, subgroup_size, delay);
 }
 
-void PipelineCache::cancel_prewarm() { prewarm_->cancel(); }
+void PipelineCache::cancel_prewarm() {
+  prewarm_->cancel();
+}
 
 bool PipelineCache::compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size,
                                           uint32_t subgroup_size) {
@@ -608,7 +623,9 @@ size_t PipelineCache::erase(const Shader& shader) {
   return removed.size();
 }
 
-void PipelineCache::wait_prewarm_idle() { prewarm_->wait_idle(); }
+void PipelineCache::wait_prewarm_idle() {
+  prewarm_->wait_idle();
+}
 
 void PipelineCache::maybe_save_periodically() {
   // The save itself runs on a worker (PipelinePrewarm); a foreground miss never writes files.

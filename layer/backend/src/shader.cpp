@@ -28,6 +28,29 @@ bool runtime_size_fits(const Device& device, const ShaderDesc& desc, const Shade
          literals_placed && runtime_push_end(variant) <= device.info().max_push_constants_size;
 }
 
+// What makes two stand-in variants interchangeable: their words and everything their pipelines and layouts are made
+// from (the literal values are the programs' own: each program pushes its own).
+std::pair<uint64_t, uint64_t> variant_key(const ShaderDesc& child, const ShaderDesc::RuntimeGroupSize& variant) {
+  std::vector<uint32_t> words(child.spirv.begin(), child.spirv.end());
+  words.push_back(0xB15u);  // the description follows
+  for (char c : child.entry_point) words.push_back(uint8_t(c));
+  words.push_back(child.layout.push_constant_bytes);
+  for (size_t i = 0; i < child.layout.bindings.size(); ++i) {
+    words.push_back(uint32_t(child.layout.bindings[i]));
+    words.push_back(child.layout.count(i));
+  }
+  for (uint32_t id : child.group_size_spec_ids) words.push_back(id);
+  for (const VkSpecializationMapEntry& e : child.specialization_entries) {
+    words.insert(words.end(), {e.constantID, e.offset, uint32_t(e.size)});
+  }
+  for (uint8_t b : child.specialization_data) words.push_back(b);
+  words.insert(words.end(),
+               {child.pipeline_flags, child.stage_flags, variant.push_constant_offset, uint32_t(variant.exact_only),
+                variant.literal_offset, uint32_t(variant.literal_values.size())});
+  const Hash128 h = hash128(words.data(), words.size() * sizeof(uint32_t));
+  return {h.low, h.high};
+}
+
 }  // namespace
 
 Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDesc& desc) {
@@ -68,14 +91,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   }
 
   dump_spirv_if_asked(desc.name, desc.spirv);
-  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-  module_info.codeSize = desc.spirv.size_bytes();
-  module_info.pCode = desc.spirv.data();
-  if (Status ok = device.call("vkCreateShaderModule", vk.vkCreateShaderModule, device.handle(), &module_info, nullptr,
-                              &self->module_);
-      !ok) {
-    return ok.error();
-  }
+  self->spirv_.assign(desc.spirv.begin(), desc.spirv.end());
 
   if (desc.external_layout != VK_NULL_HANDLE) {
     self->pipeline_layout_ = desc.external_layout;
@@ -119,6 +135,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   self->owns_layout_ = true;
   if (desc.runtime_group_size) {
     const ShaderDesc::RuntimeGroupSize& variant = *desc.runtime_group_size;
+    self->runtime_literals_.assign(variant.literal_values.begin(), variant.literal_values.end());
     if (!runtime_size_fits(device, desc, variant)) {
       self->runtime_variant_note_ = "the logical size does not fit into maxPushConstantsSize";
     } else {
@@ -127,18 +144,27 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
       child.layout.push_constant_bytes = static_cast<uint32_t>(runtime_push_end(variant));
       child.runtime_group_size.reset();
       child.name = desc.name + " (runtime group size)";
-      auto created = Shader::create(device, child);
-      if (!created) {
-        // Not the caller's error: the per-size pipelines of the original module still work.
-        self->runtime_variant_note_ = created.error().message;
-      } else {
-        (*created)->is_runtime_variant_ = true;
-        (*created)->runtime_size_offset_ = variant.push_constant_offset;
-        (*created)->runtime_exact_only_ = variant.exact_only;
-        (*created)->runtime_literals_.assign(variant.literal_values.begin(), variant.literal_values.end());
-        (*created)->runtime_literal_offset_ = variant.literal_offset;
-        (*created)->runtime_stand_in_ = variant.stand_in || !variant.literal_values.empty();
-        self->runtime_variant_ = std::move(*created);
+      // A stand-in is shared by content: the next program of the template takes this one's (no module, no layouts).
+      const bool shared = variant.stand_in || !variant.literal_values.empty();
+      const auto key = shared ? variant_key(child, variant) : std::pair<uint64_t, uint64_t>{};
+      if (shared) {
+        self->runtime_variant_ = device.shared_variant(key);
+        if (self->runtime_variant_) dump_spirv_if_asked(child.name, child.spirv);  // as if made for this program
+      }
+      if (!self->runtime_variant_) {
+        auto created = Shader::create(device, child);
+        if (!created) {
+          // Not the caller's error: the per-size pipelines of the original module still work.
+          self->runtime_variant_note_ = created.error().message;
+        } else {
+          (*created)->is_runtime_variant_ = true;
+          (*created)->runtime_size_offset_ = variant.push_constant_offset;
+          (*created)->runtime_exact_only_ = variant.exact_only;
+          (*created)->runtime_literals_.assign(variant.literal_values.begin(), variant.literal_values.end());
+          (*created)->runtime_literal_offset_ = variant.literal_offset;
+          (*created)->runtime_stand_in_ = shared;
+          self->runtime_variant_ = shared ? device.share_variant(key, std::move(*created)) : std::move(*created);
+        }
       }
     }
   }
@@ -155,9 +181,26 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   return self;
 }
 
+Expected<VkShaderModule> Shader::module() const {
+  if (VkShaderModule ready = module_.load(std::memory_order_acquire); ready != VK_NULL_HANDLE) return ready;
+  std::lock_guard lock(module_mutex_);
+  if (VkShaderModule ready = module_.load(std::memory_order_relaxed); ready != VK_NULL_HANDLE) return ready;
+  VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  module_info.codeSize = spirv_.size() * sizeof(uint32_t);
+  module_info.pCode = spirv_.data();
+  VkShaderModule created = VK_NULL_HANDLE;
+  if (Status ok = device_->call("vkCreateShaderModule", device_->vk().vkCreateShaderModule, device_->handle(),
+                                &module_info, nullptr, &created);
+      !ok) {
+    return ok.error();
+  }
+  module_.store(created, std::memory_order_release);
+  return created;
+}
+
 Shader::~Shader() {
   Device* device = device_;
-  VkShaderModule module = module_;
+  VkShaderModule module = module_.load(std::memory_order_acquire);
   VkDescriptorSetLayout set_layout = owns_layout_ ? set_layout_ : VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout = owns_layout_ ? pipeline_layout_ : VK_NULL_HANDLE;
   // A CommandStream keeps the shader alive while a dispatch using it is recorded; after submission the

@@ -77,15 +77,19 @@ VkResult create_parent_pipeline(DeviceData& d, const backend::Shader& shader, co
   data.resize(data.size() + sizeof(size));
   std::memcpy(data.data() + base, size.data(), sizeof(size));
   for (uint32_t i = 0; i < 3; ++i)
-    entries.push_back({shader.group_size_spec_ids()[i], base + i * static_cast<uint32_t>(sizeof(uint32_t)),
-                       sizeof(uint32_t)});
+    entries.push_back(
+        {shader.group_size_spec_ids()[i], base + i * static_cast<uint32_t>(sizeof(uint32_t)), sizeof(uint32_t)});
   VkSpecializationInfo spec{static_cast<uint32_t>(entries.size()), entries.data(), data.size(), data.data()};
 
   VkComputePipelineCreateInfo info = app;
   ChainUnlinker strip_ours(&info.pNext, VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_VARIABLE_GROUP_SIZE_CREATE_INFO_BISMUTH);
   ChainUnlinker strip_module(&info.stage.pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   info.flags = app.flags & ~VK_PIPELINE_CREATE_DERIVATIVE_BIT;
-  info.stage.module = shader.module();
+  auto module = shader.module();  // created at the first pipeline (Shader::module)
+  if (!module) {
+    return module.error().code < 0 ? static_cast<VkResult>(module.error().code) : VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  info.stage.module = *module;
   info.stage.pName = shader.entry_point().c_str();
   info.stage.pSpecializationInfo = &spec;
   info.basePipelineHandle = VK_NULL_HANDLE;
@@ -127,8 +131,9 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   const VkPipelineShaderStageCreateInfo& stage = app_info.stage;
   const std::shared_ptr<const std::vector<uint32_t>> words = stage_module_words(d, stage);
   if (!words || words->size() < 5) {
-    error(d, kVuidModule, "vkCreateComputePipelines: the variable-size pipeline's shader module is unknown to the "
-                          "layer (created before the device enabled VK_BISMUTH_variable_group_size?)");
+    error(d, kVuidModule,
+          "vkCreateComputePipelines: the variable-size pipeline's shader module is unknown to the "
+          "layer (created before the device enabled VK_BISMUTH_variable_group_size?)");
     return VK_ERROR_UNKNOWN;
   }
 
@@ -137,8 +142,9 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   const uint32_t version = (*words)[1];
   if (version >= 0x00010600u) {
     if (!d.maintenance4) {
-      error(d, kVuidModule, "vkCreateComputePipelines: a SPIR-V 1.6 module can only take a variable group size "
-                            "through LocalSizeId, which needs the maintenance4 feature enabled");
+      error(d, kVuidModule,
+            "vkCreateComputePipelines: a SPIR-V 1.6 module can only take a variable group size "
+            "through LocalSizeId, which needs the maintenance4 feature enabled");
       return VK_ERROR_UNKNOWN;
     }
     options.output_form = spirv_patch::WorkgroupSizeForm::LocalSizeId;
@@ -150,8 +156,9 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   pipeline.validate.reset();
   auto patch = spirv_patch::run_pipeline(*words, pipeline);
   if (!patch) {
-    error(d, kVuidModule, "vkCreateComputePipelines: cannot make the group size of entry point '" +
-                              options.entry_point + "' variable: " + patch.error().message);
+    error(d, kVuidModule,
+          "vkCreateComputePipelines: cannot make the group size of entry point '" + options.entry_point +
+              "' variable: " + patch.error().message);
     return VK_ERROR_UNKNOWN;
   }
   if (patch->group_size->input_was_fixed)
@@ -179,9 +186,9 @@ VkResult create_variable_pipeline(DeviceData& d, VkPipelineCache cache, const Vk
   }
   // Size pipelines keep the application's flags except those that make no sense for a pipeline it never sees:
   // derivatives, and "fail instead of compiling" (a size pipeline must be compiled when it is first needed).
-  desc.pipeline_flags = app_info.flags & ~(VK_PIPELINE_CREATE_DERIVATIVE_BIT |
-                                           VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
-                                           VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT);
+  desc.pipeline_flags =
+      app_info.flags & ~(VK_PIPELINE_CREATE_DERIVATIVE_BIT | VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT |
+                         VK_PIPELINE_CREATE_EARLY_RETURN_ON_FAILURE_BIT);
   desc.stage_flags = stage.flags;
   auto shader = backend::Shader::create(*d.size_pipelines->device, desc);
   if (!shader) {
@@ -233,9 +240,10 @@ bool fixed_dispatch_allowed(DeviceData& d, VkCommandBuffer cb, const char* comma
   if (bound == VK_NULL_HANDLE || !find_variable(d, bound)) return true;
   try {
     error(d, kVuidFixedDispatch,
-          std::string(command) + ": the bound compute pipeline was created with "
-                                 "VkComputePipelineVariableGroupSizeCreateInfoBISMUTH; dispatch it with "
-                                 "vkCmdDispatchGroupSizeBISMUTH. The command is skipped.");
+          std::string(command) +
+              ": the bound compute pipeline was created with "
+              "VkComputePipelineVariableGroupSizeCreateInfoBISMUTH; dispatch it with "
+              "vkCmdDispatchGroupSizeBISMUTH. The command is skipped.");
   } catch (...) {
     // No memory for the message: the command is skipped all the same.
   }
@@ -248,8 +256,7 @@ bool fixed_dispatch_allowed(DeviceData& d, VkCommandBuffer cb, const char* comma
 VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelineCache pipelineCache,
                                                       uint32_t createInfoCount,
                                                       const VkComputePipelineCreateInfo* pCreateInfos,
-                                                      const VkAllocationCallbacks* pAllocator,
-                                                      VkPipeline* pPipelines) {
+                                                      const VkAllocationCallbacks* pAllocator, VkPipeline* pPipelines) {
   auto data = device_data(device);
   if (!data) return VK_ERROR_INITIALIZATION_FAILED;
   DeviceData& d = *data;
@@ -281,9 +288,10 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateComputePipelines(VkDevice device, VkPipelin
         result = create_variable_pipeline(d, pipelineCache, pCreateInfos[i], pAllocator, &pPipelines[i]);
       } else {
         if (variable_info(pCreateInfos[i]))
-          error(d, kVuidFeature, "vkCreateComputePipelines: VkComputePipelineVariableGroupSizeCreateInfoBISMUTH "
-                                 "needs VK_BISMUTH_variable_group_size and its variableGroupSize feature enabled; "
-                                 "the pipeline is created with its fixed size");
+          error(d, kVuidFeature,
+                "vkCreateComputePipelines: VkComputePipelineVariableGroupSizeCreateInfoBISMUTH "
+                "needs VK_BISMUTH_variable_group_size and its variableGroupSize feature enabled; "
+                "the pipeline is created with its fixed size");
         VkComputePipelineCreateInfo copy = pCreateInfos[i];
         // Created one at a time: a derivative naming an earlier element of this array names its handle instead.
         if ((copy.flags & VK_PIPELINE_CREATE_DERIVATIVE_BIT) && copy.basePipelineIndex >= 0 &&
@@ -371,8 +379,8 @@ VKAPI_ATTR VkResult VKAPI_CALL BeginCommandBuffer(VkCommandBuffer commandBuffer,
   return data->BeginCommandBuffer(commandBuffer, pBeginInfo);
 }
 
-VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool commandPool,
-                                              uint32_t commandBufferCount, const VkCommandBuffer* pCommandBuffers) {
+VKAPI_ATTR void VKAPI_CALL FreeCommandBuffers(VkDevice device, VkCommandPool commandPool, uint32_t commandBufferCount,
+                                              const VkCommandBuffer* pCommandBuffers) {
   auto data = device_data(device);
   if (!data) return;
   {
@@ -420,9 +428,8 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchBase(VkCommandBuffer commandBuffer, uint32
 }
 
 VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBuffer, uint32_t groupCountX,
-                                                       uint32_t groupCountY, uint32_t groupCountZ,
-                                                       uint32_t groupSizeX, uint32_t groupSizeY,
-                                                       uint32_t groupSizeZ) {
+                                                       uint32_t groupCountY, uint32_t groupCountZ, uint32_t groupSizeX,
+                                                       uint32_t groupSizeY, uint32_t groupSizeZ) {
   auto data = device_data(commandBuffer);
   if (!data) return;
   DeviceData& d = *data;
@@ -435,8 +442,9 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
     const VkPipeline bound = bound_pipeline(d, commandBuffer);
     auto vp = bound == VK_NULL_HANDLE ? nullptr : find_variable(d, bound);
     if (!vp)
-      return skip(kVuidNotVariable, "the bound compute pipeline was not created with "
-                                    "VkComputePipelineVariableGroupSizeCreateInfoBISMUTH");
+      return skip(kVuidNotVariable,
+                  "the bound compute pipeline was not created with "
+                  "VkComputePipelineVariableGroupSizeCreateInfoBISMUTH");
     const Size size{groupSizeX, groupSizeY, groupSizeZ};
     const Size count{groupCountX, groupCountY, groupCountZ};
     const VkPhysicalDeviceLimits& limits = d.support.limits;
@@ -444,8 +452,8 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
     for (int i = 0; i < 3; ++i) {
       if (size[i] == 0 || size[i] > limits.maxComputeWorkGroupSize[i])
         return skip(kVuidGroupSize[i], std::string("groupSize") + kAxis[i] + " (" + std::to_string(size[i]) +
-                                           ") must be between 1 and maxVariableGroupSize[" + std::to_string(i) +
-                                           "] (" + std::to_string(limits.maxComputeWorkGroupSize[i]) + ")");
+                                           ") must be between 1 and maxVariableGroupSize[" + std::to_string(i) + "] (" +
+                                           std::to_string(limits.maxComputeWorkGroupSize[i]) + ")");
       if (count[i] > limits.maxComputeWorkGroupCount[i])
         return skip(kVuidGroupCount[i], std::string("groupCount") + kAxis[i] + " (" + std::to_string(count[i]) +
                                             ") exceeds maxComputeWorkGroupCount[" + std::to_string(i) + "] (" +
@@ -458,14 +466,15 @@ VKAPI_ATTR void VKAPI_CALL CmdDispatchGroupSizeBISMUTH(VkCommandBuffer commandBu
                                         std::to_string(limits.maxComputeWorkGroupInvocations) + ")");
 
     if (vp->layout_destroyed.load(std::memory_order_acquire))
-      return skip(kVuidLayout, "the VkPipelineLayout the bound variable-size pipeline was created with has been "
-                               "destroyed; size pipelines are created with it");
+      return skip(kVuidLayout,
+                  "the VkPipelineLayout the bound variable-size pipeline was created with has been "
+                  "destroyed; size pipelines are created with it");
     VkPipeline pipeline = vp->parent;  // the module's own size: the application's pipeline itself
     if (size != vp->default_size) {
       // The backend's cache: a sharded lookup on a hit; on a miss one compile, which concurrent recorders of the
       // same size (and a prewarm compile of it) join.
-      const backend::PipelineRequest request{vp->shader.get(), {size[0], size[1], size[2]}, vp->required_subgroup_size,
-                                             {}};
+      const backend::PipelineRequest request{
+          vp->shader.get(), {size[0], size[1], size[2]}, vp->required_subgroup_size, {}};
       auto compiled = d.size_pipelines->cache->get_or_compile(request);
       if (!compiled) {
         report(*d.instance, VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT, "BISMUTH-size-pipeline-creation-failed",

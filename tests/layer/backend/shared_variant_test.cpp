@@ -104,6 +104,8 @@ TEST_CASE("Shared variants: programs of one template share pipelines, each with 
     for (size_t i = 1; i < programs.size(); ++i) {
       CHECK(programs[i].shader->runtime_variant()->spirv_hash() == programs[0].shader->runtime_variant()->spirv_hash());
       CHECK(programs[i].shader->spirv_hash() != programs[0].shader->spirv_hash());
+      // One variant object, its layouts and module made once (Device::share_variant).
+      CHECK(programs[i].shader->runtime_variant() == programs[0].shader->runtime_variant());
     }
     // The first dispatch compiles the variant's pipeline of 64 invocations (a size of the prewarm set) ...
     check(*stream, *device, programs[0], GroupSize{8, 8, 1});

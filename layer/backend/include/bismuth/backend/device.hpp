@@ -23,6 +23,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -117,6 +118,8 @@ inline bool is_out_of_memory(const Error& e) {
   return e.code == VK_ERROR_OUT_OF_HOST_MEMORY || e.code == VK_ERROR_OUT_OF_DEVICE_MEMORY;
 }
 inline bool is_device_lost(const Error& e) { return e.code == VK_ERROR_DEVICE_LOST; }
+
+class Shader;
 
 class Device final : private ExitParticipant {
  public:
@@ -215,6 +218,14 @@ class Device final : private ExitParticipant {
   // can be destroyed; a fault-injected loss leaves the real device running.
   void drain_after_loss();
 
+  // Stand-in variants shared by content (Shader::create): the programs of one template share one variant Shader —
+  // its layouts and module — not only its pipelines. `key` is the variant's content hash; the registry holds weak
+  // references, so a variant goes with the last program that uses it. Returns the live variant registered under
+  // `key`, else registers `variant` and returns it.
+  std::shared_ptr<Shader> share_variant(std::pair<uint64_t, uint64_t> key, std::shared_ptr<Shader> variant);
+  // The live variant registered under `key`, or null.
+  std::shared_ptr<Shader> shared_variant(std::pair<uint64_t, uint64_t> key);
+
  private:
   Device() = default;
   Status finish_setup();
@@ -264,6 +275,10 @@ class Device final : private ExitParticipant {
   mutable std::mutex deferred_mutex_;
   std::vector<std::pair<uint64_t, std::function<void()>>> deferred_;
   std::atomic<uint64_t> earliest_deferred_{UINT64_MAX};
+
+  std::mutex shared_variants_mutex_;
+  std::map<std::pair<uint64_t, uint64_t>, std::weak_ptr<Shader>> shared_variants_;
+  size_t shared_variants_pruned_at_ = 0;  // the map's size after the last sweep of expired entries
 };
 
 }  // namespace bismuth::backend

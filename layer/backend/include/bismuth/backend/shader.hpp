@@ -3,8 +3,10 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -95,7 +97,11 @@ class Shader : public std::enable_shared_from_this<Shader> {
   const std::string& entry_point() const { return entry_point_; }
   const std::string& name() const { return name_; }
   const std::array<uint32_t, 3>& group_size_spec_ids() const { return spec_ids_; }
-  VkShaderModule module() const { return module_; }
+  // The VkShaderModule, created by the first call (the first pipeline compile of this shader, usually), not by
+  // create(): a GL program that only ever runs on a shared stand-in variant, or is deleted before its first
+  // dispatch, never pays for it (on the H100 a shader's module and layouts cost ~16 µs, most of a warm link).
+  // Thread-safe; fails only when vkCreateShaderModule does (then the next call tries again).
+  Expected<VkShaderModule> module() const;
   VkPipelineLayout pipeline_layout() const { return pipeline_layout_; }
   VkDescriptorSetLayout set_layout() const { return set_layout_; }
   const BindingLayout& binding_layout() const { return layout_; }
@@ -115,8 +121,9 @@ class Shader : public std::enable_shared_from_this<Shader> {
   bool is_runtime_variant() const { return is_runtime_variant_; }
   uint32_t runtime_size_offset() const { return runtime_size_offset_; }
   bool runtime_exact_only() const { return runtime_exact_only_; }
-  // On a variant: the literals it reads from push constants (empty: none), at runtime_literal_offset(). Such a
-  // variant is shared between programs and stands in for the original module's exact-size pipeline.
+  // The program's literals its variant reads from push constants (empty: none), at the variant's
+  // runtime_literal_offset(). On a shared variant itself: the literals of the program that created it (a variant
+  // is shared by the programs of a template, each pushing its own).
   std::span<const uint32_t> runtime_literals() const { return runtime_literals_; }
   uint32_t runtime_literal_offset() const { return runtime_literal_offset_; }
   // On a variant: it stands in for the original module's exact-size pipeline (ShaderDesc::RuntimeGroupSize).
@@ -134,7 +141,9 @@ class Shader : public std::enable_shared_from_this<Shader> {
   std::string name_;
   std::array<uint32_t, 3> spec_ids_{};
   BindingLayout layout_;
-  VkShaderModule module_ = VK_NULL_HANDLE;
+  std::vector<uint32_t> spirv_;  // the words, for module()
+  mutable std::mutex module_mutex_;
+  mutable std::atomic<VkShaderModule> module_{VK_NULL_HANDLE};
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout pipeline_layout_ = VK_NULL_HANDLE;
   bool owns_layout_ = false;
