@@ -33,6 +33,7 @@ void add_runtime_group_size(PipelineResult& result, const PipelineOptions& optio
     LiteralsToPushConstantsOptions literal_options = *options.literals_to_push_constants;
     literal_options.entry_point = options.runtime_group_size->entry_point;
     literal_options.push_constant_offset = report->push_constant_end;
+    literal_options.push_variable = report->push_variable;
     literal_options.size_spec_ids = report->spec_ids;
     auto hoisted = literals_to_push_constants(*module, literal_options);
     if (!hoisted) {

@@ -40,6 +40,7 @@ Hoisted hoist_or_fail(const std::vector<uint32_t>& original, TargetEnv env = Tar
   REQUIRE_OK(module);
   LiteralsToPushConstantsOptions options;
   options.push_constant_offset = out.runtime.report.push_constant_end;
+  options.push_variable = out.runtime.report.push_variable;
   options.push_constant_limit = limit;
   auto report = literals_to_push_constants(*module, options);
   REQUIRE_OK(report);

@@ -34,6 +34,7 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
       recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes)),
       staging_(std::make_unique<StagingPool>(device)),
       gl_barriers_(options.barriers == BarrierModel::Gl),
+      inline_next_batch_(options.inline_batch_dispatches != 0),
       front_(device, cache) {}
 
 bool CommandStream::records_on_thread() const {
@@ -156,7 +157,7 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     free_.push_back(std::move(batch));
     return ok.error();
   }
-  if (inline_next_batch_ && options_.inline_batch_dispatches != 0) {
+  if (inline_next_batch_) {
     recorder_->target_inline(batch->commands);
   } else {
     recorder_->target(batch->commands);

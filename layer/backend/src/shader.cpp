@@ -28,26 +28,46 @@ bool runtime_size_fits(const Device& device, const ShaderDesc& desc, const Shade
          literals_placed && runtime_push_end(variant) <= device.info().max_push_constants_size;
 }
 
+// The fixed pipeline parts of `desc` (specialization constants other than the size, create flags), 0 when none.
+uint64_t fixed_parts_hash(const ShaderDesc& desc) {
+  if (desc.specialization_entries.empty() && desc.pipeline_flags == 0 && desc.stage_flags == 0) return 0;
+  std::vector<uint8_t> bytes(desc.specialization_data);
+  for (const VkSpecializationMapEntry& e : desc.specialization_entries) {
+    const uint32_t words[3] = {e.constantID, e.offset, static_cast<uint32_t>(e.size)};
+    bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(words), reinterpret_cast<const uint8_t*>(words + 3));
+  }
+  const uint32_t flags[2] = {desc.pipeline_flags, desc.stage_flags};
+  bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(flags), reinterpret_cast<const uint8_t*>(flags + 2));
+  return XXH3_64bits(bytes.data(), bytes.size()) | 1;  // never zero
+}
+
+// The description a pipeline layout is made from.
+uint64_t layout_hash(const BindingLayout& layout, bool push_descriptors) {
+  std::vector<uint32_t> words;
+  words.push_back(push_descriptors ? 1u : 0u);
+  words.push_back(layout.push_constant_bytes);
+  for (size_t i = 0; i < layout.bindings.size(); ++i) {
+    words.push_back(static_cast<uint32_t>(layout.bindings[i]));
+    words.push_back(layout.count(i));
+  }
+  return XXH3_64bits(words.data(), words.size() * sizeof(uint32_t));
+}
+
 // What makes two stand-in variants interchangeable: their words and everything their pipelines and layouts are made
 // from (the literal values are the programs' own: each program pushes its own).
 std::pair<uint64_t, uint64_t> variant_key(const ShaderDesc& child, const ShaderDesc::RuntimeGroupSize& variant) {
-  std::vector<uint32_t> words(child.spirv.begin(), child.spirv.end());
-  words.push_back(0xB15u);  // the description follows
-  for (char c : child.entry_point) words.push_back(uint8_t(c));
-  words.push_back(child.layout.push_constant_bytes);
-  for (size_t i = 0; i < child.layout.bindings.size(); ++i) {
-    words.push_back(uint32_t(child.layout.bindings[i]));
-    words.push_back(child.layout.count(i));
-  }
-  for (uint32_t id : child.group_size_spec_ids) words.push_back(id);
-  for (const VkSpecializationMapEntry& e : child.specialization_entries) {
-    words.insert(words.end(), {e.constantID, e.offset, uint32_t(e.size)});
-  }
-  for (uint8_t b : child.specialization_data) words.push_back(b);
-  words.insert(words.end(),
-               {child.pipeline_flags, child.stage_flags, variant.push_constant_offset, uint32_t(variant.exact_only),
-                variant.literal_offset, uint32_t(variant.literal_values.size())});
-  const Hash128 h = hash128(words.data(), words.size() * sizeof(uint32_t));
+  const Hash128 words = hash128(child.spirv.data(), child.spirv.size_bytes());
+  const auto& ids = child.group_size_spec_ids;
+  const uint64_t parts[] = {words.low,
+                            words.high,
+                            XXH3_64bits(child.entry_point.data(), child.entry_point.size()),
+                            layout_hash(child.layout, false),
+                            fixed_parts_hash(child),
+                            uint64_t(ids[0]) << 32 | ids[1],
+                            uint64_t(ids[2]) << 32 | variant.push_constant_offset,
+                            uint64_t(variant.exact_only) << 32 | variant.literal_offset,
+                            variant.literal_values.size()};
+  const Hash128 h = hash128(parts, sizeof parts);
   return {h.low, h.high};
 }
 
@@ -78,17 +98,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   }
   // The fixed pipeline parts, when any, are folded into the layout identity: pipelines that differ in them
   // never share a key.
-  uint64_t fixed_parts = 0;
-  if (!desc.specialization_entries.empty() || desc.pipeline_flags != 0 || desc.stage_flags != 0) {
-    std::vector<uint8_t> bytes(desc.specialization_data);
-    for (const VkSpecializationMapEntry& e : desc.specialization_entries) {
-      const uint32_t words[3] = {e.constantID, e.offset, static_cast<uint32_t>(e.size)};
-      bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(words), reinterpret_cast<const uint8_t*>(words + 3));
-    }
-    const uint32_t flags[2] = {desc.pipeline_flags, desc.stage_flags};
-    bytes.insert(bytes.end(), reinterpret_cast<const uint8_t*>(flags), reinterpret_cast<const uint8_t*>(flags + 2));
-    fixed_parts = XXH3_64bits(bytes.data(), bytes.size()) | 1;  // never zero
-  }
+  const uint64_t fixed_parts = fixed_parts_hash(desc);
 
   dump_spirv_if_asked(desc.name, desc.spirv);
   self->spirv_.assign(desc.spirv.begin(), desc.spirv.end());
@@ -145,7 +155,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
       child.runtime_group_size.reset();
       child.name = desc.name + " (runtime group size)";
       // A stand-in is shared by content: the next program of the template takes this one's (no module, no layouts).
-      const bool shared = variant.stand_in || !variant.literal_values.empty();
+      const bool shared = variant.stand_in || !variant.literal_values.empty();  // literals: always a stand-in
       const auto key = shared ? variant_key(child, variant) : std::pair<uint64_t, uint64_t>{};
       if (shared) {
         self->runtime_variant_ = device.shared_variant(key);
@@ -170,14 +180,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   }
   // Identically defined layouts are compatible (Vulkan spec, "Pipeline Layout Compatibility"), so a pipeline
   // cached for one shader object serves another with the same SPIR-V and the same layout description.
-  std::vector<uint32_t> words;
-  words.push_back(self->push_descriptors_ ? 1u : 0u);
-  words.push_back(desc.layout.push_constant_bytes);
-  for (size_t i = 0; i < desc.layout.bindings.size(); ++i) {
-    words.push_back(static_cast<uint32_t>(desc.layout.bindings[i]));
-    words.push_back(desc.layout.count(i));
-  }
-  self->layout_identity_ = (XXH3_64bits(words.data(), words.size() * sizeof(uint32_t)) ^ fixed_parts) & ~(1ull << 63);
+  self->layout_identity_ = (layout_hash(desc.layout, self->push_descriptors_) ^ fixed_parts) & ~(1ull << 63);
   return self;
 }
 

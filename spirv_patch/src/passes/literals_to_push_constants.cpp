@@ -12,16 +12,18 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "analysis/entry_points.hpp"
-#include "analysis/id_operands.hpp"
 #include "analysis/type_queries.hpp"
 #include "analysis/use_index.hpp"
 #include "bismuth/spirv_patch/analysis/type_layout.hpp"
+#include "variable_edits.hpp"
 
 namespace bismuth::spirv_patch {
 
@@ -116,16 +118,15 @@ std::pair<size_t, size_t> replaceable_operands(const Module& module, Instruction
   }
 }
 
-struct Use {
+// One replaced operand: its instruction and word, the constant it named, and the function it is in.
+struct Slot {
   InstructionHandle instruction;
   size_t word;
-  size_t slot;
-};
-
-struct Slot {
   uint32_t constant;  // the OpConstant id
   uint32_t type;      // its OpTypeInt
   uint32_t value;
+  size_t function;      // index into the functions' load anchors
+  uint32_t loaded = 0;  // the id of the value loaded from its member
 };
 
 // The OpTypeInt 32 of a 32-bit integer scalar OpConstant, with its literal.
@@ -141,82 +142,19 @@ std::optional<std::pair<uint32_t, uint32_t>> int32_constant(const Module& module
   return std::pair{w[1], w[3]};
 }
 
-// The entry point's push-constant variable and its struct, when the struct may grow: decorated Block, used only
-// by the variable's pointer type, which only the variable uses.
-struct PushBlock {
-  uint32_t variable = 0;
-  uint32_t pointer = 0;
-  uint32_t struct_id = 0;
-};
-
-Expected<PushBlock> find_push_block(const Module& module) {
-  PushBlock block;
-  for (InstructionHandle h : module.instructions(Section::Global)) {
-    const auto w = module.words(h);
-    if (module.opcode(h) != Op::OpVariable || w.size() < 4 || w[3] != u(spv::StorageClass::PushConstant)) continue;
-    if (block.variable != 0) return fail("the module has more than one push constant variable");
-    block.variable = w[2];
-    block.pointer = w[1];
+// The struct of the push-constant variable `variable`.
+Expected<uint32_t> push_struct_of(const Module& module, uint32_t variable) {
+  auto def = module.definition(variable);
+  const auto w = def ? module.words(*def) : std::span<const uint32_t>{};
+  if (!def || module.opcode(*def) != Op::OpVariable || w.size() < 4 || w[3] != u(spv::StorageClass::PushConstant)) {
+    return fail(id_name(variable) + " is not a push constant variable");
   }
-  if (block.variable == 0) return fail("the module has no push constant block to extend");
-  const auto pointee = pointer_type(module, block.pointer);
+  const auto pointee = pointer_type(module, w[1]);
   auto struct_def = pointee ? module.definition(pointee->second) : std::nullopt;
   if (!struct_def || module.opcode(*struct_def) != Op::OpTypeStruct) {
-    return fail("the push constant variable is not a pointer to a struct");
+    return fail("the push constant variable " + id_name(variable) + " is not a pointer to a struct");
   }
-  block.struct_id = pointee->second;
-  bool decorated_block = false;
-  for (InstructionHandle h : module.instructions(Section::Annotation)) {
-    const auto a = module.words(h);
-    decorated_block |= module.opcode(h) == Op::OpDecorate && a.size() == 3 && a[1] == block.struct_id &&
-                       a[2] == u(spv::Decoration::Block);
-  }
-  if (!decorated_block) return fail("the push constant struct is not decorated Block");
-  const InstructionHandle pointer_def = *module.definition(block.pointer);
-  const InstructionHandle variable_def = *module.definition(block.variable);
-  for (InstructionHandle h : module.instructions()) {
-    const Section section = module.section(h);
-    if (section == Section::Debug || section == Section::Annotation || is_non_semantic(module, h)) continue;
-    const auto w = module.words(h);
-    const IdOperands operands = id_operands(module, h);
-    for (size_t i : operands.ids) {
-      if ((w[i] == block.struct_id && h != pointer_def) || (w[i] == block.pointer && h != variable_def)) {
-        return fail(module.describe(h) + " uses the push constant block's type, so it cannot grow");
-      }
-    }
-    if (operands.result_type != 0 && h != variable_def &&
-        (w[operands.result_type] == block.struct_id || w[operands.result_type] == block.pointer)) {
-      return fail(module.describe(h) + " uses the push constant block's type, so it cannot grow");
-    }
-  }
-  return block;
-}
-
-// The pointer type (PushConstant, pointee), appended when the module has none.
-Expected<uint32_t> push_pointer_to(Module& module, uint32_t pointee) {
-  for (InstructionHandle h : module.instructions(Section::Global)) {
-    const auto w = module.words(h);
-    if (module.opcode(h) == Op::OpTypePointer && w.size() == 4 && w[2] == u(spv::StorageClass::PushConstant) &&
-        w[3] == pointee) {
-      return w[1];
-    }
-  }
-  auto id = module.allocate_id();
-  if (!id) return id;
-  const uint32_t operands[] = {*id, u(spv::StorageClass::PushConstant), pointee};
-  module.append(Section::Global, Op::OpTypePointer, operands);
-  return *id;
-}
-
-// Where a function's loads go: its first block, after the OpLabel and the OpVariables (and debug lines among them).
-InstructionHandle first_non_variable(const Module& module, const std::vector<InstructionHandle>& body, size_t label) {
-  size_t i = label + 1;
-  while (i < body.size()) {
-    const Op op = module.opcode(body[i]);
-    if (op != Op::OpVariable && op != Op::OpLine && op != Op::OpNoLine) break;
-    ++i;
-  }
-  return body[std::min(i, body.size() - 1)];
+  return pointee->second;
 }
 
 // Before any constant is added (Module's constant helpers reuse existing ones): the constants whose every use is
@@ -295,27 +233,32 @@ Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& modul
   if (!entry) return entry.error();
   if (options.size_spec_ids) reset_size_defaults(module, *entry, *options.size_spec_ids);
 
-  // Every replaceable operand naming a 32-bit integer constant, and the functions they are in. Each operand gets a
-  // slot of its own: slots per constant would make the layout depend on which literals happen to be equal (glslang
-  // gives equal literals one id), and a template's programs would stop sharing whenever one of its numbers met
-  // another constant of the module.
+  // Every replaceable operand naming a 32-bit integer constant, and where each function's loads go: its first block,
+  // after the OpLabel and the OpVariables (and debug lines among them). Each operand gets a slot of its own: slots
+  // per constant would make the layout depend on which literals happen to be equal (glslang gives equal literals one
+  // id), and a template's programs would stop sharing whenever one of its numbers met another constant of the
+  // module.
   std::vector<Slot> slots;
   std::unordered_map<uint32_t, bool> int32_types;
-  std::vector<Use> uses;
-  std::vector<std::vector<InstructionHandle>> functions;  // each function's instructions, OpFunction first
-  std::vector<size_t> use_function;                       // per use: index into `functions`
+  std::vector<std::optional<InstructionHandle>> anchors;  // per function
+  enum class Stage { BeforeBlock, Variables, Body } stage = Stage::Body;
   for (InstructionHandle h : module.instructions(Section::Function)) {
-    if (module.opcode(h) == Op::OpFunction) functions.emplace_back();
-    if (functions.empty()) continue;
-    functions.back().push_back(h);
+    const Op op = module.opcode(h);
+    if (op == Op::OpFunction) {
+      anchors.emplace_back();
+      stage = Stage::BeforeBlock;
+    } else if (stage == Stage::BeforeBlock && op == Op::OpLabel) {
+      stage = Stage::Variables;
+    } else if (stage == Stage::Variables && op != Op::OpVariable && op != Op::OpLine && op != Op::OpNoLine) {
+      anchors.back() = h;
+      stage = Stage::Body;
+    }
+    if (anchors.empty()) continue;
     const auto [begin, end] = replaceable_operands(module, h);
     const auto w = module.words(h);
     for (size_t i = begin; i < end; ++i) {
       auto constant = int32_constant(module, w[i], int32_types);
-      if (!constant) continue;
-      uses.push_back(Use{h, i, slots.size()});
-      slots.push_back(Slot{w[i], constant->first, constant->second});
-      use_function.push_back(functions.size() - 1);
+      if (constant) slots.push_back(Slot{h, i, w[i], constant->first, constant->second, anchors.size() - 1});
     }
   }
   if (slots.empty()) {
@@ -332,16 +275,10 @@ Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& modul
                             std::to_string(options.push_constant_limit) + " bytes of push constants";
     return report;
   }
-  auto block = find_push_block(module);
-  if (!block) {
-    report.skipped_reason = block.error().message;
-    return report;
-  }
-  auto block_size = explicit_layout_size(module, block->struct_id, "push constant");
-  if (!block_size) {
-    report.skipped_reason = block_size.error().message;
-    return report;
-  }
+  auto struct_id = push_struct_of(module, options.push_variable);
+  if (!struct_id) return struct_id.error();
+  auto block_size = explicit_layout_size(module, *struct_id, "push constant");
+  if (!block_size) return block_size.error();
   if (*block_size > options.push_constant_offset) {
     return fail("push_constant_offset " + std::to_string(options.push_constant_offset) +
                 " is inside the push constant block (" + std::to_string(*block_size) + " bytes)");
@@ -355,7 +292,7 @@ Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& modul
   order_int32_constants(module);
 
   // The new members: each slot's integer type, declared before the struct (a type without operands moves freely).
-  InstructionHandle struct_def = *module.definition(block->struct_id);
+  const InstructionHandle struct_def = *module.definition(*struct_id);
   std::vector<uint32_t> struct_operands;
   {
     const auto w = module.words(struct_def);
@@ -364,78 +301,56 @@ Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& modul
   const uint32_t first_member = static_cast<uint32_t>(struct_operands.size() - 1);
   const auto order = module.instructions(Section::Global);
   auto position = [&](InstructionHandle h) { return std::find(order.begin(), order.end(), h) - order.begin(); };
-  std::map<uint32_t, InstructionHandle> moved_types;
+  std::set<uint32_t> moved_types;
   for (const Slot& slot : slots) {
     const InstructionHandle type_def = *module.definition(slot.type);
     if (!moved_types.contains(slot.type) && position(type_def) > position(struct_def)) {
       const auto w = module.words(type_def);
       const std::vector<uint32_t> operands(w.begin() + 1, w.end());
       module.erase(type_def);
-      moved_types.emplace(slot.type, module.insert_before(struct_def, Op::OpTypeInt, operands));
+      module.insert_before(struct_def, Op::OpTypeInt, operands);
+      moved_types.insert(slot.type);
     }
     struct_operands.push_back(slot.type);
   }
   module.replace(struct_def, Op::OpTypeStruct, struct_operands);
+
+  // Each slot: its member's Offset, and its load at the top of its function (in slot order: the words do not depend
+  // on anything but the module).
   for (size_t s = 0; s < slots.size(); ++s) {
-    const uint32_t member[] = {block->struct_id, first_member + uint32_t(s), u(spv::Decoration::Offset),
+    Slot& slot = slots[s];
+    const std::optional<InstructionHandle> anchor = anchors[slot.function];
+    if (!anchor) return fail("a function with literals has no block");
+    const uint32_t member = first_member + uint32_t(s);
+    const uint32_t offset[] = {*struct_id, member, u(spv::Decoration::Offset),
                                options.push_constant_offset + 4 * uint32_t(s)};
-    module.append(Section::Annotation, Op::OpMemberDecorate, member);
-  }
-  std::vector<uint32_t> member_pointer(slots.size()), member_index(slots.size());
-  for (size_t s = 0; s < slots.size(); ++s) {
-    auto pointer = push_pointer_to(module, slots[s].type);
-    if (!pointer) return pointer.error();
-    member_pointer[s] = *pointer;
-    auto index = module.constant_u32(first_member + uint32_t(s));
+    module.append(Section::Annotation, Op::OpMemberDecorate, offset);
+    auto member_pointer = pointer_to(module, spv::StorageClass::PushConstant, slot.type);
+    if (!member_pointer) return member_pointer.error();
+    auto index = module.constant_u32(member);
     if (!index) return index.error();
-    member_index[s] = *index;
+    auto pointer = module.allocate_id();
+    if (!pointer) return pointer.error();
+    auto value = module.allocate_id();
+    if (!value) return value.error();
+    const uint32_t chain[] = {*member_pointer, *pointer, options.push_variable, *index};
+    module.insert_before(*anchor, Op::OpAccessChain, chain);
+    const uint32_t load[] = {slot.type, *value, *pointer};
+    module.insert_before(*anchor, Op::OpLoad, load);
+    slot.loaded = *value;
   }
-
-  // Per function, one load of each slot it uses, then the operands.
-  std::vector<std::unordered_map<size_t, uint32_t>> loaded(functions.size());
-  for (size_t u_i = 0; u_i < uses.size(); ++u_i) loaded[use_function[u_i]].emplace(uses[u_i].slot, 0);
-  for (size_t f = 0; f < functions.size(); ++f) {
-    if (loaded[f].empty()) continue;
-    const std::vector<InstructionHandle>& body = functions[f];
-    size_t label = 0;
-    while (label < body.size() && module.opcode(body[label]) != Op::OpLabel) ++label;
-    if (label == body.size()) return fail(module.describe(body[0]) + ": a function with uses has no block");
-    const InstructionHandle anchor = first_non_variable(module, body, label);
-    std::vector<size_t> used;
-    for (const auto& [slot, id] : loaded[f]) used.push_back(slot);
-    std::sort(used.begin(), used.end());  // loads in slot order: the words do not depend on hashing
-    for (size_t slot : used) {
-      auto pointer = module.allocate_id();
-      if (!pointer) return pointer.error();
-      auto value = module.allocate_id();
-      if (!value) return value.error();
-      const uint32_t chain[] = {member_pointer[slot], *pointer, block->variable, member_index[slot]};
-      module.insert_before(anchor, Op::OpAccessChain, chain);
-      const uint32_t load[] = {slots[slot].type, *value, *pointer};
-      module.insert_before(anchor, Op::OpLoad, load);
-      loaded[f][slot] = *value;
-    }
-  }
-  for (size_t u_i = 0; u_i < uses.size(); ++u_i) {
-    const Use& use = uses[u_i];
-    const auto w = module.words(use.instruction);
+  for (const Slot& slot : slots) {
+    const auto w = module.words(slot.instruction);
     std::vector<uint32_t> operands(w.begin() + 1, w.end());
-    operands[use.word - 1] = loaded[use_function[u_i]].at(use.slot);
-    module.replace(use.instruction, module.opcode(use.instruction), operands);
+    operands[slot.word - 1] = slot.loaded;
+    module.replace(slot.instruction, module.opcode(slot.instruction), operands);
+    report.values.push_back(slot.value);
   }
-
-  // From SPIR-V 1.4 the entry point's interface lists every global variable it uses.
-  if (module.version() >= 0x00010400u) {
-    const auto w = module.words(entry->handle);
-    const size_t interface_begin = 3 + entry->name.size() / 4 + 1;
-    if (std::find(w.begin() + std::min(interface_begin, w.size()), w.end(), block->variable) == w.end()) {
-      std::vector<uint32_t> operands(w.begin() + 1, w.end());
-      operands.push_back(block->variable);
-      module.replace(entry->handle, Op::OpEntryPoint, operands);
-    }
+  if (interface_lists_all_globals(module)) {
+    module.replace(entry->handle, Op::OpEntryPoint,
+                   entry_point_interface_edit(module, entry->handle, 0, options.push_variable));
   }
-  for (const Slot& slot : slots) report.values.push_back(slot.value);
-  report.operands_replaced = static_cast<uint32_t>(uses.size());
+  report.operands_replaced = static_cast<uint32_t>(slots.size());
   return report;
 }
 

@@ -37,7 +37,9 @@ Expected<RuntimeGroupSizeReport> workgroup_size_to_runtime(Module& module, const
   report.exact_only = plan->exact_only;
   report.exact_only_reason = plan->exact_only_reason;
 
-  if (Status ok = rewrite_workgroup_size_to_runtime(module, *plan, options); !ok) return ok.error();
+  auto push_variable = rewrite_workgroup_size_to_runtime(module, *plan, options);
+  if (!push_variable) return push_variable.error();
+  report.push_variable = *push_variable;
   report.version_after = module.version();
   return report;
 }

@@ -199,8 +199,6 @@ struct Executable {
     // The literals the variant reads from push constants (spirv_patch literals_to_push_constants) and where.
     uint32_t literal_offset = 0;
     std::vector<uint32_t> literal_values;
-    // Only stands in for the program's own exact-size pipeline (literals hoisted, or a fixed-size program).
-    bool stand_in = false;
   };
   std::optional<RuntimeVariant> runtime_variant;
   // Modules spirv-val checked while this executable was linked from source (BISMUTH_VALIDATION=1; a debug context

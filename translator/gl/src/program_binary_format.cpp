@@ -336,7 +336,6 @@ std::vector<std::byte> serialize_program_binary(const Executable& exe, bool link
     body.u8(exe.runtime_variant->exact_only ? 1 : 0);
     body.u32(exe.runtime_variant->literal_offset);
     body.words(exe.runtime_variant->literal_values);
-    body.u8(exe.runtime_variant->stand_in ? 1 : 0);
   }
   body.u32(exe.stage_flags);
   body.u32(exe.subgroup_size);
@@ -425,7 +424,6 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
     variant.exact_only = r.u8() != 0;
     variant.literal_offset = r.u32();
     variant.literal_values = r.words();
-    variant.stand_in = r.u8() != 0;
     exe.runtime_variant = std::move(variant);
   }
   exe.stage_flags = r.u32();

@@ -90,9 +90,11 @@ Status instantiate(const LinkTarget& target, GLuint program_name, Executable& ex
   desc.name = "GL program " + std::to_string(program_name);
   desc.stage_flags = exe.stage_flags;
   if (exe.runtime_variant) {
+    // A fixed-size program's variant stands in for its one exact-size pipeline (literals make any variant one).
     desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
-        exe.runtime_variant->spirv,          exe.runtime_variant->push_constant_offset, exe.runtime_variant->exact_only,
-        exe.runtime_variant->literal_values, exe.runtime_variant->literal_offset,       exe.runtime_variant->stand_in};
+        exe.runtime_variant->spirv,          exe.runtime_variant->push_constant_offset,
+        exe.runtime_variant->exact_only,     exe.runtime_variant->literal_values,
+        exe.runtime_variant->literal_offset, p.group_size == translator::GroupSize::Fixed};
   }
   auto shader = backend::Shader::create(*device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
@@ -201,13 +203,9 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   exe->stage_flags = wave_desc.stage_flags;
   if (piped->runtime_group_size) {
     const spirv_patch::RuntimeGroupSizeVariant& variant = *piped->runtime_group_size;
-    const bool stand_in = !variant.literals.values.empty() || p.group_size == translator::GroupSize::Fixed;
-    exe->runtime_variant = Executable::RuntimeVariant{variant.words,
-                                                      variant.report.push_constant_offset,
-                                                      variant.report.exact_only,
-                                                      variant.literals.push_constant_offset,
-                                                      variant.literals.values,
-                                                      stand_in};
+    exe->runtime_variant =
+        Executable::RuntimeVariant{variant.words, variant.report.push_constant_offset, variant.report.exact_only,
+                                   variant.literals.push_constant_offset, variant.literals.values};
   }
   if (Status made = instantiate(target, program.name, *exe); !made) return made.error();
   return exe;

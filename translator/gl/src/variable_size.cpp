@@ -26,9 +26,9 @@ bool shared_variants_enabled() {
 void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped) {
   if (!piped.runtime_group_size) return;
   const spirv_patch::RuntimeGroupSizeVariant& variant = *piped.runtime_group_size;
-  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
-      variant.words,           variant.report.push_constant_offset,   variant.report.exact_only,
-      variant.literals.values, variant.literals.push_constant_offset, !variant.literals.values.empty()};
+  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{variant.words, variant.report.push_constant_offset,
+                                                                  variant.report.exact_only, variant.literals.values,
+                                                                  variant.literals.push_constant_offset};
 }
 
 std::chrono::milliseconds prewarm_delay() {

@@ -90,8 +90,8 @@ Status convert_variables(RuntimeGroupSizeEditor& edit) {
 
 }  // namespace
 
-Status rewrite_workgroup_size_to_runtime(Module& module, const RuntimeGroupSizePlan& plan,
-                                         const RuntimeGroupSizeOptions& options) {
+Expected<uint32_t> rewrite_workgroup_size_to_runtime(Module& module, const RuntimeGroupSizePlan& plan,
+                                                     const RuntimeGroupSizeOptions& options) {
   RuntimeGroupSizeEditor edit(module, plan);
   auto uint_type = module.type_int(32, false);
   if (!uint_type) return uint_type.error();
@@ -112,14 +112,14 @@ Status rewrite_workgroup_size_to_runtime(Module& module, const RuntimeGroupSizeP
     if (!variable) return variable.error();
     edit.workgroup_id_var = *variable;
   }
-  if (Status ok = add_push_constant(edit, options.push_constant_offset); !ok) return ok;
-  if (Status ok = convert_variables(edit); !ok) return ok;
+  if (Status ok = add_push_constant(edit, options.push_constant_offset); !ok) return ok.error();
+  if (Status ok = convert_variables(edit); !ok) return ok.error();
   for (const Function& f : plan.functions) {
     if (!plan.functions_to_rematerialize.contains(f.id)) continue;
-    if (Status ok = rematerialize_size(edit, f); !ok) return ok;
+    if (Status ok = rematerialize_size(edit, f); !ok) return ok.error();
   }
-  if (Status ok = add_entry_wrapper(edit); !ok) return ok;
-  return {};
+  if (Status ok = add_entry_wrapper(edit); !ok) return ok.error();
+  return edit.push_variable;
 }
 
 }  // namespace bismuth::spirv_patch

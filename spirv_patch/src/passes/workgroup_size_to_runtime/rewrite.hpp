@@ -10,8 +10,9 @@
 
 namespace bismuth::spirv_patch {
 
-// `plan` comes from plan_workgroup_size_to_runtime(module, options), with no edit in between.
-Status rewrite_workgroup_size_to_runtime(Module& module, const RuntimeGroupSizePlan& plan,
-                                         const RuntimeGroupSizeOptions& options);
+// `plan` comes from plan_workgroup_size_to_runtime(module, options), with no edit in between. Returns the push-constant
+// variable that holds the size.
+Expected<uint32_t> rewrite_workgroup_size_to_runtime(Module& module, const RuntimeGroupSizePlan& plan,
+                                                     const RuntimeGroupSizeOptions& options);
 
 }  // namespace bismuth::spirv_patch

@@ -286,7 +286,7 @@ class CommandStream {
   // Gl only: dispatches' accesses, which only transfers, indirect reads, readbacks and maps must wait for.
   HazardTracker shader_accesses_;
   const bool gl_barriers_;
-  bool inline_next_batch_ = true;  // StreamOptions::inline_batch_dispatches
+  bool inline_next_batch_;  // StreamOptions::inline_batch_dispatches
   // Explicit requests not yet recorded: recorded before the next command, merged with its barrier.
   BarrierScope pending_barrier_;
   PipelineFrontTable front_;

@@ -76,8 +76,8 @@ struct ShaderDesc {
     bool exact_only = true;  // barriers or subgroup operations: only L == x*y*z
     std::span<const uint32_t> literal_values;
     uint32_t literal_offset = 0;
-    // The variant only stands in for the original module's exact-size pipeline (set with literals, and for fixed-size
-    // programs, whose variant serves other programs' sizes): streams move to the latter once it is ready.
+    // The variant only stands in for the original module's exact-size pipeline (for fixed-size programs, whose
+    // variant serves other programs' sizes; implied by `literal_values`): streams move to the latter once it is ready.
     bool stand_in = false;
   };
   std::optional<RuntimeGroupSize> runtime_group_size;

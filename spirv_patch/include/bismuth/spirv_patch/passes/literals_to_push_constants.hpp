@@ -30,6 +30,9 @@ namespace bismuth::spirv_patch {
 
 struct LiteralsToPushConstantsOptions {
   std::string entry_point = "main";
+  // The entry point's push-constant variable, from workgroup_size_to_runtime's report: that pass made its struct one
+  // that may grow (a Block only the variable uses), and the literals become more members of it.
+  uint32_t push_variable = 0;
   // Byte offset of the first literal: a multiple of 4 at or past the end of the entry point's push-constant block.
   uint32_t push_constant_offset = 0;
   // The block must end at or below this many bytes (maxPushConstantsSize; Vulkan guarantees 128). A module with
@@ -47,13 +50,13 @@ struct LiteralsToPushConstantsReport {
   std::vector<uint32_t> values;  // the literal of each member, in push-constant order: what the backend pushes
   uint32_t operands_replaced = 0;
   uint32_t constants_removed = 0;
-  // Why nothing was hoisted although literals were found (too many for the limit, a block that cannot grow).
+  // Why nothing was hoisted although literals were found (too many for the limit).
   std::string skipped_reason;
 };
 
 // Rewrites `module` in place; unchanged when the report has no values (but for the size defaults of
-// `size_spec_ids`). The entry point must use exactly one
-// push-constant block (the runtime-group-size variant's) unless it has no literal to hoist.
+// `size_spec_ids`). Fails when `push_variable` is not a push-constant pointer to a struct, or the offset lies inside
+// that struct.
 Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& module,
                                                                    const LiteralsToPushConstantsOptions& options);
 

@@ -31,6 +31,9 @@ struct RuntimeGroupSizeReport {
       spec_ids{};  // the SpecIds of the LocalSize spec constants (unchanged); the backend specializes them to (L,1,1)
   uint32_t push_constant_offset = 0;  // where the logical (x,y,z) go, as uint32 x3
   uint32_t push_constant_end = 0;     // offset + 12
+  // The push-constant variable the entry point reads the size from (its struct grew by the uvec3 member, or is
+  // new): where later edits add more members (literals_to_push_constants).
+  uint32_t push_variable = 0;
   // True when the module synchronises or communicates across the workgroup/subgroup in ways that need every
   // invocation of the workgroup present (OpControlBarrier with Workgroup or Subgroup execution scope, any
   // GroupNonUniform*/SubgroupBallotKHR/SubgroupVoteKHR/Group* instruction, builtins SubgroupId/NumSubgroups/
