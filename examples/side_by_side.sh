@@ -38,6 +38,16 @@ cache_env() {
     MESA_SHADER_CACHE_DISABLE=false MESA_SHADER_CACHE_DIR="$dir/mesa" BISMUTH_CACHE_DIR="$dir/bismuth"
 }
 
+# NVIDIA's Vulkan driver, which Zink runs on, initialises through its GLVND EGL vendor: with only Mesa's vendor file
+# in __EGL_VENDOR_LIBRARY_FILENAMES (as zink-env.sh sets it), its vk_icdGetInstanceProcAddr returns no
+# vkCreateInstance and Zink fails with VK_ERROR_INCOMPATIBLE_DRIVER. Listing Mesa's file first and NVIDIA's after
+# it keeps Mesa (Zink) as the surfaceless platform's EGL and lets the Vulkan driver start.
+zink_vendors() {
+  local nvidia_vendor=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [[ -f $nvidia_vendor ]] && export __EGL_VENDOR_LIBRARY_FILENAMES="$__EGL_VENDOR_LIBRARY_FILENAMES:$nvidia_vendor"
+  return 0
+}
+
 # run IMPL RUN ENV_WORDS PROGRAM ARGS...: one program on one implementation, its stdout lines prefixed.
 run() {
   local impl=$1 label=$2 env_words=$3 program=$4
@@ -45,7 +55,7 @@ run() {
   local status
   case $impl in
     nvidia) env $env_words "$bin/${program}_system" --egl device "$@" ;;
-    zink) (source .gpu/zink-env.sh >/dev/null 2>&1 && env $env_words "$bin/${program}_system" --egl surfaceless "$@") ;;
+    zink) (source .gpu/zink-env.sh >/dev/null 2>&1 && zink_vendors && env $env_words "$bin/${program}_system" --egl surfaceless "$@") ;;
     bismuth) env $env_words "$bin/$program" --egl surfaceless "$@" ;;
   esac | sed "s/^/impl_kind=$impl run=$label /"
   status=${PIPESTATUS[0]}

@@ -20,23 +20,33 @@ mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$b
   -o -name '*exit_program' -o -name 'conformance_*' -o -name num_waves_examples -o -name 'program_loop*' \
   -o -name 'dispatch_stream*' \) \
   2>/dev/null)
+# BISMUTH_GPU_SIDE_BY_SIDE=1: only the side-by-side programs (examples/side_by_side.sh), so that the
+# packed bundle leaves room in the 64 MiB transfer for .mesa (Zink) beside it.
+if [[ ${BISMUTH_GPU_SIDE_BY_SIDE:-0} == 1 ]]; then
+  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/(program_loop|dispatch_stream)(_system)?$')
+fi
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"
-"$shared_gpu/bundle.sh" "${programs[@]}" "$validation_layer" >/dev/null
-mkdir -p "$repo/.gpu/layers"
-mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
-sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
-  /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
-# Bismuth's layer and the tests' spy and teardown layers, each with its manifest (which names the library relative
-# to itself), in a folder named after its build path: .gpu/layer_vk_layer, .gpu/tests_layer_vk_layer, .gpu/tests_exit.
-for layer in layer/vk_layer tests/layer/vk_layer tests/exit; do
-  dest="$repo/.gpu/${layer//\//_}"
-  layer="$build/$layer"
-  [[ -d $layer ]] || continue
-  mkdir -p "$dest"
-  cp "$layer"/*.so "$layer"/*.json "$dest/" 2>/dev/null || true
-  [[ -d $layer/implicit_layer.d ]] && cp -r "$layer/implicit_layer.d" "$dest/"
-done
+if [[ ${BISMUTH_GPU_SIDE_BY_SIDE:-0} == 1 ]]; then
+  # The programs measure; they need neither the validation layer nor Bismuth's layers.
+  "$shared_gpu/bundle.sh" "${programs[@]}" >/dev/null
+else
+  "$shared_gpu/bundle.sh" "${programs[@]}" "$validation_layer" >/dev/null
+  mkdir -p "$repo/.gpu/layers"
+  mv "$repo/.gpu/bin/$(basename "$validation_layer")" "$repo/.gpu/layers/"
+  sed 's|"library_path": *"[^"]*"|"library_path": "./libVkLayer_khronos_validation.so"|' \
+    /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json > "$repo/.gpu/layers/VkLayer_khronos_validation.json"
+  # Bismuth's layer and the tests' spy and teardown layers, each with its manifest (which names the library relative
+  # to itself), in a folder named after its build path: .gpu/layer_vk_layer, .gpu/tests_layer_vk_layer, .gpu/tests_exit.
+  for layer in layer/vk_layer tests/layer/vk_layer tests/exit; do
+    dest="$repo/.gpu/${layer//\//_}"
+    layer="$build/$layer"
+    [[ -d $layer ]] || continue
+    mkdir -p "$dest"
+    cp "$layer"/*.so "$layer"/*.json "$dest/" 2>/dev/null || true
+    [[ -d $layer/implicit_layer.d ]] && cp -r "$layer/implicit_layer.d" "$dest/"
+  done
+fi
 cp "$repo/scripts/gpu-check.sh" "$repo/scripts/gpu-exit-check.sh" "$repo/tests/exit/run_repeatedly.sh" "$repo/.gpu/"
 strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
 grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"
