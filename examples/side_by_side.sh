@@ -16,7 +16,8 @@
 # one is the warm figure. Dispatch streams run once per implementation (caches off). Every output line is the
 # program's own key=value line prefixed with `impl_kind=<nvidia|zink|bismuth> run=<cold|fill|warm>`; a program's
 # failure (exit status 1) is reported as `status=<code>` and makes the script exit 1 at the end.
-# PROGRAM_LOOP_ARGS and DISPATCH_STREAM_ARGS (e.g. "--count 100") are added to every run of each program.
+# PROGRAM_LOOP_ARGS and DISPATCH_STREAM_ARGS (e.g. "--count 100") are added to every run of each program;
+# WARM_RUNS=N starts N warm processes one after another (default 1), to show the spread of the warm figure.
 set -uo pipefail
 bin=.gpu/bin
 if [[ $# -gt 0 && -d $1 ]]; then
@@ -78,7 +79,9 @@ for item in "${what[@]}"; do
       variable | fixed)
         run "$impl" cold "${cold_env[*]}" program_loop "$item" --repeat 2 ${PROGRAM_LOOP_ARGS:-}
         run "$impl" fill "$(cache_env "$impl-$item")" program_loop "$item" ${PROGRAM_LOOP_ARGS:-}
-        run "$impl" warm "$(cache_env "$impl-$item")" program_loop "$item" ${PROGRAM_LOOP_ARGS:-}
+        for ((i = 0; i < ${WARM_RUNS:-1}; ++i)); do
+          run "$impl" warm "$(cache_env "$impl-$item")" program_loop "$item" ${PROGRAM_LOOP_ARGS:-}
+        done
         ;;
       stream) run "$impl" cold "${cold_env[*]}" dispatch_stream ${DISPATCH_STREAM_ARGS:-} ;;
       *) echo "side_by_side: unknown item $item (variable, fixed, stream)" >&2; exit 64 ;;

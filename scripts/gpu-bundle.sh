@@ -20,10 +20,10 @@ mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$b
   -o -name '*exit_program' -o -name 'conformance_*' -o -name num_waves_examples -o -name 'program_loop*' \
   -o -name 'dispatch_stream*' \) \
   2>/dev/null)
-# BISMUTH_GPU_SIDE_BY_SIDE=1: only the side-by-side programs (examples/side_by_side.sh), so that the
-# packed bundle leaves room in the 64 MiB transfer for .mesa (Zink) beside it.
+# BISMUTH_GPU_SIDE_BY_SIDE=1: only the side-by-side programs (examples/side_by_side.sh) and the front-end
+# benchmarks, so that the packed bundle leaves room in the 64 MiB transfer for .mesa (Zink) beside it.
 if [[ ${BISMUTH_GPU_SIDE_BY_SIDE:-0} == 1 ]]; then
-  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/(program_loop|dispatch_stream)(_system)?$')
+  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/((program_loop|dispatch_stream)(_system)?|bench_glslang_floor|bench_program_churn)$')
 fi
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"
