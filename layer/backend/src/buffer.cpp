@@ -27,9 +27,9 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   info.size = self->size_;
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (kind == BufferKind::Storage || kind == BufferKind::HostStorage) {
-    info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
-                  VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+  if (kind != BufferKind::Staging) {
+    info.usage |=
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
   }
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   if (Status ok = device.call("vkCreateBuffer", vk.vkCreateBuffer, device.handle(), &info, nullptr, &self->buffer_);
@@ -38,20 +38,38 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   }
   VkMemoryRequirements requirements{};
   vk.vkGetBufferMemoryRequirements(device.handle(), self->buffer_, &requirements);
-  const bool host_visible = kind == BufferKind::Staging || kind == BufferKind::HostStorage || !device.uses_staging();
-  const VkMemoryPropertyFlags required =
-      host_visible ? VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT) : VkMemoryPropertyFlags(0);
-  VkMemoryPropertyFlags preferred = host_visible ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-  if (kind == BufferKind::HostStorage) preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-  auto type = find_memory_type(device.memory_properties(), requirements.memoryTypeBits, required, preferred);
-  if (!type) return type.error();
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
-  allocate.memoryTypeIndex = *type;
-  if (Status ok = device.call("vkAllocateMemory", vk.vkAllocateMemory, device.handle(), &allocate, nullptr,
-                              &self->memory_);
-      !ok) {
-    return ok.error();
+  bool host_visible = false;
+  if (kind == BufferKind::MappedDeviceLocal) {
+    constexpr VkMemoryPropertyFlags kMapped = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
+                                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                              VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    // Called directly, not through call(): running out of this (often small) heap is no error, the buffer then goes
+    // where Storage goes.
+    if (auto type = find_memory_type(device.memory_properties(), requirements.memoryTypeBits, kMapped, kMapped)) {
+      allocate.memoryTypeIndex = *type;
+      host_visible =
+          !device.lost() && vk.vkAllocateMemory(device.handle(), &allocate, nullptr, &self->memory_) == VK_SUCCESS;
+      if (!host_visible) self->memory_ = VK_NULL_HANDLE;
+    }
+  }
+  if (self->memory_ == VK_NULL_HANDLE) {
+    host_visible = kind == BufferKind::Staging || kind == BufferKind::HostStorage || !device.uses_staging();
+    const VkMemoryPropertyFlags required =
+        host_visible ? VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT)
+                     : VkMemoryPropertyFlags(0);
+    VkMemoryPropertyFlags preferred =
+        host_visible ? required : VkMemoryPropertyFlags(VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    if (kind == BufferKind::HostStorage) preferred |= VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+    auto type = find_memory_type(device.memory_properties(), requirements.memoryTypeBits, required, preferred);
+    if (!type) return type.error();
+    allocate.memoryTypeIndex = *type;
+    if (Status ok =
+            device.call("vkAllocateMemory", vk.vkAllocateMemory, device.handle(), &allocate, nullptr, &self->memory_);
+        !ok) {
+      return ok.error();
+    }
   }
   if (Status ok = device.call("vkBindBufferMemory", vk.vkBindBufferMemory, device.handle(), self->buffer_,
                               self->memory_, VkDeviceSize{0});

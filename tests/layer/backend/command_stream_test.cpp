@@ -180,6 +180,51 @@ TEST_CASE("Copy, fill and sub-range upload/readback keep stream order", "[vulkan
   }
 }
 
+TEST_CASE("A mapped device-local buffer is updated and read back in place, without staging", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    // Every buffer device-local with staging, as on a discrete GPU; lavapipe's one memory type is device-local and
+    // host-visible coherent, as a BAR heap is.
+    auto device = test::make_device(vk, {.memory = MemoryStrategy::DeviceLocalWithStaging});
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache);
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 64;
+    auto source = test::make_buffer(*device, n);
+    REQUIRE_OK(stream->upload(*source, 0, test::bytes_of(iota_words(n))));
+    const uint64_t staged_before = stream->stats().staged_transfers;
+    auto storage = Buffer::create(*device, n * 4, BufferKind::Storage);
+    auto mapped = Buffer::create(*device, n * 4, BufferKind::MappedDeviceLocal);
+    REQUIRE_OK(storage);
+    REQUIRE_OK(mapped);
+    CHECK_FALSE((*storage)->host_visible());
+    REQUIRE((*mapped)->host_visible());
+    // A GL program's loop: reset the result, dispatch into it, read it back; each round waits for its dispatch.
+    for (uint32_t round = 1; round <= 5; ++round) {
+      REQUIRE_OK(stream->upload(**mapped, 0, test::bytes_of(std::vector<uint32_t>(n, 0xDEADu))));  // idle: in place
+      const Push push{n, round};
+      BufferBinding bindings[2] = {{source.get(), 0, VK_WHOLE_SIZE, Access::Read},
+                                   {mapped->get(), 0, VK_WHOLE_SIZE, Access::Write}};
+      REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {1, 1, 1},
+                                   .bindings = bindings,
+                                   .push_constants = test::bytes_of(push)}));
+      // Busy: this upload is staged and copied after the dispatch in stream order, and must not land before it.
+      REQUIRE_OK(stream->upload(**mapped, 4, test::bytes_of(std::vector<uint32_t>{7u})));
+      std::vector<uint32_t> back(n);
+      REQUIRE_OK(stream->readback(**mapped, 0, std::as_writable_bytes(std::span(back))));
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t expected = i == 1 ? 7u : i + round;
+        if (back[i] != expected) FAIL("round " << round << ": word " << i << " is " << back[i]);
+      }
+    }
+    // Only the busy uploads were staged; the resets went in place and the readbacks copied nothing.
+    CHECK(stream->stats().staged_transfers - staged_before == 5);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("Uploads and readbacks through device-local buffers reuse the stream's staging memory", "[vulkan]") {
   ValidatedVulkan vk;
   {

@@ -1,6 +1,7 @@
 // Buffer data stores (GL 4.6 §6.2, §6.5): glBufferData / glBufferStorage, sub-data writes and reads, and
 // invalidation. A new store replaces the old one, which lives on while recorded commands use it.
 #include <algorithm>
+#include <cstdlib>
 #include <span>
 
 #include "buffers.hpp"
@@ -47,26 +48,57 @@ VkDeviceSize max_store_size(const backend::Device& device, VkDeviceSize size, bo
   return limit;
 }
 
-// Replaces the data store (glBufferData / glBufferStorage). The old store lives on while recorded commands use it.
-// Persistent storage (glBufferStorage with GL_MAP_PERSISTENT_BIT) lives in host-visible coherent memory, so that
-// its mappings are the buffer itself. On any error the old store stays, contents and all.
+// The largest store placed for reading back in place (BISMUTH_MAPPED_READ_BYTES, default 256; 0: none). Host reads
+// of device-local host-visible memory cross the bus uncached, a few hundred nanoseconds per cache line, so a large
+// store is read back faster through a staging copy.
+GLsizeiptr mapped_read_limit() {
+  static const GLsizeiptr limit = [] {
+    constexpr GLsizeiptr kDefault = 256;
+    constexpr GLsizeiptr kMost = GLsizeiptr(1) << 20;
+    const char* value = std::getenv("BISMUTH_MAPPED_READ_BYTES");
+    if (value == nullptr || *value == '\0') return kDefault;
+    char* end = nullptr;
+    const long long parsed = std::strtoll(value, &end, 10);
+    if (*end != '\0' || parsed < 0) return kDefault;
+    return std::min<GLsizeiptr>(static_cast<GLsizeiptr>(parsed), kMost);
+  }();
+  return limit;
+}
+
+// Where a data store lives (docs/gl_shim.md, "Buffer placement"). Persistent storage (glBufferStorage with
+// GL_MAP_PERSISTENT_BIT) is host-visible coherent memory, so that its mappings are the buffer itself. A small store
+// the application says it reads back — a *_READ usage hint, or glBufferStorage's GL_MAP_READ_BIT — is device-local
+// memory the host can map where the device has it (a counter read after every dispatch then needs no staging copy);
+// everything else follows the device's strategy.
+backend::BufferKind store_kind(GLsizeiptr size, bool persistent, bool read_back) {
+  if (persistent) return backend::BufferKind::HostStorage;
+  if (read_back && size <= mapped_read_limit()) return backend::BufferKind::MappedDeviceLocal;
+  return backend::BufferKind::Storage;
+}
+
+bool read_usage(GLenum usage) {
+  return usage == GL_STREAM_READ || usage == GL_STATIC_READ || usage == GL_DYNAMIC_READ;
+}
+
+// Replaces the data store (glBufferData / glBufferStorage) with one of `kind`. The old store lives on while recorded
+// commands use it. On any error the old store stays, contents and all.
 bool new_store(Context* ctx, BufferObject& b, GLsizeiptr size, const void* data, const char* func,
-               bool persistent = false) {
+               backend::BufferKind kind) {
   std::shared_ptr<backend::Buffer> store;
   if (size > 0) {
     // GL 4.6 §6.2: "An OUT_OF_MEMORY error is generated if the GL is unable to create a data store with the
     // specified size." Decided here for sizes Vulkan must not be asked for (Buffer::create rounds up to 4 bytes).
     const backend::Device& device = *ctx->device_state.device;
     const VkDeviceSize rounded = (static_cast<VkDeviceSize>(size) + 3) & ~VkDeviceSize(3);
-    const VkDeviceSize limit = max_store_size(device, rounded, persistent || !device.uses_staging());
+    const VkDeviceSize limit =
+        max_store_size(device, rounded, kind == backend::BufferKind::HostStorage || !device.uses_staging());
     if (rounded > limit) {
       ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": a data store of " + std::to_string(size) +
                                            " bytes is larger than the device can allocate (" + std::to_string(limit) +
                                            " bytes)");
       return false;
     }
-    auto created = backend::Buffer::create(*ctx->device_state.device, static_cast<VkDeviceSize>(size),
-                                           persistent ? backend::BufferKind::HostStorage : backend::BufferKind::Storage);
+    auto created = backend::Buffer::create(*ctx->device_state.device, static_cast<VkDeviceSize>(size), kind);
     if (!created) {
       ctx->backend_error(func, created.error());
       return false;
@@ -103,7 +135,7 @@ void buffer_data(Context* ctx, const std::shared_ptr<BufferObject>& b, GLsizeipt
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the buffer has immutable storage (glBufferStorage)");
     return;
   }
-  if (new_store(ctx, *b, size, data, func)) b->usage = usage;
+  if (new_store(ctx, *b, size, data, func, store_kind(size, false, read_usage(usage)))) b->usage = usage;
 }
 
 constexpr GLbitfield kStorageFlags = GL_DYNAMIC_STORAGE_BIT | GL_MAP_READ_BIT | GL_MAP_WRITE_BIT |
@@ -131,7 +163,9 @@ void buffer_storage(Context* ctx, const std::shared_ptr<BufferObject>& b, GLsize
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the buffer already has immutable storage");
     return;
   }
-  if (new_store(ctx, *b, size, data, func, (flags & GL_MAP_PERSISTENT_BIT) != 0)) {
+  const backend::BufferKind kind =
+      store_kind(size, (flags & GL_MAP_PERSISTENT_BIT) != 0, (flags & GL_MAP_READ_BIT) != 0);
+  if (new_store(ctx, *b, size, data, func, kind)) {
     b->immutable = true;
     b->storage_flags = flags;
     b->usage = GL_DYNAMIC_DRAW;

@@ -22,6 +22,13 @@ enum class BufferKind {
   // Shader-visible and host-visible coherent (host-cached preferred), mapped for its lifetime: GL's persistent
   // coherent mappings (glBufferStorage with GL_MAP_PERSISTENT_BIT), on every device.
   HostStorage,
+  // Shader-visible storage in memory that is device-local and host-visible coherent at once (a BAR heap), mapped
+  // for its lifetime: a small buffer the host reads back (a counter, a flag, a reduction's result) is then read in
+  // place once its commands completed, and written in place while idle, so a dispatch followed by a read needs no
+  // copy to staging and no transfer barriers in its batch. The GPU keeps device-local speed; host reads of such
+  // memory are uncached, which is why only small buffers ask for it. Where the device has no such memory type, or
+  // its heap is exhausted, the buffer is placed like Storage.
+  MappedDeviceLocal,
 };
 
 class Buffer : public std::enable_shared_from_this<Buffer> {
