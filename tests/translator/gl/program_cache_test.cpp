@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -476,4 +477,24 @@ TEST_CASE("BISMUTH_PROGRAM_CACHE=0 turns the cache off", "[program_cache]") {
   CHECK(count_messages(ctx, kCompileRecordUsed) == 0);
   CHECK(count_messages(ctx, kLinkRecordUsed) == 0);
   CHECK(folder.records().empty());
+}
+
+TEST_CASE("A disk hit makes a record the most recently used only when its mtime is ten minutes old",
+          "[program_cache]") {
+  // Eviction goes by mtime; refreshing it on every hit would cost each warm program two metadata writes.
+  CacheFolder folder("0");  // no memory records: every lookup reads its file
+  GlContext ctx(4, 6, true);
+  glDeleteProgram(make_program(with_literal(kVariable, 77)));
+  const std::vector<fs::path> records = folder.records();
+  REQUIRE(records.size() == 2);  // the compile record and the link record
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(records[0], now - std::chrono::hours(1));
+  const auto recent = now - std::chrono::minutes(2);
+  fs::last_write_time(records[1], recent);
+  ctx.clear_messages();
+  glDeleteProgram(make_program(with_literal(kVariable, 77)));
+  CHECK(count_messages(ctx, kLinkRecordUsed) == 1);
+  CHECK(fs::last_write_time(records[0]) > now - std::chrono::minutes(1));  // an hour old: refreshed
+  CHECK(fs::last_write_time(records[1]) == recent);                         // two minutes old: kept
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
 }

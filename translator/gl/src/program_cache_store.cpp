@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <ctime>
 #include <filesystem>
 
 #include "byte_codec.hpp"
@@ -159,6 +160,18 @@ void ProgramCacheStore::remember(const backend::Hash128& key, ProgramCacheRecord
   }
 }
 
+namespace {
+
+constexpr time_t kRecentSeconds = 600;
+
+bool stale_mtime(const struct stat& st) {
+  timespec now{};
+  if (::clock_gettime(CLOCK_REALTIME, &now) != 0) return true;
+  return st.st_mtim.tv_sec + kRecentSeconds < now.tv_sec || st.st_mtim.tv_sec > now.tv_sec;
+}
+
+}  // namespace
+
 ProgramCacheStore::Found ProgramCacheStore::read_file(ProgramCacheRecordKind kind, const backend::Hash128& key) {
   const std::string path = file_of(key);
   // O_NONBLOCK: opening a FIFO put in the record's place must not wait for a writer; O_NOFOLLOW: a symlink is not a
@@ -193,7 +206,10 @@ ProgramCacheStore::Found ProgramCacheStore::read_file(ProgramCacheRecordKind kin
       ignore(payload.error().message, true);
     } else {
       found.payload = std::make_shared<const std::vector<std::byte>>(std::move(*payload));
-      ::futimens(fd, nullptr);  // a hit makes the record the most recently used (eviction goes by mtime)
+      // A hit makes the record the most recently used (eviction goes by mtime). Eviction needs no finer order than
+      // minutes, so a record touched in the last kRecentSeconds keeps its mtime: a warm program's two hits then
+      // cost no metadata write each (a syscall of every ~five, and a journal write on some filesystems).
+      if (stale_mtime(st)) ::futimens(fd, nullptr);
     }
   }
   ::close(fd);

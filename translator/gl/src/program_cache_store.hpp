@@ -9,7 +9,7 @@
 // when it is a regular file, so the next link writes a good one. Writes go to a new temporary file in the same
 // folder and are renamed over the record's name, so a reader (in this process or another) never sees half a
 // record. The folder is bounded: when its records pass max_disk_bytes the least recently used (file mtime, which a
-// hit refreshes) are removed down to three quarters of it.
+// hit refreshes when it is more than ten minutes old) are removed down to three quarters of it.
 #pragma once
 
 #include <cstddef>
