@@ -99,8 +99,8 @@ Status CommandStream::upload_image(Image& image, const ImageRegion& region, std:
   track(batch, *staging->buffer);
   track_image(batch, image);
   batch.has_writes = true;
-  recorder_->record(CmdCopyBufferToImage{staging->buffer->handle(), image.handle(),
-                                         buffer_image_copy(staging->offset, region)});
+  recorder_->record(
+      CmdCopyBufferToImage{staging->buffer->handle(), image.handle(), buffer_image_copy(staging->offset, region)});
   recorder_->publish();
   return {};
 }
@@ -127,8 +127,8 @@ Status CommandStream::readback_image(Image& image, const ImageRegion& region, st
   track(batch, *staging->buffer);
   track_image(batch, image);  // a never-written image reads as whatever its memory holds, but in a valid layout
   batch.has_writes = true;    // the staging copy: the batch ends with the barrier that makes it visible to the host
-  recorder_->record(CmdCopyImageToBuffer{image.handle(), staging->buffer->handle(),
-                                         buffer_image_copy(staging->offset, region)});
+  recorder_->record(
+      CmdCopyImageToBuffer{image.handle(), staging->buffer->handle(), buffer_image_copy(staging->offset, region)});
   recorder_->publish();
   // Waits for the batch of this copy (the chunk's last use): exactly the work the readback needs, as the image's
   // writes come before the copy in stream order.

@@ -17,7 +17,10 @@ struct ColorFormat {
   uint32_t bytes;
 };
 
-#define BISMUTH_FORMAT(suffix, bytes) ColorFormat{VK_FORMAT_##suffix, #suffix, bytes}
+#define BISMUTH_FORMAT(suffix, bytes)  \
+  ColorFormat {                        \
+    VK_FORMAT_##suffix, #suffix, bytes \
+  }
 // The color formats the backend handles (GL's sized internal formats for images and textures map onto these).
 constexpr std::array kColorFormats{
     BISMUTH_FORMAT(R8_UNORM, 1),
@@ -87,10 +90,8 @@ std::string_view unsupported_class(VkFormat format) {
     case VK_FORMAT_S8_UINT:
     case VK_FORMAT_D16_UNORM_S8_UINT:
     case VK_FORMAT_D24_UNORM_S8_UINT:
-    case VK_FORMAT_D32_SFLOAT_S8_UINT:
-      return "depth/stencil formats are not supported";
-    default:
-      break;
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: return "depth/stencil formats are not supported";
+    default: break;
   }
   if (format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK) {
     return "compressed formats are not supported";
@@ -107,12 +108,9 @@ Error refuse(const ImageDesc& desc, std::string_view reason) {
 
 VkImageType vk_image_type(ImageType type) {
   switch (type) {
-    case ImageType::Image1D:
-      return VK_IMAGE_TYPE_1D;
-    case ImageType::Image3D:
-      return VK_IMAGE_TYPE_3D;
-    case ImageType::Image2D:
-      break;
+    case ImageType::Image1D: return VK_IMAGE_TYPE_1D;
+    case ImageType::Image3D: return VK_IMAGE_TYPE_3D;
+    case ImageType::Image2D: break;
   }
   return VK_IMAGE_TYPE_2D;
 }
@@ -134,8 +132,7 @@ Status check_shape(const ImageDesc& desc) {
     return refuse(desc, std::to_string(desc.mip_levels) + " mip levels exceed the full chain of " +
                             std::to_string(full_chain) + " for this extent");
   }
-  if (desc.cube_compatible &&
-      (desc.type != ImageType::Image2D || e.width != e.height || desc.array_layers % 6 != 0)) {
+  if (desc.cube_compatible && (desc.type != ImageType::Image2D || e.width != e.height || desc.array_layers % 6 != 0)) {
     return refuse(desc, "a cube-compatible image is 2D, square, with a multiple of 6 layers");
   }
   if (desc.usage & ~uint32_t(kImageStorage | kImageSampled)) return refuse(desc, "unknown usage bits");
@@ -143,8 +140,7 @@ Status check_shape(const ImageDesc& desc) {
 }
 
 // The optimal-tiling features the usage needs, then the device's limits for this exact combination.
-Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageFlags usage,
-                            VkImageCreateFlags flags) {
+Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageFlags usage, VkImageCreateFlags flags) {
   VkFormatProperties properties{};
   device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), desc.format, &properties);
   const VkFormatFeatureFlags features = properties.optimalTilingFeatures;
@@ -166,8 +162,7 @@ Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageF
   }
   VkImageFormatProperties limits{};
   const VkResult result = device.vki().vkGetPhysicalDeviceImageFormatProperties(
-      device.physical_device(), desc.format, vk_image_type(desc.type), VK_IMAGE_TILING_OPTIMAL, usage, flags,
-      &limits);
+      device.physical_device(), desc.format, vk_image_type(desc.type), VK_IMAGE_TILING_OPTIMAL, usage, flags, &limits);
   if (result == VK_ERROR_FORMAT_NOT_SUPPORTED) {
     return refuse(desc, "this type, usage and flags are not supported by the device for optimal tiling");
   }
@@ -230,14 +225,13 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;  // the first command moves it to GENERAL (image.hpp)
-  if (Status ok = device.call("vkCreateImage", vk.vkCreateImage, device.handle(), &info, nullptr, &self->image_);
-      !ok) {
+  if (Status ok = device.call("vkCreateImage", vk.vkCreateImage, device.handle(), &info, nullptr, &self->image_); !ok) {
     return ok.error();
   }
   VkMemoryRequirements requirements{};
   vk.vkGetImageMemoryRequirements(device.handle(), self->image_, &requirements);
-  auto type = find_memory_type(device.memory_properties(), requirements.memoryTypeBits, 0,
-                               VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  auto type =
+      find_memory_type(device.memory_properties(), requirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
   if (!type) return type.error();
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
@@ -247,8 +241,8 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
       !ok) {
     return ok.error();
   }
-  if (Status ok = device.call("vkBindImageMemory", vk.vkBindImageMemory, device.handle(), self->image_,
-                              self->memory_, VkDeviceSize{0});
+  if (Status ok = device.call("vkBindImageMemory", vk.vkBindImageMemory, device.handle(), self->image_, self->memory_,
+                              VkDeviceSize{0});
       !ok) {
     return ok.error();
   }
@@ -301,8 +295,8 @@ Status check_region(const Image& image, const ImageRegion& region, const char* w
   if (!inside(region.x, e.width, level.width) || !inside(region.y, e.height, level.height) ||
       !inside(region.z, e.depth, level.depth)) {
     return refuse_region("box at (" + std::to_string(region.x) + "," + std::to_string(region.y) + "," +
-                         std::to_string(region.z) + ") of " + std::to_string(e.width) + "x" +
-                         std::to_string(e.height) + "x" + std::to_string(e.depth) + " is empty or outside mip level " +
+                         std::to_string(region.z) + ") of " + std::to_string(e.width) + "x" + std::to_string(e.height) +
+                         "x" + std::to_string(e.depth) + " is empty or outside mip level " +
                          std::to_string(region.mip_level) + " (" + std::to_string(level.width) + "x" +
                          std::to_string(level.height) + "x" + std::to_string(level.depth) + ")");
   }

@@ -105,7 +105,7 @@ inline std::vector<std::string> messages_except_general_layout_note(const Valida
   return messages;
 }
 
-#define REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk)                          \
+#define REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk)                         \
   do {                                                                                     \
     const auto bismuth_messages_ = bismuth::test::messages_except_general_layout_note(vk); \
     for (const auto& m : bismuth_messages_) UNSCOPED_INFO(m);                              \

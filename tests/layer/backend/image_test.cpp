@@ -72,8 +72,7 @@ std::vector<std::byte> texels_for(VkFormat format, size_t texels, uint32_t seed)
       for (size_t i = 0; i < v.size(); ++i) v[i] = (uint32_t(i) * 2654435761u + seed) & finite;
       return bytes_of_values(v);
     }
-    default:
-      return pattern(texels * texel_bytes(format), seed);
+    default: return pattern(texels * texel_bytes(format), seed);
   }
 }
 
@@ -140,10 +139,8 @@ TEST_CASE("Mip levels and array layers are addressed separately", "[vulkan][imag
       auto device = test::make_device(vk, options);
       auto cache = test::make_cache(*device);
       auto stream = make_stream(*device, *cache);
-      auto image = make_image(*device, {.format = VK_FORMAT_R8G8B8A8_UNORM,
-                                        .extent = {20, 10, 1},
-                                        .mip_levels = 4,
-                                        .array_layers = 3});
+      auto image = make_image(
+          *device, {.format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {20, 10, 1}, .mip_levels = 4, .array_layers = 3});
       const uint32_t widths[] = {20, 10, 5, 2}, heights[] = {10, 5, 2, 1};
       for (uint32_t level = 0; level < 4; ++level) {
         CHECK(image->extent(level) == ImageExtent{widths[level], heights[level], 1});
@@ -201,10 +198,9 @@ TEST_CASE("A 1D array image keeps its layers apart", "[vulkan][image]") {
     auto device = test::make_device(vk, {.memory = MemoryStrategy::DeviceLocalWithStaging});
     auto cache = test::make_cache(*device);
     auto stream = make_stream(*device, *cache);
-    auto image = make_image(*device, {.type = ImageType::Image1D,
-                                      .format = VK_FORMAT_R32G32B32A32_SFLOAT,
-                                      .extent = {9, 1, 1},
-                                      .array_layers = 4});
+    auto image = make_image(
+        *device,
+        {.type = ImageType::Image1D, .format = VK_FORMAT_R32G32B32A32_SFLOAT, .extent = {9, 1, 1}, .array_layers = 4});
     std::vector<std::byte> expected;
     for (uint32_t layer = 0; layer < 4; ++layer) {
       auto texels = texels_for(VK_FORMAT_R32G32B32A32_SFLOAT, 9, 10 * layer);
@@ -217,8 +213,7 @@ TEST_CASE("A 1D array image keeps its layers apart", "[vulkan][image]") {
     for (uint32_t layer = 1; layer < 3; ++layer) {
       middle.insert(middle.end(), expected.begin() + (layer * 9 + 3) * 16, expected.begin() + (layer * 9 + 8) * 16);
     }
-    CHECK(read_region(*stream, *image, {.base_layer = 1, .layer_count = 2, .x = 3, .extent = {5, 1, 1}}, 16) ==
-          middle);
+    CHECK(read_region(*stream, *image, {.base_layer = 1, .layer_count = 2, .x = 3, .extent = {5, 1, 1}}, 16) == middle);
   }
   REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
 }
@@ -233,8 +228,8 @@ TEST_CASE("Clearing levels and layers, then reading back", "[vulkan][image]") {
       auto device = test::make_device(vk, options);
       auto cache = test::make_cache(*device);
       auto stream = make_stream(*device, *cache);
-      auto ints = make_image(*device, {.format = VK_FORMAT_R32_UINT, .extent = {8, 8, 1}, .mip_levels = 2,
-                                       .array_layers = 2});
+      auto ints =
+          make_image(*device, {.format = VK_FORMAT_R32_UINT, .extent = {8, 8, 1}, .mip_levels = 2, .array_layers = 2});
       const auto level0 = pattern(8 * 8 * 4 * 2, 3);
       REQUIRE_OK(stream->upload_image(*ints, whole_level(*ints, 0), level0));
       VkClearColorValue value{};
@@ -277,7 +272,8 @@ TEST_CASE("copy_image copies a region between images of compatible formats", "[v
     const auto source = pattern(8 * 8 * 4, 5);
     REQUIRE_OK(stream->upload_image(*a, whole_level(*a), source));
     REQUIRE_OK(stream->clear_image(*b, {}, VkClearColorValue{}));
-    REQUIRE_OK(stream->copy_image(*a, {.x = 2, .y = 2, .extent = {4, 4, 1}}, *b, {.x = 10, .y = 3, .extent = {4, 4, 1}}));
+    REQUIRE_OK(
+        stream->copy_image(*a, {.x = 2, .y = 2, .extent = {4, 4, 1}}, *b, {.x = 10, .y = 3, .extent = {4, 4, 1}}));
     std::vector<std::byte> expected(16 * 16 * 4, std::byte{0});
     for (uint32_t y = 0; y < 4; ++y) {
       std::memcpy(&expected[((3 + y) * 16 + 10) * 4], &source[((2 + y) * 8 + 2) * 4], 4 * 4);
@@ -391,8 +387,12 @@ TEST_CASE("Storage on a format without STORAGE_IMAGE is refused before Vulkan se
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
-    const VkFormat candidates[] = {VK_FORMAT_R8G8B8A8_SRGB,   VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8_SRGB,
-                                   VK_FORMAT_R8G8_SRGB,       VK_FORMAT_R16G16_SNORM,   VK_FORMAT_A2B10G10R10_UINT_PACK32,
+    const VkFormat candidates[] = {VK_FORMAT_R8G8B8A8_SRGB,
+                                   VK_FORMAT_B8G8R8A8_UNORM,
+                                   VK_FORMAT_R8_SRGB,
+                                   VK_FORMAT_R8G8_SRGB,
+                                   VK_FORMAT_R16G16_SNORM,
+                                   VK_FORMAT_A2B10G10R10_UINT_PACK32,
                                    VK_FORMAT_B10G11R11_UFLOAT_PACK32};
     VkFormat lacking = VK_FORMAT_UNDEFINED;
     for (VkFormat format : candidates) {
@@ -434,11 +434,11 @@ TEST_CASE("Extents, levels and layers beyond the device's limits are refused", "
         Image::create(*device, {.format = VK_FORMAT_R8_UNORM, .extent = {8, 8, 1}, .array_layers = 1u << 20});
     REQUIRE_FALSE(too_many_layers);
     CHECK_THAT(too_many_layers.error().message, Catch::Contains("array layers exceed"));
-    auto cube = Image::create(*device, {.format = VK_FORMAT_R8_UNORM, .extent = {8, 4, 1}, .array_layers = 6,
-                                        .cube_compatible = true});
+    auto cube = Image::create(
+        *device, {.format = VK_FORMAT_R8_UNORM, .extent = {8, 4, 1}, .array_layers = 6, .cube_compatible = true});
     REQUIRE_FALSE(cube);
-    CHECK(Image::create(*device, {.format = VK_FORMAT_R8_UNORM, .extent = {8, 8, 1}, .array_layers = 6,
-                                  .cube_compatible = true}));
+    CHECK(Image::create(
+        *device, {.format = VK_FORMAT_R8_UNORM, .extent = {8, 8, 1}, .array_layers = 6, .cube_compatible = true}));
   }
   REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
 }
@@ -451,21 +451,22 @@ TEST_CASE("Regions outside the image and wrong sizes are errors", "[vulkan][imag
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
     auto stream = make_stream(*device, *cache);
-    auto image = make_image(*device, {.format = VK_FORMAT_R32_UINT, .extent = {8, 8, 1}, .mip_levels = 2,
-                                      .array_layers = 2});
+    auto image =
+        make_image(*device, {.format = VK_FORMAT_R32_UINT, .extent = {8, 8, 1}, .mip_levels = 2, .array_layers = 2});
     std::vector<std::byte> bytes(8 * 8 * 4);
     const ImageRegion bad[] = {
-        {.x = 1, .extent = {8, 8, 1}},                        // past the right edge
-        {.mip_level = 1, .extent = {8, 8, 1}},                // level 1 is 4x4
-        {.mip_level = 2, .extent = {1, 1, 1}},                // no level 2
-        {.base_layer = 2, .extent = {1, 1, 1}},               // no layer 2
+        {.x = 1, .extent = {8, 8, 1}},           // past the right edge
+        {.mip_level = 1, .extent = {8, 8, 1}},   // level 1 is 4x4
+        {.mip_level = 2, .extent = {1, 1, 1}},   // no level 2
+        {.base_layer = 2, .extent = {1, 1, 1}},  // no layer 2
         {.base_layer = 1, .layer_count = 2, .extent = {1, 1, 1}},
-        {.x = 0xFFFFFFFFu, .extent = {2, 1, 1}},              // wraps in 32 bits
-        {.extent = {0, 1, 1}},                                // empty
-        {.z = 1, .extent = {1, 1, 1}},                        // a 2D image has one slice
+        {.x = 0xFFFFFFFFu, .extent = {2, 1, 1}},  // wraps in 32 bits
+        {.extent = {0, 1, 1}},                    // empty
+        {.z = 1, .extent = {1, 1, 1}},            // a 2D image has one slice
     };
     for (const ImageRegion& region : bad) {
-      const size_t n = size_t(region.extent.width) * region.extent.height * region.extent.depth * region.layer_count * 4;
+      const size_t n =
+          size_t(region.extent.width) * region.extent.height * region.extent.depth * region.layer_count * 4;
       std::vector<std::byte> data(n);
       CHECK_FALSE(stream->upload_image(*image, region, data));
       CHECK_FALSE(stream->readback_image(*image, region, data));

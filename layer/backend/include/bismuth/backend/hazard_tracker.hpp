@@ -1,8 +1,8 @@
 // CommandStream's barrier decisions: which buffer ranges (and whole images) the commands since the last barrier read
 // and wrote, and whether the next access needs a barrier first — a read or write of a range written since then, or
-// a write of a range read since then; and the scope of the barriers it records (hazards, explicit requests with their targets).
-// Part of CommandStream (command_stream.hpp says what its barriers guarantee); inline because every dispatch with
-// new bindings asks it.
+// a write of a range read since then; and the scope of the barriers it records (hazards, explicit requests with their
+// targets). Part of CommandStream (command_stream.hpp says what its barriers guarantee); inline because every dispatch
+// with new bindings asks it.
 #pragma once
 
 #include <algorithm>

@@ -39,7 +39,7 @@ struct ImageDesc {
   VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;  // a color format of texel_bytes(); others are refused
   ImageExtent extent;                          // 1D: height = depth = 1; 2D: depth = 1
   uint32_t mip_levels = 1;
-  uint32_t array_layers = 1;  // 3D: 1
+  uint32_t array_layers = 1;     // 3D: 1
   bool cube_compatible = false;  // 2D, square, layers a multiple of 6 (VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)
   ImageUsages usage = 0;
 };
