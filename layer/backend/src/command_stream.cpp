@@ -91,6 +91,7 @@ void CommandStream::destroy_batch(Batch& batch) {
   if (batch.command_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_->handle(), batch.command_pool, nullptr);
   batch.command_pool = VK_NULL_HANDLE;
   batch.buffers.clear();
+  release_images(batch, false);
   batch.pipelines.clear();
   batch.pipeline_keys.clear();
   batch.shaders.clear();
@@ -215,6 +216,7 @@ Expected<uint64_t> CommandStream::flush() {
   if (!value) {
     // Nothing of this batch reached the queue: drop its references and recycle it.
     batch->buffers.clear();
+    release_images(*batch, false);
     batch->pipelines.clear();
     batch->pipeline_keys.clear();
     batch->shaders.clear();
@@ -224,9 +226,11 @@ Expected<uint64_t> CommandStream::flush() {
   }
   batch->value = *value;
   for (auto& buffer : batch->buffers) buffer->mark_used(*value);
+  for (auto& image : batch->images) image->mark_used(*value);
   for (auto& pipeline : batch->pipelines) pipeline->mark_used(*value);
   // From here the timeline value keeps the objects alive (Device::defer), not these references.
   batch->buffers.clear();
+  release_images(*batch, true);
   batch->pipelines.clear();
   batch->pipeline_keys.clear();
   batch->shaders.clear();
@@ -241,6 +245,7 @@ void CommandStream::discard() {
   recorder_->drain();  // the command buffer is reset when the batch is reused
   std::unique_ptr<Batch> batch = std::move(current_);
   batch->buffers.clear();
+  release_images(*batch, false);
   batch->pipelines.clear();
   batch->pipeline_keys.clear();
   batch->shaders.clear();
@@ -265,6 +270,14 @@ void CommandStream::track(Batch& batch, Buffer& buffer) {
     if (b.get() == &buffer) return;
   }
   batch.buffers.push_back(buffer.shared_from_this());
+}
+
+void CommandStream::release_images(Batch& batch, bool submitted) {
+  if (!submitted) {
+    for (Image* image : batch.images_made_general) image->set_general_layout(false);
+  }
+  batch.images_made_general.clear();
+  batch.images.clear();
 }
 
 bool CommandStream::in_current_batch(const Buffer& buffer) const {

@@ -100,6 +100,49 @@ struct CmdFillBuffer {
   }
 };
 
+// An image's first use (image.hpp): UNDEFINED → GENERAL for all of its levels and layers, before every later
+// compute or transfer access. Nothing earlier wrote it, so the barrier waits for nothing.
+struct CmdImageToGeneral {
+  VkImage image;
+  uint32_t mip_levels, array_layers;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const;
+};
+
+struct CmdCopyBufferToImage {
+  VkBuffer source;
+  VkImage destination;
+  VkBufferImageCopy region;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    vk.vkCmdCopyBufferToImage(commands, source, destination, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  }
+};
+
+struct CmdCopyImageToBuffer {
+  VkImage source;
+  VkBuffer destination;
+  VkBufferImageCopy region;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    vk.vkCmdCopyImageToBuffer(commands, source, VK_IMAGE_LAYOUT_GENERAL, destination, 1, &region);
+  }
+};
+
+struct CmdCopyImage {
+  VkImage source, destination;
+  VkImageCopy region;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    vk.vkCmdCopyImage(commands, source, VK_IMAGE_LAYOUT_GENERAL, destination, VK_IMAGE_LAYOUT_GENERAL, 1, &region);
+  }
+};
+
+struct CmdClearColorImage {
+  VkImage image;
+  VkClearColorValue color;
+  VkImageSubresourceRange range;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    vk.vkCmdClearColorImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
+  }
+};
+
 struct CmdResetQueryPool {
   VkQueryPool pool;
   uint32_t first, count;
@@ -126,7 +169,8 @@ struct CommandList {
 using RecordedCommands =
     CommandList<CmdBindPipeline, CmdPushDescriptorSet, CmdBindDescriptorSet, CmdPushConstants, CmdDispatch,
                 CmdDispatchIndirect, CmdPipelineBarrier, CmdCopyBuffer, CmdFillBuffer, CmdResetQueryPool,
-                CmdWriteTimestamp>;
+                CmdWriteTimestamp, CmdImageToGeneral, CmdCopyBufferToImage, CmdCopyImageToBuffer, CmdCopyImage,
+                CmdClearColorImage>;
 
 // RecordedCommands::size when `Command` is not in the list (CommandRecorder refuses to encode it).
 template <class Command, class... Commands>

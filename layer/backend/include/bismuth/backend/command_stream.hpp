@@ -28,6 +28,7 @@
 #include "bismuth/backend/buffer.hpp"
 #include "bismuth/backend/device.hpp"
 #include "bismuth/backend/hazard_tracker.hpp"
+#include "bismuth/backend/image.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/backend/pipeline_front_table.hpp"
 #include "bismuth/backend/shader.hpp"
@@ -104,6 +105,12 @@ struct StreamOptions {
   uint32_t inline_batch_dispatches = 32;
 };
 
+// Mip levels and array layers of an image (clear_image).
+struct ImageSubresources {
+  uint32_t base_mip = 0, mip_count = 1;
+  uint32_t base_layer = 0, layer_count = 1;
+};
+
 struct StreamStats {
   uint64_t dispatches = 0;
   // Dispatches whose pipeline came from the stream's own front table (no PipelineCache lookup at all).
@@ -167,6 +174,24 @@ class CommandStream {
   // The host pointer of a host-visible buffer once every earlier command that uses it completed.
   Expected<void*> map(Buffer& buffer);
 
+  // Images (image.hpp; command_stream_images.cpp). Each is a transfer in stream order, ordered with every earlier
+  // and later command that touches the image in both barrier models (a whole image is one tracked range), and
+  // the first command on a new image records its UNDEFINED -> GENERAL transition first. Regions outside the image
+  // are an Error. `texels` / `out` hold the region tightly packed: rows of width texels, then slices, then
+  // layers, each texel image.texel_bytes() bytes; their size must be exactly region_bytes().
+  // Writes texels in stream order, through the stream's staging memory (vkCmdCopyBufferToImage).
+  Status upload_image(Image& image, const ImageRegion& region, std::span<const std::byte> texels);
+  // Reads texels after every earlier command (vkCmdCopyImageToBuffer into staging); waits for that batch only.
+  Status readback_image(Image& image, const ImageRegion& region, std::span<std::byte> out);
+  // Sets every texel of the levels and layers to `color` (vkCmdClearColorImage; the value is read as the format's
+  // numeric type: float32 for UNORM/SNORM/SFLOAT/UFLOAT/SRGB, uint32 for UINT, int32 for SINT).
+  Status clear_image(Image& image, const ImageSubresources& range, const VkClearColorValue& color);
+  // Copies a region to a region of the same extent and layer count (vkCmdCopyImage): images of the same type and
+  // texel size (the formats are then in one Vulkan compatibility class); within one image, the regions must not
+  // overlap.
+  Status copy_image(Image& source, const ImageRegion& source_region, Image& destination,
+                    const ImageRegion& destination_region);
+
   // Submits the current batch. Returns its timeline value (the last submitted one when nothing was recorded).
   // With a recording thread the value is reserved here and the thread ends and submits the command buffer once
   // it replayed it, so flush() does not wait for the replay; Device::wait on the value waits for that
@@ -210,6 +235,10 @@ class CommandStream {
     uint32_t dispatches = 0;
     bool has_writes = false;
     std::vector<std::shared_ptr<Buffer>> buffers;
+    std::vector<std::shared_ptr<Image>> images;
+    // Images whose UNDEFINED -> GENERAL transition this batch records: should it never be submitted, the next
+    // command on them records it again.
+    std::vector<Image*> images_made_general;
     std::vector<PipelineRef> pipelines;  // each distinct pipeline once
     std::vector<const CachedPipeline*> pipeline_keys;
     std::vector<std::shared_ptr<const Shader>> shaders;
@@ -227,6 +256,8 @@ class CommandStream {
   Status submission_error();
   void track(Batch& batch, Buffer& buffer);
   bool in_current_batch(const Buffer& buffer) const;
+  // Drops a batch's references to images; `submitted`: false when the batch never reached the queue.
+  static void release_images(Batch& batch, bool submitted);
   void reset_binding_state();
 
   // Dispatches and barriers (command_stream_dispatch.cpp).
@@ -255,6 +286,14 @@ class CommandStream {
 
   // Transfers (command_stream_transfers.cpp).
   Status wait_buffer_idle(Buffer& buffer);
+
+  // Images (command_stream_images.cpp).
+  bool ordered_image_hazard(VkImage image, bool writes) const {
+    return hazards_.needs_image_barrier(image, writes) ||
+           (!shader_accesses_.empty() && shader_accesses_.needs_image_barrier(image, writes));
+  }
+  // Keeps the image alive in the batch and records its transition to GENERAL if no command did yet.
+  void track_image(Batch& batch, Image& image);
 
   // Timestamps (command_stream_timestamps.cpp).
   // Before a batch's next timestamp pair: creates its query pool, resets the pool before the first pair.

@@ -1,8 +1,8 @@
-// CommandStream's barrier decisions: which buffer ranges the commands since the last barrier read and wrote, and
-// whether the next access needs a barrier first — a read or write of a range written since then, or a write of a
-// range read since then; and the scope of the barriers it records (hazards, explicit requests with their targets).
-// Part of CommandStream (command_stream.hpp says what its barriers guarantee); inline because every dispatch with
-// new bindings asks it.
+// CommandStream's barrier decisions: which buffer ranges (and whole images) the commands since the last barrier read
+// and wrote, and whether the next access needs a barrier first — a read or write of a range written since then, or
+// a write of a range read since then; and the scope of the barriers it records (hazards, explicit requests with their
+// targets). Part of CommandStream (command_stream.hpp says what its barriers guarantee); inline because every dispatch
+// with new bindings asks it.
 #pragma once
 
 #include <algorithm>
@@ -112,13 +112,27 @@ class HazardTracker {
     ranges.push_back(Range{buffer, begin, end});
   }
 
-  bool empty() const { return written_.empty() && read_.empty(); }
-  size_t ranges() const { return written_.size() + read_.size(); }
+  // Images are tracked whole (one image, one range), in lists of their own: buffer checks, the path every dispatch
+  // takes, never scan them, and a VkImage handle can never be mistaken for a VkBuffer with the same value.
+  bool needs_image_barrier(VkImage image, bool writes) const {
+    if (std::find(images_written_.begin(), images_written_.end(), image) != images_written_.end()) return true;
+    return writes && std::find(images_read_.begin(), images_read_.end(), image) != images_read_.end();
+  }
+
+  void note_image_access(VkImage image, bool writes) {
+    std::vector<VkImage>& images = writes ? images_written_ : images_read_;
+    if (std::find(images.begin(), images.end(), image) == images.end()) images.push_back(image);
+  }
+
+  bool empty() const { return written_.empty() && read_.empty() && images_written_.empty() && images_read_.empty(); }
+  size_t ranges() const { return written_.size() + read_.size() + images_written_.size() + images_read_.size(); }
 
   // A barrier was recorded: no earlier access is a hazard any more.
   void clear() {
     written_.clear();
     read_.clear();
+    images_written_.clear();
+    images_read_.clear();
   }
 
  private:
@@ -129,6 +143,10 @@ class HazardTracker {
   // Accesses since the last barrier (one merged range per buffer and kind).
   std::vector<Range> written_;
   std::vector<Range> read_;
+  // Images accessed since the last barrier (image.hpp: every image is in the GENERAL layout, so the same global
+  // memory barrier orders them).
+  std::vector<VkImage> images_written_;
+  std::vector<VkImage> images_read_;
 };
 
 }  // namespace bismuth::backend

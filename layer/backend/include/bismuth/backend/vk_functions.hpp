@@ -21,6 +21,8 @@ namespace bismuth::backend {
   X(vkGetPhysicalDeviceFeatures2)              \
   X(vkGetPhysicalDeviceMemoryProperties)       \
   X(vkGetPhysicalDeviceQueueFamilyProperties)  \
+  X(vkGetPhysicalDeviceFormatProperties)       \
+  X(vkGetPhysicalDeviceImageFormatProperties)  \
   X(vkCreateDevice)
 
 // Device-level entry points that every supported device has (Vulkan 1.0/1.1 core).
@@ -35,6 +37,10 @@ namespace bismuth::backend {
   X(vkAllocateMemory)                 \
   X(vkFreeMemory)                     \
   X(vkBindBufferMemory)               \
+  X(vkCreateImage)                    \
+  X(vkDestroyImage)                   \
+  X(vkGetImageMemoryRequirements)     \
+  X(vkBindImageMemory)                \
   X(vkMapMemory)                      \
   X(vkUnmapMemory)                    \
   X(vkCreateShaderModule)             \
@@ -69,6 +75,10 @@ namespace bismuth::backend {
   X(vkCmdPipelineBarrier)             \
   X(vkCmdCopyBuffer)                  \
   X(vkCmdFillBuffer)                  \
+  X(vkCmdCopyBufferToImage)           \
+  X(vkCmdCopyImageToBuffer)           \
+  X(vkCmdCopyImage)                   \
+  X(vkCmdClearColorImage)             \
   X(vkCmdWriteTimestamp)              \
   X(vkCmdResetQueryPool)              \
   X(vkCreateQueryPool)                \

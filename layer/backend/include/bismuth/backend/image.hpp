@@ -1,0 +1,105 @@
+// Images (issue 18): device-local, optimally tiled color images that CommandStream uploads to, reads back, clears
+// and copies (command_stream.hpp). Binding them to dispatches, samplers and views come later.
+//
+// Layout: an image lives in VK_IMAGE_LAYOUT_GENERAL for its whole life (valid for storage, sampled and transfer
+// use), so the stream's global VkMemoryBarriers order image accesses exactly as they order buffer accesses and no
+// command ever needs to know which layout another left behind. The first command that touches the image records
+// its UNDEFINED → GENERAL transition in stream order (CommandStream::prepare_image).
+//
+// Lifetime: as Buffer's. A CommandStream holds a reference while a command that uses the image is recorded but not
+// submitted, and marks it with the submission's timeline value; ~Image hands the VkImage and its memory to
+// Device::defer, so they are destroyed only after every submission that used them completed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "bismuth/backend/device.hpp"
+
+namespace bismuth::backend {
+
+enum class ImageType : uint8_t { Image1D, Image2D, Image3D };
+
+// What shaders will do with the image besides transfers (transfer source and destination are always asked for).
+enum ImageUsage : uint32_t {
+  kImageStorage = 1u << 0,  // VK_IMAGE_USAGE_STORAGE_BIT: image load/store (GL image units)
+  kImageSampled = 1u << 1,  // VK_IMAGE_USAGE_SAMPLED_BIT: texture fetches
+};
+using ImageUsages = uint32_t;
+
+struct ImageExtent {
+  uint32_t width = 1, height = 1, depth = 1;
+  friend bool operator==(const ImageExtent&, const ImageExtent&) = default;
+};
+
+struct ImageDesc {
+  ImageType type = ImageType::Image2D;
+  VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;  // a color format of texel_bytes(); others are refused
+  ImageExtent extent;                          // 1D: height = depth = 1; 2D: depth = 1
+  uint32_t mip_levels = 1;
+  uint32_t array_layers = 1;     // 3D: 1
+  bool cube_compatible = false;  // 2D, square, layers a multiple of 6 (VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)
+  ImageUsages usage = 0;
+};
+
+// The bytes of one texel of an uncompressed color format Bismuth handles; 0 for every other format (depth/stencil,
+// compressed, multi-planar, packed 3-byte formats, ...). Texel sizes only: converting pixels is not the backend's.
+uint32_t texel_bytes(VkFormat format);
+
+// The extent of mip level `level` of `extent` (each dimension halved per level, at least 1).
+ImageExtent mip_extent(const ImageExtent& extent, uint32_t level);
+
+class Image : public std::enable_shared_from_this<Image> {
+ public:
+  // Checks the description against the device before creating anything (vkGetPhysicalDeviceImageFormatProperties
+  // and the format's optimal-tiling features): an unsupported format, usage, extent, mip or layer count is an
+  // Error that names the format and the reason, never a driver error.
+  static Expected<std::shared_ptr<Image>> create(Device& device, const ImageDesc& desc);
+  ~Image();
+  Image(const Image&) = delete;
+  Image& operator=(const Image&) = delete;
+
+  VkImage handle() const { return image_; }
+  const ImageDesc& desc() const { return desc_; }
+  uint32_t texel_bytes() const { return texel_bytes_; }
+  ImageExtent extent(uint32_t level = 0) const { return mip_extent(desc_.extent, level); }
+
+  // The last timeline value of a submission that used the image (0: never submitted).
+  uint64_t last_use() const { return last_use_.load(std::memory_order_acquire); }
+  void mark_used(uint64_t value);
+
+  // Whether the UNDEFINED → GENERAL transition was recorded (by any stream). A stream sets it when it records the
+  // transition and clears it again when that batch is dropped without being submitted.
+  bool in_general_layout() const { return general_.load(std::memory_order_acquire); }
+  void set_general_layout(bool general) { general_.store(general, std::memory_order_release); }
+
+ private:
+  explicit Image(Device& device, const ImageDesc& desc) : device_(&device), desc_(desc) {}
+  Device* device_;
+  ImageDesc desc_;
+  uint32_t texel_bytes_ = 0;
+  VkImage image_ = VK_NULL_HANDLE;
+  VkDeviceMemory memory_ = VK_NULL_HANDLE;
+  std::atomic<uint64_t> last_use_{0};
+  std::atomic<bool> general_{false};
+};
+
+// A box of texels in one mip level and a range of array layers (3D images: layers 0..1, the box's z in slices).
+struct ImageRegion {
+  uint32_t mip_level = 0;
+  uint32_t base_layer = 0, layer_count = 1;
+  uint32_t x = 0, y = 0, z = 0;
+  ImageExtent extent;
+};
+
+// The region covering all of mip level `level` and every layer.
+ImageRegion whole_level(const Image& image, uint32_t level = 0);
+// Error unless `region` lies inside `image` (its mip level, its layers, its box) and is not empty; `what` names
+// the command in the message.
+Status check_region(const Image& image, const ImageRegion& region, const char* what);
+// The bytes of `region`'s texels tightly packed (rows, then slices, then layers).
+uint64_t region_bytes(const Image& image, const ImageRegion& region);
+
+}  // namespace bismuth::backend

@@ -1,0 +1,311 @@
+#include "bismuth/backend/image.hpp"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "bismuth/backend/buffer.hpp"
+#include "bismuth/backend/vk_strings.hpp"
+
+namespace bismuth::backend {
+
+namespace {
+
+struct ColorFormat {
+  VkFormat format;
+  std::string_view name;
+  uint32_t bytes;
+};
+
+#define BISMUTH_FORMAT(suffix, bytes)  \
+  ColorFormat {                        \
+    VK_FORMAT_##suffix, #suffix, bytes \
+  }
+// The color formats the backend handles (GL's sized internal formats for images and textures map onto these).
+constexpr std::array kColorFormats{
+    BISMUTH_FORMAT(R8_UNORM, 1),
+    BISMUTH_FORMAT(R8_SNORM, 1),
+    BISMUTH_FORMAT(R8_UINT, 1),
+    BISMUTH_FORMAT(R8_SINT, 1),
+    BISMUTH_FORMAT(R8_SRGB, 1),
+    BISMUTH_FORMAT(R8G8_UNORM, 2),
+    BISMUTH_FORMAT(R8G8_SNORM, 2),
+    BISMUTH_FORMAT(R8G8_UINT, 2),
+    BISMUTH_FORMAT(R8G8_SINT, 2),
+    BISMUTH_FORMAT(R8G8_SRGB, 2),
+    BISMUTH_FORMAT(R8G8B8A8_UNORM, 4),
+    BISMUTH_FORMAT(R8G8B8A8_SNORM, 4),
+    BISMUTH_FORMAT(R8G8B8A8_UINT, 4),
+    BISMUTH_FORMAT(R8G8B8A8_SINT, 4),
+    BISMUTH_FORMAT(R8G8B8A8_SRGB, 4),
+    BISMUTH_FORMAT(R16_UNORM, 2),
+    BISMUTH_FORMAT(R16_SNORM, 2),
+    BISMUTH_FORMAT(R16_UINT, 2),
+    BISMUTH_FORMAT(R16_SINT, 2),
+    BISMUTH_FORMAT(R16_SFLOAT, 2),
+    BISMUTH_FORMAT(R16G16_UNORM, 4),
+    BISMUTH_FORMAT(R16G16_SNORM, 4),
+    BISMUTH_FORMAT(R16G16_UINT, 4),
+    BISMUTH_FORMAT(R16G16_SINT, 4),
+    BISMUTH_FORMAT(R16G16_SFLOAT, 4),
+    BISMUTH_FORMAT(R16G16B16A16_UNORM, 8),
+    BISMUTH_FORMAT(R16G16B16A16_SNORM, 8),
+    BISMUTH_FORMAT(R16G16B16A16_UINT, 8),
+    BISMUTH_FORMAT(R16G16B16A16_SINT, 8),
+    BISMUTH_FORMAT(R16G16B16A16_SFLOAT, 8),
+    BISMUTH_FORMAT(R32_UINT, 4),
+    BISMUTH_FORMAT(R32_SINT, 4),
+    BISMUTH_FORMAT(R32_SFLOAT, 4),
+    BISMUTH_FORMAT(R32G32_UINT, 8),
+    BISMUTH_FORMAT(R32G32_SINT, 8),
+    BISMUTH_FORMAT(R32G32_SFLOAT, 8),
+    BISMUTH_FORMAT(R32G32B32A32_UINT, 16),
+    BISMUTH_FORMAT(R32G32B32A32_SINT, 16),
+    BISMUTH_FORMAT(R32G32B32A32_SFLOAT, 16),
+    BISMUTH_FORMAT(A2B10G10R10_UNORM_PACK32, 4),
+    BISMUTH_FORMAT(A2B10G10R10_UINT_PACK32, 4),
+    BISMUTH_FORMAT(B10G11R11_UFLOAT_PACK32, 4),
+    BISMUTH_FORMAT(B8G8R8A8_UNORM, 4),
+};
+#undef BISMUTH_FORMAT
+
+const ColorFormat* find_format(VkFormat format) {
+  for (const ColorFormat& f : kColorFormats) {
+    if (f.format == format) return &f;
+  }
+  return nullptr;
+}
+
+std::string format_name(VkFormat format) {
+  if (const ColorFormat* f = find_format(format)) return "VK_FORMAT_" + std::string(f->name);
+  return "VkFormat " + std::to_string(static_cast<int>(format));
+}
+
+// Why a format outside the table is refused: the classes the brief names get their own words.
+std::string_view unsupported_class(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_S8_UINT:
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: return "depth/stencil formats are not supported";
+    default: break;
+  }
+  if (format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK) {
+    return "compressed formats are not supported";
+  }
+  if (format >= VK_FORMAT_G8B8G8R8_422_UNORM && format <= VK_FORMAT_G16_B16_R16_3PLANE_444_UNORM) {
+    return "multi-planar and subsampled formats are not supported";
+  }
+  return "not a color format the backend handles (see texel_bytes)";
+}
+
+Error refuse(const ImageDesc& desc, std::string_view reason) {
+  return fail("Image::create: " + format_name(desc.format) + ": " + std::string(reason));
+}
+
+VkImageType vk_image_type(ImageType type) {
+  switch (type) {
+    case ImageType::Image1D: return VK_IMAGE_TYPE_1D;
+    case ImageType::Image3D: return VK_IMAGE_TYPE_3D;
+    case ImageType::Image2D: break;
+  }
+  return VK_IMAGE_TYPE_2D;
+}
+
+// The description on its own (before asking the device).
+Status check_shape(const ImageDesc& desc) {
+  const ImageExtent& e = desc.extent;
+  if (e.width == 0 || e.height == 0 || e.depth == 0) return refuse(desc, "every extent must be at least 1");
+  if (desc.mip_levels == 0 || desc.array_layers == 0) return refuse(desc, "mip levels and layers must be at least 1");
+  if (desc.type == ImageType::Image1D && (e.height != 1 || e.depth != 1)) {
+    return refuse(desc, "a 1D image has height and depth 1");
+  }
+  if (desc.type == ImageType::Image2D && e.depth != 1) return refuse(desc, "a 2D image has depth 1");
+  if (desc.type == ImageType::Image3D && desc.array_layers != 1) return refuse(desc, "a 3D image has one layer");
+  const uint32_t largest = std::max({e.width, e.height, e.depth});
+  uint32_t full_chain = 1;
+  while ((largest >> full_chain) != 0) ++full_chain;
+  if (desc.mip_levels > full_chain) {
+    return refuse(desc, std::to_string(desc.mip_levels) + " mip levels exceed the full chain of " +
+                            std::to_string(full_chain) + " for this extent");
+  }
+  if (desc.cube_compatible && (desc.type != ImageType::Image2D || e.width != e.height || desc.array_layers % 6 != 0)) {
+    return refuse(desc, "a cube-compatible image is 2D, square, with a multiple of 6 layers");
+  }
+  if (desc.usage & ~uint32_t(kImageStorage | kImageSampled)) return refuse(desc, "unknown usage bits");
+  return {};
+}
+
+// The optimal-tiling features the usage needs, then the device's limits for this exact combination.
+Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageFlags usage, VkImageCreateFlags flags) {
+  VkFormatProperties properties{};
+  device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), desc.format, &properties);
+  const VkFormatFeatureFlags features = properties.optimalTilingFeatures;
+  struct Need {
+    bool wanted;
+    VkFormatFeatureFlags feature;
+    const char* what;
+  };
+  const Need needs[] = {
+      {true, VK_FORMAT_FEATURE_TRANSFER_SRC_BIT, "is not a transfer source (TRANSFER_SRC)"},
+      {true, VK_FORMAT_FEATURE_TRANSFER_DST_BIT, "is not a transfer destination (TRANSFER_DST)"},
+      {(desc.usage & kImageStorage) != 0, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT,
+       "does not support storage images (STORAGE_IMAGE) on this device"},
+      {(desc.usage & kImageSampled) != 0, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT,
+       "does not support sampled images (SAMPLED_IMAGE) on this device"},
+  };
+  for (const Need& need : needs) {
+    if (need.wanted && !(features & need.feature)) return refuse(desc, need.what);
+  }
+  VkImageFormatProperties limits{};
+  const VkResult result = device.vki().vkGetPhysicalDeviceImageFormatProperties(
+      device.physical_device(), desc.format, vk_image_type(desc.type), VK_IMAGE_TILING_OPTIMAL, usage, flags, &limits);
+  if (result == VK_ERROR_FORMAT_NOT_SUPPORTED) {
+    return refuse(desc, "this type, usage and flags are not supported by the device for optimal tiling");
+  }
+  if (result != VK_SUCCESS) {
+    return fail("vkGetPhysicalDeviceImageFormatProperties: " + std::string(vk_result_string(result)), result);
+  }
+  const ImageExtent& e = desc.extent;
+  if (e.width > limits.maxExtent.width || e.height > limits.maxExtent.height || e.depth > limits.maxExtent.depth) {
+    return refuse(desc, "extent " + std::to_string(e.width) + "x" + std::to_string(e.height) + "x" +
+                            std::to_string(e.depth) + " exceeds the device's " +
+                            std::to_string(limits.maxExtent.width) + "x" + std::to_string(limits.maxExtent.height) +
+                            "x" + std::to_string(limits.maxExtent.depth));
+  }
+  if (desc.mip_levels > limits.maxMipLevels) {
+    return refuse(desc, std::to_string(desc.mip_levels) + " mip levels exceed the device's " +
+                            std::to_string(limits.maxMipLevels));
+  }
+  if (desc.array_layers > limits.maxArrayLayers) {
+    return refuse(desc, std::to_string(desc.array_layers) + " array layers exceed the device's " +
+                            std::to_string(limits.maxArrayLayers));
+  }
+  return {};
+}
+
+}  // namespace
+
+uint32_t texel_bytes(VkFormat format) {
+  const ColorFormat* f = find_format(format);
+  return f ? f->bytes : 0;
+}
+
+ImageExtent mip_extent(const ImageExtent& extent, uint32_t level) {
+  auto shrink = [level](uint32_t size) { return level >= 32 ? 1u : std::max(1u, size >> level); };
+  return {shrink(extent.width), shrink(extent.height), shrink(extent.depth)};
+}
+
+Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& desc) {
+  if (Status ok = device.alive(); !ok) return ok.error();
+  const uint32_t bytes = bismuth::backend::texel_bytes(desc.format);
+  if (bytes == 0) return refuse(desc, unsupported_class(desc.format));
+  if (Status ok = check_shape(desc); !ok) return ok.error();
+  VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+  if (desc.usage & kImageStorage) usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+  if (desc.usage & kImageSampled) usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
+  const VkImageCreateFlags flags = desc.cube_compatible ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+  if (Status ok = check_device_support(device, desc, usage, flags); !ok) return ok.error();
+
+  const auto& vk = device.vk();
+  std::shared_ptr<Image> self(new Image(device, desc));
+  self->texel_bytes_ = bytes;
+  VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+  info.flags = flags;
+  info.imageType = vk_image_type(desc.type);
+  info.format = desc.format;
+  info.extent = {desc.extent.width, desc.extent.height, desc.extent.depth};
+  info.mipLevels = desc.mip_levels;
+  info.arrayLayers = desc.array_layers;
+  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.tiling = VK_IMAGE_TILING_OPTIMAL;
+  info.usage = usage;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;  // the first command moves it to GENERAL (image.hpp)
+  if (Status ok = device.call("vkCreateImage", vk.vkCreateImage, device.handle(), &info, nullptr, &self->image_); !ok) {
+    return ok.error();
+  }
+  VkMemoryRequirements requirements{};
+  vk.vkGetImageMemoryRequirements(device.handle(), self->image_, &requirements);
+  auto type =
+      find_memory_type(device.memory_properties(), requirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+  if (!type) return type.error();
+  VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+  allocate.allocationSize = requirements.size;
+  allocate.memoryTypeIndex = *type;
+  if (Status ok =
+          device.call("vkAllocateMemory", vk.vkAllocateMemory, device.handle(), &allocate, nullptr, &self->memory_);
+      !ok) {
+    return ok.error();
+  }
+  if (Status ok = device.call("vkBindImageMemory", vk.vkBindImageMemory, device.handle(), self->image_, self->memory_,
+                              VkDeviceSize{0});
+      !ok) {
+    return ok.error();
+  }
+  return self;
+}
+
+void Image::mark_used(uint64_t value) {
+  uint64_t previous = last_use_.load(std::memory_order_relaxed);
+  while (value > previous && !last_use_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
+  }
+}
+
+Image::~Image() {
+  Device* device = device_;
+  VkImage image = image_;
+  VkDeviceMemory memory = memory_;
+  device->defer(last_use(), [device, image, memory] {
+    const auto& vk = device->vk();
+    if (image != VK_NULL_HANDLE) vk.vkDestroyImage(device->handle(), image, nullptr);
+    if (memory != VK_NULL_HANDLE) vk.vkFreeMemory(device->handle(), memory, nullptr);
+  });
+}
+
+ImageRegion whole_level(const Image& image, uint32_t level) {
+  ImageRegion region;
+  region.mip_level = level;
+  region.layer_count = image.desc().array_layers;
+  region.extent = image.extent(level);
+  return region;
+}
+
+Status check_region(const Image& image, const ImageRegion& region, const char* what) {
+  const ImageDesc& desc = image.desc();
+  auto refuse_region = [what](const std::string& why) { return fail(std::string(what) + ": " + why); };
+  if (region.mip_level >= desc.mip_levels) {
+    return refuse_region("mip level " + std::to_string(region.mip_level) + " of an image with " +
+                         std::to_string(desc.mip_levels));
+  }
+  if (region.layer_count == 0 || region.base_layer >= desc.array_layers ||
+      region.layer_count > desc.array_layers - region.base_layer) {
+    return refuse_region("layers " + std::to_string(region.base_layer) + " + " + std::to_string(region.layer_count) +
+                         " outside the image's " + std::to_string(desc.array_layers));
+  }
+  const ImageExtent level = image.extent(region.mip_level);
+  const ImageExtent& e = region.extent;
+  // 64-bit sums: an offset near UINT32_MAX must not wrap into range.
+  auto inside = [](uint32_t offset, uint32_t size, uint32_t limit) {
+    return size != 0 && uint64_t(offset) + size <= limit;
+  };
+  if (!inside(region.x, e.width, level.width) || !inside(region.y, e.height, level.height) ||
+      !inside(region.z, e.depth, level.depth)) {
+    return refuse_region("box at (" + std::to_string(region.x) + "," + std::to_string(region.y) + "," +
+                         std::to_string(region.z) + ") of " + std::to_string(e.width) + "x" + std::to_string(e.height) +
+                         "x" + std::to_string(e.depth) + " is empty or outside mip level " +
+                         std::to_string(region.mip_level) + " (" + std::to_string(level.width) + "x" +
+                         std::to_string(level.height) + "x" + std::to_string(level.depth) + ")");
+  }
+  return {};
+}
+
+uint64_t region_bytes(const Image& image, const ImageRegion& region) {
+  return uint64_t(region.extent.width) * region.extent.height * region.extent.depth * region.layer_count *
+         image.texel_bytes();
+}
+
+}  // namespace bismuth::backend
