@@ -331,3 +331,46 @@ TEST_CASE("Vulkan formats and texel sizes", "[pixels][formats]") {
   CHECK(find_sized_format(GL_RGBA32UI)->vk_texel_bytes == 16);
   CHECK(find_sized_format(GL_RGBA) == nullptr);  // unsized
 }
+
+// GL 4.6 §8.5: for a base internal format (table 8.11) "the GL will choose an internal representation that closely
+// approximates that requested by internalformat"; the chosen format has that base format (SRGB → RGB, SRGB_ALPHA →
+// RGBA, table 8.12's sRGB rows). Sized formats are kept.
+TEST_CASE("unsized internal formats resolve to a sized format of the same base", "[pixels][formats]") {
+  const std::vector<std::pair<GLenum, GLenum>> bases = {{GL_RED, GL_RED},
+                                                        {GL_RG, GL_RG},
+                                                        {GL_RGB, GL_RGB},
+                                                        {GL_RGBA, GL_RGBA},
+                                                        {GL_SRGB, GL_RGB},
+                                                        {GL_SRGB_ALPHA, GL_RGBA},
+                                                        {GL_DEPTH_COMPONENT, GL_DEPTH_COMPONENT},
+                                                        {GL_DEPTH_STENCIL, GL_DEPTH_STENCIL}};
+  const std::vector<GLenum> types = {GL_UNSIGNED_BYTE,
+                                     GL_BYTE,
+                                     GL_UNSIGNED_SHORT,
+                                     GL_SHORT,
+                                     GL_UNSIGNED_INT,
+                                     GL_INT,
+                                     GL_HALF_FLOAT,
+                                     GL_FLOAT,
+                                     GL_UNSIGNED_SHORT_5_6_5,
+                                     GL_UNSIGNED_INT_2_10_10_10_REV,
+                                     GL_UNSIGNED_INT_10F_11F_11F_REV,
+                                     GL_UNSIGNED_INT_5_9_9_9_REV,
+                                     GL_UNSIGNED_INT_24_8,
+                                     GL_FLOAT_32_UNSIGNED_INT_24_8_REV};
+  for (const auto& [internal, base] : bases)
+    for (GLenum type : types) {
+      INFO("internalformat 0x" << std::hex << internal << " type 0x" << type);
+      const SizedFormat* f = resolve_internal_format(internal, type);
+      REQUIRE(f);
+      CHECK(f->base_format == base);
+    }
+  // The client's own data fits: RGBA/FLOAT gets a float format, RGB/10F_11F_11F_REV a format that takes it.
+  CHECK(resolve_internal_format(GL_RGBA, GL_FLOAT)->numeric == Numeric::Float);
+  CHECK(check_unpack_gl(resolve_internal_format(GL_RGB, GL_UNSIGNED_INT_10F_11F_11F_REV)->internalformat, GL_RGB,
+                        GL_UNSIGNED_INT_10F_11F_11F_REV)
+            .ok());
+  CHECK(resolve_internal_format(GL_RGBA8UI, GL_FLOAT)->internalformat == GL_RGBA8UI);
+  CHECK(resolve_internal_format(GL_RGBA_INTEGER, GL_INT) == nullptr);  // not an internal format
+  CHECK(resolve_internal_format(4, GL_UNSIGNED_BYTE) == nullptr);      // legacy component counts: compatibility only
+}

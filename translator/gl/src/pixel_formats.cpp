@@ -172,6 +172,52 @@ const SizedFormat* find_sized_format(GLenum internalformat) {
   return it == std::end(kFormats) ? nullptr : it;
 }
 
+const SizedFormat* resolve_internal_format(GLenum internalformat, GLenum type) {
+  if (const SizedFormat* sized = find_sized_format(internalformat)) return sized;
+  // Per base format: 8-bit unorm, 8-bit snorm, 16-bit unorm, 16-bit snorm, 16F, 32F.
+  struct Choices {
+    GLenum base, unorm8, snorm8, unorm16, snorm16, half, single;
+  };
+  static constexpr Choices kChoices[] = {
+      {GL_RED, GL_R8, GL_R8_SNORM, GL_R16, GL_R16_SNORM, GL_R16F, GL_R32F},
+      {GL_RG, GL_RG8, GL_RG8_SNORM, GL_RG16, GL_RG16_SNORM, GL_RG16F, GL_RG32F},
+      {GL_RGB, GL_RGB8, GL_RGB8_SNORM, GL_RGB16, GL_RGB16_SNORM, GL_RGB16F, GL_RGB32F},
+      {GL_RGBA, GL_RGBA8, GL_RGBA8_SNORM, GL_RGBA16, GL_RGBA16_SNORM, GL_RGBA16F, GL_RGBA32F},
+  };
+  GLenum chosen = GL_NONE;
+  switch (internalformat) {
+    case GL_SRGB: chosen = GL_SRGB8; break;
+    case GL_SRGB_ALPHA: chosen = GL_SRGB8_ALPHA8; break;
+    case GL_DEPTH_COMPONENT:
+      chosen = type == GL_FLOAT            ? GL_DEPTH_COMPONENT32F
+               : type == GL_UNSIGNED_SHORT ? GL_DEPTH_COMPONENT16
+                                           : GL_DEPTH_COMPONENT24;
+      break;
+    case GL_DEPTH_STENCIL:
+      chosen = type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV ? GL_DEPTH32F_STENCIL8 : GL_DEPTH24_STENCIL8;
+      break;
+    default:
+      for (const Choices& c : kChoices) {
+        if (c.base != internalformat) continue;
+        switch (type) {
+          case GL_FLOAT: chosen = c.single; break;
+          case GL_HALF_FLOAT: chosen = c.half; break;
+          case GL_UNSIGNED_SHORT:
+          case GL_UNSIGNED_INT: chosen = c.unorm16; break;
+          case GL_BYTE: chosen = c.snorm8; break;
+          case GL_SHORT:
+          case GL_INT: chosen = c.snorm16; break;
+          case GL_UNSIGNED_INT_10F_11F_11F_REV: chosen = c.base == GL_RGB ? GL_R11F_G11F_B10F : c.half; break;
+          case GL_UNSIGNED_INT_5_9_9_9_REV: chosen = c.base == GL_RGB ? GL_RGB9_E5 : c.half; break;
+          case GL_UNSIGNED_INT_2_10_10_10_REV:
+          case GL_UNSIGNED_INT_10_10_10_2: chosen = c.base == GL_RGBA ? GL_RGB10_A2 : c.unorm16; break;
+          default: chosen = c.unorm8; break;
+        }
+      }
+  }
+  return chosen == GL_NONE ? nullptr : find_sized_format(chosen);
+}
+
 const char* image_class_name(ImageClass c) {
   switch (c) {
     case IC::None: return "none";

@@ -74,6 +74,14 @@ std::span<const SizedFormat> sized_formats();
 // The table's row for a sized internal format, or nullptr (unsized, compressed or unknown enums).
 const SizedFormat* find_sized_format(GLenum internalformat);
 
+// The format a texture of `internalformat` gets: a sized format as is; one of GL 4.6 table 8.11's base internal
+// formats (RED, RG, RGB, RGBA, SRGB, SRGB_ALPHA, DEPTH_COMPONENT, DEPTH_STENCIL) becomes a sized format of that base
+// which holds `type`'s values (§8.5: the GL chooses the resolution): FLOAT → 32F, HALF_FLOAT → 16F, 16- and 32-bit
+// unsigned → 16-bit unorm, signed → snorm, the packed float types → R11F_G11F_B10F / RGB9_E5,
+// UNSIGNED_INT_2_10_10_10_REV (RGBA) → RGB10_A2, else 8-bit unorm; depth FLOAT → 32F, UNSIGNED_SHORT → 16, else 24.
+// nullptr for any other enum.
+const SizedFormat* resolve_internal_format(GLenum internalformat, GLenum type);
+
 inline bool is_integer(const SizedFormat& f) {
   return f.numeric == Numeric::Uint || f.numeric == Numeric::Sint;
 }
