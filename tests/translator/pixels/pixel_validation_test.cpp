@@ -374,3 +374,30 @@ TEST_CASE("unsized internal formats resolve to a sized format of the same base",
   CHECK(resolve_internal_format(GL_RGBA_INTEGER, GL_INT) == nullptr);  // not an internal format
   CHECK(resolve_internal_format(4, GL_UNSIGNED_BYTE) == nullptr);      // legacy component counts: compatibility only
 }
+
+// ES 3.2 table 8.3, "Valid combinations of format, type, and unsized internalformat": RGB with UNSIGNED_BYTE or
+// UNSIGNED_SHORT_5_6_5; RGBA with UNSIGNED_BYTE, UNSIGNED_SHORT_4_4_4_4 or UNSIGNED_SHORT_5_5_5_1;
+// LUMINANCE_ALPHA, LUMINANCE and ALPHA with UNSIGNED_BYTE (format equal to internalformat).
+TEST_CASE("ES 3.2: exactly the rows of table 8.3 are valid for unsized formats", "[pixels][errors][es]") {
+  constexpr GLenum kLuminance = 0x1909, kLuminanceAlpha = 0x190A;
+  const std::set<Triple> rows = {
+      {GL_RGB, GL_RGB, GL_UNSIGNED_BYTE},
+      {GL_RGB, GL_RGB, GL_UNSIGNED_SHORT_5_6_5},
+      {GL_RGBA, GL_RGBA, GL_UNSIGNED_BYTE},
+      {GL_RGBA, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4},
+      {GL_RGBA, GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1},
+      {kLuminanceAlpha, kLuminanceAlpha, GL_UNSIGNED_BYTE},
+      {kLuminance, kLuminance, GL_UNSIGNED_BYTE},
+      {GL_ALPHA, GL_ALPHA, GL_UNSIGNED_BYTE},
+  };
+  std::vector<GLenum> formats = kEsFormats;
+  formats.push_back(kLuminance);
+  formats.push_back(kLuminanceAlpha);
+  for (GLenum internal : {GLenum(GL_RGB), GLenum(GL_RGBA), kLuminanceAlpha, kLuminance, GLenum(GL_ALPHA)})
+    for (GLenum format : formats)
+      for (GLenum type : kEsTypes) {
+        INFO("internalformat 0x" << std::hex << internal << " format 0x" << format << " type 0x" << type);
+        CHECK(check_unpack_es(internal, format, type).error ==
+              (rows.count({internal, format, type}) ? GL_NO_ERROR : GL_INVALID_OPERATION));
+      }
+}

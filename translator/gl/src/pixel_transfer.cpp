@@ -612,6 +612,25 @@ TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type
     case GL_FLOAT_32_UNSIGNED_INT_24_8_REV: break;
     default: return error(GL_INVALID_ENUM, "type is not one of OpenGL ES 3.2's pixel types");
   }
+  // Table 8.3: the unsized internal formats take their own format and these types.
+  switch (internalformat) {
+    case GL_RGB:
+    case GL_RGBA:
+    case GL_LUMINANCE_ALPHA:
+    case GL_LUMINANCE:
+    case GL_ALPHA: {
+      const bool valid =
+          format == internalformat &&
+          (type == GL_UNSIGNED_BYTE || (format == GL_RGB && type == GL_UNSIGNED_SHORT_5_6_5) ||
+           (format == GL_RGBA && (type == GL_UNSIGNED_SHORT_4_4_4_4 || type == GL_UNSIGNED_SHORT_5_5_5_1)));
+      if (!valid)
+        return error(
+            GL_INVALID_OPERATION,
+            "format and type are not a combination OpenGL ES 3.2 table 8.3 allows for an unsized internalformat");
+      return {};
+    }
+    default: break;
+  }
   const SizedFormat* f = find_sized_format(internalformat);
   const bool norm16 = f && (f->numeric == Numeric::Unorm || f->numeric == Numeric::Snorm) && f->bits[0] == 16;
   if (!f || (norm16 && !ext_texture_norm16))

@@ -63,6 +63,8 @@ TransferResult check_pack_gl(GLenum internalformat, GLenum format, GLenum type);
 // OpenGL ES 3.2 glTexImage*/glTexSubImage*: only the (internalformat, format, type) rows of ES 3.2 table 8.2
 // (sized internal formats) are valid, anything else is INVALID_OPERATION; a format or type outside ES's lists is
 // INVALID_ENUM; an internalformat ES does not have (R16, RGBA16 ... without GL_EXT_texture_norm16) INVALID_VALUE.
+// The unsized internal formats (RGB, RGBA, LUMINANCE_ALPHA, LUMINANCE, ALPHA) take the rows of table 8.3; the
+// sized formats this shim does not store (RGB565, RGBA4, RGB5_A1, STENCIL_INDEX8, ...) are INVALID_VALUE.
 TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type, bool ext_texture_norm16 = false);
 
 // OpenGL ES 3.2 glReadPixels (§16.1.2): RGBA/UNSIGNED_BYTE for normalized fixed-point buffers, RGBA/FLOAT for
