@@ -24,6 +24,7 @@
 #include <span>
 #include <string>
 
+#include "pixel_float_codecs.hpp"
 #include "pixel_formats.hpp"
 
 namespace bismuth::gl {
@@ -115,13 +116,5 @@ TransferResult unpack_pixels(const SizedFormat& format, GLenum client_format, GL
 // rows (alignment padding, ROW_LENGTH beyond the width, skipped pixels) are left as they are.
 TransferResult pack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                            const Extent& extent, std::span<const std::byte> texels, void* client);
-
-// The float encodings of GL 4.6 §2.3.4, written for the transfers (exposed for tests).
-uint16_t float_to_half(float value);  // round to nearest even; overflow → infinity; NaN stays NaN
-float half_to_float(uint16_t bits);
-uint32_t float_to_ufloat(float value, uint32_t mantissa_bits);  // 11-bit (6) or 10-bit (5) unsigned floats
-float ufloat_to_float(uint32_t bits, uint32_t mantissa_bits);
-uint32_t rgb_to_rgb9e5(float r, float g, float b);  // §8.5.2, UNSIGNED_INT_5_9_9_9_REV layout
-void rgb9e5_to_rgb(uint32_t word, float out[3]);
 
 }  // namespace bismuth::gl
