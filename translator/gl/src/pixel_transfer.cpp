@@ -1,0 +1,656 @@
+// GL pixel transfers on the CPU (pixel_transfer.hpp).
+#include "pixel_transfer.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+// ES 3.2's luminance/alpha client formats; glcorearb.h (core profile) leaves them out.
+#ifndef GL_LUMINANCE
+#define GL_LUMINANCE 0x1909
+#endif
+#ifndef GL_LUMINANCE_ALPHA
+#define GL_LUMINANCE_ALPHA 0x190A
+#endif
+
+namespace bismuth::gl {
+namespace {
+
+// ---- Client formats and types (GL 4.6 §8.4.4, the format and type tables) ----
+
+enum class FormatKind : uint8_t { Color, Depth, Stencil, DepthStencil };
+
+struct ClientFormat {
+  uint8_t count = 0;
+  std::array<uint8_t, 4> slot{};  // the RGBA channel (0..3) client component i holds
+  bool integer = false;
+  FormatKind kind = FormatKind::Color;
+};
+
+std::optional<ClientFormat> client_format(GLenum f) {
+  switch (f) {
+    case GL_RED: return ClientFormat{1, {0}};
+    case GL_GREEN: return ClientFormat{1, {1}};
+    case GL_BLUE: return ClientFormat{1, {2}};
+    case GL_RG: return ClientFormat{2, {0, 1}};
+    case GL_RGB: return ClientFormat{3, {0, 1, 2}};
+    case GL_BGR: return ClientFormat{3, {2, 1, 0}};
+    case GL_RGBA: return ClientFormat{4, {0, 1, 2, 3}};
+    case GL_BGRA: return ClientFormat{4, {2, 1, 0, 3}};
+    case GL_RED_INTEGER: return ClientFormat{1, {0}, true};
+    case GL_GREEN_INTEGER: return ClientFormat{1, {1}, true};
+    case GL_BLUE_INTEGER: return ClientFormat{1, {2}, true};
+    case GL_RG_INTEGER: return ClientFormat{2, {0, 1}, true};
+    case GL_RGB_INTEGER: return ClientFormat{3, {0, 1, 2}, true};
+    case GL_BGR_INTEGER: return ClientFormat{3, {2, 1, 0}, true};
+    case GL_RGBA_INTEGER: return ClientFormat{4, {0, 1, 2, 3}, true};
+    case GL_BGRA_INTEGER: return ClientFormat{4, {2, 1, 0, 3}, true};
+    case GL_DEPTH_COMPONENT: return ClientFormat{1, {0}, false, FormatKind::Depth};
+    case GL_STENCIL_INDEX: return ClientFormat{1, {0}, true, FormatKind::Stencil};
+    case GL_DEPTH_STENCIL: return ClientFormat{2, {0, 1}, false, FormatKind::DepthStencil};
+    default: return std::nullopt;
+  }
+}
+
+enum class Scalar : uint8_t { U8, S8, U16, S16, U32, S32, F16, F32, Packed };
+enum class Special : uint8_t { None, UFloat, SharedExp, DepthStencil };
+
+struct ClientType {
+  Scalar scalar;
+  uint8_t bytes;                    // one component; Packed: the whole group
+  std::array<uint8_t, 4> widths{};  // Packed: widths of the format's components in format order
+  bool reversed = false;            // Packed _REV: the first component in the least significant bits
+  uint8_t components = 0;           // Packed: the component count the matching formats have
+  Special special = Special::None;
+};
+
+std::optional<ClientType> client_type(GLenum t) {
+  using S = Scalar;
+  switch (t) {
+    case GL_UNSIGNED_BYTE: return ClientType{S::U8, 1};
+    case GL_BYTE: return ClientType{S::S8, 1};
+    case GL_UNSIGNED_SHORT: return ClientType{S::U16, 2};
+    case GL_SHORT: return ClientType{S::S16, 2};
+    case GL_UNSIGNED_INT: return ClientType{S::U32, 4};
+    case GL_INT: return ClientType{S::S32, 4};
+    case GL_HALF_FLOAT: return ClientType{S::F16, 2};
+    case GL_FLOAT: return ClientType{S::F32, 4};
+    case GL_UNSIGNED_BYTE_3_3_2: return ClientType{S::Packed, 1, {3, 3, 2}, false, 3};
+    case GL_UNSIGNED_BYTE_2_3_3_REV: return ClientType{S::Packed, 1, {3, 3, 2}, true, 3};
+    case GL_UNSIGNED_SHORT_5_6_5: return ClientType{S::Packed, 2, {5, 6, 5}, false, 3};
+    case GL_UNSIGNED_SHORT_5_6_5_REV: return ClientType{S::Packed, 2, {5, 6, 5}, true, 3};
+    case GL_UNSIGNED_SHORT_4_4_4_4: return ClientType{S::Packed, 2, {4, 4, 4, 4}, false, 4};
+    case GL_UNSIGNED_SHORT_4_4_4_4_REV: return ClientType{S::Packed, 2, {4, 4, 4, 4}, true, 4};
+    case GL_UNSIGNED_SHORT_5_5_5_1: return ClientType{S::Packed, 2, {5, 5, 5, 1}, false, 4};
+    case GL_UNSIGNED_SHORT_1_5_5_5_REV: return ClientType{S::Packed, 2, {5, 5, 5, 1}, true, 4};
+    case GL_UNSIGNED_INT_8_8_8_8: return ClientType{S::Packed, 4, {8, 8, 8, 8}, false, 4};
+    case GL_UNSIGNED_INT_8_8_8_8_REV: return ClientType{S::Packed, 4, {8, 8, 8, 8}, true, 4};
+    case GL_UNSIGNED_INT_10_10_10_2: return ClientType{S::Packed, 4, {10, 10, 10, 2}, false, 4};
+    case GL_UNSIGNED_INT_2_10_10_10_REV: return ClientType{S::Packed, 4, {10, 10, 10, 2}, true, 4};
+    case GL_UNSIGNED_INT_10F_11F_11F_REV: return ClientType{S::Packed, 4, {11, 11, 10}, true, 3, Special::UFloat};
+    case GL_UNSIGNED_INT_5_9_9_9_REV: return ClientType{S::Packed, 4, {9, 9, 9}, true, 3, Special::SharedExp};
+    case GL_UNSIGNED_INT_24_8: return ClientType{S::Packed, 4, {24, 8}, false, 2, Special::DepthStencil};
+    case GL_FLOAT_32_UNSIGNED_INT_24_8_REV: return ClientType{S::Packed, 8, {32, 8}, false, 2, Special::DepthStencil};
+    default: return std::nullopt;
+  }
+}
+
+bool is_float_type(const ClientType& t) {
+  return t.scalar == Scalar::F16 || t.scalar == Scalar::F32 || t.special == Special::UFloat ||
+         t.special == Special::SharedExp;
+}
+
+TransferResult error(GLenum e, std::string message) {
+  return TransferResult{e, std::move(message)};
+}
+
+// The checks GL 4.6 shares between unpacking into a texture and packing out of one (§8.4.4, §8.5, §8.11.4,
+// §18.2). `format`, `type` are known enums here.
+TransferResult check_combination(const SizedFormat& f, GLenum format, const ClientFormat& cf, const ClientType& ct,
+                                 bool pack) {
+  // Packed types and their formats (the packed-type table: 3-component types with RGB (and BGR), 4-component types
+  // with RGBA and BGRA, the integer forms allowed for the integer-valued ones; depth-stencil types with
+  // DEPTH_STENCIL only).
+  if (ct.special == Special::DepthStencil) {
+    if (cf.kind != FormatKind::DepthStencil)
+      return error(GL_INVALID_OPERATION,
+                   "UNSIGNED_INT_24_8 and FLOAT_32_UNSIGNED_INT_24_8_REV need format DEPTH_STENCIL");
+  } else if (ct.scalar == Scalar::Packed) {
+    const bool matches =
+        ct.components == 3
+            ? format == GL_RGB || (format == GL_RGB_INTEGER && ct.special == Special::None)
+            : format == GL_RGBA || format == GL_BGRA || format == GL_RGBA_INTEGER || format == GL_BGRA_INTEGER;
+    if (!matches)
+      return error(GL_INVALID_OPERATION,
+                   ct.components == 3
+                       ? "a packed type of three components needs format RGB (or RGB_INTEGER)"
+                       : "a packed type of four components needs format RGBA, BGRA or their _INTEGER forms");
+  }
+  // Depth and stencil formats against color internal formats (§8.5 for TexImage, §8.11.4 for GetTexImage).
+  const bool depth_internal = is_depth(f);
+  const bool stencil_internal = f.base_format == GL_DEPTH_STENCIL;
+  switch (cf.kind) {
+    case FormatKind::Color:
+      if (depth_internal)
+        return error(GL_INVALID_OPERATION, "a color format cannot transfer a depth or depth-stencil internal format");
+      break;
+    case FormatKind::Depth:
+    case FormatKind::DepthStencil:
+      if (!depth_internal)
+        return error(GL_INVALID_OPERATION, "format DEPTH_COMPONENT or DEPTH_STENCIL needs a depth internal format");
+      if (pack && cf.kind == FormatKind::DepthStencil && !stencil_internal)
+        return error(GL_INVALID_OPERATION, "format DEPTH_STENCIL needs a depth-stencil internal format");
+      break;
+    case FormatKind::Stencil:
+      if (!(pack && stencil_internal))
+        return error(GL_INVALID_OPERATION, "format STENCIL_INDEX needs a stencil internal format");
+      break;
+  }
+  if (cf.kind == FormatKind::Color) {
+    if (is_integer(f) && !cf.integer)
+      return error(GL_INVALID_OPERATION,
+                   std::string(f.name) + " is an integer format: format must be one of the *_INTEGER formats");
+    if (!is_integer(f) && cf.integer)
+      return error(GL_INVALID_OPERATION,
+                   std::string(f.name) + " is not an integer format: format must not be a *_INTEGER format");
+    if (cf.integer && is_float_type(ct))
+      return error(GL_INVALID_OPERATION, "an integer format (*_INTEGER) cannot take a floating-point type");
+  }
+  return {};
+}
+
+TransferResult check_gl(GLenum internalformat, GLenum format, GLenum type, bool pack) {
+  const SizedFormat* f = find_sized_format(internalformat);
+  if (!f) return error(GL_INVALID_VALUE, "internalformat is not a sized internal format of GL 4.6 tables 8.12/8.13");
+  const auto cf = client_format(format);
+  if (!cf) return error(GL_INVALID_ENUM, "format is not a pixel format of GL 4.6 table 8.3");
+  const auto ct = client_type(type);
+  if (!ct) return error(GL_INVALID_ENUM, "type is not a pixel type of GL 4.6 table 8.2");
+  return check_combination(*f, format, *cf, *ct, pack);
+}
+
+// ---- One pixel in RGBA ----
+
+// A pixel between client and texel: `f` for floating-point / normalized paths, `i` for integer formats. Missing
+// components are (0, 0, 0, 1) (GL 4.6 §8.4.4.4 "Conversion to RGB/RGBA"; the same defaults for reads).
+struct Rgba {
+  std::array<double, 4> f{0, 0, 0, 1};
+  std::array<int64_t, 4> i{0, 0, 0, 1};
+};
+
+double unorm_to_float(uint64_t c, uint32_t bits) {
+  return double(c) / double((uint64_t(1) << bits) - 1);
+}
+double snorm_to_float(int64_t c, uint32_t bits) {
+  return std::max(double(c) / double((int64_t(1) << (bits - 1)) - 1), -1.0);
+}
+// §2.3.5.1: clamp to [0, 1], then the nearest of the 2^b values (ties up); NaN → 0.
+uint64_t float_to_unorm(double f, uint32_t bits) {
+  if (std::isnan(f)) return 0;
+  return static_cast<uint64_t>(std::floor(std::clamp(f, 0.0, 1.0) * double((uint64_t(1) << bits) - 1) + 0.5));
+}
+// §2.3.5.2: clamp to [-1, 1], then the nearest value (ties away from zero); NaN → 0.
+int64_t float_to_snorm(double f, uint32_t bits) {
+  if (std::isnan(f)) return 0;
+  return static_cast<int64_t>(std::round(std::clamp(f, -1.0, 1.0) * double((int64_t(1) << (bits - 1)) - 1)));
+}
+int64_t clamp_int(int64_t v, bool is_signed, uint32_t bits) {
+  const int64_t lo = is_signed ? -(int64_t(1) << (bits - 1)) : 0;
+  const int64_t hi = is_signed ? (int64_t(1) << (bits - 1)) - 1 : int64_t((uint64_t(1) << bits) - 1);
+  return std::clamp(v, lo, hi);
+}
+
+uint64_t load_le(const std::byte* p, uint32_t bytes, bool swap) {
+  uint64_t v = 0;
+  for (uint32_t k = 0; k < bytes; ++k) {
+    const uint32_t source = swap ? bytes - 1 - k : k;
+    v |= uint64_t(std::to_integer<uint8_t>(p[source])) << (8 * k);
+  }
+  return v;
+}
+void store_le(std::byte* p, uint32_t bytes, uint64_t v, bool swap) {
+  for (uint32_t k = 0; k < bytes; ++k) {
+    const uint32_t target = swap ? bytes - 1 - k : k;
+    p[target] = std::byte(static_cast<uint8_t>(v >> (8 * k)));
+  }
+}
+int64_t sign_extend(uint64_t v, uint32_t bits) {
+  const uint64_t m = uint64_t(1) << (bits - 1);
+  return static_cast<int64_t>((v ^ m) - m);
+}
+float bits_to_float(uint64_t v) {
+  const auto u = static_cast<uint32_t>(v);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+uint32_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+// The shift of packed component i (format order).
+uint32_t packed_shift(const ClientType& t, uint32_t i) {
+  uint32_t before = 0;
+  for (uint32_t k = 0; k < i; ++k) before += t.widths[k];
+  if (t.reversed) return before;
+  return t.bytes * 8 - before - t.widths[i];
+}
+
+// Client group → RGBA (§8.4.4.1 unpacking, §8.4.4.2 conversion to floating point for non-integer formats).
+Rgba read_client(const ClientFormat& cf, const ClientType& t, const std::byte* p, bool swap) {
+  Rgba out;
+  if (t.scalar == Scalar::Packed) {
+    const uint64_t word = load_le(p, t.bytes, swap);
+    float shared[3]{};
+    if (t.special == Special::SharedExp) rgb9e5_to_rgb(static_cast<uint32_t>(word), shared);
+    for (uint32_t k = 0; k < cf.count; ++k) {
+      const uint32_t w = t.widths[k];
+      const uint64_t field = (word >> packed_shift(t, k)) & ((uint64_t(1) << w) - 1);
+      const uint8_t s = cf.slot[k];
+      out.i[s] = static_cast<int64_t>(field);
+      if (t.special == Special::UFloat)
+        out.f[s] = ufloat_to_float(static_cast<uint32_t>(field), w - 5);
+      else if (t.special == Special::SharedExp)
+        out.f[s] = shared[k];
+      else
+        out.f[s] = unorm_to_float(field, w);
+    }
+    return out;
+  }
+  for (uint32_t k = 0; k < cf.count; ++k) {
+    const uint64_t raw = load_le(p + k * t.bytes, t.bytes, swap);
+    const uint8_t s = cf.slot[k];
+    const uint32_t bits = t.bytes * 8u;
+    switch (t.scalar) {
+      case Scalar::U8:
+      case Scalar::U16:
+      case Scalar::U32:
+        out.i[s] = static_cast<int64_t>(raw);
+        out.f[s] = unorm_to_float(raw, bits);
+        break;
+      case Scalar::S8:
+      case Scalar::S16:
+      case Scalar::S32:
+        out.i[s] = sign_extend(raw, bits);
+        out.f[s] = snorm_to_float(out.i[s], bits);
+        break;
+      case Scalar::F16: out.f[s] = half_to_float(static_cast<uint16_t>(raw)); break;
+      case Scalar::F32: out.f[s] = bits_to_float(raw); break;
+      case Scalar::Packed: break;
+    }
+  }
+  return out;
+}
+
+// RGBA → client group (§18.2.8 final conversion): floating-point values to unsigned/signed types clamped to [0, 1]
+// / [-1, 1] and converted by §2.3.5; integer values clamped to the type's range.
+void write_client(const ClientFormat& cf, const ClientType& t, const Rgba& v, bool integer, std::byte* p, bool swap) {
+  if (t.scalar == Scalar::Packed) {
+    uint64_t word = 0;
+    if (t.special == Special::SharedExp) {
+      word = rgb_to_rgb9e5(float(v.f[cf.slot[0]]), float(v.f[cf.slot[1]]), float(v.f[cf.slot[2]]));
+    } else {
+      for (uint32_t k = 0; k < cf.count; ++k) {
+        const uint32_t w = t.widths[k];
+        const uint8_t s = cf.slot[k];
+        uint64_t field;
+        if (integer)
+          field = static_cast<uint64_t>(clamp_int(v.i[s], false, w));
+        else if (t.special == Special::UFloat)
+          field = float_to_ufloat(float(v.f[s]), w - 5);
+        else
+          field = float_to_unorm(v.f[s], w);
+        word |= field << packed_shift(t, k);
+      }
+    }
+    store_le(p, t.bytes, word, swap);
+    return;
+  }
+  for (uint32_t k = 0; k < cf.count; ++k) {
+    const uint8_t s = cf.slot[k];
+    const uint32_t bits = t.bytes * 8u;
+    uint64_t raw = 0;
+    switch (t.scalar) {
+      case Scalar::U8:
+      case Scalar::U16:
+      case Scalar::U32:
+        raw = integer ? static_cast<uint64_t>(clamp_int(v.i[s], false, bits)) : float_to_unorm(v.f[s], bits);
+        break;
+      case Scalar::S8:
+      case Scalar::S16:
+      case Scalar::S32:
+        raw = static_cast<uint64_t>(integer ? clamp_int(v.i[s], true, bits) : float_to_snorm(v.f[s], bits));
+        break;
+      case Scalar::F16: raw = float_to_half(float(v.f[s])); break;
+      case Scalar::F32: raw = float_bits(float(v.f[s])); break;
+      case Scalar::Packed: break;
+    }
+    store_le(p + k * t.bytes, t.bytes, raw, swap);
+  }
+}
+
+// Texel of a sized format → RGBA (the components the base format lacks read as (0, 0, 0, 1)).
+Rgba read_texel(const SizedFormat& f, const std::byte* p) {
+  Rgba out;
+  if (f.packed) {
+    const auto word = static_cast<uint32_t>(load_le(p, 4, false));
+    float shared[3]{};
+    if (f.numeric == Numeric::SharedExp) rgb9e5_to_rgb(word, shared);
+    uint32_t shift = 0;
+    for (uint32_t k = 0; k < f.components; ++k) {
+      const uint32_t w = f.bits[k];
+      const uint32_t field = (word >> shift) & ((1u << w) - 1);
+      shift += w;
+      out.i[k] = field;
+      if (f.numeric == Numeric::UFloat)
+        out.f[k] = ufloat_to_float(field, w - 5);
+      else if (f.numeric == Numeric::SharedExp)
+        out.f[k] = shared[k];
+      else
+        out.f[k] = unorm_to_float(field, w);
+    }
+    return out;
+  }
+  const uint32_t bits = f.bits[0], bytes = bits / 8;
+  for (uint32_t k = 0; k < f.components; ++k) {
+    const uint64_t raw = load_le(p + k * bytes, bytes, false);
+    switch (f.numeric) {
+      case Numeric::Unorm: out.f[k] = unorm_to_float(raw, bits); break;
+      case Numeric::Snorm: out.f[k] = snorm_to_float(sign_extend(raw, bits), bits); break;
+      case Numeric::Float:
+        out.f[k] = bits == 16 ? half_to_float(static_cast<uint16_t>(raw)) : bits_to_float(raw);
+        break;
+      case Numeric::Uint: out.i[k] = static_cast<int64_t>(raw); break;
+      case Numeric::Sint: out.i[k] = sign_extend(raw, bits); break;
+      default: break;
+    }
+  }
+  return out;
+}
+
+// RGBA → texel of a sized format; components of the Vulkan format beyond the base format's are 1.
+void write_texel(const SizedFormat& f, const Rgba& v, std::byte* p) {
+  if (f.packed) {
+    uint32_t word = 0;
+    if (f.numeric == Numeric::SharedExp) {
+      word = rgb_to_rgb9e5(float(v.f[0]), float(v.f[1]), float(v.f[2]));
+    } else {
+      uint32_t shift = 0;
+      for (uint32_t k = 0; k < f.components; ++k) {
+        const uint32_t w = f.bits[k];
+        uint64_t field;
+        if (f.numeric == Numeric::Uint)
+          field = static_cast<uint64_t>(clamp_int(v.i[k], false, w));
+        else if (f.numeric == Numeric::UFloat)
+          field = float_to_ufloat(float(v.f[k]), w - 5);
+        else
+          field = float_to_unorm(v.f[k], w);
+        word |= static_cast<uint32_t>(field) << shift;
+        shift += w;
+      }
+    }
+    store_le(p, 4, word, false);
+    return;
+  }
+  const uint32_t bits = f.bits[0], bytes = bits / 8;
+  for (uint32_t k = 0; k < f.vk_components; ++k) {
+    const bool padding = k >= f.components;  // the alpha of a three-component format: 1
+    uint64_t raw = 0;
+    switch (f.numeric) {
+      case Numeric::Unorm: raw = float_to_unorm(padding ? 1.0 : v.f[k], bits); break;
+      case Numeric::Snorm: raw = static_cast<uint64_t>(float_to_snorm(padding ? 1.0 : v.f[k], bits)); break;
+      case Numeric::Float: {
+        const float value = padding ? 1.0f : float(v.f[k]);
+        raw = bits == 16 ? float_to_half(value) : float_bits(value);
+        break;
+      }
+      case Numeric::Uint: raw = static_cast<uint64_t>(padding ? 1 : clamp_int(v.i[k], false, bits)); break;
+      case Numeric::Sint: raw = static_cast<uint64_t>(padding ? 1 : clamp_int(v.i[k], true, bits)); break;
+      default: break;
+    }
+    store_le(p + k * bytes, bytes, raw, false);
+  }
+}
+
+bool mul_add(uint64_t a, uint64_t b, uint64_t c, uint64_t& out) {
+  uint64_t product;
+  return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(product, c, &out);
+}
+
+// The layout and the byte range of the client region, checked against nothing but overflow.
+TransferResult layout_for(const SizedFormat& f, GLenum format, GLenum type, const PixelStore& store, const Extent& e,
+                          ClientLayout& layout) {
+  if (is_depth(f)) return error(GL_INVALID_OPERATION, "depth and stencil pixel transfers are not implemented yet");
+  const auto l = client_layout(format, type, store, e.width, e.height, e.depth, e.volume);
+  if (!l) return error(GL_INVALID_VALUE, "the pixel region's size overflows");
+  layout = *l;
+  return {};
+}
+
+}  // namespace
+
+TransferResult set_pixel_store(PixelStore& pack, PixelStore& unpack, GLenum pname, int32_t value) {
+  PixelStore* s = nullptr;
+  int32_t PixelStore::*field = nullptr;
+  bool* flag = nullptr;
+  switch (pname) {
+    case GL_PACK_ALIGNMENT: s = &pack, field = &PixelStore::alignment; break;
+    case GL_PACK_ROW_LENGTH: s = &pack, field = &PixelStore::row_length; break;
+    case GL_PACK_IMAGE_HEIGHT: s = &pack, field = &PixelStore::image_height; break;
+    case GL_PACK_SKIP_PIXELS: s = &pack, field = &PixelStore::skip_pixels; break;
+    case GL_PACK_SKIP_ROWS: s = &pack, field = &PixelStore::skip_rows; break;
+    case GL_PACK_SKIP_IMAGES: s = &pack, field = &PixelStore::skip_images; break;
+    case GL_PACK_SWAP_BYTES: flag = &pack.swap_bytes; break;
+    case GL_PACK_LSB_FIRST: flag = &pack.lsb_first; break;
+    case GL_UNPACK_ALIGNMENT: s = &unpack, field = &PixelStore::alignment; break;
+    case GL_UNPACK_ROW_LENGTH: s = &unpack, field = &PixelStore::row_length; break;
+    case GL_UNPACK_IMAGE_HEIGHT: s = &unpack, field = &PixelStore::image_height; break;
+    case GL_UNPACK_SKIP_PIXELS: s = &unpack, field = &PixelStore::skip_pixels; break;
+    case GL_UNPACK_SKIP_ROWS: s = &unpack, field = &PixelStore::skip_rows; break;
+    case GL_UNPACK_SKIP_IMAGES: s = &unpack, field = &PixelStore::skip_images; break;
+    case GL_UNPACK_SWAP_BYTES: flag = &unpack.swap_bytes; break;
+    case GL_UNPACK_LSB_FIRST: flag = &unpack.lsb_first; break;
+    default: return error(GL_INVALID_ENUM, "pname is not a pixel storage parameter");
+  }
+  if (flag) {
+    *flag = value != 0;
+    return {};
+  }
+  if (field == &PixelStore::alignment) {
+    if (value != 1 && value != 2 && value != 4 && value != 8)
+      return error(GL_INVALID_VALUE, "the alignment must be 1, 2, 4 or 8");
+  } else if (value < 0) {
+    return error(GL_INVALID_VALUE, "a pixel storage length or skip must not be negative");
+  }
+  s->*field = value;
+  return {};
+}
+
+TransferResult check_unpack_gl(GLenum internalformat, GLenum format, GLenum type) {
+  return check_gl(internalformat, format, type, false);
+}
+
+TransferResult check_pack_gl(GLenum internalformat, GLenum format, GLenum type) {
+  return check_gl(internalformat, format, type, true);
+}
+
+TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type, bool ext_texture_norm16) {
+  switch (format) {
+    case GL_RED:
+    case GL_RED_INTEGER:
+    case GL_RG:
+    case GL_RG_INTEGER:
+    case GL_RGB:
+    case GL_RGB_INTEGER:
+    case GL_RGBA:
+    case GL_RGBA_INTEGER:
+    case GL_DEPTH_COMPONENT:
+    case GL_DEPTH_STENCIL:
+    case GL_STENCIL_INDEX:
+    case GL_LUMINANCE_ALPHA:
+    case GL_LUMINANCE:
+    case GL_ALPHA: break;
+    default: return error(GL_INVALID_ENUM, "format is not one of OpenGL ES 3.2's pixel formats");
+  }
+  switch (type) {
+    case GL_UNSIGNED_BYTE:
+    case GL_BYTE:
+    case GL_UNSIGNED_SHORT:
+    case GL_SHORT:
+    case GL_UNSIGNED_INT:
+    case GL_INT:
+    case GL_HALF_FLOAT:
+    case GL_FLOAT:
+    case GL_UNSIGNED_SHORT_5_6_5:
+    case GL_UNSIGNED_SHORT_4_4_4_4:
+    case GL_UNSIGNED_SHORT_5_5_5_1:
+    case GL_UNSIGNED_INT_2_10_10_10_REV:
+    case GL_UNSIGNED_INT_10F_11F_11F_REV:
+    case GL_UNSIGNED_INT_5_9_9_9_REV:
+    case GL_UNSIGNED_INT_24_8:
+    case GL_FLOAT_32_UNSIGNED_INT_24_8_REV: break;
+    default: return error(GL_INVALID_ENUM, "type is not one of OpenGL ES 3.2's pixel types");
+  }
+  // Table 8.3: the unsized internal formats take their own format and these types.
+  switch (internalformat) {
+    case GL_RGB:
+    case GL_RGBA:
+    case GL_LUMINANCE_ALPHA:
+    case GL_LUMINANCE:
+    case GL_ALPHA: {
+      const bool valid =
+          format == internalformat &&
+          (type == GL_UNSIGNED_BYTE || (format == GL_RGB && type == GL_UNSIGNED_SHORT_5_6_5) ||
+           (format == GL_RGBA && (type == GL_UNSIGNED_SHORT_4_4_4_4 || type == GL_UNSIGNED_SHORT_5_5_5_1)));
+      if (!valid)
+        return error(
+            GL_INVALID_OPERATION,
+            "format and type are not a combination OpenGL ES 3.2 table 8.3 allows for an unsized internalformat");
+      return {};
+    }
+    default: break;
+  }
+  const SizedFormat* f = find_sized_format(internalformat);
+  const bool norm16 = f && (f->numeric == Numeric::Unorm || f->numeric == Numeric::Snorm) && f->bits[0] == 16;
+  if (!f || (norm16 && !ext_texture_norm16))
+    return error(GL_INVALID_VALUE, "internalformat is not a sized internal format of OpenGL ES 3.2 table 8.2");
+  // Table 8.2: each sized format takes the client layout of its own precision; 16-bit float formats also take
+  // FLOAT, R11F_G11F_B10F and RGB9_E5 also HALF_FLOAT and FLOAT, DEPTH_COMPONENT16 also UNSIGNED_INT.
+  bool valid = format == f->natural_format && type == f->natural_type;
+  if (format == f->natural_format) {
+    if (f->numeric == Numeric::Float && f->bits[0] == 16) valid |= type == GL_FLOAT;
+    if (f->numeric == Numeric::UFloat || f->numeric == Numeric::SharedExp)
+      valid |= type == GL_HALF_FLOAT || type == GL_FLOAT;
+    if (f->internalformat == GL_DEPTH_COMPONENT16) valid |= type == GL_UNSIGNED_INT;
+  }
+  if (!valid)
+    return error(GL_INVALID_OPERATION,
+                 std::string("format and type are not a combination OpenGL ES 3.2 table 8.2 allows for ") + f->name);
+  return {};
+}
+
+FormatType es_implementation_read_format(GLenum internalformat) {
+  const SizedFormat* f = find_sized_format(internalformat);
+  if (!f || is_depth(*f)) return {};
+  return {f->natural_format, f->natural_type};
+}
+
+TransferResult check_read_pixels_es(GLenum internalformat, GLenum format, GLenum type) {
+  const SizedFormat* f = find_sized_format(internalformat);
+  if (!f || is_depth(*f)) return error(GL_INVALID_OPERATION, "the read buffer is not a color buffer");
+  const FormatType implementation = es_implementation_read_format(internalformat);
+  if (format == implementation.format && type == implementation.type) return {};
+  bool valid = false;
+  switch (f->numeric) {
+    case Numeric::Unorm: valid = format == GL_RGBA && type == GL_UNSIGNED_BYTE; break;
+    case Numeric::Float:
+    case Numeric::UFloat:
+    case Numeric::SharedExp: valid = format == GL_RGBA && type == GL_FLOAT; break;
+    case Numeric::Sint: valid = format == GL_RGBA_INTEGER && type == GL_INT; break;
+    case Numeric::Uint: valid = format == GL_RGBA_INTEGER && type == GL_UNSIGNED_INT; break;
+    default: break;
+  }
+  if (!valid)
+    return error(GL_INVALID_OPERATION,
+                 std::string("format and type are neither the pair OpenGL ES 3.2 §16.1.2 requires for ") + f->name +
+                     " nor IMPLEMENTATION_COLOR_READ_FORMAT/TYPE");
+  return {};
+}
+
+std::optional<ClientLayout> client_layout(GLenum format, GLenum type, const PixelStore& store, uint32_t width,
+                                          uint32_t height, uint32_t depth, bool volume) {
+  const auto cf = client_format(format);
+  const auto ct = client_type(type);
+  if (!cf || !ct) return std::nullopt;
+  ClientLayout l;
+  // §8.4.4.1: a group is n elements of s bytes (a packed type: one element of its size); a row of l groups is
+  // padded to a multiple of the alignment a: k = nl when s >= a, else (a/s) * ceil(snl / a) elements.
+  l.group_bytes = ct->scalar == Scalar::Packed ? ct->bytes : uint64_t(ct->bytes) * cf->count;
+  const uint64_t row_groups = store.row_length > 0 ? uint64_t(store.row_length) : width;
+  const uint64_t a = uint64_t(std::max(store.alignment, 1));
+  uint64_t row_bytes;
+  if (!mul_add(row_groups, l.group_bytes, a - 1, row_bytes)) return std::nullopt;
+  l.row_stride = row_bytes / a * a;
+  const uint64_t rows = volume && store.image_height > 0 ? uint64_t(store.image_height) : height;
+  if (!mul_add(l.row_stride, rows, 0, l.image_stride)) return std::nullopt;
+  uint64_t start = 0;
+  if (!mul_add(uint64_t(store.skip_pixels), l.group_bytes, 0, start)) return std::nullopt;
+  if (!mul_add(uint64_t(store.skip_rows), l.row_stride, start, start)) return std::nullopt;
+  if (volume && !mul_add(uint64_t(store.skip_images), l.image_stride, start, start)) return std::nullopt;
+  l.start_offset = start;
+  if (width == 0 || height == 0 || depth == 0) return l;
+  uint64_t end = 0;
+  if (!mul_add(uint64_t(depth - 1), l.image_stride, start, end)) return std::nullopt;
+  if (!mul_add(uint64_t(height - 1), l.row_stride, end, end)) return std::nullopt;
+  if (!mul_add(uint64_t(width), l.group_bytes, end, end)) return std::nullopt;
+  l.total_bytes = end;
+  return l;
+}
+
+uint64_t texel_bytes(const SizedFormat& format, const Extent& e) {
+  return uint64_t(format.vk_texel_bytes) * e.width * e.height * e.depth;
+}
+
+TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
+                             const Extent& e, const void* client, std::span<std::byte> texels) {
+  if (auto r = check_unpack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;
+  ClientLayout layout;
+  if (auto r = layout_for(f, client_format_enum, type, store, e, layout); !r.ok()) return r;
+  if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
+  const auto cf = *client_format(client_format_enum);
+  const auto ct = *client_type(type);
+  const auto* base = static_cast<const std::byte*>(client);
+  std::byte* out = texels.data();
+  for (uint32_t z = 0; z < e.depth; ++z)
+    for (uint32_t y = 0; y < e.height; ++y) {
+      const std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
+      for (uint32_t x = 0; x < e.width; ++x, out += f.vk_texel_bytes)
+        write_texel(f, read_client(cf, ct, row + x * layout.group_bytes, store.swap_bytes), out);
+    }
+  return {};
+}
+
+TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
+                           const Extent& e, std::span<const std::byte> texels, void* client) {
+  if (auto r = check_pack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;
+  ClientLayout layout;
+  if (auto r = layout_for(f, client_format_enum, type, store, e, layout); !r.ok()) return r;
+  if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
+  const auto cf = *client_format(client_format_enum);
+  const auto ct = *client_type(type);
+  auto* base = static_cast<std::byte*>(client);
+  const std::byte* in = texels.data();
+  for (uint32_t z = 0; z < e.depth; ++z)
+    for (uint32_t y = 0; y < e.height; ++y) {
+      std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
+      for (uint32_t x = 0; x < e.width; ++x, in += f.vk_texel_bytes)
+        write_client(cf, ct, read_texel(f, in), is_integer(f), row + x * layout.group_bytes, store.swap_bytes);
+    }
+  return {};
+}
+
+}  // namespace bismuth::gl
