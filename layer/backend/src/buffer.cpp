@@ -1,5 +1,7 @@
 #include "bismuth/backend/buffer.hpp"
 
+#include "bismuth/backend/atomic_max.hpp"
+
 namespace bismuth::backend {
 
 Expected<uint32_t> find_memory_type(const VkPhysicalDeviceMemoryProperties& memory, uint32_t type_bits,
@@ -87,11 +89,7 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   return self;
 }
 
-void Buffer::mark_used(uint64_t value) {
-  uint64_t previous = last_use_.load(std::memory_order_relaxed);
-  while (value > previous && !last_use_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
-  }
-}
+void Buffer::mark_used(uint64_t value) { raise_to(last_use_, value); }
 
 Buffer::~Buffer() {
   Device* device = device_;

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/vk_strings.hpp"
 #include "bismuth/backend/vulkan_loader.hpp"
 
@@ -532,10 +533,7 @@ uint64_t Device::completed() {
       vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
     return completed_.load(std::memory_order_acquire);
   }
-  uint64_t previous = completed_.load(std::memory_order_relaxed);
-  while (value > previous && !completed_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
-  }
-  return std::max(value, previous);
+  return raise_to(completed_, value);
 }
 
 Status Device::wait(uint64_t value, uint64_t timeout_ns) {

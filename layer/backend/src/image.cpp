@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/buffer.hpp"
 #include "bismuth/backend/vk_strings.hpp"
 
@@ -249,11 +250,7 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   return self;
 }
 
-void Image::mark_used(uint64_t value) {
-  uint64_t previous = last_use_.load(std::memory_order_relaxed);
-  while (value > previous && !last_use_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
-  }
-}
+void Image::mark_used(uint64_t value) { raise_to(last_use_, value); }
 
 Image::~Image() {
   Device* device = device_;

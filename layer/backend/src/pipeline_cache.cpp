@@ -9,6 +9,7 @@
 #include <functional>
 #include <thread>
 
+#include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/disk_cache.hpp"
 #include "pipeline_prewarm.hpp"
 
@@ -87,11 +88,7 @@ CachedPipeline::~CachedPipeline() {
                 [device, pipeline] { device->vk().vkDestroyPipeline(device->handle(), pipeline, nullptr); });
 }
 
-void CachedPipeline::mark_used(uint64_t value) const {
-  uint64_t previous = last_use_.load(std::memory_order_relaxed);
-  while (value > previous && !last_use_.compare_exchange_weak(previous, value, std::memory_order_acq_rel)) {
-  }
-}
+void CachedPipeline::mark_used(uint64_t value) const { raise_to(last_use_, value); }
 
 // ---- statistics ----
 
