@@ -8,6 +8,7 @@
 // keep GENERAL images uncompressed — matters for render targets, not for compute. The one layout change, UNDEFINED
 // → GENERAL, is recorded by the first command that touches a new image, in stream order, so it happens after
 // nothing and before everything that uses the image.
+#include <algorithm>
 #include <cstring>
 
 #include "bismuth/backend/command_stream.hpp"
@@ -60,14 +61,9 @@ Status check_size(const Image& image, const ImageRegion& region, size_t bytes, c
 }  // namespace
 
 void CommandStream::track_image(Batch& batch, Image& image) {
-  bool tracked = false;
-  for (const auto& i : batch.images) {
-    if (i.get() == &image) {
-      tracked = true;
-      break;
-    }
+  if (std::none_of(batch.images.begin(), batch.images.end(), [&](const auto& i) { return i.get() == &image; })) {
+    batch.images.push_back(image.shared_from_this());
   }
-  if (!tracked) batch.images.push_back(image.shared_from_this());
   if (!image.in_general_layout()) {
     recorder_->record(CmdImageToGeneral{image.handle(), image.desc().mip_levels, image.desc().array_layers});
     image.set_general_layout(true);
@@ -87,13 +83,8 @@ Status CommandStream::upload_image(Image& image, const ImageRegion& region, std:
   if (!begun) return begun.error();
   Batch& batch = **begun;
   const VkDeviceSize begin = staging->offset, end = staging->offset + texels.size();
-  if (ordered_image_hazard(image.handle(), true) || ordered_hazard(staging->buffer->handle(), begin, end, false)) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  } else {
-    record_pending_barrier();
-  }
-  readonly_repeat_ = false;
+  order_transfer(ordered_image_hazard(image.handle(), true) ||
+                 ordered_hazard(staging->buffer->handle(), begin, end, false));
   hazards_.note_access(staging->buffer->handle(), begin, end, false);
   hazards_.note_image_access(image.handle(), true);
   track(batch, *staging->buffer);
@@ -115,13 +106,8 @@ Status CommandStream::readback_image(Image& image, const ImageRegion& region, st
   if (!begun) return begun.error();
   Batch& batch = **begun;
   const VkDeviceSize begin = staging->offset, end = staging->offset + out.size();
-  if (ordered_image_hazard(image.handle(), false) || ordered_hazard(staging->buffer->handle(), begin, end, true)) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  } else {
-    record_pending_barrier();
-  }
-  readonly_repeat_ = false;
+  order_transfer(ordered_image_hazard(image.handle(), false) ||
+                 ordered_hazard(staging->buffer->handle(), begin, end, true));
   hazards_.note_image_access(image.handle(), false);
   hazards_.note_access(staging->buffer->handle(), begin, end, true);
   track(batch, *staging->buffer);
@@ -151,13 +137,7 @@ Status CommandStream::clear_image(Image& image, const ImageSubresources& range, 
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
-  if (ordered_image_hazard(image.handle(), true)) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  } else {
-    record_pending_barrier();
-  }
-  readonly_repeat_ = false;
+  order_transfer(ordered_image_hazard(image.handle(), true));
   hazards_.note_image_access(image.handle(), true);
   track_image(batch, image);
   batch.has_writes = true;
@@ -189,13 +169,7 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
-  if (ordered_image_hazard(source.handle(), false) || ordered_image_hazard(destination.handle(), true)) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  } else {
-    record_pending_barrier();
-  }
-  readonly_repeat_ = false;
+  order_transfer(ordered_image_hazard(source.handle(), false) || ordered_image_hazard(destination.handle(), true));
   hazards_.note_image_access(source.handle(), false);
   hazards_.note_image_access(destination.handle(), true);
   track_image(batch, source);

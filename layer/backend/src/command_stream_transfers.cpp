@@ -19,14 +19,8 @@ Status CommandStream::copy(Buffer& source, VkDeviceSize source_offset, Buffer& d
   Batch& batch = **begun;
   // Ordered with every earlier command that touched either range, dispatches included in both models (GL orders
   // its buffer commands with earlier shader work).
-  if (ordered_hazard(source.handle(), source_offset, source_offset + bytes, false) ||
-      ordered_hazard(destination.handle(), destination_offset, destination_offset + bytes, true)) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  } else {
-    record_pending_barrier();
-  }
-  readonly_repeat_ = false;
+  order_transfer(ordered_hazard(source.handle(), source_offset, source_offset + bytes, false) ||
+                 ordered_hazard(destination.handle(), destination_offset, destination_offset + bytes, true));
   hazards_.note_access(source.handle(), source_offset, source_offset + bytes, false);
   hazards_.note_access(destination.handle(), destination_offset, destination_offset + bytes, true);
   track(batch, source);
@@ -46,13 +40,7 @@ Status CommandStream::fill(Buffer& buffer, VkDeviceSize offset, VkDeviceSize byt
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
-  if (ordered_hazard(buffer.handle(), offset, offset + bytes, true)) {
-    record_barrier(HazardTracker::kHazardScope);
-    ++stats_.automatic_barriers;
-  } else {
-    record_pending_barrier();
-  }
-  readonly_repeat_ = false;
+  order_transfer(ordered_hazard(buffer.handle(), offset, offset + bytes, true));
   hazards_.note_access(buffer.handle(), offset, offset + bytes, true);
   track(batch, buffer);
   batch.has_writes = true;

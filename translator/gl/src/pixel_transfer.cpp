@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 // ES 3.2's luminance/alpha client formats; glcorearb.h (core profile) leaves them out.
@@ -220,17 +220,6 @@ int64_t sign_extend(uint64_t v, uint32_t bits) {
   const uint64_t m = uint64_t(1) << (bits - 1);
   return static_cast<int64_t>((v ^ m) - m);
 }
-float bits_to_float(uint64_t v) {
-  const auto u = static_cast<uint32_t>(v);
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
-uint32_t float_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
 
 // The shift of packed component i (format order).
 uint32_t packed_shift(const ClientType& t, uint32_t i) {
@@ -279,7 +268,7 @@ Rgba read_client(const ClientFormat& cf, const ClientType& t, const std::byte* p
         out.f[s] = snorm_to_float(out.i[s], bits);
         break;
       case Scalar::F16: out.f[s] = half_to_float(static_cast<uint16_t>(raw)); break;
-      case Scalar::F32: out.f[s] = bits_to_float(raw); break;
+      case Scalar::F32: out.f[s] = std::bit_cast<float>(static_cast<uint32_t>(raw)); break;
       case Scalar::Packed: break;
     }
   }
@@ -326,7 +315,7 @@ void write_client(const ClientFormat& cf, const ClientType& t, const Rgba& v, bo
         raw = static_cast<uint64_t>(integer ? clamp_int(v.i[s], true, bits) : float_to_snorm(v.f[s], bits));
         break;
       case Scalar::F16: raw = float_to_half(float(v.f[s])); break;
-      case Scalar::F32: raw = float_bits(float(v.f[s])); break;
+      case Scalar::F32: raw = std::bit_cast<uint32_t>(float(v.f[s])); break;
       case Scalar::Packed: break;
     }
     store_le(p + k * t.bytes, t.bytes, raw, swap);
@@ -362,7 +351,8 @@ Rgba read_texel(const SizedFormat& f, const std::byte* p) {
       case Numeric::Unorm: out.f[k] = unorm_to_float(raw, bits); break;
       case Numeric::Snorm: out.f[k] = snorm_to_float(sign_extend(raw, bits), bits); break;
       case Numeric::Float:
-        out.f[k] = bits == 16 ? half_to_float(static_cast<uint16_t>(raw)) : bits_to_float(raw);
+        out.f[k] =
+            bits == 16 ? half_to_float(static_cast<uint16_t>(raw)) : std::bit_cast<float>(static_cast<uint32_t>(raw));
         break;
       case Numeric::Uint: out.i[k] = static_cast<int64_t>(raw); break;
       case Numeric::Sint: out.i[k] = sign_extend(raw, bits); break;
@@ -405,7 +395,7 @@ void write_texel(const SizedFormat& f, const Rgba& v, std::byte* p) {
       case Numeric::Snorm: raw = static_cast<uint64_t>(float_to_snorm(padding ? 1.0 : v.f[k], bits)); break;
       case Numeric::Float: {
         const float value = padding ? 1.0f : float(v.f[k]);
-        raw = bits == 16 ? float_to_half(value) : float_bits(value);
+        raw = bits == 16 ? float_to_half(value) : std::bit_cast<uint32_t>(value);
         break;
       }
       case Numeric::Uint: raw = static_cast<uint64_t>(padding ? 1 : clamp_int(v.i[k], false, bits)); break;

@@ -268,6 +268,17 @@ class CommandStream {
   void record_pending_barrier() {
     if (!pending_barrier_.empty()) record_barrier({});
   }
+  // Before a copy, fill, upload, readback or clear: the hazard barrier when the command's accesses call for one
+  // (counted), else only what explicit requests left pending; no later dispatch then takes the repeat path.
+  void order_transfer(bool hazard) {
+    if (hazard) {
+      record_barrier(HazardTracker::kHazardScope);
+      ++stats_.automatic_barriers;
+    } else {
+      record_pending_barrier();
+    }
+    readonly_repeat_ = false;
+  }
   // Whether an access of a range by a dispatch (shader) or by a transfer / indirect read calls for a barrier.
   bool shader_hazard(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const {
     return hazards_.needs_barrier(buffer, begin, end, writes);
