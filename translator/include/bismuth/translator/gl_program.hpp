@@ -71,6 +71,18 @@ struct GlStageBlockLimits {
   static constexpr uint32_t kUniformBlockSize = 16384;  // MAX_UNIFORM_BLOCK_SIZE, bytes
 };
 
+// Texture and image units (GL 4.6 Table 23.57 / 23.64, OpenGL ES 3.2 Tables 21.49 / 21.54, issue 18): compute's
+// numbers for every stage; each is at least GL 4.6's minimum (16, 80, 8, 8, 8) and OpenGL ES 3.2's. The GL shim
+// reports them (lowered where the device's per-stage descriptor limits are smaller), glslang's gl_Max* built-in
+// constants have the same values, and the context's unit arrays have these sizes.
+struct GlTextureLimits {
+  static constexpr uint32_t kComputeTextureImageUnits = 32;   // MAX_COMPUTE_TEXTURE_IMAGE_UNITS (sampler uniforms' units)
+  static constexpr uint32_t kCombinedTextureImageUnits = 96;  // MAX_COMBINED_TEXTURE_IMAGE_UNITS: texture units
+  static constexpr uint32_t kImageUnits = 8;                  // MAX_IMAGE_UNITS: glBindImageTexture units
+  static constexpr uint32_t kComputeImageUniforms = 8;        // MAX_COMPUTE_IMAGE_UNIFORMS
+  static constexpr uint32_t kCombinedImageUniforms = 8;       // MAX_COMBINED_IMAGE_UNIFORMS
+};
+
 // The per-stage limits on default-block uniforms and on stage inputs and outputs (GL 4.6 Tables 23.57-23.62,
 // OpenGL ES 3.2 Tables 21.49-21.54), in components. glGet* reports them, glslang's gl_Max* built-in constants have
 // the same values (resource_limits.cpp), and the graphics link checks them (stage_limits.cpp; glslang 12 checks
