@@ -1,4 +1,5 @@
-/* egl_gl_context: the EGL + GL setup of the measuring examples (program_loop, dispatch_stream, issue 17).
+/* egl_gl_context: the EGL + GL setup of the measuring examples (program_loop, dispatch_stream: issue 17;
+ * image_filter: issue 18).
  *
  * They run unchanged on three GL implementations in one run on the GPU machine: NVIDIA's GL (EGL device platform),
  * Mesa's Zink (surfaceless platform) and Bismuth (either). So every GL function is fetched with eglGetProcAddress,
@@ -50,7 +51,19 @@
   X(PFNGLDELETEQUERIESPROC, glDeleteQueries)                             \
   X(PFNGLBEGINQUERYPROC, glBeginQuery)                                   \
   X(PFNGLENDQUERYPROC, glEndQuery)                                       \
-  X(PFNGLGETQUERYOBJECTUI64VPROC, glGetQueryObjectui64v)
+  X(PFNGLGETQUERYOBJECTUI64VPROC, glGetQueryObjectui64v) \
+  X(PFNGLUNIFORM1IPROC, glUniform1i)                                     \
+  X(PFNGLUNIFORM2IPROC, glUniform2i)                                     \
+  X(PFNGLGENTEXTURESPROC, glGenTextures)                                 \
+  X(PFNGLDELETETEXTURESPROC, glDeleteTextures)                           \
+  X(PFNGLBINDTEXTUREPROC, glBindTexture)                                 \
+  X(PFNGLACTIVETEXTUREPROC, glActiveTexture)                             \
+  X(PFNGLTEXSTORAGE2DPROC, glTexStorage2D)                               \
+  X(PFNGLTEXSUBIMAGE2DPROC, glTexSubImage2D)                             \
+  X(PFNGLGETTEXIMAGEPROC, glGetTexImage)                                 \
+  X(PFNGLTEXPARAMETERIPROC, glTexParameteri)                             \
+  X(PFNGLPIXELSTOREIPROC, glPixelStorei)                                 \
+  X(PFNGLBINDIMAGETEXTUREPROC, glBindImageTexture)
 
 #define EGL_GL_DECLARE(type, name) extern type p_##name;
 EGL_GL_FUNCTIONS(EGL_GL_DECLARE)

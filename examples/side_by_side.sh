@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# side_by_side.sh: issue 17's measuring programs on NVIDIA's GL, Zink and Bismuth, one after the other in one run on
+# side_by_side.sh: issue 17's and 18's measuring programs on NVIDIA's GL, Zink and Bismuth, one after the other in one run on
 # the GPU machine (docs/performance.md, "Real programs side by side"; ../shared/gpu/README.md, "Side by side").
 #
-#   examples/side_by_side.sh [BIN_DIR] [variable] [fixed] [stream]      (default: .gpu/bin, all three)
+#   examples/side_by_side.sh [BIN_DIR] [variable] [fixed] [stream] [filter]      (default: .gpu/bin, all four)
 #
 # From the repository root on the GPU machine, after `source .gpu/gpu-env.sh` (NVIDIA's EGL), with the bundle holding
-# program_loop, program_loop_system, dispatch_stream and dispatch_stream_system, and .mesa carried for Zink (Zink is
+# program_loop, dispatch_stream and image_filter (each with its _system twin), and .mesa carried for Zink (Zink is
 # skipped with a message without .gpu/zink-env.sh or .mesa). Implementations:
 #   nvidia   <name>_system --egl device          NVIDIA's GL through the system libEGL/libOpenGL
 #   zink     <name>_system --egl surfaceless     the same binary after `source .gpu/zink-env.sh` (in a subshell)
@@ -13,10 +13,10 @@
 # Program loops, for each implementation: `cold` (every disk cache off: __GL_SHADER_DISK_CACHE=0,
 # MESA_SHADER_CACHE_DISABLE=true, BISMUTH_CACHE_DIR=off; --repeat 2, so its pass 2 shows the in-process cache),
 # then `fill` and `warm`: two processes sharing fresh cache folders (NVIDIA's, Mesa's and Bismuth's), the second
-# one is the warm figure. Dispatch streams run once per implementation (caches off). Every output line is the
+# one is the warm figure. Dispatch streams and the image filter run once per implementation (caches off). Every output line is the
 # program's own key=value line prefixed with `impl_kind=<nvidia|zink|bismuth> run=<cold|fill|warm>`; a program's
 # failure (exit status 1) is reported as `status=<code>` and makes the script exit 1 at the end.
-# PROGRAM_LOOP_ARGS and DISPATCH_STREAM_ARGS (e.g. "--count 100") are added to every run of each program;
+# PROGRAM_LOOP_ARGS, DISPATCH_STREAM_ARGS and IMAGE_FILTER_ARGS (e.g. "--count 100") are added to every run of each program;
 # WARM_RUNS=N starts N warm processes one after another (default 1), to show the spread of the warm figure.
 set -uo pipefail
 bin=.gpu/bin
@@ -25,7 +25,7 @@ if [[ $# -gt 0 && -d $1 ]]; then
   shift
 fi
 what=("$@")
-[[ ${#what[@]} -gt 0 ]] || what=(variable fixed stream)
+[[ ${#what[@]} -gt 0 ]] || what=(variable fixed stream filter)
 caches=$(mktemp -d)
 failed=0
 have_zink=0
@@ -84,7 +84,8 @@ for item in "${what[@]}"; do
         done
         ;;
       stream) run "$impl" cold "${cold_env[*]}" dispatch_stream ${DISPATCH_STREAM_ARGS:-} ;;
-      *) echo "side_by_side: unknown item $item (variable, fixed, stream)" >&2; exit 64 ;;
+      filter) run "$impl" cold "${cold_env[*]}" image_filter ${IMAGE_FILTER_ARGS:-} ;;
+      *) echo "side_by_side: unknown item $item (variable, fixed, stream, filter)" >&2; exit 64 ;;
     esac
   done
 done

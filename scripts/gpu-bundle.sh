@@ -18,12 +18,12 @@ shared_gpu="$repo/../shared/gpu"
 mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$build/bench" -maxdepth 3 -type f \
   -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name 'egl_compute*' -o -name '*_tests' -o -name 'bench_*' \
   -o -name '*exit_program' -o -name 'conformance_*' -o -name num_waves_examples -o -name 'program_loop*' \
-  -o -name 'dispatch_stream*' \) \
+  -o -name 'dispatch_stream*' -o -name 'image_filter*' \) \
   2>/dev/null)
 # BISMUTH_GPU_SIDE_BY_SIDE=1: only the side-by-side programs (examples/side_by_side.sh) and the front-end
 # benchmarks, so that the packed bundle leaves room in the 64 MiB transfer for .mesa (Zink) beside it.
 if [[ ${BISMUTH_GPU_SIDE_BY_SIDE:-0} == 1 ]]; then
-  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/((program_loop|dispatch_stream)(_system)?|bench_glslang_floor|bench_program_churn)$')
+  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/((program_loop|dispatch_stream|image_filter)(_system)?|bench_glslang_floor|bench_program_churn)$')
 fi
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"
