@@ -1,6 +1,7 @@
 # Thin wrapper over the CMake presets (CMakePresets.json). Developers can call cmake/ctest directly.
 #   make run    install missing packages, build, run the main job on the default device (lavapipe)
 #   make test   install missing packages, build, run the whole test suite through ctest
+#   make package  build the Debian package (build/bismuth_<version>_amd64.deb)
 # PRESET=default|debug|release|asan|tsan picks the preset; CI=true turns warnings into errors.
 
 PRESET ?= default
@@ -8,7 +9,7 @@ JOBS ?= $(shell nproc)
 BUILD_DIR := $(if $(filter default,$(PRESET)),build,build-$(PRESET))
 export BISMUTH_WERROR := $(if $(filter true 1,$(CI)),ON,$(BISMUTH_WERROR))
 
-.PHONY: all deps configure build run test sanitize clean format
+.PHONY: all deps configure build run test sanitize package clean format
 
 all: build
 
@@ -42,6 +43,11 @@ sanitize: deps
 	  cmake --build --preset $$preset -j $(JOBS) --target $(SANITIZE_TARGETS); \
 	  ctest --preset $$preset -L 'sanitize|exit' -j $(JOBS); \
 	done
+
+# The Debian package bismuth_<version>_amd64.deb in the build folder (cmake/BismuthPackage.cmake): everything
+# `cmake --install` installs, under /usr. Install it with `apt install ./build/bismuth_*.deb`.
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
 
 clean:
 	rm -rf $(BUILD_DIR)
