@@ -30,7 +30,8 @@ failed=0
 check() { if "$@"; then echo "deb-check: ok: $*"; else echo "deb-check: FAILED: $*"; failed=1; fi; }
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q > /dev/null
-check apt-get install -y -q /root/bismuth.deb
+# As `apt install ./bismuth_*.deb` on a default Debian: with Recommends (lavapipe), which mmdebstrap turns off.
+check apt-get install -y -q -o APT::Install-Recommends=true /root/bismuth.deb
 check apt-get install -y -q --no-install-recommends vulkan-tools build-essential cmake pkg-config libgl-dev libegl-dev
 VK_LOADER_LAYERS_ENABLE='*bismuth*' vulkaninfo --summary > /root/vulkaninfo.txt 2>&1
 check grep -q VK_LAYER_BISMUTH_compute /root/vulkaninfo.txt
