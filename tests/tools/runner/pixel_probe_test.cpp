@@ -65,8 +65,8 @@ TEST_CASE("compare_probe: one pixel holds at the tolerance, a rectangle does not
   // Differences of exactly 0.25 against a tolerance of 0.25 (both exact in binary).
   const std::array<double, 4> quarter = {0.25, 0.25, 0.25, 0.25};
   CHECK_FALSE(compare_probe(probe(R::Pixel, {}, {0.75f, 0.25f, 1, 1}), one, pixel.data(), quarter, kAbsolute));
-  const auto rect = compare_probe(probe(R::Rect, {0, 0, 1, 1}, {0.75f, 0.25f, 1, 1}), one, pixel.data(), quarter,
-                                  kAbsolute);
+  const auto rect =
+      compare_probe(probe(R::Rect, {0, 0, 1, 1}, {0.75f, 0.25f, 1, 1}), one, pixel.data(), quarter, kAbsolute);
   REQUIRE(rect);
   CHECK_THAT(*rect, Catch::Contains("probe color at (0, 0)") && Catch::Contains("expected 0.75 0.25 1 1") &&
                         Catch::Contains("observed 0.5 0.25 1 1"));
@@ -80,8 +80,8 @@ TEST_CASE("compare_probe: rgb ignores alpha, the first failing pixel is named, r
   const PixelRect rect{4, 6, 2, 2};
   CHECK_FALSE(compare_probe(probe(R::Rect, {}, {1, 0, 0, 9}, false, 3), PixelRect{4, 6, 2, 1}, pixels.data(),
                             kTolerance, kAbsolute));
-  const auto failed = compare_probe(probe(R::Rect, {}, {1, 0, 0, 9}, false, 3), rect, pixels.data(), kTolerance,
-                                    kAbsolute);
+  const auto failed =
+      compare_probe(probe(R::Rect, {}, {1, 0, 0, 9}, false, 3), rect, pixels.data(), kTolerance, kAbsolute);
   REQUIRE(failed);
   CHECK_THAT(*failed, Catch::Contains("(5, 7)") && Catch::Contains("observed 1 0.5 0"));
   // 10% of 1.0 allows 0.05 off; 1% does not.

@@ -67,14 +67,15 @@ TEST_CASE("texture checkerboard and quads: tiles of half the texture, black bott
   CHECK(c.texture.content == TextureSpec::Content::Quads);
   CHECK((c.texture.unit == 1 && c.texture.level == 0 && c.texture.width == 8 && c.texture.height == 6));
   CHECK((c.texture.quad_width == 4 && c.texture.quad_height == 3));
-  CHECK(c.texture.colors[0] == 0.5f);    // bottom-left: black
-  CHECK(c.texture.colors[5] == 0.25f);   // bottom-right: white
-  CHECK(c.texture.colors[9] == 0.25f);   // top-left: white
-  CHECK(c.texture.colors[12] == 0.5f);   // top-right: black
+  CHECK(c.texture.colors[0] == 0.5f);   // bottom-left: black
+  CHECK(c.texture.colors[5] == 0.25f);  // bottom-right: white
+  CHECK(c.texture.colors[9] == 0.25f);  // top-left: white
+  CHECK(c.texture.colors[12] == 0.5f);  // top-right: black
   // "texture quads %d %d ( %d , %d ) ( %d , %d ) ( %f , ... ) x4": bl, br, tl, tr.
   c = one("texture quads 0 2 (8, 8) (2, 4) (1, 0, 0, 1) (0, 1, 0, 1) (0, 0, 1, 1) (1, 1, 1, 1)");
   CHECK((c.texture.level == 2 && c.texture.quad_width == 2 && c.texture.quad_height == 4));
-  CHECK((c.texture.colors[0] == 1 && c.texture.colors[5] == 1 && c.texture.colors[10] == 1 && c.texture.colors[15] == 1));
+  CHECK(
+      (c.texture.colors[0] == 1 && c.texture.colors[5] == 1 && c.texture.colors[10] == 1 && c.texture.colors[15] == 1));
 }
 
 TEST_CASE("texture integer, miptree, junk, shadow*, storage") {
@@ -211,7 +212,8 @@ TEST_CASE("Malformed texture, texparameter, image, fb, clear and probe lines nam
   CHECK_THAT(error_of("texture rgbw 0 (8, 8) GL_NOT_A_FORMAT"),
              Catch::Contains("unknown texture format \"GL_NOT_A_FORMAT\""));
   CHECK_THAT(error_of("texture rgbw 0 (8, 8) GL_RGBA8 extra"), Catch::Contains("expected"));
-  CHECK_THAT(error_of("texture rgbw 2DArray 0 (8, 8)"), Catch::Contains("texture rgbw 2DArray UNIT ( W , H , LAYERS )"));
+  CHECK_THAT(error_of("texture rgbw 2DArray 0 (8, 8)"),
+             Catch::Contains("texture rgbw 2DArray UNIT ( W , H , LAYERS )"));
   // A checkerboard of 1 texel has tiles of 0 texels (piglit divides by zero there).
   CHECK_THAT(error_of("texture checkerboard 0 0 (1, 1) (0, 0, 0, 1) (1, 1, 1, 1)"), Catch::Contains("tiles of 0x0"));
   CHECK_THAT(error_of("texture checkerboard 0 0 (8, 8) (0, 0, 0) (1, 1, 1, 1)"),
