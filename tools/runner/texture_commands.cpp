@@ -336,8 +336,18 @@ std::optional<std::vector<float>> TextureCommands::read_pixels(int32_t x, int32_
   std::vector<float> pixels(static_cast<size_t>(width) * static_cast<size_t>(height) * 4);
   if (!read_->emulated) {
     if (auto names = missing({"glReadPixels"}); names.empty()) {
-      *how = "glReadPixels";
-      gl<PFNGLREADPIXELSPROC>("glReadPixels")(x, y, width, height, GL_RGBA, GL_FLOAT, pixels.data());
+      const auto read = gl<PFNGLREADPIXELSPROC>("glReadPixels");
+      if (!es_) {
+        *how = "glReadPixels";
+        read(x, y, width, height, GL_RGBA, GL_FLOAT, pixels.data());
+        return pixels;
+      }
+      // OpenGL ES 3.2 §16.1.2: GL_RGBA / GL_UNSIGNED_BYTE is the combination every normalized colour buffer
+      // accepts (GL_FLOAT is not); piglit's read_pixels_float reads bytes on ES and divides by 255.
+      *how = "glReadPixels(GL_UNSIGNED_BYTE)";
+      std::vector<uint8_t> bytes(pixels.size());
+      read(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bytes.data());
+      for (size_t i = 0; i < bytes.size(); ++i) pixels[i] = static_cast<float>(bytes[i]) / 255.0f;
       return pixels;
     }
   }

@@ -19,13 +19,15 @@ const std::string kHead =
 TEST_CASE("tests/conformance/compute_textures: each test passes, or skips naming the entry points it lacks",
           "[vulkan]") {
   const auto r = run_json({(source_dir() / "tests/conformance/compute_textures").string()});
-  for (const char* name :
-       {"image_store_probe_all", "image_store_gradient", "sampler_rgbw_to_ssbo", "texture_integer_to_ssbo",
-        "miptree_levels", "checkerboard_and_quads", "shadow_texparameter", "clear_framebuffer", "array_layers"}) {
+  for (const char* name : {"image_store_probe_all", "image_store_gradient", "sampler_rgbw_to_ssbo",
+                           "texture_integer_to_ssbo", "miptree_levels", "checkerboard_and_quads", "shadow_texparameter",
+                           "clear_framebuffer", "array_layers", "gles31_sampler_to_image"}) {
     INFO(name << ": " << message(r, name));
     const std::string s = status(r, name);
     if (s == "Skip") {
-      CHECK_THAT(message(r, name), Catch::Contains("which this libbismuth-gl lacks"));
+      // The ES test may also stop at the context: libbismuth-gl's EGL without OpenGL ES contexts.
+      CHECK_THAT(message(r, name),
+                 Catch::Contains("which this libbismuth-gl lacks") || Catch::Contains("an OpenGL ES 3.1 context: egl"));
     } else {
       CHECK(s == "Pass");
     }
