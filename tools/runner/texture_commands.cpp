@@ -34,6 +34,13 @@ TextureCommandResult failed(std::string message) {
   return {TextureCommandResult::Kind::Fail, std::move(message)};
 }
 
+std::string number_text(double v) {
+  std::ostringstream s;
+  s.precision(15);
+  s << v;
+  return s.str();
+}
+
 std::string hex(uint32_t v) {
   std::ostringstream s;
   s << "0x" << std::hex << v;
@@ -95,6 +102,15 @@ TextureCommandResult TextureCommands::create_texture(const TextureSpec& s) {
       if (s.target == GL_TEXTURE_2D || s.target == GL_TEXTURE_RECTANGLE || array_1d) needed.push_back("glTexImage2D");
       if (array_1d && s.content == C::Rgbw) needed.push_back("glTexSubImage2D");
       break;
+  }
+  // Generated images are built in memory before GL sees their size: a size past what any test needs would exhaust
+  // memory before GL could refuse it (GL_MAX_TEXTURE_SIZE). The product is taken in double: three int32 sizes
+  // overflow int64.
+  constexpr double kMaxGeneratedTexels = 1 << 25;
+  const double texels = static_cast<double>(s.width) * s.height * s.depth;
+  if (s.content != C::Storage && s.content != C::Junk && texels > kMaxGeneratedTexels) {
+    return failed(number_text(texels) + " texels: more than the " + number_text(kMaxGeneratedTexels) +
+                  " the runner generates for one texture");
   }
   std::string names;
   for (const char* name : needed) {
@@ -272,9 +288,10 @@ TextureCommandResult TextureCommands::bind_framebuffer(const FramebufferSpec& f)
     if (f.units[i] == -1) continue;
     const Binding& b = bindings_[static_cast<size_t>(f.units[i])];
     if (b.name == 0) return failed("no texture at unit " + std::to_string(f.units[i]) + " (create one first)");
-    if (first.texture == 0) {
-      first = {b.name, b.target, static_cast<uint32_t>(f.units[i]), b.width, b.height, false};
-    }
+    // As shader_runner, the framebuffer's size is the last attached texture's; attachment 0 is the one read.
+    if (first.texture == 0) first = {b.name, b.target, static_cast<uint32_t>(f.units[i]), 0, 0, false};
+    first.width = b.width;
+    first.height = b.height;
   }
   const char* attach = f.layered ? "glFramebufferTexture" : "glFramebufferTexture2D";
   std::string names = missing({"glGenFramebuffers", "glBindFramebuffer", attach, "glCheckFramebufferStatus"});

@@ -43,6 +43,7 @@ TEST_CASE("Texture commands: malformed lines fail at parse time, missing texture
   dir.write("probe_without_fb.shader_test", kHead + "probe all rgba 0 0 0 0\n");
   dir.write("depth_mode.shader_test", kHead + "texparameter 2D depth_mode red\n");
   dir.write("draw.shader_test", kHead + "draw rect -1 -1 2 2\n");
+  dir.write("huge_texture.shader_test", kHead + "texture rgbw 0 (2147483647, 2147483647)\n");
   const auto r = run_json({dir.path().string()});
   CHECK(status(r, "malformed") == "Fail");
   CHECK_THAT(message(r, "malformed"),
@@ -58,6 +59,10 @@ TEST_CASE("Texture commands: malformed lines fail at parse time, missing texture
              Catch::Contains("probe_without_fb.shader_test:11") && Catch::Contains("window system framebuffer"));
   CHECK(status(r, "depth_mode") == "Skip");
   CHECK_THAT(message(r, "depth_mode"), Catch::Contains("GL_DEPTH_TEXTURE_MODE, a compatibility-profile parameter"));
+  // The runner builds generated images in memory: a size no test needs is refused before any allocation.
+  CHECK(status(r, "huge_texture") == "Fail");
+  CHECK_THAT(message(r, "huge_texture"),
+             Catch::Contains("huge_texture.shader_test:11:") && Catch::Contains("texels: more than the 33554432"));
   // Rasterization stays a Skip naming the command.
   CHECK(status(r, "draw") == "Skip");
   CHECK_THAT(message(r, "draw"),
