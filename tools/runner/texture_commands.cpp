@@ -1,7 +1,6 @@
 #include "texture_commands.hpp"
 
 #include <algorithm>
-#include <initializer_list>
 #include <sstream>
 
 #include "bismuth/gl/bismuth_gl.h"
@@ -18,7 +17,7 @@ Fn gl(const char* name) {
 }
 
 // The entry points of `names` this libbismuth-gl does not have, comma-separated ("" when it has them all).
-std::string missing(std::initializer_list<const char*> names) {
+std::string missing(const std::vector<const char*>& names) {
   std::string out;
   for (const char* name : names) {
     if (bismuthGetProcAddress(name) == nullptr) out += (out.empty() ? "" : ", ") + std::string(name);
@@ -112,11 +111,7 @@ TextureCommandResult TextureCommands::create_texture(const TextureSpec& s) {
     return failed(number_text(texels) + " texels: more than the " + number_text(kMaxGeneratedTexels) +
                   " the runner generates for one texture");
   }
-  std::string names;
-  for (const char* name : needed) {
-    if (bismuthGetProcAddress(name) == nullptr) names += (names.empty() ? "" : ", ") + std::string(name);
-  }
-  if (!names.empty()) return skip_missing(names);
+  if (const std::string names = missing(needed); !names.empty()) return skip_missing(names);
 
   const auto parameter = gl<PFNGLTEXPARAMETERIPROC>("glTexParameteri");
   const auto image_1d = gl<PFNGLTEXIMAGE1DPROC>("glTexImage1D");
@@ -340,7 +335,8 @@ TextureCommandResult TextureCommands::clear() {
     return {};
   }
   if (clear_bits_ & GL_COLOR_BUFFER_BIT) {
-    if (auto names = missing({"glClearTexImage"}); !names.empty()) {
+    // glClearTexImage is GL 4.4 (OpenGL ES has it only as EXT_clear_texture).
+    if (auto names = missing({"glClearTexImage"}); !names.empty() || es_) {
       return skip_missing("glBindFramebuffer and glClear, or glClearTexImage");
     }
     gl<PFNGLCLEARTEXIMAGEPROC>("glClearTexImage")(draw_->texture, 0, GL_RGBA, GL_FLOAT, clear_color_.data());
@@ -367,6 +363,13 @@ std::optional<std::vector<float>> TextureCommands::read_pixels(int32_t x, int32_
       for (size_t i = 0; i < bytes.size(); ++i) pixels[i] = static_cast<float>(bytes[i]) / 255.0f;
       return pixels;
     }
+  }
+  if (es_) {
+    // OpenGL ES has neither glGetTextureImage nor glGetTexImage (whatever address the library hands out).
+    *why =
+        "needs glReadPixels and framebuffer objects, which this libbismuth-gl lacks (OpenGL ES reads textures "
+        "back no other way)";
+    return std::nullopt;
   }
   // The attached texture itself, level 0 (layer 0 of a layered attachment, which is what a read framebuffer
   // reads), cropped to the probe's rectangle.
