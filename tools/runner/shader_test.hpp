@@ -3,7 +3,8 @@
 // "file:line: message". Running the commands is the executor's job (shader_test_executor.hpp).
 //
 // Other stages ([vertex shader], [fragment shader], ...) are compiled and linked like compute ones (link tests);
-// what needs rasterization or textures (draw, pixel probes, texture commands) is not an error: such a [test]
+// texture, image, framebuffer, clear and pixel probe commands are parsed (texture_command_parser.hpp) and run through
+// GL (texture_commands.hpp); what needs rasterization (draw, depth probes, ...) is not an error: such a [test]
 // command is kept as Kind::Unsupported and the test is reported as SKIP naming it when it is reached, and a
 // section the runner cannot run ([vertex program], [shader include]) is recorded in `unsupported`.
 #pragma once
@@ -71,6 +72,50 @@ struct DataLayout {
   uint64_t offset_of(uint64_t i) const;
 };
 
+// `texture ...` commands: which of piglit's generated textures (piglit-util-gl.c) or storage to create.
+struct TextureSpec {
+  enum class Content { Rgbw, Quads, Integer, Miptree, Junk, Depth, Storage };
+  Content content = Content::Rgbw;
+  uint32_t unit = 0;
+  uint32_t target = 0;           // GL_TEXTURE_2D, GL_TEXTURE_2D_ARRAY, ...
+  uint32_t internal_format = 0;  // GL_RGBA unless the command names one
+  std::string format_name;
+  int32_t width = 1, height = 1, depth = 1;  // depth: layers of array targets, slices of 3D ones
+  int32_t levels = 1;                        // texture storage LEVELS
+  int32_t dimensions = 2;                    // texture storage: glTexStorage1D, 2D or 3D (sizes given)
+  int32_t level = 0;                         // checkerboard / quads: the level written
+  int32_t quad_width = 1, quad_height = 1;   // quads: tile size (checkerboard: half the texture)
+  std::array<float, 16> colors{};            // quads: bottom-left, bottom-right, top-left, top-right RGBA
+  int32_t blue = 0, alpha = 0;               // integer: the B and A of every texel
+};
+
+// `texparameter TARGET NAME VALUE...`, piglit's handle_texparameter.
+struct TexParameterSpec {
+  uint32_t target = 0;
+  uint32_t pname = 0;
+  std::string name;  // the piglit parameter word (compare_func, min, wrap_s, ...)
+  enum class Value { Enum, Int, Float, FloatVector } value_kind = Value::Enum;
+  int32_t int_value = 0;  // Enum or Int
+  std::array<float, 4> floats{};
+  bool compat_only = false;  // depth_mode: GL_DEPTH_TEXTURE_MODE is not in core profiles
+};
+
+// `fb [draw|read] tex 2d UNIT...` or `fb [draw|read] tex layered [2DArray] UNIT`.
+struct FramebufferSpec {
+  uint32_t target = 0;  // GL_FRAMEBUFFER, GL_DRAW_FRAMEBUFFER or GL_READ_FRAMEBUFFER
+  bool layered = false;
+  std::vector<int32_t> units;  // colour attachment i is the texture at unit units[i]; -1 attaches none
+};
+
+// Pixel probes (piglit_probe_pixel_rgb[a], piglit_probe_rect_rgb[a]) and `clear color`.
+struct PixelProbeSpec {
+  enum class Region { Pixel, Rect, All } region = Region::Pixel;
+  bool relative = false;        // coordinates are fractions of the read framebuffer's size
+  uint32_t components = 4;      // 3 (rgb) or 4 (rgba)
+  std::array<float, 4> area{};  // x, y (and w, h for Rect); pixels, or fractions when relative
+  std::array<float, 4> expected{};
+};
+
 struct Command {
   enum class Kind {
     Compute,              // compute X Y Z
@@ -94,6 +139,13 @@ struct Command {
     InterfaceQuery,       // verify program_interface_query [QUERY] GL_INTERFACE ... (interface_query.hpp)
     BlockData,            // block binding|offset|array index|matrix stride|row major N (`name`, a[0] as int64)
     ActiveShaderProgram,  // active shader program GL_<STAGE>_SHADER (a[0]: the Stage)
+    Texture,              // texture rgbw|checkerboard|quads|integer|miptree|junk|shadow*|storage ... (`texture`)
+    TexParameter,         // texparameter TARGET NAME VALUE... (`texparameter`)
+    ImageTexture,         // image texture UNIT [FORMAT] (`a[0]` the unit, `a[1]` the format enum)
+    FramebufferTexture,   // fb [draw|read] tex 2d UNIT... / fb [draw|read] tex layered [2DArray] UNIT (`framebuffer`)
+    ClearColor,           // clear color R G B A (`pixel_probe.expected` holds the colour)
+    Clear,                // clear
+    ProbePixels,          // probe rgb[a], probe all rgb[a], probe rect rgb[a], relative probe ... (`pixel_probe`)
   };
   Kind kind = Kind::Compute;
   int line = 0;
@@ -124,6 +176,10 @@ struct Command {
   std::string interface_name;
   std::string resource_name;
   std::vector<std::string> resource_data;
+  TextureSpec texture;
+  TexParameterSpec texparameter;
+  FramebufferSpec framebuffer;
+  PixelProbeSpec pixel_probe;
 };
 
 // Shader stages of the sections, in GL's pipeline order.

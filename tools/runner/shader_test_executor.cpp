@@ -14,6 +14,7 @@
 #include "gl_enum_names.hpp"
 #include "interface_query.hpp"
 #include "spirv_assembly.hpp"
+#include "texture_commands.hpp"
 
 namespace bismuth::tools::runner {
 
@@ -141,7 +142,7 @@ struct Buffer {
 
 class Execution {
  public:
-  Execution(const ShaderTest& test, GlSession& gl) : test_(test), gl_(gl) {}
+  Execution(const ShaderTest& test, GlSession& gl) : test_(test), gl_(gl), textures_(gl.is_es()) {}
   ~Execution() {
     for (auto& [binding, b] : ssbos_) glDeleteBuffers(1, &b.name);
     for (auto& [binding, b] : atomics_) glDeleteBuffers(1, &b.name);
@@ -162,7 +163,7 @@ class Execution {
     if (auto failed = build_program()) return *failed;
     for (const auto& c : test_.commands) {
       if (c.kind == Command::Kind::Unsupported) {
-        // Drawing and pixel probes cannot run: what ran before decides nothing more than a failure did.
+        // Drawing cannot run: what ran before decides nothing more than a failure did.
         if (!first_probe_failure_.empty()) return {Status::Fail, first_probe_failure_, {}};
         return skip(c.reason);
       }
@@ -648,6 +649,25 @@ class Execution {
         break;
       case K::LinkError:
       case K::LinkSuccess: break;
+      case K::Texture:
+      case K::TexParameter:
+      case K::ImageTexture:
+      case K::FramebufferTexture:
+      case K::ClearColor:
+      case K::Clear:
+      case K::ProbePixels: {
+        const auto result = textures_.run(c, tolerance_, tolerance_relative_);
+        using R = TextureCommandResult::Kind;
+        if (result.kind == R::Skip) {
+          skip_reason_ = location(test_, c.line) + ": \"" + c.text + "\" " + result.message;
+          return std::nullopt;
+        }
+        if (result.kind == R::Fail) return failure(c.line, "\"" + c.text + "\": " + result.message);
+        if (result.kind == R::ProbeFailed && first_probe_failure_.empty()) {
+          first_probe_failure_ = location(test_, c.line) + ": " + result.message;
+        }
+        break;
+      }
     }
     if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
       return failure(c.line, "\"" + c.text + "\" raised " + gl_error_name(e));
@@ -725,6 +745,14 @@ class Execution {
       name += suffix;
     } else {
       name = "glUniform" + std::to_string(c.components) + suffix;
+    }
+    // GL 4.6 §7.6.1: "Only the Uniform1i{v} commands can be used to load sampler values"; a single int (a texture
+    // or image unit, `uniform int tex 0`) goes through glUniform1i, the plainest of them.
+    if (name == "glUniform1iv" && count == 1) {
+      const auto one = reinterpret_cast<void(APIENTRY*)(GLint, GLint)>(bismuthGetProcAddress("glUniform1i"));
+      if (one == nullptr) return failure(c.line, "glUniform1i is not available in this libbismuth-gl");
+      one(loc, static_cast<GLint>(static_cast<uint32_t>(c.values[0].bits)));
+      return std::nullopt;
     }
     const auto proc = bismuthGetProcAddress(name.c_str());
     if (proc == nullptr) return failure(c.line, name + " is not available in this libbismuth-gl");
@@ -868,7 +896,8 @@ class Execution {
   // shader_runner's block_data, set by `block ...` commands: where SPIR-V uniform lines write.
   int64_t block_binding_ = -1, block_offset_ = -1, block_array_index_ = 0, block_matrix_stride_ = 0,
           block_row_major_ = 0;
-  std::string skip_reason_;  // a command found the context lacking: the test stops as a Skip
+  TextureCommands textures_;  // textures, images, framebuffers, clears and pixel probes
+  std::string skip_reason_;   // a command found the context lacking: the test stops as a Skip
   std::string first_probe_failure_;
   // The `tolerance` of "~=" probes; 0.01 absolute until a tolerance command, as shader_runner's default.
   std::array<double, 4> tolerance_ = {0.01, 0.01, 0.01, 0.01};

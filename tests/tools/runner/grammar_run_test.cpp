@@ -133,8 +133,10 @@ TEST_CASE("Failure paths of the new forms: fuzzy probes, skips after failures, u
   CHECK(status(r, "fail_then_draw") == "Fail");
   CHECK_THAT(message(r, "fail_then_draw"), Catch::Contains("fail_then_draw.shader_test:14: probe failed"));
   CHECK(status(r, "draw_after_pass") == "Skip");
+  // `clear` runs now (texture_commands.hpp), but with no `fb tex` before it, it would clear the window system
+  // framebuffer, which a surfaceless runner context does not have: still a Skip naming the command.
   CHECK_THAT(message(r, "draw_after_pass"),
-             Catch::Contains("\"clear\" at ") && Catch::Contains("draw_after_pass.shader_test:15"));
+             Catch::Contains("draw_after_pass.shader_test:15: \"clear\" clears the window system framebuffer"));
   CHECK(status(r, "no_such_enum") == "Skip");
   CHECK_THAT(message(r, "no_such_enum"),
              Catch::Contains("GL_NOT_A_REAL_LIMIT is not a GL enum") && Catch::Contains("no_such_enum.shader_test:3"));
