@@ -3,6 +3,9 @@
 // description and GL layout list the units with their targets, types and descriptor types.
 #include <catch2/catch.hpp>
 
+#include <spirv/unified1/spirv.hpp11>
+
+#include <map>
 #include <string>
 #include <vector>
 
@@ -70,7 +73,80 @@ void check_error(const std::string& body, const Expect& e, const nvasm::Assemble
   CHECK(pos.column == e.column);
 }
 
+// Where a lookup's compare value and level of detail come from, read off the unoptimized module: an operand's
+// defining OpCompositeExtract gives (source vector id, component); the coordinate's defining OpVectorShuffle (or,
+// for one coordinate, OpCompositeExtract) gives the coordinate operand's vector.
+struct Source {
+  uint32_t vector = 0;
+  uint32_t component = 0;
+};
+struct LookupSources {
+  Source dref, lod;
+  uint32_t coordinate_vector = 0;
+};
+
+LookupSources lookup_sources(const std::vector<uint32_t>& words) {
+  std::map<uint32_t, Source> extracts;
+  std::map<uint32_t, uint32_t> shuffles;
+  LookupSources out;
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t op = words[i] & 0xFFFF, n = words[i] >> 16;
+    if (op == static_cast<uint32_t>(spv::Op::OpCompositeExtract) && n == 5) {
+      extracts[words[i + 2]] = {words[i + 3], words[i + 4]};
+    }
+    if (op == static_cast<uint32_t>(spv::Op::OpVectorShuffle)) shuffles[words[i + 2]] = words[i + 3];
+    const bool dref = op == static_cast<uint32_t>(spv::Op::OpImageSampleDrefExplicitLod);
+    // OpImageSample[Dref]ExplicitLod: type, result, sampled image, coordinate, [dref,] mask, lod.
+    if (dref || op == static_cast<uint32_t>(spv::Op::OpImageSampleExplicitLod)) {
+      const uint32_t coordinate = words[i + 4];
+      out.coordinate_vector = shuffles.count(coordinate) ? shuffles[coordinate] : extracts[coordinate].vector;
+      if (dref) out.dref = extracts[words[i + 5]];
+      out.lod = extracts[words[i + (dref ? 7 : 6)]];
+    }
+    i += n ? n : 1;
+  }
+  return out;
+}
+
+LookupSources sources_of(const std::string& instruction) {
+  const std::string source = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2;\n" + instruction + "END\n";
+  nvasm::AssembleOptions raw;
+  raw.optimize = false;
+  auto p = nvasm::assemble(source, raw);
+  INFO((p ? std::string() : p.error().message));
+  REQUIRE(p);
+  return lookup_sources(p->spirv);
+}
+
 }  // namespace
+
+// NV_gpu_program4 (as ARB_fragment_program): "the third component of the texture coordinate" is the SHADOW1D,
+// SHADOW2D, SHADOWRECT and SHADOWARRAY1D compare value, the fourth that of SHADOWCUBE and SHADOWARRAY2D; TXB and TXL
+// read the bias / LOD from the fourth component; ARRAYCUBE's LOD and SHADOWARRAYCUBE's compare value, which find no
+// room, come from the extra operand's first component (the forms NVIDIA's compiler and yuzu's GLASM backend emit).
+TEST_CASE("textures: the compare value and the level of detail take the spec's components", "[nvasm][texture]") {
+  auto s = sources_of("TXB.F R0, R1, texture[0], SHADOW1D;\n");
+  CHECK(s.dref.component == 2);
+  CHECK(s.lod.component == 3);
+  CHECK(s.dref.vector == s.coordinate_vector);
+  s = sources_of("TXL.F R0, R1, texture[0], SHADOWARRAY1D;\n");
+  CHECK(s.dref.component == 2);
+  CHECK(s.lod.component == 3);
+  s = sources_of("TXL.F R0, R1, R2, texture[0], SHADOWCUBE;\n");
+  CHECK(s.dref.component == 3);
+  CHECK(s.dref.vector == s.coordinate_vector);
+  CHECK(s.lod.component == 0);
+  CHECK(s.lod.vector != s.coordinate_vector);
+  s = sources_of("TXL.F R0, R1, texture[0], 1D;\n");
+  CHECK(s.lod.component == 3);
+  s = sources_of("TXL.F R0, R1, R2, texture[0], ARRAYCUBE;\n");
+  CHECK(s.lod.component == 0);
+  CHECK(s.lod.vector != s.coordinate_vector);
+  s = sources_of("TXL.F R0, R1, R2, texture[0], SHADOWARRAYCUBE;\n");
+  CHECK(s.dref.component == 0);
+  CHECK(s.lod.component == 1);
+  CHECK(s.dref.vector != s.coordinate_vector);
+}
 
 // NV_gpu_program4: TEX, TXB, TXL take the texture target after texture[n]; the coordinates, then the SHADOW
 // compare value, then the LOD (TXL) or bias (TXB) fill the coordinate vector; ARRAYCUBE with a LOD, and
@@ -115,8 +191,9 @@ TEST_CASE("textures: TXG gathers a component, TXGO with four offsets", "[nvasm][
   assemble_valid("TXG.F R0, R1, texture[1], ARRAY2D;\nTXG.F R0, R1, texture[2].z, CUBE;\n");
   assemble_valid("TXG.F R0, R1, texture[3], ARRAYCUBE;\nTXG.F R0, R1, texture[4], SHADOW2D;\n");
   assemble_valid("TXG.F R0, R1, R2, texture[5], SHADOWARRAYCUBE;\nTXG.U R0, R1, texture[6].x, RECT;\n");
-  const auto info = assemble_valid("TXGO.F R0, R1, R2, R3, texture[0].x, 2D;\nTXGO.F R0, R1, R2, R3, "
-                                   "texture[1], SHADOWARRAY2D;\n");
+  const auto info = assemble_valid(
+      "TXGO.F R0, R1, R2, R3, texture[0].x, 2D;\nTXGO.F R0, R1, R2, R3, "
+      "texture[1], SHADOWARRAY2D;\n");
   CHECK(info.uses_image_gather_extended);
 }
 
@@ -143,9 +220,10 @@ TEST_CASE("textures: .SPARSE lookups and the NONRESIDENT test", "[nvasm][texture
 }
 
 TEST_CASE("textures: TEXTURE declarations, arrays indexed by constants and registers", "[nvasm][texture]") {
-  const auto info = assemble_valid("TEX.F R0, R1, tex, 2D;\nTEX.F R0, R1, arr[1], CUBE;\n"
-                                   "TEX.F R0, R1, arr[R2.x + 1], CUBE;\n",
-                                   "TEXTURE tex = texture[2];\nTEXTURE arr[] = { texture[4..6] };\n");
+  const auto info = assemble_valid(
+      "TEX.F R0, R1, tex, 2D;\nTEX.F R0, R1, arr[1], CUBE;\n"
+      "TEX.F R0, R1, arr[R2.x + 1], CUBE;\n",
+      "TEXTURE tex = texture[2];\nTEXTURE arr[] = { texture[4..6] };\n");
   REQUIRE(info.textures.size() == 4);
   CHECK(info.textures[0].unit == 2);
   CHECK(info.textures[0].target == nvasm::TextureTarget::T2D);
@@ -162,12 +240,14 @@ TEST_CASE("images: LOADIM and STOREIM on every target", "[nvasm][image]") {
     assemble_valid(std::string("LOADIM.F32X4 R0, R1, image[0], ") + target + ";\nSTOREIM.F32X4 image[0], R0, R1, " +
                    target + ";\n");
   }
-  assemble_valid("LOADIM.U32 R0, R1, image[1], 2D;\nLOADIM.S32X2 R0, R1, image[2], 2D;\nLOADIM.U R0, R1, image[3], "
-                 "2D;\nSTOREIM.F32 image[4], R0, R1, 2D;\nSTOREIM.U32X2 image[5], R0, R1, 2D;\n");
+  assemble_valid(
+      "LOADIM.U32 R0, R1, image[1], 2D;\nLOADIM.S32X2 R0, R1, image[2], 2D;\nLOADIM.U R0, R1, image[3], "
+      "2D;\nSTOREIM.F32 image[4], R0, R1, 2D;\nSTOREIM.U32X2 image[5], R0, R1, 2D;\n");
   // An image format modifier names the SPIR-V format: no "without format" feature.
   nvasm::AssembleOptions named;
-  const std::string source = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1;\nLOADIM.F32X4.RGBA8 R0, R1, image[0], 2D;\n"
-                             "STOREIM.F.RG16F image[1], R0, R1, 2D;\nLOADIM.U32.R32UI R0, R1, image[2], 2D;\nEND\n";
+  const std::string source =
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1;\nLOADIM.F32X4.RGBA8 R0, R1, image[0], 2D;\n"
+      "STOREIM.F.RG16F image[1], R0, R1, 2D;\nLOADIM.U32.R32UI R0, R1, image[2], 2D;\nEND\n";
   auto p = nvasm::assemble(source, named);
   INFO((p ? std::string() : p.error().message));
   REQUIRE(p);
@@ -185,8 +265,9 @@ TEST_CASE("images: ATOMIM with every operation", "[nvasm][image]") {
     assemble_valid(std::string("ATOMIM.") + op + ".U32 R0, R2, R1, image[0], 2D;\nATOMIM." + op +
                    ".S32 R0, R2, R1, image[1], ARRAY2D;\n");
   }
-  assemble_valid("ATOMIM.ADD.U32 R0, R2, R1, image[0], BUFFER;\nATOMIM.EXCH.U32 R0, R2, R1, image[1], 2DMS;\n"
-                 "ATOMIM.MAX.S32.R32I R0, R2, R1, image[2], CUBE;\n");
+  assemble_valid(
+      "ATOMIM.ADD.U32 R0, R2, R1, image[0], BUFFER;\nATOMIM.EXCH.U32 R0, R2, R1, image[1], 2DMS;\n"
+      "ATOMIM.MAX.S32.R32I R0, R2, R1, image[2], CUBE;\n");
   const auto info = assemble_valid("LOADIM.F.SPARSE R0, R1, image[0], 2D;\nMOV.S R2 (NONRESIDENT.x), 1;\n");
   CHECK(info.uses_sparse_residency);
 }

@@ -246,7 +246,7 @@ class Codegen {
   std::vector<Construct> constructs_;
   std::vector<uint32_t> loop_headers_;
   // program.storage index -> its view as 8-, 16- or 64-bit elements (another block variable on the same binding).
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> storage_views_;  // (bits, index) -> variable
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> storage_views_;                       // (bits, index) -> variable
   std::map<std::tuple<bool, uint32_t, DataType, ImageFormat>, TextureVar> texture_vars_;  // (image, unit, ...)
   std::set<uint32_t> image_caps_;  // capabilities the texture and image instructions need
   bool uses_sparse_ = false, uses_image_extended_formats_ = false;

@@ -67,12 +67,21 @@ spv::ImageFormat spirv_format(ImageFormat f) {
 bool core_storage_format(ImageFormat f) {
   using I = ImageFormat;
   switch (f) {
-    case I::Unknown: case I::RGBA32F: case I::RGBA16F: case I::R32F: case I::RGBA8: case I::RGBA8_SNORM:
-    case I::RGBA32I: case I::RGBA16I: case I::RGBA8I: case I::R32I: case I::RGBA32UI: case I::RGBA16UI:
-    case I::RGBA8UI: case I::R32UI:
-      return true;
-    default:
-      return false;
+    case I::Unknown:
+    case I::RGBA32F:
+    case I::RGBA16F:
+    case I::R32F:
+    case I::RGBA8:
+    case I::RGBA8_SNORM:
+    case I::RGBA32I:
+    case I::RGBA16I:
+    case I::RGBA8I:
+    case I::R32I:
+    case I::RGBA32UI:
+    case I::RGBA16UI:
+    case I::RGBA8UI:
+    case I::R32UI: return true;
+    default: return false;
   }
 }
 
@@ -84,10 +93,16 @@ const Codegen::TextureVar& Codegen::image_var(const TextureAccess& t, DataType t
   const TargetShape s = target_shape(t.target);
   uint32_t dim = static_cast<uint32_t>(spv::Dim::Dim2D);
   switch (s.dim) {
-    case TexDim::D1: dim = static_cast<uint32_t>(spv::Dim::Dim1D); need(spv::Capability::Image1D); break;
+    case TexDim::D1:
+      dim = static_cast<uint32_t>(spv::Dim::Dim1D);
+      need(spv::Capability::Image1D);
+      break;
     case TexDim::D3: dim = static_cast<uint32_t>(spv::Dim::Dim3D); break;
     case TexDim::Cube: dim = static_cast<uint32_t>(spv::Dim::Cube); break;
-    case TexDim::Buffer: dim = static_cast<uint32_t>(spv::Dim::Buffer); need(spv::Capability::ImageBuffer); break;
+    case TexDim::Buffer:
+      dim = static_cast<uint32_t>(spv::Dim::Buffer);
+      need(spv::Capability::ImageBuffer);
+      break;
     default: break;
   }
   if (s.dim == TexDim::Cube && s.array) need(spv::Capability::ImageCubeArray);
@@ -125,8 +140,9 @@ bool Codegen::image(const Instruction& inst) {
   if (t.format == ImageFormat::Unknown) {
     const bool read = inst.op == AsmOp::LOADIM;
     if (read ? !options_.storage_image_read_without_format : !options_.storage_image_write_without_format) {
-      return fail(inst, std::string(read ? "LOADIM" : "STOREIM") + " without an image format modifier (the image "
-                                                                    "unit's format) needs the device's " +
+      return fail(inst, std::string(read ? "LOADIM" : "STOREIM") +
+                            " without an image format modifier (the image "
+                            "unit's format) needs the device's " +
                             (read ? "shaderStorageImageReadWithoutFormat" : "shaderStorageImageWriteWithoutFormat") +
                             " feature; name the format (LOADIM.F32X4.RGBA8)");
     }
@@ -143,8 +159,10 @@ bool Codegen::image(const Instruction& inst) {
     if (f.count < 4) {
       std::array<uint32_t, 4> parts{};
       for (uint32_t i = 0; i < 4; ++i) {
-        if (i < f.count) parts[i] = component(value, i);
-        else parts[i] = c_scalar(inst.type, i == 3 ? 1.0 : 0.0, i == 3 ? 1 : 0, false);
+        if (i < f.count)
+          parts[i] = component(value, i);
+        else
+          parts[i] = c_scalar(inst.type, i == 3 ? 1.0 : 0.0, i == 3 ? 1 : 0, false);
       }
       texel = b_.op(Op::OpCompositeConstruct, texel_type, {parts[0], parts[1], parts[2], parts[3]});
     }

@@ -6,6 +6,8 @@
 // fragment shaders as 0 (GL 4.6 section 8.14.1's non-fragment rule, GLSL 4.60 section 8.9), so TEX samples level
 // of detail 0 and TXB the bias, both as explicit-LOD SPIR-V lookups. RECT targets are 2D images: the module divides
 // the coordinates (and TXD's derivatives) by the level-0 size, so the unit's ordinary sampler serves.
+#include <algorithm>
+
 #include "codegen.hpp"
 #include "opcode_table.hpp"
 #include "program_info.hpp"
@@ -28,8 +30,10 @@ uint32_t spirv_dim(TexDim d) {
 // Coordinates of one level (no layer): derivatives and texel offsets have this many components.
 uint32_t level_coords(const TargetShape& s) {
   switch (s.dim) {
-    case TexDim::D1: case TexDim::Buffer: return 1;
-    case TexDim::D2: case TexDim::Rect: return 2;
+    case TexDim::D1:
+    case TexDim::Buffer: return 1;
+    case TexDim::D2:
+    case TexDim::Rect: return 2;
     default: return 3;
   }
 }
@@ -70,10 +74,16 @@ bool Codegen::texture_access(const Instruction& inst) {
     return fail(inst, ".SPARSE (EXT_sparse_texture2) needs the device's shaderResourceResidency feature");
   }
   switch (inst.op) {
-    case AsmOp::TEX: case AsmOp::TXB: case AsmOp::TXL: case AsmOp::TXD: return lookup(inst);
-    case AsmOp::TXF: case AsmOp::TXFMS: return fetch(inst);
-    case AsmOp::TXG: case AsmOp::TXGO: return gather(inst);
-    case AsmOp::TXQ: case AsmOp::LOD: return query(inst);
+    case AsmOp::TEX:
+    case AsmOp::TXB:
+    case AsmOp::TXL:
+    case AsmOp::TXD: return lookup(inst);
+    case AsmOp::TXF:
+    case AsmOp::TXFMS: return fetch(inst);
+    case AsmOp::TXG:
+    case AsmOp::TXGO: return gather(inst);
+    case AsmOp::TXQ:
+    case AsmOp::LOD: return query(inst);
     default: return image(inst);
   }
 }
@@ -137,8 +147,7 @@ Val Codegen::texel_result(uint32_t texel, DataType type, bool scalar_compare) {
 }
 
 // A sparse lookup's struct {residency code, texel}: the texel, and the residency to the condition code.
-Val Codegen::sparse_result(uint32_t returned, uint32_t texel_type, DataType type,
-                           bool scalar_compare) {
+Val Codegen::sparse_result(uint32_t returned, uint32_t texel_type, DataType type, bool scalar_compare) {
   const uint32_t code = b_.op(Op::OpCompositeExtract, t_i32(), {returned, 0});
   const uint32_t texel = b_.op(Op::OpCompositeExtract, texel_type, {returned, 1});
   residency_ = b_.op(Op::OpImageSparseTexelsResident, t_bool(), {code});
@@ -161,26 +170,43 @@ bool Codegen::lookup(const Instruction& inst) {
   const TextureAccess& t = *inst.texture;
   const TargetShape s = target_shape(t.target);
   if (inst.op == AsmOp::TXD && inst.lod_clamp) {
-    return fail(inst, "TXD.LODCLAMP needs the MinLod image operand (shaderResourceMinLod), which this assembler "
-                      "does not use");
+    return fail(inst,
+                "TXD.LODCLAMP needs the MinLod image operand (shaderResourceMinLod), which this assembler "
+                "does not use");
   }
   const DataType rt = s.shadow ? DataType::F32 : inst.type;
   const TextureVar& v = texture_var(t, rt);
   const Val c = load_operand(inst.sources[0], DataType::F32);
   const size_t fixed = inst.op == AsmOp::TXD ? 3 : 1;
   const Val extra = inst.sources.size() > fixed ? load_operand(inst.sources.back(), DataType::F32) : Val{};
-  // The compare value, the level of detail or bias and the LODCLAMP minimum follow the coordinates as far as the
-  // coordinate's four components go, then fill the extra operand (the parser checked the operand count).
-  uint32_t next = s.coords, next_extra = 0;
-  bool overflow = false;
-  auto take = [&](bool coordinate_ok) {
-    if (coordinate_ok && !overflow && next < 4) return component(c, next++);
-    overflow = true;
+  // The compare value (z, or w after three coordinates) and the level of detail or bias (w) where the coordinate
+  // has room for them, else the extra operand's next components, then the LODCLAMP minimum (the parser checked
+  // the operand count).
+  uint32_t used = s.coords, next_extra = 0;
+  auto from_extra = [&]() {
+    used = 4;
     return component(extra, next_extra++);
   };
-  const uint32_t dref = s.shadow ? take(true) : 0;
-  uint32_t lod = inst.op == AsmOp::TXB || inst.op == AsmOp::TXL ? take(true) : c_scalar(DataType::F32, 0.0, 0, true);
-  if (inst.lod_clamp) lod = ext(GLSLstd450FMax, t_float(32), {lod, take(false)});
+  uint32_t dref = 0;
+  if (s.shadow) {
+    const uint32_t at = std::max<uint32_t>(used, 2);
+    if (at < 4) {
+      dref = component(c, at);
+      used = at + 1;
+    } else {
+      dref = from_extra();
+    }
+  }
+  uint32_t lod = c_scalar(DataType::F32, 0.0, 0, true);
+  if (inst.op == AsmOp::TXB || inst.op == AsmOp::TXL) {
+    if (used < 4) {
+      lod = component(c, 3);
+      used = 4;
+    } else {
+      lod = from_extra();
+    }
+  }
+  if (inst.lod_clamp) lod = ext(GLSLstd450FMax, t_float(32), {lod, from_extra()});
   const uint32_t sampled = b_.op(Op::OpLoad, v.sampled_type, {v.var});
   uint32_t coords = pick(c, 0, s.coords);
   const bool rect = s.dim == TexDim::Rect;
@@ -211,8 +237,8 @@ bool Codegen::lookup(const Instruction& inst) {
     need(spv::Capability::SparseResidency);
     uses_sparse_ = true;
     const uint32_t st = b_.global(Op::OpTypeStruct, {t_i32(), texel_type}, false);
-    const uint32_t r = b_.op(s.shadow ? Op::OpImageSparseSampleDrefExplicitLod : Op::OpImageSparseSampleExplicitLod,
-                             st, operands);
+    const uint32_t r =
+        b_.op(s.shadow ? Op::OpImageSparseSampleDrefExplicitLod : Op::OpImageSparseSampleExplicitLod, st, operands);
     result = sparse_result(r, texel_type, rt, s.shadow);
   } else {
     const uint32_t r =
@@ -276,7 +302,9 @@ bool Codegen::gather(const Instruction& inst) {
   const size_t fixed = inst.op == AsmOp::TXGO ? 3 : 1;
   uint32_t dref = 0;
   if (s.shadow) {
-    dref = s.coords < 4 ? component(c, s.coords) : component(load_operand(inst.sources[fixed], DataType::F32), 0);
+    // A SHADOW gather's compare value: z after two coordinates, w after three, else the extra operand's x.
+    const uint32_t at = std::max<uint32_t>(s.coords, 2);
+    dref = at < 4 ? component(c, at) : component(load_operand(inst.sources[fixed], DataType::F32), 0);
   }
   const uint32_t texel_type = vec_type(rt);
   const uint32_t st = inst.sparse ? b_.global(Op::OpTypeStruct, {t_i32(), texel_type}, false) : 0;
@@ -308,8 +336,7 @@ bool Codegen::gather(const Instruction& inst) {
     std::array<uint32_t, 4> texels{};
     uint32_t all_resident = 0;
     for (uint32_t i = 0; i < 4; ++i) {
-      const uint32_t offset =
-          b_.op(Op::OpCompositeConstruct, t_vec(t_i32(), 2), {component(ox, i), component(oy, i)});
+      const uint32_t offset = b_.op(Op::OpCompositeConstruct, t_vec(t_i32(), 2), {component(ox, i), component(oy, i)});
       uint32_t r = one_gather(kOffset, offset);
       if (inst.sparse) {
         const Val texel = sparse_result(r, texel_type, rt, false);
@@ -340,7 +367,7 @@ bool Codegen::query(const Instruction& inst) {
   DataType var_type = DataType::F32;
   for (const TextureBinding& b : info_.textures) {
     if (b.unit == t.unit && !b.types.empty()) {
-      var_type = b.types[0] == SampledType::Int ? DataType::S32
+      var_type = b.types[0] == SampledType::Int    ? DataType::S32
                  : b.types[0] == SampledType::Uint ? DataType::U32
                                                    : DataType::F32;
     }
@@ -361,8 +388,10 @@ bool Codegen::query(const Instruction& inst) {
   }
   std::array<uint32_t, 4> parts{};
   for (uint32_t i = 0; i < 4; ++i) {
-    if (i >= n) parts[i] = c_i32(0);
-    else parts[i] = n == 1 ? size : b_.op(Op::OpCompositeExtract, t_i32(), {size, i});
+    if (i >= n)
+      parts[i] = c_i32(0);
+    else
+      parts[i] = n == 1 ? size : b_.op(Op::OpCompositeExtract, t_i32(), {size, i});
   }
   write_dest(inst, {b_.op(Op::OpCompositeConstruct, vec_type(DataType::S32), {parts[0], parts[1], parts[2], parts[3]}),
                     DataType::S32});

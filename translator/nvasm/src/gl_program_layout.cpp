@@ -50,7 +50,7 @@ GlProgramLayout gl_program_layout(const ProgramInfo& info) {
   // info.textures and info.images are in increasing unit order already.
   for (const TextureBinding& t : info.textures) {
     layout.textures.push_back({t.unit, t.target == TextureTarget::Buffer ? GlDescriptorType::UniformTexelBuffer
-                                                                          : GlDescriptorType::CombinedImageSampler});
+                                                                         : GlDescriptorType::CombinedImageSampler});
   }
   for (const ImageBinding& i : info.images) {
     layout.images.push_back({i.unit, i.target == TextureTarget::Buffer ? GlDescriptorType::StorageTexelBuffer

@@ -4,9 +4,10 @@
 //   TXL.F R0, R1, R2, texture[2], ARRAYCUBE;   TXG.F R0, R1, texture[0].y, 2D;   TXQ R0, R1, texture[0], 2D;
 //   LOADIM.U32X4 R0, R1, image[0], 2D;         STOREIM.F image[1], R0, R1, ARRAY2D;
 //   ATOMIM.ADD.U32 R0, R2, R1, image[2], 2D;
-// The coordinate operand holds the coordinates, then the compare value of a SHADOW target, then the level of
-// detail (TXL) or bias (TXB), as far as its four components go; what does not fit is the next operand, in that
-// order, followed by the .LODCLAMP minimum. A texture unit (image unit) is used with one target only.
+// The coordinate operand holds the coordinates, the compare value of a SHADOW target (z, or w after three
+// coordinates) and the level of detail (TXL) or bias (TXB) in w, as far as its four components go; what does not
+// fit is the next operand, in that order, followed by the .LODCLAMP minimum. A texture unit (image unit) is used with
+// one target only.
 #include <algorithm>
 
 #include "bismuth/nvasm/assembler.hpp"
@@ -15,19 +16,29 @@
 namespace bismuth::nvasm::detail {
 namespace {
 
-bool is_shadow_target(TexTarget t) { return target_shape(t).shadow; }
+bool is_shadow_target(TexTarget t) {
+  return target_shape(t).shadow;
+}
 
-// The values the coordinate operand cannot hold and that the operand after it carries (0: no such operand).
+// The values the coordinate operand cannot hold and that the operand after it carries (0: no such operand). As
+// in NV_gpu_program4 (and ARB_fragment_program before it), the compare value of a SHADOW target is the third
+// component when the coordinates take at most two, else the fourth; TXB's bias and TXL's level of detail are the
+// fourth component when it is free.
 uint32_t extra_values(Op op, const TargetShape& s, bool lod_clamp) {
   uint32_t used = s.coords;
   uint32_t extra = 0;
   if (s.shadow && op != Op::TXQ && op != Op::TXF && op != Op::LOD) {
-    if (used < 4) ++used;
-    else ++extra;
+    const uint32_t at = std::max<uint32_t>(used, 2);
+    if (at < 4)
+      used = at + 1;
+    else
+      ++extra;
   }
   if (op == Op::TXB || op == Op::TXL) {
-    if (used < 4 && extra == 0) ++used;
-    else ++extra;
+    if (used < 4 && extra == 0)
+      used = 4;
+    else
+      ++extra;
   }
   if (lod_clamp && op != Op::TXD) ++extra;
   return extra;
@@ -38,7 +49,10 @@ const char* target_rule(Op op, TexTarget t) {
   const TargetShape s = target_shape(t);
   const bool buffer = s.dim == TexDim::Buffer;
   switch (op) {
-    case Op::TEX: case Op::TXB: case Op::TXL: case Op::TXD:
+    case Op::TEX:
+    case Op::TXB:
+    case Op::TXL:
+    case Op::TXD:
       if (buffer || s.multisample) return "takes no BUFFER or multisample target (use TXF / TXFMS)";
       if (op == Op::TXD && t == TexTarget::SHADOWARRAYCUBE) return "takes no SHADOWARRAYCUBE target";
       return nullptr;
@@ -46,8 +60,7 @@ const char* target_rule(Op op, TexTarget t) {
       if (s.shadow || s.dim == TexDim::Cube) return "takes no SHADOW or CUBE target";
       if (s.multisample) return "takes no multisample target (use TXFMS)";
       return nullptr;
-    case Op::TXFMS:
-      return s.multisample ? nullptr : "takes a 2DMS or ARRAY2DMS target";
+    case Op::TXFMS: return s.multisample ? nullptr : "takes a 2DMS or ARRAY2DMS target";
     case Op::TXG:
       if (s.dim == TexDim::D2 || s.dim == TexDim::Rect || s.dim == TexDim::Cube) {
         return s.multisample ? "takes a 2D, RECT or CUBE target (or its ARRAY and SHADOW forms)" : nullptr;
@@ -59,10 +72,10 @@ const char* target_rule(Op op, TexTarget t) {
     case Op::LOD:
       if (buffer || s.multisample || s.dim == TexDim::Rect) return "takes no BUFFER, RECT or multisample target";
       return nullptr;
-    case Op::LOADIM: case Op::STOREIM: case Op::ATOMIM:
-      return s.shadow ? "takes no SHADOW target" : nullptr;
-    default:
-      return nullptr;
+    case Op::LOADIM:
+    case Op::STOREIM:
+    case Op::ATOMIM: return s.shadow ? "takes no SHADOW target" : nullptr;
+    default: return nullptr;
   }
 }
 
@@ -201,8 +214,8 @@ bool InstructionParser::texel_offset(TextureAccess& t, const Instruction& inst) 
     if (!expect(',', "',' or ')'")) return false;
   }
   if (n != want) {
-    return error(at, "this target takes a texel offset of " + std::to_string(want) + " component" +
-                         (want == 1 ? "" : "s"));
+    return error(at,
+                 "this target takes a texel offset of " + std::to_string(want) + " component" + (want == 1 ? "" : "s"));
   }
   t.has_offset = true;
   return true;
@@ -263,8 +276,8 @@ bool InstructionParser::texture_instruction(const OpcodeInfo& info, Instruction&
   if (extra > 4) return error(t.target_position, "too many values for one extra operand");
   const size_t want = info.sources + (extra ? 1 : 0);
   if (inst.sources.size() != want) {
-    return error(inst.offset, std::string(info.name) + " with this target takes " + std::to_string(want) +
-                                  " operand" + (want == 1 ? "" : "s") + " before the texture");
+    return error(inst.offset, std::string(info.name) + " with this target takes " + std::to_string(want) + " operand" +
+                                  (want == 1 ? "" : "s") + " before the texture");
   }
   inst.texture = t;
   return check_texture_use(inst);
@@ -297,8 +310,9 @@ bool InstructionParser::image_instruction(const OpcodeInfo& info, Instruction& i
   if (inst.op == Op::ATOMIM) {
     const bool int32 = inst.format.count == 1 && inst.format.bits == 32 && !is_float(inst.format.type);
     if (!int32) {
-      return error(inst.offset, "ATOMIM takes U32 or S32 (float and 64-bit image atomics need device features "
-                                "this assembler does not use)");
+      return error(inst.offset,
+                   "ATOMIM takes U32 or S32 (float and 64-bit image atomics need device features "
+                   "this assembler does not use)");
     }
   } else if (inst.format.bits == 64) {
     return error(inst.offset, std::string(info.name) + " takes 32-bit storage modifiers (F32, U32X4, ...)");
@@ -306,8 +320,9 @@ bool InstructionParser::image_instruction(const OpcodeInfo& info, Instruction& i
   if (t.format != ImageFormat::Unknown) {
     // EXT_shader_image_load_store: an image unit's texels convert to floats, unsigned or signed integers by format.
     if (image_format_type(t.format) != inst.type) {
-      return error(inst.offset, std::string(info.name) + ": the image format's data type (float, UI or I) and the "
-                                                         "storage modifier's type differ");
+      return error(inst.offset, std::string(info.name) +
+                                    ": the image format's data type (float, UI or I) and the "
+                                    "storage modifier's type differ");
     }
     if (inst.op == Op::ATOMIM && t.format != ImageFormat::R32UI && t.format != ImageFormat::R32I) {
       return error(inst.offset, "ATOMIM needs an R32UI or R32I image");

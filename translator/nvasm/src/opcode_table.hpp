@@ -63,13 +63,13 @@ enum class MemorySpace : uint8_t { None, Storage, Shared, Constant };
 
 // The other modifiers an opcode takes (a bit set).
 enum Modifier : uint16_t {
-  kCondCode = 1,   // .CC .CC0 .CC1: update a condition code
-  kSaturate = 2,   // .SAT .SSAT
-  kHigh = 4,       // .HI: the high half of the product (MUL)
-  kCta = 8,        // .CTA: workgroup scope (MEMBAR)
-  kCache = 16,     // .COH .VOL: accepted, no effect
-  kAtomicOp = 32,  // the atomic operation (ADD ... CSWAP), needed
-  kSparse = 64,    // .SPARSE (EXT_sparse_texture2)
+  kCondCode = 1,       // .CC .CC0 .CC1: update a condition code
+  kSaturate = 2,       // .SAT .SSAT
+  kHigh = 4,           // .HI: the high half of the product (MUL)
+  kCta = 8,            // .CTA: workgroup scope (MEMBAR)
+  kCache = 16,         // .COH .VOL: accepted, no effect
+  kAtomicOp = 32,      // the atomic operation (ADD ... CSWAP), needed
+  kSparse = 64,        // .SPARSE (EXT_sparse_texture2)
   kLodClamp = 128,     // .LODCLAMP (ARB_sparse_texture_clamp)
   kImageFormat = 256,  // an image format (.RGBA8, .R32UI, ...; the GL image unit format names)
 };
