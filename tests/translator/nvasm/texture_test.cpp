@@ -5,12 +5,14 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "bismuth/nvasm/assembler.hpp"
 #include "bismuth/nvasm/gl_program_layout.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
 
 namespace nvasm = bismuth::nvasm;
@@ -305,6 +307,44 @@ TEST_CASE("textures and images: the description and the GL layout", "[nvasm][tex
   REQUIRE(layout.images.size() == 2);
   CHECK(layout.images[0].type == nvasm::GlDescriptorType::StorageTexelBuffer);
   CHECK(layout.images[1].type == nvasm::GlDescriptorType::StorageImage);
+}
+
+// glProgramStringARB's path: gl_assemble_options' pre-compaction bindings, then gl_program_pipeline writes the
+// compact layout (storage, uniform, textures, images) into the module.
+TEST_CASE("textures and images: the GL pipeline writes the compact bindings", "[nvasm][texture][description]") {
+  bismuth::CompileTarget target;
+  target.storage_image_read_without_format = true;
+  const std::string source =
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2, R3;\nSTORAGE s = program.storage[3];\n"
+      "TEX.F R0, R1, texture[9], 2D;\nTXF.F R2, R1, texture[1], BUFFER;\nLOADIM.F R3, R1, image[5], 2D;\n"
+      "ADD.F R0, R0, R2;\nADD.F R0, R0, R3;\nSTB.F32 R0, s[0];\nEND\n";
+  auto p = nvasm::assemble(source, nvasm::gl_assemble_options(target));
+  INFO((p ? std::string() : p.error().message));
+  REQUIRE(p);
+  const auto layout = nvasm::gl_program_layout(p->info);
+  auto piped = spirv_patch::run_pipeline(p->spirv, nvasm::gl_program_pipeline(p->info, layout));
+  INFO((piped ? std::string() : piped.error().message));
+  REQUIRE(piped);
+  REQUIRE(spirv_patch::validate(piped->words, spirv_patch::TargetEnv::Vulkan1_1));
+  // The Binding decorations of the module, in any order: 0 (program.storage[3]), 1 (texture[1]), 2 (texture[9]),
+  // 3 (image[5]).
+  std::vector<uint32_t> bindings;
+  const auto& w = piped->words;
+  for (size_t i = 5; i < w.size();) {
+    const uint32_t op = w[i] & 0xFFFF, n = w[i] >> 16;
+    if (op == static_cast<uint32_t>(spv::Op::OpDecorate) &&
+        w[i + 2] == static_cast<uint32_t>(spv::Decoration::Binding)) {
+      bindings.push_back(w[i + 3]);
+    }
+    i += n ? n : 1;
+  }
+  std::sort(bindings.begin(), bindings.end());
+  CHECK(bindings == std::vector<uint32_t>{0, 1, 2, 3});
+  REQUIRE(layout.textures.size() == 2);
+  CHECK(layout.textures[0].unit == 1);
+  CHECK(layout.textures[1].unit == 9);
+  CHECK(layout.texture_binding_base() == 1);
+  CHECK(layout.image_binding_base() == 3);
 }
 
 TEST_CASE("textures and images: load errors", "[nvasm][texture][errors]") {
