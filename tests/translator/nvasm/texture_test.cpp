@@ -186,11 +186,14 @@ TEST_CASE("textures: TXF and TXFMS fetch texels", "[nvasm][texture]") {
   }
   assemble_valid("TXF.U R0, R1, texture[0], 2D, (1, 0);\nTXF.S R2, R1, texture[1], BUFFER;\n");
   assemble_valid("TXFMS.F R0, R1, texture[0], 2DMS;\nTXFMS.U R0, R1, texture[1], ARRAY2DMS;\n");
+  // NV_gpu_program5's programmable offsets (the form yuzu's GLASM backend writes).
+  assemble_valid("TXF.F R0, R1, texture[0], ARRAY2D, offset(R2);\nTXF.F R0, R1, texture[1], 1D, offset(R2);\n");
 }
 
 TEST_CASE("textures: TXG gathers a component, TXGO with four offsets", "[nvasm][texture]") {
   assemble_valid("TXG.F R0, R1, texture[0].y, 2D;\nTXG.F R2, R1, texture[0].w, 2D, (1, 1);\n");
   assemble_valid("TXG.F R0, R1, texture[1], ARRAY2D;\nTXG.F R0, R1, texture[2].z, CUBE;\n");
+  CHECK(assemble_valid("TXG.F R0, R1, texture[7].y, 2D, offset(R2);\n").uses_image_gather_extended);
   assemble_valid("TXG.F R0, R1, texture[3], ARRAYCUBE;\nTXG.F R0, R1, texture[4], SHADOW2D;\n");
   assemble_valid("TXG.F R0, R1, R2, texture[5], SHADOWARRAYCUBE;\nTXG.U R0, R1, texture[6].x, RECT;\n");
   const auto info = assemble_valid(

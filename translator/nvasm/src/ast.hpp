@@ -156,6 +156,7 @@ struct TextureAccess {
   TexTarget target = TexTarget::T2D;
   uint8_t gather_component = 0;  // TXG / TXGO: texture[n].x .. .w
   bool has_offset = false;       // an immediate texel offset (1, 2, 3)
+  bool register_offset = false;  // offset(R0): the texel offset in the last source operand (TXF, TXG)
   std::array<int32_t, 3> offset{};
   ImageFormat format = ImageFormat::Unknown;
   // A TEXTURE / IMAGE array indexed with a register (`t[R0.x + k]`): `units` lists the array's units; the element is

@@ -265,7 +265,18 @@ bool Codegen::fetch(const Instruction& inst) {
   const TextureVar& v = texture_var(t, inst.type);
   const Val c = load_operand(inst.sources[0], DataType::S32);
   const uint32_t image = texture_image(v);
-  std::vector<uint32_t> operands = {image, pick(c, 0, s.coords)};
+  uint32_t coords = pick(c, 0, s.coords);
+  if (t.register_offset) {
+    // texelFetchOffset's rule: the offset is added to the level's texel coordinates (not to the layer).
+    const Val o = load_operand(inst.sources.back(), DataType::S32);
+    const uint32_t n = level_coords(s);
+    std::vector<uint32_t> parts;
+    for (uint32_t i = 0; i < s.coords; ++i) parts.push_back(i < n ? component(o, i) : c_i32(0));
+    const uint32_t type = s.coords == 1 ? t_i32() : t_vec(t_i32(), s.coords);
+    const uint32_t offset = s.coords == 1 ? parts[0] : b_.op(Op::OpCompositeConstruct, type, parts);
+    coords = b_.op(Op::OpIAdd, type, {coords, offset});
+  }
+  std::vector<uint32_t> operands = {image, coords};
   uint32_t mask = 0;
   if (s.dim != TexDim::Buffer && !s.multisample) mask |= kLod;
   if (t.has_offset) mask |= kConstOffset;
@@ -327,7 +338,16 @@ bool Codegen::gather(const Instruction& inst) {
   };
   Val result;
   if (inst.op == AsmOp::TXG) {
-    const uint32_t r = one_gather(t.has_offset ? kConstOffset : 0, t.has_offset ? offset_constant(t, 2) : 0);
+    uint32_t mask = 0, offset = 0;
+    if (t.has_offset) {
+      mask = kConstOffset;
+      offset = offset_constant(t, 2);
+    } else if (t.register_offset) {
+      need(spv::Capability::ImageGatherExtended);
+      mask = kOffset;
+      offset = pick(load_operand(inst.sources.back(), DataType::S32), 0, 2);
+    }
+    const uint32_t r = one_gather(mask, offset);
     result = inst.sparse ? sparse_result(r, texel_type, rt, false) : Val{r, rt};
   } else {
     need(spv::Capability::ImageGatherExtended);

@@ -61,7 +61,7 @@ class InstructionParser : public DeclarationParser {
   bool starts_texture_ref(bool image);
   bool texture_ref(TextureAccess& t, bool image);
   bool target_name(TextureAccess& t, bool image);
-  bool texel_offset(TextureAccess& t, const Instruction& inst);
+  bool texel_offset(TextureAccess& t, const Instruction& inst, Operand& reg);
   bool check_texture_use(const Instruction& inst);
   bool optional_condition(Instruction& inst);
 

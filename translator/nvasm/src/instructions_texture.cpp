@@ -188,19 +188,27 @@ bool InstructionParser::target_name(TextureAccess& t, bool image) {
 // An immediate texel offset after the target: `(x)`, `(x, y)` or `(x, y, z)`, one component per coordinate of
 // the level, each in [-8, 7] (GL's MIN/MAX_PROGRAM_TEXEL_OFFSET and Vulkan's guaranteed minTexelOffset /
 // maxTexelOffset).
-bool InstructionParser::texel_offset(TextureAccess& t, const Instruction& inst) {
+bool InstructionParser::texel_offset(TextureAccess& t, const Instruction& inst, Operand& reg) {
   const size_t at = peek().offset;
-  if (is_punct('(') == false) {
-    std::string_view word = peek().text;
-    if (word == "offset") {
-      return error(at, "register texel offsets (offset(R0)) are not supported; write an immediate offset (1, 2)");
-    }
-    return error(at, "unexpected " + describe(peek()) + ", expected a texel offset '('");
-  }
   const uint32_t want = offset_components(target_shape(t.target));
-  if (want == 0 || inst.op == Op::TXGO || inst.op == Op::TXQ || inst.op == Op::LOD || t.image) {
-    return error(at, "this instruction and target take no texel offset");
+  const bool allowed = want != 0 && inst.op != Op::TXGO && inst.op != Op::TXQ && inst.op != Op::LOD && !t.image;
+  if (peek().kind == Tok::Ident && peek().text == "offset") {
+    // NV_gpu_program5's programmable offsets, `offset(R0)` (the integer offset in the register's first
+    // components): TXF adds them to its texel coordinates, TXG passes them to the gather (ImageGatherExtended).
+    // Vulkan takes a register offset on no other lookup.
+    if (!allowed) return error(at, "this instruction and target take no texel offset");
+    if (inst.op != Op::TXF && inst.op != Op::TXG) {
+      return error(at,
+                   "register texel offsets (offset(R0)) are supported on TXF and TXG (Vulkan takes a "
+                   "non-constant offset on no other lookup); write an immediate offset (1, 2)");
+    }
+    next();
+    if (!expect('(') || !operand(reg) || !expect(')')) return false;
+    t.register_offset = true;
+    return true;
   }
+  if (!is_punct('(')) return error(at, "unexpected " + describe(peek()) + ", expected a texel offset '('");
+  if (!allowed) return error(at, "this instruction and target take no texel offset");
   next();
   uint32_t n = 0;
   while (true) {
@@ -266,7 +274,8 @@ bool InstructionParser::texture_instruction(const OpcodeInfo& info, Instruction&
   if (const char* rule = target_rule(inst.op, t.target)) {
     return error(t.target_position, std::string(info.name) + " " + rule);
   }
-  if (accept(',') && !texel_offset(t, inst)) return false;
+  Operand register_offset;
+  if (accept(',') && !texel_offset(t, inst, register_offset)) return false;
   const TargetShape shape = target_shape(t.target);
   if (inst.op == Op::TXG && shape.shadow && t.gather_component != 0) {
     return error(t.position, "a SHADOW gather compares the first component; select none or .x");
@@ -279,6 +288,7 @@ bool InstructionParser::texture_instruction(const OpcodeInfo& info, Instruction&
     return error(inst.offset, std::string(info.name) + " with this target takes " + std::to_string(want) + " operand" +
                                   (want == 1 ? "" : "s") + " before the texture");
   }
+  if (t.register_offset) inst.sources.push_back(register_offset);  // last, after the counted operands
   inst.texture = t;
   return check_texture_use(inst);
 }
