@@ -293,6 +293,7 @@ TEST_CASE("textures and images: the description and the GL layout", "[nvasm][tex
   REQUIRE(info.images.size() == 2);
   CHECK(info.images[0].unit == 1);
   CHECK(info.images[0].atomic);
+  CHECK(info.images[0].formats == std::vector<uint32_t>{0x8236});  // GL_R32UI: Vulkan's image atomics name it
   CHECK(info.images[1].unit == 3);
   CHECK(info.images[1].read);
   CHECK(info.images[1].write);

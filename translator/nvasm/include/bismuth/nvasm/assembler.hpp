@@ -126,7 +126,8 @@ struct TextureBinding {
 struct ImageBinding {
   uint32_t unit = 0;  // image[unit]: the GL image unit (glBindImageTexture)
   TextureTarget target = TextureTarget::T2D;
-  // GL internal format named by the instructions (GL_RGBA8, GL_R32UI, ...), 0: none named (the unit's format).
+  // GL internal formats the instructions name (GL_RGBA8, ...; GL_R32UI / GL_R32I for ATOMIM), 0: none named (the
+  // unit's format).
   std::vector<uint32_t> formats;
   std::vector<SampledType> types;
   bool read = false, write = false, atomic = false;
