@@ -142,8 +142,7 @@ TEST_CASE("errors: thread-group instructions fail to load without 32-lane subgro
 }
 
 TEST_CASE("errors: unsupported declarations say so", "[nvasm][errors]") {
-  check_error(kHead + "IMAGE img = image[0];\nEND\n", {4, 1, "IMAGE declarations are not supported"});
-  check_error(kHead + "TEXTURE t = texture[0];\nEND\n", {4, 1, "TEXTURE declarations are not supported"});
+  check_error(kHead + "OUTPUT o = result.color;\nEND\n", {4, 1, "OUTPUT declarations are not supported"});
 }
 
 TEST_CASE("errors: parameter buffer declarations and their uses", "[nvasm][errors]") {

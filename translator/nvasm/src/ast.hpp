@@ -31,7 +31,8 @@ struct StorageFormat {
 enum class AtomicOp : uint8_t { None, Add, Min, Max, IWrap, DWrap, And, Or, Xor, Exch, CSwap };
 
 enum class CondRule : uint8_t {
-  TR, FL, EQ, NE, LT, LE, GT, GE, NAN_, LEG, CF, NCF, OF, NOF, AB, BLE, SF, NSF, ZF, NZF
+  TR, FL, EQ, NE, LT, LE, GT, GE, NAN_, LEG, CF, NCF, OF, NOF, AB, BLE, SF, NSF, ZF, NZF,
+  NONRESIDENT,  // EXT_sparse_texture2: the last .SPARSE lookup touched texels that are not resident
 };
 
 struct CondTest {
@@ -114,10 +115,59 @@ enum class Op : uint16_t {
   SNE, SSG, STR, SUB, TRUNC, UP64, XOR,
   // memory
   LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, BAR, MEMBAR,
+  // textures and images
+  TEX, TXB, TXD, TXF, TXFMS, TXG, TXGO, TXL, TXQ, LOD, LOADIM, STOREIM, ATOMIM,
   // thread group
   TGBALLOT, TGALL, TGANY, TGEQ, SHFIDX, SHFUP, SHFDOWN, SHFXOR,
   // flow control
   IF, ELSE, ENDIF, REP, ENDREP, BRK, CONT, CAL, RET,
+};
+
+// Texture targets (NV_gpu_program4 <texTarget>, NV_gpu_program5, NV_texture_multisample). They also name the image
+// targets of LOADIM / STOREIM / ATOMIM (no SHADOW forms there).
+enum class TexTarget : uint8_t {
+  T1D, T2D, T3D, CUBE, RECT, ARRAY1D, ARRAY2D, ARRAYCUBE, BUFFER, T2DMS, ARRAY2DMS,
+  SHADOW1D, SHADOW2D, SHADOWRECT, SHADOWCUBE, SHADOWARRAY1D, SHADOWARRAY2D, SHADOWARRAYCUBE,
+};
+
+// The shape a target gives the coordinate operand.
+enum class TexDim : uint8_t { D1, D2, D3, Cube, Rect, Buffer };
+struct TargetShape {
+  TexDim dim = TexDim::D2;
+  bool array = false;
+  bool shadow = false;
+  bool multisample = false;
+  uint8_t coords = 2;  // coordinate components, the layer included (not the compare value)
+};
+TargetShape target_shape(TexTarget t);
+
+// Image formats an image instruction may name (the GL image unit formats of EXT_shader_image_load_store, table
+// "Supported image unit formats"); Unknown: the format of the image unit (EXT_shader_image_load_formatted).
+enum class ImageFormat : uint8_t {
+  Unknown, RGBA32F, RGBA16F, RG32F, RG16F, R11FG11FB10F, R32F, R16F, RGBA32UI, RGBA16UI, RGB10A2UI, RGBA8UI, RG32UI,
+  RG16UI, RG8UI, R32UI, R16UI, R8UI, RGBA32I, RGBA16I, RGBA8I, RG32I, RG16I, RG8I, R32I, R16I, R8I, RGBA16, RGB10A2,
+  RGBA8, RG16, RG8, R16, R8, RGBA16_SNORM, RGBA8_SNORM, RG16_SNORM, RG8_SNORM, R16_SNORM, R8_SNORM,
+};
+
+// The texture or image a texture / image instruction accesses, and the rest of its access description.
+struct TextureAccess {
+  bool image = false;         // image[n] (LOADIM STOREIM ATOMIM); else texture[n]
+  uint32_t unit = 0;          // the texture image unit or image unit
+  TexTarget target = TexTarget::T2D;
+  uint8_t gather_component = 0;  // TXG / TXGO: texture[n].x .. .w
+  bool has_offset = false;       // an immediate texel offset (1, 2, 3)
+  bool register_offset = false;  // offset(R0): the texel offset in the last source operand (TXF, TXG)
+  std::array<int32_t, 3> offset{};
+  ImageFormat format = ImageFormat::Unknown;
+  // A TEXTURE / IMAGE array indexed with a register (`t[R0.x + k]`): `units` lists the array's units; the element is
+  // element + temps[temp].component, clamped into the array.
+  bool dynamic = false;
+  uint32_t temp = 0;
+  uint8_t component = 0;
+  uint32_t element = 0;
+  std::vector<uint32_t> units;
+  size_t position = 0;     // where texture[n] / image[n] is written
+  size_t target_position = 0;
 };
 
 struct Instruction {
@@ -136,6 +186,9 @@ struct Instruction {
   Dest dest;
   std::vector<Operand> sources;
   std::optional<MemoryRef> memory;
+  std::optional<TextureAccess> texture;  // texture and image instructions
+  bool sparse = false;     // .SPARSE (EXT_sparse_texture2): residency to the NONRESIDENT condition code test
+  bool lod_clamp = false;  // .LODCLAMP (ARB_sparse_texture_clamp): a minimum level of detail
   std::optional<CondTest> condition;  // IF / BRK / CONT / RET / CAL
   uint32_t label = 0;                 // CAL target subroutine
   size_t offset = 0;
@@ -169,6 +222,14 @@ struct BufferDecl {
   uint32_t count = 0;
 };
 
+// TEXTURE name = texture[n]; TEXTURE name[] = { texture[a..b], ... }; IMAGE the same with image[n].
+struct TextureDecl {
+  std::string name;
+  bool image = false;
+  bool is_array = false;
+  std::vector<uint32_t> units;
+};
+
 struct Subroutine {
   std::string name;  // "" for the code before the first label
   size_t offset = 0;
@@ -185,6 +246,7 @@ struct ParsedProgram {
   std::vector<Param> params;
   std::vector<StorageDecl> storages;
   std::vector<BufferDecl> buffers;
+  std::vector<TextureDecl> textures;  // TEXTURE and IMAGE declarations
   std::vector<Subroutine> subroutines;
   uint32_t entry = 0;  // index of the entry subroutine
   size_t first_thread_group_use = SIZE_MAX;  // offset of the first thread-group instruction or value

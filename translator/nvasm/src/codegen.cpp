@@ -150,6 +150,7 @@ void Codegen::finish_module(uint32_t main_id) {
   if (uses_ballot_) cap(spv::Capability::GroupNonUniformBallot);
   if (uses_vote_) cap(spv::Capability::GroupNonUniformVote);
   if (uses_shuffle_) cap(spv::Capability::GroupNonUniformShuffle);
+  for (uint32_t c : image_caps_) cap(static_cast<spv::Capability>(c));
   std::vector<uint32_t> import = {glsl_};
   SpirvBuilder::put_string(import, "GLSL.std.450");
   SpirvBuilder::put(b_.imports, Op::OpExtInstImport, import);
@@ -173,6 +174,16 @@ void Codegen::finish_module(uint32_t main_id) {
   info_.uses_subgroup_ballot = uses_ballot_;
   info_.uses_subgroup_vote = uses_vote_;
   info_.uses_subgroup_shuffle = uses_shuffle_;
+  info_.uses_sparse_residency = uses_sparse_;
+  info_.uses_storage_image_extended_formats = uses_image_extended_formats_;
+  auto has = [&](spv::Capability c) { return image_caps_.count(static_cast<uint32_t>(c)) != 0; };
+  info_.uses_storage_image_multisample = has(spv::Capability::StorageImageMultisample);
+  info_.uses_image_cube_array = has(spv::Capability::SampledCubeArray) || has(spv::Capability::ImageCubeArray);
+  info_.uses_image_gather_extended = has(spv::Capability::ImageGatherExtended);
+  info_.uses_storage_image_read_without_format =
+      image_caps_.count(static_cast<uint32_t>(spv::Capability::StorageImageReadWithoutFormat)) != 0;
+  info_.uses_storage_image_write_without_format =
+      image_caps_.count(static_cast<uint32_t>(spv::Capability::StorageImageWriteWithoutFormat)) != 0;
 }
 
 // ---------------------------------------------------------------- functions
@@ -216,6 +227,8 @@ bool Codegen::instruction(const Instruction& inst) {
     case Family::Flow: return flow(inst);
     case Family::Barrier: return barrier(inst);
     case Family::Memory: return memory(inst);
+    case Family::Texture:
+    case Family::Image: return texture_family(inst);
     default: return arithmetic(inst);
   }
 }

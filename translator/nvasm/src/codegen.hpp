@@ -26,6 +26,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,7 @@ class Codegen {
   static constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
   static constexpr uint32_t kSemAcqRel = 0x8, kSemUniform = 0x40, kSemWorkgroup = 0x100;
   static constexpr uint32_t kFlagSF = 1, kFlagZF = 2, kFlagOF = 4, kFlagCF = 8;
+  static constexpr uint32_t kFlagNR = 16;  // EXT_sparse_texture2: the last .SPARSE lookup touched non-resident texels
 
   // ---- codegen.cpp: module-level objects, functions, dispatch
   void setup_globals();
@@ -170,7 +172,8 @@ class Codegen {
   bool load(const Instruction& inst);
   bool store(const Instruction& inst);
   template <class F>
-  uint32_t cas_loop(uint32_t ptr, uint32_t scope, F&& next_value);
+  uint32_t cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_t word = 0);
+  uint32_t atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t scope, uint32_t word, uint32_t a, uint32_t b);
   uint32_t storage_view(uint32_t index, uint32_t bits);
   bool atomic64(const Instruction& inst);
   bool atomic(const Instruction& inst);
@@ -191,6 +194,32 @@ class Codegen {
   uint32_t shift(Op op, DataType t, uint32_t value, uint32_t count_u32);
   uint32_t clamp_field(uint32_t v);
   uint32_t convert_bits_signed(Val v);
+
+  // ---- codegen_texture.cpp: texture lookups and queries; codegen_image.cpp: image loads, stores, atomics
+  struct TextureVar {
+    uint32_t var = 0;
+    uint32_t image_type = 0;    // OpTypeImage
+    uint32_t sampled_type = 0;  // OpTypeSampledImage (0 for buffer textures and images)
+  };
+  bool texture_family(const Instruction& inst);
+  bool texture_access(const Instruction& inst);
+  const TextureVar& texture_var(const TextureAccess& t, DataType type);
+  const TextureVar& image_var(const TextureAccess& t, DataType type, ImageFormat format);
+  uint32_t texture_image(const TextureVar& v);
+  uint32_t pick(Val v, uint32_t first, uint32_t count);
+  uint32_t rect_scale(uint32_t image, uint32_t coords);
+  uint32_t offset_constant(const TextureAccess& t, uint32_t n);
+  Val texel_result(uint32_t texel, DataType type, bool scalar_compare);
+  // Sets residency_ (bool: every texel resident).
+  Val sparse_result(uint32_t returned, uint32_t texel_type, DataType type, bool scalar_compare);
+  void write_residency(const Instruction& inst);
+  bool lookup(const Instruction& inst);
+  bool fetch(const Instruction& inst);
+  bool gather(const Instruction& inst);
+  bool query(const Instruction& inst);
+  bool image(const Instruction& inst);
+  bool image_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample);
+  void need(spv::Capability c) { image_caps_.insert(static_cast<uint32_t>(c)); }
 
   // ---- codegen_thread_group.cpp: ballot, votes, shuffles
   bool thread_group(const Instruction& inst, Val& r);
@@ -217,7 +246,11 @@ class Codegen {
   std::vector<Construct> constructs_;
   std::vector<uint32_t> loop_headers_;
   // program.storage index -> its view as 8-, 16- or 64-bit elements (another block variable on the same binding).
-  std::map<std::pair<uint32_t, uint32_t>, uint32_t> storage_views_;  // (bits, index) -> variable
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> storage_views_;                       // (bits, index) -> variable
+  std::map<std::tuple<bool, uint32_t, DataType, ImageFormat>, TextureVar> texture_vars_;  // (image, unit, ...)
+  std::set<uint32_t> image_caps_;  // capabilities the texture and image instructions need
+  bool uses_sparse_ = false, uses_image_extended_formats_ = false;
+  uint32_t residency_ = 0;  // the last sparse lookup's residency (bool)
   bool uses_int64_atomics_ = false, uses_storage8_ = false, uses_storage16_ = false;
   bool uses_int64_ = false, uses_float64_ = false, uses_subgroup_ = false, uses_ballot_ = false, uses_vote_ = false,
        uses_shuffle_ = false;

@@ -126,18 +126,19 @@ bool Codegen::load(const Instruction& inst) {
   return true;
 }
 
-// A compare-and-swap loop computing new = f(old); returns the old value (u32).
+// A compare-and-swap loop computing new = f(old) on a word of type `word` (u32 unless given); returns the old value.
 template <class F>
-uint32_t Codegen::cas_loop(uint32_t ptr, uint32_t scope, F&& next_value) {
+uint32_t Codegen::cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_t word) {
+  if (!word) word = t_u32();
   const uint32_t header = b_.id(), body = b_.id(), cont = b_.id(), merge = b_.id();
   branch(header);
   label(header);
   b_.inst(Op::OpLoopMerge, {merge, cont, 0});
   branch(body);
   label(body);
-  const uint32_t old = b_.op(Op::OpAtomicLoad, t_u32(), {ptr, scope, c_u32(0)});
+  const uint32_t old = b_.op(Op::OpAtomicLoad, word, {ptr, scope, c_u32(0)});
   const uint32_t desired = next_value(old);
-  const uint32_t seen = b_.op(Op::OpAtomicCompareExchange, t_u32(), {ptr, scope, c_u32(0), c_u32(0), desired, old});
+  const uint32_t seen = b_.op(Op::OpAtomicCompareExchange, word, {ptr, scope, c_u32(0), c_u32(0), desired, old});
   const uint32_t done = b_.op(Op::OpIEqual, t_bool(), {seen, old});
   b_.inst(Op::OpBranchConditional, {done, merge, cont});
   label(cont);
@@ -258,7 +259,6 @@ bool Codegen::atomic(const Instruction& inst) {
   if (f.bits == 64) return atomic64(inst);
   const uint32_t ptr = word_pointer(m, word_index(byte_address(m), 0));
   const uint32_t scope = scope_of(m);
-  const uint32_t none = c_u32(0);
   if (f.type == DataType::F32) {
     // Float add as a CAS loop: exact on every device, no float-atomic feature needed.
     const Val v = load_operand(inst.sources[0], DataType::F32);
@@ -273,60 +273,65 @@ bool Codegen::atomic(const Instruction& inst) {
   const bool sign = f.type == DataType::S32;
   const Val v = load_operand(inst.sources[0], DataType::U32);
   const uint32_t a = component(v, 0);
-  uint32_t old = 0;
-  switch (inst.atomic) {
-    case AtomicOp::Add: old = b_.op(Op::OpAtomicIAdd, t_u32(), {ptr, scope, none, a}); break;
-    case AtomicOp::Min:
-      if (sign) {
-        old = cas_loop(ptr, scope, [&](uint32_t o) {
-          return b_.op(Op::OpBitcast, t_u32(), {ext(GLSLstd450SMin, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {o}),
-                                                                               b_.op(Op::OpBitcast, t_i32(), {a})})});
-        });
-      } else {
-        old = b_.op(Op::OpAtomicUMin, t_u32(), {ptr, scope, none, a});
-      }
-      break;
-    case AtomicOp::Max:
-      if (sign) {
-        old = cas_loop(ptr, scope, [&](uint32_t o) {
-          return b_.op(Op::OpBitcast, t_u32(), {ext(GLSLstd450SMax, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {o}),
-                                                                               b_.op(Op::OpBitcast, t_i32(), {a})})});
-        });
-      } else {
-        old = b_.op(Op::OpAtomicUMax, t_u32(), {ptr, scope, none, a});
-      }
-      break;
-    case AtomicOp::And: old = b_.op(Op::OpAtomicAnd, t_u32(), {ptr, scope, none, a}); break;
-    case AtomicOp::Or: old = b_.op(Op::OpAtomicOr, t_u32(), {ptr, scope, none, a}); break;
-    case AtomicOp::Xor: old = b_.op(Op::OpAtomicXor, t_u32(), {ptr, scope, none, a}); break;
-    case AtomicOp::Exch: old = b_.op(Op::OpAtomicExchange, t_u32(), {ptr, scope, none, a}); break;
-    case AtomicOp::CSwap: {
-      // NV_gpu_program5 ATOM.CSWAP: compare with operand.x, store operand.y on a match.
-      const uint32_t desired = component(v, 1);
-      old = b_.op(Op::OpAtomicCompareExchange, t_u32(), {ptr, scope, none, none, desired, a});
-      break;
-    }
-    case AtomicOp::IWrap:
-      // (old >= op) ? 0 : old + 1
-      old = cas_loop(ptr, scope, [&](uint32_t o) {
-        const uint32_t ge = b_.op(Op::OpUGreaterThanEqual, t_bool(), {o, a});
-        return b_.op(Op::OpSelect, t_u32(), {ge, c_u32(0), b_.op(Op::OpIAdd, t_u32(), {o, c_u32(1)})});
-      });
-      break;
-    case AtomicOp::DWrap:
-      // (old == 0 || old > op) ? op : old - 1
-      old = cas_loop(ptr, scope, [&](uint32_t o) {
-        const uint32_t wrap = b_.op(Op::OpLogicalOr, t_bool(), {b_.op(Op::OpIEqual, t_bool(), {o, c_u32(0)}),
-                                                                b_.op(Op::OpUGreaterThan, t_bool(), {o, a})});
-        return b_.op(Op::OpSelect, t_u32(), {wrap, a, b_.op(Op::OpISub, t_u32(), {o, c_u32(1)})});
-      });
-      break;
-    case AtomicOp::None: break;
-  }
+  const uint32_t desired = inst.atomic == AtomicOp::CSwap ? component(v, 1) : 0;
+  const uint32_t old = atomic_word(inst.atomic, sign, ptr, scope, t_u32(), a, desired);
   Val result = splat_scalar(old, DataType::U32);
   if (sign) result = {b_.op(Op::OpBitcast, vec_type(DataType::S32), {result.id}), DataType::S32};
   write_dest(inst, result);
   return true;
+}
+
+// A 32-bit atomic on the word at `ptr`, whose type `word` is u32 (buffers, shared memory, unsigned images) or i32
+// (signed integer images); `a` and `b` (CSWAP's new value) have that type. Returns the old value.
+uint32_t Codegen::atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t scope, uint32_t word, uint32_t a,
+                              uint32_t b) {
+  const uint32_t none = c_u32(0);
+  const bool int_word = word == t_i32();
+  auto as_i32 = [&](uint32_t x) { return int_word ? x : b_.op(Op::OpBitcast, t_i32(), {x}); };
+  auto from_i32 = [&](uint32_t x) { return int_word ? x : b_.op(Op::OpBitcast, word, {x}); };
+  auto zero = [&] { return int_word ? c_i32(0) : c_u32(0); };
+  auto one = [&] { return int_word ? c_i32(1) : c_u32(1); };
+  switch (op) {
+    case AtomicOp::Add: return b_.op(Op::OpAtomicIAdd, word, {ptr, scope, none, a});
+    case AtomicOp::Min:
+      if (sign) {
+        if (int_word) return b_.op(Op::OpAtomicSMin, word, {ptr, scope, none, a});
+        return cas_loop(ptr, scope, [&](uint32_t o) {
+          return from_i32(ext(GLSLstd450SMin, t_i32(), {as_i32(o), as_i32(a)}));
+        }, word);
+      }
+      return b_.op(Op::OpAtomicUMin, word, {ptr, scope, none, a});
+    case AtomicOp::Max:
+      if (sign) {
+        if (int_word) return b_.op(Op::OpAtomicSMax, word, {ptr, scope, none, a});
+        return cas_loop(ptr, scope, [&](uint32_t o) {
+          return from_i32(ext(GLSLstd450SMax, t_i32(), {as_i32(o), as_i32(a)}));
+        }, word);
+      }
+      return b_.op(Op::OpAtomicUMax, word, {ptr, scope, none, a});
+    case AtomicOp::And: return b_.op(Op::OpAtomicAnd, word, {ptr, scope, none, a});
+    case AtomicOp::Or: return b_.op(Op::OpAtomicOr, word, {ptr, scope, none, a});
+    case AtomicOp::Xor: return b_.op(Op::OpAtomicXor, word, {ptr, scope, none, a});
+    case AtomicOp::Exch: return b_.op(Op::OpAtomicExchange, word, {ptr, scope, none, a});
+    case AtomicOp::CSwap:
+      // NV_gpu_program5 ATOM.CSWAP: compare with operand.x, store operand.y on a match.
+      return b_.op(Op::OpAtomicCompareExchange, word, {ptr, scope, none, none, b, a});
+    case AtomicOp::IWrap:
+      // (old >= op) ? 0 : old + 1, unsigned
+      return cas_loop(ptr, scope, [&](uint32_t o) {
+        const uint32_t ge = b_.op(Op::OpUGreaterThanEqual, t_bool(), {o, a});
+        return b_.op(Op::OpSelect, word, {ge, zero(), b_.op(Op::OpIAdd, word, {o, one()})});
+      }, word);
+    case AtomicOp::DWrap:
+      // (old == 0 || old > op) ? op : old - 1, unsigned
+      return cas_loop(ptr, scope, [&](uint32_t o) {
+        const uint32_t wrap = b_.op(Op::OpLogicalOr, t_bool(), {b_.op(Op::OpIEqual, t_bool(), {o, zero()}),
+                                                                b_.op(Op::OpUGreaterThan, t_bool(), {o, a})});
+        return b_.op(Op::OpSelect, word, {wrap, a, b_.op(Op::OpISub, word, {o, one()})});
+      }, word);
+    case AtomicOp::None: break;
+  }
+  return 0;
 }
 
 }  // namespace bismuth::nvasm::detail

@@ -319,6 +319,7 @@ uint32_t Codegen::condition_vector(const CondTest& test) {
     case CondRule::NSF: return not_(flag(kFlagSF));
     case CondRule::ZF: return flag(kFlagZF);
     case CondRule::NZF: return not_(flag(kFlagZF));
+    case CondRule::NONRESIDENT: return flag(kFlagNR);
   }
   return c_bvec4(0xF);
 }

@@ -398,6 +398,66 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
   return end_statement();
 }
 
+// texture[a] or texture[a..b] (image[...] for IMAGE), each unit below GL's unit count.
+bool DeclarationParser::unit_item(std::vector<uint32_t>& units, bool image) {
+  const char* word = image ? "image" : "texture";
+  const size_t at = peek().offset;
+  std::string_view found;
+  if (!expect_ident(found, image ? "image[n]" : "texture[n]")) return false;
+  if (found != word) return error(at, "unexpected '" + std::string(found) + "', expected " + word + "[n]");
+  if (!expect('[')) return false;
+  uint64_t first = 0, last = 0;
+  const size_t iat = peek().offset;
+  if (!expect_uint(first, image ? "an image unit" : "a texture unit")) return false;
+  last = first;
+  if (peek().kind == Tok::DotDot) {
+    next();
+    if (!expect_uint(last, image ? "an image unit" : "a texture unit")) return false;
+  }
+  const uint32_t limit = image ? kMaxImageUnits : kMaxTextureUnits;
+  if (last < first || last >= limit) {
+    return error(iat, std::string("invalid ") + (image ? "image" : "texture") + " unit range (" + word + "[0.." +
+                          std::to_string(limit - 1) + "])");
+  }
+  for (uint64_t i = first; i <= last; ++i) units.push_back(static_cast<uint32_t>(i));
+  return expect(']');
+}
+
+// TEXTURE t = texture[n]; TEXTURE t[] = { texture[a..b], texture[c] }; IMAGE the same with image[n].
+bool DeclarationParser::texture_decl(bool image) {
+  next();
+  std::string_view name;
+  const size_t at = peek().offset;
+  if (!expect_ident(name, image ? "an image name" : "a texture name")) return false;
+  TextureDecl decl;
+  decl.name = std::string(name);
+  decl.image = image;
+  bool sized = false;
+  uint32_t size = 0;
+  if (!optional_array_size(decl.is_array, size, sized)) return false;
+  if (!expect('=')) return false;
+  if (accept('{')) {
+    while (true) {
+      if (!unit_item(decl.units, image)) return false;
+      if (accept('}')) break;
+      if (!expect(',', "',' or '}'")) return false;
+    }
+  } else if (!unit_item(decl.units, image)) {
+    return false;
+  }
+  const char* keyword = image ? "IMAGE" : "TEXTURE";
+  if (!decl.is_array && decl.units.size() != 1) {
+    return error(at, std::string(keyword) + " '" + decl.name + "' binds more than one unit; declare an array");
+  }
+  if (sized && decl.units.size() != size) {
+    return error(at, std::string(keyword) + " array '" + decl.name + "' declares " + std::to_string(size) +
+                         " units but binds " + std::to_string(decl.units.size()));
+  }
+  if (!declare(name, at, {Symbol::Kind::Texture, static_cast<uint32_t>(out_.textures.size())})) return false;
+  out_.textures.push_back(std::move(decl));
+  return end_statement();
+}
+
 bool DeclarationParser::shared_decl() {
   next();
   std::string_view name;

@@ -20,7 +20,7 @@
 namespace bismuth::nvasm::detail {
 
 struct Symbol {
-  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer } kind;
+  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer, Texture } kind;
   uint32_t id = 0;
   Builtin builtin = Builtin::LocalId;
 };
@@ -42,6 +42,7 @@ class DeclarationParser : public TokenReader {
   bool shared_decl();
   bool attrib_decl();
   bool alias_decl();
+  bool texture_decl(bool image);
   bool end_statement() { return expect(';'); }
 
   // Pieces operands share with declarations.
@@ -62,6 +63,7 @@ class DeclarationParser : public TokenReader {
   void note_param_index(ParamElement::Kind kind, uint32_t index);
   bool storage_item(std::vector<uint32_t>& list);
   bool buffer_item(BufferDecl& decl, bool& ranged);
+  bool unit_item(std::vector<uint32_t>& units, bool image);
 };
 
 }  // namespace bismuth::nvasm::detail

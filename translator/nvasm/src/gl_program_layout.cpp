@@ -26,6 +26,13 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.int64_buffer_atomics = target.int64_buffer_atomics;
   options.storage_buffer_8bit = target.storage_buffer_8bit;
   options.storage_buffer_16bit = target.storage_buffer_16bit;
+  options.texture_bindings.resize(kMaxTextureUnits);
+  for (uint32_t n = 0; n < kMaxTextureUnits; ++n) options.texture_bindings[n] = kGlTextureBindingBase + n;
+  options.image_bindings.resize(kMaxImageUnits);
+  for (uint32_t n = 0; n < kMaxImageUnits; ++n) options.image_bindings[n] = kGlImageBindingBase + n;
+  options.storage_image_read_without_format = target.storage_image_read_without_format;
+  options.storage_image_write_without_format = target.storage_image_write_without_format;
+  options.sparse_residency = target.sparse_residency;
   return options;
 }
 
@@ -40,6 +47,15 @@ GlProgramLayout gl_program_layout(const ProgramInfo& info) {
   int next = static_cast<int>(layout.storage.size() + layout.parameter.size());
   if (info.local_parameter_count > 0) layout.local_binding = next++;
   if (info.env_parameter_count > 0) layout.env_binding = next++;
+  // info.textures and info.images are in increasing unit order already.
+  for (const TextureBinding& t : info.textures) {
+    layout.textures.push_back({t.unit, t.target == TextureTarget::Buffer ? GlDescriptorType::UniformTexelBuffer
+                                                                         : GlDescriptorType::CombinedImageSampler});
+  }
+  for (const ImageBinding& i : info.images) {
+    layout.images.push_back({i.unit, i.target == TextureTarget::Buffer ? GlDescriptorType::StorageTexelBuffer
+                                                                       : GlDescriptorType::StorageImage});
+  }
   return layout;
 }
 
@@ -53,6 +69,12 @@ spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const 
   }
   if (layout.local_binding >= 0) remap.by_binding[kLocalParameterBinding] = static_cast<uint32_t>(layout.local_binding);
   if (layout.env_binding >= 0) remap.by_binding[kEnvParameterBinding] = static_cast<uint32_t>(layout.env_binding);
+  for (uint32_t i = 0; i < layout.textures.size(); ++i) {
+    remap.by_binding[kGlTextureBindingBase + layout.textures[i].unit] = layout.texture_binding_base() + i;
+  }
+  for (uint32_t i = 0; i < layout.images.size(); ++i) {
+    remap.by_binding[kGlImageBindingBase + layout.images[i].unit] = layout.image_binding_base() + i;
+  }
 
   spirv_patch::PipelineOptions options;
   options.bindings = std::move(remap);

@@ -35,6 +35,14 @@ bool InstructionParser::instruction() {
     case OperandForm::Atomic:
       if (!memory_instruction(info, inst)) return false;
       break;
+    case OperandForm::Texture:
+      if (!texture_instruction(info, inst)) return false;
+      break;
+    case OperandForm::ImageLoad:
+    case OperandForm::ImageStore:
+    case OperandForm::ImageAtomic:
+      if (!image_instruction(info, inst)) return false;
+      break;
     case OperandForm::DestSources:
       if (!dest(inst.dest)) return false;
       inst.has_dest = true;
@@ -86,6 +94,24 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
       inst.cta = true;
       continue;
     }
+    if (m == "SPARSE") {
+      if (!(info.modifiers & kSparse) || inst.sparse) return bad();
+      inst.sparse = true;
+      continue;
+    }
+    if (m == "LODCLAMP") {
+      if (!(info.modifiers & kLodClamp) || inst.lod_clamp) return bad();
+      inst.lod_clamp = true;
+      continue;
+    }
+    if (info.modifiers & kImageFormat) {
+      if (auto f = image_format_modifier(m)) {
+        if (inst.texture) return bad();
+        inst.texture.emplace();
+        inst.texture->format = *f;
+        continue;
+      }
+    }
     switch (info.types) {
       case TypeRule::None:
         return bad();
@@ -97,6 +123,14 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
             continue;
           }
           return bad();
+        }
+        if (info.family == Family::Image && inst.atomic == AtomicOp::None && types == 0 &&
+            (m == "F" || m == "S" || m == "U")) {
+          // LOADIM.F / STOREIM.U: all four components of the texel, in that type.
+          inst.type = *type_modifier(m);
+          inst.format = {inst.type, 32, 4};
+          ++types;
+          continue;
         }
         if (auto f = storage_modifier(m); f && types == 0) {
           inst.format = *f;
@@ -127,6 +161,7 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
     if (types != 0) return bad();
     if (info.types == TypeRule::Float && !is_float(*type)) return bad();
     if (info.types == TypeRule::Integer && is_float(*type)) return bad();
+    if (info.types == TypeRule::Texel && is_64(*type)) return bad();
     if (inst.high && is_float(*type)) return bad();
     inst.type = *type;
     ++types;

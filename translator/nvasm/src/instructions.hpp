@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,9 +55,22 @@ class InstructionParser : public DeclarationParser {
   bool memory_ref(MemoryRef& m);
   bool memory_instruction(const OpcodeInfo& info, Instruction& inst);
   bool flow(Instruction& inst);
+  // instructions_texture.cpp: texture and image instructions
+  bool texture_instruction(const OpcodeInfo& info, Instruction& inst);
+  bool image_instruction(const OpcodeInfo& info, Instruction& inst);
+  bool starts_texture_ref(bool image);
+  bool texture_ref(TextureAccess& t, bool image);
+  bool target_name(TextureAccess& t, bool image);
+  bool texel_offset(TextureAccess& t, const Instruction& inst, Operand& reg);
+  bool check_texture_use(const Instruction& inst);
   bool optional_condition(Instruction& inst);
 
   size_t instruction_count_ = 0;
+  struct UnitUse {
+    TexTarget target;
+    size_t position;
+  };
+  std::map<uint32_t, UnitUse> texture_units_, image_units_;  // the target each unit is used with, first use
 };
 
 }  // namespace bismuth::nvasm::detail

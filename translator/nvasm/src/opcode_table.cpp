@@ -12,8 +12,9 @@ using F = Family;
 using O = OperandForm;
 using T = TypeRule;
 using S = MemorySpace;
-constexpr uint8_t kAlu = kCondCode | kSaturate;
-constexpr uint8_t kAtomic = kCache | kAtomicOp;
+constexpr uint16_t kAlu = kCondCode | kSaturate;
+constexpr uint16_t kAtomic = kCache | kAtomicOp;
+constexpr uint16_t kLookup = kCondCode | kSaturate | kSparse;
 
 // clang-format off
 constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
@@ -78,6 +79,19 @@ constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
     {"LDC",      Op::LDC,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Constant},
     {"BAR",      Op::BAR,      F::Barrier,        O::None,        0, false, T::None,      0,            S::None},
     {"MEMBAR",   Op::MEMBAR,   F::Barrier,        O::None,        0, false, T::None,      kCta,         S::None},
+    {"TEX",      Op::TEX,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup | kLodClamp, S::None},
+    {"TXB",      Op::TXB,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup | kLodClamp, S::None},
+    {"TXD",      Op::TXD,      F::Texture,        O::Texture,     3, false, T::Texel,     kLookup | kLodClamp, S::None},
+    {"TXF",      Op::TXF,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup,      S::None},
+    {"TXFMS",    Op::TXFMS,    F::Texture,        O::Texture,     1, false, T::Texel,     kLookup,      S::None},
+    {"TXG",      Op::TXG,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup,      S::None},
+    {"TXGO",     Op::TXGO,     F::Texture,        O::Texture,     3, false, T::Texel,     kLookup,      S::None},
+    {"TXL",      Op::TXL,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup,      S::None},
+    {"TXQ",      Op::TXQ,      F::Texture,        O::Texture,     1, false, T::None,      kCondCode,    S::None},
+    {"LOD",      Op::LOD,      F::Texture,        O::Texture,     1, false, T::Texel,     kAlu,         S::None},
+    {"LOADIM",   Op::LOADIM,   F::Image,          O::ImageLoad,   1, false, T::Storage,   kCondCode | kCache | kSparse | kImageFormat, S::None},
+    {"STOREIM",  Op::STOREIM,  F::Image,          O::ImageStore,  2, false, T::Storage,   kCache | kImageFormat, S::None},
+    {"ATOMIM",   Op::ATOMIM,   F::Image,          O::ImageAtomic, 2, false, T::Storage,   kAtomic | kCondCode | kImageFormat, S::None},
     {"TGBALLOT", Op::TGBALLOT, F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
     {"TGALL",    Op::TGALL,    F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
     {"TGANY",    Op::TGANY,    F::ThreadGroup,    O::DestSources, 1, false, T::Integer,   kAlu,         S::None},
@@ -168,6 +182,83 @@ std::optional<AtomicOp> atomic_modifier(std::string_view m) {
   return std::nullopt;
 }
 
+std::optional<ImageFormat> image_format_modifier(std::string_view m) {
+  using I = ImageFormat;
+  static const std::map<std::string_view, ImageFormat> table = {
+      {"RGBA32F", I::RGBA32F},   {"RGBA16F", I::RGBA16F},   {"RG32F", I::RG32F},
+      {"RG16F", I::RG16F},       {"R11F_G11F_B10F", I::R11FG11FB10F}, {"R32F", I::R32F},
+      {"R16F", I::R16F},         {"RGBA32UI", I::RGBA32UI}, {"RGBA16UI", I::RGBA16UI},
+      {"RGB10_A2UI", I::RGB10A2UI}, {"RGBA8UI", I::RGBA8UI}, {"RG32UI", I::RG32UI},
+      {"RG16UI", I::RG16UI},     {"RG8UI", I::RG8UI},       {"R32UI", I::R32UI},
+      {"R16UI", I::R16UI},       {"R8UI", I::R8UI},         {"RGBA32I", I::RGBA32I},
+      {"RGBA16I", I::RGBA16I},   {"RGBA8I", I::RGBA8I},     {"RG32I", I::RG32I},
+      {"RG16I", I::RG16I},       {"RG8I", I::RG8I},         {"R32I", I::R32I},
+      {"R16I", I::R16I},         {"R8I", I::R8I},           {"RGBA16", I::RGBA16},
+      {"RGB10_A2", I::RGB10A2},  {"RGBA8", I::RGBA8},       {"RG16", I::RG16},
+      {"RG8", I::RG8},           {"R16", I::R16},           {"R8", I::R8},
+      {"RGBA16_SNORM", I::RGBA16_SNORM}, {"RGBA8_SNORM", I::RGBA8_SNORM}, {"RG16_SNORM", I::RG16_SNORM},
+      {"RG8_SNORM", I::RG8_SNORM}, {"R16_SNORM", I::R16_SNORM}, {"R8_SNORM", I::R8_SNORM},
+  };
+  auto it = table.find(m);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+DataType image_format_type(ImageFormat f) {
+  using I = ImageFormat;
+  switch (f) {
+    case I::RGBA32UI: case I::RGBA16UI: case I::RGB10A2UI: case I::RGBA8UI: case I::RG32UI: case I::RG16UI:
+    case I::RG8UI: case I::R32UI: case I::R16UI: case I::R8UI:
+      return DataType::U32;
+    case I::RGBA32I: case I::RGBA16I: case I::RGBA8I: case I::RG32I: case I::RG16I: case I::RG8I: case I::R32I:
+    case I::R16I: case I::R8I:
+      return DataType::S32;
+    default:
+      return DataType::F32;
+  }
+}
+
+std::optional<TexTarget> texture_target(std::string_view name) {
+  using X = TexTarget;
+  static const std::map<std::string_view, TexTarget> table = {
+      {"1D", X::T1D},           {"2D", X::T2D},           {"3D", X::T3D},
+      {"CUBE", X::CUBE},        {"RECT", X::RECT},        {"ARRAY1D", X::ARRAY1D},
+      {"ARRAY2D", X::ARRAY2D},  {"ARRAYCUBE", X::ARRAYCUBE}, {"BUFFER", X::BUFFER},
+      {"2DMS", X::T2DMS},       {"ARRAY2DMS", X::ARRAY2DMS}, {"SHADOW1D", X::SHADOW1D},
+      {"SHADOW2D", X::SHADOW2D}, {"SHADOWRECT", X::SHADOWRECT}, {"SHADOWCUBE", X::SHADOWCUBE},
+      {"SHADOWARRAY1D", X::SHADOWARRAY1D}, {"SHADOWARRAY2D", X::SHADOWARRAY2D},
+      {"SHADOWARRAYCUBE", X::SHADOWARRAYCUBE},
+  };
+  auto it = table.find(name);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+TargetShape target_shape(TexTarget t) {
+  using X = TexTarget;
+  switch (t) {
+    case X::T1D: return {TexDim::D1, false, false, false, 1};
+    case X::T2D: return {TexDim::D2, false, false, false, 2};
+    case X::T3D: return {TexDim::D3, false, false, false, 3};
+    case X::CUBE: return {TexDim::Cube, false, false, false, 3};
+    case X::RECT: return {TexDim::Rect, false, false, false, 2};
+    case X::ARRAY1D: return {TexDim::D1, true, false, false, 2};
+    case X::ARRAY2D: return {TexDim::D2, true, false, false, 3};
+    case X::ARRAYCUBE: return {TexDim::Cube, true, false, false, 4};
+    case X::BUFFER: return {TexDim::Buffer, false, false, false, 1};
+    case X::T2DMS: return {TexDim::D2, false, false, true, 2};
+    case X::ARRAY2DMS: return {TexDim::D2, true, false, true, 3};
+    case X::SHADOW1D: return {TexDim::D1, false, true, false, 1};
+    case X::SHADOW2D: return {TexDim::D2, false, true, false, 2};
+    case X::SHADOWRECT: return {TexDim::Rect, false, true, false, 2};
+    case X::SHADOWCUBE: return {TexDim::Cube, false, true, false, 3};
+    case X::SHADOWARRAY1D: return {TexDim::D1, true, true, false, 2};
+    case X::SHADOWARRAY2D: return {TexDim::D2, true, true, false, 3};
+    case X::SHADOWARRAYCUBE: return {TexDim::Cube, true, true, false, 4};
+  }
+  return {};
+}
+
 std::optional<CondRule> cond_rule(std::string_view m, uint8_t& cc) {
   static const std::map<std::string_view, CondRule> table = {
       {"TR", CondRule::TR}, {"FL", CondRule::FL},   {"EQ", CondRule::EQ},   {"NE", CondRule::NE},
@@ -175,6 +266,7 @@ std::optional<CondRule> cond_rule(std::string_view m, uint8_t& cc) {
       {"NAN", CondRule::NAN_}, {"LEG", CondRule::LEG}, {"CF", CondRule::CF}, {"NCF", CondRule::NCF},
       {"OF", CondRule::OF}, {"NOF", CondRule::NOF}, {"AB", CondRule::AB},   {"BLE", CondRule::BLE},
       {"SF", CondRule::SF}, {"NSF", CondRule::NSF}, {"ZF", CondRule::ZF},   {"NZF", CondRule::NZF},
+      {"NONRESIDENT", CondRule::NONRESIDENT},
   };
   cc = 0;
   auto it = table.find(m);
@@ -196,7 +288,8 @@ const std::set<std::string_view>& known_options() {
       "NV_shader_atomic_float", "NV_shader_atomic_int64", "NV_shader_atomic_fp16_vector",
       "NV_gpu_program5_mem_extended", "NV_shader_buffer_load", "NV_shader_buffer_store",
       "NV_shader_atomic_float64", "NV_shader_atomic_counters", "ARB_shader_group_vote", "NV_derivatives",
-      "NV_image_formats", "NV_shader_texture_footprint", "NV_compute_shader_derivatives"};
+      "NV_image_formats", "NV_shader_texture_footprint", "NV_compute_shader_derivatives", "NV_texture_multisample",
+      "EXT_sparse_texture2", "ARB_sparse_texture_clamp", "EXT_shader_image_load_formatted"};
   return options;
 }
 

@@ -25,6 +25,8 @@ enum class Family : uint8_t {
   Conversion,      // I2F CVT PK64 UP64
   ThreadGroup,     // TGBALLOT TGALL TGANY TGEQ, SHF*
   Memory,          // loads, stores and atomics on storage buffers, shared memory and parameter buffers
+  Texture,         // TEX TXB TXD TXF TXFMS TXG TXGO TXL TXQ LOD: texture[n] lookups and queries
+  Image,           // LOADIM STOREIM ATOMIM: image[n] loads, stores and atomics
   Barrier,         // BAR MEMBAR
   Flow,            // IF ELSE ENDIF REP ENDREP BRK CONT CAL RET
 };
@@ -37,6 +39,11 @@ enum class OperandForm : uint8_t {
   Store,        // an operand, then a memory reference
   Atomic,       // a destination, an operand, then a memory reference
   Flow,         // per opcode: a condition test (IF), a count (REP), a label (CAL), an optional test (BRK CONT RET CAL)
+  Texture,      // a destination, `sources` operands (one more where the target needs it), texture[n], a target,
+                // an optional immediate offset (1, 2, 3)
+  ImageLoad,    // a destination, the coordinate, image[n], a target
+  ImageStore,   // image[n], the data, the coordinate, a target
+  ImageAtomic,  // a destination, the operand, the coordinate, image[n], a target
 };
 
 // Which type (or storage) modifiers the opcode takes, and its type without one.
@@ -48,19 +55,23 @@ enum class TypeRule : uint8_t {
   Pair,       // CVT: the destination type, then the source type; both needed
   Storage,    // one storage modifier (U8 ... F64X4), needed; it also gives the register type
   LoopCount,  // REP: the count's type, S U F (32-bit); F32 without one
+  Texel,      // texture lookups: the result's type, F S U (F32 S32 U32); F32 without one
 };
 
 // The memory an instruction of the Memory family accesses.
 enum class MemorySpace : uint8_t { None, Storage, Shared, Constant };
 
 // The other modifiers an opcode takes (a bit set).
-enum Modifier : uint8_t {
-  kCondCode = 1,   // .CC .CC0 .CC1: update a condition code
-  kSaturate = 2,   // .SAT .SSAT
-  kHigh = 4,       // .HI: the high half of the product (MUL)
-  kCta = 8,        // .CTA: workgroup scope (MEMBAR)
-  kCache = 16,     // .COH .VOL: accepted, no effect
-  kAtomicOp = 32,  // the atomic operation (ADD ... CSWAP), needed
+enum Modifier : uint16_t {
+  kCondCode = 1,       // .CC .CC0 .CC1: update a condition code
+  kSaturate = 2,       // .SAT .SSAT
+  kHigh = 4,           // .HI: the high half of the product (MUL)
+  kCta = 8,            // .CTA: workgroup scope (MEMBAR)
+  kCache = 16,         // .COH .VOL: accepted, no effect
+  kAtomicOp = 32,      // the atomic operation (ADD ... CSWAP), needed
+  kSparse = 64,        // .SPARSE (EXT_sparse_texture2)
+  kLodClamp = 128,     // .LODCLAMP (ARB_sparse_texture_clamp)
+  kImageFormat = 256,  // an image format (.RGBA8, .R32UI, ...; the GL image unit format names)
 };
 
 struct OpcodeInfo {
@@ -71,7 +82,7 @@ struct OpcodeInfo {
   uint8_t sources;  // register operands of DestSources (a memory reference is not counted)
   bool scalar;      // operands read .x of their swizzle, the result is replicated
   TypeRule types;
-  uint8_t modifiers;  // Modifier bits
+  uint16_t modifiers;  // Modifier bits
   MemorySpace space;
 };
 
@@ -87,6 +98,11 @@ DataType default_type(TypeRule rule);
 std::optional<DataType> type_modifier(std::string_view m);
 std::optional<StorageFormat> storage_modifier(std::string_view m);
 std::optional<AtomicOp> atomic_modifier(std::string_view m);
+std::optional<ImageFormat> image_format_modifier(std::string_view m);
+// The register type an image format's texels convert to: F32 (float, unorm, snorm), U32 (UI) or S32 (I).
+DataType image_format_type(ImageFormat f);
+// A texture target name (1D, SHADOW2D, ARRAYCUBE, 2DMS, ...).
+std::optional<TexTarget> texture_target(std::string_view name);
 // A condition code test (EQ, NE1, ...); `cc` is the condition code register its suffix names.
 std::optional<CondRule> cond_rule(std::string_view m, uint8_t& cc);
 

@@ -41,7 +41,9 @@ bool Parser::statement() {
   if (word == "CBUFFER") return buffer_decl(BufferDecl::Kind::Bytes);
   if (word == "BUFFER") return buffer_decl(BufferDecl::Kind::Words);
   if (word == "BUFFER4") return buffer_decl(BufferDecl::Kind::Vec4);
-  if (word == "OUTPUT" || word == "IMAGE" || word == "TEXTURE") {
+  if (word == "TEXTURE") return texture_decl(false);
+  if (word == "IMAGE") return texture_decl(true);
+  if (word == "OUTPUT") {
     return error(t.offset, std::string(word) + " declarations are not supported by this assembler");
   }
   return instruction();

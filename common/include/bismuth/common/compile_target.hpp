@@ -42,6 +42,10 @@ struct CompileTarget {
   bool int64_buffer_atomics = false;  // shaderBufferInt64Atomics
   bool storage_buffer_8bit = false;   // storageBuffer8BitAccess
   bool storage_buffer_16bit = false;  // storageBuffer16BitAccess
+  // NV assembly images and sparse textures (nvasm::AssembleOptions of the same names):
+  bool storage_image_read_without_format = false;   // shaderStorageImageReadWithoutFormat
+  bool storage_image_write_without_format = false;  // shaderStorageImageWriteWithoutFormat
+  bool sparse_residency = false;                    // shaderResourceResidency
   ShaderExtensionSupport extensions;
 };
 

@@ -14,6 +14,10 @@
 //   program.buffer[a]   -> uniform buffer at binding options.parameter_buffer_bindings[a] (kParameterBufferBindingBase
 //                          + a when not given): `uvec4 data[kParameterBufferBytes / 16]`, std140; CBUFFER, BUFFER
 //                          and BUFFER4 variables read it (NV_parameter_buffer_object / _object2)
+//   texture[n]          -> combined image sampler at binding options.texture_bindings[n] (kTextureBindingBase + n
+//                          when not given); a BUFFER target: a uniform texel buffer there
+//   image[n]            -> storage image at binding options.image_bindings[n] (kImageBindingBase + n); a BUFFER
+//                          target: a storage texel buffer there
 //   SHARED_MEMORY n     -> one workgroup array of ceil(n / 4) 32-bit words
 //   variable group size -> WorkgroupSize built-in made of three specialization constants with SpecIds
 //                          kGroupSizeSpecIds (0x7B00..0x7B02, the GLSL front's convention)
@@ -41,6 +45,13 @@ inline constexpr uint32_t kMaxParameterBuffers = 32;
 // Vulkan's guaranteed maxUniformBufferRange (and libbismuth-gl's GL_MAX_UNIFORM_BLOCK_SIZE).
 inline constexpr uint32_t kParameterBufferBytes = 16384;
 inline constexpr std::array<uint32_t, 3> kGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
+// texture[n] and image[n] units: GL's MAX_COMPUTE_TEXTURE_IMAGE_UNITS and MAX_IMAGE_UNITS, the values of
+// translator::GlTextureLimits::kComputeTextureImageUnits and ::kImageUnits (the GL shim's unit arrays).
+inline constexpr uint32_t kMaxTextureUnits = 32;
+inline constexpr uint32_t kMaxImageUnits = 8;
+// Default bindings of texture[n] and image[n]: past the GLSL front's 0..72 and the assembler's 73, 74.
+inline constexpr uint32_t kTextureBindingBase = 80;
+inline constexpr uint32_t kImageBindingBase = 112;
 // The thread-group instructions (NV_shader_thread_group / NV_shader_thread_shuffle) assume 32-thread warps.
 inline constexpr uint32_t kWarpSize = 32;
 
@@ -64,6 +75,17 @@ struct AssembleOptions {
   // compare-and-swap loop on the containing 32-bit word. Both leave neighbouring bytes untouched.
   bool storage_buffer_8bit = false;
   bool storage_buffer_16bit = false;
+  // texture[n] / image[n] -> Vulkan binding (set 0). Units past the end map to kTextureBindingBase + n /
+  // kImageBindingBase + n.
+  std::vector<uint32_t> texture_bindings;
+  std::vector<uint32_t> image_bindings;
+  // The device has shaderStorageImageReadWithoutFormat / shaderStorageImageWriteWithoutFormat: LOADIM / STOREIM
+  // without an image format modifier (the image unit's format, EXT_shader_image_load_formatted) load. Otherwise
+  // they are a load error that names the feature.
+  bool storage_image_read_without_format = false;
+  bool storage_image_write_without_format = false;
+  // The device has shaderResourceResidency (sparse residency): .SPARSE lookups (EXT_sparse_texture2) load.
+  bool sparse_residency = false;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
   // Validate the result with spirv-val (Vulkan 1.1) before returning it; a failure is an internal error. Turn off
@@ -86,6 +108,32 @@ struct ParameterBufferBinding {
   uint32_t binding = 0;         // Vulkan binding in set 0 (a uniform buffer)
 };
 
+// Texture and image targets as the pipeline sees them (RECT is a 2D image read with unnormalized coordinates, which
+// the module computes itself: the sampler is the unit's ordinary one).
+enum class TextureTarget : uint8_t {
+  T1D, T2D, T3D, Cube, Rect, Array1D, Array2D, ArrayCube, Buffer, T2DMS, Array2DMS,
+};
+enum class SampledType : uint8_t { Float, Int, Uint };
+
+struct TextureBinding {
+  uint32_t unit = 0;  // texture[unit]: the GL texture image unit
+  TextureTarget target = TextureTarget::T2D;
+  bool shadow = false;  // SHADOW* target: the sampler compares (GL_TEXTURE_COMPARE_MODE)
+  std::vector<SampledType> types;  // the result types lookups use (one image variable each on the binding)
+  uint32_t binding = 0;  // Vulkan binding in set 0: combined image sampler, or uniform texel buffer for Buffer
+};
+
+struct ImageBinding {
+  uint32_t unit = 0;  // image[unit]: the GL image unit (glBindImageTexture)
+  TextureTarget target = TextureTarget::T2D;
+  // GL internal formats the instructions name (GL_RGBA8, ...; GL_R32UI / GL_R32I for ATOMIM), 0: none named (the
+  // unit's format).
+  std::vector<uint32_t> formats;
+  std::vector<SampledType> types;
+  bool read = false, write = false, atomic = false;
+  uint32_t binding = 0;  // Vulkan binding in set 0: storage image, or storage texel buffer for Buffer
+};
+
 // What the runtime needs to build the pipeline layout and pipelines for an assembled program.
 struct ProgramInfo {
   GroupSizeForm group_size_form = GroupSizeForm::Fixed;
@@ -93,6 +141,8 @@ struct ProgramInfo {
   std::array<uint32_t, 3> group_size_spec_ids = kGroupSizeSpecIds;  // Variable only
   std::vector<StorageBinding> storage_buffers;  // by program.storage index, only those the program declares
   std::vector<ParameterBufferBinding> parameter_buffers;  // by program.buffer index, only those declared
+  std::vector<TextureBinding> textures;  // by unit, only those the instructions use
+  std::vector<ImageBinding> images;      // by unit, only those the instructions use
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
   uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
   uint32_t shared_memory_bytes = 0;
@@ -104,6 +154,13 @@ struct ProgramInfo {
   bool uses_int64_atomics = false;  // enable shaderBufferInt64Atomics (64-bit ATOMB)
   bool uses_storage_buffer_8bit = false;   // enable storageBuffer8BitAccess (U8/S8 stores)
   bool uses_storage_buffer_16bit = false;  // enable storageBuffer16BitAccess (U16/S16 stores)
+  bool uses_sparse_residency = false;      // enable shaderResourceResidency (.SPARSE)
+  bool uses_storage_image_read_without_format = false;   // enable shaderStorageImageReadWithoutFormat
+  bool uses_storage_image_write_without_format = false;  // enable shaderStorageImageWriteWithoutFormat
+  bool uses_storage_image_extended_formats = false;      // enable shaderStorageImageExtendedFormats
+  bool uses_storage_image_multisample = false;           // enable shaderStorageImageMultisample
+  bool uses_image_cube_array = false;                    // enable imageCubeArray (ARRAYCUBE targets)
+  bool uses_image_gather_extended = false;               // enable shaderImageGatherExtended (TXGO)
   // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
   bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
   bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)

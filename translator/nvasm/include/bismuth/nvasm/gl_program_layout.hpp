@@ -17,16 +17,41 @@ namespace bismuth::nvasm {
 inline constexpr uint32_t kMaxStorageIndex = 1023;  // the assembler's program.storage index bound
 inline constexpr uint32_t kGlStorageBindingBase = 100;
 inline constexpr uint32_t kGlParameterBindingBase = 2000;
+// texture[n] at 3000 + n, image[n] at 4000 + n.
+inline constexpr uint32_t kGlTextureBindingBase = 3000;
+inline constexpr uint32_t kGlImageBindingBase = 4000;
+
+// The descriptor type of a texture or image binding.
+enum class GlDescriptorType : uint8_t {
+  CombinedImageSampler,  // texture[n], every target but BUFFER
+  UniformTexelBuffer,    // texture[n], BUFFER target
+  StorageImage,          // image[n], every target but BUFFER
+  StorageTexelBuffer,    // image[n], BUFFER target
+};
+
+struct GlUnitBinding {
+  uint32_t unit = 0;  // the GL texture image unit (textures) or image unit (images)
+  GlDescriptorType type = GlDescriptorType::CombinedImageSampler;
+};
 
 AssembleOptions gl_assemble_options(const CompileTarget& target);
 
-// Set 0 of the program: storage buffers in increasing program.storage index, then uniform buffers: program.buffer
-// in increasing index, then program.local, then program.env (each only when the program uses it).
+// Set 0 of the program, in this order, each only when the program uses it:
+//   storage buffers      program.storage in increasing index
+//   uniform buffers      program.buffer in increasing index, then program.local, then program.env
+//   textures             texture[n] in increasing unit: combined image samplers (uniform texel buffers for BUFFER)
+//   images               image[n] in increasing unit: storage images (storage texel buffers for BUFFER)
 struct GlProgramLayout {
   std::vector<uint32_t> storage;    // binding i: program.storage[storage[i]]
   std::vector<uint32_t> parameter;  // binding storage.size() + i: program.buffer[parameter[i]]
   int local_binding = -1;           // -1: no program.local buffer
   int env_binding = -1;             // -1: no program.env buffer
+  // binding texture_binding_base() + i: texture[textures[i].unit]
+  std::vector<GlUnitBinding> textures;
+  // binding image_binding_base() + i: image[images[i].unit]
+  std::vector<GlUnitBinding> images;
+  uint32_t texture_binding_base() const { return storage_buffer_count() + uniform_buffer_count(); }
+  uint32_t image_binding_base() const { return texture_binding_base() + static_cast<uint32_t>(textures.size()); }
   uint32_t storage_buffer_count() const { return static_cast<uint32_t>(storage.size()); }
   uint32_t uniform_buffer_count() const {
     return static_cast<uint32_t>(parameter.size()) + (local_binding >= 0 ? 1u : 0u) + (env_binding >= 0 ? 1u : 0u);
