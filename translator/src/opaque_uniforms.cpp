@@ -1,0 +1,104 @@
+#include "opaque_uniforms.hpp"
+
+#include <glslang/Include/Types.h>
+
+#include <string_view>
+
+namespace bismuth::translator {
+
+namespace {
+
+// GL enums (glcorearb.h): the texture targets of GL 4.6 Table 7.3's sampler and image types.
+constexpr uint32_t kTexture1D = 0x0DE0, kTexture2D = 0x0DE1, kTexture3D = 0x806F, kTextureCubeMap = 0x8513,
+                   kTextureRectangle = 0x84F5, kTexture1DArray = 0x8C18, kTexture2DArray = 0x8C1A,
+                   kTextureBuffer = 0x8C2A, kTextureCubeMapArray = 0x9009, kTexture2DMultisample = 0x9100,
+                   kTexture2DMultisampleArray = 0x9102;
+
+uint32_t texture_target(const glslang::TSampler& s) {
+  switch (s.dim) {
+    case glslang::Esd1D: return s.arrayed ? kTexture1DArray : kTexture1D;
+    case glslang::Esd2D:
+      if (s.ms) return s.arrayed ? kTexture2DMultisampleArray : kTexture2DMultisample;
+      return s.arrayed ? kTexture2DArray : kTexture2D;
+    case glslang::Esd3D: return kTexture3D;
+    case glslang::EsdCube: return s.arrayed ? kTextureCubeMapArray : kTextureCubeMap;
+    case glslang::EsdRect: return kTextureRectangle;
+    case glslang::EsdBuffer: return kTextureBuffer;
+    default: return 0;
+  }
+}
+
+// GL 4.6 Table 8.27 ("Supported image unit formats, with equivalent format layout qualifiers"): the layout
+// qualifier's name, as glslang spells it, to the GL internal format.
+struct ImageFormat {
+  std::string_view qualifier;
+  uint32_t internal_format;
+};
+constexpr ImageFormat kImageFormats[] = {
+    {"rgba32f", 0x8814},      {"rgba16f", 0x881A},      {"rg32f", 0x8230},         {"rg16f", 0x822F},
+    {"r11f_g11f_b10f", 0x8C3A}, {"r32f", 0x822E},       {"r16f", 0x822D},          {"rgba32ui", 0x8D70},
+    {"rgba16ui", 0x8D76},     {"rgb10_a2ui", 0x906F},   {"rgba8ui", 0x8D7C},       {"rg32ui", 0x823C},
+    {"rg16ui", 0x823A},       {"rg8ui", 0x8238},        {"r32ui", 0x8236},         {"r16ui", 0x8234},
+    {"r8ui", 0x8232},         {"rgba32i", 0x8D82},      {"rgba16i", 0x8D88},       {"rgba8i", 0x8D8E},
+    {"rg32i", 0x823B},        {"rg16i", 0x8239},        {"rg8i", 0x8237},          {"r32i", 0x8235},
+    {"r16i", 0x8233},         {"r8i", 0x8231},          {"rgba16", 0x805B},        {"rgb10_a2", 0x8059},
+    {"rgba8", 0x8058},        {"rg16", 0x822C},         {"rg8", 0x822B},           {"r16", 0x822A},
+    {"r8", 0x8229},           {"rgba16_snorm", 0x8F9B}, {"rgba8_snorm", 0x8F97},   {"rg16_snorm", 0x8F99},
+    {"rg8_snorm", 0x8F95},    {"r16_snorm", 0x8F98},    {"r8_snorm", 0x8F94},
+};
+
+uint32_t internal_format(glslang::TLayoutFormat format) {
+  if (format == glslang::ElfNone) return 0;
+  const std::string_view name = glslang::TQualifier::getLayoutFormatString(format);
+  for (const ImageFormat& f : kImageFormats) {
+    if (f.qualifier == name) return f.internal_format;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::optional<GlOpaqueInfo> opaque_info(const glslang::TType& type) {
+  if (type.getBasicType() != glslang::EbtSampler) return std::nullopt;
+  const glslang::TSampler& s = type.getSampler();
+  if (s.isPureSampler() || (!s.isImage() && !s.isCombined())) return std::nullopt;
+  GlOpaqueInfo info;
+  const bool buffer = s.dim == glslang::EsdBuffer;
+  info.kind = s.isImage() ? (buffer ? GlResourceKind::ImageBuffer : GlResourceKind::Image)
+                          : (buffer ? GlResourceKind::TextureBuffer : GlResourceKind::Texture);
+  info.target = texture_target(s);
+  if (info.target == 0) return std::nullopt;
+  info.shadow = s.shadow;
+  info.sampled_type = s.type == glslang::EbtInt    ? GlSampledType::Int
+                      : s.type == glslang::EbtUint ? GlSampledType::Uint
+                                                   : GlSampledType::Float;
+  if (s.isImage()) {
+    const glslang::TQualifier& q = type.getQualifier();
+    info.format = internal_format(q.layoutFormat);
+    info.memory = (q.readonly ? kImageReadonly : 0u) | (q.writeonly ? kImageWriteonly : 0u) |
+                  (q.coherent ? kImageCoherent : 0u) | (q.volatil ? kImageVolatile : 0u) |
+                  (q.restrict ? kImageRestrict : 0u);
+  }
+  return info;
+}
+
+std::optional<std::string> opaque_limit_error(const GlLinkedProgram& linked) {
+  uint32_t samplers = 0, images = 0;
+  for (const GlUniform& u : linked.uniforms) {
+    if (!u.opaque) continue;
+    const bool image = u.opaque->kind == GlResourceKind::Image || u.opaque->kind == GlResourceKind::ImageBuffer;
+    (image ? images : samplers) += u.array_size;
+  }
+  if (samplers > GlTextureLimits::kComputeTextureImageUnits) {
+    return "too many samplers: the compute shader uses " + std::to_string(samplers) +
+           " texture image units, above GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS (" +
+           std::to_string(GlTextureLimits::kComputeTextureImageUnits) + ")";
+  }
+  if (images > GlTextureLimits::kComputeImageUniforms) {
+    return "too many image uniforms: the compute shader uses " + std::to_string(images) +
+           ", above GL_MAX_COMPUTE_IMAGE_UNIFORMS (" + std::to_string(GlTextureLimits::kComputeImageUniforms) + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace bismuth::translator
