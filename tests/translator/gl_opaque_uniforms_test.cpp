@@ -149,7 +149,7 @@ TEST_CASE("Sampler and image uniforms report GL 4.6 Table 7.3's types and are re
       CHECK(r.gl_binding == k);
       CHECK(binding_of_resource(*program, u->opaque->resource + k) == binding_of_resource(*program, u->opaque->resource));
     }
-    const std::string variable(e.name, std::string_view(e.name).find('['));
+    const std::string variable = std::string(e.name).substr(0, std::string_view(e.name).find('['));
     CHECK(variable_binding(words, variable) == static_cast<int>(binding_of_resource(*program, u->opaque->resource)));
   }
   CHECK(uniform_named(*program, "sh")->opaque->shadow);
@@ -271,10 +271,22 @@ TEST_CASE("Sampler and image limits are compile and link errors") {
     CHECK_FALSE(shader->ok());
   }
   SECTION("an image binding at MAX_IMAGE_UNITS") {
+    // The same rule: an image's units are the image units.
     auto shader = GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
                                     std::to_string(GlTextureLimits::kImageUnits) +
                                     ") uniform image2D i;\nvoid main() {}\n");
     CHECK_FALSE(shader->ok());
+    INFO(shader->info_log());
+    CHECK(shader->info_log().find("0:3(") != std::string::npos);
+    auto last = GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
+                                  std::to_string(GlTextureLimits::kImageUnits - 1) +
+                                  ") uniform image2D i;\nvoid main() {}\n");
+    CHECK(last->ok());
+    // An array whose last element would lie past the last unit.
+    auto array = GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
+                                   std::to_string(GlTextureLimits::kImageUnits - 1) +
+                                   ") uniform image2D i[2];\nvoid main() {}\n");
+    CHECK_FALSE(array->ok());
   }
 }
 
@@ -313,6 +325,19 @@ TEST_CASE("Images without a format qualifier follow the device's formatless feat
                                   "void main() { vec4 v = imageLoad(img, ivec2(0)); }\n")
                     ->ok());
   }
+}
+
+TEST_CASE("layout(location) on a sampler is GL's location, not a SPIR-V decoration") {
+  // GLSL 4.60 §4.4.3: uniforms (opaque ones included) may have a location; Vulkan forbids Location on
+  // UniformConstant variables (VUID-StandaloneSpirv-Location-06672), so only GL introspection keeps it.
+  auto program = compile_and_link(
+      "#version 450\nlayout(local_size_x = 1) in;\nlayout(location = 4) uniform sampler2D s[2];\n"
+      "layout(std430, binding = 0) buffer B { vec4 o[]; };\nvoid main() { o[0] = texelFetch(s[1], ivec2(0), 0); }\n");
+  INFO((program ? "" : program.error().message));
+  REQUIRE(program);
+  CHECK(bismuth::spirv_patch::validate(program->spirv, TargetEnv::Vulkan1_1));
+  driver_words(*program);
+  CHECK(uniform_named(*program, "s[0]")->location == 4);
 }
 
 TEST_CASE("A relink keeps the declared bindings of samplers and images") {

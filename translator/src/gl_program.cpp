@@ -299,6 +299,11 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     info_log_ = format_gl_info_log(diagnostics);
     return;
   }
+  if (std::vector<Diagnostic> images = image_binding_errors(*shader.getIntermediate(), impl_->vulkan_source, kSourceName); !images.empty()) {
+    diagnostics.insert(diagnostics.end(), images.begin(), images.end());
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
   impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
   impl_->declared_bindings.uniform_locations = std::move(gl.uniform_locations);
   info_log_ = format_gl_info_log(diagnostics);
@@ -518,6 +523,11 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (auto dropped = drop_opaque_locations(linked.spirv); dropped) {
+    linked.spirv = std::move(*dropped);
+  } else {
+    return fail(link_error("internal error: " + dropped.error().message));
+  }
   if (hlsl) {
     // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
     auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());

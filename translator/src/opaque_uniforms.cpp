@@ -2,6 +2,14 @@
 
 #include <glslang/Include/Types.h>
 
+#include <unordered_set>
+
+#include "bismuth/spirv_patch/module.hpp"
+#include "glslang_globals.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <utility>
 #include <string_view>
 
 namespace bismuth::translator {
@@ -80,6 +88,74 @@ std::optional<GlOpaqueInfo> opaque_info(const glslang::TType& type) {
                   (q.restrict ? kImageRestrict : 0u);
   }
   return info;
+}
+
+Expected<std::vector<uint32_t>> drop_opaque_locations(const std::vector<uint32_t>& spirv) {
+  auto parsed = spirv_patch::Module::parse(spirv);
+  if (!parsed) return parsed.error();
+  spirv_patch::Module& module = *parsed;
+  std::unordered_set<uint32_t> uniform_constants;
+  for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Global)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) == spv::Op::OpVariable && w.size() >= 4 &&
+        static_cast<spv::StorageClass>(w[3]) == spv::StorageClass::UniformConstant) {
+      uniform_constants.insert(w[2]);
+    }
+  }
+  bool changed = false;
+  for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Annotation)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) == spv::Op::OpDecorate && w.size() >= 3 &&
+        static_cast<spv::Decoration>(w[2]) == spv::Decoration::Location && uniform_constants.count(w[1])) {
+      module.erase(h);
+      changed = true;
+    }
+  }
+  return changed ? module.serialize() : spirv;
+}
+
+namespace {
+
+// The line and column of the first whole-word `name` on a line that also says "uniform"; 1, 1 when there is none.
+std::pair<int, int> declaration_position(std::string_view source, std::string_view name) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  int line = 1;
+  for (size_t start = 0; start <= source.size();) {
+    size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    const std::string_view text = source.substr(start, end - start);
+    if (text.find("uniform") != std::string_view::npos) {
+      for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+        const bool starts = at == 0 || !word(text[at - 1]);
+        const bool ends = at + name.size() == text.size() || !word(text[at + name.size()]);
+        if (starts && ends) return {line, static_cast<int>(at) + 1};
+      }
+    }
+    ++line;
+    start = end + 1;
+  }
+  return {1, 1};
+}
+
+}  // namespace
+
+std::vector<Diagnostic> image_binding_errors(const glslang::TIntermediate& intermediate, std::string_view source,
+                                             std::string_view source_name) {
+  std::vector<Diagnostic> errors;
+  for_each_global(intermediate, [&](const glslang::TIntermSymbol& symbol) {
+    const glslang::TType& type = symbol.getType();
+    const glslang::TQualifier& q = type.getQualifier();
+    if (type.getBasicType() != glslang::EbtSampler || !type.getSampler().isImage() || !q.hasBinding()) return;
+    const uint64_t elements = type.isSizedArray() ? static_cast<uint64_t>(type.getCumulativeArraySize()) : 1;
+    if (uint64_t(q.layoutBinding) + elements <= GlTextureLimits::kImageUnits) return;
+    const auto [line, column] = declaration_position(source, symbol.getName().c_str());
+    errors.push_back({Diagnostic::Severity::Error, std::string(source_name), line, column,
+                      "'binding' : image binding " + std::to_string(q.layoutBinding) +
+                          (elements > 1 ? " with " + std::to_string(elements) + " elements" : std::string()) +
+                          " is not less than gl_MaxImageUnits (" + std::to_string(GlTextureLimits::kImageUnits) +
+                          ")"});
+  });
+  return errors;
 }
 
 std::optional<std::string> opaque_limit_error(const GlLinkedProgram& linked) {

@@ -5,11 +5,17 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "bismuth/translator/gl_program.hpp"
 
+#include "bismuth/common/expected.hpp"
+#include "diagnostics.hpp"
+
 namespace glslang {
 class TType;
+class TIntermediate;
 }
 
 namespace bismuth::translator {
@@ -24,5 +30,18 @@ std::optional<GlOpaqueInfo> opaque_info(const glslang::TType& type);
 // implementation-dependent limits, the program will fail to link"; each element of an array counts); nullopt when
 // within them.
 std::optional<std::string> opaque_limit_error(const GlLinkedProgram& linked);
+
+// glslang keeps `layout(location = N)` of a sampler or image as a Location decoration of its UniformConstant variable,
+// which Vulkan forbids (VUID-StandaloneSpirv-Location-06672); the location is GL's alone (the GL shim's
+// glGetUniformLocation). Returns `spirv` without such decorations; an error for words that do not parse.
+Expected<std::vector<uint32_t>> drop_opaque_locations(const std::vector<uint32_t>& spirv);
+
+// GLSL 4.60 §4.4.6: "If the binding is less than zero, or greater than or equal to the implementation-dependent
+// maximum supported number of units, a compile-time error will occur" — for images the units are the image units
+// (MAX_IMAGE_UNITS), which glslang 12 does not check (it holds images to the texture units). An array's last element
+// counts. One error per image uniform of `intermediate` (a parsed shader) beyond them, at the line of `source` (the
+// parsed text, lines as the user's) that declares it (glslang keeps no location on global objects).
+std::vector<Diagnostic> image_binding_errors(const glslang::TIntermediate& intermediate, std::string_view source,
+                                             std::string_view source_name);
 
 }  // namespace bismuth::translator
