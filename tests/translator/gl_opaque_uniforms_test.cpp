@@ -18,9 +18,9 @@ namespace {
 
 // GL enums (glcorearb.h), GL 4.6 Table 7.3 and §8.1.
 constexpr uint32_t GL_SAMPLER_2D = 0x8B5E, GL_SAMPLER_2D_SHADOW = 0x8B62, GL_INT_SAMPLER_2D_ARRAY = 0x8DCF,
-                   GL_SAMPLER_BUFFER = 0x8DC2, GL_UNSIGNED_INT_SAMPLER_3D = 0x8DD3,
-                   GL_SAMPLER_CUBE_MAP_ARRAY = 0x900C, GL_IMAGE_2D = 0x904D, GL_UNSIGNED_INT_IMAGE_3D = 0x9064,
-                   GL_IMAGE_BUFFER = 0x9051, GL_INT_IMAGE_2D_ARRAY = 0x905E, GL_FLOAT = 0x1406;
+                   GL_SAMPLER_BUFFER = 0x8DC2, GL_UNSIGNED_INT_SAMPLER_3D = 0x8DD3, GL_SAMPLER_CUBE_MAP_ARRAY = 0x900C,
+                   GL_IMAGE_2D = 0x904D, GL_UNSIGNED_INT_IMAGE_3D = 0x9064, GL_IMAGE_BUFFER = 0x9051,
+                   GL_INT_IMAGE_2D_ARRAY = 0x905E, GL_FLOAT = 0x1406;
 constexpr uint32_t GL_TEXTURE_2D = 0x0DE1, GL_TEXTURE_2D_ARRAY = 0x8C1A, GL_TEXTURE_3D = 0x806F,
                    GL_TEXTURE_BUFFER = 0x8C2A, GL_TEXTURE_CUBE_MAP_ARRAY = 0x9009;
 constexpr uint32_t GL_RGBA8 = 0x8058, GL_R32UI = 0x8236, GL_RGBA32I = 0x8D82;
@@ -147,7 +147,8 @@ TEST_CASE("Sampler and image uniforms report GL 4.6 Table 7.3's types and are re
       CHECK(r.kind == e.kind);
       CHECK(r.uniform == index);
       CHECK(r.gl_binding == k);
-      CHECK(binding_of_resource(*program, u->opaque->resource + k) == binding_of_resource(*program, u->opaque->resource));
+      CHECK(binding_of_resource(*program, u->opaque->resource + k) ==
+            binding_of_resource(*program, u->opaque->resource));
     }
     const std::string variable = std::string(e.name).substr(0, std::string_view(e.name).find('['));
     CHECK(variable_binding(words, variable) == static_cast<int>(binding_of_resource(*program, u->opaque->resource)));
@@ -229,23 +230,21 @@ TEST_CASE("Sampler and image limits are compile and link errors") {
     // GL 4.6 §7.6 (and §11.1.3.5 for texture image units): a program whose active samplers exceed the
     // implementation's limit fails to link.
     const uint32_t n = GlTextureLimits::kComputeTextureImageUnits + 1;
-    auto program = compile_and_link("#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D s[" +
-                                    std::to_string(n) +
-                                    "];\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\n"
-                                    "void main() { vec4 v = vec4(0.0); for (int i = 0; i < " +
-                                    std::to_string(n) +
-                                    "; ++i) v += texelFetch(s[i], ivec2(0), 0); o[0] = v; }\n");
+    auto program =
+        compile_and_link("#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D s[" + std::to_string(n) +
+                         "];\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\n"
+                         "void main() { vec4 v = vec4(0.0); for (int i = 0; i < " +
+                         std::to_string(n) + "; ++i) v += texelFetch(s[i], ivec2(0), 0); o[0] = v; }\n");
     REQUIRE_FALSE(program);
     CHECK(program.error().message.find("MAX_COMPUTE_TEXTURE_IMAGE_UNITS") != std::string::npos);
   }
   SECTION("exactly MAX_COMPUTE_TEXTURE_IMAGE_UNITS samplers link") {
     const uint32_t n = GlTextureLimits::kComputeTextureImageUnits;
-    auto program = compile_and_link("#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D s[" +
-                                    std::to_string(n) +
-                                    "];\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\n"
-                                    "void main() { vec4 v = vec4(0.0); for (int i = 0; i < " +
-                                    std::to_string(n) +
-                                    "; ++i) v += texelFetch(s[i], ivec2(0), 0); o[0] = v; }\n");
+    auto program =
+        compile_and_link("#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D s[" + std::to_string(n) +
+                         "];\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\n"
+                         "void main() { vec4 v = vec4(0.0); for (int i = 0; i < " +
+                         std::to_string(n) + "; ++i) v += texelFetch(s[i], ivec2(0), 0); o[0] = v; }\n");
     INFO((program ? "" : program.error().message));
     REQUIRE(program);
     driver_words(*program);
@@ -272,15 +271,15 @@ TEST_CASE("Sampler and image limits are compile and link errors") {
   }
   SECTION("an image binding at MAX_IMAGE_UNITS") {
     // The same rule: an image's units are the image units.
-    auto shader = GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
-                                    std::to_string(GlTextureLimits::kImageUnits) +
-                                    ") uniform image2D i;\nvoid main() {}\n");
+    auto shader =
+        GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
+                          std::to_string(GlTextureLimits::kImageUnits) + ") uniform image2D i;\nvoid main() {}\n");
     CHECK_FALSE(shader->ok());
     INFO(shader->info_log());
     CHECK(shader->info_log().find("0:3(") != std::string::npos);
-    auto last = GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
-                                  std::to_string(GlTextureLimits::kImageUnits - 1) +
-                                  ") uniform image2D i;\nvoid main() {}\n");
+    auto last =
+        GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +
+                          std::to_string(GlTextureLimits::kImageUnits - 1) + ") uniform image2D i;\nvoid main() {}\n");
     CHECK(last->ok());
     // An array whose last element would lie past the last unit.
     auto array = GlShader::compile("#version 450\nlayout(local_size_x = 1) in;\nlayout(r32f, binding = " +

@@ -28,7 +28,8 @@ struct BlockVariable {
 
 // Every OpVariable of StorageBuffer storage, of Uniform storage whose block is decorated Block (a uniform
 // block) or BufferBlock (a storage block in SPIR-V 1.0-1.2), or of UniformConstant storage holding (an array of)
-// images or sampled images (Opaque: GLSL's sampler and image uniforms), in module order. An error for words that do not parse.
+// images or sampled images (Opaque: GLSL's sampler and image uniforms), in module order. An error for words that do not
+// parse.
 Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>& words);
 
 }  // namespace bismuth::translator

@@ -24,8 +24,8 @@
 #include "nesting_limits.hpp"
 #include "num_waves_module_form.hpp"
 #include "num_waves_rewrite.hpp"
-#include "opaque_uniforms.hpp"
 #include "nv_extension_rewrite.hpp"
+#include "opaque_uniforms.hpp"
 #include "program_reflection.hpp"
 #include "resource_limits.hpp"
 #include "shared_memory.hpp"
@@ -299,7 +299,9 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     info_log_ = format_gl_info_log(diagnostics);
     return;
   }
-  if (std::vector<Diagnostic> images = image_binding_errors(*shader.getIntermediate(), impl_->vulkan_source, kSourceName); !images.empty()) {
+  if (std::vector<Diagnostic> images =
+          image_binding_errors(*shader.getIntermediate(), impl_->vulkan_source, kSourceName);
+      !images.empty()) {
     diagnostics.insert(diagnostics.end(), images.begin(), images.end());
     info_log_ = format_gl_info_log(diagnostics);
     return;
@@ -374,8 +376,7 @@ Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
   auto find = [&](BlockStorage storage, const std::string& name) -> const BlockVariable* {
     for (const BlockVariable& v : *variables) {
       const bool by_variable = storage == BlockStorage::Opaque || (hlsl && !v.variable_name.empty());
-      if (v.storage == storage && (by_variable ? v.variable_name : v.block_name) == name)
-        return &v;
+      if (v.storage == storage && (by_variable ? v.variable_name : v.block_name) == name) return &v;
     }
     return nullptr;
   };

@@ -9,8 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <utility>
 #include <string_view>
+#include <utility>
 
 namespace bismuth::translator {
 
@@ -43,16 +43,45 @@ struct ImageFormat {
   uint32_t internal_format;
 };
 constexpr ImageFormat kImageFormats[] = {
-    {"rgba32f", 0x8814},      {"rgba16f", 0x881A},      {"rg32f", 0x8230},         {"rg16f", 0x822F},
-    {"r11f_g11f_b10f", 0x8C3A}, {"r32f", 0x822E},       {"r16f", 0x822D},          {"rgba32ui", 0x8D70},
-    {"rgba16ui", 0x8D76},     {"rgb10_a2ui", 0x906F},   {"rgba8ui", 0x8D7C},       {"rg32ui", 0x823C},
-    {"rg16ui", 0x823A},       {"rg8ui", 0x8238},        {"r32ui", 0x8236},         {"r16ui", 0x8234},
-    {"r8ui", 0x8232},         {"rgba32i", 0x8D82},      {"rgba16i", 0x8D88},       {"rgba8i", 0x8D8E},
-    {"rg32i", 0x823B},        {"rg16i", 0x8239},        {"rg8i", 0x8237},          {"r32i", 0x8235},
-    {"r16i", 0x8233},         {"r8i", 0x8231},          {"rgba16", 0x805B},        {"rgb10_a2", 0x8059},
-    {"rgba8", 0x8058},        {"rg16", 0x822C},         {"rg8", 0x822B},           {"r16", 0x822A},
-    {"r8", 0x8229},           {"rgba16_snorm", 0x8F9B}, {"rgba8_snorm", 0x8F97},   {"rg16_snorm", 0x8F99},
-    {"rg8_snorm", 0x8F95},    {"r16_snorm", 0x8F98},    {"r8_snorm", 0x8F94},
+    {"rgba32f", 0x8814},
+    {"rgba16f", 0x881A},
+    {"rg32f", 0x8230},
+    {"rg16f", 0x822F},
+    {"r11f_g11f_b10f", 0x8C3A},
+    {"r32f", 0x822E},
+    {"r16f", 0x822D},
+    {"rgba32ui", 0x8D70},
+    {"rgba16ui", 0x8D76},
+    {"rgb10_a2ui", 0x906F},
+    {"rgba8ui", 0x8D7C},
+    {"rg32ui", 0x823C},
+    {"rg16ui", 0x823A},
+    {"rg8ui", 0x8238},
+    {"r32ui", 0x8236},
+    {"r16ui", 0x8234},
+    {"r8ui", 0x8232},
+    {"rgba32i", 0x8D82},
+    {"rgba16i", 0x8D88},
+    {"rgba8i", 0x8D8E},
+    {"rg32i", 0x823B},
+    {"rg16i", 0x8239},
+    {"rg8i", 0x8237},
+    {"r32i", 0x8235},
+    {"r16i", 0x8233},
+    {"r8i", 0x8231},
+    {"rgba16", 0x805B},
+    {"rgb10_a2", 0x8059},
+    {"rgba8", 0x8058},
+    {"rg16", 0x822C},
+    {"rg8", 0x822B},
+    {"r16", 0x822A},
+    {"r8", 0x8229},
+    {"rgba16_snorm", 0x8F9B},
+    {"rgba8_snorm", 0x8F97},
+    {"rg16_snorm", 0x8F99},
+    {"rg8_snorm", 0x8F95},
+    {"r16_snorm", 0x8F98},
+    {"r8_snorm", 0x8F94},
 };
 
 uint32_t internal_format(glslang::TLayoutFormat format) {
@@ -152,8 +181,7 @@ std::vector<Diagnostic> image_binding_errors(const glslang::TIntermediate& inter
     errors.push_back({Diagnostic::Severity::Error, std::string(source_name), line, column,
                       "'binding' : image binding " + std::to_string(q.layoutBinding) +
                           (elements > 1 ? " with " + std::to_string(elements) + " elements" : std::string()) +
-                          " is not less than gl_MaxImageUnits (" + std::to_string(GlTextureLimits::kImageUnits) +
-                          ")"});
+                          " is not less than gl_MaxImageUnits (" + std::to_string(GlTextureLimits::kImageUnits) + ")"});
   });
   return errors;
 }

@@ -16,7 +16,7 @@
 namespace glslang {
 class TType;
 class TIntermediate;
-}
+}  // namespace glslang
 
 namespace bismuth::translator {
 

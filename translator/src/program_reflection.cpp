@@ -66,8 +66,8 @@ uint32_t block_index(const std::vector<GlBufferBinding>& blocks, const std::stri
   return 0;
 }
 
-void add_opaque_uniform(GlLinkedProgram& linked, const DeclaredBindings& declared,
-                        const glslang::TObjectReflection& u, GlOpaqueInfo info) {
+void add_opaque_uniform(GlLinkedProgram& linked, const DeclaredBindings& declared, const glslang::TObjectReflection& u,
+                        GlOpaqueInfo info) {
   GlUniform uniform;
   uniform.name = u.name;
   uniform.gl_type = static_cast<uint32_t>(u.glDefineType);

@@ -55,11 +55,11 @@ const TBuiltInResource* gl_resource_limits() {
     r.maxTransformFeedbackInterleavedComponents = GlTransformFeedbackLimits::kInterleavedComponents;
     // Texture and image units (GlTextureLimits): gl_MaxComputeTextureImageUnits, gl_MaxCombinedTextureImageUnits,
     // gl_MaxImageUnits, gl_MaxComputeImageUniforms, ...; glslang checks `binding` on samplers and images against
-    // the combined texture units and the image units.
+    // the combined texture units; the front holds images to the image units (opaque_uniforms.hpp).
     using T = GlTextureLimits;
-    for (int* units : {&r.maxVertexTextureImageUnits, &r.maxTextureImageUnits, &r.maxComputeTextureImageUnits,
-                       &r.maxGeometryTextureImageUnits, &r.maxTessControlTextureImageUnits,
-                       &r.maxTessEvaluationTextureImageUnits}) {
+    for (int* units :
+         {&r.maxVertexTextureImageUnits, &r.maxTextureImageUnits, &r.maxComputeTextureImageUnits,
+          &r.maxGeometryTextureImageUnits, &r.maxTessControlTextureImageUnits, &r.maxTessEvaluationTextureImageUnits}) {
       *units = T::kComputeTextureImageUnits;
     }
     r.maxCombinedTextureImageUnits = T::kCombinedTextureImageUnits;

@@ -169,8 +169,8 @@ TEST_CASE("Introspection reports GL 4.6 Table 7.3's sampler and image types") {
     INFO(e.name);
     const GLuint index = glGetProgramResourceIndex(program, GL_UNIFORM, e.name);
     REQUIRE(index != GL_INVALID_INDEX);
-    const GLenum props[] = {GL_TYPE, GL_ARRAY_SIZE, GL_LOCATION, GL_OFFSET, GL_BLOCK_INDEX,
-                            GL_REFERENCED_BY_COMPUTE_SHADER};
+    const GLenum props[] = {GL_TYPE,   GL_ARRAY_SIZE,  GL_LOCATION,
+                            GL_OFFSET, GL_BLOCK_INDEX, GL_REFERENCED_BY_COMPUTE_SHADER};
     GLint values[6] = {};
     glGetProgramResourceiv(program, GL_UNIFORM, index, 6, props, 6, nullptr, values);
     REQUIRE_GL_ERROR(GL_NO_ERROR);
@@ -288,4 +288,50 @@ TEST_CASE("A program binary keeps its samplers and images") {
   glDeleteProgram(loaded);
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
+}
+
+TEST_CASE("OpenGL ES 3.1: sampler and image units with ES limits and GLSL ES rules") {
+  setenv("BISMUTH_VALIDATION", "1", 0);
+  EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
+  REQUIRE(display != EGL_NO_DISPLAY);
+  REQUIRE(eglInitialize(display, nullptr, nullptr) == EGL_TRUE);
+  REQUIRE(eglBindAPI(EGL_OPENGL_ES_API) == EGL_TRUE);
+  const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 1, EGL_NONE};
+  EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+  REQUIRE(context != EGL_NO_CONTEXT);
+  REQUIRE(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) == EGL_TRUE);
+  {
+    // OpenGL ES 3.1 minimums (its implementation-dependent state tables): MAX_COMPUTE_TEXTURE_IMAGE_UNITS 16,
+    // MAX_COMBINED_TEXTURE_IMAGE_UNITS 48, MAX_IMAGE_UNITS 4, MAX_COMPUTE_IMAGE_UNIFORMS 4,
+    // MAX_COMBINED_IMAGE_UNIFORMS 4.
+    CHECK(integer(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS) >= 16);
+    CHECK(integer(GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS) >= 48);
+    CHECK(integer(GL_MAX_IMAGE_UNITS) >= 4);
+    CHECK(integer(GL_MAX_COMPUTE_IMAGE_UNIFORMS) >= 4);
+    CHECK(integer(GL_MAX_COMBINED_IMAGE_UNIFORMS) >= 4);
+    const GLuint program = make_program(
+        "#version 310 es\nlayout(local_size_x = 1) in;\n"
+        "layout(binding = 1) uniform highp sampler2D s;\n"
+        "layout(r32ui, binding = 3) uniform highp uimage2D img;\n"
+        "layout(std430, binding = 0) buffer B { highp vec4 o[]; };\n"
+        "void main() { o[0] = texture(s, vec2(0.5)) + vec4(imageLoad(img, ivec2(0))); }\n");
+    CHECK(unit_of(program, "s") == 1);
+    CHECK(unit_of(program, "img") == 3);
+    glProgramUniform1i(program, glGetUniformLocation(program, "s"), 2);
+    CHECK(glGetError() == GL_NO_ERROR);
+    CHECK(unit_of(program, "s") == 2);
+    glProgramUniform1f(program, glGetUniformLocation(program, "s"), 2.0f);
+    CHECK(glGetError() == GL_INVALID_OPERATION);
+    glDeleteProgram(program);
+    // GLSL ES 3.10 §4.9: "Except for image variables qualified with the format qualifiers r32f, r32i, and r32ui,
+    // image variables must specify either memory qualifier readonly or the memory qualifier writeonly."
+    CHECK_FALSE(
+        compiles("#version 310 es\nlayout(local_size_x = 1) in;\n"
+                 "layout(rgba8, binding = 0) uniform highp image2D img;\nvoid main() {}\n"));
+    CHECK(
+        compiles("#version 310 es\nlayout(local_size_x = 1) in;\n"
+                 "layout(rgba8, binding = 0) readonly uniform highp image2D img;\nvoid main() {}\n"));
+  }
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext(display, context);
 }

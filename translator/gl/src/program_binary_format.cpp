@@ -3,9 +3,9 @@
 #include "program_binary_format.hpp"
 
 #include <algorithm>
-#include <type_traits>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "bismuth/spirv_patch/validate.hpp"
 #include "build_identity.hpp"
@@ -209,11 +209,10 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
       return fail("the runtime-group-size variant's literals do not fit the device's push constants");
   }
   // One descriptor per GL binding point at most (and the default uniform block).
-  constexpr size_t kMaxDescriptors = GlBindingMap::kMaxShaderStorageBufferBindings +
-                                     GlBindingMap::kMaxUniformBufferBindings +
-                                     GlBindingMap::kMaxAtomicCounterBufferBindings + 1 +
-                                     translator::GlTextureLimits::kComputeTextureImageUnits +
-                                     translator::GlTextureLimits::kComputeImageUniforms;
+  constexpr size_t kMaxDescriptors =
+      GlBindingMap::kMaxShaderStorageBufferBindings + GlBindingMap::kMaxUniformBufferBindings +
+      GlBindingMap::kMaxAtomicCounterBufferBindings + 1 + translator::GlTextureLimits::kComputeTextureImageUnits +
+      translator::GlTextureLimits::kComputeImageUniforms;
   if (p.resources.size() > kMaxDescriptors) return fail("the program has more descriptors than GL binding points");
   for (const translator::GlResource& r : p.resources) {
     if (static_cast<uint32_t>(r.kind) > static_cast<uint32_t>(translator::GlResourceKind::ImageBuffer) ||

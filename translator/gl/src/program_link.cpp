@@ -47,10 +47,6 @@ void reset_opaque_units(Executable& exe) {
   }
 }
 
-namespace {
-
-}  // namespace
-
 void assign_uniform_locations(Executable& exe) {
   translator::GlLinkedProgram& p = exe.program;
   auto place = [&](uint32_t u, size_t first, uint32_t elements) {

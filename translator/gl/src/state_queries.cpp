@@ -183,16 +183,16 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS:
       out.set(translator::GlTextureLimits::kComputeTextureImageUnits);
       return true;
-    case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS: out.set(translator::GlTextureLimits::kCombinedTextureImageUnits); return true;
+    case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS:
+      out.set(translator::GlTextureLimits::kCombinedTextureImageUnits);
+      return true;
     case GL_MAX_IMAGE_UNITS: out.set(translator::GlTextureLimits::kImageUnits); return true;
     case GL_MAX_VERTEX_IMAGE_UNIFORMS:
     case GL_MAX_TESS_CONTROL_IMAGE_UNIFORMS:
     case GL_MAX_TESS_EVALUATION_IMAGE_UNIFORMS:
     case GL_MAX_GEOMETRY_IMAGE_UNIFORMS:
     case GL_MAX_FRAGMENT_IMAGE_UNIFORMS:
-    case GL_MAX_COMPUTE_IMAGE_UNIFORMS:
-      out.set(translator::GlTextureLimits::kComputeImageUniforms);
-      return true;
+    case GL_MAX_COMPUTE_IMAGE_UNIFORMS: out.set(translator::GlTextureLimits::kComputeImageUniforms); return true;
     case GL_MAX_COMBINED_IMAGE_UNIFORMS: out.set(translator::GlTextureLimits::kCombinedImageUniforms); return true;
     // Multisample images are not offered (GL 4.6 Table 23.64: the minimum is 0).
     case GL_MAX_IMAGE_SAMPLES: out.set(0); return true;

@@ -155,18 +155,20 @@ void set_opaque_units(Context* ctx, Executable& exe, Location loc, GLsizei count
                       const char* func) {
   const translator::GlUniform& u = exe.program.uniforms[loc.uniform];
   if (count > 1 && u.array_size <= 1) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": count > 1 for the non-array uniform \"" + u.name + "\"");
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": count > 1 for the non-array uniform \"" + u.name + "\"");
     return;
   }
   if (values == nullptr) return;
-  const bool image = u.opaque->kind == translator::GlResourceKind::Image ||
-                     u.opaque->kind == translator::GlResourceKind::ImageBuffer;
+  const bool image =
+      u.opaque->kind == translator::GlResourceKind::Image || u.opaque->kind == translator::GlResourceKind::ImageBuffer;
   // "An INVALID_VALUE error is generated if Uniform1i{v} is used to set a sampler uniform to a value less than zero
   // or greater than or equal to the value of MAX_COMBINED_TEXTURE_IMAGE_UNITS" and likewise an image uniform outside
   // [0, MAX_IMAGE_UNITS) (GL 4.6 §7.6.1).
-  const uint32_t units = image ? translator::GlTextureLimits::kImageUnits
-                               : translator::GlTextureLimits::kCombinedTextureImageUnits;
-  const uint32_t elements = std::min<uint32_t>(static_cast<uint32_t>(count), std::max<uint32_t>(1, u.array_size) - loc.element);
+  const uint32_t units =
+      image ? translator::GlTextureLimits::kImageUnits : translator::GlTextureLimits::kCombinedTextureImageUnits;
+  const uint32_t elements =
+      std::min<uint32_t>(static_cast<uint32_t>(count), std::max<uint32_t>(1, u.array_size) - loc.element);
   for (uint32_t e = 0; e < elements; ++e) {
     if (values[e] < 0 || static_cast<uint32_t>(values[e]) >= units) {
       ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(values[e]) + " is not a" +
