@@ -335,3 +335,26 @@ TEST_CASE("OpenGL ES 3.1: sampler and image units with ES limits and GLSL ES rul
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext(display, context);
 }
+
+TEST_CASE("A program may use as many samplers and images as the compute limits allow") {
+  GlContext ctx;
+  // GL 4.6 §7.6 / Table 23.57: a compute shader may use MAX_COMPUTE_TEXTURE_IMAGE_UNITS samplers and
+  // MAX_COMPUTE_IMAGE_UNIFORMS images; the link must succeed at exactly these counts (more descriptors than a push
+  // descriptor set holds on some devices: the backend's pooled sets take them).
+  const std::string samplers = std::to_string(integer(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS));
+  const std::string images = std::to_string(integer(GL_MAX_COMPUTE_IMAGE_UNIFORMS));
+  const GLuint program = make_program("#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D s[" + samplers +
+                                      "];\nlayout(r32f) uniform image2D i[" + images +
+                                      "];\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\nvoid main() {\n  vec4 "
+                                      "v = vec4(0.0);\n  for (int k = 0; k < " +
+                                      samplers + "; ++k) v += texelFetch(s[k], ivec2(0), 0);\n  for (int k = 0; k < " +
+                                      images + "; ++k) v += imageLoad(i[k], ivec2(0));\n  o[0] = v;\n}\n");
+  GLint size = 0;
+  GLenum type = 0;
+  glGetActiveUniform(program, glGetProgramResourceIndex(program, GL_UNIFORM, "s[0]"), 0, nullptr, &size, &type,
+                     nullptr);
+  CHECK(size == integer(GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS));
+  CHECK(type == GL_SAMPLER_2D);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
+}
