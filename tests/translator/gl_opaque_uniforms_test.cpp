@@ -355,3 +355,46 @@ TEST_CASE("A relink keeps the declared bindings of samplers and images") {
     CHECK(uniform_named(*p, "t")->opaque->declared_binding == -1);
   }
 }
+
+TEST_CASE("Only active samplers are resources; arrays indexed at run time and sampler parameters work") {
+  // GL 4.6 §7.3.1: only active uniforms (those the shader may access) are in the program's interface.
+  auto program = compile_and_link(
+      "#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D unused;\nuniform sampler2D used;\n"
+      "uniform sampler2D s[4];\nuniform int k;\n"
+      "vec4 fetch(sampler2D x) { return texelFetch(x, ivec2(0), 0); }\n"
+      "layout(std430, binding = 0) buffer B { vec4 o[]; };\nvoid main() { o[0] = fetch(used) + fetch(s[k]); }\n");
+  INFO((program ? "" : program.error().message));
+  REQUIRE(program);
+  driver_words(*program);
+  CHECK(uniform_named(*program, "unused") == nullptr);
+  REQUIRE(uniform_named(*program, "used") != nullptr);
+  REQUIRE(uniform_named(*program, "s[0]") != nullptr);
+  CHECK(uniform_named(*program, "s[0]")->array_size == 4);
+  // The storage block, the default uniform block (k), `used` and the four elements of `s`.
+  CHECK(program->resources.size() == 7);
+}
+
+TEST_CASE("Sampler declarations Vulkan cannot express are compile errors that say so") {
+  struct Case {
+    const char* what;
+    const char* declaration;
+    const char* use;
+    const char* position;  // the uniform's declaration
+  };
+  const Case cases[] = {
+      {"rectangle sampler", "uniform sampler2DRect r;", "texelFetch(r, ivec2(0))", "0:3("},
+      {"sampler in a structure", "struct S { sampler2D t; float f; };\nuniform S u;", "texelFetch(u.t, ivec2(0), 0)",
+       "0:4("},
+      {"array of arrays", "uniform sampler2D s[2][3];", "texelFetch(s[1][2], ivec2(0), 0)", "0:3("},
+  };
+  for (const Case& c : cases) {
+    INFO(c.what);
+    auto shader = GlShader::compile(
+        std::string("#version 450\nlayout(local_size_x = 1) in;\n") + c.declaration +
+        "\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\nvoid main() { o[0] = " + c.use + "; }\n");
+    INFO(shader->info_log());
+    CHECK_FALSE(shader->ok());
+    CHECK(shader->info_log().find("not supported by Bismuth") != std::string::npos);
+    CHECK(shader->info_log().find(c.position) != std::string::npos);
+  }
+}

@@ -300,7 +300,7 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     return;
   }
   if (std::vector<Diagnostic> images =
-          image_binding_errors(*shader.getIntermediate(), impl_->vulkan_source, kSourceName);
+          opaque_declaration_errors(*shader.getIntermediate(), impl_->vulkan_source, kSourceName);
       !images.empty()) {
     diagnostics.insert(diagnostics.end(), images.begin(), images.end());
     info_log_ = format_gl_info_log(diagnostics);
@@ -422,7 +422,7 @@ Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
     add_binding(*v, GlResourceKind::DefaultUniformBlock, 0);
   }
   // Samplers and images, in GL_UNIFORM order: an array is one binding with a descriptor per element, each element
-  // reading the unit that is its value.
+  // reading the unit that is its value (arrays of arrays of them are compile errors: opaque_uniforms.hpp).
   for (uint32_t u = 0; u < linked.uniforms.size(); ++u) {
     GlUniform& uniform = linked.uniforms[u];
     if (!uniform.opaque) continue;
@@ -434,10 +434,7 @@ Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
                   " in reflection");
     }
     uniform.opaque->resource = add_binding(*v, uniform.opaque->kind, 0);
-    for (uint32_t e = 0; e < v->array_size; ++e) {
-      linked.resources[uniform.opaque->resource + e].gl_binding = e;
-      linked.resources[uniform.opaque->resource + e].uniform = u;
-    }
+    for (uint32_t e = 0; e < v->array_size; ++e) linked.resources[uniform.opaque->resource + e].uniform = u;
   }
   linked.bindings.descriptor_set = GlBindingMap::kDescriptorSet;
   linked.bindings.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::NumberAfter;

@@ -168,20 +168,54 @@ std::pair<int, int> declaration_position(std::string_view source, std::string_vi
 
 }  // namespace
 
-std::vector<Diagnostic> image_binding_errors(const glslang::TIntermediate& intermediate, std::string_view source,
-                                             std::string_view source_name) {
+std::vector<Diagnostic> opaque_declaration_errors(const glslang::TIntermediate& intermediate, std::string_view source,
+                                                  std::string_view source_name) {
   std::vector<Diagnostic> errors;
+  auto error = [&](const std::string& name, std::string text) {
+    const auto [line, column] = declaration_position(source, name);
+    errors.push_back({Diagnostic::Severity::Error, std::string(source_name), line, column, std::move(text)});
+  };
+  auto in_structure = [&](const std::string& name) {
+    error(name, "'" + name +
+                    "' : structures holding samplers or images are not supported by Bismuth (declare the sampler or "
+                    "image as a uniform of its own)");
+  };
   for_each_global(intermediate, [&](const glslang::TIntermSymbol& symbol) {
     const glslang::TType& type = symbol.getType();
     const glslang::TQualifier& q = type.getQualifier();
-    if (type.getBasicType() != glslang::EbtSampler || !type.getSampler().isImage() || !q.hasBinding()) return;
+    if (q.storage != glslang::EvqUniform) return;
+    const std::string name = symbol.getName().c_str();
+    // The relaxed Vulkan rules have already gathered default-block uniforms into a block: look at its members.
+    if (type.getBasicType() == glslang::EbtBlock) {
+      for (const glslang::TTypeLoc& member : *type.getStruct()) {
+        if (member.type->getBasicType() != glslang::EbtSampler && member.type->containsOpaque())
+          in_structure(member.type->getFieldName().c_str());
+      }
+      return;
+    }
+    if (type.getBasicType() == glslang::EbtStruct && type.containsOpaque()) {
+      in_structure(name);
+      return;
+    }
+    if (type.getBasicType() != glslang::EbtSampler) return;
+    if (type.getSampler().dim == glslang::EsdRect) {
+      error(name, "'" + name +
+                      "' : rectangle samplers and images are not supported by Bismuth (Vulkan has no "
+                      "rectangle textures)");
+      return;
+    }
+    if (type.isArrayOfArrays()) {
+      error(name, "'" + name +
+                      "' : arrays of arrays of samplers or images are not supported by Bismuth (Vulkan "
+                      "takes one array dimension)");
+      return;
+    }
+    if (!type.getSampler().isImage() || !q.hasBinding()) return;
     const uint64_t elements = type.isSizedArray() ? static_cast<uint64_t>(type.getCumulativeArraySize()) : 1;
     if (uint64_t(q.layoutBinding) + elements <= GlTextureLimits::kImageUnits) return;
-    const auto [line, column] = declaration_position(source, symbol.getName().c_str());
-    errors.push_back({Diagnostic::Severity::Error, std::string(source_name), line, column,
-                      "'binding' : image binding " + std::to_string(q.layoutBinding) +
-                          (elements > 1 ? " with " + std::to_string(elements) + " elements" : std::string()) +
-                          " is not less than gl_MaxImageUnits (" + std::to_string(GlTextureLimits::kImageUnits) + ")"});
+    error(name, "'binding' : image binding " + std::to_string(q.layoutBinding) +
+                    (elements > 1 ? " with " + std::to_string(elements) + " elements" : std::string()) +
+                    " is not less than gl_MaxImageUnits (" + std::to_string(GlTextureLimits::kImageUnits) + ")");
   });
   return errors;
 }

@@ -36,12 +36,18 @@ std::optional<std::string> opaque_limit_error(const GlLinkedProgram& linked);
 // glGetUniformLocation). Returns `spirv` without such decorations; an error for words that do not parse.
 Expected<std::vector<uint32_t>> drop_opaque_locations(const std::vector<uint32_t>& spirv);
 
-// GLSL 4.60 §4.4.6: "If the binding is less than zero, or greater than or equal to the implementation-dependent
-// maximum supported number of units, a compile-time error will occur" — for images the units are the image units
-// (MAX_IMAGE_UNITS), which glslang 12 does not check (it holds images to the texture units). An array's last element
-// counts. One error per image uniform of `intermediate` (a parsed shader) beyond them, at the line of `source` (the
-// parsed text, lines as the user's) that declares it (glslang keeps no location on global objects).
-std::vector<Diagnostic> image_binding_errors(const glslang::TIntermediate& intermediate, std::string_view source,
-                                             std::string_view source_name);
+// The sampler and image declarations of `intermediate` (a parsed shader) the front refuses, one compile error each, at
+// the line of `source` (the parsed text, lines as the user's) that declares it (glslang keeps no location on global
+// objects):
+// - an image `binding` past the image units: GLSL 4.60 §4.4.6, "If the binding is less than zero, or greater than or
+//   equal to the implementation-dependent maximum supported number of units, a compile-time error will occur" — for
+//   images the units are MAX_IMAGE_UNITS, which glslang 12 does not check (it holds images to the texture units); an
+//   array's last element counts;
+// - a uniform structure holding a sampler or image: glslang's relaxed Vulkan rules put it in the default uniform
+//   block, which Vulkan cannot hold (not supported yet);
+// - rectangle samplers and images: SPIR-V's Rect dimension is not allowed in Vulkan;
+// - arrays of arrays of samplers or images: Vulkan takes arrays of one dimension of them (not flattened yet).
+std::vector<Diagnostic> opaque_declaration_errors(const glslang::TIntermediate& intermediate, std::string_view source,
+                                                  std::string_view source_name);
 
 }  // namespace bismuth::translator
