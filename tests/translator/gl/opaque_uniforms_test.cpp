@@ -358,3 +358,45 @@ TEST_CASE("A program may use as many samplers and images as the compute limits a
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
 }
+
+TEST_CASE("Samplers of a program of graphics stages are uniforms with units too") {
+  GlContext ctx;
+  const char* vertex = "#version 450\nvoid main() { gl_Position = vec4(0.0); }\n";
+  const char* fragment =
+      "#version 450\nlayout(binding = 5) uniform sampler2D tex;\nuniform usampler2DArray plain;\n"
+      "layout(location = 0) out vec4 color;\n"
+      "void main() { color = texture(tex, vec2(0.5)) + vec4(texture(plain, vec3(0.5))); }\n";
+  GLuint shaders[2];
+  const char* sources[2] = {vertex, fragment};
+  const GLenum types[2] = {GL_VERTEX_SHADER, GL_FRAGMENT_SHADER};
+  const GLuint program = glCreateProgram();
+  for (int i = 0; i < 2; ++i) {
+    shaders[i] = glCreateShader(types[i]);
+    glShaderSource(shaders[i], 1, &sources[i], nullptr);
+    glCompileShader(shaders[i]);
+    glAttachShader(program, shaders[i]);
+  }
+  glLinkProgram(program);
+  GLint linked = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  REQUIRE(linked == GL_TRUE);
+  // GLSL 4.60 §4.4.6 and GL 4.6 §7.6, as for compute programs.
+  CHECK(unit_of(program, "tex") == 5);
+  CHECK(unit_of(program, "plain") == 0);
+  glProgramUniform1i(program, glGetUniformLocation(program, "plain"), 3);
+  CHECK(glGetError() == GL_NO_ERROR);
+  CHECK(unit_of(program, "plain") == 3);
+  glProgramUniform1f(program, glGetUniformLocation(program, "plain"), 3.0f);
+  CHECK(glGetError() == GL_INVALID_OPERATION);
+  const GLuint index = glGetProgramResourceIndex(program, GL_UNIFORM, "plain");
+  REQUIRE(index != GL_INVALID_INDEX);
+  const GLenum props[] = {GL_TYPE, GL_REFERENCED_BY_FRAGMENT_SHADER, GL_REFERENCED_BY_VERTEX_SHADER};
+  GLint values[3] = {};
+  glGetProgramResourceiv(program, GL_UNIFORM, index, 3, props, 3, nullptr, values);
+  CHECK(static_cast<GLenum>(values[0]) == GL_UNSIGNED_INT_SAMPLER_2D_ARRAY);
+  CHECK(values[1] == 1);
+  CHECK(values[2] == 0);
+  for (GLuint s : shaders) glDeleteShader(s);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
+}
