@@ -398,3 +398,24 @@ TEST_CASE("Sampler declarations Vulkan cannot express are compile errors that sa
     CHECK(shader->info_log().find(c.position) != std::string::npos);
   }
 }
+
+TEST_CASE("GL_NV_compute_shader_derivatives gives texture() derivatives in compute, where the device has them") {
+  const std::string source =
+      "#version 450\n#extension GL_NV_compute_shader_derivatives : require\n"
+      "layout(local_size_x = 2, local_size_y = 2) in;\nlayout(derivative_group_quadsNV) in;\n"
+      "uniform sampler2D s;\nlayout(std430, binding = 0) buffer B { vec4 o[]; };\n"
+      "void main() { o[0] = texture(s, vec2(gl_LocalInvocationID.xy) * 0.25); }\n";
+  SECTION("with computeDerivativeGroupQuads") {
+    auto program = compile_and_link(source);
+    INFO((program ? "" : program.error().message));
+    REQUIRE(program);
+    const std::vector<uint32_t> words = driver_words(*program);
+    CHECK(has_opcode(words, 87 /* OpImageSampleImplicitLod */));
+  }
+  SECTION("without") {
+    // GLSL 4.60 §3.3: `require` of an extension the implementation does not support is a compile error.
+    GlCompileOptions options;
+    options.extensions.compute_derivatives = false;
+    CHECK_FALSE(GlShader::compile(source, options)->ok());
+  }
+}

@@ -322,6 +322,11 @@ TEST_CASE("OpenGL ES 3.1: sampler and image units with ES limits and GLSL ES rul
     CHECK(unit_of(program, "s") == 2);
     glProgramUniform1f(program, glGetUniformLocation(program, "s"), 2.0f);
     CHECK(glGetError() == GL_INVALID_OPERATION);
+    // OpenGL ES 3.1 §7.6.1 (unlike GL 4.6): an image uniform keeps the unit of its binding qualifier; loading it with
+    // Uniform1i{v} is INVALID_OPERATION.
+    glProgramUniform1i(program, glGetUniformLocation(program, "img"), 0);
+    CHECK(glGetError() == GL_INVALID_OPERATION);
+    CHECK(unit_of(program, "img") == 3);
     glDeleteProgram(program);
     // GLSL ES 3.10 §4.9: "Except for image variables qualified with the format qualifiers r32f, r32i, and r32ui,
     // image variables must specify either memory qualifier readonly or the memory qualifier writeonly."

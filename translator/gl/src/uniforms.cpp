@@ -162,9 +162,8 @@ void set_opaque_units(Context* ctx, Executable& exe, Location loc, GLsizei count
   if (values == nullptr) return;
   const bool image =
       u.opaque->kind == translator::GlResourceKind::Image || u.opaque->kind == translator::GlResourceKind::ImageBuffer;
-  // "An INVALID_VALUE error is generated if Uniform1i{v} is used to set a sampler uniform to a value less than zero
-  // or greater than or equal to the value of MAX_COMBINED_TEXTURE_IMAGE_UNITS" and likewise an image uniform outside
-  // [0, MAX_IMAGE_UNITS) (GL 4.6 §7.6.1).
+  // A sampler's value is a texture image unit below MAX_COMBINED_TEXTURE_IMAGE_UNITS (GL 4.6 §7.9), an image's an
+  // image unit below MAX_IMAGE_UNITS (§8.26): Uniform1i{v} with any other value is INVALID_VALUE.
   const uint32_t units =
       image ? translator::GlTextureLimits::kImageUnits : translator::GlTextureLimits::kCombinedTextureImageUnits;
   const uint32_t elements =
@@ -206,6 +205,15 @@ void set_uniform(const char* func, const GLuint* program, GLint location, GLsize
   const Location loc = exe->locations[static_cast<size_t>(location)];
   const translator::GlUniform& u = exe->program.uniforms[loc.uniform];
   if (u.opaque) {
+    const bool image = u.opaque->kind == translator::GlResourceKind::Image ||
+                       u.opaque->kind == translator::GlResourceKind::ImageBuffer;
+    if (image && ctx->version.es) {
+      // OpenGL ES 3.1/3.2 §7.6.1: an image uniform's unit is its binding layout qualifier; no Uniform* command loads
+      // it (INVALID_OPERATION), unlike GL, where Uniform1i{v} does.
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform \"" + u.name +
+                                               "\" is an image: OpenGL ES sets its unit by its binding qualifier only");
+      return;
+    }
     if constexpr (std::is_same_v<T, GLint>) {
       if (base == Base::Int && components == 1 && columns == 0) {
         set_opaque_units(ctx, *exe, loc, count, values, func);
