@@ -2,6 +2,8 @@
 // §7.6, §7.9, GLSL 4.60 §4.4.6), set with glUniform1i(v) / glProgramUniform1i(v) and read with glGetUniformiv;
 // GL 4.6 Table 7.3's types in introspection; the unit limits of GL 4.6 Tables 23.57 / 23.64 and OpenGL ES 3.2
 // Tables 21.49 / 21.54 through glGetIntegerv and GLSL's gl_Max* constants; program binaries keep them.
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -404,4 +406,41 @@ TEST_CASE("Samplers of a program of graphics stages are uniforms with units too"
   for (GLuint s : shaders) glDeleteShader(s);
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
+}
+
+TEST_CASE("A program linked from the program cache keeps its samplers and images", "[program_cache]") {
+  char pattern[] = "/tmp/bismuth-opaque-cache-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::string dir = pattern;
+  setenv("BISMUTH_CACHE_DIR", dir.c_str(), 1);
+  unsetenv("BISMUTH_PROGRAM_CACHE");
+  {
+    GlContext ctx(4, 6, true);
+    const GLuint first = make_program(kProgram);
+    glProgramUniform1i(first, glGetUniformLocation(first, "plain"), 9);
+    ctx.clear_messages();
+    const GLuint second = make_program(kProgram);
+    CHECK(ctx.saw_message_containing("linked from a link record"));
+    // GL 4.6 §7.6: a newly linked program's uniforms take their initial values, whatever another program's are.
+    CHECK(unit_of(second, "plain") == 0);
+    CHECK(unit_of(second, "s[1]") == 4);
+    CHECK(unit_of(second, "tb[2]") == 9);
+    CHECK(glGetUniformLocation(second, "tb") == 10);
+    const GLuint index = glGetProgramResourceIndex(second, GL_UNIFORM, "img");
+    REQUIRE(index != GL_INVALID_INDEX);
+    const GLenum props[] = {GL_TYPE};
+    GLint type = 0;
+    glGetProgramResourceiv(second, GL_UNIFORM, index, 1, props, 1, nullptr, &type);
+    CHECK(static_cast<GLenum>(type) == GL_IMAGE_2D);
+    glProgramUniform1i(second, glGetUniformLocation(second, "img"), 7);
+    CHECK(glGetError() == GL_NO_ERROR);
+    CHECK(unit_of(second, "img") == 7);
+    glDeleteProgram(first);
+    glDeleteProgram(second);
+    REQUIRE_NO_GL_VALIDATION_MESSAGES(ctx);
+  }
+  eglTerminate(eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr));
+  unsetenv("BISMUTH_CACHE_DIR");
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
