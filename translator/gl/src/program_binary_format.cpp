@@ -232,6 +232,13 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
     if (!translator::is_opaque(u.opaque->kind) || uint64_t(u.opaque->resource) + u.array_size > p.resources.size() ||
         p.resources[u.opaque->resource].kind != u.opaque->kind)
       return fail("a sampler or image uniform names no resource of its kind");
+    // Its initial units (the binding qualifier's) are units that exist, as the compile made sure.
+    const bool image = u.opaque->kind == translator::GlResourceKind::Image ||
+                       u.opaque->kind == translator::GlResourceKind::ImageBuffer;
+    const uint32_t units = image ? translator::GlTextureLimits::kImageUnits
+                                 : translator::GlTextureLimits::kCombinedTextureImageUnits;
+    if (u.opaque->declared_binding >= 0 && uint64_t(u.opaque->declared_binding) + u.array_size > units)
+      return fail("a sampler or image uniform's binding is past the last unit");
   }
   if (!p.descriptor_counts.empty()) {
     uint64_t total = 0;

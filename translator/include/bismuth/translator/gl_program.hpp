@@ -76,8 +76,7 @@ struct GlStageBlockLimits {
 // reports them (lowered where the device's per-stage descriptor limits are smaller), glslang's gl_Max* built-in
 // constants have the same values, and the context's unit arrays have these sizes.
 struct GlTextureLimits {
-  static constexpr uint32_t kComputeTextureImageUnits =
-      32;  // MAX_COMPUTE_TEXTURE_IMAGE_UNITS (sampler uniforms' units)
+  static constexpr uint32_t kComputeTextureImageUnits = 32;   // MAX_COMPUTE_TEXTURE_IMAGE_UNITS (sampler uniforms' units)
   static constexpr uint32_t kCombinedTextureImageUnits = 96;  // MAX_COMBINED_TEXTURE_IMAGE_UNITS: texture units
   static constexpr uint32_t kImageUnits = 8;                  // MAX_IMAGE_UNITS: glBindImageTexture units
   static constexpr uint32_t kComputeImageUniforms = 8;        // MAX_COMPUTE_IMAGE_UNIFORMS
@@ -209,8 +208,8 @@ enum GlImageMemory : uint32_t {
 // What a sampler or image uniform needs from the texture or image unit it reads (GL 4.6 §7.6, §8.26).
 struct GlOpaqueInfo {
   GlResourceKind kind = GlResourceKind::Texture;  // Texture, TextureBuffer, Image or ImageBuffer
-  uint32_t target =
-      0;  // the texture target it samples: GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BUFFER ...
+  // The texture target it samples: GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BUFFER, ...
+  uint32_t target = 0;
   bool shadow = false;  // sampler2DShadow, ...: depth comparison (the sampler's compare mode)
   GlSampledType sampled_type = GlSampledType::Float;
   uint32_t format = 0;  // images: the format layout qualifier as a GL internal format (GL_RGBA8, GL_R32UI); 0: none
@@ -236,7 +235,7 @@ struct GlUniform {
   // whose resources are all referenced by the compute stage.
   uint32_t stages = 0;
   // Samplers and images (opaque types): no storage in the default uniform block; the value of each element is a
-  // unit number that the GL shim keeps beside the program (GL 4.6 §7.6: "initially ... zero" or the binding).
+  // unit number that the GL shim keeps beside the program (initially the binding qualifier's, else 0).
   std::optional<GlOpaqueInfo> opaque;
 };
 
