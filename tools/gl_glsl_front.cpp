@@ -32,6 +32,10 @@ std::string kind_text(translator::GlResourceKind kind) {
     case translator::GlResourceKind::UniformBuffer: return "uniform buffer";
     case translator::GlResourceKind::AtomicCounterBuffer: return "atomic counter buffer";
     case translator::GlResourceKind::DefaultUniformBlock: return "default uniform block";
+    case translator::GlResourceKind::Texture: return "sampler";
+    case translator::GlResourceKind::TextureBuffer: return "buffer sampler";
+    case translator::GlResourceKind::Image: return "image";
+    case translator::GlResourceKind::ImageBuffer: return "buffer image";
   }
   return "?";
 }
@@ -63,7 +67,15 @@ Expected<GlGlslResult> compile_gl_glsl(std::span<const GlslFile> files, spirv_pa
     const uint32_t count = binding < linked->descriptor_counts.size() ? linked->descriptor_counts[binding] : 1;
     std::string text = "binding " + std::to_string(binding) + (count > 1 ? "[" + std::to_string(element) + "]" : "") +
                        ": " + kind_text(r.kind);
-    if (r.kind != translator::GlResourceKind::DefaultUniformBlock) text += " " + std::to_string(r.gl_binding);
+    if (translator::is_opaque(r.kind)) {
+      // A sampler or image: the uniform (its unit is set with glUniform1i, not known here).
+      const std::string& name = linked->uniforms[r.uniform].name;
+      text += " " + (linked->uniforms[r.uniform].array_size > 1
+                         ? name.substr(0, name.find('[')) + "[" + std::to_string(r.gl_binding) + "]"
+                         : name);
+    } else if (r.kind != translator::GlResourceKind::DefaultUniformBlock) {
+      text += " " + std::to_string(r.gl_binding);
+    }
     result.bindings.push_back(text);
     if (++element == count) {
       ++binding;

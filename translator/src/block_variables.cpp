@@ -44,7 +44,10 @@ Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>
     const auto w = module.words(h);
     if (module.opcode(h) != spv::Op::OpVariable || w.size() < 4) continue;
     const auto storage_class = static_cast<spv::StorageClass>(w[3]);
-    if (storage_class != spv::StorageClass::StorageBuffer && storage_class != spv::StorageClass::Uniform) continue;
+    if (storage_class != spv::StorageClass::StorageBuffer && storage_class != spv::StorageClass::Uniform &&
+        storage_class != spv::StorageClass::UniformConstant) {
+      continue;
+    }
     auto pointer = module.definition(w[1]);
     if (!pointer || module.opcode(*pointer) != spv::Op::OpTypePointer) continue;
     uint32_t type = module.words(*pointer)[3];
@@ -57,7 +60,12 @@ Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>
     }
     BlockVariable v{w[2], names.count(type) ? names[type] : std::string(),
                     names.count(w[2]) ? names[w[2]] : std::string(), BlockStorage::ShaderStorage, array_size};
-    if (storage_class == spv::StorageClass::Uniform) {
+    if (storage_class == spv::StorageClass::UniformConstant) {
+      auto def = module.definition(type);
+      if (!def || (module.opcode(*def) != spv::Op::OpTypeSampledImage && module.opcode(*def) != spv::Op::OpTypeImage))
+        continue;
+      v.storage = BlockStorage::Opaque;
+    } else if (storage_class == spv::StorageClass::Uniform) {
       if (uniform_blocks.count(type)) {
         v.storage = BlockStorage::Uniform;
       } else if (!buffer_blocks.count(type)) {

@@ -1,4 +1,5 @@
-// The buffer-backed resource variables of glslang's module for a GL program, each with the name of its block:
+// The descriptor-backed resource variables of glslang's module for a GL program, each with the name of its block
+// (samplers and images: of its variable):
 // what the GLSL front needs to give every block a Vulkan binding of its own (gl_program.cpp), whatever binding
 // glslang gave it. GL rebinds blocks one by one after link (glShaderStorageBlockBinding, glUniformBlockBinding),
 // so two blocks that share a GL binding point at link must still be two descriptors.
@@ -12,7 +13,8 @@
 
 namespace bismuth::translator {
 
-enum class BlockStorage { ShaderStorage, Uniform };
+// Opaque: a sampler or image variable (UniformConstant storage), named by its variable.
+enum class BlockStorage { ShaderStorage, Uniform, Opaque };
 
 struct BlockVariable {
   uint32_t variable = 0;   // OpVariable result id
@@ -24,8 +26,10 @@ struct BlockVariable {
   uint32_t array_size = 1;  // descriptors: elements of an array of blocks, 1 otherwise
 };
 
-// Every OpVariable of StorageBuffer storage, or of Uniform storage whose block is decorated Block (a uniform
-// block) or BufferBlock (a storage block in SPIR-V 1.0-1.2), in module order. An error for words that do not parse.
+// Every OpVariable of StorageBuffer storage, of Uniform storage whose block is decorated Block (a uniform
+// block) or BufferBlock (a storage block in SPIR-V 1.0-1.2), or of UniformConstant storage holding (an array of)
+// images or sampled images (Opaque: GLSL's sampler and image uniforms), in module order. An error for words that do not
+// parse.
 Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>& words);
 
 }  // namespace bismuth::translator

@@ -14,6 +14,7 @@ void DeclaredBindings::merge(const DeclaredBindings& other) {
   uniform_blocks.insert(other.uniform_blocks.begin(), other.uniform_blocks.end());
   storage_blocks.insert(other.storage_blocks.begin(), other.storage_blocks.end());
   uniform_locations.insert(other.uniform_locations.begin(), other.uniform_locations.end());
+  opaque_bindings.insert(other.opaque_bindings.begin(), other.opaque_bindings.end());
 }
 
 std::unordered_map<std::string, int> declared_uniform_locations(const glslang::TIntermediate& intermediate) {
@@ -30,9 +31,13 @@ std::unordered_map<std::string, int> declared_uniform_locations(const glslang::T
 DeclaredBindings declared_bindings(const glslang::TIntermediate& intermediate) {
   DeclaredBindings declared;
   for_each_global(intermediate, [&](const glslang::TIntermSymbol& symbol) {
-    if (symbol.getType().getBasicType() != glslang::EbtBlock) return;
     const glslang::TQualifier& q = symbol.getType().getQualifier();
     if (!q.hasBinding()) return;
+    if (symbol.getType().getBasicType() == glslang::EbtSampler && q.storage == glslang::EvqUniform) {
+      declared.opaque_bindings[std::string(symbol.getName().c_str())] = static_cast<int>(q.layoutBinding);
+      return;
+    }
+    if (symbol.getType().getBasicType() != glslang::EbtBlock) return;
     const std::string name(symbol.getType().getTypeName().c_str());
     const int binding = static_cast<int>(q.layoutBinding);
     if (q.storage == glslang::EvqUniform) declared.uniform_blocks[name] = binding;

@@ -20,6 +20,8 @@ struct DeclaredBindings {
   // Default-block uniform name -> `layout(location = N)` (GLSL 4.60 §4.4.3), from a GL-rules parse, where such
   // uniforms are variables of their own (glslang's Vulkan rules move them into a block and drop the qualifier).
   std::unordered_map<std::string, int> uniform_locations;
+  // Sampler and image uniform name -> `layout(binding = N)`: its initial texture or image unit (GLSL 4.60 §4.4.6).
+  std::unordered_map<std::string, int> opaque_bindings;
 
   // The GL binding of element `element` of block `name` (0 for a block that is not an array): "the first element
   // of the array takes the specified block binding and each subsequent element takes the next consecutive binding

@@ -25,6 +25,7 @@
 #include "num_waves_module_form.hpp"
 #include "num_waves_rewrite.hpp"
 #include "nv_extension_rewrite.hpp"
+#include "opaque_uniforms.hpp"
 #include "program_reflection.hpp"
 #include "resource_limits.hpp"
 #include "shared_memory.hpp"
@@ -298,6 +299,13 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     info_log_ = format_gl_info_log(diagnostics);
     return;
   }
+  if (std::vector<Diagnostic> images =
+          opaque_declaration_errors(*shader.getIntermediate(), impl_->vulkan_source, kSourceName);
+      !images.empty()) {
+    diagnostics.insert(diagnostics.end(), images.begin(), images.end());
+    info_log_ = format_gl_info_log(diagnostics);
+    return;
+  }
   impl_->declared_bindings = declared_bindings(*shader.getIntermediate());
   impl_->declared_bindings.uniform_locations = std::move(gl.uniform_locations);
   info_log_ = format_gl_info_log(diagnostics);
@@ -367,8 +375,8 @@ Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
   // and an HLSL cbuffer (an unnamed variable) by its type.
   auto find = [&](BlockStorage storage, const std::string& name) -> const BlockVariable* {
     for (const BlockVariable& v : *variables) {
-      if (v.storage == storage && (hlsl && !v.variable_name.empty() ? v.variable_name : v.block_name) == name)
-        return &v;
+      const bool by_variable = storage == BlockStorage::Opaque || (hlsl && !v.variable_name.empty());
+      if (v.storage == storage && (by_variable ? v.variable_name : v.block_name) == name) return &v;
     }
     return nullptr;
   };
@@ -412,6 +420,21 @@ Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
     const BlockVariable* v = find(BlockStorage::Uniform, kDefaultUniformBlockName);
     if (v == nullptr) return fail("internal error: no SPIR-V variable for the default uniform block");
     add_binding(*v, GlResourceKind::DefaultUniformBlock, 0);
+  }
+  // Samplers and images, in GL_UNIFORM order: an array is one binding with a descriptor per element, each element
+  // reading the unit that is its value (arrays of arrays of them are compile errors: opaque_uniforms.hpp).
+  for (uint32_t u = 0; u < linked.uniforms.size(); ++u) {
+    GlUniform& uniform = linked.uniforms[u];
+    if (!uniform.opaque) continue;
+    const BlockVariable* v = find(BlockStorage::Opaque, block_base_name(uniform.name));
+    if (v == nullptr) return fail("internal error: no SPIR-V variable for the active sampler or image " + uniform.name);
+    if (v->array_size != uniform.array_size) {
+      return fail("internal error: the sampler or image array " + uniform.name + " has " +
+                  std::to_string(v->array_size) + " elements in the module, " + std::to_string(uniform.array_size) +
+                  " in reflection");
+    }
+    uniform.opaque->resource = add_binding(*v, uniform.opaque->kind, 0);
+    for (uint32_t e = 0; e < v->array_size; ++e) linked.resources[uniform.opaque->resource + e].uniform = u;
   }
   linked.bindings.descriptor_set = GlBindingMap::kDescriptorSet;
   linked.bindings.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::NumberAfter;
@@ -498,6 +521,11 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
+  if (auto dropped = drop_opaque_locations(linked.spirv); dropped) {
+    linked.spirv = std::move(*dropped);
+  } else {
+    return fail(link_error("internal error: " + dropped.error().message));
+  }
   if (hlsl) {
     // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
     auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
@@ -517,6 +545,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   }
   reflect_program_interface(program, declared, linked);
   if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
+  if (auto too_many = opaque_limit_error(linked)) return fail(link_error(*too_many));
   if (Status bound = assign_compact_bindings(linked, hlsl); !bound) return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();
   return linked;

@@ -14,6 +14,7 @@
 #include "glslang_process.hpp"
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
+#include "opaque_uniforms.hpp"
 #include "program_reflection.hpp"
 #include "stage_limits.hpp"
 #include "transform_feedback_varyings.hpp"
@@ -237,20 +238,41 @@ std::vector<GlStageVariable> reflect(const glslang::TProgram& program, bool inpu
   return out;
 }
 
+// A sampler or image of a program GL rules compiled (the GL parse keeps its binding qualifier): a uniform and a
+// resource per element.
+void add_opaque_resource(GlLinkedProgram& out, const DeclaredBindings& declared, const glslang::TObjectReflection& u,
+                         GlOpaqueInfo info) {
+  const glslang::TQualifier& q = u.getType()->getQualifier();
+  info.declared_binding = q.hasBinding() ? static_cast<int32_t>(q.layoutBinding) : -1;
+  info.resource = static_cast<uint32_t>(out.resources.size());
+  GlUniform g;
+  g.name = u.name;
+  g.gl_type = static_cast<uint32_t>(std::max(u.glDefineType, 0));
+  g.array_size = static_cast<uint32_t>(std::max(u.size, 1));
+  g.location = declared_uniform_location(declared, u.name);
+  g.stages = u.stages;
+  g.opaque = info;
+  const auto index = static_cast<uint32_t>(out.uniforms.size());
+  for (uint32_t e = 0; e < g.array_size; ++e) out.resources.push_back({info.kind, e, index});
+  out.uniforms.push_back(std::move(g));
+}
+
 // Default-block uniforms and atomic counters of a program GL rules compiled (they are in no block there:
 // reflection index -1). Uniforms are laid out for the shim's CPU copy one after another: each vector or scalar in a
 // 16-byte slot (32 for 3- and 4-component double vectors), a matrix as std140 columns, arrays at a stride of their
 // element's size; a structure is its members, each an entry of its own ("s.f", "a[1].b[0]": glslang's reflection
 // names them by GL 4.6 §7.3.1.1). Atomic counters keep the binding and offset the GL parse gave them (GLSL 4.60
 // §4.4.6.2: an offset not declared follows the binding's previous counter); their buffers are
-// add_atomic_counter_buffers'. Samplers and images have no storage here (not supported).
+// add_atomic_counter_buffers'. Samplers and images have no storage: each is a uniform whose elements are resources
+// (GlOpaqueInfo), their units starting at the binding qualifier, as in a compute program.
 void add_default_uniforms(const glslang::TProgram& program, const DeclaredBindings& declared, GlLinkedProgram& out) {
   uint32_t offset = 0;
   for (int i = 0; i < program.getNumUniformVariables(); ++i) {
     const glslang::TObjectReflection& u = program.getUniform(i);
     const glslang::TType* type = u.getType();
-    if (u.index >= 0 || type == nullptr || type->getBasicType() == glslang::EbtSampler ||
-        type->getBasicType() == glslang::EbtStruct) {
+    if (u.index >= 0 || type == nullptr || type->getBasicType() == glslang::EbtStruct) continue;
+    if (type->getBasicType() == glslang::EbtSampler) {
+      if (auto info = opaque_info(*type)) add_opaque_resource(out, declared, u, *info);
       continue;
     }
     if (type->getBasicType() == glslang::EbtAtomicUint) {

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "opaque_uniforms.hpp"
 
 namespace bismuth::translator {
 
@@ -63,6 +64,22 @@ uint32_t block_index(const std::vector<GlBufferBinding>& blocks, const std::stri
       return static_cast<uint32_t>(i);
   }
   return 0;
+}
+
+void add_opaque_uniform(GlLinkedProgram& linked, const DeclaredBindings& declared, const glslang::TObjectReflection& u,
+                        GlOpaqueInfo info) {
+  GlUniform uniform;
+  uniform.name = u.name;
+  uniform.gl_type = static_cast<uint32_t>(u.glDefineType);
+  uniform.array_size = static_cast<uint32_t>(std::max(u.size, 1));
+  uniform.location = declared_uniform_location(declared, u.name);
+  uniform.stages = u.stages;
+  const std::string base = block_base_name(u.name);
+  if (auto binding = declared.opaque_bindings.find(base); binding != declared.opaque_bindings.end()) {
+    info.declared_binding = binding->second;
+  }
+  uniform.opaque = info;
+  linked.uniforms.push_back(std::move(uniform));
 }
 
 }  // namespace
@@ -164,7 +181,14 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
 
   for (int i = 0; i < program.getNumUniformVariables(); ++i) {
     const glslang::TObjectReflection& u = program.getUniform(i);
-    if (u.index < 0 || u.index >= program.getNumUniformBlocks()) continue;  // opaque types have no block
+    if (u.index < 0) {
+      // Samplers and images have no block: a unit number is their value (GL 4.6 §7.6).
+      if (const glslang::TType* type = u.getType()) {
+        if (auto info = opaque_info(*type)) add_opaque_uniform(linked, declared, u, *info);
+      }
+      continue;
+    }
+    if (u.index >= program.getNumUniformBlocks()) continue;
     const glslang::TObjectReflection& block = program.getUniformBlock(u.index);
     if (block.name == kDefaultUniformBlockName) {
       const auto gl_type = static_cast<uint32_t>(u.glDefineType);
@@ -251,6 +275,7 @@ Status layout_default_uniforms(GlLinkedProgram& linked) {
     }
   }
   for (GlUniform& u : linked.uniforms) {
+    if (u.opaque) continue;  // no storage in the block
     std::string base = u.name;
     if (base.ends_with("[0]")) base.resize(base.size() - 3);
     if (auto member = members.find(base); member != members.end()) {

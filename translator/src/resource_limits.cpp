@@ -53,6 +53,24 @@ const TBuiltInResource* gl_resource_limits() {
     // xfb_buffer / xfb_stride are checked against these (GLSL 4.60 §4.4.2.1).
     r.maxTransformFeedbackBuffers = GlTransformFeedbackLimits::kBuffers;
     r.maxTransformFeedbackInterleavedComponents = GlTransformFeedbackLimits::kInterleavedComponents;
+    // Texture and image units (GlTextureLimits): gl_MaxComputeTextureImageUnits, gl_MaxCombinedTextureImageUnits,
+    // gl_MaxImageUnits, gl_MaxComputeImageUniforms, ...; glslang checks `binding` on samplers and images against
+    // the combined texture units; the front holds images to the image units (opaque_uniforms.hpp).
+    using T = GlTextureLimits;
+    for (int* units :
+         {&r.maxVertexTextureImageUnits, &r.maxTextureImageUnits, &r.maxComputeTextureImageUnits,
+          &r.maxGeometryTextureImageUnits, &r.maxTessControlTextureImageUnits, &r.maxTessEvaluationTextureImageUnits}) {
+      *units = T::kComputeTextureImageUnits;
+    }
+    r.maxCombinedTextureImageUnits = T::kCombinedTextureImageUnits;
+    r.maxImageUnits = T::kImageUnits;
+    r.maxCombinedImageUnitsAndFragmentOutputs = T::kImageUnits;
+    for (int* images : {&r.maxVertexImageUniforms, &r.maxTessControlImageUniforms, &r.maxTessEvaluationImageUniforms,
+                        &r.maxGeometryImageUniforms, &r.maxFragmentImageUniforms, &r.maxComputeImageUniforms}) {
+      *images = T::kComputeImageUniforms;
+    }
+    r.maxCombinedImageUniforms = T::kCombinedImageUniforms;
+    r.maxImageSamples = 0;
     return r;
   }();
   return &limits;

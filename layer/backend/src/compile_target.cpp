@@ -38,6 +38,10 @@ ShaderExtensionSupport shader_extension_support(const Device& device) {
   e.subgroup_features = device.info().compute_subgroup_operations();
   e.int64_buffer_atomics = f.int64_buffer_atomics;
   e.int64_shared_atomics = f.int64_shared_atomics;
+  // shaderStorageImageReadWithoutFormat / WriteWithoutFormat: the device is created without them (DeviceFeatures
+  // has neither yet), so no module may use formatless image loads or stores.
+  e.image_read_without_format = false;
+  e.image_write_without_format = false;
   return e;
 }
 

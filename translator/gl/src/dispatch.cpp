@@ -75,6 +75,14 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
       case translator::GlResourceKind::DefaultUniformBlock:
         out.push_back({exe.uniform_buffer.get(), 0, VK_WHOLE_SIZE, backend::Access::Read});
         continue;
+      case translator::GlResourceKind::Texture:
+      case translator::GlResourceKind::TextureBuffer:
+      case translator::GlResourceKind::Image:
+      case translator::GlResourceKind::ImageBuffer:
+        // Placeholder until the texture and image units are wired here (Executable::opaque_unit gives the unit).
+        ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH,
+                   std::string(func) + ": samplers and images are not bound at dispatch yet; the dispatch was skipped");
+        return false;
     }
     if (!push_slot(ctx, slot, kind_name(r.kind), r.gl_binding, max_range, access, func)) return false;
   }

@@ -50,6 +50,7 @@ void add_device_extension_caps(Caps& c, const backend::Device& device) {
   if (e.float32_atomic_add) c.extensions.push_back("GL_NV_shader_atomic_float");
   if (e.float32_atomic_min_max) c.extensions.push_back("GL_INTEL_shader_atomic_float_minmax");
   if (e.compute_derivatives) c.extensions.push_back("GL_NV_compute_shader_derivatives");
+  if (e.image_read_without_format) c.extensions.push_back("GL_EXT_shader_image_load_formatted");
   // GL_BISMUTH_num_waves needs SubgroupId and required subgroup sizes are optional (without them the device's one
   // subgroup size is the wave size): subgroups in compute shaders are enough.
   if (c.khr_shader_subgroup) c.extensions.push_back("GL_BISMUTH_num_waves");

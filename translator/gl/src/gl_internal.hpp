@@ -210,6 +210,12 @@ struct Executable {
   std::vector<std::byte> uniform_data;
   std::shared_ptr<backend::Buffer> uniform_buffer;
   bool uniform_dirty = false;
+  // The values of sampler and image uniforms (GL 4.6 §7.6): the texture or image unit each element reads, indexed
+  // like program.resources (entries of other resources are unused). Set at link from `layout(binding = N)` (or 0),
+  // changed by glUniform1i(v) / glProgramUniform1i(v) without any recompile; dispatch reads them.
+  std::vector<uint32_t> opaque_units;
+  // The unit descriptor `resource` (a Texture, TextureBuffer, Image or ImageBuffer resource) reads.
+  uint32_t opaque_unit(size_t resource) const { return resource < opaque_units.size() ? opaque_units[resource] : 0; }
 };
 
 struct ProgramObject {

@@ -194,6 +194,21 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
       if (w[i] < used.size()) used[w[i]] = true;
     }
   }
+  // Samplers and images (UniformConstant images and sampled images) have no units in SPIR-V programs yet: a clear
+  // link error rather than a module whose descriptors the program's layout lacks.
+  for (InstructionHandle h : m.instructions(Section::Global)) {
+    const auto w = m.words(h);
+    if (m.opcode(h) != spv::Op::OpVariable || w.size() < 4 || spv::StorageClass(w[3]) != spv::StorageClass::UniformConstant)
+      continue;
+    auto pointer = m.definition(w[1]);
+    if (!pointer || m.opcode(*pointer) != spv::Op::OpTypePointer) continue;
+    auto pointee = m.definition(m.words(*pointer)[3]);
+    if (pointee && m.opcode(*pointee) == spv::Op::OpTypeArray) pointee = m.definition(m.words(*pointee)[2]);
+    if (pointee && (m.opcode(*pointee) == spv::Op::OpTypeImage || m.opcode(*pointee) == spv::Op::OpTypeSampledImage ||
+                    m.opcode(*pointee) == spv::Op::OpTypeSampler)) {
+      return fail("error: samplers and images in SPIR-V programs (ARB_gl_spirv) are not supported by Bismuth yet");
+    }
+  }
   auto has_decoration = [&](uint32_t id, spv::Decoration d) {
     for (InstructionHandle h : m.instructions(Section::Annotation)) {
       auto w = m.words(h);

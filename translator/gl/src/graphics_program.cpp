@@ -46,6 +46,7 @@ std::shared_ptr<Executable> graphics_executable(translator::GlGraphicsProgram li
   exe->program = linked.interface;
   exe->program.info_log = linked.info_log;
   assign_uniform_locations(*exe);
+  reset_opaque_units(*exe);
   exe->uniform_data.assign(exe->program.default_uniform_block_size, std::byte{0});
   exe->graphics = std::make_shared<const translator::GlGraphicsProgram>(std::move(linked));
   return exe;

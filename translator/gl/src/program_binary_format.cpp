@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "bismuth/spirv_patch/validate.hpp"
 #include "build_identity.hpp"
@@ -24,8 +25,31 @@ constexpr uint64_t kMaxDefaultBlockBytes = 1u << 20;
 
 // Each record's fields in format order, one list for writing (const records, Writer) and reading (Reader). The
 // minimum bytes of a record bound the counts a reader accepts (Reader::count).
+struct OpaqueFields {
+  template <class IO, class O>
+  void operator()(IO& io, O& o) const {
+    if constexpr (std::is_const_v<O>) {
+      io(static_cast<uint32_t>(o.kind));
+      io(static_cast<uint32_t>(o.sampled_type));
+    } else {
+      uint32_t kind = 0, sampled = 0;
+      io(kind);
+      io(sampled);
+      // Out-of-range values are caught by check_executable (kind) or clamped to a valid sampled type.
+      o.kind = static_cast<translator::GlResourceKind>(kind);
+      o.sampled_type = static_cast<translator::GlSampledType>(std::min<uint32_t>(sampled, 2));
+    }
+    io(o.target);
+    io(o.shadow);
+    io(o.format);
+    io(o.memory);
+    io(o.declared_binding);
+    io(o.resource);
+  }
+};
+
 struct UniformFields {
-  static constexpr size_t kMinBytes = 32;
+  static constexpr size_t kMinBytes = 33;
   template <class IO, class U>
   void operator()(IO& io, U& u) const {
     io(u.name);
@@ -36,6 +60,15 @@ struct UniformFields {
     io(u.matrix_stride);
     io(u.location);
     io(u.stages);
+    // Samplers and images: a presence byte, then their GlOpaqueInfo (format version 3).
+    bool opaque = u.opaque.has_value();
+    io(opaque);
+    if (!opaque) return;
+    if constexpr (std::is_const_v<U>) {
+      OpaqueFields{}(io, *u.opaque);
+    } else {
+      OpaqueFields{}(io, u.opaque.emplace());
+    }
   }
 };
 
@@ -112,6 +145,11 @@ uint32_t max_gl_binding(translator::GlResourceKind kind) {
     case translator::GlResourceKind::UniformBuffer: return GlBindingMap::kMaxUniformBufferBindings;
     case translator::GlResourceKind::AtomicCounterBuffer: return GlBindingMap::kMaxAtomicCounterBufferBindings;
     case translator::GlResourceKind::DefaultUniformBlock: return 1;
+    // Opaque kinds: gl_binding is the element of the uniform (checked against the uniform in check_executable).
+    case translator::GlResourceKind::Texture:
+    case translator::GlResourceKind::TextureBuffer: return translator::GlTextureLimits::kComputeTextureImageUnits;
+    case translator::GlResourceKind::Image:
+    case translator::GlResourceKind::ImageBuffer: return translator::GlTextureLimits::kComputeImageUniforms;
   }
   return 0;
 }
@@ -171,14 +209,36 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
       return fail("the runtime-group-size variant's literals do not fit the device's push constants");
   }
   // One descriptor per GL binding point at most (and the default uniform block).
-  constexpr size_t kMaxDescriptors = GlBindingMap::kMaxShaderStorageBufferBindings +
-                                     GlBindingMap::kMaxUniformBufferBindings +
-                                     GlBindingMap::kMaxAtomicCounterBufferBindings + 1;
+  constexpr size_t kMaxDescriptors =
+      GlBindingMap::kMaxShaderStorageBufferBindings + GlBindingMap::kMaxUniformBufferBindings +
+      GlBindingMap::kMaxAtomicCounterBufferBindings + 1 + translator::GlTextureLimits::kComputeTextureImageUnits +
+      translator::GlTextureLimits::kComputeImageUniforms;
   if (p.resources.size() > kMaxDescriptors) return fail("the program has more descriptors than GL binding points");
   for (const translator::GlResource& r : p.resources) {
-    if (static_cast<uint32_t>(r.kind) > static_cast<uint32_t>(translator::GlResourceKind::DefaultUniformBlock) ||
+    if (static_cast<uint32_t>(r.kind) > static_cast<uint32_t>(translator::GlResourceKind::ImageBuffer) ||
         r.gl_binding >= max_gl_binding(r.kind))
       return fail("a resource has an unknown kind or binding");
+    if (translator::is_opaque(r.kind)) {
+      // The resource is element gl_binding of a sampler or image uniform that names it back.
+      if (r.uniform >= p.uniforms.size() || !p.uniforms[r.uniform].opaque ||
+          p.uniforms[r.uniform].opaque->kind != r.kind ||
+          uint64_t(p.uniforms[r.uniform].opaque->resource) + r.gl_binding >= p.resources.size() ||
+          &p.resources[p.uniforms[r.uniform].opaque->resource + r.gl_binding] != &r)
+        return fail("a sampler or image resource does not match its uniform");
+    }
+  }
+  for (const auto& u : p.uniforms) {
+    if (!u.opaque) continue;
+    if (!translator::is_opaque(u.opaque->kind) || uint64_t(u.opaque->resource) + u.array_size > p.resources.size() ||
+        p.resources[u.opaque->resource].kind != u.opaque->kind)
+      return fail("a sampler or image uniform names no resource of its kind");
+    // Its initial units (the binding qualifier's) are units that exist, as the compile made sure.
+    const bool image = u.opaque->kind == translator::GlResourceKind::Image ||
+                       u.opaque->kind == translator::GlResourceKind::ImageBuffer;
+    const uint32_t units = image ? translator::GlTextureLimits::kImageUnits
+                                 : translator::GlTextureLimits::kCombinedTextureImageUnits;
+    if (u.opaque->declared_binding >= 0 && uint64_t(u.opaque->declared_binding) + u.array_size > units)
+      return fail("a sampler or image uniform's binding is past the last unit");
   }
   if (!p.descriptor_counts.empty()) {
     uint64_t total = 0;
@@ -303,6 +363,8 @@ BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, unsigned 
                      e.subgroup_features,
                      uint32_t(e.int64_buffer_atomics),
                      uint32_t(e.int64_shared_atomics),
+                     uint32_t(e.image_read_without_format),
+                     uint32_t(e.image_write_without_format),
                      c.ballot_subgroup_size,
                      uint32_t(c.ballot_vote),
                      c.max_shared_memory,
@@ -348,6 +410,7 @@ std::vector<std::byte> serialize_program_binary(const Executable& exe, bool link
   write_list(body, p.resources, [](Writer& w, const translator::GlResource& r) {
     w.u32(static_cast<uint32_t>(r.kind));
     w.u32(r.gl_binding);
+    w.u32(r.uniform);
   });
   body.words(p.descriptor_counts);
   body.u32(p.default_uniform_block_size);
@@ -436,13 +499,14 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
   for (uint32_t& v : p.fixed_size) v = r.u32();
   for (uint32_t& v : p.size_spec_ids) v = r.u32();
   if (r.u8() != 0) NumWavesFields{}(r, p.num_waves.emplace());
-  const uint32_t resources = r.count(8);
+  const uint32_t resources = r.count(12);
   for (uint32_t i = 0; i < resources && !r.failed(); ++i) {
     const uint32_t kind = r.u32();
     const uint32_t binding = r.u32();
-    if (kind > static_cast<uint32_t>(translator::GlResourceKind::DefaultUniformBlock))
+    const uint32_t uniform = r.u32();
+    if (kind > static_cast<uint32_t>(translator::GlResourceKind::ImageBuffer))
       return fail("the program binary is corrupted (resource kind)");
-    p.resources.push_back({static_cast<translator::GlResourceKind>(kind), binding});
+    p.resources.push_back({static_cast<translator::GlResourceKind>(kind), binding, uniform});
   }
   p.descriptor_counts = r.words();
   p.default_uniform_block_size = r.u32();

@@ -21,11 +21,31 @@ VkDescriptorType descriptor_type(translator::GlResourceKind kind) {
   switch (kind) {
     case translator::GlResourceKind::ShaderStorageBuffer:
     case translator::GlResourceKind::AtomicCounterBuffer: return VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    default: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case translator::GlResourceKind::UniformBuffer:
+    case translator::GlResourceKind::DefaultUniformBlock: return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    case translator::GlResourceKind::Texture: return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    case translator::GlResourceKind::TextureBuffer: return VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
+    case translator::GlResourceKind::Image: return VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    case translator::GlResourceKind::ImageBuffer: return VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
   }
+  return VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 }
 
 }  // namespace
+
+void reset_opaque_units(Executable& exe) {
+  const translator::GlLinkedProgram& p = exe.program;
+  exe.opaque_units.assign(p.resources.size(), 0);
+  for (const translator::GlUniform& u : p.uniforms) {
+    if (!u.opaque) continue;
+    // GLSL 4.60 §4.4.6: a binding qualifier on a sampler or image gives its initial unit, element k of an array
+    // the unit after element k-1's; GL 4.6 §7.6: without one, every element starts at 0.
+    const uint32_t first = u.opaque->declared_binding >= 0 ? static_cast<uint32_t>(u.opaque->declared_binding) : 0;
+    for (uint32_t e = 0; e < u.array_size && u.opaque->resource + e < exe.opaque_units.size(); ++e) {
+      exe.opaque_units[u.opaque->resource + e] = u.opaque->declared_binding >= 0 ? first + e : 0;
+    }
+  }
+}
 
 void assign_uniform_locations(Executable& exe) {
   translator::GlLinkedProgram& p = exe.program;
@@ -112,6 +132,7 @@ Status instantiate(const LinkTarget& target, GLuint program_name, Executable& ex
     p.default_uniform_block_size = std::max(p.default_uniform_block_size, static_cast<uint32_t>(end));
   }
   assign_uniform_locations(exe);
+  reset_opaque_units(exe);
   if (p.default_uniform_block_size > 0) {
     exe.uniform_data.assign(p.default_uniform_block_size, std::byte{0});
     auto buffer = backend::Buffer::create(*device_state.device, p.default_uniform_block_size);

@@ -35,4 +35,8 @@ Status instantiate(const LinkTarget& target, GLuint program_name, Executable& ex
 // location"). Named uniforms are found by name too: "a", "a[0]" .. "a[size-1]" for arrays.
 void assign_uniform_locations(Executable& exe);
 
+// Sets every sampler and image uniform of `exe` to its initial unit (Executable::opaque_units): the link's and a
+// loaded program binary's value, as GL 4.6 §7.6 gives uniforms their initial values at each successful link.
+void reset_opaque_units(Executable& exe);
+
 }  // namespace bismuth::gl

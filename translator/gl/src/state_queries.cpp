@@ -167,11 +167,35 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS: out.set(translator::GlTransformFeedbackLimits::kBuffers); return true;
     case GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS:
     case GL_MAX_COMBINED_SHADER_STORAGE_BLOCKS: out.set(16); return true;
-    // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8); a program here has a compute
-    // stage only, with no images.
-    case GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES: out.set(16); return true;
-    case GL_MAX_COMPUTE_IMAGE_UNIFORMS: out.set(0); return true;
-    case GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS: out.set(0); return true;
+    // Storage blocks, images and fragment outputs together (GL 4.6 / ES 3.2 §7.8): at least the 16 storage blocks
+    // and 8 image uniforms a compute stage may use at once. GL_MAX_COMBINED_IMAGE_UNITS_AND_FRAGMENT_OUTPUTS is the
+    // same enum (0x8F39, its ARB_shader_image_load_store name).
+    case GL_MAX_COMBINED_SHADER_OUTPUT_RESOURCES:
+      out.set(16 + translator::GlTextureLimits::kComputeImageUniforms);
+      return true;
+    // Texture and image units (GL 4.6 Tables 23.57 / 23.64, translator::GlTextureLimits; glslang's gl_Max* constants
+    // and the link's checks use the same numbers). Every stage gets compute's.
+    case GL_MAX_TEXTURE_IMAGE_UNITS:
+    case GL_MAX_VERTEX_TEXTURE_IMAGE_UNITS:
+    case GL_MAX_GEOMETRY_TEXTURE_IMAGE_UNITS:
+    case GL_MAX_TESS_CONTROL_TEXTURE_IMAGE_UNITS:
+    case GL_MAX_TESS_EVALUATION_TEXTURE_IMAGE_UNITS:
+    case GL_MAX_COMPUTE_TEXTURE_IMAGE_UNITS:
+      out.set(translator::GlTextureLimits::kComputeTextureImageUnits);
+      return true;
+    case GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS:
+      out.set(translator::GlTextureLimits::kCombinedTextureImageUnits);
+      return true;
+    case GL_MAX_IMAGE_UNITS: out.set(translator::GlTextureLimits::kImageUnits); return true;
+    case GL_MAX_VERTEX_IMAGE_UNIFORMS:
+    case GL_MAX_TESS_CONTROL_IMAGE_UNIFORMS:
+    case GL_MAX_TESS_EVALUATION_IMAGE_UNIFORMS:
+    case GL_MAX_GEOMETRY_IMAGE_UNIFORMS:
+    case GL_MAX_FRAGMENT_IMAGE_UNIFORMS:
+    case GL_MAX_COMPUTE_IMAGE_UNIFORMS: out.set(translator::GlTextureLimits::kComputeImageUniforms); return true;
+    case GL_MAX_COMBINED_IMAGE_UNIFORMS: out.set(translator::GlTextureLimits::kCombinedImageUniforms); return true;
+    // Multisample images are not offered (GL 4.6 Table 23.64: the minimum is 0).
+    case GL_MAX_IMAGE_SAMPLES: out.set(0); return true;
     case GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxShaderStorageBufferBindings); return true;
     case GL_MAX_UNIFORM_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxUniformBufferBindings); return true;
     case GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxAtomicCounterBufferBindings); return true;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
@@ -148,6 +149,40 @@ uint64_t uniform_storage_end(const translator::GlUniform& u) {
 
 namespace {
 
+// glUniform1i(v) on a sampler or image (GL 4.6 §7.6.1): the texture or image unit of each element from `location`
+// on. A unit out of range is INVALID_VALUE and changes nothing; elements past the end are ignored.
+void set_opaque_units(Context* ctx, Executable& exe, Location loc, GLsizei count, const GLint* values,
+                      const char* func) {
+  const translator::GlUniform& u = exe.program.uniforms[loc.uniform];
+  if (count > 1 && u.array_size <= 1) {
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": count > 1 for the non-array uniform \"" + u.name + "\"");
+    return;
+  }
+  if (values == nullptr) return;
+  const bool image =
+      u.opaque->kind == translator::GlResourceKind::Image || u.opaque->kind == translator::GlResourceKind::ImageBuffer;
+  // A sampler's value is a texture image unit below MAX_COMBINED_TEXTURE_IMAGE_UNITS (GL 4.6 §7.9), an image's an
+  // image unit below MAX_IMAGE_UNITS (§8.26): Uniform1i{v} with any other value is INVALID_VALUE.
+  const uint32_t units =
+      image ? translator::GlTextureLimits::kImageUnits : translator::GlTextureLimits::kCombinedTextureImageUnits;
+  const uint32_t elements =
+      std::min<uint32_t>(static_cast<uint32_t>(count), std::max<uint32_t>(1, u.array_size) - loc.element);
+  for (uint32_t e = 0; e < elements; ++e) {
+    if (values[e] < 0 || static_cast<uint32_t>(values[e]) >= units) {
+      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + std::to_string(values[e]) + " is not a" +
+                                           (image ? "n image unit (GL_MAX_IMAGE_UNITS is "
+                                                  : " texture image unit (GL_MAX_COMBINED_TEXTURE_IMAGE_UNITS is ") +
+                                           std::to_string(units) + ")");
+      return;
+    }
+  }
+  for (uint32_t e = 0; e < elements; ++e) {
+    const size_t resource = u.opaque->resource + loc.element + e;
+    if (resource < exe.opaque_units.size()) exe.opaque_units[resource] = static_cast<uint32_t>(values[e]);
+  }
+}
+
 // One glUniform*/glProgramUniform* call: `components` values of type `base` per element, `count` elements.
 // Matrices (`columns` != 0): columns x rows values per element, row by row when `transpose`.
 template <class T>
@@ -169,6 +204,27 @@ void set_uniform(const char* func, const GLuint* program, GLint location, GLsize
   }
   const Location loc = exe->locations[static_cast<size_t>(location)];
   const translator::GlUniform& u = exe->program.uniforms[loc.uniform];
+  if (u.opaque) {
+    const bool image = u.opaque->kind == translator::GlResourceKind::Image ||
+                       u.opaque->kind == translator::GlResourceKind::ImageBuffer;
+    if (image && ctx->version.es) {
+      // OpenGL ES 3.1/3.2 §7.6.1: an image uniform's unit is its binding layout qualifier; no Uniform* command loads
+      // it (INVALID_OPERATION), unlike GL, where Uniform1i{v} does.
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform \"" + u.name +
+                                               "\" is an image: OpenGL ES sets its unit by its binding qualifier only");
+      return;
+    }
+    if constexpr (std::is_same_v<T, GLint>) {
+      if (base == Base::Int && components == 1 && columns == 0) {
+        set_opaque_units(ctx, *exe, loc, count, values, func);
+        return;
+      }
+    }
+    // GL 4.6 §7.6.1: "Only the Uniform1i{v} commands can be used to load sampler values"; images likewise.
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform \"" + u.name +
+                                             "\" is a sampler or image: only glUniform1i(v) sets its unit");
+    return;
+  }
   const TypeInfo t = type_info(u.gl_type);
   // GL 4.6 §7.6.1: the size and type of the call must match the uniform (bool takes any of f, i, ui, i64, ui64;
   // a matrix only glUniformMatrix* of its own shape and type).
@@ -221,6 +277,17 @@ void get_uniform(const char* func, GLuint program, GLint location, std::optional
   }
   const Location loc = exe->locations[static_cast<size_t>(location)];
   const translator::GlUniform& u = exe->program.uniforms[loc.uniform];
+  if (u.opaque) {
+    // A sampler or image reads back its unit, one integer (GL 4.6 §7.13).
+    if (buf_size && (*buf_size < 0 || static_cast<size_t>(*buf_size) < sizeof(T))) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": bufSize " + std::to_string(*buf_size) +
+                                               " is smaller than the " + std::to_string(sizeof(T)) +
+                                               " bytes of the uniform");
+      return;
+    }
+    if (params != nullptr) params[0] = static_cast<T>(exe->opaque_unit(u.opaque->resource + loc.element));
+    return;
+  }
   const TypeInfo t = type_info(u.gl_type);
   if (t.base == Base::Other) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the uniform has a type this shim does not store");

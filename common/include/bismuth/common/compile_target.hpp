@@ -30,6 +30,10 @@ struct ShaderExtensionSupport {
   // (shaderBufferInt64Atomics, shaderSharedInt64Atomics).
   bool int64_buffer_atomics = true;
   bool int64_shared_atomics = true;
+  // GL_EXT_shader_image_load_formatted (imageLoad on an image without a format qualifier):
+  // shaderStorageImageReadWithoutFormat. imageStore on a writeonly image without one: ...WriteWithoutFormat.
+  bool image_read_without_format = true;
+  bool image_write_without_format = true;
 };
 
 struct CompileTarget {

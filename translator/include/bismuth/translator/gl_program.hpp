@@ -177,6 +177,48 @@ class GlShader {
   std::unique_ptr<Impl> impl_;
 };
 
+enum class GlResourceKind {
+  ShaderStorageBuffer,
+  UniformBuffer,
+  AtomicCounterBuffer,
+  DefaultUniformBlock,
+  // Opaque uniforms (GL 4.6 §7.6, GLSL 4.60 §4.1.7): a sampler (COMBINED_IMAGE_SAMPLER), samplerBuffer
+  // (UNIFORM_TEXEL_BUFFER), an image (STORAGE_IMAGE), imageBuffer (STORAGE_TEXEL_BUFFER). Each element reads the
+  // texture or image unit that is the uniform's value (glUniform1i), resolved at dispatch.
+  Texture,
+  TextureBuffer,
+  Image,
+  ImageBuffer,
+};
+
+// The base type of a sampler's or image's texels as the shader reads them: vec4 (sampler2D), ivec4 (isampler2D),
+// uvec4 (usampler2D).
+enum class GlSampledType : uint8_t { Float, Int, Uint };
+
+// Memory qualifiers of an image uniform (GLSL 4.60 §4.10): the dispatch binds readonly images for reading,
+// writeonly ones for writing, others for both.
+enum GlImageMemory : uint32_t {
+  kImageReadonly = 1u << 0,
+  kImageWriteonly = 1u << 1,
+  kImageCoherent = 1u << 2,
+  kImageVolatile = 1u << 3,
+  kImageRestrict = 1u << 4,
+};
+
+// What a sampler or image uniform needs from the texture or image unit it reads (GL 4.6 §7.6, §8.26).
+struct GlOpaqueInfo {
+  GlResourceKind kind = GlResourceKind::Texture;  // Texture, TextureBuffer, Image or ImageBuffer
+  // The texture target it samples: GL_TEXTURE_2D, GL_TEXTURE_CUBE_MAP_ARRAY, GL_TEXTURE_BUFFER, ...
+  uint32_t target = 0;
+  bool shadow = false;  // sampler2DShadow, ...: depth comparison (the sampler's compare mode)
+  GlSampledType sampled_type = GlSampledType::Float;
+  uint32_t format = 0;  // images: the format layout qualifier as a GL internal format (GL_RGBA8, GL_R32UI); 0: none
+  uint32_t memory = 0;  // images: GlImageMemory bits
+  // `layout(binding = N)`: the initial unit of element 0 (element k: N + k); -1 when none was declared (unit 0).
+  int32_t declared_binding = -1;
+  uint32_t resource = 0;  // GlLinkedProgram::resources index of element 0 (element k: resource + k)
+};
+
 // A default-block uniform as GL introspection names it ("a", "arr[0]", "s.y[0]").
 struct GlUniform {
   std::string name;
@@ -192,6 +234,9 @@ struct GlUniform {
   // ShaderStage k (vertex 0 ... fragment 4), as glslang's reflection masks stages. Unused (0) in compute programs,
   // whose resources are all referenced by the compute stage.
   uint32_t stages = 0;
+  // Samplers and images (opaque types): no storage in the default uniform block; the value of each element is a
+  // unit number that the GL shim keeps beside the program (initially the binding qualifier's, else 0).
+  std::optional<GlOpaqueInfo> opaque;
 };
 
 // A member of a uniform block (a GL_UNIFORM resource) or a buffer variable of a shader storage block
@@ -221,13 +266,19 @@ struct GlBufferBinding {
   uint32_t stages = 0;      // GL_REFERENCED_BY_*: as GlUniform::stages
 };
 
-enum class GlResourceKind { ShaderStorageBuffer, UniformBuffer, AtomicCounterBuffer, DefaultUniformBlock };
-
-// What Vulkan binding i of set 0 holds: the buffer bound to a GL binding point, or the default uniform block.
+// What Vulkan binding i of set 0 holds: the buffer bound to a GL binding point, the default uniform block, or one
+// element of a sampler or image uniform (the texture or image at the unit that is that element's value).
 struct GlResource {
   GlResourceKind kind;
-  uint32_t gl_binding = 0;  // unused for DefaultUniformBlock
+  uint32_t gl_binding = 0;  // buffers: the GL binding point; opaque kinds: the element of the uniform
+  uint32_t uniform = 0;     // opaque kinds: the index of the uniform in GlLinkedProgram::uniforms
 };
+
+// Whether a resource is a sampler or image uniform's element.
+constexpr bool is_opaque(GlResourceKind kind) {
+  return kind == GlResourceKind::Texture || kind == GlResourceKind::TextureBuffer || kind == GlResourceKind::Image ||
+         kind == GlResourceKind::ImageBuffer;
+}
 
 struct GlAtomicCounter {
   std::string name;
