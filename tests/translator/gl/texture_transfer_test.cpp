@@ -475,9 +475,9 @@ TEST_CASE("texture storage and image errors (GL 4.6 §8.5, §8.6, §8.19)", "[te
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA, GL_RGBA, data);
   REQUIRE_GL_ERROR(GL_INVALID_ENUM);
   // §8.5: TexImage's internalformat must be a valid one (INVALID_VALUE), border zero (INVALID_VALUE).
-  GLuint m = 0;
-  glGenTextures(1, &m);
-  glBindTexture(GL_TEXTURE_2D, m);
+  GLuint mutable_texture = 0;
+  glGenTextures(1, &mutable_texture);
+  glBindTexture(GL_TEXTURE_2D, mutable_texture);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 4, 4, 1, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
   REQUIRE_GL_ERROR(GL_INVALID_VALUE);
   glTexImage2D(GL_TEXTURE_2D, 0, 0x1234, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
@@ -496,7 +496,7 @@ TEST_CASE("texture storage and image errors (GL 4.6 §8.5, §8.6, §8.19)", "[te
   glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
   glTextureStorage2D(cube, 1, GL_RGBA8, 4, 2);
   REQUIRE_GL_ERROR(GL_INVALID_VALUE);
-  const GLuint all[4] = {t, m, volume, cube};
+  const GLuint all[4] = {t, mutable_texture, volume, cube};
   glDeleteTextures(4, all);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }

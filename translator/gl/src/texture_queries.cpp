@@ -78,8 +78,17 @@ void level_query(Context* ctx, const TextureObject& t, GLenum target, GLint leve
     return;
   }
   const uint32_t face = is_cube_face(target) ? face_index(target) : 0;
-  const TextureLevel& l =
-      t.target == GL_TEXTURE_BUFFER || t.levels.empty() ? TextureLevel{} : t.levels[face][static_cast<uint32_t>(level)];
+  TextureLevel l = t.levels.empty() ? TextureLevel{} : t.levels[face][static_cast<uint32_t>(level)];
+  if (t.target == GL_TEXTURE_BUFFER) {
+    // §8.9: a buffer texture's one level is the buffer range read as texels of its internal format.
+    l = TextureLevel{};
+    if (t.buffer && level == 0) {
+      l.format = find_sized_format(t.buffer_format);
+      l.internalformat = t.buffer_format;
+      l.width = static_cast<uint32_t>(static_cast<uint64_t>(buffer_range(t)) / (gl_texel_bits(*l.format) / 8));
+      l.height = l.depth = 1;
+    }
+  }
   if (!level_parameter(ctx, t, l, pname, out)) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid pname " + hex(pname));
     return;
