@@ -139,3 +139,65 @@ TEST_CASE("glTexBuffer and glTexBufferRange attach a buffer range to a buffer te
   glDeleteTextures(1, &t2);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("glTextureView shares the original's texels from its first level and layer (GL 4.6 §8.18)", "[textures]") {
+  GlContext gl;
+  GLuint array = 0;
+  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &array);
+  glTextureStorage3D(array, 2, GL_RGBA8, 2, 2, 3);
+  std::vector<uint32_t> level1(3);  // level 1: 1 × 1 × 3 layers
+  for (uint32_t i = 0; i < 3; ++i) level1[i] = 0xA0B0C0D0u + i;
+  glTextureSubImage3D(array, 1, 0, 0, 0, 1, 1, 3, GL_RGBA, GL_UNSIGNED_BYTE, level1.data());
+  GLint v = 0;
+  // §8.19: storage sets TEXTURE_VIEW_NUM_LEVELS to levels and TEXTURE_VIEW_NUM_LAYERS to the layers.
+  glGetTextureParameteriv(array, GL_TEXTURE_VIEW_NUM_LEVELS, &v);
+  CHECK(v == 2);
+  glGetTextureParameteriv(array, GL_TEXTURE_VIEW_NUM_LAYERS, &v);
+  CHECK(v == 3);
+  // A 2D view of layer 2 of level 1, as R32UI (same 32-bit view class).
+  GLuint view = 0;
+  glGenTextures(1, &view);
+  glTextureView(view, GL_TEXTURE_2D, array, GL_R32UI, 1, 1, 2, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glGetTextureParameteriv(view, GL_TEXTURE_VIEW_MIN_LEVEL, &v);
+  CHECK(v == 1);
+  glGetTextureParameteriv(view, GL_TEXTURE_VIEW_MIN_LAYER, &v);
+  CHECK(v == 2);
+  glGetTextureParameteriv(view, GL_TEXTURE_IMMUTABLE_FORMAT, &v);
+  CHECK(v == GL_TRUE);
+  glGetTextureLevelParameteriv(view, 0, GL_TEXTURE_WIDTH, &v);
+  CHECK(v == 1);
+  uint32_t got = 0;
+  glGetTextureImage(view, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, 4, &got);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(got == level1[2]);
+  // Writes through the view are the original's texels.
+  const uint32_t written = 0x01020304u;
+  glTextureSubImage2D(view, 0, 0, 0, 1, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, &written);
+  std::vector<uint32_t> back(3);
+  glGetTextureImage(array, 1, GL_RGBA, GL_UNSIGNED_BYTE, 12, back.data());
+  CHECK(back[2] == written);
+  CHECK(back[1] == level1[1]);
+  // Errors: a mutable original, an incompatible class, a target outside table 8.21, a name that has an object,
+  // layers on a target without layers.
+  GLuint mutable_texture = 0, other = 0;
+  glGenTextures(1, &mutable_texture);
+  glBindTexture(GL_TEXTURE_2D, mutable_texture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  glGenTextures(1, &other);
+  glTextureView(other, GL_TEXTURE_2D, mutable_texture, GL_RGBA8, 0, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTextureView(other, GL_TEXTURE_2D, array, GL_RGBA16F, 0, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTextureView(other, GL_TEXTURE_3D, array, GL_RGBA8, 0, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTextureView(array, GL_TEXTURE_2D, array, GL_RGBA8, 0, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTextureView(other, GL_TEXTURE_2D, array, GL_RGBA8, 0, 1, 0, 2);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  glTextureView(other, GL_TEXTURE_2D, array, GL_RGBA8, 5, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  const GLuint all[4] = {array, view, mutable_texture, other};
+  glDeleteTextures(4, all);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

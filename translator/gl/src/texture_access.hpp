@@ -17,8 +17,9 @@ std::shared_ptr<TextureObject> bound_texture(Context* ctx, GLenum target, bool f
 // The DSA form: INVALID_OPERATION when `name` is not an existing texture object (GL 4.6 §8.1).
 std::shared_ptr<TextureObject> named_texture(Context* ctx, GLuint name, const char* func);
 
-// Where one level of one face lives: the image, its mip level and the array layer of the face (cube maps in one
-// image: the face index; else 0). image null: the level has no texels (undefined or empty).
+// Where one level of one face lives: the image, its mip level and the first array layer of the level or face (a
+// texture view's TEXTURE_VIEW_MIN_LAYER, plus the face index of a cube map in one image; else 0). image null: the
+// level has no texels (undefined or empty).
 struct LevelStore {
   backend::Image* image = nullptr;
   uint32_t mip = 0;

@@ -33,8 +33,15 @@ uint32_t level_layers(GLenum target, const TextureLevel& level) {
 }
 
 LevelStore level_store(const TextureObject& texture, uint32_t face, uint32_t level) {
+  const uint32_t cube_face = texture.target == GL_TEXTURE_CUBE_MAP ? face : 0;
+  if (texture.image && texture.immutable) {
+    // Immutable storage, a texture view's included (glTextureView): its levels and layers start at
+    // TEXTURE_VIEW_MIN_LEVEL / MIN_LAYER of the image it shares (0 for the texture that made the image).
+    if (level >= texture.immutable_levels) return {};
+    return LevelStore{texture.image.get(), texture.view_min_level + level, texture.view_min_layer + cube_face};
+  }
   if (texture.image && level < texture.image->desc().mip_levels) {
-    return LevelStore{texture.image.get(), level, texture.target == GL_TEXTURE_CUBE_MAP ? face : 0};
+    return LevelStore{texture.image.get(), level, cube_face};
   }
   const size_t index = face * kMaxTextureLevels + level;
   if (index < texture.level_images.size() && texture.level_images[index]) {
@@ -53,7 +60,7 @@ backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x,
     case GL_TEXTURE_1D: r.extent = {w, 1, 1}; break;
     case GL_TEXTURE_1D_ARRAY:
       r.extent = {w, 1, 1};
-      r.base_layer = static_cast<uint32_t>(y);
+      r.base_layer = store.face_layer + static_cast<uint32_t>(y);
       r.layer_count = h;
       break;
     case GL_TEXTURE_3D:
@@ -65,7 +72,7 @@ backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x,
     case GL_TEXTURE_CUBE_MAP_ARRAY:
       r.y = static_cast<uint32_t>(y);
       r.extent = {w, h, 1};
-      r.base_layer = static_cast<uint32_t>(z);
+      r.base_layer = store.face_layer + static_cast<uint32_t>(z);
       r.layer_count = d;
       break;
     default:  // 2D, RECTANGLE, one cube map face
@@ -305,6 +312,12 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   t->image = std::move(image);
   t->immutable = true;
   t->immutable_levels = static_cast<GLuint>(levels);
+  // GL 4.6 §8.19: storage sets TEXTURE_VIEW_MIN_LEVEL and MIN_LAYER to 0, NUM_LEVELS to levels and NUM_LAYERS to
+  // the layers of the texture (1, 6 for cube maps, the array size for arrays).
+  t->view_min_level = 0;
+  t->view_min_layer = 0;
+  t->view_num_levels = static_cast<GLuint>(levels);
+  t->view_num_layers = t->target == GL_TEXTURE_CUBE_MAP ? 6 : level_layers(t->target, base);
 }
 
 void tex_storage(GLenum target, uint32_t dims, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height,
