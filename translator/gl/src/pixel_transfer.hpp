@@ -26,20 +26,9 @@
 
 #include "pixel_float_codecs.hpp"
 #include "pixel_formats.hpp"
+#include "pixel_store.hpp"
 
 namespace bismuth::gl {
-
-// One direction's glPixelStorei state (GL 4.6 table 8.1 for UNPACK_*, table 18.1 for PACK_*), initial values.
-struct PixelStore {
-  int32_t alignment = 4;
-  int32_t row_length = 0;
-  int32_t image_height = 0;
-  int32_t skip_pixels = 0;
-  int32_t skip_rows = 0;
-  int32_t skip_images = 0;
-  bool swap_bytes = false;
-  bool lsb_first = false;  // bitmaps only: no effect on the formats here
-};
 
 // GL_NO_ERROR, or the GL error to report with a KHR_debug message.
 struct TransferResult {

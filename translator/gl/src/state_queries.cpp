@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "gl_internal.hpp"
+#include "texture_access.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -47,6 +48,16 @@ bool desktop_only_state(GLenum pname) {
     case GL_COMPUTE_PROGRAM_NV: return true;
     default: return false;
   }
+}
+
+// Texture, sampler, image-unit and pixel-store state (texture_queries.cpp).
+bool texture_state(Context* ctx, GLenum pname, Values& out) {
+  TextureStateValues t;
+  if (!get_texture_state(ctx, pname, t)) return false;
+  out.count = t.count;
+  for (int i = 0; i < t.count; ++i) out.v[i] = t.v[i];
+  out.is_boolean = t.is_boolean;
+  return true;
 }
 
 // Non-indexed state. False: not a state this shim knows (INVALID_ENUM).
@@ -266,7 +277,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       if (!c.has_extension("GL_NV_compute_program5")) return false;
       out.set_bool(ctx->compute_program_enabled);
       return true;
-    default: return false;
+    default: return texture_state(ctx, pname, out);  // textures, samplers, image units, pixel store (textures.hpp)
   }
 }
 
@@ -305,7 +316,16 @@ Indexed get_indexed(Context* ctx, GLenum pname, GLuint index, Values& out) {
     case GL_ATOMIC_COUNTER_BUFFER_BINDING: return binding(ctx->acb, 0);
     case GL_ATOMIC_COUNTER_BUFFER_START: return binding(ctx->acb, 1);
     case GL_ATOMIC_COUNTER_BUFFER_SIZE: return binding(ctx->acb, 2);
-    default: return Indexed::BadEnum;
+    default: {
+      // Image units and per-unit texture and sampler bindings (texture_queries.cpp).
+      TextureStateValues t;
+      const TextureIndexed r = get_texture_indexed_state(ctx, pname, index, t);
+      if (r != TextureIndexed::Ok) return r == TextureIndexed::BadIndex ? Indexed::BadIndex : Indexed::BadEnum;
+      out.count = t.count;
+      for (int i = 0; i < t.count; ++i) out.v[i] = t.v[i];
+      out.is_boolean = t.is_boolean;
+      return Indexed::Ok;
+    }
   }
 }
 

@@ -1,0 +1,293 @@
+// glGetInternalformativ / glGetInternalformati64v for textures and images (GL 4.6 §22.3 "Internal Format
+// Queries"; OpenGL ES 3.2 §20.3): what this shim and the Vulkan device support for an internal format and target,
+// from the format table (pixel_formats.hpp) and the device's optimal-tiling format features.
+#include <algorithm>
+#include <vector>
+
+#include "texture_access.hpp"
+#include "texture_formats.hpp"
+
+namespace bismuth::gl {
+namespace {
+
+// Every pname of GL 4.6 table 22.? (§22.3.2) this query accepts; those the shim has nothing to say about answer
+// the "unsupported" value of their kind (NONE, 0 or FALSE) rather than INVALID_ENUM.
+bool known_pname(GLenum pname) {
+  switch (pname) {
+    case GL_NUM_SAMPLE_COUNTS:
+    case GL_SAMPLES:
+    case GL_INTERNALFORMAT_SUPPORTED:
+    case GL_INTERNALFORMAT_PREFERRED:
+    case GL_INTERNALFORMAT_RED_SIZE:
+    case GL_INTERNALFORMAT_GREEN_SIZE:
+    case GL_INTERNALFORMAT_BLUE_SIZE:
+    case GL_INTERNALFORMAT_ALPHA_SIZE:
+    case GL_INTERNALFORMAT_DEPTH_SIZE:
+    case GL_INTERNALFORMAT_STENCIL_SIZE:
+    case GL_INTERNALFORMAT_SHARED_SIZE:
+    case GL_INTERNALFORMAT_RED_TYPE:
+    case GL_INTERNALFORMAT_GREEN_TYPE:
+    case GL_INTERNALFORMAT_BLUE_TYPE:
+    case GL_INTERNALFORMAT_ALPHA_TYPE:
+    case GL_INTERNALFORMAT_DEPTH_TYPE:
+    case GL_INTERNALFORMAT_STENCIL_TYPE:
+    case GL_MAX_WIDTH:
+    case GL_MAX_HEIGHT:
+    case GL_MAX_DEPTH:
+    case GL_MAX_LAYERS:
+    case GL_MAX_COMBINED_DIMENSIONS:
+    case GL_COLOR_COMPONENTS:
+    case GL_DEPTH_COMPONENTS:
+    case GL_STENCIL_COMPONENTS:
+    case GL_COLOR_RENDERABLE:
+    case GL_DEPTH_RENDERABLE:
+    case GL_STENCIL_RENDERABLE:
+    case GL_FRAMEBUFFER_RENDERABLE:
+    case GL_FRAMEBUFFER_RENDERABLE_LAYERED:
+    case GL_FRAMEBUFFER_BLEND:
+    case GL_READ_PIXELS:
+    case GL_READ_PIXELS_FORMAT:
+    case GL_READ_PIXELS_TYPE:
+    case GL_TEXTURE_IMAGE_FORMAT:
+    case GL_TEXTURE_IMAGE_TYPE:
+    case GL_GET_TEXTURE_IMAGE_FORMAT:
+    case GL_GET_TEXTURE_IMAGE_TYPE:
+    case GL_MIPMAP:
+    case GL_MANUAL_GENERATE_MIPMAP:
+    case GL_AUTO_GENERATE_MIPMAP:
+    case GL_COLOR_ENCODING:
+    case GL_SRGB_READ:
+    case GL_SRGB_WRITE:
+    case GL_FILTER:
+    case GL_VERTEX_TEXTURE:
+    case GL_TESS_CONTROL_TEXTURE:
+    case GL_TESS_EVALUATION_TEXTURE:
+    case GL_GEOMETRY_TEXTURE:
+    case GL_FRAGMENT_TEXTURE:
+    case GL_COMPUTE_TEXTURE:
+    case GL_TEXTURE_SHADOW:
+    case GL_TEXTURE_GATHER:
+    case GL_TEXTURE_GATHER_SHADOW:
+    case GL_SHADER_IMAGE_LOAD:
+    case GL_SHADER_IMAGE_STORE:
+    case GL_SHADER_IMAGE_ATOMIC:
+    case GL_IMAGE_TEXEL_SIZE:
+    case GL_IMAGE_COMPATIBILITY_CLASS:
+    case GL_IMAGE_PIXEL_FORMAT:
+    case GL_IMAGE_PIXEL_TYPE:
+    case GL_IMAGE_FORMAT_COMPATIBILITY_TYPE:
+    case GL_SIMULTANEOUS_TEXTURE_AND_DEPTH_TEST:
+    case GL_SIMULTANEOUS_TEXTURE_AND_STENCIL_TEST:
+    case GL_SIMULTANEOUS_TEXTURE_AND_DEPTH_WRITE:
+    case GL_SIMULTANEOUS_TEXTURE_AND_STENCIL_WRITE:
+    case GL_TEXTURE_COMPRESSED:
+    case GL_TEXTURE_COMPRESSED_BLOCK_WIDTH:
+    case GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT:
+    case GL_TEXTURE_COMPRESSED_BLOCK_SIZE:
+    case GL_CLEAR_BUFFER:
+    case GL_CLEAR_TEXTURE:
+    case GL_TEXTURE_VIEW:
+    case GL_VIEW_COMPATIBILITY_CLASS: return true;
+    default: return false;
+  }
+}
+
+GLenum image_class_enum(ImageClass c) {
+  switch (c) {
+    case ImageClass::C4x32: return GL_IMAGE_CLASS_4_X_32;
+    case ImageClass::C2x32: return GL_IMAGE_CLASS_2_X_32;
+    case ImageClass::C1x32: return GL_IMAGE_CLASS_1_X_32;
+    case ImageClass::C4x16: return GL_IMAGE_CLASS_4_X_16;
+    case ImageClass::C2x16: return GL_IMAGE_CLASS_2_X_16;
+    case ImageClass::C1x16: return GL_IMAGE_CLASS_1_X_16;
+    case ImageClass::C4x8: return GL_IMAGE_CLASS_4_X_8;
+    case ImageClass::C2x8: return GL_IMAGE_CLASS_2_X_8;
+    case ImageClass::C1x8: return GL_IMAGE_CLASS_1_X_8;
+    case ImageClass::C11_11_10: return GL_IMAGE_CLASS_11_11_10;
+    case ImageClass::C10_10_10_2: return GL_IMAGE_CLASS_10_10_10_2;
+    default: return GL_NONE;
+  }
+}
+
+GLenum view_class(uint32_t bits) {
+  switch (bits) {
+    case 128: return GL_VIEW_CLASS_128_BITS;
+    case 96: return GL_VIEW_CLASS_96_BITS;
+    case 64: return GL_VIEW_CLASS_64_BITS;
+    case 48: return GL_VIEW_CLASS_48_BITS;
+    case 32: return GL_VIEW_CLASS_32_BITS;
+    case 24: return GL_VIEW_CLASS_24_BITS;
+    case 16: return GL_VIEW_CLASS_16_BITS;
+    case 8: return GL_VIEW_CLASS_8_BITS;
+    default: return GL_NONE;
+  }
+}
+
+GLenum component_type(const SizedFormat& f) {
+  switch (f.numeric) {
+    case Numeric::Unorm: return GL_UNSIGNED_NORMALIZED;
+    case Numeric::Snorm: return GL_SIGNED_NORMALIZED;
+    case Numeric::Uint: return GL_UNSIGNED_INT;
+    case Numeric::Sint: return GL_INT;
+    default: return GL_FLOAT;
+  }
+}
+
+bool storage_target(GLenum target) {
+  switch (target) {
+    case GL_TEXTURE_1D:
+    case GL_TEXTURE_2D:
+    case GL_TEXTURE_3D:
+    case GL_TEXTURE_1D_ARRAY:
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_RECTANGLE:
+    case GL_TEXTURE_CUBE_MAP:
+    case GL_TEXTURE_CUBE_MAP_ARRAY: return true;
+    default: return false;
+  }
+}
+
+// The answer for one pname; an empty vector writes nothing (SAMPLES of a target without samples).
+std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, GLenum pname) {
+  const SizedFormat* f = find_sized_format(internalformat);
+  const bool buffer = target == GL_TEXTURE_BUFFER;
+  // Supported: a colour format this shim stores, on a target with storage here (buffer textures: table 8.18).
+  const bool supported =
+      f != nullptr && !is_depth(*f) && (storage_target(target) || (buffer && buffer_texture_format(internalformat)));
+  backend::Device& device = *ctx->device_state.device;
+  VkFormatProperties properties{};
+  if (supported) device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), f->vk_format, &properties);
+  const VkFormatFeatureFlags features = buffer ? properties.bufferFeatures : properties.optimalTilingFeatures;
+  const bool sampled =
+      supported &&
+      (features & (buffer ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT));
+  const bool storage =
+      supported && f->image_class != ImageClass::None &&
+      (features & (buffer ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT));
+  const bool atomic = storage && (internalformat == GL_R32I || internalformat == GL_R32UI) &&
+                      (features & (buffer ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT
+                                          : VK_FORMAT_FEATURE_STORAGE_IMAGE_ATOMIC_BIT));
+  const int64_t full = GL_FULL_SUPPORT;
+  const TextureSizeLimits limits = texture_size_limits(device);
+  auto component = [&](int i) -> int64_t {
+    return supported && i < f->components ? f->bits[static_cast<size_t>(i)] : 0;
+  };
+  auto type_of = [&](int i) -> int64_t { return component(i) != 0 ? component_type(*f) : GL_NONE; };
+  switch (pname) {
+    case GL_NUM_SAMPLE_COUNTS:
+      // No multisample storage yet: no sample counts for the multisample targets; one (single-sampled) otherwise.
+      return {target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ||
+                      target == GL_RENDERBUFFER
+                  ? 0
+                  : 1};
+    case GL_SAMPLES: return {};
+    case GL_INTERNALFORMAT_SUPPORTED: return {supported ? 1 : 0};
+    case GL_INTERNALFORMAT_PREFERRED: return {supported ? static_cast<int64_t>(internalformat) : GL_NONE};
+    case GL_INTERNALFORMAT_RED_SIZE: return {component(0)};
+    case GL_INTERNALFORMAT_GREEN_SIZE: return {component(1)};
+    case GL_INTERNALFORMAT_BLUE_SIZE: return {component(2)};
+    case GL_INTERNALFORMAT_ALPHA_SIZE: return {component(3)};
+    case GL_INTERNALFORMAT_SHARED_SIZE: return {supported && f->numeric == Numeric::SharedExp ? 5 : 0};
+    case GL_INTERNALFORMAT_RED_TYPE: return {type_of(0)};
+    case GL_INTERNALFORMAT_GREEN_TYPE: return {type_of(1)};
+    case GL_INTERNALFORMAT_BLUE_TYPE: return {type_of(2)};
+    case GL_INTERNALFORMAT_ALPHA_TYPE: return {type_of(3)};
+    case GL_MAX_WIDTH:
+      if (!supported) return {0};
+      if (buffer) return {limits.max_texture_buffer_size};
+      return {target == GL_TEXTURE_3D                                                ? limits.max_3d_size
+              : target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY ? limits.max_cube_size
+              : target == GL_TEXTURE_RECTANGLE                                       ? limits.max_rectangle_size
+                                                                                     : limits.max_texture_size};
+    case GL_MAX_HEIGHT:
+      if (!supported || dimensions(target) < 2 || target == GL_TEXTURE_1D_ARRAY) return {0};
+      return {target == GL_TEXTURE_3D                                                ? limits.max_3d_size
+              : target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY ? limits.max_cube_size
+              : target == GL_TEXTURE_RECTANGLE                                       ? limits.max_rectangle_size
+                                                                                     : limits.max_texture_size};
+    case GL_MAX_DEPTH: return {supported && target == GL_TEXTURE_3D ? limits.max_3d_size : 0};
+    case GL_MAX_LAYERS: return {supported && is_array(target) ? limits.max_array_layers : 0};
+    case GL_COLOR_COMPONENTS: return {supported ? 1 : 0};
+    case GL_TEXTURE_IMAGE_FORMAT:
+    case GL_GET_TEXTURE_IMAGE_FORMAT: return {supported ? f->natural_format : GL_NONE};
+    case GL_TEXTURE_IMAGE_TYPE:
+    case GL_GET_TEXTURE_IMAGE_TYPE: return {supported ? f->natural_type : GL_NONE};
+    case GL_MIPMAP: return {supported && has_mipmaps(target) ? 1 : 0};
+    case GL_COLOR_ENCODING: return {supported ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
+    case GL_FILTER:
+      return {sampled && !is_integer(*f) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? full
+                                                                                                           : GL_NONE};
+    case GL_COMPUTE_TEXTURE: return {sampled ? full : GL_NONE};
+    case GL_SHADER_IMAGE_LOAD:
+    case GL_SHADER_IMAGE_STORE: return {storage ? full : GL_NONE};
+    case GL_SHADER_IMAGE_ATOMIC: return {atomic ? 1 : 0};
+    case GL_IMAGE_TEXEL_SIZE: return {storage ? gl_texel_bits(*f) : 0};
+    case GL_IMAGE_COMPATIBILITY_CLASS: return {storage ? image_class_enum(f->image_class) : GL_NONE};
+    case GL_IMAGE_PIXEL_FORMAT: return {storage ? f->natural_format : GL_NONE};
+    case GL_IMAGE_PIXEL_TYPE: return {storage ? f->natural_type : GL_NONE};
+    case GL_IMAGE_FORMAT_COMPATIBILITY_TYPE: return {storage ? GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE : GL_NONE};
+    case GL_CLEAR_TEXTURE: return {supported && !buffer ? full : GL_NONE};
+    case GL_VIEW_COMPATIBILITY_CLASS: return {supported ? view_class(gl_texel_bits(*f)) : GL_NONE};
+    case GL_TEXTURE_COMPRESSED: return {0};
+    default:
+      // Graphics-stage, renderable, blend, read-pixels, mipmap generation and view support: none in this shim
+      // (compute only; glTextureView and glGenerateMipmap are not implemented).
+      return {pname == GL_TEXTURE_COMPRESSED_BLOCK_WIDTH || pname == GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT ||
+                      pname == GL_TEXTURE_COMPRESSED_BLOCK_SIZE || pname == GL_MAX_COMBINED_DIMENSIONS ||
+                      pname == GL_INTERNALFORMAT_DEPTH_SIZE || pname == GL_INTERNALFORMAT_STENCIL_SIZE ||
+                      pname == GL_DEPTH_COMPONENTS || pname == GL_STENCIL_COMPONENTS || pname == GL_COLOR_RENDERABLE ||
+                      pname == GL_DEPTH_RENDERABLE || pname == GL_STENCIL_RENDERABLE
+                  ? 0
+                  : GL_NONE};
+  }
+}
+
+template <class T>
+void internalformat_query(GLenum target, GLenum internalformat, GLenum pname, GLsizei count, T* params,
+                          const char* func) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  // GL 4.6 §22.3: "An INVALID_ENUM error is generated if target is not a valid target (table 22.2)", "... if
+  // pname is not one of the values in table 22.3"; "An INVALID_VALUE error is generated if bufSize is negative."
+  // OpenGL ES 3.2 §20.3: targets RENDERBUFFER, TEXTURE_2D_MULTISAMPLE(_ARRAY), pnames NUM_SAMPLE_COUNTS and
+  // SAMPLES only.
+  const bool es = ctx->version.es;
+  const bool target_ok = es ? (target == GL_RENDERBUFFER || target == GL_TEXTURE_2D_MULTISAMPLE ||
+                               (target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY && ctx->version.minor >= 2))
+                            : (target == GL_RENDERBUFFER || target_index(target, false, 2) >= 0);
+  if (!target_ok) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid target " + hex(target));
+    return;
+  }
+  if (!known_pname(pname) || (es && pname != GL_NUM_SAMPLE_COUNTS && pname != GL_SAMPLES)) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid pname " + hex(pname));
+    return;
+  }
+  if (count < 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": bufSize is negative");
+    return;
+  }
+  const std::vector<int64_t> values = answer(ctx, target, internalformat, pname);
+  for (size_t i = 0; i < values.size() && static_cast<GLsizei>(i) < count && params != nullptr; ++i) {
+    params[i] = static_cast<T>(values[i]);
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+}  // namespace
+}  // namespace bismuth::gl
+
+using namespace bismuth::gl;
+
+extern "C" {
+
+GLAPI void APIENTRY glGetInternalformativ(GLenum target, GLenum internalformat, GLenum pname, GLsizei count,
+                                          GLint* params) {
+  internalformat_query(target, internalformat, pname, count, params, "glGetInternalformativ");
+}
+
+GLAPI void APIENTRY glGetInternalformati64v(GLenum target, GLenum internalformat, GLenum pname, GLsizei count,
+                                            GLint64* params) {
+  internalformat_query(target, internalformat, pname, count, params, "glGetInternalformati64v");
+}
+
+}  // extern "C"

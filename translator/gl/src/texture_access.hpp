@@ -1,0 +1,60 @@
+// Helpers of the texture, sampler and image-unit entry points that need a context (textures.hpp has the state and
+// the pure helpers). Each sets the GL error its callers' rules name and returns null / false on failure.
+#pragma once
+
+#include <memory>
+
+#include "gl_internal.hpp"
+#include "textures.hpp"
+
+namespace bismuth::gl {
+
+// ---- helpers shared by the entry points (set a GL error and return null / false on failure) ----
+
+// The texture bound to `target` on the active unit (INVALID_ENUM for a target not in `allowed`' meaning: the
+// callers pass whether cube faces are accepted).
+std::shared_ptr<TextureObject> bound_texture(Context* ctx, GLenum target, bool faces, const char* func);
+// The DSA form: INVALID_OPERATION when `name` is not an existing texture object (GL 4.6 §8.1).
+std::shared_ptr<TextureObject> named_texture(Context* ctx, GLuint name, const char* func);
+
+// Where one level of one face lives: the image, its mip level and the first array layer of the level or face (a
+// texture view's TEXTURE_VIEW_MIN_LAYER, plus the face index of a cube map in one image; else 0). image null: the
+// level has no texels (undefined or empty).
+struct LevelStore {
+  backend::Image* image = nullptr;
+  uint32_t mip = 0;
+  uint32_t face_layer = 0;
+};
+LevelStore level_store(const TextureObject& texture, uint32_t face, uint32_t level);
+
+// The backend region of a sub-image of one level: x, y, z and width, height, depth as the GL call names them for
+// the texture's target (1D arrays: y/height are layers; 2D arrays and cube map arrays: z/depth; a cube map face:
+// one layer at `face_layer`).
+backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x, GLint y, GLint z, GLsizei width,
+                                GLsizei height, GLsizei depth);
+
+// The array layers of a level (1D arrays: height; 2D and cube map arrays: depth; others 1).
+uint32_t level_layers(GLenum target, const TextureLevel& level);
+
+// Mutable textures: puts every level consistent with level 0 into one backend::Image (copying the level images'
+// texels in). Dispatch calls it before binding a texture; no-op for immutable textures or when already one image.
+bool make_texture_image(Context* ctx, TextureObject& texture, const char* func);
+
+// The image usage the device allows for a format (storage where it has an image class and the device can store,
+// sampled where it can sample).
+backend::ImageUsages image_usage_for(const backend::Device& device, const SizedFormat& format);
+
+// glGet* of texture, sampler, image-unit and pixel-store state and of the texture limits (texture_queries.cpp),
+// asked by state_queries.cpp for a pname it does not know. False: not such state (INVALID_ENUM there).
+struct TextureStateValues {
+  int count = 0;
+  int64_t v[4] = {};
+  bool is_boolean = false;
+};
+bool get_texture_state(Context* ctx, GLenum pname, TextureStateValues& out);
+// The indexed form (glGetIntegeri_v & co): image unit bindings (IMAGE_BINDING_*), and TEXTURE_BINDING_* /
+// SAMPLER_BINDING per texture unit.
+enum class TextureIndexed { Ok, BadEnum, BadIndex };
+TextureIndexed get_texture_indexed_state(Context* ctx, GLenum pname, GLuint index, TextureStateValues& out);
+
+}  // namespace bismuth::gl

@@ -1,0 +1,491 @@
+// Texture storage (GL 4.6 §8.5, §8.19; OpenGL ES 3.2 §8.5, §8.18): immutable storage (glTexStorage*,
+// glTextureStorage*) and mutable levels (glTexImage*), the backend::Image each lives in, and the storage helpers
+// of texture_access.hpp (level_store, sub_region, make_texture_image). See textures.hpp for the storage model.
+#include <algorithm>
+#include <span>
+#include <vector>
+
+#include "pixel_transfer.hpp"
+#include "texture_access.hpp"
+#include "texture_client_data.hpp"
+
+namespace bismuth::gl {
+
+backend::ImageUsages image_usage_for(const backend::Device& device, const SizedFormat& format) {
+  VkFormatProperties properties{};
+  device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), format.vk_format, &properties);
+  backend::ImageUsages usage = 0;
+  if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) usage |= backend::kImageSampled;
+  if ((properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
+      format.image_class != ImageClass::None) {
+    usage |= backend::kImageStorage;
+  }
+  return usage;
+}
+
+uint32_t level_layers(GLenum target, const TextureLevel& level) {
+  switch (target) {
+    case GL_TEXTURE_1D_ARRAY: return level.height;
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_CUBE_MAP_ARRAY: return level.depth;
+    default: return 1;
+  }
+}
+
+LevelStore level_store(const TextureObject& texture, uint32_t face, uint32_t level) {
+  const uint32_t cube_face = texture.target == GL_TEXTURE_CUBE_MAP ? face : 0;
+  if (texture.image && texture.immutable) {
+    // Immutable storage, a texture view's included (glTextureView): its levels and layers start at
+    // TEXTURE_VIEW_MIN_LEVEL / MIN_LAYER of the image it shares (0 for the texture that made the image).
+    if (level >= texture.immutable_levels) return {};
+    return LevelStore{texture.image.get(), texture.view_min_level + level, texture.view_min_layer + cube_face};
+  }
+  if (texture.image && level < texture.image->desc().mip_levels) {
+    return LevelStore{texture.image.get(), level, cube_face};
+  }
+  const size_t index = face * kMaxTextureLevels + level;
+  if (index < texture.level_images.size() && texture.level_images[index]) {
+    return LevelStore{texture.level_images[index].get(), 0, 0};
+  }
+  return {};
+}
+
+backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x, GLint y, GLint z, GLsizei width,
+                                GLsizei height, GLsizei depth) {
+  backend::ImageRegion r;
+  r.mip_level = store.mip;
+  r.x = static_cast<uint32_t>(x);
+  const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height), d = static_cast<uint32_t>(depth);
+  switch (target) {
+    case GL_TEXTURE_1D: r.extent = {w, 1, 1}; break;
+    case GL_TEXTURE_1D_ARRAY:
+      r.extent = {w, 1, 1};
+      r.base_layer = store.face_layer + static_cast<uint32_t>(y);
+      r.layer_count = h;
+      break;
+    case GL_TEXTURE_3D:
+      r.y = static_cast<uint32_t>(y);
+      r.z = static_cast<uint32_t>(z);
+      r.extent = {w, h, d};
+      break;
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_CUBE_MAP_ARRAY:
+      r.y = static_cast<uint32_t>(y);
+      r.extent = {w, h, 1};
+      r.base_layer = store.face_layer + static_cast<uint32_t>(z);
+      r.layer_count = d;
+      break;
+    default:  // 2D, RECTANGLE, one cube map face
+      r.y = static_cast<uint32_t>(y);
+      r.extent = {w, h, 1};
+      r.base_layer = store.face_layer;
+      break;
+  }
+  return r;
+}
+
+namespace {
+
+bool is_cube(GLenum target) {
+  return target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
+}
+
+// The backend description of an image holding `mips` levels from `base` (level 0's size). `one_face`: a cube map
+// level image (one face, one layer).
+backend::ImageDesc image_desc(GLenum target, const TextureLevel& base, uint32_t mips, bool one_face) {
+  backend::ImageDesc desc;
+  desc.format = base.format->vk_format;
+  desc.mip_levels = mips;
+  switch (target) {
+    case GL_TEXTURE_1D:
+    case GL_TEXTURE_1D_ARRAY:
+      desc.type = backend::ImageType::Image1D;
+      desc.extent = {base.width, 1, 1};
+      break;
+    case GL_TEXTURE_3D:
+      desc.type = backend::ImageType::Image3D;
+      desc.extent = {base.width, base.height, base.depth};
+      break;
+    default:
+      desc.type = backend::ImageType::Image2D;
+      desc.extent = {base.width, base.height, 1};
+      break;
+  }
+  desc.array_layers = level_layers(target, base);
+  if (target == GL_TEXTURE_CUBE_MAP && !one_face) desc.array_layers = 6;
+  desc.cube_compatible = is_cube(target) && !one_face;
+  return desc;
+}
+
+// Creates the image with the usage the device allows for the format (GL requires every sized format of tables
+// 8.12/8.13 as a texture format: a format the device can neither sample nor store still gets an image that
+// transfers work on, so that its texels round-trip). Reports the backend's refusal.
+std::shared_ptr<backend::Image> create_image(Context* ctx, backend::ImageDesc desc, const SizedFormat& format,
+                                             const char* func) {
+  backend::Device& device = *ctx->device_state.device;
+  const backend::ImageUsages wanted = image_usage_for(device, format);
+  // The usage combinations to try, most first: the device may refuse one for this type, size or flags.
+  const backend::ImageUsages tries[] = {wanted, wanted & backend::kImageSampled, 0};
+  Error last{};
+  for (backend::ImageUsages usage : tries) {
+    desc.usage = usage;
+    auto created = backend::Image::create(device, desc);
+    if (created) return std::move(*created);
+    last = created.error();
+  }
+  ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": the device cannot hold a " + format.name +
+                                       " texture of this size: " + last.message);
+  return nullptr;
+}
+
+// Copies every level of `from` (levels [0, mips)) face by face into `to` at the same levels.
+bool copy_levels(Context* ctx, const TextureObject& t, uint32_t mips, backend::Image& to, bool to_per_level,
+                 const char* func) {
+  for (uint32_t level = 0; level < mips; ++level) {
+    for (uint32_t face = 0; face < t.levels.size(); ++face) {
+      const TextureLevel& l = t.levels[face][level];
+      const LevelStore from = level_store(t, face, level);
+      if (from.image == nullptr || l.width == 0) continue;
+      backend::ImageRegion source = sub_region(t.target, from, 0, 0, 0, static_cast<GLsizei>(l.width),
+                                               static_cast<GLsizei>(l.height), static_cast<GLsizei>(l.depth));
+      if (t.target == GL_TEXTURE_1D_ARRAY) source.layer_count = l.height;
+      backend::ImageRegion destination = source;
+      destination.mip_level = to_per_level ? 0 : level;
+      destination.base_layer = to_per_level ? 0 : (t.target == GL_TEXTURE_CUBE_MAP ? face : 0);
+      if (Status ok = ctx->stream->copy_image(*from.image, source, to, destination); !ok) {
+        ctx->backend_error(func, ok.error());
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Moves the levels of a mutable texture's one image into level images of their own (before a glTexImage* that
+// changes one of them), keeping their texels.
+bool dissolve_image(Context* ctx, TextureObject& t, const char* func) {
+  if (!t.image) return true;
+  const uint32_t mips = t.image->desc().mip_levels;
+  std::vector<std::shared_ptr<backend::Image>> made(t.level_images.size());
+  for (uint32_t level = 0; level < mips; ++level) {
+    for (uint32_t face = 0; face < t.levels.size(); ++face) {
+      const TextureLevel& l = t.levels[face][level];
+      if (!l.defined() || l.width == 0) continue;
+      auto image = create_image(ctx, image_desc(t.target, l, 1, true), *l.format, func);
+      if (!image) return false;
+      made[face * kMaxTextureLevels + level] = image;
+    }
+  }
+  for (uint32_t level = 0; level < mips; ++level) {
+    for (uint32_t face = 0; face < t.levels.size(); ++face) {
+      auto& image = made[face * kMaxTextureLevels + level];
+      if (!image) continue;
+      const TextureLevel& l = t.levels[face][level];
+      backend::ImageRegion source =
+          sub_region(t.target, level_store(t, face, level), 0, 0, 0, static_cast<GLsizei>(l.width),
+                     static_cast<GLsizei>(l.height), static_cast<GLsizei>(l.depth));
+      backend::ImageRegion destination = source;
+      destination.mip_level = 0;
+      destination.base_layer = 0;
+      if (Status ok = ctx->stream->copy_image(*t.image, source, *image, destination); !ok) {
+        ctx->backend_error(func, ok.error());
+        return false;
+      }
+    }
+  }
+  for (size_t i = 0; i < made.size(); ++i) {
+    if (made[i]) t.level_images[i] = std::move(made[i]);
+  }
+  t.image.reset();
+  return true;
+}
+
+// Whether `spec` for (face, level) is what the one image of a mutable texture holds there.
+bool fits_image(const TextureObject& t, uint32_t level, const TextureLevel& spec) {
+  if (!t.image || level >= t.image->desc().mip_levels) return false;
+  const TextureLevel& base = t.levels[0][0];
+  const TextureLevel expected = level_of(t.target, base, level);
+  return spec.format == base.format && spec.width == expected.width && spec.height == expected.height &&
+         spec.depth == expected.depth;
+}
+
+}  // namespace
+
+bool make_texture_image(Context* ctx, TextureObject& t, const char* func) {
+  if (t.immutable || t.target == GL_TEXTURE_BUFFER || t.levels.empty()) return true;
+  const TextureLevel& base = t.levels[0][0];
+  if (!base.defined() || base.width == 0 || base.height == 0 || base.depth == 0) return true;
+  // The levels from 0 on that are consistent with level 0 on every face.
+  const uint32_t chain = std::min(full_level_count(t.target, base.width, base.height, base.depth), kMaxTextureLevels);
+  uint32_t mips = 0;
+  for (; mips < chain; ++mips) {
+    const TextureLevel expected = level_of(t.target, base, mips);
+    bool consistent = true;
+    for (const auto& face : t.levels) {
+      const TextureLevel& l = face[mips];
+      consistent = consistent && l.format == base.format && l.width == expected.width && l.height == expected.height &&
+                   l.depth == expected.depth;
+    }
+    if (!consistent) break;
+  }
+  if (t.target == GL_TEXTURE_CUBE_MAP && mips == 0) return true;  // faces of the base level differ: no one image
+  if (t.image && t.image->desc().mip_levels == mips) return true;
+  auto image = create_image(ctx, image_desc(t.target, base, mips, false), *base.format, func);
+  if (!image) return false;
+  if (!copy_levels(ctx, t, mips, *image, false, func)) return false;
+  for (uint32_t level = 0; level < mips; ++level) {
+    for (uint32_t face = 0; face < t.levels.size(); ++face) t.level_images[face * kMaxTextureLevels + level].reset();
+  }
+  t.image = std::move(image);
+  return true;
+}
+
+namespace {
+
+// glTexStorage*: which targets each dimension count takes (GL 4.6 §8.19).
+bool storage_target_ok(uint32_t dims, GLenum target) {
+  switch (dims) {
+    case 1: return target == GL_TEXTURE_1D;
+    case 2:
+      return target == GL_TEXTURE_2D || target == GL_TEXTURE_1D_ARRAY || target == GL_TEXTURE_RECTANGLE ||
+             target == GL_TEXTURE_CUBE_MAP;
+    default: return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY || target == GL_TEXTURE_CUBE_MAP_ARRAY;
+  }
+}
+
+void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint32_t dims, GLsizei levels,
+                     GLenum internalformat, GLsizei width, GLsizei height, GLsizei depth, const char* func) {
+  // GL 4.6 §8.19: "An INVALID_OPERATION error is generated if ... zero is bound to target" (the default texture).
+  if (t->name == 0) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the default texture (zero) is bound to the target");
+    return;
+  }
+  // "An INVALID_VALUE error is generated if width, height, depth or levels are less than 1".
+  if (levels < 1 || width < 1 || height < 1 || depth < 1) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": levels, width, height and depth must be at least 1");
+    return;
+  }
+  // "An INVALID_ENUM error is generated if internalformat is one of the unsized base internal formats" (and for
+  // any enum that is not a sized internal format).
+  const SizedFormat* format = find_sized_format(internalformat);
+  if (format == nullptr) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) +
+                                        " is not a sized internal format (GL 4.6 tables 8.12, 8.13)");
+    return;
+  }
+  if (is_depth(*format)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + format->name +
+                                             ": depth and stencil textures are not implemented yet (issue 18)");
+    return;
+  }
+  const std::string size_error =
+      check_level_size(t->target, texture_size_limits(*ctx->device_state.device), 0, width, height, depth);
+  if (!size_error.empty()) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + size_error);
+    return;
+  }
+  // "An INVALID_OPERATION error is generated if levels is greater than floor(log2(max(width, height)))+1"
+  // (of the dimensions the target has: layers do not count).
+  const uint32_t w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height), d = static_cast<uint32_t>(depth);
+  const uint32_t most = full_level_count(t->target, w, h, d);
+  if (static_cast<uint32_t>(levels) > most) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + std::to_string(levels) +
+                                             " levels are more than the size allows (" + std::to_string(most) + ")");
+    return;
+  }
+  // "If the value of TEXTURE_IMMUTABLE_FORMAT for the texture is already TRUE, an INVALID_OPERATION error is
+  // generated."
+  if (t->immutable) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the texture already has immutable storage");
+    return;
+  }
+  (void)dims;
+  TextureLevel base{format, internalformat, w, dims >= 2 ? h : 1, dims == 3 ? d : 1};
+  auto image = create_image(ctx, image_desc(t->target, base, static_cast<uint32_t>(levels), false), *format, func);
+  if (!image) return;
+  for (auto& face : t->levels) {
+    std::fill(face.begin(), face.end(), TextureLevel{});
+    for (uint32_t level = 0; level < static_cast<uint32_t>(levels); ++level)
+      face[level] = level_of(t->target, base, level);
+  }
+  t->level_images.clear();
+  t->image = std::move(image);
+  t->immutable = true;
+  t->immutable_levels = static_cast<GLuint>(levels);
+  // GL 4.6 §8.19: storage sets TEXTURE_VIEW_MIN_LEVEL and MIN_LAYER to 0, NUM_LEVELS to levels and NUM_LAYERS to
+  // the layers of the texture (1, 6 for cube maps, the array size for arrays).
+  t->view_min_level = 0;
+  t->view_min_layer = 0;
+  t->view_num_levels = static_cast<GLuint>(levels);
+  t->view_num_layers = t->target == GL_TEXTURE_CUBE_MAP ? 6 : level_layers(t->target, base);
+}
+
+void tex_storage(GLenum target, uint32_t dims, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height,
+                 GLsizei depth, const char* func) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  // GL 4.6 §8.19: "An INVALID_ENUM error is generated if target is not one of those listed above."
+  if (!storage_target_ok(dims, target) || target_index(target, ctx->version.es, ctx->version.minor) < 0) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid target " + hex(target));
+    return;
+  }
+  auto t = bound_texture(ctx, target, false, func);
+  if (t) texture_storage(ctx, t, dims, levels, internalformat, width, height, depth, func);
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+void named_storage(GLuint texture, uint32_t dims, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height,
+                   GLsizei depth, const char* func) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  auto t = named_texture(ctx, texture, func);
+  if (!t) return;
+  // GL 4.6 §8.19: "An INVALID_OPERATION error is generated by TextureStorage* if the effective target is not one
+  // of those listed above."
+  if (!storage_target_ok(dims, t->target)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the texture's target " + target_name(t->target) +
+                                             " does not take this storage command");
+    return;
+  }
+  texture_storage(ctx, t, dims, levels, internalformat, width, height, depth, func);
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+// glTexImage*: which targets each dimension count takes (GL 4.6 §8.5; proxy targets are not supported).
+bool image_target_ok(uint32_t dims, GLenum target) {
+  switch (dims) {
+    case 1: return target == GL_TEXTURE_1D;
+    case 2:
+      return target == GL_TEXTURE_2D || target == GL_TEXTURE_1D_ARRAY || target == GL_TEXTURE_RECTANGLE ||
+             is_cube_face(target);
+    default: return target == GL_TEXTURE_3D || target == GL_TEXTURE_2D_ARRAY || target == GL_TEXTURE_CUBE_MAP_ARRAY;
+  }
+}
+
+void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, GLsizei width, GLsizei height,
+               GLsizei depth, GLint border, GLenum format, GLenum type, const void* pixels, const char* func) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (!image_target_ok(dims, target)) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid target " + hex(target));
+    return;
+  }
+  auto t = bound_texture(ctx, target, true, func);
+  if (!t) return;
+  const GLenum object_target = t->target;
+  // GL 4.6 §8.5: "An INVALID_VALUE error is generated if level is negative", "... if border is not zero", and
+  // level greater than log2 of the maximum size (§8.5.1 / the level's maximum below).
+  if (level < 0 || static_cast<uint32_t>(level) >= kMaxTextureLevels) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid level " + std::to_string(level));
+    return;
+  }
+  if (border != 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": border must be zero");
+    return;
+  }
+  const GLenum ifmt = static_cast<GLenum>(internalformat);
+  TransferResult check = ctx->version.es ? check_unpack_es(ifmt, format, type) : TransferResult{};
+  const SizedFormat* sized = resolve_internal_format(ifmt, type);
+  if (!check.ok()) {
+    ctx->set_error(check.error, std::string(func) + ": " + check.message);
+    return;
+  }
+  if (sized == nullptr) {
+    // §8.5: "An INVALID_VALUE error is generated if internalformat is not one of the valid internal formats".
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + hex(ifmt) + " is not a supported internal format");
+    return;
+  }
+  if (!ctx->version.es) check = check_unpack_gl(sized->internalformat, format, type);
+  if (!check.ok()) {
+    ctx->set_error(check.error, std::string(func) + ": " + check.message);
+    return;
+  }
+  if (is_depth(*sized)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + sized->name +
+                                             ": depth and stencil textures are not implemented yet (issue 18)");
+    return;
+  }
+  const std::string size_error = check_level_size(object_target, texture_size_limits(*ctx->device_state.device), level,
+                                                  width, dims >= 2 ? height : 1, dims == 3 ? depth : 1);
+  if (!size_error.empty()) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + size_error);
+    return;
+  }
+  if (!has_mipmaps(object_target) && level != 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": rectangle textures have level 0 only");
+    return;
+  }
+  // §8.19: "... an INVALID_OPERATION error is generated if TexImage* is called on an immutable-format texture".
+  if (t->immutable) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the texture has immutable storage");
+    return;
+  }
+  const uint32_t face = is_cube_face(target) ? face_index(target) : 0;
+  const auto lvl = static_cast<uint32_t>(level);
+  TextureLevel spec{sized, ifmt, static_cast<uint32_t>(width), dims >= 2 ? static_cast<uint32_t>(height) : 1,
+                    dims == 3 ? static_cast<uint32_t>(depth) : 1};
+  // The client data is checked (PBO range, size) before the level changes: an error leaves the texture as it was.
+  UnpackSource source;
+  const Extent extent{spec.width, spec.height, spec.depth, dims == 3};
+  if (!unpack_source(ctx, format, type, extent, pixels, func, source)) return;
+  if (t->level_images.empty()) t->level_images.resize(t->levels.size() * kMaxTextureLevels);
+  if (!fits_image(*t, lvl, spec)) {
+    if (t->image && lvl < t->image->desc().mip_levels && !dissolve_image(ctx, *t, func)) return;
+    auto& own = t->level_images[face * kMaxTextureLevels + lvl];
+    own.reset();
+    if (spec.width > 0 && spec.height > 0 && spec.depth > 0) {
+      own = create_image(ctx, image_desc(object_target, spec, 1, true), *sized, func);
+      if (!own) return;
+    }
+  }
+  t->levels[face][lvl] = spec;
+  const LevelStore store = level_store(*t, face, lvl);
+  if (store.image == nullptr || !source.present) return;
+  const backend::ImageRegion region = sub_region(object_target == GL_TEXTURE_CUBE_MAP ? target : object_target, store,
+                                                 0, 0, 0, width, dims >= 2 ? height : 1, dims == 3 ? depth : 1);
+  const ImagePart part{store.image, region};
+  upload_texels(ctx, *sized, format, type, extent, source, std::span(&part, 1), func);
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+}  // namespace
+}  // namespace bismuth::gl
+
+using namespace bismuth::gl;
+
+extern "C" {
+
+GLAPI void APIENTRY glTexStorage1D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width) {
+  tex_storage(target, 1, levels, internalformat, width, 1, 1, "glTexStorage1D");
+}
+GLAPI void APIENTRY glTexStorage2D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width,
+                                   GLsizei height) {
+  tex_storage(target, 2, levels, internalformat, width, height, 1, "glTexStorage2D");
+}
+GLAPI void APIENTRY glTexStorage3D(GLenum target, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height,
+                                   GLsizei depth) {
+  tex_storage(target, 3, levels, internalformat, width, height, depth, "glTexStorage3D");
+}
+GLAPI void APIENTRY glTextureStorage1D(GLuint texture, GLsizei levels, GLenum internalformat, GLsizei width) {
+  named_storage(texture, 1, levels, internalformat, width, 1, 1, "glTextureStorage1D");
+}
+GLAPI void APIENTRY glTextureStorage2D(GLuint texture, GLsizei levels, GLenum internalformat, GLsizei width,
+                                       GLsizei height) {
+  named_storage(texture, 2, levels, internalformat, width, height, 1, "glTextureStorage2D");
+}
+GLAPI void APIENTRY glTextureStorage3D(GLuint texture, GLsizei levels, GLenum internalformat, GLsizei width,
+                                       GLsizei height, GLsizei depth) {
+  named_storage(texture, 3, levels, internalformat, width, height, depth, "glTextureStorage3D");
+}
+
+GLAPI void APIENTRY glTexImage1D(GLenum target, GLint level, GLint internalformat, GLsizei width, GLint border,
+                                 GLenum format, GLenum type, const void* pixels) {
+  tex_image(target, 1, level, internalformat, width, 1, 1, border, format, type, pixels, "glTexImage1D");
+}
+GLAPI void APIENTRY glTexImage2D(GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height,
+                                 GLint border, GLenum format, GLenum type, const void* pixels) {
+  tex_image(target, 2, level, internalformat, width, height, 1, border, format, type, pixels, "glTexImage2D");
+}
+GLAPI void APIENTRY glTexImage3D(GLenum target, GLint level, GLint internalformat, GLsizei width, GLsizei height,
+                                 GLsizei depth, GLint border, GLenum format, GLenum type, const void* pixels) {
+  tex_image(target, 3, level, internalformat, width, height, depth, border, format, type, pixels, "glTexImage3D");
+}
+
+}  // extern "C"
