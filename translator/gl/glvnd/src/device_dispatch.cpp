@@ -17,8 +17,8 @@ const char* EGLAPIENTRY dispatch_query_device_string(EGLDeviceEXT device, EGLint
   exports.threadInit();
   __EGLvendorInfo* vendor = exports.getVendorFromDevice(device);
   const int index = g_query_device_string_index.load(std::memory_order_acquire);
-  // EGL_EXT_device_query: "On failure, eglQueryDeviceStringEXT returns NULL"; an unknown handle is
-  // EGL_BAD_DEVICE_EXT (EGL_EXT_device_base's error for "an invalid EGLDeviceEXT").
+  // EGL_EXT_device_query: "On failure, NULL is returned. An EGL_BAD_DEVICE_EXT error is generated if <device> is
+  // not a valid EGLDeviceEXT"; a handle no vendor listed is not one.
   if (vendor == nullptr || index < 0) {
     exports.setEGLError(EGL_BAD_DEVICE_EXT);
     return nullptr;
