@@ -15,8 +15,8 @@
 
 /* The Vulkan physical devices, in enumeration order: what Bismuth's EGL devices stand for. */
 static uint32_t vulkan_device_names(char names[MAX_DEVICES][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]) {
-  const VkApplicationInfo app = {VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "query_devices", 1, NULL, 0,
-                                 VK_API_VERSION_1_1};
+  const VkApplicationInfo app = {
+      VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "query_devices", 1, NULL, 0, VK_API_VERSION_1_1};
   const VkInstanceCreateInfo info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, 0, &app, 0, NULL, 0, NULL};
   VkInstance instance = VK_NULL_HANDLE;
   if (vkCreateInstance(&info, NULL, &instance) != VK_SUCCESS) return 0;

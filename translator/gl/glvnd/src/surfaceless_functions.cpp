@@ -40,15 +40,13 @@ EGLSurface no_surface_for(EGLDisplay dpy, EGLConfig config) {
   return fail(EGL_BAD_MATCH, EGL_NO_SURFACE);
 }
 
-EGLSurface EGLAPIENTRY create_window_surface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType,
-                                             const EGLint*) {
+EGLSurface EGLAPIENTRY create_window_surface(EGLDisplay dpy, EGLConfig config, EGLNativeWindowType, const EGLint*) {
   return no_surface_for(dpy, config);
 }
 EGLSurface EGLAPIENTRY create_platform_window_surface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
   return no_surface_for(dpy, config);
 }
-EGLSurface EGLAPIENTRY create_pixmap_surface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType,
-                                             const EGLint*) {
+EGLSurface EGLAPIENTRY create_pixmap_surface(EGLDisplay dpy, EGLConfig config, EGLNativePixmapType, const EGLint*) {
   return no_surface_for(dpy, config);
 }
 EGLSurface EGLAPIENTRY create_platform_pixmap_surface(EGLDisplay dpy, EGLConfig config, void*, const EGLAttrib*) {
@@ -72,13 +70,27 @@ EGLBoolean bad_surface(EGLDisplay dpy) {
   if (!display_ready(dpy)) return EGL_FALSE;
   return fail(EGL_BAD_SURFACE, EGL_FALSE);
 }
-EGLBoolean EGLAPIENTRY destroy_surface(EGLDisplay dpy, EGLSurface) { return bad_surface(dpy); }
-EGLBoolean EGLAPIENTRY query_surface(EGLDisplay dpy, EGLSurface, EGLint, EGLint*) { return bad_surface(dpy); }
-EGLBoolean EGLAPIENTRY surface_attrib(EGLDisplay dpy, EGLSurface, EGLint, EGLint) { return bad_surface(dpy); }
-EGLBoolean EGLAPIENTRY bind_tex_image(EGLDisplay dpy, EGLSurface, EGLint) { return bad_surface(dpy); }
-EGLBoolean EGLAPIENTRY release_tex_image(EGLDisplay dpy, EGLSurface, EGLint) { return bad_surface(dpy); }
-EGLBoolean EGLAPIENTRY swap_buffers(EGLDisplay dpy, EGLSurface) { return bad_surface(dpy); }
-EGLBoolean EGLAPIENTRY copy_buffers(EGLDisplay dpy, EGLSurface, EGLNativePixmapType) { return bad_surface(dpy); }
+EGLBoolean EGLAPIENTRY destroy_surface(EGLDisplay dpy, EGLSurface) {
+  return bad_surface(dpy);
+}
+EGLBoolean EGLAPIENTRY query_surface(EGLDisplay dpy, EGLSurface, EGLint, EGLint*) {
+  return bad_surface(dpy);
+}
+EGLBoolean EGLAPIENTRY surface_attrib(EGLDisplay dpy, EGLSurface, EGLint, EGLint) {
+  return bad_surface(dpy);
+}
+EGLBoolean EGLAPIENTRY bind_tex_image(EGLDisplay dpy, EGLSurface, EGLint) {
+  return bad_surface(dpy);
+}
+EGLBoolean EGLAPIENTRY release_tex_image(EGLDisplay dpy, EGLSurface, EGLint) {
+  return bad_surface(dpy);
+}
+EGLBoolean EGLAPIENTRY swap_buffers(EGLDisplay dpy, EGLSurface) {
+  return bad_surface(dpy);
+}
+EGLBoolean EGLAPIENTRY copy_buffers(EGLDisplay dpy, EGLSurface, EGLNativePixmapType) {
+  return bad_surface(dpy);
+}
 
 // EGL 1.5 §3.8: eglWaitClient makes the client API's rendering complete before later native rendering to the
 // current surfaces; "if there is no current context for the current rendering API, the function has no effect

@@ -25,7 +25,9 @@ EGLDisplay EGLAPIENTRY get_platform_display(EGLenum platform, void* native_displ
   return get_platform(platform, native_display, attrib_list);
 }
 
-EGLBoolean EGLAPIENTRY supports_api(EGLenum api) { return api == EGL_OPENGL_API || api == EGL_OPENGL_ES_API; }
+EGLBoolean EGLAPIENTRY supports_api(EGLenum api) {
+  return api == EGL_OPENGL_API || api == EGL_OPENGL_ES_API;
+}
 
 // libEGL keeps the thread's API (eglBindAPI, eglQueryAPI) and forwards eglBindAPI to the vendors; the context gets
 // libEGL's current API in any case (libeglabi.h: "a vendor library can query the current API from libEGL").
@@ -53,7 +55,9 @@ void EGLAPIENTRY set_dispatch_index(const char* name, int index) {
 
 }  // namespace
 
-const __EGLapiExports& egl_exports() { return *g_exports; }
+const __EGLapiExports& egl_exports() {
+  return *g_exports;
+}
 
 const char* vendor_string(int name) {
   if (name == __EGL_VENDOR_STRING_PLATFORM_EXTENSIONS) return "EGL_EXT_platform_device EGL_MESA_platform_surfaceless";
