@@ -18,12 +18,15 @@ shared_gpu="$repo/../shared/gpu"
 mapfile -t programs < <(find "$build/tools" "$build/examples" "$build/tests" "$build/bench" -maxdepth 3 -type f \
   -perm -u+x \( -name bismuth -o -name hello_dispatch -o -name 'egl_compute*' -o -name '*_tests' -o -name 'bench_*' \
   -o -name '*exit_program' -o -name 'conformance_*' -o -name num_waves_examples -o -name 'program_loop*' \
-  -o -name 'dispatch_stream*' -o -name 'image_filter*' \) \
+  -o -name 'dispatch_stream*' -o -name 'image_filter*' -o -name 'glvnd_*' \) \
   2>/dev/null)
+# Bismuth's GLVND EGL vendor library (docs/glvnd.md), bundled like a program so that libbismuth-gl comes along.
+vendor=$build/translator/gl/glvnd/libEGL_bismuth.so.0
+[[ -f $vendor ]] && programs+=("$vendor")
 # BISMUTH_GPU_SIDE_BY_SIDE=1: only the side-by-side programs (examples/side_by_side.sh) and the front-end
 # benchmarks, so that the packed bundle leaves room in the 64 MiB transfer for .mesa (Zink) beside it.
 if [[ ${BISMUTH_GPU_SIDE_BY_SIDE:-0} == 1 ]]; then
-  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/((program_loop|dispatch_stream|image_filter)(_system)?|bench_glslang_floor|bench_program_churn)$')
+  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | grep -E '/((program_loop|dispatch_stream|image_filter)(_system)?|bench_glslang_floor|bench_program_churn|libEGL_bismuth\.so\.0)$')
 fi
 validation_layer=/usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so
 rm -rf "$repo/.gpu"
@@ -48,6 +51,14 @@ else
   done
 fi
 cp "$repo/scripts/gpu-check.sh" "$repo/scripts/gpu-exit-check.sh" "$repo/tests/exit/run_repeatedly.sh" "$repo/.gpu/"
+# The vendor library goes beside libbismuth-gl in .gpu/lib, and its JSON names it by soname: glvnd dlopens the
+# library_path, and a bare soname is found on LD_LIBRARY_PATH (gpu-env.sh puts .gpu/lib there).
+if [[ -f $repo/.gpu/bin/libEGL_bismuth.so.0 ]]; then
+  mv "$repo/.gpu/bin/libEGL_bismuth.so.0" "$repo/.gpu/lib/"
+  mkdir -p "$repo/.gpu/glvnd"
+  printf '{\n  "file_format_version": "1.0.0",\n  "ICD": {\n    "library_path": "libEGL_bismuth.so.0"\n  }\n}\n' \
+    > "$repo/.gpu/glvnd/50_bismuth.json"
+fi
 strip --strip-debug "$repo"/.gpu/bin/* "$repo"/.gpu/lib/* 2>/dev/null || true
 grep -qx '/.gpu.tar.xz' "$repo/.git/info/exclude" || echo '/.gpu.tar.xz' >> "$repo/.git/info/exclude"
 tar -C "$repo" -cf - .gpu | xz -T2 -6 > "$repo/.gpu.tar.xz"

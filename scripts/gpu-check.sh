@@ -35,6 +35,33 @@ for c in "$bin"/conformance_*; do
 done
 BISMUTH_VALIDATION=1 step run_conformance "$bin/bismuth" run tests/conformance --device gpu \
   --json "$out/run_conformance.json"
+# GLVND (docs/glvnd.md): programs linked against the system libEGL + libOpenGL, on Bismuth through its vendor JSON
+# alone (tests/glvnd: the glvnd_* programs, each must exit 0; process exit without eglTerminate), then one example
+# with NVIDIA's vendor alone and with both vendors in either order (each log shows the GL_RENDERER it ran on).
+if [[ -f .gpu/glvnd/50_bismuth.json ]]; then
+  bismuth_json=$PWD/.gpu/glvnd/50_bismuth.json
+  nvidia_json=$__EGL_VENDOR_LIBRARY_FILENAMES  # gpu-env.sh: NVIDIA's vendor
+  for c in "$bin"/glvnd_*; do
+    [[ -x $c && $(basename "$c") != glvnd_exit ]] || continue
+    __EGL_VENDOR_LIBRARY_FILENAMES=$bismuth_json BISMUTH_VALIDATION=1 step "$(basename "$c")" "$c"
+  done
+  for mode in no-terminate mid-dispatch; do
+    __EGL_VENDOR_LIBRARY_FILENAMES=$bismuth_json BISMUTH_VALIDATION=1 step "glvnd_exit_$mode" .gpu/run_repeatedly.sh 10 \
+      "$bin/glvnd_exit" "$mode"
+  done
+  if [[ -x $bin/dispatch_stream_system ]]; then
+    for order in bismuth nvidia nvidia_bismuth bismuth_nvidia; do
+      case $order in
+        bismuth) files=$bismuth_json ;;
+        nvidia) files=$nvidia_json ;;
+        nvidia_bismuth) files=$nvidia_json:$bismuth_json ;;
+        bismuth_nvidia) files=$bismuth_json:$nvidia_json ;;
+      esac
+      __EGL_VENDOR_LIBRARY_FILENAMES=$files step "glvnd_vendors_$order" \
+        "$bin/dispatch_stream_system" --count 2000 --stream-dispatches 5 --stream-mb 64 --egl device
+    done
+  fi
+fi
 # BISMUTH_GPU_CHECK=conformance: only the steps above plus the GL and translator tests (a quick pass).
 if [[ ${BISMUTH_GPU_CHECK:-all} == conformance ]]; then
   for t in gl_tests translator_tests; do [[ -x $bin/$t ]] && step "$t" "$bin/$t"; done

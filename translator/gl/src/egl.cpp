@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "context.hpp"
@@ -27,6 +28,7 @@ thread_local EGLenum t_egl_api = EGL_OPENGL_ES_API;
 
 struct EglDevice {
   uint32_t index;
+  std::string name;  // the Vulkan device's deviceName (EGL_EXT_device_query_name's EGL_RENDERER_EXT)
 };
 
 // Displays live until the process ends (EGLDisplay handles stay valid after eglTerminate). Their mutable members
@@ -111,7 +113,8 @@ bool egl_devices_ready() {
   if (!instance) return false;
   std::lock_guard egl_lock(g_egl_mutex);
   while (egl_devices().size() < devices->size()) {
-    egl_devices().push_back(std::make_unique<EglDevice>(EglDevice{static_cast<uint32_t>(egl_devices().size())}));
+    const auto index = static_cast<uint32_t>(egl_devices().size());
+    egl_devices().push_back(std::make_unique<EglDevice>(EglDevice{index, (*devices)[index].name}));
   }
   return true;
 }
@@ -250,11 +253,15 @@ const char* EGLAPIENTRY eglQueryDeviceStringEXT(EGLDeviceEXT device, EGLint name
     }
   }
   if (dev == nullptr) return egl_fail(EGL_BAD_DEVICE_EXT, static_cast<const char*>(nullptr));
-  if (name == EGL_EXTENSIONS) {
-    t_egl_error = EGL_SUCCESS;
-    return "";
+  t_egl_error = EGL_SUCCESS;
+  switch (name) {
+    case EGL_EXTENSIONS: return "EGL_EXT_device_query_name";
+    // EGL_EXT_device_query_name: EGL_RENDERER_EXT names the device, EGL_VENDOR the implementation that drives it
+    // (next to a Vulkan driver's own EGL vendor on the same GPU, "Bismuth" is what tells them apart).
+    case EGL_RENDERER_EXT: return dev->name.c_str();
+    case EGL_VENDOR: return "Bismuth";
+    default: return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
   }
-  return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
 }
 
 EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {

@@ -65,9 +65,11 @@ Proc lookup_gl(const char* name) {
 }
 }  // namespace
 
+// GL and EGL names: the GLVND vendor library (glvnd/) finds libbismuth-gl's EGL functions through it, since inside a
+// process with glvnd's libEGL loaded an `eglXxx` reference from outside this library resolves to glvnd's.
 extern "C" void (*bismuthGetProcAddress(const char* name))(void) {
   if (name == nullptr) return nullptr;
-  return lookup_gl(name);
+  return eglGetProcAddress(name);
 }
 
 extern "C" __eglMustCastToProperFunctionPointerType EGLAPIENTRY eglGetProcAddress(const char* name) {

@@ -64,7 +64,8 @@ int bismuthMakeCurrent(BismuthGLContext context);
 BismuthGLContext bismuthGetCurrentContext(void);
 /* Destroys the context (deferred until it is released when current in another thread). */
 void bismuthDestroyContext(BismuthGLContext context);
-/* The address of a supported GL entry point; NULL for names outside the supported surface. */
+/* The address of a supported GL or EGL entry point (as eglGetProcAddress answers); NULL for names outside the
+ * supported surface. */
 void (*bismuthGetProcAddress(const char* name))(void);
 /* The reason of the last failed bismuthCreateContext* in this thread ("" when none). */
 const char* bismuthGetLastErrorString(void);

@@ -1,0 +1,148 @@
+/* EGL devices through glvnd (docs/glvnd.md): a program linked against the system libEGL + libOpenGL, with Bismuth's
+ * vendor JSON as the only vendor, enumerates Bismuth's EGL devices, names them, opens each, and reaches Bismuth's
+ * GL through libGLdispatch. The expected devices are the Vulkan loader's physical devices, asked directly. */
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#define GL_GLEXT_PROTOTYPES 1
+#include <GL/glcorearb.h>
+#include <stdio.h>
+#include <string.h>
+#include <vulkan/vulkan.h>
+
+#include "conformance.h"
+
+#define MAX_DEVICES 16
+
+/* The Vulkan physical devices, in enumeration order: what Bismuth's EGL devices stand for. */
+static uint32_t vulkan_device_names(char names[MAX_DEVICES][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]) {
+  const VkApplicationInfo app = {
+      VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "query_devices", 1, NULL, 0, VK_API_VERSION_1_1};
+  const VkInstanceCreateInfo info = {VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO, NULL, 0, &app, 0, NULL, 0, NULL};
+  VkInstance instance = VK_NULL_HANDLE;
+  if (vkCreateInstance(&info, NULL, &instance) != VK_SUCCESS) return 0;
+  VkPhysicalDevice devices[MAX_DEVICES];
+  uint32_t count = MAX_DEVICES;
+  if (vkEnumeratePhysicalDevices(instance, &count, devices) < 0) count = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    VkPhysicalDeviceProperties properties;
+    vkGetPhysicalDeviceProperties(devices[i], &properties);
+    memcpy(names[i], properties.deviceName, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE);
+  }
+  vkDestroyInstance(instance, NULL);
+  return count;
+}
+
+static int has_token(const char* list, const char* token) {
+  const size_t n = strlen(token);
+  for (const char* p = list; p != NULL && (p = strstr(p, token)) != NULL; p += n) {
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+  }
+  return 0;
+}
+
+static int g_validation_messages = 0;
+static void APIENTRY on_debug_message(GLenum source, GLenum type, GLuint id, GLenum severity, GLsizei length,
+                                      const GLchar* message, const void* user) {
+  (void)source, (void)type, (void)severity, (void)length, (void)user;
+  if (id == 0xB15B0001u) ++g_validation_messages; /* Bismuth's id of a Vulkan validation message (gl_shim.md) */
+  fprintf(stderr, "GL debug: %s\n", message);
+}
+
+/* Opens the device's display, makes a GL 4.3 context current and checks that GL calls reach Bismuth on `name`. */
+static void check_device_display(EGLDeviceEXT device, const char* name) {
+  EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, device, NULL);
+  CHECK(display != EGL_NO_DISPLAY, "EGL_EXT_platform_device: a display for each device (error 0x%x)", eglGetError());
+  if (display == EGL_NO_DISPLAY) return;
+  CHECK(eglInitialize(display, NULL, NULL), "eglInitialize of the device's display");
+  CHECK(eglBindAPI(EGL_OPENGL_API), "eglBindAPI(EGL_OPENGL_API)");
+  const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3, EGL_NONE};
+  EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+  CHECK(context != EGL_NO_CONTEXT, "eglCreateContext (error 0x%x)", eglGetError());
+  if (context == EGL_NO_CONTEXT) return;
+  CHECK(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context), "eglMakeCurrent");
+  CHECK(eglGetCurrentContext() == context, "EGL 1.5 §3.10: eglGetCurrentContext returns the current context");
+  glEnable(GL_DEBUG_OUTPUT);
+  glDebugMessageCallback(on_debug_message, NULL);
+  const char* renderer = (const char*)glGetString(GL_RENDERER);
+  printf("GL_RENDERER: %s\n", renderer ? renderer : "(null)");
+  CHECK(renderer != NULL && strstr(renderer, "Bismuth") != NULL && strstr(renderer, name) != NULL,
+        "the GL of a Bismuth device's display is Bismuth's on that device: GL_RENDERER \"%s\", device \"%s\"",
+        renderer ? renderer : "(null)", name);
+  CHECK_GL_ERROR(GL_NO_ERROR, "after glGetString through libGLdispatch");
+
+  /* EGL 1.5 §3.5.2: "If config does not support pbuffers, an EGL_BAD_MATCH error is generated" — Bismuth's config
+   * has EGL_SURFACE_TYPE 0 (the vendor's surface functions libglvnd requires of every vendor). */
+  EGLConfig config;
+  EGLint configs = 0;
+  CHECK(eglGetConfigs(display, &config, 1, &configs) && configs == 1, "one config");
+  EGLint surface_type = -1;
+  CHECK(eglGetConfigAttrib(display, config, EGL_SURFACE_TYPE, &surface_type), "EGL_SURFACE_TYPE");
+  if (configs == 1 && surface_type == 0) {
+    CHECK(eglCreatePbufferSurface(display, config, NULL) == EGL_NO_SURFACE, "no pbuffer surface");
+    CHECK(eglGetError() == EGL_BAD_MATCH, "EGL 1.5 §3.5.2: EGL_BAD_MATCH for a config without EGL_PBUFFER_BIT");
+  }
+  CHECK(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT), "release");
+  CHECK(eglDestroyContext(display, context), "eglDestroyContext");
+  CHECK(eglTerminate(display), "eglTerminate");
+}
+
+int main(void) {
+  const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+  CHECK(client != NULL, "EGL_EXT_client_extensions: the client extension string");
+  if (client == NULL) return conformance_result();
+  const char* needed[] = {"EGL_EXT_device_enumeration", "EGL_EXT_device_query", "EGL_EXT_platform_device",
+                          "EGL_MESA_platform_surfaceless"};
+  for (size_t i = 0; i < sizeof needed / sizeof needed[0]; ++i) {
+    CHECK(has_token(client, needed[i]), "client extension %s (Bismuth's vendor supports it): \"%s\"", needed[i],
+          client);
+  }
+  PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
+  PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
+      (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
+  CHECK(query_devices != NULL && query_string != NULL, "EGL_EXT_device_enumeration / _query entry points");
+  if (query_devices == NULL || query_string == NULL) return conformance_result();
+
+  char vk_names[MAX_DEVICES][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+  const uint32_t vk_count = vulkan_device_names(vk_names);
+  if (vk_count == 0) conformance_skip("no Vulkan device");
+
+  /* EGL_EXT_device_enumeration: "If <devices> is NULL, then <max_devices> will be ignored, no devices will be
+   * returned in <devices>, and <num_devices> will be set to the number of supported devices in the system." */
+  EGLint count = -1;
+  CHECK(query_devices(0, NULL, &count), "eglQueryDevicesEXT(0, NULL, &count)");
+  CHECK(count == (EGLint)vk_count, "one EGL device per Vulkan physical device: %d EGL, %u Vulkan", count, vk_count);
+  EGLDeviceEXT devices[MAX_DEVICES];
+  EGLint listed = 0;
+  CHECK(query_devices(MAX_DEVICES, devices, &listed) && listed == count, "the devices themselves");
+  if (listed > (EGLint)vk_count) listed = (EGLint)vk_count;
+
+  for (EGLint i = 0; i < listed; ++i) {
+    /* EGL_EXT_device_query: eglQueryDeviceStringEXT(EGL_EXTENSIONS) lists the device extensions;
+     * EGL_EXT_device_query_name adds EGL_RENDERER_EXT (the device's name) and EGL_VENDOR. */
+    const char* extensions = query_string(devices[i], EGL_EXTENSIONS);
+    CHECK(extensions != NULL && has_token(extensions, "EGL_EXT_device_query_name"),
+          "device %d: EGL_EXT_device_query_name in \"%s\"", i, extensions ? extensions : "(null)");
+    const char* renderer = query_string(devices[i], EGL_RENDERER_EXT);
+    const char* vendor = query_string(devices[i], EGL_VENDOR);
+    printf("EGL device %d: EGL_RENDERER_EXT \"%s\", EGL_VENDOR \"%s\"\n", i, renderer ? renderer : "(null)",
+           vendor ? vendor : "(null)");
+    CHECK(renderer != NULL && strcmp(renderer, vk_names[i]) == 0,
+          "device %d names Vulkan physical device %d: \"%s\" vs \"%s\"", i, i, renderer ? renderer : "(null)",
+          vk_names[i]);
+    CHECK(vendor != NULL && vendor[0] != '\0', "device %d: EGL_VENDOR", i);
+    /* EGL_EXT_device_query: "If <name> is not a valid value, EGL_BAD_PARAMETER is generated" (and NULL returned). */
+    CHECK(query_string(devices[i], EGL_CLIENT_APIS) == NULL && eglGetError() == EGL_BAD_PARAMETER,
+          "device %d: EGL_BAD_PARAMETER for a name the device does not define", i);
+    if (renderer != NULL) check_device_display(devices[i], renderer);
+  }
+
+  /* EGL_EXT_device_query: "On failure, NULL is returned. An EGL_BAD_DEVICE_EXT error is generated if <device> is
+   * not a valid EGLDeviceEXT"; the handle here is no vendor's, so libEGL's device map has no vendor for it and the
+   * vendor's dispatch function reports it. */
+  int not_a_device = 0;
+  CHECK(query_string((EGLDeviceEXT)&not_a_device, EGL_EXTENSIONS) == NULL, "NULL for an invalid device");
+  CHECK(eglGetError() == EGL_BAD_DEVICE_EXT, "EGL_BAD_DEVICE_EXT for an invalid device");
+
+  CHECK(g_validation_messages == 0, "%d Vulkan validation message(s)", g_validation_messages);
+  return conformance_result();
+}
