@@ -3,6 +3,8 @@
 #   lib/libbismuth-gl.so.0 + .so                  the GL shim, with include/bismuth/gl/*.h,
 #   lib/pkgconfig/bismuth-gl.pc                   pkg-config (relocatable),
 #   lib/cmake/BismuthGL/                          find_package(BismuthGL) -> BismuthGL::gl
+#   lib/libEGL_bismuth.so.0                       the GLVND EGL vendor (translator/gl/glvnd), with
+#                                                 share/glvnd/egl_vendor.d/50_bismuth.json
 #   lib/libVkLayer_bismuth_compute.so             the layer, with share/vulkan/{explicit,implicit}_layer.d manifests
 #                                                 (layer/vk_layer/CMakeLists.txt)
 #   share/doc/bismuth/                            README and docs/*.md
@@ -26,6 +28,19 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/install/BismuthGLCo
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/install/BismuthGLConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/install/BismuthGLConfigVersion.cmake
         DESTINATION ${_bismuth_cmake_dir})
+
+# The GLVND EGL vendor and its JSON, which names the installed library by absolute path: written at install time so
+# that `cmake --install --prefix`, DESTDIR and the .deb's /usr (cmake/BismuthPackage.cmake) are honoured.
+if(TARGET bismuth-egl-vendor)
+  install(TARGETS bismuth-egl-vendor LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_SKIP)
+  install(CODE "
+    set(BISMUTH_EGL_VENDOR_LIBRARY
+        \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/$<TARGET_SONAME_FILE_NAME:bismuth-egl-vendor>\")
+    set(destination \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATAROOTDIR}/glvnd/egl_vendor.d\")
+    configure_file(\"${CMAKE_CURRENT_LIST_DIR}/install/50_bismuth.json.in\" \"\${destination}/50_bismuth.json\" @ONLY)
+    message(STATUS \"Installing: \${destination}/50_bismuth.json\")
+  ")
+endif()
 
 # The .pc file finds the prefix from its own folder (lib[/<multiarch>]/pkgconfig -> ../../[..]).
 file(RELATIVE_PATH BISMUTH_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)

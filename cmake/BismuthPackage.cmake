@@ -26,6 +26,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libvulkan1 (>= 1.3)")
 # lavapipe lets it run without a GPU; the validation layer serves BISMUTH_VALIDATION=1.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "mesa-vulkan-drivers")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "vulkan-validationlayers, libgl-dev, libegl-dev")
+# glvnd (libegl1, libopengl0) loads the EGL vendor for programs linked against it.
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "vulkan-validationlayers, libegl1, libopengl0, libgl-dev, libegl-dev")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -5,7 +5,9 @@
 #   * `VK_LOADER_LAYERS_ENABLE=*bismuth* vulkaninfo --summary` lists VK_LAYER_BISMUTH_compute (no VK_ADD_LAYER_PATH);
 #   * `bismuth devices` runs (lavapipe comes with the package's Recommends);
 #   * examples/downstream builds against /usr with find_package(BismuthGL) and with pkg-config, and both programs
-#     compute on lavapipe.
+#     compute on lavapipe;
+#   * the same program linked only against glvnd's libEGL + libOpenGL runs on Bismuth with only
+#     __EGL_VENDOR_LIBRARY_FILENAMES=/usr/share/glvnd/egl_vendor.d/50_bismuth.json set.
 #
 #   sudo scripts/deb-check.sh [DEB] [WORK_DIR]     (default DEB: build/bismuth_*_amd64.deb; WORK_DIR /tmp/bismuth-deb)
 #
@@ -32,7 +34,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -q > /dev/null
 # As `apt install ./bismuth_*.deb` on a default Debian: with Recommends (lavapipe), which mmdebstrap turns off.
 check apt-get install -y -q -o APT::Install-Recommends=true /root/bismuth.deb
-check apt-get install -y -q --no-install-recommends vulkan-tools build-essential cmake pkg-config libgl-dev libegl-dev
+check apt-get install -y -q --no-install-recommends vulkan-tools build-essential cmake pkg-config libgl-dev libegl-dev libopengl-dev
 VK_LOADER_LAYERS_ENABLE='*bismuth*' vulkaninfo --summary > /root/vulkaninfo.txt 2>&1
 check grep -q VK_LAYER_BISMUTH_compute /root/vulkaninfo.txt
 check bismuth devices
@@ -40,6 +42,11 @@ check cmake -S /root/downstream -B /root/downstream-build -DCMAKE_PREFIX_PATH=/u
 check cmake --build /root/downstream-build
 check /root/downstream-build/downstream_cmake
 check /root/downstream-build/downstream_pkgconfig
+# An unmodified program linked against glvnd's libEGL + libOpenGL, with only the vendor JSON named.
+__EGL_VENDOR_LIBRARY_FILENAMES=/usr/share/glvnd/egl_vendor.d/50_bismuth.json /root/downstream-build/downstream_glvnd \
+  > /root/glvnd.txt 2>&1
+cat /root/glvnd.txt
+check grep -q "Bismuth on .*0 wrong" /root/glvnd.txt
 echo "$failed" > /root/status
 EOF
 set +e

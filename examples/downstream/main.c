@@ -1,11 +1,13 @@
 /* A downstream GL compute program: links only libbismuth-gl (found through its installed CMake package or
- * pkg-config file), makes a surfaceless OpenGL 4.6 context with EGL and doubles 256 numbers in a compute shader.
+ * pkg-config file), or only the system libEGL + libOpenGL (glvnd, which loads Bismuth's EGL vendor), makes a surfaceless OpenGL 4.6 context with EGL and doubles 256 numbers in a compute shader.
  * Exit 0 when every number is right, 1 otherwise, 77 when no context can be made. */
 #define GL_GLEXT_PROTOTYPES 1
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
 #include <GL/glcorearb.h>
+#ifdef DOWNSTREAM_LINKS_BISMUTH
 #include <bismuth/gl/bismuth_gl.h> /* the installed header (not needed by an EGL program; included to check it) */
+#endif
 #include <stdio.h>
 
 static const char* kSource =

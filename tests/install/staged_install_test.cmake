@@ -1,8 +1,9 @@
 # cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORK_DIR=... -DLIBDIR=... -P staged_install_test.cmake
 #
 # Installs the build into WORK_DIR/stage and checks what issue 20 asks of the tree: the CLI runs from it, the layer
-# manifests name the installed layer library, pkg-config and find_package find libbismuth-gl, and a program outside
-# the tree (examples/downstream) built both ways runs.
+# manifests and the EGL vendor JSON name the installed libraries, pkg-config and find_package find libbismuth-gl,
+# and a program outside the tree (examples/downstream) runs built each way: against libbismuth-gl (CMake package,
+# pkg-config) and against glvnd's libEGL/libOpenGL with only __EGL_VENDOR_LIBRARY_FILENAMES set.
 file(REMOVE_RECURSE ${WORK_DIR})
 set(stage ${WORK_DIR}/stage)
 
@@ -21,7 +22,7 @@ foreach(file bin/bismuth ${LIBDIR}/libbismuth-gl.so ${LIBDIR}/libbismuth-gl.so.0
         ${LIBDIR}/cmake/BismuthGL/BismuthGLConfig.cmake ${LIBDIR}/libVkLayer_bismuth_compute.so
         share/vulkan/explicit_layer.d/VkLayer_bismuth_compute.json
         share/vulkan/implicit_layer.d/VkLayer_bismuth_compute_implicit.json share/man/man1/bismuth.1
-        share/doc/bismuth/README.md)
+        share/doc/bismuth/README.md ${LIBDIR}/libEGL_bismuth.so.0 share/glvnd/egl_vendor.d/50_bismuth.json)
   if(NOT EXISTS ${stage}/${file})
     message(FATAL_ERROR "the install has no ${file}")
   endif()
@@ -36,6 +37,12 @@ foreach(kind explicit implicit)
     message(FATAL_ERROR "${manifest} names ${library}, not the installed layer")
   endif()
 endforeach()
+
+file(READ ${stage}/share/glvnd/egl_vendor.d/50_bismuth.json text)
+string(JSON library GET "${text}" ICD library_path)
+if(NOT library STREQUAL "${stage}/${LIBDIR}/libEGL_bismuth.so.0")
+  message(FATAL_ERROR "50_bismuth.json names ${library}, not the installed EGL vendor")
+endif()
 
 # The installed CLI finds the installed libbismuth-gl (its RPATH is $ORIGIN/../lib) and a device.
 run_checked("the installed bismuth devices" ${stage}/bin/bismuth devices)
@@ -57,4 +64,13 @@ foreach(program downstream_cmake downstream_pkgconfig)
     message(FATAL_ERROR "${program} did not compute: ${last_output}")
   endif()
 endforeach()
+# The same program linked only against glvnd's libEGL and libOpenGL runs on Bismuth through the installed vendor.
+if(EXISTS ${WORK_DIR}/downstream/downstream_glvnd)
+  set(ENV{__EGL_VENDOR_LIBRARY_FILENAMES} ${stage}/share/glvnd/egl_vendor.d/50_bismuth.json)
+  run_checked(downstream_glvnd ${WORK_DIR}/downstream/downstream_glvnd)
+  message(STATUS "downstream_glvnd: ${last_output}")
+  if(NOT last_output MATCHES "Bismuth on .*0 wrong")
+    message(FATAL_ERROR "downstream_glvnd did not run on Bismuth: ${last_output}")
+  endif()
+endif()
 file(REMOVE_RECURSE ${WORK_DIR})
