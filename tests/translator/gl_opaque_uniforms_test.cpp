@@ -356,7 +356,7 @@ TEST_CASE("A relink keeps the declared bindings of samplers and images") {
   }
 }
 
-TEST_CASE("Only active samplers are resources; arrays indexed at run time and sampler parameters work") {
+TEST_CASE("Only active samplers are resources, and arrays indexed at run time and sampler parameters work") {
   // GL 4.6 §7.3.1: only active uniforms (those the shader may access) are in the program's interface.
   auto program = compile_and_link(
       "#version 450\nlayout(local_size_x = 1) in;\nuniform sampler2D unused;\nuniform sampler2D used;\n"

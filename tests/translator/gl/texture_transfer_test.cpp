@@ -385,7 +385,7 @@ TEST_CASE("array, 3D, 1D-array and cube map textures address layers, slices and 
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("mutable levels: glTexImage* defines each level; redefinition keeps the other levels", "[textures]") {
+TEST_CASE("mutable levels: glTexImage* defines each level, and redefinition keeps the other levels", "[textures]") {
   GlContext gl;
   set_alignment(1);
   GLuint t = 0;

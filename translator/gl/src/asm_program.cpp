@@ -225,6 +225,13 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->parameter_gl_binding = layout.parameter;
   exe->local_binding = layout.local_binding;
   exe->env_binding = layout.env_binding;
+  if (!layout.textures.empty() || !layout.images.empty()) {
+    // The assembler places texture[n] / image[n] (gl_program_layout.hpp); binding them to GL's texture and image
+    // units at dispatch comes with the shim's textures (issue 18).
+    const size_t at = source.find(layout.textures.empty() ? "image[" : "texture[");
+    return load_error(source, at == std::string_view::npos ? 0 : at,
+                      "texture and image units in assembly programs are not supported by this libbismuth-gl yet");
+  }
   const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
   spirv_patch::PipelineOptions pipeline =
       nvasm::gl_program_pipeline(info, layout,
