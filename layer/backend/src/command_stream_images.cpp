@@ -183,4 +183,52 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   return {};
 }
 
+// Vulkan 1.3 §20.5 "Image Copies with Scaling": each level is blitted from the one above (filter LINEAR), so level
+// l + 1 reads what level l's blit wrote: a transfer → transfer barrier between levels.
+Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count) {
+  if (Status ok = device_->alive(); !ok) return ok;
+  const ImageDesc& desc = image.desc();
+  if (base_level >= desc.mip_levels || layer_count == 0 || layer_base >= desc.array_layers ||
+      layer_count > desc.array_layers - layer_base) {
+    return fail("generate_mipmaps: base level " + std::to_string(base_level) + ", layers " +
+                std::to_string(layer_base) + " + " + std::to_string(layer_count) + " outside the image's " +
+                std::to_string(desc.mip_levels) + " levels and " + std::to_string(desc.array_layers) + " layers");
+  }
+  VkFormatProperties properties{};
+  device_->vki().vkGetPhysicalDeviceFormatProperties(device_->physical_device(), desc.format, &properties);
+  constexpr VkFormatFeatureFlags kNeeded = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
+                                           VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  if ((properties.optimalTilingFeatures & kNeeded) != kNeeded) {
+    return fail("generate_mipmaps: " + format_name(desc.format) +
+                " lacks BLIT_SRC, BLIT_DST or SAMPLED_IMAGE_FILTER_LINEAR on this device (no linear blits)");
+  }
+  if (base_level + 1 == desc.mip_levels) return {};
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  order_transfer(ordered_image_hazard(image.handle(), true));
+  track_image(batch, image);
+  auto corner = [](const ImageExtent& e) {
+    return VkOffset3D{static_cast<int32_t>(e.width), static_cast<int32_t>(e.height), static_cast<int32_t>(e.depth)};
+  };
+  for (uint32_t level = base_level + 1; level < desc.mip_levels; ++level) {
+    if (level > base_level + 1) {
+      record_barrier(HazardTracker::kHazardScope);  // the previous level's blit wrote this one's source
+      ++stats_.automatic_barriers;
+    }
+    VkImageBlit blit{};
+    blit.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level - 1, layer_base, layer_count};
+    blit.srcOffsets[1] = corner(image.extent(level - 1));
+    blit.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, layer_base, layer_count};
+    blit.dstOffsets[1] = corner(image.extent(level));
+    recorder_->record(CmdBlitImage{image.handle(), blit});
+  }
+  // After the loop: a barrier inside it cleared the tracking.
+  hazards_.note_image_access(image.handle(), true);
+  batch.has_writes = true;
+  readonly_repeat_ = false;
+  recorder_->publish();
+  return {};
+}
+
 }  // namespace bismuth::backend

@@ -77,11 +77,6 @@ const ColorFormat* find_format(VkFormat format) {
   return nullptr;
 }
 
-std::string format_name(VkFormat format) {
-  if (const ColorFormat* f = find_format(format)) return "VK_FORMAT_" + std::string(f->name);
-  return "VkFormat " + std::to_string(static_cast<int>(format));
-}
-
 // Why a format outside the table is refused: the classes the brief names get their own words.
 std::string_view unsupported_class(VkFormat format) {
   switch (format) {
@@ -190,6 +185,11 @@ Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageF
 
 }  // namespace
 
+std::string format_name(VkFormat format) {
+  if (const ColorFormat* f = find_format(format)) return "VK_FORMAT_" + std::string(f->name);
+  return "VkFormat " + std::to_string(static_cast<int>(format));
+}
+
 uint32_t texel_bytes(VkFormat format) {
   const ColorFormat* f = find_format(format);
   return f ? f->bytes : 0;
@@ -208,7 +208,8 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (desc.usage & kImageStorage) usage |= VK_IMAGE_USAGE_STORAGE_BIT;
   if (desc.usage & kImageSampled) usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
-  const VkImageCreateFlags flags = desc.cube_compatible ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+  VkImageCreateFlags flags = desc.cube_compatible ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+  if (desc.mutable_format) flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
   if (Status ok = check_device_support(device, desc, usage, flags); !ok) return ok.error();
 
   const auto& vk = device.vk();
@@ -250,14 +251,19 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   return self;
 }
 
-void Image::mark_used(uint64_t value) { raise_to(last_use_, value); }
+void Image::mark_used(uint64_t value) {
+  raise_to(last_use_, value);
+}
 
 Image::~Image() {
   Device* device = device_;
   VkImage image = image_;
   VkDeviceMemory memory = memory_;
-  device->defer(last_use(), [device, image, memory] {
+  std::vector<VkImageView> views;
+  for (const CachedView& v : views_) views.push_back(v.info.handle);
+  device->defer(last_use(), [device, image, memory, views = std::move(views)] {
     const auto& vk = device->vk();
+    for (VkImageView view : views) vk.vkDestroyImageView(device->handle(), view, nullptr);
     if (image != VK_NULL_HANDLE) vk.vkDestroyImage(device->handle(), image, nullptr);
     if (memory != VK_NULL_HANDLE) vk.vkFreeMemory(device->handle(), memory, nullptr);
   });
