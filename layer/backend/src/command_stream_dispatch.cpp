@@ -139,8 +139,8 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, const
   const VkDescriptorSetLayout set_layout = shader.set_layout();
   while (true) {
     if (batch.active_pool == batch.descriptor_pools.size()) {
-      // A pool made for a buffer-only shader has no image types: a later shader with images moves on to a new pool
-      // (its allocation fails with VK_ERROR_OUT_OF_POOL_MEMORY below), which has them all.
+      // Every type a layout may hold, so that buffer-only and image shaders share the batch's pools (a pool sized
+      // for one set of n descriptors of each type; a set that does not fit moves on to the next pool below).
       const uint32_t per_set = static_cast<uint32_t>(std::max<size_t>(1, bindings.size() + info.images.size()));
       const VkDescriptorType types[] = {
           VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,         VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
@@ -152,7 +152,7 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, const
       for (size_t t = 0; t < std::size(types); ++t) sizes[t] = {types[t], kSetsPerPool * per_set};
       VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
       pool_info.maxSets = kSetsPerPool;
-      pool_info.poolSizeCount = mixed ? static_cast<uint32_t>(std::size(types)) : 2;
+      pool_info.poolSizeCount = static_cast<uint32_t>(std::size(types));
       pool_info.pPoolSizes = sizes;
       VkDescriptorPool pool = VK_NULL_HANDLE;
       if (Status ok = device_->call("vkCreateDescriptorPool", vk.vkCreateDescriptorPool, device_->handle(), &pool_info,

@@ -44,6 +44,21 @@ void main() {
 inline const backend::BindingLayout kFetchLayout{
     {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 12};
 
+// dst[i] = src[i] * 3 + 1 for i < count, src a usamplerBuffer (uniform texel buffer), dst an r32ui imageBuffer
+// (storage texel buffer); push constant count.
+inline constexpr const char* kTexelBufferShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(binding = 0) uniform usamplerBuffer src;
+layout(binding = 1, r32ui) uniform writeonly uimageBuffer dst;
+layout(push_constant) uniform Push { uint count; };
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < count) imageStore(dst, int(i), texelFetch(src, int(i)) * 3u + 1u);
+}
+)";
+inline const backend::BindingLayout kTexelBufferLayout{
+    {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER}, 4};
+
 inline std::shared_ptr<backend::Image> make_image(backend::Device& device, const backend::ImageDesc& desc) {
   auto image = backend::Image::create(device, desc);
   if (!image) FAIL(image.error().message);

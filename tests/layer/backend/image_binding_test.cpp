@@ -19,6 +19,8 @@ using bismuth::test::kFetchLayout;
 using bismuth::test::kFetchShader;
 using bismuth::test::kStoreLayout;
 using bismuth::test::kStoreShader;
+using bismuth::test::kTexelBufferLayout;
+using bismuth::test::kTexelBufferShader;
 using bismuth::test::make_image;
 using bismuth::test::make_layout_shader;
 using bismuth::test::stored_value;
@@ -60,23 +62,10 @@ void main() {
 }
 )";
 
-constexpr const char* kTexelBufferShader = R"(#version 450
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
-layout(binding = 0) uniform usamplerBuffer src;
-layout(binding = 1, r32ui) uniform writeonly uimageBuffer dst;
-layout(push_constant) uniform Push { uint count; };
-void main() {
-  uint i = gl_GlobalInvocationID.x;
-  if (i < count) imageStore(dst, int(i), texelFetch(src, int(i)) * 3u + 1u);
-}
-)";
-
 const BindingLayout kLoadLayout{{VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
 const BindingLayout kSampleLayout{
     {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
     4};
-const BindingLayout kTexelBufferLayout{
-    {VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER}, 4};
 
 struct Setup {
   std::unique_ptr<Device> device;
@@ -587,6 +576,46 @@ TEST_CASE("Bindings the device cannot take are Errors naming the binding", "[vul
       const ImageBinding good[] = {{.image = storage_only.get(), .access = Access::Write}};
       REQUIRE_OK(stream->dispatch(store_info(good)));
       REQUIRE_OK(stream->finish());
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
+  }
+}
+
+// Vulkan 1.3 §14.2.3 "Allocation of Descriptor Sets": a set comes from a pool with room for its descriptors; the
+// stream's pools hold every type it binds, so buffer-only and image shaders alternating for more sets than one pool
+// holds (256) keep working, and each dispatch still sees its own bindings.
+TEST_CASE("Buffer-only and image dispatches alternate across descriptor pools", "[vulkan][image_binding]") {
+  for (RecordingMode recording : {RecordingMode::Inline, RecordingMode::Thread}) {
+    ValidatedVulkan vk;
+    {
+      auto [device, cache, stream] = setup(vk, {recording, false});
+      auto image = make_image(*device, {.format = VK_FORMAT_R32_UINT, .extent = {8, 8, 1}, .usage = kImageStorage});
+      auto store = make_layout_shader(*device, kStoreShader, kStoreLayout, "store");
+      auto add = test::make_add_shader(*device);
+      constexpr uint32_t n = 64, rounds = 300;
+      auto a = test::make_buffer(*device, n);
+      auto b = test::make_buffer(*device, n);
+      REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 0));
+      const ImageBinding images[] = {{.image = image.get(), .access = Access::Write}};
+      for (uint32_t r = 0; r < rounds; ++r) {
+        // a -> b -> a, adding 1 each time: the buffers swap roles, so every dispatch binds anew.
+        const bool even = r % 2 == 0;
+        const BufferBinding buffers[] = {{(even ? a : b).get(), 0, VK_WHOLE_SIZE, Access::Read},
+                                         {(even ? b : a).get(), 0, VK_WHOLE_SIZE, Access::Write}};
+        const uint32_t push[2] = {n, 1};
+        REQUIRE_OK(stream->dispatch({.shader = add.get(),
+                                     .size = {64, 1, 1},
+                                     .bindings = buffers,
+                                     .push_constants = std::as_bytes(std::span(push))}));
+        REQUIRE_OK(stream->dispatch({.shader = store.get(), .size = {8, 8, 1}, .images = images}));
+      }
+      const auto words = test::read_words(*stream, *a, n);
+      for (uint32_t i = 0; i < n; ++i) REQUIRE(words[i] == rounds);
+      std::vector<uint32_t> out(64);
+      REQUIRE_OK(stream->readback_image(*image, whole_level(*image), std::as_writable_bytes(std::span(out))));
+      for (uint32_t y = 0; y < 8; ++y) {
+        for (uint32_t x = 0; x < 8; ++x) REQUIRE(out[y * 8 + x] == stored_value(x, y));
+      }
     }
     REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
   }

@@ -140,6 +140,53 @@ TEST_CASE("Image transfers stay ordered with dispatches that bind the image", "[
   }
 }
 
+// Texel buffers join the tracking by their range (command_stream.hpp): a uniform texel buffer read of a range the
+// previous dispatch wrote through a storage texel buffer is a read after write (Automatic: the barrier by itself;
+// GL 4.6 §7.13.2: TEXTURE_FETCH covers buffer textures, "Texture fetches from shaders, including fetches from buffer
+// object memory via buffer textures").
+TEST_CASE("A buffer texture read after a storage texel buffer write is ordered", "[vulkan][image_hazard]") {
+  for (BarrierModel model : {BarrierModel::Automatic, BarrierModel::Gl}) {
+    for (RecordingMode recording : {RecordingMode::Inline, RecordingMode::Thread}) {
+      ValidatedVulkan vk;
+      {
+        auto device = test::make_device(vk);
+        auto cache = test::make_cache(*device);
+        auto stream = test::make_stream(*device, *cache, {.recording = recording, .barriers = model});
+        auto shader = make_layout_shader(*device, test::kTexelBufferShader, test::kTexelBufferLayout, "texel buffers");
+        constexpr uint32_t count = 256;
+        auto a = test::make_buffer(*device, count), b = test::make_buffer(*device, count),
+             c = test::make_buffer(*device, count);
+        std::vector<uint32_t> values(count);
+        for (uint32_t i = 0; i < count; ++i) values[i] = i * 5 + 2;
+        REQUIRE_OK(stream->upload(*a, 0, test::value_bytes(values)));
+        auto pass = [&](Buffer& from, Buffer& to) {
+          const ImageBinding images[] = {
+              {.texel_buffer = &from, .texel_format = VK_FORMAT_R32_UINT},
+              {.texel_buffer = &to, .texel_format = VK_FORMAT_R32_UINT, .access = Access::Write}};
+          return stream->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {count / 64, 1, 1},
+                                   .images = images,
+                                   .push_constants = test::bytes_of(count)});
+        };
+        REQUIRE_OK(pass(*a, *b));
+        const StreamStats before = stream->stats();
+        if (model == BarrierModel::Gl) REQUIRE_OK(stream->memory_barrier(kBarrierTextureFetch));
+        REQUIRE_OK(pass(*b, *c));
+        if (model == BarrierModel::Automatic) {
+          CHECK(stream->stats().automatic_barriers == before.automatic_barriers + 1);
+        } else {
+          CHECK(stream->stats().automatic_barriers == before.automatic_barriers);
+          CHECK(stream->stats().barrier_commands == before.barrier_commands + 1);
+        }
+        const auto out = test::read_words(*stream, *c, count);
+        for (uint32_t i = 0; i < count; ++i) REQUIRE(out[i] == (values[i] * 3 + 1) * 3 + 1);
+      }
+      REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
+    }
+  }
+}
+
 // GL 4.6 §8.14.4 "Manual Mipmap Generation": GenerateMipmap computes each level from the one above; Vulkan 1.3
 // §20.5 vkCmdBlitImage with VK_FILTER_LINEAR at an exact 2:1 reduction samples each destination texel's centre,
 // halfway between two source texels in each dimension, so every texel is the mean of its 2x2 source block (UNORM8:
