@@ -79,6 +79,10 @@ Expected<ImageViewInfo> Image::view_info(const ImageViewDesc& requested) {
   if (Status ok = check_range(desc_, desc); !ok) return ok.error();
   if (Status ok = check_view_type(desc_, desc); !ok) return ok.error();
   if (desc.format != desc_.format) {
+    if (is_depth_format(desc.format) || is_depth_format(desc_.format)) {
+      return refuse_view(format_name(desc.format) + " view of a " + format_name(desc_.format) +
+                         " image: a depth image is viewed only in its own format");
+    }
     if (!desc_.mutable_format) {
       return refuse_view(format_name(desc.format) + " view of a " + format_name(desc_.format) +
                          " image created without mutable_format");
@@ -115,7 +119,7 @@ Expected<ImageViewInfo> Image::view_info(const ImageViewDesc& requested) {
   create.format = desc.format;
   create.components = {VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
                        VK_COMPONENT_SWIZZLE_IDENTITY};
-  create.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, desc.base_mip, desc.mip_count, desc.base_layer,
+  create.subresourceRange = {data_aspect(desc.format), desc.base_mip, desc.mip_count, desc.base_layer,
                              desc.layer_count};
   if (Status ok = device_->call("vkCreateImageView", device_->vk().vkCreateImageView, device_->handle(), &create,
                                 nullptr, &info.handle);

@@ -136,6 +136,7 @@ struct CmdFillBuffer {
 // compute or transfer access. Nothing earlier wrote it, so the barrier waits for nothing.
 struct CmdImageToGeneral {
   VkImage image;
+  VkImageAspectFlags aspects;  // every aspect of the format (format_aspects)
   uint32_t mip_levels, array_layers;
   void record(const DeviceFunctions& vk, VkCommandBuffer commands) const;
 };
@@ -185,6 +186,17 @@ struct CmdClearColorImage {
   }
 };
 
+// clear_image on a depth image: the depth aspect (GL's glClearTexImage on a depth texture).
+struct CmdClearDepthImage {
+  VkImage image;
+  float depth;
+  VkImageSubresourceRange range;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    const VkClearDepthStencilValue value{depth, 0};
+    vk.vkCmdClearDepthStencilImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, &value, 1, &range);
+  }
+};
+
 struct CmdResetQueryPool {
   VkQueryPool pool;
   uint32_t first, count;
@@ -212,7 +224,7 @@ using RecordedCommands =
     CommandList<CmdBindPipeline, CmdPushDescriptorSet, CmdBindDescriptorSet, CmdPushConstants, CmdDispatch,
                 CmdDispatchIndirect, CmdPipelineBarrier, CmdCopyBuffer, CmdFillBuffer, CmdResetQueryPool,
                 CmdWriteTimestamp, CmdImageToGeneral, CmdCopyBufferToImage, CmdCopyImageToBuffer, CmdCopyImage,
-                CmdClearColorImage, CmdPushDescriptorSetImages, CmdBlitImage>;
+                CmdClearColorImage, CmdPushDescriptorSetImages, CmdBlitImage, CmdClearDepthImage>;
 
 // RecordedCommands::size when `Command` is not in the list (CommandRecorder refuses to encode it).
 template <class Command, class... Commands>

@@ -16,7 +16,7 @@ Expected<TexelBufferViewInfo> Buffer::texel_view(VkFormat format, VkDeviceSize o
   if (Status ok = device_->alive(); !ok) return ok.error();
   if (!shader_visible_) return refuse("a staging buffer cannot be a texel buffer");
   const uint32_t texel = texel_bytes(format);
-  if (texel == 0) return refuse("not a color format the backend handles");
+  if (texel == 0 || is_depth_format(format)) return refuse("not a color format the backend handles");
   const DeviceInfo& limits = device_->info();
   // Alignments are powers of two (Vulkan spec, "Limits").
   if ((offset & (limits.min_texel_buffer_offset_alignment - 1)) != 0 || offset >= size_) {

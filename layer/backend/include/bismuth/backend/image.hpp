@@ -39,7 +39,7 @@ struct ImageExtent {
 
 struct ImageDesc {
   ImageType type = ImageType::Image2D;
-  VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;  // a color format of texel_bytes(); others are refused
+  VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;  // a format of texel_bytes(); others are refused
   ImageExtent extent;                          // 1D: height = depth = 1; 2D: depth = 1
   uint32_t mip_levels = 1;
   uint32_t array_layers = 1;     // 3D: 1
@@ -68,9 +68,18 @@ struct ImageViewInfo {
   VkImageUsageFlags usage = 0;  // the view's usage: the image's sampled/storage bits its format supports
 };
 
-// The bytes of one texel of an uncompressed color format Bismuth handles; 0 for every other format (depth/stencil,
-// compressed, multi-planar, packed 3-byte formats, ...). Texel sizes only: converting pixels is not the backend's.
+// The bytes of one texel of an uncompressed color format Bismuth handles, or of the depth aspect of a depth format
+// (D16_UNORM 2; X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT, D32_SFLOAT, D32_SFLOAT_S8_UINT 4: how a depth-aspect copy
+// packs them); 0 for every other format (stencil-only, compressed, multi-planar, packed 3-byte formats, ...). Texel
+// sizes only: converting pixels is not the backend's.
 uint32_t texel_bytes(VkFormat format);
+// Depth formats: images of them are transferred, cleared and viewed through their depth aspect only (the stencil
+// of D24S8 / D32S8 is not reachable yet); they can be sampled (shadow samplers), never stored.
+bool is_depth_format(VkFormat format);
+// Every aspect of the format (layout transitions): COLOR, DEPTH, or DEPTH | STENCIL.
+VkImageAspectFlags format_aspects(VkFormat format);
+// The aspect transfers and views use: DEPTH for depth formats, COLOR otherwise.
+VkImageAspectFlags data_aspect(VkFormat format);
 // "VK_FORMAT_R8G8B8A8_UNORM" for the formats texel_bytes knows, "VkFormat <n>" for others (messages).
 std::string format_name(VkFormat format);
 

@@ -86,6 +86,7 @@ namespace bismuth::backend {
   X(vkCmdCopyImage)                 \
   X(vkCmdClearColorImage)           \
   X(vkCmdBlitImage)                 \
+  X(vkCmdClearDepthStencilImage)    \
   X(vkCmdWriteTimestamp)            \
   X(vkCmdResetQueryPool)            \
   X(vkCreateQueryPool)              \
