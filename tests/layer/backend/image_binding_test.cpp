@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "image_binding_support.hpp"
 
 using namespace bismuth;
@@ -616,6 +617,48 @@ TEST_CASE("Buffer-only and image dispatches alternate across descriptor pools", 
       for (uint32_t y = 0; y < 8; ++y) {
         for (uint32_t x = 0; x < 8; ++x) REQUIRE(out[y * 8 + x] == stored_value(x, y));
       }
+    }
+    REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
+  }
+}
+
+// Images enter a pipeline only through its layout (command_stream.hpp), so a runtime-group-size variant (one pipeline
+// per invocation count, the logical size in push constants) binds them like the exact pipelines: every shape of 64
+// invocations stores the whole image. GLSL 4.60 §7.1.3: gl_GlobalInvocationID = gl_WorkGroupID * gl_WorkGroupSize +
+// gl_LocalInvocationID for the size the dispatch asked for.
+TEST_CASE("Runtime-size variants and the front table bind images like exact pipelines", "[vulkan][image_binding]") {
+  for (const BindingConfig& config : test::kBindingConfigs) {
+    ValidatedVulkan vk;
+    {
+      auto [device, cache, stream] = setup(vk, config);
+      const std::vector<uint32_t>& spirv = test::spirv_of(kStoreShader);
+      auto patched = spirv_patch::workgroup_size_to_runtime(spirv, {});
+      if (!patched) FAIL(patched.error().message);
+      ShaderDesc desc;
+      desc.spirv = spirv;
+      desc.layout = kStoreLayout;
+      desc.name = "store, runtime size";
+      desc.runtime_group_size = ShaderDesc::RuntimeGroupSize{patched->words, patched->report.push_constant_offset,
+                                                             patched->report.exact_only};
+      auto shader = Shader::create(*device, desc);
+      REQUIRE_OK(shader);
+      REQUIRE((*shader)->runtime_variant() != nullptr);
+      constexpr uint32_t w = 32, h = 16;
+      auto image = make_image(*device, {.format = VK_FORMAT_R32_UINT, .extent = {w, h, 1}, .usage = kImageStorage});
+      const ImageBinding images[] = {{.image = image.get(), .access = Access::Write}};
+      for (GroupSize size : {GroupSize{8, 8, 1}, GroupSize{16, 4, 1}, GroupSize{4, 16, 1}, GroupSize{8, 8, 1}}) {
+        INFO("size " << size.x << "x" << size.y);
+        REQUIRE_OK(stream->clear_image(*image, {}, VkClearColorValue{}));
+        REQUIRE_OK(stream->dispatch(
+            {.shader = shader->get(), .size = size, .groups = {w / size.x, h / size.y, 1}, .images = images}));
+        std::vector<uint32_t> out(w * h);
+        REQUIRE_OK(stream->readback_image(*image, whole_level(*image), std::as_writable_bytes(std::span(out))));
+        for (uint32_t y = 0; y < h; ++y) {
+          for (uint32_t x = 0; x < w; ++x) REQUIRE(out[y * w + x] == stored_value(x, y));
+        }
+      }
+      CHECK(stream->stats().runtime_size_dispatches > 0);
+      CHECK(stream->stats().front_table_hits > 0);
     }
     REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
   }
