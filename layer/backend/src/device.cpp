@@ -165,6 +165,11 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.storage_buffer_8bit = has_storage8 && storage8.storageBuffer8BitAccess;
   f.storage_buffer_16bit = storage16.storageBuffer16BitAccess;
   f.sampler_anisotropy = features2.features.samplerAnisotropy;
+  f.storage_image_extended_formats = features2.features.shaderStorageImageExtendedFormats;
+  f.storage_image_read_without_format = features2.features.shaderStorageImageReadWithoutFormat;
+  f.storage_image_write_without_format = features2.features.shaderStorageImageWriteWithoutFormat;
+  f.image_gather_extended = features2.features.shaderImageGatherExtended;
+  f.image_cube_array = features2.features.imageCubeArray;
   f.custom_border_color =
       d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
 
@@ -174,6 +179,11 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable2.features.shaderFloat64 = f.shader_float64;
   enable2.features.shaderInt16 = f.shader_int16;
   enable2.features.samplerAnisotropy = f.sampler_anisotropy;
+  enable2.features.shaderStorageImageExtendedFormats = f.storage_image_extended_formats;
+  enable2.features.shaderStorageImageReadWithoutFormat = f.storage_image_read_without_format;
+  enable2.features.shaderStorageImageWriteWithoutFormat = f.storage_image_write_without_format;
+  enable2.features.shaderImageGatherExtended = f.image_gather_extended;
+  enable2.features.imageCubeArray = f.image_cube_array;
   VkPhysicalDeviceCustomBorderColorFeaturesEXT enable_custom_border{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   enable_custom_border.customBorderColors = VK_TRUE;

@@ -14,7 +14,7 @@ Error refuse_view(const std::string& why) {
 
 // Vulkan 1.3 §12.5 "Image Views", table "Image type and image view type compatibility requirements" (without
 // VK_IMAGE_CREATE_2D_ARRAY_COMPATIBLE_BIT, which the backend does not set: no 2D views of 3D images).
-Status check_view_type(const ImageDesc& image, const ImageViewDesc& view) {
+Status check_view_type(const ImageDesc& image, const ImageViewDesc& view, bool cube_arrays) {
   const uint32_t layers = view.layer_count;
   switch (view.type) {
     case VK_IMAGE_VIEW_TYPE_1D:
@@ -33,8 +33,9 @@ Status check_view_type(const ImageDesc& image, const ImageViewDesc& view) {
       if (image.type == ImageType::Image2D && image.cube_compatible && layers == 6) return {};
       return refuse_view("a cube view needs a cube-compatible image and 6 layers");
     case VK_IMAGE_VIEW_TYPE_CUBE_ARRAY:
-      // imageCubeArray is a device feature the backend does not enable (GL 4.0's cube map arrays are not wired yet).
-      return refuse_view("cube array views are not supported (the imageCubeArray feature is not enabled)");
+      if (!cube_arrays) return refuse_view("cube array views need the imageCubeArray feature, which the device lacks");
+      if (image.type == ImageType::Image2D && image.cube_compatible && layers % 6 == 0) return {};
+      return refuse_view("a cube array view needs a cube-compatible image and a multiple of 6 layers");
     case VK_IMAGE_VIEW_TYPE_3D:
       if (image.type == ImageType::Image3D && view.base_layer == 0 && layers == 1) return {};
       return refuse_view("a 3D view needs a 3D image");
@@ -77,7 +78,7 @@ Expected<ImageViewInfo> Image::view_info(const ImageViewDesc& requested) {
   }
   if (Status ok = device_->alive(); !ok) return ok.error();
   if (Status ok = check_range(desc_, desc); !ok) return ok.error();
-  if (Status ok = check_view_type(desc_, desc); !ok) return ok.error();
+  if (Status ok = check_view_type(desc_, desc, device_->features().image_cube_array); !ok) return ok.error();
   if (desc.format != desc_.format) {
     if (is_depth_format(desc.format) || is_depth_format(desc_.format)) {
       return refuse_view(format_name(desc.format) + " view of a " + format_name(desc_.format) +

@@ -49,7 +49,9 @@ TEST_CASE("Image::view makes one view per description and shares it", "[vulkan][
 
 // VkImageViewCreateInfo valid usage: "subresourceRange.baseMipLevel must be less than the mipLevels ... and
 // levelCount ... baseMipLevel + levelCount must be less than or equal to the mipLevels", the same for layers;
-// the view type must be compatible with the image type (table "Image type and image view type compatibility");
+// the view type must be compatible with the image type (table "Image type and image view type compatibility"; "If
+// the imageCubeArray feature is not enabled, viewType must not be VK_IMAGE_VIEW_TYPE_CUBE_ARRAY", and a cube array's
+// layerCount must be a multiple of 6);
 // "If image was not created with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT, format must be identical to the format used
 // to create image"; with it, format must be compatible (same texel block size for uncompressed color formats).
 TEST_CASE("Image::view refuses ranges, types and formats the image cannot have", "[vulkan][image]") {
@@ -81,10 +83,16 @@ TEST_CASE("Image::view refuses ranges, types and formats the image cannot have",
     require_error(transfer_only->view({.type = VK_IMAGE_VIEW_TYPE_2D}), "usage");
     auto cube = make_image(*device, {.format = VK_FORMAT_R8G8B8A8_UNORM,
                                      .extent = {4, 4, 1},
-                                     .array_layers = 6,
+                                     .array_layers = 12,
                                      .cube_compatible = true,
                                      .usage = kImageSampled});
-    REQUIRE_OK(cube->view({.type = VK_IMAGE_VIEW_TYPE_CUBE, .layer_count = 6}));
+    REQUIRE_OK(cube->view({.type = VK_IMAGE_VIEW_TYPE_CUBE, .base_layer = 6, .layer_count = 6}));
+    if (device->features().image_cube_array) {
+      REQUIRE_OK(cube->view({.type = VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, .layer_count = 12}));
+      require_error(cube->view({.type = VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, .layer_count = 8}), "multiple of 6");
+    } else {
+      require_error(cube->view({.type = VK_IMAGE_VIEW_TYPE_CUBE_ARRAY, .layer_count = 12}), "imageCubeArray");
+    }
     auto volume = make_image(
         *device,
         {.type = ImageType::Image3D, .format = VK_FORMAT_R32_SFLOAT, .extent = {4, 4, 4}, .usage = kImageSampled});

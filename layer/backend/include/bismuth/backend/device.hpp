@@ -82,6 +82,15 @@ struct DeviceFeatures {
   // (customBorderColors and customBorderColorWithoutFormat: GL's border colour is not tied to a format).
   bool sampler_anisotropy = false;
   bool custom_border_color = false;
+  // Image features GLSL image and texture built-ins need (VkPhysicalDeviceFeatures): format qualifiers beyond the
+  // base set (rg16f, r11f_g11f_b10f, ...: shaderStorageImageExtendedFormats), images without a format qualifier
+  // (GL_EXT_shader_image_load_formatted, writeonly images: shaderStorageImageRead/WriteWithoutFormat),
+  // textureGatherOffset(s) with non-constant offsets (shaderImageGatherExtended), cube map arrays (imageCubeArray).
+  bool storage_image_extended_formats = false;
+  bool storage_image_read_without_format = false;
+  bool storage_image_write_without_format = false;
+  bool image_gather_extended = false;
+  bool image_cube_array = false;
 };
 
 enum class MemoryStrategy {
