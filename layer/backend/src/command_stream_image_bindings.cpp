@@ -123,6 +123,12 @@ Status CommandStream::resolve_image_bindings(Batch& batch, const Shader& shader,
           return refuse("samples " + format_name(view->format) +
                         " with a LINEAR filter, which the format does not support (SAMPLED_IMAGE_FILTER_LINEAR)");
         }
+        // Vulkan (vkCmdDispatch): a sampler with compareEnable needs the view format's
+        // SAMPLED_IMAGE_DEPTH_COMPARISON (depth formats only).
+        if (desc.compare_enable && !view->depth_compare) {
+          return refuse("uses a comparison (shadow) sampler on " + format_name(view->format) +
+                        ", which the device cannot compare (SAMPLED_IMAGE_DEPTH_COMPARISON)");
+        }
         if (desc.unnormalized_coordinates &&
             ((b.view.type != VK_IMAGE_VIEW_TYPE_1D && b.view.type != VK_IMAGE_VIEW_TYPE_2D) || b.view.mip_count != 1 ||
              b.view.layer_count != 1)) {

@@ -98,6 +98,17 @@ Expected<ImageViewInfo> Image::view_info(const ImageViewDesc& requested) {
   ImageViewInfo info;
   info.format = desc.format;
   info.features = properties.optimalTilingFeatures;
+  info.depth_compare = is_depth_format(desc.format);
+  const DeviceInfo& device_info = device_->info();
+  if (device_->vki().vkGetPhysicalDeviceFormatProperties2 != nullptr &&
+      (device_info.api_version >= VK_API_VERSION_1_3 ||
+       device_info.has_extension(VK_KHR_FORMAT_FEATURE_FLAGS_2_EXTENSION_NAME))) {
+    VkFormatProperties3 properties3{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_3};
+    VkFormatProperties2 properties2{VK_STRUCTURE_TYPE_FORMAT_PROPERTIES_2, &properties3};
+    device_->vki().vkGetPhysicalDeviceFormatProperties2(device_->physical_device(), desc.format, &properties2);
+    info.depth_compare =
+        (properties3.optimalTilingFeatures & VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT) != 0;
+  }
   // The view asks only for the usages its format supports (VkImageViewUsageCreateInfo), so that e.g. an sRGB view
   // of a storage image is valid for sampling (Vulkan: a view's usage needs its format's features).
   if ((desc_.usage & kImageSampled) && (info.features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {

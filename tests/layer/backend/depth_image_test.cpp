@@ -178,7 +178,7 @@ TEST_CASE("Depth textures fetch their depth and compare in shadow samplers", "[v
               format == VK_FORMAT_D16_UNORM ? float(encode(format, {values[i]})[0]) / 65535.0f : values[i];
           REQUIRE(std::fabs(fetched[i] - expected) <= 1e-6f);
         }
-        // References halfway between representable depths, so that no comparison is an exact tie.
+        // References between representable depths, so that no comparison is an exact tie.
         for (float reference : {0.2f + 0.5f / 31, 0.6f + 0.5f / 31}) {
           const ImageBinding shadowed[] = {{.image = image.get(), .sampler = compare}};
           REQUIRE_OK(stream->dispatch({.shader = shadow.get(),
@@ -196,4 +196,33 @@ TEST_CASE("Depth textures fetch their depth and compare in shadow samplers", "[v
     }
     REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
   }
+}
+
+// vkCmdDispatch valid usage: "If a VkImageView is sampled with depth comparison, the image view's format features
+// must contain VK_FORMAT_FEATURE_2_SAMPLED_IMAGE_DEPTH_COMPARISON_BIT" (which color formats never have): a shadow
+// sampler on a color texture is an Error naming the binding, never a validation message.
+TEST_CASE("A shadow sampler on a color image is refused", "[vulkan][depth]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = test::make_stream(*device, *cache);
+    auto shadow = make_layout_shader(*device, kShadowShader, kShadowLayout, "shadow");
+    auto out = test::make_buffer(*device, kW * kH);
+    auto color = make_image(*device, {.format = VK_FORMAT_R32_SFLOAT, .extent = {kW, kH, 1}, .usage = kImageSampled});
+    const VkSampler compare =
+        test::make_sampler(*device, {.compare_enable = true, .compare_op = VK_COMPARE_OP_LESS_OR_EQUAL});
+    const BufferBinding buffers[] = {{out.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    const ImageBinding images[] = {{.image = color.get(), .sampler = compare}};
+    const float reference = 0.5f;
+    const Status status = stream->dispatch({.shader = shadow.get(),
+                                            .size = {8, 4, 1},
+                                            .bindings = buffers,
+                                            .images = images,
+                                            .push_constants = test::bytes_of(reference)});
+    REQUIRE_FALSE(status);
+    CHECK(status.error().message.find("SAMPLED_IMAGE_DEPTH_COMPARISON") != std::string::npos);
+    CHECK(status.error().message.find("image binding 0") != std::string::npos);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
 }

@@ -66,6 +66,10 @@ struct ImageViewInfo {
   VkFormat format = VK_FORMAT_UNDEFINED;
   VkFormatFeatureFlags features = 0;
   VkImageUsageFlags usage = 0;  // the view's usage: the image's sampled/storage bits its format supports
+  // Whether comparison samplers (GL shadow samplers) may sample it: VkFormatProperties3's
+  // SAMPLED_IMAGE_DEPTH_COMPARISON where the device reports format features 2 (Vulkan 1.3 or
+  // VK_KHR_format_feature_flags2), else whether the format is a depth format.
+  bool depth_compare = false;
 };
 
 // The bytes of one texel of an uncompressed color format Bismuth handles, or of the depth aspect of a depth format

@@ -104,6 +104,9 @@ struct InstanceFunctions {
   // for it must not happen: when the next is the loader's terminator (the layer directly above the driver), Debian
   // 12's loader (1.3.239) calls a null pointer there.
   PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;
+  // Optional (Vulkan 1.1 or the KHR alias; null without): format features beyond VkFormatProperties, e.g.
+  // VkFormatProperties3's SAMPLED_IMAGE_DEPTH_COMPARISON (image views).
+  PFN_vkGetPhysicalDeviceFormatProperties2 vkGetPhysicalDeviceFormatProperties2 = nullptr;
 
   // Fills the table through `get_instance_proc_addr` (the loader's, or the next layer's inside a layer).
   // vkGetPhysicalDeviceProperties2/Features2 fall back to their KHR names. Error: a required entry is missing.
