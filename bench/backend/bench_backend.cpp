@@ -28,15 +28,16 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "bismuth/backend/buffer.hpp"
 #include "bismuth/backend/command_stream.hpp"
 #include "bismuth/backend/device.hpp"
 #include "bismuth/backend/device_selection.hpp"
 #include "bismuth/backend/instance.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
+#include "bismuth/backend/sampler.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
-#include "bench_support.hpp"
 
 namespace bb = bismuth::backend;
 
@@ -90,8 +91,8 @@ struct Context {
     desc.spirv = spirv;
     desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, 8};
     desc.name = name;
-    desc.runtime_group_size = bb::ShaderDesc::RuntimeGroupSize{patched.words, patched.report.push_constant_offset,
-                                                               patched.report.exact_only};
+    desc.runtime_group_size =
+        bb::ShaderDesc::RuntimeGroupSize{patched.words, patched.report.push_constant_offset, patched.report.exact_only};
     auto shader = take(bb::Shader::create(*device, desc), "shader");
     if (shader->runtime_variant() == nullptr) die("no runtime variant: " + shader->runtime_variant_note());
     return shader;
@@ -206,8 +207,7 @@ struct RawRecorder {
     vk.vkResetCommandPool(device, pool, 0);
     vk.vkBeginCommandBuffer(cb, &begin);
     if (fixture.shader->uses_push_descriptors()) {
-      vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fixture.shader->pipeline_layout(), 0, 2,
-                                   writes);
+      vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, fixture.shader->pipeline_layout(), 0, 2, writes);
     }
     vk.vkCmdPushConstants(cb, fixture.shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
   }
@@ -245,19 +245,23 @@ void BM_Record_Raw(benchmark::State& state) {
 BENCHMARK(BM_Record_Raw);
 
 // Benchmark argument → recording mode: 0 inline (the caller records), 1 a recording thread (the caller encodes).
-bb::RecordingMode recording_mode(int64_t arg) { return arg == 0 ? bb::RecordingMode::Inline : bb::RecordingMode::Thread; }
+bb::RecordingMode recording_mode(int64_t arg) {
+  return arg == 0 ? bb::RecordingMode::Inline : bb::RecordingMode::Thread;
+}
 
 void record_backend(benchmark::State& state, bb::Access destination_access) {
   Context& c = Context::get();
   RecordFixture& f = record_fixture();
-  auto stream = take(bb::CommandStream::create(*c.device, *f.cache,
-                                               {.recording = recording_mode(state.range(0)),
-                                                .max_dispatches_per_batch = 1u << 30}),
-                     "stream");
+  auto stream = take(
+      bb::CommandStream::create(*c.device, *f.cache,
+                                {.recording = recording_mode(state.range(0)), .max_dispatches_per_batch = 1u << 30}),
+      "stream");
   const uint32_t push[2] = {1024, 1};
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, destination_access}};
-  bb::DispatchInfo info{.shader = f.shader.get(), .groups = {4, 1, 1}, .bindings = bindings,
+  bb::DispatchInfo info{.shader = f.shader.get(),
+                        .groups = {4, 1, 1},
+                        .bindings = bindings,
                         .push_constants = std::as_bytes(std::span(push))};
   uint32_t n = 0;
   for (auto _ : state) {
@@ -267,16 +271,80 @@ void record_backend(benchmark::State& state, bb::Access destination_access) {
   }
   stream->discard();
   state.SetItemsProcessed(state.iterations());
-  state.counters["barriers"] = benchmark::Counter(double(stream->stats().automatic_barriers), benchmark::Counter::kAvgIterations);
+  state.counters["barriers"] =
+      benchmark::Counter(double(stream->stats().automatic_barriers), benchmark::Counter::kAvgIterations);
 }
 // Read-only bindings: no hazards, so the same commands as the raw loop plus the cache lookup and tracking.
 // Argument: recording mode (0 inline, 1 recording thread). CPU time is the calling thread's; real time includes
 // waiting for the recording thread at each discard.
-void BM_Record_Backend(benchmark::State& state) { record_backend(state, bb::Access::Read); }
+void BM_Record_Backend(benchmark::State& state) {
+  record_backend(state, bb::Access::Read);
+}
 BENCHMARK(BM_Record_Backend)->Arg(0)->Arg(1);
 // Every dispatch writes the same buffer: a write-after-write hazard, so one automatic barrier per dispatch.
-void BM_Record_Backend_Hazard(benchmark::State& state) { record_backend(state, bb::Access::Write); }
+void BM_Record_Backend_Hazard(benchmark::State& state) {
+  record_backend(state, bb::Access::Write);
+}
 BENCHMARK(BM_Record_Backend_Hazard)->Arg(0)->Arg(1);
+
+// Dispatches that bind a storage image, a combined image sampler and a storage buffer (what a GL image-filter
+// program binds): the cost of image bindings on the recording path. Arguments: recording mode (0 inline, 1 thread);
+// 0 = the same images every dispatch (the repeat path), 1 = two sets of images alternating (every dispatch checks
+// and resolves its bindings, notes their accesses and binds descriptors anew). Accesses are declared read-only (the
+// stream is discarded, nothing runs) so that no hazard barrier adds to the binding cost measured.
+void BM_Record_Images(benchmark::State& state) {
+  constexpr const char* kImageShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(binding = 0, rgba8) uniform image2D dst;
+layout(binding = 1) uniform sampler2D src;
+layout(std430, binding = 2) buffer Out { uint words[]; };
+void main() {
+  ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+  imageStore(dst, p, textureLod(src, vec2(p) / 64.0, 0.0));
+}
+)";
+  Context& c = Context::get();
+  RecordFixture& f = record_fixture();
+  static const std::vector<uint32_t> spirv =
+      take(bismuth::translator::compile_glsl_compute(kImageShader, {.source_name = "bench_images.comp"}), "glslang");
+  bb::ShaderDesc desc;
+  desc.spirv = spirv;
+  desc.layout = {
+      {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}};
+  desc.name = "bench images";
+  auto shader = take(bb::Shader::create(*c.device, desc), "shader");
+  std::shared_ptr<bb::Image> images[4];
+  for (auto& image : images) {
+    image = take(bb::Image::create(*c.device, {.format = VK_FORMAT_R8G8B8A8_UNORM,
+                                               .extent = {64, 64, 1},
+                                               .usage = bb::kImageStorage | bb::kImageSampled}),
+                 "image");
+  }
+  const VkSampler sampler =
+      take(c.device->sampler({.mag_filter = VK_FILTER_LINEAR, .min_filter = VK_FILTER_LINEAR}), "sampler");
+  auto stream = take(
+      bb::CommandStream::create(*c.device, *f.cache,
+                                {.recording = recording_mode(state.range(0)), .max_dispatches_per_batch = 1u << 30}),
+      "stream");
+  const bool alternate = state.range(1) != 0;
+  const bb::Access write = bb::Access::Read;
+  const bb::ImageBinding sets[2][2] = {
+      {{.image = images[0].get(), .access = write}, {.image = images[1].get(), .sampler = sampler}},
+      {{.image = images[2].get(), .access = write}, {.image = images[3].get(), .sampler = sampler}}};
+  const bb::BufferBinding buffers[1] = {{f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
+  bb::DispatchInfo info{.shader = shader.get(), .size = {8, 8, 1}, .groups = {8, 8, 1}, .bindings = buffers};
+  uint32_t n = 0;
+  for (auto _ : state) {
+    info.images = sets[alternate ? n % 2 : 0];
+    require(stream->dispatch(info), "dispatch");
+    if (++n % kRecordBatch == 0) stream->discard();
+  }
+  stream->discard();
+  state.SetItemsProcessed(state.iterations());
+  state.counters["barriers"] =
+      benchmark::Counter(double(stream->stats().automatic_barriers), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_Record_Images)->ArgsProduct({{0, 1}, {0, 1}});
 
 // Raw and backend recording interleaved in chunks of kRecordBatch, timed with the thread's CPU clock, so that
 // load from other processes (this machine is shared) hits both sides equally. Counters: ns per dispatch for
@@ -286,7 +354,9 @@ double clock_ns(clockid_t clock) {
   clock_gettime(clock, &t);
   return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
 }
-double thread_cpu_ns() { return clock_ns(CLOCK_THREAD_CPUTIME_ID); }
+double thread_cpu_ns() {
+  return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
 
 void BM_Record_Interleaved(benchmark::State& state) {
   Context& c = Context::get();
@@ -296,13 +366,15 @@ void BM_Record_Interleaved(benchmark::State& state) {
   // Second argument: the backend's recording mode (0 inline, 1 recording thread).
   const auto distinct_sizes = static_cast<uint32_t>(state.range(0));
   RawRecorder raw(f);
-  auto stream = take(bb::CommandStream::create(*c.device, *f.cache,
-                                               {.recording = recording_mode(state.range(1)),
-                                                .max_dispatches_per_batch = 1u << 30}),
-                     "stream");
+  auto stream = take(
+      bb::CommandStream::create(*c.device, *f.cache,
+                                {.recording = recording_mode(state.range(1)), .max_dispatches_per_batch = 1u << 30}),
+      "stream");
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
-  bb::DispatchInfo info{.shader = f.shader.get(), .groups = {4, 1, 1}, .bindings = bindings,
+  bb::DispatchInfo info{.shader = f.shader.get(),
+                        .groups = {4, 1, 1},
+                        .bindings = bindings,
                         .push_constants = std::as_bytes(std::span(raw.push))};
   double raw_ns = 0, backend_ns = 0, backend_wall_ns = 0, backend_process_ns = 0;
   uint64_t dispatches = 0;
@@ -344,7 +416,9 @@ BENCHMARK(BM_Record_Interleaved)->ArgsProduct({{8, 1}, {0, 1}})->Unit(benchmark:
 // ---- 3. first use of a new size ----
 
 constexpr uint32_t kFirstUseSizes = 32;
-uint32_t first_use_size(uint32_t i) { return 8 * (i + 1) + 3; }  // 11, 19, ... never one of the other groups'
+uint32_t first_use_size(uint32_t i) {
+  return 8 * (i + 1) + 3;
+}  // 11, 19, ... never one of the other groups'
 
 // Sizes never requested before in this process (also across repetitions), so that no in-process driver cache
 // can make a "cold" compile warm: 3, 11, 19, ... then 4, 12, ... up to 1023.
@@ -430,8 +504,8 @@ void BM_FirstUse_DiskWarm(benchmark::State& state) {
       take(cache->get_or_compile({shader.get(), {first_use_size(i), 1, 1}, 0, {}}), "compile");
     }
   }  // saved here
-  const std::string command = "'" + std::filesystem::read_symlink("/proc/self/exe").string() +
-                              "' --disk-warm-child '" + dir.string() + "'";
+  const std::string command =
+      "'" + std::filesystem::read_symlink("/proc/self/exe").string() + "' --disk-warm-child '" + dir.string() + "'";
   std::FILE* child = popen(command.c_str(), "r");
   if (child == nullptr) die("cannot run " + command);
   char line[256];
@@ -481,8 +555,11 @@ void first_dispatches(benchmark::State& state, RuntimeFirstUse& f, const std::ve
   const uint64_t compiles_before = f.cache->stats().compiles;
   size_t i = 0;
   for (auto _ : state) {
-    bb::DispatchInfo info{.shader = f.shader.get(), .size = sizes[i++ % sizes.size()], .groups = {1, 1, 1},
-                          .bindings = bindings, .push_constants = std::as_bytes(std::span(push))};
+    bb::DispatchInfo info{.shader = f.shader.get(),
+                          .size = sizes[i++ % sizes.size()],
+                          .groups = {1, 1, 1},
+                          .bindings = bindings,
+                          .push_constants = std::as_bytes(std::span(push))};
     require(f.stream->dispatch(info), "dispatch");
     state.PauseTiming();
     require(f.stream->finish(), "finish");
@@ -502,7 +579,9 @@ void BM_FirstUse_RuntimeShape(benchmark::State& state) {
   for (uint32_t total : {64u, 128u, 256u}) {
     for (uint32_t y = 1; y <= total; y *= 2) {
       for (uint32_t z = 1; y * z <= total; z *= 2) {
-        if ((y == 1 && z == 1) || y > c.info.max_compute_work_group_size[1] || z > c.info.max_compute_work_group_size[2]) continue;
+        if ((y == 1 && z == 1) || y > c.info.max_compute_work_group_size[1] ||
+            z > c.info.max_compute_work_group_size[2])
+          continue;
         if (sizes.size() < kFirstUseSizes) sizes.push_back({total / (y * z), y, z});
       }
     }
@@ -526,13 +605,16 @@ void BM_Throughput(benchmark::State& state) {
   Context& c = Context::get();
   RecordFixture& f = record_fixture();
   const uint32_t batch = static_cast<uint32_t>(state.range(0));
-  auto stream = take(bb::CommandStream::create(*c.device, *f.cache,
-                                               {.recording = recording_mode(state.range(1)), .max_dispatches_per_batch = batch}),
-                     "stream");
+  auto stream =
+      take(bb::CommandStream::create(*c.device, *f.cache,
+                                     {.recording = recording_mode(state.range(1)), .max_dispatches_per_batch = batch}),
+           "stream");
   const uint32_t push[2] = {64, 1};
   bb::BufferBinding bindings[2] = {{f.src.get(), 0, VK_WHOLE_SIZE, bb::Access::Read},
                                    {f.dst.get(), 0, VK_WHOLE_SIZE, bb::Access::Read}};
-  bb::DispatchInfo info{.shader = f.shader.get(), .groups = {1, 1, 1}, .bindings = bindings,
+  bb::DispatchInfo info{.shader = f.shader.get(),
+                        .groups = {1, 1, 1},
+                        .bindings = bindings,
                         .push_constants = std::as_bytes(std::span(push))};
   constexpr uint32_t kDispatches = 100000;
   for (auto _ : state) {
@@ -545,7 +627,11 @@ void BM_Throughput(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kDispatches);
   state.counters["submissions"] = double(stream->stats().submissions);
 }
-BENCHMARK(BM_Throughput)->ArgsProduct({{256, 4096}, {0, 1}})->Iterations(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Throughput)
+    ->ArgsProduct({{256, 4096}, {0, 1}})
+    ->Iterations(2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -30,8 +30,10 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   info.size = self->size_;
   info.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   if (kind != BufferKind::Staging) {
-    info.usage |=
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    info.usage |= VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                  VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
+                  VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
+    self->shader_visible_ = true;
   }
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   if (Status ok = device.call("vkCreateBuffer", vk.vkCreateBuffer, device.handle(), &info, nullptr, &self->buffer_);
@@ -89,15 +91,20 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   return self;
 }
 
-void Buffer::mark_used(uint64_t value) { raise_to(last_use_, value); }
+void Buffer::mark_used(uint64_t value) {
+  raise_to(last_use_, value);
+}
 
 Buffer::~Buffer() {
   Device* device = device_;
   VkBuffer buffer = buffer_;
   VkDeviceMemory memory = memory_;
   const bool mapped = mapped_ != nullptr;
-  device->defer(last_use(), [device, buffer, memory, mapped] {
+  std::vector<VkBufferView> views;
+  for (const CachedTexelView& v : texel_views_) views.push_back(v.info.handle);
+  device->defer(last_use(), [device, buffer, memory, mapped, views = std::move(views)] {
     const auto& vk = device->vk();
+    for (VkBufferView view : views) vk.vkDestroyBufferView(device->handle(), view, nullptr);
     if (mapped) vk.vkUnmapMemory(device->handle(), memory);
     if (buffer != VK_NULL_HANDLE) vk.vkDestroyBuffer(device->handle(), buffer, nullptr);
     if (memory != VK_NULL_HANDLE) vk.vkFreeMemory(device->handle(), memory, nullptr);

@@ -174,6 +174,7 @@ void CommandStream::reset_binding_state() {
   bound_layout_ = 0;
   bound_shader_ = nullptr;
   bound_buffers_.clear();
+  bound_images_.clear();
   bound_push_.clear();
 }
 

@@ -33,11 +33,35 @@ bool same_bindings(const std::vector<BufferBinding>& a, std::span<const BufferBi
 }
 
 // The declared accesses of bindings already known to be the same (same_bindings).
-bool same_accesses(const std::vector<BufferBinding>& a, std::span<const BufferBinding> b) {
+template <class Binding>
+bool same_accesses(const std::vector<Binding>& a, std::span<const Binding> b) {
   for (size_t i = 0; i < a.size(); ++i) {
     if (a[i].access != b[i].access) return false;
   }
   return true;
+}
+
+// Images, views, samplers and texel ranges: what the bound image descriptors name. Out of line: only dispatches
+// with image bindings get past the size check.
+[[gnu::noinline]] bool same_image_entries(const std::vector<ImageBinding>& a, std::span<const ImageBinding> b) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].image != b[i].image || !(a[i].view == b[i].view) || a[i].sampler != b[i].sampler ||
+        a[i].texel_buffer != b[i].texel_buffer || a[i].offset != b[i].offset || a[i].range != b[i].range ||
+        a[i].texel_format != b[i].texel_format) {
+      return false;
+    }
+  }
+  return true;
+}
+
+inline bool same_images(const std::vector<ImageBinding>& a, std::span<const ImageBinding> b) {
+  return a.size() == b.size() && (b.empty() || same_image_entries(a, b));
+}
+
+// The first buffer-typed binding at or after `binding` (image descriptors take DispatchInfo::images).
+inline size_t next_buffer_binding(const BindingLayout& layout, size_t binding) {
+  while (binding < layout.bindings.size() && !is_buffer_descriptor(layout.bindings[binding])) ++binding;
+  return binding;
 }
 
 // Kept out of line so that the dispatch path does not carry the message-building code.
@@ -81,13 +105,20 @@ Status CommandStream::memory_barrier(BarrierTargets targets) {
   return {};
 }
 
-Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings) {
+Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, const DispatchInfo& info) {
   const auto& vk = device_->vk();
   const BindingLayout& layout = shader.binding_layout();
-  if (bindings.size() != layout.descriptor_count()) {
-    return fail("dispatch of " + shader.name() + ": " + std::to_string(bindings.size()) +
-                " buffers bound, the layout has " + std::to_string(layout.descriptor_count()) + " descriptors");
+  const std::span<const BufferBinding> bindings = info.bindings;
+  if (bindings.size() != shader.buffer_descriptor_count() || info.images.size() != shader.image_descriptor_count())
+      [[unlikely]] {
+    return fail("dispatch of " + shader.name() + ": " + std::to_string(bindings.size()) + " buffers and " +
+                std::to_string(info.images.size()) + " images bound, the layout has " +
+                std::to_string(shader.buffer_descriptor_count()) + " buffer and " +
+                std::to_string(shader.image_descriptor_count()) + " image, sampler or texel-buffer descriptors");
   }
+  // Images were resolved into scratch_image_infos_ / scratch_texel_views_ by track_dispatch, which every dispatch
+  // that binds runs first.
+  const bool mixed = !info.images.empty();
   scratch_infos_.resize(bindings.size());
   for (size_t i = 0; i < bindings.size(); ++i) {
     const BufferBinding& b = bindings[i];
@@ -95,20 +126,33 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
     track(batch, *b.buffer);
   }
   if (shader.uses_push_descriptors()) {
-    recorder_->record(CmdPushDescriptorSet{shader.pipeline_layout(), layout.bindings, layout.counts, scratch_infos_});
+    if (mixed) [[unlikely]] {
+      recorder_->record(CmdPushDescriptorSetImages{shader.pipeline_layout(), layout.bindings, layout.counts,
+                                                   scratch_infos_, scratch_image_infos_, scratch_texel_views_});
+    } else {
+      recorder_->record(CmdPushDescriptorSet{shader.pipeline_layout(), layout.bindings, layout.counts, scratch_infos_});
+    }
     return {};
   }
-  if (bindings.empty()) return {};
+  if (bindings.empty() && !mixed) return {};
   VkDescriptorSet set = VK_NULL_HANDLE;
   const VkDescriptorSetLayout set_layout = shader.set_layout();
   while (true) {
     if (batch.active_pool == batch.descriptor_pools.size()) {
-      const uint32_t per_set = static_cast<uint32_t>(std::max<size_t>(1, bindings.size()));
-      VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * per_set},
-                                       {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, kSetsPerPool * per_set}};
+      // Every type a layout may hold, so that buffer-only and image shaders share the batch's pools (a pool sized
+      // for one set of n descriptors of each type; a set that does not fit moves on to the next pool below).
+      const uint32_t per_set = static_cast<uint32_t>(std::max<size_t>(1, bindings.size() + info.images.size()));
+      const VkDescriptorType types[] = {
+          VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,         VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+          VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,          VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+          VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_SAMPLER,
+          VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER,   VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER,
+      };
+      VkDescriptorPoolSize sizes[std::size(types)];
+      for (size_t t = 0; t < std::size(types); ++t) sizes[t] = {types[t], kSetsPerPool * per_set};
       VkDescriptorPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
       pool_info.maxSets = kSetsPerPool;
-      pool_info.poolSizeCount = 2;
+      pool_info.poolSizeCount = static_cast<uint32_t>(std::size(types));
       pool_info.pPoolSizes = sizes;
       VkDescriptorPool pool = VK_NULL_HANDLE;
       if (Status ok = device_->call("vkCreateDescriptorPool", vk.vkCreateDescriptorPool, device_->handle(), &pool_info,
@@ -130,15 +174,21 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, std::
   }
   // The set is new and only this thread touches it until the bind below is recorded.
   scratch_writes_.resize(layout.bindings.size());
-  size_t first = 0;
-  for (size_t i = 0; i < layout.bindings.size(); ++i) {
-    scratch_writes_[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-    scratch_writes_[i].dstSet = set;
-    scratch_writes_[i].dstBinding = static_cast<uint32_t>(i);
-    scratch_writes_[i].descriptorCount = layout.count(i);
-    scratch_writes_[i].descriptorType = layout.bindings[i];
-    scratch_writes_[i].pBufferInfo = &scratch_infos_[first];
-    first += layout.count(i);
+  if (mixed) [[unlikely]] {
+    for (VkWriteDescriptorSet& w : scratch_writes_) w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set};
+    point_mixed_writes(scratch_writes_, layout.bindings, layout.counts, scratch_infos_.data(),
+                       scratch_image_infos_.data(), scratch_texel_views_.data());
+  } else {
+    size_t first = 0;
+    for (size_t i = 0; i < layout.bindings.size(); ++i) {
+      scratch_writes_[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+      scratch_writes_[i].dstSet = set;
+      scratch_writes_[i].dstBinding = static_cast<uint32_t>(i);
+      scratch_writes_[i].descriptorCount = layout.count(i);
+      scratch_writes_[i].descriptorType = layout.bindings[i];
+      scratch_writes_[i].pBufferInfo = &scratch_infos_[first];
+      first += layout.count(i);
+    }
   }
   vk.vkUpdateDescriptorSets(device_->handle(), static_cast<uint32_t>(scratch_writes_.size()), scratch_writes_.data(), 0,
                             nullptr);
@@ -176,14 +226,14 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
   const DeviceInfo& limits = device_->info();
   bool need_barrier = false;
   const BindingLayout& layout = shader.binding_layout();
-  size_t binding = 0, element = 0;  // of descriptor i
+  size_t binding = next_buffer_binding(layout, 0), element = 0;  // of descriptor i
   for (size_t i = 0; i < info.bindings.size(); ++i) {
     const BufferBinding& b = info.bindings[i];
     if (b.buffer == nullptr) return binding_error(shader, i, "has no buffer");
     const bool uniform =
         binding < layout.bindings.size() && layout.bindings[binding] == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     if (++element == layout.count(binding)) {
-      ++binding;
+      binding = next_buffer_binding(layout, binding + 1);
       element = 0;
     }
     const VkDeviceSize alignment =
@@ -198,6 +248,9 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
         b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
     const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
     need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, writes);
+  }
+  if (!info.images.empty()) [[unlikely]] {
+    if (Status ok = resolve_image_bindings(batch, shader, info, need_barrier); !ok) return ok;
   }
   // Gl: only transfers, indirect reads, readbacks and maps wait for what dispatches access.
   HazardTracker& noted = gl_barriers_ ? shader_accesses_ : hazards_;
@@ -222,6 +275,8 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
       batch.has_writes = true;
     }
   }
+  if (!info.images.empty()) [[unlikely]]
+    note_image_bindings(batch, noted, info.images);
   return {};
 }
 
@@ -245,14 +300,18 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     batch = *begun;
   }
 
-  const bool same_as_bound = shader.layout_identity() == bound_layout_ && same_bindings(bound_buffers_, info.bindings);
+  const bool same_as_bound = shader.layout_identity() == bound_layout_ &&
+                             same_bindings(bound_buffers_, info.bindings) && same_images(bound_images_, info.images);
   bool read_only = true;
   for (const BufferBinding& b : info.bindings) read_only &= b.access == Access::Read;
+  for (const ImageBinding& b : info.images) read_only &= b.access == Access::Read;
   // Fast path: the same bindings as the previous dispatch, nothing recorded in between — the access tracking would
   // come to the same answer (no barrier, nothing new to note). Automatic: only read-only ones (a write would be a
   // hazard); Gl: any, with the same declared accesses (dispatches are not ordered with each other).
-  const bool repeat =
-      same_as_bound && readonly_repeat_ && (gl_barriers_ ? same_accesses(bound_buffers_, info.bindings) : read_only);
+  const bool repeat = same_as_bound && readonly_repeat_ &&
+                      (gl_barriers_ ? same_accesses(bound_buffers_, info.bindings) &&
+                                          (info.images.empty() || same_accesses(bound_images_, info.images))
+                                    : read_only);
   if (!repeat) {
     if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
   } else {
@@ -271,8 +330,9 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   }
   // Identically described layouts are compatible, so bindings survive a pipeline change within the same layout.
   if (!same_as_bound) {
-    if (Status ok = bind_descriptors(*batch, shader, info.bindings); !ok) return ok;
+    if (Status ok = bind_descriptors(*batch, shader, info); !ok) return ok;
     bound_buffers_.assign(info.bindings.begin(), info.bindings.end());
+    bound_images_.assign(info.images.begin(), info.images.end());
     if (shader.layout_identity() != bound_layout_) bound_push_.clear();
     bound_layout_ = shader.layout_identity();
   }

@@ -19,8 +19,8 @@ namespace bismuth::backend {
 
 namespace {
 
-VkImageSubresourceLayers layers_of(const ImageRegion& region) {
-  return {VK_IMAGE_ASPECT_COLOR_BIT, region.mip_level, region.base_layer, region.layer_count};
+VkImageSubresourceLayers layers_of(const Image& image, const ImageRegion& region) {
+  return {data_aspect(image.desc().format), region.mip_level, region.base_layer, region.layer_count};
 }
 
 VkOffset3D offset_of(const ImageRegion& region) {
@@ -31,10 +31,10 @@ VkExtent3D extent_of(const ImageRegion& region) {
   return {region.extent.width, region.extent.height, region.extent.depth};
 }
 
-VkBufferImageCopy buffer_image_copy(VkDeviceSize buffer_offset, const ImageRegion& region) {
+VkBufferImageCopy buffer_image_copy(const Image& image, VkDeviceSize buffer_offset, const ImageRegion& region) {
   // Row length and image height 0: the buffer holds the region tightly packed (Vulkan's "Buffer and Image
   // Addressing"), which is what the API promises the caller.
-  return VkBufferImageCopy{buffer_offset, 0, 0, layers_of(region), offset_of(region), extent_of(region)};
+  return VkBufferImageCopy{buffer_offset, 0, 0, layers_of(image, region), offset_of(region), extent_of(region)};
 }
 
 bool ranges_overlap(uint32_t a, uint32_t a_size, uint32_t b, uint32_t b_size) {
@@ -65,7 +65,8 @@ void CommandStream::track_image(Batch& batch, Image& image) {
     batch.images.push_back(image.shared_from_this());
   }
   if (!image.in_general_layout()) {
-    recorder_->record(CmdImageToGeneral{image.handle(), image.desc().mip_levels, image.desc().array_layers});
+    recorder_->record(CmdImageToGeneral{image.handle(), format_aspects(image.desc().format), image.desc().mip_levels,
+                                        image.desc().array_layers});
     image.set_general_layout(true);
     batch.images_made_general.push_back(&image);
   }
@@ -90,8 +91,8 @@ Status CommandStream::upload_image(Image& image, const ImageRegion& region, std:
   track(batch, *staging->buffer);
   track_image(batch, image);
   batch.has_writes = true;
-  recorder_->record(
-      CmdCopyBufferToImage{staging->buffer->handle(), image.handle(), buffer_image_copy(staging->offset, region)});
+  recorder_->record(CmdCopyBufferToImage{staging->buffer->handle(), image.handle(),
+                                         buffer_image_copy(image, staging->offset, region)});
   recorder_->publish();
   return {};
 }
@@ -113,8 +114,8 @@ Status CommandStream::readback_image(Image& image, const ImageRegion& region, st
   track(batch, *staging->buffer);
   track_image(batch, image);  // a never-written image reads as whatever its memory holds, but in a valid layout
   batch.has_writes = true;    // the staging copy: the batch ends with the barrier that makes it visible to the host
-  recorder_->record(
-      CmdCopyImageToBuffer{image.handle(), staging->buffer->handle(), buffer_image_copy(staging->offset, region)});
+  recorder_->record(CmdCopyImageToBuffer{image.handle(), staging->buffer->handle(),
+                                         buffer_image_copy(image, staging->offset, region)});
   recorder_->publish();
   // Waits for the batch of this copy (the chunk's last use): exactly the work the readback needs, as the image's
   // writes come before the copy in stream order.
@@ -141,10 +142,17 @@ Status CommandStream::clear_image(Image& image, const ImageSubresources& range, 
   hazards_.note_image_access(image.handle(), true);
   track_image(batch, image);
   batch.has_writes = true;
-  recorder_->record(CmdClearColorImage{
-      image.handle(),
-      color,
-      {VK_IMAGE_ASPECT_COLOR_BIT, range.base_mip, range.mip_count, range.base_layer, range.layer_count}});
+  if (is_depth_format(desc.format)) {
+    recorder_->record(CmdClearDepthImage{
+        image.handle(),
+        color.float32[0],
+        {VK_IMAGE_ASPECT_DEPTH_BIT, range.base_mip, range.mip_count, range.base_layer, range.layer_count}});
+  } else {
+    recorder_->record(CmdClearColorImage{
+        image.handle(),
+        color,
+        {VK_IMAGE_ASPECT_COLOR_BIT, range.base_mip, range.mip_count, range.base_layer, range.layer_count}});
+  }
   recorder_->publish();
   return {};
 }
@@ -155,6 +163,10 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   if (Status ok = check_region(source, source_region, "copy_image (source)"); !ok) return ok;
   if (Status ok = check_region(destination, destination_region, "copy_image (destination)"); !ok) return ok;
   if (source.desc().type != destination.desc().type) return fail("copy_image: the images differ in type");
+  if ((is_depth_format(source.desc().format) || is_depth_format(destination.desc().format)) &&
+      source.desc().format != destination.desc().format) {
+    return fail("copy_image: a depth image copies only to and from an image of its own format");
+  }
   if (source.texel_bytes() != destination.texel_bytes()) {
     return fail("copy_image: texel sizes differ (" + std::to_string(source.texel_bytes()) + " and " +
                 std::to_string(destination.texel_bytes()) + " bytes): the formats are not compatible");
@@ -175,10 +187,59 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   track_image(batch, source);
   track_image(batch, destination);
   batch.has_writes = true;
-  recorder_->record(CmdCopyImage{source.handle(),
-                                 destination.handle(),
-                                 {layers_of(source_region), offset_of(source_region), layers_of(destination_region),
-                                  offset_of(destination_region), extent_of(source_region)}});
+  recorder_->record(CmdCopyImage{
+      source.handle(),
+      destination.handle(),
+      {layers_of(source, source_region), offset_of(source_region), layers_of(destination, destination_region),
+       offset_of(destination_region), extent_of(source_region)}});
+  recorder_->publish();
+  return {};
+}
+
+// Vulkan 1.3 §20.5 "Image Copies with Scaling": each level is blitted from the one above (filter LINEAR), so level
+// l + 1 reads what level l's blit wrote: a transfer → transfer barrier between levels.
+Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count) {
+  if (Status ok = device_->alive(); !ok) return ok;
+  const ImageDesc& desc = image.desc();
+  if (base_level >= desc.mip_levels || layer_count == 0 || layer_base >= desc.array_layers ||
+      layer_count > desc.array_layers - layer_base) {
+    return fail("generate_mipmaps: base level " + std::to_string(base_level) + ", layers " +
+                std::to_string(layer_base) + " + " + std::to_string(layer_count) + " outside the image's " +
+                std::to_string(desc.mip_levels) + " levels and " + std::to_string(desc.array_layers) + " layers");
+  }
+  VkFormatProperties properties{};
+  device_->vki().vkGetPhysicalDeviceFormatProperties(device_->physical_device(), desc.format, &properties);
+  constexpr VkFormatFeatureFlags kNeeded = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
+                                           VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  if ((properties.optimalTilingFeatures & kNeeded) != kNeeded) {
+    return fail("generate_mipmaps: " + format_name(desc.format) +
+                " lacks BLIT_SRC, BLIT_DST or SAMPLED_IMAGE_FILTER_LINEAR on this device (no linear blits)");
+  }
+  if (base_level + 1 == desc.mip_levels) return {};
+  auto begun = begin_batch();
+  if (!begun) return begun.error();
+  Batch& batch = **begun;
+  order_transfer(ordered_image_hazard(image.handle(), true));
+  track_image(batch, image);
+  auto corner = [](const ImageExtent& e) {
+    return VkOffset3D{static_cast<int32_t>(e.width), static_cast<int32_t>(e.height), static_cast<int32_t>(e.depth)};
+  };
+  for (uint32_t level = base_level + 1; level < desc.mip_levels; ++level) {
+    if (level > base_level + 1) {
+      record_barrier(HazardTracker::kHazardScope);  // the previous level's blit wrote this one's source
+      ++stats_.automatic_barriers;
+    }
+    VkImageBlit blit{};
+    blit.srcSubresource = {data_aspect(desc.format), level - 1, layer_base, layer_count};
+    blit.srcOffsets[1] = corner(image.extent(level - 1));
+    blit.dstSubresource = {data_aspect(desc.format), level, layer_base, layer_count};
+    blit.dstOffsets[1] = corner(image.extent(level));
+    recorder_->record(CmdBlitImage{image.handle(), blit});
+  }
+  // After the loop: a barrier inside it cleared the tracking.
+  hazards_.note_image_access(image.handle(), true);
+  batch.has_writes = true;
+  readonly_repeat_ = false;
   recorder_->publish();
   return {};
 }

@@ -7,6 +7,7 @@
 #include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/vk_strings.hpp"
 #include "bismuth/backend/vulkan_loader.hpp"
+#include "sampler_cache.hpp"
 
 namespace bismuth::backend {
 
@@ -102,6 +103,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   VkPhysicalDeviceComputeShaderDerivativesFeaturesNV derivatives{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COMPUTE_SHADER_DERIVATIVES_FEATURES_NV};
   const bool has_atomic_float = d.has_shader_atomic_float;
+  VkPhysicalDeviceCustomBorderColorFeaturesEXT custom_border{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   const bool has_storage8 = version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
@@ -127,6 +130,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (has_atomic_int64) chain(atomic_int64);
   if (has_storage8) chain(storage8);
   chain(storage16);  // Vulkan 1.1
+  if (d.has_custom_border_color) chain(custom_border);
   self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
   if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
 
@@ -160,12 +164,30 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.int64_shared_atomics = has_atomic_int64 && atomic_int64.shaderSharedInt64Atomics;
   f.storage_buffer_8bit = has_storage8 && storage8.storageBuffer8BitAccess;
   f.storage_buffer_16bit = storage16.storageBuffer16BitAccess;
+  f.sampler_anisotropy = features2.features.samplerAnisotropy;
+  f.storage_image_extended_formats = features2.features.shaderStorageImageExtendedFormats;
+  f.storage_image_read_without_format = features2.features.shaderStorageImageReadWithoutFormat;
+  f.storage_image_write_without_format = features2.features.shaderStorageImageWriteWithoutFormat;
+  f.image_gather_extended = features2.features.shaderImageGatherExtended;
+  f.image_cube_array = features2.features.imageCubeArray;
+  f.custom_border_color =
+      d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
 
   // Only the wanted bits stay set in what is passed to vkCreateDevice.
   VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   enable2.features.shaderInt64 = f.shader_int64;
   enable2.features.shaderFloat64 = f.shader_float64;
   enable2.features.shaderInt16 = f.shader_int16;
+  enable2.features.samplerAnisotropy = f.sampler_anisotropy;
+  enable2.features.shaderStorageImageExtendedFormats = f.storage_image_extended_formats;
+  enable2.features.shaderStorageImageReadWithoutFormat = f.storage_image_read_without_format;
+  enable2.features.shaderStorageImageWriteWithoutFormat = f.storage_image_write_without_format;
+  enable2.features.shaderImageGatherExtended = f.image_gather_extended;
+  enable2.features.imageCubeArray = f.image_cube_array;
+  VkPhysicalDeviceCustomBorderColorFeaturesEXT enable_custom_border{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
+  enable_custom_border.customBorderColors = VK_TRUE;
+  enable_custom_border.customBorderColorWithoutFormat = VK_TRUE;
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enable_atomic_float{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   enable_atomic_float.shaderBufferFloat32Atomics = f.float32_buffer_atomics;
@@ -261,6 +283,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
     want_extension(true, VK_API_VERSION_1_2, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
   }
   if (f.storage_buffer_16bit) chain(enable_storage16);
+  if (f.custom_border_color) {
+    chain(enable_custom_border);
+    extensions.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
+  }
   if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (d.has_shader_subgroup_ballot) extensions.push_back(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);
   if (d.has_shader_subgroup_vote) extensions.push_back(VK_EXT_SHADER_SUBGROUP_VOTE_EXTENSION_NAME);
@@ -351,6 +377,7 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
 }
 
 Status Device::finish_setup() {
+  samplers_ = std::make_shared<SamplerCache>();
   vki_.vkGetPhysicalDeviceMemoryProperties(info_.handle, &memory_properties_);
   if (no_submissions_) return {};  // no timeline: see ExternalDevice::no_submissions
   if (vk_.vkWaitSemaphores == nullptr || vk_.vkGetSemaphoreCounterValue == nullptr) {
@@ -404,6 +431,7 @@ Device::~Device() {
     due.swap(deferred_);
   }
   for (auto& entry : due) entry.second();
+  if (samplers_) samplers_->destroy_all(vk_, device_);
   if (timeline_ != VK_NULL_HANDLE) vk_.vkDestroySemaphore(device_, timeline_, nullptr);
   if (owns_device_) vk_.vkDestroyDevice(device_, nullptr);
 }

@@ -44,12 +44,14 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   info.has_push_descriptor = info.has_extension(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   info.has_timeline_semaphore =
       version >= VK_API_VERSION_1_2 || info.has_extension(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
-  info.has_host_query_reset = version >= VK_API_VERSION_1_2 || info.has_extension(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
+  info.has_host_query_reset =
+      version >= VK_API_VERSION_1_2 || info.has_extension(VK_EXT_HOST_QUERY_RESET_EXTENSION_NAME);
   info.has_pipeline_creation_cache_control =
       version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_CACHE_CONTROL_EXTENSION_NAME);
   info.has_pipeline_creation_feedback =
       version >= VK_API_VERSION_1_3 || info.has_extension(VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
   info.has_shader_clock = info.has_extension(VK_KHR_SHADER_CLOCK_EXTENSION_NAME);
+  info.has_custom_border_color = info.has_extension(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);
   info.has_shader_atomic_float = info.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
   info.has_shader_atomic_float2 = info.has_extension(VK_EXT_SHADER_ATOMIC_FLOAT_2_EXTENSION_NAME);
   info.has_compute_shader_derivatives_nv = info.has_extension(VK_NV_COMPUTE_SHADER_DERIVATIVES_EXTENSION_NAME);
@@ -129,6 +131,11 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   info.min_uniform_buffer_offset_alignment = std::max<VkDeviceSize>(1, p.limits.minUniformBufferOffsetAlignment);
   info.non_coherent_atom_size = std::max<VkDeviceSize>(1, p.limits.nonCoherentAtomSize);
   info.max_push_constants_size = p.limits.maxPushConstantsSize;
+  info.min_texel_buffer_offset_alignment = std::max<VkDeviceSize>(1, p.limits.minTexelBufferOffsetAlignment);
+  info.max_texel_buffer_elements = p.limits.maxTexelBufferElements;
+  info.max_sampler_allocation_count = p.limits.maxSamplerAllocationCount;
+  info.max_sampler_anisotropy = p.limits.maxSamplerAnisotropy;
+  info.max_sampler_lod_bias = p.limits.maxSamplerLodBias;
   info.max_push_descriptors = info.has_push_descriptor ? push_descriptor.maxPushDescriptors : 0;
   info.timestamp_period_ns = p.limits.timestampPeriod;
   info.timestamp_compute_and_graphics = p.limits.timestampComputeAndGraphics == VK_TRUE;

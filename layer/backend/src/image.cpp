@@ -69,30 +69,30 @@ constexpr std::array kColorFormats{
     BISMUTH_FORMAT(E5B9G9R9_UFLOAT_PACK32, 4),  // GL_RGB9_E5 (sampled only: no storage-image format)
     BISMUTH_FORMAT(B8G8R8A8_UNORM, 4),
 };
+// Depth formats (GL's depth textures, sampled by shadow samplers): the bytes are those of a depth-aspect copy (Vulkan
+// 1.3 §20.4 "Depth/stencil formats": D24 as 32-bit words with the top 8 bits undefined, D32 as 32-bit floats; the
+// combined formats' stencil is not reachable through the backend yet).
+constexpr std::array kDepthFormats{
+    BISMUTH_FORMAT(D16_UNORM, 2),         BISMUTH_FORMAT(X8_D24_UNORM_PACK32, 4), BISMUTH_FORMAT(D32_SFLOAT, 4),
+    BISMUTH_FORMAT(D24_UNORM_S8_UINT, 4), BISMUTH_FORMAT(D32_SFLOAT_S8_UINT, 4),
+};
 #undef BISMUTH_FORMAT
 
 const ColorFormat* find_format(VkFormat format) {
   for (const ColorFormat& f : kColorFormats) {
     if (f.format == format) return &f;
   }
+  for (const ColorFormat& f : kDepthFormats) {
+    if (f.format == format) return &f;
+  }
   return nullptr;
-}
-
-std::string format_name(VkFormat format) {
-  if (const ColorFormat* f = find_format(format)) return "VK_FORMAT_" + std::string(f->name);
-  return "VkFormat " + std::to_string(static_cast<int>(format));
 }
 
 // Why a format outside the table is refused: the classes the brief names get their own words.
 std::string_view unsupported_class(VkFormat format) {
   switch (format) {
-    case VK_FORMAT_D16_UNORM:
-    case VK_FORMAT_X8_D24_UNORM_PACK32:
-    case VK_FORMAT_D32_SFLOAT:
     case VK_FORMAT_S8_UINT:
-    case VK_FORMAT_D16_UNORM_S8_UINT:
-    case VK_FORMAT_D24_UNORM_S8_UINT:
-    case VK_FORMAT_D32_SFLOAT_S8_UINT: return "depth/stencil formats are not supported";
+    case VK_FORMAT_D16_UNORM_S8_UINT: return "stencil-only and D16S8 depth/stencil formats are not supported";
     default: break;
   }
   if (format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK) {
@@ -191,6 +191,27 @@ Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageF
 
 }  // namespace
 
+std::string format_name(VkFormat format) {
+  if (const ColorFormat* f = find_format(format)) return "VK_FORMAT_" + std::string(f->name);
+  return "VkFormat " + std::to_string(static_cast<int>(format));
+}
+
+bool is_depth_format(VkFormat format) {
+  return std::any_of(kDepthFormats.begin(), kDepthFormats.end(),
+                     [&](const ColorFormat& f) { return f.format == format; });
+}
+
+VkImageAspectFlags format_aspects(VkFormat format) {
+  if (format == VK_FORMAT_D24_UNORM_S8_UINT || format == VK_FORMAT_D32_SFLOAT_S8_UINT) {
+    return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+  }
+  return is_depth_format(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+VkImageAspectFlags data_aspect(VkFormat format) {
+  return is_depth_format(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
 uint32_t texel_bytes(VkFormat format) {
   const ColorFormat* f = find_format(format);
   return f ? f->bytes : 0;
@@ -209,7 +230,9 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (desc.usage & kImageStorage) usage |= VK_IMAGE_USAGE_STORAGE_BIT;
   if (desc.usage & kImageSampled) usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
-  const VkImageCreateFlags flags = desc.cube_compatible ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+  VkImageCreateFlags flags = desc.cube_compatible ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0;
+  // Depth images are viewed only in their own format (image_view.cpp): no reinterpretation to allow.
+  if (desc.mutable_format && !is_depth_format(desc.format)) flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
   if (Status ok = check_device_support(device, desc, usage, flags); !ok) return ok.error();
 
   const auto& vk = device.vk();
@@ -251,14 +274,19 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   return self;
 }
 
-void Image::mark_used(uint64_t value) { raise_to(last_use_, value); }
+void Image::mark_used(uint64_t value) {
+  raise_to(last_use_, value);
+}
 
 Image::~Image() {
   Device* device = device_;
   VkImage image = image_;
   VkDeviceMemory memory = memory_;
-  device->defer(last_use(), [device, image, memory] {
+  std::vector<VkImageView> views;
+  for (const CachedView& v : views_) views.push_back(v.info.handle);
+  device->defer(last_use(), [device, image, memory, views = std::move(views)] {
     const auto& vk = device->vk();
+    for (VkImageView view : views) vk.vkDestroyImageView(device->handle(), view, nullptr);
     if (image != VK_NULL_HANDLE) vk.vkDestroyImage(device->handle(), image, nullptr);
     if (memory != VK_NULL_HANDLE) vk.vkFreeMemory(device->handle(), memory, nullptr);
   });

@@ -28,6 +28,44 @@ void CmdPushDescriptorSet::record(const DeviceFunctions& vk, VkCommandBuffer com
                                writes);
 }
 
+void point_mixed_writes(std::span<VkWriteDescriptorSet> writes, std::span<const VkDescriptorType> types,
+                        std::span<const uint32_t> counts, const VkDescriptorBufferInfo* buffers,
+                        const VkDescriptorImageInfo* images, const VkBufferView* texel_views) {
+  size_t buffer = 0, image = 0;
+  for (size_t i = 0; i < types.size(); ++i) {
+    const uint32_t count = i < counts.size() && counts[i] != 0 ? counts[i] : 1;
+    VkWriteDescriptorSet& w = writes[i];
+    w.dstBinding = static_cast<uint32_t>(i);
+    w.descriptorCount = count;
+    w.descriptorType = types[i];
+    if (is_buffer_descriptor(types[i])) {
+      w.pBufferInfo = buffers + buffer;
+      buffer += count;
+    } else {
+      if (is_texel_buffer_descriptor(types[i])) {
+        w.pTexelBufferView = texel_views + image;
+      } else {
+        w.pImageInfo = images + image;
+      }
+      image += count;
+    }
+  }
+}
+
+void CmdPushDescriptorSetImages::record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+  std::array<VkWriteDescriptorSet, 32> small_writes;
+  std::vector<VkWriteDescriptorSet> big_writes;
+  std::span<VkWriteDescriptorSet> writes(small_writes.data(), types.size());
+  if (types.size() > small_writes.size()) {
+    big_writes.resize(types.size());
+    writes = big_writes;
+  }
+  for (VkWriteDescriptorSet& w : writes) w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+  point_mixed_writes(writes, types, counts, buffers.data(), images.data(), texel_views.data());
+  vk.vkCmdPushDescriptorSetKHR(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, static_cast<uint32_t>(types.size()),
+                               writes.data());
+}
+
 void CmdImageToGeneral::record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
   VkImageMemoryBarrier barrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   barrier.srcAccessMask = 0;
@@ -38,7 +76,7 @@ void CmdImageToGeneral::record(const DeviceFunctions& vk, VkCommandBuffer comman
   barrier.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   barrier.image = image;
-  barrier.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, mip_levels, 0, array_layers};
+  barrier.subresourceRange = {aspects, 0, mip_levels, 0, array_layers};
   vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
                           nullptr, 1, &barrier);

@@ -40,6 +40,38 @@ struct CmdPushDescriptorSet {
   void record(const DeviceFunctions& vk, VkCommandBuffer commands) const;
 };
 
+// A set with image, sampler or texel-buffer descriptors besides buffers (CommandStream's image bindings): buffer
+// descriptors take `buffers` in order, the others `images` / `texel_views` (one entry per image binding, the array
+// its type reads), as in CmdPushDescriptorSet. Separate, so that the buffer-only push stays as small as it was.
+struct CmdPushDescriptorSetImages {
+  VkPipelineLayout layout;
+  std::span<const VkDescriptorType> types;
+  std::span<const uint32_t> counts;
+  std::span<const VkDescriptorBufferInfo> buffers;
+  std::span<const VkDescriptorImageInfo> images;
+  std::span<const VkBufferView> texel_views;
+  static constexpr auto trailing() {
+    return std::tuple{&CmdPushDescriptorSetImages::types, &CmdPushDescriptorSetImages::counts,
+                      &CmdPushDescriptorSetImages::buffers, &CmdPushDescriptorSetImages::images,
+                      &CmdPushDescriptorSetImages::texel_views};
+  }
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const;
+};
+
+// Whether a descriptor of `type` takes a BufferBinding (else an ImageBinding).
+constexpr bool is_buffer_descriptor(VkDescriptorType type) {
+  return type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+}
+constexpr bool is_texel_buffer_descriptor(VkDescriptorType type) {
+  return type == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER || type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+// Points `writes[i]` (one per binding, dstSet and the struct type already set) at its descriptors: buffer bindings
+// at consecutive `buffers`, the others at consecutive entries of `images` or `texel_views`.
+void point_mixed_writes(std::span<VkWriteDescriptorSet> writes, std::span<const VkDescriptorType> types,
+                        std::span<const uint32_t> counts, const VkDescriptorBufferInfo* buffers,
+                        const VkDescriptorImageInfo* images, const VkBufferView* texel_views);
+
 struct CmdBindDescriptorSet {
   VkPipelineLayout layout;
   VkDescriptorSet set;
@@ -104,6 +136,7 @@ struct CmdFillBuffer {
 // compute or transfer access. Nothing earlier wrote it, so the barrier waits for nothing.
 struct CmdImageToGeneral {
   VkImage image;
+  VkImageAspectFlags aspects;  // every aspect of the format (format_aspects)
   uint32_t mip_levels, array_layers;
   void record(const DeviceFunctions& vk, VkCommandBuffer commands) const;
 };
@@ -126,6 +159,16 @@ struct CmdCopyImageToBuffer {
   }
 };
 
+// One level of generate_mipmaps: a linear blit between two levels of one image (both in GENERAL).
+struct CmdBlitImage {
+  VkImage image;
+  VkImageBlit region;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    vk.vkCmdBlitImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, image, VK_IMAGE_LAYOUT_GENERAL, 1, &region,
+                      VK_FILTER_LINEAR);
+  }
+};
+
 struct CmdCopyImage {
   VkImage source, destination;
   VkImageCopy region;
@@ -140,6 +183,17 @@ struct CmdClearColorImage {
   VkImageSubresourceRange range;
   void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
     vk.vkCmdClearColorImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, &color, 1, &range);
+  }
+};
+
+// clear_image on a depth image: the depth aspect (GL's glClearTexImage on a depth texture).
+struct CmdClearDepthImage {
+  VkImage image;
+  float depth;
+  VkImageSubresourceRange range;
+  void record(const DeviceFunctions& vk, VkCommandBuffer commands) const {
+    const VkClearDepthStencilValue value{depth, 0};
+    vk.vkCmdClearDepthStencilImage(commands, image, VK_IMAGE_LAYOUT_GENERAL, &value, 1, &range);
   }
 };
 
@@ -170,7 +224,7 @@ using RecordedCommands =
     CommandList<CmdBindPipeline, CmdPushDescriptorSet, CmdBindDescriptorSet, CmdPushConstants, CmdDispatch,
                 CmdDispatchIndirect, CmdPipelineBarrier, CmdCopyBuffer, CmdFillBuffer, CmdResetQueryPool,
                 CmdWriteTimestamp, CmdImageToGeneral, CmdCopyBufferToImage, CmdCopyImageToBuffer, CmdCopyImage,
-                CmdClearColorImage>;
+                CmdClearColorImage, CmdPushDescriptorSetImages, CmdBlitImage, CmdClearDepthImage>;
 
 // RecordedCommands::size when `Command` is not in the list (CommandRecorder refuses to encode it).
 template <class Command, class... Commands>
@@ -187,10 +241,14 @@ inline constexpr uint32_t kCommandTag = command_tag<Command>(RecordedCommands{})
 
 // ---- the ring encoding: the struct, then each trailing array, each part padded to 8 bytes ----
 
-constexpr size_t align8(size_t n) { return (n + 7) & ~size_t(7); }
+constexpr size_t align8(size_t n) {
+  return (n + 7) & ~size_t(7);
+}
 
 template <class Command>
-concept HasTrailing = requires { Command::trailing(); };
+concept HasTrailing = requires {
+  Command::trailing();
+};
 
 // Copies a trailing array to `at`; returns where the next part goes.
 template <class T>
@@ -211,8 +269,7 @@ size_t encoded_bytes(const Command& command) {
   static_assert(std::is_trivially_copyable_v<Command>);
   size_t bytes = align8(sizeof(Command));
   if constexpr (HasTrailing<Command>) {
-    std::apply([&](auto... member) { ((bytes += align8((command.*member).size_bytes())), ...); },
-               Command::trailing());
+    std::apply([&](auto... member) { ((bytes += align8((command.*member).size_bytes())), ...); }, Command::trailing());
   }
   return bytes;
 }

@@ -86,6 +86,23 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   self->name_ = desc.name;
   self->spec_ids_ = desc.group_size_spec_ids;
   self->layout_ = desc.layout;
+  for (size_t i = 0; i < desc.layout.bindings.size(); ++i) {
+    switch (desc.layout.bindings[i]) {
+      case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+      case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER: self->buffer_descriptors_ += desc.layout.count(i); break;
+      case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+      case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+      case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+      case VK_DESCRIPTOR_TYPE_SAMPLER:
+      case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+      case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER: self->image_descriptors_ += desc.layout.count(i); break;
+      default:
+        if (desc.external_layout == VK_NULL_HANDLE) {
+          return fail("Shader::create(" + desc.name + "): binding " + std::to_string(i) + " has descriptor type " +
+                      std::to_string(int(desc.layout.bindings[i])) + ", which CommandStream cannot bind");
+        }
+    }
+  }
   self->spirv_bytes_ = desc.spirv.size_bytes();
   self->spec_entries_ = desc.specialization_entries;
   self->spec_data_ = desc.specialization_data;

@@ -27,6 +27,12 @@ Expected<InstanceFunctions> InstanceFunctions::load(PFN_vkGetInstanceProcAddr gi
     t.vkGetPhysicalDeviceFeatures2 =
         as<PFN_vkGetPhysicalDeviceFeatures2>(gipa(instance, "vkGetPhysicalDeviceFeatures2KHR"));
   }
+  t.vkGetPhysicalDeviceFormatProperties2 =
+      as<PFN_vkGetPhysicalDeviceFormatProperties2>(gipa(instance, "vkGetPhysicalDeviceFormatProperties2"));
+  if (t.vkGetPhysicalDeviceFormatProperties2 == nullptr) {
+    t.vkGetPhysicalDeviceFormatProperties2 =
+        as<PFN_vkGetPhysicalDeviceFormatProperties2>(gipa(instance, "vkGetPhysicalDeviceFormatProperties2KHR"));
+  }
 #define BISMUTH_CHECK(name) \
   if (t.name == nullptr) return fail("vkGetInstanceProcAddr returned no " #name, VK_ERROR_INITIALIZATION_FAILED);
   BISMUTH_INSTANCE_FUNCTIONS(BISMUTH_CHECK)
@@ -59,8 +65,7 @@ Expected<DeviceFunctions> DeviceFunctions::load(PFN_vkGetDeviceProcAddr gdpa, Vk
   if (t.vkWaitSemaphores == nullptr) t.vkWaitSemaphores = as<PFN_vkWaitSemaphores>(gdpa(device, "vkWaitSemaphoresKHR"));
   t.vkGetSemaphoreCounterValue = as<PFN_vkGetSemaphoreCounterValue>(gdpa(device, "vkGetSemaphoreCounterValue"));
   if (t.vkGetSemaphoreCounterValue == nullptr) {
-    t.vkGetSemaphoreCounterValue =
-        as<PFN_vkGetSemaphoreCounterValue>(gdpa(device, "vkGetSemaphoreCounterValueKHR"));
+    t.vkGetSemaphoreCounterValue = as<PFN_vkGetSemaphoreCounterValue>(gdpa(device, "vkGetSemaphoreCounterValueKHR"));
   }
   t.vkCmdPushDescriptorSetKHR = as<PFN_vkCmdPushDescriptorSetKHR>(gdpa(device, "vkCmdPushDescriptorSetKHR"));
   return t;

@@ -145,7 +145,11 @@ TEST_CASE("Each barrier target waits for shader writes and makes them visible to
   // GL 4.6 §7.13.2, per bit: SHADER_STORAGE / ATOMIC_COUNTER "accesses ... after the barrier will reflect writes
   // prior to the barrier"; UNIFORM "shader uniforms sourced from buffer objects"; COMMAND "command data sourced
   // from buffer objects by ... DispatchComputeIndirect"; BUFFER_UPDATE "reads or writes via BufferSubData, ..."
-  // (transfers); CLIENT_MAPPED_BUFFER "access by the client to persistent mapped regions" (host).
+  // (transfers); CLIENT_MAPPED_BUFFER "access by the client to persistent mapped regions" (host);
+  // SHADER_IMAGE_ACCESS "memory accesses using shader image load, store, and atomic built-in functions";
+  // TEXTURE_FETCH "texture fetches from shaders ... (including buffer textures)"; TEXTURE_UPDATE "writes to a
+  // texture via Tex(Sub)Image*, ClearTex*Image, CopyTex*, or CopyTexSubImage*, and reads via GetTexImage"
+  // (transfers on images); FRAMEBUFFER "reads and writes via framebuffers ... ReadPixels" (read-backs, clears).
   struct Row {
     BarrierTargets targets;
     VkPipelineStageFlags stages;
@@ -157,6 +161,11 @@ TEST_CASE("Each barrier target waits for shader writes and makes them visible to
       {kBarrierIndirectCommand, VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT, VK_ACCESS_INDIRECT_COMMAND_READ_BIT},
       {kBarrierTransfer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT},
       {kBarrierHost, VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT | VK_ACCESS_HOST_WRITE_BIT},
+      {kBarrierImage, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT},
+      {kBarrierTextureFetch, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT},
+      {kBarrierTextureUpdate, VK_PIPELINE_STAGE_TRANSFER_BIT,
+       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT},
+      {kBarrierFramebuffer, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT},
   };
   BarrierScope all;
   for (const Row& row : rows) {

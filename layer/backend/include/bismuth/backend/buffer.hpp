@@ -11,6 +11,8 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "bismuth/backend/device.hpp"
 
@@ -31,6 +33,14 @@ enum class BufferKind {
   MappedDeviceLocal,
 };
 
+// A texel-buffer view Buffer::texel_view made: its handle, the bytes it covers (VK_WHOLE_SIZE resolved), and its
+// format's buffer features (UNIFORM_TEXEL_BUFFER, STORAGE_TEXEL_BUFFER, STORAGE_TEXEL_BUFFER_ATOMIC).
+struct TexelBufferViewInfo {
+  VkBufferView handle = VK_NULL_HANDLE;
+  VkDeviceSize range = 0;
+  VkFormatFeatureFlags features = 0;
+};
+
 class Buffer : public std::enable_shared_from_this<Buffer> {
  public:
   static Expected<std::shared_ptr<Buffer>> create(Device& device, VkDeviceSize size,
@@ -49,8 +59,25 @@ class Buffer : public std::enable_shared_from_this<Buffer> {
   uint64_t last_use() const { return last_use_.load(std::memory_order_acquire); }
   void mark_used(uint64_t value);
 
+  // A VkBufferView of `format` over [offset, offset + range) (GL buffer textures, glTexBuffer(Range)), created on
+  // first use and kept (thread-safe) until the buffer is destroyed, when it goes to Device::defer with it. Error:
+  // a Staging buffer, a format texel_bytes() does not know or one the device does not support in both uniform and
+  // storage texel buffers (every shader-visible buffer has both usages, and Vulkan checks the view against each), an
+  // offset that is not a multiple of minTexelBufferOffsetAlignment or past the end, a range that is not a multiple of
+  // the texel size or beyond the end (VK_WHOLE_SIZE: to the end, rounded down to whole texels), or more than
+  // maxTexelBufferElements texels.
+  Expected<TexelBufferViewInfo> texel_view(VkFormat format, VkDeviceSize offset, VkDeviceSize range);
+
  private:
   explicit Buffer(Device& device) : device_(&device) {}
+  struct CachedTexelView {
+    VkFormat format;
+    VkDeviceSize offset, requested_range;
+    TexelBufferViewInfo info;
+  };
+  std::mutex texel_views_mutex_;
+  std::vector<CachedTexelView> texel_views_;
+  bool shader_visible_ = false;
   Device* device_;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;

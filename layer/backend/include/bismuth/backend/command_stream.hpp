@@ -47,13 +47,36 @@ struct BufferBinding {
   Access access = Access::ReadWrite;
 };
 
+// One image, sampler or texel-buffer descriptor (DispatchInfo::images), by the layout's descriptor type:
+//  STORAGE_IMAGE: `image` (kImageStorage) through `view` (one mip level; its format with STORAGE_IMAGE);
+//  SAMPLED_IMAGE: `image` (kImageSampled) through `view` (its format with SAMPLED_IMAGE);
+//  COMBINED_IMAGE_SAMPLER: the same plus `sampler` (Device::sampler; a LINEAR filter needs the view format's
+//    SAMPLED_IMAGE_FILTER_LINEAR; unnormalized coordinates a 1D/2D view of one level and layer);
+//  SAMPLER: `sampler` alone;
+//  UNIFORM_TEXEL_BUFFER / STORAGE_TEXEL_BUFFER: `texel_buffer` at offset/range read as `texel_format`
+//    (Buffer::texel_view).
+// Images are in VK_IMAGE_LAYOUT_GENERAL (image.hpp). `access` is what the shader does with the image or range: it
+// joins the hazard tracking like a buffer binding's (an image is tracked whole, a texel buffer by its range).
+struct ImageBinding {
+  Image* image = nullptr;  // owned by a shared_ptr (Image::create)
+  ImageViewDesc view;
+  VkSampler sampler = VK_NULL_HANDLE;
+  Buffer* texel_buffer = nullptr;  // owned by a shared_ptr (Buffer::create)
+  VkDeviceSize offset = 0, range = VK_WHOLE_SIZE;
+  VkFormat texel_format = VK_FORMAT_UNDEFINED;
+  Access access = Access::Read;
+};
+
 struct DispatchInfo {
   const Shader* shader = nullptr;
   GroupSize size;              // the workgroup size: selects the pipeline
   uint32_t subgroup_size = 0;  // required subgroup size; 0 = any
   std::span<const SpecValue> spec_values;
   std::array<uint32_t, 3> groups = {1, 1, 1};  // vkCmdDispatch counts
-  std::span<const BufferBinding> bindings;     // binding i of set 0
+  // Set 0's descriptors in binding order: storage and uniform buffers take `bindings` in order, image, sampler and
+  // texel-buffer descriptors take `images` in order (an array binding of n descriptors: n consecutive entries).
+  std::span<const BufferBinding> bindings;
+  std::span<const ImageBinding> images;
   std::span<const std::byte> push_constants;
   // Non-null: vkCmdDispatchIndirect with the VkDispatchIndirectCommand at indirect_offset (a multiple of 4, 12
   // bytes inside the buffer) instead of `groups` (use dispatch_indirect()).
@@ -191,6 +214,11 @@ class CommandStream {
   // overlap.
   Status copy_image(Image& source, const ImageRegion& source_region, Image& destination,
                     const ImageRegion& destination_region);
+  // glGenerateMipmap: levels base_level + 1 .. last, of layers layer_base .. + layer_count, each blitted from the
+  // level above with a linear filter (vkCmdBlitImage), in stream order like the other image transfers. Error when
+  // the format lacks BLIT_SRC, BLIT_DST or SAMPLED_IMAGE_FILTER_LINEAR (the GL shim falls back or reports), or
+  // the range is outside the image. A base level that is the last records nothing.
+  Status generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count);
 
   // Submits the current batch. Returns its timeline value (the last submitted one when nothing was recorded).
   // With a recording thread the value is reserved here and the thread ends and submits the command buffer once
@@ -293,7 +321,14 @@ class CommandStream {
   Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
   [[gnu::noinline]] Status track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info);
   [[gnu::cold, gnu::noinline]] void keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front);
-  Status bind_descriptors(Batch& batch, const Shader& shader, std::span<const BufferBinding> bindings);
+  Status bind_descriptors(Batch& batch, const Shader& shader, const DispatchInfo& info);
+
+  // Image bindings (command_stream_image_bindings.cpp). Checks info.images against the layout and the device,
+  // fills the scratch descriptors, keeps images and texel buffers in the batch, and adds their hazards to
+  // `need_barrier`; note_image_bindings notes their accesses once the barrier is recorded.
+  [[gnu::noinline]] Status resolve_image_bindings(Batch& batch, const Shader& shader, const DispatchInfo& info,
+                                                  bool& need_barrier);
+  void note_image_bindings(Batch& batch, HazardTracker& noted, std::span<const ImageBinding> images);
 
   // Transfers (command_stream_transfers.cpp).
   Status wait_buffer_idle(Buffer& buffer);
@@ -323,6 +358,10 @@ class CommandStream {
   // Scratch for bind_descriptors (no allocation per dispatch).
   std::vector<VkDescriptorBufferInfo> scratch_infos_;
   std::vector<VkWriteDescriptorSet> scratch_writes_;
+  // One per ImageBinding (resolve_image_bindings): the image info or the texel view, whichever its type uses.
+  std::vector<VkDescriptorImageInfo> scratch_image_infos_;
+  std::vector<VkBufferView> scratch_texel_views_;
+  std::vector<VkDeviceSize> scratch_texel_ends_;  // the end of each texel buffer's range (its hazard range)
   std::unique_ptr<Batch> current_;
   std::deque<std::unique_ptr<Batch>> in_flight_;
   std::vector<std::unique_ptr<Batch>> free_;
@@ -349,6 +388,7 @@ class CommandStream {
   uint64_t bound_layout_ = 0;
   const Shader* bound_shader_ = nullptr;
   std::vector<BufferBinding> bound_buffers_;
+  std::vector<ImageBinding> bound_images_;
   std::vector<std::byte> bound_push_;
 
   // Timestamp results of retired batches: batch id -> raw ticks (two per pair).

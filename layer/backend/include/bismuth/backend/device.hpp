@@ -78,6 +78,19 @@ struct DeviceFeatures {
   // storageBuffer16BitAccess, Vulkan 1.1): byte and half-word stores that never touch their neighbours.
   bool storage_buffer_8bit = false;
   bool storage_buffer_16bit = false;
+  // Samplers (sampler.hpp): anisotropic filtering (samplerAnisotropy) and VK_EXT_custom_border_color
+  // (customBorderColors and customBorderColorWithoutFormat: GL's border colour is not tied to a format).
+  bool sampler_anisotropy = false;
+  bool custom_border_color = false;
+  // Image features GLSL image and texture built-ins need (VkPhysicalDeviceFeatures): format qualifiers beyond the
+  // base set (rg16f, r11f_g11f_b10f, ...: shaderStorageImageExtendedFormats), images without a format qualifier
+  // (GL_EXT_shader_image_load_formatted, writeonly images: shaderStorageImageRead/WriteWithoutFormat),
+  // textureGatherOffset(s) with non-constant offsets (shaderImageGatherExtended), cube map arrays (imageCubeArray).
+  bool storage_image_extended_formats = false;
+  bool storage_image_read_without_format = false;
+  bool storage_image_write_without_format = false;
+  bool image_gather_extended = false;
+  bool image_cube_array = false;
 };
 
 enum class MemoryStrategy {
@@ -117,9 +130,13 @@ struct ExternalDevice {
 inline bool is_out_of_memory(const Error& e) {
   return e.code == VK_ERROR_OUT_OF_HOST_MEMORY || e.code == VK_ERROR_OUT_OF_DEVICE_MEMORY;
 }
-inline bool is_device_lost(const Error& e) { return e.code == VK_ERROR_DEVICE_LOST; }
+inline bool is_device_lost(const Error& e) {
+  return e.code == VK_ERROR_DEVICE_LOST;
+}
 
 class Shader;
+struct SamplerDesc;
+struct SamplerCache;
 
 class Device final : private ExitParticipant {
  public:
@@ -168,6 +185,15 @@ class Device final : private ExitParticipant {
   // reaching the driver.
   void inject_fault(VkResult result, std::string call_name = {});
 
+  // ---- samplers (sampler.hpp; sampler.cpp) ----
+  // The VkSampler for `desc`, created on first use and shared by every later request of the same value; it lives
+  // until the Device is destroyed. Thread-safe. Error: a value the device cannot sample with (anisotropy off on
+  // the device, an out-of-range LOD), or more distinct samplers than maxSamplerAllocationCount.
+  Expected<VkSampler> sampler(const SamplerDesc& desc);
+  // The description a VkSampler of sampler() was made from (false for any other handle).
+  bool sampler_desc(VkSampler sampler, SamplerDesc* out) const;
+  size_t sampler_count() const;
+
   // ---- submission and completion: one timeline semaphore per Device ----
   // Every submission signals the next value of the Device's timeline. Values are *reserved* in order (reserve();
   // submit()/submit_with() reserve and submit in one call) and reach vkQueueSubmit in that order — Vulkan wants
@@ -199,7 +225,9 @@ class Device final : private ExitParticipant {
   uint64_t last_queued() const { return queued_.load(std::memory_order_acquire); }
   // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
   uint64_t completed();
-  bool is_complete(uint64_t value) { return value <= completed_.load(std::memory_order_acquire) || value <= completed(); }
+  bool is_complete(uint64_t value) {
+    return value <= completed_.load(std::memory_order_acquire) || value <= completed();
+  }
   // Waits until `value` completed: first until its submission call returned (last_queued() >= value) when it is
   // only reserved yet (a recording thread submits it), then for the GPU. Fails when `value` was never reserved
   // or the device is lost; when `timeout_ns` passes first it returns success (check is_complete; glClientWaitSync
@@ -275,6 +303,9 @@ class Device final : private ExitParticipant {
   mutable std::mutex deferred_mutex_;
   std::vector<std::pair<uint64_t, std::function<void()>>> deferred_;
   std::atomic<uint64_t> earliest_deferred_{UINT64_MAX};
+
+  // Created with the device; a shared_ptr so that this header needs no complete SamplerCache.
+  std::shared_ptr<SamplerCache> samplers_;
 
   std::mutex shared_variants_mutex_;
   std::map<std::pair<uint64_t, uint64_t>, std::weak_ptr<Shader>> shared_variants_;

@@ -40,16 +40,16 @@ struct DeviceInfo {
   VkShaderStageFlags required_subgroup_size_stages = 0;
 
   // Device extensions Bismuth cares about.
-  bool has_shader_subgroup_ballot = false;  // VK_EXT_shader_subgroup_ballot
-  bool has_shader_subgroup_vote = false;    // VK_EXT_shader_subgroup_vote
-  bool has_subgroup_size_control = false;   // VK_EXT_subgroup_size_control (or core in 1.3)
-  bool has_maintenance4 = false;            // VK_KHR_maintenance4 (or core in 1.3)
-  bool has_push_descriptor = false;         // VK_KHR_push_descriptor
-  bool has_timeline_semaphore = false;      // VK_KHR_timeline_semaphore (or core in 1.2)
-  bool has_host_query_reset = false;        // VK_EXT_host_query_reset (or core in 1.2)
+  bool has_shader_subgroup_ballot = false;           // VK_EXT_shader_subgroup_ballot
+  bool has_shader_subgroup_vote = false;             // VK_EXT_shader_subgroup_vote
+  bool has_subgroup_size_control = false;            // VK_EXT_subgroup_size_control (or core in 1.3)
+  bool has_maintenance4 = false;                     // VK_KHR_maintenance4 (or core in 1.3)
+  bool has_push_descriptor = false;                  // VK_KHR_push_descriptor
+  bool has_timeline_semaphore = false;               // VK_KHR_timeline_semaphore (or core in 1.2)
+  bool has_host_query_reset = false;                 // VK_EXT_host_query_reset (or core in 1.2)
   bool has_pipeline_creation_cache_control = false;  // VK_EXT_pipeline_creation_cache_control (or core in 1.3)
   bool has_pipeline_creation_feedback = false;       // VK_EXT_pipeline_creation_feedback (or core in 1.3)
-  std::vector<std::string> extensions;      // every device extension, sorted
+  std::vector<std::string> extensions;               // every device extension, sorted
 
   // Shader features behind GL extensions (GL_ARB_shader_clock, GL_NV_shader_atomic_float, ...).
   bool has_shader_clock = false;          // VK_KHR_shader_clock
@@ -70,7 +70,14 @@ struct DeviceInfo {
   VkDeviceSize non_coherent_atom_size = 1;
   uint32_t max_push_constants_size = 128;
   uint32_t max_push_descriptors = 0;  // VK_KHR_push_descriptor; 0 without
-  float timestamp_period_ns = 0;      // nanoseconds per timestamp tick
+  // Images, samplers and texel buffers (image.hpp, sampler.hpp, CommandStream's image bindings).
+  VkDeviceSize min_texel_buffer_offset_alignment = 1;
+  uint32_t max_texel_buffer_elements = 0;
+  uint32_t max_sampler_allocation_count = 4000;
+  float max_sampler_anisotropy = 1;
+  float max_sampler_lod_bias = 0;
+  bool has_custom_border_color = false;  // VK_EXT_custom_border_color
+  float timestamp_period_ns = 0;         // nanoseconds per timestamp tick
   bool timestamp_compute_and_graphics = false;
 
   bool is_gpu() const {

@@ -45,7 +45,13 @@ enum BarrierTarget : uint32_t {
   kBarrierIndirectCommand = 1u << 2,  // the parameters of a later indirect dispatch
   kBarrierTransfer = 1u << 3,         // later copies, fills, staged updates and readbacks
   kBarrierHost = 1u << 4,             // host reads and writes through a mapping
-  kBarrierAllTargets = (1u << 5) - 1,
+  // Images (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT): later dispatches' image loads, stores and atomics, and texel-buffer
+  // loads and stores through storage texel buffers.
+  kBarrierImage = 1u << 5,
+  kBarrierTextureFetch = 1u << 6,   // GL_TEXTURE_FETCH_BARRIER_BIT: later sampled reads (textures, buffer textures)
+  kBarrierTextureUpdate = 1u << 7,  // GL_TEXTURE_UPDATE_BARRIER_BIT: later uploads, clears, copies to/of images
+  kBarrierFramebuffer = 1u << 8,    // GL_FRAMEBUFFER_BARRIER_BIT: later read-backs (glReadPixels) and clears of images
+  kBarrierAllTargets = (1u << 9) - 1,
 };
 using BarrierTargets = uint32_t;
 
@@ -68,6 +74,18 @@ constexpr BarrierScope explicit_barrier_scope(BarrierTargets targets) {
     scope.destination_access |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
   }
   if (targets & kBarrierTransfer) {
+    scope.destination_stages |= VK_PIPELINE_STAGE_TRANSFER_BIT;
+    scope.destination_access |= VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  }
+  if (targets & kBarrierImage) {
+    scope.destination_stages |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    scope.destination_access |= VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  }
+  if (targets & kBarrierTextureFetch) {
+    scope.destination_stages |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+    scope.destination_access |= VK_ACCESS_SHADER_READ_BIT;
+  }
+  if (targets & (kBarrierTextureUpdate | kBarrierFramebuffer)) {
     scope.destination_stages |= VK_PIPELINE_STAGE_TRANSFER_BIT;
     scope.destination_access |= VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   }

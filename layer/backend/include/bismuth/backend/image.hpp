@@ -1,5 +1,6 @@
 // Images (issue 18): device-local, optimally tiled color images that CommandStream uploads to, reads back, clears
-// and copies (command_stream.hpp). Binding them to dispatches, samplers and views come later.
+// and copies (command_stream.hpp), and that dispatches bind through views (Image::view; ImageBinding in
+// command_stream.hpp) as storage images or sampled textures.
 //
 // Layout: an image lives in VK_IMAGE_LAYOUT_GENERAL for its whole life (valid for storage, sampled and transfer
 // use), so the stream's global VkMemoryBarriers order image accesses exactly as they order buffer accesses and no
@@ -14,7 +15,9 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "bismuth/backend/device.hpp"
 
@@ -36,17 +39,53 @@ struct ImageExtent {
 
 struct ImageDesc {
   ImageType type = ImageType::Image2D;
-  VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;  // a color format of texel_bytes(); others are refused
+  VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;  // a format of texel_bytes(); others are refused
   ImageExtent extent;                          // 1D: height = depth = 1; 2D: depth = 1
   uint32_t mip_levels = 1;
   uint32_t array_layers = 1;     // 3D: 1
   bool cube_compatible = false;  // 2D, square, layers a multiple of 6 (VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT)
   ImageUsages usage = 0;
+  // VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT: views may use another format of the same texel size (GL texture views,
+  // glBindImageTexture's format reinterpretation). Off only for an image that is never viewed as another format.
+  bool mutable_format = true;
 };
 
-// The bytes of one texel of an uncompressed color format Bismuth handles; 0 for every other format (depth/stencil,
-// compressed, multi-planar, packed 3-byte formats, ...). Texel sizes only: converting pixels is not the backend's.
+// A view of an image: its type, format (VK_FORMAT_UNDEFINED: the image's), mip levels and array layers. A view
+// of another format needs ImageDesc::mutable_format and a format of the same texel size.
+struct ImageViewDesc {
+  VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  uint32_t base_mip = 0, mip_count = 1, base_layer = 0, layer_count = 1;
+  friend bool operator==(const ImageViewDesc&, const ImageViewDesc&) = default;
+};
+
+// A view Image::view_info made: its handle, its format (resolved), and that format's optimal-tiling features
+// (what CommandStream checks a binding against: STORAGE_IMAGE, SAMPLED_IMAGE, SAMPLED_IMAGE_FILTER_LINEAR).
+struct ImageViewInfo {
+  VkImageView handle = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  VkFormatFeatureFlags features = 0;
+  VkImageUsageFlags usage = 0;  // the view's usage: the image's sampled/storage bits its format supports
+  // Whether comparison samplers (GL shadow samplers) may sample it: VkFormatProperties3's
+  // SAMPLED_IMAGE_DEPTH_COMPARISON where the device reports format features 2 (Vulkan 1.3 or
+  // VK_KHR_format_feature_flags2), else whether the format is a depth format.
+  bool depth_compare = false;
+};
+
+// The bytes of one texel of an uncompressed color format Bismuth handles, or of the depth aspect of a depth format
+// (D16_UNORM 2; X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT, D32_SFLOAT, D32_SFLOAT_S8_UINT 4: how a depth-aspect copy
+// packs them); 0 for every other format (stencil-only, compressed, multi-planar, packed 3-byte formats, ...). Texel
+// sizes only: converting pixels is not the backend's.
 uint32_t texel_bytes(VkFormat format);
+// Depth formats: images of them are transferred, cleared and viewed through their depth aspect only (the stencil
+// of D24S8 / D32S8 is not reachable yet); they can be sampled (shadow samplers), never stored.
+bool is_depth_format(VkFormat format);
+// Every aspect of the format (layout transitions): COLOR, DEPTH, or DEPTH | STENCIL.
+VkImageAspectFlags format_aspects(VkFormat format);
+// The aspect transfers and views use: DEPTH for depth formats, COLOR otherwise.
+VkImageAspectFlags data_aspect(VkFormat format);
+// "VK_FORMAT_R8G8B8A8_UNORM" for the formats texel_bytes knows, "VkFormat <n>" for others (messages).
+std::string format_name(VkFormat format);
 
 // The extent of mip level `level` of `extent` (each dimension halved per level, at least 1).
 ImageExtent mip_extent(const ImageExtent& extent, uint32_t level);
@@ -66,6 +105,16 @@ class Image : public std::enable_shared_from_this<Image> {
   uint32_t texel_bytes() const { return texel_bytes_; }
   ImageExtent extent(uint32_t level = 0) const { return mip_extent(desc_.extent, level); }
 
+  // The view `desc` describes, created on first use and kept (thread-safe) until the image is destroyed, when it
+  // goes to Device::defer with the image. Error, never a driver error: a mip or layer range outside the image, a
+  // view type the image cannot have (1D / 1D array of a 1D image; 2D / 2D array of a 2D image, cube / cube array
+  // of a cube-compatible one with 6 / a multiple of 6 layers; 3D of a 3D image), a format of another texel size or
+  // another format without mutable_format, or a view that could be neither sampled nor stored (the image's usage
+  // and the format's features have nothing in common).
+  Expected<VkImageView> view(const ImageViewDesc& desc);
+  Expected<ImageViewInfo> view_info(const ImageViewDesc& desc);
+  size_t view_count() const;
+
   // The last timeline value of a submission that used the image (0: never submitted).
   uint64_t last_use() const { return last_use_.load(std::memory_order_acquire); }
   void mark_used(uint64_t value);
@@ -84,6 +133,12 @@ class Image : public std::enable_shared_from_this<Image> {
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   std::atomic<uint64_t> last_use_{0};
   std::atomic<bool> general_{false};
+  struct CachedView {
+    ImageViewDesc desc;  // format resolved
+    ImageViewInfo info;
+  };
+  mutable std::mutex views_mutex_;
+  std::vector<CachedView> views_;  // few per image: a linear search
 };
 
 // A box of texels in one mip level and a range of array layers (3D images: layers 0..1, the box's z in slices).

@@ -16,9 +16,11 @@
 
 namespace bismuth::backend {
 
-// Descriptor set 0: binding i has type bindings[i] (storage or uniform buffer) and counts[i] descriptors (1 when
-// `counts` is shorter or holds 0: an array of blocks has one descriptor per element); plus push constants. A
-// dispatch binds one buffer per descriptor, binding by binding, element by element.
+// Descriptor set 0: binding i has type bindings[i] and counts[i] descriptors (1 when `counts` is shorter or holds 0:
+// an array of blocks has one descriptor per element); plus push constants. Types: storage or uniform buffers, which
+// a dispatch binds from DispatchInfo::bindings, and storage images, sampled images, combined image samplers,
+// samplers, uniform and storage texel buffers, which it binds from DispatchInfo::images (command_stream.hpp); each
+// list in binding order, element by element.
 struct BindingLayout {
   std::vector<VkDescriptorType> bindings;
   uint32_t push_constant_bytes = 0;
@@ -105,6 +107,10 @@ class Shader : public std::enable_shared_from_this<Shader> {
   VkPipelineLayout pipeline_layout() const { return pipeline_layout_; }
   VkDescriptorSetLayout set_layout() const { return set_layout_; }
   const BindingLayout& binding_layout() const { return layout_; }
+  // Of its descriptors, those that take a DispatchInfo::bindings entry (storage and uniform buffers) and those that
+  // take a DispatchInfo::images entry (images, samplers, texel buffers).
+  size_t buffer_descriptor_count() const { return buffer_descriptors_; }
+  size_t image_descriptor_count() const { return image_descriptors_; }
   // Binding goes through vkCmdPushDescriptorSetKHR (else descriptor sets from a pool).
   bool uses_push_descriptors() const { return push_descriptors_; }
   size_t spirv_bytes() const { return spirv_bytes_; }
@@ -141,6 +147,8 @@ class Shader : public std::enable_shared_from_this<Shader> {
   std::string name_;
   std::array<uint32_t, 3> spec_ids_{};
   BindingLayout layout_;
+  size_t buffer_descriptors_ = 0;
+  size_t image_descriptors_ = 0;
   std::vector<uint32_t> spirv_;  // the words, for module()
   mutable std::mutex module_mutex_;
   mutable std::atomic<VkShaderModule> module_{VK_NULL_HANDLE};

@@ -13,78 +13,86 @@
 namespace bismuth::backend {
 
 // Instance-level entry points: physical-device queries and device creation.
-#define BISMUTH_INSTANCE_FUNCTIONS(X)          \
-  X(vkEnumeratePhysicalDevices)                \
-  X(vkEnumerateDeviceExtensionProperties)      \
-  X(vkGetPhysicalDeviceProperties)             \
-  X(vkGetPhysicalDeviceProperties2)            \
-  X(vkGetPhysicalDeviceFeatures2)              \
-  X(vkGetPhysicalDeviceMemoryProperties)       \
-  X(vkGetPhysicalDeviceQueueFamilyProperties)  \
-  X(vkGetPhysicalDeviceFormatProperties)       \
-  X(vkGetPhysicalDeviceImageFormatProperties)  \
+#define BISMUTH_INSTANCE_FUNCTIONS(X)         \
+  X(vkEnumeratePhysicalDevices)               \
+  X(vkEnumerateDeviceExtensionProperties)     \
+  X(vkGetPhysicalDeviceProperties)            \
+  X(vkGetPhysicalDeviceProperties2)           \
+  X(vkGetPhysicalDeviceFeatures2)             \
+  X(vkGetPhysicalDeviceMemoryProperties)      \
+  X(vkGetPhysicalDeviceQueueFamilyProperties) \
+  X(vkGetPhysicalDeviceFormatProperties)      \
+  X(vkGetPhysicalDeviceImageFormatProperties) \
   X(vkCreateDevice)
 
 // Device-level entry points that every supported device has (Vulkan 1.0/1.1 core).
-#define BISMUTH_DEVICE_FUNCTIONS(X)   \
-  X(vkDestroyDevice)                  \
-  X(vkGetDeviceQueue)                 \
-  X(vkDeviceWaitIdle)                 \
-  X(vkQueueSubmit)                    \
-  X(vkCreateBuffer)                   \
-  X(vkDestroyBuffer)                  \
-  X(vkGetBufferMemoryRequirements)    \
-  X(vkAllocateMemory)                 \
-  X(vkFreeMemory)                     \
-  X(vkBindBufferMemory)               \
-  X(vkCreateImage)                    \
-  X(vkDestroyImage)                   \
-  X(vkGetImageMemoryRequirements)     \
-  X(vkBindImageMemory)                \
-  X(vkMapMemory)                      \
-  X(vkUnmapMemory)                    \
-  X(vkCreateShaderModule)             \
-  X(vkDestroyShaderModule)            \
-  X(vkCreateDescriptorSetLayout)      \
-  X(vkDestroyDescriptorSetLayout)     \
-  X(vkCreatePipelineLayout)           \
-  X(vkDestroyPipelineLayout)          \
-  X(vkCreateComputePipelines)         \
-  X(vkDestroyPipeline)                \
-  X(vkCreatePipelineCache)            \
-  X(vkDestroyPipelineCache)           \
-  X(vkGetPipelineCacheData)           \
-  X(vkCreateDescriptorPool)           \
-  X(vkDestroyDescriptorPool)          \
-  X(vkResetDescriptorPool)            \
-  X(vkAllocateDescriptorSets)         \
-  X(vkUpdateDescriptorSets)           \
-  X(vkCreateCommandPool)              \
-  X(vkDestroyCommandPool)             \
-  X(vkResetCommandPool)               \
-  X(vkAllocateCommandBuffers)         \
-  X(vkFreeCommandBuffers)             \
-  X(vkResetCommandBuffer)             \
-  X(vkBeginCommandBuffer)             \
-  X(vkEndCommandBuffer)               \
-  X(vkCmdBindPipeline)                \
-  X(vkCmdBindDescriptorSets)          \
-  X(vkCmdPushConstants)               \
-  X(vkCmdDispatch)                    \
-  X(vkCmdDispatchIndirect)            \
-  X(vkCmdPipelineBarrier)             \
-  X(vkCmdCopyBuffer)                  \
-  X(vkCmdFillBuffer)                  \
-  X(vkCmdCopyBufferToImage)           \
-  X(vkCmdCopyImageToBuffer)           \
-  X(vkCmdCopyImage)                   \
-  X(vkCmdClearColorImage)             \
-  X(vkCmdWriteTimestamp)              \
-  X(vkCmdResetQueryPool)              \
-  X(vkCreateQueryPool)                \
-  X(vkDestroyQueryPool)               \
-  X(vkGetQueryPoolResults)            \
-  X(vkCreateSemaphore)                \
+#define BISMUTH_DEVICE_FUNCTIONS(X) \
+  X(vkDestroyDevice)                \
+  X(vkGetDeviceQueue)               \
+  X(vkDeviceWaitIdle)               \
+  X(vkQueueSubmit)                  \
+  X(vkCreateBuffer)                 \
+  X(vkDestroyBuffer)                \
+  X(vkGetBufferMemoryRequirements)  \
+  X(vkAllocateMemory)               \
+  X(vkFreeMemory)                   \
+  X(vkBindBufferMemory)             \
+  X(vkCreateImage)                  \
+  X(vkDestroyImage)                 \
+  X(vkGetImageMemoryRequirements)   \
+  X(vkBindImageMemory)              \
+  X(vkCreateImageView)              \
+  X(vkDestroyImageView)             \
+  X(vkCreateBufferView)             \
+  X(vkDestroyBufferView)            \
+  X(vkCreateSampler)                \
+  X(vkDestroySampler)               \
+  X(vkMapMemory)                    \
+  X(vkUnmapMemory)                  \
+  X(vkCreateShaderModule)           \
+  X(vkDestroyShaderModule)          \
+  X(vkCreateDescriptorSetLayout)    \
+  X(vkDestroyDescriptorSetLayout)   \
+  X(vkCreatePipelineLayout)         \
+  X(vkDestroyPipelineLayout)        \
+  X(vkCreateComputePipelines)       \
+  X(vkDestroyPipeline)              \
+  X(vkCreatePipelineCache)          \
+  X(vkDestroyPipelineCache)         \
+  X(vkGetPipelineCacheData)         \
+  X(vkCreateDescriptorPool)         \
+  X(vkDestroyDescriptorPool)        \
+  X(vkResetDescriptorPool)          \
+  X(vkAllocateDescriptorSets)       \
+  X(vkUpdateDescriptorSets)         \
+  X(vkCreateCommandPool)            \
+  X(vkDestroyCommandPool)           \
+  X(vkResetCommandPool)             \
+  X(vkAllocateCommandBuffers)       \
+  X(vkFreeCommandBuffers)           \
+  X(vkResetCommandBuffer)           \
+  X(vkBeginCommandBuffer)           \
+  X(vkEndCommandBuffer)             \
+  X(vkCmdBindPipeline)              \
+  X(vkCmdBindDescriptorSets)        \
+  X(vkCmdPushConstants)             \
+  X(vkCmdDispatch)                  \
+  X(vkCmdDispatchIndirect)          \
+  X(vkCmdPipelineBarrier)           \
+  X(vkCmdCopyBuffer)                \
+  X(vkCmdFillBuffer)                \
+  X(vkCmdCopyBufferToImage)         \
+  X(vkCmdCopyImageToBuffer)         \
+  X(vkCmdCopyImage)                 \
+  X(vkCmdClearColorImage)           \
+  X(vkCmdBlitImage)                 \
+  X(vkCmdClearDepthStencilImage)    \
+  X(vkCmdWriteTimestamp)            \
+  X(vkCmdResetQueryPool)            \
+  X(vkCreateQueryPool)              \
+  X(vkDestroyQueryPool)             \
+  X(vkGetQueryPoolResults)          \
+  X(vkCreateSemaphore)              \
   X(vkDestroySemaphore)
 
 struct InstanceFunctions {
@@ -96,6 +104,9 @@ struct InstanceFunctions {
   // for it must not happen: when the next is the loader's terminator (the layer directly above the driver), Debian
   // 12's loader (1.3.239) calls a null pointer there.
   PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;
+  // Optional (Vulkan 1.1 or the KHR alias; null without): format features beyond VkFormatProperties, e.g.
+  // VkFormatProperties3's SAMPLED_IMAGE_DEPTH_COMPARISON (image views).
+  PFN_vkGetPhysicalDeviceFormatProperties2 vkGetPhysicalDeviceFormatProperties2 = nullptr;
 
   // Fills the table through `get_instance_proc_addr` (the loader's, or the next layer's inside a layer).
   // vkGetPhysicalDeviceProperties2/Features2 fall back to their KHR names. Error: a required entry is missing.
