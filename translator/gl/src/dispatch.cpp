@@ -13,6 +13,7 @@
 #include "gl_internal.hpp"
 #include "gl_ranges.hpp"
 #include "parallel_compile.hpp"
+#include "texture_bindings.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -55,11 +56,34 @@ bool push_slot(Context* ctx, const IndexedBinding* slot, const char* kind, uint3
   return true;
 }
 
-// Fills ctx->bindings_scratch; false (with a KHR_debug message) when an active resource has no usable buffer.
+// The unit use of element resource `i` of a sampler or image uniform (texture_bindings.hpp).
+OpaqueUse opaque_use(const Executable& exe, size_t i) {
+  const translator::GlResource& r = exe.program.resources[i];
+  const translator::GlOpaqueInfo& info = *exe.program.uniforms[r.uniform].opaque;
+  OpaqueUse use;
+  use.kind = r.kind;
+  use.target = info.target;
+  use.shadow = info.shadow;
+  use.sampled = info.sampled_type;
+  use.format = info.format;
+  use.access = (info.memory & translator::kImageReadonly)    ? backend::Access::Read
+               : (info.memory & translator::kImageWriteonly) ? backend::Access::Write
+               : (r.kind == translator::GlResourceKind::Image || r.kind == translator::GlResourceKind::ImageBuffer)
+                   ? backend::Access::ReadWrite
+                   : backend::Access::Read;
+  use.unit = exe.opaque_unit(i);
+  return use;
+}
+
+// Fills ctx->bindings_scratch (buffers) and ctx->image_bindings_scratch (samplers and images, in resource order);
+// false (with a KHR_debug message) when an active resource has nothing usable bound.
 bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
   auto& out = ctx->bindings_scratch;
   out.clear();
-  for (const translator::GlResource& r : exe.program.resources) {
+  ctx->image_bindings_scratch.clear();
+  const auto& resources = exe.program.resources;
+  for (size_t i = 0; i < resources.size(); ++i) {
+    const translator::GlResource& r = resources[i];
     const IndexedBinding* slot = nullptr;
     backend::Access access = backend::Access::ReadWrite;
     VkDeviceSize max_range = kMaxStorageRange;
@@ -79,10 +103,8 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
       case translator::GlResourceKind::TextureBuffer:
       case translator::GlResourceKind::Image:
       case translator::GlResourceKind::ImageBuffer:
-        // Placeholder until the texture and image units are wired here (Executable::opaque_unit gives the unit).
-        ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH,
-                   std::string(func) + ": samplers and images are not bound at dispatch yet; the dispatch was skipped");
-        return false;
+        if (!push_opaque_binding(ctx, opaque_use(exe, i), func)) return false;
+        continue;
     }
     if (!push_slot(ctx, slot, kind_name(r.kind), r.gl_binding, max_range, access, func)) return false;
   }
@@ -251,6 +273,7 @@ void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size,
   info.subgroup_size = subgroup_size;
   info.groups = groups;
   info.bindings = ctx->bindings_scratch;
+  info.images = ctx->image_bindings_scratch;
   info.indirect = indirect.buffer;
   info.indirect_offset = indirect.offset;
   Status ok = indirect.buffer ? ctx->stream->dispatch_indirect(info) : ctx->stream->dispatch(info);
@@ -332,13 +355,19 @@ backend::BarrierTargets barrier_targets(GLbitfield bits) {
   if (bits & (GL_PIXEL_BUFFER_BARRIER_BIT | GL_QUERY_BUFFER_BARRIER_BIT)) t |= kBarrierTransfer;
   // "Access by the client to persistent mapped regions of buffer objects" (after a fence or glFinish).
   if (bits & GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT) t |= kBarrierHost;
-  // Images, textures and framebuffers do not exist in the shim yet, and draws are refused: the bits for them map
-  // to every compute read and transfer, so they stay correct whatever later reads those accesses.
-  if (bits & (GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT |
-              GL_ELEMENT_ARRAY_BARRIER_BIT | GL_TRANSFORM_FEEDBACK_BARRIER_BIT)) {
-    t |= kBarrierStorage | kBarrierUniform;
-  }
-  if (bits & (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT)) t |= kBarrierStorage | kBarrierTransfer;
+  // "Memory accesses using shader image load, store, and atomic built-in functions issued after the barrier will
+  // reflect data written by shaders prior to the barrier."
+  if (bits & GL_SHADER_IMAGE_ACCESS_BARRIER_BIT) t |= kBarrierImage;
+  // "Texture fetches from shaders, including fetches from buffer object memory via buffer textures, after the
+  // barrier will reflect data written by shaders prior to the barrier."
+  if (bits & GL_TEXTURE_FETCH_BARRIER_BIT) t |= kBarrierTextureFetch;
+  // "Writes to a texture via Tex(Sub)Image*, CopyTex*, ClearTex*Image, or compressed variants, and reads via
+  // GetTexImage after the barrier will not execute until all shader writes initiated prior to the barrier complete."
+  if (bits & GL_TEXTURE_UPDATE_BARRIER_BIT) t |= kBarrierTextureUpdate;
+  // "Reads and writes via framebuffer object attachments after the barrier will reflect data written by shaders
+  // prior to the barrier" (glReadPixels, glClear*, glBlitFramebuffer: transfers here).
+  if (bits & GL_FRAMEBUFFER_BARRIER_BIT) t |= kBarrierFramebuffer;
+  // Draws are refused: their vertex, element and transform-feedback reads never happen after a barrier.
   return t;
 }
 

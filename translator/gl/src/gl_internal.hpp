@@ -462,6 +462,10 @@ class Context {
 
   // ---- dispatch scratch (reused: no allocation per dispatch) ----
   std::vector<backend::BufferBinding> bindings_scratch;
+  // The samplers and images of the dispatch being recorded (texture_bindings.hpp), and the 1-texel images that
+  // stand for incomplete textures and invalid image units, by view type, format and use.
+  std::vector<backend::ImageBinding> image_bindings_scratch;
+  std::unordered_map<uint64_t, std::shared_ptr<backend::Image>> placeholder_images;
 
   // Reports a backend error: GL_OUT_OF_MEMORY for out-of-memory, otherwise a KHR_debug error message (and
   // GL_CONTEXT_LOST semantics are approximated by GL_OUT_OF_MEMORY after a device loss, as GL has no other code

@@ -1,0 +1,415 @@
+// Sampler and image uniforms at dispatch: texture_bindings.hpp says what each kind binds.
+#include "texture_bindings.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "bismuth/backend/sampler.hpp"
+#include "gl_internal.hpp"
+#include "texture_access.hpp"
+#include "textures.hpp"
+
+namespace bismuth::gl {
+namespace {
+
+using translator::GlResourceKind;
+using translator::GlSampledType;
+
+VkImageViewType view_type(uint32_t target) {
+  switch (target) {
+    case GL_TEXTURE_1D: return VK_IMAGE_VIEW_TYPE_1D;
+    case GL_TEXTURE_1D_ARRAY: return VK_IMAGE_VIEW_TYPE_1D_ARRAY;
+    case GL_TEXTURE_3D: return VK_IMAGE_VIEW_TYPE_3D;
+    case GL_TEXTURE_CUBE_MAP: return VK_IMAGE_VIEW_TYPE_CUBE;
+    case GL_TEXTURE_CUBE_MAP_ARRAY: return VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    default: return VK_IMAGE_VIEW_TYPE_2D;  // 2D, RECTANGLE, 2D_MULTISAMPLE
+  }
+}
+
+// The sampled type a format's texels read as: GLSL's isampler/usampler need SINT/UINT formats, samplers the rest
+// (Vulkan: the image's numeric format must match the shader's sampled type).
+GlSampledType sampled_type_of(const SizedFormat& format) {
+  switch (format.numeric) {
+    case Numeric::Uint: return GlSampledType::Uint;
+    case Numeric::Sint: return GlSampledType::Int;
+    default: return GlSampledType::Float;
+  }
+}
+
+const char* sampled_name(GlSampledType t) {
+  return t == GlSampledType::Int ? "signed integer" : t == GlSampledType::Uint ? "unsigned integer" : "float";
+}
+
+// Buffer textures of three-component formats read tightly packed texels (GL 4.6 table 8.18), unlike the RGBA
+// storage the table gives textures of those formats.
+VkFormat texel_buffer_format(const SizedFormat& format) {
+  switch (format.internalformat) {
+    case GL_RGB32F: return VK_FORMAT_R32G32B32_SFLOAT;
+    case GL_RGB32I: return VK_FORMAT_R32G32B32_SINT;
+    case GL_RGB32UI: return VK_FORMAT_R32G32B32_UINT;
+    default: return format.vk_format;
+  }
+}
+
+void skip_message(Context* ctx, const char* func, const std::string& text) {
+  ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH,
+             std::string(func) + ": " + text + "; the dispatch was skipped");
+}
+
+void note(Context* ctx, const char* func, const std::string& text) {
+  ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 2, GL_DEBUG_SEVERITY_MEDIUM,
+             std::string(func) + ": " + text);
+}
+
+// ---- placeholders ----
+
+// A small image of the view type that stands for a texture or image GL reads as constant: an incomplete texture
+// samples (0, 0, 0, 1) (GL 4.6 §11.1.3.5), an invalid image unit loads zero (§8.26.1). Made once per context and
+// kind; storage placeholders are cleared before each dispatch that binds them, so stores into them never show.
+// texelFetch and imageLoad take integer coordinates that no sampler clamps, so the placeholder has room for the
+// coordinates programs use (64 texels a side, 16 in 3D, 4 layers); beyond them the read is Vulkan's out-of-bounds
+// read (zero, or undefined without robustness).
+backend::Image* placeholder(Context* ctx, VkImageViewType type, VkFormat format, bool storage, const char* func) {
+  const uint64_t key = uint64_t(type) | (uint64_t(storage) << 8) | (uint64_t(format) << 16);
+  auto& slot = ctx->placeholder_images[key];
+  if (!slot) {
+    backend::ImageDesc desc;
+    const bool cube = type == VK_IMAGE_VIEW_TYPE_CUBE || type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+    desc.type = type == VK_IMAGE_VIEW_TYPE_1D || type == VK_IMAGE_VIEW_TYPE_1D_ARRAY ? backend::ImageType::Image1D
+                : type == VK_IMAGE_VIEW_TYPE_3D                                      ? backend::ImageType::Image3D
+                                                                                     : backend::ImageType::Image2D;
+    desc.format = format;
+    const bool three_d = desc.type == backend::ImageType::Image3D;
+    desc.extent.width = three_d ? 16 : 64;
+    desc.extent.height = desc.type == backend::ImageType::Image1D ? 1 : desc.extent.width;
+    desc.extent.depth = three_d ? 16 : 1;
+    const bool arrayed = type == VK_IMAGE_VIEW_TYPE_1D_ARRAY || type == VK_IMAGE_VIEW_TYPE_2D_ARRAY ||
+                         type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY;
+    desc.array_layers = (cube ? 6 : 1) * (arrayed ? 4 : 1);
+    desc.cube_compatible = cube;
+    desc.usage = storage ? backend::kImageStorage : backend::kImageSampled;
+    auto created = backend::Image::create(*ctx->device_state.device, desc);
+    if (!created) {
+      ctx->backend_error(func, created.error());
+      return nullptr;
+    }
+    slot = std::move(*created);
+    if (!storage) {
+      // (0, 0, 0, 1) in the format's numeric type.
+      VkClearColorValue color{};
+      if (format == VK_FORMAT_R32G32B32A32_SINT || format == VK_FORMAT_R32G32B32A32_UINT) {
+        color.uint32[3] = 1;
+      } else {
+        color.float32[3] = 1.0f;
+      }
+      if (Status ok = ctx->stream->clear_image(*slot, {0, 1, 0, desc.array_layers}, color); !ok) {
+        ctx->backend_error(func, ok.error());
+        slot.reset();
+        return nullptr;
+      }
+    }
+  }
+  if (storage) {
+    if (Status ok = ctx->stream->clear_image(*slot, {0, 1, 0, slot->desc().array_layers}, VkClearColorValue{}); !ok) {
+      ctx->backend_error(func, ok.error());
+      return nullptr;
+    }
+  }
+  return slot.get();
+}
+
+bool push_placeholder(Context* ctx, const OpaqueUse& use, bool storage, const char* func) {
+  const VkImageViewType type = view_type(use.target);
+  VkFormat format = use.sampled == GlSampledType::Int    ? VK_FORMAT_R32G32B32A32_SINT
+                    : use.sampled == GlSampledType::Uint ? VK_FORMAT_R32G32B32A32_UINT
+                    : storage                            ? VK_FORMAT_R32G32B32A32_SFLOAT
+                                                         : VK_FORMAT_R8G8B8A8_UNORM;
+  if (use.shadow) format = VK_FORMAT_D32_SFLOAT;
+  if (storage && use.format != 0) {
+    if (const SizedFormat* f = find_sized_format(use.format)) format = f->vk_format;
+  }
+  backend::Image* image = placeholder(ctx, type, format, storage, func);
+  if (image == nullptr) return false;
+  backend::ImageBinding b;
+  b.image = image;
+  b.view.type = type;
+  b.view.layer_count = image->desc().array_layers;
+  b.access = use.access;
+  if (!storage) {
+    backend::SamplerDesc s;
+    s.compare_enable = use.shadow;
+    auto sampler = ctx->device_state.device->sampler(s);
+    if (!sampler) {
+      ctx->backend_error(func, sampler.error());
+      return false;
+    }
+    b.sampler = *sampler;
+  }
+  ctx->image_bindings_scratch.push_back(b);
+  return true;
+}
+
+// ---- sampler state ----
+
+VkSamplerAddressMode address_mode(GLenum wrap) {
+  switch (wrap) {
+    case GL_MIRRORED_REPEAT: return VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT;
+    case GL_CLAMP_TO_EDGE: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    case GL_CLAMP_TO_BORDER: return VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    case GL_MIRROR_CLAMP_TO_EDGE: return VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE;
+    default: return VK_SAMPLER_ADDRESS_MODE_REPEAT;
+  }
+}
+
+VkCompareOp compare_op(GLenum func) {
+  switch (func) {
+    case GL_NEVER: return VK_COMPARE_OP_NEVER;
+    case GL_LESS: return VK_COMPARE_OP_LESS;
+    case GL_EQUAL: return VK_COMPARE_OP_EQUAL;
+    case GL_GREATER: return VK_COMPARE_OP_GREATER;
+    case GL_NOTEQUAL: return VK_COMPARE_OP_NOT_EQUAL;
+    case GL_GEQUAL: return VK_COMPARE_OP_GREATER_OR_EQUAL;
+    case GL_ALWAYS: return VK_COMPARE_OP_ALWAYS;
+    default: return VK_COMPARE_OP_LESS_OR_EQUAL;
+  }
+}
+
+// GL's sampler state as a Vulkan sampler (GL 4.6 §8.14-8.16). `linear`: the view's format can be filtered linearly
+// (else LINEAR filters sample NEAREST, with a message: GL 4.6 filters every float format, Vulkan does not promise it).
+backend::SamplerDesc sampler_desc(const EffectiveSampler& e, const OpaqueUse& use, bool linear,
+                                  const backend::DeviceInfo& device) {
+  const SamplerState& s = e.sampler;
+  backend::SamplerDesc d;
+  auto filter = [&](bool is_linear) { return is_linear && linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST; };
+  d.mag_filter = filter(s.mag_filter == GL_LINEAR);
+  const GLenum min = s.min_filter;
+  d.min_filter = filter(min == GL_LINEAR || min == GL_LINEAR_MIPMAP_NEAREST || min == GL_LINEAR_MIPMAP_LINEAR);
+  const bool mipmapped = min != GL_NEAREST && min != GL_LINEAR;
+  d.mipmap_mode = (min == GL_NEAREST_MIPMAP_LINEAR || min == GL_LINEAR_MIPMAP_LINEAR) && linear
+                      ? VK_SAMPLER_MIPMAP_MODE_LINEAR
+                      : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+  d.address_u = address_mode(s.wrap_s);
+  d.address_v = address_mode(s.wrap_t);
+  d.address_w = address_mode(s.wrap_r);
+  d.mip_lod_bias = std::clamp(s.lod_bias, -device.max_sampler_lod_bias, device.max_sampler_lod_bias);
+  d.min_lod = s.min_lod;
+  // Without a mipmap filter only the base level is sampled (§8.14.2); clamping λ below 0.5 keeps Vulkan there while
+  // it still tells magnification (λ <= 0) from minification.
+  d.max_lod = mipmapped ? s.max_lod : std::min(s.max_lod, 0.25f);
+  d.min_lod = std::min(d.min_lod, d.max_lod);
+  const bool border = d.address_u == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
+                      d.address_v == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
+                      d.address_w == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  const bool integer = use.sampled != GlSampledType::Float;
+  d.border_color = integer ? VK_BORDER_COLOR_INT_TRANSPARENT_BLACK : VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
+  if (border) {
+    if (integer) {
+      std::array<uint32_t, 4> c = s.border_integer;
+      if (!s.border_is_integer) {
+        for (int i = 0; i < 4; ++i) c[i] = static_cast<uint32_t>(static_cast<int32_t>(s.border_color[i]));
+      }
+      if (c == std::array<uint32_t, 4>{0, 0, 0, 1}) {
+        d.border_color = VK_BORDER_COLOR_INT_OPAQUE_BLACK;
+      } else if (c == std::array<uint32_t, 4>{1, 1, 1, 1}) {
+        d.border_color = VK_BORDER_COLOR_INT_OPAQUE_WHITE;
+      } else if (c != std::array<uint32_t, 4>{0, 0, 0, 0}) {
+        d.border_color = VK_BORDER_COLOR_INT_CUSTOM_EXT;
+        std::memcpy(d.custom_border_color.uint32, c.data(), sizeof c);
+      }
+    } else {
+      const std::array<float, 4>& c = s.border_color;
+      if (c == std::array<float, 4>{0, 0, 0, 1}) {
+        d.border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK;
+      } else if (c == std::array<float, 4>{1, 1, 1, 1}) {
+        d.border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+      } else if (c != std::array<float, 4>{0, 0, 0, 0}) {
+        d.border_color = VK_BORDER_COLOR_FLOAT_CUSTOM_EXT;
+        std::memcpy(d.custom_border_color.float32, c.data(), sizeof c);
+      }
+    }
+  }
+  // A shadow sampler compares with the texture's compare function; Vulkan's Dref lookups need compareEnable (with
+  // GL's COMPARE_MODE NONE the result is undefined in GL: §8.23.1).
+  d.compare_enable = use.shadow;
+  d.compare_op = compare_op(s.compare_func);
+  if (s.max_anisotropy > 1.0f && device.max_sampler_anisotropy > 1.0f) {
+    d.max_anisotropy = std::min(s.max_anisotropy, device.max_sampler_anisotropy);
+  }
+  return d;
+}
+
+// ---- each kind ----
+
+bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
+  const int index = target_index(use.target, ctx->version.es, ctx->version.minor);
+  if (index < 0) return push_placeholder(ctx, use, false, func);
+  const TextureUnit& unit = ctx->texture_units[use.unit];
+  TextureObject* texture = unit.textures[index] ? unit.textures[index].get() : ctx->default_textures[index].get();
+  if (texture == nullptr) return push_placeholder(ctx, use, false, func);
+  const EffectiveSampler e = effective_sampler(*texture, unit.sampler.get());
+  std::string why;
+  if (!texture_complete(*texture, e.sampler, &why)) {
+    note(ctx, func,
+         "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) + " is not complete (" +
+             why + "): it samples as (0, 0, 0, 1)");
+    return push_placeholder(ctx, use, false, func);
+  }
+  if (!make_texture_image(ctx, *texture, func)) return false;
+  const TextureLevel* base = base_level_of(*texture);
+  if (base == nullptr || !texture->image) return push_placeholder(ctx, use, false, func);
+  const SizedFormat& format = *base->format;
+  if (sampled_type_of(format) != use.sampled) {
+    skip_message(ctx, func,
+                 std::string("a ") + sampled_name(use.sampled) + " sampler on unit " + std::to_string(use.unit) +
+                     " reads texture " + std::to_string(texture->name) + " of " + format.name + ", whose texels are " +
+                     sampled_name(sampled_type_of(format)));
+    return false;
+  }
+  if (!(texture->image->desc().usage & backend::kImageSampled)) {
+    skip_message(ctx, func, std::string(format.name) + " textures cannot be sampled on this device");
+    return false;
+  }
+  // The levels the view reaches: the effective ones (§8.14.3) that the image holds (a mutable texture sampled
+  // without mipmaps is complete with its base level alone, which may be all its image has).
+  const uint32_t image_top = texture->image->desc().mip_levels - 1 - texture->view_min_level;
+  const uint32_t top = std::min(effective_top_level(*texture), image_top);
+  const uint32_t base_level = std::min<uint32_t>(static_cast<uint32_t>(std::max(e.base_level, 0)), top);
+  backend::ImageBinding b;
+  b.image = texture->image.get();
+  b.view.type = view_type(use.target);
+  b.view.format = format.vk_format;
+  b.view.base_mip = texture->view_min_level + base_level;
+  b.view.mip_count = top - base_level + 1;
+  b.view.base_layer = texture->view_min_layer;
+  b.view.layer_count = use.target == GL_TEXTURE_CUBE_MAP ? 6 : std::max(1u, level_layers(use.target, *base));
+  b.access = backend::Access::Read;
+  auto view = b.image->view_info(b.view);
+  if (!view) {
+    ctx->backend_error(func, view.error());
+    return false;
+  }
+  const bool linear = (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0;
+  const backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
+  auto sampler = ctx->device_state.device->sampler(desc);
+  if (!sampler) {
+    ctx->backend_error(func, sampler.error());
+    return false;
+  }
+  b.sampler = *sampler;
+  ctx->image_bindings_scratch.push_back(b);
+  return true;
+}
+
+bool push_texel_buffer(Context* ctx, const OpaqueUse& use, const TextureObject* texture, GLenum gl_format,
+                       const char* func) {
+  const BufferObject* buffer = texture ? texture->buffer.get() : nullptr;
+  const SizedFormat* format = find_sized_format(gl_format);
+  if (buffer == nullptr || !buffer->buffer || format == nullptr) {
+    // GL 4.6 §8.9: texel fetches from a buffer texture without a buffer are undefined.
+    skip_message(ctx, func,
+                 std::string(use.kind == GlResourceKind::ImageBuffer ? "image" : "texture") + " unit " +
+                     std::to_string(use.unit) + " has no buffer texture with a buffer attached");
+    return false;
+  }
+  if (sampled_type_of(*format) != use.sampled) {
+    skip_message(ctx, func,
+                 std::string("a ") + sampled_name(use.sampled) + " buffer texture on unit " + std::to_string(use.unit) +
+                     " has the format " + format->name);
+    return false;
+  }
+  backend::ImageBinding b;
+  b.texel_buffer = buffer->buffer.get();
+  b.texel_format = texel_buffer_format(*format);
+  b.offset = static_cast<VkDeviceSize>(texture->buffer_offset);
+  b.range = texture->buffer_size > 0 ? static_cast<VkDeviceSize>(texture->buffer_size) : VK_WHOLE_SIZE;
+  b.access = use.access;
+  ctx->image_bindings_scratch.push_back(b);
+  return true;
+}
+
+bool push_image(Context* ctx, const OpaqueUse& use, const char* func) {
+  const ImageUnit& unit = ctx->image_units[use.unit];
+  std::string why;
+  if (!unit.texture || !image_unit_valid(unit, &why)) {
+    if (unit.texture) note(ctx, func, "image unit " + std::to_string(use.unit) + " is not valid (" + why + ")");
+    return push_placeholder(ctx, use, true, func);
+  }
+  TextureObject& texture = *unit.texture;
+  const SizedFormat* format = find_sized_format(unit.format);
+  if (format == nullptr || sampled_type_of(*format) != use.sampled || (use.format != 0 && use.format != unit.format)) {
+    note(ctx, func,
+         "image unit " + std::to_string(use.unit) + "'s format does not match the image uniform's " +
+             "(GL 4.6 §8.26: undefined): loads return zero");
+    return push_placeholder(ctx, use, true, func);
+  }
+  if (!make_texture_image(ctx, texture, func)) return false;
+  const TextureLevel* base = base_level_of(texture);
+  if (base == nullptr || !texture.image) return push_placeholder(ctx, use, true, func);
+  if (!(texture.image->desc().usage & backend::kImageStorage)) {
+    skip_message(ctx, func,
+                 std::string(base->format->name) + " textures cannot be bound to image units on this device");
+    return false;
+  }
+  // The binding's own view (§8.26): the whole level when layered (or when the target has no layers), else one layer
+  // as a texture of one dimension less (a cube map face or cube map array layer-face as 2D).
+  const GLenum target = texture.target;
+  const bool has_layers = is_array(target) || target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_3D;
+  backend::ImageBinding b;
+  b.image = texture.image.get();
+  b.view.format = format->vk_format;
+  b.view.base_mip = texture.view_min_level + static_cast<uint32_t>(unit.level);
+  b.view.mip_count = 1;
+  b.view.base_layer = texture.view_min_layer;
+  if (!has_layers || unit.layered) {
+    b.view.type = view_type(target);
+    b.view.layer_count = target == GL_TEXTURE_CUBE_MAP ? 6
+                         : target == GL_TEXTURE_3D     ? 1
+                                                       : std::max(1u, level_layers(target, *base));
+  } else if (target == GL_TEXTURE_3D) {
+    skip_message(ctx, func,
+                 "image unit " + std::to_string(use.unit) +
+                     " binds one slice of a 3D texture (layered FALSE), which this libbismuth-gl cannot "
+                     "view yet");
+    return false;
+  } else {
+    b.view.type = target == GL_TEXTURE_1D_ARRAY ? VK_IMAGE_VIEW_TYPE_1D : VK_IMAGE_VIEW_TYPE_2D;
+    b.view.base_layer += static_cast<uint32_t>(unit.layer);
+    b.view.layer_count = 1;
+  }
+  if (b.view.type != view_type(use.target)) {
+    note(ctx, func,
+         "image unit " + std::to_string(use.unit) + " binds a " + target_name(target) + (unit.layered ? "" : " layer") +
+             " to an image uniform of another dimensionality " + "(GL 4.6 §8.26: undefined): loads return zero");
+    return push_placeholder(ctx, use, true, func);
+  }
+  b.access = use.access;
+  ctx->image_bindings_scratch.push_back(b);
+  return true;
+}
+
+}  // namespace
+
+bool push_opaque_binding(Context* ctx, const OpaqueUse& use, const char* func) {
+  switch (use.kind) {
+    case GlResourceKind::Texture: return push_texture(ctx, use, func);
+    case GlResourceKind::TextureBuffer: {
+      const int index = target_index(GL_TEXTURE_BUFFER, ctx->version.es, ctx->version.minor);
+      const TextureUnit& unit = ctx->texture_units[use.unit];
+      const TextureObject* texture = index >= 0 ? unit.textures[index].get() : nullptr;
+      return push_texel_buffer(ctx, use, texture, texture ? texture->buffer_format : GL_NONE, func);
+    }
+    case GlResourceKind::Image: return push_image(ctx, use, func);
+    case GlResourceKind::ImageBuffer: {
+      const ImageUnit& unit = ctx->image_units[use.unit];
+      const TextureObject* texture =
+          unit.texture && unit.texture->target == GL_TEXTURE_BUFFER ? unit.texture.get() : nullptr;
+      return push_texel_buffer(ctx, use, texture, unit.format, func);
+    }
+    default: return false;
+  }
+}
+
+}  // namespace bismuth::gl
