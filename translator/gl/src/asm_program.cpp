@@ -225,13 +225,6 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->parameter_gl_binding = layout.parameter;
   exe->local_binding = layout.local_binding;
   exe->env_binding = layout.env_binding;
-  if (!layout.textures.empty() || !layout.images.empty()) {
-    // The assembler places texture[n] / image[n] (gl_program_layout.hpp); binding them to GL's texture and image
-    // units at dispatch comes with the shim's textures (issue 18).
-    const size_t at = source.find(layout.textures.empty() ? "image[" : "texture[");
-    return load_error(source, at == std::string_view::npos ? 0 : at,
-                      "texture and image units in assembly programs are not supported by this libbismuth-gl yet");
-  }
   const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
   spirv_patch::PipelineOptions pipeline =
       nvasm::gl_program_pipeline(info, layout,
@@ -243,6 +236,24 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   backend::ShaderDesc desc;
   desc.layout.bindings.assign(layout.storage_buffer_count(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
   desc.layout.bindings.insert(desc.layout.bindings.end(), layout.uniform_buffer_count(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+  // texture[n] and image[n] after the buffers, by increasing unit (gl_program_layout.hpp); dispatch binds what the GL
+  // texture and image units hold, as for GLSL samplers and images (texture_bindings.hpp).
+  for (const auto* list : {&layout.textures, &layout.images}) {
+    for (const nvasm::GlUnitBinding& b : *list) {
+      switch (b.type) {
+        case nvasm::GlDescriptorType::CombinedImageSampler:
+          desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+          break;
+        case nvasm::GlDescriptorType::UniformTexelBuffer:
+          desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER);
+          break;
+        case nvasm::GlDescriptorType::StorageImage: desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE); break;
+        case nvasm::GlDescriptorType::StorageTexelBuffer:
+          desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER);
+          break;
+      }
+    }
+  }
   desc.spirv = piped->words;
   desc.entry_point = "main";
   desc.group_size_spec_ids = info.group_size_spec_ids;

@@ -137,6 +137,29 @@ bool upload_parameters(Context* ctx, std::shared_ptr<backend::Buffer>& buffer,
   return true;
 }
 
+// The GL texture target of an assembly texture target (NV_gpu_program4's targets; RECT is read as a 2D image).
+uint32_t asm_target(nvasm::TextureTarget target) {
+  switch (target) {
+    case nvasm::TextureTarget::T1D: return GL_TEXTURE_1D;
+    case nvasm::TextureTarget::T3D: return GL_TEXTURE_3D;
+    case nvasm::TextureTarget::Cube: return GL_TEXTURE_CUBE_MAP;
+    case nvasm::TextureTarget::Rect: return GL_TEXTURE_RECTANGLE;
+    case nvasm::TextureTarget::Array1D: return GL_TEXTURE_1D_ARRAY;
+    case nvasm::TextureTarget::Array2D: return GL_TEXTURE_2D_ARRAY;
+    case nvasm::TextureTarget::ArrayCube: return GL_TEXTURE_CUBE_MAP_ARRAY;
+    case nvasm::TextureTarget::Buffer: return GL_TEXTURE_BUFFER;
+    case nvasm::TextureTarget::T2DMS: return GL_TEXTURE_2D_MULTISAMPLE;
+    case nvasm::TextureTarget::Array2DMS: return GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
+    default: return GL_TEXTURE_2D;
+  }
+}
+
+translator::GlSampledType asm_sampled(nvasm::SampledType type) {
+  return type == nvasm::SampledType::Int    ? translator::GlSampledType::Int
+         : type == nvasm::SampledType::Uint ? translator::GlSampledType::Uint
+                                            : translator::GlSampledType::Float;
+}
+
 // The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, program.buffer[a]
 // from GL_UNIFORM_BUFFER index a, then program.local and program.env (asm_program.cpp).
 bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func) {
@@ -165,6 +188,31 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
     if (!upload_parameters(ctx, ctx->env_buffer, ctx->env, count, ctx->env_dirty, ctx->env_uploaded, func))
       return false;
     out.push_back({ctx->env_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
+  }
+  // texture[n] then image[n], by increasing unit as gl_program_layout places them.
+  ctx->image_bindings_scratch.clear();
+  for (const nvasm::TextureBinding& t : exe.info.textures) {
+    OpaqueUse use;
+    use.kind = t.target == nvasm::TextureTarget::Buffer ? translator::GlResourceKind::TextureBuffer
+                                                        : translator::GlResourceKind::Texture;
+    use.target = asm_target(t.target);
+    use.shadow = t.shadow;
+    use.sampled = t.types.empty() ? translator::GlSampledType::Float : asm_sampled(t.types.front());
+    use.unit = t.unit;
+    if (!push_opaque_binding(ctx, use, func)) return false;
+  }
+  for (const nvasm::ImageBinding& image : exe.info.images) {
+    OpaqueUse use;
+    use.kind = image.target == nvasm::TextureTarget::Buffer ? translator::GlResourceKind::ImageBuffer
+                                                            : translator::GlResourceKind::Image;
+    use.target = asm_target(image.target);
+    use.sampled = image.types.empty() ? translator::GlSampledType::Float : asm_sampled(image.types.front());
+    use.format = image.formats.size() == 1 ? image.formats.front() : 0;
+    use.access = image.write || image.atomic ? (image.read || image.atomic ? backend::Access::ReadWrite
+                                                                           : backend::Access::Write)
+                                             : backend::Access::Read;
+    use.unit = image.unit;
+    if (!push_opaque_binding(ctx, use, func)) return false;
   }
   return true;
 }
