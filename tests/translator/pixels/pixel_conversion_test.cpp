@@ -264,11 +264,33 @@ TEST_CASE("reads into packed types", "[pixels][convert][pack]") {
   CHECK(bits_float(0x3F800000u) == 1.0f);
 }
 
-// Depth and stencil pixel transfers are not implemented yet: refused, not guessed.
-TEST_CASE("depth transfers are refused for now", "[pixels][convert]") {
-  std::array<float, 1> client{0.5f};
-  std::array<std::byte, 4> texel{};
-  const auto r = unpack_pixels(*find_sized_format(GL_DEPTH_COMPONENT32F), GL_DEPTH_COMPONENT, GL_FLOAT, PixelStore{},
-                               {}, client.data(), texel);
-  CHECK(r.error == GL_INVALID_OPERATION);
+// Depth (GL 4.6 §8.4.4.2: unsigned types by equation 2.1, floats as they are; fixed-point depth is clamped to
+// [0, 1] and takes the nearest k / (2^b - 1)). The texels are the Vulkan depth aspect's (Vulkan 1.3 §20.4: D16 a
+// 16-bit unorm, X8_D24 a 32-bit word with the depth in bits 0-23, D32 a float).
+TEST_CASE("depth values unpack to depth-aspect texels and pack back", "[pixels][convert]") {
+  // (The helpers transfer one pixel.) 0.5 × 65535 = 32767.5 → 32768; −2 and 7 are clamped.
+  auto d16 = [](float v) {
+    return unpack<uint16_t, 1>(GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_FLOAT, std::array<float, 1>{v})[0];
+  };
+  CHECK(d16(-2.0f) == 0);
+  CHECK(d16(0.5f) == 32768);
+  CHECK(d16(7.0f) == 65535);
+  CHECK(unpack<uint32_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
+                            std::array<uint32_t, 1>{0xFFFFFFFFu}) == std::array<uint32_t, 1>{0xFFFFFFu});
+  // UNSIGNED_INT_24_8: the depth is the 24 most significant bits, the stencil index (dropped here) the 8 least.
+  CHECK(unpack<uint32_t, 1>(GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8,
+                            std::array<uint32_t, 1>{0x123456u << 8 | 0xAB}) == std::array<uint32_t, 1>{0x123456u});
+  // FLOAT_32_UNSIGNED_INT_24_8_REV: a float depth, then the stencil word.
+  const auto d32 = unpack<float, 1>(GL_DEPTH32F_STENCIL8, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV,
+                                    std::array<float, 2>{0.375f, 0.0f});
+  CHECK(d32[0] == 0.375f);
+  CHECK(unpack<float, 1>(GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT,
+                         std::array<uint16_t, 1>{65535})[0] == 1.0f);
+  // §18.2.8: DEPTH_COMPONENT reads convert the depth value to the type (UNSIGNED_SHORT: the nearest of 2^16 - 1).
+  CHECK(pack<uint16_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT,
+                          std::array<uint32_t, 1>{0xFFFFFFu}) == std::array<uint16_t, 1>{65535});
+  CHECK(pack<float, 1>(GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_FLOAT, std::array<uint16_t, 1>{65535})[0] == 1.0f);
+  // The top 8 bits of an X8_D24 texel are undefined (Vulkan): they do not change the depth read.
+  CHECK(pack<uint32_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
+                          std::array<uint32_t, 1>{0xFF000000u}) == std::array<uint32_t, 1>{0});
 }
