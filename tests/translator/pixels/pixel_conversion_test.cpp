@@ -294,3 +294,33 @@ TEST_CASE("depth values unpack to depth-aspect texels and pack back", "[pixels][
   CHECK(pack<uint32_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
                           std::array<uint32_t, 1>{0xFF000000u}) == std::array<uint32_t, 1>{0});
 }
+
+// A 24-bit depth format stored in a wider Vulkan format where the device cannot sample X8_D24 / D24S8 (both are
+// optional in Vulkan) keeps GL's 24-bit depth: table 8.13 gives DEPTH_COMPONENT24 24 depth bits, and §8.5 converts
+// a fixed-point depth value to the nearest k / (2^24 - 1) whatever holds it.
+TEST_CASE("24-bit depth formats fall back to wider Vulkan formats with 24-bit values", "[pixels][convert]") {
+  const SizedFormat& d24 = *find_sized_format(GL_DEPTH_COMPONENT24);
+  const auto choices = storage_choices(d24);
+  REQUIRE(choices.size() == 3);
+  CHECK(choices[0] == &d24);
+  CHECK(choices[1]->vk_format == VK_FORMAT_D24_UNORM_S8_UINT);
+  CHECK(choices[2]->vk_format == VK_FORMAT_D32_SFLOAT);
+  const auto d24s8 = storage_choices(*find_sized_format(GL_DEPTH24_STENCIL8));
+  REQUIRE(d24s8.size() == 2);
+  CHECK(d24s8[1]->vk_format == VK_FORMAT_D32_SFLOAT_S8_UINT);
+  CHECK(storage_choices(*find_sized_format(GL_DEPTH_COMPONENT32F)).size() == 1);
+  CHECK(storage_choices(*find_sized_format(GL_RGBA8)).size() == 1);
+  // Through the D32_SFLOAT row: UNSIGNED_INT 0x80000000 → 0x80000000 / (2^32 - 1), the nearest 24-bit value is
+  // 0x800000 (2^31 / (2^32 - 1) × (2^24 - 1) = 8388607.502), which reads back as UNSIGNED_INT
+  // round(0x800000 / (2^24 - 1) × (2^32 - 1)).
+  const SizedFormat& wide = *choices[2];
+  std::array<std::byte, 4> texel{};
+  const uint32_t in = 0x80000000u;
+  REQUIRE(unpack_pixels(wide, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, PixelStore{}, {}, &in, texel).ok());
+  float stored = 0;
+  std::memcpy(&stored, texel.data(), 4);
+  CHECK(double(stored) == Approx(double(0x800000) / double(0xFFFFFF)).epsilon(1e-7));
+  uint32_t out = 0;
+  REQUIRE(pack_pixels(wide, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, PixelStore{}, {}, texel, &out).ok());
+  CHECK(out == static_cast<uint32_t>(std::llround(double(0x800000) / double(0xFFFFFF) * 4294967295.0)));
+}
