@@ -314,3 +314,81 @@ TEST_CASE("compute shaders sample depth textures with shadow and plain samplers 
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("mutable depth levels, copies and views keep depth texels (GL 4.6 §8.5, §8.18, §18.3.3)", "[textures]") {
+  GlContext gl;
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  // Two levels given one at a time (glTexImage2D), then sampled: the levels become one image at dispatch.
+  GLuint t = 0;
+  glGenTextures(1, &t);
+  glBindTexture(GL_TEXTURE_2D, t);
+  const float level0[4] = {0.1f, 0.2f, 0.3f, 0.4f};
+  const float level1 = 0.875f;
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT32F, 2, 2, 0, GL_DEPTH_COMPONENT, GL_FLOAT, level0);
+  glTexImage2D(GL_TEXTURE_2D, 1, GL_DEPTH_COMPONENT32F, 1, 1, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &level1);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint program = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2D depth;\n"
+      "layout(binding = 1) uniform samplerCubeShadow cube;\n"
+      "layout(std430, binding = 0) buffer Out { float r[4]; };\n"
+      "void main() {\n"
+      "  r[0] = textureLod(depth, vec2(0.75, 0.75), 1.0).r;\n"
+      "  r[1] = texelFetch(depth, ivec2(1, 1), 0).r;\n"
+      "  r[2] = texture(cube, vec4(1.0, 0.0, 0.0, 0.5));\n"   // +X face
+      "  r[3] = texture(cube, vec4(-1.0, 0.0, 0.0, 0.5));\n"  // -X face
+      "}\n");
+  // A depth cube map: +X holds 0.25, -X 0.75; LESS compares D_ref 0.5 < D_t.
+  GLuint cube = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glTextureStorage2D(cube, 1, GL_DEPTH_COMPONENT24, 1, 1);
+  const float faces[6] = {0.25f, 0.75f, 0.0f, 0.0f, 0.0f, 0.0f};
+  glTextureSubImage3D(cube, 0, 0, 0, 0, 1, 1, 6, GL_DEPTH_COMPONENT, GL_FLOAT, faces);
+  glTextureParameteri(cube, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(cube, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(cube, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+  glTextureParameteri(cube, GL_TEXTURE_COMPARE_FUNC, GL_LESS);
+  const GLuint out = make_buffer(16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, cube);
+  glUseProgram(program);
+  glDispatchCompute(1, 1, 1);
+  float r[4] = {};
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(r[0] == level1);
+  CHECK(r[1] == level0[3]);
+  CHECK(r[2] == 0.0f);  // +X: 0.5 < 0.25 is false
+  CHECK(r[3] == 1.0f);  // -X: 0.5 < 0.75 holds
+  // glCopyImageSubData between textures of one depth format (§18.3.3: the formats must match), and a view of the
+  // same format (§8.18, table 8.22: a depth format is its own view class).
+  GLuint copy = 0, view = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &copy);
+  glTextureStorage2D(copy, 1, GL_DEPTH_COMPONENT32F, 2, 2);
+  glCopyImageSubData(t, GL_TEXTURE_2D, 0, 0, 0, 0, copy, GL_TEXTURE_2D, 0, 0, 0, 0, 2, 2, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  float back[4] = {};
+  glGetTextureImage(copy, 0, GL_DEPTH_COMPONENT, GL_FLOAT, sizeof back, back);
+  for (int i = 0; i < 4; ++i) CHECK(back[i] == level0[i]);
+  glGenTextures(1, &view);
+  glTextureView(view, GL_TEXTURE_2D, copy, GL_DEPTH_COMPONENT32F, 0, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glGetTextureImage(view, 0, GL_DEPTH_COMPONENT, GL_FLOAT, sizeof back, back);
+  for (int i = 0; i < 4; ++i) CHECK(back[i] == level0[i]);
+  // A depth texture and a color texture of the same size are not compatible.
+  GLuint color = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &color);
+  glTextureStorage2D(color, 1, GL_R32F, 2, 2);
+  glCopyImageSubData(copy, GL_TEXTURE_2D, 0, 0, 0, 0, color, GL_TEXTURE_2D, 0, 0, 0, 0, 2, 2, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  GLuint textures[5] = {t, cube, copy, view, color};
+  glDeleteTextures(5, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
