@@ -264,11 +264,63 @@ TEST_CASE("reads into packed types", "[pixels][convert][pack]") {
   CHECK(bits_float(0x3F800000u) == 1.0f);
 }
 
-// Depth and stencil pixel transfers are not implemented yet: refused, not guessed.
-TEST_CASE("depth transfers are refused for now", "[pixels][convert]") {
-  std::array<float, 1> client{0.5f};
+// Depth (GL 4.6 §8.4.4.2: unsigned types by equation 2.1, floats as they are; fixed-point depth is clamped to
+// [0, 1] and takes the nearest k / (2^b - 1)). The texels are the Vulkan depth aspect's (Vulkan 1.3 §20.4: D16 a
+// 16-bit unorm, X8_D24 a 32-bit word with the depth in bits 0-23, D32 a float).
+TEST_CASE("depth values unpack to depth-aspect texels and pack back", "[pixels][convert]") {
+  // (The helpers transfer one pixel.) 0.5 × 65535 = 32767.5 → 32768; −2 and 7 are clamped.
+  auto d16 = [](float v) {
+    return unpack<uint16_t, 1>(GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_FLOAT, std::array<float, 1>{v})[0];
+  };
+  CHECK(d16(-2.0f) == 0);
+  CHECK(d16(0.5f) == 32768);
+  CHECK(d16(7.0f) == 65535);
+  CHECK(unpack<uint32_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
+                            std::array<uint32_t, 1>{0xFFFFFFFFu}) == std::array<uint32_t, 1>{0xFFFFFFu});
+  // UNSIGNED_INT_24_8: the depth is the 24 most significant bits, the stencil index (dropped here) the 8 least.
+  CHECK(unpack<uint32_t, 1>(GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8,
+                            std::array<uint32_t, 1>{0x123456u << 8 | 0xAB}) == std::array<uint32_t, 1>{0x123456u});
+  // FLOAT_32_UNSIGNED_INT_24_8_REV: a float depth, then the stencil word.
+  const auto d32 = unpack<float, 1>(GL_DEPTH32F_STENCIL8, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV,
+                                    std::array<float, 2>{0.375f, 0.0f});
+  CHECK(d32[0] == 0.375f);
+  CHECK(unpack<float, 1>(GL_DEPTH_COMPONENT32F, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT,
+                         std::array<uint16_t, 1>{65535})[0] == 1.0f);
+  // §18.2.8: DEPTH_COMPONENT reads convert the depth value to the type (UNSIGNED_SHORT: the nearest of 2^16 - 1).
+  CHECK(pack<uint16_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_SHORT,
+                          std::array<uint32_t, 1>{0xFFFFFFu}) == std::array<uint16_t, 1>{65535});
+  CHECK(pack<float, 1>(GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT, GL_FLOAT, std::array<uint16_t, 1>{65535})[0] == 1.0f);
+  // The top 8 bits of an X8_D24 texel are undefined (Vulkan): they do not change the depth read.
+  CHECK(pack<uint32_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
+                          std::array<uint32_t, 1>{0xFF000000u}) == std::array<uint32_t, 1>{0});
+}
+
+// A 24-bit depth format stored in a wider Vulkan format where the device cannot sample X8_D24 / D24S8 (both are
+// optional in Vulkan) keeps GL's 24-bit depth: table 8.13 gives DEPTH_COMPONENT24 24 depth bits, and §8.5 converts
+// a fixed-point depth value to the nearest k / (2^24 - 1) whatever holds it.
+TEST_CASE("24-bit depth formats fall back to wider Vulkan formats with 24-bit values", "[pixels][convert]") {
+  const SizedFormat& d24 = *find_sized_format(GL_DEPTH_COMPONENT24);
+  const auto choices = storage_choices(d24);
+  REQUIRE(choices.size() == 3);
+  CHECK(choices[0] == &d24);
+  CHECK(choices[1]->vk_format == VK_FORMAT_D24_UNORM_S8_UINT);
+  CHECK(choices[2]->vk_format == VK_FORMAT_D32_SFLOAT);
+  const auto d24s8 = storage_choices(*find_sized_format(GL_DEPTH24_STENCIL8));
+  REQUIRE(d24s8.size() == 2);
+  CHECK(d24s8[1]->vk_format == VK_FORMAT_D32_SFLOAT_S8_UINT);
+  CHECK(storage_choices(*find_sized_format(GL_DEPTH_COMPONENT32F)).size() == 1);
+  CHECK(storage_choices(*find_sized_format(GL_RGBA8)).size() == 1);
+  // Through the D32_SFLOAT row: UNSIGNED_INT 0x80000000 → 0x80000000 / (2^32 - 1), the nearest 24-bit value is
+  // 0x800000 (2^31 / (2^32 - 1) × (2^24 - 1) = 8388607.502), which reads back as UNSIGNED_INT
+  // round(0x800000 / (2^24 - 1) × (2^32 - 1)).
+  const SizedFormat& wide = *choices[2];
   std::array<std::byte, 4> texel{};
-  const auto r = unpack_pixels(*find_sized_format(GL_DEPTH_COMPONENT32F), GL_DEPTH_COMPONENT, GL_FLOAT, PixelStore{},
-                               {}, client.data(), texel);
-  CHECK(r.error == GL_INVALID_OPERATION);
+  const uint32_t in = 0x80000000u;
+  REQUIRE(unpack_pixels(wide, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, PixelStore{}, {}, &in, texel).ok());
+  float stored = 0;
+  std::memcpy(&stored, texel.data(), 4);
+  CHECK(double(stored) == Approx(double(0x800000) / double(0xFFFFFF)).epsilon(1e-7));
+  uint32_t out = 0;
+  REQUIRE(pack_pixels(wide, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, PixelStore{}, {}, texel, &out).ok());
+  CHECK(out == static_cast<uint32_t>(std::llround(double(0x800000) / double(0xFFFFFF) * 4294967295.0)));
 }

@@ -151,12 +151,19 @@ bool storage_target(GLenum target) {
 std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, GLenum pname) {
   const SizedFormat* f = find_sized_format(internalformat);
   const bool buffer = target == GL_TEXTURE_BUFFER;
-  // Supported: a colour format this shim stores, on a target with storage here (buffer textures: table 8.18).
+  // Supported: a format this shim stores, on a target with storage here (buffer textures: table 8.18); depth
+  // formats on the targets GL 4.6 §8.5 allows them (not 3D, not buffer).
+  const bool depth = f != nullptr && is_depth(*f);
   const bool supported =
-      f != nullptr && !is_depth(*f) && (storage_target(target) || (buffer && buffer_texture_format(internalformat)));
+      f != nullptr && (depth ? storage_target(target) && target != GL_TEXTURE_3D
+                             : storage_target(target) || (buffer && buffer_texture_format(internalformat)));
   backend::Device& device = *ctx->device_state.device;
   VkFormatProperties properties{};
-  if (supported) device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), f->vk_format, &properties);
+  if (supported) {
+    // The Vulkan format textures of this format get on this device (24-bit depth may fall back to a wider one).
+    const VkFormat vk = storage_format(device, *f).vk_format;
+    device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), vk, &properties);
+  }
   const VkFormatFeatureFlags features = buffer ? properties.bufferFeatures : properties.optimalTilingFeatures;
   const bool sampled =
       supported &&
@@ -170,7 +177,7 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   const int64_t full = GL_FULL_SUPPORT;
   const TextureSizeLimits limits = texture_size_limits(device);
   auto component = [&](int i) -> int64_t {
-    return supported && i < f->components ? f->bits[static_cast<size_t>(i)] : 0;
+    return supported && !depth && i < f->components ? f->bits[static_cast<size_t>(i)] : 0;
   };
   auto type_of = [&](int i) -> int64_t { return component(i) != 0 ? component_type(*f) : GL_NONE; };
   switch (pname) {
@@ -207,13 +214,32 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
                                                                                      : limits.max_texture_size};
     case GL_MAX_DEPTH: return {supported && target == GL_TEXTURE_3D ? limits.max_3d_size : 0};
     case GL_MAX_LAYERS: return {supported && is_array(target) ? limits.max_array_layers : 0};
-    case GL_COLOR_COMPONENTS: return {supported ? 1 : 0};
-    case GL_TEXTURE_IMAGE_FORMAT:
-    case GL_GET_TEXTURE_IMAGE_FORMAT: return {supported ? f->natural_format : GL_NONE};
-    case GL_TEXTURE_IMAGE_TYPE:
-    case GL_GET_TEXTURE_IMAGE_TYPE: return {supported ? f->natural_type : GL_NONE};
+    case GL_COLOR_COMPONENTS: return {supported && !depth ? 1 : 0};
+    // Depth (table 8.13): the depth bits and type; the stencil of the DEPTH*_STENCIL8 formats is 8-bit unsigned
+    // integer.
+    case GL_INTERNALFORMAT_DEPTH_SIZE: return {supported && depth ? f->bits[0] : 0};
+    case GL_INTERNALFORMAT_DEPTH_TYPE:
+      return {supported && depth ? (f->bits[0] == 32 ? GL_FLOAT : GL_UNSIGNED_NORMALIZED) : GL_NONE};
+    case GL_INTERNALFORMAT_STENCIL_SIZE: return {supported && f->base_format == GL_DEPTH_STENCIL ? 8 : 0};
+    case GL_INTERNALFORMAT_STENCIL_TYPE:
+      return {supported && f->base_format == GL_DEPTH_STENCIL ? GL_UNSIGNED_INT : GL_NONE};
+    case GL_DEPTH_COMPONENTS: return {supported && depth ? 1 : 0};
+    case GL_STENCIL_COMPONENTS: return {supported && f->base_format == GL_DEPTH_STENCIL ? 1 : 0};
+    // Shadow lookups: a depth format the device samples (Vulkan: a sampled depth format takes comparison samplers
+    // unless format features 2 say otherwise; the dispatch binding checks that feature).
+    case GL_TEXTURE_SHADOW: return {sampled && depth ? full : GL_NONE};
+    case GL_TEXTURE_IMAGE_FORMAT: return {supported ? f->natural_format : GL_NONE};
+    case GL_TEXTURE_IMAGE_TYPE: return {supported ? f->natural_type : GL_NONE};
+    // glGetTexImage of a depth-stencil texture reads DEPTH_COMPONENT only (the stencil is not stored yet).
+    case GL_GET_TEXTURE_IMAGE_FORMAT: return {supported ? (depth ? GL_DEPTH_COMPONENT : f->natural_format) : GL_NONE};
+    case GL_GET_TEXTURE_IMAGE_TYPE:
+      return {!supported ? GL_NONE
+              : !depth   ? f->natural_type
+                         : (f->bits[0] == 32   ? GL_FLOAT
+                            : f->bits[0] == 16 ? GL_UNSIGNED_SHORT
+                                               : GL_UNSIGNED_INT)};
     case GL_MIPMAP: return {supported && has_mipmaps(target) ? 1 : 0};
-    case GL_COLOR_ENCODING: return {supported ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
+    case GL_COLOR_ENCODING: return {supported && !depth ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
     case GL_FILTER:
       return {sampled && !is_integer(*f) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? full
                                                                                                            : GL_NONE};
@@ -227,7 +253,7 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_IMAGE_PIXEL_TYPE: return {storage ? f->natural_type : GL_NONE};
     case GL_IMAGE_FORMAT_COMPATIBILITY_TYPE: return {storage ? GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE : GL_NONE};
     case GL_CLEAR_TEXTURE: return {supported && !buffer ? full : GL_NONE};
-    case GL_VIEW_COMPATIBILITY_CLASS: return {supported ? view_class(gl_texel_bits(*f)) : GL_NONE};
+    case GL_VIEW_COMPATIBILITY_CLASS: return {supported && !depth ? view_class(gl_texel_bits(*f)) : GL_NONE};
     case GL_TEXTURE_COMPRESSED: return {0};
     default:
       // Graphics-stage, renderable, blend, read-pixels, mipmap generation and view support: none in this shim

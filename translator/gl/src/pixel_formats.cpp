@@ -2,6 +2,7 @@
 #include "pixel_formats.hpp"
 
 #include <algorithm>
+#include <vector>
 
 namespace bismuth::gl {
 namespace {
@@ -156,8 +157,20 @@ constexpr SizedFormat kFormats[] = {
     depth(GL_DEPTH_COMPONENT32F, "GL_DEPTH_COMPONENT32F", GL_DEPTH_COMPONENT, 32, VK_FORMAT_D32_SFLOAT, 4, GL_FLOAT),
     depth(GL_DEPTH24_STENCIL8, "GL_DEPTH24_STENCIL8", GL_DEPTH_STENCIL, 24, VK_FORMAT_D24_UNORM_S8_UINT, 4,
           GL_UNSIGNED_INT_24_8),
-    depth(GL_DEPTH32F_STENCIL8, "GL_DEPTH32F_STENCIL8", GL_DEPTH_STENCIL, 32, VK_FORMAT_D32_SFLOAT_S8_UINT, 8,
+    depth(GL_DEPTH32F_STENCIL8, "GL_DEPTH32F_STENCIL8", GL_DEPTH_STENCIL, 32, VK_FORMAT_D32_SFLOAT_S8_UINT, 4,
           GL_FLOAT_32_UNSIGNED_INT_24_8_REV),
+};
+
+// The Vulkan formats a 24-bit depth format falls back to where the device cannot sample its own (as Zink does:
+// X8_D24 → D24S8 → D32, D24S8 → D32S8): the same GL format, a wider Vulkan format. Not in kFormats, so that
+// find_sized_format and sized_formats() never see them; a texture's levels point at the row it is stored in.
+constexpr SizedFormat kDepthFallbacks[] = {
+    depth(GL_DEPTH_COMPONENT24, "GL_DEPTH_COMPONENT24", GL_DEPTH_COMPONENT, 24, VK_FORMAT_D24_UNORM_S8_UINT, 4,
+          GL_UNSIGNED_INT),
+    depth(GL_DEPTH_COMPONENT24, "GL_DEPTH_COMPONENT24", GL_DEPTH_COMPONENT, 24, VK_FORMAT_D32_SFLOAT, 4,
+          GL_UNSIGNED_INT),
+    depth(GL_DEPTH24_STENCIL8, "GL_DEPTH24_STENCIL8", GL_DEPTH_STENCIL, 24, VK_FORMAT_D32_SFLOAT_S8_UINT, 4,
+          GL_UNSIGNED_INT_24_8),
 };
 
 }  // namespace
@@ -170,6 +183,14 @@ const SizedFormat* find_sized_format(GLenum internalformat) {
   const auto* it = std::find_if(std::begin(kFormats), std::end(kFormats),
                                 [&](const SizedFormat& f) { return f.internalformat == internalformat; });
   return it == std::end(kFormats) ? nullptr : it;
+}
+
+std::vector<const SizedFormat*> storage_choices(const SizedFormat& format) {
+  std::vector<const SizedFormat*> out{&format};
+  for (const SizedFormat& f : kDepthFallbacks) {
+    if (f.internalformat == format.internalformat) out.push_back(&f);
+  }
+  return out;
 }
 
 const SizedFormat* resolve_internal_format(GLenum internalformat, GLenum type) {

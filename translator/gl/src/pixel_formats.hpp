@@ -16,6 +16,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace bismuth::gl {
 
@@ -28,7 +29,8 @@ enum class Numeric : uint8_t {
   Float,      // 16- or 32-bit floating point (§2.3.4)
   UFloat,     // unsigned 11- and 10-bit floats of R11F_G11F_B10F (§2.3.4.3, §2.3.4.4)
   SharedExp,  // RGB9_E5: three 9-bit mantissas and a shared 5-bit exponent (§8.5.2)
-  Depth,      // depth (and depth-stencil) formats: in the table for the validation rules only
+  Depth,      // depth (and depth-stencil) formats: the depth aspect's texels (pixel_transfer.hpp); the stencil of
+              // DEPTH24_STENCIL8 / DEPTH32F_STENCIL8 is not stored yet
 };
 
 // Image format compatibility classes of GL 4.6 table 8.28 (formats of one class may alias through
@@ -58,7 +60,7 @@ struct SizedFormat {
   bool srgb;                    // RGB stored sRGB-encoded (transfers copy the encoded values unchanged)
   bool packed;                  // the Vulkan texel is one 32-bit word, R in the least significant bits
   VkFormat vk_format;
-  uint8_t vk_texel_bytes;       // bytes of one texel of vk_format
+  uint8_t vk_texel_bytes;       // bytes of one texel of vk_format (depth formats: of its depth aspect)
   uint8_t vk_components;        // components of vk_format; more than `components`: the extra alpha is stored as 1
   ImageClass image_class;       // ImageClass::None: not usable with glBindImageTexture
   const char* image_qualifier;  // the GLSL layout qualifier of an image format ("rgba8"), else nullptr
@@ -73,6 +75,12 @@ std::span<const SizedFormat> sized_formats();
 
 // The table's row for a sized internal format, or nullptr (unsized, compressed or unknown enums).
 const SizedFormat* find_sized_format(GLenum internalformat);
+
+// The rows a texture of `format` may be stored in, the preferred first: `format` itself, then for the 24-bit depth
+// formats the rows of the same GL format in wider Vulkan formats (DEPTH_COMPONENT24: D24_UNORM_S8_UINT,
+// D32_SFLOAT; DEPTH24_STENCIL8: D32_SFLOAT_S8_UINT), which a device that cannot sample X8_D24 / D24S8 uses (both
+// are optional in Vulkan). The texels keep the GL format's 24-bit precision (pixel_transfer.hpp).
+std::vector<const SizedFormat*> storage_choices(const SizedFormat& format);
 
 // The format a texture of `internalformat` gets: a sized format as is; one of GL 4.6 table 8.11's base internal
 // formats (RED, RG, RGB, RGBA, SRGB, SRGB_ALPHA, DEPTH_COMPONENT, DEPTH_STENCIL) becomes a sized format of that base

@@ -117,6 +117,10 @@ TransferResult check_combination(const SizedFormat& f, GLenum format, const Clie
     if (cf.kind != FormatKind::DepthStencil)
       return error(GL_INVALID_OPERATION,
                    "UNSIGNED_INT_24_8 and FLOAT_32_UNSIGNED_INT_24_8_REV need format DEPTH_STENCIL");
+  } else if (cf.kind == FormatKind::DepthStencil) {
+    return error(GL_INVALID_OPERATION,
+                 "format DEPTH_STENCIL needs type UNSIGNED_INT_24_8 or "
+                 "FLOAT_32_UNSIGNED_INT_24_8_REV");
   } else if (ct.scalar == Scalar::Packed) {
     const bool matches =
         ct.components == 3
@@ -406,15 +410,61 @@ void write_texel(const SizedFormat& f, const Rgba& v, std::byte* p) {
   }
 }
 
+// ---- Depth (GL 4.6 §8.4.4.2, §8.5, §18.2.6; the texels are the depth aspect's, pixel_formats.hpp) ----
+
+// DEPTH_COMPONENT32F and DEPTH32F_STENCIL8 hold float depth; the others unsigned normalized depth (table 8.13).
+bool float_depth(const SizedFormat& f) {
+  return f.internalformat == GL_DEPTH_COMPONENT32F || f.internalformat == GL_DEPTH32F_STENCIL8;
+}
+
+// A client group's depth value (§8.4.4.2: unsigned types by equation 2.1, signed by 2.2, floats as they are). The
+// stencil index of a DEPTH_STENCIL group is not used (the stencil is not stored yet).
+double read_client_depth(const ClientFormat& cf, const ClientType& t, const std::byte* p, bool swap) {
+  // FLOAT_32_UNSIGNED_INT_24_8_REV: the first 32-bit word is the float depth, the second holds the stencil index
+  // in its 8 least significant bits (SWAP_BYTES swaps each word).
+  if (t.special == Special::DepthStencil && t.bytes == 8)
+    return std::bit_cast<float>(static_cast<uint32_t>(load_le(p, 4, swap)));
+  // UNSIGNED_INT_24_8 (depth in the 24 most significant bits) and the scalar types read as color components do.
+  return read_client(cf, t, p, swap).f[0];
+}
+
+// The format's precision on a depth value: fixed-point formats clamp to [0, 1] and hold k / (2^b - 1); float
+// depth is clamped to [0, 1] too, because Vulkan leaves depth-aspect copies of values outside [0, 1] undefined
+// (without VK_EXT_depth_range_unrestricted). NaN becomes 0.
+double depth_value(const SizedFormat& f, double d) {
+  const double v = std::isnan(d) ? 0.0 : std::clamp(d, 0.0, 1.0);
+  if (float_depth(f)) return double(float(v));
+  return unorm_to_float(float_to_unorm(v, f.bits[0]), f.bits[0]);
+}
+
+// Depth value → the depth-aspect texel of f.vk_format (Vulkan 1.3 §20.4: D16 a 16-bit unorm, X8_D24 / D24S8 a
+// 32-bit word with the depth in its 24 least significant bits, D32 a float).
+void write_depth_texel(const SizedFormat& f, double d, std::byte* p) {
+  const double v = depth_value(f, d);
+  switch (f.vk_format) {
+    case VK_FORMAT_D16_UNORM: store_le(p, 2, float_to_unorm(v, 16), false); break;
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT: store_le(p, 4, float_to_unorm(v, 24), false); break;
+    default: store_le(p, 4, std::bit_cast<uint32_t>(float(v)), false); break;  // D32_SFLOAT(_S8_UINT)
+  }
+}
+
+double read_depth_texel(const SizedFormat& f, const std::byte* p) {
+  switch (f.vk_format) {
+    case VK_FORMAT_D16_UNORM: return unorm_to_float(load_le(p, 2, false), 16);
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT: return unorm_to_float(load_le(p, 4, false) & 0xFFFFFFu, 24);  // top 8: undefined
+    default: return depth_value(f, std::bit_cast<float>(static_cast<uint32_t>(load_le(p, 4, false))));
+  }
+}
+
 bool mul_add(uint64_t a, uint64_t b, uint64_t c, uint64_t& out) {
   uint64_t product;
   return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(product, c, &out);
 }
 
 // The layout and the byte range of the client region, checked against nothing but overflow.
-TransferResult layout_for(const SizedFormat& f, GLenum format, GLenum type, const PixelStore& store, const Extent& e,
-                          ClientLayout& layout) {
-  if (is_depth(f)) return error(GL_INVALID_OPERATION, "depth and stencil pixel transfers are not implemented yet");
+TransferResult layout_for(GLenum format, GLenum type, const PixelStore& store, const Extent& e, ClientLayout& layout) {
   const auto l = client_layout(format, type, store, e.width, e.height, e.depth, e.volume);
   if (!l) return error(GL_INVALID_VALUE, "the pixel region's size overflows");
   layout = *l;
@@ -609,7 +659,7 @@ TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GL
                              const Extent& e, const void* client, std::span<std::byte> texels) {
   if (auto r = check_unpack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;
   ClientLayout layout;
-  if (auto r = layout_for(f, client_format_enum, type, store, e, layout); !r.ok()) return r;
+  if (auto r = layout_for(client_format_enum, type, store, e, layout); !r.ok()) return r;
   if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
   const auto cf = *client_format(client_format_enum);
   const auto ct = *client_type(type);
@@ -618,8 +668,13 @@ TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GL
   for (uint32_t z = 0; z < e.depth; ++z)
     for (uint32_t y = 0; y < e.height; ++y) {
       const std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
-      for (uint32_t x = 0; x < e.width; ++x, out += f.vk_texel_bytes)
-        write_texel(f, read_client(cf, ct, row + x * layout.group_bytes, store.swap_bytes), out);
+      for (uint32_t x = 0; x < e.width; ++x, out += f.vk_texel_bytes) {
+        const std::byte* group = row + x * layout.group_bytes;
+        if (is_depth(f))
+          write_depth_texel(f, read_client_depth(cf, ct, group, store.swap_bytes), out);
+        else
+          write_texel(f, read_client(cf, ct, group, store.swap_bytes), out);
+      }
     }
   return {};
 }
@@ -627,8 +682,12 @@ TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GL
 TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
                            const Extent& e, std::span<const std::byte> texels, void* client) {
   if (auto r = check_pack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;
+  if (is_depth(f) && client_format_enum != GL_DEPTH_COMPONENT)
+    return error(GL_INVALID_OPERATION,
+                 "reading the stencil of a depth-stencil texture (STENCIL_INDEX, DEPTH_STENCIL) is not implemented: "
+                 "the stencil is not stored yet");
   ClientLayout layout;
-  if (auto r = layout_for(f, client_format_enum, type, store, e, layout); !r.ok()) return r;
+  if (auto r = layout_for(client_format_enum, type, store, e, layout); !r.ok()) return r;
   if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
   const auto cf = *client_format(client_format_enum);
   const auto ct = *client_type(type);
@@ -637,8 +696,14 @@ TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLen
   for (uint32_t z = 0; z < e.depth; ++z)
     for (uint32_t y = 0; y < e.height; ++y) {
       std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
-      for (uint32_t x = 0; x < e.width; ++x, in += f.vk_texel_bytes)
-        write_client(cf, ct, read_texel(f, in), is_integer(f), row + x * layout.group_bytes, store.swap_bytes);
+      for (uint32_t x = 0; x < e.width; ++x, in += f.vk_texel_bytes) {
+        Rgba v;
+        if (is_depth(f))
+          v.f[0] = read_depth_texel(f, in);  // §18.2.6: DEPTH_COMPONENT reads the depth value
+        else
+          v = read_texel(f, in);
+        write_client(cf, ct, v, is_integer(f), row + x * layout.group_bytes, store.swap_bytes);
+      }
     }
   return {};
 }

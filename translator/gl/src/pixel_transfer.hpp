@@ -96,13 +96,19 @@ struct Extent {
 uint64_t texel_bytes(const SizedFormat& format, const Extent& extent);
 
 // Unpack: client pixels (`client`, laid out per `store`) → texels of `format.vk_format`, tightly packed, row by row
-// (`texels` holds texel_bytes). Checks with check_unpack_gl first; depth/stencil formats are INVALID_OPERATION
-// (not implemented yet).
+// (`texels` holds texel_bytes). Checks with check_unpack_gl first. Depth formats: the texels are the depth
+// aspect's (D16 16-bit unorm, X8_D24/D24S8 a 32-bit word with the depth in bits 0-23, D32 a float); the client's
+// depth (DEPTH_COMPONENT with any scalar type, DEPTH_STENCIL with UNSIGNED_INT_24_8 or
+// FLOAT_32_UNSIGNED_INT_24_8_REV) is converted to float (§8.4.4.2), clamped to [0, 1] and rounded to the GL
+// format's precision (float formats too: Vulkan's depth copies need [0, 1]); a DEPTH_STENCIL group's stencil
+// index is dropped (the stencil aspect is not reachable yet).
 TransferResult unpack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                              const Extent& extent, const void* client, std::span<std::byte> texels);
 
 // Pack: texels → client pixels, converted to (client_format, type) as GL 4.6 §18.2.8 says; bytes between groups and
-// rows (alignment padding, ROW_LENGTH beyond the width, skipped pixels) are left as they are.
+// rows (alignment padding, ROW_LENGTH beyond the width, skipped pixels) are left as they are. Depth formats read
+// with DEPTH_COMPONENT only (§18.2.6: the depth value, then §18.2.8's conversion); STENCIL_INDEX and DEPTH_STENCIL
+// are INVALID_OPERATION until the stencil is stored.
 TransferResult pack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                            const Extent& extent, std::span<const std::byte> texels, void* client);
 

@@ -40,6 +40,11 @@ uint32_t level_layers(GLenum target, const TextureLevel& level);
 // texels in). Dispatch calls it before binding a texture; no-op for immutable textures or when already one image.
 bool make_texture_image(Context* ctx, TextureObject& texture, const char* func);
 
+// The row of storage_choices(format) a texture of `format` is stored in on this device: the first whose Vulkan
+// format has SAMPLED_IMAGE and the transfer features with optimal tiling (24-bit depth formats fall back to D24S8 /
+// D32 / D32S8 as Zink does), else `format` itself. Every other format: `format`.
+const SizedFormat& storage_format(const backend::Device& device, const SizedFormat& format);
+
 // The image usage the device allows for a format (storage where it has an image class and the device can store,
 // sampled where it can sample).
 backend::ImageUsages image_usage_for(const backend::Device& device, const SizedFormat& format);

@@ -261,6 +261,15 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   const TextureLevel* base = base_level_of(*texture);
   if (base == nullptr || !texture->image) return push_placeholder(ctx, use, false, func);
   const SizedFormat& format = *base->format;
+  // GL 4.6 §8.17 / table 15.1: DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX reads the stencil indices (usampler). The
+  // backend reaches only the depth aspect of depth-stencil images: refused rather than sampling depth instead.
+  if (format.base_format == GL_DEPTH_STENCIL && e.depth_stencil_mode == GL_STENCIL_INDEX) {
+    skip_message(ctx, func,
+                 "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) +
+                     " is read as stencil indices (DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX): stencil sampling is "
+                     "not implemented");
+    return false;
+  }
   if (sampled_type_of(format) != use.sampled) {
     skip_message(ctx, func,
                  std::string("a ") + sampled_name(use.sampled) + " sampler on unit " + std::to_string(use.unit) +

@@ -23,6 +23,19 @@ backend::ImageUsages image_usage_for(const backend::Device& device, const SizedF
   return usage;
 }
 
+const SizedFormat& storage_format(const backend::Device& device, const SizedFormat& format) {
+  const std::vector<const SizedFormat*> choices = storage_choices(format);
+  if (choices.size() == 1) return format;
+  constexpr VkFormatFeatureFlags kNeeded =
+      VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+  for (const SizedFormat* choice : choices) {
+    VkFormatProperties properties{};
+    device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), choice->vk_format, &properties);
+    if ((properties.optimalTilingFeatures & kNeeded) == kNeeded) return *choice;
+  }
+  return format;  // none can be sampled: the format's own row (create_image makes what the device allows)
+}
+
 uint32_t level_layers(GLenum target, const TextureLevel& level) {
   switch (target) {
     case GL_TEXTURE_1D_ARRAY: return level.height;
@@ -85,6 +98,15 @@ backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x,
 }
 
 namespace {
+
+// GL 4.6 §8.5 (ES 3.2 §8.5 likewise): "Textures with a base internal format of DEPTH_COMPONENT or DEPTH_STENCIL
+// are supported by texture image specification commands only if target is TEXTURE_1D, TEXTURE_2D,
+// TEXTURE_2D_MULTISAMPLE, TEXTURE_1D_ARRAY, TEXTURE_2D_ARRAY, TEXTURE_2D_MULTISAMPLE_ARRAY, TEXTURE_RECTANGLE,
+// TEXTURE_CUBE_MAP, TEXTURE_CUBE_MAP_ARRAY ... Using these formats in conjunction with any other target will result
+// in an INVALID_OPERATION error."
+bool depth_target(GLenum target) {
+  return target != GL_TEXTURE_3D && target != GL_TEXTURE_BUFFER;
+}
 
 bool is_cube(GLenum target) {
   return target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
@@ -273,11 +295,14 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
                                         " is not a sized internal format (GL 4.6 tables 8.12, 8.13)");
     return;
   }
-  if (is_depth(*format)) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + format->name +
-                                             ": depth and stencil textures are not implemented yet (issue 18)");
+  if (is_depth(*format) && !depth_target(t->target)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + format->name + " textures cannot have target " +
+                                             target_name(t->target) + " (GL 4.6 §8.5)");
     return;
   }
+  // Depth formats: the Vulkan format this device samples (storage_choices); sampled only, never storage images
+  // (GL 4.6 table 8.27 has no depth formats).
+  format = &storage_format(*ctx->device_state.device, *format);
   const std::string size_error =
       check_level_size(t->target, texture_size_limits(*ctx->device_state.device), 0, width, height, depth);
   if (!size_error.empty()) {
@@ -397,11 +422,12 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;
   }
-  if (is_depth(*sized)) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + sized->name +
-                                             ": depth and stencil textures are not implemented yet (issue 18)");
+  if (is_depth(*sized) && !depth_target(object_target)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + sized->name + " textures cannot have target " +
+                                             target_name(object_target) + " (GL 4.6 §8.5)");
     return;
   }
+  sized = &storage_format(*ctx->device_state.device, *sized);
   const std::string size_error = check_level_size(object_target, texture_size_limits(*ctx->device_state.device), level,
                                                   width, dims >= 2 ? height : 1, dims == 3 ? depth : 1);
   if (!size_error.empty()) {

@@ -81,6 +81,11 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
   // compatible" (one view class of table 8.22).
   const TextureLevel& base = original->levels[0][0];
   const SizedFormat* format = find_sized_format(internalformat);
+  // A depth format's view class is the format itself (copy_compatible): the view keeps the row the original's image
+  // is stored in (a 24-bit depth format may be stored in a wider Vulkan format, storage_choices).
+  if (format != nullptr && is_depth(*format) && format->internalformat == base.format->internalformat) {
+    format = base.format;
+  }
   if (format == nullptr || !copy_compatible(*format, *base.format)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + hex(internalformat) +
                                              " is not in the view class of " + base.format->name);
