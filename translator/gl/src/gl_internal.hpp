@@ -367,6 +367,8 @@ struct DebugGroup {
 
 // The client API and version a context implements (EGL 1.5 §3.7.1.1): desktop GL 4.6, or OpenGL ES 3.1 / 3.2
 // (context_version.hpp). Fixed at creation.
+struct FramebufferObject;  // framebuffers.hpp
+
 struct ContextVersion {
   bool es = false;
   int major = 4;
@@ -440,6 +442,14 @@ class Context {
   std::array<ImageUnit, translator::GlTextureLimits::kImageUnits> image_units{};
   std::array<std::shared_ptr<TextureObject>, TextureUnit::kTargets> default_textures{};
   PixelStore pack, unpack;  // glPixelStorei (pixel_store.cpp)
+
+  // Framebuffer objects (framebuffers.hpp): per context (GL 4.6 §5.1.3). A null binding is the default
+  // framebuffer, which a surfaceless context does not have. framebuffers holds generated names too (null until
+  // first bound: GL 4.6 §9.2.1).
+  std::map<GLuint, std::shared_ptr<FramebufferObject>> framebuffers;
+  GLuint next_framebuffer = 1;
+  std::shared_ptr<FramebufferObject> draw_framebuffer, read_framebuffer;
+  std::array<float, 4> clear_color{};  // glClearColor (COLOR_CLEAR_VALUE)
 
   // ---- assembly programs (GL_COMPUTE_PROGRAM_NV) ----
   bool compute_program_enabled = false;
