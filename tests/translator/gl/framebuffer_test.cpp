@@ -396,6 +396,14 @@ TEST_CASE("glClear and glClearBuffer* clear the draw buffers (GL 4.6 §17.4.3)",
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   // glClear with the clear color writes every fixed- and floating-point draw buffer (integer ones: undefined).
   glClearColor(0.25f, 0.75f, 1.0f, 1.0f);
+  // GL 4.6 table 23.22: COLOR_CLEAR_VALUE holds ClearColor's values; §2.2.2 converts a color component returned as
+  // an integer by table 18.2's INT entry, ((2^32 - 1) c - 1) / 2: 1.0 → 2^31 - 1.
+  GLfloat clear_value[4] = {};
+  glGetFloatv(GL_COLOR_CLEAR_VALUE, clear_value);
+  CHECK(clear_value[1] == 0.75f);
+  GLint clear_int[4] = {};
+  glGetIntegerv(GL_COLOR_CLEAR_VALUE, clear_int);
+  CHECK(clear_int[2] == 2147483647);
   glClear(GL_COLOR_BUFFER_BIT);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   glReadBuffer(GL_COLOR_ATTACHMENT0);
