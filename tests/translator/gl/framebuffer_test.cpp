@@ -548,3 +548,63 @@ TEST_CASE("An OpenGL ES 3.1 program reads an RGBA8 texture through a framebuffer
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   CHECK(es.validation_messages.empty());
 }
+
+TEST_CASE("Renderbuffers as color attachments (GL 4.6 §9.2.4 - §9.2.7)", "[framebuffer]") {
+  GlContext gl;
+  GLuint rb = 0;
+  glGenRenderbuffers(1, &rb);
+  CHECK(glIsRenderbuffer(rb) == GL_FALSE);  // §9.2.4: the object is created when the name is first bound
+  glBindRenderbuffer(GL_RENDERBUFFER, rb);
+  CHECK(glIsRenderbuffer(rb) == GL_TRUE);
+  GLint v = 0;
+  // Table 23.27: RENDERBUFFER_INTERNAL_FORMAT is initially RGBA, the size 0.
+  glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_INTERNAL_FORMAT, &v);
+  CHECK(v == GL_RGBA);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA16F, 3, 2);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_WIDTH, &v);
+  CHECK(v == 3);
+  glGetRenderbufferParameteriv(GL_RENDERBUFFER, GL_RENDERBUFFER_RED_SIZE, &v);
+  CHECK(v == 16);
+  GLuint fb = 0;
+  glGenFramebuffers(1, &fb);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+  REQUIRE(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                        &v);
+  CHECK(v == GL_RENDERBUFFER);
+  glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME,
+                                        &v);
+  CHECK(v == static_cast<GLint>(rb));
+  const GLfloat value[4] = {-2.0f, 0.5f, 8.0f, 1.0f};
+  glClearBufferfv(GL_COLOR, 0, value);
+  float got[4] = {};
+  glReadPixels(2, 1, 1, 1, GL_RGBA, GL_FLOAT, got);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(got[0] == -2.0f);
+  CHECK(got[2] == 8.0f);
+  // §9.2.5: "An INVALID_ENUM error is generated if internalformat is not one of the color-renderable,
+  // depth-renderable, or stencil-renderable formats"; "An INVALID_VALUE error is generated if either of width or
+  // height is negative"; §9.2.7: "An INVALID_OPERATION error is generated if renderbuffer is not zero or the name of
+  // an existing renderbuffer object"; "An INVALID_ENUM error is generated if renderbuffertarget is not
+  // RENDERBUFFER".
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGB9_E5, 2, 2);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, -1, 2);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_RENDERBUFFER, 999);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, rb);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  // §9.2.7: deleting an attached renderbuffer detaches it from the bound framebuffer; §9.2.4: and unbinds it.
+  glDeleteRenderbuffers(1, &rb);
+  glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
+                                        &v);
+  CHECK(v == GL_NONE);
+  glGetIntegerv(GL_RENDERBUFFER_BINDING, &v);
+  CHECK(v == 0);
+  glDeleteFramebuffers(1, &fb);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

@@ -171,6 +171,37 @@ void attach(Context* ctx, FramebufferObject* fb, GLenum attachment, AttachKind k
   if (attachment == GL_DEPTH_STENCIL_ATTACHMENT) fb->stencil = next;
 }
 
+// glFramebufferRenderbuffer (GL 4.6 §9.2.7): `renderbuffer` 0 detaches.
+void attach_renderbuffer(Context* ctx, FramebufferObject* fb, GLenum attachment, GLenum renderbuffertarget,
+                         GLuint renderbuffer, const char* func) {
+  // "An INVALID_ENUM error is generated if renderbuffertarget is not RENDERBUFFER"; "An INVALID_OPERATION error is
+  // generated if zero is bound to target"; "... if renderbuffer is not zero or the name of an existing
+  // renderbuffer object" (a generated name never bound is not an object yet).
+  if (renderbuffertarget != GL_RENDERBUFFER) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": renderbuffertarget must be RENDERBUFFER");
+    return;
+  }
+  if (fb == nullptr) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the default framebuffer is bound to target");
+    return;
+  }
+  FramebufferAttachment* point = attachment_point(ctx, *fb, attachment, func);
+  if (point == nullptr) return;
+  FramebufferAttachment next;
+  if (renderbuffer != 0) {
+    std::lock_guard lock(ctx->share->mutex);
+    auto it = ctx->share->renderbuffers.find(renderbuffer);
+    if (it == ctx->share->renderbuffers.end() || !it->second) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + std::to_string(renderbuffer) +
+                                               " is not the name of an existing renderbuffer object");
+      return;
+    }
+    next.renderbuffer = it->second;
+  }
+  *point = next;
+  if (attachment == GL_DEPTH_STENCIL_ATTACHMENT) fb->stencil = next;
+}
+
 const char* status_name(GLenum s) {
   switch (s) {
     case GL_FRAMEBUFFER_COMPLETE: return "FRAMEBUFFER_COMPLETE";
@@ -384,7 +415,8 @@ void attachment_parameter(Context* ctx, FramebufferObject* fb, GLenum attachment
     if (attachment == GL_DEPTH_STENCIL_ATTACHMENT) {
       // "An INVALID_OPERATION error is generated if attachment is DEPTH_STENCIL_ATTACHMENT and different objects
       // are bound to the depth and stencil attachment points".
-      if (fb->depth.texture != fb->stencil.texture || fb->depth.level != fb->stencil.level) {
+      if (fb->depth.texture != fb->stencil.texture || fb->depth.renderbuffer != fb->stencil.renderbuffer ||
+          fb->depth.level != fb->stencil.level) {
         ctx->set_error(GL_INVALID_OPERATION,
                        std::string(func) + ": different images are attached to DEPTH and STENCIL");
         return;
@@ -395,9 +427,11 @@ void attachment_parameter(Context* ctx, FramebufferObject* fb, GLenum attachment
   }
   GLint v = 0;
   if (pname == GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE) {
-    v = a->attached() ? GL_TEXTURE : GL_NONE;
+    v = a->renderbuffer ? GL_RENDERBUFFER : a->texture ? GL_TEXTURE : GL_NONE;
   } else if (pname == GL_FRAMEBUFFER_ATTACHMENT_OBJECT_NAME) {
-    v = a->attached() ? static_cast<GLint>(a->texture->name) : 0;
+    v = a->renderbuffer ? static_cast<GLint>(a->renderbuffer->name)
+        : a->texture    ? static_cast<GLint>(a->texture->name)
+                        : 0;
   } else if (!a->attached()) {
     // "If the value of FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE is NONE, ... querying pname
     // FRAMEBUFFER_ATTACHMENT_OBJECT_NAME will return zero, and all other queries will generate an INVALID_OPERATION
@@ -405,18 +439,28 @@ void attachment_parameter(Context* ctx, FramebufferObject* fb, GLenum attachment
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": nothing is attached to " + hex(attachment));
     return;
   } else {
+    const TextureObject* image = a->image_texture();
     const TextureLevel* base = nullptr;
-    if (static_cast<uint32_t>(a->level) < kMaxTextureLevels) {
-      const TextureLevel& l = a->texture->levels[a->face][static_cast<uint32_t>(a->level)];
+    if (image && static_cast<uint32_t>(a->level) < kMaxTextureLevels && a->face < image->levels.size()) {
+      const TextureLevel& l = image->levels[a->face][static_cast<uint32_t>(a->level)];
       if (l.defined()) base = &l;
     }
-    if (base == nullptr) base = base_level_of(*a->texture);
+    if (base == nullptr && image) base = base_level_of(*image);
     const SizedFormat* f = base ? base->format : nullptr;
+    if (a->renderbuffer && !a->renderbuffer->storage) f = find_sized_format(a->renderbuffer->internalformat);
+    // Texture-only pnames of a renderbuffer attachment: "If the value of FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE is
+    // RENDERBUFFER, ... querying any other pname [than the listed ones] generates INVALID_ENUM".
+    if (a->renderbuffer &&
+        (pname == GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL || pname == GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE ||
+         pname == GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER || pname == GL_FRAMEBUFFER_ATTACHMENT_LAYERED)) {
+      ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(pname) + " of a renderbuffer attachment");
+      return;
+    }
     auto bits = [&](int i) { return f && i < f->components ? static_cast<GLint>(f->bits[static_cast<size_t>(i)]) : 0; };
     switch (pname) {
       case GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LEVEL: v = a->level; break;
       case GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE:
-        v = a->texture->target == GL_TEXTURE_CUBE_MAP && !a->layered && a->layer == 0
+        v = image && image->target == GL_TEXTURE_CUBE_MAP && !a->layered && a->layer == 0
                 ? static_cast<GLint>(GL_TEXTURE_CUBE_MAP_POSITIVE_X + a->face)
                 : 0;
         break;
@@ -501,8 +545,9 @@ bool color_renderable(const SizedFormat& f, bool es, int es_minor) {
 }
 
 bool attached_image(const FramebufferAttachment& a, AttachedImage& out) {
-  if (!a.attached() || a.level < 0 || static_cast<uint32_t>(a.level) >= kMaxTextureLevels) return false;
-  const TextureObject& t = *a.texture;
+  const TextureObject* texture = a.image_texture();
+  if (texture == nullptr || a.level < 0 || static_cast<uint32_t>(a.level) >= kMaxTextureLevels) return false;
+  const TextureObject& t = *texture;
   const auto level = static_cast<uint32_t>(a.level);
   uint32_t face = a.face;
   uint32_t layer = static_cast<uint32_t>(a.layer);
@@ -567,7 +612,7 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
       return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT,
                   std::string(point) + ": the attached texture level has no image (not defined, or zero size)");
     }
-    const TextureObject& t = *a.texture;
+    const TextureObject& t = *a.image_texture();  // attached_image succeeded: not null
     if (!a.layered && a.layer > 0) {
       const uint32_t count = t.target == GL_TEXTURE_3D         ? img.level->depth
                              : t.target == GL_TEXTURE_CUBE_MAP ? 6
@@ -651,6 +696,17 @@ void detach_deleted_texture(Context* ctx, const TextureObject* texture) {
   }
 }
 
+void detach_deleted_renderbuffer(Context* ctx, const RenderbufferObject* renderbuffer) {
+  for (FramebufferObject* fb : {ctx->draw_framebuffer.get(), ctx->read_framebuffer.get()}) {
+    if (fb == nullptr) continue;
+    for (FramebufferAttachment& a : fb->color) {
+      if (a.renderbuffer.get() == renderbuffer) a = {};
+    }
+    if (fb->depth.renderbuffer.get() == renderbuffer) fb->depth = {};
+    if (fb->stencil.renderbuffer.get() == renderbuffer) fb->stencil = {};
+  }
+}
+
 bool get_framebuffer_state(Context* ctx, GLenum pname, TextureStateValues& out) {
   auto set = [&](int64_t v) {
     out.count = 1;
@@ -675,6 +731,9 @@ bool get_framebuffer_state(Context* ctx, GLenum pname, TextureStateValues& out) 
     case GL_MAX_FRAMEBUFFER_SAMPLES: return set(kMaxFramebufferSamples);
     case GL_SAMPLE_BUFFERS:
     case GL_SAMPLES: return set(0);
+    case GL_RENDERBUFFER_BINDING: return set(ctx->renderbuffer ? ctx->renderbuffer->name : 0);
+    case GL_MAX_RENDERBUFFER_SIZE: return set(texture_size_limits(*ctx->device_state.device).max_texture_size);
+    case GL_MAX_SAMPLES: return set(kMaxFramebufferSamples);
     case GL_IMPLEMENTATION_COLOR_READ_FORMAT:
     case GL_IMPLEMENTATION_COLOR_READ_TYPE: {
       // GL 4.6 §18.2.2: "An INVALID_OPERATION error is generated by GetIntegerv if pname is
@@ -833,6 +892,26 @@ GLAPI void APIENTRY glNamedFramebufferTextureLayer(GLuint framebuffer, GLenum at
   FramebufferObject* fb = named_framebuffer(ctx, framebuffer, "glNamedFramebufferTextureLayer", ok);
   if (ok) {
     attach(ctx, fb, attachment, AttachKind::Layer, GL_NONE, texture, level, layer, "glNamedFramebufferTextureLayer");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glFramebufferRenderbuffer(GLenum target, GLenum attachment, GLenum renderbuffertarget,
+                                              GLuint renderbuffer) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  bool ok = false;
+  FramebufferObject* fb = bound_framebuffer(ctx, target, "glFramebufferRenderbuffer", ok);
+  if (ok) attach_renderbuffer(ctx, fb, attachment, renderbuffertarget, renderbuffer, "glFramebufferRenderbuffer");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glNamedFramebufferRenderbuffer(GLuint framebuffer, GLenum attachment, GLenum renderbuffertarget,
+                                                   GLuint renderbuffer) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  bool ok = false;
+  FramebufferObject* fb = named_framebuffer(ctx, framebuffer, "glNamedFramebufferRenderbuffer", ok);
+  if (ok) {
+    attach_renderbuffer(ctx, fb, attachment, renderbuffertarget, renderbuffer, "glNamedFramebufferRenderbuffer");
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

@@ -27,14 +27,27 @@ inline constexpr uint32_t kMaxFramebufferSize = 16384;
 inline constexpr uint32_t kMaxFramebufferLayers = 2048;
 inline constexpr uint32_t kMaxFramebufferSamples = 4;
 
-// One attachment point's state (GL 4.6 table 23.26).
+// A renderbuffer (GL 4.6 §9.2.4; shared between contexts like textures). Its storage is a one-level 2D texture
+// object of its own (never named, never bound) so that reads and clears take the texture paths.
+struct RenderbufferObject {
+  GLuint name = 0;
+  GLenum internalformat = GL_RGBA;  // RENDERBUFFER_INTERNAL_FORMAT, initial RGBA (table 23.27)
+  GLsizei width = 0, height = 0, samples = 0;
+  std::shared_ptr<TextureObject> storage;  // null until storage of a non-zero size is specified
+  std::string label;
+};
+
+// One attachment point's state (GL 4.6 table 23.26): a texture level or a renderbuffer.
 struct FramebufferAttachment {
-  std::shared_ptr<TextureObject> texture;  // null: FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE NONE
+  std::shared_ptr<RenderbufferObject> renderbuffer;  // FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE RENDERBUFFER
+  std::shared_ptr<TextureObject> texture;            // with renderbuffer null: TEXTURE, or NONE when null too
   GLint level = 0;
   uint32_t face = 0;     // cube map face (FramebufferTexture2D with a face target), else 0
   GLint layer = 0;       // FramebufferTextureLayer / FramebufferTexture3D
   bool layered = false;  // FramebufferTexture of a 3D, array or cube map texture
-  bool attached() const { return texture != nullptr; }
+  bool attached() const { return texture != nullptr || renderbuffer != nullptr; }
+  // The texture holding the attached image: the texture, or the renderbuffer's storage (null: none yet).
+  const TextureObject* image_texture() const { return renderbuffer ? renderbuffer->storage.get() : texture.get(); }
 };
 
 struct FramebufferObject {
@@ -84,6 +97,9 @@ bool color_renderable(const SizedFormat& format, bool es, int es_minor);
 // zero, for each attachment point to which this image was attached in that framebuffer object" — the bound draw
 // and read framebuffers of the current context; other framebuffers keep the reference.
 void detach_deleted_texture(Context* ctx, const TextureObject* texture);
+// GL 4.6 §9.2.7: the same for a deleted renderbuffer ("as if FramebufferRenderbuffer had been called, with a
+// renderbuffer of zero").
+void detach_deleted_renderbuffer(Context* ctx, const RenderbufferObject* renderbuffer);
 
 // glGet* state of framebuffers (bindings, READ_BUFFER, DRAW_BUFFERi, COLOR_CLEAR_VALUE, limits,
 // IMPLEMENTATION_COLOR_READ_FORMAT/TYPE); false: not such state.

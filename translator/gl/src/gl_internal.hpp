@@ -311,6 +311,9 @@ struct QueryObject {
 };
 
 // Objects shared between contexts created with a share context (GL 4.6 §5.1).
+struct FramebufferObject;   // framebuffers.hpp
+struct RenderbufferObject;  // framebuffers.hpp
+
 class ShareGroup {
  public:
   explicit ShareGroup(std::shared_ptr<DeviceState> device) : device_state(std::move(device)) {}
@@ -334,6 +337,9 @@ class ShareGroup {
   std::unordered_map<GLuint, std::shared_ptr<TextureObject>> textures;
   GLuint next_sampler = 1;
   std::unordered_map<GLuint, std::shared_ptr<SamplerObject>> samplers;
+  // Renderbuffers (framebuffers.hpp, renderbuffer_objects.cpp): generated names map to null until first bound.
+  GLuint next_renderbuffer = 1;
+  std::unordered_map<GLuint, std::shared_ptr<RenderbufferObject>> renderbuffers;
 };
 
 struct IndexedBinding {
@@ -367,8 +373,6 @@ struct DebugGroup {
 
 // The client API and version a context implements (EGL 1.5 §3.7.1.1): desktop GL 4.6, or OpenGL ES 3.1 / 3.2
 // (context_version.hpp). Fixed at creation.
-struct FramebufferObject;  // framebuffers.hpp
-
 struct ContextVersion {
   bool es = false;
   int major = 4;
@@ -450,6 +454,7 @@ class Context {
   GLuint next_framebuffer = 1;
   std::shared_ptr<FramebufferObject> draw_framebuffer, read_framebuffer;
   std::array<float, 4> clear_color{};  // glClearColor (COLOR_CLEAR_VALUE)
+  std::shared_ptr<RenderbufferObject> renderbuffer;  // RENDERBUFFER_BINDING
 
   // ---- assembly programs (GL_COMPUTE_PROGRAM_NV) ----
   bool compute_program_enabled = false;
