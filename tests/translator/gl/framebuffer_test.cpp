@@ -598,6 +598,13 @@ TEST_CASE("Renderbuffers as color attachments (GL 4.6 §9.2.4 - §9.2.7)", "[fra
   glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT1, GL_TEXTURE_2D, rb);
   REQUIRE_GL_ERROR(GL_INVALID_ENUM);
   // §9.2.7: deleting an attached renderbuffer detaches it from the bound framebuffer; §9.2.4: and unbinds it.
+  // KHR_debug (GL 4.6 §20.9): framebuffers and renderbuffers take object labels.
+  glObjectLabel(GL_RENDERBUFFER, rb, -1, "color");
+  glObjectLabel(GL_FRAMEBUFFER, fb, -1, "target");
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  char label[16] = {};
+  glGetObjectLabel(GL_FRAMEBUFFER, fb, sizeof label, nullptr, label);
+  CHECK(std::string(label) == "target");
   glDeleteRenderbuffers(1, &rb);
   glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE,
                                         &v);
