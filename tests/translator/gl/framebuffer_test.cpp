@@ -615,3 +615,57 @@ TEST_CASE("Renderbuffers as color attachments (GL 4.6 §9.2.4 - §9.2.7)", "[fra
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("glReadPixels reads the attached level, face or layer (GL 4.6 §9.2.8, §18.2)", "[framebuffer]") {
+  GlContext gl;
+  GLuint fb = 0;
+  glGenFramebuffers(1, &fb);
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, fb);
+  uint8_t got[4] = {};
+  // A cube map face (FramebufferTexture2D's textarget names it) of a mutable texture: each face its own value.
+  GLuint cube = 0;
+  glGenTextures(1, &cube);
+  glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+  for (GLenum face = 0; face < 6; ++face) {
+    const uint8_t texel[4] = {static_cast<uint8_t>(10 + face), 0, 0, 255};
+    glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, texel);
+  }
+  glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, cube, 0);
+  REQUIRE(glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  GLint v = 0;
+  glGetFramebufferAttachmentParameteriv(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                                        GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_CUBE_MAP_FACE, &v);
+  CHECK(v == GL_TEXTURE_CUBE_MAP_NEGATIVE_Y);
+  glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, got);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(got[0] == 10 + 3);  // NEGATIVE_Y is face 3 (table 8.19)
+  // Level 1 of an immutable 2D array, layer 2 (FramebufferTextureLayer).
+  GLuint array = 0;
+  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &array);
+  glTextureStorage3D(array, 2, GL_RGBA8, 4, 4, 3);
+  std::vector<uint8_t> level1(2 * 2 * 3 * 4);
+  for (size_t i = 0; i < level1.size(); ++i) level1[i] = static_cast<uint8_t>(i);
+  glTextureSubImage3D(array, 1, 0, 0, 0, 2, 2, 3, GL_RGBA, GL_UNSIGNED_BYTE, level1.data());
+  glFramebufferTextureLayer(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, array, 1, 2);
+  REQUIRE(glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glReadPixels(1, 1, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, got);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const size_t at = ((2 * 2 + 1) * 2 + 1) * 4;  // layer 2, row 1, column 1 of level 1
+  CHECK(got[0] == level1[at]);
+  CHECK(got[3] == level1[at + 3]);
+  // A 1D texture: one row, height 1 (§9.4.1: the image's height is 1); rows above it are outside.
+  GLuint line = 0;
+  glCreateTextures(GL_TEXTURE_1D, 1, &line);
+  glTextureStorage1D(line, 1, GL_RGBA8, 4);
+  const uint8_t row[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+  glTextureSubImage1D(line, 0, 0, 4, GL_RGBA, GL_UNSIGNED_BYTE, row);
+  glFramebufferTexture1D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_1D, line, 0);
+  REQUIRE(glCheckFramebufferStatus(GL_READ_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glReadPixels(2, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, got);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(got[0] == 9);
+  glDeleteFramebuffers(1, &fb);
+  const GLuint textures[3] = {cube, array, line};
+  glDeleteTextures(3, textures);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
