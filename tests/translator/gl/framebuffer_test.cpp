@@ -669,3 +669,34 @@ TEST_CASE("glReadPixels reads the attached level, face or layer (GL 4.6 §9.2.8,
   glDeleteTextures(3, textures);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("A layered cube map attachment clears all six faces (GL 4.6 §9.8)", "[framebuffer]") {
+  GlContext gl;
+  // A mutable cube map: each face specified on its own (glTexImage2D per face).
+  GLuint cube = 0;
+  glGenTextures(1, &cube);
+  glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+  const uint8_t zero[4] = {};
+  for (GLenum face = 0; face < 6; ++face) {
+    glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, GL_RGBA8, 1, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, zero);
+  }
+  GLuint fb = 0;
+  glGenFramebuffers(1, &fb);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  glFramebufferTexture(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, cube, 0);
+  REQUIRE(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  // "When the Clear or ClearBuffer* commands are used to clear a layered framebuffer attachment, all layers of the
+  // attachment are cleared."
+  const GLfloat one[4] = {1, 0, 1, 0};
+  glClearBufferfv(GL_COLOR, 0, one);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (GLenum face = 0; face < 6; ++face) {
+    uint8_t got[4] = {};
+    glGetTexImage(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, GL_RGBA, GL_UNSIGNED_BYTE, got);
+    CHECK(got[0] == 255);
+    CHECK(got[2] == 255);
+  }
+  glDeleteFramebuffers(1, &fb);
+  glDeleteTextures(1, &cube);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

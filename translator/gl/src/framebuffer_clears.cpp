@@ -26,6 +26,16 @@ struct ClearValue {
 };
 
 bool clear_attachment(Context* ctx, const FramebufferAttachment& a, const ClearValue& value, const char* func) {
+  // A layered cube map: face by face, since a mutable cube map may keep each face's level in an image of its own.
+  if (a.layered && a.texture && a.texture->target == GL_TEXTURE_CUBE_MAP) {
+    for (uint32_t face = 0; face < 6; ++face) {
+      FramebufferAttachment one = a;
+      one.layered = false;
+      one.face = face;
+      if (!clear_attachment(ctx, one, value, func)) return false;
+    }
+    return true;
+  }
   AttachedImage img;
   if (!attached_image(a, img)) return true;
   const SizedFormat& f = *img.level->format;
