@@ -3,6 +3,7 @@
 // checks.
 #include <array>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "translator/gl/gl_fixture.hpp"
@@ -539,6 +540,37 @@ TEST_CASE("An OpenGL ES 3.1 program reads an RGBA8 texture through a framebuffer
   }
   glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT, got);
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // EXT_color_buffer_float (exposed): "R16F, RG16F, RGBA16F, R32F, RG32F, RGBA32F, R11F_G11F_B10F ... are
+  // color-renderable" in ES 3.0/3.1, and ReadPixels takes RGBA/FLOAT for them (ES 3.2 §16.1.2).
+  bool has_float = false;
+  GLint n = 0;
+  glGetIntegerv(GL_NUM_EXTENSIONS, &n);
+  for (GLint i = 0; i < n; ++i) {
+    if (std::string(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i)))) ==
+        "GL_EXT_color_buffer_float") {
+      has_float = true;
+    }
+  }
+  GLuint ft = 0;
+  glGenTextures(1, &ft);
+  glBindTexture(GL_TEXTURE_2D, ft);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, 1, 1);
+  const float fdata[4] = {-1.5f, 2.0f, 0.25f, 1.0f};
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA, GL_FLOAT, fdata);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, ft, 0);
+  const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+  if (has_float) {
+    REQUIRE(status == GL_FRAMEBUFFER_COMPLETE);
+    float fgot[4] = {};
+    glReadPixels(0, 0, 1, 1, GL_RGBA, GL_FLOAT, fgot);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    CHECK(std::memcmp(fgot, fdata, sizeof fgot) == 0);
+  } else {
+    // ES 3.1 without the extension: a float format is not color-renderable (FRAMEBUFFER_INCOMPLETE_ATTACHMENT).
+    CHECK(status == GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+  }
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D, t, 0);
+  glDeleteTextures(1, &ft);
   // ES 3.2 §15.2.1: "the ith buffer listed in bufs must be COLOR_ATTACHMENTi or NONE" (INVALID_OPERATION).
   const GLenum bufs[2] = {GL_NONE, GL_COLOR_ATTACHMENT0};
   glDrawBuffers(2, bufs);

@@ -88,8 +88,8 @@ backend::ImageRegion attached_region(const AttachedImage& image, uint32_t x, uin
 // The color attachment a draw or read buffer names (COLOR_ATTACHMENTi), null for NONE or another value.
 const FramebufferAttachment* color_buffer(const FramebufferObject& fb, GLenum buffer);
 
-// Whether a sized format is color-renderable (GL 4.6 table 8.12 "CR"; OpenGL ES 3.2 table 8.10; ES 3.1 has no
-// renderable float formats without EXT_color_buffer_float).
+// Whether a sized format is color-renderable (GL 4.6 table 8.12 "CR"; OpenGL ES 3.2 table 8.10; ES 3.1 gets the
+// float formats through EXT_color_buffer_float, which Bismuth's ES contexts expose).
 bool color_renderable(const SizedFormat& format, bool es, int es_minor);
 
 // GL 4.6 §9.2.8 "... if a texture object is deleted while its image is attached to one or more attachment points
