@@ -453,7 +453,7 @@ class Context {
   std::map<GLuint, std::shared_ptr<FramebufferObject>> framebuffers;
   GLuint next_framebuffer = 1;
   std::shared_ptr<FramebufferObject> draw_framebuffer, read_framebuffer;
-  std::array<float, 4> clear_color{};  // glClearColor (COLOR_CLEAR_VALUE)
+  std::array<float, 4> clear_color{};                // glClearColor (COLOR_CLEAR_VALUE)
   std::shared_ptr<RenderbufferObject> renderbuffer;  // RENDERBUFFER_BINDING
 
   // ---- assembly programs (GL_COMPUTE_PROGRAM_NV) ----
