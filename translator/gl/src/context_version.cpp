@@ -35,6 +35,10 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
   out.push_back("GL_EXT_buffer_storage");
   // EXT_shader_group_vote is ARB_shader_group_vote for GLSL ES (anyInvocationEXT, ...).
   if (caps.ballot_vote) out.push_back("GL_EXT_shader_group_vote");
+  // EXT_color_buffer_float makes the 16F/32F float formats and R11F_G11F_B10F color-renderable in ES 3.0/3.1 (core
+  // in ES 3.2), so an ES 3.1 program can read a float texture it computed through a framebuffer (glReadPixels
+  // RGBA/FLOAT): framebuffers.hpp.
+  out.push_back("GL_EXT_color_buffer_float");
   return out;
 }
 

@@ -4,6 +4,7 @@
 // so no name is a valid object of theirs (INVALID_VALUE).
 #include <cstring>
 
+#include "framebuffers.hpp"
 #include "gl_internal.hpp"
 #include "gl_objects.hpp"
 
@@ -68,6 +69,14 @@ std::string* label_slot(Context* ctx, GLenum identifier, GLuint name) {
     case GL_PROGRAM_PIPELINE: {
       auto it = ctx->pipelines.find(name);
       return it == ctx->pipelines.end() || !it->second->created ? nullptr : &it->second->label;
+    }
+    case GL_FRAMEBUFFER: {  // per context (framebuffers.hpp)
+      auto it = ctx->framebuffers.find(name);
+      return it == ctx->framebuffers.end() || !it->second ? nullptr : &it->second->label;
+    }
+    case GL_RENDERBUFFER: {
+      auto it = share.renderbuffers.find(name);
+      return it == share.renderbuffers.end() || !it->second ? nullptr : &it->second->label;
     }
     default: return nullptr;  // object types the shim does not have
   }

@@ -311,6 +311,9 @@ struct QueryObject {
 };
 
 // Objects shared between contexts created with a share context (GL 4.6 §5.1).
+struct FramebufferObject;   // framebuffers.hpp
+struct RenderbufferObject;  // framebuffers.hpp
+
 class ShareGroup {
  public:
   explicit ShareGroup(std::shared_ptr<DeviceState> device) : device_state(std::move(device)) {}
@@ -334,6 +337,9 @@ class ShareGroup {
   std::unordered_map<GLuint, std::shared_ptr<TextureObject>> textures;
   GLuint next_sampler = 1;
   std::unordered_map<GLuint, std::shared_ptr<SamplerObject>> samplers;
+  // Renderbuffers (framebuffers.hpp, renderbuffer_objects.cpp): generated names map to null until first bound.
+  GLuint next_renderbuffer = 1;
+  std::unordered_map<GLuint, std::shared_ptr<RenderbufferObject>> renderbuffers;
 };
 
 struct IndexedBinding {
@@ -440,6 +446,15 @@ class Context {
   std::array<ImageUnit, translator::GlTextureLimits::kImageUnits> image_units{};
   std::array<std::shared_ptr<TextureObject>, TextureUnit::kTargets> default_textures{};
   PixelStore pack, unpack;  // glPixelStorei (pixel_store.cpp)
+
+  // Framebuffer objects (framebuffers.hpp): per context (GL 4.6 §5.1.3). A null binding is the default
+  // framebuffer, which a surfaceless context does not have. framebuffers holds generated names too (null until
+  // first bound: GL 4.6 §9.2.1).
+  std::map<GLuint, std::shared_ptr<FramebufferObject>> framebuffers;
+  GLuint next_framebuffer = 1;
+  std::shared_ptr<FramebufferObject> draw_framebuffer, read_framebuffer;
+  std::array<float, 4> clear_color{};                // glClearColor (COLOR_CLEAR_VALUE)
+  std::shared_ptr<RenderbufferObject> renderbuffer;  // RENDERBUFFER_BINDING
 
   // ---- assembly programs (GL_COMPUTE_PROGRAM_NV) ----
   bool compute_program_enabled = false;

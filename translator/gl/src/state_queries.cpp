@@ -16,6 +16,8 @@ struct Values {
   int count = 0;
   int64_t v[4] = {};
   bool is_boolean = false;
+  bool is_color = false;  // v unused: floating-point color components in `color` (COLOR_CLEAR_VALUE)
+  std::array<float, 4> color{};
   void set(int64_t a) { count = 1, v[0] = a; }
   void set_bool(bool b) { set(b ? 1 : 0), is_boolean = true; }
 };
@@ -70,6 +72,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     // one; Mesa answers the same).
     case GL_MAX_SHADER_COMPILER_THREADS_KHR:
       out.set(static_cast<int64_t>(ctx->max_shader_compiler_threads));
+      return true;
+    case GL_COLOR_CLEAR_VALUE:  // glClearColor (framebuffer_clears.cpp)
+      out.count = 4, out.is_color = true, out.color = ctx->clear_color;
       return true;
     case GL_MAJOR_VERSION: out.set(ctx->version.major); return true;
     case GL_MINOR_VERSION: out.set(ctx->version.minor); return true;
@@ -331,6 +336,19 @@ Indexed get_indexed(Context* ctx, GLenum pname, GLuint index, Values& out) {
 
 template <class T>
 T convert(const Values& v, int i) {
+  if (v.is_color) {
+    const float c = v.color[static_cast<size_t>(i)];
+    if constexpr (std::is_same_v<T, GLboolean>) {
+      return c != 0.0f ? GL_TRUE : GL_FALSE;
+    } else if constexpr (std::is_integral_v<T>) {
+      // GL 4.6 §2.2.2: an RGBA color component returned as an integer is converted "according to the INT entry of
+      // table 18.2", ((2^32 - 1) c - 1) / 2; "a value not in [-1, 1] converts to an undefined value" (clamped here).
+      const double x = std::clamp(static_cast<double>(c), -1.0, 1.0);
+      return static_cast<T>(std::llround((4294967295.0 * x - 1.0) / 2.0));
+    } else {
+      return static_cast<T>(c);
+    }
+  }
   if constexpr (std::is_same_v<T, GLboolean>) {
     return v.v[i] != 0 ? GL_TRUE : GL_FALSE;
   } else if constexpr (std::is_same_v<T, GLint>) {

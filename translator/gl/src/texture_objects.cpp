@@ -4,6 +4,7 @@
 // target of each context has a default texture, name 0.
 #include <string>
 
+#include "framebuffers.hpp"
 #include "texture_access.hpp"
 
 namespace bismuth::gl {
@@ -168,6 +169,7 @@ GLAPI void APIENTRY glDeleteTextures(GLsizei n, const GLuint* textures) {
     for (ImageUnit& unit : ctx->image_units) {
       if (unit.texture == t) unit = ImageUnit{};
     }
+    detach_deleted_texture(ctx, t.get());  // §9.2.8: detached from the bound framebuffers (framebuffers.hpp)
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

@@ -3,6 +3,7 @@
 // 23.14, 23.35, 23.45, 23.53), which state_queries.cpp asks through get_texture_state.
 #include <cmath>
 
+#include "framebuffers.hpp"
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
 
@@ -193,6 +194,7 @@ TextureSizeLimits texture_size_limits(const backend::Device& device) {
 
 bool get_texture_state(Context* ctx, GLenum pname, TextureStateValues& out) {
   if (pixel_store_state(ctx, pname, out)) return true;
+  if (get_framebuffer_state(ctx, pname, out)) return true;  // framebuffers.hpp
   auto set = [&](int64_t v) {
     out.count = 1;
     out.v[0] = v;

@@ -1,0 +1,284 @@
+// Clearing the draw framebuffer's color buffers (GL 4.6 §17.4.3; OpenGL ES 3.2 §15.2.3): glClearColor, glClear
+// (COLOR_BUFFER_BIT), glClearBuffer{f,i,ui}v / fi and the glClearNamedFramebuffer* forms. A color attachment is
+// cleared in stream order with CommandStream::clear_image (vkCmdClearColorImage) over its level and layer(s) —
+// all layers of a layered attachment (§9.8); a slice of a 3D texture, and an sRGB attachment of a desktop context
+// (GL writes the clear value unconverted while FRAMEBUFFER_SRGB is disabled, which is the only state here, where
+// Vulkan would encode it), are written as converted texels instead (the glClearTexSubImage path).
+//
+// Not modelled: the scissor test, color masks and FRAMEBUFFER_SRGB (Bismuth has no such state); §17.4.3 applies
+// them to clears.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "framebuffers.hpp"
+#include "texture_client_data.hpp"
+
+namespace bismuth::gl {
+namespace {
+
+// The value a clear writes and which command gave it (the §17.4.3.1 type rules compare it with the buffer's).
+struct ClearValue {
+  enum class Kind { Float, Int, Uint } kind = Kind::Float;
+  std::array<float, 4> f{};
+  std::array<int32_t, 4> i{};
+  std::array<uint32_t, 4> u{};
+};
+
+bool clear_attachment(Context* ctx, const FramebufferAttachment& a, const ClearValue& value, const char* func) {
+  // A layered cube map: face by face, since a mutable cube map may keep each face's level in an image of its own.
+  if (a.layered && a.texture && a.texture->target == GL_TEXTURE_CUBE_MAP) {
+    for (uint32_t face = 0; face < 6; ++face) {
+      FramebufferAttachment one = a;
+      one.layered = false;
+      one.face = face;
+      if (!clear_attachment(ctx, one, value, func)) return false;
+    }
+    return true;
+  }
+  AttachedImage img;
+  if (!attached_image(a, img)) return true;
+  const SizedFormat& f = *img.level->format;
+  // §17.4.3.1: "If the buffer is a fixed- or floating-point buffer, ClearBufferfv must be used; signed integer:
+  // ClearBufferiv; unsigned integer: ClearBufferuiv ... Otherwise the results are undefined" (glClear of an
+  // integer buffer too): such a buffer is left as it is.
+  const ClearValue::Kind want = f.numeric == Numeric::Sint   ? ClearValue::Kind::Int
+                                : f.numeric == Numeric::Uint ? ClearValue::Kind::Uint
+                                                             : ClearValue::Kind::Float;
+  if (want != value.kind) {
+    ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 0, GL_DEBUG_SEVERITY_MEDIUM,
+               std::string(func) + ": the clear value's type does not match the " + f.name +
+                   " buffer's (GL 4.6 §17.4.3.1: undefined); the buffer is left unchanged");
+    return true;
+  }
+  ClearValue v = value;
+  if (f.numeric == Numeric::Unorm) {
+    // "Unsigned normalized fixed-point RGBA color buffers are cleared to color values derived by clamping each
+    // component of the clear color to the range [0, 1], then converting to fixed-point".
+    for (float& c : v.f) c = std::clamp(c, 0.0f, 1.0f);
+  }
+  if (f.components == 3) v.f[3] = 1.0f, v.i[3] = 1, v.u[3] = 1;  // the RGBA storage's alpha of an RGB format
+  const backend::ImageRegion region = attached_region(img, 0, 0, img.width, img.height, 0, img.layers);
+  const bool texels = img.target == GL_TEXTURE_3D || (f.srgb && !ctx->version.es);
+  if (!texels) {
+    VkClearColorValue color{};
+    if (v.kind == ClearValue::Kind::Float) std::memcpy(color.float32, v.f.data(), sizeof color.float32);
+    if (v.kind == ClearValue::Kind::Int) std::memcpy(color.int32, v.i.data(), sizeof color.int32);
+    if (v.kind == ClearValue::Kind::Uint) std::memcpy(color.uint32, v.u.data(), sizeof color.uint32);
+    const backend::ImageSubresources range{region.mip_level, 1, region.base_layer, region.layer_count};
+    if (Status ok = ctx->stream->clear_image(*img.store.image, range, color); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    return true;
+  }
+  // One texel converted as an upload converts (RGBA / RGBA_INTEGER of the value's type), repeated over the region.
+  std::vector<std::byte> texel(f.vk_texel_bytes);
+  PixelStore one;
+  one.alignment = 1;
+  const GLenum format = v.kind == ClearValue::Kind::Float ? GL_RGBA : GL_RGBA_INTEGER;
+  const GLenum type = v.kind == ClearValue::Kind::Float ? GL_FLOAT
+                      : v.kind == ClearValue::Kind::Int ? GL_INT
+                                                        : GL_UNSIGNED_INT;
+  const void* data = v.kind == ClearValue::Kind::Float ? static_cast<const void*>(v.f.data())
+                     : v.kind == ClearValue::Kind::Int ? static_cast<const void*>(v.i.data())
+                                                       : static_cast<const void*>(v.u.data());
+  if (TransferResult r = unpack_pixels(f, format, type, one, Extent{1, 1, 1, false}, data, texel); !r.ok()) {
+    ctx->set_error(r.error, std::string(func) + ": " + r.message);
+    return false;
+  }
+  const auto bytes = static_cast<size_t>(backend::region_bytes(*img.store.image, region));
+  std::vector<std::byte> fill(bytes);
+  for (size_t at = 0; at + texel.size() <= bytes; at += texel.size())
+    std::memcpy(fill.data() + at, texel.data(), texel.size());
+  if (Status ok = ctx->stream->upload_image(*img.store.image, region, fill); !ok) {
+    ctx->backend_error(func, ok.error());
+    return false;
+  }
+  return true;
+}
+
+// §9.4.4: "An INVALID_FRAMEBUFFER_OPERATION error is generated by commands that ... write to the framebuffer
+// (Clear, ClearBuffer*) ... if the current draw framebuffer is not framebuffer complete" (the default framebuffer of
+// a surfaceless context: FRAMEBUFFER_UNDEFINED).
+FramebufferObject* complete_draw_framebuffer(Context* ctx, FramebufferObject* fb, const char* func) {
+  std::string why;
+  if (framebuffer_status(*ctx, fb, &why) != GL_FRAMEBUFFER_COMPLETE) {
+    ctx->set_error(GL_INVALID_FRAMEBUFFER_OPERATION,
+                   std::string(func) + ": the draw framebuffer is not framebuffer complete: " + why);
+    return nullptr;
+  }
+  return fb;
+}
+
+// glClearBuffer*: `buffer` and `drawbuffer` per §17.4.3.1, the type rules of each command.
+void clear_buffer(Context* ctx, FramebufferObject* fb, GLenum buffer, GLint drawbuffer, const ClearValue& value,
+                  const char* func) {
+  // "An INVALID_ENUM error is generated by ClearBufferiv and ClearNamedFramebufferiv if buffer is not COLOR or
+  // STENCIL; ... ClearBufferuiv ... if buffer is not COLOR; ... ClearBufferfv ... if buffer is not COLOR or DEPTH".
+  const bool ok_enum = buffer == GL_COLOR || (value.kind == ClearValue::Kind::Int && buffer == GL_STENCIL) ||
+                       (value.kind == ClearValue::Kind::Float && buffer == GL_DEPTH);
+  if (!ok_enum) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid buffer " + hex(buffer));
+    return;
+  }
+  // "An INVALID_VALUE error is generated if buffer is COLOR and drawbuffer is negative, or greater than the value
+  // of MAX_DRAW_BUFFERS minus one; or if buffer is DEPTH, STENCIL, or DEPTH_STENCIL and drawbuffer is not zero."
+  if (buffer == GL_COLOR ? (drawbuffer < 0 || static_cast<uint32_t>(drawbuffer) >= kMaxColorAttachments)
+                         : drawbuffer != 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid drawbuffer " + std::to_string(drawbuffer));
+    return;
+  }
+  if (complete_draw_framebuffer(ctx, fb, func) == nullptr) return;
+  if (buffer != GL_COLOR) return;  // a complete framebuffer here has no depth or stencil buffer: no effect
+  // "If the value of DRAW_BUFFERi is NONE, the command has no effect."
+  const FramebufferAttachment* a = color_buffer(*fb, fb->draw_buffers[static_cast<size_t>(drawbuffer)]);
+  if (a != nullptr) clear_attachment(ctx, *a, value, func);
+}
+
+void clear_bufferfi(Context* ctx, FramebufferObject* fb, GLenum buffer, GLint drawbuffer, const char* func) {
+  // "An INVALID_ENUM error is generated by ClearBufferfi and ClearNamedFramebufferfi if buffer is not
+  // DEPTH_STENCIL"; drawbuffer must be zero (INVALID_VALUE).
+  if (buffer != GL_DEPTH_STENCIL) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": buffer must be DEPTH_STENCIL, not " + hex(buffer));
+    return;
+  }
+  if (drawbuffer != 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": drawbuffer must be zero");
+    return;
+  }
+  complete_draw_framebuffer(ctx, fb, func);  // no depth/stencil buffer in a complete framebuffer: no effect
+}
+
+// The DSA forms' framebuffer (zero: the default framebuffer).
+bool named(Context* ctx, GLuint name, const char* func, FramebufferObject*& out) {
+  out = nullptr;
+  if (name == 0) return true;
+  auto it = ctx->framebuffers.find(name);
+  if (it == ctx->framebuffers.end() || !it->second) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + std::to_string(name) +
+                                             " is not the name of an existing framebuffer object");
+    return false;
+  }
+  out = it->second.get();
+  return true;
+}
+
+ClearValue float_value(const GLfloat* v, GLenum buffer) {
+  ClearValue c;
+  if (v) std::copy_n(v, buffer == GL_COLOR ? 4 : 1, c.f.begin());
+  return c;
+}
+ClearValue int_value(const GLint* v, GLenum buffer) {
+  ClearValue c;
+  c.kind = ClearValue::Kind::Int;
+  if (v) std::copy_n(v, buffer == GL_COLOR ? 4 : 1, c.i.begin());
+  return c;
+}
+ClearValue uint_value(const GLuint* v) {
+  ClearValue c;
+  c.kind = ClearValue::Kind::Uint;
+  if (v) std::copy_n(v, 4, c.u.begin());
+  return c;
+}
+
+}  // namespace
+}  // namespace bismuth::gl
+
+using namespace bismuth::gl;
+
+extern "C" {
+
+GLAPI void APIENTRY glClearColor(GLfloat red, GLfloat green, GLfloat blue, GLfloat alpha) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  // GL 4.6 §17.4.3: the clear color is stored unclamped (clamping happens per buffer at clear time).
+  ctx->clear_color = {red, green, blue, alpha};
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClear(GLbitfield mask) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  // §17.4.3: "An INVALID_VALUE error is generated if any bits other than COLOR_BUFFER_BIT, DEPTH_BUFFER_BIT, or
+  // STENCIL_BUFFER_BIT are set in mask."
+  if (mask & ~GLbitfield{GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT}) {
+    ctx->set_error(GL_INVALID_VALUE, "glClear: invalid bits in mask " + hex(mask));
+    return;
+  }
+  FramebufferObject* fb = complete_draw_framebuffer(ctx, ctx->draw_framebuffer.get(), "glClear");
+  if (fb == nullptr || !(mask & GL_COLOR_BUFFER_BIT)) return;
+  ClearValue v;
+  v.f = ctx->clear_color;
+  // "When Clear is called, the only per-fragment operations that are applied (if enabled) are the pixel ownership
+  // test, the scissor test, sRGB conversion, and dithering"; every draw buffer is cleared (integer buffers:
+  // undefined, left unchanged in clear_attachment).
+  for (GLenum b : fb->draw_buffers) {
+    if (const FramebufferAttachment* a = color_buffer(*fb, b)) {
+      if (!clear_attachment(ctx, *a, v, "glClear")) return;
+    }
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearBufferfv(GLenum buffer, GLint drawbuffer, const GLfloat* value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  clear_buffer(ctx, ctx->draw_framebuffer.get(), buffer, drawbuffer, float_value(value, buffer), "glClearBufferfv");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearBufferiv(GLenum buffer, GLint drawbuffer, const GLint* value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  clear_buffer(ctx, ctx->draw_framebuffer.get(), buffer, drawbuffer, int_value(value, buffer), "glClearBufferiv");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLuint* value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  clear_buffer(ctx, ctx->draw_framebuffer.get(), buffer, drawbuffer, uint_value(value), "glClearBufferuiv");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat, GLint) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  clear_bufferfi(ctx, ctx->draw_framebuffer.get(), buffer, drawbuffer, "glClearBufferfi");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearNamedFramebufferfv(GLuint framebuffer, GLenum buffer, GLint drawbuffer,
+                                              const GLfloat* value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  FramebufferObject* fb = nullptr;
+  if (named(ctx, framebuffer, "glClearNamedFramebufferfv", fb)) {
+    clear_buffer(ctx, fb, buffer, drawbuffer, float_value(value, buffer), "glClearNamedFramebufferfv");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearNamedFramebufferiv(GLuint framebuffer, GLenum buffer, GLint drawbuffer, const GLint* value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  FramebufferObject* fb = nullptr;
+  if (named(ctx, framebuffer, "glClearNamedFramebufferiv", fb)) {
+    clear_buffer(ctx, fb, buffer, drawbuffer, int_value(value, buffer), "glClearNamedFramebufferiv");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearNamedFramebufferuiv(GLuint framebuffer, GLenum buffer, GLint drawbuffer,
+                                               const GLuint* value) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  FramebufferObject* fb = nullptr;
+  if (named(ctx, framebuffer, "glClearNamedFramebufferuiv", fb)) {
+    clear_buffer(ctx, fb, buffer, drawbuffer, uint_value(value), "glClearNamedFramebufferuiv");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearNamedFramebufferfi(GLuint framebuffer, GLenum buffer, GLint drawbuffer, GLfloat, GLint) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  FramebufferObject* fb = nullptr;
+  if (named(ctx, framebuffer, "glClearNamedFramebufferfi", fb)) {
+    clear_bufferfi(ctx, fb, buffer, drawbuffer, "glClearNamedFramebufferfi");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+}  // extern "C"

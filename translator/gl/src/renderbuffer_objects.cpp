@@ -1,0 +1,289 @@
+// Renderbuffer objects (GL 4.6 §9.2.4 - §9.2.6; OpenGL ES 3.2 §9.2.4): names, binding, storage and the queries.
+// A renderbuffer's storage is a one-level 2D texture object of its own (framebuffers.hpp), so that glReadPixels
+// and the clears read and write it like a texture attachment. Multisample storage (samples > 0) is refused with
+// GL_OUT_OF_MEMORY: the backend has no multisample images yet.
+#include "framebuffers.hpp"
+
+namespace bismuth::gl {
+namespace {
+
+constexpr size_t kMaxLevels = 20;
+
+std::shared_ptr<RenderbufferObject> named_renderbuffer(Context* ctx, GLuint name, const char* func) {
+  std::lock_guard lock(ctx->share->mutex);
+  auto it = ctx->share->renderbuffers.find(name);
+  if (it == ctx->share->renderbuffers.end() || !it->second) {
+    // GL 4.6 §9.2.4: "An INVALID_OPERATION error is generated if renderbuffer is not the name of an existing
+    // renderbuffer object."
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": " + std::to_string(name) + " is not the name of an existing renderbuffer");
+    return nullptr;
+  }
+  return it->second;
+}
+
+std::shared_ptr<RenderbufferObject> bound_renderbuffer(Context* ctx, GLenum target, const char* func) {
+  // "An INVALID_ENUM error is generated if target is not RENDERBUFFER"; "An INVALID_OPERATION error is generated
+  // if zero is bound to target".
+  if (target != GL_RENDERBUFFER) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": target must be RENDERBUFFER, not " + hex(target));
+    return nullptr;
+  }
+  if (!ctx->renderbuffer) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": no renderbuffer is bound");
+    return nullptr;
+  }
+  return ctx->renderbuffer;
+}
+
+void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum internalformat, GLsizei width,
+             GLsizei height, const char* func) {
+  // §9.2.5: "An INVALID_ENUM error is generated if internalformat is not one of the color-renderable,
+  // depth-renderable, or stencil-renderable formats" (sized ones here; the base formats RGBA ... as well in GL).
+  const SizedFormat* format = find_sized_format(internalformat);
+  if (format == nullptr && !ctx->version.es) format = resolve_internal_format(internalformat, GL_UNSIGNED_BYTE);
+  if (format == nullptr || (!is_depth(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) + " is not a renderable format");
+    return;
+  }
+  // "An INVALID_VALUE error is generated if either of width or height is negative, or greater than the value of
+  // MAX_RENDERBUFFER_SIZE"; "... if samples is negative"; "An INVALID_OPERATION error is generated if samples is
+  // greater than the maximum number of samples supported for internalformat".
+  const uint32_t max = texture_size_limits(*ctx->device_state.device).max_texture_size;
+  if (width < 0 || height < 0 || static_cast<uint32_t>(width) > max || static_cast<uint32_t>(height) > max ||
+      samples < 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid size or sample count");
+    return;
+  }
+  if (static_cast<uint32_t>(samples) > kMaxFramebufferSamples) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": samples " + std::to_string(samples) +
+                                             " is more than MAX_SAMPLES (" + std::to_string(kMaxFramebufferSamples) +
+                                             ")");
+    return;
+  }
+  if (samples > 0) {
+    // "If the GL is unable to create a data store of the requested size, the error OUT_OF_MEMORY is generated."
+    ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) +
+                                         ": multisample renderbuffers are not supported by Bismuth yet (no multisample "
+                                         "images in the backend)");
+    return;
+  }
+  if (is_depth(*format)) {
+    ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": " + format->name +
+                                         ": depth and stencil renderbuffers are not supported by Bismuth yet");
+    return;
+  }
+  std::shared_ptr<TextureObject> t;
+  if (width > 0 && height > 0) {
+    backend::ImageDesc desc;
+    desc.type = backend::ImageType::Image2D;
+    desc.format = format->vk_format;
+    desc.extent = {static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
+    desc.usage = image_usage_for(*ctx->device_state.device, *format);
+    auto image = backend::Image::create(*ctx->device_state.device, desc);
+    if (!image) {
+      desc.usage = 0;  // transfers only: reads and clears still work
+      image = backend::Image::create(*ctx->device_state.device, desc);
+    }
+    if (!image) {
+      ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": the device cannot hold a " + format->name +
+                                           " renderbuffer of this size: " + image.error().message);
+      return;
+    }
+    t = std::make_shared<TextureObject>();
+    t->target = GL_TEXTURE_2D;
+    t->immutable = true;
+    t->immutable_levels = 1;
+    t->view_num_levels = 1;
+    t->view_num_layers = 1;
+    t->levels.assign(1, std::vector<TextureLevel>(kMaxLevels));
+    t->levels[0][0] =
+        TextureLevel{format, internalformat, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
+    t->image = std::move(*image);
+  }
+  // §9.2.5: the previous contents are lost ("the contents of the data store are undefined"); attachments keep
+  // pointing at the renderbuffer and see the new storage.
+  rb.storage = std::move(t);
+  rb.internalformat = internalformat;
+  rb.width = width;
+  rb.height = height;
+  rb.samples = samples;
+}
+
+void parameter(Context* ctx, const RenderbufferObject& rb, GLenum pname, GLint* out, const char* func) {
+  // GL 4.6 §9.2.6 / table 23.27.
+  const SizedFormat* f = rb.storage ? rb.storage->levels[0][0].format : find_sized_format(rb.internalformat);
+  auto bits = [&](int i) {
+    return f && !is_depth(*f) && i < f->components ? static_cast<GLint>(f->bits[static_cast<size_t>(i)]) : 0;
+  };
+  GLint v = 0;
+  switch (pname) {
+    case GL_RENDERBUFFER_WIDTH: v = rb.width; break;
+    case GL_RENDERBUFFER_HEIGHT: v = rb.height; break;
+    case GL_RENDERBUFFER_INTERNAL_FORMAT: v = static_cast<GLint>(rb.internalformat); break;
+    case GL_RENDERBUFFER_SAMPLES: v = rb.samples; break;
+    case GL_RENDERBUFFER_RED_SIZE: v = rb.storage ? bits(0) : 0; break;
+    case GL_RENDERBUFFER_GREEN_SIZE: v = rb.storage ? bits(1) : 0; break;
+    case GL_RENDERBUFFER_BLUE_SIZE: v = rb.storage ? bits(2) : 0; break;
+    case GL_RENDERBUFFER_ALPHA_SIZE: v = rb.storage ? bits(3) : 0; break;
+    case GL_RENDERBUFFER_DEPTH_SIZE:
+    case GL_RENDERBUFFER_STENCIL_SIZE: v = 0; break;
+    default: ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid pname " + hex(pname)); return;
+  }
+  if (out) *out = v;
+}
+
+void gen(Context* ctx, GLsizei n, GLuint* names, bool create, const char* func) {
+  if (n < 0) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": n is negative");
+    return;
+  }
+  std::lock_guard lock(ctx->share->mutex);
+  auto& map = ctx->share->renderbuffers;
+  for (GLsizei i = 0; i < n && names != nullptr; ++i) {
+    while (ctx->share->next_renderbuffer == 0 || map.count(ctx->share->next_renderbuffer)) {
+      ++ctx->share->next_renderbuffer;
+    }
+    const GLuint name = ctx->share->next_renderbuffer++;
+    std::shared_ptr<RenderbufferObject> rb;
+    if (create) {
+      rb = std::make_shared<RenderbufferObject>();
+      rb->name = name;
+    }
+    map[name] = rb;
+    names[i] = name;
+  }
+}
+
+}  // namespace
+}  // namespace bismuth::gl
+
+using namespace bismuth::gl;
+
+extern "C" {
+
+GLAPI void APIENTRY glGenRenderbuffers(GLsizei n, GLuint* renderbuffers) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  gen(ctx, n, renderbuffers, false, "glGenRenderbuffers");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glCreateRenderbuffers(GLsizei n, GLuint* renderbuffers) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  gen(ctx, n, renderbuffers, true, "glCreateRenderbuffers");
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glDeleteRenderbuffers(GLsizei n, const GLuint* renderbuffers) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (n < 0) {
+    ctx->set_error(GL_INVALID_VALUE, "glDeleteRenderbuffers: n is negative");
+    return;
+  }
+  for (GLsizei i = 0; i < n && renderbuffers != nullptr; ++i) {
+    if (renderbuffers[i] == 0) continue;  // "zero and names that do not correspond ... are silently ignored"
+    std::shared_ptr<RenderbufferObject> rb;
+    {
+      std::lock_guard lock(ctx->share->mutex);
+      auto it = ctx->share->renderbuffers.find(renderbuffers[i]);
+      if (it == ctx->share->renderbuffers.end()) continue;
+      rb = it->second;
+      ctx->share->renderbuffers.erase(it);
+    }
+    if (!rb) continue;
+    // §9.2.4: a deleted bound renderbuffer is unbound (RENDERBUFFER_BINDING zero); §9.2.7: it is detached from the
+    // currently bound framebuffers.
+    if (ctx->renderbuffer == rb) ctx->renderbuffer.reset();
+    detach_deleted_renderbuffer(ctx, rb.get());
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI GLboolean APIENTRY glIsRenderbuffer(GLuint renderbuffer) {
+  BISMUTH_GL_BEGIN(GL_FALSE)
+  std::lock_guard lock(ctx->share->mutex);
+  auto it = ctx->share->renderbuffers.find(renderbuffer);
+  return it != ctx->share->renderbuffers.end() && it->second ? GL_TRUE : GL_FALSE;
+  BISMUTH_GL_END(GL_FALSE)
+}
+
+GLAPI void APIENTRY glBindRenderbuffer(GLenum target, GLuint renderbuffer) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (target != GL_RENDERBUFFER) {
+    ctx->set_error(GL_INVALID_ENUM, "glBindRenderbuffer: target must be RENDERBUFFER, not " + hex(target));
+    return;
+  }
+  if (renderbuffer == 0) {
+    ctx->renderbuffer.reset();
+    return;
+  }
+  std::lock_guard lock(ctx->share->mutex);
+  auto it = ctx->share->renderbuffers.find(renderbuffer);
+  // GL 4.6 §9.2.4: "An INVALID_OPERATION error is generated if renderbuffer is not zero or a name returned from a
+  // previous call to GenRenderbuffers, or if such a name has since been deleted" (ES 3.2: any name creates one).
+  if (it == ctx->share->renderbuffers.end() && !ctx->version.es) {
+    ctx->set_error(GL_INVALID_OPERATION,
+                   "glBindRenderbuffer: " + std::to_string(renderbuffer) + " is not a name from glGenRenderbuffers");
+    return;
+  }
+  auto& slot = ctx->share->renderbuffers[renderbuffer];
+  if (!slot) {
+    slot = std::make_shared<RenderbufferObject>();
+    slot->name = renderbuffer;
+  }
+  ctx->renderbuffer = slot;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glRenderbufferStorage(GLenum target, GLenum internalformat, GLsizei width, GLsizei height) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto rb = bound_renderbuffer(ctx, target, "glRenderbufferStorage")) {
+    storage(ctx, *rb, 0, internalformat, width, height, "glRenderbufferStorage");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glRenderbufferStorageMultisample(GLenum target, GLsizei samples, GLenum internalformat,
+                                                     GLsizei width, GLsizei height) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto rb = bound_renderbuffer(ctx, target, "glRenderbufferStorageMultisample")) {
+    storage(ctx, *rb, samples, internalformat, width, height, "glRenderbufferStorageMultisample");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glNamedRenderbufferStorage(GLuint renderbuffer, GLenum internalformat, GLsizei width,
+                                               GLsizei height) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto rb = named_renderbuffer(ctx, renderbuffer, "glNamedRenderbufferStorage")) {
+    storage(ctx, *rb, 0, internalformat, width, height, "glNamedRenderbufferStorage");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glNamedRenderbufferStorageMultisample(GLuint renderbuffer, GLsizei samples, GLenum internalformat,
+                                                          GLsizei width, GLsizei height) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto rb = named_renderbuffer(ctx, renderbuffer, "glNamedRenderbufferStorageMultisample")) {
+    storage(ctx, *rb, samples, internalformat, width, height, "glNamedRenderbufferStorageMultisample");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glGetRenderbufferParameteriv(GLenum target, GLenum pname, GLint* params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto rb = bound_renderbuffer(ctx, target, "glGetRenderbufferParameteriv")) {
+    parameter(ctx, *rb, pname, params, "glGetRenderbufferParameteriv");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glGetNamedRenderbufferParameteriv(GLuint renderbuffer, GLenum pname, GLint* params) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  if (auto rb = named_renderbuffer(ctx, renderbuffer, "glGetNamedRenderbufferParameteriv")) {
+    parameter(ctx, *rb, pname, params, "glGetNamedRenderbufferParameteriv");
+  }
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+}  // extern "C"
