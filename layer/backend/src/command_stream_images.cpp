@@ -72,10 +72,27 @@ void CommandStream::track_image(Batch& batch, Image& image) {
   }
 }
 
+namespace {
+
+// Vulkan (VUID-vkCmdCopyBufferToImage-commandBuffer-07739 and its kin, VUID-vkCmdBlitImage-commandBuffer-cmdpool):
+// depth/stencil copies and clears between buffers and images, and blits, need a queue with graphics; on a
+// compute-only queue they are an Error here instead of invalid commands (the NVIDIA driver hangs on such a blit).
+Status graphics_queue_needed(const Device& device, const char* what) {
+  if (device.graphics_queue()) return {};
+  return fail(std::string(what) + " needs a queue with graphics, and Bismuth runs on " + device.info().name +
+              "'s compute-only queue (Vulkan allows depth/stencil copies and clears, and blits, only on graphics "
+              "queues)");
+}
+
+}  // namespace
+
 Status CommandStream::upload_image(Image& image, const ImageRegion& region, std::span<const std::byte> texels) {
   if (Status ok = device_->alive(); !ok) return ok;
   if (Status ok = check_region(image, region, "upload_image"); !ok) return ok;
   if (Status ok = check_size(image, region, texels.size(), "upload_image"); !ok) return ok;
+  if (is_depth_format(image.desc().format)) {
+    if (Status ok = graphics_queue_needed(*device_, "upload_image of a depth image"); !ok) return ok;
+  }
   // Staging slices are 16-byte aligned, a multiple of every texel size (vkCmdCopyBufferToImage's bufferOffset).
   auto staging = stage(texels.size());
   if (!staging) return staging.error();
@@ -101,6 +118,9 @@ Status CommandStream::readback_image(Image& image, const ImageRegion& region, st
   if (Status ok = device_->alive(); !ok) return ok;
   if (Status ok = check_region(image, region, "readback_image"); !ok) return ok;
   if (Status ok = check_size(image, region, out.size(), "readback_image"); !ok) return ok;
+  if (is_depth_format(image.desc().format)) {
+    if (Status ok = graphics_queue_needed(*device_, "readback_image of a depth image"); !ok) return ok;
+  }
   auto staging = stage(out.size());
   if (!staging) return staging.error();
   auto begun = begin_batch();
@@ -135,6 +155,9 @@ Status CommandStream::clear_image(Image& image, const ImageSubresources& range, 
                 " are empty or outside the image's " + std::to_string(desc.mip_levels) + " levels and " +
                 std::to_string(desc.array_layers) + " layers");
   }
+  if (is_depth_format(desc.format)) {
+    if (Status ok = graphics_queue_needed(*device_, "clear_image of a depth image"); !ok) return ok;
+  }
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
@@ -166,6 +189,9 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   if ((is_depth_format(source.desc().format) || is_depth_format(destination.desc().format)) &&
       source.desc().format != destination.desc().format) {
     return fail("copy_image: a depth image copies only to and from an image of its own format");
+  }
+  if (is_depth_format(source.desc().format)) {
+    if (Status ok = graphics_queue_needed(*device_, "copy_image of depth images"); !ok) return ok;
   }
   if (source.texel_bytes() != destination.texel_bytes()) {
     return fail("copy_image: texel sizes differ (" + std::to_string(source.texel_bytes()) + " and " +
@@ -207,6 +233,7 @@ Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32
                 std::to_string(layer_base) + " + " + std::to_string(layer_count) + " outside the image's " +
                 std::to_string(desc.mip_levels) + " levels and " + std::to_string(desc.array_layers) + " layers");
   }
+  if (Status ok = graphics_queue_needed(*device_, "generate_mipmaps (vkCmdBlitImage)"); !ok) return ok;
   VkFormatProperties properties{};
   device_->vki().vkGetPhysicalDeviceFormatProperties(device_->physical_device(), desc.format, &properties);
   constexpr VkFormatFeatureFlags kNeeded = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |

@@ -44,6 +44,16 @@ uint32_t timestamp_bits_of(const InstanceFunctions& vki, VkPhysicalDevice physic
   return family < count ? families[family].timestampValidBits : 0;
 }
 
+// Whether the queue family does graphics: Vulkan allows depth/stencil buffer-image copies and clears and
+// vkCmdBlitImage only on such queues.
+bool family_has_graphics(const InstanceFunctions& vki, VkPhysicalDevice physical, uint32_t family) {
+  uint32_t count = 0;
+  vki.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+  std::vector<VkQueueFamilyProperties> families(count);
+  vki.vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+  return family < count && (families[family].queueFlags & VK_QUEUE_GRAPHICS_BIT) != 0;
+}
+
 std::string result_message(const char* call, VkResult result) {
   std::string message = std::string(call) + " failed: " + std::string(vk_result_string(result));
   if (result == VK_ERROR_OUT_OF_HOST_MEMORY || result == VK_ERROR_OUT_OF_DEVICE_MEMORY) {
@@ -75,6 +85,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (!family) return family.error();
   self->queue_family_ = family->first;
   self->timestamp_valid_bits_ = family->second;
+  self->graphics_queue_ = family_has_graphics(self->vki_, d.handle, self->queue_family_);
 
   const uint32_t version = std::min(instance.api_version(), d.api_version);
   std::vector<const char*> extensions;
@@ -362,6 +373,7 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
     self->features_.push_descriptor = false;
   }
   self->timestamp_valid_bits_ = timestamp_bits_of(self->vki_, external.physical_device, external.queue_family);
+  self->graphics_queue_ = family_has_graphics(self->vki_, external.physical_device, external.queue_family);
   self->uses_push_descriptors_ = options.use_push_descriptors && self->features_.push_descriptor;
   if (Status ok = self->finish_setup(); !ok) return ok.error();
   const auto& m = self->memory_properties_;

@@ -111,6 +111,11 @@ TEST_CASE("Depth images round-trip their depth aspect and clear to a depth value
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
     auto stream = test::make_stream(*device, *cache);
+    // Depth copies and clears need a queue with graphics (CommandStream refuses them on a compute-only queue).
+    if (!device->graphics_queue()) {
+      WARN(device->info().name << "'s queue is compute-only: depth transfers are an Error there");
+      return;
+    }
     int ran = 0;
     for (VkFormat format : kDepthFormats) {
       INFO("format " << format_name(format));
@@ -154,6 +159,10 @@ TEST_CASE("Depth textures fetch their depth and compare in shadow samplers", "[v
       auto device = test::make_device(vk);
       auto cache = test::make_cache(*device);
       auto stream = test::make_stream(*device, *cache, {.recording = recording});
+      if (!device->graphics_queue()) {
+        WARN(device->info().name << "'s queue is compute-only: depth uploads are an Error there");
+        continue;
+      }
       auto fetch = make_layout_shader(*device, kDepthFetchShader, kDepthLayout, "depth fetch");
       auto shadow = make_layout_shader(*device, kShadowShader, kShadowLayout, "shadow");
       auto out = test::make_buffer(*device, kW * kH);

@@ -332,7 +332,8 @@ TEST_CASE("A custom border colour is what sampling outside the image returns", "
       CHECK(nearest_builtin_border(desc.border_color, desc.custom_border_color) == VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE);
       std::fill(std::begin(expected), std::end(expected), 1.0f);
     }
-    for (int i = 0; i < 8; ++i) CHECK(result[i] == expected[i % 4]);
+    // The colour may come back in the image format's precision (NVIDIA returns 64/255 for 0.25 on RGBA8).
+    for (int i = 0; i < 8; ++i) CHECK(std::fabs(result[i] - expected[i % 4]) <= 1.0f / 255.0f);
   }
   REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
 }

@@ -104,6 +104,19 @@ namespace {
 // TEXTURE_2D_MULTISAMPLE, TEXTURE_1D_ARRAY, TEXTURE_2D_ARRAY, TEXTURE_2D_MULTISAMPLE_ARRAY, TEXTURE_RECTANGLE,
 // TEXTURE_CUBE_MAP, TEXTURE_CUBE_MAP_ARRAY ... Using these formats in conjunction with any other target will result
 // in an INVALID_OPERATION error."
+// Depth textures move their texels with depth-aspect copies and clears, which Vulkan allows only on a queue with
+// graphics (backend::Device::graphics_queue): on a device whose Bismuth queue is compute-only (NVIDIA's) they are
+// not supported yet, GL_INVALID_OPERATION with a message instead of commands the driver refuses.
+bool depth_textures_supported(Context* ctx, const char* func) {
+  const backend::Device& device = *ctx->device_state.device;
+  if (device.graphics_queue()) return true;
+  ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": depth textures are not supported on " +
+                                           device.info().name +
+                                           " yet: their copies and clears need a Vulkan queue with graphics, and "
+                                           "Bismuth runs on its compute-only queue");
+  return false;
+}
+
 bool depth_target(GLenum target) {
   return target != GL_TEXTURE_3D && target != GL_TEXTURE_BUFFER;
 }
@@ -300,6 +313,7 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
                                              target_name(t->target) + " (GL 4.6 §8.5)");
     return;
   }
+  if (is_depth(*format) && !depth_textures_supported(ctx, func)) return;
   // Depth formats: the Vulkan format this device samples (storage_choices); sampled only, never storage images
   // (GL 4.6 table 8.27 has no depth formats).
   format = &storage_format(*ctx->device_state.device, *format);
@@ -427,6 +441,7 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
                                              target_name(object_target) + " (GL 4.6 §8.5)");
     return;
   }
+  if (is_depth(*sized) && !depth_textures_supported(ctx, func)) return;
   sized = &storage_format(*ctx->device_state.device, *sized);
   const std::string size_error = check_level_size(object_target, texture_size_limits(*ctx->device_state.device), level,
                                                   width, dims >= 2 ? height : 1, dims == 3 ? depth : 1);

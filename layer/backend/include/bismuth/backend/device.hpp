@@ -162,6 +162,9 @@ class Device final : private ExitParticipant {
   bool uses_push_descriptors() const { return uses_push_descriptors_; }
   // Bits of a timestamp the queue family writes; 0 when timestamps are unsupported on it.
   uint32_t timestamp_valid_bits() const { return timestamp_valid_bits_; }
+  // The queue does graphics too. Bismuth prefers a compute-only family (pick_queue_family), where Vulkan has no
+  // depth/stencil buffer-image copies or clears and no vkCmdBlitImage: CommandStream refuses those there.
+  bool graphics_queue() const { return graphics_queue_; }
 
   // ---- errors ----
   bool lost() const { return lost_.load(std::memory_order_acquire); }
@@ -277,6 +280,7 @@ class Device final : private ExitParticipant {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   uint32_t queue_family_ = 0;
+  bool graphics_queue_ = false;
   uint32_t timestamp_valid_bits_ = 0;
   bool owns_device_ = false;
   bool uses_staging_ = false;
