@@ -19,6 +19,7 @@
 #pragma once
 
 #include <spirv/unified1/GLSL.std.450.h>
+#include <functional>
 
 #include <array>
 #include <cstdint>
@@ -121,6 +122,9 @@ class Codegen {
   Val convert(Val v, DataType to);
   uint32_t swizzle(uint32_t vec, uint32_t type, const std::array<uint8_t, 4>& s);
   uint32_t dynamic_index(uint32_t element, uint32_t rel_temp, uint8_t comp, uint32_t limit);
+  // An OpSwitch on `index` (0 .. count-1; the last case is the default) whose case k is emit_case(k): how a
+  // register-indexed array of descriptors (buffers, textures, images) reaches each one as its own descriptor.
+  bool switch_cases(uint32_t index, uint32_t count, const std::function<bool(uint32_t)>& emit_case);
   uint32_t temp_pointer(uint32_t temp, uint32_t element, bool relative, uint32_t rel_temp, uint8_t rel_comp);
   uint32_t load_temp_raw(uint32_t temp, uint32_t element, bool relative, uint32_t rel_temp, uint8_t rel_comp);
   uint32_t builtin_raw(Builtin which);

@@ -159,4 +159,25 @@ void Codegen::call(const Instruction& inst) {
   }
 }
 
+// A register-indexed array of descriptors (codegen.hpp, switch_cases).
+bool Codegen::switch_cases(uint32_t index, uint32_t count, const std::function<bool(uint32_t)>& emit_case) {
+  const uint32_t merge = b_.id();
+  std::vector<uint32_t> labels(count);
+  for (auto& l : labels) l = b_.id();
+  std::vector<uint32_t> operands = {index, labels[count - 1]};
+  for (uint32_t k = 0; k + 1 < count; ++k) {
+    operands.push_back(k);
+    operands.push_back(labels[k]);
+  }
+  b_.inst(Op::OpSelectionMerge, {merge, 0});
+  SpirvBuilder::put(b_.body, Op::OpSwitch, operands);
+  for (uint32_t k = 0; k < count; ++k) {
+    label(labels[k]);
+    if (!emit_case(k)) return false;
+    branch(merge);
+  }
+  label(merge);
+  return true;
+}
+
 }  // namespace bismuth::nvasm::detail

@@ -7,19 +7,21 @@ namespace bismuth::nvasm::detail {
 
 bool Codegen::barrier(const Instruction& inst) {
   if (inst.op == AsmOp::BAR) {
-    b_.inst(Op::OpControlBarrier,
-            {c_u32(kScopeWorkgroup), c_u32(kScopeWorkgroup), c_u32(kSemAcqRel | kSemWorkgroup)});
+    b_.inst(Op::OpControlBarrier, {c_u32(kScopeWorkgroup), c_u32(kScopeWorkgroup), c_u32(kSemAcqRel | kSemWorkgroup)});
   } else {
-    b_.inst(Op::OpMemoryBarrier, {c_u32(inst.cta ? kScopeWorkgroup : kScopeDevice),
-                                  c_u32(kSemAcqRel | kSemUniform | kSemWorkgroup)});
+    b_.inst(Op::OpMemoryBarrier,
+            {c_u32(inst.cta ? kScopeWorkgroup : kScopeDevice), c_u32(kSemAcqRel | kSemUniform | kSemWorkgroup)});
   }
   return true;
 }
 
 bool Codegen::memory_access(const Instruction& inst) {
   switch (inst.op) {
-    case AsmOp::LDB: case AsmOp::LDS: case AsmOp::LDC: return load(inst);
-    case AsmOp::STB: case AsmOp::STS: return store(inst);
+    case AsmOp::LDB:
+    case AsmOp::LDS:
+    case AsmOp::LDC: return load(inst);
+    case AsmOp::STB:
+    case AsmOp::STS: return store(inst);
     default: return atomic(inst);
   }
 }
@@ -31,27 +33,13 @@ bool Codegen::memory(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   if (!m.dynamic_buffer) return memory_access(inst);
   const uint32_t count = static_cast<uint32_t>(m.buffers.size());
-  const uint32_t index = dynamic_index(m.buffer_element, m.buffer_temp, m.buffer_component, count);
-  const uint32_t merge = b_.id();
-  std::vector<uint32_t> labels(count);
-  for (auto& l : labels) l = b_.id();
-  std::vector<uint32_t> operands = {index, labels[count - 1]};
-  for (uint32_t k = 0; k + 1 < count; ++k) {
-    operands.push_back(k);
-    operands.push_back(labels[k]);
-  }
-  b_.inst(Op::OpSelectionMerge, {merge, 0});
-  SpirvBuilder::put(b_.body, Op::OpSwitch, operands);
-  for (uint32_t k = 0; k < count; ++k) {
-    label(labels[k]);
-    Instruction one = inst;
-    one.memory->dynamic_buffer = false;
-    one.memory->buffer = m.buffers[k];
-    if (!memory_access(one)) return false;
-    branch(merge);
-  }
-  label(merge);
-  return true;
+  return switch_cases(dynamic_index(m.buffer_element, m.buffer_temp, m.buffer_component, count), count,
+                      [&](uint32_t k) {
+                        Instruction one = inst;
+                        one.memory->dynamic_buffer = false;
+                        one.memory->buffer = m.buffers[k];
+                        return memory_access(one);
+                      });
 }
 
 // Byte address -> word index in the buffer or shared array.
@@ -111,8 +99,8 @@ bool Codegen::load(const Instruction& inst) {
       elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
     } else {
       const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 0))});
-      const uint32_t shift = b_.op(Op::OpShiftLeftLogical, t_u32(),
-                                   {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
+      const uint32_t shift =
+          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
       if (f.type == DataType::S32) {
         elems[e] = b_.op(Op::OpBitFieldSExtract, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {w}), shift, c_u32(f.bits)});
       } else {
@@ -181,8 +169,8 @@ bool Codegen::store(const Instruction& inst) {
       // leave). One atomic when uncontended; no 8/16-bit storage feature needed.
       const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
       const uint32_t field = (1u << f.bits) - 1;
-      const uint32_t shift = b_.op(Op::OpShiftLeftLogical, t_u32(),
-                                   {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
+      const uint32_t shift =
+          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
       const uint32_t keep = b_.op(Op::OpNot, t_u32(), {b_.op(Op::OpShiftLeftLogical, t_u32(), {c_u32(field), shift})});
       const uint32_t bits =
           b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(field)}), shift});
@@ -218,8 +206,9 @@ uint32_t Codegen::storage_view(uint32_t index, uint32_t bits) {
 bool Codegen::atomic64(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   if (m.shared) {
-    return fail(inst, "64-bit ATOMS is not supported: shared memory is an array of 32-bit words, and 64-bit "
-                      "atomics on it would need VK_KHR_workgroup_memory_explicit_layout");
+    return fail(inst,
+                "64-bit ATOMS is not supported: shared memory is an array of 32-bit words, and 64-bit "
+                "atomics on it would need VK_KHR_workgroup_memory_explicit_layout");
   }
   if (!options_.int64_buffer_atomics) {
     return fail(inst, "64-bit atomics (NV_shader_atomic_int64) need the device's shaderBufferInt64Atomics feature");
@@ -296,17 +285,23 @@ uint32_t Codegen::atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t sco
     case AtomicOp::Min:
       if (sign) {
         if (int_word) return b_.op(Op::OpAtomicSMin, word, {ptr, scope, none, a});
-        return cas_loop(ptr, scope, [&](uint32_t o) {
-          return from_i32(ext(GLSLstd450SMin, t_i32(), {as_i32(o), as_i32(a)}));
-        }, word);
+        return cas_loop(
+            ptr, scope,
+            [&](uint32_t o) {
+              return from_i32(ext(GLSLstd450SMin, t_i32(), {as_i32(o), as_i32(a)}));
+            },
+            word);
       }
       return b_.op(Op::OpAtomicUMin, word, {ptr, scope, none, a});
     case AtomicOp::Max:
       if (sign) {
         if (int_word) return b_.op(Op::OpAtomicSMax, word, {ptr, scope, none, a});
-        return cas_loop(ptr, scope, [&](uint32_t o) {
-          return from_i32(ext(GLSLstd450SMax, t_i32(), {as_i32(o), as_i32(a)}));
-        }, word);
+        return cas_loop(
+            ptr, scope,
+            [&](uint32_t o) {
+              return from_i32(ext(GLSLstd450SMax, t_i32(), {as_i32(o), as_i32(a)}));
+            },
+            word);
       }
       return b_.op(Op::OpAtomicUMax, word, {ptr, scope, none, a});
     case AtomicOp::And: return b_.op(Op::OpAtomicAnd, word, {ptr, scope, none, a});
@@ -318,17 +313,24 @@ uint32_t Codegen::atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t sco
       return b_.op(Op::OpAtomicCompareExchange, word, {ptr, scope, none, none, b, a});
     case AtomicOp::IWrap:
       // (old >= op) ? 0 : old + 1, unsigned
-      return cas_loop(ptr, scope, [&](uint32_t o) {
-        const uint32_t ge = b_.op(Op::OpUGreaterThanEqual, t_bool(), {o, a});
-        return b_.op(Op::OpSelect, word, {ge, zero(), b_.op(Op::OpIAdd, word, {o, one()})});
-      }, word);
+      return cas_loop(
+          ptr, scope,
+          [&](uint32_t o) {
+            const uint32_t ge = b_.op(Op::OpUGreaterThanEqual, t_bool(), {o, a});
+            return b_.op(Op::OpSelect, word, {ge, zero(), b_.op(Op::OpIAdd, word, {o, one()})});
+          },
+          word);
     case AtomicOp::DWrap:
       // (old == 0 || old > op) ? op : old - 1, unsigned
-      return cas_loop(ptr, scope, [&](uint32_t o) {
-        const uint32_t wrap = b_.op(Op::OpLogicalOr, t_bool(), {b_.op(Op::OpIEqual, t_bool(), {o, zero()}),
-                                                                b_.op(Op::OpUGreaterThan, t_bool(), {o, a})});
-        return b_.op(Op::OpSelect, word, {wrap, a, b_.op(Op::OpISub, word, {o, one()})});
-      }, word);
+      return cas_loop(
+          ptr, scope,
+          [&](uint32_t o) {
+            const uint32_t wrap =
+                b_.op(Op::OpLogicalOr, t_bool(),
+                      {b_.op(Op::OpIEqual, t_bool(), {o, zero()}), b_.op(Op::OpUGreaterThan, t_bool(), {o, a})});
+            return b_.op(Op::OpSelect, word, {wrap, a, b_.op(Op::OpISub, word, {o, one()})});
+          },
+          word);
     case AtomicOp::None: break;
   }
   return 0;

@@ -46,27 +46,12 @@ bool Codegen::texture_family(const Instruction& inst) {
   const TextureAccess& t = *inst.texture;
   if (!t.dynamic) return texture_access(inst);
   const uint32_t count = static_cast<uint32_t>(t.units.size());
-  const uint32_t index = dynamic_index(t.element, t.temp, t.component, count);
-  const uint32_t merge = b_.id();
-  std::vector<uint32_t> labels(count);
-  for (auto& l : labels) l = b_.id();
-  std::vector<uint32_t> operands = {index, labels[count - 1]};
-  for (uint32_t k = 0; k + 1 < count; ++k) {
-    operands.push_back(k);
-    operands.push_back(labels[k]);
-  }
-  b_.inst(Op::OpSelectionMerge, {merge, 0});
-  SpirvBuilder::put(b_.body, Op::OpSwitch, operands);
-  for (uint32_t k = 0; k < count; ++k) {
-    label(labels[k]);
+  return switch_cases(dynamic_index(t.element, t.temp, t.component, count), count, [&](uint32_t k) {
     Instruction one = inst;
     one.texture->dynamic = false;
     one.texture->unit = t.units[k];
-    if (!texture_access(one)) return false;
-    branch(merge);
-  }
-  label(merge);
-  return true;
+    return texture_access(one);
+  });
 }
 
 bool Codegen::texture_access(const Instruction& inst) {
