@@ -16,6 +16,9 @@ packages=(
   # GL/glcorearb.h and EGL/egl.h + eglext.h, headers only: libbismuth-gl generates its exported GL 4.6 entry
   # points from glcorearb.h and implements the EGL API against the Khronos headers (nothing links libGL/libEGL)
   libgl-dev libegl-dev
+  # glvnd's vendor ABI headers (glvnd/libeglabi.h: libEGL_bismuth, the GLVND EGL vendor) and libOpenGL.so for the
+  # programs built against glvnd instead of Bismuth (examples' _system twins, tests/glvnd, examples/downstream)
+  libglvnd-core-dev libopengl-dev
   # run and test time: the Vulkan loader, lavapipe and the Khronos validation layer
   libvulkan1 mesa-vulkan-drivers vulkan-validationlayers
 )

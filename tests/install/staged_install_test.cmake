@@ -22,7 +22,7 @@ foreach(file bin/bismuth ${LIBDIR}/libbismuth-gl.so ${LIBDIR}/libbismuth-gl.so.0
         ${LIBDIR}/cmake/BismuthGL/BismuthGLConfig.cmake ${LIBDIR}/libVkLayer_bismuth_compute.so
         share/vulkan/explicit_layer.d/VkLayer_bismuth_compute.json
         share/vulkan/implicit_layer.d/VkLayer_bismuth_compute_implicit.json share/man/man1/bismuth.1
-        share/doc/bismuth/README.md ${LIBDIR}/libEGL_bismuth.so.0 share/glvnd/egl_vendor.d/50_bismuth.json)
+        share/doc/bismuth/README.md)
   if(NOT EXISTS ${stage}/${file})
     message(FATAL_ERROR "the install has no ${file}")
   endif()
@@ -38,10 +38,16 @@ foreach(kind explicit implicit)
   endif()
 endforeach()
 
-file(READ ${stage}/share/glvnd/egl_vendor.d/50_bismuth.json text)
-string(JSON library GET "${text}" ICD library_path)
-if(NOT library STREQUAL "${stage}/${LIBDIR}/libEGL_bismuth.so.0")
-  message(FATAL_ERROR "50_bismuth.json names ${library}, not the installed EGL vendor")
+# The GLVND EGL vendor (built where glvnd's ABI headers are installed, libglvnd-core-dev).
+if(EGL_VENDOR)
+  if(NOT EXISTS ${stage}/${LIBDIR}/libEGL_bismuth.so.0)
+    message(FATAL_ERROR "the install has no ${LIBDIR}/libEGL_bismuth.so.0")
+  endif()
+  file(READ ${stage}/share/glvnd/egl_vendor.d/50_bismuth.json text)
+  string(JSON library GET "${text}" ICD library_path)
+  if(NOT library STREQUAL "${stage}/${LIBDIR}/libEGL_bismuth.so.0")
+    message(FATAL_ERROR "50_bismuth.json names ${library}, not the installed EGL vendor")
+  endif()
 endif()
 
 # The installed CLI finds the installed libbismuth-gl (its RPATH is $ORIGIN/../lib) and a device.
@@ -65,7 +71,7 @@ foreach(program downstream_cmake downstream_pkgconfig)
   endif()
 endforeach()
 # The same program linked only against glvnd's libEGL and libOpenGL runs on Bismuth through the installed vendor.
-if(EXISTS ${WORK_DIR}/downstream/downstream_glvnd)
+if(EGL_VENDOR AND EXISTS ${WORK_DIR}/downstream/downstream_glvnd)
   set(ENV{__EGL_VENDOR_LIBRARY_FILENAMES} ${stage}/share/glvnd/egl_vendor.d/50_bismuth.json)
   run_checked(downstream_glvnd ${WORK_DIR}/downstream/downstream_glvnd)
   message(STATUS "downstream_glvnd: ${last_output}")
