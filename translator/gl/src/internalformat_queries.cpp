@@ -256,8 +256,9 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_VIEW_COMPATIBILITY_CLASS: return {supported && !depth ? view_class(gl_texel_bits(*f)) : GL_NONE};
     case GL_TEXTURE_COMPRESSED: return {0};
     default:
-      // Graphics-stage, renderable, blend, read-pixels, mipmap generation and view support: none in this shim
-      // (compute only; glTextureView and glGenerateMipmap are not implemented).
+      // Graphics-stage, renderable, blend, read-pixels, mipmap generation and view support answer NONE: no draws,
+      // and glGenerateMipmap is not wired. glReadPixels (read_pixels.cpp) and glTextureView (texture_view.cpp) do
+      // exist now; these rows do not report them yet.
       return {pname == GL_TEXTURE_COMPRESSED_BLOCK_WIDTH || pname == GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT ||
                       pname == GL_TEXTURE_COMPRESSED_BLOCK_SIZE || pname == GL_MAX_COMBINED_DIMENSIONS ||
                       pname == GL_INTERNALFORMAT_DEPTH_SIZE || pname == GL_INTERNALFORMAT_STENCIL_SIZE ||

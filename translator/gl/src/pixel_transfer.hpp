@@ -2,8 +2,8 @@
 // "Reading Pixels"): the (internalformat, format, type) checks of desktop GL 4.6 and of OpenGL ES 3.2, the byte
 // layout of client memory under the glPixelStorei state, and the conversions between client pixels and the
 // tightly packed texels of a sized format's Vulkan format (pixel_formats.hpp). Used by glTexImage*,
-// glTexSubImage*, glGetTexImage, glReadPixels and glClearTexImage (issue 18; not yet reachable from GL entry
-// points).
+// glTexSubImage*, glGetTexImage, glReadPixels and glClearTexImage (texture_client_data.cpp, read_pixels.cpp,
+// texture_clear.cpp).
 //
 // Conversions the spec leaves open, and what is done here:
 //  - NaN to a normalized or integer-valued component: the spec calls the result undefined (§2.3.4.1: it "must not
