@@ -13,7 +13,9 @@
 
 #define MAX_DEVICES 16
 
-/* The Vulkan physical devices, in enumeration order: what Bismuth's EGL devices stand for. */
+/* The Vulkan physical devices, in enumeration order: what Bismuth's EGL devices stand for; their names and device
+ * UUIDs (VkPhysicalDeviceIDProperties, what EGL_EXT_device_persistent_id's EGL_DEVICE_UUID_EXT matches). */
+static uint8_t g_vk_uuids[MAX_DEVICES][VK_UUID_SIZE];
 static uint32_t vulkan_device_names(char names[MAX_DEVICES][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE]) {
   const VkApplicationInfo app = {
       VK_STRUCTURE_TYPE_APPLICATION_INFO, NULL, "query_devices", 1, NULL, 0, VK_API_VERSION_1_1};
@@ -27,6 +29,10 @@ static uint32_t vulkan_device_names(char names[MAX_DEVICES][VK_MAX_PHYSICAL_DEVI
     VkPhysicalDeviceProperties properties;
     vkGetPhysicalDeviceProperties(devices[i], &properties);
     memcpy(names[i], properties.deviceName, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE);
+    VkPhysicalDeviceIDProperties ids = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES, NULL};
+    VkPhysicalDeviceProperties2 properties2 = {VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &ids};
+    vkGetPhysicalDeviceProperties2(devices[i], &properties2);
+    memcpy(g_vk_uuids[i], ids.deviceUUID, VK_UUID_SIZE);
   }
   vkDestroyInstance(instance, NULL);
   return count;
@@ -48,12 +54,25 @@ static void APIENTRY on_debug_message(GLenum source, GLenum type, GLuint id, GLe
   fprintf(stderr, "GL debug: %s\n", message);
 }
 
+static PFNEGLQUERYDISPLAYATTRIBEXTPROC g_query_display_attrib;
+
 /* Opens the device's display, makes a GL 4.3 context current and checks that GL calls reach Bismuth on `name`. */
 static void check_device_display(EGLDeviceEXT device, const char* name) {
   EGLDisplay display = eglGetPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, device, NULL);
   CHECK(display != EGL_NO_DISPLAY, "EGL_EXT_platform_device: a display for each device (error 0x%x)", eglGetError());
   if (display == EGL_NO_DISPLAY) return;
+  EGLAttrib attrib = 0;
+  /* EGL_EXT_device_query: "An EGL_NOT_INITIALIZED error is generated if EGL is not initialized for <dpy>." Other
+   * tests may have initialized it in this process: only a fresh process sees it uninitialized, which this is. */
+  CHECK(!g_query_display_attrib(display, EGL_DEVICE_EXT, &attrib) && eglGetError() == EGL_NOT_INITIALIZED,
+        "eglQueryDisplayAttribEXT before eglInitialize: EGL_NOT_INITIALIZED");
   CHECK(eglInitialize(display, NULL, NULL), "eglInitialize of the device's display");
+  /* "If <attribute> is EGL_DEVICE_EXT, the EGL device associated with <dpy> is returned in <value>": the device the
+   * display was made from. "An EGL_BAD_ATTRIBUTE error is generated if <attribute> is not a valid value." */
+  CHECK(g_query_display_attrib(display, EGL_DEVICE_EXT, &attrib) && (EGLDeviceEXT)attrib == device,
+        "eglQueryDisplayAttribEXT(EGL_DEVICE_EXT) is the display's device (error 0x%x)", eglGetError());
+  CHECK(!g_query_display_attrib(display, EGL_VENDOR, &attrib) && eglGetError() == EGL_BAD_ATTRIBUTE,
+        "eglQueryDisplayAttribEXT: EGL_BAD_ATTRIBUTE for another attribute");
   CHECK(eglBindAPI(EGL_OPENGL_API), "eglBindAPI(EGL_OPENGL_API)");
   const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3, EGL_NONE};
   EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
@@ -99,8 +118,18 @@ int main(void) {
   PFNEGLQUERYDEVICESEXTPROC query_devices = (PFNEGLQUERYDEVICESEXTPROC)eglGetProcAddress("eglQueryDevicesEXT");
   PFNEGLQUERYDEVICESTRINGEXTPROC query_string =
       (PFNEGLQUERYDEVICESTRINGEXTPROC)eglGetProcAddress("eglQueryDeviceStringEXT");
-  CHECK(query_devices != NULL && query_string != NULL, "EGL_EXT_device_enumeration / _query entry points");
-  if (query_devices == NULL || query_string == NULL) return conformance_result();
+  PFNEGLQUERYDEVICEATTRIBEXTPROC query_attrib =
+      (PFNEGLQUERYDEVICEATTRIBEXTPROC)eglGetProcAddress("eglQueryDeviceAttribEXT");
+  PFNEGLQUERYDEVICEBINARYEXTPROC query_binary =
+      (PFNEGLQUERYDEVICEBINARYEXTPROC)eglGetProcAddress("eglQueryDeviceBinaryEXT");
+  g_query_display_attrib = (PFNEGLQUERYDISPLAYATTRIBEXTPROC)eglGetProcAddress("eglQueryDisplayAttribEXT");
+  CHECK(query_devices != NULL && query_string != NULL && query_attrib != NULL && query_binary != NULL &&
+            g_query_display_attrib != NULL,
+        "EGL_EXT_device_enumeration / _query / _persistent_id entry points");
+  if (query_devices == NULL || query_string == NULL || query_attrib == NULL || query_binary == NULL ||
+      g_query_display_attrib == NULL) {
+    return conformance_result();
+  }
 
   char vk_names[MAX_DEVICES][VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
   const uint32_t vk_count = vulkan_device_names(vk_names);
@@ -133,6 +162,36 @@ int main(void) {
     /* EGL_EXT_device_query: "If <name> is not a valid value, EGL_BAD_PARAMETER is generated" (and NULL returned). */
     CHECK(query_string(devices[i], EGL_CLIENT_APIS) == NULL && eglGetError() == EGL_BAD_PARAMETER,
           "device %d: EGL_BAD_PARAMETER for a name the device does not define", i);
+    /* EGL_EXT_device_query: "An EGL_BAD_ATTRIBUTE error is generated if <attribute> is not a valid attribute" —
+     * Bismuth's devices define no attribute (EGL_CUDA_DEVICE_NV is NVIDIA's). */
+    EGLAttrib attrib = 0;
+    CHECK(!query_attrib(devices[i], EGL_CUDA_DEVICE_NV, &attrib) && eglGetError() == EGL_BAD_ATTRIBUTE,
+          "device %d: eglQueryDeviceAttribEXT gives EGL_BAD_ATTRIBUTE", i);
+
+    /* EGL_EXT_device_persistent_id: "EGL_DEVICE_UUID_EXT is a UUID that identifies a physical device, returned as a
+     * 16-byte binary value"; "A device UUID and driver UUID allow an application to correlate an EGLDeviceEXT with
+     * the same device in other APIs, such as a VkPhysicalDevice in Vulkan." */
+    CHECK(has_token(extensions, "EGL_EXT_device_persistent_id"), "device %d: EGL_EXT_device_persistent_id", i);
+    if (extensions != NULL && has_token(extensions, "EGL_EXT_device_persistent_id")) {
+      EGLint size = -1;
+      /* "If <value> is NULL, then <max_size> is ignored, and the size of the attribute in bytes is returned". */
+      CHECK(query_binary(devices[i], EGL_DEVICE_UUID_EXT, -5, NULL, &size) && size == 16,
+            "device %d: EGL_DEVICE_UUID_EXT is 16 bytes (%d)", i, size);
+      uint8_t uuid[16] = {0};
+      CHECK(query_binary(devices[i], EGL_DEVICE_UUID_EXT, 16, uuid, &size) && size == 16 &&
+                memcmp(uuid, g_vk_uuids[i], 16) == 0,
+            "device %d: EGL_DEVICE_UUID_EXT is the Vulkan device's deviceUUID", i);
+      /* "At most <max_size> bytes are written. <size> returns the number of bytes that were actually written." */
+      uint8_t part[16];
+      memset(part, 0xAB, sizeof part);
+      CHECK(query_binary(devices[i], EGL_DRIVER_UUID_EXT, 4, part, &size) && size == 4 && part[4] == 0xAB,
+            "device %d: EGL_DRIVER_UUID_EXT truncated to max_size", i);
+      CHECK(!query_binary(devices[i], EGL_RENDERER_EXT, 16, uuid, &size) && eglGetError() == EGL_BAD_ATTRIBUTE,
+            "device %d: eglQueryDeviceBinaryEXT gives EGL_BAD_ATTRIBUTE for another name", i);
+      const char* driver = query_string(devices[i], EGL_DRIVER_NAME_EXT);
+      printf("EGL device %d: EGL_DRIVER_NAME_EXT \"%s\"\n", i, driver ? driver : "(null)");
+      CHECK(driver != NULL && driver[0] != '\0', "device %d: EGL_DRIVER_NAME_EXT", i);
+    }
     if (renderer != NULL) check_device_display(devices[i], renderer);
   }
 
@@ -142,6 +201,13 @@ int main(void) {
   int not_a_device = 0;
   CHECK(query_string((EGLDeviceEXT)&not_a_device, EGL_EXTENSIONS) == NULL, "NULL for an invalid device");
   CHECK(eglGetError() == EGL_BAD_DEVICE_EXT, "EGL_BAD_DEVICE_EXT for an invalid device");
+  EGLAttrib attrib = 0;
+  EGLint size = 0;
+  CHECK(!query_attrib((EGLDeviceEXT)&not_a_device, EGL_CUDA_DEVICE_NV, &attrib) && eglGetError() == EGL_BAD_DEVICE_EXT,
+        "eglQueryDeviceAttribEXT: EGL_BAD_DEVICE_EXT for an invalid device");
+  CHECK(!query_binary((EGLDeviceEXT)&not_a_device, EGL_DEVICE_UUID_EXT, 0, NULL, &size) &&
+            eglGetError() == EGL_BAD_DEVICE_EXT,
+        "eglQueryDeviceBinaryEXT: EGL_BAD_DEVICE_EXT for an invalid device");
 
   CHECK(g_validation_messages == 0, "%d Vulkan validation message(s)", g_validation_messages);
   return conformance_result();

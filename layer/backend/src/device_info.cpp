@@ -68,11 +68,15 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   push_descriptor.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR;
   VkPhysicalDeviceDriverPropertiesKHR driver{};
   driver.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES_KHR;
+  VkPhysicalDeviceIDProperties ids{};
+  ids.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES;
 
   void** next = &properties.pNext;
   if (version >= VK_API_VERSION_1_1) {
     *next = &subgroup;
     next = &subgroup.pNext;
+    *next = &ids;
+    next = &ids.pNext;
   }
   if (info.has_subgroup_size_control) {
     *next = &size_control;
@@ -102,6 +106,11 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   info.api_version = p.apiVersion;
   info.driver_version = p.driverVersion;
   std::copy(std::begin(p.pipelineCacheUUID), std::end(p.pipelineCacheUUID), info.pipeline_cache_uuid.begin());
+  if (version >= VK_API_VERSION_1_1) {
+    info.has_id_properties = true;
+    std::copy(std::begin(ids.deviceUUID), std::end(ids.deviceUUID), info.device_uuid.begin());
+    std::copy(std::begin(ids.driverUUID), std::end(ids.driverUUID), info.driver_uuid.begin());
+  }
   if (has_driver_properties) {
     info.driver_name = driver.driverName;
     info.driver_info = driver.driverInfo;

@@ -1,7 +1,10 @@
 // Contexts, EGL, strings, limits through every Get variant, errors and KHR_debug, the generated stubs.
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "bismuth/gl/bismuth_gl.h"
 #include "translator/gl/gl_fixture.hpp"
@@ -17,7 +20,8 @@ std::vector<std::string> extensions() {
   GLint n = 0;
   glGetIntegerv(GL_NUM_EXTENSIONS, &n);
   std::vector<std::string> out;
-  for (GLint i = 0; i < n; ++i) out.emplace_back(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))));
+  for (GLint i = 0; i < n; ++i)
+    out.emplace_back(reinterpret_cast<const char*>(glGetStringi(GL_EXTENSIONS, static_cast<GLuint>(i))));
   return out;
 }
 bool has(const std::vector<std::string>& list, const char* name) {
@@ -44,8 +48,8 @@ TEST_CASE("GL_VERSION reports 4.6 with Bismuth and the Vulkan device name") {
 TEST_CASE("GL_EXTENSIONS lists the compute extensions that work") {
   GlContext gl;
   const auto ext = extensions();
-  for (const char* e : {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object",
-                        "GL_ARB_shader_atomic_counters", "GL_KHR_debug", "GL_ARB_compute_variable_group_size"}) {
+  for (const char* e : {"GL_ARB_compute_shader", "GL_ARB_shader_storage_buffer_object", "GL_ARB_shader_atomic_counters",
+                        "GL_KHR_debug", "GL_ARB_compute_variable_group_size"}) {
     INFO(e);
     CHECK(has(ext, e));
   }
@@ -190,7 +194,8 @@ TEST_CASE("getProcAddress returns NULL for unsupported entry points and the func
   CHECK(bismuthGetProcAddress("glPolygonMode") == nullptr);
   CHECK(eglGetProcAddress("glPolygonMode") == nullptr);
   CHECK(bismuthGetProcAddress("glNotAFunction") == nullptr);
-  CHECK(bismuthGetProcAddress("glDispatchComputeGroupSizeARB") == reinterpret_cast<void (*)(void)>(&glDispatchComputeGroupSizeARB));
+  CHECK(bismuthGetProcAddress("glDispatchComputeGroupSizeARB") ==
+        reinterpret_cast<void (*)(void)>(&glDispatchComputeGroupSizeARB));
   CHECK(eglGetProcAddress("glDispatchCompute") == reinterpret_cast<void (*)(void)>(&glDispatchCompute));
   CHECK(eglGetProcAddress("eglQueryDevicesEXT") != nullptr);
 }
@@ -199,8 +204,8 @@ TEST_CASE("The first error is kept until glGetError reads it") {
   // GL 4.6 §2.3.1: "When an error is detected, a flag is set and the code is recorded. Further errors, if they
   // occur, do not affect this recorded code until GetError is called".
   GlContext gl;
-  glGetStringi(GL_EXTENSIONS, 100000);    // INVALID_VALUE
-  glGetString(0x1234);                    // INVALID_ENUM
+  glGetStringi(GL_EXTENSIONS, 100000);  // INVALID_VALUE
+  glGetString(0x1234);                  // INVALID_ENUM
   REQUIRE_GL_ERROR(GL_INVALID_VALUE);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
@@ -221,7 +226,8 @@ TEST_CASE("glDebugMessageInsert delivers application messages and checks its sou
   // KHR_debug: "An INVALID_ENUM error will be generated if <source> is not DEBUG_SOURCE_APPLICATION or
   // DEBUG_SOURCE_THIRD_PARTY."
   GlContext gl;
-  glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_MARKER, 7, GL_DEBUG_SEVERITY_NOTIFICATION, -1, "hello");
+  glDebugMessageInsert(GL_DEBUG_SOURCE_APPLICATION, GL_DEBUG_TYPE_MARKER, 7, GL_DEBUG_SEVERITY_NOTIFICATION, -1,
+                       "hello");
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   CHECK(gl.saw_message_containing("hello"));
   glDebugMessageInsert(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_MARKER, 7, GL_DEBUG_SEVERITY_NOTIFICATION, -1, "x");
@@ -264,8 +270,9 @@ TEST_CASE("Share contexts share programs and buffers") {
   const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 6, EGL_NONE};
   EGLContext shared = eglCreateContext(gl.display, gl.config, gl.context, attribs);
   REQUIRE(shared != EGL_NO_CONTEXT);
-  const GLuint program = make_program("#version 450\nlayout(local_size_x = 1) in;\n"
-                                      "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 77u; }\n");
+  const GLuint program = make_program(
+      "#version 450\nlayout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 0) buffer B { uint v[]; };\nvoid main() { v[0] = 77u; }\n");
   const uint32_t zero = 0;
   const GLuint buffer = make_buffer(4, &zero);
   glFinish();
@@ -297,7 +304,8 @@ TEST_CASE("EGL devices: one per Vulkan physical device, each a display") {
   REQUIRE(eglInitialize(display, &major, &minor) == EGL_TRUE);
   CHECK(major == 1);
   CHECK(minor == 5);
-  CHECK(std::string(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)).find("EGL_EXT_platform_device") != std::string::npos);
+  CHECK(std::string(eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS)).find("EGL_EXT_platform_device") !=
+        std::string::npos);
   REQUIRE(eglBindAPI(EGL_OPENGL_API));
   EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, nullptr);
   REQUIRE(context != EGL_NO_CONTEXT);
@@ -305,6 +313,55 @@ TEST_CASE("EGL devices: one per Vulkan physical device, each a display") {
   CHECK(std::string(reinterpret_cast<const char*>(glGetString(GL_VENDOR))) == "Bismuth");
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   CHECK(eglDestroyContext(display, context));
+  CHECK(eglTerminate(display));
+}
+
+TEST_CASE("EGL device queries: the display's device, attributes and persistent IDs") {
+  EGLint count = 0;
+  REQUIRE(eglQueryDevicesEXT(0, nullptr, &count) == EGL_TRUE);
+  REQUIRE(count >= 1);
+  std::vector<EGLDeviceEXT> devices(static_cast<size_t>(count));
+  REQUIRE(eglQueryDevicesEXT(count, devices.data(), &count) == EGL_TRUE);
+  EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[0], nullptr);
+  REQUIRE(eglInitialize(display, nullptr, nullptr) == EGL_TRUE);
+  // EGL_EXT_device_query: "If <attribute> is EGL_DEVICE_EXT, the EGL device associated with <dpy> is returned in
+  // <value>. All displays have an associated EGL device, regardless of how they were created."
+  EGLAttrib attrib = 0;
+  CHECK(eglQueryDisplayAttribEXT(display, EGL_DEVICE_EXT, &attrib) == EGL_TRUE);
+  CHECK(reinterpret_cast<EGLDeviceEXT>(attrib) == devices[0]);
+  EGLDisplay surfaceless = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
+  REQUIRE(eglInitialize(surfaceless, nullptr, nullptr) == EGL_TRUE);
+  attrib = 0;
+  CHECK(eglQueryDisplayAttribEXT(surfaceless, EGL_DEVICE_EXT, &attrib) == EGL_TRUE);
+  CHECK(std::find(devices.begin(), devices.end(), reinterpret_cast<EGLDeviceEXT>(attrib)) != devices.end());
+  // "An EGL_BAD_ATTRIBUTE error is generated if <attribute> is not a valid value."
+  CHECK(eglQueryDisplayAttribEXT(display, EGL_VENDOR, &attrib) == EGL_FALSE);
+  CHECK(eglGetError() == EGL_BAD_ATTRIBUTE);
+  CHECK(eglQueryDisplayAttribEXT(reinterpret_cast<EGLDisplay>(&count), EGL_DEVICE_EXT, &attrib) == EGL_FALSE);
+  CHECK(eglGetError() == EGL_BAD_DISPLAY);
+  // eglQueryDeviceAttribEXT: "An EGL_BAD_ATTRIBUTE error is generated if <attribute> is not a valid attribute. An
+  // EGL_BAD_DEVICE_EXT error is generated if <device> is not a valid EGLDeviceEXT."
+  CHECK(eglQueryDeviceAttribEXT(devices[0], EGL_CUDA_DEVICE_NV, &attrib) == EGL_FALSE);
+  CHECK(eglGetError() == EGL_BAD_ATTRIBUTE);
+  CHECK(eglQueryDeviceAttribEXT(reinterpret_cast<EGLDeviceEXT>(&count), EGL_CUDA_DEVICE_NV, &attrib) == EGL_FALSE);
+  CHECK(eglGetError() == EGL_BAD_DEVICE_EXT);
+  // EGL_EXT_device_persistent_id, where the Vulkan device reports its IDs (every Vulkan 1.1 device does).
+  const std::string extensions = eglQueryDeviceStringEXT(devices[0], EGL_EXTENSIONS);
+  REQUIRE(extensions.find("EGL_EXT_device_persistent_id") != std::string::npos);
+  EGLint size = 0;
+  CHECK(eglQueryDeviceBinaryEXT(devices[0], EGL_DEVICE_UUID_EXT, 0, nullptr, &size) == EGL_TRUE);
+  CHECK(size == 16);
+  std::array<uint8_t, 16> device_uuid{}, driver_uuid{};
+  CHECK(eglQueryDeviceBinaryEXT(devices[0], EGL_DEVICE_UUID_EXT, 16, device_uuid.data(), &size) == EGL_TRUE);
+  CHECK(eglQueryDeviceBinaryEXT(devices[0], EGL_DRIVER_UUID_EXT, 16, driver_uuid.data(), &size) == EGL_TRUE);
+  CHECK(size == 16);
+  // The driver UUID names Bismuth's build on the Vulkan driver's: it is not the Vulkan device's UUID.
+  CHECK(device_uuid != driver_uuid);
+  CHECK(eglQueryDeviceBinaryEXT(devices[0], EGL_VENDOR, 16, device_uuid.data(), &size) == EGL_FALSE);
+  CHECK(eglGetError() == EGL_BAD_ATTRIBUTE);
+  const char* driver_name = eglQueryDeviceStringEXT(devices[0], EGL_DRIVER_NAME_EXT);
+  REQUIRE(driver_name != nullptr);
+  CHECK(std::string(driver_name).rfind("bismuth", 0) == 0);
   CHECK(eglTerminate(display));
 }
 

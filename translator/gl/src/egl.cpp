@@ -6,12 +6,17 @@
 #include <EGL/eglext.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include <xxhash.h>
+
+#include "build_identity.hpp"
 #include "context.hpp"
 #include "context_version.hpp"
 #include "device_state.hpp"
@@ -29,7 +34,32 @@ thread_local EGLenum t_egl_api = EGL_OPENGL_ES_API;
 struct EglDevice {
   uint32_t index;
   std::string name;  // the Vulkan device's deviceName (EGL_EXT_device_query_name's EGL_RENDERER_EXT)
+  // EGL_EXT_device_persistent_id (offered when the Vulkan device reports VkPhysicalDeviceIDProperties): the device
+  // UUID is Vulkan's, so a program can find the VkPhysicalDevice (or another vendor's EGL device) on the same GPU.
+  bool has_persistent_id = false;
+  std::array<uint8_t, 16> device_uuid{};
+  std::array<uint8_t, 16> driver_uuid{};
+  std::string driver_name;
 };
+
+// EGL_EXT_device_persistent_id: "EGL_DRIVER_UUID_EXT is a UUID that identifies a driver build in use for a device
+// ... not persistent across driver versions". Bismuth's driver is its own build on top of a Vulkan driver build, so
+// the UUID hashes both (a new build of either gives a new UUID). "A (EGL_DRIVER_NAME_EXT, EGL_DEVICE_UUID_EXT) pair
+// provides a unique, persistent identifier": the name carries the Vulkan driver's name too, so one GPU driven by
+// two Vulkan drivers gives two distinct pairs.
+EglDevice make_egl_device(const backend::DeviceInfo& info) {
+  EglDevice device{info.index, info.name};
+  device.has_persistent_id = info.has_id_properties;
+  device.device_uuid = info.device_uuid;
+  std::string build = build_identity();
+  build.append(reinterpret_cast<const char*>(info.driver_uuid.data()), info.driver_uuid.size());
+  const XXH128_hash_t hash = XXH3_128bits(build.data(), build.size());
+  XXH128_canonical_t canonical;
+  XXH128_canonicalFromHash(&canonical, hash);
+  std::copy(std::begin(canonical.digest), std::end(canonical.digest), device.driver_uuid.begin());
+  device.driver_name = info.driver_name.empty() ? "bismuth" : "bismuth/" + info.driver_name;
+  return device;
+}
 
 // Displays live until the process ends (EGLDisplay handles stay valid after eglTerminate). Their mutable members
 // are guarded by g_egl_mutex: threads create, destroy and make current contexts of one display concurrently.
@@ -114,7 +144,7 @@ bool egl_devices_ready() {
   std::lock_guard egl_lock(g_egl_mutex);
   while (egl_devices().size() < devices->size()) {
     const auto index = static_cast<uint32_t>(egl_devices().size());
-    egl_devices().push_back(std::make_unique<EglDevice>(EglDevice{index, (*devices)[index].name}));
+    egl_devices().push_back(std::make_unique<EglDevice>(make_egl_device((*devices)[index])));
   }
   return true;
 }
@@ -244,24 +274,72 @@ EGLBoolean EGLAPIENTRY eglQueryDevicesEXT(EGLint max_devices, EGLDeviceEXT* devi
   return egl_ok();
 }
 
-const char* EGLAPIENTRY eglQueryDeviceStringEXT(EGLDeviceEXT device, EGLint name) {
-  EglDevice* dev = nullptr;
-  {
-    std::lock_guard lock(g_egl_mutex);
-    for (auto& d : egl_devices()) {
-      if (d.get() == device) dev = d.get();
-    }
+namespace {
+EglDevice* find_egl_device(EGLDeviceEXT device) {
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& d : egl_devices()) {
+    if (d.get() == device) return d.get();
   }
+  return nullptr;
+}
+}  // namespace
+
+const char* EGLAPIENTRY eglQueryDeviceStringEXT(EGLDeviceEXT device, EGLint name) {
+  EglDevice* dev = find_egl_device(device);
   if (dev == nullptr) return egl_fail(EGL_BAD_DEVICE_EXT, static_cast<const char*>(nullptr));
   t_egl_error = EGL_SUCCESS;
   switch (name) {
-    case EGL_EXTENSIONS: return "EGL_EXT_device_query_name";
+    case EGL_EXTENSIONS:
+      return dev->has_persistent_id ? "EGL_EXT_device_query_name EGL_EXT_device_persistent_id"
+                                    : "EGL_EXT_device_query_name";
     // EGL_EXT_device_query_name: EGL_RENDERER_EXT names the device, EGL_VENDOR the implementation that drives it
     // (next to a Vulkan driver's own EGL vendor on the same GPU, "Bismuth" is what tells them apart).
     case EGL_RENDERER_EXT: return dev->name.c_str();
     case EGL_VENDOR: return "Bismuth";
+    // EGL_EXT_device_persistent_id: "EGL_DRIVER_NAME_EXT returns a string which identifies the driver that controls
+    // the device. This string remains persistent across multiple versions of a driver".
+    case EGL_DRIVER_NAME_EXT:
+      if (dev->has_persistent_id) return dev->driver_name.c_str();
+      return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
     default: return egl_fail(EGL_BAD_PARAMETER, static_cast<const char*>(nullptr));
   }
+}
+
+EGLBoolean EGLAPIENTRY eglQueryDeviceAttribEXT(EGLDeviceEXT device, EGLint attribute, EGLAttrib* value) {
+  // EGL_EXT_device_query: "On failure, EGL_FALSE is returned. An EGL_BAD_ATTRIBUTE error is generated if
+  // <attribute> is not a valid attribute. An EGL_BAD_DEVICE_EXT error is generated if <device> is not a valid
+  // EGLDeviceEXT." No device extension Bismuth offers defines an attribute (EGL_CUDA_DEVICE_NV, EGL_DRM_* are
+  // other drivers'), so every attribute of a valid device is EGL_BAD_ATTRIBUTE.
+  static_cast<void>(attribute);
+  static_cast<void>(value);
+  if (find_egl_device(device) == nullptr) return egl_fail(EGL_BAD_DEVICE_EXT, EGL_FALSE);
+  return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+}
+
+EGLBoolean EGLAPIENTRY eglQueryDeviceBinaryEXT(EGLDeviceEXT device, EGLint name, EGLint max_size, void* value,
+                                               EGLint* size) {
+  EglDevice* dev = find_egl_device(device);
+  // EGL_EXT_device_persistent_id: "An EGL_BAD_ATTRIBUTE error is generated if <name> is not a valid attribute. An
+  // EGL_BAD_DEVICE_EXT error is generated if <device> is not a valid EGLDeviceEXT."
+  if (dev == nullptr) return egl_fail(EGL_BAD_DEVICE_EXT, EGL_FALSE);
+  const std::array<uint8_t, 16>* uuid = nullptr;
+  if (dev->has_persistent_id && name == EGL_DEVICE_UUID_EXT) uuid = &dev->device_uuid;
+  if (dev->has_persistent_id && name == EGL_DRIVER_UUID_EXT) uuid = &dev->driver_uuid;
+  if (uuid == nullptr) return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  // Not an error the extension names, but writing through a null <size> would crash the caller.
+  if (size == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  // "If <value> is NULL, then <max_size> is ignored, and the size of the attribute in bytes is returned in <size>.
+  // ... If <value> is not NULL, then the attribute value is returned in <value>. At most <max_size> bytes are
+  // written. <size> returns the number of bytes that were actually written."
+  const auto full = static_cast<EGLint>(uuid->size());
+  if (value == nullptr) {
+    *size = full;
+  } else {
+    const EGLint written = std::clamp<EGLint>(max_size, 0, full);
+    std::memcpy(value, uuid->data(), static_cast<size_t>(written));
+    *size = written;
+  }
+  return egl_ok();
 }
 
 EGLBoolean EGLAPIENTRY eglInitialize(EGLDisplay dpy, EGLint* major, EGLint* minor) {
@@ -316,6 +394,34 @@ EGLBoolean EGLAPIENTRY eglTerminate(EGLDisplay dpy) {
   return egl_ok();
 }
 
+EGLBoolean EGLAPIENTRY eglQueryDisplayAttribEXT(EGLDisplay dpy, EGLint attribute, EGLAttrib* value) {
+  EglCall call;
+  // EGL_EXT_device_query: "An EGL_NOT_INITIALIZED error is generated if EGL is not initialized for <dpy>. An
+  // EGL_BAD_ATTRIBUTE error is generated if <attribute> is not a valid value."
+  EglDisplay* d = ready_display(dpy);
+  if (d == nullptr) return EGL_FALSE;
+  if (attribute != EGL_DEVICE_EXT) return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+  if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  // "If <attribute> is EGL_DEVICE_EXT, the EGL device associated with <dpy> is returned in <value>. All displays
+  // have an associated EGL device, regardless of how they were created. A successful query of EGL_DEVICE_EXT will
+  // never return EGL_NO_DEVICE_EXT." Default and surfaceless displays answer with the device BISMUTH_DEVICE chose.
+  uint32_t index = 0;
+  {
+    std::lock_guard lock(g_egl_mutex);
+    if (!d->state || !d->state->device) return egl_fail(EGL_NOT_INITIALIZED, EGL_FALSE);
+    index = d->state->device->info().index;
+  }
+  if (!egl_devices_ready()) return egl_fail(EGL_BAD_ALLOC, EGL_FALSE);
+  std::lock_guard lock(g_egl_mutex);
+  for (auto& device : egl_devices()) {
+    if (device->index == index) {
+      *value = reinterpret_cast<EGLAttrib>(device.get());
+      return egl_ok();
+    }
+  }
+  return egl_fail(EGL_BAD_ALLOC, EGL_FALSE);
+}
+
 const char* EGLAPIENTRY eglQueryString(EGLDisplay dpy, EGLint name) {
   if (dpy == EGL_NO_DISPLAY) {
     if (name == EGL_EXTENSIONS) {
@@ -345,7 +451,9 @@ EGLBoolean EGLAPIENTRY eglBindAPI(EGLenum api) {
   return egl_ok();
 }
 
-EGLenum EGLAPIENTRY eglQueryAPI(void) { return t_egl_api; }
+EGLenum EGLAPIENTRY eglQueryAPI(void) {
+  return t_egl_api;
+}
 
 EGLBoolean EGLAPIENTRY eglGetConfigs(EGLDisplay dpy, EGLConfig* configs, EGLint config_size, EGLint* num_config) {
   if (ready_display(dpy) == nullptr) return EGL_FALSE;
@@ -373,16 +481,28 @@ EGLBoolean EGLAPIENTRY eglChooseConfig(EGLDisplay dpy, const EGLint* attrib_list
         if (value != EGL_DONT_CARE && value != g_config.id) match = false;
         break;
       case EGL_SURFACE_TYPE:
-      case EGL_RED_SIZE: case EGL_GREEN_SIZE: case EGL_BLUE_SIZE: case EGL_ALPHA_SIZE: case EGL_DEPTH_SIZE:
-      case EGL_STENCIL_SIZE: case EGL_BUFFER_SIZE: case EGL_SAMPLES: case EGL_SAMPLE_BUFFERS:
-      case EGL_CONFIG_CAVEAT: case EGL_COLOR_BUFFER_TYPE: case EGL_LEVEL: case EGL_TRANSPARENT_TYPE:
-      case EGL_NATIVE_RENDERABLE: case EGL_MIN_SWAP_INTERVAL: case EGL_MAX_SWAP_INTERVAL:
-      case EGL_LUMINANCE_SIZE: case EGL_ALPHA_MASK_SIZE:
+      case EGL_RED_SIZE:
+      case EGL_GREEN_SIZE:
+      case EGL_BLUE_SIZE:
+      case EGL_ALPHA_SIZE:
+      case EGL_DEPTH_SIZE:
+      case EGL_STENCIL_SIZE:
+      case EGL_BUFFER_SIZE:
+      case EGL_SAMPLES:
+      case EGL_SAMPLE_BUFFERS:
+      case EGL_CONFIG_CAVEAT:
+      case EGL_COLOR_BUFFER_TYPE:
+      case EGL_LEVEL:
+      case EGL_TRANSPARENT_TYPE:
+      case EGL_NATIVE_RENDERABLE:
+      case EGL_MIN_SWAP_INTERVAL:
+      case EGL_MAX_SWAP_INTERVAL:
+      case EGL_LUMINANCE_SIZE:
+      case EGL_ALPHA_MASK_SIZE:
         // Headless programs often ask for a pbuffer RGBA8 config they never use; a compute context has no
         // framebuffer, so these are accepted and ignored.
         break;
-      default:
-        return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
+      default: return egl_fail(EGL_BAD_ATTRIBUTE, EGL_FALSE);
     }
   }
   *num_config = match ? 1 : 0;
@@ -397,7 +517,8 @@ EGLBoolean EGLAPIENTRY eglGetConfigAttrib(EGLDisplay dpy, EGLConfig config, EGLi
   if (value == nullptr) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
   switch (attribute) {
     case EGL_CONFIG_ID: *value = g_config.id; break;
-    case EGL_RENDERABLE_TYPE: case EGL_CONFORMANT: *value = kRenderableApis; break;
+    case EGL_RENDERABLE_TYPE:
+    case EGL_CONFORMANT: *value = kRenderableApis; break;
     case EGL_SURFACE_TYPE: *value = 0; break;
     case EGL_CONFIG_CAVEAT: *value = EGL_NONE; break;
     default: *value = 0; break;
@@ -508,7 +629,9 @@ EGLDisplay EGLAPIENTRY eglGetCurrentDisplay(void) {
   return EGL_NO_DISPLAY;
 }
 
-EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint) { return EGL_NO_SURFACE; }
+EGLSurface EGLAPIENTRY eglGetCurrentSurface(EGLint) {
+  return EGL_NO_SURFACE;
+}
 
 EGLBoolean EGLAPIENTRY eglReleaseThread(void) {
   EglCall call;
@@ -534,6 +657,8 @@ EGLBoolean EGLAPIENTRY eglQueryContext(EGLDisplay dpy, EGLContext context, EGLin
   return egl_ok();
 }
 
-EGLBoolean EGLAPIENTRY eglSwapInterval(EGLDisplay dpy, EGLint) { return ready_display(dpy) ? egl_ok() : EGL_FALSE; }
+EGLBoolean EGLAPIENTRY eglSwapInterval(EGLDisplay dpy, EGLint) {
+  return ready_display(dpy) ? egl_ok() : EGL_FALSE;
+}
 
 }  // extern "C"

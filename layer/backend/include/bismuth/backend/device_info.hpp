@@ -27,6 +27,11 @@ struct DeviceInfo {
   // VkPhysicalDeviceDriverProperties (Vulkan 1.2 / VK_KHR_driver_properties); empty when unavailable.
   std::string driver_name;
   std::string driver_info;
+  // VkPhysicalDeviceIDProperties (Vulkan 1.1): what EGL_EXT_device_persistent_id and other APIs' device UUIDs are
+  // compared with. has_id_properties is false on a 1.0 instance, where both stay zero.
+  bool has_id_properties = false;
+  std::array<uint8_t, VK_UUID_SIZE> device_uuid{};
+  std::array<uint8_t, VK_UUID_SIZE> driver_uuid{};
 
   // Vulkan 1.1 subgroup properties.
   uint32_t subgroup_size = 0;
