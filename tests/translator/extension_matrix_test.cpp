@@ -429,3 +429,64 @@ TEST_CASE("GLSL ES 3.20 accepts GL_NV_compute_shader_derivatives") {
   CHECK(failure.empty());
   CHECK_FALSE(GlShader::compile(head + rest)->ok());
 }
+
+TEST_CASE("GLSL ES 3.10 and 3.20 accept the clocks and the float atomics of their extensions") {
+  // EXT_shader_realtime_clock (revision 3) can be applied to ESSL 3.10; INTEL_shader_atomic_float_minmax,
+  // Dependencies: "OpenGL 4.2, OpenGL ES 3.1, ARB_shader_storage_buffer_object, or ARB_compute_shader is
+  // required"; "Minimum, maximum, exchange ... are enabled" (float atomicMin, atomicMax, atomicExchange on buffer
+  // and shared variables). GL_NV_shader_atomic_float: float atomicAdd and atomicExchange. GLSL ES has no 64-bit
+  // integer type, so the clocks' uvec2 forms are the ones there.
+  struct EsCase {
+    const char* extension;
+    const char* declarations;
+    const char* body;
+  };
+  const EsCase cases[] = {
+      {"GL_ARB_shader_clock", "", "uvec2 t = clock2x32ARB(); o[0] = t.x + t.y;"},
+      {"GL_EXT_shader_realtime_clock", "", "uvec2 t = clockRealtime2x32EXT(); o[0] = t.x ^ t.y;"},
+      {"GL_NV_shader_atomic_float",
+       "layout(std430, binding = 2) buffer F { highp float f; highp int i; };\nshared highp float s;\n",
+       "o[0] = uint(atomicAdd(f, 1.5) + atomicExchange(f, 2.0) + atomicAdd(s, 0.5) + atomicExchange(s, 1.0)) +\n"
+       "       uint(atomicAdd(i, 1) + atomicExchange(i, 2)) + atomicAdd(o[1], 1u);"},
+      {"GL_INTEL_shader_atomic_float_minmax",
+       "layout(std430, binding = 2) buffer F { highp float f; highp int i; };\nshared highp float s;\n",
+       "o[0] = uint(atomicMin(f, -1.5) + atomicMax(f, 2.0) + atomicMin(s, 0.5) + atomicMax(s, -1.0) +\n"
+       "            atomicExchange(f, 3.0) + atomicExchange(s, 4.0)) + uint(atomicMin(i, 1) + atomicMax(i, 2)) +\n"
+       "       atomicMax(o[1], 3u);"},
+  };
+  for (const char* version : {"310 es", "320 es"}) {
+    for (const EsCase& c : cases) {
+      INFO(c.extension << " at #version " << version);
+      const std::string head = std::string("#version ") + version + "\n";
+      const std::string rest = std::string("layout(local_size_x = 4) in;\n") +
+                               "layout(std430, binding = 1) buffer Out { highp uint o[]; };\n" + c.declarations +
+                               "void main() {\n" + c.body + "\n}\n";
+      const std::string source = head + "#extension " + c.extension + " : require\n" + rest;
+      const std::string failure = compile_link_validate(source);
+      INFO(source << failure);
+      CHECK(failure.empty());
+      // GLSL ES 3.20 §3.4: without the #extension its built-ins are not there.
+      CHECK_FALSE(GlShader::compile(head + rest)->ok());
+    }
+  }
+}
+
+TEST_CASE("GLSL ES rules still hold where the float atomics come from desktop GLSL") {
+  // GLSL ES 3.20 §5.4.1 / §6.1: no implicit conversions; atomicAdd(int, uint) matches no overload. The message
+  // names the function the user called. GLSL ES 3.20 §3.4: GL_ES is defined (to 1) in every ES shader.
+  const std::string head =
+      "#version 310 es\n#extension GL_NV_shader_atomic_float : require\n"
+      "#ifndef GL_ES\n#error GL_ES is not defined\n#endif\n"
+      "layout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { highp int i; highp float f; };\n";
+  auto mixed = GlShader::compile(head + "void main() { atomicAdd(i, 1u); }\n");
+  CHECK_FALSE(mixed->ok());
+  INFO(mixed->info_log());
+  CHECK_THAT(mixed->info_log(), Catch::Contains("atomicAdd") && !Catch::Contains("bsm_"));
+  // GLSL ES 3.20 §8.11: "the value passed to the mem argument of an atomic memory function" must "correspond to a
+  // buffer or shared variable".
+  auto local = GlShader::compile(head + "void main() { highp float l = 0.0; atomicAdd(l, 1.0); f = l; }\n");
+  CHECK_FALSE(local->ok());
+  auto good = GlShader::compile(head + "void main() { atomicAdd(f, 1.0); }\n");
+  INFO(good->info_log());
+  CHECK(good->ok());
+}

@@ -283,6 +283,9 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     throw std::runtime_error(checked.error().message);  // GlShader::compile makes it an internal error
   }
 
+  // The check's messages name the built-ins the user wrote, not the check's stand-ins for them.
+  for (Diagnostic& d : gl.diagnostics) d.message = restore_builtin_names(std::move(d.message), builtins);
+  gl.log = restore_builtin_names(std::move(gl.log), builtins);
   diagnostics.insert(diagnostics.end(), gl.diagnostics.begin(), gl.diagnostics.end());
   if (!gl.parsed) {
     if (!has_errors(diagnostics)) {
