@@ -490,3 +490,49 @@ TEST_CASE("GLSL ES rules still hold where the float atomics come from desktop GL
   INFO(good->info_log());
   CHECK(good->ok());
 }
+
+TEST_CASE("GL_ARB_arrays_of_arrays gives arrays of arrays to every compute version below 4.30") {
+  // ARB_arrays_of_arrays (GLSL 1.20+, core in 4.30): "float a[2][3]" is "an array of size 2 of arrays of size 3";
+  // a.length() is 2 and a[x].length() is 3. Without the extension GLSL below 4.30 declares one-dimensional arrays
+  // only (GLSL 4.20 §4.1.9).
+  for (int version : {150, 330, 400, 410, 420}) {
+    INFO("#version " << version);
+    const std::string head = "#version " + std::to_string(version) +
+                             "\n#extension GL_ARB_compute_shader : require\n"
+                             "#extension GL_ARB_shader_storage_buffer_object : require\n";
+    const std::string rest =
+        "layout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer Out { uint grid[2][3]; int n[2]; };\n"
+        "shared uint cells[2][3];\n"
+        "void main() { uint l[2][3]; l[1][2] = 5u; cells[1][2] = l[1][2]; grid[1][2] = cells[1][2];\n"
+        "  n[0] = grid.length(); n[1] = grid[0].length(); }\n";
+    const std::string source = head + "#extension GL_ARB_arrays_of_arrays : require\n" + rest;
+    const std::string failure = compile_link_validate(source);
+    INFO(source << failure);
+    CHECK(failure.empty());
+    CHECK_FALSE(GlShader::compile(head + rest)->ok());
+  }
+}
+
+TEST_CASE("A shader raised to 430 for arrays of arrays still needs the extensions of GLSL 4.30's features") {
+  // Raising the parse to 430 must not give GLSL 4.30's other features away: `buffer` needs
+  // GL_ARB_shader_storage_buffer_object and `location` on a uniform GL_ARB_explicit_uniform_location below 4.30
+  // (GLSL 4.60 §3.3: without the #extension, "the behavior is as if the extension was not supported").
+  const std::string head =
+      "#version 330\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_arrays_of_arrays : require\n"
+      "layout(local_size_x = 1) in;\n";
+  auto buffer = GlShader::compile(head +
+                                  "layout(std430, binding = 0) buffer B { uint b[2][2]; };\n"
+                                  "void main() { b[1][1] = 1u; }\n");
+  CHECK_FALSE(buffer->ok());
+  CHECK_THAT(buffer->info_log(), Catch::Contains("GL_ARB_shader_storage_buffer_object"));
+  auto location = GlShader::compile(head +
+                                    "layout(location = 2) uniform uint u;\nshared uint s[2][2];\n"
+                                    "void main() { s[1][1] = u; }\n");
+  CHECK_FALSE(location->ok());
+  CHECK_THAT(location->info_log(), Catch::Contains("GL_ARB_explicit_uniform_location"));
+  auto macro = GlShader::compile(head +
+                                 "#if GL_ARB_arrays_of_arrays != 1\n#error no macro\n#endif\n"
+                                 "shared uint s[2][2];\nvoid main() { s[1][1] = 1u; }\n");
+  INFO(macro->info_log());
+  CHECK(macro->ok());
+}
