@@ -164,8 +164,20 @@ int main(void) {
     check_realtime_clock("320 es");
     check_float_minmax("320 es");
   }
+  const int es_clock = conformance_has_extension("GL_EXT_shader_realtime_clock");
+  const int es_minmax = conformance_has_extension("GL_INTEL_shader_atomic_float_minmax");
   printf("ES extensions: GL_EXT_shader_realtime_clock=%s GL_INTEL_shader_atomic_float_minmax=%s\n",
-         conformance_has_extension("GL_EXT_shader_realtime_clock") ? "yes" : "no",
-         conformance_has_extension("GL_INTEL_shader_atomic_float_minmax") ? "yes" : "no");
+         es_clock ? "yes" : "no", es_minmax ? "yes" : "no");
+  /* Both extensions are backed by device features, not by the API: an ES context on the device lists them exactly
+   * where a desktop GL context on it does. */
+  eglBindAPI(EGL_OPENGL_API);
+  EGLint gl46[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 6, EGL_NONE};
+  EGLContext desktop = eglCreateContext(display, (EGLConfig)0, EGL_NO_CONTEXT, gl46);
+  if (desktop != EGL_NO_CONTEXT && eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, desktop)) {
+    CHECK(conformance_has_extension("GL_EXT_shader_realtime_clock") == es_clock,
+          "GL_EXT_shader_realtime_clock is listed in the ES context exactly where the desktop context lists it");
+    CHECK(conformance_has_extension("GL_INTEL_shader_atomic_float_minmax") == es_minmax,
+          "GL_INTEL_shader_atomic_float_minmax is listed in the ES context exactly where the desktop one lists it");
+  }
   return conformance_result();
 }
