@@ -536,3 +536,24 @@ TEST_CASE("A shader raised to 430 for arrays of arrays still needs the extension
   INFO(macro->info_log());
   CHECK(macro->ok());
 }
+
+TEST_CASE("An ES shader compiled as desktop GLSL for its extensions keeps __VERSION__, lines and columns") {
+  // GLSL ES 3.20 §3.4: "__VERSION__ will substitute a decimal integer reflecting the version number of the OpenGL
+  // ES shading language" (310 here); a diagnostic names the line and column the user wrote, whichever of the front's
+  // parses finds it (the stand-in names of the check keep the width of the built-ins they stand for).
+  const std::string head =
+      "#version 310 es\n#extension GL_INTEL_shader_atomic_float_minmax : require\n"
+      "#extension GL_EXT_shader_realtime_clock : require\n"
+      "#if __VERSION__ != 310\n#error wrong __VERSION__\n#endif\n"
+      "layout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { highp float f; highp uint u; };\n";
+  const std::string good = head +
+                           "void main() { int check[__VERSION__ == 310 ? 1 : -1]; atomicMax(f, 1.0);\n"
+                           "  u = clockRealtime2x32EXT().x + uint(check.length()); }\n";
+  const std::string failure = compile_link_validate(good);
+  INFO(failure);
+  CHECK(failure.empty());
+  auto undeclared = GlShader::compile(head + "void main() {\n  atomicMax(f, 1.0) + undeclared_name;\n}\n");
+  CHECK_FALSE(undeclared->ok());
+  INFO(undeclared->info_log());
+  CHECK_THAT(undeclared->info_log(), Catch::Contains("0:10(23)") && Catch::Contains("undeclared_name"));
+}
