@@ -489,6 +489,12 @@ TEST_CASE("GLSL ES rules still hold where the float atomics come from desktop GL
   auto good = GlShader::compile(head + "void main() { atomicAdd(f, 1.0); }\n");
   INFO(good->info_log());
   CHECK(good->ok());
+  // A macro may call the function (GLSL ES 3.20 §3.4: the macro body is replaced where the macro is used).
+  auto macro = GlShader::compile(head +
+                                 "#define ACCUMULATE(m, v) atomicAdd(m, v)\n"
+                                 "void main() { ACCUMULATE(f, 1.0); ACCUMULATE(i, 2); }\n");
+  INFO(macro->info_log());
+  CHECK(macro->ok());
 }
 
 TEST_CASE("GL_ARB_arrays_of_arrays gives arrays of arrays to every compute version below 4.30") {

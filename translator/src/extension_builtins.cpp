@@ -155,7 +155,6 @@ std::string es_realtime_clock_declarations() {
 struct FloatAtomicStandIn {
   std::string_view builtin;
   std::string_view stand_in;
-  bool compare = false;  // atomicCompSwap's (mem, compare, data) form
 };
 constexpr FloatAtomicStandIn kFloatAtomicStandIns[] = {
     {"atomicAdd", "bsm_AtAdd"},
@@ -324,17 +323,28 @@ bool glslang_declares(const ShimmedExtension& e, int version) {
   return e.first_version != 0 && version >= e.first_version && (e.last_version == 0 || version <= e.last_version);
 }
 
-// Each identifier token of `tokens` (the lexed `text`) that `renames` names, replaced by its new name padded with
-// spaces to the same width. Back to front, so earlier offsets stay valid (the replacements keep widths anyway).
+// Each identifier of `tokens` (the lexed `text`) that `renames` names — in code and in the bodies of #define
+// directives, where a macro may call the function — replaced by its new name padded with spaces to the same width
+// (so offsets stay valid in any order).
 void apply_renames(std::string& text, const std::vector<GlslToken>& tokens, const std::vector<Rename>& renames) {
   if (renames.empty()) return;
-  for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
-    if (token->kind != GlslToken::Kind::Identifier) continue;
-    auto rename = std::find_if(renames.begin(), renames.end(), [&](const Rename& r) { return r.from == token->text; });
-    if (rename == renames.end()) continue;
+  auto rename_at = [&](size_t offset, std::string_view name) {
+    auto rename = std::find_if(renames.begin(), renames.end(), [&](const Rename& r) { return r.from == name; });
+    if (rename == renames.end()) return;
     std::string replacement(rename->to);
     replacement.resize(rename->from.size(), ' ');
-    text.replace(token->offset, token->text.size(), replacement);
+    text.replace(offset, name.size(), replacement);
+  };
+  for (const GlslToken& token : tokens) {
+    if (token.kind == GlslToken::Kind::Identifier) {
+      rename_at(token.offset, token.text);
+    } else if (token.kind == GlslToken::Kind::Directive) {
+      const std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));
+      if (parts.empty() || parts[0].text != "define") continue;
+      for (size_t i = 2; i < parts.size(); ++i) {  // after the macro's own name
+        if (parts[i].kind == GlslToken::Kind::Identifier) rename_at(token.offset + 1 + parts[i].offset, parts[i].text);
+      }
+    }
   }
 }
 
