@@ -429,3 +429,137 @@ TEST_CASE("GLSL ES 3.20 accepts GL_NV_compute_shader_derivatives") {
   CHECK(failure.empty());
   CHECK_FALSE(GlShader::compile(head + rest)->ok());
 }
+
+TEST_CASE("GLSL ES 3.10 and 3.20 accept the clocks and the float atomics of their extensions") {
+  // EXT_shader_realtime_clock (revision 3) can be applied to ESSL 3.10; INTEL_shader_atomic_float_minmax,
+  // Dependencies: "OpenGL 4.2, OpenGL ES 3.1, ARB_shader_storage_buffer_object, or ARB_compute_shader is
+  // required"; "Minimum, maximum, exchange ... are enabled" (float atomicMin, atomicMax, atomicExchange on buffer
+  // and shared variables). GL_NV_shader_atomic_float: float atomicAdd and atomicExchange. GLSL ES has no 64-bit
+  // integer type, so the clocks' uvec2 forms are the ones there.
+  struct EsCase {
+    const char* extension;
+    const char* declarations;
+    const char* body;
+  };
+  const EsCase cases[] = {
+      {"GL_ARB_shader_clock", "", "uvec2 t = clock2x32ARB(); o[0] = t.x + t.y;"},
+      {"GL_EXT_shader_realtime_clock", "", "uvec2 t = clockRealtime2x32EXT(); o[0] = t.x ^ t.y;"},
+      {"GL_NV_shader_atomic_float",
+       "layout(std430, binding = 2) buffer F { highp float f; highp int i; };\nshared highp float s;\n",
+       "o[0] = uint(atomicAdd(f, 1.5) + atomicExchange(f, 2.0) + atomicAdd(s, 0.5) + atomicExchange(s, 1.0)) +\n"
+       "       uint(atomicAdd(i, 1) + atomicExchange(i, 2)) + atomicAdd(o[1], 1u);"},
+      {"GL_INTEL_shader_atomic_float_minmax",
+       "layout(std430, binding = 2) buffer F { highp float f; highp int i; };\nshared highp float s;\n",
+       "o[0] = uint(atomicMin(f, -1.5) + atomicMax(f, 2.0) + atomicMin(s, 0.5) + atomicMax(s, -1.0) +\n"
+       "            atomicExchange(f, 3.0) + atomicExchange(s, 4.0)) + uint(atomicMin(i, 1) + atomicMax(i, 2)) +\n"
+       "       atomicMax(o[1], 3u);"},
+  };
+  for (const char* version : {"310 es", "320 es"}) {
+    for (const EsCase& c : cases) {
+      INFO(c.extension << " at #version " << version);
+      const std::string head = std::string("#version ") + version + "\n";
+      const std::string rest = std::string("layout(local_size_x = 4) in;\n") +
+                               "layout(std430, binding = 1) buffer Out { highp uint o[]; };\n" + c.declarations +
+                               "void main() {\n" + c.body + "\n}\n";
+      const std::string source = head + "#extension " + c.extension + " : require\n" + rest;
+      const std::string failure = compile_link_validate(source);
+      INFO(source << failure);
+      CHECK(failure.empty());
+      // GLSL ES 3.20 §3.4: without the #extension its built-ins are not there.
+      CHECK_FALSE(GlShader::compile(head + rest)->ok());
+    }
+  }
+}
+
+TEST_CASE("GLSL ES rules still hold where the float atomics come from desktop GLSL") {
+  // GLSL ES 3.20 §5.4.1 / §6.1: no implicit conversions; atomicAdd(int, uint) matches no overload. The message
+  // names the function the user called. GLSL ES 3.20 §3.4: GL_ES is defined (to 1) in every ES shader.
+  const std::string head =
+      "#version 310 es\n#extension GL_NV_shader_atomic_float : require\n"
+      "#ifndef GL_ES\n#error GL_ES is not defined\n#endif\n"
+      "layout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { highp int i; highp float f; };\n";
+  auto mixed = GlShader::compile(head + "void main() { atomicAdd(i, 1u); }\n");
+  CHECK_FALSE(mixed->ok());
+  INFO(mixed->info_log());
+  CHECK_THAT(mixed->info_log(), Catch::Contains("atomicAdd") && !Catch::Contains("bsm_"));
+  // GLSL ES 3.20 §8.11: "the value passed to the mem argument of an atomic memory function" must "correspond to a
+  // buffer or shared variable".
+  auto local = GlShader::compile(head + "void main() { highp float l = 0.0; atomicAdd(l, 1.0); f = l; }\n");
+  CHECK_FALSE(local->ok());
+  auto good = GlShader::compile(head + "void main() { atomicAdd(f, 1.0); }\n");
+  INFO(good->info_log());
+  CHECK(good->ok());
+  // A macro may call the function (GLSL ES 3.20 §3.4: the macro body is replaced where the macro is used).
+  auto macro = GlShader::compile(head +
+                                 "#define ACCUMULATE(m, v) atomicAdd(m, v)\n"
+                                 "void main() { ACCUMULATE(f, 1.0); ACCUMULATE(i, 2); }\n");
+  INFO(macro->info_log());
+  CHECK(macro->ok());
+}
+
+TEST_CASE("GL_ARB_arrays_of_arrays gives arrays of arrays to every compute version below 4.30") {
+  // ARB_arrays_of_arrays (GLSL 1.20+, core in 4.30): "float a[2][3]" is "an array of size 2 of arrays of size 3";
+  // a.length() is 2 and a[x].length() is 3. Without the extension GLSL below 4.30 declares one-dimensional arrays
+  // only (GLSL 4.20 §4.1.9).
+  for (int version : {150, 330, 400, 410, 420}) {
+    INFO("#version " << version);
+    const std::string head = "#version " + std::to_string(version) +
+                             "\n#extension GL_ARB_compute_shader : require\n"
+                             "#extension GL_ARB_shader_storage_buffer_object : require\n";
+    const std::string rest =
+        "layout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer Out { uint grid[2][3]; int n[2]; };\n"
+        "shared uint cells[2][3];\n"
+        "void main() { uint l[2][3]; l[1][2] = 5u; cells[1][2] = l[1][2]; grid[1][2] = cells[1][2];\n"
+        "  n[0] = grid.length(); n[1] = grid[0].length(); }\n";
+    const std::string source = head + "#extension GL_ARB_arrays_of_arrays : require\n" + rest;
+    const std::string failure = compile_link_validate(source);
+    INFO(source << failure);
+    CHECK(failure.empty());
+    CHECK_FALSE(GlShader::compile(head + rest)->ok());
+  }
+}
+
+TEST_CASE("A shader raised to 430 for arrays of arrays still needs the extensions of GLSL 4.30's features") {
+  // Raising the parse to 430 must not give GLSL 4.30's other features away: `buffer` needs
+  // GL_ARB_shader_storage_buffer_object and `location` on a uniform GL_ARB_explicit_uniform_location below 4.30
+  // (GLSL 4.60 §3.3: without the #extension, "the behavior is as if the extension was not supported").
+  const std::string head =
+      "#version 330\n#extension GL_ARB_compute_shader : require\n#extension GL_ARB_arrays_of_arrays : require\n"
+      "layout(local_size_x = 1) in;\n";
+  auto buffer = GlShader::compile(head +
+                                  "layout(std430, binding = 0) buffer B { uint b[2][2]; };\n"
+                                  "void main() { b[1][1] = 1u; }\n");
+  CHECK_FALSE(buffer->ok());
+  CHECK_THAT(buffer->info_log(), Catch::Contains("GL_ARB_shader_storage_buffer_object"));
+  auto location = GlShader::compile(head +
+                                    "layout(location = 2) uniform uint u;\nshared uint s[2][2];\n"
+                                    "void main() { s[1][1] = u; }\n");
+  CHECK_FALSE(location->ok());
+  CHECK_THAT(location->info_log(), Catch::Contains("GL_ARB_explicit_uniform_location"));
+  auto macro = GlShader::compile(head +
+                                 "#if GL_ARB_arrays_of_arrays != 1\n#error no macro\n#endif\n"
+                                 "shared uint s[2][2];\nvoid main() { s[1][1] = 1u; }\n");
+  INFO(macro->info_log());
+  CHECK(macro->ok());
+}
+
+TEST_CASE("An ES shader compiled as desktop GLSL for its extensions keeps __VERSION__, lines and columns") {
+  // GLSL ES 3.20 §3.4: "__VERSION__ will substitute a decimal integer reflecting the version number of the OpenGL
+  // ES shading language" (310 here); a diagnostic names the line and column the user wrote, whichever of the front's
+  // parses finds it (the stand-in names of the check keep the width of the built-ins they stand for).
+  const std::string head =
+      "#version 310 es\n#extension GL_INTEL_shader_atomic_float_minmax : require\n"
+      "#extension GL_EXT_shader_realtime_clock : require\n"
+      "#if __VERSION__ != 310\n#error wrong __VERSION__\n#endif\n"
+      "layout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { highp float f; highp uint u; };\n";
+  const std::string good = head +
+                           "void main() { int check[__VERSION__ == 310 ? 1 : -1]; atomicMax(f, 1.0);\n"
+                           "  u = clockRealtime2x32EXT().x + uint(check.length()); }\n";
+  const std::string failure = compile_link_validate(good);
+  INFO(failure);
+  CHECK(failure.empty());
+  auto undeclared = GlShader::compile(head + "void main() {\n  atomicMax(f, 1.0) + undeclared_name;\n}\n");
+  CHECK_FALSE(undeclared->ok());
+  INFO(undeclared->info_log());
+  CHECK_THAT(undeclared->info_log(), Catch::Contains("0:10(23)") && Catch::Contains("undeclared_name"));
+}

@@ -131,6 +131,7 @@ DeviceExtensionCheck check_device_extensions(std::string_view source, const Shad
         // GL_EXT_shader_atomic_float (exchange); the latter goes into the preamble, the line has room for one.
         edits.push_back({name_offset, gated->name.size(), "GL_EXT_shader_atomic_float2"});
         exchange_for_intel = exchange_for_intel || behavior != "disable";
+        result.float_compare_swap_asked = exchange_for_intel;
       }
       continue;
     }
@@ -169,12 +170,22 @@ struct Int64AtomicUse {
 
 bool is_atomic(spv::Op op) {
   switch (op) {
-    case spv::Op::OpAtomicLoad: case spv::Op::OpAtomicStore: case spv::Op::OpAtomicExchange:
-    case spv::Op::OpAtomicCompareExchange: case spv::Op::OpAtomicCompareExchangeWeak:
-    case spv::Op::OpAtomicIIncrement: case spv::Op::OpAtomicIDecrement: case spv::Op::OpAtomicIAdd:
-    case spv::Op::OpAtomicISub: case spv::Op::OpAtomicSMin: case spv::Op::OpAtomicUMin: case spv::Op::OpAtomicSMax:
-    case spv::Op::OpAtomicUMax: case spv::Op::OpAtomicAnd: case spv::Op::OpAtomicOr: case spv::Op::OpAtomicXor:
-      return true;
+    case spv::Op::OpAtomicLoad:
+    case spv::Op::OpAtomicStore:
+    case spv::Op::OpAtomicExchange:
+    case spv::Op::OpAtomicCompareExchange:
+    case spv::Op::OpAtomicCompareExchangeWeak:
+    case spv::Op::OpAtomicIIncrement:
+    case spv::Op::OpAtomicIDecrement:
+    case spv::Op::OpAtomicIAdd:
+    case spv::Op::OpAtomicISub:
+    case spv::Op::OpAtomicSMin:
+    case spv::Op::OpAtomicUMin:
+    case spv::Op::OpAtomicSMax:
+    case spv::Op::OpAtomicUMax:
+    case spv::Op::OpAtomicAnd:
+    case spv::Op::OpAtomicOr:
+    case spv::Op::OpAtomicXor: return true;
     default: return false;
   }
 }

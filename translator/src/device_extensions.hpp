@@ -22,6 +22,7 @@ namespace bismuth::translator {
 struct DeviceExtensionCheck {
   std::string source;
   std::string preamble;  // directives to put in glslang's preamble (extensions a rewritten one implies)
+  bool float_compare_swap_asked = false;  // GL_INTEL_shader_atomic_float_minmax is enabled (its float atomicCompSwap)
   std::vector<Diagnostic> diagnostics;
 };
 

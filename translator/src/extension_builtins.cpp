@@ -12,6 +12,11 @@ namespace {
 
 constexpr std::string_view kInt64 = "GL_ARB_gpu_shader_int64";
 
+// The desktop version an ES shader's Vulkan compile is parsed at when it needs built-ins glslang has for desktop
+// only: the lowest where glslang declares every one of them (the clocks, 4.50), and one that has everything GLSL ES
+// 3.20 has for compute shaders.
+constexpr int kEsCompileDesktopVersion = 450;
+
 // One name glslang's Vulkan compile does not know, and the function of the same meaning it does know (never
 // wider, so the replacement is padded with spaces).
 struct Rename {
@@ -31,6 +36,12 @@ struct ShimmedExtension {
   std::string (*declarations)(bool doubles) = nullptr;  // doubles: the shader has double types
   std::vector<Rename> renames = {};                     // for the Vulkan compile
   std::string_view compile_extension = {};  // enabled in the Vulkan compile's preamble where the renames need it
+  // GLSL ES too (a desktop entry whose spec allows ES; glslang declares it for desktop only): the ES check gets
+  // `es_declarations` and stand-ins for `es_float_atomics`, the ES Vulkan compile is desktop GLSL at
+  // kEsCompileDesktopVersion.
+  bool es_through_desktop = false;
+  std::string (*es_declarations)() = nullptr;
+  std::vector<std::string_view> es_float_atomics = {};  // atomic memory functions the extension gives a float form
 };
 
 const char* const kVecSizes[] = {"", "2", "3", "4"};
@@ -129,6 +140,38 @@ std::string realtime_clock_declarations(bool) {
   return "uvec2 clockRealtime2x32EXT();\nuint64_t clockRealtimeEXT();\n";
 }
 
+// The clocks' 32-bit forms for a GLSL ES check (GLSL ES has no 64-bit integer type, so no clockARB /
+// clockRealtimeEXT there).
+std::string es_shader_clock_declarations() {
+  return "uvec2 clock2x32ARB();\n";
+}
+std::string es_realtime_clock_declarations() {
+  return "uvec2 clockRealtime2x32EXT();\n";
+}
+
+// GLSL ES 3.20 §6.1: "It is a compile-time error to ... overload built-in functions", so the ES check cannot add
+// a float atomicAdd beside glslang's integer ones. It calls every use of the function by a stand-in of the same
+// width instead and declares the stand-in with the integer overloads of GLSL ES 3.20 §8.11 and the float one.
+struct FloatAtomicStandIn {
+  std::string_view builtin;
+  std::string_view stand_in;
+};
+constexpr FloatAtomicStandIn kFloatAtomicStandIns[] = {
+    {"atomicAdd", "bsm_AtAdd"},
+    {"atomicMin", "bsm_AtMin"},
+    {"atomicMax", "bsm_AtMax"},
+    {"atomicExchange", "bsm_AtExchange"},
+};
+
+std::string stand_in_declarations(const FloatAtomicStandIn& f) {
+  std::string d;
+  for (const char* t : {"int", "uint", "float"}) {
+    const std::string type(t), name(f.stand_in);
+    d += type + " " + name + "(inout " + type + " mem, " + type + " data);\n";
+  }
+  return d;
+}
+
 // GL_EXT_shader_atomic_float (what GL_NV_shader_atomic_float becomes, nv_extension_rewrite.cpp): atomicAdd and
 // atomicExchange on float. As for the 64-bit atomics, the Vulkan compile says "buffer or shared variable only".
 std::string atomic_float_declarations(bool) {
@@ -205,24 +248,37 @@ const std::vector<ShimmedExtension>& shimmed_extensions() {
        .declarations = counter_ops_declarations,
        .renames = counter_ops_renames()},
       // glslang declares the clocks for desktop GLSL from 450 only (never for ES), the float atomics from 440.
+      // GLSL ES (EXT_shader_realtime_clock revision 3: ESSL 3.10; INTEL_shader_atomic_float_minmax: "OpenGL ES 3.1
+      // ... is required"): the ES Vulkan compile is desktop GLSL 4.50, where glslang has them all.
       {.name = "GL_ARB_shader_clock",
        .first_version = 450,
        .compile_version = 450,
        .declarations_use_int64 = true,
-       .declarations = shader_clock_declarations},
+       .declarations = shader_clock_declarations,
+       .es_through_desktop = true,
+       .es_declarations = es_shader_clock_declarations},
       {.name = "GL_EXT_shader_realtime_clock",
        .first_version = 450,
        .compile_version = 450,
        .declarations_use_int64 = true,
-       .declarations = realtime_clock_declarations},
+       .declarations = realtime_clock_declarations,
+       .es_through_desktop = true,
+       .es_declarations = es_realtime_clock_declarations},
       {.name = "GL_EXT_shader_atomic_float",
        .first_version = 440,
        .compile_version = 440,
-       .declarations = atomic_float_declarations},
+       .declarations = atomic_float_declarations,
+       .es_through_desktop = true,
+       .es_float_atomics = {"atomicAdd", "atomicExchange"}},
       {.name = "GL_EXT_shader_atomic_float2",
        .first_version = 440,
        .compile_version = 440,
-       .declarations = atomic_float_minmax_declarations},
+       .declarations = atomic_float_minmax_declarations,
+       .es_through_desktop = true,
+       .es_float_atomics = {"atomicMin", "atomicMax", "atomicExchange"}},
+      // GL_ARB_arrays_of_arrays (GLSL 1.20+; core in 4.30): glslang does not know the name; it allows arrays of
+      // arrays from 430, which the version rewrite raises a shader that enables it to. No built-ins.
+      {.name = "GL_ARB_arrays_of_arrays", .glslang_knows_name = false},
       {.name = "GL_EXT_shader_group_vote",
        .es = true,
        .glslang_knows_name = false,
@@ -267,6 +323,31 @@ bool glslang_declares(const ShimmedExtension& e, int version) {
   return e.first_version != 0 && version >= e.first_version && (e.last_version == 0 || version <= e.last_version);
 }
 
+// Each identifier of `tokens` (the lexed `text`) that `renames` names — in code and in the bodies of #define
+// directives, where a macro may call the function — replaced by its new name padded with spaces to the same width
+// (so offsets stay valid in any order).
+void apply_renames(std::string& text, const std::vector<GlslToken>& tokens, const std::vector<Rename>& renames) {
+  if (renames.empty()) return;
+  auto rename_at = [&](size_t offset, std::string_view name) {
+    auto rename = std::find_if(renames.begin(), renames.end(), [&](const Rename& r) { return r.from == name; });
+    if (rename == renames.end()) return;
+    std::string replacement(rename->to);
+    replacement.resize(rename->from.size(), ' ');
+    text.replace(offset, name.size(), replacement);
+  };
+  for (const GlslToken& token : tokens) {
+    if (token.kind == GlslToken::Kind::Identifier) {
+      rename_at(token.offset, token.text);
+    } else if (token.kind == GlslToken::Kind::Directive) {
+      const std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));
+      if (parts.empty() || parts[0].text != "define") continue;
+      for (size_t i = 2; i < parts.size(); ++i) {  // after the macro's own name
+        if (parts[i].kind == GlslToken::Kind::Identifier) rename_at(token.offset + 1 + parts[i].offset, parts[i].text);
+      }
+    }
+  }
+}
+
 void blank(std::string& text, size_t offset, size_t length) {
   text.replace(offset, length, std::string(length, ' '));
 }
@@ -286,8 +367,25 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
   bool declarations_use_int64 = false;
   const bool doubles = !es && (user_version >= 400 || enabled_anywhere(directives, "GL_ARB_gpu_shader_fp64"));
   std::vector<Rename> renames;
+  std::vector<Rename> check_renames;  // GLSL ES float atomics: the built-in -> its stand-in
   for (const ShimmedExtension& e : shimmed_extensions()) {
-    if (e.es != es || !enabled_anywhere(directives, e.name)) continue;
+    const bool applies = es ? (e.es || e.es_through_desktop) : !e.es;
+    if (!applies || !enabled_anywhere(directives, e.name)) continue;
+    if (es && e.es_through_desktop) {
+      if (e.es_declarations != nullptr) declarations += e.es_declarations();
+      for (std::string_view f : e.es_float_atomics) {
+        auto stand_in = std::find_if(std::begin(kFloatAtomicStandIns), std::end(kFloatAtomicStandIns),
+                                     [&](const FloatAtomicStandIn& s) { return s.builtin == f; });
+        const bool seen =
+            std::any_of(check_renames.begin(), check_renames.end(), [&](const Rename& r) { return r.from == f; });
+        if (stand_in == std::end(kFloatAtomicStandIns) || seen) continue;
+        check_renames.push_back({stand_in->builtin, stand_in->stand_in});
+        result.check_stand_ins.emplace_back(stand_in->stand_in, stand_in->builtin);
+        declarations += stand_in_declarations(*stand_in);
+      }
+      result.compile_as_desktop = true;
+      continue;
+    }
     if (!e.glslang_knows_name) {
       const std::string macro = "#define " + std::string(e.name) + " 1\n";
       result.check_preamble += macro;
@@ -298,7 +396,7 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
         blank(result.compile_source, d.token->offset, d.token->text.size());
       }
     }
-    if (!glslang_declares(e, glslang_version)) {
+    if (e.declarations != nullptr && !glslang_declares(e, glslang_version)) {
       declarations += e.declarations(doubles);
       declarations_use_int64 |= e.declarations_use_int64;
     }
@@ -323,19 +421,27 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
     result.compile_preamble += "#extension GL_EXT_shader_implicit_conversions : enable\n";
   }
 
-  // Back to front, so earlier offsets stay valid (the replacements keep widths anyway).
-  for (auto token = tokens.rbegin(); token != tokens.rend(); ++token) {
-    if (token->kind != GlslToken::Kind::Identifier) continue;
-    auto rename = std::find_if(renames.begin(), renames.end(), [&](const Rename& r) { return r.from == token->text; });
-    if (rename == renames.end()) continue;
-    std::string text(rename->to);
-    text.resize(rename->from.size(), ' ');
-    result.compile_source.replace(token->offset, token->text.size(), text);
-  }
-  if (result.compile_version != glslang_version) {
+  apply_renames(result.compile_source, tokens, renames);
+  apply_renames(result.check_source, tokens, check_renames);
+  if (result.compile_as_desktop) {
+    // Desktop GLSL does not define GL_ES (GLSL ES 3.20 §3.4 does); the ES shader may test it.
+    result.compile_preamble += "#define GL_ES 1\n";
+    result.compile_version = kEsCompileDesktopVersion;
+    result.compile_source = set_glslang_desktop_version(result.compile_source, result.compile_version, user_version);
+  } else if (result.compile_version != glslang_version) {
     result.compile_source = set_glslang_version(result.compile_source, result.compile_version, user_version);
   }
   return result;
+}
+
+std::string restore_builtin_names(std::string message, const ExtensionBuiltins& builtins) {
+  for (const auto& [stand_in, builtin] : builtins.check_stand_ins) {
+    for (size_t at = message.find(stand_in); at != std::string::npos; at = message.find(stand_in, at)) {
+      message.replace(at, stand_in.size(), builtin);
+      at += builtin.size();
+    }
+  }
+  return message;
 }
 
 }  // namespace bismuth::translator

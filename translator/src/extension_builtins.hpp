@@ -13,6 +13,12 @@
 //  * the Vulkan compile (code generation) is parsed at the lowest version where glslang declares the built-ins,
 //    with the ARB/EXT names glslang does not know replaced by the core or KHR function of the same meaning (padded
 //    with spaces to the same width). The GL rules were checked already; __VERSION__ keeps the declared version.
+// GLSL ES: glslang 12 declares the clocks and the float atomics for desktop GLSL only, although
+// GL_EXT_shader_realtime_clock (revision 3) and GL_INTEL_shader_atomic_float_minmax apply to GLSL ES 3.10 too. An ES
+// shader that enables one of them is checked at its ES version (the clocks as prototypes; the float atomics, whose
+// names GLSL ES forbids overloading, under same-width stand-in names with every integer and float overload, mapped
+// back in the messages), and its Vulkan compile is parsed as desktop GLSL 4.50 (the ES rules were checked;
+// `GL_ES` stays defined, __VERSION__ the declared version).
 // One glslang bug is worked around here too: under relaxed Vulkan rules it rejects atomicCounterDecrement in
 // GLSL ES (its rewrite mixes int and uint); the ES Vulkan compile gets implicit conversions for it.
 // Every rewrite keeps lines and columns where the user wrote them. Directives of extensions glslang does not know
@@ -21,17 +27,26 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace bismuth::translator {
 
 struct ExtensionBuiltins {
-  std::string check_source;        // for the GL-rules check: unknown extension directives blanked
-  std::string check_preamble;      // macros of the extensions glslang does not know, for the GL-rules check
-  std::string check_declarations;  // #extension lines and prototypes for the GL-rules check, after the preamble
-  std::string compile_source;      // for the Vulkan compile: its #version raised where needed, names replaced
-  std::string compile_preamble;    // #extension lines and macros for the Vulkan compile
-  int compile_version = 0;         // the version the Vulkan compile parses at
+  std::string check_source;         // for the GL-rules check: unknown extension directives blanked
+  std::string check_preamble;       // macros of the extensions glslang does not know, for the GL-rules check
+  std::string check_declarations;   // #extension lines and prototypes for the GL-rules check, after the preamble
+  std::string compile_source;       // for the Vulkan compile: its #version raised where needed, names replaced
+  std::string compile_preamble;     // #extension lines and macros for the Vulkan compile
+  int compile_version = 0;          // the version the Vulkan compile parses at
+  bool compile_as_desktop = false;  // an ES shader whose Vulkan compile is parsed as desktop GLSL
+  // Stand-in names of the GL-rules check (GLSL ES float atomics) and the built-in each stands for, so that the
+  // check's messages name what the user wrote.
+  std::vector<std::pair<std::string, std::string>> check_stand_ins;
 };
+
+// `message` with every stand-in name of `builtins`' check replaced by the built-in's own.
+std::string restore_builtin_names(std::string message, const ExtensionBuiltins& builtins);
 
 // `source` is the shader after the version rewrite, which glslang parses at `glslang_version` (420 for a raised
 // shader); `user_version` is the version the shader declared; `es` says it is an ES shader.

@@ -283,6 +283,18 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
     throw std::runtime_error(checked.error().message);  // GlShader::compile makes it an internal error
   }
 
+  // The check's messages name the built-ins the user wrote, not the check's stand-ins for them.
+  for (Diagnostic& d : gl.diagnostics) {
+    d.message = restore_builtin_names(std::move(d.message), builtins);
+    // INTEL_shader_atomic_float_minmax's float atomicCompSwap is the one built-in of an enabled extension the front
+    // does not give (docs/gl_shim.md says why): say so instead of leaving glslang's bare "no matching overload".
+    if (device.float_compare_swap_asked && d.message.find("'atomicCompSwap' : no matching overloaded function") == 0) {
+      d.message +=
+          " (atomicCompSwap on float, of GL_INTEL_shader_atomic_float_minmax, is not supported by Bismuth: "
+          "SPIR-V has no floating-point compare-exchange)";
+    }
+  }
+  gl.log = restore_builtin_names(std::move(gl.log), builtins);
   diagnostics.insert(diagnostics.end(), gl.diagnostics.begin(), gl.diagnostics.end());
   if (!gl.parsed) {
     if (!has_errors(diagnostics)) {

@@ -29,12 +29,15 @@ uint32_t member_matrix_stride(const glslang::TType& type, glslang::TLayoutPackin
 }
 
 // TOP_LEVEL_ARRAY_SIZE / _STRIDE (GL 4.6 §7.3.1.1): only a top-level block member "declared as an array of an
-// aggregate type" has them; any other buffer variable reports 1 and 0. `path` is the name without the block name.
+// aggregate type" has them — an array of structures ("a[0].b") or of arrays ("grid[0][0]", ARB_arrays_of_arrays);
+// any other buffer variable reports 1 and 0. `path` is the name without the block name.
 bool in_top_level_aggregate_array(std::string_view path) {
   const size_t bracket = path.find('[');
   const size_t dot = path.find('.');
-  return bracket != std::string_view::npos && (dot == std::string_view::npos || bracket < dot) &&
-         path.find('.', bracket) != std::string_view::npos;
+  if (bracket == std::string_view::npos || (dot != std::string_view::npos && dot < bracket)) return false;
+  const size_t close = path.find(']', bracket);
+  return close != std::string_view::npos && close + 1 < path.size() &&
+         (path[close + 1] == '.' || path[close + 1] == '[');
 }
 
 GlBlockMember block_member(const glslang::TObjectReflection& v, uint32_t block, glslang::TLayoutPacking packing) {

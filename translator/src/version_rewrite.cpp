@@ -16,6 +16,13 @@ constexpr std::string_view kAtomicCounters = "GL_ARB_shader_atomic_counters";
 constexpr std::string_view kStorageBuffers = "GL_ARB_shader_storage_buffer_object";
 constexpr std::string_view kImageLoadStore = "GL_ARB_shader_image_load_store";
 constexpr std::string_view kFp64 = "GL_ARB_gpu_shader_fp64";
+constexpr std::string_view kArraysOfArrays = "GL_ARB_arrays_of_arrays";
+constexpr std::string_view kUniformLocation = "GL_ARB_explicit_uniform_location";
+constexpr std::string_view kQueryLevels = "GL_ARB_texture_query_levels";
+
+// glslang allows arrays of arrays from desktop GLSL 4.30 only and does not know GL_ARB_arrays_of_arrays; a shader
+// below 4.30 that enables it is parsed at 430.
+constexpr int kArraysOfArraysVersion = 430;
 
 // Versions below 420 whose compute shaders glslang refuses and the front raises. All three digits wide, as 420 is.
 bool is_raised_version(int version) {
@@ -69,9 +76,11 @@ class VersionRewriter {
       return std::move(result_);
     }
     check_compute_and_atomics();
-    if (!is_raised_version(version_)) return std::move(result_);  // 420: glslang compiles it as written
-    check_raised_features();
-    replace_version();
+    const bool arrays_of_arrays = enabled(kArraysOfArrays, source_.size());
+    if (!arrays_of_arrays && !is_raised_version(version_)) return std::move(result_);  // 420: compiled as written
+    if (version_ < kLowestGlslangComputeVersion) check_raised_features();
+    if (arrays_of_arrays) check_430_features();
+    replace_version(arrays_of_arrays ? kArraysOfArraysVersion : kLowestGlslangComputeVersion);
     sort_by_position(result_.diagnostics);
     return std::move(result_);
   }
@@ -198,10 +207,33 @@ class VersionRewriter {
     return close;
   }
 
-  void replace_version() {
-    result_.source = set_glslang_version(result_.source, kLowestGlslangComputeVersion, version_);
+  // What GLSL 4.30 brings that a shader raised to 430 for GL_ARB_arrays_of_arrays may only use with its extension
+  // (Mesa's rules): `buffer` blocks (GL_ARB_shader_storage_buffer_object), `location` on uniforms (the only
+  // variables of a compute shader that take one; GL_ARB_explicit_uniform_location) and textureQueryLevels
+  // (GL_ARB_texture_query_levels). The other 4.30 features (compute shaders) are checked for every raised shader.
+  void check_430_features() {
+    const bool buffer_reported = !result_.preamble.empty();  // check_compute_and_atomics reported `buffer` already
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      const GlslToken& t = tokens_[i];
+      if (t.kind != GlslToken::Kind::Identifier) continue;
+      if (t.text == "buffer" && !buffer_reported && !enabled(kStorageBuffers, t.offset)) {
+        diagnose(t.line, t.column, requires_message(t.text, 430, kStorageBuffers));
+      } else if (t.text == "textureQueryLevels" && !enabled(kQueryLevels, t.offset)) {
+        diagnose(t.line, t.column, requires_message(t.text, 430, kQueryLevels));
+      } else if (t.text == "layout" && i + 1 < tokens_.size() && tokens_[i + 1].text == "(") {
+        for (size_t q = i + 2; q < tokens_.size() && tokens_[q].text != ")"; ++q) {
+          if (tokens_[q].text == "location" && !enabled(kUniformLocation, tokens_[q].offset)) {
+            diagnose(tokens_[q].line, tokens_[q].column, requires_message("location", 430, kUniformLocation));
+          }
+        }
+      }
+    }
+  }
+
+  void replace_version(int glslang_version) {
+    result_.source = set_glslang_version(result_.source, glslang_version, version_);
     result_.raised = true;
-    result_.glslang_version = kLowestGlslangComputeVersion;
+    result_.glslang_version = glslang_version;
   }
 
   std::string_view source_;
@@ -251,6 +283,21 @@ std::string set_glslang_version(std::string_view source, int glslang_version, in
   }
   std::string result(source);
   apply_source_edits(result, std::move(replacements));
+  return result;
+}
+
+std::string set_glslang_desktop_version(std::string_view source, int glslang_version, int user_version) {
+  std::string result = set_glslang_version(source, glslang_version, user_version);
+  for (const GlslToken& token : lex_glsl(result)) {
+    if (token.kind != GlslToken::Kind::Directive) continue;
+    const std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));
+    if (parts.size() < 2 || parts[0].text != "version") continue;
+    if (parts.size() >= 3 && parts[2].kind == GlslToken::Kind::Identifier) {
+      apply_source_edits(
+          result, {{token.offset + 1 + parts[2].offset, parts[2].text.size(), std::string(parts[2].text.size(), ' ')}});
+    }
+    break;
+  }
   return result;
 }
 

@@ -46,4 +46,8 @@ VersionRewrite rewrite_compute_version(std::string_view source, std::string_view
 // them, and the shader still sees the version it declared.
 std::string set_glslang_version(std::string_view source, int glslang_version, int user_version);
 
+// set_glslang_version for a GLSL ES shader parsed as desktop GLSL: the profile of the #version directive ("es")
+// becomes spaces as well.
+std::string set_glslang_desktop_version(std::string_view source, int glslang_version, int user_version);
+
 }  // namespace bismuth::translator

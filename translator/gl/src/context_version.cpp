@@ -1,6 +1,7 @@
 // Context versions: the OpenGL ES versions EGL requests get, the version strings, the #version rule per API.
 #include "context_version.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 namespace bismuth::gl {
@@ -29,6 +30,14 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
   std::vector<std::string> out;
   for (const std::string& name : caps.extensions) {
     if (name.starts_with("GL_KHR_") || name.starts_with("GL_OES_")) out.push_back(name);
+  }
+  // Device-backed shader extensions whose specs apply to OpenGL ES too: EXT_shader_realtime_clock (ESSL 3.10,
+  // revision 3) and INTEL_shader_atomic_float_minmax ("OpenGL ES 3.1 ... is required"); listed where the desktop
+  // context lists them, i.e. where the device backs them.
+  for (const char* shared : {"GL_EXT_shader_realtime_clock", "GL_INTEL_shader_atomic_float_minmax"}) {
+    if (std::find(caps.extensions.begin(), caps.extensions.end(), shared) != caps.extensions.end()) {
+      out.push_back(shared);
+    }
   }
   // EXT_buffer_storage is ARB_buffer_storage (core in GL 4.4, which every Bismuth device has) for OpenGL ES:
   // glBufferStorageEXT, persistent and coherent maps, CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT.

@@ -133,7 +133,7 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   // GL 4.3+ core features the front also takes as #extension in older GLSL versions (docs/gl_shim.md, "GLSL
   // versions below 4.20"), and API extensions implemented in full.
   for (const char* e : {"GL_ARB_shader_atomic_counter_ops", "GL_ARB_shading_language_420pack",
-                        "GL_ARB_explicit_uniform_location", "GL_ARB_uniform_buffer_object",
+                        "GL_ARB_arrays_of_arrays", "GL_ARB_explicit_uniform_location", "GL_ARB_uniform_buffer_object",
                         "GL_ARB_program_interface_query", "GL_ARB_get_program_binary"}) {
     c.extensions.push_back(e);
   }

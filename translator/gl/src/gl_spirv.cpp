@@ -53,6 +53,13 @@ std::optional<std::string> unsupported_capability(spv::Capability capability, co
     case spv::Capability::Matrix:
     case spv::Capability::AtomicStorage:
     case spv::Capability::AtomicStorageOps: return std::nullopt;
+    // GL 4.6 core has geometry and tessellation shaders (and geometry streams, point size there): modules of those
+    // stages link and answer queries; nothing runs them (draw calls are refused).
+    case spv::Capability::Geometry:
+    case spv::Capability::Tessellation:
+    case spv::Capability::GeometryStreams:
+    case spv::Capability::GeometryPointSize:
+    case spv::Capability::TessellationPointSize: return std::nullopt;
     case spv::Capability::Float64: return caps.float64 ? std::nullopt : std::optional<std::string>("Float64");
     case spv::Capability::Int64: return caps.int64 ? std::nullopt : std::optional<std::string>("Int64");
     case spv::Capability::SubgroupBallotKHR:
@@ -198,7 +205,8 @@ Expected<translator::GlLinkedProgram> link_spirv(std::span<const uint32_t> words
   // link error rather than a module whose descriptors the program's layout lacks.
   for (InstructionHandle h : m.instructions(Section::Global)) {
     const auto w = m.words(h);
-    if (m.opcode(h) != spv::Op::OpVariable || w.size() < 4 || spv::StorageClass(w[3]) != spv::StorageClass::UniformConstant)
+    if (m.opcode(h) != spv::Op::OpVariable || w.size() < 4 ||
+        spv::StorageClass(w[3]) != spv::StorageClass::UniformConstant)
       continue;
     auto pointer = m.definition(w[1]);
     if (!pointer || m.opcode(*pointer) != spv::Op::OpTypePointer) continue;

@@ -69,6 +69,29 @@ struct StageModule {
   std::vector<translator::GlStageVariable> inputs, outputs;
 };
 
+// Whether `id` has an OpDecorate of `decoration` (one without literals, as Patch: decoration_literal cannot tell).
+bool has_decoration(const Module& m, uint32_t id, spv::Decoration decoration) {
+  for (InstructionHandle h : m.instructions(spirv_patch::Section::Annotation)) {
+    auto w = m.words(h);
+    if (m.opcode(h) == spv::Op::OpDecorate && w.size() >= 3 && w[1] == id && spv::Decoration(w[2]) == decoration) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// GL 4.6 §7.4.1: "Tessellation control shader per-vertex output variables and blocks and tessellation control,
+// tessellation evaluation, and geometry shader per-vertex input variables and blocks are required to be declared as
+// arrays, with each element representing input or output values for a single vertex of a multi-vertex primitive.
+// For the purposes of interface matching, such variables and blocks are treated as though they were not declared
+// as arrays." Per-patch variables (Patch decoration) are not per-vertex.
+bool per_vertex_array(translator::ShaderStage stage, bool input) {
+  using translator::ShaderStage;
+  if (stage == ShaderStage::TessControl) return true;
+  if (stage == ShaderStage::TessEvaluation || stage == ShaderStage::Geometry) return input;
+  return false;
+}
+
 Status read_interface(const Module& m, const ShaderObject& shader, StageModule& out) {
   const Module::EntryPoint* entry = nullptr;
   const std::vector<Module::EntryPoint> entries = m.entry_points();
@@ -88,13 +111,26 @@ Status read_interface(const Module& m, const ShaderObject& shader, StageModule& 
     if (m.decoration_literal(w[i], spv::Decoration::BuiltIn)) continue;
     auto pointer = m.definition(vw[1]);
     if (!pointer || m.opcode(*pointer) != spv::Op::OpTypePointer) continue;
-    const uint32_t pointee = m.words(*pointer)[3];
+    const bool input = storage == spv::StorageClass::Input;
+    const bool patch = has_decoration(m, w[i], spv::Decoration::Patch);
+    uint32_t pointee = m.words(*pointer)[3];
     auto pointee_def = m.definition(pointee);
+    if (!patch && per_vertex_array(out.stage, input)) {
+      // The per-vertex dimension is not part of the matched type.
+      if (!pointee_def || m.opcode(*pointee_def) != spv::Op::OpTypeArray) {
+        return fail(link_error(std::string("a per-vertex ") + (input ? "input" : "output") + " of the " +
+                               translator::stage_name(out.stage) +
+                               " shader is not an array (GL 4.6 §7.4.1: such variables are declared as arrays with "
+                               "one element per vertex)"));
+      }
+      pointee = m.words(*pointee_def)[2];
+      pointee_def = m.definition(pointee);
+    }
     if (pointee_def && m.opcode(*pointee_def) == spv::Op::OpTypeStruct) continue;  // gl_PerVertex, blocks
     auto type = io_type(m, pointee);
     if (!type) {
-      return fail(link_error(std::string("an ") + (storage == spv::StorageClass::Input ? "input" : "output") +
-                             " of the " + translator::stage_name(out.stage) +
+      return fail(link_error(std::string("an ") + (input ? "input" : "output") + " of the " +
+                             translator::stage_name(out.stage) +
                              " shader has a type Bismuth does not introspect (structures, blocks, arrays of arrays)"));
     }
     translator::GlStageVariable v;
@@ -102,8 +138,132 @@ Status read_interface(const Module& m, const ShaderObject& shader, StageModule& 
     v.array_size = type->second;
     const auto location = m.decoration_literal(w[i], spv::Decoration::Location);
     v.location = location ? static_cast<int32_t>(*location) : -1;
-    v.patch = m.decoration_literal(w[i], spv::Decoration::Patch).has_value();
-    (storage == spv::StorageClass::Input ? out.inputs : out.outputs).push_back(v);
+    v.patch = patch;
+    (input ? out.inputs : out.outputs).push_back(v);
+  }
+  return {};
+}
+
+// What the execution modes of a stage's entry point declare (SPIR-V's form of the layouts GL 4.6 §7.13 reports).
+struct StageModes {
+  std::optional<uint32_t> output_vertices;  // OutputVertices: a geometry shader's max_vertices, or the patch size
+  std::optional<GLenum> input_primitive;    // geometry: InputPoints ... InputTrianglesAdjacency
+  std::optional<GLenum> output_primitive;   // geometry: OutputPoints, OutputLineStrip, OutputTriangleStrip
+  uint32_t invocations = 1;                 // geometry: Invocations
+  std::optional<GLenum> tess_mode;          // Triangles, Quads, Isolines
+  std::optional<GLenum> spacing;            // SpacingEqual, SpacingFractionalEven, SpacingFractionalOdd
+  std::optional<GLenum> vertex_order;       // VertexOrderCw, VertexOrderCcw
+  bool point_mode = false;                  // PointMode
+};
+
+StageModes read_modes(const Module& m, const ShaderObject& shader, translator::ShaderStage stage) {
+  StageModes modes;
+  uint32_t function = 0;
+  for (const auto& e : m.entry_points()) {
+    if (e.name == shader.spirv_entry) function = e.function_id;
+  }
+  const bool geometry = stage == translator::ShaderStage::Geometry;
+  for (InstructionHandle h : m.instructions(spirv_patch::Section::ExecutionMode)) {
+    auto w = m.words(h);
+    if (m.opcode(h) != spv::Op::OpExecutionMode || w.size() < 3 || w[1] != function) continue;
+    switch (spv::ExecutionMode(w[2])) {
+      case spv::ExecutionMode::OutputVertices:
+        if (w.size() > 3) modes.output_vertices = w[3];
+        break;
+      case spv::ExecutionMode::Invocations:
+        if (w.size() > 3) modes.invocations = w[3];
+        break;
+      case spv::ExecutionMode::InputPoints: modes.input_primitive = GL_POINTS; break;
+      case spv::ExecutionMode::InputLines: modes.input_primitive = GL_LINES; break;
+      case spv::ExecutionMode::InputLinesAdjacency: modes.input_primitive = GL_LINES_ADJACENCY; break;
+      case spv::ExecutionMode::InputTrianglesAdjacency: modes.input_primitive = GL_TRIANGLES_ADJACENCY; break;
+      // Triangles is a geometry shader's input primitive and a tessellator's primitive mode.
+      case spv::ExecutionMode::Triangles: (geometry ? modes.input_primitive : modes.tess_mode) = GL_TRIANGLES; break;
+      case spv::ExecutionMode::Quads: modes.tess_mode = GL_QUADS; break;
+      case spv::ExecutionMode::Isolines: modes.tess_mode = GL_ISOLINES; break;
+      case spv::ExecutionMode::OutputPoints: modes.output_primitive = GL_POINTS; break;
+      case spv::ExecutionMode::OutputLineStrip: modes.output_primitive = GL_LINE_STRIP; break;
+      case spv::ExecutionMode::OutputTriangleStrip: modes.output_primitive = GL_TRIANGLE_STRIP; break;
+      case spv::ExecutionMode::SpacingEqual: modes.spacing = GL_EQUAL; break;
+      case spv::ExecutionMode::SpacingFractionalEven: modes.spacing = GL_FRACTIONAL_EVEN; break;
+      case spv::ExecutionMode::SpacingFractionalOdd: modes.spacing = GL_FRACTIONAL_ODD; break;
+      case spv::ExecutionMode::VertexOrderCw: modes.vertex_order = GL_CW; break;
+      case spv::ExecutionMode::VertexOrderCcw: modes.vertex_order = GL_CCW; break;
+      case spv::ExecutionMode::PointMode: modes.point_mode = true; break;
+      default: break;
+    }
+  }
+  return modes;
+}
+
+// GL 4.6 §7.3 (LinkProgram) for the stages a program of SPIR-V modules has, and the layouts it then reports. A
+// SPIR-V tessellation control or evaluation module may carry the tessellation execution modes of either stage (SPIR-V
+// 1.6 §3.6: OutputVertices, Triangles/Quads/Isolines, the spacing and vertex order "can be used with" either
+// tessellation model), so each is looked for in both.
+Status check_stage_layouts(const std::vector<StageModule>& stages, const std::vector<StageModes>& modes, bool separable,
+                           translator::GlStageLayouts& layouts) {
+  using translator::ShaderStage;
+  auto find = [&](ShaderStage stage) -> const StageModes* {
+    for (size_t i = 0; i < stages.size(); ++i) {
+      if (stages[i].stage == stage) return &modes[i];
+    }
+    return nullptr;
+  };
+  const StageModes* vertex = find(ShaderStage::Vertex);
+  const StageModes* control = find(ShaderStage::TessControl);
+  const StageModes* evaluation = find(ShaderStage::TessEvaluation);
+  const StageModes* geometry = find(ShaderStage::Geometry);
+  // "The program contains objects to form a tessellation control shader ..., tessellation evaluation shader ...,
+  // geometry shader ..., and the program is not separable and contains no objects to form a vertex shader".
+  if (!separable && vertex == nullptr) {
+    for (ShaderStage s : {ShaderStage::TessControl, ShaderStage::TessEvaluation, ShaderStage::Geometry}) {
+      if (find(s) != nullptr) {
+        return fail(link_error(std::string("the program has a ") + translator::stage_name(s) +
+                               " shader but no vertex shader (and is not separable)"));
+      }
+    }
+  }
+  auto either = [&](auto member) {
+    if (control != nullptr && (control->*member).has_value()) return control->*member;
+    return evaluation != nullptr ? evaluation->*member : std::nullopt;
+  };
+  if (control != nullptr) {
+    // "... a tessellation control shader, and ... the output patch vertex count is not specified".
+    const std::optional<uint32_t> vertices = either(&StageModes::output_vertices);
+    if (!vertices) {
+      return fail(
+          link_error("the tessellation control shader does not specify the output patch vertex count "
+                     "(execution mode OutputVertices)"));
+    }
+    layouts.tess_control_output_vertices = *vertices;
+  }
+  if (evaluation != nullptr) {
+    // "... a tessellation evaluation shader, and ... the tessellation primitive mode is not specified".
+    const std::optional<GLenum> mode = either(&StageModes::tess_mode);
+    if (!mode) {
+      return fail(
+          link_error("the tessellation evaluation shader does not specify the tessellation primitive mode "
+                     "(execution mode Triangles, Quads or Isolines)"));
+    }
+    layouts.tess_gen_mode = *mode;
+    // GLSL 4.60 §4.4.1.2: equal_spacing and ccw when not declared.
+    layouts.tess_gen_spacing = either(&StageModes::spacing).value_or(GL_EQUAL);
+    layouts.tess_gen_vertex_order = either(&StageModes::vertex_order).value_or(GL_CCW);
+    layouts.tess_gen_point_mode = (control != nullptr && control->point_mode) || evaluation->point_mode;
+  }
+  if (geometry != nullptr) {
+    // "... a geometry shader, and ... the input primitive type, output primitive type, or maximum output vertex
+    // count is not specified in the geometry shader object".
+    if (!geometry->input_primitive || !geometry->output_primitive || !geometry->output_vertices) {
+      return fail(link_error(std::string("the geometry shader does not specify its ") +
+                             (!geometry->input_primitive    ? "input primitive type"
+                              : !geometry->output_primitive ? "output primitive type"
+                                                            : "maximum output vertex count (OutputVertices)")));
+    }
+    layouts.geometry_input_type = *geometry->input_primitive;
+    layouts.geometry_output_type = *geometry->output_primitive;
+    layouts.geometry_vertices_out = *geometry->output_vertices;
+    layouts.geometry_invocations = geometry->invocations;
   }
   return {};
 }
@@ -114,7 +274,7 @@ Status match_by_location(const StageModule& producer, const StageModule& consume
   for (const auto& in : consumer.inputs) {
     if (in.location < 0) continue;
     for (const auto& out : producer.outputs) {
-      if (out.location != in.location) continue;
+      if (out.location != in.location || out.patch != in.patch) continue;
       if (out.gl_type != in.gl_type || out.array_size != in.array_size) {
         return fail(link_error(std::string("the ") + translator::stage_name(consumer.stage) +
                                " shader input at location " + std::to_string(in.location) + " does not match the " +
@@ -127,9 +287,11 @@ Status match_by_location(const StageModule& producer, const StageModule& consume
 
 }  // namespace
 
-Expected<translator::GlGraphicsProgram> link_spirv_graphics(std::span<const ShaderObject* const> shaders) {
+Expected<translator::GlGraphicsProgram> link_spirv_graphics(std::span<const ShaderObject* const> shaders,
+                                                            bool separable) {
   constexpr uint32_t kMaxUniformLocations = 1024;  // GL_MAX_UNIFORM_LOCATIONS (state_queries.cpp)
   std::vector<StageModule> stages;
+  std::vector<StageModes> modes;
   std::vector<Module> modules;
   modules.reserve(shaders.size());
   for (const ShaderObject* s : shaders) {
@@ -139,10 +301,6 @@ Expected<translator::GlGraphicsProgram> link_spirv_graphics(std::span<const Shad
       return fail(link_error("the SPIR-V shader " + std::to_string(s->name) + " has not been specialized"));
     }
     const translator::ShaderStage stage = *graphics_stage(s->type);
-    if (stage != translator::ShaderStage::Vertex && stage != translator::ShaderStage::Fragment) {
-      return fail(link_error(std::string("SPIR-V shaders of the ") + translator::stage_name(stage) +
-                             " stage are not supported by Bismuth (vertex and fragment are)"));
-    }
     for (const StageModule& other : stages) {
       // GL 4.6 §7.3: a SPIR-V module is a whole stage; two shader objects of one stage cannot form it.
       if (other.stage == stage) {
@@ -155,6 +313,7 @@ Expected<translator::GlGraphicsProgram> link_spirv_graphics(std::span<const Shad
     modules.push_back(std::move(*parsed));
     StageModule sm{stage, s, {}, {}};
     if (Status read = read_interface(modules.back(), *s, sm); !read) return read.error();
+    modes.push_back(read_modes(modules.back(), *s, stage));
     stages.push_back(std::move(sm));
   }
   std::vector<size_t> order(stages.size());
@@ -162,6 +321,9 @@ Expected<translator::GlGraphicsProgram> link_spirv_graphics(std::span<const Shad
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stages[a].stage < stages[b].stage; });
 
   translator::GlGraphicsProgram linked;
+  if (Status layouts = check_stage_layouts(stages, modes, separable, linked.layouts); !layouts) {
+    return layouts.error();
+  }
   for (size_t i : order) linked.stages.push_back(stages[i].stage);
   for (size_t k = 1; k < order.size(); ++k) {
     if (Status matched = match_by_location(stages[order[k - 1]], stages[order[k]]); !matched) return matched.error();

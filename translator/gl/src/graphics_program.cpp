@@ -72,7 +72,7 @@ Expected<std::shared_ptr<Executable>> link_graphics(const ProgramObject& program
     if (spirv.size() != program.attached.size()) {
       return fail(std::string("error: the program mixes SPIR-V shader objects with GLSL shader objects\n"));
     }
-    auto linked = link_spirv_graphics(spirv);
+    auto linked = link_spirv_graphics(spirv, program.separable);
     if (!linked) return linked.error();
     return graphics_executable(std::move(*linked));
   }
