@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <xxhash.h>
@@ -20,6 +23,7 @@
 #include "context.hpp"
 #include "context_version.hpp"
 #include "device_state.hpp"
+#include "vulkan_loader_reentry.hpp"
 
 using namespace bismuth;
 using namespace bismuth::gl;
@@ -136,10 +140,62 @@ EGLDisplay get_display(EGLenum platform, int device_index) {
   return displays().back().get();
 }
 
+// Creating Bismuth's first Vulkan instance of a process from an EGL device query through glvnd. glvnd asks each
+// vendor for its devices once, inside a pthread_once; NVIDIA's Vulkan driver queries EGL devices while the loader
+// loads it (vulkan_loader_reentry.cpp), and that nested query waits for the same pthread_once: creating the instance
+// on the querying thread never returns. So the first instance is created on a helper thread. A helper still busy
+// after kFirstInstanceWait is taken to be waiting for this very query: the query answers with no devices (glvnd
+// then lists none of Bismuth's for the rest of the process) instead of hanging, and the helper finishes once the
+// query has returned. Helpers are joined at exit (FirstInstanceHelpers' destructor); they only ever wait for that.
+constexpr auto kFirstInstanceWait = std::chrono::seconds(5);
+
+struct FirstInstanceHelpers {
+  std::mutex mutex;
+  std::vector<std::thread> threads;
+  ~FirstInstanceHelpers() {
+    std::lock_guard lock(mutex);
+    for (std::thread& t : threads) {
+      if (t.joinable()) t.join();
+    }
+  }
+};
+
+FirstInstanceHelpers& first_instance_helpers() {
+  static FirstInstanceHelpers helpers;
+  return helpers;
+}
+
+bool instance_exists(bool validation) {
+  std::lock_guard lock(driver().mutex);
+  return driver().instance[validation ? 1 : 0] != nullptr;
+}
+
+bool create_first_instance_on_helper(bool validation) {
+  auto done = std::make_shared<std::promise<bool>>();
+  std::future<bool> result = done->get_future();
+  std::thread helper([validation, done] {
+    std::lock_guard lock(driver().mutex);
+    std::vector<backend::DeviceInfo>* devices = nullptr;
+    done->set_value(driver_instance(validation, &devices).has_value());
+  });
+  if (result.wait_for(kFirstInstanceWait) == std::future_status::ready) {
+    helper.join();
+    return result.get();
+  }
+  std::fprintf(stderr,
+               "bismuth-gl: eglQueryDevicesEXT: Vulkan instance creation is waiting for this EGL device query "
+               "(a Vulkan driver queries EGL devices while it loads); answering with no devices\n");
+  std::lock_guard lock(first_instance_helpers().mutex);
+  first_instance_helpers().threads.push_back(std::move(helper));
+  return false;
+}
+
 bool egl_devices_ready() {
+  const bool validation = validation_requested();
+  if (!instance_exists(validation) && !create_first_instance_on_helper(validation)) return false;
   std::lock_guard lock(driver().mutex);
   std::vector<backend::DeviceInfo>* devices = nullptr;
-  auto instance = driver_instance(validation_requested(), &devices);
+  auto instance = driver_instance(validation, &devices);
   if (!instance) return false;
   std::lock_guard egl_lock(g_egl_mutex);
   while (egl_devices().size() < devices->size()) {
@@ -259,6 +315,17 @@ EGLDisplay EGLAPIENTRY eglGetPlatformDisplay(EGLenum platform, void* native_disp
 
 EGLBoolean EGLAPIENTRY eglQueryDevicesEXT(EGLint max_devices, EGLDeviceEXT* devices, EGLint* num_devices) {
   if (num_devices == nullptr || (devices != nullptr && max_devices <= 0)) return egl_fail(EGL_BAD_PARAMETER, EGL_FALSE);
+  // A Vulkan driver asking while the loader loads it (NVIDIA's does, through glvnd) gets the devices Bismuth already
+  // knows: enumerating now would deadlock (vulkan_loader_reentry.cpp).
+  if (called_from_vulkan_loader()) {
+    std::lock_guard lock(g_egl_mutex);
+    const EGLint total = static_cast<EGLint>(egl_devices().size());
+    *num_devices = devices == nullptr ? total : std::min(total, max_devices);
+    for (EGLint i = 0; devices != nullptr && i < *num_devices; ++i) {
+      devices[i] = egl_devices()[static_cast<size_t>(i)].get();
+    }
+    return egl_ok();
+  }
   if (!egl_devices_ready()) {
     *num_devices = 0;
     return egl_ok();
