@@ -173,7 +173,30 @@ constexpr SizedFormat kDepthFallbacks[] = {
           GL_UNSIGNED_INT_24_8),
 };
 
+// Depth formats stored in a colour format (depth_color_storage): where depth-aspect copies and clears are not
+// available (a compute-only Vulkan queue) the depth values live in the red channel of R16_UNORM (16-bit) or
+// R32_SFLOAT (24- and 32-bit: the texels of the D32_SFLOAT rows, a float holding the GL format's precision), whose
+// texels are exactly those of the depth formats' depth aspects (D16: a 16-bit unorm, D32: a float).
+constexpr SizedFormat kDepthColorRows[] = {
+    depth(GL_DEPTH_COMPONENT16, "GL_DEPTH_COMPONENT16", GL_DEPTH_COMPONENT, 16, VK_FORMAT_R16_UNORM, 2,
+          GL_UNSIGNED_SHORT),
+    depth(GL_DEPTH_COMPONENT24, "GL_DEPTH_COMPONENT24", GL_DEPTH_COMPONENT, 24, VK_FORMAT_R32_SFLOAT, 4,
+          GL_UNSIGNED_INT),
+    depth(GL_DEPTH_COMPONENT32F, "GL_DEPTH_COMPONENT32F", GL_DEPTH_COMPONENT, 32, VK_FORMAT_R32_SFLOAT, 4, GL_FLOAT),
+    depth(GL_DEPTH24_STENCIL8, "GL_DEPTH24_STENCIL8", GL_DEPTH_STENCIL, 24, VK_FORMAT_R32_SFLOAT, 4,
+          GL_UNSIGNED_INT_24_8),
+    depth(GL_DEPTH32F_STENCIL8, "GL_DEPTH32F_STENCIL8", GL_DEPTH_STENCIL, 32, VK_FORMAT_R32_SFLOAT, 4,
+          GL_FLOAT_32_UNSIGNED_INT_24_8_REV),
+};
+
 }  // namespace
+
+const SizedFormat* depth_color_storage(const SizedFormat& format) {
+  for (const SizedFormat& f : kDepthColorRows) {
+    if (f.internalformat == format.internalformat) return &f;
+  }
+  return nullptr;
+}
 
 std::span<const SizedFormat> sized_formats() {
   return kFormats;

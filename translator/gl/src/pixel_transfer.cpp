@@ -442,16 +442,18 @@ double depth_value(const SizedFormat& f, double d) {
 void write_depth_texel(const SizedFormat& f, double d, std::byte* p) {
   const double v = depth_value(f, d);
   switch (f.vk_format) {
-    case VK_FORMAT_D16_UNORM: store_le(p, 2, float_to_unorm(v, 16), false); break;
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_R16_UNORM: store_le(p, 2, float_to_unorm(v, 16), false); break;  // R16: depth_color_storage
     case VK_FORMAT_X8_D24_UNORM_PACK32:
     case VK_FORMAT_D24_UNORM_S8_UINT: store_le(p, 4, float_to_unorm(v, 24), false); break;
-    default: store_le(p, 4, std::bit_cast<uint32_t>(float(v)), false); break;  // D32_SFLOAT(_S8_UINT)
+    default: store_le(p, 4, std::bit_cast<uint32_t>(float(v)), false); break;  // D32_SFLOAT(_S8_UINT), R32_SFLOAT
   }
 }
 
 double read_depth_texel(const SizedFormat& f, const std::byte* p) {
   switch (f.vk_format) {
-    case VK_FORMAT_D16_UNORM: return unorm_to_float(load_le(p, 2, false), 16);
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_R16_UNORM: return unorm_to_float(load_le(p, 2, false), 16);
     case VK_FORMAT_X8_D24_UNORM_PACK32:
     case VK_FORMAT_D24_UNORM_S8_UINT: return unorm_to_float(load_le(p, 4, false) & 0xFFFFFFu, 24);  // top 8: undefined
     default: return depth_value(f, std::bit_cast<float>(static_cast<uint32_t>(load_le(p, 4, false))));
