@@ -326,9 +326,29 @@ void write_client(const ClientFormat& cf, const ClientType& t, const Rgba& v, bo
   }
 }
 
+// The bit position of R, G, B and A in the 16-bit Vulkan texels of RGB565, RGBA4 and RGB5_A1 (Vulkan names
+// *_PACK16 components from the most significant bit down: R5G6B5 has R in bits 11-15, B4G4R4A4 B in 12-15 and A in
+// 0-3, A1R5G5B5 A in bit 15 and B in 0-4).
+std::array<uint32_t, 4> packed16_shifts(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_R5G6B5_UNORM_PACK16: return {11, 5, 0, 0};
+    case VK_FORMAT_B4G4R4A4_UNORM_PACK16: return {4, 8, 12, 0};
+    default: return {10, 5, 0, 15};  // A1R5G5B5_UNORM_PACK16
+  }
+}
+
 // Texel of a sized format → RGBA (the components the base format lacks read as (0, 0, 0, 1)).
 Rgba read_texel(const SizedFormat& f, const std::byte* p) {
   Rgba out;
+  if (f.packed && f.vk_texel_bytes == 2) {
+    const auto word = static_cast<uint32_t>(load_le(p, 2, false));
+    const std::array<uint32_t, 4> shift = packed16_shifts(f.vk_format);
+    for (uint32_t k = 0; k < f.components; ++k) {
+      const uint32_t w = f.bits[k];
+      out.f[k] = unorm_to_float((word >> shift[k]) & ((1u << w) - 1), w);
+    }
+    return out;
+  }
   if (f.packed) {
     const auto word = static_cast<uint32_t>(load_le(p, 4, false));
     float shared[3]{};
@@ -368,6 +388,15 @@ Rgba read_texel(const SizedFormat& f, const std::byte* p) {
 
 // RGBA → texel of a sized format; components of the Vulkan format beyond the base format's are 1.
 void write_texel(const SizedFormat& f, const Rgba& v, std::byte* p) {
+  if (f.packed && f.vk_texel_bytes == 2) {
+    const std::array<uint32_t, 4> shift = packed16_shifts(f.vk_format);
+    uint32_t word = 0;
+    for (uint32_t k = 0; k < f.components; ++k) {
+      word |= static_cast<uint32_t>(float_to_unorm(v.f[k], f.bits[k])) << shift[k];
+    }
+    store_le(p, 2, word, false);
+    return;
+  }
   if (f.packed) {
     uint32_t word = 0;
     if (f.numeric == Numeric::SharedExp) {
