@@ -426,3 +426,49 @@ TEST_CASE("mutable depth levels, copies and views keep depth texels (GL 4.6 §8.
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("plain samplers read depth textures as (D, 0, 0, 1) in either storage (GL 4.6 table 15.1)",
+          "[textures][depth]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  // Depth textures are depth images where the queue has graphics and colour images (R16_UNORM / R32_SFLOAT) on a
+  // compute-only queue or with BISMUTH_DEPTH_TEXTURES=color (docs/gl_shim.md, "Textures"): a plain sampler sees the
+  // same values. Table 15.1: "DEPTH_COMPONENT: (D, 0, 0, 1)" with TEXTURE_COMPARE_MODE NONE.
+  const GLuint program = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2D depth;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 sampled; vec4 fetched; };\n"
+      "void main() {\n"
+      "  sampled = texture(depth, vec2(0.25, 0.5));\n"
+      "  fetched = texelFetch(depth, ivec2(1, 0), 0);\n"
+      "}\n");
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  const GLenum formats[] = {GL_DEPTH_COMPONENT16, GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT32F, GL_DEPTH24_STENCIL8,
+                            GL_DEPTH32F_STENCIL8};
+  for (GLenum format : formats) {
+    CAPTURE(format);
+    GLuint t = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &t);
+    glTextureStorage2D(t, 1, format, 2, 1);
+    const float texels[2] = {0.125f, 0.6875f};
+    glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_DEPTH_COMPONENT, GL_FLOAT, texels);
+    glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glBindTextureUnit(0, t);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float r[8] = {};
+    glGetNamedBufferSubData(out, 0, sizeof r, r);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    // Within half a step of the 16-bit format (the texels are rounded to the format's precision, §8.5).
+    const float expected[8] = {texels[0], 0, 0, 1, texels[1], 0, 0, 1};
+    for (int i = 0; i < 8; ++i) CHECK(r[i] == Approx(expected[i]).margin(0.5 / 65535));
+    glDeleteTextures(1, &t);
+  }
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

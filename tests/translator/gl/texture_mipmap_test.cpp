@@ -4,6 +4,8 @@
 // the base level's: for power-of-two sizes each derived texel is the mean of the 2×2 (×2) block above it, which a
 // box filter and a linear blit at texel centres both compute exactly (up to the format's rounding).
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -327,5 +329,28 @@ TEST_CASE("glGenerateMipmap filters each layer and face independently (GL 4.6 §
       glDeleteTextures(1, &t);
     }
   }
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("BISMUTH_MIPMAPS selects the path glGenerateMipmap takes (docs/gl_shim.md, \"Mipmap generation\")",
+          "[mipmaps]") {
+  GlContext gl(4, 6, true);  // a debug context: the shim's notifications say which path ran
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 3, GL_RGBA8, 4, 4);
+  glGenerateTextureMipmap(t);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const char* setting = std::getenv("BISMUTH_MIPMAPS");
+  const std::string path = setting != nullptr ? setting : "";
+  const bool blit = gl.saw_message_containing("by blits"), compute = gl.saw_message_containing("by the compute shader"),
+             host = gl.saw_message_containing("on the host");
+  CHECK(int(blit) + int(compute) + int(host) == 1);
+  if (path == "host") CHECK(host);
+  // Blits need a queue with graphics and the compute path a device that writes storage images without a format:
+  // where the device has neither, the next path runs (blit -> compute -> host), which the warning reports.
+  if (path == "compute" && !compute) WARN("the compute path was not possible on this device: the host path ran");
+  if (path == "compute") CHECK((compute || host));
+  if (path == "blit" && !blit) WARN("blits are not possible on this device's queue: another path ran");
+  glDeleteTextures(1, &t);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }

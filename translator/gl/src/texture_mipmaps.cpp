@@ -422,15 +422,22 @@ void generate(Context* ctx, TextureObject& t, const char* func) {
     }
     if (!make_texture_image(ctx, t, func)) return;
   }
+  // Which path ran, as a notification (debug contexts see it; tests check that BISMUTH_MIPMAPS took effect).
+  auto ran = [&](const char* how) {
+    ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_OTHER, 4, GL_DEBUG_SEVERITY_NOTIFICATION,
+               std::string(func) + ": levels " + std::to_string(base + 1) + ".." + std::to_string(q) + " of texture " +
+                   std::to_string(t.name) + " " + how);
+  };
   Path path = first_path(*ctx->device_state.device);
   if (path == Path::Blit) {
-    if (try_blit(ctx, t, base, q, func)) return;
+    if (try_blit(ctx, t, base, q, func)) return ran("by blits");
     path = Path::Compute;
   }
   if (path == Path::Compute) {
-    if (try_compute(ctx, t, base, q, func)) return;
+    if (try_compute(ctx, t, base, q, func)) return ran("by the compute shader");
   }
   run_host(ctx, t, base, q, func);
+  ran("on the host");
 }
 
 }  // namespace
