@@ -610,13 +610,19 @@ TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type
   if (!f || (norm16 && !ext_texture_norm16))
     return error(GL_INVALID_VALUE, "internalformat is not a sized internal format of OpenGL ES 3.2 table 8.2");
   // Table 8.2: each sized format takes the client layout of its own precision; 16-bit float formats also take
-  // FLOAT, R11F_G11F_B10F and RGB9_E5 also HALF_FLOAT and FLOAT, DEPTH_COMPONENT16 also UNSIGNED_INT.
+  // FLOAT, R11F_G11F_B10F and RGB9_E5 also HALF_FLOAT and FLOAT, DEPTH_COMPONENT16 also UNSIGNED_INT (and the
+  // 16-bit packed formats below).
   bool valid = format == f->natural_format && type == f->natural_type;
   if (format == f->natural_format) {
     if (f->numeric == Numeric::Float && f->bits[0] == 16) valid |= type == GL_FLOAT;
     if (f->numeric == Numeric::UFloat || f->numeric == Numeric::SharedExp)
       valid |= type == GL_HALF_FLOAT || type == GL_FLOAT;
     if (f->internalformat == GL_DEPTH_COMPONENT16) valid |= type == GL_UNSIGNED_INT;
+    // RGB565, RGBA4 and RGB5_A1 also take UNSIGNED_BYTE, RGB5_A1 also UNSIGNED_INT_2_10_10_10_REV.
+    if (f->packed && f->vk_texel_bytes == 2) {
+      valid |= type == GL_UNSIGNED_BYTE ||
+               (f->internalformat == GL_RGB5_A1 && type == GL_UNSIGNED_INT_2_10_10_10_REV);
+    }
   }
   if (!valid)
     return error(GL_INVALID_OPERATION,
