@@ -72,8 +72,8 @@ int main(void) {
   for (int l = 1; l < 5; ++l) {
     const float* v = &result[l * 4];
     for (int c = 0; c < 3; ++c) {
-      CHECK(v[c] > 0.49f && v[c] < 0.51f, "level %d component %d is %g, expected 0.5 (the grey of equal black and "
-            "white texels)", l, c, v[c]);
+      CHECK(v[c] > 0.49f && v[c] < 0.51f, "level %d component %d is %g, expected 0.5 (equal black and white)", l, c,
+            v[c]);
     }
     CHECK(v[3] == 1.0f, "level %d alpha is %g, expected 1", l, v[3]);
     const int* size = (const int*)&result[20 + l * 2];
