@@ -229,8 +229,8 @@ Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32
   if (Status ok = device_->alive(); !ok) return ok;
   const ImageDesc& desc = image.desc();
   const uint32_t end_level = last_level == 0 ? desc.mip_levels : last_level + 1;
-  if (base_level >= desc.mip_levels || end_level > desc.mip_levels || layer_count == 0 || layer_base >= desc.array_layers ||
-      layer_count > desc.array_layers - layer_base) {
+  if (base_level >= desc.mip_levels || end_level > desc.mip_levels || layer_count == 0 ||
+      layer_base >= desc.array_layers || layer_count > desc.array_layers - layer_base) {
     return fail("generate_mipmaps: base level " + std::to_string(base_level) + ", layers " +
                 std::to_string(layer_base) + " + " + std::to_string(layer_count) + " outside the image's " +
                 std::to_string(desc.mip_levels) + " levels and " + std::to_string(desc.array_layers) + " layers");

@@ -67,8 +67,8 @@ int main(void) {
   glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof result, result);
   CHECK_GL_ERROR(GL_NO_ERROR, "the dispatch and the read-back");
   /* Level 0 is unchanged: texel (6, 10) of the checkerboard is black ((6 + 10) is even). */
-  CHECK(result[0] == 0.0f && result[3] == 1.0f, "level 0 texel: (%g, %g, %g, %g), expected (0, 0, 0, 1)",
-        result[0], result[1], result[2], result[3]);
+  CHECK(result[0] == 0.0f && result[3] == 1.0f, "level 0 texel: (%g, %g, %g, %g), expected (0, 0, 0, 1)", result[0],
+        result[1], result[2], result[3]);
   for (int l = 1; l < 5; ++l) {
     const float* v = &result[l * 4];
     for (int c = 0; c < 3; ++c) {

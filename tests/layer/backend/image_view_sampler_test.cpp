@@ -55,9 +55,8 @@ TEST_CASE("Image::view keys views by their component mapping", "[vulkan][image]"
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
-    auto image = make_image(*device, {.format = VK_FORMAT_R8G8B8A8_UNORM,
-                                      .extent = {4, 4, 1},
-                                      .usage = kImageSampled | kImageStorage});
+    auto image = make_image(
+        *device, {.format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {4, 4, 1}, .usage = kImageSampled | kImageStorage});
     ImageViewDesc plain{.type = VK_IMAGE_VIEW_TYPE_2D};
     ImageViewDesc swizzled = plain;
     swizzled.components = {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_ZERO, VK_COMPONENT_SWIZZLE_ONE,

@@ -53,7 +53,8 @@ GLint level_parameter(GLuint texture, GLenum pname) {
 
 }  // namespace
 
-TEST_CASE("depth formats have storage and report their depth size and type (GL 4.6 §8.5, §8.11.3)", "[textures][depth]") {
+TEST_CASE("depth formats have storage and report their depth size and type (GL 4.6 §8.5, §8.11.3)",
+          "[textures][depth]") {
   GlContext gl;
   if (!depth_textures_here()) return;
   struct Row {
@@ -119,7 +120,8 @@ TEST_CASE("depth formats have storage and report their depth size and type (GL 4
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("depth values unpack and pack with the spec's conversions (GL 4.6 §8.4.4.2, §8.5, §18.2)", "[textures][depth]") {
+TEST_CASE("depth values unpack and pack with the spec's conversions (GL 4.6 §8.4.4.2, §8.5, §18.2)",
+          "[textures][depth]") {
   GlContext gl;
   if (!depth_textures_here()) return;
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
@@ -275,7 +277,8 @@ TEST_CASE("glClearTexImage and glClearTexSubImage write depth values (GL 4.6 §8
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("compute shaders sample depth textures with shadow and plain samplers (GL 4.6 §8.22.1)", "[textures][depth]") {
+TEST_CASE("compute shaders sample depth textures with shadow and plain samplers (GL 4.6 §8.22.1)",
+          "[textures][depth]") {
   GlContext gl;
   if (!depth_textures_here()) return;
   const GLuint program = make_program(
@@ -346,7 +349,8 @@ TEST_CASE("compute shaders sample depth textures with shadow and plain samplers 
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("mutable depth levels, copies and views keep depth texels (GL 4.6 §8.5, §8.18, §18.3.3)", "[textures][depth]") {
+TEST_CASE("mutable depth levels, copies and views keep depth texels (GL 4.6 §8.5, §8.18, §18.3.3)",
+          "[textures][depth]") {
   GlContext gl;
   if (!depth_textures_here()) return;
   glPixelStorei(GL_PACK_ALIGNMENT, 1);

@@ -4,10 +4,10 @@
 // the base level's: for power-of-two sizes each derived texel is the mean of the 2×2 (×2) block above it, which a
 // box filter and a linear blit at texel centres both compute exactly (up to the format's rounding).
 #include <algorithm>
-#include <cstdlib>
-#include <string>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "translator/gl/gl_fixture.hpp"
@@ -223,8 +223,8 @@ TEST_CASE("glGenerateMipmap filters each layer and face independently (GL 4.6 §
       GLenum target;
       GLsizei layers;
     };
-    for (const Target& target : {Target{GL_TEXTURE_CUBE_MAP, 6}, Target{GL_TEXTURE_2D_ARRAY, 3},
-                                 Target{GL_TEXTURE_CUBE_MAP_ARRAY, 12}}) {
+    for (const Target& target :
+         {Target{GL_TEXTURE_CUBE_MAP, 6}, Target{GL_TEXTURE_2D_ARRAY, 3}, Target{GL_TEXTURE_CUBE_MAP_ARRAY, 12}}) {
       CAPTURE(target.target);
       GLuint t = 0;
       glCreateTextures(target.target, 1, &t);
@@ -315,8 +315,8 @@ TEST_CASE("glGenerateMipmap filters each layer and face independently (GL 4.6 §
       GLuint t = 0;
       glCreateTextures(GL_TEXTURE_2D, 1, &t);
       glTextureStorage2D(t, 2, format, 2, 2);
-      const float texels[16] = {0.25f, 0.5f, 0.75f, 1, 0.25f, 0.5f, 0.75f, 1, 0.25f, 0.5f, 0.75f, 1,
-                                0.25f, 0.5f, 0.75f, 1};
+      const float texels[16] = {0.25f, 0.5f, 0.75f, 1, 0.25f, 0.5f, 0.75f, 1,
+                                0.25f, 0.5f, 0.75f, 1, 0.25f, 0.5f, 0.75f, 1};
       glTextureSubImage2D(t, 0, 0, 0, 2, 2, GL_RGBA, GL_FLOAT, texels);
       glGenerateTextureMipmap(t);
       REQUIRE_GL_ERROR(GL_NO_ERROR);

@@ -100,9 +100,9 @@ TEST_CASE("RGB565, RGBA4 and RGB5_A1 textures keep exactly their component sizes
     for (int i = 0; i < 16; ++i) {
       const int c = i % 4;
       const uint8_t expected =
-          c >= components ? 255
-                          : static_cast<uint8_t>(
-                                to_unorm(unorm(to_unorm(unorm(bytes[i], 8), row.bits[c]), row.bits[c]), 8));
+          c >= components
+              ? 255
+              : static_cast<uint8_t>(to_unorm(unorm(to_unorm(unorm(bytes[i], 8), row.bits[c]), row.bits[c]), 8));
       CHECK(int(bytes_back[i]) == int(expected));
     }
     glDeleteTextures(1, &t);

@@ -35,8 +35,7 @@ Results run(GLuint program, GLuint texture, GLuint out) {
 
 }  // namespace
 
-TEST_CASE("texture swizzle reorders, zeroes and fills the components of lookups (GL 4.6 §8.10, §15.2.1)",
-          "[swizzle]") {
+TEST_CASE("texture swizzle reorders, zeroes and fills the components of lookups (GL 4.6 §8.10, §15.2.1)", "[swizzle]") {
   GlContext gl;
   const GLuint program = make_program(kSampleProgram);
   const GLuint out = make_buffer(32);

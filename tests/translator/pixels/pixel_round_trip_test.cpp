@@ -69,8 +69,8 @@ bool type_holds(const SizedFormat& f, GLenum type) {
   // RGB565, RGBA4, RGB5_A1 (components of at most 6 bits): their own packed type, or any type of 8 or more bits per
   // component, or floats.
   if (f.packed && f.vk_texel_bytes == 2) {
-    return type == f.natural_type || type == GL_UNSIGNED_BYTE || type == GL_UNSIGNED_SHORT ||
-           type == GL_UNSIGNED_INT || type == GL_FLOAT || type == GL_HALF_FLOAT || type == GL_UNSIGNED_INT_8_8_8_8 ||
+    return type == f.natural_type || type == GL_UNSIGNED_BYTE || type == GL_UNSIGNED_SHORT || type == GL_UNSIGNED_INT ||
+           type == GL_FLOAT || type == GL_HALF_FLOAT || type == GL_UNSIGNED_INT_8_8_8_8 ||
            type == GL_UNSIGNED_INT_8_8_8_8_REV;
   }
   const bool uniform = f.packed == false;

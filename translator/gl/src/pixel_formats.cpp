@@ -94,11 +94,9 @@ constexpr SizedFormat depth(GLenum internalformat, const char* name, GLenum base
 // component (packed16_shifts in pixel_transfer.cpp).
 constexpr SizedFormat packed16(GLenum internalformat, const char* name, uint8_t components, std::array<uint8_t, 4> bits,
                                VkFormat vk, GLenum natural_type) {
-  return SizedFormat{internalformat, name,        base_of(components),
-                     components,     N::Unorm,    bits,
-                     false,          true,        vk,
-                     2,              components,  IC::None,
-                     nullptr,        base_of(components), natural_type};
+  return SizedFormat{
+      internalformat, name,    base_of(components), components,  N::Unorm, bits, false, true, vk, 2, components,
+      IC::None,       nullptr, base_of(components), natural_type};
 }
 
 // GL 4.6 table 8.12 (the sized color formats this shim stores), table 8.13 (depth). The image qualifiers and

@@ -620,8 +620,7 @@ TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type
     if (f->internalformat == GL_DEPTH_COMPONENT16) valid |= type == GL_UNSIGNED_INT;
     // RGB565, RGBA4 and RGB5_A1 also take UNSIGNED_BYTE, RGB5_A1 also UNSIGNED_INT_2_10_10_10_REV.
     if (f->packed && f->vk_texel_bytes == 2) {
-      valid |= type == GL_UNSIGNED_BYTE ||
-               (f->internalformat == GL_RGB5_A1 && type == GL_UNSIGNED_INT_2_10_10_10_REV);
+      valid |= type == GL_UNSIGNED_BYTE || (f->internalformat == GL_RGB5_A1 && type == GL_UNSIGNED_INT_2_10_10_10_REV);
     }
   }
   if (!valid)

@@ -253,8 +253,11 @@ bool try_compute(Context* ctx, TextureObject& t, uint32_t base, uint32_t q, cons
       info.shader = shader;
       info.images = images;
       // Groups of 64 invocations: along x for 1D, 8×8 for 2D, 4×4×4 for 3D.
-      const uint32_t w = l.width, h = shape == 0 ? layers : l.height, d = shape == 1 ? layers : shape == 2 ? l.depth : 1;
-      info.size = shape == 0 ? backend::GroupSize{64, 1, 1}
+      const uint32_t w = l.width, h = shape == 0 ? layers : l.height,
+                     d = shape == 1   ? layers
+                         : shape == 2 ? l.depth
+                                      : 1;
+      info.size = shape == 0   ? backend::GroupSize{64, 1, 1}
                   : shape == 1 ? backend::GroupSize{8, 8, 1}
                                : backend::GroupSize{4, 4, 4};
       info.groups = {(w + info.size.x - 1) / info.size.x, (h + info.size.y - 1) / info.size.y,

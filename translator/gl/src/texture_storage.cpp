@@ -3,8 +3,8 @@
 // of texture_access.hpp (level_store, sub_region, make_texture_image). See textures.hpp for the storage model.
 #include <algorithm>
 #include <cstdlib>
-#include <string>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "pixel_transfer.hpp"
