@@ -354,3 +354,45 @@ TEST_CASE("BISMUTH_MIPMAPS selects the path glGenerateMipmap takes (docs/gl_shim
   glDeleteTextures(1, &t);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("OpenGL ES: glGenerateMipmap needs a color-renderable, texture-filterable format (ES 3.2 §8.14.4)",
+          "[mipmaps]") {
+  setenv("BISMUTH_VALIDATION", "1", 0);
+  EGLDisplay display = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, nullptr, nullptr);
+  REQUIRE(eglInitialize(display, nullptr, nullptr) == EGL_TRUE);
+  REQUIRE(eglBindAPI(EGL_OPENGL_ES_API) == EGL_TRUE);
+  const EGLint attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 3, EGL_CONTEXT_MINOR_VERSION, 2, EGL_NONE};
+  EGLContext context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attribs);
+  REQUIRE(context != EGL_NO_CONTEXT);
+  REQUIRE(eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) == EGL_TRUE);
+  // "An INVALID_ENUM error is generated if target is not one of the valid targets listed above" (ES 3.2: 2D, 3D,
+  // 2D_ARRAY, CUBE_MAP, CUBE_MAP_ARRAY): no 1D textures in OpenGL ES.
+  glGenerateMipmap(GL_TEXTURE_1D);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  // "An INVALID_OPERATION error is generated if the levelbase array was not specified with an unsized internal
+  // format from table 8.3 or a sized internal format that is both color-renderable and texture-filterable according
+  // to table 8.10": RGBA32F is not texture-filterable (without OES_texture_float_linear), R8I neither, RGBA8_SNORM
+  // is not color-renderable; RGBA8 and RGB565 are both.
+  struct Row {
+    GLenum format;
+    GLenum error;
+  };
+  const Row rows[] = {{GL_RGBA32F, GL_INVALID_OPERATION},
+                      {GL_R8I, GL_INVALID_OPERATION},
+                      {GL_RGBA8_SNORM, GL_INVALID_OPERATION},
+                      {GL_RGBA8, GL_NO_ERROR},
+                      {GL_RGB565, GL_NO_ERROR}};
+  for (const Row& row : rows) {
+    CAPTURE(row.format);
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D, t);
+    glTexStorage2D(GL_TEXTURE_2D, 2, row.format, 2, 2);
+    REQUIRE(glGetError() == GL_NO_ERROR);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    CHECK(glGetError() == row.error);
+    glDeleteTextures(1, &t);
+  }
+  eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext(display, context);
+}
