@@ -252,6 +252,29 @@ TEST_CASE("glGenerateMipmap filters each layer and face independently (GL 4.6 §
     }
   }
 
+  SECTION("a mutable cube map given face by face (glTexImage2D): each face keeps its own constant") {
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_CUBE_MAP, t);
+    for (GLenum face = 0; face < 6; ++face) {
+      std::vector<float> texels(4 * 4 * 4, float(face + 1) * 0.125f);
+      glTexImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, 0, GL_RGBA16F, 4, 4, 0, GL_RGBA, GL_FLOAT, texels.data());
+    }
+    glGenerateMipmap(GL_TEXTURE_CUBE_MAP);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    for (GLenum face = 0; face < 6; ++face) {
+      CAPTURE(face);
+      for (GLint level = 1; level <= 2; ++level) {
+        CHECK(level_parameter(t, level, GL_TEXTURE_WIDTH) == (4 >> level));
+        std::vector<float> got(size_t(4 >> level) * (4 >> level) * 4);
+        glGetTexImage(GL_TEXTURE_CUBE_MAP_POSITIVE_X + face, level, GL_RGBA, GL_FLOAT, got.data());
+        REQUIRE_GL_ERROR(GL_NO_ERROR);
+        for (float v : got) CHECK(v == Approx(float(face + 1) * 0.125f).margin(1e-3));
+      }
+    }
+    glDeleteTextures(1, &t);
+  }
+
   SECTION("1D, 1D array and 3D textures: the mean of each 2 (1D) or 2×2×2 (3D) block") {
     GLuint t[3] = {};
     glCreateTextures(GL_TEXTURE_1D, 1, &t[0]);

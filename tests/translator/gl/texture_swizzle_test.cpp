@@ -80,6 +80,21 @@ TEST_CASE("texture swizzle reorders, zeroes and fills the components of lookups 
       CHECK(r.fetched[c] == Approx(value(1, static_cast<GLenum>(s[c]), c)).margin(1e-6));
     }
   }
+  // Swizzle is texture state, not sampler state (§8.2: a sampler object holds the state of table 23.18, which has
+  // no swizzle): with a sampler object bound to the unit the texture's swizzle still applies.
+  GLuint sampler = 0;
+  glGenSamplers(1, &sampler);
+  glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindSampler(0, sampler);
+  const Results with_sampler = run(program, t, out);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLint* last = swizzles[3];
+  for (int c = 0; c < 4; ++c) {
+    CHECK(with_sampler.sampled[c] == Approx(value(0, static_cast<GLenum>(last[c]), c)).margin(1e-6));
+  }
+  glBindSampler(0, 0);
+  glDeleteSamplers(1, &sampler);
   glDeleteTextures(1, &t);
   glDeleteBuffers(1, &out);
   glDeleteProgram(program);
