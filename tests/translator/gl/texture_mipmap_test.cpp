@@ -419,3 +419,22 @@ TEST_CASE("OpenGL ES: glGenerateMipmap needs a color-renderable, texture-filtera
   eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext(display, context);
 }
+
+TEST_CASE("glGetInternalformativ's MANUAL_GENERATE_MIPMAP follows glGenerateMipmap (GL 4.6 §22.3)", "[mipmaps]") {
+  GlContext gl;
+  // Table 22.3: MANUAL_GENERATE_MIPMAP is "the support for manually generating mipmaps with GenerateMipmap":
+  // FULL_SUPPORT where glGenerateMipmap fills the levels, NONE where it refuses (integer formats, depth) or the
+  // target has no mipmaps (RECTANGLE).
+  auto query = [](GLenum target, GLenum format) {
+    GLint v = -7;
+    glGetInternalformativ(target, format, GL_MANUAL_GENERATE_MIPMAP, 1, &v);
+    return v;
+  };
+  CHECK(query(GL_TEXTURE_2D, GL_RGBA8) == GL_FULL_SUPPORT);
+  CHECK(query(GL_TEXTURE_2D_ARRAY, GL_RGB565) == GL_FULL_SUPPORT);
+  CHECK(query(GL_TEXTURE_2D, GL_RGBA8UI) == GL_NONE);
+  CHECK(query(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F) == GL_NONE);
+  CHECK(query(GL_TEXTURE_RECTANGLE, GL_RGBA8) == GL_NONE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
