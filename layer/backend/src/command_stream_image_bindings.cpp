@@ -105,6 +105,8 @@ Status CommandStream::resolve_image_bindings(Batch& batch, const Shader& shader,
                         ", which the device does not support as a storage image (STORAGE_IMAGE)");
         }
         if (b.view.mip_count != 1) return refuse("views several mip levels (a storage image has one)");
+        // VUID-VkWriteDescriptorSet-descriptorType-00336: storage image views have the identity mapping.
+        if (!b.view.identity_components()) return refuse("is a storage image view with a component mapping");
       } else if (!(view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT)) {
         return refuse("views the image as " + format_name(view->format) +
                       ", which the device does not support as a sampled image (SAMPLED_IMAGE)");

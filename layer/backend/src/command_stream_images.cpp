@@ -224,11 +224,13 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
 
 // Vulkan 1.3 §20.5 "Image Copies with Scaling": each level is blitted from the one above (filter LINEAR), so level
 // l + 1 reads what level l's blit wrote: a transfer → transfer barrier between levels.
-Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count) {
+Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count,
+                                       uint32_t last_level) {
   if (Status ok = device_->alive(); !ok) return ok;
   const ImageDesc& desc = image.desc();
-  if (base_level >= desc.mip_levels || layer_count == 0 || layer_base >= desc.array_layers ||
-      layer_count > desc.array_layers - layer_base) {
+  const uint32_t end_level = last_level == 0 ? desc.mip_levels : last_level + 1;
+  if (base_level >= desc.mip_levels || end_level > desc.mip_levels || layer_count == 0 ||
+      layer_base >= desc.array_layers || layer_count > desc.array_layers - layer_base) {
     return fail("generate_mipmaps: base level " + std::to_string(base_level) + ", layers " +
                 std::to_string(layer_base) + " + " + std::to_string(layer_count) + " outside the image's " +
                 std::to_string(desc.mip_levels) + " levels and " + std::to_string(desc.array_layers) + " layers");
@@ -242,7 +244,7 @@ Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32
     return fail("generate_mipmaps: " + format_name(desc.format) +
                 " lacks BLIT_SRC, BLIT_DST or SAMPLED_IMAGE_FILTER_LINEAR on this device (no linear blits)");
   }
-  if (base_level + 1 == desc.mip_levels) return {};
+  if (base_level + 1 >= end_level) return {};
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
@@ -251,7 +253,7 @@ Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32
   auto corner = [](const ImageExtent& e) {
     return VkOffset3D{static_cast<int32_t>(e.width), static_cast<int32_t>(e.height), static_cast<int32_t>(e.depth)};
   };
-  for (uint32_t level = base_level + 1; level < desc.mip_levels; ++level) {
+  for (uint32_t level = base_level + 1; level < end_level; ++level) {
     if (level > base_level + 1) {
       record_barrier(HazardTracker::kHazardScope);  // the previous level's blit wrote this one's source
       ++stats_.automatic_barriers;

@@ -58,6 +58,17 @@ Status check_range(const ImageDesc& image, const ImageViewDesc& view) {
 
 }  // namespace
 
+bool ImageViewDesc::identity_components() const {
+  // VK_COMPONENT_SWIZZLE_R .. A follow IDENTITY (0), ZERO and ONE in the enum: component i is itself at R + i.
+  for (uint32_t i = 0; i < 4; ++i) {
+    const VkComponentSwizzle c = components[i];
+    if (c != VK_COMPONENT_SWIZZLE_IDENTITY && c != static_cast<VkComponentSwizzle>(VK_COMPONENT_SWIZZLE_R + i)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 Expected<VkImageView> Image::view(const ImageViewDesc& desc) {
   auto info = view_info(desc);
   if (!info) return info.error();
@@ -129,8 +140,7 @@ Expected<ImageViewInfo> Image::view_info(const ImageViewDesc& requested) {
   create.image = image_;
   create.viewType = desc.type;
   create.format = desc.format;
-  create.components = {VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
-                       VK_COMPONENT_SWIZZLE_IDENTITY};
+  create.components = {desc.components[0], desc.components[1], desc.components[2], desc.components[3]};
   create.subresourceRange = {data_aspect(desc.format), desc.base_mip, desc.mip_count, desc.base_layer,
                              desc.layer_count};
   if (Status ok = device_->call("vkCreateImageView", device_->vk().vkCreateImageView, device_->handle(), &create,

@@ -530,6 +530,11 @@ TEST_CASE("Bindings the device cannot take are Errors naming the binding", "[vul
           {.image = sampled_only.get(), .view = {.type = VK_IMAGE_VIEW_TYPE_3D}, .sampler = nearest}};
       require_dispatch_error(*stream, fetch_info(wrong_type), "3D");
       require_dispatch_error(*stream, fetch_info({}), "images bound");
+      // VkWriteDescriptorSet: "If descriptorType is VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ..., the imageView member of
+      // each element of pImageInfo must have been created with the identity swizzle".
+      ImageBinding swizzled_storage[] = {{.image = storage_only.get(), .access = Access::Write}};
+      swizzled_storage[0].view.components[0] = VK_COMPONENT_SWIZZLE_ZERO;
+      require_dispatch_error(*stream, store_info(swizzled_storage), "component mapping");
 
       if (!(test::optimal_features(*device, VK_FORMAT_R32_UINT) & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)) {
         const ImageBinding linear_integer[] = {{.image = sampled_only.get(), .sampler = linear}};

@@ -272,6 +272,17 @@ TEST_CASE("generate_mipmaps refuses formats without linear blits and ranges outs
     CHECK_FALSE(stream->generate_mipmaps(*image, 0, 1, 1));
     CHECK_FALSE(stream->generate_mipmaps(*image, 0, 0, 0));
     REQUIRE_OK(stream->generate_mipmaps(*image, 2, 0, 1));  // the last level: nothing to generate
+    CHECK_FALSE(stream->generate_mipmaps(*image, 0, 0, 1, 3));  // last_level outside the image
+    // last_level (GL's q = MAX_LEVEL): levels above it keep their texels. Level 2 holds a sentinel; levels 0..1 a
+    // pattern whose level-1 mean differs from it.
+    REQUIRE_OK(stream->clear_image(*image, {2, 1, 0, 1}, VkClearColorValue{.float32 = {1, 1, 1, 1}}));
+    REQUIRE_OK(stream->clear_image(*image, {0, 1, 0, 1}, VkClearColorValue{.float32 = {0, 0, 0, 0}}));
+    REQUIRE_OK(stream->generate_mipmaps(*image, 0, 0, 1, 1));
+    std::vector<uint8_t> level1(4 * 4 * 4), level2(2 * 2 * 4);
+    REQUIRE_OK(stream->readback_image(*image, whole_level(*image, 1), std::as_writable_bytes(std::span(level1))));
+    REQUIRE_OK(stream->readback_image(*image, whole_level(*image, 2), std::as_writable_bytes(std::span(level2))));
+    for (uint8_t v : level1) CHECK(v == 0);
+    for (uint8_t v : level2) CHECK(v == 255);
     const VkFormat integer = VK_FORMAT_R32G32B32A32_UINT;
     if (!(test::optimal_features(*device, integer) & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)) {
       auto ints = make_image(*device, {.format = integer, .extent = {8, 8, 1}, .mip_levels = 2});

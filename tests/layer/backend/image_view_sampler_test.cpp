@@ -47,6 +47,39 @@ TEST_CASE("Image::view makes one view per description and shares it", "[vulkan][
   REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
 }
 
+// VkImageViewCreateInfo::components (Vulkan 1.3 §12.5, VkComponentMapping): a view's mapping is part of its
+// description, so a swizzled view is a view of its own and each mapping is one view; a component mapped to itself
+// is the identity (identity_components), which storage-image descriptors require
+// (VUID-VkWriteDescriptorSet-descriptorType-00336).
+TEST_CASE("Image::view keys views by their component mapping", "[vulkan][image]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto image = make_image(
+        *device, {.format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {4, 4, 1}, .usage = kImageSampled | kImageStorage});
+    ImageViewDesc plain{.type = VK_IMAGE_VIEW_TYPE_2D};
+    ImageViewDesc swizzled = plain;
+    swizzled.components = {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_ZERO, VK_COMPONENT_SWIZZLE_ONE,
+                           VK_COMPONENT_SWIZZLE_R};
+    ImageViewDesc named_identity = plain;
+    named_identity.components = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_B,
+                                 VK_COMPONENT_SWIZZLE_A};
+    CHECK(plain.identity_components());
+    CHECK(named_identity.identity_components());
+    CHECK_FALSE(swizzled.identity_components());
+    auto a = image->view(plain);
+    auto b = image->view(swizzled);
+    auto c = image->view(swizzled);
+    REQUIRE_OK(a);
+    REQUIRE_OK(b);
+    REQUIRE_OK(c);
+    CHECK(*a != *b);
+    CHECK(*b == *c);
+    CHECK(image->view_count() == 2);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
+}
+
 // VkImageViewCreateInfo valid usage: "subresourceRange.baseMipLevel must be less than the mipLevels ... and
 // levelCount ... baseMipLevel + levelCount must be less than or equal to the mipLevels", the same for layers;
 // the view type must be compatible with the image type (table "Image type and image view type compatibility"; "If

@@ -66,6 +66,13 @@ std::set<int> channels(GLenum format) {
 // Does every value of a component of `f` survive a trip through `type`?
 bool type_holds(const SizedFormat& f, GLenum type) {
   const uint32_t b = f.bits[0];
+  // RGB565, RGBA4, RGB5_A1 (components of at most 6 bits): their own packed type, or any type of 8 or more bits per
+  // component, or floats.
+  if (f.packed && f.vk_texel_bytes == 2) {
+    return type == f.natural_type || type == GL_UNSIGNED_BYTE || type == GL_UNSIGNED_SHORT || type == GL_UNSIGNED_INT ||
+           type == GL_FLOAT || type == GL_HALF_FLOAT || type == GL_UNSIGNED_INT_8_8_8_8 ||
+           type == GL_UNSIGNED_INT_8_8_8_8_REV;
+  }
   const bool uniform = f.packed == false;
   switch (f.numeric) {
     case Numeric::Uint:

@@ -133,6 +133,13 @@ using Triple = std::tuple<GLenum, GLenum, GLenum>;
 // internal format this shim stores (typed from the table, one row per line).
 const std::set<Triple> kEsTable = {
     {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE},
+    {GL_RGB5_A1, GL_RGBA, GL_UNSIGNED_BYTE},
+    {GL_RGBA4, GL_RGBA, GL_UNSIGNED_BYTE},
+    {GL_RGB5_A1, GL_RGBA, GL_UNSIGNED_SHORT_5_5_5_1},
+    {GL_RGBA4, GL_RGBA, GL_UNSIGNED_SHORT_4_4_4_4},
+    {GL_RGB5_A1, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV},
+    {GL_RGB565, GL_RGB, GL_UNSIGNED_BYTE},
+    {GL_RGB565, GL_RGB, GL_UNSIGNED_SHORT_5_6_5},
     {GL_SRGB8_ALPHA8, GL_RGBA, GL_UNSIGNED_BYTE},
     {GL_RGBA8_SNORM, GL_RGBA, GL_BYTE},
     {GL_RGB10_A2, GL_RGBA, GL_UNSIGNED_INT_2_10_10_10_REV},

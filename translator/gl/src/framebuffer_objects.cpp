@@ -536,11 +536,14 @@ const FramebufferAttachment* color_buffer(const FramebufferObject& fb, GLenum bu
 bool color_renderable(const SizedFormat& f, bool es, int es_minor) {
   if (is_depth(f) || f.numeric == Numeric::SharedExp || f.numeric == Numeric::Snorm) return false;
   if (!es) return !(f.srgb && f.components == 3);  // GL 4.6 table 8.12: SRGB8 is not color-renderable
-  // OpenGL ES 3.2 table 8.10: R8, RG8, RGB8, RGBA8, SRGB8_ALPHA8, RGB10_A2, RGB10_A2UI, the R/RG/RGBA integer
-  // formats; the float formats R16F ... RGBA32F and R11F_G11F_B10F from ES 3.2 on (no RGB16F/RGB32F), and in ES 3.1
-  // through EXT_color_buffer_float, which ES contexts expose (context_version.cpp).
+  // OpenGL ES 3.2 table 8.10: R8, RG8, RGB8, RGB565, RGBA4, RGB5_A1, RGBA8, SRGB8_ALPHA8, RGB10_A2, RGB10_A2UI, the
+  // R/RG/RGBA integer formats; the float formats R16F ... RGBA32F and R11F_G11F_B10F from ES 3.2 on (no
+  // RGB16F/RGB32F), and in ES 3.1 through EXT_color_buffer_float, which ES contexts expose (context_version.cpp).
   (void)es_minor;
-  if (f.components == 3 && f.internalformat != GL_RGB8 && f.numeric != Numeric::UFloat) return false;
+  if (f.components == 3 && f.internalformat != GL_RGB8 && f.internalformat != GL_RGB565 &&
+      f.numeric != Numeric::UFloat) {
+    return false;
+  }
   if (f.numeric == Numeric::Unorm && !f.srgb && f.bits[0] == 16) return false;  // EXT_texture_norm16 not exposed
   return true;
 }

@@ -114,6 +114,9 @@ class DeviceState {
   // glDispatchComputeIndirect's count check on the GPU (dispatch.cpp), created on first use.
   std::mutex indirect_mutex;
   std::shared_ptr<backend::Shader> indirect_check;
+  // glGenerateMipmap's box-filter compute shaders (texture_mipmaps.cpp), per shape (1D array, 2D array, 3D),
+  // created on first use under indirect_mutex.
+  std::array<std::shared_ptr<backend::Shader>, 3> mipmap_shaders;
   // Background compiles and links (compiler_threads.hpp); stopped first in the destructor: jobs use the device.
   std::shared_ptr<CompilerThreads> compiler_threads = make_compiler_threads();
 };

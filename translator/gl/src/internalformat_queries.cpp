@@ -239,6 +239,10 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
                             : f->bits[0] == 16 ? GL_UNSIGNED_SHORT
                                                : GL_UNSIGNED_INT)};
     case GL_MIPMAP: return {supported && has_mipmaps(target) ? 1 : 0};
+    // glGenerateMipmap (texture_mipmaps.cpp) takes every stored colour format but the integer ones, on the targets
+    // with mipmaps (§8.14.4).
+    case GL_MANUAL_GENERATE_MIPMAP:
+      return {supported && has_mipmaps(target) && !buffer && !depth && !is_integer(*f) ? full : GL_NONE};
     case GL_COLOR_ENCODING: return {supported && !depth ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
     case GL_FILTER:
       return {sampled && !is_integer(*f) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? full
@@ -256,9 +260,9 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_VIEW_COMPATIBILITY_CLASS: return {supported && !depth ? view_class(gl_texel_bits(*f)) : GL_NONE};
     case GL_TEXTURE_COMPRESSED: return {0};
     default:
-      // Graphics-stage, renderable, blend, read-pixels, mipmap generation and view support answer NONE: no draws,
-      // and glGenerateMipmap is not wired. glReadPixels (read_pixels.cpp) and glTextureView (texture_view.cpp) do
-      // exist now; these rows do not report them yet.
+      // Graphics-stage, renderable, blend, read-pixels, automatic mipmap generation and view support answer NONE:
+      // no draws. glReadPixels (read_pixels.cpp) and glTextureView (texture_view.cpp) do exist now; these rows do
+      // not report them yet.
       return {pname == GL_TEXTURE_COMPRESSED_BLOCK_WIDTH || pname == GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT ||
                       pname == GL_TEXTURE_COMPRESSED_BLOCK_SIZE || pname == GL_MAX_COMBINED_DIMENSIONS ||
                       pname == GL_INTERNALFORMAT_DEPTH_SIZE || pname == GL_INTERNALFORMAT_STENCIL_SIZE ||

@@ -88,6 +88,17 @@ constexpr SizedFormat depth(GLenum internalformat, const char* name, GLenum base
                      texel_bytes,    1,    IC::None, nullptr, base,     natural_type};
 }
 
+// A 16-bit packed format (GL 4.6 §8.5.1 requires RGB565, RGBA4 and RGB5_A1): stored in the Vulkan format of the
+// same bits, which every Vulkan device samples and filters (the mandatory R5G6B5_UNORM_PACK16,
+// B4G4R4A4_UNORM_PACK16, A1R5G5B5_UNORM_PACK16); their component order differs from GL's, the texel codec places each
+// component (packed16_shifts in pixel_transfer.cpp).
+constexpr SizedFormat packed16(GLenum internalformat, const char* name, uint8_t components, std::array<uint8_t, 4> bits,
+                               VkFormat vk, GLenum natural_type) {
+  return SizedFormat{
+      internalformat, name,    base_of(components), components,  N::Unorm, bits, false, true, vk, 2, components,
+      IC::None,       nullptr, base_of(components), natural_type};
+}
+
 // GL 4.6 table 8.12 (the sized color formats this shim stores), table 8.13 (depth). The image qualifiers and
 // classes are those of tables 8.27/8.28.
 constexpr SizedFormat kFormats[] = {
@@ -105,6 +116,9 @@ constexpr SizedFormat kFormats[] = {
     array(GL_RGB16_SNORM, "GL_RGB16_SNORM", 3, N::Snorm, 16, VK_FORMAT_R16G16B16A16_SNORM),
     array(GL_RGBA8, "GL_RGBA8", 4, N::Unorm, 8, VK_FORMAT_R8G8B8A8_UNORM, IC::C4x8, "rgba8"),
     array(GL_RGBA8_SNORM, "GL_RGBA8_SNORM", 4, N::Snorm, 8, VK_FORMAT_R8G8B8A8_SNORM, IC::C4x8, "rgba8_snorm"),
+    packed16(GL_RGB565, "GL_RGB565", 3, {5, 6, 5, 0}, VK_FORMAT_R5G6B5_UNORM_PACK16, GL_UNSIGNED_SHORT_5_6_5),
+    packed16(GL_RGBA4, "GL_RGBA4", 4, {4, 4, 4, 4}, VK_FORMAT_B4G4R4A4_UNORM_PACK16, GL_UNSIGNED_SHORT_4_4_4_4),
+    packed16(GL_RGB5_A1, "GL_RGB5_A1", 4, {5, 5, 5, 1}, VK_FORMAT_A1R5G5B5_UNORM_PACK16, GL_UNSIGNED_SHORT_5_5_5_1),
     packed(GL_RGB10_A2, "GL_RGB10_A2", 4, N::Unorm, {10, 10, 10, 2}, VK_FORMAT_A2B10G10R10_UNORM_PACK32,
            IC::C10_10_10_2, "rgb10_a2", GL_UNSIGNED_INT_2_10_10_10_REV),
     packed(GL_RGB10_A2UI, "GL_RGB10_A2UI", 4, N::Uint, {10, 10, 10, 2}, VK_FORMAT_A2B10G10R10_UINT_PACK32,
@@ -173,7 +187,30 @@ constexpr SizedFormat kDepthFallbacks[] = {
           GL_UNSIGNED_INT_24_8),
 };
 
+// Depth formats stored in a colour format (depth_color_storage): where depth-aspect copies and clears are not
+// available (a compute-only Vulkan queue) the depth values live in the red channel of R16_UNORM (16-bit) or
+// R32_SFLOAT (24- and 32-bit: the texels of the D32_SFLOAT rows, a float holding the GL format's precision), whose
+// texels are exactly those of the depth formats' depth aspects (D16: a 16-bit unorm, D32: a float).
+constexpr SizedFormat kDepthColorRows[] = {
+    depth(GL_DEPTH_COMPONENT16, "GL_DEPTH_COMPONENT16", GL_DEPTH_COMPONENT, 16, VK_FORMAT_R16_UNORM, 2,
+          GL_UNSIGNED_SHORT),
+    depth(GL_DEPTH_COMPONENT24, "GL_DEPTH_COMPONENT24", GL_DEPTH_COMPONENT, 24, VK_FORMAT_R32_SFLOAT, 4,
+          GL_UNSIGNED_INT),
+    depth(GL_DEPTH_COMPONENT32F, "GL_DEPTH_COMPONENT32F", GL_DEPTH_COMPONENT, 32, VK_FORMAT_R32_SFLOAT, 4, GL_FLOAT),
+    depth(GL_DEPTH24_STENCIL8, "GL_DEPTH24_STENCIL8", GL_DEPTH_STENCIL, 24, VK_FORMAT_R32_SFLOAT, 4,
+          GL_UNSIGNED_INT_24_8),
+    depth(GL_DEPTH32F_STENCIL8, "GL_DEPTH32F_STENCIL8", GL_DEPTH_STENCIL, 32, VK_FORMAT_R32_SFLOAT, 4,
+          GL_FLOAT_32_UNSIGNED_INT_24_8_REV),
+};
+
 }  // namespace
+
+const SizedFormat* depth_color_storage(const SizedFormat& format) {
+  for (const SizedFormat& f : kDepthColorRows) {
+    if (f.internalformat == format.internalformat) return &f;
+  }
+  return nullptr;
+}
 
 std::span<const SizedFormat> sized_formats() {
   return kFormats;

@@ -82,6 +82,12 @@ const SizedFormat* find_sized_format(GLenum internalformat);
 // are optional in Vulkan). The texels keep the GL format's 24-bit precision (pixel_transfer.hpp).
 std::vector<const SizedFormat*> storage_choices(const SizedFormat& format);
 
+// The row of a depth format stored in a colour format (R16_UNORM for DEPTH_COMPONENT16, R32_SFLOAT for the others:
+// the same texels as the depth aspect of D16_UNORM / D32_SFLOAT), for devices whose queue cannot copy or clear
+// depth aspects (texture_storage.cpp, BISMUTH_DEPTH_TEXTURES); nullptr for a format that is not a depth format.
+// Not in sized_formats(), like the fallbacks of storage_choices.
+const SizedFormat* depth_color_storage(const SizedFormat& format);
+
 // The format a texture of `internalformat` gets: a sized format as is; one of GL 4.6 table 8.11's base internal
 // formats (RED, RG, RGB, RGBA, SRGB, SRGB_ALPHA, DEPTH_COMPONENT, DEPTH_STENCIL) becomes a sized format of that base
 // which holds `type`'s values (§8.5: the GL chooses the resolution): FLOAT → 32F, HALF_FLOAT → 16F, 16- and 32-bit

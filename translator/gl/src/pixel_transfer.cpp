@@ -326,9 +326,29 @@ void write_client(const ClientFormat& cf, const ClientType& t, const Rgba& v, bo
   }
 }
 
+// The bit position of R, G, B and A in the 16-bit Vulkan texels of RGB565, RGBA4 and RGB5_A1 (Vulkan names
+// *_PACK16 components from the most significant bit down: R5G6B5 has R in bits 11-15, B4G4R4A4 B in 12-15 and A in
+// 0-3, A1R5G5B5 A in bit 15 and B in 0-4).
+std::array<uint32_t, 4> packed16_shifts(VkFormat format) {
+  switch (format) {
+    case VK_FORMAT_R5G6B5_UNORM_PACK16: return {11, 5, 0, 0};
+    case VK_FORMAT_B4G4R4A4_UNORM_PACK16: return {4, 8, 12, 0};
+    default: return {10, 5, 0, 15};  // A1R5G5B5_UNORM_PACK16
+  }
+}
+
 // Texel of a sized format → RGBA (the components the base format lacks read as (0, 0, 0, 1)).
 Rgba read_texel(const SizedFormat& f, const std::byte* p) {
   Rgba out;
+  if (f.packed && f.vk_texel_bytes == 2) {
+    const auto word = static_cast<uint32_t>(load_le(p, 2, false));
+    const std::array<uint32_t, 4> shift = packed16_shifts(f.vk_format);
+    for (uint32_t k = 0; k < f.components; ++k) {
+      const uint32_t w = f.bits[k];
+      out.f[k] = unorm_to_float((word >> shift[k]) & ((1u << w) - 1), w);
+    }
+    return out;
+  }
   if (f.packed) {
     const auto word = static_cast<uint32_t>(load_le(p, 4, false));
     float shared[3]{};
@@ -368,6 +388,15 @@ Rgba read_texel(const SizedFormat& f, const std::byte* p) {
 
 // RGBA → texel of a sized format; components of the Vulkan format beyond the base format's are 1.
 void write_texel(const SizedFormat& f, const Rgba& v, std::byte* p) {
+  if (f.packed && f.vk_texel_bytes == 2) {
+    const std::array<uint32_t, 4> shift = packed16_shifts(f.vk_format);
+    uint32_t word = 0;
+    for (uint32_t k = 0; k < f.components; ++k) {
+      word |= static_cast<uint32_t>(float_to_unorm(v.f[k], f.bits[k])) << shift[k];
+    }
+    store_le(p, 2, word, false);
+    return;
+  }
   if (f.packed) {
     uint32_t word = 0;
     if (f.numeric == Numeric::SharedExp) {
@@ -442,16 +471,18 @@ double depth_value(const SizedFormat& f, double d) {
 void write_depth_texel(const SizedFormat& f, double d, std::byte* p) {
   const double v = depth_value(f, d);
   switch (f.vk_format) {
-    case VK_FORMAT_D16_UNORM: store_le(p, 2, float_to_unorm(v, 16), false); break;
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_R16_UNORM: store_le(p, 2, float_to_unorm(v, 16), false); break;  // R16: depth_color_storage
     case VK_FORMAT_X8_D24_UNORM_PACK32:
     case VK_FORMAT_D24_UNORM_S8_UINT: store_le(p, 4, float_to_unorm(v, 24), false); break;
-    default: store_le(p, 4, std::bit_cast<uint32_t>(float(v)), false); break;  // D32_SFLOAT(_S8_UINT)
+    default: store_le(p, 4, std::bit_cast<uint32_t>(float(v)), false); break;  // D32_SFLOAT(_S8_UINT), R32_SFLOAT
   }
 }
 
 double read_depth_texel(const SizedFormat& f, const std::byte* p) {
   switch (f.vk_format) {
-    case VK_FORMAT_D16_UNORM: return unorm_to_float(load_le(p, 2, false), 16);
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_R16_UNORM: return unorm_to_float(load_le(p, 2, false), 16);
     case VK_FORMAT_X8_D24_UNORM_PACK32:
     case VK_FORMAT_D24_UNORM_S8_UINT: return unorm_to_float(load_le(p, 4, false) & 0xFFFFFFu, 24);  // top 8: undefined
     default: return depth_value(f, std::bit_cast<float>(static_cast<uint32_t>(load_le(p, 4, false))));
@@ -579,13 +610,18 @@ TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type
   if (!f || (norm16 && !ext_texture_norm16))
     return error(GL_INVALID_VALUE, "internalformat is not a sized internal format of OpenGL ES 3.2 table 8.2");
   // Table 8.2: each sized format takes the client layout of its own precision; 16-bit float formats also take
-  // FLOAT, R11F_G11F_B10F and RGB9_E5 also HALF_FLOAT and FLOAT, DEPTH_COMPONENT16 also UNSIGNED_INT.
+  // FLOAT, R11F_G11F_B10F and RGB9_E5 also HALF_FLOAT and FLOAT, DEPTH_COMPONENT16 also UNSIGNED_INT (and the
+  // 16-bit packed formats below).
   bool valid = format == f->natural_format && type == f->natural_type;
   if (format == f->natural_format) {
     if (f->numeric == Numeric::Float && f->bits[0] == 16) valid |= type == GL_FLOAT;
     if (f->numeric == Numeric::UFloat || f->numeric == Numeric::SharedExp)
       valid |= type == GL_HALF_FLOAT || type == GL_FLOAT;
     if (f->internalformat == GL_DEPTH_COMPONENT16) valid |= type == GL_UNSIGNED_INT;
+    // RGB565, RGBA4 and RGB5_A1 also take UNSIGNED_BYTE, RGB5_A1 also UNSIGNED_INT_2_10_10_10_REV.
+    if (f->packed && f->vk_texel_bytes == 2) {
+      valid |= type == GL_UNSIGNED_BYTE || (f->internalformat == GL_RGB5_A1 && type == GL_UNSIGNED_INT_2_10_10_10_REV);
+    }
   }
   if (!valid)
     return error(GL_INVALID_OPERATION,

@@ -36,6 +36,12 @@ backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x,
 // The array layers of a level (1D arrays: height; 2D and cube map arrays: depth; others 1).
 uint32_t level_layers(GLenum target, const TextureLevel& level);
 
+// Mutable textures: defines (face, level) as `spec` (glTexImage*, glGenerateMipmap) and gives it storage: the
+// texture's one image where `spec` is what that image holds there, else an image of its own (the one image's levels
+// are first copied out when the level is inside it, so none loses its texels). False after an error (recorded).
+bool define_mutable_level(Context* ctx, TextureObject& texture, uint32_t face, uint32_t level, const TextureLevel& spec,
+                          const char* func);
+
 // Mutable textures: puts every level consistent with level 0 into one backend::Image (copying the level images'
 // texels in). Dispatch calls it before binding a texture; no-op for immutable textures or when already one image.
 bool make_texture_image(Context* ctx, TextureObject& texture, const char* func);
@@ -43,7 +49,13 @@ bool make_texture_image(Context* ctx, TextureObject& texture, const char* func);
 // The row of storage_choices(format) a texture of `format` is stored in on this device: the first whose Vulkan
 // format has SAMPLED_IMAGE and the transfer features with optimal tiling (24-bit depth formats fall back to D24S8 /
 // D32 / D32S8 as Zink does), else `format` itself. Every other format: `format`.
+// Depth formats are stored in a colour format (depth_color_storage: R16_UNORM / R32_SFLOAT) where
+// depth_textures_as_color says so.
 const SizedFormat& storage_format(const backend::Device& device, const SizedFormat& format);
+
+// Whether depth textures are stored in colour formats on this device: BISMUTH_DEPTH_TEXTURES=color or =depth when
+// set, else when the device's queue has no graphics (Vulkan allows depth-aspect copies and clears only there).
+bool depth_textures_as_color(const backend::Device& device);
 
 // The image usage the device allows for a format (storage where it has an image class and the device can store,
 // sampled where it can sample).

@@ -2,6 +2,7 @@
 #include "texture_bindings.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -127,7 +128,11 @@ bool push_placeholder(Context* ctx, const OpaqueUse& use, bool storage, const ch
                     : use.sampled == GlSampledType::Uint ? VK_FORMAT_R32G32B32A32_UINT
                     : storage                            ? VK_FORMAT_R32G32B32A32_SFLOAT
                                                          : VK_FORMAT_R8G8B8A8_UNORM;
-  if (use.shadow) format = VK_FORMAT_D32_SFLOAT;
+  // Shadow placeholders are depth images, or colour ones where depth images cannot be cleared (a compute-only queue:
+  // depth_textures_as_color).
+  if (use.shadow) {
+    format = depth_textures_as_color(*ctx->device_state.device) ? VK_FORMAT_R32_SFLOAT : VK_FORMAT_D32_SFLOAT;
+  }
   if (storage && use.format != 0) {
     if (const SizedFormat* f = find_sized_format(use.format)) format = f->vk_format;
   }
@@ -241,6 +246,27 @@ backend::SamplerDesc sampler_desc(const EffectiveSampler& e, const OpaqueUse& us
   return d;
 }
 
+// GL's TEXTURE_SWIZZLE_R/G/B/A values (RED, GREEN, BLUE, ALPHA, ZERO, ONE; §8.10) as a Vulkan component mapping,
+// IDENTITY where a component maps to itself so that unswizzled textures share one view.
+std::array<VkComponentSwizzle, 4> swizzle_components(const std::array<GLenum, 4>& swizzle) {
+  std::array<VkComponentSwizzle, 4> out{};
+  for (size_t i = 0; i < 4; ++i) {
+    VkComponentSwizzle c = VK_COMPONENT_SWIZZLE_IDENTITY;
+    switch (swizzle[i]) {
+      case GL_RED: c = VK_COMPONENT_SWIZZLE_R; break;
+      case GL_GREEN: c = VK_COMPONENT_SWIZZLE_G; break;
+      case GL_BLUE: c = VK_COMPONENT_SWIZZLE_B; break;
+      case GL_ALPHA: c = VK_COMPONENT_SWIZZLE_A; break;
+      case GL_ZERO: c = VK_COMPONENT_SWIZZLE_ZERO; break;
+      case GL_ONE: c = VK_COMPONENT_SWIZZLE_ONE; break;
+      default: break;
+    }
+    if (c == static_cast<VkComponentSwizzle>(VK_COMPONENT_SWIZZLE_R + i)) c = VK_COMPONENT_SWIZZLE_IDENTITY;
+    out[i] = c;
+  }
+  return out;
+}
+
 // ---- each kind ----
 
 bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
@@ -295,9 +321,23 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   b.view.base_layer = texture->view_min_layer;
   b.view.layer_count = use.target == GL_TEXTURE_CUBE_MAP ? 6 : std::max(1u, level_layers(use.target, *base));
   b.access = backend::Access::Read;
+  // GL 4.6 §15.2.1: the swizzle applies to every texture lookup result, texelFetch included; Vulkan's component
+  // mapping does the same for every sampled-image access. Shadow lookups keep the identity: their result is the
+  // comparison (§8.23.1), and Vulkan does not promise the mapping on depth comparisons.
+  if (!use.shadow) b.view.components = swizzle_components(e.swizzle);
   auto view = b.image->view_info(b.view);
   if (!view) {
     ctx->backend_error(func, view.error());
+    return false;
+  }
+  // Depth textures stored in a colour format (compute-only queues, BISMUTH_DEPTH_TEXTURES=color) compare only where
+  // the device can compare that format (VkFormatProperties3 SAMPLED_IMAGE_DEPTH_COMPARISON).
+  if (use.shadow && !view->depth_compare) {
+    skip_message(ctx, func,
+                 "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) + " (" +
+                     format.name + ") is stored as " + backend::format_name(view->format) +
+                     " (depth textures in a colour format: docs/gl_shim.md, \"Depth textures\"), which this device "
+                     "cannot sample with a depth comparison: shadow samplers are not supported on it");
     return false;
   }
   const bool linear = (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0;

@@ -2,7 +2,9 @@
 // glTextureStorage*) and mutable levels (glTexImage*), the backend::Image each lives in, and the storage helpers
 // of texture_access.hpp (level_store, sub_region, make_texture_image). See textures.hpp for the storage model.
 #include <algorithm>
+#include <cstdlib>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "pixel_transfer.hpp"
@@ -16,14 +18,30 @@ backend::ImageUsages image_usage_for(const backend::Device& device, const SizedF
   device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), format.vk_format, &properties);
   backend::ImageUsages usage = 0;
   if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT) usage |= backend::kImageSampled;
-  if ((properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) &&
-      format.image_class != ImageClass::None) {
+  // Storage also for colour formats GL binds to no image unit (RGB8 in RGBA8 ...): glGenerateMipmap's compute path
+  // writes their levels (texture_mipmaps.cpp). Image units still take only table 8.27's formats (image_unit_valid).
+  if ((properties.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) && !is_depth(format)) {
     usage |= backend::kImageStorage;
   }
   return usage;
 }
 
+bool depth_textures_as_color(const backend::Device& device) {
+  // BISMUTH_DEPTH_TEXTURES=color forces the colour storage (so a queue with graphics, lavapipe's, tests it);
+  // =depth forces depth formats (their transfers then fail on a compute-only queue with a message).
+  static const std::string setting = [] {
+    const char* v = std::getenv("BISMUTH_DEPTH_TEXTURES");
+    return std::string(v != nullptr ? v : "");
+  }();
+  if (setting == "color") return true;
+  if (setting == "depth") return false;
+  return !device.graphics_queue();
+}
+
 const SizedFormat& storage_format(const backend::Device& device, const SizedFormat& format) {
+  if (is_depth(format) && depth_textures_as_color(device)) {
+    if (const SizedFormat* color = depth_color_storage(format)) return *color;
+  }
   const std::vector<const SizedFormat*> choices = storage_choices(format);
   if (choices.size() == 1) return format;
   constexpr VkFormatFeatureFlags kNeeded =
@@ -104,12 +122,13 @@ namespace {
 // TEXTURE_2D_MULTISAMPLE, TEXTURE_1D_ARRAY, TEXTURE_2D_ARRAY, TEXTURE_2D_MULTISAMPLE_ARRAY, TEXTURE_RECTANGLE,
 // TEXTURE_CUBE_MAP, TEXTURE_CUBE_MAP_ARRAY ... Using these formats in conjunction with any other target will result
 // in an INVALID_OPERATION error."
-// Depth textures move their texels with depth-aspect copies and clears, which Vulkan allows only on a queue with
-// graphics (backend::Device::graphics_queue): on a device whose Bismuth queue is compute-only (NVIDIA's) they are
-// not supported yet, GL_INVALID_OPERATION with a message instead of commands the driver refuses.
+// Depth textures in depth formats move their texels with depth-aspect copies and clears, which Vulkan allows only
+// on a queue with graphics (backend::Device::graphics_queue): on a device whose Bismuth queue is compute-only
+// (NVIDIA's) they are stored in colour formats instead (depth_textures_as_color); only BISMUTH_DEPTH_TEXTURES=depth
+// there leaves them unsupported, GL_INVALID_OPERATION with a message instead of commands the driver refuses.
 bool depth_textures_supported(Context* ctx, const char* func) {
   const backend::Device& device = *ctx->device_state.device;
-  if (device.graphics_queue()) return true;
+  if (device.graphics_queue() || depth_textures_as_color(device)) return true;
   ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": depth textures are not supported on " +
                                            device.info().name +
                                            " yet: their copies and clears need a Vulkan queue with graphics, and "
@@ -245,6 +264,22 @@ bool fits_image(const TextureObject& t, uint32_t level, const TextureLevel& spec
 }
 
 }  // namespace
+
+bool define_mutable_level(Context* ctx, TextureObject& t, uint32_t face, uint32_t level, const TextureLevel& spec,
+                          const char* func) {
+  if (t.level_images.empty()) t.level_images.resize(t.levels.size() * kMaxTextureLevels);
+  if (!fits_image(t, level, spec)) {
+    if (t.image && level < t.image->desc().mip_levels && !dissolve_image(ctx, t, func)) return false;
+    auto& own = t.level_images[face * kMaxTextureLevels + level];
+    own.reset();
+    if (spec.width > 0 && spec.height > 0 && spec.depth > 0) {
+      own = create_image(ctx, image_desc(t.target, spec, 1, true), *spec.format, func);
+      if (!own) return false;
+    }
+  }
+  t.levels[face][level] = spec;
+  return true;
+}
 
 bool make_texture_image(Context* ctx, TextureObject& t, const char* func) {
   if (t.immutable || t.target == GL_TEXTURE_BUFFER || t.levels.empty()) return true;
@@ -466,17 +501,7 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
   UnpackSource source;
   const Extent extent{spec.width, spec.height, spec.depth, dims == 3};
   if (!unpack_source(ctx, format, type, extent, pixels, func, source)) return;
-  if (t->level_images.empty()) t->level_images.resize(t->levels.size() * kMaxTextureLevels);
-  if (!fits_image(*t, lvl, spec)) {
-    if (t->image && lvl < t->image->desc().mip_levels && !dissolve_image(ctx, *t, func)) return;
-    auto& own = t->level_images[face * kMaxTextureLevels + lvl];
-    own.reset();
-    if (spec.width > 0 && spec.height > 0 && spec.depth > 0) {
-      own = create_image(ctx, image_desc(object_target, spec, 1, true), *sized, func);
-      if (!own) return;
-    }
-  }
-  t->levels[face][lvl] = spec;
+  if (!define_mutable_level(ctx, *t, face, lvl, spec, func)) return;
   const LevelStore store = level_store(*t, face, lvl);
   if (store.image == nullptr || !source.present) return;
   const backend::ImageRegion region = sub_region(object_target == GL_TEXTURE_CUBE_MAP ? target : object_target, store,

@@ -217,8 +217,10 @@ class CommandStream {
   // glGenerateMipmap: levels base_level + 1 .. last, of layers layer_base .. + layer_count, each blitted from the
   // level above with a linear filter (vkCmdBlitImage), in stream order like the other image transfers. Error when
   // the format lacks BLIT_SRC, BLIT_DST or SAMPLED_IMAGE_FILTER_LINEAR (the GL shim falls back or reports), or
-  // the range is outside the image. A base level that is the last records nothing.
-  Status generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count);
+  // the range is outside the image. A base level that is the last records nothing. `last_level` (0: the image's
+  // last) stops earlier: GL's q = min(p, MAX_LEVEL) (GL 4.6 §8.14.4).
+  Status generate_mipmaps(Image& image, uint32_t base_level, uint32_t layer_base, uint32_t layer_count,
+                          uint32_t last_level = 0);
 
   // Submits the current batch. Returns its timeline value (the last submitted one when nothing was recorded).
   // With a recording thread the value is reserved here and the thread ends and submits the command buffer once

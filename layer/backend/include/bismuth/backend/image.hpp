@@ -12,6 +12,7 @@
 // Device::defer, so they are destroyed only after every submission that used them completed.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -50,12 +51,19 @@ struct ImageDesc {
   bool mutable_format = true;
 };
 
-// A view of an image: its type, format (VK_FORMAT_UNDEFINED: the image's), mip levels and array layers. A view
-// of another format needs ImageDesc::mutable_format and a format of the same texel size.
+// A view of an image: its type, format (VK_FORMAT_UNDEFINED: the image's), mip levels and array layers, and its
+// component mapping (GL's TEXTURE_SWIZZLE_*: r, g, b, a). A view of another format needs
+// ImageDesc::mutable_format and a format of the same texel size. Views are cached by the whole description, so a
+// swizzled view is a view of its own. Vulkan (VUID-VkWriteDescriptorSet-descriptorType-00336) binds only views
+// with the identity mapping as storage images; CommandStream refuses others there.
 struct ImageViewDesc {
   VkImageViewType type = VK_IMAGE_VIEW_TYPE_2D;
   VkFormat format = VK_FORMAT_UNDEFINED;
   uint32_t base_mip = 0, mip_count = 1, base_layer = 0, layer_count = 1;
+  std::array<VkComponentSwizzle, 4> components{VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+                                               VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY};
+  // Whether `components` maps each component to itself (IDENTITY or its own component).
+  bool identity_components() const;
   friend bool operator==(const ImageViewDesc&, const ImageViewDesc&) = default;
 };
 

@@ -1,0 +1,193 @@
+// Texture swizzle (GL 4.6 §8.10 TEXTURE_SWIZZLE_R/G/B/A/RGBA, applied in §15.2.1 "Texture Access"): the shim maps
+// it to the Vulkan image view's component mapping (docs/gl_shim.md, "Textures and images at dispatch").
+#include <vector>
+
+#include "translator/gl/gl_fixture.hpp"
+
+using namespace bismuth::gltest;
+
+namespace {
+
+constexpr const char* kSampleProgram =
+    "#version 430\n"
+    "layout(local_size_x = 1) in;\n"
+    "layout(binding = 0) uniform sampler2D tex;\n"
+    "layout(std430, binding = 0) buffer Out { vec4 sampled; vec4 fetched; };\n"
+    "void main() {\n"
+    "  sampled = texture(tex, vec2(0.25, 0.25));\n"
+    "  fetched = texelFetch(tex, ivec2(1, 0), 0);\n"
+    "}\n";
+
+struct Results {
+  float sampled[4], fetched[4];
+};
+
+Results run(GLuint program, GLuint texture, GLuint out) {
+  glUseProgram(program);
+  glBindTextureUnit(0, texture);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  Results r{};
+  glGetNamedBufferSubData(out, 0, sizeof r, &r);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("texture swizzle reorders, zeroes and fills the components of lookups (GL 4.6 §8.10, §15.2.1)", "[swizzle]") {
+  GlContext gl;
+  const GLuint program = make_program(kSampleProgram);
+  const GLuint out = make_buffer(32);
+  // Two texels, (10, 20, 30, 40) and (50, 60, 70, 80) / 255.
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
+  const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  auto value = [&](int texel, GLenum swizzle, int own) -> float {
+    // §15.2.1: "the value of TEXTURE_SWIZZLE_R (…G, B, A) selects the component: RED, GREEN, BLUE and ALPHA the
+    // value of that component, ZERO 0 and ONE 1".
+    switch (swizzle) {
+      case GL_RED: return texels[texel * 4 + 0] / 255.0f;
+      case GL_GREEN: return texels[texel * 4 + 1] / 255.0f;
+      case GL_BLUE: return texels[texel * 4 + 2] / 255.0f;
+      case GL_ALPHA: return texels[texel * 4 + 3] / 255.0f;
+      case GL_ZERO: return 0.0f;
+      case GL_ONE: return 1.0f;
+      default: return texels[texel * 4 + own] / 255.0f;
+    }
+  };
+  const GLint swizzles[][4] = {{GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA},
+                               {GL_BLUE, GL_ZERO, GL_ONE, GL_RED},
+                               {GL_ALPHA, GL_ALPHA, GL_GREEN, GL_ONE},
+                               {GL_ZERO, GL_ONE, GL_RED, GL_BLUE}};
+  for (const auto& s : swizzles) {
+    CAPTURE(s[0], s[1], s[2], s[3]);
+    // Half the cases through the four scalar pnames, half through SWIZZLE_RGBA.
+    if (s[0] == GL_BLUE || s[0] == GL_ZERO) {
+      glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, s);
+    } else {
+      for (int c = 0; c < 4; ++c) glTextureParameteri(t, GL_TEXTURE_SWIZZLE_R + static_cast<GLenum>(c), s[c]);
+    }
+    const Results r = run(program, t, out);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    for (int c = 0; c < 4; ++c) {
+      CHECK(r.sampled[c] == Approx(value(0, static_cast<GLenum>(s[c]), c)).margin(1e-6));
+      // texelFetch is a texture lookup too (§11.1.3.2, §15.2.1): swizzled the same way.
+      CHECK(r.fetched[c] == Approx(value(1, static_cast<GLenum>(s[c]), c)).margin(1e-6));
+    }
+  }
+  // Swizzle is texture state, not sampler state (§8.2: a sampler object holds the state of table 23.18, which has
+  // no swizzle): with a sampler object bound to the unit the texture's swizzle still applies.
+  GLuint sampler = 0;
+  glGenSamplers(1, &sampler);
+  glSamplerParameteri(sampler, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glSamplerParameteri(sampler, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindSampler(0, sampler);
+  const Results with_sampler = run(program, t, out);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLint* last = swizzles[3];
+  for (int c = 0; c < 4; ++c) {
+    CHECK(with_sampler.sampled[c] == Approx(value(0, static_cast<GLenum>(last[c]), c)).margin(1e-6));
+  }
+  glBindSampler(0, 0);
+  glDeleteSamplers(1, &sampler);
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("swizzle applies after the base format's components are filled in (GL 4.6 §15.2.1, table 15.1)",
+          "[swizzle]") {
+  GlContext gl;
+  const GLuint program = make_program(kSampleProgram);
+  const GLuint out = make_buffer(32);
+  // An R8 texture reads (R, 0, 0, 1) (table 15.1); a luminance-style swizzle (R, R, R, ONE) and one that picks the
+  // filled-in components (GREEN → 0, ALPHA → 1).
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_R8, 2, 1);
+  const uint8_t texels[2] = {51, 204};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RED, GL_UNSIGNED_BYTE, texels);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  const GLint luminance[4] = {GL_RED, GL_RED, GL_RED, GL_ONE};
+  glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, luminance);
+  Results r = run(program, t, out);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (int c = 0; c < 3; ++c) {
+    CHECK(r.sampled[c] == Approx(0.2f).margin(1e-6));
+    CHECK(r.fetched[c] == Approx(0.8f).margin(1e-6));
+  }
+  CHECK(r.sampled[3] == 1.0f);
+  const GLint filled[4] = {GL_ALPHA, GL_GREEN, GL_BLUE, GL_RED};
+  glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, filled);
+  r = run(program, t, out);
+  CHECK(r.sampled[0] == 1.0f);
+  CHECK(r.sampled[1] == 0.0f);
+  CHECK(r.sampled[2] == 0.0f);
+  CHECK(r.sampled[3] == Approx(0.2f).margin(1e-6));
+  // An RGB8 texture (stored with alpha 1): ALPHA reads 1 (table 15.1: A = 1 for RGB).
+  GLuint rgb = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &rgb);
+  glTextureStorage2D(rgb, 1, GL_RGB8, 2, 1);
+  const uint8_t rgb_texels[6] = {0, 51, 102, 153, 204, 255};
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTextureSubImage2D(rgb, 0, 0, 0, 2, 1, GL_RGB, GL_UNSIGNED_BYTE, rgb_texels);
+  glTextureParameteri(rgb, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  const GLint reversed[4] = {GL_ALPHA, GL_BLUE, GL_GREEN, GL_RED};
+  glTextureParameteriv(rgb, GL_TEXTURE_SWIZZLE_RGBA, reversed);
+  r = run(program, rgb, out);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(r.fetched[0] == 1.0f);
+  CHECK(r.fetched[1] == Approx(1.0f).margin(1e-6));
+  CHECK(r.fetched[2] == Approx(0.8f).margin(1e-6));
+  CHECK(r.fetched[3] == Approx(0.6f).margin(1e-6));
+  glDeleteTextures(1, &rgb);
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("image loads ignore the texture swizzle (GL 4.6 §8.26)", "[swizzle]") {
+  GlContext gl;
+  // §8.26 / §11.1.3.5: an image load converts the texel's bits by the image unit's format; texture swizzle is part
+  // of texture lookups only (§15.2.1), so the same texture reads unswizzled through an image unit while a sampler
+  // in the same dispatch sees the swizzle.
+  const GLuint program = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2D tex;\n"
+      "layout(binding = 0, rgba8) readonly uniform image2D img;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 sampled; vec4 loaded; };\n"
+      "void main() {\n"
+      "  sampled = texelFetch(tex, ivec2(0, 0), 0);\n"
+      "  loaded = imageLoad(img, ivec2(0, 0));\n"
+      "}\n");
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 1, 1);
+  const uint8_t texel[4] = {255, 0, 51, 102};
+  glTextureSubImage2D(t, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, texel);
+  const GLint swizzle[4] = {GL_ALPHA, GL_BLUE, GL_GREEN, GL_RED};
+  glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glBindImageTexture(0, t, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+  const GLuint out = make_buffer(32);
+  const Results r = run(program, t, out);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const float expected_sampled[4] = {0.4f, 0.2f, 0.0f, 1.0f};
+  const float expected_loaded[4] = {1.0f, 0.0f, 0.2f, 0.4f};
+  for (int c = 0; c < 4; ++c) {
+    CHECK(r.sampled[c] == Approx(expected_sampled[c]).margin(1e-6));
+    CHECK(r.fetched[c] == Approx(expected_loaded[c]).margin(1e-6));
+  }
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
