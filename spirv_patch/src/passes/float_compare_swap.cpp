@@ -585,7 +585,8 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
     if (w[4] != kFloatCompareSwapInstruction || w.size() != 8 || !is_float32(module, w[1])) {
       return fail(module.describe(h) + ": not the float compare-swap marker (float result; pointer, compare, data)");
     }
-    Marker plan{h};
+    Marker plan;
+    plan.handle = h;
     std::vector<uint32_t> indices;
     if (Status traced = trace_pointer(module, h, w[5], plan.root, indices); !traced) return traced.error();
     const auto root_type = pointer_type(module, type_of(module, plan.root));
