@@ -310,12 +310,14 @@ class Lowering {
   // The retyped shape of a shared variable's type: float -> uint, arrays of it rebuilt.
   Expected<uint32_t> uint_shape(uint32_t type) {
     if (is_float32(m_, type)) return uint_type();
-    const auto w = m_.words(*m_.definition(type));
-    auto element = uint_shape(w[2]);
+    // Copied first: the recursion appends, which may move the words.
+    const uint32_t old_element = m_.words(*m_.definition(type))[2];
+    const uint32_t length = m_.words(*m_.definition(type))[3];
+    auto element = uint_shape(old_element);
     if (!element) return element;
     auto id = new_id();
     if (!id) return id;
-    const uint32_t operands[] = {*id, *element, w[3]};
+    const uint32_t operands[] = {*id, *element, length};
     m_.append(Section::Global, Op::OpTypeArray, operands);
     return *id;
   }
