@@ -65,6 +65,7 @@ void main() {
 )";
 
 const char* kShared = R"(
+#extension GL_EXT_shader_atomic_float : enable
 layout(local_size_x = 64) in;
 layout(std430, binding = 0) buffer Result { float r[4]; };
 shared float s_total;
