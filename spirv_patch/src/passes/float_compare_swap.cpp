@@ -360,7 +360,14 @@ class Lowering {
           case Op::OpInBoundsAccessChain: {
             if (w[3] != id) break;
             uint32_t element = new_pointee;
-            for (size_t i = 4; i < w.size(); ++i) element = m_.words(*m_.definition(element))[2];
+            for (size_t i = 4; i < w.size(); ++i) {
+              auto array = m_.definition(element);
+              if (!array || m_.opcode(*array) != Op::OpTypeArray) {
+                return fail(m_.describe(h) + ": indexes the shared variable " + name_of(m_, variable) +
+                            " deeper than its arrays");
+              }
+              element = m_.words(*array)[2];
+            }
             auto chain_type = pointer_to(m_, spv::StorageClass::Workgroup, element);
             if (!chain_type) return chain_type.error();
             std::vector<uint32_t> chain(w.begin() + 1, w.end());
