@@ -48,8 +48,9 @@ struct FloatCompareSwapReport {
 // The pass has no settings; the struct gives it the (Module&, options) -> Expected<Report> shape of every pass.
 struct FloatCompareSwapOptions {};
 
-// Rewrites `module` in place; a module without the marker set is left untouched. Every marker is checked before the
-// first edit, so an error leaves the module as it was.
+// Rewrites `module` in place; a module without the marker set is left untouched. Every marker and every use of a
+// shared variable to retype is checked before the first edit, so the refusals above leave the module as it was (only
+// a module that is not valid SPIR-V can fail later, partly rewritten).
 Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const FloatCompareSwapOptions& options = {});
 
 struct FloatCompareSwapPatch {
