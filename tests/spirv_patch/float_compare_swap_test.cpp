@@ -127,10 +127,10 @@ TEST_CASE("float atomicCompSwap on buffer members becomes a uint compare-exchang
 
 TEST_CASE("float atomicCompSwap word offsets follow the block layout", "[spirv_patch][float_compare_swap]") {
   // total is at byte 12 (after a vec3): word 3 of the view, a constant index.
-  const std::vector<uint32_t> input =
-      compile_with_marker("layout(local_size_x = 1) in;\n"
-                          "layout(std430, binding = 0) buffer B { vec3 pad; float total; };\n"
-                          "void main() { atomicCompSwap(total, 0.0, 1.0); }\n");
+  const std::vector<uint32_t> input = compile_with_marker(
+      "layout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 0) buffer B { vec3 pad; float total; };\n"
+      "void main() { atomicCompSwap(total, 0.0, 1.0); }\n");
   auto patch = lower_float_compare_swap(input);
   REQUIRE_OK(patch);
   REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
@@ -238,7 +238,6 @@ TEST_CASE("float atomicCompSwap refusals name the variable", "[spirv_patch][floa
         "void main() { atomicCompSwap(s_vec.y, 0.0, 1.0); }\n");
     auto piped = bismuth::spirv_patch::run_pipeline(input, {});
     REQUIRE_FALSE(piped);
-    CHECK(bismuth::spirv_patch::failed_stage(piped.error()) ==
-          bismuth::spirv_patch::PipelineStage::FloatCompareSwap);
+    CHECK(bismuth::spirv_patch::failed_stage(piped.error()) == bismuth::spirv_patch::PipelineStage::FloatCompareSwap);
   }
 }

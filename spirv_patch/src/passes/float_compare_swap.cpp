@@ -1,7 +1,7 @@
-// lower_float_compare_swap (passes/float_compare_swap.hpp). Sources: SPIR-V 1.6 section 3.42.18 (OpAtomicCompareExchange:
-// "Result Type must be an integer type scalar"), 2.18.2 (Aliased), Vulkan 1.3 section 15.6 (descriptor set interface:
-// several variables may share a DescriptorSet and Binding), GLSL 4.60 section 8.11 ("Atomic memory functions are
-// supported only for a limited set of variables ... buffer or shared variable").
+// lower_float_compare_swap (passes/float_compare_swap.hpp). Sources: SPIR-V 1.6 section 3.42.18
+// (OpAtomicCompareExchange: "Result Type must be an integer type scalar"), 2.18.2 (Aliased), Vulkan 1.3 section 15.6
+// (descriptor set interface: several variables may share a DescriptorSet and Binding), GLSL 4.60 section 8.11 ("Atomic
+// memory functions are supported only for a limited set of variables ... buffer or shared variable").
 #define SPV_ENABLE_UTILITY_CODE  // HasResultAndType
 #include <spirv/unified1/spirv.hpp11>
 
@@ -84,9 +84,9 @@ struct IndexTerm {
 // A marker and how to reach its memory through a uint view.
 struct Marker {
   InstructionHandle handle = 0;
-  uint32_t root = 0;                 // the OpVariable
-  spv::StorageClass storage{};       // StorageBuffer / Uniform (buffer) or Workgroup (shared)
-  uint32_t descriptor_index = 0;     // buffer: the index into an array of blocks (0: none)
+  uint32_t root = 0;                  // the OpVariable
+  spv::StorageClass storage{};        // StorageBuffer / Uniform (buffer) or Workgroup (shared)
+  uint32_t descriptor_index = 0;      // buffer: the index into an array of blocks (0: none)
   std::vector<IndexTerm> word_terms;  // buffer: the word offset inside the block
 };
 
@@ -114,8 +114,7 @@ Status trace_pointer(const Module& m, InstructionHandle marker, uint32_t pointer
       continue;
     }
     return fail(where(m, marker) + ": mem must be a buffer or shared variable (GLSL 4.60 section 8.11); " +
-                "it reaches the call through " + opcode_name(uint32_t(op)) +
-                " (a function parameter is a local copy)");
+                "it reaches the call through " + opcode_name(uint32_t(op)) + " (a function parameter is a local copy)");
   }
   return fail(where(m, marker) + ": access chains nested too deeply");
 }
@@ -336,7 +335,8 @@ class Lowering {
       // Only a null initializer has a uint twin (VK_KHR_zero_initialize_workgroup_memory).
       auto init = m_.definition(vw[4]);
       if (!init || m_.opcode(*init) != Op::OpConstantNull) {
-        return fail("the shared variable " + name_of(m_, variable) + " has an initializer atomicCompSwap cannot retype");
+        return fail("the shared variable " + name_of(m_, variable) +
+                    " has an initializer atomicCompSwap cannot retype");
       }
       auto null = new_id();
       if (!null) return null.error();
