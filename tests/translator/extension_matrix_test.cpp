@@ -598,7 +598,8 @@ TEST_CASE("GL_INTEL_shader_atomic_float_minmax's float atomicCompSwap at every v
     if (!es && std::string(version) < "430") {
       head += "#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n";
     }
-    const std::string rest = "layout(local_size_x = 4) in;\nlayout(std430, binding = 1) buffer Out { highp uint o[]; };\n" +
+    const std::string rest = "layout(local_size_x = 4) in;\n"
+                             "layout(std430, binding = 1) buffer Out { highp uint o[]; };\n" +
                              declarations + body;
     lowered(head + "#extension GL_INTEL_shader_atomic_float_minmax : require\n" + rest);
     // Without the #extension there is no float overload (GLSL 4.60 §3.3); the integer ones stay.
