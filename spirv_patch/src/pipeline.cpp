@@ -97,6 +97,12 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     }
     changed = true;
   }
+  if (options.lower_float_compare_swap) {
+    auto lowered = lower_float_compare_swap(module);
+    if (!lowered) return at(PipelineStage::FloatCompareSwap, lowered.error());
+    result.float_compare_swap = *lowered;
+    changed |= lowered->changed;
+  }
   if (options.lower_khr_subgroup_ops) {
     auto lowered = lower_khr_subgroup_ops(module);
     if (!lowered) return at(PipelineStage::LowerKhrSubgroupOps, lowered.error());

@@ -563,3 +563,59 @@ TEST_CASE("An ES shader compiled as desktop GLSL for its extensions keeps __VERS
   INFO(undeclared->info_log());
   CHECK_THAT(undeclared->info_log(), Catch::Contains("0:10(23)") && Catch::Contains("undeclared_name"));
 }
+
+TEST_CASE("GL_INTEL_shader_atomic_float_minmax's float atomicCompSwap at every version") {
+  // INTEL_shader_atomic_float_minmax: "Minimum, maximum, exchange, and compare-and-swap are enabled", adding
+  // "float atomicCompSwap(inout float mem, float compare, float data)" to GLSL 4.60 §8.11 for buffer and shared
+  // variables. The front declares it for the GL check and as a marker for the Vulkan compile; the program's pipeline
+  // lowers the marker (spirv_patch lower_float_compare_swap), and spirv-val takes the result.
+  const std::string declarations = "layout(std430, binding = 2) buffer F { highp float f[2]; highp int i; };\n"
+                                   "shared highp float s[3];\n";
+  const std::string body = "void main() {\n"
+                           "  highp float a = atomicCompSwap(f[o[1]], 1.0, 2.0) + atomicCompSwap(s[o[2]], 0.0, 1.5);\n"
+                           "  o[0] = uint(a) + uint(atomicCompSwap(i, 1, 2)) + atomicCompSwap(o[3], 4u, 5u);\n"
+                           "}\n";
+  auto lowered = [&](const std::string& source) {
+    auto shader = GlShader::compile(source);
+    INFO(source << shader->info_log());
+    REQUIRE(shader->ok());
+    std::vector<std::shared_ptr<const GlShader>> shaders{shader};
+    auto program = link_gl_program(shaders);
+    REQUIRE(program);
+    auto piped = bismuth::spirv_patch::run_pipeline(program->spirv, gl_program_pipeline(*program, {}));
+    REQUIRE(piped);
+    CHECK(piped->float_compare_swap.lowered == 2);
+    CHECK(piped->float_compare_swap.buffer_views == 1);
+    CHECK(piped->float_compare_swap.shared_retyped == 1);
+    auto valid = bismuth::spirv_patch::validate(piped->words, bismuth::spirv_patch::TargetEnv::Vulkan1_1);
+    INFO((valid ? std::string() : valid.error().message));
+    CHECK(valid);
+  };
+  for (const char* version : {"150", "330", "430", "450", "460", "310 es", "320 es"}) {
+    INFO("#version " << version);
+    const bool es = std::string(version).find("es") != std::string::npos;
+    std::string head = std::string("#version ") + version + "\n";
+    if (!es && std::string(version) < "430") {
+      head += "#extension GL_ARB_compute_shader : require\n#extension GL_ARB_shader_storage_buffer_object : require\n";
+    }
+    const std::string rest = "layout(local_size_x = 4) in;\n"
+                             "layout(std430, binding = 1) buffer Out { highp uint o[]; };\n" +
+                             declarations + body;
+    lowered(head + "#extension GL_INTEL_shader_atomic_float_minmax : require\n" + rest);
+    // Without the #extension there is no float overload (GLSL 4.60 §3.3); the integer ones stay.
+    auto without = GlShader::compile(head + rest);
+    CHECK_FALSE(without->ok());
+    CHECK_THAT(without->info_log(), Catch::Contains("atomicCompSwap") && !Catch::Contains("bsm_"));
+  }
+}
+
+TEST_CASE("GLSL ES rules hold for float atomicCompSwap's stand-in") {
+  // GLSL ES 3.20 §5.4.1: no implicit conversions, so atomicCompSwap(float, int, float) matches no overload; the
+  // message names the function the user called.
+  auto mixed = GlShader::compile(
+      "#version 310 es\n#extension GL_INTEL_shader_atomic_float_minmax : require\nlayout(local_size_x = 1) in;\n"
+      "layout(std430, binding = 0) buffer B { highp float f; };\nvoid main() { atomicCompSwap(f, 1, 2.0); }\n");
+  CHECK_FALSE(mixed->ok());
+  INFO(mixed->info_log());
+  CHECK_THAT(mixed->info_log(), Catch::Contains("atomicCompSwap") && !Catch::Contains("bsm_"));
+}

@@ -161,16 +161,24 @@ constexpr FloatAtomicStandIn kFloatAtomicStandIns[] = {
     {"atomicMin", "bsm_AtMin"},
     {"atomicMax", "bsm_AtMax"},
     {"atomicExchange", "bsm_AtExchange"},
+    {"atomicCompSwap", "bsm_AtCompSwap"},
 };
 
 std::string stand_in_declarations(const FloatAtomicStandIn& f) {
   std::string d;
+  const bool compare = f.builtin == "atomicCompSwap";  // (mem, compare, data)
   for (const char* t : {"int", "uint", "float"}) {
     const std::string type(t), name(f.stand_in);
-    d += type + " " + name + "(inout " + type + " mem, " + type + " data);\n";
+    d += type + " " + name + "(inout " + type + " mem, " + (compare ? type + " compare, " : std::string()) + type +
+         " data);\n";
   }
   return d;
 }
+
+// INTEL_shader_atomic_float_minmax's atomicCompSwap on float, for a desktop GL-rules check (GLSL 4.60 lets a
+// prototype overload a built-in; no glslang version declares this one).
+constexpr std::string_view kFloatCompareSwapPrototype =
+    "float atomicCompSwap(inout float mem, float compare, float data);\n";
 
 // GL_EXT_shader_atomic_float (what GL_NV_shader_atomic_float becomes, nv_extension_rewrite.cpp): atomicAdd and
 // atomicExchange on float. As for the 64-bit atomics, the Vulkan compile says "buffer or shared variable only".
@@ -354,7 +362,8 @@ void blank(std::string& text, size_t offset, size_t length) {
 
 }  // namespace
 
-ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_version, int user_version, bool es) {
+ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_version, int user_version, bool es,
+                                          bool float_compare_swap) {
   ExtensionBuiltins result;
   result.check_source = std::string(source);
   result.compile_source = std::string(source);
@@ -373,7 +382,9 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
     if (!applies || !enabled_anywhere(directives, e.name)) continue;
     if (es && e.es_through_desktop) {
       if (e.es_declarations != nullptr) declarations += e.es_declarations();
-      for (std::string_view f : e.es_float_atomics) {
+      std::vector<std::string_view> float_atomics = e.es_float_atomics;
+      if (float_compare_swap && e.name == "GL_EXT_shader_atomic_float2") float_atomics.push_back("atomicCompSwap");
+      for (std::string_view f : float_atomics) {
         auto stand_in = std::find_if(std::begin(kFloatAtomicStandIns), std::end(kFloatAtomicStandIns),
                                      [&](const FloatAtomicStandIn& s) { return s.builtin == f; });
         const bool seen =
@@ -400,6 +411,7 @@ ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_v
       declarations += e.declarations(doubles);
       declarations_use_int64 |= e.declarations_use_int64;
     }
+    if (float_compare_swap && e.name == "GL_EXT_shader_atomic_float2") declarations += kFloatCompareSwapPrototype;
     if (!es && e.compile_version > result.compile_version) result.compile_version = e.compile_version;
     renames.insert(renames.end(), e.renames.begin(), e.renames.end());
     if (!e.compile_extension.empty()) {

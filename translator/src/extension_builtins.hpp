@@ -49,7 +49,10 @@ struct ExtensionBuiltins {
 std::string restore_builtin_names(std::string message, const ExtensionBuiltins& builtins);
 
 // `source` is the shader after the version rewrite, which glslang parses at `glslang_version` (420 for a raised
-// shader); `user_version` is the version the shader declared; `es` says it is an ES shader.
-ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_version, int user_version, bool es);
+// shader); `user_version` is the version the shader declared; `es` says it is an ES shader. `float_compare_swap`:
+// GL_INTEL_shader_atomic_float_minmax is enabled, so the check also knows `float atomicCompSwap(inout float mem,
+// float compare, float data)` (the Vulkan compile gets it from gl_program.cpp as a spirv_patch marker).
+ExtensionBuiltins shim_extension_builtins(std::string_view source, int glslang_version, int user_version, bool es,
+                                          bool float_compare_swap = false);
 
 }  // namespace bismuth::translator

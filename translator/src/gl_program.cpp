@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "bismuth/spirv_patch/module.hpp"
+#include "bismuth/spirv_patch/passes/float_compare_swap.hpp"
 #include "block_variables.hpp"
 #include "declared_bindings.hpp"
 #include "device_extensions.hpp"
@@ -212,7 +213,8 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   ExtensionVersionCheck versions =
       check_extension_versions(version.source, version.user_version, version.es, kSourceName);
   ExtensionBuiltins builtins =
-      shim_extension_builtins(versions.source, version.glslang_version, version.user_version, version.es);
+      shim_extension_builtins(versions.source, version.glslang_version, version.user_version, version.es,
+                              device.float_compare_swap_asked);
   // GL_BISMUTH_num_waves first: its size becomes spec-constant (or, for the check, fixed) local_size qualifiers the
   // variable-group-size rewrite then takes as a fixed declaration.
   const std::string spec_size_layout = spec_constant_size_layout(kVariableGroupSizeSpecIds);
@@ -226,6 +228,10 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   diagnostics.insert(diagnostics.end(), versions.diagnostics.begin(), versions.diagnostics.end());
   impl_->preamble =
       std::string(kPreamble) + version.preamble + device.preamble + builtins.compile_preamble + waves.preamble;
+  // INTEL_shader_atomic_float_minmax's float atomicCompSwap: glslang has no float compare-exchange (SPIR-V has none),
+  // so the Vulkan compile declares it as a marker instruction that spirv_patch's lower_float_compare_swap turns into
+  // a uint compare-exchange at link (passes/float_compare_swap.hpp).
+  if (device.float_compare_swap_asked) impl_->preamble += spirv_patch::kFloatCompareSwapGlslDeclaration;
   // Preprocessing (for the nesting limits) gets no declarations: glslang's output would hold them as extra lines.
   const std::string check_macros =
       std::string(kPreamble) + version.preamble + device.preamble + builtins.check_preamble + waves_check.preamble;
@@ -286,13 +292,6 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   // The check's messages name the built-ins the user wrote, not the check's stand-ins for them.
   for (Diagnostic& d : gl.diagnostics) {
     d.message = restore_builtin_names(std::move(d.message), builtins);
-    // INTEL_shader_atomic_float_minmax's float atomicCompSwap is the one built-in of an enabled extension the front
-    // does not give (docs/gl_shim.md says why): say so instead of leaving glslang's bare "no matching overload".
-    if (device.float_compare_swap_asked && d.message.find("'atomicCompSwap' : no matching overloaded function") == 0) {
-      d.message +=
-          " (atomicCompSwap on float, of GL_INTEL_shader_atomic_float_minmax, is not supported by Bismuth: "
-          "SPIR-V has no floating-point compare-exchange)";
-    }
   }
   gl.log = restore_builtin_names(std::move(gl.log), builtins);
   diagnostics.insert(diagnostics.end(), gl.diagnostics.begin(), gl.diagnostics.end());

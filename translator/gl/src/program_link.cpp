@@ -201,6 +201,7 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
     switch (spirv_patch::failed_stage(piped.error())) {
       case spirv_patch::PipelineStage::LowerKhrSubgroupOps:
         return fail("error: lowering GL_ARB_shader_ballot/GL_ARB_shader_group_vote: " + message);
+      case spirv_patch::PipelineStage::FloatCompareSwap: return fail("error: " + message);
       case spirv_patch::PipelineStage::Validate:
         return fail("error: internal: the program's SPIR-V is invalid: " + message);
       default: return fail("error: internal: " + message);

@@ -8,6 +8,9 @@
 //                                    ARB_gl_spirv input only: GL storage classes Vulkan lacks become buffers at the
 //                                    bindings the GL front chose; first, so every later pass sees a Vulkan module
 //   1. remap_descriptor_bindings     the front's compact binding layout; first, so later passes see final bindings
+//   1b. lower_float_compare_swap     GL_INTEL_shader_atomic_float_minmax's float atomicCompSwap markers -> uint
+//                                    compare-exchange on a uint view (no-op without them); after the remap, so a
+//                                    buffer's uint view copies its final DescriptorSet and Binding
 //   2. lower_khr_subgroup_ops        SPV_KHR_shader_ballot / subgroup_vote -> GroupNonUniform (no-op without them)
 //   3. match_gl_arithmetic           GL's contraction and remainder rules, on the lowered module
 //   4. workgroup_size_to_spec_constants   a fixed or literal size becomes specializable (layer, SPIR-V input)
@@ -35,6 +38,7 @@
 #include "bismuth/common/expected.hpp"
 #include "bismuth/spirv_patch/passes/atomic_counters_to_storage_buffers.hpp"
 #include "bismuth/spirv_patch/passes/default_uniforms_to_uniform_block.hpp"
+#include "bismuth/spirv_patch/passes/float_compare_swap.hpp"
 #include "bismuth/spirv_patch/passes/gl_arithmetic.hpp"
 #include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "bismuth/spirv_patch/passes/literals_to_push_constants.hpp"
@@ -50,6 +54,7 @@ struct PipelineOptions {
   std::optional<DefaultUniformBlockOptions> default_uniform_block;
   std::optional<AtomicCounterBufferOptions> atomic_counter_buffers;
   std::optional<DescriptorBindingRemap> bindings;
+  bool lower_float_compare_swap = true;
   bool lower_khr_subgroup_ops = true;
   std::optional<GlArithmeticOptions> gl_arithmetic;
   std::optional<WorkgroupSizeOptions> group_size_to_spec_constants;
@@ -75,6 +80,7 @@ enum class PipelineStage : int64_t {
   DefaultUniformBlock,
   AtomicCounterBuffers,
   NumWaves,
+  FloatCompareSwap,
 };
 inline PipelineStage failed_stage(const Error& error) {
   return static_cast<PipelineStage>(error.code);
@@ -90,6 +96,7 @@ struct RuntimeGroupSizeVariant {
 
 struct PipelineResult {
   std::vector<uint32_t> words;  // the module for vkCreateShaderModule (the input words when no pass edited it)
+  FloatCompareSwapReport float_compare_swap;
   SubgroupLoweringReport subgroup_lowering;
   GlArithmeticReport gl_arithmetic;
   std::optional<WorkgroupSizeReport> group_size;
