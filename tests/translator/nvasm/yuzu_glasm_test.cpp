@@ -26,12 +26,6 @@ std::string yuzu_program(const std::string& rest) {
          rest + "END";
 }
 
-std::vector<uint32_t> float_words(std::initializer_list<float> values) {
-  std::vector<uint32_t> w;
-  for (float f : values) w.push_back(bits(f));
-  return w;
-}
-
 }  // namespace
 
 TEST_CASE("yuzu shape: saxpy with CBUFFER, LDB/STB on ssbo arrays and .PREC", "[nvasm][yuzu]") {
