@@ -386,6 +386,30 @@ STB.F32X2 R3, out[160];
   CHECK(as_float(out[41]) == Approx(std::sin(0.5)));
 }
 
+TEST_CASE("SWZ: the extended swizzle selects components, 0 or 1, each optionally negated", "[nvasm][nv4ops][vector]") {
+  // ARB_vertex_program / NV_gpu_program4: <extSwizComp> ::= <optionalSign> <extSwizSel>, <extSwizSel> one of
+  // "0", "1", x y z w (r g b a); the operand itself may be negated.
+  const auto out = run({single(R"(
+MOV.F R0, {1.5, -2.5, 3, 4};
+SWZ R1, R0, w, -x, 0, -1;
+STB.F32X4 R1, out[0];
+SWZ R1, -R0, b, +g, 1, a;
+STB.F32X4 R1, out[16];
+)"), 8});
+  const float r0[4] = {1.5f, -2.5f, 3, 4};
+  CHECK(as_float(out[0]) == r0[3]);
+  CHECK(as_float(out[1]) == -r0[0]);
+  CHECK(as_float(out[2]) == 0.0f);
+  CHECK(as_float(out[3]) == -1.0f);
+  CHECK(as_float(out[4]) == -r0[2]);
+  CHECK(as_float(out[5]) == -r0[1]);
+  CHECK(as_float(out[6]) == 1.0f);
+  CHECK(as_float(out[7]) == -r0[3]);
+  auto bad = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSWZ R0, R0, x, y, 2, w;\nEND\n");
+  REQUIRE_FALSE(bad);
+  CHECK_THAT(bad.error().message, Catch::StartsWith("line 4, column 19: error: invalid extended swizzle selector"));
+}
+
 TEST_CASE("SAD adds the absolute difference; with .CC the addition sets CF", "[nvasm][nv4ops][sad]") {
   const auto out = run({single(R"(
 MOV.U R0, {5, 10, 0xFFFFFFFF, 0};

@@ -118,7 +118,7 @@ enum class Op : uint16_t {
   MAD, MAX, MIN, MOD, MOV, MUL, NOT, OR, PK64, POW, RCP, ROUND, RSQ, SEQ, SFL, SGE, SGT, SHL, SHR, SIN, SLE, SLT,
   SNE, SSG, STR, SUB, TRUNC, UP64, XOR,
   // NV_gpu_program4's vector, packing and ARB-heritage instructions
-  DP2A, DPH, DST, LIT, LRP, NRM, PK2H, PK2US, PK4B, PK4UB, RCC, RFL, SAD, SCS, UP2H, UP2US, UP4B, UP4UB, X2D, XPD,
+  DP2A, DPH, DST, LIT, LRP, NRM, PK2H, PK2US, PK4B, PK4UB, RCC, RFL, SAD, SCS, UP2H, UP2US, UP4B, UP4UB, X2D, XPD, SWZ,
   // memory
   LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, BAR, MEMBAR,
   // textures and images
@@ -192,6 +192,10 @@ struct Instruction {
   enum class Rounding : uint8_t { None, Round, Trunc, Floor, Ceil } rounding = Rounding::None;
   uint8_t dst_bits = 0;
   uint8_t src_bits = 0;
+  // SWZ (ARB_vertex_program's extended swizzle): per result component the operand component 0-3, or 4 (0.0) or
+  // 5 (1.0), negated where ext_negate has the component's bit.
+  std::array<uint8_t, 4> ext_swizzle{0, 1, 2, 3};
+  uint8_t ext_negate = 0;
   bool high = false;      // MUL.HI
   bool cta = false;       // MEMBAR.CTA
   bool has_dest = false;

@@ -15,6 +15,8 @@
 //    (saturation) modifier is specified" and "drop the most significant bits if the "SAT" modifier is not
 //    specified" (float operands: the rounded value modulo 2^32 for results of 32 bits or fewer).
 //  - infinities and NaN converted to integers are undefined; they give 0 here.
+#include <cstdint>
+
 #include "codegen.hpp"
 
 namespace bismuth::nvasm::detail {
@@ -111,7 +113,7 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
   // The integer range of the result type, for SAT.
   const bool dsigned = is_signed(dt);
   const uint32_t width = dbits ? dbits : (is_64(dt) ? 64 : 32);
-  const int64_t lo = dsigned ? -(int64_t(1) << (width - 1)) : 0;
+  const int64_t lo = !dsigned ? 0 : width == 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
   const uint64_t hi = dsigned ? (uint64_t(1) << (width - 1)) - 1 : (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
 
   if (is_float(v.type) && is_float(dt)) {

@@ -117,6 +117,19 @@ bool Codegen::vector_instruction(const Instruction& inst, Val& r) {
               sub(mul(c(a, 0), c(b, 1)), mul(c(a, 1), c(b, 0))), k(0.0));
       return true;
     }
+    case AsmOp::SWZ: {
+      // result.c = (negate_c ? -1 : 1) * (selector_c is 0 or 1 ? that constant : tmp.selector_c)
+      const Val a = src(0);
+      uint32_t parts[4];
+      for (uint32_t i = 0; i < 4; ++i) {
+        const uint8_t sel = inst.ext_swizzle[i];
+        uint32_t x = sel < 4 ? c(a, sel) : k(sel == 5 ? 1.0 : 0.0);
+        if ((inst.ext_negate >> i) & 1) x = b_.op(Op::OpFNegate, st, {x});
+        parts[i] = x;
+      }
+      r = vec(parts[0], parts[1], parts[2], parts[3]);
+      return true;
+    }
     default: return fail(inst, "instruction not supported");
   }
 }

@@ -85,6 +85,7 @@ bool InstructionParser::instruction() {
         }
         inst.sources.push_back(o);
       }
+      if (inst.op == Op::SWZ && !extended_swizzle(inst)) return false;
       break;
   }
   if (!end_statement()) return false;
@@ -648,6 +649,30 @@ bool InstructionParser::flow(Instruction& inst) {
     default:
       return true;
   }
+}
+
+// SWZ's four extended swizzle selectors (ARB_vertex_program, kept by NV_gpu_program4):
+//   <extSwizComp> ::= <optionalSign> <extSwizSel>;  <extSwizSel> ::= "0" | "1" | x y z w | r g b a
+bool InstructionParser::extended_swizzle(Instruction& inst) {
+  for (uint32_t c = 0; c < 4; ++c) {
+    if (!expect(',')) return false;
+    if (accept('-')) inst.ext_negate |= uint8_t(1u << c);
+    else accept('+');
+    const Token& t = peek();
+    if (t.kind == Tok::Int && (t.int_value == 0 || t.int_value == 1) && t.text.size() == 1) {
+      inst.ext_swizzle[c] = t.int_value == 0 ? 4 : 5;
+      next();
+      continue;
+    }
+    static constexpr std::string_view kNames = "xyzwrgba";
+    if (t.kind == Tok::Ident && t.text.size() == 1 && kNames.find(t.text[0]) != std::string_view::npos) {
+      inst.ext_swizzle[c] = static_cast<uint8_t>(kNames.find(t.text[0]) % 4);
+      next();
+      continue;
+    }
+    return error(t.offset, "invalid extended swizzle selector " + describe(t) + " (0, 1, x, y, z, w, r, g, b or a)");
+  }
+  return true;
 }
 
 bool InstructionParser::optional_condition(Instruction& inst) {

@@ -90,6 +90,7 @@ constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
     {"UP4UB",    Op::UP4UB,    F::Packing,        O::DestSources, 1, true,  T::Any,       kAlu,         S::None},
     {"X2D",      Op::X2D,      F::Vector,         O::DestSources, 3, false, T::Float,     kAlu,         S::None},
     {"XPD",      Op::XPD,      F::Vector,         O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"SWZ",      Op::SWZ,      F::Vector,         O::DestSources, 1, false, T::Float,     kAlu,         S::None},
     {"LDB",      Op::LDB,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Storage},
     {"STB",      Op::STB,      F::Memory,         O::Store,       1, false, T::Storage,   kCache,       S::Storage},
     {"ATOMB",    Op::ATOMB,    F::Memory,         O::Atomic,      1, false, T::Storage,   kAtomic,      S::Storage},
