@@ -101,7 +101,7 @@ STB.U32X4 R1, out[80];
   for (int k = 0; k < 4; ++k) CHECK(s32(out[20 + k]) == int16_t(w[k] & 0xFFFF));
 }
 
-TEST_CASE("CVT of large floats to 32-bit integers drops the high bits; SAT clamps", "[nvasm][nv4ops][cvt]") {
+TEST_CASE("CVT of large floats to 32-bit integers drops the high bits, SAT clamps", "[nvasm][nv4ops][cvt]") {
   const float f[4] = {5e9f, 3e9f, -3e9f, 1e12f};
   const auto out = run({single(R"(
 MOV.F R0, {5e9, 3e9, -3e9, 1e12};
@@ -410,7 +410,7 @@ STB.F32X4 R1, out[16];
   CHECK_THAT(bad.error().message, Catch::StartsWith("line 4, column 19: error: invalid extended swizzle selector"));
 }
 
-TEST_CASE("SAD adds the absolute difference; with .CC the addition sets CF", "[nvasm][nv4ops][sad]") {
+TEST_CASE("SAD adds the absolute difference, with .CC the addition sets CF", "[nvasm][nv4ops][sad]") {
   const auto out = run({single(R"(
 MOV.U R0, {5, 10, 0xFFFFFFFF, 0};
 MOV.U R1, {7, 3, 0xFFFFFFFE, 0};
@@ -468,7 +468,7 @@ STB.F32x2 R0, out[16];
   CHECK(as_float(out[5]) == -2.5f);
 }
 
-TEST_CASE("the OPTIONs yuzu writes on line 2 are accepted; NV_unroll_none keeps loops", "[nvasm][nv4ops][options]") {
+TEST_CASE("the OPTIONs yuzu writes on line 2 are accepted, NV_unroll_none keeps loops", "[nvasm][nv4ops][options]") {
   const std::string options =
       "OPTION NV_internal;OPTION NV_shader_storage_buffer;OPTION NV_gpu_program_fp64;OPTION NV_texture_multisample;"
       "OPTION ARB_derivative_control;OPTION EXT_sparse_texture2;OPTION EXT_shader_image_load_formatted;"
