@@ -14,9 +14,12 @@ namespace bismuth::test::nv4_ops {
 inline double half_value(uint16_t h) {
   const int sign = h >> 15, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
   double v;
-  if (exponent == 0x1F) v = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-  else if (exponent == 0) v = std::ldexp(double(mantissa), -24);
-  else v = std::ldexp(double(mantissa | 0x400), exponent - 25);
+  if (exponent == 0x1F)
+    v = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  else if (exponent == 0)
+    v = std::ldexp(double(mantissa), -24);
+  else
+    v = std::ldexp(double(mantissa | 0x400), exponent - 25);
   return sign ? -v : v;
 }
 

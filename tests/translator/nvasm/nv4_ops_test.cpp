@@ -16,7 +16,9 @@ namespace nvasm = bismuth::nvasm;
 
 namespace {
 
-int32_t s32(uint32_t u) { return static_cast<int32_t>(u); }
+int32_t s32(uint32_t u) {
+  return static_cast<int32_t>(u);
+}
 
 // NV_gpu_program5 CVT: "ROUND is used if no rounding modifier is specified": the nearer integer, ties to even.
 int64_t round_mode(double v, Mode m) {
@@ -29,7 +31,9 @@ int64_t round_mode(double v, Mode m) {
 }
 
 // "Integer values drop the most significant bits if the "SAT" modifier is not specified."
-uint32_t wrap32(int64_t v) { return static_cast<uint32_t>(static_cast<uint64_t>(v)); }
+uint32_t wrap32(int64_t v) {
+  return static_cast<uint32_t>(static_cast<uint64_t>(v));
+}
 
 }  // namespace
 
@@ -50,7 +54,8 @@ CVT.S32.F32.FLR R1, R0;
 STB.U32X4 R1, out[48];
 CVT.S32.F32.CEIL R1, R0;
 STB.U32X4 R1, out[64];
-)"), 20});
+)"),
+                        20});
   const Mode modes[5] = {Mode::Round, Mode::Round, Mode::Trunc, Mode::Floor, Mode::Ceil};
   for (int m = 0; m < 5; ++m) {
     for (int i = 0; i < 4; ++i) {
@@ -83,7 +88,8 @@ CVT.S32.U8 R1.zw, R2.xyxy;
 STB.U32X4 R1, out[64];
 CVT.S32.S16 R1, R2;
 STB.U32X4 R1, out[80];
-)"), 24});
+)"),
+                        24});
   for (int k = 0; k < 4; ++k) {
     const int64_t r = round_mode(f[k], Mode::Round);
     CHECK(s32(out[k]) == int8_t(wrap32(r)));
@@ -93,10 +99,10 @@ STB.U32X4 R1, out[80];
   }
   // "the source register components are first interpreted as a value with the same base data type as the operand
   // and converted to the operand data type": S8 / U8 / S16 operands are the low bits, extended.
-  CHECK(s32(out[16]) == -1);   // 0x1FF as S8
-  CHECK(s32(out[17]) == -1);   // 0xFF as S8
-  CHECK(out[18] == 0xFFu);     // 0x1FF as U8
-  CHECK(out[19] == 0xFFu);     // 0xFF as U8
+  CHECK(s32(out[16]) == -1);  // 0x1FF as S8
+  CHECK(s32(out[17]) == -1);  // 0xFF as S8
+  CHECK(out[18] == 0xFFu);    // 0x1FF as U8
+  CHECK(out[19] == 0xFFu);    // 0xFF as U8
   const uint32_t w[4] = {0x1FF, 0xFF, 0x8000, 0x17FFF};
   for (int k = 0; k < 4; ++k) CHECK(s32(out[20 + k]) == int16_t(w[k] & 0xFFFF));
 }
@@ -113,7 +119,8 @@ CVT.S32.F32.SAT R1, R0;
 STB.U32X4 R1, out[32];
 CVT.U32.F32.SAT R1, R0;
 STB.U32X4 R1, out[48];
-)"), 16});
+)"),
+                        16});
   for (int k = 0; k < 4; ++k) {
     const int64_t r = int64_t(double(f[k]));  // integral already
     INFO(f[k]);
@@ -143,7 +150,8 @@ STB.U32X4 R1, out[48];
 MOV.U R2, {0x3C00, 0xC000, 0x7BFF, 0xFFFF3555};
 CVT.F32.F16 R1, R2;
 STB.U32X4 R1, out[64];
-)"), 20});
+)"),
+                        20});
   const Mode modes[4] = {Mode::Round, Mode::Trunc, Mode::Floor, Mode::Ceil};
   for (int m = 0; m < 4; ++m) {
     for (int k = 0; k < 4; ++k) {
@@ -175,7 +183,8 @@ CVT.F32.U32.CEIL R1.y, R2.y;
 CVT.F32.U32.CEIL R1.z, R2.z;
 CVT.F32.S32.SAT R1.w, R2.w;
 STB.F32X4 R1, out[64];
-)"), 20});
+)"),
+                        20});
   CHECK(as_float(out[0]) == 16777216.0f);  // tie: the even significand
   CHECK(as_float(out[1]) == -16777216.0f);
   CHECK(as_float(out[2]) == 16777220.0f);  // tie: 16777218 is odd, 16777220 even
@@ -210,7 +219,9 @@ CVT.F32.F64.FLR R1.y, D0.x;
 CVT.F32.F64.CEIL R1.z, D0.x;
 CVT.F32.F64.TRUNC R1.w, D0.y;
 STB.F32X4 R1, out[0];
-)", "TEMP R0, R1;\nLONG TEMP D0;\n"), 4});
+)",
+                               "TEMP R0, R1;\nLONG TEMP D0;\n"),
+                        4});
   CHECK(as_float(out[0]) == nearest);
   CHECK(as_float(out[1]) == down);
   CHECK(as_float(out[2]) == up);
@@ -221,7 +232,8 @@ TEST_CASE("CVT with negation or absolute value on its operand fails to load", "[
   // "Negation and absolute value operators are not supported on the source operand; a program using such
   // operators will fail to compile."
   for (const char* operand : {"-R0", "|R0|"}) {
-    const std::string src = std::string("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1;\nCVT.S32.F32 R1, ") + operand + ";\nEND\n";
+    const std::string src =
+        std::string("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1;\nCVT.S32.F32 R1, ") + operand + ";\nEND\n";
     auto p = nvasm::assemble(src);
     REQUIRE_FALSE(p);
     CHECK_THAT(p.error().message, Catch::StartsWith("line 4, column 17: error: CVT does not take negation"));
@@ -265,9 +277,7 @@ TEST_CASE("PK2H PK2US PK4B PK4UB pack floats into one word, UP2H UP2US UP4B UP4U
   // instructions undo them: UP2* give x, z from the low half and y, w from the high one; UP4B (byte - 128) / 127.
   const uint32_t pk2h = uint32_t(half_of(1.5, Mode::Round)) | uint32_t(half_of(-2.0, Mode::Round)) << 16;
   auto unorm = [](double c, double scale) { return uint32_t(std::nearbyint(std::clamp(c, 0.0, 1.0) * scale)); };
-  auto biased = [](double c) {
-    return uint32_t(std::nearbyint(127.0 * std::clamp(c, -128.0 / 127.0, 1.0) + 128.0));
-  };
+  auto biased = [](double c) { return uint32_t(std::nearbyint(127.0 * std::clamp(c, -128.0 / 127.0, 1.0) + 128.0)); };
   const uint32_t pk2us = unorm(0.25f, 65535) | unorm(1.2f, 65535) << 16;
   const uint32_t pk4ub = unorm(0.0, 255) | unorm(1.0, 255) << 8 | unorm(0.2f, 255) << 16 | unorm(-1.0, 255) << 24;
   const uint32_t pk4b = biased(-1) | biased(1) << 8 | biased(0) << 16 | biased(0.25) << 24;
@@ -292,7 +302,8 @@ UP4UB R3, R2.z;
 STB.F32X4 R3, out[64];
 UP4B R3, R2.w;
 STB.F32X4 R3, out[80];
-)"), 24};
+)"),
+        24};
   r.input = {pk2h, pk2us, pk4ub, pk4b};
   const auto out = run(r);
   for (int k = 0; k < 4; ++k) CHECK(out[k] == pk2h);
@@ -343,11 +354,13 @@ RCC R3.w, {-1e-30}.x;
 STB.F32X4 R3, out[144];
 SCS R3, {0.5}.x;
 STB.F32X2 R3, out[160];
-)", "TEMP R0, R1, R2, R3;\n"), 42});
+)",
+                               "TEMP R0, R1, R2, R3;\n"),
+                        42});
   const float a[4] = {1, 2, 3, 4}, b[4] = {5, 6, 7, 8}, c[4] = {0.5f, 0.25f, 2, 3};
   CHECK(as_float(out[0]) == a[0] * b[0] + a[1] * b[1] + c[0]);                // DP2A
   CHECK(as_float(out[1]) == a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + b[3]);  // DPH
-  CHECK(as_float(out[4]) == a[1] * b[2] - a[2] * b[1]);  // XPD
+  CHECK(as_float(out[4]) == a[1] * b[2] - a[2] * b[1]);                       // XPD
   CHECK(as_float(out[5]) == a[2] * b[0] - a[0] * b[2]);
   CHECK(as_float(out[6]) == a[0] * b[1] - a[1] * b[0]);
   CHECK(as_float(out[8]) == 1.0f);  // DST: (1, a.y * b.y, a.z, b.w)
@@ -355,7 +368,7 @@ STB.F32X2 R3, out[160];
   CHECK(as_float(out[10]) == a[2]);
   CHECK(as_float(out[11]) == b[3]);
   for (int k = 0; k < 4; ++k) CHECK(as_float(out[12 + k]) == c[k] * a[k] + (1 - c[k]) * b[k]);  // LRP
-  const float x = a[0] + b[0] * c[0] + b[1] * c[1], y = a[1] + b[0] * c[2] + b[1] * c[3];      // X2D
+  const float x = a[0] + b[0] * c[0] + b[1] * c[1], y = a[1] + b[0] * c[2] + b[1] * c[3];       // X2D
   CHECK(as_float(out[16]) == x);
   CHECK(as_float(out[17]) == y);
   CHECK(as_float(out[18]) == x);
@@ -395,7 +408,8 @@ SWZ R1, R0, w, -x, 0, -1;
 STB.F32X4 R1, out[0];
 SWZ R1, -R0, b, +g, 1, a;
 STB.F32X4 R1, out[16];
-)"), 8});
+)"),
+                        8});
   const float r0[4] = {1.5f, -2.5f, 3, 4};
   CHECK(as_float(out[0]) == r0[3]);
   CHECK(as_float(out[1]) == -r0[0]);
@@ -426,7 +440,8 @@ MOV.U R2.x (CF.w), {1}.x;
 MOV.U R2.y (ZF.w), {1}.x;
 STB.U32X4 R3, out[16];
 STB.U32X4 R2, out[32];
-)"), 12});
+)"),
+                        12});
   // result = tmp2 + |tmp0 - tmp1| per component, unsigned
   CHECK(out[0] == 102u);
   CHECK(out[1] == 107u);
@@ -448,7 +463,8 @@ MUL_SSAT R1.y, R0.y, R0.z;
 ADD_SAT.F R1.z, R0.w, {0.25}.x;
 MAD_SSAT.F R1.w, R0.y, R0.w, {0.25}.x;
 STB.F32X4 R1, out[0];
-)"), 4});
+)"),
+                        4});
   CHECK(as_float(out[0]) == 1.0f);
   CHECK(as_float(out[1]) == -1.0f);
   CHECK(as_float(out[2]) == 0.75f);
@@ -461,7 +477,8 @@ MOV.f R0, {1.5, -2.5, 3, 4};
 CVT.s32.f32.TRUNC R1, R0;
 STB.s32x4 R1, out[0];
 STB.F32x2 R0, out[16];
-)"), 6});
+)"),
+                        6});
   CHECK(s32(out[0]) == 1);
   CHECK(s32(out[1]) == -2);
   CHECK(as_float(out[4]) == 1.5f);
@@ -473,8 +490,9 @@ TEST_CASE("the OPTIONs yuzu writes on line 2 are accepted, NV_unroll_none keeps 
       "OPTION NV_internal;OPTION NV_shader_storage_buffer;OPTION NV_gpu_program_fp64;OPTION NV_texture_multisample;"
       "OPTION ARB_derivative_control;OPTION EXT_sparse_texture2;OPTION EXT_shader_image_load_formatted;"
       "OPTION NV_parameter_buffer_object2;OPTION NV_shader_atomic_fp16_vector;";
-  const std::string body = "GROUP_SIZE 1 1 1;TEMP R0,RC;MOV.S R0.x,0;REP;ADD.S R0.x,R0.x,1;SEQ.S.CC RC.x,R0.x,4;"
-                           "BRK (NE.x);ENDREP;\nEND\n";
+  const std::string body =
+      "GROUP_SIZE 1 1 1;TEMP R0,RC;MOV.S R0.x,0;REP;ADD.S R0.x,R0.x,1;SEQ.S.CC RC.x,R0.x,4;"
+      "BRK (NE.x);ENDREP;\nEND\n";
   nvasm::AssembleOptions plain;
   plain.optimize = false;
   auto a = nvasm::assemble("!!NVcp5.0\n" + options + "\n" + body, plain);
@@ -506,7 +524,8 @@ MOV.U R0.w, state.thread.smcount;
 SHL.U R1.x, invocation.localindex, 4;
 STB.U32X4 R0, out[R1.x];
 END
-)", 256});
+)",
+                        256});
   std::set<uint32_t> warps;
   for (int i = 0; i < 64; ++i) {
     CHECK(out[4 * i + 1] == 0u);

@@ -84,8 +84,8 @@ TEST_CASE("yuzu shape: REP loops left by BRK (NE.x) and BRK(EQ.x) after MOV.S.CC
 }
 
 TEST_CASE("yuzu shape: CVT.S32.F32 with .ROUND .TRUNC .FLR .CEIL, CVT.F32.S32.ROUND, CVT.U16.F32", "[nvasm][yuzu]") {
-  const std::vector<float> x = {0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 2.49f, -3.7f,
-                                100000.5f, 100.25f, -0.0f, 7.0f, 65535.6f, -1.2f, 1e-3f, -70000.4f};
+  const std::vector<float> x = {0.5f,      -0.5f,   1.5f,  -1.5f, 2.5f,     -2.5f, 2.49f, -3.7f,
+                                100000.5f, 100.25f, -0.0f, 7.0f,  65535.6f, -1.2f, 1e-3f, -70000.4f};
   Run r;
   r.source = yuzu_program(
       "GROUP_SIZE 16 1 1;TEMP R0,R1,R2,R3,RC;"
@@ -125,7 +125,8 @@ TEST_CASE("yuzu shape: half-precision math through UP2H, .PREC float math and PK
       "PK2H R4.z,R4;STB.U32 R4.z,ssbo0[R0.y];");
   // Each input word holds two halves: x = a[i], y = b[i] (input 0..7), x = b[i], y = a[i] (input 8..15).
   std::vector<uint16_t> ha, hb;
-  for (size_t i = 0; i < a.size(); ++i) ha.push_back(half_of(a[i], Mode::Round)), hb.push_back(half_of(b[i], Mode::Round));
+  for (size_t i = 0; i < a.size(); ++i)
+    ha.push_back(half_of(a[i], Mode::Round)), hb.push_back(half_of(b[i], Mode::Round));
   for (size_t i = 0; i < a.size(); ++i) r.input.push_back(uint32_t(ha[i]) | uint32_t(hb[i]) << 16);
   for (size_t i = 0; i < a.size(); ++i) r.input.push_back(uint32_t(hb[i]) | uint32_t(ha[i]) << 16);
   r.words = 8;

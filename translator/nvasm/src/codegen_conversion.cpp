@@ -114,7 +114,8 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
   const bool dsigned = is_signed(dt);
   const uint32_t width = dbits ? dbits : (is_64(dt) ? 64 : 32);
   const int64_t lo = !dsigned ? 0 : width == 64 ? INT64_MIN : -(int64_t(1) << (width - 1));
-  const uint64_t hi = dsigned ? (uint64_t(1) << (width - 1)) - 1 : (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
+  const uint64_t hi =
+      dsigned ? (uint64_t(1) << (width - 1)) - 1 : (width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1);
 
   if (is_float(v.type) && is_float(dt)) {
     // Float to float.
@@ -131,8 +132,8 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
     }
     if (dbits == 16) {
       if (sat) {
-        f.id = ext(GLSLstd450FClamp, vec_type(DataType::F32), {f.id, c_splat(DataType::F32, 0.0, 0),
-                                                              c_splat(DataType::F32, 1.0, 0)});
+        f.id = ext(GLSLstd450FClamp, vec_type(DataType::F32),
+                   {f.id, c_splat(DataType::F32, 0.0, 0), c_splat(DataType::F32, 1.0, 0)});
       }
       const uint32_t h = half_bits(f.id);
       const uint32_t back = from_half_bits(h);
@@ -204,8 +205,7 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
       const double flo = double(lo), fhi_exclusive = double(hi) + 1.0;
       const uint32_t above = b_.op(Op::OpFOrdGreaterThanEqual, t_bvec4(), {rv.id, c_splat(ft, fhi_exclusive, 0)});
       const uint32_t below = b_.op(Op::OpFOrdLessThan, t_bvec4(), {rv.id, c_splat(ft, flo, 0)});
-      const uint32_t out = b_.op(Op::OpLogicalOr, t_bvec4(),
-                                 {b_.op(Op::OpLogicalOr, t_bvec4(), {above, below}), nan});
+      const uint32_t out = b_.op(Op::OpLogicalOr, t_bvec4(), {b_.op(Op::OpLogicalOr, t_bvec4(), {above, below}), nan});
       const uint32_t safe = b_.op(Op::OpSelect, vft, {out, c_splat(ft, 0.0, 0), rv.id});
       uint32_t x = b_.op(dsigned ? Op::OpConvertFToS : Op::OpConvertFToU, vec_type(wt), {safe});
       x = b_.op(Op::OpSelect, vec_type(wt), {above, c_splat(wt, 0, int64_t(hi)), x});
@@ -241,7 +241,8 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
   if (!sat) {
     Val x = convert(v, dt);  // sign / zero extension, or dropping the high bits
     if (dbits) {
-      x.id = b_.op(dsigned ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, vec_type(dt), {x.id, c_u32(0), c_u32(dbits)});
+      x.id = b_.op(dsigned ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, vec_type(dt),
+                   {x.id, c_u32(0), c_u32(dbits)});
     }
     r = x;
     return true;

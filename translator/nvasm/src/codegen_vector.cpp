@@ -61,8 +61,7 @@ bool Codegen::vector_instruction(const Instruction& inst, Val& r) {
       const uint32_t zero_pow = b_.op(
           Op::OpSelect, st,
           {b_.op(Op::OpFOrdEqual, t_bool(), {w_sign, k(0.0)}), k(1.0),
-           b_.op(Op::OpSelect, st,
-                 {b_.op(Op::OpFOrdGreaterThan, t_bool(), {w_sign, k(0.0)}), k(0.0), k(HUGE_VAL)})});
+           b_.op(Op::OpSelect, st, {b_.op(Op::OpFOrdGreaterThan, t_bool(), {w_sign, k(0.0)}), k(0.0), k(HUGE_VAL)})});
       const uint32_t power = b_.op(Op::OpSelect, st, {y_zero, zero_pow, pw});
       const uint32_t z = b_.op(Op::OpSelect, st, {b_.op(Op::OpFOrdGreaterThan, t_bool(), {x, k(0.0)}), power, k(0.0)});
       r = vec(k(1.0), x, z, k(1.0));
@@ -143,7 +142,10 @@ bool Codegen::packing(const Instruction& inst, Val& r) {
   const uint32_t v2 = t_vec(f32, 2), v4 = vec_type(DataType::F32);
   auto fk = [&](double v) { return c_scalar(DataType::F32, v, 0, true); };
   switch (inst.op) {
-    case AsmOp::PK2H: case AsmOp::PK2US: case AsmOp::PK4B: case AsmOp::PK4UB: {
+    case AsmOp::PK2H:
+    case AsmOp::PK2US:
+    case AsmOp::PK4B:
+    case AsmOp::PK4UB: {
       const Val a = load_operand(inst.sources[0], DataType::F32);
       uint32_t word;
       if (inst.op == AsmOp::PK2H || inst.op == AsmOp::PK2US) {
@@ -155,11 +157,11 @@ bool Codegen::packing(const Instruction& inst, Val& r) {
         word = ext(GLSLstd450PackUnorm4x8, t_u32(), {a.id});
       } else {
         // PK4B: clamp(c, -128/127, 127/127), then round(127 * c + 128): a biased byte, not two's complement.
-        const uint32_t clamped =
-            ext(GLSLstd450FClamp, v4, {a.id, c_splat(DataType::F32, -128.0 / 127.0, 0), c_splat(DataType::F32, 1.0, 0)});
-        const uint32_t biased = ext(GLSLstd450RoundEven, v4,
-                                    {ext(GLSLstd450Fma, v4, {clamped, c_splat(DataType::F32, 127.0, 0),
-                                                             c_splat(DataType::F32, 128.0, 0)})});
+        const uint32_t clamped = ext(GLSLstd450FClamp, v4,
+                                     {a.id, c_splat(DataType::F32, -128.0 / 127.0, 0), c_splat(DataType::F32, 1.0, 0)});
+        const uint32_t biased = ext(
+            GLSLstd450RoundEven, v4,
+            {ext(GLSLstd450Fma, v4, {clamped, c_splat(DataType::F32, 127.0, 0), c_splat(DataType::F32, 128.0, 0)})});
         const uint32_t bytes = b_.op(Op::OpConvertFToU, t_uvec4(), {biased});
         word = 0;
         for (uint32_t i = 0; i < 4; ++i) {
@@ -171,12 +173,16 @@ bool Codegen::packing(const Instruction& inst, Val& r) {
       r = splat_scalar(word, DataType::U32);
       return true;
     }
-    case AsmOp::UP2H: case AsmOp::UP2US: case AsmOp::UP4B: case AsmOp::UP4UB: {
+    case AsmOp::UP2H:
+    case AsmOp::UP2US:
+    case AsmOp::UP4B:
+    case AsmOp::UP4UB: {
       const Val a = load_operand(inst.sources[0], inst.type);
       const uint32_t word = b_.op(Op::OpCompositeExtract, t_u32(), {to_raw(a, false), 0});
       if (inst.op == AsmOp::UP2H || inst.op == AsmOp::UP2US) {
         // x and z from bits 0-15, y and w from bits 16-31
-        const uint32_t xy = ext(inst.op == AsmOp::UP2H ? GLSLstd450UnpackHalf2x16 : GLSLstd450UnpackUnorm2x16, v2, {word});
+        const uint32_t xy =
+            ext(inst.op == AsmOp::UP2H ? GLSLstd450UnpackHalf2x16 : GLSLstd450UnpackUnorm2x16, v2, {word});
         r = {b_.op(Op::OpVectorShuffle, v4, {xy, xy, 0, 1, 0, 1}), DataType::F32};
       } else if (inst.op == AsmOp::UP4UB) {
         r = {ext(GLSLstd450UnpackUnorm4x8, v4, {word}), DataType::F32};  // byte / 255
