@@ -268,6 +268,11 @@ STB.F32 R1.y, out[0];
   auto without = nvasm::assemble(single("MUL.F R1.x, R0.x, R0.x;\nADD.F R1.y, R1.x, R0.y;\n"), plain);
   REQUIRE(without);
   CHECK(count_decorations(without->spirv, 42) == 0);
+  // The optimizer keeps them: the driver sees them (operands from memory, so nothing folds away).
+  auto optimized = nvasm::assemble(single("LDB.F32X2 R0, in[0];\nMUL.F.PREC R1.x, R0.x, R0.x;\n"
+                                          "ADD.F.PREC R1.y, R1.x, R0.y;\nSTB.F32 R1.y, out[0];\n"));
+  REQUIRE(optimized);
+  CHECK(count_decorations(optimized->spirv, 42) >= 2);
 }
 
 TEST_CASE("PK2H PK2US PK4B PK4UB pack floats into one word, UP2H UP2US UP4B UP4UB unpack it", "[nvasm][nv4ops][pack]") {
