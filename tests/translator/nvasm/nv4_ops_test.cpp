@@ -405,8 +405,9 @@ STB.F32X2 R3, out[160];
 }
 
 TEST_CASE("SWZ: the extended swizzle selects components, 0 or 1, each optionally negated", "[nvasm][nv4ops][vector]") {
-  // ARB_vertex_program / NV_gpu_program4: <extSwizComp> ::= <optionalSign> <extSwizSel>, <extSwizSel> one of
-  // "0", "1", x y z w (r g b a); the operand itself may be negated.
+  // ARB_fragment_program: <SWZ_instruction> ::= <SWZop> <maskedDstReg> "," <srcReg> "," <extendedSwizzle>;
+  // <xyzwExtSwizComp> ::= <optionalSign> <xyzwExtSwizSel>; <xyzwExtSwizSel> ::= "0" | "1" | <xyzwComponent>
+  // (rgba the same). NV_gpu_program4's operand may carry a sign of its own.
   const auto out = run({single(R"(
 MOV.F R0, {1.5, -2.5, 3, 4};
 SWZ R1, R0, w, -x, 0, -1;
@@ -461,6 +462,9 @@ STB.U32X4 R2, out[32];
 }
 
 TEST_CASE("the _SAT and _SSAT opcode suffixes are .SAT and .SSAT", "[nvasm][nv4ops][sat]") {
+  // ARB_fragment_program's grammar spells saturation as part of the opcode: <BINop> ::= "ADD" | "ADD_SAT" | ...
+  // "MUL" | "MUL_SAT" ...; <TRIop> ::= ... "MAD" | "MAD_SAT". Emitters of NV_gpu_program4 text keep using it (and
+  // its signed form); it means the .SAT (.SSAT) modifier.
   const auto out = run({single(R"(
 MOV.F R0, {1.5, -2.25, 4, 0.5};
 ADD_SAT R1.x, R0.x, R0.z;
