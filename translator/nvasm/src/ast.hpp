@@ -49,16 +49,20 @@ struct Literal {
 };
 
 enum class Builtin : uint8_t {
-  LocalId, GlobalId, GroupId, GroupCount, GroupSize, LocalIndex, ThreadId, ThreadEqMask, ThreadGeMask,
-  ThreadGtMask, ThreadLeMask, ThreadLtMask, WarpSize
+  LocalId, GlobalId, GroupId, GroupCount, GroupSize, LocalIndex,
+  // NV_shader_thread_group's warp and SM numbers: any subgroup size gives them a meaning (docs/nvasm.md).
+  WarpId, SmId, WarpsPerSm, SmCount,
+  // Values that describe 32-thread warps: they need 32-lane subgroups.
+  ThreadId, ThreadEqMask, ThreadGeMask, ThreadGtMask, ThreadLeMask, ThreadLtMask, WarpSize
 };
 inline bool is_thread_group_builtin(Builtin b) { return b >= Builtin::ThreadId; }
 
 // An element of a PARAM array (or a single PARAM).
 struct ParamElement {
-  enum class Kind : uint8_t { Constant, Local, Env } kind = Kind::Constant;
+  enum class Kind : uint8_t { Constant, Local, Env, State } kind = Kind::Constant;
   std::array<Literal, 4> values{};
   uint32_t index = 0;  // program.local / program.env index
+  Builtin builtin = Builtin::WarpSize;  // State: state.thread.warpsize / warpspersm / smcount
 };
 
 struct Operand {
@@ -113,6 +117,8 @@ enum class Op : uint16_t {
   ABS, ADD, AND, BFE, BFI, BFR, BTC, BTFL, BTFM, CEIL, CMP, COS, CVT, DIV, DP2, DP3, DP4, EX2, FLR, FRC, I2F, LG2,
   MAD, MAX, MIN, MOD, MOV, MUL, NOT, OR, PK64, POW, RCP, ROUND, RSQ, SEQ, SFL, SGE, SGT, SHL, SHR, SIN, SLE, SLT,
   SNE, SSG, STR, SUB, TRUNC, UP64, XOR,
+  // NV_gpu_program4's vector, packing and ARB-heritage instructions
+  DP2A, DPH, DST, LIT, LRP, NRM, PK2H, PK2US, PK4B, PK4UB, RCC, RFL, SAD, SCS, UP2H, UP2US, UP4B, UP4UB, X2D, XPD, SWZ,
   // memory
   LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, BAR, MEMBAR,
   // textures and images
@@ -180,6 +186,16 @@ struct Instruction {
   uint8_t cc_register = 0;
   bool saturate = false;  // .SAT [0,1]
   bool signed_saturate = false;  // .SSAT [-1,1]
+  bool precise = false;   // .PREC (NV_gpu_program5): no contraction or reassociation of the result
+  // CVT (NV_gpu_program5): the rounding modifier, and the component sizes of the sized storage modifiers F16, S8,
+  // S16, U8, U16 (`type` / `src_type` hold their base type F32, S32, U32; 0: the type's own size).
+  enum class Rounding : uint8_t { None, Round, Trunc, Floor, Ceil } rounding = Rounding::None;
+  uint8_t dst_bits = 0;
+  uint8_t src_bits = 0;
+  // SWZ (ARB_vertex_program's extended swizzle): per result component the operand component 0-3, or 4 (0.0) or
+  // 5 (1.0), negated where ext_negate has the component's bit.
+  std::array<uint8_t, 4> ext_swizzle{0, 1, 2, 3};
+  uint8_t ext_negate = 0;
   bool high = false;      // MUL.HI
   bool cta = false;       // MEMBAR.CTA
   bool has_dest = false;

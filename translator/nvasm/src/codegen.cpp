@@ -223,13 +223,38 @@ bool Codegen::function(size_t index) {
 
 // ---------------------------------------------------------------- dispatch
 bool Codegen::instruction(const Instruction& inst) {
+  const size_t body_start = b_.body.size();
+  bool ok;
   switch (opcode_info(inst.op).family) {
     case Family::Flow: return flow(inst);
     case Family::Barrier: return barrier(inst);
     case Family::Memory: return memory(inst);
     case Family::Texture:
     case Family::Image: return texture_family(inst);
-    default: return arithmetic(inst);
+    default: ok = arithmetic(inst); break;
+  }
+  if (ok && inst.precise) mark_precise(body_start);
+  return ok;
+}
+
+// NV_gpu_program5 .PREC: "When ".PREC" is specified, the instruction will be executed in a manner that always
+// generates the same result regardless of the program instructions that precede or follow the instruction." Every
+// floating-point arithmetic instruction the instruction emitted gets NoContraction, so that no consumer fuses it
+// with a neighbour (a MUL.PREC feeding an ADD.PREC stays two roundings).
+void Codegen::mark_precise(size_t body_start) {
+  const std::vector<uint32_t>& body = b_.body;
+  for (size_t i = body_start; i < body.size();) {
+    const uint32_t count = body[i] >> 16;
+    const auto opcode = static_cast<Op>(body[i] & 0xFFFF);
+    if (count == 0) break;
+    switch (opcode) {
+      case Op::OpFAdd: case Op::OpFSub: case Op::OpFMul: case Op::OpFDiv: case Op::OpFRem: case Op::OpFMod:
+      case Op::OpFNegate: case Op::OpVectorTimesScalar: case Op::OpDot:
+        if (count >= 3) decorate(body[i + 2], spv::Decoration::NoContraction);
+        break;
+      default: break;
+    }
+    i += count;
   }
 }
 

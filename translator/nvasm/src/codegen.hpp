@@ -78,6 +78,7 @@ class Codegen {
   uint32_t function_var(uint32_t type);
   bool function(size_t index);
   bool instruction(const Instruction& inst);
+  void mark_precise(size_t body_start);
   bool fail(const Instruction& inst, std::string text);
 
   // ---- codegen_types.cpp: types and constants
@@ -194,6 +195,15 @@ class Codegen {
   bool dot_product(const Instruction& inst, Val& r);
   bool conversion(const Instruction& inst, Val& r);
   Val binary(const Instruction& inst, uint32_t vt, Op f_op, Op s_op, Op u_op);
+  // codegen_conversion.cpp: CVT
+  bool cvt(const Instruction& inst, Val& r);
+  uint32_t half_bits(uint32_t f32vec);
+  uint32_t from_half_bits(uint32_t u32vec);
+  uint32_t directed(uint32_t bits, uint32_t greater, uint32_t less, Instruction::Rounding mode, bool half);
+  Val round_integral(Val v, Instruction::Rounding mode);
+  // codegen_vector.cpp: NV_gpu_program4's vector and packing instructions
+  bool vector_instruction(const Instruction& inst, Val& r);
+  bool packing(const Instruction& inst, Val& r);
   uint32_t add_sub_flags(AsmOp op, Val a, Val b, Val r);
   uint32_t shift(Op op, DataType t, uint32_t value, uint32_t count_u32);
   uint32_t clamp_field(uint32_t v);

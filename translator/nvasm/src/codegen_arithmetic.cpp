@@ -22,6 +22,8 @@ bool Codegen::arithmetic(const Instruction& inst) {
     case Family::Transcendental: ok = transcendental(inst, vt, r); break;
     case Family::DotProduct: ok = dot_product(inst, r); break;
     case Family::Conversion: ok = conversion(inst, r); break;
+    case Family::Vector: ok = vector_instruction(inst, r); break;
+    case Family::Packing: ok = packing(inst, r); break;
     case Family::ThreadGroup: ok = thread_group(inst, r); break;
     default: return fail(inst, "instruction not supported");
   }
@@ -84,6 +86,21 @@ bool Codegen::basic(const Instruction& inst, uint32_t vt, Val& r, uint32_t& extr
       } else {
         r = {b_.op(Op::OpIAdd, vt, {b_.op(Op::OpIMul, vt, {a.id, b.id}), c.id}), t};
       }
+      break;
+    }
+    case AsmOp::SAD: {
+      // NV_gpu_program4 SAD: result = tmp2 + |tmp0 - tmp1| per component, an unsigned result. With .CC it is the
+      // addition that sets OF and CF, as for ADD.
+      const Val a = src(0, t), b = src(1, t);
+      const DataType ut = is_64(t) ? DataType::U64 : DataType::U32;
+      const uint32_t uvt = vec_type(ut);
+      const Val c = src(2, ut);
+      const uint32_t a_gt = b_.op(sg ? Op::OpSGreaterThan : Op::OpUGreaterThan, t_bvec4(), {a.id, b.id});
+      auto as_u = [&](uint32_t x) { return t == ut ? x : b_.op(Op::OpBitcast, uvt, {x}); };
+      const uint32_t ab = as_u(b_.op(Op::OpISub, vt, {a.id, b.id})), ba = as_u(b_.op(Op::OpISub, vt, {b.id, a.id}));
+      const Val diff{b_.op(Op::OpSelect, uvt, {a_gt, ab, ba}), ut};
+      r = {b_.op(Op::OpIAdd, uvt, {c.id, diff.id}), ut};
+      if (inst.update_cc) extra_flags = add_sub_flags(AsmOp::ADD, c, diff, r);
       break;
     }
     case AsmOp::MIN: {
@@ -311,6 +328,19 @@ bool Codegen::transcendental(const Instruction& inst, uint32_t vt, Val& r) {
       r = {b_.op(Op::OpFDiv, vt, {c_splat(t, 1.0, 0), a.id}), t};
       break;
     }
+    case AsmOp::RCC: {
+      // NV_gpu_program4 RCC: the reciprocal with its magnitude clamped to [2^-64, 2^+64], the sign kept (the
+      // pseudo-code's bounds 1.884467e+19 and 5.42101e-20 are 2^64 and 2^-64 rounded); NaN stays NaN.
+      const Val a = src(0, t);
+      const uint32_t rcp = b_.op(Op::OpFDiv, vt, {c_splat(t, 1.0, 0), a.id});
+      const uint32_t mag = ext(GLSLstd450FClamp, vt, {ext(GLSLstd450FAbs, vt, {rcp}), c_splat(t, 0x1p-64, 0),
+                                                      c_splat(t, 0x1p64, 0)});
+      // Positive when 1/x is (x = +0 gives +inf, -0 gives -inf).
+      const uint32_t negative = b_.op(Op::OpFOrdLessThan, t_bvec4(), {rcp, c_splat(t, 0.0, 0)});
+      const uint32_t signed_mag = b_.op(Op::OpSelect, vt, {negative, b_.op(Op::OpFNegate, vt, {mag}), mag});
+      r = {b_.op(Op::OpSelect, vt, {b_.op(Op::OpIsNan, t_bvec4(), {rcp}), rcp, signed_mag}), t};
+      break;
+    }
     case AsmOp::RSQ: {
       // ARB_vertex_program RSQ: 1 / sqrt(|x|).
       const Val a = src(0, t);
@@ -354,7 +384,7 @@ bool Codegen::conversion(const Instruction& inst, Val& r) {
   auto src = [&](size_t i, DataType as) { return load_operand(inst.sources[i], as); };
   switch (inst.op) {
     case AsmOp::I2F: r = convert(src(0, t), DataType::F32); break;
-    case AsmOp::CVT: r = convert(src(0, inst.src_type), t); break;
+    case AsmOp::CVT: return cvt(inst, r);
     case AsmOp::PK64: {
       // Two 32-bit words per 64-bit component: result.x = (op.y << 32) | op.x, result.y from op.zw.
       const Val a = src(0, DataType::U32);

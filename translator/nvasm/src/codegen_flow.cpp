@@ -1,6 +1,8 @@
 // Structured control flow. SPIR-V needs it: IF / ELSE / ENDIF are a selection construct, REP / ENDREP a loop
 // (the count in a Function variable, tested in a block after the loop header), BRK / CONT / RET branches out
 // (inside a selection when conditional), CAL a function call.
+#include <algorithm>
+
 #include "codegen.hpp"
 
 namespace bismuth::nvasm::detail {
@@ -101,7 +103,10 @@ void Codegen::begin_rep(const Instruction& inst) {
   branch(header);
   label(header);
   loop_headers_.push_back(header);
-  b_.inst(Op::OpLoopMerge, {c.merge, c.cont, 0});
+  // OPTION NV_unroll_none: the program asks that loops stay loops (SPIR-V's DontUnroll loop control).
+  const bool no_unroll =
+      std::find(p_.options.begin(), p_.options.end(), "NV_unroll_none") != p_.options.end();
+  b_.inst(Op::OpLoopMerge, {c.merge, c.cont, no_unroll ? uint32_t(spv::LoopControlMask::DontUnroll) : 0u});
   if (c.counter) {
     // OpLoopMerge must be second to last in the header: the count test gets its own block (a break).
     const uint32_t check = b_.id();

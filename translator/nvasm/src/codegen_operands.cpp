@@ -145,6 +145,18 @@ uint32_t Codegen::builtin_raw(Builtin which) {
       return b_.op(Op::OpVectorShuffle, t_uvec4(), {group_size_, zero3, 0, 1, 2, 3});
     }
     case Builtin::LocalIndex: return scalar(spv::BuiltIn::LocalInvocationIndex);
+    // NV_shader_thread_group's warp and SM numbers on a device that is not an NVIDIA GPU: the warp is the
+    // subgroup, numbered within the workgroup (SubgroupId, 0 .. NumSubgroups - 1), and all of a workgroup's
+    // subgroups count as one SM of NumSubgroups warps: invocation.smid is 0 and state.thread.smcount 1. The
+    // ranges the extension promises (warpid < warpspersm, smid < smcount) hold.
+    case Builtin::WarpId:
+      uses_subgroup_ = true;
+      return scalar(spv::BuiltIn::SubgroupId);
+    case Builtin::WarpsPerSm:
+      uses_subgroup_ = true;
+      return scalar(spv::BuiltIn::NumSubgroups);
+    case Builtin::SmId: return c_uvec4(0, 0, 0, 0);
+    case Builtin::SmCount: return c_uvec4(1, 1, 1, 1);
     case Builtin::ThreadId:
       uses_subgroup_ = true;
       return scalar(spv::BuiltIn::SubgroupLocalInvocationId);
@@ -170,7 +182,7 @@ uint32_t Codegen::param_raw(const Operand& o) {
   // Relative addressing: contiguous program.local / program.env ranges index the uniform buffer directly;
   // other arrays go through a Private copy of their raw words.
   const ParamElement& first = p.elements[0];
-  bool contiguous = first.kind != ParamElement::Kind::Constant;
+  bool contiguous = first.kind == ParamElement::Kind::Local || first.kind == ParamElement::Kind::Env;
   for (size_t i = 0; contiguous && i < p.elements.size(); ++i) {
     contiguous = p.elements[i].kind == first.kind && p.elements[i].index == first.index + i;
   }
@@ -214,6 +226,7 @@ uint32_t Codegen::param_element_raw(const ParamElement& e) {
     }
     return c_uvec4(words[0], words[1], words[2], words[3]);
   }
+  if (e.kind == ParamElement::Kind::State) return builtin_raw(e.builtin);
   const uint32_t var = e.kind == ParamElement::Kind::Local ? local_var_ : env_var_;
   const uint32_t ptr =
       b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_uvec4()), {var, c_u32(0), c_u32(e.index)});

@@ -201,6 +201,14 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
     }
     return true;
   }
+  if (t.kind == Tok::Ident && t.text == "state") {
+    // NV_shader_thread_group's state.thread.* values are program parameters: PARAM ws = state.thread.warpsize;
+    ParamElement e;
+    e.kind = ParamElement::Kind::State;
+    if (!builtin_binding(e.builtin)) return false;
+    elements.push_back(e);
+    return true;
+  }
   return error(t.offset, "unexpected " + describe(t) + ", expected a parameter binding");
 }
 
@@ -496,7 +504,8 @@ bool DeclarationParser::builtin_binding(Builtin& b) {
         {"groupsize", Builtin::GroupSize},     {"localindex", Builtin::LocalIndex},
         {"threadid", Builtin::ThreadId},       {"threadeqmask", Builtin::ThreadEqMask},
         {"threadgemask", Builtin::ThreadGeMask}, {"threadgtmask", Builtin::ThreadGtMask},
-        {"threadlemask", Builtin::ThreadLeMask}, {"threadltmask", Builtin::ThreadLtMask}};
+        {"threadlemask", Builtin::ThreadLeMask}, {"threadltmask", Builtin::ThreadLtMask},
+        {"warpid", Builtin::WarpId},           {"smid", Builtin::SmId}};
     auto it = names.find(word);
     if (it == names.end()) return error(nat, "unknown invocation attribute 'invocation." + std::string(word) + "'");
     b = it->second;
@@ -504,7 +513,7 @@ bool DeclarationParser::builtin_binding(Builtin& b) {
     return true;
   }
   if (word == "state") {
-    // state.thread.warpsize
+    // NV_shader_thread_group: state.thread.warpsize, state.thread.warpspersm, state.thread.smcount
     if (!expect('.')) return false;
     const size_t nat = peek().offset;
     if (!expect_ident(word, "thread")) return false;
@@ -512,9 +521,16 @@ bool DeclarationParser::builtin_binding(Builtin& b) {
     if (!expect('.')) return false;
     const size_t wat = peek().offset;
     if (!expect_ident(word, "warpsize")) return false;
-    if (word != "warpsize") return error(wat, "unknown state binding 'state.thread." + std::string(word) + "'");
-    b = Builtin::WarpSize;
-    note_thread_group(at);
+    if (word == "warpsize") {
+      b = Builtin::WarpSize;
+      note_thread_group(at);
+    } else if (word == "warpspersm") {
+      b = Builtin::WarpsPerSm;
+    } else if (word == "smcount") {
+      b = Builtin::SmCount;
+    } else {
+      return error(wat, "unknown state binding 'state.thread." + std::string(word) + "'");
+    }
     return true;
   }
   return error(at, "unexpected '" + std::string(word) + "', expected an invocation binding");

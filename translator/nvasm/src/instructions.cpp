@@ -15,14 +15,41 @@ constexpr size_t kMaxInstructions = size_t{1} << 17;
 
 bool InstructionParser::instruction() {
   const Token& op_token = next();
-  const OpcodeInfo* found = find_opcode(op_token.text);
-  if (!found) return error(op_token.offset, "unknown opcode '" + std::string(op_token.text) + "'");
+  std::string_view opname = op_token.text;
+  const OpcodeInfo* found = find_opcode(opname);
+  // ARB_vertex_program / ARB_fragment_program spell saturation as an opcode suffix (ADD_SAT); NV_gpu_program4
+  // programs still use it, and NV_gpu_program4 adds the signed form (_SSAT). Same as the .SAT / .SSAT modifiers.
+  bool suffix_sat = false, suffix_ssat = false;
+  if (!found) {
+    for (std::string_view suffix : {std::string_view("_SAT"), std::string_view("_SSAT")}) {
+      if (opname.size() > suffix.size() && opname.substr(opname.size() - suffix.size()) == suffix) {
+        found = find_opcode(opname.substr(0, opname.size() - suffix.size()));
+        if (found) {
+          (suffix == "_SAT" ? suffix_sat : suffix_ssat) = true;
+          opname = found->name;
+          break;
+        }
+      }
+    }
+  }
+  if (!found) {
+    if (const char* stage = other_stage_opcode(opname)) {
+      return error(op_token.offset, std::string(opname) + " is a " + stage +
+                                        "-program instruction; a compute program (!!NVcp5.0) cannot use it");
+    }
+    return error(op_token.offset, "unknown opcode '" + std::string(op_token.text) + "'");
+  }
   seen_declaration_ = true;
   const OpcodeInfo& info = *found;
+  if ((suffix_sat || suffix_ssat) && !(info.modifiers & kSaturate)) {
+    return error(op_token.offset, "invalid opcode suffix in '" + std::string(op_token.text) + "'");
+  }
   Instruction inst;
   inst.op = info.op;
   inst.offset = op_token.offset;
-  if (!modifiers(info, inst, op_token.text)) return false;
+  inst.saturate = suffix_sat;
+  inst.signed_saturate = suffix_ssat;
+  if (!modifiers(info, inst, opname)) return false;
   if (info.family == Family::ThreadGroup) note_thread_group(op_token.offset);
   switch (info.form) {
     case OperandForm::Flow:
@@ -51,8 +78,14 @@ bool InstructionParser::instruction() {
         Operand o;
         if (!operand(o)) return false;
         if (info.scalar) o.swizzle = {o.swizzle[0], o.swizzle[0], o.swizzle[0], o.swizzle[0]};
+        if (inst.op == Op::CVT && (o.negate || o.absolute)) {
+          // NV_gpu_program5, CVT: "Negation and absolute value operators are not supported on the source
+          // operand; a program using such operators will fail to compile."
+          return error(o.offset, "CVT does not take negation or absolute value on its operand");
+        }
         inst.sources.push_back(o);
       }
+      if (inst.op == Op::SWZ && !extended_swizzle(inst)) return false;
       break;
   }
   if (!end_statement()) return false;
@@ -73,6 +106,11 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
     std::string_view m;
     if (!expect_ident(m, "an opcode modifier")) return false;
     auto bad = [&]() { return error(at, "invalid modifier '" + std::string(m) + "' for " + std::string(opname)); };
+    // Emitters spell the component count in lower case (yuzu's `ATOMB.ADD.F16x2`); the data type and storage
+    // modifiers are matched without regard to case.
+    std::string upper_text(m);
+    for (char& c : upper_text) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+    const std::string_view upper = upper_text;
     if (m == "CC" || m == "CC0" || m == "CC1") {
       if (!(info.modifiers & kCondCode)) return bad();
       inst.update_cc = true;
@@ -82,6 +120,19 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
     if (m == "SAT" || m == "SSAT") {
       if (!(info.modifiers & kSaturate)) return bad();
       (m == "SAT" ? inst.saturate : inst.signed_saturate) = true;
+      continue;
+    }
+    if (m == "PREC") {
+      if (!(info.modifiers & kPrecise) || inst.precise) return bad();
+      inst.precise = true;
+      continue;
+    }
+    if (m == "ROUND" || m == "TRUNC" || m == "FLR" || m == "CEIL") {
+      if (!(info.modifiers & kRounding) || inst.rounding != Instruction::Rounding::None) return bad();
+      inst.rounding = m == "ROUND"   ? Instruction::Rounding::Round
+                      : m == "TRUNC" ? Instruction::Rounding::Trunc
+                      : m == "FLR"   ? Instruction::Rounding::Floor
+                                     : Instruction::Rounding::Ceil;
       continue;
     }
     if (m == "HI") {
@@ -125,14 +176,14 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
           return bad();
         }
         if (info.family == Family::Image && inst.atomic == AtomicOp::None && types == 0 &&
-            (m == "F" || m == "S" || m == "U")) {
+            (upper == "F" || upper == "S" || upper == "U")) {
           // LOADIM.F / STOREIM.U: all four components of the texel, in that type.
-          inst.type = *type_modifier(m);
+          inst.type = *type_modifier(upper);
           inst.format = {inst.type, 32, 4};
           ++types;
           continue;
         }
-        if (auto f = storage_modifier(m); f && types == 0) {
+        if (auto f = storage_modifier(upper); f && types == 0) {
           inst.format = *f;
           inst.type = f->type;
           ++types;
@@ -140,8 +191,9 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
         }
         return bad();
       case TypeRule::LoopCount:
-        if ((m == "S" || m == "U" || m == "F" || m == "S32" || m == "U32" || m == "F32") && types == 0) {
-          inst.type = *type_modifier(m);
+        if ((upper == "S" || upper == "U" || upper == "F" || upper == "S32" || upper == "U32" || upper == "F32") &&
+            types == 0) {
+          inst.type = *type_modifier(upper);
           ++types;
           continue;
         }
@@ -149,15 +201,26 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
       default:
         break;
     }
-    auto type = type_modifier(m);
-    if (!type) return bad();
     if (info.types == TypeRule::Pair) {
-      if (types == 0) inst.type = *type;
-      else if (types == 1) inst.src_type = *type;
+      // CVT: F16 F32 F64 S8 S16 S32 S64 U8 U16 U32 U64 (NV_gpu_program5), the result's type, then the operand's.
+      uint8_t bits = 0;
+      auto type = type_modifier(upper);
+      if (!type) {
+        if (upper == "F16") type = DataType::F32, bits = 16;
+        else if (upper == "S8") type = DataType::S32, bits = 8;
+        else if (upper == "S16") type = DataType::S32, bits = 16;
+        else if (upper == "U8") type = DataType::U32, bits = 8;
+        else if (upper == "U16") type = DataType::U32, bits = 16;
+        else return bad();
+      }
+      if (types == 0) inst.type = *type, inst.dst_bits = bits;
+      else if (types == 1) inst.src_type = *type, inst.src_bits = bits;
       else return bad();
       ++types;
       continue;
     }
+    auto type = type_modifier(upper);
+    if (!type) return bad();
     if (types != 0) return bad();
     if (info.types == TypeRule::Float && !is_float(*type)) return bad();
     if (info.types == TypeRule::Integer && is_float(*type)) return bad();
@@ -586,6 +649,30 @@ bool InstructionParser::flow(Instruction& inst) {
     default:
       return true;
   }
+}
+
+// SWZ's four extended swizzle selectors (ARB_vertex_program, kept by NV_gpu_program4):
+//   <extSwizComp> ::= <optionalSign> <extSwizSel>;  <extSwizSel> ::= "0" | "1" | x y z w | r g b a
+bool InstructionParser::extended_swizzle(Instruction& inst) {
+  for (uint32_t c = 0; c < 4; ++c) {
+    if (!expect(',')) return false;
+    if (accept('-')) inst.ext_negate |= uint8_t(1u << c);
+    else accept('+');
+    const Token& t = peek();
+    if (t.kind == Tok::Int && (t.int_value == 0 || t.int_value == 1) && t.text.size() == 1) {
+      inst.ext_swizzle[c] = t.int_value == 0 ? 4 : 5;
+      next();
+      continue;
+    }
+    static constexpr std::string_view kNames = "xyzwrgba";
+    if (t.kind == Tok::Ident && t.text.size() == 1 && kNames.find(t.text[0]) != std::string_view::npos) {
+      inst.ext_swizzle[c] = static_cast<uint8_t>(kNames.find(t.text[0]) % 4);
+      next();
+      continue;
+    }
+    return error(t.offset, "invalid extended swizzle selector " + describe(t) + " (0, 1, x, y, z, w, r, g, b or a)");
+  }
+  return true;
 }
 
 bool InstructionParser::optional_condition(Instruction& inst) {

@@ -55,6 +55,7 @@ class InstructionParser : public DeclarationParser {
   bool memory_ref(MemoryRef& m);
   bool memory_instruction(const OpcodeInfo& info, Instruction& inst);
   bool flow(Instruction& inst);
+  bool extended_swizzle(Instruction& inst);
   // instructions_texture.cpp: texture and image instructions
   bool texture_instruction(const OpcodeInfo& info, Instruction& inst);
   bool image_instruction(const OpcodeInfo& info, Instruction& inst);

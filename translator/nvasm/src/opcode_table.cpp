@@ -12,7 +12,7 @@ using F = Family;
 using O = OperandForm;
 using T = TypeRule;
 using S = MemorySpace;
-constexpr uint16_t kAlu = kCondCode | kSaturate;
+constexpr uint16_t kAlu = kCondCode | kSaturate | kPrecise;
 constexpr uint16_t kAtomic = kCache | kAtomicOp;
 constexpr uint16_t kLookup = kCondCode | kSaturate | kSparse;
 
@@ -31,7 +31,7 @@ constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
     {"CEIL",     Op::CEIL,     F::Rounding,       O::DestSources, 1, false, T::Any,       kAlu,         S::None},
     {"CMP",      Op::CMP,      F::Comparison,     O::DestSources, 3, false, T::Any,       kAlu,         S::None},
     {"COS",      Op::COS,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
-    {"CVT",      Op::CVT,      F::Conversion,     O::DestSources, 1, false, T::Pair,      kAlu,         S::None},
+    {"CVT",      Op::CVT,      F::Conversion,     O::DestSources, 1, false, T::Pair,      kAlu | kRounding, S::None},
     {"DIV",      Op::DIV,      F::Division,       O::DestSources, 2, false, T::Any,       kAlu,         S::None},
     {"DP2",      Op::DP2,      F::DotProduct,     O::DestSources, 2, false, T::Float,     kAlu,         S::None},
     {"DP3",      Op::DP3,      F::DotProduct,     O::DestSources, 2, false, T::Float,     kAlu,         S::None},
@@ -70,6 +70,27 @@ constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
     {"TRUNC",    Op::TRUNC,    F::Rounding,       O::DestSources, 1, false, T::Any,       kAlu,         S::None},
     {"UP64",     Op::UP64,     F::Conversion,     O::DestSources, 1, false, T::Any,       kAlu,         S::None},
     {"XOR",      Op::XOR,      F::Logic,          O::DestSources, 2, false, T::Integer,   kAlu,         S::None},
+    {"DP2A",     Op::DP2A,     F::Vector,         O::DestSources, 3, false, T::Float,     kAlu,         S::None},
+    {"DPH",      Op::DPH,      F::Vector,         O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"DST",      Op::DST,      F::Vector,         O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"LIT",      Op::LIT,      F::Vector,         O::DestSources, 1, false, T::Float,     kAlu,         S::None},
+    {"LRP",      Op::LRP,      F::Vector,         O::DestSources, 3, false, T::Float,     kAlu,         S::None},
+    {"NRM",      Op::NRM,      F::Vector,         O::DestSources, 1, false, T::Float,     kAlu,         S::None},
+    {"PK2H",     Op::PK2H,     F::Packing,        O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"PK2US",    Op::PK2US,    F::Packing,        O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"PK4B",     Op::PK4B,     F::Packing,        O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"PK4UB",    Op::PK4UB,    F::Packing,        O::DestSources, 1, false, T::Any,       kAlu,         S::None},
+    {"RCC",      Op::RCC,      F::Transcendental, O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"RFL",      Op::RFL,      F::Vector,         O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"SAD",      Op::SAD,      F::Basic,          O::DestSources, 3, false, T::Integer,   kAlu,         S::None},
+    {"SCS",      Op::SCS,      F::Vector,         O::DestSources, 1, true,  T::Float,     kAlu,         S::None},
+    {"UP2H",     Op::UP2H,     F::Packing,        O::DestSources, 1, true,  T::Any,       kAlu,         S::None},
+    {"UP2US",    Op::UP2US,    F::Packing,        O::DestSources, 1, true,  T::Any,       kAlu,         S::None},
+    {"UP4B",     Op::UP4B,     F::Packing,        O::DestSources, 1, true,  T::Any,       kAlu,         S::None},
+    {"UP4UB",    Op::UP4UB,    F::Packing,        O::DestSources, 1, true,  T::Any,       kAlu,         S::None},
+    {"X2D",      Op::X2D,      F::Vector,         O::DestSources, 3, false, T::Float,     kAlu,         S::None},
+    {"XPD",      Op::XPD,      F::Vector,         O::DestSources, 2, false, T::Float,     kAlu,         S::None},
+    {"SWZ",      Op::SWZ,      F::Vector,         O::DestSources, 1, false, T::Float,     kAlu,         S::None},
     {"LDB",      Op::LDB,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Storage},
     {"STB",      Op::STB,      F::Memory,         O::Store,       1, false, T::Storage,   kCache,       S::Storage},
     {"ATOMB",    Op::ATOMB,    F::Memory,         O::Atomic,      1, false, T::Storage,   kAtomic,      S::Storage},
@@ -289,8 +310,25 @@ const std::set<std::string_view>& known_options() {
       "NV_gpu_program5_mem_extended", "NV_shader_buffer_load", "NV_shader_buffer_store",
       "NV_shader_atomic_float64", "NV_shader_atomic_counters", "ARB_shader_group_vote", "NV_derivatives",
       "NV_image_formats", "NV_shader_texture_footprint", "NV_compute_shader_derivatives", "NV_texture_multisample",
-      "EXT_sparse_texture2", "ARB_sparse_texture_clamp", "EXT_shader_image_load_formatted"};
+      "EXT_sparse_texture2", "ARB_sparse_texture_clamp", "EXT_shader_image_load_formatted",
+      // What yuzu's GLASM backend and NVIDIA's own GLSL compiler put on line 2 of every program:
+      // ARB_derivative_control adds DDX/DDY.FINE/.COARSE (fragment-only, so nothing in compute);
+      // NV_parameter_buffer_object2 is LDC / CBUFFER / BUFFER4, part of NV_gpu_program5 anyway;
+      // NV_unroll_none asks not to unroll loops (REP loops get the DontUnroll loop control).
+      "ARB_derivative_control", "NV_parameter_buffer_object2", "NV_unroll_none"};
   return options;
+}
+
+const char* other_stage_opcode(std::string_view name) {
+  // NV_fragment_program4 / NV_gpu_program5 fragment-only, NV_geometry_program4 geometry-only and
+  // NV_tessellation_program5 instructions, and fragment-only ARB_fragment_program spellings.
+  static const std::map<std::string_view, const char*> table = {
+      {"KIL", "fragment"},  {"DDX", "fragment"},   {"DDY", "fragment"},  {"IPAC", "fragment"},
+      {"IPAO", "fragment"}, {"IPAS", "fragment"},  {"EMIT", "geometry"},
+      {"EMITS", "geometry"}, {"ENDPRIM", "geometry"},
+  };
+  auto it = table.find(name);
+  return it == table.end() ? nullptr : it->second;
 }
 
 }  // namespace bismuth::nvasm::detail

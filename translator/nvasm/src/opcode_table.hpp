@@ -14,14 +14,16 @@ namespace bismuth::nvasm::detail {
 
 // What the code generator does with an instruction: one emitter per family.
 enum class Family : uint8_t {
-  Basic,           // MOV ABS ADD SUB MUL MAD MIN MAX
+  Basic,           // MOV ABS ADD SUB MUL MAD MIN MAX, SAD
   Division,        // DIV MOD
   Comparison,      // the set-on instructions, SSG, CMP
   Logic,           // AND OR XOR NOT SHL SHR
   Bits,            // bit fields and bit counts: BFE BFI BFR BTC BTFL BTFM
   Rounding,        // FLR CEIL TRUNC ROUND FRC
-  Transcendental,  // RCP RSQ EX2 LG2 SIN COS POW
+  Transcendental,  // RCP RCC RSQ EX2 LG2 SIN COS POW
   DotProduct,      // DP2 DP3 DP4
+  Vector,          // NV_gpu_program4's geometric vector instructions: DP2A DPH DST LIT LRP NRM RFL X2D XPD, SCS
+  Packing,         // PK2H PK2US PK4B PK4UB (floats -> one 32-bit word), UP2H UP2US UP4B UP4UB (the reverse)
   Conversion,      // I2F CVT PK64 UP64
   ThreadGroup,     // TGBALLOT TGALL TGANY TGEQ, SHF*
   Memory,          // loads, stores and atomics on storage buffers, shared memory and parameter buffers
@@ -72,6 +74,8 @@ enum Modifier : uint16_t {
   kSparse = 64,        // .SPARSE (EXT_sparse_texture2)
   kLodClamp = 128,     // .LODCLAMP (ARB_sparse_texture_clamp)
   kImageFormat = 256,  // an image format (.RGBA8, .R32UI, ...; the GL image unit format names)
+  kPrecise = 512,      // .PREC (NV_gpu_program5): the result is precise (no contraction)
+  kRounding = 1024,    // .ROUND .TRUNC .FLR .CEIL (CVT)
 };
 
 struct OpcodeInfo {
@@ -108,5 +112,9 @@ std::optional<CondRule> cond_rule(std::string_view m, uint8_t& cc);
 
 // The OPTION names the assembler accepts.
 const std::set<std::string_view>& known_options();
+
+// Opcodes of other program types (fragment, vertex, geometry, tessellation): a compute program that uses one
+// fails to load with a message naming the program type, rather than "unknown opcode". nullptr for others.
+const char* other_stage_opcode(std::string_view name);
 
 }  // namespace bismuth::nvasm::detail
