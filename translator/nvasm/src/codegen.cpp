@@ -46,10 +46,11 @@ void Codegen::declare_registers() {
   for (const Temp& t : p_.temps) {
     const uint32_t element = raw_vec(t.is_long);
     const uint32_t type = t.count ? b_.global(Op::OpTypeArray, {element, c_u32(t.count)}, false) : element;
-    // Zero-initialized, so a program that reads a register before writing it is at least deterministic. A large
-    // array is zeroed by a loop at the start of main instead of an initializer: drivers and optimizers expand a
-    // null composite into one constant per element (and may keep the copy in registers), which for tens of
-    // thousands of elements is too much code or stack.
+    // Zero-initialized, so a program that reads a register before writing it is at least deterministic. A long
+    // array is zeroed by a loop at the start of main instead of an initializer: SPIRV-Tools' folder crashes
+    // (FoldInsertWithConstants, in the simplification pass) on a null array initializer too long for scalar
+    // replacement (over 100 elements; limits_test's 101-element case), and a null composite of tens of thousands
+    // of elements is that many constants for a driver.
     const bool loop = t.count > kZeroFillLoopElements;
     const uint32_t zero = loop ? 0 : b_.global(Op::OpConstantNull, {type}, true);
     temp_vars_.push_back(variable(t_ptr(spv::StorageClass::Private, type), spv::StorageClass::Private, zero));
