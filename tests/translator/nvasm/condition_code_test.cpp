@@ -118,7 +118,8 @@ std::vector<State> states() {
 
 }  // namespace
 
-TEST_CASE("condition codes: every test of NV_gpu_program4 Table X.16 on every kind of flags, CC0 and CC1", "[nvasm][cc]") {
+TEST_CASE("condition codes: every test of NV_gpu_program4 Table X.16 on every kind of flags, CC0 and CC1",
+          "[nvasm][cc]") {
   const auto& table = rules();
   const auto all = states();
   // Three spellings: .CC with plain tests, .CC1 with the 1 suffix, .CC0 with the 0 suffix.
@@ -159,11 +160,11 @@ TEST_CASE("condition codes: integer MAD.CC sets OF and CF from its final additio
     uint32_t a, b, c;
   };
   const std::vector<Case> cases = {
-      {"S", 0x10000u, 0x8000u, 0x80000000u},      // 0x80000000 + 0x80000000: 0, overflow and carry
-      {"U", 0xFFFFu, 0x10001u, 1u},               // 0xFFFFFFFF + 1: 0, carry only
-      {"S", 0x40000000u, 1u, 0x40000000u},        // 0x40000000 + 0x40000000: negative, overflow, no carry
-      {"S", 3u, 0xFFFFFFFFu, 5u},                 // -3 + 5 = 2: carry (unsigned wrap), no overflow
-      {"U", 7u, 6u, 8u},                          // 50: nothing
+      {"S", 0x10000u, 0x8000u, 0x80000000u},  // 0x80000000 + 0x80000000: 0, overflow and carry
+      {"U", 0xFFFFu, 0x10001u, 1u},           // 0xFFFFFFFF + 1: 0, carry only
+      {"S", 0x40000000u, 1u, 0x40000000u},    // 0x40000000 + 0x40000000: negative, overflow, no carry
+      {"S", 3u, 0xFFFFFFFFu, 5u},             // -3 + 5 = 2: carry (unsigned wrap), no overflow
+      {"U", 7u, 6u, 8u},                      // 50: nothing
   };
   const char* tests[4] = {"SF", "ZF", "OF", "CF"};
   std::ostringstream body;
@@ -171,7 +172,8 @@ TEST_CASE("condition codes: integer MAD.CC sets OF and CF from its final additio
     const Case& c = cases[i];
     body << "MOV.U R1, {" << c.a << ", " << c.b << ", " << c.c << ", 0};\n"
          << "MAD." << c.type << ".CC R0.x, R1.x, R1.y, R1.z;\nMOV.U R2, {0, 0, 0, 0};\n";
-    for (int t = 0; t < 4; ++t) body << "MOV.U R2." << "xyzw"[t] << " (" << tests[t] << ".x), {1}.x;\n";
+    const char* components = "xyzw";
+    for (int t = 0; t < 4; ++t) body << "MOV.U R2." << components[t] << " (" << tests[t] << ".x), {1}.x;\n";
     body << "STB.U32X4 R2, out[" << 16 * i << "];\nSTB.U32 R0.x, out[" << 16 * cases.size() + 4 * i << "];\n";
   }
   Run r;

@@ -85,17 +85,19 @@ TEST_CASE("parameter buffers: the description gives the window and the module de
   CHECK(large->info.parameter_buffer_bytes == 65536u);
   CHECK(spirv_patch::validate(large->spirv, spirv_patch::TargetEnv::Vulkan1_1));
   // BUFFER declarations may name elements of the whole 64 KiB: the device's window clamps them.
-  CHECK(nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nBUFFER4 v[] = { program.buffer[0][4000..4095] };\n"
-                        "BUFFER w[16384] = program.buffer[1];\nTEMP R0;\nMOV.U R0, v[95];\nADD.U R0, R0, w[16383];\nEND\n",
-                        nvasm::AssembleOptions{}));
+  CHECK(nvasm::assemble(
+      "!!NVcp5.0\nGROUP_SIZE 1;\nBUFFER4 v[] = { program.buffer[0][4000..4095] };\n"
+      "BUFFER w[16384] = program.buffer[1];\nTEMP R0;\nMOV.U R0, v[95];\nADD.U R0, R0, w[16383];\nEND\n",
+      nvasm::AssembleOptions{}));
   auto past = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nBUFFER4 v[] = { program.buffer[0][4000..4096] };\nEND\n");
   REQUIRE_FALSE(past);
   CHECK(past.error().message.find("a parameter buffer has 4096 vectors") != std::string::npos);
 }
 
 TEST_CASE("TEMP arrays: up to 512 KiB per invocation, zeroed, indexed by registers", "[nvasm][limits]") {
-  // 32000 vectors (500 KiB; with the 3 other registers just under 512 KiB) in one array; each of 4 invocations writes a few elements and reads them back, and
-  // reads elements nobody wrote (zero: registers start zeroed, as the small arrays' initializer gives).
+  // 32000 vectors (500 KiB; with the 3 other registers just under 512 KiB) in one array; each of 4 invocations writes a
+  // few elements and reads them back, and reads elements nobody wrote (zero: registers start zeroed, as the small
+  // arrays' initializer gives).
   const std::string source = R"(!!NVcp5.0
 GROUP_SIZE 4;
 STORAGE out[] = { program.storage[0] };
@@ -135,8 +137,8 @@ END
     for (uint32_t c = 0; c < 4; ++c) {
       CHECK(w[c] == c + 1 + i);
       CHECK(w[4 + c] == z);
-      CHECK(w[8 + c] == 9u);       // lmem[z + 1] and lmem[100] were never written: zero
-      CHECK(w[12 + c] == 9u);      // an index past the array clamps to its last element
+      CHECK(w[8 + c] == 9u);   // lmem[z + 1] and lmem[100] were never written: zero
+      CHECK(w[12 + c] == 9u);  // an index past the array clamps to its last element
     }
   }
 }
@@ -148,8 +150,8 @@ TEST_CASE("TEMP arrays: a LONG TEMP array, and zero-initialized arrays on both s
   for (const uint32_t n : {64u, 65u, 101u, 5000u}) {
     INFO(n << " elements");
     std::ostringstream s;
-    s << "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nTEMP a[" << n
-      << "], A, R0;\nLONG TEMP d[" << n << "];\nMOV.U A.x, {" << n - 1 << "}.x;\n"
+    s << "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nTEMP a[" << n << "], A, R0;\nLONG TEMP d["
+      << n << "];\nMOV.U A.x, {" << n - 1 << "}.x;\n"
       << "MOV.U R0, a[A.x];\nADD.U R0, R0, a[0];\nSTB.U32X4 R0, out[0];\n"
       << "MOV.U64 d[A.x].y, {0x123456789}.x;\nMOV.U64 d[0].x, d[A.x].y;\nADD.U64 d[0].x, d[0].x, d[1].z;\n"
       << "STB.U64 d[0].x, out[16];\nEND\n";

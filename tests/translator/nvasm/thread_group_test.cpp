@@ -177,14 +177,12 @@ END
     for (uint32_t i = 0; i < 8; ++i) v.push_back(f(i));
     return v;
   };
-  const std::array<std::vector<uint32_t>, 4> v = {lanes([](uint32_t i) { return i == 3 ? 0xFFFFFFFFu : 0u; }),
-                                                  lanes([](uint32_t) { return 1u; }),
-                                                  lanes([](uint32_t i) { return i & 1u; }),
-                                                  lanes([](uint32_t) { return 0u; })};
-  const std::array<std::vector<float>, 4> f = {lanes([](uint32_t i) { return float(i); }),
-                                               lanes([](uint32_t) { return 1.5f; }),
-                                               lanes([](uint32_t) { return -0.0f; }),
-                                               lanes([](uint32_t i) { return i < 4 ? -0.0f : 0.0f; })};
+  const std::array<std::vector<uint32_t>, 4> v = {
+      lanes([](uint32_t i) { return i == 3 ? 0xFFFFFFFFu : 0u; }), lanes([](uint32_t) { return 1u; }),
+      lanes([](uint32_t i) { return i & 1u; }), lanes([](uint32_t) { return 0u; })};
+  const std::array<std::vector<float>, 4> f = {
+      lanes([](uint32_t i) { return float(i); }), lanes([](uint32_t) { return 1.5f; }),
+      lanes([](uint32_t) { return -0.0f; }), lanes([](uint32_t i) { return i < 4 ? -0.0f : 0.0f; })};
   auto any = [](const auto& c) { return std::any_of(c.begin(), c.end(), [](auto x) { return x != 0; }); };
   auto all = [](const auto& c) { return std::all_of(c.begin(), c.end(), [](auto x) { return x != 0; }); };
   auto equal = [](const auto& c) { return std::all_of(c.begin(), c.end(), [&](auto x) { return x == c[0]; }); };
@@ -201,7 +199,7 @@ END
       uint32_t mask = 0;
       for (uint32_t l = 0; l < 8; ++l) mask |= (v[c][l] != 0 ? 1u : 0u) << l;
       CHECK(w[12 + c] == mask);
-      CHECK(w[20 + c] == fl(all(f[c])));   // TGALL without a type is .F: 1.0 / 0.0; -0.0 is zero
+      CHECK(w[20 + c] == fl(all(f[c])));  // TGALL without a type is .F: 1.0 / 0.0; -0.0 is zero
       CHECK(w[24 + c] == fl(any(f[c])));
       CHECK(w[28 + c] == fl(equal(f[c])));  // 0.0 equals -0.0 as floats
     }
@@ -218,12 +216,12 @@ END
 TEST_CASE("thread group: TGALL TGANY TGEQ take .F .S .U (and F32 S32 U32), TGBALLOT .S .U", "[nvasm][thread_group]") {
   nvasm::AssembleOptions options;
   options.subgroup_size_32_available = true;
-  for (const char* line : {"TGALL R0, R1;", "TGALL.F R0, R1;", "TGALL.S R0, R1;", "TGALL.U R0, R1;",
-                           "TGANY.F32 R0, R1;", "TGANY.S R0.y, -R1;", "TGEQ.U32 R0, R1;", "TGEQ.F R0, R1;",
-                           "TGBALLOT.U R0, R1;", "TGBALLOT.S R0.x, R1;"}) {
+  for (const char* line :
+       {"TGALL R0, R1;", "TGALL.F R0, R1;", "TGALL.S R0, R1;", "TGALL.U R0, R1;", "TGANY.F32 R0, R1;",
+        "TGANY.S R0.y, -R1;", "TGEQ.U32 R0, R1;", "TGEQ.F R0, R1;", "TGBALLOT.U R0, R1;", "TGBALLOT.S R0.x, R1;"}) {
     INFO(line);
-    const std::string source = std::string("!!NVcp5.0\nOPTION NV_shader_thread_group;\nGROUP_SIZE 32;\nTEMP R0, R1;\n") +
-                               line + "\nEND\n";
+    const std::string source =
+        std::string("!!NVcp5.0\nOPTION NV_shader_thread_group;\nGROUP_SIZE 32;\nTEMP R0, R1;\n") + line + "\nEND\n";
     auto program = nvasm::assemble(source, options);
     INFO((program ? std::string() : program.error().message));
     CHECK(program);

@@ -61,10 +61,10 @@ class Codegen {
   static constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
   static constexpr uint32_t kSemAcqRel = 0x8, kSemUniform = 0x40, kSemWorkgroup = 0x100;
   static constexpr uint32_t kFlagSF = 1, kFlagZF = 2, kFlagOF = 4, kFlagCF = 8;
-  static constexpr uint32_t kFlagNR = 16;
+  static constexpr uint32_t kFlagNR = 16;  // EXT_sparse_texture2: the last .SPARSE lookup touched non-resident texels
   // TEMP arrays longer than this are zeroed by a loop in main rather than by an OpConstantNull initializer (below
   // the optimizer's scalar-replacement limit of 100 elements, past which its folder crashes on the initializer).
-  static constexpr uint32_t kZeroFillLoopElements = 64;  // EXT_sparse_texture2: the last .SPARSE lookup touched non-resident texels
+  static constexpr uint32_t kZeroFillLoopElements = 64;
 
   // ---- codegen.cpp: module-level objects, functions, dispatch
   void setup_globals();

@@ -228,8 +228,8 @@ uint32_t Codegen::buffer_raw(const Operand& o) {
   const uint32_t window = parameter_buffer_window(options_) / (b.kind == BufferDecl::Kind::Vec4 ? 16 : 4);
   const uint32_t first = std::min(b.first, window - 1);
   const uint32_t count = std::max(1u, std::min(b.count, window - first));
-  const uint32_t element = o.relative ? dynamic_index(o.element, o.rel_temp, o.rel_component, count)
-                                      : c_u32(std::min(o.element, count - 1));
+  const uint32_t element =
+      o.relative ? dynamic_index(o.element, o.rel_temp, o.rel_component, count) : c_u32(std::min(o.element, count - 1));
   const uint32_t at = b_.op(Op::OpIAdd, t_u32(), {element, c_u32(first)});
   const uint32_t var = parameter_vars_.at(b.program_buffer[0]);
   if (b.kind == BufferDecl::Kind::Vec4) {
@@ -307,12 +307,12 @@ uint32_t Codegen::condition_vector(const CondTest& test) {
   switch (test.rule) {
     case CondRule::TR: return c_bvec4(0xF);
     case CondRule::FL: return c_bvec4(0);
-    case CondRule::EQ: return and_(not_(flag(kFlagSF)), flag(kFlagZF));                          // !SF && ZF
-    case CondRule::NE: return or_(flag(kFlagSF), not_(flag(kFlagZF)));                           // SF || !ZF
-    case CondRule::LT: return ne(and_(flag(kFlagSF), not_(flag(kFlagZF))), flag(kFlagOF));       // (SF && !ZF) ^ OF
-    case CondRule::GE: return not_(ne(flag(kFlagSF), flag(kFlagOF)));                            // !(SF ^ OF)
+    case CondRule::EQ: return and_(not_(flag(kFlagSF)), flag(kFlagZF));                           // !SF && ZF
+    case CondRule::NE: return or_(flag(kFlagSF), not_(flag(kFlagZF)));                            // SF || !ZF
+    case CondRule::LT: return ne(and_(flag(kFlagSF), not_(flag(kFlagZF))), flag(kFlagOF));        // (SF && !ZF) ^ OF
+    case CondRule::GE: return not_(ne(flag(kFlagSF), flag(kFlagOF)));                             // !(SF ^ OF)
     case CondRule::GT: return and_(ne(not_(flag(kFlagSF)), flag(kFlagOF)), not_(flag(kFlagZF)));  // (!SF ^ OF) && !ZF
-    case CondRule::LE: return ne(flag(kFlagSF), or_(flag(kFlagZF), flag(kFlagOF)));              // SF ^ (ZF || OF)
+    case CondRule::LE: return ne(flag(kFlagSF), or_(flag(kFlagZF), flag(kFlagOF)));               // SF ^ (ZF || OF)
     case CondRule::NAN_: return and_(flag(kFlagSF), flag(kFlagZF));
     case CondRule::LEG: return or_(not_(flag(kFlagSF)), not_(flag(kFlagZF)));
     case CondRule::CF: return flag(kFlagCF);
