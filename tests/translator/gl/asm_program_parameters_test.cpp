@@ -1,5 +1,7 @@
 // What NV assembly programs read and write: program.local / program.env in every form, parameter buffers,
 // 64-bit ATOMB and sub-word stores racing on the same words.
+#include <algorithm>
+
 #include "translator/gl/asm_program_support.hpp"
 
 using namespace bismuth::gltest;
@@ -282,4 +284,41 @@ END
     CHECK(one_of((got[16 + i / 2] >> ((i % 2) * 16)) & 0xFFFF));
   }
   glDeleteBuffers(1, &out);
+}
+
+TEST_CASE("Parameter buffers: program.buffer reads up to GL_MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV words of the binding",
+          "[asm]") {
+  // NV_parameter_buffer_object: GetProgramivARB(MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV) is the words a parameter
+  // buffer reads. Bismuth's is the device's maxUniformBufferRange up to NVIDIA's 64 KiB (16384 words), at least
+  // Vulkan's 16 KiB (4096 words); LDC reads that far into a 64 KiB binding, and clamps past it.
+  GlContext gl;
+  new_program();
+  GLint size = 0, bindings = 0;
+  glGetProgramivARB(GL_COMPUTE_PROGRAM_NV, GL_MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV, &size);
+  glGetProgramivARB(GL_COMPUTE_PROGRAM_NV, GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV, &bindings);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(bindings == 32);
+  INFO("GL_MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV " << size);
+  REQUIRE(size >= 4096);
+  REQUIRE(size <= 16384);
+  std::vector<uint32_t> words(16384);
+  for (uint32_t i = 0; i < words.size(); ++i) words[i] = 0x7000000u + i;
+  const GLuint buffer = make_buffer(static_cast<GLsizeiptr>(words.size() * 4), words.data());
+  glBindBufferBase(GL_UNIFORM_BUFFER, 1, buffer);
+  const GLuint out = poisoned_buffer(4);
+  const std::string source =
+      "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nCBUFFER cb[] = { program.buffer[1] };\n"
+      "BUFFER w[] = program.buffer[1];\nTEMP R0, A;\nMOV.U A.x, {40000}.x;\nLDC.U32 R0.x, cb[A.x];\n"
+      "LDC.U32 R0.y, cb[65532];\nLDC.U32 R0.z, cb[16380];\nMOV.U A.y, {9000}.x;\nMOV.U R0.w, w[A.y];\n"
+      "STB.U32X4 R0, out[0];\nEND\n";
+  REQUIRE(load(source) == GL_NO_ERROR);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  const auto got = dispatch_and_read(out, 4);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const uint32_t last = static_cast<uint32_t>(size) - 1;
+  CHECK(got == std::vector<uint32_t>{0x7000000u + std::min(10000u, last), 0x7000000u + std::min(16383u, last),
+                                     0x7000000u + 4095u, 0x7000000u + std::min(9000u, last)});
+  glDeleteBuffers(1, &buffer);
+  glDeleteBuffers(1, &out);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }

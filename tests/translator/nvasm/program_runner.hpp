@@ -32,6 +32,7 @@ struct Run {
   std::vector<std::vector<uint32_t>>* storage_out = nullptr;
   std::array<uint32_t, 3> groups{1, 1, 1};
   std::array<uint32_t, 3> variable_size{0, 0, 0};  // for OPTION ARB_compute_variable_group_size programs
+  uint32_t parameter_buffer_bytes = nvasm::kParameterBufferBytes;  // AssembleOptions::parameter_buffer_bytes
 };
 
 inline uint32_t bits(float f) {
@@ -51,6 +52,7 @@ inline std::vector<uint32_t> run(const Run& r) {
   REQUIRE(device);
   nvasm::AssembleOptions options;
   options.exact_float_mad = (*device)->float64();
+  options.parameter_buffer_bytes = r.parameter_buffer_bytes;
   // The straightforward translation validates before the optimizer sees it.
   nvasm::AssembleOptions unoptimized = options;
   unoptimized.optimize = false;

@@ -8,7 +8,8 @@
 //   0..n-1  program.storage[k] of each declared k, in increasing k: the buffer at GL_SHADER_STORAGE_BUFFER index k
 //           (NV_shader_storage_buffer_object)
 //   n..     program.buffer[a] of each declared a (CBUFFER / BUFFER / BUFFER4, NV_parameter_buffer_object(2)), in
-//           increasing a: the buffer at GL_UNIFORM_BUFFER index a (uniform buffer, at most 16 KiB read)
+//           increasing a: the buffer at GL_UNIFORM_BUFFER index a (uniform buffer, at most the device's
+//           maxUniformBufferRange, up to 64 KiB, read)
 //   next    program.local, when used: the program object's parameters (uniform buffer, uvec4 per index)
 //   next    program.env, when used: the context's parameters for GL_COMPUTE_PROGRAM_NV
 #include <algorithm>
@@ -543,6 +544,18 @@ GLAPI void APIENTRY glGetProgramivARB(GLenum target, GLenum pname, GLint* params
     case GL_MAX_PROGRAM_NATIVE_ADDRESS_REGISTERS_ARB: value = 0; break;  // NV_gpu_program4: integer TEMPs instead
     case GL_MAX_PROGRAM_LOCAL_PARAMETERS_ARB: value = static_cast<GLint>(kMaxProgramLocalParameters); break;
     case GL_MAX_PROGRAM_ENV_PARAMETERS_ARB: value = static_cast<GLint>(kMaxProgramEnvParameters); break;
+    // NV_parameter_buffer_object's limits, queried with GetProgramivARB: the program.buffer bindings, and the words
+    // a parameter buffer reads (the assembler's window: the device's maxUniformBufferRange up to 64 KiB, 16384
+    // words, NVIDIA's size; 4096 words on a device with Vulkan's minimum 16 KiB).
+    case GL_MAX_PROGRAM_PARAMETER_BUFFER_BINDINGS_NV:
+      value = static_cast<GLint>(kMaxProgramParameterBufferBindings);
+      break;
+    case GL_MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV: {
+      nvasm::AssembleOptions options;
+      options.parameter_buffer_bytes = ctx->caps.compile_target.max_uniform_buffer_range;
+      value = static_cast<GLint>(nvasm::parameter_buffer_window(options) / 4);
+      break;
+    }
     // A loaded program always is (the assembler's limits are the native ones); none loaded: false.
     case GL_PROGRAM_UNDER_NATIVE_LIMITS_ARB: value = exe ? GL_TRUE : GL_FALSE; break;
     default:

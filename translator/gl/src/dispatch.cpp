@@ -171,7 +171,9 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   }
   for (uint32_t a : exe.parameter_gl_binding) {
     const IndexedBinding* slot = a < ctx->ubo.size() ? &ctx->ubo[a] : nullptr;
-    if (!push_slot(ctx, slot, "program.buffer (GL_UNIFORM_BUFFER)", a, kMaxUniformRange, backend::Access::Read, func)) {
+    // At most the program's parameter buffer window (the device's maxUniformBufferRange, up to 64 KiB).
+    if (!push_slot(ctx, slot, "program.buffer (GL_UNIFORM_BUFFER)", a, exe.info.parameter_buffer_bytes,
+                   backend::Access::Read, func)) {
       return false;
     }
   }

@@ -24,6 +24,7 @@ bool Codegen::run(std::vector<uint32_t>& words) {
   }
   const uint32_t main_id = b_.id();
   begin_function(main_id);
+  for (const auto& [var, count, element] : zero_filled_) zero_fill(var, count, element);
   b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[p_.entry]});
   b_.inst(Op::OpReturn, {});
   end_function();
@@ -43,11 +44,17 @@ void Codegen::setup_globals() {
 
 void Codegen::declare_registers() {
   for (const Temp& t : p_.temps) {
-    uint32_t type = raw_vec(t.is_long);
-    if (t.count) type = b_.global(Op::OpTypeArray, {type, c_u32(t.count)}, false);
-    // Zero-initialized, so a program that reads a register before writing it is at least deterministic.
-    const uint32_t zero = b_.global(Op::OpConstantNull, {type}, true);
+    const uint32_t element = raw_vec(t.is_long);
+    const uint32_t type = t.count ? b_.global(Op::OpTypeArray, {element, c_u32(t.count)}, false) : element;
+    // Zero-initialized, so a program that reads a register before writing it is at least deterministic. A long
+    // array is zeroed by a loop at the start of main instead of an initializer: SPIRV-Tools' folder crashes
+    // (FoldInsertWithConstants, in the simplification pass) on a null array initializer too long for scalar
+    // replacement (over 100 elements; limits_test's 101-element case), and a null composite of tens of thousands
+    // of elements is that many constants for a driver.
+    const bool loop = t.count > kZeroFillLoopElements;
+    const uint32_t zero = loop ? 0 : b_.global(Op::OpConstantNull, {type}, true);
     temp_vars_.push_back(variable(t_ptr(spv::StorageClass::Private, type), spv::StorageClass::Private, zero));
+    if (loop) zero_filled_.push_back({temp_vars_.back(), t.count, element});
   }
   for (auto& cc : cc_vars_) {
     cc = variable(t_ptr(spv::StorageClass::Private, t_uvec4()), spv::StorageClass::Private, c_uvec4(0, 0, 0, 0));
@@ -84,7 +91,8 @@ void Codegen::declare_shared_memory() {
 // program.local and program.env blocks.
 void Codegen::declare_parameter_buffers() {
   for (uint32_t index : declared_parameter_buffers(p_)) {
-    parameter_vars_[index] = uniform_block(kParameterBufferBytes / 16, parameter_buffer_binding(options_, index));
+    parameter_vars_[index] =
+        uniform_block(parameter_buffer_window(options_) / 16, parameter_buffer_binding(options_, index));
   }
   if (p_.local_count) local_var_ = uniform_block(p_.local_count, kLocalParameterBinding);
   if (p_.env_count) env_var_ = uniform_block(p_.env_count, kEnvParameterBinding);
@@ -200,6 +208,28 @@ void Codegen::end_function() {
   b_.functions.insert(b_.functions.end(), b_.body.begin(), b_.body.end());
   SpirvBuilder::put(b_.functions, Op::OpFunctionEnd, {});
   b_.body.clear();
+}
+
+// for (i = 0; i < count; ++i) var[i] = 0; in the current function.
+void Codegen::zero_fill(uint32_t var, uint32_t count, uint32_t element) {
+  const uint32_t i = function_var(t_u32());
+  b_.inst(Op::OpStore, {i, c_u32(0)});
+  const uint32_t header = b_.id(), check = b_.id(), body = b_.id(), cont = b_.id(), merge = b_.id();
+  branch(header);
+  label(header);
+  b_.inst(Op::OpLoopMerge, {merge, cont, 0});
+  branch(check);
+  label(check);
+  const uint32_t n = b_.op(Op::OpLoad, t_u32(), {i});
+  b_.inst(Op::OpBranchConditional, {b_.op(Op::OpULessThan, t_bool(), {n, c_u32(count)}), body, merge});
+  label(body);
+  const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Private, element), {var, n});
+  b_.inst(Op::OpStore, {ptr, b_.global(Op::OpConstantNull, {element}, true)});
+  branch(cont);
+  label(cont);
+  b_.inst(Op::OpStore, {i, b_.op(Op::OpIAdd, t_u32(), {n, c_u32(1)})});
+  branch(header);
+  label(merge);
 }
 
 uint32_t Codegen::function_var(uint32_t type) {

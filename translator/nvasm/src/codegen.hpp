@@ -62,6 +62,9 @@ class Codegen {
   static constexpr uint32_t kSemAcqRel = 0x8, kSemUniform = 0x40, kSemWorkgroup = 0x100;
   static constexpr uint32_t kFlagSF = 1, kFlagZF = 2, kFlagOF = 4, kFlagCF = 8;
   static constexpr uint32_t kFlagNR = 16;  // EXT_sparse_texture2: the last .SPARSE lookup touched non-resident texels
+  // TEMP arrays longer than this are zeroed by a loop in main rather than by an OpConstantNull initializer (below
+  // the optimizer's scalar-replacement limit of 100 elements, past which its folder crashes on the initializer).
+  static constexpr uint32_t kZeroFillLoopElements = 64;
 
   // ---- codegen.cpp: module-level objects, functions, dispatch
   void setup_globals();
@@ -76,6 +79,7 @@ class Codegen {
   void begin_function(uint32_t id);
   void end_function();
   uint32_t function_var(uint32_t type);
+  void zero_fill(uint32_t var, uint32_t count, uint32_t element);
   bool function(size_t index);
   bool instruction(const Instruction& inst);
   void mark_precise(size_t body_start);
@@ -205,6 +209,12 @@ class Codegen {
   bool vector_instruction(const Instruction& inst, Val& r);
   bool packing(const Instruction& inst, Val& r);
   uint32_t add_sub_flags(AsmOp op, Val a, Val b, Val r);
+  // OF | CF condition-code bits of r = a + b (r = a - b) on integers; addition_flags serves every instruction
+  // whose last step is an integer addition (ADD, MAD, SAD).
+  uint32_t addition_flags(Val a, Val b, Val r);
+  uint32_t subtraction_flags(Val a, Val b, Val r);
+  uint32_t sign_set(uint32_t bits, DataType like);
+  uint32_t overflow_carry_bits(uint32_t of, uint32_t cf);
   uint32_t shift(Op op, DataType t, uint32_t value, uint32_t count_u32);
   uint32_t clamp_field(uint32_t v);
   uint32_t convert_bits_signed(Val v);
@@ -246,6 +256,7 @@ class Codegen {
   SpirvBuilder b_;
   uint32_t glsl_ = 0;
   std::vector<uint32_t> temp_vars_;
+  std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> zero_filled_;  // (variable, elements, element type)
   std::array<uint32_t, 2> cc_vars_{};
   std::map<uint32_t, uint32_t> storage_vars_;
   std::map<uint32_t, uint32_t> parameter_vars_;  // program.buffer index -> uniform block variable

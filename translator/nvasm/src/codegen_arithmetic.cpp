@@ -39,7 +39,7 @@ Val Codegen::binary(const Instruction& inst, uint32_t vt, Op f_op, Op s_op, Op u
   return Val{b_.op(is_float(t) ? f_op : (is_signed(t) ? s_op : u_op), vt, {a.id, b.id}), t};
 }
 
-// MOV ABS ADD SUB MUL MAD MIN MAX; integer ADD and SUB with .CC also set the overflow and carry flags.
+// MOV ABS ADD SUB MUL MAD MIN MAX; integer ADD, SUB and MAD with .CC also set the overflow and carry flags.
 bool Codegen::basic(const Instruction& inst, uint32_t vt, Val& r, uint32_t& extra_flags) {
   const DataType t = inst.type;
   const bool fl = is_float(t);
@@ -84,7 +84,10 @@ bool Codegen::basic(const Instruction& inst, uint32_t vt, Val& r, uint32_t& extr
       } else if (fl) {
         r = {ext(GLSLstd450Fma, vt, {a.id, b.id, c.id}), t};
       } else {
-        r = {b_.op(Op::OpIAdd, vt, {b_.op(Op::OpIMul, vt, {a.id, b.id}), c.id}), t};
+        // Integer MAD.CC: the flags of the final addition (the product's low bits plus c), as ADD.CC sets them.
+        const Val product{b_.op(Op::OpIMul, vt, {a.id, b.id}), t};
+        r = {b_.op(Op::OpIAdd, vt, {product.id, c.id}), t};
+        if (inst.update_cc && !inst.saturate && !inst.signed_saturate) extra_flags = addition_flags(product, c, r);
       }
       break;
     }
@@ -414,18 +417,45 @@ bool Codegen::conversion(const Instruction& inst, Val& r) {
 // OF and CF of an integer ADD or SUB (NV_gpu_program4: "overflow" and "carry" flags). CF is the carry out of
 // an addition and "no borrow" (a >= b unsigned) for a subtraction, as the AB / BLE tests expect.
 uint32_t Codegen::add_sub_flags(AsmOp op, Val a, Val b, Val r) {
+  return op == AsmOp::ADD ? addition_flags(a, b, r) : subtraction_flags(a, b, r);
+}
+
+// The OF and CF bits of r = a + b on integers (any width, signed or not: the bits decide): OF when a and b have
+// the same sign and r does not (signed overflow), CF when the unsigned sum wraps (r < a). Every instruction whose
+// last step is an integer addition (ADD, MAD, SAD) sets its flags with this.
+uint32_t Codegen::addition_flags(Val a, Val b, Val r) {
+  const DataType ut = is_64(a.type) ? DataType::U64 : DataType::U32;
+  const uint32_t uv = vec_type(ut);
+  auto u = [&](Val x) { return x.type == ut ? x.id : b_.op(Op::OpBitcast, uv, {x.id}); };
+  const uint32_t ua = u(a), ub = u(b), ur = u(r);
+  // Sign bit of (a ^ r) & (b ^ r): r's sign differs from both operands'.
+  const uint32_t x1 = b_.op(Op::OpBitwiseXor, uv, {ua, ur});
+  const uint32_t x2 = b_.op(Op::OpBitwiseXor, uv, {ub, ur});
+  const uint32_t of = sign_set(b_.op(Op::OpBitwiseAnd, uv, {x1, x2}), a.type);
+  const uint32_t cf = b_.op(Op::OpULessThan, t_bvec4(), {ur, ua});
+  return overflow_carry_bits(of, cf);
+}
+
+// r = a - b: OF when a and b differ in sign and r's sign differs from a's; CF when no borrow (a >= b unsigned).
+uint32_t Codegen::subtraction_flags(Val a, Val b, Val r) {
   const DataType ut = is_64(a.type) ? DataType::U64 : DataType::U32;
   const uint32_t uv = vec_type(ut);
   auto u = [&](Val x) { return x.type == ut ? x.id : b_.op(Op::OpBitcast, uv, {x.id}); };
   const uint32_t ua = u(a), ub = u(b), ur = u(r);
   const uint32_t x1 = b_.op(Op::OpBitwiseXor, uv, {ua, ur});
-  const uint32_t x2 = b_.op(Op::OpBitwiseXor, uv, {op == AsmOp::ADD ? ub : ua, op == AsmOp::ADD ? ur : ub});
-  const uint32_t both = b_.op(Op::OpBitwiseAnd, uv, {x1, x2});
-  const DataType st = is_64(a.type) ? DataType::S64 : DataType::S32;
-  const uint32_t of =
-      b_.op(Op::OpSLessThan, t_bvec4(), {b_.op(Op::OpBitcast, vec_type(st), {both}), c_splat(st, 0, 0)});
-  const uint32_t cf = op == AsmOp::ADD ? b_.op(Op::OpULessThan, t_bvec4(), {ur, ua})
-                                       : b_.op(Op::OpUGreaterThanEqual, t_bvec4(), {ua, ub});
+  const uint32_t x2 = b_.op(Op::OpBitwiseXor, uv, {ua, ub});
+  const uint32_t of = sign_set(b_.op(Op::OpBitwiseAnd, uv, {x1, x2}), a.type);
+  const uint32_t cf = b_.op(Op::OpUGreaterThanEqual, t_bvec4(), {ua, ub});
+  return overflow_carry_bits(of, cf);
+}
+
+// The sign bit of each component of `bits` (unsigned words of `like`'s width) as a bvec4.
+uint32_t Codegen::sign_set(uint32_t bits, DataType like) {
+  const DataType st = is_64(like) ? DataType::S64 : DataType::S32;
+  return b_.op(Op::OpSLessThan, t_bvec4(), {b_.op(Op::OpBitcast, vec_type(st), {bits}), c_splat(st, 0, 0)});
+}
+
+uint32_t Codegen::overflow_carry_bits(uint32_t of, uint32_t cf) {
   const uint32_t o =
       b_.op(Op::OpSelect, t_uvec4(), {of, c_uvec4(kFlagOF, kFlagOF, kFlagOF, kFlagOF), c_uvec4(0, 0, 0, 0)});
   const uint32_t c =

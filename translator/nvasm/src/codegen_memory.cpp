@@ -55,11 +55,11 @@ uint32_t Codegen::byte_address(const MemoryRef& m) {
   return addr;
 }
 
-// Word `word_index` of parameter buffer `buffer`, clamped into the declared block (the GL binding's range is
-// the application's to respect, as for uniform blocks).
+// Word `word_index` of parameter buffer `buffer`, clamped into the declared block, the device's window (the GL
+// binding's range is the application's to respect, as for uniform blocks).
 uint32_t Codegen::parameter_word_pointer(uint32_t buffer, uint32_t word_index) {
-  const uint32_t w =
-      b_.op(Op::OpExtInst, t_u32(), {glsl_, GLSLstd450UMin, word_index, c_u32(kParameterBufferBytes / 4 - 1)});
+  const uint32_t last_word = parameter_buffer_window(options_) / 4 - 1;
+  const uint32_t w = b_.op(Op::OpExtInst, t_u32(), {glsl_, GLSLstd450UMin, word_index, c_u32(last_word)});
   const uint32_t vec = b_.op(Op::OpShiftRightLogical, t_u32(), {w, c_u32(2)});
   const uint32_t comp = b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(3)});
   return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_u32()),

@@ -1,6 +1,7 @@
 // Operands and results: raw register words <-> typed values, swizzles, the operand kinds (registers, parameters,
 // built-ins, parameter buffer elements, literals), the masked and predicated destination write, and the condition
 // codes it updates and tests.
+#include <algorithm>
 #include <cstring>
 
 #include "codegen.hpp"
@@ -234,12 +235,15 @@ uint32_t Codegen::param_element_raw(const ParamElement& e) {
 }
 
 // A BUFFER (one word, replicated) or BUFFER4 (a vector) element as raw words; the index is clamped into the
-// declared elements.
+// declared elements that lie in the device's window (declarations may name up to kMaxParameterBufferBytes).
 uint32_t Codegen::buffer_raw(const Operand& o) {
   const BufferDecl& b = p_.buffers[o.id];
+  const uint32_t window = parameter_buffer_window(options_) / (b.kind == BufferDecl::Kind::Vec4 ? 16 : 4);
+  const uint32_t first = std::min(b.first, window - 1);
+  const uint32_t count = std::max(1u, std::min(b.count, window - first));
   const uint32_t element =
-      o.relative ? dynamic_index(o.element, o.rel_temp, o.rel_component, b.count) : c_u32(o.element);
-  const uint32_t at = b_.op(Op::OpIAdd, t_u32(), {element, c_u32(b.first)});
+      o.relative ? dynamic_index(o.element, o.rel_temp, o.rel_component, count) : c_u32(std::min(o.element, count - 1));
+  const uint32_t at = b_.op(Op::OpIAdd, t_u32(), {element, c_u32(first)});
   const uint32_t var = parameter_vars_.at(b.program_buffer[0]);
   if (b.kind == BufferDecl::Kind::Vec4) {
     const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_uvec4()), {var, c_u32(0), at});
@@ -310,16 +314,18 @@ uint32_t Codegen::condition_vector(const CondTest& test) {
   auto or_ = [&](uint32_t a, uint32_t b) { return b_.op(Op::OpLogicalOr, t_bvec4(), {a, b}); };
   auto not_ = [&](uint32_t a) { return b_.op(Op::OpLogicalNot, t_bvec4(), {a}); };
   auto ne = [&](uint32_t a, uint32_t b) { return b_.op(Op::OpLogicalNotEqual, t_bvec4(), {a, b}); };
-  // NV_gpu_program4, condition code tests (table "Condition code tests").
+  // NV_gpu_program4, Table X.16 "Condition code tests", one expression per rule (^ is exclusive or). A NaN sets
+  // SF and ZF, so every ordered comparison (LT LE GT GE EQ) fails on it and NE passes; an integer ADD whose signed
+  // result overflows to 0 (SF 0, ZF 1, OF 1) is "less than" because the true sum is negative.
   switch (test.rule) {
     case CondRule::TR: return c_bvec4(0xF);
     case CondRule::FL: return c_bvec4(0);
-    case CondRule::EQ: return and_(not_(flag(kFlagSF)), flag(kFlagZF));
-    case CondRule::NE: return or_(flag(kFlagSF), not_(flag(kFlagZF)));
-    case CondRule::LT: return and_(ne(flag(kFlagSF), flag(kFlagOF)), not_(flag(kFlagZF)));
-    case CondRule::GE: return not_(ne(flag(kFlagSF), flag(kFlagOF)));
-    case CondRule::GT: return and_(not_(ne(flag(kFlagSF), flag(kFlagOF))), not_(flag(kFlagZF)));
-    case CondRule::LE: return or_(ne(flag(kFlagSF), flag(kFlagOF)), and_(flag(kFlagZF), not_(flag(kFlagSF))));
+    case CondRule::EQ: return and_(not_(flag(kFlagSF)), flag(kFlagZF));                           // !SF && ZF
+    case CondRule::NE: return or_(flag(kFlagSF), not_(flag(kFlagZF)));                            // SF || !ZF
+    case CondRule::LT: return ne(and_(flag(kFlagSF), not_(flag(kFlagZF))), flag(kFlagOF));        // (SF && !ZF) ^ OF
+    case CondRule::GE: return not_(ne(flag(kFlagSF), flag(kFlagOF)));                             // !(SF ^ OF)
+    case CondRule::GT: return and_(ne(not_(flag(kFlagSF)), flag(kFlagOF)), not_(flag(kFlagZF)));  // (!SF ^ OF) && !ZF
+    case CondRule::LE: return ne(flag(kFlagSF), or_(flag(kFlagZF), flag(kFlagOF)));               // SF ^ (ZF || OF)
     case CondRule::NAN_: return and_(flag(kFlagSF), flag(kFlagZF));
     case CondRule::LEG: return or_(not_(flag(kFlagSF)), not_(flag(kFlagZF)));
     case CondRule::CF: return flag(kFlagCF);

@@ -4,36 +4,47 @@
 
 namespace bismuth::nvasm::detail {
 
+// NV_shader_thread_group works per component: TGBALLOT, TGALL, TGANY and TGEQ read the whole (swizzled) operand
+// of every active thread and give component c of the result from component c of the operands ("TGANY.U R0.y,
+// -R0;" votes on -R0.y). TGALL / TGANY / TGEQ give TRUE or FALSE in the instruction's type, as the set-on
+// instructions do (1.0 / 0.0 for floats, the default type; all ones / 0 for integers); TGBALLOT gives each
+// component's 32-bit mask of the threads whose operand component is non-zero.
 bool Codegen::thread_group(const Instruction& inst, Val& r) {
   uses_subgroup_ = true;
   const uint32_t subgroup = c_u32(kScopeSubgroup);
   const DataType t = inst.type;
-  if (inst.op == AsmOp::TGBALLOT || inst.op == AsmOp::TGALL || inst.op == AsmOp::TGANY) {
-    const Val a = load_operand(inst.sources[0], is_float(t) ? DataType::F32 : DataType::U32);
-    const uint32_t x = component(a, 0);
-    const uint32_t cond = is_float(t)
-                              ? b_.op(Op::OpFUnordNotEqual, t_bool(), {x, c_scalar(DataType::F32, 0.0, 0, true)})
-                              : b_.op(Op::OpINotEqual, t_bool(), {x, c_u32(0)});
+  if (inst.op == AsmOp::TGBALLOT || inst.op == AsmOp::TGALL || inst.op == AsmOp::TGANY || inst.op == AsmOp::TGEQ) {
+    const Val a = load_operand(inst.sources[0], t);
+    std::array<uint32_t, 4> parts{};
+    for (uint32_t c = 0; c < 4; ++c) {
+      const uint32_t x = component(a, c);
+      if (inst.op == AsmOp::TGEQ) {
+        // Equal by value in the instruction's type: .F compares floats (0.0 equals -0.0, a NaN equals nothing).
+        uses_vote_ = true;
+        parts[c] = b_.op(Op::OpGroupNonUniformAllEqual, t_bool(), {subgroup, x});
+        continue;
+      }
+      // "Non-zero" by value too: -0.0 is zero, a NaN is not.
+      const uint32_t cond = is_float(t) ? b_.op(Op::OpFUnordNotEqual, t_bool(), {x, c_scalar(t, 0.0, 0, true)})
+                                        : b_.op(Op::OpINotEqual, t_bool(), {x, c_scalar(t, 0.0, 0, false)});
+      if (inst.op == AsmOp::TGBALLOT) {
+        // The warp's threads are the subgroup's first 32 invocations: word 0 of the ballot.
+        uses_ballot_ = true;
+        const uint32_t ballot = b_.op(Op::OpGroupNonUniformBallot, t_uvec4(), {subgroup, cond});
+        parts[c] = b_.op(Op::OpCompositeExtract, t_u32(), {ballot, 0});
+      } else {
+        uses_vote_ = true;
+        parts[c] = b_.op(inst.op == AsmOp::TGALL ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny, t_bool(),
+                         {subgroup, cond});
+      }
+    }
     if (inst.op == AsmOp::TGBALLOT) {
-      // NV_shader_thread_group: a 32-bit mask of the threads of the warp whose operand is non-zero.
-      uses_ballot_ = true;
-      const uint32_t ballot = b_.op(Op::OpGroupNonUniformBallot, t_uvec4(), {subgroup, cond});
-      r = splat_scalar(b_.op(Op::OpCompositeExtract, t_u32(), {ballot, 0}), DataType::U32);
-      if (t == DataType::S32) r = {b_.op(Op::OpBitcast, vec_type(DataType::S32), {r.id}), DataType::S32};
+      r = {b_.op(Op::OpCompositeConstruct, t_uvec4(), {parts[0], parts[1], parts[2], parts[3]}), DataType::U32};
+      // The mask in the instruction's own type (the bits for .S; zero-extended for 64-bit types).
+      if (t != DataType::U32) r = convert(r, t);
       return true;
     }
-    uses_vote_ = true;
-    const uint32_t vote = b_.op(inst.op == AsmOp::TGALL ? Op::OpGroupNonUniformAll : Op::OpGroupNonUniformAny,
-                                t_bool(), {subgroup, cond});
-    const uint32_t v4 = b_.op(Op::OpCompositeConstruct, t_bvec4(), {vote, vote, vote, vote});
-    r = bool_result(v4, t);
-    return true;
-  }
-  if (inst.op == AsmOp::TGEQ) {
-    uses_vote_ = true;
-    const Val a = load_operand(inst.sources[0], DataType::U32);
-    const uint32_t eq = b_.op(Op::OpGroupNonUniformAllEqual, t_bool(), {subgroup, component(a, 0)});
-    r = bool_result(b_.op(Op::OpCompositeConstruct, t_bvec4(), {eq, eq, eq, eq}), t);
+    r = bool_result(b_.op(Op::OpCompositeConstruct, t_bvec4(), {parts[0], parts[1], parts[2], parts[3]}), t);
     return true;
   }
   r = shuffle(inst, subgroup);

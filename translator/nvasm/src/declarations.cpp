@@ -12,6 +12,11 @@ namespace bismuth::nvasm::detail {
 namespace {
 
 constexpr uint32_t kMaxArray = 4096;
+// TEMP registers of one invocation together, arrays included: 512 KiB, the local memory an NVIDIA thread may use
+// (a LONG TEMP element takes 32 bytes, any other 16). Vulkan sets no bound on Private memory; this one keeps every
+// input's translation and the device's scratch allocation bounded.
+constexpr uint64_t kMaxTempBytes = 512 * 1024;
+constexpr uint32_t kMaxTempArray = kMaxTempBytes / 16;
 constexpr uint32_t kMaxParamIndex = 4095;
 constexpr uint32_t kMaxGroupSize = 65535;
 constexpr uint32_t kMaxSharedMemory = 1u << 24;
@@ -75,7 +80,7 @@ bool DeclarationParser::declare(std::string_view name, size_t at, Symbol symbol)
   return true;
 }
 
-bool DeclarationParser::optional_array_size(bool& is_array, uint32_t& size, bool& sized) {
+bool DeclarationParser::optional_array_size(bool& is_array, uint32_t& size, bool& sized, uint32_t max_size) {
   is_array = false;
   sized = false;
   size = 0;
@@ -84,7 +89,7 @@ bool DeclarationParser::optional_array_size(bool& is_array, uint32_t& size, bool
   if (peek().kind == Tok::Int) {
     const size_t at = peek().offset;
     const uint64_t v = next().int_value;
-    if (v == 0 || v > kMaxArray) return error(at, "invalid array size " + std::to_string(v));
+    if (v == 0 || v > (max_size ? max_size : kMaxArray)) return error(at, "invalid array size " + std::to_string(v));
     size = static_cast<uint32_t>(v);
     sized = true;
   }
@@ -99,9 +104,14 @@ bool DeclarationParser::temp_decl(bool is_long, int words) {
     if (!expect_ident(name, "a variable name")) return false;
     bool is_array = false, sized = false;
     uint32_t size = 0;
-    if (!optional_array_size(is_array, size, sized)) return false;
+    if (!optional_array_size(is_array, size, sized, kMaxTempArray)) return false;
     if (is_array && !sized) return error(at, "TEMP array '" + std::string(name) + "' needs a size");
     if (out_.temps.size() >= kMaxArray) return error(at, "too many TEMP variables");
+    temp_bytes_ += uint64_t(is_array ? size : 1) * (is_long ? 32 : 16);
+    if (temp_bytes_ > kMaxTempBytes) {
+      return error(at, "TEMP registers take " + std::to_string(temp_bytes_) + " bytes per invocation, more than " +
+                           std::to_string(kMaxTempBytes) + " (512 KiB, the local memory of an NVIDIA thread)");
+    }
     if (!declare(name, at, {Symbol::Kind::Temp, static_cast<uint32_t>(out_.temps.size())})) return false;
     out_.temps.push_back(Temp{std::string(name), is_long, is_array ? size : 0});
     if (!accept(',')) break;
@@ -346,7 +356,8 @@ bool DeclarationParser::buffer_item(BufferDecl& decl, bool& ranged) {
       next();
       if (!expect_uint(e1, "an element index")) return false;
     }
-    const uint64_t limit = kParameterBufferBytes / (decl.kind == BufferDecl::Kind::Words ? 4 : 16);
+    // The largest window any device gets; codegen clamps into the device's own (parameter_buffer_window).
+    const uint64_t limit = kMaxParameterBufferBytes / (decl.kind == BufferDecl::Kind::Words ? 4 : 16);
     if (e1 < e0 || e1 >= limit) {
       return error(rat, "invalid element range (a parameter buffer has " + std::to_string(limit) + " " +
                             (decl.kind == BufferDecl::Kind::Words ? "words" : "vectors") + ")");
@@ -367,7 +378,8 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
   if (!expect_ident(name, "a buffer variable name")) return false;
   bool is_array = false, sized = false;
   uint32_t size = 0;
-  if (!optional_array_size(is_array, size, sized)) return false;
+  // Up to the words of the largest parameter buffer window (BUFFER w[16384]: NVIDIA's 64 KiB).
+  if (!optional_array_size(is_array, size, sized, kMaxParameterBufferBytes / 4)) return false;
   if (!expect('=')) return false;
   BufferDecl decl;
   decl.kind = kind;
@@ -394,7 +406,7 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
     if (!is_array) {
       return error(at, std::string(keyword) + " '" + decl.name + "' must be an array ('" + decl.name + "[]')");
     }
-    if (!ranged) decl.count = kParameterBufferBytes / (kind == BufferDecl::Kind::Words ? 4 : 16);
+    if (!ranged) decl.count = kMaxParameterBufferBytes / (kind == BufferDecl::Kind::Words ? 4 : 16);
     if (sized && ranged && decl.count != size) {
       return error(at, std::string(keyword) + " array '" + decl.name + "' declares " + std::to_string(size) +
                            " elements but binds " + std::to_string(decl.count));

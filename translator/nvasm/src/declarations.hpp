@@ -56,10 +56,12 @@ class DeclarationParser : public TokenReader {
   std::unordered_map<std::string, Symbol> symbols_;
   bool seen_declaration_ = false;  // OPTION must come before any declaration or instruction
   std::optional<size_t> first_shared_decl_;
+  uint64_t temp_bytes_ = 0;  // TEMP registers declared so far, bytes per invocation
 
  private:
   bool declare(std::string_view name, size_t at, Symbol symbol);
-  bool optional_array_size(bool& is_array, uint32_t& size, bool& sized);
+  // `[n]` or `[]` after a name; n in 1..max_size (0: the declarations' usual bound, 4096).
+  bool optional_array_size(bool& is_array, uint32_t& size, bool& sized, uint32_t max_size = 0);
   void note_param_index(ParamElement::Kind kind, uint32_t index);
   bool storage_item(std::vector<uint32_t>& list);
   bool buffer_item(BufferDecl& decl, bool& ranged);

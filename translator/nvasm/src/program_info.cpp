@@ -167,6 +167,7 @@ bool describe_program(const ParsedProgram& program, const AssembleOptions& optio
                       Failure& failure) {
   info.options = program.options;
   info.shared_memory_bytes = program.shared_memory;
+  info.parameter_buffer_bytes = parameter_buffer_window(options);
   if (program.variable_group_size) {
     info.group_size_form = GroupSizeForm::Variable;
   } else {

@@ -12,8 +12,8 @@
 //                          one vec4 per index (16 bytes), count = highest index used + 1, raw 32-bit words
 //   program.env[n]      -> uniform buffer at binding kEnvParameterBinding (74), same layout
 //   program.buffer[a]   -> uniform buffer at binding options.parameter_buffer_bindings[a] (kParameterBufferBindingBase
-//                          + a when not given): `uvec4 data[kParameterBufferBytes / 16]`, std140; CBUFFER, BUFFER
-//                          and BUFFER4 variables read it (NV_parameter_buffer_object / _object2)
+//                          + a when not given): `uvec4 data[info.parameter_buffer_bytes / 16]`, std140; CBUFFER,
+//                          BUFFER and BUFFER4 variables read it (NV_parameter_buffer_object / _object2)
 //   texture[n]          -> combined image sampler at binding options.texture_bindings[n] (kTextureBindingBase + n
 //                          when not given); a BUFFER target: a uniform texel buffer there
 //   image[n]            -> storage image at binding options.image_bindings[n] (kImageBindingBase + n); a BUFFER
@@ -41,9 +41,12 @@ inline constexpr uint32_t kEnvParameterBinding = 74;
 // uniform-buffer range (32..63).
 inline constexpr uint32_t kParameterBufferBindingBase = 32;
 inline constexpr uint32_t kMaxParameterBuffers = 32;
-// The bytes of a parameter buffer a program can read: the declared uniform block, reads clamped into it. 16 KiB is
-// Vulkan's guaranteed maxUniformBufferRange (and libbismuth-gl's GL_MAX_UNIFORM_BLOCK_SIZE).
+// The bytes of a parameter buffer a program can read (its window): the declared uniform block, reads clamped into
+// it. kParameterBufferBytes, 16 KiB, is Vulkan's guaranteed maxUniformBufferRange and the window unless
+// AssembleOptions::parameter_buffer_bytes says the device binds more; kMaxParameterBufferBytes, 64 KiB, is NVIDIA's
+// constant buffer size (NV_parameter_buffer_object's MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV, 16384 words).
 inline constexpr uint32_t kParameterBufferBytes = 16384;
+inline constexpr uint32_t kMaxParameterBufferBytes = 65536;
 inline constexpr std::array<uint32_t, 3> kGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
 // texture[n] and image[n] units: GL's MAX_COMPUTE_TEXTURE_IMAGE_UNITS and MAX_IMAGE_UNITS, the values of
 // translator::GlTextureLimits::kComputeTextureImageUnits and ::kImageUnits (the GL shim's unit arrays).
@@ -86,6 +89,9 @@ struct AssembleOptions {
   bool storage_image_write_without_format = false;
   // The device has shaderResourceResidency (sparse residency): .SPARSE lookups (EXT_sparse_texture2) load.
   bool sparse_residency = false;
+  // The device's maxUniformBufferRange: the parameter buffer window is this, rounded down to 16 bytes and kept in
+  // [kParameterBufferBytes, kMaxParameterBufferBytes] (parameter_buffer_window()).
+  uint32_t parameter_buffer_bytes = kParameterBufferBytes;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
   // Validate the result with spirv-val (Vulkan 1.1) before returning it; a failure is an internal error. Turn off
@@ -146,6 +152,8 @@ struct ProgramInfo {
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
   uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
   uint32_t shared_memory_bytes = 0;
+  // The size of each program.buffer uniform block (the window): bind at most this many bytes of a parameter buffer.
+  uint32_t parameter_buffer_bytes = kParameterBufferBytes;
   // 32 when the program uses thread-group instructions or values: pin it (VK_EXT_subgroup_size_control,
   // requiredSubgroupSize = 32; full subgroups when the group's x size is a multiple of 32) or do not run it.
   std::optional<uint32_t> required_subgroup_size;
@@ -168,6 +176,14 @@ struct ProgramInfo {
   bool uses_subgroup_shuffle = false;  // VK_SUBGROUP_FEATURE_SHUFFLE_BIT (SHF*)
   std::vector<std::string> options;  // the OPTION lines, in order
 };
+
+// The parameter buffer window `options` give: parameter_buffer_bytes rounded down to 16 bytes, at least
+// kParameterBufferBytes and at most kMaxParameterBufferBytes.
+inline uint32_t parameter_buffer_window(const AssembleOptions& options) {
+  const uint32_t bytes = options.parameter_buffer_bytes & ~15u;
+  return bytes < kParameterBufferBytes ? kParameterBufferBytes
+                                       : (bytes > kMaxParameterBufferBytes ? kMaxParameterBufferBytes : bytes);
+}
 
 struct Program {
   std::vector<uint32_t> spirv;  // validated for Vulkan 1.1 (SPIR-V 1.3), entry point "main"
