@@ -1,0 +1,118 @@
+// split_block_before (block_split.hpp). Sources: SPIR-V 1.6 section 2.11 (structured control flow: "OpLoopMerge must
+// immediately precede either an OpBranch or OpBranchConditional instruction"; a loop header is the target of the back
+// edge; "OpPhi ... must be the first instructions in a block"; a break is a branch to the innermost loop's merge
+// block) and section 3.42.17 (OpPhi: "Parent i is the label of an immediate predecessor in the CFG").
+#include "block_split.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace bismuth::spirv_patch {
+
+namespace {
+
+using spv::Op;
+
+bool is_terminator(Op op) {
+  switch (op) {
+    case Op::OpBranch:
+    case Op::OpBranchConditional:
+    case Op::OpSwitch:
+    case Op::OpReturn:
+    case Op::OpReturnValue:
+    case Op::OpKill:
+    case Op::OpUnreachable:
+    case Op::OpTerminateInvocation:
+    case Op::OpIgnoreIntersectionKHR:
+    case Op::OpTerminateRayKHR:
+    case Op::OpEmitMeshTasksEXT: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
+  const std::vector<InstructionHandle> body = m.instructions(Section::Function);
+  const auto at_it = std::find(body.begin(), body.end(), at);
+  if (at_it == body.end() || m.opcode(at) == Op::OpPhi || m.opcode(at) == Op::OpLabel || is_terminator(m.opcode(at))) {
+    return fail("cannot split a block before " + m.describe(at) + ": not an instruction inside a block");
+  }
+  // The block: its label before `at`, its terminator after; nothing that ends a block in between.
+  auto label_it = at_it;
+  while (label_it != body.begin() && m.opcode(*label_it) != Op::OpLabel) {
+    --label_it;
+    const Op op = m.opcode(*label_it);
+    if (is_terminator(op) || op == Op::OpFunction || op == Op::OpFunctionEnd) {
+      return fail("cannot split a block before " + m.describe(at) + ": it follows " + m.describe(*label_it) +
+                  " without an OpLabel between");
+    }
+  }
+  if (m.opcode(*label_it) != Op::OpLabel) {
+    return fail("cannot split a block before " + m.describe(at) + ": no OpLabel before it");
+  }
+  auto end_it = at_it;
+  while (end_it != body.end() && !is_terminator(m.opcode(*end_it))) {
+    const Op op = m.opcode(*end_it);
+    if (op == Op::OpLabel || op == Op::OpFunctionEnd) break;
+    ++end_it;
+  }
+  if (end_it == body.end() || !is_terminator(m.opcode(*end_it))) {
+    return fail("cannot split a block before " + m.describe(at) + ": its block has no terminator");
+  }
+  const uint32_t label = m.words(*label_it)[1];
+  const InstructionHandle terminator = *end_it;
+  // Whether the block is a loop header (an OpSelectionMerge needs nothing: it stays with the terminator).
+  const bool loop_header = end_it != at_it && m.opcode(*(end_it - 1)) == Op::OpLoopMerge;
+  const InstructionHandle loop_merge = loop_header ? *(end_it - 1) : terminator;
+
+  auto last = m.allocate_id();
+  if (!last) return last;
+
+  if (loop_header) {
+    std::vector<uint32_t> merge(m.words(loop_merge).begin() + 1, m.words(loop_merge).end());
+    // A single-block loop (continue target = header): the back edge now leaves the last part, which becomes the
+    // continue target; it is dominated by the header and dominates the back edge, as section 2.11 asks.
+    const bool self_continue = merge[1] == label;
+    const uint32_t continue_target = self_continue ? *last : merge[1];
+    if (m.opcode(terminator) == Op::OpBranchConditional) {
+      const auto t = m.words(terminator);
+      auto leaves = [&](uint32_t target) { return target == merge[0] || target == merge[1] || target == label; };
+      if (!leaves(t[2]) && !leaves(t[3])) {
+        return fail("cannot split the loop header " + id_name(label) + " before " + m.describe(at) + ": its " +
+                    m.describe(terminator) + " branches to neither the loop's merge block nor its continue target");
+      }
+    }
+    merge[1] = continue_target;
+    // After the block's OpPhis (they must open it): OpLoopMerge, OpBranch to a new block for the caller's code.
+    auto first_non_phi = label_it + 1;
+    for (auto it = label_it + 1; it != at_it; ++it) {
+      if (m.opcode(*it) == Op::OpPhi) first_non_phi = it + 1;
+    }
+    auto rest = m.allocate_id();
+    if (!rest) return rest;
+    m.insert_before(*first_non_phi, Op::OpLoopMerge, merge);
+    const uint32_t branch[] = {*rest};
+    m.insert_before(*first_non_phi, Op::OpBranch, branch);
+    const uint32_t rest_label[] = {*rest};
+    m.insert_before(*first_non_phi, Op::OpLabel, rest_label);
+    m.erase(loop_merge);
+  }
+
+  // The block's out-edges (and a self back edge) now leave the last part.
+  for (InstructionHandle h : body) {
+    if (m.opcode(h) != Op::OpPhi) continue;
+    std::vector<uint32_t> phi(m.words(h).begin() + 1, m.words(h).end());
+    bool changed = false;
+    for (size_t parent = 3; parent < phi.size(); parent += 2) {
+      if (phi[parent] == label) {
+        phi[parent] = *last;
+        changed = true;
+      }
+    }
+    if (changed) m.replace(h, Op::OpPhi, phi);
+  }
+  return *last;
+}
+
+}  // namespace bismuth::spirv_patch

@@ -1,0 +1,26 @@
+// Splitting a basic block in two so that a pass can put new blocks (a loop, say) in the middle of it, keeping SPIR-V
+// 1.6 section 2.11's structured control flow: a header's merge instruction stays with its terminator, a loop header
+// stays the target of its back edge, and OpPhi parents follow the edge that now leaves the block's last part.
+#pragma once
+
+#include <cstdint>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
+
+namespace bismuth::spirv_patch {
+
+// Prepares to split the block that holds `at` (an instruction of a function body, not an OpPhi) before `at`.
+// Returns a new label id, L2. The caller then inserts before `at`, in order: the instructions that belong to the
+// first part, a terminator for it, any blocks of its own, and last `L2 = OpLabel`. `at`, what follows it, the
+// block's merge instruction and its terminator end up in block L2.
+//
+// Done here: every OpPhi whose parent is the split block names L2 instead (the block's out-edges now leave L2).
+// A loop header keeps its OpLoopMerge (it must stay the target of the back edge): the merge instruction moves up to
+// just after the OpPhis, followed by OpBranch to a new block, where the caller's instructions go; a loop whose
+// continue target was the header itself gets L2 as its continue target (L2 holds the back edge). Fails, with the
+// instruction named, when `at` is not inside a block, or when a loop header's conditional branch is neither a break
+// nor a continue (it would need a selection merge that the split cannot place).
+Expected<uint32_t> split_block_before(Module& module, InstructionHandle at);
+
+}  // namespace bismuth::spirv_patch
