@@ -547,7 +547,7 @@ class Lowering {
   //   %swap:   %got = OpAtomicCompareExchange %uint %p Device None None bitcast(data) %cur
   //            OpBranchConditional (%got == %cur) %merge %retry   swapped, or mem changed since the load: again
   //   %retry:  OpBranch %header
-  //   %merge:  %old = OpPhi %uint %cur %header %cur %swap
+  //   %merge:  %old = OpPhi %uint %cur %header %got %swap       (%got is %cur when swapped)
   //            %r = OpBitcast %float %old                    (the marker's result id; the block's rest follows)
   //
   // The exchange happens only while mem still holds the loaded bits, which compared equal, so it is atomic as GLSL
@@ -596,7 +596,7 @@ class Lowering {
 
     const uint32_t merge_label[] = {*merge};
     m_.insert_before(marker, Op::OpLabel, merge_label);
-    const uint32_t phi[] = {uint_, *old, *current, *header, *current, *swap};
+    const uint32_t phi[] = {uint_, *old, *current, *header, *got, *swap};
     m_.insert_before(marker, Op::OpPhi, phi);
     const uint32_t cast[] = {w[1], w[2], *old};
     m_.replace(marker, Op::OpBitcast, cast);
