@@ -68,13 +68,24 @@ Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
 
   auto last = m.allocate_id();
   if (!last) return last;
+  uint32_t edges_leave = *last;  // the block the terminator ends up in
 
   if (loop_header) {
     std::vector<uint32_t> merge(m.words(loop_merge).begin() + 1, m.words(loop_merge).end());
-    // A single-block loop (continue target = header): the back edge now leaves the last part, which becomes the
-    // continue target; it is dominated by the header and dominates the back edge, as section 2.11 asks.
+    // A single-block loop (continue target = header): the terminator moves to a block of its own after the last
+    // part, which becomes the continue target (dominated by the header, holding the back edge). Not the last part
+    // itself: a construct the caller ends there would have its merge block outside the loop construct.
     const bool self_continue = merge[1] == label;
-    const uint32_t continue_target = self_continue ? *last : merge[1];
+    uint32_t continue_target = merge[1];
+    if (self_continue) {
+      auto back_edge = m.allocate_id();
+      if (!back_edge) return back_edge;
+      const uint32_t target[] = {*back_edge};
+      m.insert_before(terminator, Op::OpBranch, target);
+      m.insert_before(terminator, Op::OpLabel, target);
+      continue_target = *back_edge;
+      edges_leave = *back_edge;
+    }
     if (m.opcode(terminator) == Op::OpBranchConditional) {
       const auto t = m.words(terminator);
       auto leaves = [&](uint32_t target) { return target == merge[0] || target == merge[1] || target == label; };
@@ -99,14 +110,14 @@ Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
     m.erase(loop_merge);
   }
 
-  // The block's out-edges (and a self back edge) now leave the last part.
+  // The block's out-edges (and a self back edge) now leave the block that holds its terminator.
   for (InstructionHandle h : body) {
     if (m.opcode(h) != Op::OpPhi) continue;
     std::vector<uint32_t> phi(m.words(h).begin() + 1, m.words(h).end());
     bool changed = false;
     for (size_t parent = 3; parent < phi.size(); parent += 2) {
       if (phi[parent] == label) {
-        phi[parent] = *last;
+        phi[parent] = edges_leave;
         changed = true;
       }
     }

@@ -15,12 +15,14 @@ namespace bismuth::spirv_patch {
 // first part, a terminator for it, any blocks of its own, and last `L2 = OpLabel`. `at`, what follows it, the
 // block's merge instruction and its terminator end up in block L2.
 //
-// Done here: every OpPhi whose parent is the split block names L2 instead (the block's out-edges now leave L2).
-// A loop header keeps its OpLoopMerge (it must stay the target of the back edge): the merge instruction moves up to
-// just after the OpPhis, followed by OpBranch to a new block, where the caller's instructions go; a loop whose
-// continue target was the header itself gets L2 as its continue target (L2 holds the back edge). Fails, with the
-// instruction named, when `at` is not inside a block, or when a loop header's conditional branch is neither a break
-// nor a continue (it would need a selection merge that the split cannot place).
+// Done here: every OpPhi whose parent is the split block names the block that now holds its terminator instead
+// (L2, or L3 below). A loop header keeps its OpLoopMerge (it must stay the target of the back edge): the merge
+// instruction moves up to just after the OpPhis, followed by OpBranch to a new block, where the caller's
+// instructions go. A loop whose continue target was the header itself gets a new continue target L3 after L2,
+// holding only the terminator (L2 may be the merge block of a construct the caller adds, which must lie inside
+// the loop construct, not in its continue construct). Fails, with the instruction named, when `at` is not inside a
+// block, or when a loop header's conditional branch is neither a break nor a continue (it would need a selection
+// merge that the split cannot place).
 Expected<uint32_t> split_block_before(Module& module, InstructionHandle at);
 
 }  // namespace bismuth::spirv_patch
