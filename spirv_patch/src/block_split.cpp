@@ -30,10 +30,19 @@ bool is_terminator(Op op) {
   }
 }
 
-}  // namespace
+// The block around `at`, found and checked without editing anything.
+struct BlockAround {
+  std::vector<InstructionHandle> body;  // the function section, in order
+  size_t label = 0;                     // index of the block's OpLabel in `body`
+  size_t at = 0;
+  size_t terminator = 0;
+  bool loop_header = false;  // an OpLoopMerge precedes the terminator (an OpSelectionMerge needs no care)
+};
 
-Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
-  const std::vector<InstructionHandle> body = m.instructions(Section::Function);
+Expected<BlockAround> block_around(const Module& m, InstructionHandle at) {
+  BlockAround b;
+  b.body = m.instructions(Section::Function);
+  const auto& body = b.body;
   const auto at_it = std::find(body.begin(), body.end(), at);
   if (at_it == body.end() || m.opcode(at) == Op::OpPhi || m.opcode(at) == Op::OpLabel || is_terminator(m.opcode(at))) {
     return fail("cannot split a block before " + m.describe(at) + ": not an instruction inside a block");
@@ -60,11 +69,41 @@ Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
   if (end_it == body.end() || !is_terminator(m.opcode(*end_it))) {
     return fail("cannot split a block before " + m.describe(at) + ": its block has no terminator");
   }
+  b.label = size_t(label_it - body.begin());
+  b.at = size_t(at_it - body.begin());
+  b.terminator = size_t(end_it - body.begin());
+  b.loop_header = end_it != at_it && m.opcode(*(end_it - 1)) == Op::OpLoopMerge;
+  if (b.loop_header && m.opcode(*end_it) == Op::OpBranchConditional) {
+    const uint32_t label = m.words(*label_it)[1];
+    const auto merge = m.words(*(end_it - 1));
+    const auto t = m.words(*end_it);
+    auto leaves = [&](uint32_t target) { return target == merge[1] || target == merge[2] || target == label; };
+    if (!leaves(t[2]) && !leaves(t[3])) {
+      return fail("cannot split the loop header " + id_name(label) + " before " + m.describe(at) + ": its " +
+                  m.describe(*end_it) + " branches to neither the loop's merge block nor its continue target");
+    }
+  }
+  return b;
+}
+
+}  // namespace
+
+Status can_split_block_before(const Module& m, InstructionHandle at) {
+  auto block = block_around(m, at);
+  if (!block) return block.error();
+  return {};
+}
+
+Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
+  auto block = block_around(m, at);
+  if (!block) return block.error();
+  const std::vector<InstructionHandle>& body = block->body;
+  const auto label_it = body.begin() + std::ptrdiff_t(block->label);
+  const auto at_it = body.begin() + std::ptrdiff_t(block->at);
   const uint32_t label = m.words(*label_it)[1];
-  const InstructionHandle terminator = *end_it;
-  // Whether the block is a loop header (an OpSelectionMerge needs nothing: it stays with the terminator).
-  const bool loop_header = end_it != at_it && m.opcode(*(end_it - 1)) == Op::OpLoopMerge;
-  const InstructionHandle loop_merge = loop_header ? *(end_it - 1) : terminator;
+  const InstructionHandle terminator = body[block->terminator];
+  const bool loop_header = block->loop_header;
+  const InstructionHandle loop_merge = loop_header ? body[block->terminator - 1] : terminator;
 
   auto last = m.allocate_id();
   if (!last) return last;
@@ -85,14 +124,6 @@ Expected<uint32_t> split_block_before(Module& m, InstructionHandle at) {
       m.insert_before(terminator, Op::OpLabel, target);
       continue_target = *back_edge;
       edges_leave = *back_edge;
-    }
-    if (m.opcode(terminator) == Op::OpBranchConditional) {
-      const auto t = m.words(terminator);
-      auto leaves = [&](uint32_t target) { return target == merge[0] || target == merge[1] || target == label; };
-      if (!leaves(t[2]) && !leaves(t[3])) {
-        return fail("cannot split the loop header " + id_name(label) + " before " + m.describe(at) + ": its " +
-                    m.describe(terminator) + " branches to neither the loop's merge block nor its continue target");
-      }
     }
     merge[1] = continue_target;
     // After the block's OpPhis (they must open it): OpLoopMerge, OpBranch to a new block for the caller's code.

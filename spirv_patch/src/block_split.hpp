@@ -25,4 +25,7 @@ namespace bismuth::spirv_patch {
 // merge that the split cannot place).
 Expected<uint32_t> split_block_before(Module& module, InstructionHandle at);
 
+// The checks of split_block_before alone, editing nothing: for passes that check everything before their first edit.
+Status can_split_block_before(const Module& module, InstructionHandle at);
+
 }  // namespace bismuth::spirv_patch

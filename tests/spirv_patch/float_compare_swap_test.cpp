@@ -61,6 +61,14 @@ size_t float_equality_loops(const std::vector<uint32_t>& words) {
       }
     }
     CHECK(compared);
+    // The result after the loop: the loaded word when unequal, the exchange's result when it swapped (two distinct
+    // values; lavapipe mishandled an OpPhi of the load twice).
+    bool merged = false;
+    for (auto p : module->instructions()) {
+      const auto w = module->words(p);
+      merged |= module->opcode(p) == spv::Op::OpPhi && w.size() == 7 && w[3] == cas[8] && w[5] == cas[2];
+    }
+    CHECK(merged);
     ++loops;
   }
   return loops;
@@ -279,7 +287,7 @@ void main() {
   }
 }
 )",
-                                                          TargetEnv::Vulkan1_3);
+                                                              TargetEnv::Vulkan1_3);
   auto patch_1_3 = lower_float_compare_swap(input_1_3);
   REQUIRE_OK(patch_1_3);
   REQUIRE_VALID(patch_1_3->words, TargetEnv::Vulkan1_3);
@@ -429,6 +437,26 @@ TEST_CASE("float atomicCompSwap refusals name the variable", "[spirv_patch][floa
     REQUIRE_FALSE(patch);
     INFO(patch.error().message);
     CHECK(patch.error().message.find("buffer or shared variable") != std::string::npos);
+  }
+  SECTION("a loop header whose conditional branch is neither a break nor a continue") {
+    // The split would leave the header's conditional branch in a block without the selection merge it needs.
+    std::string text = loop_header_module(false);
+    const std::string branch = "OpBranchConditional %more %continue %exit";
+    text.replace(text.find(branch), branch.size(), "OpBranchConditional %more %left %right");
+    const std::string exit_label = "%exit = OpLabel";
+    text.replace(text.find(exit_label), 0,
+                 "%left = OpLabel\nOpBranch %continue\n%right = OpLabel\nOpBranch %continue\n");
+    const std::vector<uint32_t> input = assemble_or_fail(text.c_str());
+    // Refused before any edit: the module keeps its words (the Module overload leaves it as it was).
+    auto module = Module::parse(input);
+    REQUIRE(module);
+    auto refused = lower_float_compare_swap(*module, {});
+    REQUIRE_FALSE(refused);
+    CHECK(module->serialize() == input);
+    auto patch = lower_float_compare_swap(input);
+    REQUIRE_FALSE(patch);
+    INFO(patch.error().message);
+    CHECK(patch.error().message.find("neither the loop's merge block nor its continue target") != std::string::npos);
   }
   SECTION("through run_pipeline, the stage says which pass refused") {
     const std::vector<uint32_t> input = compile_with_marker(

@@ -645,6 +645,8 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
     if (w[4] != kFloatCompareSwapInstruction || w.size() != 8 || !is_float32(module, w[1])) {
       return fail(module.describe(h) + ": not the float compare-swap marker (float result; pointer, compare, data)");
     }
+    // The loop goes into the marker's block, split around it.
+    if (Status splittable = can_split_block_before(module, h); !splittable) return splittable.error();
     Marker plan;
     plan.handle = h;
     std::vector<uint32_t> indices;
