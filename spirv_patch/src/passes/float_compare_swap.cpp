@@ -1,7 +1,8 @@
 // lower_float_compare_swap (passes/float_compare_swap.hpp). Sources: SPIR-V 1.6 section 3.42.18
 // (OpAtomicCompareExchange: "Result Type must be an integer type scalar"), 2.18.2 (Aliased), Vulkan 1.3 section 15.6
 // (descriptor set interface: several variables may share a DescriptorSet and Binding), GLSL 4.60 section 8.11 ("Atomic
-// memory functions are supported only for a limited set of variables ... buffer or shared variable").
+// memory functions are supported only for a limited set of variables ... buffer or shared variable"; atomicCompSwap:
+// "If the content of mem is equal to compare", equality being GLSL's `==` on floats: OpFOrdEqual, section 3.42.15).
 #define SPV_ENABLE_UTILITY_CODE  // HasResultAndType
 #include <spirv/unified1/spirv.hpp11>
 
@@ -14,6 +15,7 @@
 
 #include "analysis/type_queries.hpp"
 #include "analysis/use_index.hpp"
+#include "block_split.hpp"
 #include "variable_edits.hpp"
 
 namespace bismuth::spirv_patch {
@@ -534,20 +536,69 @@ class Lowering {
     return *added;
   }
 
-  // The marker -> bitcasts, OpAtomicCompareExchange on `pointer` (a uint pointer), a bitcast of the result.
-  Status compare_exchange(InstructionHandle marker, uint32_t pointer) {
+  // The marker -> a compare-and-swap loop on `pointer` (a uint pointer) with float equality (GLSL's `==`, SPIR-V
+  // OpFOrdEqual: a NaN equals nothing, -0.0 equals +0.0), which OpAtomicCompareExchange's bit comparison is not:
+  //
+  //   (first part of the marker's block)    OpBranch %header
+  //   %header: %cur = OpAtomicLoad %uint %p Device None
+  //            %equal = OpFOrdEqual %bool (bitcast %cur) %compare
+  //            OpLoopMerge %merge %retry None
+  //            OpBranchConditional %equal %swap %merge       unequal: no swap, mem's content is returned
+  //   %swap:   %got = OpAtomicCompareExchange %uint %p Device None None bitcast(data) %cur
+  //            OpBranchConditional (%got == %cur) %merge %retry   swapped, or mem changed since the load: again
+  //   %retry:  OpBranch %header
+  //   %merge:  %old = OpPhi %uint %cur %header %got %swap       (%got is %cur when swapped)
+  //            %r = OpBitcast %float %old                    (the marker's result id; the block's rest follows)
+  //
+  // The exchange happens only while mem still holds the loaded bits, which compared equal, so it is atomic as GLSL
+  // 4.60 section 8.11 asks; each retry means another invocation's store changed mem in between.
+  Status compare_swap_loop(InstructionHandle marker, uint32_t pointer) {
     const std::vector<uint32_t> w(m_.words(marker).begin(), m_.words(marker).end());
-    auto compare = bitcast(marker, uint_, w[6]);
-    if (!compare) return compare.error();
+    auto merge = split_block_before(m_, marker);
+    if (!merge) return merge.error();
     auto data = bitcast(marker, uint_, w[7]);
     if (!data) return data.error();
     auto scope = m_.constant_u32(kScopeDevice);
     auto semantics = m_.constant_u32(kSemanticsNone);
-    auto original = new_id();
-    if (!scope || !semantics || !original) return fail("the module's id bound is exhausted");
-    const uint32_t exchange[] = {uint_, *original, pointer, *scope, *semantics, *semantics, *data, *compare};
+    auto boolean = m_.type_bool();
+    auto header = new_id(), current = new_id(), current_float = new_id(), equal = new_id(), swap = new_id(),
+         retry = new_id(), got = new_id(), swapped = new_id(), old = new_id();
+    for (const auto* id : {&scope, &semantics, &boolean, &header, &current, &current_float, &equal, &swap, &retry, &got,
+                           &swapped, &old}) {
+      if (!*id) return fail("the module's id bound is exhausted");
+    }
+    const uint32_t to_header[] = {*header};
+    m_.insert_before(marker, Op::OpBranch, to_header);
+    m_.insert_before(marker, Op::OpLabel, to_header);
+    const uint32_t load[] = {uint_, *current, pointer, *scope, *semantics};
+    m_.insert_before(marker, Op::OpAtomicLoad, load);
+    const uint32_t as_float[] = {w[1], *current_float, *current};
+    m_.insert_before(marker, Op::OpBitcast, as_float);
+    const uint32_t compare[] = {*boolean, *equal, *current_float, w[6]};
+    m_.insert_before(marker, Op::OpFOrdEqual, compare);
+    const uint32_t loop_merge[] = {*merge, *retry, uint32_t(spv::LoopControlMask::MaskNone)};
+    m_.insert_before(marker, Op::OpLoopMerge, loop_merge);
+    const uint32_t branch_equal[] = {*equal, *swap, *merge};
+    m_.insert_before(marker, Op::OpBranchConditional, branch_equal);
+
+    const uint32_t swap_label[] = {*swap};
+    m_.insert_before(marker, Op::OpLabel, swap_label);
+    const uint32_t exchange[] = {uint_, *got, pointer, *scope, *semantics, *semantics, *data, *current};
     m_.insert_before(marker, Op::OpAtomicCompareExchange, exchange);
-    const uint32_t cast[] = {w[1], w[2], *original};
+    const uint32_t same[] = {*boolean, *swapped, *got, *current};
+    m_.insert_before(marker, Op::OpIEqual, same);
+    const uint32_t branch_swapped[] = {*swapped, *merge, *retry};
+    m_.insert_before(marker, Op::OpBranchConditional, branch_swapped);
+
+    const uint32_t retry_label[] = {*retry};
+    m_.insert_before(marker, Op::OpLabel, retry_label);
+    m_.insert_before(marker, Op::OpBranch, to_header);
+
+    const uint32_t merge_label[] = {*merge};
+    m_.insert_before(marker, Op::OpLabel, merge_label);
+    const uint32_t phi[] = {uint_, *old, *current, *header, *got, *swap};
+    m_.insert_before(marker, Op::OpPhi, phi);
+    const uint32_t cast[] = {w[1], w[2], *old};
     m_.replace(marker, Op::OpBitcast, cast);
     return {};
   }
@@ -594,6 +645,8 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
     if (w[4] != kFloatCompareSwapInstruction || w.size() != 8 || !is_float32(module, w[1])) {
       return fail(module.describe(h) + ": not the float compare-swap marker (float result; pointer, compare, data)");
     }
+    // The loop goes into the marker's block, split around it.
+    if (Status splittable = can_split_block_before(module, h); !splittable) return splittable.error();
     Marker plan;
     plan.handle = h;
     std::vector<uint32_t> indices;
@@ -650,7 +703,7 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
       if (!chain) return chain.error();
       pointer = *chain;
     }
-    if (Status exchanged = lowering.compare_exchange(plan.handle, pointer); !exchanged) return exchanged.error();
+    if (Status exchanged = lowering.compare_swap_loop(plan.handle, pointer); !exchanged) return exchanged.error();
     ++report.lowered;
   }
   // glslang names the set in an OpExtension too; neither is needed once the markers are gone.

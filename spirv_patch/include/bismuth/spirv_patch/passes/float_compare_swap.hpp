@@ -3,18 +3,21 @@
 // scalar"), and glslang has no float form, so the GLSL front declares the function as an instruction of a
 // non-semantic set (kFloatCompareSwapGlslDeclaration, GL_EXT_spirv_intrinsics): glslang emits
 //   %r = OpExtInst %float %set 1 %mem_pointer %compare %data
-// and this pass turns each such marker into an integer compare-exchange on a `uint` view of the same memory:
+// and this pass turns each such marker into a compare-and-swap loop on a `uint` view of the same memory:
 //   * a storage buffer member: a second variable at the same DescriptorSet/Binding whose block is `uint words[]`
 //     (both variables decorated Aliased); the marker's access chain becomes a word index into it (member Offsets,
 //     ArrayStrides, MatrixStrides of the original block);
 //   * a `shared float` variable, or an array (of arrays) of them: the variable is retyped to `uint`; every load and
 //     store of it gets an OpBitcast, and so do atomicExchange, atomic loads and stores on it.
-// Then `OpAtomicCompareExchange %uint ... bitcast(data) bitcast(compare)` and an OpBitcast of its result back to
-// float. The comparison is of bit patterns (see docs/spirv_patch.md, "Pass lower_float_compare_swap").
+// The loop (its own blocks; the marker's block is split around it) atomically loads the word, compares it as a float
+// with `compare` (OpFOrdEqual: GLSL's `==`, so a NaN never matches and -0.0 matches +0.0), returns it when unequal,
+// else runs `OpAtomicCompareExchange %uint ... bitcast(data) <loaded word>` and retries if mem changed in between;
+// the word returned is bitcast back to float (see docs/spirv_patch.md, "Pass lower_float_compare_swap").
 //
 // Refused with an error naming the variable: `mem` not in a buffer or shared variable; a shared variable of another
 // shape (vector, struct); a shared variable also used by atomicAdd/atomicMin/atomicMax on float (those need a float
-// pointer) or copied as a whole array.
+// pointer) or copied as a whole array; a marker in a loop header whose conditional branch is neither a break nor a
+// continue.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +42,7 @@ inline constexpr std::string_view kFloatCompareSwapGlslDeclaration =
     "spirv_by_reference float mem, float compare, float data);\n";
 
 struct FloatCompareSwapReport {
-  uint32_t lowered = 0;         // markers rewritten into OpAtomicCompareExchange
+  uint32_t lowered = 0;         // markers rewritten into compare-and-swap loops
   uint32_t buffer_views = 0;    // uint views added for storage buffer variables
   uint32_t shared_retyped = 0;  // shared variables retyped from float to uint
   bool changed = false;         // the module had the marker set
