@@ -36,17 +36,21 @@ done
 BISMUTH_VALIDATION=1 step run_conformance "$bin/bismuth" run tests/conformance --device gpu \
   --json "$out/run_conformance.json"
 # GLVND (docs/glvnd.md): programs linked against the system libEGL + libOpenGL, on Bismuth through its vendor JSON
-# alone (tests/glvnd: the glvnd_* programs, each must exit 0; process exit without eglTerminate), then one example
-# with NVIDIA's vendor alone and with both vendors in either order (each log shows the GL_RENDERER it ran on).
+# listed first, with NVIDIA's after it as on a machine with NVIDIA's driver installed (tests/glvnd: the glvnd_*
+# programs, each must exit 0; process exit without eglTerminate), then one example with NVIDIA's vendor alone, with
+# Bismuth's alone and with both vendors in either order (each log shows the GL_RENDERER it ran on). NVIDIA's Vulkan
+# driver queries EGL devices while it loads and does not load without its own EGL vendor, so with Bismuth's vendor
+# alone Bismuth finds no Vulkan driver there.
 if [[ -f .gpu/glvnd/50_bismuth.json ]]; then
   bismuth_json=$PWD/.gpu/glvnd/50_bismuth.json
   nvidia_json=$__EGL_VENDOR_LIBRARY_FILENAMES  # gpu-env.sh: NVIDIA's vendor
   for c in "$bin"/glvnd_*; do
     [[ -x $c && $(basename "$c") != glvnd_exit ]] || continue
-    __EGL_VENDOR_LIBRARY_FILENAMES=$bismuth_json BISMUTH_VALIDATION=1 step "$(basename "$c")" "$c"
+    __EGL_VENDOR_LIBRARY_FILENAMES=$bismuth_json:$nvidia_json BISMUTH_VALIDATION=1 step "$(basename "$c")" "$c"
   done
   for mode in no-terminate mid-dispatch; do
-    __EGL_VENDOR_LIBRARY_FILENAMES=$bismuth_json BISMUTH_VALIDATION=1 step "glvnd_exit_$mode" .gpu/run_repeatedly.sh 10 \
+    __EGL_VENDOR_LIBRARY_FILENAMES=$bismuth_json:$nvidia_json BISMUTH_VALIDATION=1 step "glvnd_exit_$mode" \
+      .gpu/run_repeatedly.sh 10 \
       "$bin/glvnd_exit" "$mode"
   done
   if [[ -x $bin/dispatch_stream_system ]]; then

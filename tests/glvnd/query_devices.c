@@ -139,10 +139,21 @@ int main(void) {
    * returned in <devices>, and <num_devices> will be set to the number of supported devices in the system." */
   EGLint count = -1;
   CHECK(query_devices(0, NULL, &count), "eglQueryDevicesEXT(0, NULL, &count)");
-  CHECK(count == (EGLint)vk_count, "one EGL device per Vulkan physical device: %d EGL, %u Vulkan", count, vk_count);
+  EGLDeviceEXT all[MAX_DEVICES];
+  EGLint all_listed = 0;
+  CHECK(query_devices(MAX_DEVICES, all, &all_listed) && all_listed == count, "the devices themselves");
+  /* glvnd lists every vendor's devices: next to NVIDIA's own EGL vendor (as on a machine with NVIDIA's driver, whose
+   * Vulkan driver needs its EGL vendor loaded) its GPU is listed twice. Bismuth's devices are those whose EGL_VENDOR
+   * (EGL_EXT_device_query_name) is "Bismuth", one per Vulkan physical device, in Vulkan's order. */
   EGLDeviceEXT devices[MAX_DEVICES];
   EGLint listed = 0;
-  CHECK(query_devices(MAX_DEVICES, devices, &listed) && listed == count, "the devices themselves");
+  for (EGLint i = 0; i < all_listed; ++i) {
+    const char* vendor = query_string(all[i], EGL_VENDOR);
+    if (vendor != NULL && strcmp(vendor, "Bismuth") == 0) devices[listed++] = all[i];
+  }
+  (void)eglGetError(); /* another vendor's device may not define EGL_VENDOR */
+  CHECK(listed == (EGLint)vk_count, "one Bismuth EGL device per Vulkan physical device: %d Bismuth (of %d EGL), %u Vulkan",
+        listed, count, vk_count);
   if (listed > (EGLint)vk_count) listed = (EGLint)vk_count;
 
   for (EGLint i = 0; i < listed; ++i) {

@@ -86,8 +86,9 @@ TEST_CASE("RGB565, RGBA4 and RGB5_A1 textures keep exactly their component sizes
         }
         shift -= row.bits[c];
         const uint32_t field = (packed[i] >> shift) & ((1u << row.bits[c]) - 1);
-        // The device may filter through a wider internal precision: within half a step of 8 bits.
-        CHECK(v[i * 4 + c] == Approx(unorm(field, row.bits[c])).margin(0.5 / 255));
+        // The device may widen the texel to 8 bits before the conversion: NVIDIA's driver (580, H200) expands a
+        // 5-bit 3 by bit replication to 24 and returns 24/255 = 0.0941 for 3/31 = 0.0968. Within one 8-bit step.
+        CHECK(v[i * 4 + c] == Approx(unorm(field, row.bits[c])).margin(1.0 / 255));
       }
     }
     // Unsigned bytes are rounded to the format's component sizes (§8.5: "the GL ... converts to the internal

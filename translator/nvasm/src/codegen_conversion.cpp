@@ -41,15 +41,39 @@ uint32_t Codegen::half_bits(uint32_t f32vec) {
 
 // The low 16 bits of each component as an IEEE half -> f32 components.
 uint32_t Codegen::from_half_bits(uint32_t u32vec) {
-  const uint32_t v2 = t_vec(t_float(32), 2);
   std::vector<uint32_t> parts;
   for (uint32_t c = 0; c < 4; ++c) {
     const uint32_t w = b_.op(Op::OpCompositeExtract, t_u32(), {u32vec, c});
-    const uint32_t low = b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(0xFFFF)});
-    const uint32_t pair = ext(GLSLstd450UnpackHalf2x16, v2, {low});
-    parts.push_back(b_.op(Op::OpCompositeExtract, t_float(32), {pair, 0}));
+    parts.push_back(half_to_float(b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(0xFFFF)})));
   }
   return b_.op(Op::OpCompositeConstruct, vec_type(DataType::F32), parts);
+}
+
+// An IEEE half in the low 16 bits of `half` (the rest zero) -> f32, decoded with integer operations rather than
+// UnpackHalf2x16: NVIDIA's compiler (580, H200) folds UnpackHalf2x16(PackHalf2x16(x)) to x, so CVT.F16.F32 followed
+// by CVT.F32.F16 returned 0.1 instead of half(0.1) = 0.0999756; lavapipe folded a constant pack/unpack pair wrongly
+// too. Every half is exact in f32: normal numbers rebias the exponent (15 -> 127), subnormals are mantissa * 2^-24,
+// infinities and NaNs keep their payload.
+uint32_t Codegen::half_to_float(uint32_t half) {
+  const uint32_t u = t_u32(), f32 = t_float(32), bl = t_bool();
+  const uint32_t sign =
+      b_.op(Op::OpShiftLeftLogical, u, {b_.op(Op::OpBitwiseAnd, u, {half, c_u32(0x8000)}), c_u32(16)});
+  const uint32_t exponent =
+      b_.op(Op::OpBitwiseAnd, u, {b_.op(Op::OpShiftRightLogical, u, {half, c_u32(10)}), c_u32(0x1F)});
+  const uint32_t mantissa = b_.op(Op::OpBitwiseAnd, u, {half, c_u32(0x3FF)});
+  const uint32_t shifted_mantissa = b_.op(Op::OpShiftLeftLogical, u, {mantissa, c_u32(13)});
+  const uint32_t normal = b_.op(
+      Op::OpBitwiseOr, u,
+      {b_.op(Op::OpShiftLeftLogical, u, {b_.op(Op::OpIAdd, u, {exponent, c_u32(112)}), c_u32(23)}), shifted_mantissa});
+  const uint32_t special = b_.op(Op::OpBitwiseOr, u, {c_u32(0x7F800000), shifted_mantissa});
+  const uint32_t small_magnitude =
+      b_.op(Op::OpFMul, f32, {b_.op(Op::OpConvertUToF, f32, {mantissa}), c_scalar(DataType::F32, 0x1p-24, 0, true)});
+  const uint32_t small = b_.op(Op::OpBitcast, u, {small_magnitude});
+  const uint32_t is_zero_or_subnormal = b_.op(Op::OpIEqual, bl, {exponent, c_u32(0)});
+  const uint32_t is_special = b_.op(Op::OpIEqual, bl, {exponent, c_u32(31)});
+  const uint32_t magnitude =
+      b_.op(Op::OpSelect, u, {is_zero_or_subnormal, small, b_.op(Op::OpSelect, u, {is_special, special, normal})});
+  return b_.op(Op::OpBitcast, f32, {b_.op(Op::OpBitwiseOr, u, {sign, magnitude})});
 }
 
 // Directed rounding of a float converted to nearest: `bits` are the result's bits (f32, or a half in the low 16

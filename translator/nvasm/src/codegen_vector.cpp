@@ -180,9 +180,13 @@ bool Codegen::packing(const Instruction& inst, Val& r) {
       const Val a = load_operand(inst.sources[0], inst.type);
       const uint32_t word = b_.op(Op::OpCompositeExtract, t_u32(), {to_raw(a, false), 0});
       if (inst.op == AsmOp::UP2H || inst.op == AsmOp::UP2US) {
-        // x and z from bits 0-15, y and w from bits 16-31
+        // x and z from bits 0-15, y and w from bits 16-31 (halves decoded as CVT.F32.F16 does: half_to_float)
         const uint32_t xy =
-            ext(inst.op == AsmOp::UP2H ? GLSLstd450UnpackHalf2x16 : GLSLstd450UnpackUnorm2x16, v2, {word});
+            inst.op == AsmOp::UP2H
+                ? b_.op(Op::OpCompositeConstruct, v2,
+                        {half_to_float(b_.op(Op::OpBitwiseAnd, t_u32(), {word, c_u32(0xFFFF)})),
+                         half_to_float(b_.op(Op::OpShiftRightLogical, t_u32(), {word, c_u32(16)}))})
+                : ext(GLSLstd450UnpackUnorm2x16, v2, {word});
         r = {b_.op(Op::OpVectorShuffle, v4, {xy, xy, 0, 1, 0, 1}), DataType::F32};
       } else if (inst.op == AsmOp::UP4UB) {
         r = {ext(GLSLstd450UnpackUnorm4x8, v4, {word}), DataType::F32};  // byte / 255
