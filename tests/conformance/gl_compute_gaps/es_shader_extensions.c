@@ -163,6 +163,14 @@ int main(void) {
   if (es32 != EGL_NO_CONTEXT) {
     check_realtime_clock("320 es");
     check_float_minmax("320 es");
+    /* Desktop OpenGL extensions are not OpenGL ES extensions: the ES context lists none of them, so "require" of
+     * each is a compile-time error (GLSL ES 3.20 §3.4), even where the device backs its desktop form. */
+    const char* desktop_only[] = {"GL_ARB_shader_clock", "GL_ARB_gpu_shader_int64", "GL_ARB_shader_ballot",
+                                  "GL_ARB_shader_group_vote", "GL_NV_shader_atomic_int64"};
+    for (size_t i = 0; i < sizeof desktop_only / sizeof desktop_only[0]; ++i) {
+      CHECK(!conformance_has_extension(desktop_only[i]), "the ES context does not list %s", desktop_only[i]);
+      check_refused("320 es", desktop_only[i]);
+    }
   }
   const int es_clock = conformance_has_extension("GL_EXT_shader_realtime_clock");
   const int es_minmax = conformance_has_extension("GL_INTEL_shader_atomic_float_minmax");

@@ -34,10 +34,18 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
   // Device-backed shader extensions whose specs apply to OpenGL ES too: EXT_shader_realtime_clock (ESSL 3.10,
   // revision 3) and INTEL_shader_atomic_float_minmax ("OpenGL ES 3.1 ... is required"); listed where the desktop
   // context lists them, i.e. where the device backs them.
-  for (const char* shared : {"GL_EXT_shader_realtime_clock", "GL_INTEL_shader_atomic_float_minmax"}) {
-    if (std::find(caps.extensions.begin(), caps.extensions.end(), shared) != caps.extensions.end()) {
-      out.push_back(shared);
-    }
+  // NV_shader_atomic_float's float atomicAdd/atomicExchange are accepted in GLSL ES shaders as NVIDIA's OpenGL ES
+  // drivers accept them, so the ES context lists it where the device backs it; NV_compute_shader_derivatives "can be
+  // applied to OpenGL ES ESSL versions 3.20 (#version 320) and higher", so ES 3.2 contexts list it.
+  auto listed = [&](const char* name) {
+    return std::find(caps.extensions.begin(), caps.extensions.end(), name) != caps.extensions.end();
+  };
+  for (const char* shared :
+       {"GL_EXT_shader_realtime_clock", "GL_INTEL_shader_atomic_float_minmax", "GL_NV_shader_atomic_float"}) {
+    if (listed(shared)) out.push_back(shared);
+  }
+  if (version.minor >= 2 && listed("GL_NV_compute_shader_derivatives")) {
+    out.push_back("GL_NV_compute_shader_derivatives");
   }
   // EXT_buffer_storage is ARB_buffer_storage (core in GL 4.4, which every Bismuth device has) for OpenGL ES:
   // glBufferStorageEXT, persistent and coherent maps, CLIENT_MAPPED_BUFFER_BARRIER_BIT_EXT.
@@ -157,6 +165,46 @@ std::optional<std::string> check_glsl_version(const ContextVersion& version, std
     return error_line(d,
                       "#version 320 es needs GL_ARB_ES3_2_compatibility, which this OpenGL 4.6 context does not "
                       "support (it accepts #version 310 es through ARB_ES3_1_compatibility, core since GL 4.5)");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> check_es_extension_directives(const ContextVersion& version, std::string_view source,
+                                                         const std::vector<std::string>& context_extensions) {
+  if (!version.es) return std::nullopt;
+  int line = 1;
+  size_t start = 0;
+  while (start < source.size()) {
+    const size_t end = std::min(source.find('\n', start), source.size());
+    const std::string_view text = source.substr(start, end - start);
+    // `#extension NAME : require` on one line (directives do not continue across lines without a backslash, which
+    // no real source puts here).
+    size_t i = text.find_first_not_of(" \t");
+    if (i != std::string_view::npos && text[i] == '#') {
+      i = text.find_first_not_of(" \t", i + 1);
+      if (i != std::string_view::npos && text.substr(i, 9) == "extension") {
+        size_t n = text.find_first_not_of(" \t", i + 9);
+        size_t n_end = n == std::string_view::npos ? n : text.find_first_of(" \t:", n);
+        if (n != std::string_view::npos) {
+          const std::string name(text.substr(n, n_end == std::string_view::npos ? std::string_view::npos : n_end - n));
+          const size_t colon = text.find(':', n);
+          const size_t b = colon == std::string_view::npos ? colon : text.find_first_not_of(" \t", colon + 1);
+          const std::string_view behavior =
+              b == std::string_view::npos ? std::string_view{} : text.substr(b, text.find_first_of(" \t/\r", b) - b);
+          const bool desktop_only = name.starts_with("GL_ARB_") || name == "GL_NV_shader_atomic_int64";
+          if (behavior == "require" && desktop_only &&
+              std::find(context_extensions.begin(), context_extensions.end(), name) == context_extensions.end()) {
+            return "0:" + std::to_string(line) + "(" + std::to_string(n + 1) + "): error: extension '" + name +
+                   "' is not supported in this OpenGL ES " + std::to_string(version.major) + "." +
+                   std::to_string(version.minor) +
+                   " context (a desktop OpenGL extension; GLSL ES 3.20 §3.4: require of an unsupported extension is "
+                   "a compile-time error)\n";
+          }
+        }
+      }
+    }
+    start = end + 1;
+    ++line;
   }
   return std::nullopt;
 }

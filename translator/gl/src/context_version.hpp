@@ -46,4 +46,11 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
 //    ARB_ES3_2_compatibility, which Bismuth does not offer.
 std::optional<std::string> check_glsl_version(const ContextVersion& version, std::string_view source);
 
+// In an OpenGL ES context: the first `#extension NAME : require` naming a desktop-only extension (GL_ARB_*, and
+// GL_NV_shader_atomic_int64, which needs GL_ARB_gpu_shader_int64) that the context does not list, as an info-log
+// error line (GLSL ES 3.20 §3.4: "require ... Give a compile-time error on the #extension if the extension
+// extension_name is not supported"). glslang itself accepts them in GLSL ES. Nothing in a desktop context.
+std::optional<std::string> check_es_extension_directives(const ContextVersion& version, std::string_view source,
+                                                         const std::vector<std::string>& context_extensions);
+
 }  // namespace bismuth::gl

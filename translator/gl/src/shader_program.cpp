@@ -86,7 +86,9 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     return;
   }
   // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
-  if (auto version_error = check_glsl_version(ctx->version, s->source)) {
+  std::optional<std::string> version_error = check_glsl_version(ctx->version, s->source);
+  if (!version_error) version_error = check_es_extension_directives(ctx->version, s->source, ctx->extensions);
+  if (version_error) {
     s->compile_status = false;
     s->info_log = std::move(*version_error);
     s->compiled = nullptr;
