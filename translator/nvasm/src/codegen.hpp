@@ -204,6 +204,7 @@ class Codegen {
   uint32_t half_bits(uint32_t f32vec);
   uint32_t from_half_bits(uint32_t u32vec);
   uint32_t half_to_float(uint32_t half);
+  Val rounded_half(uint32_t f32vec, bool sat, Instruction::Rounding mode);
   uint32_t directed(uint32_t bits, uint32_t greater, uint32_t less, Instruction::Rounding mode, bool half);
   Val round_integral(Val v, Instruction::Rounding mode);
   // codegen_vector.cpp: NV_gpu_program4's vector and packing instructions

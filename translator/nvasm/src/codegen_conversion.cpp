@@ -76,6 +76,20 @@ uint32_t Codegen::half_to_float(uint32_t half) {
   return b_.op(Op::OpBitcast, f32, {b_.op(Op::OpBitwiseOr, u, {sign, magnitude})});
 }
 
+// f32 components to halves in the low 16 bits (CVT.F16.*): clamped to [0, 1] with .SAT, then rounded to nearest
+// and stepped by the directed rounding `mode`, comparing the half converted back with the f32 value.
+Val Codegen::rounded_half(uint32_t f32vec, bool sat, Instruction::Rounding mode) {
+  if (sat) {
+    f32vec = ext(GLSLstd450FClamp, vec_type(DataType::F32),
+                 {f32vec, c_splat(DataType::F32, 0.0, 0), c_splat(DataType::F32, 1.0, 0)});
+  }
+  const uint32_t h = half_bits(f32vec);
+  const uint32_t back = from_half_bits(h);
+  const uint32_t greater = b_.op(Op::OpFOrdGreaterThan, t_bvec4(), {back, f32vec});
+  const uint32_t less = b_.op(Op::OpFOrdLessThan, t_bvec4(), {back, f32vec});
+  return {directed(h, greater, less, mode, true), DataType::U32};
+}
+
 // Directed rounding of a float converted to nearest: `bits` are the result's bits (f32, or a half in the low 16
 // bits), `greater` / `less` say where the converted value lies against the exact one. FLR steps down where it is
 // greater, CEIL up where it is less, TRUNC toward zero.
@@ -155,15 +169,7 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
       f = convert(v, dt);  // widening or the same type: exact
     }
     if (dbits == 16) {
-      if (sat) {
-        f.id = ext(GLSLstd450FClamp, vec_type(DataType::F32),
-                   {f.id, c_splat(DataType::F32, 0.0, 0), c_splat(DataType::F32, 1.0, 0)});
-      }
-      const uint32_t h = half_bits(f.id);
-      const uint32_t back = from_half_bits(h);
-      const uint32_t greater = b_.op(Op::OpFOrdGreaterThan, t_bvec4(), {back, f.id});
-      const uint32_t less = b_.op(Op::OpFOrdLessThan, t_bvec4(), {back, f.id});
-      r = {directed(h, greater, less, mode, true), DataType::U32};
+      r = rounded_half(f.id, sat, mode);
       return true;
     }
     r = f;  // write_dest applies SAT to float results
@@ -196,14 +202,7 @@ bool Codegen::cvt(const Instruction& inst, Val& r) {
       f = {b_.op(Op::OpBitcast, vec_type(ft), {bits}), ft};
     }
     if (dbits == 16) {
-      if (sat) {
-        f.id = ext(GLSLstd450FClamp, vec_type(ft), {f.id, c_splat(ft, 0.0, 0), c_splat(ft, 1.0, 0)});
-      }
-      const uint32_t h = half_bits(f.id);
-      const uint32_t back = from_half_bits(h);
-      const uint32_t greater = b_.op(Op::OpFOrdGreaterThan, t_bvec4(), {back, f.id});
-      const uint32_t less = b_.op(Op::OpFOrdLessThan, t_bvec4(), {back, f.id});
-      r = {directed(h, greater, less, mode, true), DataType::U32};
+      r = rounded_half(f.id, sat, mode);
       return true;
     }
     r = f;
