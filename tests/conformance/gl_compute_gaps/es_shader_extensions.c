@@ -171,6 +171,17 @@ int main(void) {
       CHECK(!conformance_has_extension(desktop_only[i]), "the ES context does not list %s", desktop_only[i]);
       check_refused("320 es", desktop_only[i]);
     }
+    /* "enable ... Warn on the #extension if the extension extension_name is not supported": the shader compiles
+     * with a warning, and the extension stays off, so its built-ins are not there. */
+    char log[4096];
+    const char* unused = "#version 320 es\n#extension GL_ARB_shader_clock : enable\nlayout(local_size_x = 1) in;\n"
+                         "void main() {}\n";
+    CHECK(compiles(unused, log, sizeof log) && strstr(log, "warning") && strstr(log, "GL_ARB_shader_clock"),
+          "enable of a desktop extension in an ES context warns and compiles: \"%s\"", log);
+    const char* used = "#version 320 es\n#extension GL_ARB_shader_clock : enable\nlayout(local_size_x = 1) in;\n"
+                       "layout(std430, binding = 0) buffer B { highp uint o; };\n"
+                       "void main() { uvec2 t = clock2x32ARB(); o = t.x; }\n";
+    CHECK(!compiles(used, log, sizeof log), "the built-ins of an enabled desktop extension are not there in ES");
   }
   const int es_clock = conformance_has_extension("GL_EXT_shader_realtime_clock");
   const int es_minmax = conformance_has_extension("GL_INTEL_shader_atomic_float_minmax");

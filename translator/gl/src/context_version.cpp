@@ -169,44 +169,54 @@ std::optional<std::string> check_glsl_version(const ContextVersion& version, std
   return std::nullopt;
 }
 
-std::optional<std::string> check_es_extension_directives(const ContextVersion& version, std::string_view source,
-                                                         const std::vector<std::string>& context_extensions) {
-  if (!version.es) return std::nullopt;
+EsExtensionCheck check_es_extension_directives(const ContextVersion& version, std::string_view source,
+                                               const std::vector<std::string>& context_extensions) {
+  EsExtensionCheck out;
+  if (!version.es) return out;
+  std::string rewritten(source);
+  bool blanked = false;
   int line = 1;
   size_t start = 0;
   while (start < source.size()) {
     const size_t end = std::min(source.find('\n', start), source.size());
     const std::string_view text = source.substr(start, end - start);
-    // `#extension NAME : require` on one line (directives do not continue across lines without a backslash, which
-    // no real source puts here).
+    // `#extension NAME : behavior` on one line (a directive ends at its line's end).
     size_t i = text.find_first_not_of(" \t");
-    if (i != std::string_view::npos && text[i] == '#') {
-      i = text.find_first_not_of(" \t", i + 1);
-      if (i != std::string_view::npos && text.substr(i, 9) == "extension") {
-        size_t n = text.find_first_not_of(" \t", i + 9);
-        size_t n_end = n == std::string_view::npos ? n : text.find_first_of(" \t:", n);
-        if (n != std::string_view::npos) {
-          const std::string name(text.substr(n, n_end == std::string_view::npos ? std::string_view::npos : n_end - n));
-          const size_t colon = text.find(':', n);
-          const size_t b = colon == std::string_view::npos ? colon : text.find_first_not_of(" \t", colon + 1);
-          const std::string_view behavior =
-              b == std::string_view::npos ? std::string_view{} : text.substr(b, text.find_first_of(" \t/\r", b) - b);
-          const bool desktop_only = name.starts_with("GL_ARB_") || name == "GL_NV_shader_atomic_int64";
-          if (behavior == "require" && desktop_only &&
-              std::find(context_extensions.begin(), context_extensions.end(), name) == context_extensions.end()) {
-            return "0:" + std::to_string(line) + "(" + std::to_string(n + 1) + "): error: extension '" + name +
-                   "' is not supported in this OpenGL ES " + std::to_string(version.major) + "." +
-                   std::to_string(version.minor) +
-                   " context (a desktop OpenGL extension; GLSL ES 3.20 §3.4: require of an unsupported extension is "
-                   "a compile-time error)\n";
-          }
+    const bool hash = i != std::string_view::npos && text[i] == '#';
+    if (hash) i = text.find_first_not_of(" \t", i + 1);
+    const bool directive = hash && i != std::string_view::npos && text.substr(i, 9) == "extension";
+    const size_t n = directive ? text.find_first_not_of(" \t", i + 9) : std::string_view::npos;
+    if (n != std::string_view::npos) {
+      const size_t n_end = text.find_first_of(" \t:", n);
+      const std::string name(text.substr(n, n_end == std::string_view::npos ? std::string_view::npos : n_end - n));
+      const size_t colon = text.find(':', n);
+      const size_t b = colon == std::string_view::npos ? colon : text.find_first_not_of(" \t", colon + 1);
+      const std::string_view behavior =
+          b == std::string_view::npos ? std::string_view{} : text.substr(b, text.find_first_of(" \t/\r", b) - b);
+      const bool desktop_only = name.starts_with("GL_ARB_") || name == "GL_NV_shader_atomic_int64";
+      const bool known_behavior =
+          behavior == "require" || behavior == "enable" || behavior == "warn" || behavior == "disable";
+      if (desktop_only && known_behavior &&
+          std::find(context_extensions.begin(), context_extensions.end(), name) == context_extensions.end()) {
+        const bool required = behavior == "require";
+        const std::string message = "0:" + std::to_string(line) + "(" + std::to_string(n + 1) +
+                                    "): " + (required ? "error" : "warning") + ": extension '" + name +
+                                    "' is not supported in this OpenGL ES " + std::to_string(version.major) + "." +
+                                    std::to_string(version.minor) + " context (a desktop OpenGL extension)\n";
+        if (required) {
+          out.error = message;
+          return out;
         }
+        out.warnings += message;
+        for (size_t k = start; k < end; ++k) rewritten[k] = ' ';
+        blanked = true;
       }
     }
     start = end + 1;
     ++line;
   }
-  return std::nullopt;
+  if (blanked) out.rewritten = std::move(rewritten);
+  return out;
 }
 
 }  // namespace bismuth::gl

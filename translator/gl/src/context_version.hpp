@@ -46,11 +46,17 @@ std::vector<std::string> context_extensions(const ContextVersion& version, const
 //    ARB_ES3_2_compatibility, which Bismuth does not offer.
 std::optional<std::string> check_glsl_version(const ContextVersion& version, std::string_view source);
 
-// In an OpenGL ES context: the first `#extension NAME : require` naming a desktop-only extension (GL_ARB_*, and
-// GL_NV_shader_atomic_int64, which needs GL_ARB_gpu_shader_int64) that the context does not list, as an info-log
-// error line (GLSL ES 3.20 §3.4: "require ... Give a compile-time error on the #extension if the extension
-// extension_name is not supported"). glslang itself accepts them in GLSL ES. Nothing in a desktop context.
-std::optional<std::string> check_es_extension_directives(const ContextVersion& version, std::string_view source,
-                                                         const std::vector<std::string>& context_extensions);
+// In an OpenGL ES context, `#extension` directives naming a desktop-only extension (GL_ARB_*, and
+// GL_NV_shader_atomic_int64, which needs GL_ARB_gpu_shader_int64) that the context does not list, handled as GLSL ES
+// 3.20 §3.4 says for an extension that is not supported: "require ... Give a compile-time error on the #extension",
+// "enable ... Warn on the #extension" (warn and disable likewise warn) — the directive is then blanked, so the
+// extension stays off. glslang itself accepts these extensions in GLSL ES. Nothing to do in a desktop context.
+struct EsExtensionCheck {
+  std::optional<std::string> error;  // an info-log error line: the compile fails
+  std::string warnings;              // info-log warning lines
+  std::optional<std::string> rewritten;  // the source with those directives blanked (lines and columns kept)
+};
+EsExtensionCheck check_es_extension_directives(const ContextVersion& version, std::string_view source,
+                                               const std::vector<std::string>& context_extensions);
 
 }  // namespace bismuth::gl

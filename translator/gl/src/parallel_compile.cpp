@@ -142,17 +142,25 @@ bool pending_done(const Object& o) {
 
 }  // namespace
 
-void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileOptions& options) {
+void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileOptions& options,
+                     const std::string* rewritten, const std::string& log_prefix) {
   const LinkTarget target = link_target(ctx);
-  CompileLookup lookup = find_compile(target, s.name, s.source, options);
+  const std::string& source = rewritten != nullptr ? *rewritten : s.source;
+  CompileLookup lookup = find_compile(target, s.name, source, options);
   if (lookup.hit) {
     apply(s, *lookup.hit);
+    s.info_log = log_prefix + s.info_log;
     emit_deferred_messages(ctx, lookup.hit->messages);
     return;
   }
-  auto work = std::make_shared<const std::pair<CompileLookup, std::string>>(std::move(lookup), s.source);
+  auto work = std::make_shared<const std::pair<CompileLookup, std::string>>(std::move(lookup), source);
   std::shared_future<CompileOutcome> future = submit<CompileOutcome>(
-      ctx, g_front_compiled, [work, options] { return compile_from_source(work->first, work->second, options); },
+      ctx, g_front_compiled,
+      [work, options, log_prefix] {
+        CompileOutcome out = compile_from_source(work->first, work->second, options);
+        out.info_log = log_prefix + out.info_log;
+        return out;
+      },
       [](const char* why) { return failed_compile(why); });
   if (future.valid()) {
     auto pending = std::make_shared<PendingCompile>();
@@ -161,7 +169,8 @@ void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileO
     s.pending = std::move(pending);
     return;
   }
-  const CompileOutcome out = compile_from_source(work->first, work->second, options);
+  CompileOutcome out = compile_from_source(work->first, work->second, options);
+  out.info_log = log_prefix + out.info_log;
   if (out.ok) front_milestone(g_front_compiled, backend::DriverMilestone::FirstFrontCompile);
   apply(s, out);
   emit_deferred_messages(ctx, out.messages);

@@ -31,8 +31,11 @@ struct PendingLink {
   std::shared_future<LinkOutcome> result;
 };
 
-// glCompileShader of a compute shader's GLSL or HLSL source with `options` (its #version already checked).
-void compile_compute(Context* ctx, ShaderObject& shader, const translator::GlCompileOptions& options);
+// glCompileShader of a compute shader's GLSL or HLSL source with `options` (its #version already checked). With
+// `rewritten`, that text is compiled instead of shader.source (an OpenGL ES context's rewrite of desktop-only
+// #extension directives, context_version.hpp), and `log_prefix` (its warnings) starts the info log.
+void compile_compute(Context* ctx, ShaderObject& shader, const translator::GlCompileOptions& options,
+                     const std::string* rewritten = nullptr, const std::string& log_prefix = {});
 
 // glLinkProgram's work: settles the attached shaders, then links (in the background where allowed) the program's
 // state at the call (GL 4.6 §7.3): a background link works on a copy of the program's link inputs and shaders.

@@ -86,8 +86,13 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     return;
   }
   // The #version rule of the context's API first: GLSL ES only in an OpenGL ES context, no "320 es" in GL 4.6.
+  // Then, in an OpenGL ES context, the desktop-only extensions its #extension directives name.
   std::optional<std::string> version_error = check_glsl_version(ctx->version, s->source);
-  if (!version_error) version_error = check_es_extension_directives(ctx->version, s->source, ctx->extensions);
+  EsExtensionCheck es_extensions;
+  if (!version_error) {
+    es_extensions = check_es_extension_directives(ctx->version, s->source, ctx->extensions);
+    version_error = es_extensions.error;
+  }
   if (version_error) {
     s->compile_status = false;
     s->info_log = std::move(*version_error);
@@ -96,7 +101,8 @@ GLAPI void APIENTRY glCompileShader(GLuint shader) {
     return;
   }
   // The compile-record lookup here; the front's compile on a compiler thread where the context allows it.
-  compile_compute(ctx, *s, {.extensions = ctx->caps.compile_target.extensions});
+  compile_compute(ctx, *s, {.extensions = ctx->caps.compile_target.extensions},
+                  es_extensions.rewritten ? &*es_extensions.rewritten : nullptr, es_extensions.warnings);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
