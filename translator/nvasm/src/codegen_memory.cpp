@@ -248,6 +248,15 @@ bool Codegen::atomic(const Instruction& inst) {
   if (f.bits == 64) return atomic64(inst);
   const uint32_t ptr = word_pointer(m, word_index(byte_address(m), 0));
   const uint32_t scope = scope_of(m);
+  if (f.type == DataType::F32 && inst.atomic == AtomicOp::Exch) {
+    // NV_shader_atomic_float's EXCH.F32 stores the operand and returns the old value: an exchange of the bits, the
+    // same on every device (no shaderBufferFloat32Atomics / shaderSharedFloat32Atomics needed).
+    const Val v = load_operand(inst.sources[0], DataType::F32);
+    const uint32_t bits = b_.op(Op::OpBitcast, t_u32(), {component(v, 0)});
+    const uint32_t old = b_.op(Op::OpAtomicExchange, t_u32(), {ptr, scope, c_u32(0), bits});
+    write_dest(inst, splat_scalar(b_.op(Op::OpBitcast, t_float(32), {old}), DataType::F32));
+    return true;
+  }
   if (f.type == DataType::F32) {
     // Float add as a CAS loop: exact on every device, no float-atomic feature needed.
     const Val v = load_operand(inst.sources[0], DataType::F32);

@@ -247,14 +247,16 @@ bool InstructionParser::check_memory_modifiers(const OpcodeInfo& info, const Ins
   if (inst.atomic != AtomicOp::None) {
     const auto& f = inst.format;
     const bool int32 = f.count == 1 && f.bits == 32 && !is_float(f.type);
-    const bool f32add = f.count == 1 && f.type == DataType::F32 && inst.atomic == AtomicOp::Add;
+    // NV_shader_atomic_float: F32 with ADD and EXCH (its only operations; CSWAP, MIN, MAX stay integer-only).
+    const bool f32add = f.count == 1 && f.type == DataType::F32 && f.bits == 32 &&
+                        (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Exch);
     // NV_shader_atomic_int64: U64 / S64 with every operation but IWRAP and DWRAP (whether the device can run
     // them is checked at emission).
     const bool int64 = f.count == 1 && f.bits == 64 && !is_float(f.type) && inst.atomic != AtomicOp::IWrap &&
                        inst.atomic != AtomicOp::DWrap;
     if (!int32 && !f32add && !int64) {
       return error(inst.offset, std::string(opname) + ": atomic operation not supported with this storage "
-                                                      "modifier (supported: 32-bit integers, F32 with ADD, "
+                                                      "modifier (supported: 32-bit integers, F32 with ADD/EXCH, "
                                                       "U64/S64 without IWRAP/DWRAP)");
     }
   }
