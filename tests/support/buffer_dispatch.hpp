@@ -48,6 +48,9 @@ class BufferDevice {
   bool maintenance4() const { return maintenance4_; }
   bool subgroup_size_control() const { return size_control_; }
   bool int64() const { return int64_; }
+  // shaderBufferInt64Atomics / shaderSharedInt64Atomics (Vulkan 1.2 or VK_KHR_shader_atomic_int64), enabled when present.
+  bool int64_buffer_atomics() const { return int64_buffer_atomics_; }
+  bool int64_shared_atomics() const { return int64_shared_atomics_; }
   // True when compute pipelines can run with 32-lane subgroups (the device's size, or pinned by size control).
   bool can_run_subgroup_size(uint32_t size) const;
 
@@ -64,6 +67,7 @@ class BufferDevice {
   uint32_t queue_family_ = 0;
   bool float64_ = false;
   bool int64_ = false;
+  bool int64_buffer_atomics_ = false, int64_shared_atomics_ = false;
   bool size_control_ = false;
   bool maintenance4_ = false;
   uint32_t subgroup_size_ = 0, min_subgroup_ = 0, max_subgroup_ = 0;

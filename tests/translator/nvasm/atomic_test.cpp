@@ -105,3 +105,121 @@ TEST_CASE("atomics: F32 takes ADD and EXCH only (NV_shader_atomic_float)", "[nva
   check_load_error(kBufferHead + "ATOMB.MIN.F32 R0.x, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported");
   check_load_error(kSharedHead + "ATOMS.MAX.F32 R0.x, R0, s[0];\nEND\n", 6, 1, "atomic operation not supported");
 }
+
+// NV_shader_atomic_int64 extends ATOM's table to 64-bit integers ("ADD ... U64, S64", "MIN/MAX ... U64, S64",
+// "AND/OR/XOR ... U64, S64", "EXCH/CSWAP ... U64, S64"; IWRAP and DWRAP stay U32), for ATOMS as for ATOMB. Shared
+// memory is then 64-bit words; the 32-bit accesses beside them must keep working, so this program mixes 64-bit
+// atomics with 32-bit atomics, 32-bit stores and byte stores on neighbouring words of one array.
+TEST_CASE("atomics: 64-bit ATOMS with every operation, beside 32-bit and byte accesses", "[nvasm][atomics]") {
+  Run r;
+  r.int64_atomics = true;
+  r.source = R"(!!NVcp5.0
+OPTION NV_shader_atomic_int64;
+GROUP_SIZE 32;
+SHARED_MEMORY 160;
+SHARED s[] = { program.sharedmem };
+STORAGE out[] = { program.storage[0] };
+TEMP I, A, R0, R1;
+LONG TEMP D, E;
+MOV.U I.x, invocation.localindex;
+SEQ.U R0.y, I.x, {0}.x;
+MOV.U.CC R0.y, R0.y;
+MUL.U A.x, I.x, {4}.x;
+STS.U32 {0}.x, s[A.x];
+BAR;
+IF NE.y;
+STS.U64 {0x100000000}.x, s[8];
+STS.U64 {0x7FFFFFFFFFFFFFFF}.x, s[16];
+STS.U64 {0x8000000000000000}.x, s[24];
+STS.U64 {0xFFFFFFFFFFFFFFFF}.x, s[32];
+STS.U32 {5}.x, s[68];
+STS.U64 {0xAAAAAAAA55555555}.x, s[80];
+STS.U64 {0x1234}.x, s[88];
+ENDIF;
+BAR;
+CVT.U64.U32 D.x, I.x;
+ADD.U64 D.y, D.x, {1}.x;
+SHL.U64 D.y, D.y, {32}.x;
+ADD.U64 D.x, D.x, D.y;
+ATOMS.ADD.U64 E.x, D.x, s[0];
+ATOMS.ADD.S64 E.x, {0x80000000}.x, s[8];
+CVT.S64.S32 D.z, I.x;
+SUB.S64 D.z, {-16}.x, D.z;
+ATOMS.MIN.S64 E.x, D.z, s[16];
+ATOMS.MAX.S64 E.x, D.z, s[24];
+ATOMS.MIN.U64 E.x, D.x, s[32];
+ATOMS.MAX.U64 E.x, D.x, s[40];
+SHL.U64 D.w, {1}.x, I.x;
+SHL.U64 D.y, D.w, {32}.x;
+OR.U64 D.w, D.w, D.y;
+ATOMS.OR.U64 E.x, D.w, s[48];
+ATOMS.XOR.U64 E.x, D.w, s[56];
+ATOMS.AND.S64 E.x, {0xFFFFFFFF0000FFFF}.x, s[80];
+ATOMS.CSWAP.U64 E.x, {0x1234, 77}, s[88];
+ATOMS.EXCH.U64 E.y, D.x, s[104];
+ATOMS.ADD.U32 R1.x, {3}.x, s[64];
+ATOMS.MAX.S32 R1.x, I.x, s[68];
+ADD.U R1.y, I.x, {112}.x;
+STS.U8 I.x, s[R1.y];
+BAR;
+LDS.U32 R0.x, s[A.x];
+STB.U32 R0.x, out[A.x];
+LDS.U32 R0.x, s[A.x + 128];
+STB.U32 R0.x, out[A.x + 128];
+IF NE.y;
+LDS.U64 D.x, s[104];
+STB.U64 D.x, out[256];
+ENDIF;
+END
+)";
+  r.words = 66;
+  r.init = 0;
+  const auto out = run(r);
+  if (out.empty()) return;  // no 64-bit shared atomics on the device
+  auto u64_at = [&](uint32_t byte) { return uint64_t(out[byte / 4]) | (uint64_t(out[byte / 4 + 1]) << 32); };
+  uint64_t sum = 0, min_u = ~0ull, max_u = 0, all_bits = 0;
+  int64_t min_s = INT64_MAX, max_s = INT64_MIN;
+  std::vector<uint64_t> d_values;
+  for (uint64_t i = 0; i < 32; ++i) {
+    const uint64_t d = (i + 1) * (uint64_t(1) << 32) + i;
+    d_values.push_back(d);
+    sum += d;
+    min_u = std::min(min_u, d);
+    max_u = std::max(max_u, d);
+    const int64_t z = -16 - int64_t(i);
+    min_s = std::min(min_s, z);
+    max_s = std::max(max_s, z);
+    all_bits |= (uint64_t(1) << i) | (uint64_t(1) << (i + 32));
+  }
+  CHECK(u64_at(0) == sum);                                  // ADD: old + op, carries from the low half
+  CHECK(u64_at(8) == 0x100000000ull + 32 * 0x80000000ull);  // 32 * 2^31 carries into the high half
+  CHECK(int64_t(u64_at(16)) == min_s);                      // MIN.S64: min(old, op), signed
+  CHECK(int64_t(u64_at(24)) == max_s);                      // MAX.S64 from INT64_MIN
+  CHECK(u64_at(32) == min_u);                               // MIN.U64 from all ones
+  CHECK(u64_at(40) == max_u);                               // MAX.U64 from 0
+  CHECK(u64_at(48) == all_bits);                            // OR
+  CHECK(u64_at(56) == all_bits);                            // XOR: every bit once
+  CHECK(u64_at(80) == (0xAAAAAAAA55555555ull & 0xFFFFFFFF0000FFFFull));  // AND
+  CHECK(u64_at(88) == 77u);  // CSWAP: "(old == op.x) ? op.y : old": the first swap stores 77, the rest see 77
+  CHECK(std::find(d_values.begin(), d_values.end(), u64_at(256)) != d_values.end());  // EXCH: one invocation's
+  CHECK(out[16] == 3u * 32u);  // the 32-bit ADD on the low half of a 64-bit word
+  CHECK(out[17] == 31u);       // MAX.S32 on the high half, from the 5 stored there
+  for (uint32_t w = 28; w < 36; ++w) {  // bytes 112..143: each invocation's byte store of its index
+    const uint32_t first = (w - 28) * 4;
+    CHECK(out[w] == (first | (first + 1) << 8 | (first + 2) << 16 | (first + 3) << 24));
+  }
+}
+
+TEST_CASE("atomics: 64-bit ATOMS load only with shaderSharedInt64Atomics; IWRAP/DWRAP stay 32-bit",
+          "[nvasm][atomics][errors]") {
+  bismuth::nvasm::AssembleOptions options;
+  options.int64_buffer_atomics = true;
+  check_load_error(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nEND\n", 6, 1, "shaderSharedInt64Atomics", options);
+  options.int64_shared_atomics = true;
+  const auto program = assemble_valid(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nLDS.U32 R0.y, s[4];\nEND\n",
+                                      options);
+  CHECK(program.info.uses_int64_shared_atomics);
+  CHECK_FALSE(program.info.uses_int64_atomics);
+  check_load_error(kSharedHead + "ATOMS.IWRAP.U64 R0.x, R0, s[0];\nEND\n", 6, 1, "atomic operation not supported",
+                   options);
+}

@@ -117,7 +117,7 @@ TEST_CASE("errors: memory instructions need the right declaration and a storage 
   check_error(head + "ATOMB.ADD.F64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
   check_error(head + "ATOMB.IWRAP.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
   check_error(head + "ATOMB.ADD.F32X2 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
-  // NV_shader_atomic_int64 needs shaderBufferInt64Atomics; 64-bit ATOMS is not supported on any device.
+  // NV_shader_atomic_int64 needs shaderBufferInt64Atomics on buffers, shaderSharedInt64Atomics on shared memory.
   check_error(head + "ATOMB.ADD.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "shaderBufferInt64Atomics"});
   AssembleOptions int64;
   int64.int64_buffer_atomics = true;
@@ -126,7 +126,7 @@ TEST_CASE("errors: memory instructions need the right declaration and a storage 
   CHECK(with64->info.uses_int64_atomics);
   check_error("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\n"
               "ATOMS.ADD.U64 R0.x, R0, s[0];\nEND\n",
-              {6, 1, "64-bit ATOMS is not supported"}, int64);
+              {6, 1, "shaderSharedInt64Atomics"}, int64);
 }
 
 TEST_CASE("errors: thread-group instructions fail to load without 32-lane subgroups", "[nvasm][errors]") {

@@ -33,6 +33,9 @@ struct Run {
   std::array<uint32_t, 3> groups{1, 1, 1};
   std::array<uint32_t, 3> variable_size{0, 0, 0};  // for OPTION ARB_compute_variable_group_size programs
   uint32_t parameter_buffer_bytes = nvasm::kParameterBufferBytes;  // AssembleOptions::parameter_buffer_bytes
+  // Assemble with the device's 64-bit atomics (AssembleOptions::int64_buffer_atomics / int64_shared_atomics); the
+  // test is skipped (passes with a warning) on a device without them.
+  bool int64_atomics = false;
 };
 
 inline uint32_t bits(float f) {
@@ -53,6 +56,14 @@ inline std::vector<uint32_t> run(const Run& r) {
   nvasm::AssembleOptions options;
   options.exact_float_mad = (*device)->float64();
   options.parameter_buffer_bytes = r.parameter_buffer_bytes;
+  if (r.int64_atomics) {
+    if (!(*device)->int64_buffer_atomics() || !(*device)->int64_shared_atomics()) {
+      WARN("the test device has no 64-bit buffer and shared atomics; not run");
+      return {};
+    }
+    options.int64_buffer_atomics = true;
+    options.int64_shared_atomics = true;
+  }
   // The straightforward translation validates before the optimizer sees it.
   nvasm::AssembleOptions unoptimized = options;
   unoptimized.optimize = false;

@@ -81,6 +81,15 @@ void Codegen::declare_storage_buffers() {
 
 void Codegen::declare_shared_memory() {
   if (!p_.has_shared_memory_decl && !p_.shared_memory) return;
+  if (options_.int64_shared_atomics && program_has_wide_shared_atomics(p_)) {
+    // 64-bit ATOMS: an array of 64-bit words (codegen_shared64.cpp); shared_words_ still counts 32-bit words.
+    const uint32_t words64 = std::max<uint32_t>(1, (p_.shared_memory + 7) / 8);
+    shared64_ = true;
+    shared_words_ = 2 * words64;
+    const uint32_t arr = b_.global(Op::OpTypeArray, {t_u64(), c_u32(words64)}, false);
+    shared_var_ = variable(t_ptr(spv::StorageClass::Workgroup, arr), spv::StorageClass::Workgroup);
+    return;
+  }
   const uint32_t words = std::max<uint32_t>(1, (p_.shared_memory + 3) / 4);
   shared_words_ = words;
   const uint32_t arr = b_.global(Op::OpTypeArray, {t_u32(), c_u32(words)}, false);
@@ -145,7 +154,7 @@ void Codegen::finish_module(uint32_t main_id) {
   };
   cap(spv::Capability::Shader);
   if (uses_int64_) cap(spv::Capability::Int64);
-  if (uses_int64_atomics_) cap(spv::Capability::Int64Atomics);
+  if (uses_int64_atomics_ || uses_int64_shared_atomics_) cap(spv::Capability::Int64Atomics);
   if (uses_storage8_) {
     cap(spv::Capability::StorageBuffer8BitAccess);
     std::vector<uint32_t> name;
@@ -175,6 +184,7 @@ void Codegen::finish_module(uint32_t main_id) {
                     {main_id, static_cast<uint32_t>(spv::ExecutionMode::LocalSize), size[0], size[1], size[2]});
   info_.uses_int64 = uses_int64_;
   info_.uses_int64_atomics = uses_int64_atomics_;
+  info_.uses_int64_shared_atomics = uses_int64_shared_atomics_;
   info_.uses_storage_buffer_8bit = uses_storage8_;
   info_.uses_storage_buffer_16bit = uses_storage16_;
   info_.uses_float64 = uses_float64_;

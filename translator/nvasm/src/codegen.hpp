@@ -186,6 +186,16 @@ class Codegen {
   uint32_t storage_view(uint32_t index, uint32_t bits);
   bool atomic64(const Instruction& inst);
   bool atomic(const Instruction& inst);
+  // cas_loop for callers in other files.
+  uint32_t cas_loop_fn(uint32_t ptr, uint32_t scope, const std::function<uint32_t(uint32_t)>& next_value,
+                       uint32_t word);
+  // ---- codegen_shared64.cpp: shared memory as 64-bit words (programs with 64-bit ATOMS)
+  uint32_t shared64_pointer_of_word(uint32_t word_index);
+  uint32_t shared64_shift_of_word(uint32_t word_index);
+  uint32_t shared64_load_word(uint32_t word_index);
+  uint32_t shared64_update_word(uint32_t word_index, const std::function<uint32_t(uint32_t)>& next);
+  uint32_t atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b);
+  bool shared64_access(const Instruction& inst);
 
   // ---- codegen_arithmetic.cpp: the arithmetic families (false: a load error)
   bool arithmetic(const Instruction& inst);
@@ -266,6 +276,8 @@ class Codegen {
   std::map<uint32_t, uint32_t> builtin_vars_;
   std::set<uint32_t> decorated_ubo_types_;
   uint32_t shared_var_ = 0, shared_words_ = 1;
+  bool shared64_ = false;  // shared memory is an array of 64-bit words (codegen_shared64.cpp)
+  bool uses_int64_shared_atomics_ = false;
   uint32_t local_var_ = 0, env_var_ = 0;
   uint32_t group_size_ = 0;
   std::vector<uint32_t> fn_ids_;
@@ -286,6 +298,9 @@ class Codegen {
 // Straightforward SPIR-V for a parsed program: one Private variable per register, every instruction as
 // load operands -> convert to the opcode's type -> compute on four components -> convert back -> masked store.
 // Sets the uses_* features of `info`.
+// The program has 64-bit ATOMS (shared memory as 64-bit words where the device has shaderSharedInt64Atomics).
+bool program_has_wide_shared_atomics(const ParsedProgram& p);
+
 bool generate_spirv(const ParsedProgram& program, const AssembleOptions& options, std::vector<uint32_t>& words,
                     ProgramInfo& info, Failure& failure);
 

@@ -16,6 +16,10 @@ bool Codegen::barrier(const Instruction& inst) {
 }
 
 bool Codegen::memory_access(const Instruction& inst) {
+  // Shared memory of 64-bit words (a program with 64-bit ATOMS): every access but those atomics is on halves.
+  if (shared64_ && inst.memory->shared && !(inst.op == AsmOp::ATOMS && inst.format.bits == 64)) {
+    return shared64_access(inst);
+  }
   switch (inst.op) {
     case AsmOp::LDB:
     case AsmOp::LDS:
@@ -135,6 +139,11 @@ uint32_t Codegen::cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_
   return old;
 }
 
+uint32_t Codegen::cas_loop_fn(uint32_t ptr, uint32_t scope, const std::function<uint32_t(uint32_t)>& next_value,
+                              uint32_t word) {
+  return cas_loop(ptr, scope, next_value, word);
+}
+
 bool Codegen::store(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   const StorageFormat f = inst.format;
@@ -205,19 +214,24 @@ uint32_t Codegen::storage_view(uint32_t index, uint32_t bits) {
 // NV_shader_atomic_int64: ATOMB .U64 / .S64 on an 8-byte aligned address (shaderBufferInt64Atomics).
 bool Codegen::atomic64(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
-  if (m.shared) {
-    return fail(inst,
-                "64-bit ATOMS is not supported: shared memory is an array of 32-bit words, and 64-bit "
-                "atomics on it would need VK_KHR_workgroup_memory_explicit_layout");
+  if (m.shared && !shared64_) {
+    return fail(inst, "64-bit ATOMS need the device's shaderSharedInt64Atomics feature (shared memory is then "
+                      "an array of 64-bit words)");
   }
-  if (!options_.int64_buffer_atomics) {
+  if (!m.shared && !options_.int64_buffer_atomics) {
     return fail(inst, "64-bit atomics (NV_shader_atomic_int64) need the device's shaderBufferInt64Atomics feature");
   }
-  uses_int64_atomics_ = true;
+  (m.shared ? uses_int64_shared_atomics_ : uses_int64_atomics_) = true;
   const uint32_t u64 = t_int(64, false);
-  const uint32_t index = b_.op(Op::OpShiftRightLogical, t_u32(), {byte_address(m), c_u32(3)});
-  const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, u64),
-                             {storage_view(m.buffer, 64), c_u32(0), index});
+  uint32_t ptr = 0;
+  if (m.shared) {
+    // The 64-bit word holding the 8-byte aligned address (32-bit word address >> 2 = 64-bit word address >> 3).
+    ptr = shared64_pointer_of_word(word_index(byte_address(m), 0));
+  } else {
+    const uint32_t index = b_.op(Op::OpShiftRightLogical, t_u32(), {byte_address(m), c_u32(3)});
+    ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, u64),
+                {storage_view(m.buffer, 64), c_u32(0), index});
+  }
   const uint32_t scope = scope_of(m), none = c_u32(0);
   const bool sign = inst.format.type == DataType::S64;
   const Val v = load_operand(inst.sources[0], DataType::U64);

@@ -24,6 +24,7 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.subgroup_size_32_available = target.subgroup_size_32;
   options.exact_float_mad = target.fma_through_double;
   options.int64_buffer_atomics = target.int64_buffer_atomics;
+  options.int64_shared_atomics = target.extensions.int64_shared_atomics;
   options.storage_buffer_8bit = target.storage_buffer_8bit;
   options.storage_buffer_16bit = target.storage_buffer_16bit;
   options.texture_bindings.resize(kMaxTextureUnits);

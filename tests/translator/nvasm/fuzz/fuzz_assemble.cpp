@@ -13,6 +13,7 @@ BISMUTH_FUZZ_TARGET(nvasm_assemble) {
     bismuth::nvasm::AssembleOptions options;
     options.subgroup_size_32_available = subgroup_32;
     options.int64_buffer_atomics = subgroup_32;  // the second pass also emits NV_shader_atomic_int64
+    options.int64_shared_atomics = subgroup_32;  // (64-bit ATOMS: shared memory of 64-bit words)
     // ... and formatless image loads and stores, and sparse lookups.
     options.storage_image_read_without_format = subgroup_32;
     options.storage_image_write_without_format = subgroup_32;

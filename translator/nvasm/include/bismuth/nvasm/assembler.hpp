@@ -73,6 +73,9 @@ struct AssembleOptions {
   // The device has shaderBufferInt64Atomics: ATOMB .U64 / .S64 (NV_shader_atomic_int64) load; otherwise they are a
   // load error that names the feature.
   bool int64_buffer_atomics = false;
+  // The device has shaderSharedInt64Atomics: ATOMS .U64 / .S64 (and .F64, NV_shader_atomic_float64) load; shared
+  // memory is then an array of 64-bit words (docs/nvasm.md, "Memory"). Otherwise they are a load error.
+  bool int64_shared_atomics = false;
   // The device has storageBuffer8BitAccess / storageBuffer16BitAccess: U8/S8 (U16/S16) stores to storage buffers are
   // plain byte (half-word) stores on a narrow view of the buffer. Otherwise, and always for shared memory, a
   // compare-and-swap loop on the containing 32-bit word. Both leave neighbouring bytes untouched.
@@ -160,6 +163,7 @@ struct ProgramInfo {
   bool uses_int64 = false;    // enable shaderInt64
   bool uses_float64 = false;  // enable shaderFloat64
   bool uses_int64_atomics = false;  // enable shaderBufferInt64Atomics (64-bit ATOMB)
+  bool uses_int64_shared_atomics = false;  // enable shaderSharedInt64Atomics (64-bit ATOMS)
   bool uses_storage_buffer_8bit = false;   // enable storageBuffer8BitAccess (U8/S8 stores)
   bool uses_storage_buffer_16bit = false;  // enable storageBuffer16BitAccess (U16/S16 stores)
   bool uses_sparse_residency = false;      // enable shaderResourceResidency (.SPARSE)
