@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -221,5 +222,85 @@ TEST_CASE("atomics: 64-bit ATOMS load only with shaderSharedInt64Atomics; IWRAP/
   CHECK(program.info.uses_int64_shared_atomics);
   CHECK_FALSE(program.info.uses_int64_atomics);
   check_load_error(kSharedHead + "ATOMS.IWRAP.U64 R0.x, R0, s[0];\nEND\n", 6, 1, "atomic operation not supported",
+                   options);
+}
+
+// NV_shader_atomic_float64: ATOM "ADD ... F64 ... old + op" and "EXCH ... F64 ... op", on buffers and shared
+// memory. The operands 2^32 + i/2 sum exactly in double (not in float), so any order of the 32 additions gives
+// one result.
+TEST_CASE("atomics: ADD.F64 and EXCH.F64 on ATOMB and ATOMS, 32 invocations on one location", "[nvasm][atomics]") {
+  Run r;
+  r.int64_atomics = true;
+  r.source = R"(!!NVcp5.0
+OPTION NV_shader_atomic_float64;
+GROUP_SIZE 32;
+SHARED_MEMORY 16;
+SHARED s[] = { program.sharedmem };
+STORAGE out[] = { program.storage[0] };
+TEMP I, A, R0;
+LONG TEMP D, E;
+MOV.U I.x, invocation.localindex;
+SEQ.U R0.y, I.x, {0}.x;
+MOV.U.CC R0.y, R0.y;
+IF NE.y;
+STS.F64 {0.75}.x, s[0];
+STS.F64 {-3.0}.x, s[8];
+ENDIF;
+BAR;
+CVT.F64.U32 D.x, I.x;
+MAD.F64 D.x, D.x, {0.5}.x, {4294967296.0}.x;
+ATOMB.ADD.F64 E.x, D.x, out[0];
+ATOMS.ADD.F64 E.x, D.x, s[0];
+MUL.U A.x, I.x, {8}.x;
+ATOMB.EXCH.F64 E.x, D.x, out[8];
+STB.F64 E.x, out[A.x + 32];
+ATOMS.EXCH.F64 E.x, D.x, s[8];
+STB.F64 E.x, out[A.x + 288];
+BAR;
+IF NE.y;
+LDS.F64 D.x, s[0];
+STB.F64 D.x, out[16];
+LDS.F64 D.x, s[8];
+STB.F64 D.x, out[24];
+ENDIF;
+END
+)";
+  r.words = 8 + 64 + 64;
+  r.init = 0;
+  const auto out = run(r);
+  if (out.empty()) return;  // no 64-bit atomics on the device
+  auto f64_at = [&](uint32_t byte) {
+    const uint64_t u = uint64_t(out[byte / 4]) | (uint64_t(out[byte / 4 + 1]) << 32);
+    double d;
+    std::memcpy(&d, &u, 8);
+    return d;
+  };
+  double sum = 0;
+  std::vector<double> operands;
+  for (int i = 0; i < 32; ++i) operands.push_back(4294967296.0 + 0.5 * i), sum += operands.back();
+  CHECK(f64_at(0) == sum);          // from 0
+  CHECK(f64_at(16) == 0.75 + sum);  // shared, from 0.75
+  auto check_chain = [&](double initial, uint32_t returned_at, uint32_t final_at) {
+    std::vector<double> seen{f64_at(final_at)};
+    for (uint32_t i = 0; i < 32; ++i) seen.push_back(f64_at(returned_at + 8 * i));
+    std::vector<double> expected = operands;
+    expected.push_back(initial);
+    std::sort(seen.begin(), seen.end());
+    std::sort(expected.begin(), expected.end());
+    CHECK(seen == expected);
+  };
+  check_chain(0.0, 32, 8);
+  check_chain(-3.0, 288, 24);
+}
+
+TEST_CASE("atomics: F64 takes ADD and EXCH only, and needs 64-bit atomics", "[nvasm][atomics][errors]") {
+  check_load_error(kBufferHead + "ATOMB.ADD.F64 R0.x, R0, b[0];\nEND\n", 5, 1, "shaderBufferInt64Atomics");
+  check_load_error(kSharedHead + "ATOMS.EXCH.F64 R0.x, R0, s[0];\nEND\n", 6, 1, "shaderSharedInt64Atomics");
+  bismuth::nvasm::AssembleOptions options;
+  options.int64_buffer_atomics = options.int64_shared_atomics = true;
+  assemble_valid(kBufferHead + "ATOMB.ADD.F64 R0.x, R0, b[0];\nATOMB.EXCH.F64 R0.x, R0, b[8];\nEND\n", options);
+  check_load_error(kBufferHead + "ATOMB.MAX.F64 R0.x, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported",
+                   options);
+  check_load_error(kBufferHead + "ATOMB.CSWAP.F64 R0.x, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported",
                    options);
 }

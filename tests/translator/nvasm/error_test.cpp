@@ -114,7 +114,7 @@ TEST_CASE("errors: memory instructions need the right declaration and a storage 
   check_error(head + "LDS.U32 R0.x, b[0];\nEND\n", {5, 15, "accesses shared memory"});
   check_error(head + "LDB R0.x, b[0];\nEND\n", {5, 1, "needs a storage modifier"});
   check_error(head + "ATOMB.U32 R0.x, R0, b[0];\nEND\n", {5, 7, "invalid modifier 'U32' for ATOMB"});
-  check_error(head + "ATOMB.ADD.F64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
+  check_error(head + "ATOMB.MIN.F64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
   check_error(head + "ATOMB.IWRAP.U64 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
   check_error(head + "ATOMB.ADD.F32X2 R0.x, R0, b[0];\nEND\n", {5, 1, "atomic operation not supported"});
   // NV_shader_atomic_int64 needs shaderBufferInt64Atomics on buffers, shaderSharedInt64Atomics on shared memory.

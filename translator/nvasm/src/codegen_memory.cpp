@@ -219,7 +219,8 @@ bool Codegen::atomic64(const Instruction& inst) {
                       "an array of 64-bit words)");
   }
   if (!m.shared && !options_.int64_buffer_atomics) {
-    return fail(inst, "64-bit atomics (NV_shader_atomic_int64) need the device's shaderBufferInt64Atomics feature");
+    return fail(inst, "64-bit atomics (NV_shader_atomic_int64, and NV_shader_atomic_float64 through 64-bit "
+                      "compare-and-swap) need the device's shaderBufferInt64Atomics feature");
   }
   (m.shared ? uses_int64_shared_atomics_ : uses_int64_atomics_) = true;
   const uint32_t u64 = t_int(64, false);
@@ -233,6 +234,25 @@ bool Codegen::atomic64(const Instruction& inst) {
                 {storage_view(m.buffer, 64), c_u32(0), index});
   }
   const uint32_t scope = scope_of(m), none = c_u32(0);
+  if (inst.format.type == DataType::F64) {
+    // NV_shader_atomic_float64: EXCH as an exchange of the bits; ADD as a compare-and-swap loop on the 64-bit word
+    // (one correctly rounded double addition per attempt, the same sum a native float atomic gives).
+    const uint32_t x = component(load_operand(inst.sources[0], DataType::F64), 0);
+    const uint32_t f64 = t_float(64);
+    uint32_t old = 0;
+    if (inst.atomic == AtomicOp::Exch) {
+      old = b_.op(Op::OpAtomicExchange, u64, {ptr, scope, none, b_.op(Op::OpBitcast, u64, {x})});
+    } else {
+      old = cas_loop(
+          ptr, scope,
+          [&](uint32_t o) {
+            return b_.op(Op::OpBitcast, u64, {b_.op(Op::OpFAdd, f64, {b_.op(Op::OpBitcast, f64, {o}), x})});
+          },
+          u64);
+    }
+    write_dest(inst, splat_scalar(b_.op(Op::OpBitcast, f64, {old}), DataType::F64));
+    return true;
+  }
   const bool sign = inst.format.type == DataType::S64;
   const Val v = load_operand(inst.sources[0], DataType::U64);
   const uint32_t a = component(v, 0);

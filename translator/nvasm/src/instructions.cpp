@@ -254,10 +254,13 @@ bool InstructionParser::check_memory_modifiers(const OpcodeInfo& info, const Ins
     // them is checked at emission).
     const bool int64 = f.count == 1 && f.bits == 64 && !is_float(f.type) && inst.atomic != AtomicOp::IWrap &&
                        inst.atomic != AtomicOp::DWrap;
-    if (!int32 && !f32add && !int64) {
+    // NV_shader_atomic_float64: F64 with ADD and EXCH.
+    const bool f64 = f.count == 1 && f.type == DataType::F64 &&
+                     (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Exch);
+    if (!int32 && !f32add && !int64 && !f64) {
       return error(inst.offset, std::string(opname) + ": atomic operation not supported with this storage "
-                                                      "modifier (supported: 32-bit integers, F32 with ADD/EXCH, "
-                                                      "U64/S64 without IWRAP/DWRAP)");
+                                                      "modifier (supported: 32-bit integers, F32 and F64 with "
+                                                      "ADD/EXCH, U64/S64 without IWRAP/DWRAP)");
     }
   }
   return true;
