@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -303,4 +304,146 @@ TEST_CASE("atomics: F64 takes ADD and EXCH only, and needs 64-bit atomics", "[nv
                    options);
   check_load_error(kBufferHead + "ATOMB.CSWAP.F64 R0.x, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported",
                    options);
+}
+
+namespace {
+
+// IEEE half rounding (nearest, ties to even) of a float in the half's normal range or its subnormals: the value
+// the spec's "16-bit floating-point" memory holds.
+float to_half(float x) {
+  if (x == 0.0f) return x;
+  const int e = std::max(static_cast<int>(std::floor(std::log2(std::fabs(double(x))))), -14);
+  const double ulp = std::ldexp(1.0, e - 10);
+  return static_cast<float>(std::nearbyint(double(x) / ulp) * ulp);
+}
+
+uint32_t half_bits_of(float h) {  // h already a half value
+  if (h == 0.0f) return std::signbit(h) ? 0x8000u : 0u;
+  const uint32_t b = bits(h);
+  const uint32_t sign = (b >> 16) & 0x8000u;
+  const int e = static_cast<int>((b >> 23) & 0xFF) - 127;
+  if (e < -14) return sign | static_cast<uint32_t>(std::ldexp(std::fabs(double(h)), 24));
+  return sign | static_cast<uint32_t>(e + 15) << 10 | ((b >> 13) & 0x3FFu);
+}
+
+float from_half(uint32_t h) {
+  const int e = static_cast<int>((h >> 10) & 0x1F);
+  const double m = h & 0x3FF;
+  const double mag = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024.0 + m, e - 25);
+  return static_cast<float>((h & 0x8000) ? -mag : mag);
+}
+
+uint32_t pack_halves(float lo, float hi) { return half_bits_of(to_half(lo)) | half_bits_of(to_half(hi)) << 16; }
+
+}  // namespace
+
+// NV_shader_atomic_fp16_vector adds F16X2 and F16X4 to ATOM's ADD, MIN, MAX and EXCH: memory holds two (four)
+// 16-bit floats, the operand's components are the values to combine, the result the old halves. yuzu spells the
+// modifier `F16x2`.
+TEST_CASE("atomics: F16X2 and F16X4 ADD MIN MAX EXCH on ATOMB and ATOMS, 32 invocations", "[nvasm][atomics]") {
+  Run r;
+  r.source = R"(!!NVcp5.0
+OPTION NV_shader_atomic_fp16_vector;
+GROUP_SIZE 32;
+SHARED_MEMORY 16;
+SHARED s[] = { program.sharedmem };
+STORAGE out[] = { program.storage[0] };
+STORAGE in[] = { program.storage[1] };
+TEMP I, F, A, V, R0;
+MOV.U I.x, invocation.localindex;
+I2F.U F.x, I.x;
+SEQ.U R0.y, I.x, {0}.x;
+MOV.U.CC R0.y, R0.y;
+IF NE.y;
+LDB.U32 R0.x, in[0];
+STS.U32 R0.x, s[0];
+STS.U32 {0}.x, s[4];
+ENDIF;
+BAR;
+ATOMB.ADD.F16x2 R0, {1.0, 0.5}, out[0];
+ATOMS.ADD.F16X2 R0, {0.25, -2.0}, s[0];
+SUB.F V.x, F.x, {10.25}.x;
+MUL.F V.y, F.x, {-0.5}.x;
+ATOMB.MIN.F16X2 R0, V, out[4];
+MUL.F V.x, F.x, {2.0}.x;
+MOV.F V.y, F.x;
+SUB.F V.z, {-1.0}.x, F.x;
+MUL.F V.w, F.x, {0.125}.x;
+ATOMB.MAX.F16X4 R0, V.yxzw, out[8];
+ATOMS.MAX.F16X2 R0, V, s[4];
+ADD.F V.x, F.x, {0.5}.x;
+MOV.F V.y, -V.x;
+MUL.U A.x, I.x, {8}.x;
+ATOMB.EXCH.F16X2 R0, V, out[16];
+STB.F32X2 R0, out[A.x + 64];
+BAR;
+IF NE.y;
+LDS.U32 R0.x, s[0];
+STB.U32 R0.x, out[20];
+LDS.U32 R0.x, s[4];
+STB.U32 R0.x, out[24];
+ENDIF;
+END
+)";
+  r.words = 16 + 64;
+  r.init = 0;
+  r.input = {pack_halves(100.0f, 3.0f)};
+  const auto out = run(r);
+  // ADD: each half gets 32 additions, exact in half precision here.
+  CHECK(out[0] == pack_halves(32.0f, 16.0f));
+  CHECK(out[5] == pack_halves(100.0f + 8.0f, 3.0f - 64.0f));
+  // MIN from 0: the smallest operands, i = 0 and i = 31.
+  CHECK(out[1] == pack_halves(0.0f - 10.25f, 31.0f * -0.5f));
+  // MAX.F16X4 over (i, 2i, -i, i/8) from 0, and MAX.F16X2 on shared memory over (2i, i).
+  CHECK(out[2] == pack_halves(31.0f, 62.0f));
+  CHECK(out[3] == pack_halves(0.0f, 31.0f * 0.125f));
+  CHECK(out[6] == pack_halves(62.0f, 31.0f));
+  // EXCH: the returned pairs and the final memory are the initial (0, 0) and every operand pair, each once.
+  std::vector<std::pair<float, float>> seen{{from_half(out[4] & 0xFFFF), from_half(out[4] >> 16)}};
+  std::vector<std::pair<float, float>> expected{{0.0f, 0.0f}};
+  for (uint32_t i = 0; i < 32; ++i) {
+    seen.emplace_back(as_float(out[16 + 2 * i]), as_float(out[17 + 2 * i]));
+    expected.emplace_back(float(i) + 0.5f, -(float(i) + 0.5f));
+  }
+  std::sort(seen.begin(), seen.end());
+  std::sort(expected.begin(), expected.end());
+  for (size_t i = 0; i < seen.size(); ++i) {
+    INFO(i << ": " << seen[i].first << ", " << seen[i].second << " vs " << expected[i].first << ", "
+            << expected[i].second);
+    CHECK(seen[i] == expected[i]);
+  }
+}
+
+// Rounding: the operand is rounded to half, the sum of two halves rounded once to half (nearest, ties to even);
+// the result register holds the old halves as floats (F16X2: x, y, then x, y again, as LDB spreads an X2).
+TEST_CASE("atomics: F16X2 ADD rounds the operand and the sum to half, returns the old halves", "[nvasm][atomics]") {
+  const float third_ulp = 0.000732421875f;  // 3 * 2^-12: 1 + 3 * 2^-12 lies between halves, rounds up to 1 + 2^-10
+  Run r;
+  r.source = single(R"(LDB.U32 R0.x, in[0];
+STB.U32 R0.x, out[0];
+ATOMB.ADD.F16X2 R1, {0.1, 0.00048828125}, out[0];
+STB.F32X4 R1, out[16];
+ATOMB.ADD.F16X2 R1, {0.000732421875, 0.00048828125}, out[4];
+)");
+  r.input = {pack_halves(1.0f, 1.0f)};
+  r.words = 8;
+  r.init = 0;
+  const auto out = run(r);
+  CHECK(out[0] == pack_halves(to_half(1.0f + to_half(0.1f)), 1.0f));  // 1 + 2^-11: a tie, stays at even 1.0
+  CHECK(out[1] == pack_halves(to_half(third_ulp), to_half(0.00048828125f)));  // from 0: the operands as halves
+  CHECK(as_float(out[4]) == 1.0f);
+  CHECK(as_float(out[5]) == 1.0f);
+  CHECK(as_float(out[6]) == 1.0f);
+  CHECK(as_float(out[7]) == 1.0f);
+  CHECK(to_half(1.0f + third_ulp) == 1.0009765625f);  // the CPU rounding the checks rely on
+}
+
+TEST_CASE("atomics: F16X2/F16X4 with ADD MIN MAX EXCH only; next to 64-bit ATOMS", "[nvasm][atomics][errors]") {
+  assemble_valid(kBufferHead + "ATOMB.MIN.f16x4 R0, R0, b[0];\nATOMB.EXCH.F16X4 R0, R0, b[8];\nEND\n");
+  check_load_error(kBufferHead + "ATOMB.CSWAP.F16X2 R0, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported");
+  check_load_error(kBufferHead + "ATOMB.AND.F16X2 R0, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported");
+  bismuth::nvasm::AssembleOptions options;
+  options.int64_shared_atomics = true;
+  assemble_valid(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nATOMS.MAX.F16X2 R0, R0, s[8];\n"
+                               "ATOMS.EXCH.F16X4 R0, R0, s[16];\nEND\n", options);
 }

@@ -196,6 +196,8 @@ class Codegen {
   uint32_t shared64_update_word(uint32_t word_index, const std::function<uint32_t(uint32_t)>& next);
   uint32_t atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b);
   bool shared64_access(const Instruction& inst);
+  // ---- codegen_atomic_f16.cpp: F16X2 / F16X4 atomics (NV_shader_atomic_fp16_vector)
+  bool atomic_f16(const Instruction& inst);
 
   // ---- codegen_arithmetic.cpp: the arithmetic families (false: a load error)
   bool arithmetic(const Instruction& inst);

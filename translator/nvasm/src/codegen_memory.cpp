@@ -17,7 +17,7 @@ bool Codegen::barrier(const Instruction& inst) {
 
 bool Codegen::memory_access(const Instruction& inst) {
   // Shared memory of 64-bit words (a program with 64-bit ATOMS): every access but those atomics is on halves.
-  if (shared64_ && inst.memory->shared && !(inst.op == AsmOp::ATOMS && inst.format.bits == 64)) {
+  if (shared64_ && inst.memory->shared && !(inst.op == AsmOp::ATOMS && inst.format.bits != 32)) {
     return shared64_access(inst);
   }
   switch (inst.op) {
@@ -280,6 +280,7 @@ bool Codegen::atomic(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   const StorageFormat f = inst.format;
   if (f.bits == 64) return atomic64(inst);
+  if (f.bits == 16) return atomic_f16(inst);
   const uint32_t ptr = word_pointer(m, word_index(byte_address(m), 0));
   const uint32_t scope = scope_of(m);
   if (f.type == DataType::F32 && inst.atomic == AtomicOp::Exch) {

@@ -183,6 +183,14 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
           ++types;
           continue;
         }
+        if (info.family == Family::Memory && (info.modifiers & kAtomicOp) && types == 0 &&
+            (upper == "F16X2" || upper == "F16X4")) {
+          // NV_shader_atomic_fp16_vector: two (four) halves in memory, floats in the register components.
+          inst.format = {DataType::F32, 16, static_cast<uint8_t>(upper == "F16X2" ? 2 : 4)};
+          inst.type = DataType::F32;
+          ++types;
+          continue;
+        }
         if (auto f = storage_modifier(upper); f && types == 0) {
           inst.format = *f;
           inst.type = f->type;
@@ -257,10 +265,15 @@ bool InstructionParser::check_memory_modifiers(const OpcodeInfo& info, const Ins
     // NV_shader_atomic_float64: F64 with ADD and EXCH.
     const bool f64 = f.count == 1 && f.type == DataType::F64 &&
                      (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Exch);
-    if (!int32 && !f32add && !int64 && !f64) {
+    // NV_shader_atomic_fp16_vector: F16X2 and F16X4 with ADD, MIN, MAX and EXCH.
+    const bool f16 = f.type == DataType::F32 && f.bits == 16 &&
+                     (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Min || inst.atomic == AtomicOp::Max ||
+                      inst.atomic == AtomicOp::Exch);
+    if (!int32 && !f32add && !int64 && !f64 && !f16) {
       return error(inst.offset, std::string(opname) + ": atomic operation not supported with this storage "
                                                       "modifier (supported: 32-bit integers, F32 and F64 with "
-                                                      "ADD/EXCH, U64/S64 without IWRAP/DWRAP)");
+                                                      "ADD/EXCH, U64/S64 without IWRAP/DWRAP, F16X2/F16X4 with "
+                                                      "ADD/MIN/MAX/EXCH)");
     }
   }
   return true;
