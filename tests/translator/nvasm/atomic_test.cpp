@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -446,4 +447,77 @@ TEST_CASE("atomics: F16X2/F16X4 with ADD MIN MAX EXCH only; next to 64-bit ATOMS
   options.int64_shared_atomics = true;
   assemble_valid(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nATOMS.MAX.F16X2 R0, R0, s[8];\n"
                                "ATOMS.EXCH.F16X4 R0, R0, s[16];\nEND\n", options);
+}
+// Every atomic returns the value memory held just before its own update ("the value in memory before the
+// operation", NV_gpu_program5's ATOM), also where it is a compare-and-swap loop (ADD.F32, ADD.F64, F16X2, and the
+// 32-bit atomics on 64-bit shared words): 32 invocations adding 1 get 0, 1, ..., 31 back, each value once. This
+// caught lavapipe handing the invocations of a subgroup that left the loop early a later iteration's value.
+TEST_CASE("atomics: compare-and-swap atomics return each invocation's own old value", "[nvasm][atomics]") {
+  const std::string program = R"(!!NVcp5.0
+GROUP_SIZE 32;
+SHARED_MEMORY 32;
+SHARED s[] = { program.sharedmem };
+STORAGE out[] = { program.storage[0] };
+TEMP I, A, R0;
+LONG TEMP D;
+MOV.U I.x, invocation.localindex;
+MUL.U A.x, I.x, {4}.x;
+STS.U32 {0}.x, s[A.x];
+BAR;
+ATOMB.ADD.F32 R0.x, {1.0}.x, out[0];
+STB.F32 R0.x, out[A.x + 32];
+ATOMS.ADD.F32 R0.x, {1.0}.x, s[0];
+STB.F32 R0.x, out[A.x + 160];
+ATOMB.ADD.F16X2 R0, {1.0, 2.0}, out[4];
+STB.F32 R0.y, out[A.x + 288];
+ATOMS.MAX.S32 R0.x, I.x, s[4];
+ATOMS.IWRAP.U32 R0.x, {100}.x, s[8];
+STB.U32 R0.x, out[A.x + 416];
+ATOMB.ADD.F64 D.x, {1.0}.x, out[8];
+CVT.F32.F64 R0.x, D.x;
+STB.F32 R0.x, out[A.x + 544];
+%s
+END
+)";
+  auto check_each_once = [](const std::vector<uint32_t>& out, uint32_t first_word, bool as_floats, float scale) {
+    std::vector<float> seen;
+    for (uint32_t i = 0; i < 32; ++i) {
+      const uint32_t w = out[first_word + i];
+      seen.push_back(as_floats ? as_float(w) : static_cast<float>(w));
+    }
+    std::sort(seen.begin(), seen.end());
+    for (uint32_t i = 0; i < 32; ++i) CHECK(seen[i] == scale * static_cast<float>(i));
+  };
+  {
+    Run r;
+    char text[2048];
+    std::snprintf(text, sizeof text, program.c_str(), "");
+    r.source = text;
+    r.words = 8 + 5 * 32;
+    r.init = 0;
+    r.int64_atomics = true;
+    const auto out = run(r);
+    if (!out.empty()) {
+      check_each_once(out, 8, true, 1.0f);    // ADD.F32 on a buffer
+      check_each_once(out, 40, true, 1.0f);   // ADD.F32 on shared memory
+      check_each_once(out, 72, true, 2.0f);   // F16X2 ADD, the high half
+      check_each_once(out, 104, false, 1.0f);  // IWRAP: 0, 1, ..., 31 (below the wrap at 100)
+      check_each_once(out, 136, true, 1.0f);  // ADD.F64
+    }
+  }
+  {
+    // The same with a 64-bit ATOMS in the program: shared memory of 64-bit words, the 32-bit ATOMS on halves.
+    Run r;
+    char text[2048];
+    std::snprintf(text, sizeof text, program.c_str(), "ATOMS.ADD.U64 D.x, {1}.x, s[16];");
+    r.source = text;
+    r.words = 8 + 5 * 32;
+    r.init = 0;
+    r.int64_atomics = true;
+    const auto out = run(r);
+    if (!out.empty()) {
+      check_each_once(out, 40, true, 1.0f);
+      check_each_once(out, 104, false, 1.0f);
+    }
+  }
 }

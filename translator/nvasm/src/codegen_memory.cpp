@@ -119,24 +119,32 @@ bool Codegen::load(const Instruction& inst) {
 }
 
 // A compare-and-swap loop computing new = f(old) on a word of type `word` (u32 unless given); returns the old value.
+// The value a failed compare-and-swap returns is the next attempt's old value (no second load), carried in a
+// Function variable that only the continue block writes. So the old value read after the loop is the loop-carried
+// value of the successful attempt, never a value defined in the loop body: lavapipe (Mesa 22.3) hands invocations
+// of a subgroup that left a loop early the body values of later iterations, which made every returned old value
+// but one per subgroup wrong (the same happens with glslang's output for a do/while compare-and-swap loop).
 template <class F>
 uint32_t Codegen::cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_t word) {
   if (!word) word = t_u32();
+  const uint32_t carried = function_var(word);
+  b_.inst(Op::OpStore, {carried, b_.op(Op::OpAtomicLoad, word, {ptr, scope, c_u32(0)})});
   const uint32_t header = b_.id(), body = b_.id(), cont = b_.id(), merge = b_.id();
   branch(header);
   label(header);
   b_.inst(Op::OpLoopMerge, {merge, cont, 0});
   branch(body);
   label(body);
-  const uint32_t old = b_.op(Op::OpAtomicLoad, word, {ptr, scope, c_u32(0)});
+  const uint32_t old = b_.op(Op::OpLoad, word, {carried});
   const uint32_t desired = next_value(old);
   const uint32_t seen = b_.op(Op::OpAtomicCompareExchange, word, {ptr, scope, c_u32(0), c_u32(0), desired, old});
   const uint32_t done = b_.op(Op::OpIEqual, t_bool(), {seen, old});
   b_.inst(Op::OpBranchConditional, {done, merge, cont});
   label(cont);
+  b_.inst(Op::OpStore, {carried, seen});
   branch(header);
   label(merge);
-  return old;
+  return b_.op(Op::OpLoad, word, {carried});
 }
 
 uint32_t Codegen::cas_loop_fn(uint32_t ptr, uint32_t scope, const std::function<uint32_t(uint32_t)>& next_value,
