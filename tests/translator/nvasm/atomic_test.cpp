@@ -213,7 +213,7 @@ END
   }
 }
 
-TEST_CASE("atomics: 64-bit ATOMS load only with shaderSharedInt64Atomics; IWRAP/DWRAP stay 32-bit",
+TEST_CASE("atomics: 64-bit ATOMS load only with shaderSharedInt64Atomics, IWRAP/DWRAP stay 32-bit",
           "[nvasm][atomics][errors]") {
   bismuth::nvasm::AssembleOptions options;
   options.int64_buffer_atomics = true;
@@ -439,7 +439,7 @@ ATOMB.ADD.F16X2 R1, {0.000732421875, 0.00048828125}, out[4];
   CHECK(to_half(1.0f + third_ulp) == 1.0009765625f);  // the CPU rounding the checks rely on
 }
 
-TEST_CASE("atomics: F16X2/F16X4 with ADD MIN MAX EXCH only; next to 64-bit ATOMS", "[nvasm][atomics][errors]") {
+TEST_CASE("atomics: F16X2/F16X4 with ADD MIN MAX EXCH only, also beside 64-bit ATOMS", "[nvasm][atomics][errors]") {
   assemble_valid(kBufferHead + "ATOMB.MIN.f16x4 R0, R0, b[0];\nATOMB.EXCH.F16X4 R0, R0, b[8];\nEND\n");
   check_load_error(kBufferHead + "ATOMB.CSWAP.F16X2 R0, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported");
   check_load_error(kBufferHead + "ATOMB.AND.F16X2 R0, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported");
