@@ -42,9 +42,12 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   VkPhysicalDeviceShaderAtomicInt64Features supported_atomic64{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
-  if (vulkan13) supported13.pNext = vulkan12 ? &supported_atomic64 : nullptr;
-  if (vulkan13) supported.pNext = &supported13;
-  else if (vulkan12) supported.pNext = &supported_atomic64;
+  if (vulkan13) {
+    supported13.pNext = vulkan12 ? &supported_atomic64 : nullptr;
+    supported.pNext = &supported13;
+  } else if (vulkan12) {
+    supported.pNext = &supported_atomic64;
+  }
   vkGetPhysicalDeviceFeatures2(self->physical_, &supported);
 
   VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -54,12 +57,16 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   VkPhysicalDeviceFeatures2 enabled{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   enabled.features.shaderInt64 = supported.features.shaderInt64;
   enabled.features.shaderFloat64 = supported.features.shaderFloat64;
-  VkPhysicalDeviceShaderAtomicInt64Features enabled_atomic64{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  VkPhysicalDeviceShaderAtomicInt64Features enabled_atomic64{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   enabled_atomic64.shaderBufferInt64Atomics = vulkan12 && supported_atomic64.shaderBufferInt64Atomics;
   enabled_atomic64.shaderSharedInt64Atomics = vulkan12 && supported_atomic64.shaderSharedInt64Atomics;
-  if (vulkan13) enabled13.pNext = vulkan12 ? &enabled_atomic64 : nullptr;
-  if (vulkan13) enabled.pNext = &enabled13;
-  else if (vulkan12) enabled.pNext = &enabled_atomic64;
+  if (vulkan13) {
+    enabled13.pNext = vulkan12 ? &enabled_atomic64 : nullptr;
+    enabled.pNext = &enabled13;
+  } else if (vulkan12) {
+    enabled.pNext = &enabled_atomic64;
+  }
   self->int64_buffer_atomics_ = enabled_atomic64.shaderBufferInt64Atomics;
   self->int64_shared_atomics_ = enabled_atomic64.shaderSharedInt64Atomics;
   self->int64_ = supported.features.shaderInt64;

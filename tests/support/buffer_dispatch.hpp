@@ -48,7 +48,8 @@ class BufferDevice {
   bool maintenance4() const { return maintenance4_; }
   bool subgroup_size_control() const { return size_control_; }
   bool int64() const { return int64_; }
-  // shaderBufferInt64Atomics / shaderSharedInt64Atomics (Vulkan 1.2 or VK_KHR_shader_atomic_int64), enabled when present.
+  // shaderBufferInt64Atomics / shaderSharedInt64Atomics (Vulkan 1.2 or VK_KHR_shader_atomic_int64), enabled when
+  // present.
   bool int64_buffer_atomics() const { return int64_buffer_atomics_; }
   bool int64_shared_atomics() const { return int64_shared_atomics_; }
   // True when compute pipelines can run with 32-lane subgroups (the device's size, or pinned by size control).

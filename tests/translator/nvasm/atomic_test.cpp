@@ -194,19 +194,19 @@ END
     max_s = std::max(max_s, z);
     all_bits |= (uint64_t(1) << i) | (uint64_t(1) << (i + 32));
   }
-  CHECK(u64_at(0) == sum);                                  // ADD: old + op, carries from the low half
-  CHECK(u64_at(8) == 0x100000000ull + 32 * 0x80000000ull);  // 32 * 2^31 carries into the high half
-  CHECK(int64_t(u64_at(16)) == min_s);                      // MIN.S64: min(old, op), signed
-  CHECK(int64_t(u64_at(24)) == max_s);                      // MAX.S64 from INT64_MIN
-  CHECK(u64_at(32) == min_u);                               // MIN.U64 from all ones
-  CHECK(u64_at(40) == max_u);                               // MAX.U64 from 0
-  CHECK(u64_at(48) == all_bits);                            // OR
-  CHECK(u64_at(56) == all_bits);                            // XOR: every bit once
+  CHECK(u64_at(0) == sum);                                               // ADD: old + op, carries from the low half
+  CHECK(u64_at(8) == 0x100000000ull + 32 * 0x80000000ull);               // 32 * 2^31 carries into the high half
+  CHECK(int64_t(u64_at(16)) == min_s);                                   // MIN.S64: min(old, op), signed
+  CHECK(int64_t(u64_at(24)) == max_s);                                   // MAX.S64 from INT64_MIN
+  CHECK(u64_at(32) == min_u);                                            // MIN.U64 from all ones
+  CHECK(u64_at(40) == max_u);                                            // MAX.U64 from 0
+  CHECK(u64_at(48) == all_bits);                                         // OR
+  CHECK(u64_at(56) == all_bits);                                         // XOR: every bit once
   CHECK(u64_at(80) == (0xAAAAAAAA55555555ull & 0xFFFFFFFF0000FFFFull));  // AND
   CHECK(u64_at(88) == 77u);  // CSWAP: "(old == op.x) ? op.y : old": the first swap stores 77, the rest see 77
   CHECK(std::find(d_values.begin(), d_values.end(), u64_at(256)) != d_values.end());  // EXCH: one invocation's
-  CHECK(out[16] == 3u * 32u);  // the 32-bit ADD on the low half of a 64-bit word
-  CHECK(out[17] == 31u);       // MAX.S32 on the high half, from the 5 stored there
+  CHECK(out[16] == 3u * 32u);           // the 32-bit ADD on the low half of a 64-bit word
+  CHECK(out[17] == 31u);                // MAX.S32 on the high half, from the 5 stored there
   for (uint32_t w = 28; w < 36; ++w) {  // bytes 112..143: each invocation's byte store of its index
     const uint32_t first = (w - 28) * 4;
     CHECK(out[w] == (first | (first + 1) << 8 | (first + 2) << 16 | (first + 3) << 24));
@@ -219,8 +219,8 @@ TEST_CASE("atomics: 64-bit ATOMS load only with shaderSharedInt64Atomics, IWRAP/
   options.int64_buffer_atomics = true;
   check_load_error(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nEND\n", 6, 1, "shaderSharedInt64Atomics", options);
   options.int64_shared_atomics = true;
-  const auto program = assemble_valid(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nLDS.U32 R0.y, s[4];\nEND\n",
-                                      options);
+  const auto program =
+      assemble_valid(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nLDS.U32 R0.y, s[4];\nEND\n", options);
   CHECK(program.info.uses_int64_shared_atomics);
   CHECK_FALSE(program.info.uses_int64_atomics);
   check_load_error(kSharedHead + "ATOMS.IWRAP.U64 R0.x, R0, s[0];\nEND\n", 6, 1, "atomic operation not supported",
@@ -334,7 +334,9 @@ float from_half(uint32_t h) {
   return static_cast<float>((h & 0x8000) ? -mag : mag);
 }
 
-uint32_t pack_halves(float lo, float hi) { return half_bits_of(to_half(lo)) | half_bits_of(to_half(hi)) << 16; }
+uint32_t pack_halves(float lo, float hi) {
+  return half_bits_of(to_half(lo)) | half_bits_of(to_half(hi)) << 16;
+}
 
 }  // namespace
 
@@ -410,7 +412,7 @@ END
   std::sort(expected.begin(), expected.end());
   for (size_t i = 0; i < seen.size(); ++i) {
     INFO(i << ": " << seen[i].first << ", " << seen[i].second << " vs " << expected[i].first << ", "
-            << expected[i].second);
+           << expected[i].second);
     CHECK(seen[i] == expected[i]);
   }
 }
@@ -430,7 +432,7 @@ ATOMB.ADD.F16X2 R1, {0.000732421875, 0.00048828125}, out[4];
   r.words = 8;
   r.init = 0;
   const auto out = run(r);
-  CHECK(out[0] == pack_halves(to_half(1.0f + to_half(0.1f)), 1.0f));  // 1 + 2^-11: a tie, stays at even 1.0
+  CHECK(out[0] == pack_halves(to_half(1.0f + to_half(0.1f)), 1.0f));          // 1 + 2^-11: a tie, stays at even 1.0
   CHECK(out[1] == pack_halves(to_half(third_ulp), to_half(0.00048828125f)));  // from 0: the operands as halves
   CHECK(as_float(out[4]) == 1.0f);
   CHECK(as_float(out[5]) == 1.0f);
@@ -445,8 +447,10 @@ TEST_CASE("atomics: F16X2/F16X4 with ADD MIN MAX EXCH only, also beside 64-bit A
   check_load_error(kBufferHead + "ATOMB.AND.F16X2 R0, R0, b[0];\nEND\n", 5, 1, "atomic operation not supported");
   bismuth::nvasm::AssembleOptions options;
   options.int64_shared_atomics = true;
-  assemble_valid(kSharedHead + "ATOMS.ADD.U64 R0.x, R0, s[0];\nATOMS.MAX.F16X2 R0, R0, s[8];\n"
-                               "ATOMS.EXCH.F16X4 R0, R0, s[16];\nEND\n", options);
+  assemble_valid(kSharedHead +
+                     "ATOMS.ADD.U64 R0.x, R0, s[0];\nATOMS.MAX.F16X2 R0, R0, s[8];\n"
+                     "ATOMS.EXCH.F16X4 R0, R0, s[16];\nEND\n",
+                 options);
 }
 // Every atomic returns the value memory held just before its own update ("the value in memory before the
 // operation", NV_gpu_program5's ATOM), also where it is a compare-and-swap loop (ADD.F32, ADD.F64, F16X2, and the
@@ -498,11 +502,11 @@ END
     r.int64_atomics = true;
     const auto out = run(r);
     if (!out.empty()) {
-      check_each_once(out, 8, true, 1.0f);    // ADD.F32 on a buffer
-      check_each_once(out, 40, true, 1.0f);   // ADD.F32 on shared memory
-      check_each_once(out, 72, true, 2.0f);   // F16X2 ADD, the high half
+      check_each_once(out, 8, true, 1.0f);     // ADD.F32 on a buffer
+      check_each_once(out, 40, true, 1.0f);    // ADD.F32 on shared memory
+      check_each_once(out, 72, true, 2.0f);    // F16X2 ADD, the high half
       check_each_once(out, 104, false, 1.0f);  // IWRAP: 0, 1, ..., 31 (below the wrap at 100)
-      check_each_once(out, 136, true, 1.0f);  // ADD.F64
+      check_each_once(out, 136, true, 1.0f);   // ADD.F64
     }
   }
   {

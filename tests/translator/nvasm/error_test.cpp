@@ -124,9 +124,10 @@ TEST_CASE("errors: memory instructions need the right declaration and a storage 
   auto with64 = assemble(head + "ATOMB.MIN.S64 R0.x, R0, b[8];\nEND\n", int64);
   REQUIRE(with64);
   CHECK(with64->info.uses_int64_atomics);
-  check_error("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\n"
-              "ATOMS.ADD.U64 R0.x, R0, s[0];\nEND\n",
-              {6, 1, "shaderSharedInt64Atomics"}, int64);
+  check_error(
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSHARED_MEMORY 16;\nSHARED s[] = { program.sharedmem };\n"
+      "ATOMS.ADD.U64 R0.x, R0, s[0];\nEND\n",
+      {6, 1, "shaderSharedInt64Atomics"}, int64);
 }
 
 TEST_CASE("errors: thread-group instructions fail to load without 32-lane subgroups", "[nvasm][errors]") {

@@ -3,9 +3,9 @@
 // VK_NV_shader_atomic_float16_vector or 16-bit storage feature is needed and every device runs them. The operand's
 // components are rounded to halves first (nearest even), then each half of memory becomes half(old + op) (computed
 // in float, which holds the exact sum of two halves before the one rounding to half), min or max (NMin / NMax:
-// a NaN loses to a number), or op (EXCH: an exchange of the 32-bit word, no loop). The result register gets the old halves as floats, spread over x..w as
-// LDB spreads an F32X2 (x, y, x, y). F16X4 is atomic per word: each pair of halves is updated atomically, the
-// two pairs separately.
+// a NaN loses to a number), or op (EXCH: an exchange of the 32-bit word, no loop). The result register gets the old
+// halves as floats, spread over x..w as LDB spreads an F32X2 (x, y, x, y). F16X4 is atomic per word: each pair of
+// halves is updated atomically, the two pairs separately.
 #include "codegen.hpp"
 
 namespace bismuth::nvasm::detail {
@@ -40,8 +40,8 @@ bool Codegen::atomic_f16(const Instruction& inst) {
         }
       }
       const uint32_t zero = c_scalar(DataType::F32, 0.0, 0, true);
-      const uint32_t packed = half_bits(
-          b_.op(Op::OpCompositeConstruct, vec_type(DataType::F32), {halves[0], halves[1], zero, zero}));
+      const uint32_t packed =
+          half_bits(b_.op(Op::OpCompositeConstruct, vec_type(DataType::F32), {halves[0], halves[1], zero, zero}));
       const uint32_t lo = b_.op(Op::OpCompositeExtract, u, {packed, 0});
       const uint32_t hi = b_.op(Op::OpCompositeExtract, u, {packed, 1});
       return b_.op(Op::OpBitwiseOr, u, {lo, b_.op(Op::OpShiftLeftLogical, u, {hi, c_u32(16)})});

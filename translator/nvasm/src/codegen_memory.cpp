@@ -223,12 +223,14 @@ uint32_t Codegen::storage_view(uint32_t index, uint32_t bits) {
 bool Codegen::atomic64(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   if (m.shared && !shared64_) {
-    return fail(inst, "64-bit ATOMS need the device's shaderSharedInt64Atomics feature (shared memory is then "
-                      "an array of 64-bit words)");
+    return fail(inst,
+                "64-bit ATOMS need the device's shaderSharedInt64Atomics feature (shared memory is then "
+                "an array of 64-bit words)");
   }
   if (!m.shared && !options_.int64_buffer_atomics) {
-    return fail(inst, "64-bit atomics (NV_shader_atomic_int64, and NV_shader_atomic_float64 through 64-bit "
-                      "compare-and-swap) need the device's shaderBufferInt64Atomics feature");
+    return fail(inst,
+                "64-bit atomics (NV_shader_atomic_int64, and NV_shader_atomic_float64 through 64-bit "
+                "compare-and-swap) need the device's shaderBufferInt64Atomics feature");
   }
   (m.shared ? uses_int64_shared_atomics_ : uses_int64_atomics_) = true;
   const uint32_t u64 = t_int(64, false);

@@ -50,7 +50,8 @@ uint32_t Codegen::shared64_update_word(uint32_t word_index, const std::function<
   const uint32_t ptr = shared64_pointer_of_word(word_index);
   const uint32_t shift = shared64_shift_of_word(word_index);
   const uint32_t u64 = t_u64();
-  const uint32_t keep = b_.op(Op::OpNot, u64, {b_.op(Op::OpShiftLeftLogical, u64, {c_scalar(DataType::U64, 0, 0xFFFFFFFF, false), shift})});
+  const uint32_t keep = b_.op(
+      Op::OpNot, u64, {b_.op(Op::OpShiftLeftLogical, u64, {c_scalar(DataType::U64, 0, 0xFFFFFFFF, false), shift})});
   const uint32_t old = cas_loop_fn(
       ptr, c_u32(kScopeWorkgroup),
       [&](uint32_t o) {
@@ -81,11 +82,13 @@ uint32_t Codegen::atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a
     case AtomicOp::Exch: return a;
     case AtomicOp::CSwap: return b_.op(Op::OpSelect, u, {b_.op(Op::OpIEqual, t_bool(), {old, a}), b, old});
     case AtomicOp::IWrap:
-      return b_.op(Op::OpSelect, u,
-                   {b_.op(Op::OpUGreaterThanEqual, t_bool(), {old, a}), c_u32(0), b_.op(Op::OpIAdd, u, {old, c_u32(1)})});
+      return b_.op(
+          Op::OpSelect, u,
+          {b_.op(Op::OpUGreaterThanEqual, t_bool(), {old, a}), c_u32(0), b_.op(Op::OpIAdd, u, {old, c_u32(1)})});
     case AtomicOp::DWrap: {
-      const uint32_t wrap = b_.op(Op::OpLogicalOr, t_bool(),
-                                  {b_.op(Op::OpIEqual, t_bool(), {old, c_u32(0)}), b_.op(Op::OpUGreaterThan, t_bool(), {old, a})});
+      const uint32_t wrap =
+          b_.op(Op::OpLogicalOr, t_bool(),
+                {b_.op(Op::OpIEqual, t_bool(), {old, c_u32(0)}), b_.op(Op::OpUGreaterThan, t_bool(), {old, a})});
       return b_.op(Op::OpSelect, u, {wrap, a, b_.op(Op::OpISub, u, {old, c_u32(1)})});
     }
     case AtomicOp::None: break;
@@ -113,9 +116,9 @@ bool Codegen::shared64_access(const Instruction& inst) {
         elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
       } else {
         const uint32_t w = shared64_load_word(word_index(addr, 0));
-        elems[e] = f.type == DataType::S32
-                       ? b_.op(Op::OpBitFieldSExtract, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {w}), sub_shift, c_u32(f.bits)})
-                       : b_.op(Op::OpBitFieldUExtract, t_u32(), {w, sub_shift, c_u32(f.bits)});
+        elems[e] = f.type == DataType::S32 ? b_.op(Op::OpBitFieldSExtract, t_i32(),
+                                                   {b_.op(Op::OpBitcast, t_i32(), {w}), sub_shift, c_u32(f.bits)})
+                                           : b_.op(Op::OpBitFieldUExtract, t_u32(), {w, sub_shift, c_u32(f.bits)});
       }
     }
     std::vector<uint32_t> parts;
@@ -149,7 +152,8 @@ bool Codegen::shared64_access(const Instruction& inst) {
     const uint32_t x = component(load_operand(inst.sources[0], DataType::F32), 0);
     const uint32_t old = shared64_update_word(index, [&](uint32_t o) {
       if (inst.atomic == AtomicOp::Exch) return b_.op(Op::OpBitcast, t_u32(), {x});
-      return b_.op(Op::OpBitcast, t_u32(), {b_.op(Op::OpFAdd, t_float(32), {b_.op(Op::OpBitcast, t_float(32), {o}), x})});
+      return b_.op(Op::OpBitcast, t_u32(),
+                   {b_.op(Op::OpFAdd, t_float(32), {b_.op(Op::OpBitcast, t_float(32), {o}), x})});
     });
     write_dest(inst, splat_scalar(b_.op(Op::OpBitcast, t_float(32), {old}), DataType::F32));
     return true;

@@ -263,17 +263,18 @@ bool InstructionParser::check_memory_modifiers(const OpcodeInfo& info, const Ins
     const bool int64 = f.count == 1 && f.bits == 64 && !is_float(f.type) && inst.atomic != AtomicOp::IWrap &&
                        inst.atomic != AtomicOp::DWrap;
     // NV_shader_atomic_float64: F64 with ADD and EXCH.
-    const bool f64 = f.count == 1 && f.type == DataType::F64 &&
-                     (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Exch);
+    const bool f64 =
+        f.count == 1 && f.type == DataType::F64 && (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Exch);
     // NV_shader_atomic_fp16_vector: F16X2 and F16X4 with ADD, MIN, MAX and EXCH.
     const bool f16 = f.type == DataType::F32 && f.bits == 16 &&
                      (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Min || inst.atomic == AtomicOp::Max ||
                       inst.atomic == AtomicOp::Exch);
     if (!int32 && !f32add && !int64 && !f64 && !f16) {
-      return error(inst.offset, std::string(opname) + ": atomic operation not supported with this storage "
-                                                      "modifier (supported: 32-bit integers, F32 and F64 with "
-                                                      "ADD/EXCH, U64/S64 without IWRAP/DWRAP, F16X2/F16X4 with "
-                                                      "ADD/MIN/MAX/EXCH)");
+      return error(inst.offset, std::string(opname) +
+                                    ": atomic operation not supported with this storage "
+                                    "modifier (supported: 32-bit integers, F32 and F64 with "
+                                    "ADD/EXCH, U64/S64 without IWRAP/DWRAP, F16X2/F16X4 with "
+                                    "ADD/MIN/MAX/EXCH)");
     }
   }
   return true;
