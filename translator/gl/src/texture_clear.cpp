@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "texture_client_data.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -79,6 +80,19 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
       return;
     }
+  }
+  // Multisample textures: every sample of whole layers with vkCmdClearColorImage (texture_multisample.hpp says why
+  // a smaller box is refused).
+  if (is_multisample(t->target)) {
+    if (x != 0 || y != 0 || static_cast<uint32_t>(w) != l.width || static_cast<uint32_t>(h) != l.height) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) +
+                                               ": a box smaller than the layer of a multisample texture cannot be "
+                                               "cleared by Bismuth yet (Vulkan clears multisample images by whole "
+                                               "layers only)");
+      return;
+    }
+    clear_multisample_layers(ctx, *t, texel, static_cast<uint32_t>(z), static_cast<uint32_t>(d), func);
+    return;
   }
   for (const ImagePart& part : parts) {
     const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));

@@ -1,0 +1,517 @@
+// Multisample textures (GL 4.6 §8.8, §8.19; docs/gl_shim.md "Targets"): storage and its errors, the sample-count
+// queries, per-sample stores and fetches from compute shaders (image2DMS(Array) and sampler2DMS(Array), GLSL 4.50's
+// imageSamples / textureSamples), clears, copies and framebuffer completeness. Expected values are computed here
+// from what the shaders were told to store; every context runs under the validation layer.
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "translator/gl/gl_fixture.hpp"
+#include <GL/glext.h>
+
+using namespace bismuth::gltest;
+
+namespace {
+
+GLint integer(GLenum pname) {
+  GLint v = -1;
+  glGetIntegerv(pname, &v);
+  return v;
+}
+
+// GL 4.6 §22.3.2: SAMPLES of (target, internalformat), "in descending order".
+std::vector<GLint> sample_counts(GLenum target, GLenum internalformat) {
+  GLint n = -1;
+  glGetInternalformativ(target, internalformat, GL_NUM_SAMPLE_COUNTS, 1, &n);
+  std::vector<GLint> counts(static_cast<size_t>(std::max(n, 0)));
+  if (n > 0) glGetInternalformativ(target, internalformat, GL_SAMPLES, n, counts.data());
+  return counts;
+}
+
+GLint level_parameter(GLuint texture, GLenum pname) {
+  GLint v = -1;
+  glGetTextureLevelParameteriv(texture, 0, pname, &v);
+  return v;
+}
+
+uint32_t stored(uint32_t x, uint32_t y, uint32_t layer, uint32_t sample) {
+  return x * 100000u + y * 1000u + layer * 100u + sample * 7u + 1u;
+}
+
+// imageStore of stored(x, y, layer, sample) into every sample (imageSamples) of an r32ui image2DMSArray.
+constexpr const char* kStoreProgram =
+    "#version 450\n"
+    "layout(local_size_x = 4, local_size_y = 4) in;\n"
+    "layout(binding = 0, r32ui) uniform writeonly uimage2DMSArray img;\n"
+    "void main() {\n"
+    "  ivec3 p = ivec3(gl_GlobalInvocationID);\n"
+    "  if (any(greaterThanEqual(p, imageSize(img)))) return;\n"
+    "  for (int s = 0; s < imageSamples(img); ++s) {\n"
+    "    imageStore(img, p, s, uvec4(uint(p.x) * 100000u + uint(p.y) * 1000u + uint(p.z) * 100u + uint(s) * 7u + "
+    "1u));\n"
+    "  }\n"
+    "}\n";
+
+// texelFetch of every sample of a usampler2DMSArray, then textureSamples and textureSize after them.
+constexpr const char* kFetchProgram =
+    "#version 450\n"
+    "layout(local_size_x = 4, local_size_y = 4) in;\n"
+    "layout(binding = 0) uniform usampler2DMSArray tex;\n"
+    "layout(std430, binding = 0) writeonly buffer Out { uint texels[]; };\n"
+    "void main() {\n"
+    "  ivec3 size = textureSize(tex);\n"
+    "  int n = textureSamples(tex);\n"
+    "  ivec3 p = ivec3(gl_GlobalInvocationID);\n"
+    "  if (p == ivec3(0)) {\n"
+    "    uint count = uint(size.x * size.y * size.z * n);\n"
+    "    texels[count] = uint(n);\n"
+    "    texels[count + 1u] = uint(size.x);\n"
+    "    texels[count + 2u] = uint(size.y);\n"
+    "    texels[count + 3u] = uint(size.z);\n"
+    "  }\n"
+    "  if (any(greaterThanEqual(p, size))) return;\n"
+    "  for (int s = 0; s < n; ++s) texels[((p.z * size.y + p.y) * size.x + p.x) * n + s] = texelFetch(tex, p, s).r;\n"
+    "}\n";
+
+// Every sample of an R32UI multisample array texture, laid out as kFetchProgram writes them, then the four values
+// after them.
+std::vector<uint32_t> fetch_all(GLuint fetch, GLuint texture, uint32_t w, uint32_t h, uint32_t layers,
+                                uint32_t samples) {
+  const size_t count = size_t(w) * h * layers * samples;
+  const GLuint out = make_buffer(static_cast<GLsizeiptr>((count + 4) * 4));
+  glUseProgram(fetch);
+  glBindTextureUnit(0, texture);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute((w + 3) / 4, (h + 3) / 4, layers);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<uint32_t> words = read_words(out, count + 4);
+  glDeleteBuffers(1, &out);
+  return words;
+}
+
+}  // namespace
+
+// GL 4.6 §22.3.2: NUM_SAMPLE_COUNTS and SAMPLES of the multisample targets; §8.8: "the values of TEXTURE_WIDTH,
+// TEXTURE_HEIGHT, TEXTURE_SAMPLES, TEXTURE_INTERNAL_FORMAT and TEXTURE_FIXED_SAMPLE_LOCATIONS are set to width,
+// height, the actual number of samples allocated, internalformat, and fixedsamplelocations respectively", the actual
+// number being at least the one asked for.
+TEST_CASE("Multisample storage takes the counts GetInternalformativ reports (GL 4.6 §8.8, §22.3.2)",
+          "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_RGBA8);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  if (counts.empty()) {
+    WARN("no multisample RGBA8 textures on this device: skipped");
+    return;
+  }
+  CHECK(std::is_sorted(counts.rbegin(), counts.rend()));
+  CHECK(counts == sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_RGBA8));
+  // GL 4.6 table 23.64: at least 1; a format's counts never exceed the limit of its kind.
+  CHECK(integer(GL_MAX_COLOR_TEXTURE_SAMPLES) >= counts.front());
+  CHECK(integer(GL_MAX_DEPTH_TEXTURE_SAMPLES) >= 1);
+  CHECK(integer(GL_MAX_INTEGER_SAMPLES) >= 1);
+  CHECK(integer(GL_MAX_SAMPLE_MASK_WORDS) >= 1);
+  const std::vector<GLint> integer_counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_R32UI);
+  if (!integer_counts.empty()) CHECK(integer(GL_MAX_INTEGER_SAMPLES) >= integer_counts.front());
+  // Not color-, depth- or stencil-renderable (table 8.12: RGB9_E5): no counts.
+  CHECK(sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_RGB9_E5).empty());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+
+  for (GLint asked : {GLint(1), counts.back(), counts.front()}) {
+    CAPTURE(asked);
+    GLuint t = 0;
+    glGenTextures(1, &t);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t);
+    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, asked, GL_RGBA8, 7, 5, GL_FALSE);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const GLint actual = level_parameter(t, GL_TEXTURE_SAMPLES);
+    CHECK(actual >= asked);
+    CHECK(std::find(counts.begin(), counts.end(), actual) != counts.end());
+    CHECK(level_parameter(t, GL_TEXTURE_FIXED_SAMPLE_LOCATIONS) == GL_FALSE);
+    CHECK(level_parameter(t, GL_TEXTURE_WIDTH) == 7);
+    CHECK(level_parameter(t, GL_TEXTURE_HEIGHT) == 5);
+    CHECK(level_parameter(t, GL_TEXTURE_INTERNAL_FORMAT) == GL_RGBA8);
+    GLint immutable = 0;
+    glGetTexParameteriv(GL_TEXTURE_2D_MULTISAMPLE, GL_TEXTURE_IMMUTABLE_FORMAT, &immutable);
+    CHECK(immutable == GL_TRUE);
+    glDeleteTextures(1, &t);
+  }
+  // Mutable storage (§8.8 TexImage3DMultisample) on an array target, fixed locations TRUE.
+  GLuint a = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &a);
+  glBindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, a);
+  glTexImage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, counts.front(), GL_RGBA8, 4, 4, 3, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(level_parameter(a, GL_TEXTURE_SAMPLES) == counts.front());
+  CHECK(level_parameter(a, GL_TEXTURE_DEPTH) == 3);
+  CHECK(level_parameter(a, GL_TEXTURE_FIXED_SAMPLE_LOCATIONS) == GL_TRUE);
+  // Respecified (mutable): a new size.
+  glTexImage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, counts.back(), GL_RGBA8, 2, 2, 2, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(level_parameter(a, GL_TEXTURE_WIDTH) == 2);
+  CHECK(level_parameter(a, GL_TEXTURE_DEPTH) == 2);
+  // Single-sample textures: TEXTURE_SAMPLES 0, fixed locations TRUE (table 23.17's initial values).
+  GLuint plain = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &plain);
+  glTextureStorage2D(plain, 1, GL_RGBA8, 2, 2);
+  CHECK(level_parameter(plain, GL_TEXTURE_SAMPLES) == 0);
+  CHECK(level_parameter(plain, GL_TEXTURE_FIXED_SAMPLE_LOCATIONS) == GL_TRUE);
+  glDeleteTextures(1, &plain);
+  glDeleteTextures(1, &a);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// GL 4.6 §8.8 and §8.19's errors for the multisample storage commands, and §8.11.4's for GetTexImage.
+TEST_CASE("Multisample storage errors (GL 4.6 §8.8, §8.19, §8.11.4)", "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_RGBA8);
+  if (counts.empty()) {
+    WARN("no multisample RGBA8 textures on this device: skipped");
+    return;
+  }
+  GLuint t = 0;
+  glGenTextures(1, &t);
+  glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t);
+  // "An INVALID_ENUM error is generated if target is not TEXTURE_2D_MULTISAMPLE" (the 2D command).
+  glTexStorage2DMultisample(GL_TEXTURE_2D, counts.front(), GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  // "An INVALID_VALUE error is generated if samples is zero."
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  // "An INVALID_OPERATION error is generated if samples is greater than the maximum number of samples supported
+  // for this target and internalformat" (GetInternalformativ SAMPLES).
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front() + 1, GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // "An INVALID_ENUM error is generated if internalformat is not color-renderable, depth-renderable, or
+  // stencil-renderable": RGB9_E5 is none (table 8.12).
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGB9_E5, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  // §8.19: "An INVALID_VALUE error is generated if width, height, depth or levels are less than 1".
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGBA8, 0, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  // "An INVALID_VALUE error is generated if width or height is greater than MAX_TEXTURE_SIZE".
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGBA8, integer(GL_MAX_TEXTURE_SIZE) + 1, 4,
+                            GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  // No error above changed the texture: it is still mutable.
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // §8.19: "If the value of TEXTURE_IMMUTABLE_FORMAT for the texture is already TRUE, an INVALID_OPERATION error is
+  // generated" — for the storage commands and TexImage*Multisample alike.
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTexImage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // §8.19: "An INVALID_OPERATION error is generated by TextureStorage* if the effective target is not one of those
+  // listed above."
+  GLuint flat = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &flat);
+  glTextureStorage2DMultisample(flat, counts.front(), GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // §8.19: the default texture (zero) bound: INVALID_OPERATION.
+  glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, 0);
+  glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts.front(), GL_RGBA8, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // §8.11.4: "An INVALID_OPERATION error is generated if ... the effective target is TEXTURE_2D_MULTISAMPLE or
+  // TEXTURE_2D_MULTISAMPLE_ARRAY" (GetTextureImage).
+  std::vector<uint8_t> pixels(4 * 4 * 4);
+  glGetTextureImage(t, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()), pixels.data());
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // §18.3.3 (CopyImageSubData): "the number of samples do not match": INVALID_OPERATION.
+  glCopyImageSubData(t, GL_TEXTURE_2D_MULTISAMPLE, 0, 0, 0, 0, flat, GL_TEXTURE_2D, 0, 0, 0, 0, 1, 1, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glDeleteTextures(1, &flat);
+  glDeleteTextures(1, &t);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// GLSL 4.50 §8.12: imageStore(image2DMSArray, coord, sample, data) writes that sample, imageSamples returns the
+// samples; §8.9.2/§8.9.3: texelFetch(sampler2DMSArray, coord, sample) reads it, textureSamples / textureSize
+// return the texture's samples and size. Multisample textures are complete whatever their (ignored) filters say
+// (GL 4.6 §8.10): the default MAG_FILTER LINEAR on an integer format does not make them fetch (0, 0, 0, 1).
+TEST_CASE("imageStore writes each sample and texelFetch reads each back (GLSL 4.50 §8.9, §8.12)",
+          "[images][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
+  if (counts.empty() || integer(GL_MAX_IMAGE_SAMPLES) < 2) {
+    WARN("no multisample R32UI image units on this device (MAX_IMAGE_SAMPLES " << integer(GL_MAX_IMAGE_SAMPLES)
+                                                                                << "): skipped");
+    return;
+  }
+  const auto samples = static_cast<uint32_t>(std::min(counts.front(), integer(GL_MAX_IMAGE_SAMPLES)));
+  constexpr uint32_t w = 6, h = 5, layers = 2;
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &t);
+  glTextureStorage3DMultisample(t, static_cast<GLsizei>(samples), GL_R32UI, w, h, layers, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const auto actual = static_cast<uint32_t>(level_parameter(t, GL_TEXTURE_SAMPLES));
+  const GLuint store = make_program(kStoreProgram);
+  const GLuint fetch = make_program(kFetchProgram);
+  glUseProgram(store);
+  glBindImageTexture(0, t, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_R32UI);
+  glDispatchCompute((w + 3) / 4, (h + 3) / 4, layers);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const std::vector<uint32_t> texels = fetch_all(fetch, t, w, h, layers, actual);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const size_t count = size_t(w) * h * layers * actual;
+  CHECK(texels[count] == actual);
+  CHECK(texels[count + 1] == w);
+  CHECK(texels[count + 2] == h);
+  CHECK(texels[count + 3] == layers);
+  for (uint32_t layer = 0; layer < layers; ++layer) {
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        for (uint32_t s = 0; s < actual; ++s) {
+          CAPTURE(x, y, layer, s);
+          REQUIRE(texels[((layer * h + y) * w + x) * actual + s] == stored(x, y, layer, s));
+        }
+      }
+    }
+  }
+  glDeleteProgram(store);
+  glDeleteProgram(fetch);
+  glDeleteTextures(1, &t);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// GLSL 4.50 §8.12: imageAtomicAdd on a sample of an image2DMS "computes a new value by adding the value of data to
+// the contents of the selected texel" — the sample given — and returns the old value; 64 invocations spread over
+// the samples of texel (1, 0) leave each sample at 64 / samples. A single-layer binding (layered FALSE) of an array
+// texture is an image2DMS (GL 4.6 §8.26).
+TEST_CASE("imageAtomicAdd counts per sample of one layer of a multisample array (GLSL 4.50 §8.12)",
+          "[images][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
+  if (counts.empty() || integer(GL_MAX_IMAGE_SAMPLES) < 2) {
+    WARN("no multisample R32UI image units on this device: skipped");
+    return;
+  }
+  const auto samples = static_cast<uint32_t>(std::min(counts.front(), integer(GL_MAX_IMAGE_SAMPLES)));
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &t);
+  glTextureStorage3DMultisample(t, static_cast<GLsizei>(samples), GL_R32UI, 2, 1, 2, GL_TRUE);
+  const auto actual = static_cast<uint32_t>(level_parameter(t, GL_TEXTURE_SAMPLES));
+  // GL 4.6 §8.21: ClearTexImage with a null data sets every texel (every sample) to zero.
+  glClearTexImage(t, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, nullptr);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint add = make_program(
+      "#version 450\n"
+      "layout(local_size_x = 64) in;\n"
+      "layout(binding = 0, r32ui) uniform coherent uimage2DMS img;\n"
+      "void main() {\n"
+      "  int s = int(gl_LocalInvocationIndex) % imageSamples(img);\n"
+      "  imageAtomicAdd(img, ivec2(1, 0), s, 1u);\n"
+      "}\n");
+  const GLuint fetch = make_program(kFetchProgram);
+  glUseProgram(add);
+  glBindImageTexture(0, t, 0, GL_FALSE, 1, GL_READ_WRITE, GL_R32UI);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const std::vector<uint32_t> texels = fetch_all(fetch, t, 2, 1, 2, actual);
+  for (uint32_t layer = 0; layer < 2; ++layer) {
+    for (uint32_t x = 0; x < 2; ++x) {
+      for (uint32_t s = 0; s < actual; ++s) {
+        CAPTURE(x, layer, s);
+        const bool counted = layer == 1 && x == 1;
+        CHECK(texels[(layer * 2 + x) * actual + s] == (counted ? 64 / actual : 0u));
+      }
+    }
+  }
+  glDeleteProgram(add);
+  glDeleteProgram(fetch);
+  glDeleteTextures(1, &t);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// GL 4.6 §8.21: ClearTex(Sub)Image fills the region "with the value of data" — every sample of a multisample
+// texture's texels; §18.3.3: CopyImageSubData copies texels between textures of equal sample counts, all samples.
+TEST_CASE("Multisample textures clear and copy every sample (GL 4.6 §8.21, §18.3.3)", "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
+  if (counts.empty()) {
+    WARN("no multisample R32UI textures on this device: skipped");
+    return;
+  }
+  constexpr uint32_t w = 4, h = 4, layers = 3;
+  GLuint a = 0, b = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &a);
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &b);
+  glTextureStorage3DMultisample(a, counts.front(), GL_R32UI, w, h, layers, GL_TRUE);
+  glTextureStorage3DMultisample(b, counts.front(), GL_R32UI, w, h, layers, GL_TRUE);
+  const auto samples = static_cast<uint32_t>(level_parameter(a, GL_TEXTURE_SAMPLES));
+  // a: layer l holds 10 + l (ClearTexSubImage of one whole layer each); b: 99 everywhere.
+  for (uint32_t layer = 0; layer < layers; ++layer) {
+    const uint32_t value = 10 + layer;
+    glClearTexSubImage(a, 0, 0, 0, static_cast<GLint>(layer), w, h, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, &value);
+  }
+  const uint32_t ninety_nine = 99;
+  glClearTexImage(b, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &ninety_nine);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // a's layers 0..1, box (1, 1) 2x2, into b's layers 1..2 at (2, 0).
+  glCopyImageSubData(a, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 1, 1, 0, b, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 2, 0, 1,
+                     2, 2, 2);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint fetch = make_program(kFetchProgram);
+  const std::vector<uint32_t> ta = fetch_all(fetch, a, w, h, layers, samples);
+  const std::vector<uint32_t> tb = fetch_all(fetch, b, w, h, layers, samples);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (uint32_t layer = 0; layer < layers; ++layer) {
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        const bool copied = layer >= 1 && x >= 2 && y < 2;
+        for (uint32_t s = 0; s < samples; ++s) {
+          CAPTURE(x, y, layer, s);
+          const size_t i = ((layer * h + y) * w + x) * samples + s;
+          REQUIRE(ta[i] == 10 + layer);
+          REQUIRE(tb[i] == (copied ? 10 + (layer - 1) : 99u));
+        }
+      }
+    }
+  }
+  glDeleteProgram(fetch);
+  glDeleteTextures(1, &a);
+  glDeleteTextures(1, &b);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// GL 4.6 §9.4.2: "The value of TEXTURE_SAMPLES is the same for all attached textures" and "The value of
+// TEXTURE_FIXED_SAMPLE_LOCATIONS is the same for all attached textures" (else FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+// SAMPLES of a complete framebuffer is its images' (§9.2.3, table 23.73); §14.3.1 GetMultisamplefv: SAMPLE_POSITION
+// of each sample, in [0, 1], "An INVALID_VALUE error is generated if index is greater than or equal to the value of
+// SAMPLES"; §18.2.1 ReadPixels of a multisample read framebuffer is INVALID_OPERATION.
+TEST_CASE("Framebuffers of multisample textures (GL 4.6 §9.4.2, §14.3.1, §18.2.1)", "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_RGBA8);
+  if (counts.empty()) {
+    WARN("no multisample RGBA8 textures on this device: skipped");
+    return;
+  }
+  GLuint ms = 0, ms_free = 0, single = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &ms);
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &ms_free);
+  glCreateTextures(GL_TEXTURE_2D, 1, &single);
+  glTextureStorage2DMultisample(ms, counts.front(), GL_RGBA8, 8, 8, GL_TRUE);
+  glTextureStorage2DMultisample(ms_free, counts.front(), GL_RGBA8, 8, 8, GL_FALSE);
+  glTextureStorage2D(single, 1, GL_RGBA8, 8, 8);
+  const GLint samples = level_parameter(ms, GL_TEXTURE_SAMPLES);
+  GLuint fb = 0;
+  glCreateFramebuffers(1, &fb);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT0, ms, 0);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, single, 0);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, ms_free, 0);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, 0, 0);
+  REQUIRE(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  CHECK(integer(GL_SAMPLES) == samples);
+  CHECK(integer(GL_SAMPLE_BUFFERS) == 1);
+  std::set<std::pair<float, float>> positions;
+  for (GLint i = 0; i < samples; ++i) {
+    GLfloat p[2] = {-1, -1};
+    glGetMultisamplefv(GL_SAMPLE_POSITION, static_cast<GLuint>(i), p);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    CHECK(p[0] >= 0.0f);
+    CHECK(p[0] <= 1.0f);
+    CHECK(p[1] >= 0.0f);
+    CHECK(p[1] <= 1.0f);
+    positions.insert({p[0], p[1]});
+  }
+  GLfloat p[2];
+  glGetMultisamplefv(GL_SAMPLE_POSITION, static_cast<GLuint>(samples), p);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
+  glGetMultisamplefv(GL_SAMPLES, 0, p);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  uint8_t pixel[4];
+  glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // §17.4.3.1: ClearBufferfv of a multisample attachment (every sample), read back through texelFetch.
+  const GLfloat green[4] = {0.0f, 1.0f, 0.0f, 1.0f};
+  glClearBufferfv(GL_COLOR, 0, green);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint fetch = make_program(
+      "#version 450\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2DMS tex;\n"
+      "layout(std430, binding = 0) writeonly buffer Out { vec4 texels[]; };\n"
+      "void main() { for (int s = 0; s < textureSamples(tex); ++s) texels[s] = texelFetch(tex, ivec2(3, 5), s); }\n");
+  const GLuint out = make_buffer(static_cast<GLsizeiptr>(16 * samples));
+  glUseProgram(fetch);
+  glBindTextureUnit(0, ms);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<float> texels(static_cast<size_t>(4 * samples));
+  glGetNamedBufferSubData(out, 0, static_cast<GLsizeiptr>(texels.size() * 4), texels.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (size_t i = 0; i < texels.size(); ++i) {
+    CAPTURE(i);
+    CHECK(texels[i] == green[i % 4]);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteProgram(fetch);
+  glDeleteBuffers(1, &out);
+  glDeleteFramebuffers(1, &fb);
+  glDeleteTextures(1, &ms);
+  glDeleteTextures(1, &ms_free);
+  glDeleteTextures(1, &single);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// NV_texture_multisample (assembly): TXFMS fetches sample .w of the texel at integer coordinates (x, y, layer) of an
+// ARRAY2DMS target, through the same texture units as GLSL's texelFetch; the unit's texture is a multisample array.
+TEST_CASE("NV assembly TXFMS fetches the samples a GLSL imageStore wrote (NV_texture_multisample)",
+          "[textures][multisample][asm]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
+  if (counts.empty() || integer(GL_MAX_IMAGE_SAMPLES) < 2 || !has_extension("GL_NV_compute_program5")) {
+    WARN("no multisample R32UI image units or no NV_compute_program5 here: skipped");
+    return;
+  }
+  constexpr uint32_t w = 5, h = 3, layers = 2;
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &t);
+  glTextureStorage3DMultisample(t, std::min(counts.front(), integer(GL_MAX_IMAGE_SAMPLES)), GL_R32UI, w, h, layers,
+                                GL_TRUE);
+  const auto samples = static_cast<uint32_t>(level_parameter(t, GL_TEXTURE_SAMPLES));
+  const GLuint store = make_program(kStoreProgram);
+  glUseProgram(store);
+  glBindImageTexture(0, t, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_R32UI);
+  glDispatchCompute((w + 3) / 4, (h + 3) / 4, layers);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  glUseProgram(0);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glBindTextureUnit(0, t);
+  GLuint program = 0;
+  glGenProgramsARB(1, &program);
+  glBindProgramARB(GL_COMPUTE_PROGRAM_NV, program);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  const std::vector<uint32_t> poison(4, 0xDEADBEEFu);
+  const GLuint out = make_buffer(16, poison.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  for (uint32_t s = 0; s < samples; ++s) {
+    const std::string source =
+        "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_texture_multisample;\nGROUP_SIZE 1;\n"
+        "STORAGE out[] = { program.storage[0] };\nTEMP R0, R1;\nMOV.S R1, {3, 2, 1, " +
+        std::to_string(s) + "};\nTXFMS.U R0, R1, texture[0], ARRAY2DMS;\nSTB.U32X4 R0, out[0];\nEND\n";
+    glProgramStringARB(GL_COMPUTE_PROGRAM_NV, GL_PROGRAM_FORMAT_ASCII_ARB, static_cast<GLsizei>(source.size()),
+                       source.data());
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    CAPTURE(s);
+    // An R32UI texel reads (r, 0, 0, 1) (GL 4.6 table 15.1).
+    CHECK(read_words(out, 4) == std::vector<uint32_t>{stored(3, 2, 1, s), 0, 0, 1});
+  }
+  glDisable(GL_COMPUTE_PROGRAM_NV);
+  glDeleteProgramsARB(1, &program);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(store);
+  glDeleteTextures(1, &t);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
