@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 #include <string_view>
 
 #include "bismuth/backend/atomic_max.hpp"
@@ -147,8 +146,7 @@ Status check_shape(const ImageDesc& desc) {
   }
   // Vulkan 1.3 VkImageCreateInfo: samples other than 1 need a 2D image of one mip level and no cube compatibility
   // (VUID-VkImageCreateInfo-samples-02257).
-  if (desc.samples > 1 &&
-      (desc.type != ImageType::Image2D || desc.mip_levels != 1 || desc.cube_compatible)) {
+  if (desc.samples > 1 && (desc.type != ImageType::Image2D || desc.mip_levels != 1 || desc.cube_compatible)) {
     return refuse(desc, "a multisample image is 2D, with one mip level and not cube compatible");
   }
   return {};
@@ -203,12 +201,13 @@ Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageF
     // VUID-VkImageCreateInfo-samples-02258: the count must be in sampleCounts for this format, type, tiling, usage
     // and flags (which already holds the limits' sampledImage*/storageImageSampleCounts for the usage).
     if (!(limits.sampleCounts & desc.samples)) {
-      return refuse(desc, std::to_string(desc.samples) + " samples are not supported for this format and usage "
-                          "(sampleCounts 0x" + [&] {
-                            char hex[16];
-                            std::snprintf(hex, sizeof hex, "%x", limits.sampleCounts);
-                            return std::string(hex);
-                          }() + ")");
+      std::string counts;
+      for (uint32_t n = 1; n <= 64; n <<= 1) {
+        if (limits.sampleCounts & n) counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+      }
+      return refuse(desc, std::to_string(desc.samples) +
+                              " samples are not supported for this format and usage (the device's counts: " +
+                              counts + ")");
     }
     // VUID-VkImageCreateInfo-usage-00968: storage usage with more than one sample needs the feature.
     if ((desc.usage & kImageStorage) && !device.features().storage_image_multisample) {

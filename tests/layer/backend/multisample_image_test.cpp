@@ -140,7 +140,8 @@ TEST_CASE("Multisample images are made only with a sample count the device repor
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
-    const VkSampleCountFlags counts = device_sample_counts(*device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT);
+    const VkSampleCountFlags counts =
+        device_sample_counts(*device, VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_USAGE_SAMPLED_BIT);
     INFO("sampleCounts 0x" << std::hex << counts);
     const ImageDesc base{.format = VK_FORMAT_R8G8B8A8_UNORM, .extent = {8, 8, 1}, .usage = kImageSampled};
     for (uint32_t n = 2; n <= 64; n <<= 1) {
@@ -249,8 +250,8 @@ TEST_CASE("Multisample images clear and copy every sample; buffer copies are ref
   ValidatedVulkan vk;
   {
     Setup s = setup(vk);
-    const uint32_t ms = largest_multisample(
-        device_sample_counts(*s.device, VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_SAMPLED_BIT));
+    const uint32_t ms =
+        largest_multisample(device_sample_counts(*s.device, VK_FORMAT_R32_UINT, VK_IMAGE_USAGE_SAMPLED_BIT));
     if (ms == 0) {
       WARN("no multisample R32_UINT sampled images on this device: skipped");
       return;

@@ -8,8 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "translator/gl/gl_fixture.hpp"
-#include <GL/glext.h>
+#include "translator/gl/asm_program_support.hpp"  // gl_fixture.hpp and glext.h (NV_compute_program5)
 
 using namespace bismuth::gltest;
 
@@ -237,7 +236,7 @@ TEST_CASE("imageStore writes each sample and texelFetch reads each back (GLSL 4.
   const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
   if (counts.empty() || integer(GL_MAX_IMAGE_SAMPLES) < 2) {
     WARN("no multisample R32UI image units on this device (MAX_IMAGE_SAMPLES " << integer(GL_MAX_IMAGE_SAMPLES)
-                                                                                << "): skipped");
+                                                                               << "): skipped");
     return;
   }
   const auto samples = static_cast<uint32_t>(std::min(counts.front(), integer(GL_MAX_IMAGE_SAMPLES)));
@@ -352,8 +351,8 @@ TEST_CASE("Multisample textures clear and copy every sample (GL 4.6 §8.21, §18
   glClearTexImage(b, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &ninety_nine);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   // a's layers 0..1, box (1, 1) 2x2, into b's layers 1..2 at (2, 0).
-  glCopyImageSubData(a, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 1, 1, 0, b, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 2, 0, 1,
-                     2, 2, 2);
+  glCopyImageSubData(a, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 1, 1, 0, b, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 2, 0, 1, 2,
+                     2, 2);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   const GLuint fetch = make_program(kFetchProgram);
   const std::vector<uint32_t> ta = fetch_all(fetch, a, w, h, layers, samples);

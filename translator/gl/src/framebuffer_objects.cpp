@@ -662,8 +662,9 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
       if ((seen_texture && !is_renderbuffer && fixed != seen_fixed) ||
           (((is_renderbuffer && seen_texture) || (!is_renderbuffer && seen_renderbuffer)) && (!fixed || !seen_fixed))) {
         return fail(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE,
-                    std::string(point) + ": TEXTURE_FIXED_SAMPLE_LOCATIONS differs between the attached textures, or "
-                                         "is FALSE beside a renderbuffer");
+                    std::string(point) +
+                        ": TEXTURE_FIXED_SAMPLE_LOCATIONS differs between the attached textures, or "
+                        "is FALSE beside a renderbuffer");
       }
       sampled_seen = true;
       seen_samples = samples;

@@ -76,8 +76,7 @@ void note(Context* ctx, const char* func, const std::string& text) {
 // read (zero, or undefined without robustness).
 backend::Image* placeholder(Context* ctx, VkImageViewType type, VkFormat format, bool storage, const char* func,
                             uint32_t samples = 1) {
-  const uint64_t key =
-      uint64_t(type) | (uint64_t(storage) << 8) | (uint64_t(format) << 16) | (uint64_t(samples) << 48);
+  const uint64_t key = uint64_t(type) | (uint64_t(storage) << 8) | (uint64_t(format) << 16) | (uint64_t(samples) << 48);
   auto& slot = ctx->placeholder_images[key];
   if (!slot) {
     backend::ImageDesc desc;

@@ -86,8 +86,7 @@ bool clear_multisample_layers(Context* ctx, TextureObject& t, const std::vector<
   std::array<uint32_t, 4> words{};
   if (is_depth(f)) {
     float depth = 0;
-    const TransferResult r =
-        pack_pixels(f, GL_DEPTH_COMPONENT, GL_FLOAT, one, Extent{1, 1, 1, false}, texel, &depth);
+    const TransferResult r = pack_pixels(f, GL_DEPTH_COMPONENT, GL_FLOAT, one, Extent{1, 1, 1, false}, texel, &depth);
     if (!r.ok()) {
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
       return false;
@@ -143,8 +142,8 @@ void multisample_storage(Context* ctx, TextureObject& t, const MultisampleSpec& 
   // maximum").
   const GLsizei least = s.immutable ? 1 : 0;
   if (s.width < least || s.height < least || s.depth < least) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": width, height and depth must be at least " +
-                                         std::to_string(least));
+    ctx->set_error(GL_INVALID_VALUE,
+                   std::string(func) + ": width, height and depth must be at least " + std::to_string(least));
     return;
   }
   // §8.8: "An INVALID_ENUM error is generated if internalformat is not color-renderable, depth-renderable, or
@@ -158,8 +157,8 @@ void multisample_storage(Context* ctx, TextureObject& t, const MultisampleSpec& 
                                         " is not a color-, depth- or stencil-renderable internal format");
     return;
   }
-  const std::string size_error = check_level_size(t.target, texture_size_limits(*ctx->device_state.device), 0,
-                                                  s.width, s.height, s.dims == 3 ? s.depth : 1);
+  const std::string size_error = check_level_size(t.target, texture_size_limits(*ctx->device_state.device), 0, s.width,
+                                                  s.height, s.dims == 3 ? s.depth : 1);
   if (!size_error.empty()) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + size_error);
     return;
@@ -171,9 +170,9 @@ void multisample_storage(Context* ctx, TextureObject& t, const MultisampleSpec& 
   const std::vector<uint32_t> counts = texture_sample_counts(device, *format, ctx->version.es, ctx->version.minor);
   const uint32_t most = counts.empty() ? 0 : counts.front();
   if (static_cast<uint32_t>(s.samples) > most) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + std::to_string(s.samples) + " samples are more than " +
-                                             format->name + " supports here (GetInternalformativ SAMPLES: " +
-                                             std::to_string(most) + ")");
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": " + std::to_string(s.samples) + " samples are more than " + format->name +
+                       " supports here (GetInternalformativ SAMPLES: " + std::to_string(most) + ")");
     return;
   }
   // §8.19: "If the value of TEXTURE_IMMUTABLE_FORMAT for the texture is already TRUE, an INVALID_OPERATION error
@@ -286,14 +285,13 @@ GLAPI void APIENTRY glTexStorage3DMultisample(GLenum target, GLsizei samples, GL
   bound_multisample(target, {3, samples, internalformat, width, height, depth, fixedsamplelocations, true},
                     "glTexStorage3DMultisample");
 }
-GLAPI void APIENTRY glTextureStorage2DMultisample(GLuint texture, GLsizei samples, GLenum internalformat,
-                                                  GLsizei width, GLsizei height, GLboolean fixedsamplelocations) {
+GLAPI void APIENTRY glTextureStorage2DMultisample(GLuint texture, GLsizei samples, GLenum internalformat, GLsizei width,
+                                                  GLsizei height, GLboolean fixedsamplelocations) {
   named_multisample(texture, {2, samples, internalformat, width, height, 1, fixedsamplelocations, true},
                     "glTextureStorage2DMultisample");
 }
-GLAPI void APIENTRY glTextureStorage3DMultisample(GLuint texture, GLsizei samples, GLenum internalformat,
-                                                  GLsizei width, GLsizei height, GLsizei depth,
-                                                  GLboolean fixedsamplelocations) {
+GLAPI void APIENTRY glTextureStorage3DMultisample(GLuint texture, GLsizei samples, GLenum internalformat, GLsizei width,
+                                                  GLsizei height, GLsizei depth, GLboolean fixedsamplelocations) {
   named_multisample(texture, {3, samples, internalformat, width, height, depth, fixedsamplelocations, true},
                     "glTextureStorage3DMultisample");
 }
@@ -326,8 +324,8 @@ GLAPI void APIENTRY glGetMultisamplefv(GLenum pname, GLuint index, GLfloat* val)
   }
   if (val == nullptr) return;
   const VkPhysicalDeviceProperties properties = device_properties(*ctx->device_state.device);
-  const float* at = properties.limits.standardSampleLocations ? standard_locations(samples) + 2 * index
-                                                              : standard_locations(1);
+  const float* at =
+      properties.limits.standardSampleLocations ? standard_locations(samples) + 2 * index : standard_locations(1);
   val[0] = at[0];
   val[1] = at[1];
   BISMUTH_GL_END(BISMUTH_NOTHING)
