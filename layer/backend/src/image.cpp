@@ -206,8 +206,8 @@ Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageF
         if (limits.sampleCounts & n) counts += (counts.empty() ? "" : ", ") + std::to_string(n);
       }
       return refuse(desc, std::to_string(desc.samples) +
-                              " samples are not supported for this format and usage (the device's counts: " +
-                              counts + ")");
+                              " samples are not supported for this format and usage (the device's counts: " + counts +
+                              ")");
     }
     // VUID-VkImageCreateInfo-usage-00968: storage usage with more than one sample needs the feature.
     if ((desc.usage & kImageStorage) && !device.features().storage_image_multisample) {
