@@ -219,6 +219,7 @@ TEST_CASE("Multisample storage errors (GL 4.6 §8.8, §8.19, §8.11.4)", "[textu
   glGetTextureImage(t, 0, GL_RGBA, GL_UNSIGNED_BYTE, static_cast<GLsizei>(pixels.size()), pixels.data());
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
   // §18.3.3 (CopyImageSubData): "the number of samples do not match": INVALID_OPERATION.
+  glTextureStorage2D(flat, 1, GL_RGBA8, 4, 4);
   glCopyImageSubData(t, GL_TEXTURE_2D_MULTISAMPLE, 0, 0, 0, 0, flat, GL_TEXTURE_2D, 0, 0, 0, 0, 1, 1, 1);
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
   glDeleteTextures(1, &flat);
