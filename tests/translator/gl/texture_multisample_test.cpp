@@ -515,3 +515,48 @@ TEST_CASE("NV assembly TXFMS fetches the samples a GLSL imageStore wrote (NV_tex
   glDeleteTextures(1, &t);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// GL 4.6 §8.8: depth-renderable formats take multisample storage too (DEPTH_COMPONENT32F), bounded by
+// MAX_DEPTH_TEXTURE_SAMPLES; §8.21's ClearTexImage sets every sample's depth, which texelFetch of a sampler2DMS
+// returns in r (table 15.1: a depth texture reads (d, 0, 0, 1) without comparison).
+TEST_CASE("Depth multisample textures clear every sample (GL 4.6 §8.8, §8.21)", "[textures][multisample][depth]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_DEPTH_COMPONENT32F);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  if (counts.empty()) {
+    WARN("no multisample DEPTH_COMPONENT32F textures on this device: skipped");
+    return;
+  }
+  CHECK(integer(GL_MAX_DEPTH_TEXTURE_SAMPLES) >= counts.front());
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &t);
+  glTextureStorage2DMultisample(t, counts.front(), GL_DEPTH_COMPONENT32F, 4, 4, GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const auto samples = static_cast<uint32_t>(level_parameter(t, GL_TEXTURE_SAMPLES));
+  const float depth = 0.375f;
+  glClearTexImage(t, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &depth);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint fetch = make_program(
+      "#version 450\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2DMS tex;\n"
+      "layout(std430, binding = 0) writeonly buffer Out { vec4 texels[]; };\n"
+      "void main() { for (int s = 0; s < textureSamples(tex); ++s) texels[s] = texelFetch(tex, ivec2(2, 1), s); }\n");
+  const GLuint out = make_buffer(static_cast<GLsizeiptr>(16 * samples));
+  glUseProgram(fetch);
+  glBindTextureUnit(0, t);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<float> texels(4 * samples);
+  glGetNamedBufferSubData(out, 0, static_cast<GLsizeiptr>(texels.size() * 4), texels.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (uint32_t s = 0; s < samples; ++s) {
+    CAPTURE(s);
+    CHECK(texels[s * 4] == depth);
+  }
+  glDeleteProgram(fetch);
+  glDeleteBuffers(1, &out);
+  glDeleteTextures(1, &t);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
