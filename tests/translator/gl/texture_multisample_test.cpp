@@ -328,7 +328,7 @@ TEST_CASE("imageAtomicAdd counts per sample of one layer of a multisample array 
 }
 
 // GL 4.6 §8.21: ClearTex(Sub)Image fills the region "with the value of data" — every sample of a multisample
-// texture's texels; §18.3.3: CopyImageSubData copies texels between textures of equal sample counts, all samples.
+// texture's texels, in whole layers and in a smaller box; §18.3.3: CopyImageSubData copies texels between textures of equal sample counts, all samples.
 TEST_CASE("Multisample textures clear and copy every sample (GL 4.6 §8.21, §18.3.3)", "[textures][multisample]") {
   GlContext gl;
   const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
@@ -355,6 +355,10 @@ TEST_CASE("Multisample textures clear and copy every sample (GL 4.6 §8.21, §18
   glCopyImageSubData(a, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 1, 1, 0, b, GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 0, 2, 0, 1, 2,
                      2, 2);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // Then a box of a's layer 2 smaller than the layer: (1, 2) 2x1 to 55 (after the copy, which read layers 0..1).
+  const uint32_t fifty_five = 55;
+  glClearTexSubImage(a, 0, 1, 2, 2, 2, 1, 1, GL_RED_INTEGER, GL_UNSIGNED_INT, &fifty_five);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
   const GLuint fetch = make_program(kFetchProgram);
   const std::vector<uint32_t> ta = fetch_all(fetch, a, w, h, layers, samples);
   const std::vector<uint32_t> tb = fetch_all(fetch, b, w, h, layers, samples);
@@ -366,7 +370,8 @@ TEST_CASE("Multisample textures clear and copy every sample (GL 4.6 §8.21, §18
         for (uint32_t s = 0; s < samples; ++s) {
           CAPTURE(x, y, layer, s);
           const size_t i = ((layer * h + y) * w + x) * samples + s;
-          REQUIRE(ta[i] == 10 + layer);
+          const bool boxed = layer == 2 && y == 2 && (x == 1 || x == 2);
+          REQUIRE(ta[i] == (boxed ? 55u : 10 + layer));
           REQUIRE(tb[i] == (copied ? 10 + (layer - 1) : 99u));
         }
       }

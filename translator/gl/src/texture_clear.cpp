@@ -81,17 +81,9 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
       return;
     }
   }
-  // Multisample textures: every sample of whole layers with vkCmdClearColorImage (texture_multisample.hpp says why
-  // a smaller box is refused).
+  // Multisample textures: every sample, through vkCmdClearColorImage (texture_multisample.hpp).
   if (is_multisample(t->target)) {
-    if (x != 0 || y != 0 || static_cast<uint32_t>(w) != l.width || static_cast<uint32_t>(h) != l.height) {
-      ctx->set_error(GL_INVALID_OPERATION, std::string(func) +
-                                               ": a box smaller than the layer of a multisample texture cannot be "
-                                               "cleared by Bismuth yet (Vulkan clears multisample images by whole "
-                                               "layers only)");
-      return;
-    }
-    clear_multisample_layers(ctx, *t, texel, static_cast<uint32_t>(z), static_cast<uint32_t>(d), func);
+    clear_multisample(ctx, *t, texel, parts.front().region, func);
     return;
   }
   for (const ImagePart& part : parts) {

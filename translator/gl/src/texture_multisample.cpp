@@ -66,8 +66,8 @@ MultisampleLimits multisample_limits(const backend::Device& device) {
   return out;
 }
 
-bool clear_multisample_layers(Context* ctx, TextureObject& t, const std::vector<std::byte>& texel, uint32_t base_layer,
-                              uint32_t layers, const char* func) {
+bool clear_multisample(Context* ctx, TextureObject& t, const std::vector<std::byte>& texel,
+                       const backend::ImageRegion& region, const char* func) {
   const TextureLevel& l = t.levels[0][0];
   const SizedFormat& f = *l.format;
   if (!t.image) {
@@ -108,7 +108,32 @@ bool clear_multisample_layers(Context* ctx, TextureObject& t, const std::vector<
       }
     }
   }
-  if (Status ok = ctx->stream->clear_image(*t.image, {0, 1, t.view_min_layer + base_layer, layers}, color); !ok) {
+  const backend::ImageExtent whole = t.image->extent(region.mip_level);
+  if (region.x == 0 && region.y == 0 && region.extent.width == whole.width && region.extent.height == whole.height) {
+    const backend::ImageSubresources layers{region.mip_level, 1, region.base_layer, region.layer_count};
+    if (Status ok = ctx->stream->clear_image(*t.image, layers, color); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    return true;
+  }
+  // A smaller box: a scratch image like the texture's (format, samples, usage: a description the device took) of
+  // the box's size, cleared whole and copied in. The stream keeps it alive until the copy ran.
+  backend::ImageDesc desc = t.image->desc();
+  desc.extent = region.extent;
+  desc.array_layers = region.layer_count;
+  auto scratch = backend::Image::create(*ctx->device_state.device, desc);
+  if (!scratch) {
+    ctx->backend_error(func, scratch.error());
+    return false;
+  }
+  backend::Image& box = **scratch;
+  backend::ImageRegion from = backend::whole_level(box);
+  if (Status ok = ctx->stream->clear_image(box, {0, 1, 0, region.layer_count}, color); !ok) {
+    ctx->backend_error(func, ok.error());
+    return false;
+  }
+  if (Status ok = ctx->stream->copy_image(box, from, *t.image, region); !ok) {
     ctx->backend_error(func, ok.error());
     return false;
   }

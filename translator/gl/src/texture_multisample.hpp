@@ -32,11 +32,12 @@ struct MultisampleLimits {
 MultisampleLimits multisample_limits(const backend::Device& device);
 
 // glClearTex(Sub)Image of a multisample texture: `texel` (one texel of the level's format, as unpack_pixels made it)
-// written to every sample of `layers` layers from `base_layer` with vkCmdClearColorImage, which takes a clear
-// colour rather than texel bytes, so the texel is read back into one (pack_pixels). Only whole layers: Vulkan
-// clears no smaller box of an image and copies none into a multisample one from a buffer, so a box smaller than the
-// level is GL_INVALID_OPERATION with a message. False after an error (recorded).
-bool clear_multisample_layers(Context* ctx, TextureObject& texture, const std::vector<std::byte>& texel,
-                              uint32_t base_layer, uint32_t layers, const char* func);
+// written to every sample of `region` (level 0's box and layers) with vkCmdClearColorImage, which takes a clear
+// colour rather than texel bytes, so the texel is read back into one (pack_pixels). Vulkan clears whole
+// subresources only and copies no buffer into a multisample image, so a box smaller than the layer is cleared in a
+// scratch image of the box's size and samples and copied in (vkCmdCopyImage copies every sample). False after an
+// error (recorded).
+bool clear_multisample(Context* ctx, TextureObject& texture, const std::vector<std::byte>& texel,
+                       const backend::ImageRegion& region, const char* func);
 
 }  // namespace bismuth::gl
