@@ -328,7 +328,8 @@ TEST_CASE("imageAtomicAdd counts per sample of one layer of a multisample array 
 }
 
 // GL 4.6 §8.21: ClearTex(Sub)Image fills the region "with the value of data" — every sample of a multisample
-// texture's texels, in whole layers and in a smaller box; §18.3.3: CopyImageSubData copies texels between textures of equal sample counts, all samples.
+// texture's texels, in whole layers and in a smaller box; §18.3.3: CopyImageSubData copies texels between textures of
+// equal sample counts, all samples.
 TEST_CASE("Multisample textures clear and copy every sample (GL 4.6 §8.21, §18.3.3)", "[textures][multisample]") {
   GlContext gl;
   const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
