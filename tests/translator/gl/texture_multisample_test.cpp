@@ -471,7 +471,7 @@ TEST_CASE("Framebuffers of multisample textures (GL 4.6 §9.4.2, §14.3.1, §18.
 
 // NV_texture_multisample (assembly): TXFMS fetches sample .w of the texel at integer coordinates (x, y, layer) of an
 // ARRAY2DMS target, through the same texture units as GLSL's texelFetch; the unit's texture is a multisample array.
-TEST_CASE("NV assembly TXFMS fetches the samples a GLSL imageStore wrote (NV_texture_multisample)",
+TEST_CASE("NV assembly TXFMS and STOREIM reach each sample of multisample textures (NV_texture_multisample)",
           "[textures][multisample][asm]") {
   GlContext gl;
   const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
@@ -513,6 +513,29 @@ TEST_CASE("NV assembly TXFMS fetches the samples a GLSL imageStore wrote (NV_tex
     CAPTURE(s);
     // An R32UI texel reads (r, 0, 0, 1) (GL 4.6 table 15.1).
     CHECK(read_words(out, 4) == std::vector<uint32_t>{stored(3, 2, 1, s), 0, 0, 1});
+  }
+  // EXT_shader_image_load_store's STOREIM on a 2DMS image (the sample in .w): layer 0 of the array bound
+  // non-layered (GL 4.6 §8.26: one layer of a 2D multisample array is a 2D multisample image), sample s of texel
+  // (4, 0) set to 4242 + s, then fetched back with TXFMS.
+  glBindImageTexture(0, t, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32UI);
+  auto run = [](const std::string& body) {
+    const std::string source =
+        "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_texture_multisample;\nGROUP_SIZE 1;\n"
+        "STORAGE out[] = { program.storage[0] };\nTEMP R0, R1;\n" +
+        body + "END\n";
+    glProgramStringARB(GL_COMPUTE_PROGRAM_NV, GL_PROGRAM_FORMAT_ASCII_ARB, static_cast<GLsizei>(source.size()),
+                       source.data());
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_BUFFER_UPDATE_BARRIER_BIT);
+  };
+  for (uint32_t s = 0; s < samples; ++s) {
+    CAPTURE(s);
+    const std::string sample = std::to_string(s);
+    run("MOV.S R1, {4, 0, 0, " + sample + "};\nMOV.U R0, {" + std::to_string(4242 + s) +
+        ", 0, 0, 0};\nSTOREIM.U32.R32UI image[0], R0, R1, 2DMS;\n");
+    run("MOV.S R1, {4, 0, 0, " + sample + "};\nTXFMS.U R0, R1, texture[0], ARRAY2DMS;\nSTB.U32X4 R0, out[0];\n");
+    CHECK(read_words(out, 4) == std::vector<uint32_t>{4242 + s, 0, 0, 1});
   }
   glDisable(GL_COMPUTE_PROGRAM_NV);
   glDeleteProgramsARB(1, &program);
