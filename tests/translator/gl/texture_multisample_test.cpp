@@ -589,3 +589,35 @@ TEST_CASE("Depth multisample textures clear every sample (GL 4.6 §8.8, §8.21)"
   glDeleteTextures(1, &t);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// GL 4.6 §11.1.3.5: a texel fetch from a texture that is not complete returns (0, 0, 0, 1) — a sampler2DMS unit with
+// no multisample texture bound; §8.26.1: imageLoad from an image unit with no texture bound returns zero — an
+// image2DMS uniform. Both read multisample placeholders (Vulkan: a multisample view for the MS image operand), with
+// no validation message.
+TEST_CASE("Multisample uniforms with nothing bound read (0, 0, 0, 1) and zero (GL 4.6 §11.1.3.5, §8.26.1)",
+          "[textures][images][multisample]") {
+  GlContext gl;
+  const bool images = integer(GL_MAX_IMAGE_SAMPLES) >= 2;
+  const std::string source = std::string("#version 450\n") + "layout(local_size_x = 1) in;\n" +
+                             "layout(binding = 3) uniform sampler2DMS tex;\n" +
+                             (images ? "layout(binding = 2, rgba32f) uniform readonly image2DMS img;\n" : "") +
+                             "layout(std430, binding = 0) writeonly buffer Out { vec4 fetched; vec4 loaded; };\n"
+                             "void main() {\n"
+                             "  fetched = texelFetch(tex, ivec2(1, 1), 1);\n" +
+                             (images ? "  loaded = imageLoad(img, ivec2(1, 1), 1);\n" : "  loaded = vec4(0.0);\n") +
+                             "}\n";
+  const GLuint program = make_program(source);
+  const std::vector<float> poison(8, -7.0f);
+  const GLuint out = make_buffer(32, poison.data());
+  glUseProgram(program);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<float> values(8);
+  glGetNamedBufferSubData(out, 0, 32, values.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(values == std::vector<float>{0, 0, 0, 1, 0, 0, 0, 0});
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
