@@ -3,6 +3,7 @@
 // imageSamples / textureSamples), clears, copies and framebuffer completeness. Expected values are computed here
 // from what the shaders were told to store; every context runs under the validation layer.
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 #include <utility>
@@ -619,5 +620,64 @@ TEST_CASE("Multisample uniforms with nothing bound read (0, 0, 0, 1) and zero (G
   CHECK(values == std::vector<float>{0, 0, 0, 1, 0, 0, 0, 0});
   glDeleteBuffers(1, &out);
   glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// GL 4.6 §8.21: ClearTexImage converts `data` as TexImage would, so an SRGB8_ALPHA8 multisample texture holds the
+// client's (encoded) bytes in every sample: each sample's lookup (§8.24's sRGB decoding) equals the lookup of a
+// single-sample SRGB8_ALPHA8 texture given the same bytes by TexSubImage (one decoder on both sides, so equal), and
+// §8.24's formula within the device's decoding precision.
+TEST_CASE("An sRGB multisample texture clears to the client's encoded bytes (GL 4.6 §8.21, §8.24)",
+          "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_SRGB8_ALPHA8);
+  if (counts.empty()) {
+    WARN("no multisample SRGB8_ALPHA8 textures on this device: skipped");
+    return;
+  }
+  GLuint t = 0, reference = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &t);
+  glTextureStorage2DMultisample(t, counts.front(), GL_SRGB8_ALPHA8, 2, 2, GL_TRUE);
+  const auto samples = static_cast<uint32_t>(level_parameter(t, GL_TEXTURE_SAMPLES));
+  const uint8_t bytes[4] = {10, 100, 200, 77};
+  glClearTexImage(t, 0, GL_RGBA, GL_UNSIGNED_BYTE, bytes);
+  glCreateTextures(GL_TEXTURE_2D, 1, &reference);
+  glTextureStorage2D(reference, 1, GL_SRGB8_ALPHA8, 1, 1);
+  glTextureSubImage2D(reference, 0, 0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, bytes);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint fetch = make_program(
+      "#version 450\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2DMS tex;\n"
+      "layout(binding = 1) uniform sampler2D ref;\n"
+      "layout(std430, binding = 0) writeonly buffer Out { vec4 expected; vec4 texels[]; };\n"
+      "void main() {\n"
+      "  expected = texelFetch(ref, ivec2(0), 0);\n"
+      "  for (int s = 0; s < textureSamples(tex); ++s) texels[s] = texelFetch(tex, ivec2(1, 1), s);\n"
+      "}\n");
+  const GLuint out = make_buffer(static_cast<GLsizeiptr>(16 * (samples + 1)));
+  glUseProgram(fetch);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, reference);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  std::vector<float> texels(4 * (samples + 1));
+  glGetNamedBufferSubData(out, 0, static_cast<GLsizeiptr>(texels.size() * 4), texels.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  auto linear = [](uint8_t byte) {
+    const double c = byte / 255.0;
+    return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+  };
+  for (int c = 0; c < 3; ++c) CHECK(texels[c] == Approx(linear(bytes[c])).margin(2e-3));
+  CHECK(texels[3] == Approx(77 / 255.0).margin(1e-6));
+  for (uint32_t s = 0; s < samples; ++s) {
+    CAPTURE(s);
+    for (int c = 0; c < 4; ++c) CHECK(texels[(s + 1) * 4 + c] == texels[c]);
+  }
+  glDeleteProgram(fetch);
+  glDeleteBuffers(1, &out);
+  glDeleteTextures(1, &t);
+  glDeleteTextures(1, &reference);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
