@@ -681,3 +681,64 @@ TEST_CASE("An sRGB multisample texture clears to the client's encoded bytes (GL 
   glDeleteTextures(1, &reference);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// GL 4.6 §9.2.5: RenderbufferStorageMultisample's samples is "a request for a desired minimum number of samples";
+// RENDERBUFFER_SAMPLES is at least that; more than GetInternalformativ(RENDERBUFFER, SAMPLES) allows is
+// INVALID_OPERATION. §9.4.2: "if the attached images are a mix of renderbuffers and textures, the value of
+// RENDERBUFFER_SAMPLES matches the value of TEXTURE_SAMPLES" and TEXTURE_FIXED_SAMPLE_LOCATIONS is TRUE, else
+// FRAMEBUFFER_INCOMPLETE_MULTISAMPLE; §18.2.1: ReadPixels of a multisample read buffer is INVALID_OPERATION.
+TEST_CASE("Multisample renderbuffers beside multisample textures (GL 4.6 §9.2.5, §9.4.2)", "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_RENDERBUFFER, GL_RGBA8);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  if (counts.empty()) {
+    WARN("no multisample RGBA8 renderbuffers on this device: skipped");
+    return;
+  }
+  CHECK(counts == sample_counts(GL_TEXTURE_2D_MULTISAMPLE, GL_RGBA8));
+  GLuint rb = 0;
+  glCreateRenderbuffers(1, &rb);
+  glNamedRenderbufferStorageMultisample(rb, counts.front() + 1, GL_RGBA8, 8, 8);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glNamedRenderbufferStorageMultisample(rb, 1, GL_RGBA8, 8, 8);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  GLint samples = 0;
+  glGetNamedRenderbufferParameteriv(rb, GL_RENDERBUFFER_SAMPLES, &samples);
+  CHECK(samples >= 1);
+  CHECK(std::find(counts.begin(), counts.end(), samples) != counts.end());
+  GLuint fixed = 0, free_locations = 0, single = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &fixed);
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &free_locations);
+  glCreateTextures(GL_TEXTURE_2D, 1, &single);
+  glTextureStorage2DMultisample(fixed, samples, GL_RGBA8, 8, 8, GL_TRUE);
+  glTextureStorage2DMultisample(free_locations, samples, GL_RGBA8, 8, 8, GL_FALSE);
+  glTextureStorage2D(single, 1, GL_RGBA8, 8, 8);
+  REQUIRE(level_parameter(fixed, GL_TEXTURE_SAMPLES) == samples);
+  GLuint fb = 0;
+  glCreateFramebuffers(1, &fb);
+  glNamedFramebufferRenderbuffer(fb, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, fixed, 0);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, free_locations, 0);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, single, 0);
+  CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE);
+  glNamedFramebufferTexture(fb, GL_COLOR_ATTACHMENT1, 0, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  CHECK(integer(GL_SAMPLES) == samples);
+  // §17.4.3.1: ClearBuffer of the multisample renderbuffer (vkCmdClearColorImage sets every sample).
+  const GLfloat red[4] = {1.0f, 0.0f, 0.0f, 1.0f};
+  glClearBufferfv(GL_COLOR, 0, red);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  uint8_t pixel[4];
+  glReadPixels(0, 0, 1, 1, GL_RGBA, GL_UNSIGNED_BYTE, pixel);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fb);
+  glDeleteTextures(1, &fixed);
+  glDeleteTextures(1, &free_locations);
+  glDeleteTextures(1, &single);
+  glDeleteRenderbuffers(1, &rb);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

@@ -648,11 +648,11 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
     // are a mix of renderbuffers and textures, the value of RENDERBUFFER_SAMPLES matches the value of
     // TEXTURE_SAMPLES", and "The value of TEXTURE_FIXED_SAMPLE_LOCATIONS is the same for all attached textures; and,
     // if the attached images are a mix of renderbuffers and textures, the value of TEXTURE_FIXED_SAMPLE_LOCATIONS
-    // must be TRUE for all attached textures". Renderbuffers have no samples here (renderbuffer_objects.cpp refuses
-    // them), nor fixed-location choice.
+    // must be TRUE for all attached textures". A renderbuffer's samples are its storage texture's
+    // (renderbuffer_objects.cpp); it has no fixed-location choice.
     {
       const bool is_renderbuffer = a.renderbuffer != nullptr;
-      const uint32_t samples = is_renderbuffer ? 0 : t.samples;
+      const uint32_t samples = t.samples;
       const bool fixed = is_renderbuffer || t.fixed_sample_locations;
       if (sampled_seen && samples != seen_samples) {
         return fail(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, std::string(point) + ": " + std::to_string(samples) +
@@ -723,7 +723,7 @@ uint32_t framebuffer_samples(const Context& ctx, const FramebufferObject* fb) {
   if (fb == nullptr || framebuffer_status(ctx, fb) != GL_FRAMEBUFFER_COMPLETE) return 0;
   for (const FramebufferAttachment& a : fb->color) {
     if (!a.attached()) continue;
-    const TextureObject* t = a.renderbuffer ? nullptr : a.texture.get();
+    const TextureObject* t = a.image_texture();
     return t != nullptr ? t->samples : 0;
   }
   return static_cast<uint32_t>(std::max(fb->default_samples, 0));

@@ -186,13 +186,15 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   switch (pname) {
     // GL 4.6 §22.3.2: NUM_SAMPLE_COUNTS "the number of sample counts that would be returned by querying SAMPLES";
     // SAMPLES "the sample counts supported for internalformat and target ... in descending order". The multisample
-    // targets: the counts the device has for the format (texture_multisample.hpp); renderbuffers have none here
-    // (no multisample renderbuffers yet); other targets one (single-sampled) and no SAMPLES values.
+    // targets and renderbuffers: the counts the device has for the format (texture_multisample.hpp); other targets
+    // one (single-sampled) and no SAMPLES values.
     case GL_NUM_SAMPLE_COUNTS:
     case GL_SAMPLES: {
-      if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
+      // Renderbuffers (renderbuffer_objects.cpp): the same counts, for the colour formats they take.
+      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr && !is_depth(*f);
+      if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || renderbuffer) {
         std::vector<int64_t> counts;
-        if (supported) {
+        if (supported || renderbuffer) {
           for (uint32_t n : texture_sample_counts(device, *f, ctx->version.es, ctx->version.minor)) counts.push_back(n);
         }
         if (pname == GL_SAMPLES) return counts;
