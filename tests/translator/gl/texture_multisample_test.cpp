@@ -742,3 +742,72 @@ TEST_CASE("Multisample renderbuffers beside multisample textures (GL 4.6 §9.2.5
   glDeleteRenderbuffers(1, &rb);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// GL 4.6 §8.18, table 8.21: a TEXTURE_2D_MULTISAMPLE(_ARRAY) texture has views of those two targets only; a view
+// shares the original's texels (every sample) from TEXTURE_VIEW_MIN_LAYER on, and its TEXTURE_SAMPLES.
+TEST_CASE("Views of multisample textures share their samples (GL 4.6 §8.18, table 8.21)", "[textures][multisample]") {
+  GlContext gl;
+  const std::vector<GLint> counts = sample_counts(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, GL_R32UI);
+  if (counts.empty() || integer(GL_MAX_IMAGE_SAMPLES) < 2) {
+    WARN("no multisample R32UI image units on this device: skipped");
+    return;
+  }
+  constexpr uint32_t w = 4, h = 3, layers = 3;
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, 1, &t);
+  glTextureStorage3DMultisample(t, std::min(counts.front(), integer(GL_MAX_IMAGE_SAMPLES)), GL_R32UI, w, h, layers,
+                                GL_TRUE);
+  const auto samples = static_cast<uint32_t>(level_parameter(t, GL_TEXTURE_SAMPLES));
+  const GLuint store = make_program(kStoreProgram);
+  glUseProgram(store);
+  glBindImageTexture(0, t, 0, GL_TRUE, 0, GL_WRITE_ONLY, GL_R32UI);
+  glDispatchCompute(1, 1, layers);
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT);
+  GLuint views[3] = {};
+  glGenTextures(3, views);
+  glTextureView(views[0], GL_TEXTURE_2D_MULTISAMPLE_ARRAY, t, GL_R32UI, 0, 1, 1, 2);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glTextureView(views[1], GL_TEXTURE_2D, t, GL_R32UI, 0, 1, 0, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTextureView(views[2], GL_TEXTURE_2D_MULTISAMPLE, t, GL_R32UI, 0, 1, 2, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(level_parameter(views[0], GL_TEXTURE_SAMPLES) == static_cast<GLint>(samples));
+  CHECK(level_parameter(views[0], GL_TEXTURE_DEPTH) == 2);
+  CHECK(level_parameter(views[2], GL_TEXTURE_SAMPLES) == static_cast<GLint>(samples));
+  // The array view: layers 1 and 2 of the original as its 0 and 1.
+  const GLuint fetch = make_program(kFetchProgram);
+  const std::vector<uint32_t> texels = fetch_all(fetch, views[0], w, h, 2, samples);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (uint32_t layer = 0; layer < 2; ++layer) {
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        for (uint32_t s = 0; s < samples; ++s) {
+          CAPTURE(x, y, layer, s);
+          REQUIRE(texels[((layer * h + y) * w + x) * samples + s] == stored(x, y, layer + 1, s));
+        }
+      }
+    }
+  }
+  // The 2D multisample view of layer 2: texelFetch of a usampler2DMS.
+  const GLuint fetch2d = make_program(
+      "#version 450\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform usampler2DMS tex;\n"
+      "layout(std430, binding = 0) writeonly buffer Out { uint texels[]; };\n"
+      "void main() { for (int s = 0; s < textureSamples(tex); ++s) texels[s] = texelFetch(tex, ivec2(3, 2), s).r; }\n");
+  const GLuint out = make_buffer(static_cast<GLsizeiptr>(4 * samples));
+  glUseProgram(fetch2d);
+  glBindTextureUnit(0, views[2]);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  const std::vector<uint32_t> one = read_words(out, samples);
+  for (uint32_t s = 0; s < samples; ++s) CHECK(one[s] == stored(3, 2, 2, s));
+  glDeleteProgram(store);
+  glDeleteProgram(fetch);
+  glDeleteProgram(fetch2d);
+  glDeleteBuffers(1, &out);
+  glDeleteTextures(3, views);
+  glDeleteTextures(1, &t);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
