@@ -84,11 +84,20 @@ Status graphics_queue_needed(const Device& device, const char* what) {
               "queues)");
 }
 
+// Vulkan's buffer <-> image copies need single-sample images (VUID-vkCmdCopyBufferToImage-dstImage-07973,
+// VUID-vkCmdCopyImageToBuffer-srcImage-07973): a multisample image's texels reach the host only through a shader.
+Status single_sample(const Image& image, const char* what) {
+  if (image.desc().samples == 1) return {};
+  return fail(std::string(what) + ": the image has " + std::to_string(image.desc().samples) +
+              " samples; Vulkan copies between buffers and single-sample images only");
+}
+
 }  // namespace
 
 Status CommandStream::upload_image(Image& image, const ImageRegion& region, std::span<const std::byte> texels) {
   if (Status ok = device_->alive(); !ok) return ok;
   if (Status ok = check_region(image, region, "upload_image"); !ok) return ok;
+  if (Status ok = single_sample(image, "upload_image"); !ok) return ok;
   if (Status ok = check_size(image, region, texels.size(), "upload_image"); !ok) return ok;
   if (is_depth_format(image.desc().format)) {
     if (Status ok = graphics_queue_needed(*device_, "upload_image of a depth image"); !ok) return ok;
@@ -117,6 +126,7 @@ Status CommandStream::upload_image(Image& image, const ImageRegion& region, std:
 Status CommandStream::readback_image(Image& image, const ImageRegion& region, std::span<std::byte> out) {
   if (Status ok = device_->alive(); !ok) return ok;
   if (Status ok = check_region(image, region, "readback_image"); !ok) return ok;
+  if (Status ok = single_sample(image, "readback_image"); !ok) return ok;
   if (Status ok = check_size(image, region, out.size(), "readback_image"); !ok) return ok;
   if (is_depth_format(image.desc().format)) {
     if (Status ok = graphics_queue_needed(*device_, "readback_image of a depth image"); !ok) return ok;
@@ -186,6 +196,11 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   if (Status ok = check_region(source, source_region, "copy_image (source)"); !ok) return ok;
   if (Status ok = check_region(destination, destination_region, "copy_image (destination)"); !ok) return ok;
   if (source.desc().type != destination.desc().type) return fail("copy_image: the images differ in type");
+  // VUID-vkCmdCopyImage-srcImage-00136: "The sample count of srcImage and dstImage must match".
+  if (source.desc().samples != destination.desc().samples) {
+    return fail("copy_image: the images differ in sample count (" + std::to_string(source.desc().samples) + " and " +
+                std::to_string(destination.desc().samples) + ")");
+  }
   if ((is_depth_format(source.desc().format) || is_depth_format(destination.desc().format)) &&
       source.desc().format != destination.desc().format) {
     return fail("copy_image: a depth image copies only to and from an image of its own format");

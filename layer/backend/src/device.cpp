@@ -181,6 +181,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.storage_image_write_without_format = features2.features.shaderStorageImageWriteWithoutFormat;
   f.image_gather_extended = features2.features.shaderImageGatherExtended;
   f.image_cube_array = features2.features.imageCubeArray;
+  f.storage_image_multisample = features2.features.shaderStorageImageMultisample;
   f.custom_border_color =
       d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
 
@@ -195,6 +196,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable2.features.shaderStorageImageWriteWithoutFormat = f.storage_image_write_without_format;
   enable2.features.shaderImageGatherExtended = f.image_gather_extended;
   enable2.features.imageCubeArray = f.image_cube_array;
+  enable2.features.shaderStorageImageMultisample = f.storage_image_multisample;
   VkPhysicalDeviceCustomBorderColorFeaturesEXT enable_custom_border{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   enable_custom_border.customBorderColors = VK_TRUE;

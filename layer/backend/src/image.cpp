@@ -141,6 +141,14 @@ Status check_shape(const ImageDesc& desc) {
     return refuse(desc, "a cube-compatible image is 2D, square, with a multiple of 6 layers");
   }
   if (desc.usage & ~uint32_t(kImageStorage | kImageSampled)) return refuse(desc, "unknown usage bits");
+  if (desc.samples == 0 || desc.samples > 64 || (desc.samples & (desc.samples - 1)) != 0) {
+    return refuse(desc, std::to_string(desc.samples) + " samples: a sample count is a power of two from 1 to 64");
+  }
+  // Vulkan 1.3 VkImageCreateInfo: samples other than 1 need a 2D image of one mip level and no cube compatibility
+  // (VUID-VkImageCreateInfo-samples-02257).
+  if (desc.samples > 1 && (desc.type != ImageType::Image2D || desc.mip_levels != 1 || desc.cube_compatible)) {
+    return refuse(desc, "a multisample image is 2D, with one mip level and not cube compatible");
+  }
   return {};
 }
 
@@ -188,6 +196,23 @@ Status check_device_support(Device& device, const ImageDesc& desc, VkImageUsageF
   if (desc.array_layers > limits.maxArrayLayers) {
     return refuse(desc, std::to_string(desc.array_layers) + " array layers exceed the device's " +
                             std::to_string(limits.maxArrayLayers));
+  }
+  if (desc.samples > 1) {
+    // VUID-VkImageCreateInfo-samples-02258: the count must be in sampleCounts for this format, type, tiling, usage
+    // and flags (which already holds the limits' sampledImage*/storageImageSampleCounts for the usage).
+    if (!(limits.sampleCounts & desc.samples)) {
+      std::string counts;
+      for (uint32_t n = 1; n <= 64; n <<= 1) {
+        if (limits.sampleCounts & n) counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+      }
+      return refuse(desc, std::to_string(desc.samples) +
+                              " samples are not supported for this format and usage (the device's counts: " + counts +
+                              ")");
+    }
+    // VUID-VkImageCreateInfo-usage-00968: storage usage with more than one sample needs the feature.
+    if ((desc.usage & kImageStorage) && !device.features().storage_image_multisample) {
+      return refuse(desc, "multisample storage images need shaderStorageImageMultisample, which the device lacks");
+    }
   }
   return {};
 }
@@ -248,7 +273,7 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   info.extent = {desc.extent.width, desc.extent.height, desc.extent.depth};
   info.mipLevels = desc.mip_levels;
   info.arrayLayers = desc.array_layers;
-  info.samples = VK_SAMPLE_COUNT_1_BIT;
+  info.samples = static_cast<VkSampleCountFlagBits>(desc.samples);
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
   info.usage = usage;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;

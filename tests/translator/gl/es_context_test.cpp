@@ -492,3 +492,39 @@ TEST_CASE("EXT_buffer_storage gives ES contexts persistent, coherent maps") {
   glDeleteBuffers(1, &buffer);
   CHECK(es.validation_messages.empty());
 }
+
+// OpenGL ES 3.1 §8.8 / ES 3.2 §8.8: TexStorage2DMultisample in both; TexStorage3DMultisample and
+// TEXTURE_2D_MULTISAMPLE_ARRAY from ES 3.2 on (ES 3.2 §8.1: an ES 3.1 context has no such target: INVALID_ENUM).
+// ES 3.1 §8.8: "An INVALID_ENUM error is generated if internalformat is not color-renderable, depth-renderable, or
+// stencil-renderable"; RGBA8_SNORM is not color-renderable in ES (ES 3.2 table 8.10).
+TEST_CASE("OpenGL ES multisample textures: 2D from ES 3.1, arrays from ES 3.2", "[textures][multisample]") {
+  for (EGLint minor : {1, 2}) {
+    CAPTURE(minor);
+    EsContext es(minor);
+    GLint n = 0;
+    glGetInternalformativ(GL_TEXTURE_2D_MULTISAMPLE, GL_RGBA8, GL_NUM_SAMPLE_COUNTS, 1, &n);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    if (n == 0) {
+      WARN("no multisample RGBA8 textures on this device: skipped");
+      return;
+    }
+    GLint counts[8] = {};
+    glGetInternalformativ(GL_TEXTURE_2D_MULTISAMPLE, GL_RGBA8, GL_SAMPLES, 8, counts);
+    GLuint t[2] = {};
+    glGenTextures(2, t);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE, t[0]);
+    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts[0], GL_RGBA8_SNORM, 4, 4, GL_TRUE);
+    REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+    glTexStorage2DMultisample(GL_TEXTURE_2D_MULTISAMPLE, counts[0], GL_RGBA8, 4, 4, GL_TRUE);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    GLint samples = 0;
+    glGetTexLevelParameteriv(GL_TEXTURE_2D_MULTISAMPLE, 0, GL_TEXTURE_SAMPLES, &samples);
+    CHECK(samples == counts[0]);
+    glBindTexture(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, t[1]);
+    REQUIRE_GL_ERROR(minor >= 2 ? GL_NO_ERROR : GL_INVALID_ENUM);
+    glTexStorage3DMultisample(GL_TEXTURE_2D_MULTISAMPLE_ARRAY, counts[0], GL_RGBA8, 4, 4, 2, GL_TRUE);
+    REQUIRE_GL_ERROR(minor >= 2 ? GL_NO_ERROR : GL_INVALID_ENUM);
+    glDeleteTextures(2, t);
+    CHECK(es.validation_messages.empty());
+  }
+}

@@ -376,9 +376,9 @@ void get_parameter(Context* ctx, FramebufferObject* fb, GLenum pname, GLint* out
                                                     : fb->default_fixed_sample_locations;
       break;
     case GL_DOUBLEBUFFER:
-    case GL_STEREO:
-    case GL_SAMPLES:
-    case GL_SAMPLE_BUFFERS: v = 0; break;
+    case GL_STEREO: v = 0; break;
+    case GL_SAMPLES: v = static_cast<GLint>(framebuffer_samples(*ctx, fb)); break;
+    case GL_SAMPLE_BUFFERS: v = framebuffer_samples(*ctx, fb) > 0 ? 1 : 0; break;
     case GL_IMPLEMENTATION_COLOR_READ_FORMAT:
     case GL_IMPLEMENTATION_COLOR_READ_TYPE: {
       TextureStateValues t;
@@ -606,6 +606,10 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
   }
   bool any = false, any_layered = false, any_unlayered = false;
   GLenum layer_target = GL_NONE;
+  // §9.4.2's sample rules: the first attached image's samples, fixed locations and kind (texture or renderbuffer).
+  bool sampled_seen = false, seen_renderbuffer = false, seen_texture = false;
+  uint32_t seen_samples = 0;
+  bool seen_fixed = true;
   auto check = [&](const FramebufferAttachment& a, const char* point, bool color) -> GLenum {
     if (!a.attached()) return GL_FRAMEBUFFER_COMPLETE;
     // §9.4.1 "Framebuffer Attachment Completeness": the image must exist with non-zero width and height, a layer
@@ -639,8 +643,34 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
                   std::string(point) + ": depth and stencil attachments are not supported by Bismuth yet");
     }
     any = true;
-    // Multisample textures have no storage in this shim (the backend makes single-sample images), so an attached
-    // image never has samples: FRAMEBUFFER_INCOMPLETE_MULTISAMPLE cannot arise.
+    // §9.4.2 (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE): "The value of RENDERBUFFER_SAMPLES is the same for all attached
+    // renderbuffers; the value of TEXTURE_SAMPLES is the same for all attached textures; and, if the attached images
+    // are a mix of renderbuffers and textures, the value of RENDERBUFFER_SAMPLES matches the value of
+    // TEXTURE_SAMPLES", and "The value of TEXTURE_FIXED_SAMPLE_LOCATIONS is the same for all attached textures; and,
+    // if the attached images are a mix of renderbuffers and textures, the value of TEXTURE_FIXED_SAMPLE_LOCATIONS
+    // must be TRUE for all attached textures". A renderbuffer's samples are its storage texture's
+    // (renderbuffer_objects.cpp); it has no fixed-location choice.
+    {
+      const bool is_renderbuffer = a.renderbuffer != nullptr;
+      const uint32_t samples = t.samples;
+      const bool fixed = is_renderbuffer || t.fixed_sample_locations;
+      if (sampled_seen && samples != seen_samples) {
+        return fail(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE, std::string(point) + ": " + std::to_string(samples) +
+                                                               " samples, another attachment has " +
+                                                               std::to_string(seen_samples));
+      }
+      if ((seen_texture && !is_renderbuffer && fixed != seen_fixed) ||
+          (((is_renderbuffer && seen_texture) || (!is_renderbuffer && seen_renderbuffer)) && (!fixed || !seen_fixed))) {
+        return fail(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE,
+                    std::string(point) +
+                        ": TEXTURE_FIXED_SAMPLE_LOCATIONS differs between the attached textures, or "
+                        "is FALSE beside a renderbuffer");
+      }
+      sampled_seen = true;
+      seen_samples = samples;
+      seen_fixed = seen_fixed && fixed;
+      (is_renderbuffer ? seen_renderbuffer : seen_texture) = true;
+    }
     if (a.layered) {
       any_layered = true;
       // "If any framebuffer attachment is layered, ... all color attachments must be from textures of the same
@@ -689,6 +719,16 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
   return GL_FRAMEBUFFER_COMPLETE;
 }
 
+uint32_t framebuffer_samples(const Context& ctx, const FramebufferObject* fb) {
+  if (fb == nullptr || framebuffer_status(ctx, fb) != GL_FRAMEBUFFER_COMPLETE) return 0;
+  for (const FramebufferAttachment& a : fb->color) {
+    if (!a.attached()) continue;
+    const TextureObject* t = a.image_texture();
+    return t != nullptr ? t->samples : 0;
+  }
+  return static_cast<uint32_t>(std::max(fb->default_samples, 0));
+}
+
 void detach_deleted_texture(Context* ctx, const TextureObject* texture) {
   for (FramebufferObject* fb : {ctx->draw_framebuffer.get(), ctx->read_framebuffer.get()}) {
     if (fb == nullptr) continue;
@@ -733,8 +773,9 @@ bool get_framebuffer_state(Context* ctx, GLenum pname, TextureStateValues& out) 
     case GL_MAX_FRAMEBUFFER_HEIGHT: return set(kMaxFramebufferSize);
     case GL_MAX_FRAMEBUFFER_LAYERS: return set(kMaxFramebufferLayers);
     case GL_MAX_FRAMEBUFFER_SAMPLES: return set(kMaxFramebufferSamples);
-    case GL_SAMPLE_BUFFERS:
-    case GL_SAMPLES: return set(0);
+    // GL 4.6 table 23.73: SAMPLES of the draw framebuffer, SAMPLE_BUFFERS 1 when it has samples.
+    case GL_SAMPLE_BUFFERS: return set(framebuffer_samples(*ctx, ctx->draw_framebuffer.get()) > 0 ? 1 : 0);
+    case GL_SAMPLES: return set(framebuffer_samples(*ctx, ctx->draw_framebuffer.get()));
     case GL_RENDERBUFFER_BINDING: return set(ctx->renderbuffer ? ctx->renderbuffer->name : 0);
     case GL_MAX_RENDERBUFFER_SIZE: return set(texture_size_limits(*ctx->device_state.device).max_texture_size);
     case GL_MAX_SAMPLES: return set(kMaxFramebufferSamples);

@@ -70,6 +70,11 @@ FramebufferObject* bound_framebuffer(Context* ctx, GLenum target, const char* fu
 // sentence for a KHR_debug message. fb null: the default framebuffer (FRAMEBUFFER_UNDEFINED).
 GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::string* why = nullptr);
 
+// GL 4.6 §9.2.3 SAMPLES of a framebuffer object: the sample count of its attached images when it is complete
+// (multisample textures: TEXTURE_SAMPLES; renderbuffers and other textures 0), FRAMEBUFFER_DEFAULT_SAMPLES when
+// nothing is attached; 0 when it is not complete and for the default framebuffer (null).
+uint32_t framebuffer_samples(const Context& ctx, const FramebufferObject* fb);
+
 // Where an attachment's texels are: the level, and the image part of the rectangle (x, y, w, h) of its layer
 // (layered attachments: layer 0). False when the level has no image.
 struct AttachedImage {

@@ -6,6 +6,7 @@
 
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -142,7 +143,9 @@ bool storage_target(GLenum target) {
     case GL_TEXTURE_2D_ARRAY:
     case GL_TEXTURE_RECTANGLE:
     case GL_TEXTURE_CUBE_MAP:
-    case GL_TEXTURE_CUBE_MAP_ARRAY: return true;
+    case GL_TEXTURE_CUBE_MAP_ARRAY:
+    case GL_TEXTURE_2D_MULTISAMPLE:  // texture_multisample.cpp
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return true;
     default: return false;
   }
 }
@@ -181,13 +184,25 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   };
   auto type_of = [&](int i) -> int64_t { return component(i) != 0 ? component_type(*f) : GL_NONE; };
   switch (pname) {
+    // GL 4.6 §22.3.2: NUM_SAMPLE_COUNTS "the number of sample counts that would be returned by querying SAMPLES";
+    // SAMPLES "the sample counts supported for internalformat and target ... in descending order". The multisample
+    // targets and renderbuffers: the counts the device has for the format (texture_multisample.hpp); other targets
+    // one (single-sampled) and no SAMPLES values.
     case GL_NUM_SAMPLE_COUNTS:
-      // No multisample storage yet: no sample counts for the multisample targets; one (single-sampled) otherwise.
-      return {target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY ||
-                      target == GL_RENDERBUFFER
-                  ? 0
-                  : 1};
-    case GL_SAMPLES: return {};
+    case GL_SAMPLES: {
+      // Renderbuffers (renderbuffer_objects.cpp): the same counts, for the colour formats they take.
+      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr && !is_depth(*f);
+      if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || renderbuffer) {
+        std::vector<int64_t> counts;
+        if (supported || renderbuffer) {
+          for (uint32_t n : texture_sample_counts(device, *f, ctx->version.es, ctx->version.minor)) counts.push_back(n);
+        }
+        if (pname == GL_SAMPLES) return counts;
+        return {static_cast<int64_t>(counts.size())};
+      }
+      if (pname == GL_SAMPLES) return {};
+      return {target == GL_RENDERBUFFER ? 0 : 1};
+    }
     case GL_INTERNALFORMAT_SUPPORTED: return {supported ? 1 : 0};
     case GL_INTERNALFORMAT_PREFERRED: return {supported ? static_cast<int64_t>(internalformat) : GL_NONE};
     case GL_INTERNALFORMAT_RED_SIZE: return {component(0)};

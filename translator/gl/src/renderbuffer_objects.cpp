@@ -1,8 +1,12 @@
 // Renderbuffer objects (GL 4.6 §9.2.4 - §9.2.6; OpenGL ES 3.2 §9.2.4): names, binding, storage and the queries.
 // A renderbuffer's storage is a one-level 2D texture object of its own (framebuffers.hpp), so that glReadPixels
-// and the clears read and write it like a texture attachment. Multisample storage (samples > 0) is refused with
-// GL_OUT_OF_MEMORY: the backend has no multisample images yet.
+// and the clears read and write it like a texture attachment; multisample storage is a 2D multisample texture
+// (texture_multisample.hpp).
+#include <algorithm>
+#include <vector>
+
 #include "framebuffers.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -61,17 +65,28 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
                                              ")");
     return;
   }
-  if (samples > 0) {
-    // "If the GL is unable to create a data store of the requested size, the error OUT_OF_MEMORY is generated."
-    ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) +
-                                         ": multisample renderbuffers are not supported by Bismuth yet (no multisample "
-                                         "images in the backend)");
-    return;
-  }
   if (is_depth(*format)) {
     ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": " + format->name +
                                          ": depth and stencil renderbuffers are not supported by Bismuth yet");
     return;
+  }
+  // Multisample storage (§9.2.5): "samples represents a request for a desired minimum number of samples"; the
+  // resulting RENDERBUFFER_SAMPLES is the smallest count the device has for the format that is at least that
+  // (texture_multisample.hpp: the counts GetInternalformativ(RENDERBUFFER, SAMPLES) reports); more than the largest
+  // is the INVALID_OPERATION quoted above.
+  uint32_t actual = 0;
+  if (samples > 0) {
+    const std::vector<uint32_t> counts =
+        texture_sample_counts(*ctx->device_state.device, *format, ctx->version.es, ctx->version.minor);
+    if (counts.empty() || static_cast<uint32_t>(samples) > counts.front()) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + std::to_string(samples) +
+                                               " samples are more than " + format->name + " supports here (" +
+                                               std::to_string(counts.empty() ? 0 : counts.front()) + ")");
+      return;
+    }
+    for (uint32_t n : counts) {
+      if (n >= static_cast<uint32_t>(samples)) actual = n;
+    }
   }
   std::shared_ptr<TextureObject> t;
   if (width > 0 && height > 0) {
@@ -79,19 +94,15 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
     desc.type = backend::ImageType::Image2D;
     desc.format = format->vk_format;
     desc.extent = {static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
-    desc.usage = image_usage_for(*ctx->device_state.device, *format);
-    auto image = backend::Image::create(*ctx->device_state.device, desc);
-    if (!image) {
-      desc.usage = 0;  // transfers only: reads and clears still work
-      image = backend::Image::create(*ctx->device_state.device, desc);
-    }
-    if (!image) {
-      ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": the device cannot hold a " + format->name +
-                                           " renderbuffer of this size: " + image.error().message);
-      return;
-    }
+    desc.samples = std::max(actual, 1u);
+    // The usage the device allows, down to transfers only: reads and clears still work.
+    auto image = create_texture_image(ctx, desc, *format, func);
+    if (!image) return;
     t = std::make_shared<TextureObject>();
-    t->target = GL_TEXTURE_2D;
+    // A multisample renderbuffer's storage is a 2D multisample texture: reads refuse it (§18.2.1), clears and
+    // framebuffer completeness see its samples.
+    t->target = actual > 0 ? GL_TEXTURE_2D_MULTISAMPLE : GL_TEXTURE_2D;
+    t->samples = actual;
     t->immutable = true;
     t->immutable_levels = 1;
     t->view_num_levels = 1;
@@ -99,7 +110,7 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
     t->levels.assign(1, std::vector<TextureLevel>(kMaxLevels));
     t->levels[0][0] =
         TextureLevel{format, internalformat, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
-    t->image = std::move(*image);
+    t->image = std::move(image);
   }
   // §9.2.5: the previous contents are lost ("the contents of the data store are undefined"); attachments keep
   // pointing at the renderbuffer and see the new storage.
@@ -107,7 +118,7 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
   rb.internalformat = internalformat;
   rb.width = width;
   rb.height = height;
-  rb.samples = samples;
+  rb.samples = static_cast<GLsizei>(actual);
 }
 
 void parameter(Context* ctx, const RenderbufferObject& rb, GLenum pname, GLint* out, const char* func) {

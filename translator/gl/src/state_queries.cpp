@@ -8,6 +8,7 @@
 
 #include "gl_internal.hpp"
 #include "texture_access.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -210,8 +211,9 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_MAX_FRAGMENT_IMAGE_UNIFORMS:
     case GL_MAX_COMPUTE_IMAGE_UNIFORMS: out.set(translator::GlTextureLimits::kComputeImageUniforms); return true;
     case GL_MAX_COMBINED_IMAGE_UNIFORMS: out.set(translator::GlTextureLimits::kCombinedImageUniforms); return true;
-    // Multisample images are not offered (GL 4.6 Table 23.64: the minimum is 0).
-    case GL_MAX_IMAGE_SAMPLES: out.set(0); return true;
+    // GL 4.6 Table 23.64 (minimum 0): the device's storageImageSampleCounts with shaderStorageImageMultisample
+    // (texture_multisample.hpp), else 0.
+    case GL_MAX_IMAGE_SAMPLES: out.set(multisample_limits(*ctx->device_state.device).image); return true;
     case GL_MAX_SHADER_STORAGE_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxShaderStorageBufferBindings); return true;
     case GL_MAX_UNIFORM_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxUniformBufferBindings); return true;
     case GL_MAX_ATOMIC_COUNTER_BUFFER_BINDINGS: out.set(GlBindingMap::kMaxAtomicCounterBufferBindings); return true;

@@ -57,6 +57,12 @@ const SizedFormat& storage_format(const backend::Device& device, const SizedForm
 // set, else when the device's queue has no graphics (Vulkan allows depth-aspect copies and clears only there).
 bool depth_textures_as_color(const backend::Device& device);
 
+// Creates a texture's backend image of `desc` with the usage the device allows for `format` (image_usage_for, then
+// fewer usages where the device refuses that combination, down to transfers only); null after GL_OUT_OF_MEMORY
+// with the backend's reason (texture_storage.cpp).
+std::shared_ptr<backend::Image> create_texture_image(Context* ctx, backend::ImageDesc desc, const SizedFormat& format,
+                                                     const char* func);
+
 // The image usage the device allows for a format (storage where it has an image class and the device can store,
 // sampled where it can sample).
 backend::ImageUsages image_usage_for(const backend::Device& device, const SizedFormat& format);

@@ -9,6 +9,7 @@
 #include "bismuth/backend/sampler.hpp"
 #include "gl_internal.hpp"
 #include "texture_access.hpp"
+#include "texture_multisample.hpp"
 #include "textures.hpp"
 
 namespace bismuth::gl {
@@ -73,8 +74,9 @@ void note(Context* ctx, const char* func, const std::string& text) {
 // texelFetch and imageLoad take integer coordinates that no sampler clamps, so the placeholder has room for the
 // coordinates programs use (64 texels a side, 16 in 3D, 4 layers); beyond them the read is Vulkan's out-of-bounds
 // read (zero, or undefined without robustness).
-backend::Image* placeholder(Context* ctx, VkImageViewType type, VkFormat format, bool storage, const char* func) {
-  const uint64_t key = uint64_t(type) | (uint64_t(storage) << 8) | (uint64_t(format) << 16);
+backend::Image* placeholder(Context* ctx, VkImageViewType type, VkFormat format, bool storage, const char* func,
+                            uint32_t samples = 1) {
+  const uint64_t key = uint64_t(type) | (uint64_t(storage) << 8) | (uint64_t(format) << 16) | (uint64_t(samples) << 48);
   auto& slot = ctx->placeholder_images[key];
   if (!slot) {
     backend::ImageDesc desc;
@@ -92,6 +94,9 @@ backend::Image* placeholder(Context* ctx, VkImageViewType type, VkFormat format,
     desc.array_layers = (cube ? 6 : 1) * (arrayed ? 4 : 1);
     desc.cube_compatible = cube;
     desc.usage = storage ? backend::kImageStorage : backend::kImageSampled;
+    // Multisample uniforms (sampler2DMS, image2DMS...) need a multisample image (SPIR-V MS 1 views): 2D, one level.
+    desc.samples = samples;
+    if (samples > 1) desc.extent.height = desc.extent.width = 16;
     auto created = backend::Image::create(*ctx->device_state.device, desc);
     if (!created) {
       ctx->backend_error(func, created.error());
@@ -136,7 +141,27 @@ bool push_placeholder(Context* ctx, const OpaqueUse& use, bool storage, const ch
   if (storage && use.format != 0) {
     if (const SizedFormat* f = find_sized_format(use.format)) format = f->vk_format;
   }
-  backend::Image* image = placeholder(ctx, type, format, storage, func);
+  // A multisample uniform's placeholder: the device's largest sample count for it (texture_multisample.hpp).
+  uint32_t samples = 1;
+  if (is_multisample(use.target)) {
+    const MultisampleLimits limits = multisample_limits(*ctx->device_state.device);
+    if (storage) {
+      samples = limits.image;
+    } else if (use.shadow) {
+      samples = limits.depth;
+    } else {
+      samples = use.sampled == GlSampledType::Float ? limits.color : limits.integer;
+    }
+    if (samples < 2) {
+      skip_message(ctx, func,
+                   std::string(storage ? "image" : "texture") + " unit " + std::to_string(use.unit) +
+                       " is a multisample uniform and the device has no multisample " +
+                       (storage ? "storage images (shaderStorageImageMultisample)" : "sampled images") +
+                       " to stand in for a missing texture");
+      return false;
+    }
+  }
+  backend::Image* image = placeholder(ctx, type, format, storage, func, samples);
   if (image == nullptr) return false;
   backend::ImageBinding b;
   b.image = image;
@@ -340,7 +365,9 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
                      "cannot sample with a depth comparison: shadow samplers are not supported on it");
     return false;
   }
-  const bool linear = (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0;
+  // Multisample textures ignore the sampler state (GL 4.6 §8.10; texelFetch only): a NEAREST sampler.
+  const bool linear =
+      (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 && !is_multisample(use.target);
   const backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
   auto sampler = ctx->device_state.device->sampler(desc);
   if (!sampler) {
@@ -428,7 +455,9 @@ bool push_image(Context* ctx, const OpaqueUse& use, const char* func) {
     b.view.base_layer += static_cast<uint32_t>(unit.layer);
     b.view.layer_count = 1;
   }
-  if (b.view.type != view_type(use.target)) {
+  // GL 4.6 §8.26: image2DMS / image2DMSArray uniforms take multisample textures, the others single-sample ones
+  // (undefined otherwise; Vulkan needs the view's samples to match the shader's MS operand).
+  if (b.view.type != view_type(use.target) || (texture.samples > 1) != is_multisample(use.target)) {
     note(ctx, func,
          "image unit " + std::to_string(use.unit) + " binds a " + target_name(target) + (unit.layered ? "" : " layer") +
              " to an image uniform of another dimensionality " + "(GL 4.6 §8.26: undefined): loads return zero");

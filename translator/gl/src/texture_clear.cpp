@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "texture_client_data.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -79,6 +80,11 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
       return;
     }
+  }
+  // Multisample textures: every sample, through vkCmdClearColorImage (texture_multisample.hpp).
+  if (is_multisample(t->target)) {
+    clear_multisample(ctx, *t, texel, parts.front().region, func);
+    return;
   }
   for (const ImagePart& part : parts) {
     const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));

@@ -91,6 +91,14 @@ GLAPI void APIENTRY glCopyImageSubData(GLuint srcName, GLenum srcTarget, GLint s
                                              dst.level->format->name + " are not compatible (texel sizes differ)");
     return;
   }
+  // §18.3.3: "An INVALID_OPERATION error is generated if the number of samples do not match" (TEXTURE_SAMPLES:
+  // 0 for single-sample textures; Vulkan's vkCmdCopyImage likewise needs equal counts).
+  if (src.texture->samples != dst.texture->samples) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the source has " +
+                                             std::to_string(src.texture->samples) + " samples, the destination " +
+                                             std::to_string(dst.texture->samples));
+    return;
+  }
   // "An INVALID_VALUE error is generated if the dimensions of either subregion exceeds the boundaries of the
   // corresponding image object" (negative sizes included).
   auto outside = [](GLint o, GLsizei n, uint32_t size) {

@@ -6,6 +6,7 @@
 #include "framebuffers.hpp"
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -56,8 +57,11 @@ bool level_parameter(const Context* ctx, const TextureObject& t, const TextureLe
       return true;
     case GL_TEXTURE_SHARED_SIZE: out = f != nullptr && f->numeric == Numeric::SharedExp ? 5 : 0; return true;
     case GL_TEXTURE_COMPRESSED: out = 0; return true;  // no compressed formats
-    case GL_TEXTURE_SAMPLES: out = 0; return true;
-    case GL_TEXTURE_FIXED_SAMPLE_LOCATIONS: out = 1; return true;
+    // Multisample textures have level 0 only; every other texture has no samples and fixed locations (table 23.17).
+    case GL_TEXTURE_SAMPLES: out = is_multisample(t.target) && l.defined() ? t.samples : 0; return true;
+    case GL_TEXTURE_FIXED_SAMPLE_LOCATIONS:
+      out = is_multisample(t.target) && l.defined() ? t.fixed_sample_locations : 1;
+      return true;
     case GL_TEXTURE_BUFFER_DATA_STORE_BINDING: out = t.buffer ? t.buffer->name : 0; return true;
     case GL_TEXTURE_BUFFER_OFFSET: out = static_cast<double>(t.buffer_offset); return true;
     case GL_TEXTURE_BUFFER_SIZE: out = static_cast<double>(buffer_range(t)); return true;
@@ -211,6 +215,17 @@ bool get_texture_state(Context* ctx, GLenum pname, TextureStateValues& out) {
     case GL_ACTIVE_TEXTURE: return set(GL_TEXTURE0 + ctx->active_texture);
     case GL_SAMPLER_BINDING: return set(unit.sampler ? unit.sampler->name : 0);
     case GL_MAX_IMAGE_UNITS: return set(static_cast<int64_t>(ctx->image_units.size()));
+    // GL 4.6 table 23.64 (multisample textures; texture_multisample.hpp): from the device's sampled-image sample
+    // counts. MAX_SAMPLE_MASK_WORDS: Vulkan's maxSampleMaskWords (the words of gl_SampleMask; 1 covers 32 samples).
+    case GL_MAX_COLOR_TEXTURE_SAMPLES: return set(multisample_limits(*ctx->device_state.device).color);
+    case GL_MAX_DEPTH_TEXTURE_SAMPLES: return set(multisample_limits(*ctx->device_state.device).depth);
+    case GL_MAX_INTEGER_SAMPLES: return set(multisample_limits(*ctx->device_state.device).integer);
+    case GL_MAX_SAMPLE_MASK_WORDS: {
+      VkPhysicalDeviceProperties properties{};
+      const backend::Device& device = *ctx->device_state.device;
+      device.vki().vkGetPhysicalDeviceProperties(device.physical_device(), &properties);
+      return set(std::max<uint32_t>(1, properties.limits.maxSampleMaskWords));
+    }
     default: break;
   }
   // Texture limits (GL 4.6 table 23.53), from the Vulkan device's image limits. GL_MAX_TEXTURE_LOD_BIAS is a float:

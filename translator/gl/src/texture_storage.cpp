@@ -58,7 +58,8 @@ uint32_t level_layers(GLenum target, const TextureLevel& level) {
   switch (target) {
     case GL_TEXTURE_1D_ARRAY: return level.height;
     case GL_TEXTURE_2D_ARRAY:
-    case GL_TEXTURE_CUBE_MAP_ARRAY: return level.depth;
+    case GL_TEXTURE_CUBE_MAP_ARRAY:
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY: return level.depth;
     default: return 1;
   }
 }
@@ -101,6 +102,7 @@ backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x,
       break;
     case GL_TEXTURE_2D_ARRAY:
     case GL_TEXTURE_CUBE_MAP_ARRAY:
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY:
       r.y = static_cast<uint32_t>(y);
       r.extent = {w, h, 1};
       r.base_layer = store.face_layer + static_cast<uint32_t>(z);
@@ -264,6 +266,11 @@ bool fits_image(const TextureObject& t, uint32_t level, const TextureLevel& spec
 }
 
 }  // namespace
+
+std::shared_ptr<backend::Image> create_texture_image(Context* ctx, backend::ImageDesc desc, const SizedFormat& format,
+                                                     const char* func) {
+  return create_image(ctx, desc, format, func);
+}
 
 bool define_mutable_level(Context* ctx, TextureObject& t, uint32_t face, uint32_t level, const TextureLevel& spec,
                           const char* func) {

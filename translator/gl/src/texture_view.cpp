@@ -25,6 +25,9 @@ bool view_target_ok(GLenum original, GLenum target) {
       return target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_2D || target == GL_TEXTURE_2D_ARRAY ||
              target == GL_TEXTURE_CUBE_MAP_ARRAY;
     case GL_TEXTURE_RECTANGLE: return target == GL_TEXTURE_RECTANGLE;
+    case GL_TEXTURE_2D_MULTISAMPLE:
+    case GL_TEXTURE_2D_MULTISAMPLE_ARRAY:
+      return target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY;
     default: return false;
   }
 }
@@ -133,6 +136,9 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
   view->view_min_layer = original->view_min_layer + minlayer;
   view->view_num_layers = numlayers;
   view->sampler = original->sampler;
+  // Multisample views share the original's samples (texture_multisample.hpp).
+  view->samples = original->samples;
+  view->fixed_sample_locations = original->fixed_sample_locations;
   view->levels.assign(face_count(target), std::vector<TextureLevel>(kMaxTextureLevels));
   for (uint32_t i = 0; i < numlevels; ++i) {
     TextureLevel l = original->levels[0][minlevel + i];
@@ -140,8 +146,11 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
     l.internalformat = internalformat;
     if (target == GL_TEXTURE_1D_ARRAY) l.height = numlayers;
     if (target == GL_TEXTURE_1D) l.height = 1;
-    if (target == GL_TEXTURE_2D_ARRAY || target == GL_TEXTURE_CUBE_MAP_ARRAY) l.depth = numlayers;
-    if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP) l.depth = 1;
+    if (target == GL_TEXTURE_2D_ARRAY || target == GL_TEXTURE_CUBE_MAP_ARRAY ||
+        target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) {
+      l.depth = numlayers;
+    }
+    if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_2D_MULTISAMPLE) l.depth = 1;
     for (auto& face : view->levels) face[i] = l;
   }
   std::lock_guard lock(ctx->share->mutex);

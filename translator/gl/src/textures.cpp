@@ -282,6 +282,10 @@ bool texture_complete(const TextureObject& t, const SamplerState& sampler, std::
     set_why(why, "the base level is not defined or has a zero dimension");
     return false;
   }
+  // Multisample textures have one level and no sampler state that applies to them (GL 4.6 §8.10: "the sampler
+  // state ... is ignored" for TEXTURE_2D_MULTISAMPLE(_ARRAY); texelFetch is their only lookup): complete with a
+  // defined level 0, whatever the filters say.
+  if (t.target == GL_TEXTURE_2D_MULTISAMPLE || t.target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY) return true;
   const auto [base_index, top] = level_range(t, *base);
   // Cube completeness (§8.17): the base level of all six faces defined, square, of one format and size.
   for (size_t face = 1; face < t.levels.size(); ++face) {

@@ -79,6 +79,10 @@ struct TextureObject {
   GLint base_level = 0, max_level = 1000;
   std::array<GLenum, 4> swizzle{GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
   GLenum depth_stencil_mode = GL_DEPTH_COMPONENT;
+  // Multisample textures (2D_MULTISAMPLE(_ARRAY); texture_multisample.cpp): TEXTURE_SAMPLES, the samples the image
+  // has (0 for every other texture), and TEXTURE_FIXED_SAMPLE_LOCATIONS (table 23.17; TRUE initially).
+  uint32_t samples = 0;
+  bool fixed_sample_locations = true;
   // glTextureView (not implemented yet: the fields answer TEXTURE_VIEW_* for every texture).
   GLuint view_min_level = 0, view_num_levels = 0, view_min_layer = 0, view_num_layers = 0;
   // Buffer textures (glTexBuffer*, not implemented yet).

@@ -91,6 +91,9 @@ struct DeviceFeatures {
   bool storage_image_write_without_format = false;
   bool image_gather_extended = false;
   bool image_cube_array = false;
+  // Multisample storage images (image2DMS / image2DMSArray load, store and atomics; SPIR-V StorageImageMultisample
+  // and ImageMSArray): shaderStorageImageMultisample. Without it multisample images are sampled only.
+  bool storage_image_multisample = false;
 };
 
 enum class MemoryStrategy {

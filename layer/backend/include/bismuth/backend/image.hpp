@@ -49,6 +49,13 @@ struct ImageDesc {
   // VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT: views may use another format of the same texel size (GL texture views,
   // glBindImageTexture's format reinterpretation). Off only for an image that is never viewed as another format.
   bool mutable_format = true;
+  // Samples per texel (VkSampleCountFlagBits as a number: 1, 2, 4, ... 64). More than 1: a multisample image (GL's
+  // 2D_MULTISAMPLE(_ARRAY) textures), 2D, one mip level, not cube compatible, and a count the device reports for
+  // this format, type and usage (VkImageFormatProperties::sampleCounts, which Vulkan bounds by the limits'
+  // sampled/storageImage*SampleCounts); kImageStorage also needs shaderStorageImageMultisample. Multisample images
+  // are cleared, copied (to images of the same count) and bound, never uploaded to or read back: Vulkan's buffer
+  // image copies need one sample (VUID-vkCmdCopyBufferToImage-dstImage-07973).
+  uint32_t samples = 1;
 };
 
 // A view of an image: its type, format (VK_FORMAT_UNDEFINED: the image's), mip levels and array layers, and its
