@@ -105,6 +105,12 @@ struct MemoryRef {
   uint8_t buffer_component = 0;
   uint32_t buffer_element = 0;
   std::vector<uint32_t> buffers;
+  // LDC's operand modifiers (NV_gpu_program5, LDC: "A final operand vector is derived from the base operand vector
+  // by applying swizzle, negation, and absolute value operand modifiers"): `-|c[R0.x]|.wzyx`.
+  std::array<uint8_t, 4> swizzle{0, 1, 2, 3};
+  bool has_swizzle = false;
+  bool negate = false;
+  bool absolute = false;
   bool has_register = false;
   uint32_t temp = 0;
   uint8_t component = 0;
@@ -225,6 +231,7 @@ struct Param {
 struct StorageDecl {
   std::string name;
   std::vector<uint32_t> program_storage;  // program.storage indices, one per array element
+  bool two_dimensional = false;           // `s[][]`: accessed s[buffer][address] even with one buffer
 };
 
 // NV_parameter_buffer_object(2) buffer variables over program.buffer[a] (GL uniform buffer binding a):
@@ -236,6 +243,8 @@ struct BufferDecl {
   std::vector<uint32_t> program_buffer;  // program.buffer indices (CBUFFER arrays: one per element; else one)
   uint32_t first = 0;
   uint32_t count = 0;
+  bool is_array = true;          // BUFFER w = program.buffer[a][b] (one element) is read as `w`, without an index
+  bool two_dimensional = false;  // CBUFFER `c[][]`: accessed c[buffer][address] even with one buffer
 };
 
 // TEXTURE name = texture[n]; TEXTURE name[] = { texture[a..b], ... }; IMAGE the same with image[n].

@@ -110,7 +110,13 @@ bool Codegen::load(const Instruction& inst) {
   }
   std::vector<uint32_t> parts;
   for (uint32_t c = 0; c < 4; ++c) parts.push_back(elems[f.count == 1 ? 0 : c % f.count]);
-  write_dest(inst, {b_.op(Op::OpCompositeConstruct, vec_type(f.type), parts), f.type});
+  const uint32_t vt = vec_type(f.type);
+  uint32_t value = b_.op(Op::OpCompositeConstruct, vt, parts);
+  // LDC's operand modifiers, in the order operands apply them (swizzle, absolute value, negation).
+  if (m.has_swizzle) value = swizzle(value, vt, m.swizzle);
+  if (m.absolute) value = ext(is_float(f.type) ? GLSLstd450FAbs : GLSLstd450SAbs, vt, {value});
+  if (m.negate) value = b_.op(is_float(f.type) ? Op::OpFNegate : Op::OpSNegate, vt, {value});
+  write_dest(inst, {value, f.type});
   return true;
 }
 

@@ -96,6 +96,14 @@ bool DeclarationParser::optional_array_size(bool& is_array, uint32_t& size, bool
   return expect(']');
 }
 
+// The second `[]` / `[n]` of a two-dimensional STORAGE or CBUFFER declaration.
+bool DeclarationParser::second_dimension(bool& present, uint32_t max_size) {
+  bool sized = false;
+  uint32_t size = 0;
+  if (!optional_array_size(present, size, sized, max_size)) return false;
+  return true;
+}
+
 bool DeclarationParser::temp_decl(bool is_long, int words) {
   for (int i = 0; i < words; ++i) next();
   while (true) {
@@ -296,9 +304,12 @@ bool DeclarationParser::storage_decl() {
   bool is_array = false, sized = false;
   uint32_t size = 0;
   if (!optional_array_size(is_array, size, sized)) return false;
-  if (!expect('=')) return false;
   StorageDecl decl;
   decl.name = std::string(name);
+  // NVIDIA's GLSL compiler writes `STORAGE s[][] = { program.storage[a..b] };`: the first index picks the buffer,
+  // the second is the byte address (the same access as `s[]` over several buffers).
+  if (is_array && !second_dimension(decl.two_dimensional, 0x40000000u)) return false;
+  if (!expect('=')) return false;
   if (accept('{')) {
     while (true) {
       if (!storage_item(decl.program_storage)) return false;
@@ -380,10 +391,20 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
   uint32_t size = 0;
   // Up to the words of the largest parameter buffer window (BUFFER w[16384]: NVIDIA's 64 KiB).
   if (!optional_array_size(is_array, size, sized, kMaxParameterBufferBytes / 4)) return false;
-  if (!expect('=')) return false;
   BufferDecl decl;
   decl.kind = kind;
   decl.name = std::string(name);
+  decl.is_array = is_array;
+  // NV_gpu_program5's <BUFFER_statement> takes two <optArraySize>s: `CBUFFER c[][] = { program.buffer[0..3] };`,
+  // accessed c[buffer][address]. A second size (bytes) is accepted; the parameter buffer window bounds the access.
+  const size_t second_at = peek().offset;
+  if (is_array && !second_dimension(decl.two_dimensional, kMaxParameterBufferBytes)) return false;
+  if (decl.two_dimensional && kind != BufferDecl::Kind::Bytes) {
+    return error(second_at, std::string(keyword) +
+                                " arrays over several program.buffer bindings are not supported; declare a CBUFFER and "
+                                "read it with LDC");
+  }
+  if (!expect('=')) return false;
   bool ranged = false;
   if (accept('{')) {
     while (true) {
@@ -403,8 +424,11 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
     if (decl.program_buffer.size() != 1) {
       return error(at, std::string(keyword) + " '" + decl.name + "' must bind one program.buffer binding");
     }
-    if (!is_array) {
-      return error(at, std::string(keyword) + " '" + decl.name + "' must be an array ('" + decl.name + "[]')");
+    if (!is_array && !(ranged && decl.count == 1)) {
+      // NV_parameter_buffer_object: a single element, program.buffer[a][b], may be a plain variable; a whole
+      // buffer or a range of elements needs an array.
+      return error(at, std::string(keyword) + " '" + decl.name + "' binds more than one element; declare an array ('" +
+                           decl.name + "[]')");
     }
     if (!ranged) decl.count = kMaxParameterBufferBytes / (kind == BufferDecl::Kind::Words ? 4 : 16);
     if (sized && ranged && decl.count != size) {

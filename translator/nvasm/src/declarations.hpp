@@ -62,6 +62,7 @@ class DeclarationParser : public TokenReader {
   bool declare(std::string_view name, size_t at, Symbol symbol);
   // `[n]` or `[]` after a name; n in 1..max_size (0: the declarations' usual bound, 4096).
   bool optional_array_size(bool& is_array, uint32_t& size, bool& sized, uint32_t max_size = 0);
+  bool second_dimension(bool& present, uint32_t max_size);
   void note_param_index(ParamElement::Kind kind, uint32_t index);
   bool storage_item(std::vector<uint32_t>& list);
   bool buffer_item(BufferDecl& decl, bool& ranged);

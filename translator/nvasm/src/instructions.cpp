@@ -474,7 +474,7 @@ bool InstructionParser::primary(Operand& o) {
       }
       o.kind = Operand::Kind::Buffer;
       o.id = s.id;
-      if (!temp_index(s.id, o.element, o.relative, o.rel_temp, o.rel_component, b.count, true, b.name, at)) {
+      if (!temp_index(s.id, o.element, o.relative, o.rel_temp, o.rel_component, b.count, b.is_array, b.name, at)) {
         return false;
       }
       break;
@@ -500,21 +500,24 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
   if (it == symbols_.end()) return error(at, "undefined variable '" + std::string(name) + "'");
   const std::vector<uint32_t>* list = nullptr;
   std::string decl_name;
+  bool two_dimensional = false;
   if (it->second.kind == Symbol::Kind::Shared) {
     m.shared = true;
   } else if (it->second.kind == Symbol::Kind::Storage) {
     list = &out_.storages[it->second.id].program_storage;
     decl_name = out_.storages[it->second.id].name;
+    two_dimensional = out_.storages[it->second.id].two_dimensional;
   } else if (it->second.kind == Symbol::Kind::Buffer && out_.buffers[it->second.id].kind == BufferDecl::Kind::Bytes) {
     m.constant = true;
     list = &out_.buffers[it->second.id].program_buffer;
     decl_name = out_.buffers[it->second.id].name;
+    two_dimensional = out_.buffers[it->second.id].two_dimensional;
   } else {
     return error(at, "'" + std::string(name) + "' is not a STORAGE, CBUFFER or SHARED declaration");
   }
   if (list) {
     m.buffer = (*list)[0];
-    if (list->size() > 1) {
+    if (list->size() > 1 || two_dimensional) {
       // s[k][address] or s[R0.x + k][address]: the buffer index first.
       if (!expect('[')) return false;
       const size_t kat = peek().offset;
@@ -581,11 +584,28 @@ bool InstructionParser::memory_instruction(const OpcodeInfo& info, Instruction& 
     inst.sources.push_back(o);
     if (!expect(',')) return false;
   }
+  // LDC's operand is a vector operand (NV_gpu_program5, LDC: "applying swizzle, negation, and absolute value
+  // operand modifiers"); the other memory instructions take a plain memory reference.
+  const size_t modifier_at = peek().offset;
+  if (info.form == OperandForm::Load) {
+    if (accept('-')) m.negate = true;
+    else accept('+');
+    m.absolute = accept('|');
+  }
   if (!memory_ref(m)) return false;
+  if (m.absolute && !expect('|')) return false;
+  if (info.form == OperandForm::Load && is_punct('.')) {
+    next();
+    if (!swizzle(m.swizzle, nullptr, false, nullptr)) return false;
+    m.has_swizzle = true;
+  }
   if (m.shared != shared_op || m.constant != constant_op) {
     return error(m.position, shared_op     ? "this instruction accesses shared memory (a SHARED declaration)"
                              : constant_op ? "LDC reads a parameter buffer (a CBUFFER declaration)"
                                            : "this instruction accesses a storage buffer (a STORAGE declaration)");
+  }
+  if (!constant_op && (m.negate || m.absolute || m.has_swizzle)) {
+    return error(modifier_at, "only LDC takes swizzle, negation and absolute value on its memory operand");
   }
   inst.memory = m;
   return true;

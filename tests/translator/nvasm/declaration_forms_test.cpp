@@ -1,0 +1,131 @@
+// Declaration and binding forms of NV_gpu_program5 / NV_parameter_buffer_object(2) / NV_shader_storage_buffer_object
+// that real emitters write: two-dimensional CBUFFER and STORAGE arrays, a single-element BUFFER, LDC's operand
+// modifiers. Each program runs on the test device (every module validated) and is checked against values
+// computed here from the buffers' contents.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "program_runner.hpp"
+
+using namespace bismuth::test::nvasm_run;
+
+namespace {
+
+// Word i of parameter buffer a: distinct in every buffer and word.
+uint32_t word(uint32_t a, uint32_t i) { return (i + 3) * 0x9E3779B1u ^ (a * 0x85EBCA77u); }
+
+}  // namespace
+
+TEST_CASE("declarations: CBUFFER c[][] over program.buffer[a..b], read c[k][address] and c[R0.x + k][address]",
+          "[nvasm][declarations]") {
+  // NV_gpu_program5: <BUFFER_statement> ::= <bufferDeclType> <establishName> <optArraySize> <optArraySize> "="
+  // <bufferMultInit>; "the first index specifying an offset into the range of buffer object binding points. A buffer
+  // index of zero identifies binding point <a>".
+  Run r;
+  for (uint32_t a = 0; a < 4; ++a) {
+    std::vector<uint32_t> w(64);
+    for (uint32_t i = 0; i < 64; ++i) w[i] = word(a, i);
+    r.parameter_buffers.push_back({a, w});
+  }
+  r.source = single(
+      "MOV.U R0.x, 2;\n"
+      "LDC.U32 R1.x, cb[1][20];\n"           // buffer 1, word 5
+      "LDC.U32 R1.y, cb[R0.x][8];\n"         // buffer 2, word 2
+      "LDC.U32 R1.z, cb[R0.x + 1][R0.x];\n"  // buffer 3, byte 2
+      "LDC.U32 R1.w, one[0][12];\n"          // a two-dimensional declaration of one buffer still takes its index
+      "STB.U32X4 R1, out[0];\n"
+      "LDC.U16 R2.x, sized[1][6];\n"         // `CBUFFER s[2][256]`: buffer 1 of 1..2 is program.buffer[2]
+      "STB.U32 R2.x, out[16];\n",
+      "TEMP R0, R1, R2;\nCBUFFER cb[][] = { program.buffer[0..3] };\nCBUFFER one[][] = { program.buffer[3] };\n"
+      "CBUFFER sized[2][256] = { program.buffer[1..2] };\n");
+  r.words = 5;
+  const auto out = run(r);
+  CHECK(out[0] == word(1, 5));
+  CHECK(out[1] == word(2, 2));
+  // LDC.U32 at byte 2: NV_gpu_program5 leaves misaligned loads undefined; Bismuth reads the containing word.
+  CHECK(out[2] == word(3, 0));
+  CHECK(out[3] == word(3, 3));
+  CHECK(out[4] == (word(2, 1) >> 16));
+}
+
+TEST_CASE("declarations: STORAGE s[][] over program.storage[a..b] (NVIDIA's compiler output)", "[nvasm][declarations]") {
+  Run r;
+  r.source = single(
+      "MOV.U R0.x, 1;\n"
+      "LDB.U32 R1.x, two[1][8];\n"
+      "LDB.U32 R1.y, two[R0.x - 1][8];\n"
+      "ADD.U R1.z, R1.x, R1.y;\n"
+      "STB.U32 R1.z, two[R0.x][0];\n"
+      "STB.U32 R1.x, single[0][4];\n",
+      "TEMP R0, R1;\nSTORAGE two[][] = { program.storage[1..2] };\nSTORAGE single[][] = { program.storage[2] };\n");
+  r.input = {10, 11, 12, 13};
+  std::vector<std::vector<uint32_t>> more;
+  r.more_storage = {{2, {0, 0, 0, 0}}};
+  r.storage_out = &more;
+  // program.storage[2]: word 2 is read as two[1][8] (initially 7), word 0 and 1 are written.
+  r.more_storage[0].second[2] = 7;
+  run(r);
+  REQUIRE(more.size() == 1);
+  CHECK(more[0][0] == 7 + 12);
+  CHECK(more[0][1] == 7);
+}
+
+TEST_CASE("declarations: BUFFER / BUFFER4 w = program.buffer[a][b] (one element, read without an index)",
+          "[nvasm][declarations]") {
+  // NV_parameter_buffer_object, program.buffer[a][b]: "reads the array element numbered <b>" of binding point <a>.
+  Run r;
+  std::vector<uint32_t> w(64);
+  for (uint32_t i = 0; i < 64; ++i) w[i] = word(5, i);
+  r.parameter_buffers = {{5, w}};
+  r.source = single(
+      "MOV.U R0, one;\n"
+      "STB.U32X4 R0, out[0];\n"
+      "MOV.U R1, vec.wzyx;\n"
+      "STB.U32X4 R1, out[16];\n"
+      "ADD.U R1, -one, vec;\n"
+      "STB.U32X4 R1, out[32];\n",
+      "TEMP R0, R1;\nBUFFER one = program.buffer[5][7];\nBUFFER4 vec = program.buffer[5][3];\n");
+  r.words = 12;
+  const auto out = run(r);
+  for (uint32_t c = 0; c < 4; ++c) {
+    INFO(c);
+    CHECK(out[c] == w[7]);  // a BUFFER element is one word, replicated to (x,x,x,x)
+    CHECK(out[4 + c] == w[12 + 3 - c]);
+    CHECK(out[8 + c] == w[12 + c] - w[7]);
+  }
+}
+
+TEST_CASE("declarations: LDC operand modifiers: swizzle, negation and absolute value", "[nvasm][declarations]") {
+  // NV_gpu_program5, LDC: "A final operand vector is derived from the base operand vector by applying swizzle,
+  // negation, and absolute value operand modifiers as described in Section 2.X.4.2."
+  const float f[4] = {1.5f, -2.25f, 0.0f, -7.0f};
+  const int32_t s[4] = {5, -9, 0x7FFFFFFF, -1};
+  std::vector<uint32_t> w(16, 0);
+  for (int i = 0; i < 4; ++i) w[i] = bits(f[i]), w[4 + i] = uint32_t(s[i]);
+  Run r;
+  r.parameter_buffers = {{0, w}};
+  r.source = single(
+      "LDC.F32X4 R0, c[0].wzyx;\n"
+      "STB.F32X4 R0, out[0];\n"
+      "LDC.F32X4 R0, -|c[0]|;\n"
+      "STB.F32X4 R0, out[16];\n"
+      "LDC.S32X4 R0, -c[16].yxwz;\n"
+      "STB.S32X4 R0, out[32];\n"
+      "LDC.S32X4 R0, |c[16]|.y;\n"
+      "STB.S32X4 R0, out[48];\n"
+      "LDC.F32X2 R0, +c[4].yxyx;\n"
+      "STB.F32X4 R0, out[64];\n",
+      "TEMP R0;\nCBUFFER c = program.buffer[0];\n");
+  r.words = 20;
+  const auto out = run(r);
+  for (int c = 0; c < 4; ++c) {
+    INFO(c);
+    CHECK(as_float(out[c]) == f[3 - c]);
+    CHECK(as_float(out[4 + c]) == -std::fabs(f[c]));
+    const int yxwz[4] = {1, 0, 3, 2};
+    CHECK(int32_t(out[8 + c]) == int32_t(0u - uint32_t(s[yxwz[c]])));  // two's complement negation
+    CHECK(int32_t(out[12 + c]) == 9);
+    CHECK(as_float(out[16 + c]) == f[c % 2 == 0 ? 2 : 1]);  // X2 from byte 4: f[1], f[2]; swizzled yxyx
+  }
+}
