@@ -30,10 +30,13 @@ TEST_CASE("declarations: CBUFFER c[][] over program.buffer[a..b], read c[k][addr
   }
   r.source = single(
       "MOV.U R0.x, 2;\n"
-      "LDC.U32 R1.x, cb[1][20];\n"           // buffer 1, word 5
-      "LDC.U32 R1.y, cb[R0.x][8];\n"         // buffer 2, word 2
-      "LDC.U32 R1.z, cb[R0.x + 1][R0.x];\n"  // buffer 3, byte 2
-      "LDC.U32 R1.w, one[0][12];\n"          // a two-dimensional declaration of one buffer still takes its index
+      "LDC.U32 R1.x, cb[1][20];\n"          // buffer 1, word 5
+      "LDC.U32 R2.x, cb[R0.x][8];\n"        // buffer 2, word 2
+      "MOV.U R1.y, R2.x;\n"
+      "LDC.U32 R2, cb[R0.x + 1][R0.x];\n"   // buffer 3, byte 2
+      "MOV.U R1.z, R2.x;\n"
+      "LDC.U32 R2.x, one[0][12];\n"         // a two-dimensional declaration of one buffer still takes its index
+      "MOV.U R1.w, R2.x;\n"
       "STB.U32X4 R1, out[0];\n"
       "LDC.U16 R2.x, sized[1][6];\n"         // `CBUFFER s[2][256]`: buffer 1 of 1..2 is program.buffer[2]
       "STB.U32 R2.x, out[16];\n",
@@ -54,11 +57,12 @@ TEST_CASE("declarations: STORAGE s[][] over program.storage[a..b] (NVIDIA's comp
   r.source = single(
       "MOV.U R0.x, 1;\n"
       "LDB.U32 R1.x, two[1][8];\n"
-      "LDB.U32 R1.y, two[R0.x - 1][8];\n"
+      "LDB.U32 R2.x, two[R0.x - 1][8];\n"
+      "MOV.U R1.y, R2.x;\n"
       "ADD.U R1.z, R1.x, R1.y;\n"
       "STB.U32 R1.z, two[R0.x][0];\n"
       "STB.U32 R1.x, single[0][4];\n",
-      "TEMP R0, R1;\nSTORAGE two[][] = { program.storage[1..2] };\nSTORAGE single[][] = { program.storage[2] };\n");
+      "TEMP R0, R1, R2;\nSTORAGE two[][] = { program.storage[1..2] };\nSTORAGE single[][] = { program.storage[2] };\n");
   r.input = {10, 11, 12, 13};
   std::vector<std::vector<uint32_t>> more;
   r.more_storage = {{2, {0, 0, 0, 0}}};
@@ -127,5 +131,28 @@ TEST_CASE("declarations: LDC operand modifiers: swizzle, negation and absolute v
     CHECK(int32_t(out[8 + c]) == int32_t(0u - uint32_t(s[yxwz[c]])));  // two's complement negation
     CHECK(int32_t(out[12 + c]) == 9);
     CHECK(as_float(out[16 + c]) == f[c % 2 == 0 ? 2 : 1]);  // X2 from byte 4: f[1], f[2]; swizzled yxyx
+  }
+}
+
+TEST_CASE("memory loads: components past the storage modifier's count are zero", "[nvasm][declarations]") {
+  // NV_gpu_program5 2.X.4.5: "When the storage modifier specifies that fewer than four components should be
+  // fetched, remaining components are filled with zeroes." (NVIDIA's driver 580 gives the same words.)
+  Run r;
+  r.input = {0x11223344u, 0x55667788u, 0x99AABBCCu, 0xDDEEFF00u};
+  r.parameter_buffers = {{0, r.input}};
+  r.source = single(
+      "MOV.U R0, {9, 9, 9, 9};\nLDB.U32 R0, in[0];\nSTB.U32X4 R0, out[0];\n"
+      "MOV.U R0, {9, 9, 9, 9};\nLDB.U32X2 R0, in[0];\nSTB.U32X4 R0, out[16];\n"
+      "MOV.U R0, {9, 9, 9, 9};\nLDB.U32 R0.yw, in[4];\nSTB.U32X4 R0, out[32];\n"
+      "MOV.U R0, {9, 9, 9, 9};\nLDC.U16 R0.xz, c[2];\nSTB.U32X4 R0, out[48];\n"
+      "MOV.U R0, {9, 9, 9, 9};\nSTS.U32X4 R0, sh[0];\nLDS.S8 R0, sh[0];\nSTB.U32X4 R0, out[64];\n",
+      "TEMP R0;\nCBUFFER c = program.buffer[0];\nSHARED_MEMORY 16;\nSHARED sh[] = { program.sharedmem };\n");
+  r.words = 20;
+  const auto out = run(r);
+  const std::vector<uint32_t> expect = {0x11223344u, 0, 0, 0, 0x11223344u, 0x55667788u, 0, 0, 9, 0, 9, 0,
+                                        0x1122u, 9, 0, 9, 9, 0, 0, 0};
+  for (size_t i = 0; i < expect.size(); ++i) {
+    INFO(i);
+    CHECK(out[i] == expect[i]);
   }
 }

@@ -108,8 +108,11 @@ bool Codegen::load(const Instruction& inst) {
       }
     }
   }
+  // NV_gpu_program5 2.X.4.5: "When the storage modifier specifies that fewer than four components should be
+  // fetched, remaining components are filled with zeroes." NVIDIA's driver does so (580, H200): LDB.U32 R0.yw
+  // writes 0 to y and w.
   std::vector<uint32_t> parts;
-  for (uint32_t c = 0; c < 4; ++c) parts.push_back(elems[f.count == 1 ? 0 : c % f.count]);
+  for (uint32_t c = 0; c < 4; ++c) parts.push_back(c < f.count ? elems[c] : c_scalar(f.type, 0.0, 0, false));
   const uint32_t vt = vec_type(f.type);
   uint32_t value = b_.op(Op::OpCompositeConstruct, vt, parts);
   // LDC's operand modifiers, in the order operands apply them (swizzle, absolute value, negation).
