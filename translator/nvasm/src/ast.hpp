@@ -26,6 +26,7 @@ struct StorageFormat {
   DataType type = DataType::U32;  // value type as the registers see it
   uint8_t bits = 32;              // 8, 16, 32 or 64 bits per element in memory
   uint8_t count = 1;              // 1, 2 or 4 elements
+  bool half = false;              // F16, F16X2, F16X4: IEEE halves in memory, f32 in registers
 };
 
 enum class AtomicOp : uint8_t { None, Add, Min, Max, IWrap, DWrap, And, Or, Xor, Exch, CSwap };

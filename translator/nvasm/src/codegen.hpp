@@ -180,6 +180,10 @@ class Codegen {
   uint32_t scope_of(const MemoryRef& m) { return c_u32(m.shared ? kScopeWorkgroup : kScopeDevice); }
   bool load(const Instruction& inst);
   bool store(const Instruction& inst);
+  uint32_t narrow_address(const MemoryRef& m, const StorageFormat& f);
+  uint32_t narrow_element(const StorageFormat& f, uint32_t word, uint32_t shift);
+  bool store_narrow(const MemoryRef& m, const StorageFormat& f, Val v);
+  void store_field(const MemoryRef& m, uint32_t addr, uint32_t bits, uint32_t w);
   template <class F>
   uint32_t cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_t word = 0);
   uint32_t atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t scope, uint32_t word, uint32_t a, uint32_t b);

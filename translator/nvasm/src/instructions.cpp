@@ -184,6 +184,9 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
           continue;
         }
         if (auto f = storage_modifier(upper); f && types == 0) {
+          // The packed and F16 forms of NV_gpu_program5_mem_extended are for LDB STB LDS STS LDC here (its
+          // LOADIM / STOREIM forms are not implemented).
+          if (info.family == Family::Image && f->bits < 32 && (f->count > 1 || f->half)) return bad();
           inst.format = *f;
           inst.type = f->type;
           ++types;
@@ -247,7 +250,7 @@ bool InstructionParser::check_memory_modifiers(const OpcodeInfo& info, const Ins
   if (inst.atomic != AtomicOp::None) {
     const auto& f = inst.format;
     const bool int32 = f.count == 1 && f.bits == 32 && !is_float(f.type);
-    const bool f32add = f.count == 1 && f.type == DataType::F32 && inst.atomic == AtomicOp::Add;
+    const bool f32add = f.count == 1 && f.bits == 32 && f.type == DataType::F32 && inst.atomic == AtomicOp::Add;
     // NV_shader_atomic_int64: U64 / S64 with every operation but IWRAP and DWRAP (whether the device can run
     // them is checked at emission).
     const bool int64 = f.count == 1 && f.bits == 64 && !is_float(f.type) && inst.atomic != AtomicOp::IWrap &&
