@@ -156,3 +156,70 @@ TEST_CASE("memory loads: components past the storage modifier's count are zero",
     CHECK(out[i] == expect[i]);
   }
 }
+
+TEST_CASE("declarations: program.storagelen[i], the bound range's size in bytes", "[nvasm][declarations]") {
+  // NVIDIA's driver (580, H200) gives program.storagelen[i] as the size in bytes of the range bound to
+  // program.storage[i], in every component; PARAM arrays take program.storagelen[a..b].
+  Run r;
+  r.input = std::vector<uint32_t>(13, 7);  // 52 bytes
+  r.more_storage = {{3, std::vector<uint32_t>(5, 0)}};  // 20 bytes, declared only through storagelen
+  std::vector<std::vector<uint32_t>> more;
+  r.storage_out = &more;
+  r.source = single(
+      "MOV.U R0, program.storagelen[1];\nSTB.U32X4 R0, out[0];\n"
+      "MOV.U R0, len[1].wzyx;\nADD.U R0.y, R0.y, program.storagelen[0].x;\nSTB.U32X4 R0, out[16];\n",
+      "TEMP R0;\nPARAM len[] = { program.storagelen[0], program.storagelen[3] };\n");
+  r.words = 8;
+  const auto out = run(r);
+  for (int c = 0; c < 4; ++c) CHECK(out[c] == 52u);
+  CHECK(out[4] == 20u);
+  CHECK(out[5] == 20u + 8 * 4);  // program.storage[0] is the 8-word output buffer
+  CHECK(out[6] == 20u);
+  CHECK(out[7] == 20u);
+}
+
+TEST_CASE("declarations: SHARED over program.sharedmem[a..b], [a] and a single location", "[nvasm][declarations]") {
+  // As NVIDIA's driver reads them: [a..b] names bytes a..b (part[4] is byte 20 of part = sharedmem[16..31]), [a]
+  // starts at byte a, and a non-array SHARED s = program.sharedmem[a] is the location at byte a, read as `s`.
+  Run r;
+  r.source = single(
+      "MOV.U R0, {1, 2, 3, 4};\nSTS.U32X4 R0, all[0];\n"
+      "MOV.U R0, {5, 6, 7, 8};\nSTS.U32X4 R0, all[16];\n"
+      "MOV.U R0, {77, 0, 0, 0};\nSTS.U32 R0.x, part[4];\n"
+      "LDS.U32X4 R1, all[16];\nSTB.U32X4 R1, out[0];\n"
+      "MOV.U R2.x, 8;\nLDS.U32X2 R1, part[R2.x];\nSTB.U32X4 R1, out[16];\n"
+      "LDS.U32 R1, from8[4];\nSTB.U32 R1.x, out[32];\n"
+      "MOV.U R0, {99, 0, 0, 0};\nSTS.U32 R0.x, one;\nLDS.U32 R1, all[4];\nSTB.U32 R1.x, out[36];\n",
+      "TEMP R0, R1, R2;\nSHARED_MEMORY 32;\nSHARED all[] = { program.sharedmem };\n"
+      "SHARED part[16] = { program.sharedmem[16..31] };\nSHARED from8[] = { program.sharedmem[8] };\n"
+      "SHARED one = program.sharedmem[4];\n");
+  r.words = 10;
+  const auto out = run(r);
+  const std::vector<uint32_t> expect = {5, 77, 7, 8, 7, 8, 0, 0, 4, 99};
+  for (size_t i = 0; i < expect.size(); ++i) {
+    INFO(i);
+    CHECK(out[i] == expect[i]);
+  }
+}
+
+TEST_CASE("declarations: load errors for shared memory ranges, storagelen and THREAD_MEMORY", "[nvasm][declarations]") {
+  const std::string head = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSHARED_MEMORY 32;\n";  // lines 1-4
+  auto check = [](const std::string& source, const std::string& prefix) {
+    auto p = bismuth::nvasm::assemble(source);
+    REQUIRE_FALSE(p);
+    CHECK_THAT(p.error().message, Catch::StartsWith(prefix));
+  };
+  // A constant address past the range (NVIDIA's driver: "out of bounds array access").
+  check(head + "SHARED p[] = { program.sharedmem[16..31] };\nLDS.U32 R0.x, p[16];\nEND\n",
+        "line 6, column 17: error: address 16 is out of bounds for 'p' (16 bytes)");
+  // Offsets at or past SHARED_MEMORY (NVIDIA's driver: "invalid shared memory offset").
+  check(head + "SHARED p[] = { program.sharedmem[16..32] };\nEND\n",
+        "line 5, column 16: error: invalid shared memory offset");
+  // A range is for arrays (NVIDIA's driver: "shared memory range not supported for non-array variables").
+  check(head + "SHARED p = program.sharedmem[0..3];\nEND\n", "line 5, column 8: error: SHARED 'p' binds a range");
+  check(head + "SHARED p[8] = { program.sharedmem[0..3] };\nEND\n",
+        "line 5, column 8: error: SHARED array 'p' declares 8 bytes but binds 4");
+  check(head + "MOV.U R0, program.storagelen[1024];\nEND\n", "line 5, column 30: error: invalid parameter index range");
+  check("!!NVcp5.0\nGROUP_SIZE 1;\nTHREAD_MEMORY 64;\nEND\n",
+        "line 3, column 1: error: THREAD_MEMORY declarations are not supported");
+}

@@ -60,9 +60,11 @@ inline bool is_thread_group_builtin(Builtin b) { return b >= Builtin::ThreadId; 
 
 // An element of a PARAM array (or a single PARAM).
 struct ParamElement {
-  enum class Kind : uint8_t { Constant, Local, Env, State } kind = Kind::Constant;
+  // StorageLen: program.storagelen[i], the size in bytes of the range bound to program.storage[i], in every
+  // component (what NVIDIA's driver gives; its compiler writes it for an unsized array's length()).
+  enum class Kind : uint8_t { Constant, Local, Env, State, StorageLen } kind = Kind::Constant;
   std::array<Literal, 4> values{};
-  uint32_t index = 0;  // program.local / program.env index
+  uint32_t index = 0;  // program.local / program.env / program.storagelen index
   Builtin builtin = Builtin::WarpSize;  // State: state.thread.warpsize / warpspersm / smcount
 };
 
@@ -229,6 +231,17 @@ struct Param {
   std::vector<ParamElement> elements;
 };
 
+// SHARED s[] = { program.sharedmem }; SHARED s[] = { program.sharedmem[a..b] } (bytes a..b, NVIDIA's driver: an
+// address past b is a load error); SHARED s[] = { program.sharedmem[a] } (from byte a on); SHARED s =
+// program.sharedmem[a] (one location, read as `s` without an address).
+struct SharedDecl {
+  std::string name;
+  uint32_t base = 0;
+  uint32_t last = UINT32_MAX;  // the last byte a range names; UINT32_MAX: to the end of shared memory
+  bool is_array = true;
+  size_t binding_offset = 0;  // where program.sharedmem[...] is written (offsets are checked at the end)
+};
+
 struct StorageDecl {
   std::string name;
   std::vector<uint32_t> program_storage;  // program.storage indices, one per array element
@@ -270,7 +283,9 @@ struct ParsedProgram {
   bool has_shared_memory_decl = false;
   std::vector<Temp> temps;
   std::vector<Param> params;
+  std::vector<SharedDecl> shareds;
   std::vector<StorageDecl> storages;
+  std::vector<uint32_t> storage_lengths;  // program.storage indices program.storagelen[i] names
   std::vector<BufferDecl> buffers;
   std::vector<TextureDecl> textures;  // TEXTURE and IMAGE declarations
   std::vector<Subroutine> subroutines;

@@ -228,6 +228,13 @@ uint32_t Codegen::param_element_raw(const ParamElement& e) {
     return c_uvec4(words[0], words[1], words[2], words[3]);
   }
   if (e.kind == ParamElement::Kind::State) return builtin_raw(e.builtin);
+  if (e.kind == ParamElement::Kind::StorageLen) {
+    // The block is one runtime array of words: its length times 4 is the bound range's size in bytes (rounded
+    // down to a word).
+    const uint32_t words = b_.op(Op::OpArrayLength, t_u32(), {storage_vars_.at(e.index), 0});
+    const uint32_t bytes = b_.op(Op::OpIMul, t_u32(), {words, c_u32(4)});
+    return b_.op(Op::OpCompositeConstruct, t_uvec4(), {bytes, bytes, bytes, bytes});
+  }
   const uint32_t var = e.kind == ParamElement::Kind::Local ? local_var_ : env_var_;
   const uint32_t ptr =
       b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_uvec4()), {var, c_u32(0), c_u32(e.index)});

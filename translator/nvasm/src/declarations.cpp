@@ -194,10 +194,11 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
     if (!expect('.')) return false;
     std::string_view which;
     const size_t wat = peek().offset;
-    if (!expect_ident(which, "local or env")) return false;
+    if (!expect_ident(which, "local, env or storagelen")) return false;
     ParamElement::Kind kind;
     if (which == "local") kind = ParamElement::Kind::Local;
     else if (which == "env") kind = ParamElement::Kind::Env;
+    else if (which == "storagelen") kind = ParamElement::Kind::StorageLen;
     else return error(wat, "invalid parameter binding 'program." + std::string(which) + "'");
     if (!expect('[')) return false;
     uint64_t first = 0, last = 0;
@@ -208,7 +209,8 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
       next();
       if (!expect_uint(last, "a parameter index")) return false;
     }
-    if (last < first || last > kMaxParamIndex) return error(iat, "invalid parameter index range");
+    const uint64_t max_index = kind == ParamElement::Kind::StorageLen ? kMaxStorageIndex : kMaxParamIndex;
+    if (last < first || last > max_index) return error(iat, "invalid parameter index range");
     if (!expect(']')) return false;
     for (uint64_t i = first; i <= last; ++i) {
       ParamElement e;
@@ -216,6 +218,7 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
       e.index = static_cast<uint32_t>(i);
       elements.push_back(e);
       note_param_index(kind, e.index);
+      if (kind == ParamElement::Kind::StorageLen) out_.storage_lengths.push_back(e.index);
     }
     return true;
   }
@@ -509,7 +512,7 @@ bool DeclarationParser::shared_decl() {
   if (!expect_ident(name, "a shared memory name")) return false;
   bool is_array = false, sized = false;
   uint32_t size = 0;
-  if (!optional_array_size(is_array, size, sized)) return false;
+  if (!optional_array_size(is_array, size, sized, kMaxSharedMemory)) return false;
   if (!expect('=')) return false;
   const bool braces = accept('{');
   const size_t wat = peek().offset;
@@ -520,8 +523,43 @@ bool DeclarationParser::shared_decl() {
   const size_t sat = peek().offset;
   if (!expect_ident(word, "sharedmem")) return false;
   if (word != "sharedmem") return error(sat, "invalid shared memory binding 'program." + std::string(word) + "'");
+  SharedDecl decl;
+  decl.name = std::string(name);
+  decl.is_array = is_array;
+  decl.binding_offset = wat;
+  bool ranged = false, single = false;
+  if (accept('[')) {
+    // program.sharedmem[a] / program.sharedmem[a..b]: byte offsets into shared memory (as NVIDIA's driver reads
+    // them; they must lie below SHARED_MEMORY, checked once the program is read).
+    uint64_t first = 0, last = 0;
+    const size_t iat = peek().offset;
+    if (!expect_uint(first, "a shared memory offset")) return false;
+    last = first;
+    if (peek().kind == Tok::DotDot) {
+      next();
+      if (!expect_uint(last, "a shared memory offset")) return false;
+      ranged = true;
+    } else {
+      single = true;
+    }
+    if (last < first || last >= kMaxSharedMemory) return error(iat, "invalid shared memory offset range");
+    if (!expect(']')) return false;
+    decl.base = static_cast<uint32_t>(first);
+    if (ranged) decl.last = static_cast<uint32_t>(last);
+  }
+  if (!is_array && !single) {
+    // NVIDIA's driver: "shared memory range not supported for non-array variables". The whole memory as a plain
+    // variable stays accepted (read s[address]), as before.
+    if (ranged) return error(at, "SHARED '" + decl.name + "' binds a range; declare an array ('" + decl.name + "[]')");
+    decl.is_array = true;
+  }
+  if (sized && ranged && uint64_t(decl.last) - decl.base + 1 != size) {
+    return error(at, "SHARED array '" + decl.name + "' declares " + std::to_string(size) + " bytes but binds " +
+                         std::to_string(uint64_t(decl.last) - decl.base + 1));
+  }
   if (braces && !expect('}')) return false;
-  if (!declare(name, at, {Symbol::Kind::Shared, 0})) return false;
+  if (!declare(name, at, {Symbol::Kind::Shared, static_cast<uint32_t>(out_.shareds.size())})) return false;
+  out_.shareds.push_back(std::move(decl));
   if (!first_shared_decl_) first_shared_decl_ = at;
   return end_statement();
 }

@@ -504,8 +504,14 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
   const std::vector<uint32_t>* list = nullptr;
   std::string decl_name;
   bool two_dimensional = false;
+  const SharedDecl* shared = nullptr;
   if (it->second.kind == Symbol::Kind::Shared) {
     m.shared = true;
+    shared = &out_.shareds[it->second.id];
+    if (!shared->is_array) {
+      m.offset = shared->base;  // SHARED s = program.sharedmem[a]: the location itself
+      return true;
+    }
   } else if (it->second.kind == Symbol::Kind::Storage) {
     list = &out_.storages[it->second.id].program_storage;
     decl_name = out_.storages[it->second.id].name;
@@ -546,10 +552,16 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
     }
   }
   if (!expect('[')) return false;
+  const int64_t base = shared ? shared->base : 0;
   if (peek().kind == Tok::Int) {
+    const size_t vat = peek().offset;
     const uint64_t v = next().int_value;
     if (v > 0xFFFFFFFFull) return error(at, "address out of range");
-    m.offset = static_cast<int64_t>(v);
+    if (shared && shared->last != UINT32_MAX && v > uint64_t(shared->last) - shared->base) {
+      return error(vat, "address " + std::to_string(v) + " is out of bounds for '" + shared->name + "' (" +
+                            std::to_string(uint64_t(shared->last) - shared->base + 1) + " bytes)");
+    }
+    m.offset = static_cast<int64_t>(v) + base;
     return expect(']');
   }
   m.has_register = true;
@@ -562,6 +574,7 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
     if (v > 0xFFFFFFFFull) return error(oat, "address offset out of range");
     m.offset = minus ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   }
+  m.offset += base;
   return expect(']');
 }
 
