@@ -6,9 +6,11 @@
 
 #include <cmath>
 
+#include "nv4_ops_support.hpp"
 #include "program_runner.hpp"
 
 using namespace bismuth::test::nvasm_run;
+using namespace bismuth::test::nv4_ops;
 
 namespace {
 
@@ -222,4 +224,80 @@ TEST_CASE("declarations: load errors for shared memory ranges, storagelen and TH
   check(head + "MOV.U R0, program.storagelen[1024];\nEND\n", "line 5, column 30: error: invalid parameter index range");
   check("!!NVcp5.0\nGROUP_SIZE 1;\nTHREAD_MEMORY 64;\nEND\n",
         "line 3, column 1: error: THREAD_MEMORY declarations are not supported");
+}
+
+TEST_CASE("declarations: SHORT TEMP rounds float results to half precision", "[nvasm][declarations]") {
+  // NV_gpu_program5 2.X.3.1: "Variables decared as "SHORT" will be represented using at least 16 bits per
+  // component. "SHORT" floating-point values will have at least 5 bits of exponent and 10 bits of mantissa." As
+  // NVIDIA's driver 580 stores them: nearest even, overflow to infinity, the half subnormal range flushed to a signed
+  // zero, integer results kept whole.
+  const float in[8] = {0.1f, 1.0009765625f, 70000.0f, 1e-6f, -1e-6f, 65519.0f, 65520.0f, 2049.0f};
+  Run r;
+  for (float f : in) r.input.push_back(bits(f));
+  r.source = single(
+      "LDB.F32X4 R0, in[0];\nMOV.F h, R0;\nMOV.F R1, h;\nSTB.F32X4 R1, out[0];\n"
+      "LDB.F32X4 R0, in[16];\nADD.F h, R0, {0, 0, 0, 0};\nSTB.F32X4 h, out[16];\n"
+      "MOV.U h, {0x12345678, 0xFFFFFFFF, 65537, 3};\nSTB.U32X4 h, out[32];\n"
+      "MOV.F64 d.x, {3.0000000001}.x;\nMOV.F64 h.y, d.x;\nSTB.F32 h.y, out[48];\n",
+      "TEMP R0, R1;\nSHORT TEMP h;\nLONG TEMP d;\n");
+  r.words = 13;
+  const auto out = run(r);
+  for (int i = 0; i < 8; ++i) {
+    INFO(in[i]);
+    double h = half_value(half_of(double(in[i]), Mode::Round));
+    if (std::fabs(h) < 0x1p-14) h = std::signbit(h) ? -0.0 : 0.0;
+    CHECK(out[i] == bits(float(h)));
+  }
+  CHECK(out[8] == 0x12345678u);
+  CHECK(out[9] == 0xFFFFFFFFu);
+  CHECK(out[10] == 65537u);
+  CHECK(out[11] == 3u);
+  CHECK(as_float(out[12]) == 3.0f);
+}
+
+TEST_CASE("declarations: INT, UINT and FLOAT variables", "[nvasm][declarations]") {
+  // Used as their type they behave as plain variables.
+  Run r;
+  r.source = single(
+      "MOV.S i, {-3, 4, 5, 6};\nADD.S i, i, q;\nMOV.U R0, i;\nSTB.U32X4 R0, out[0];\n"
+      "MOV.F f, r;\nMUL.F f, f, {2, 2, 2, 2};\nSTB.F32X4 f, out[16];\n"
+      "ADD.U b.x, u.y, u.x;\nSTB.U64 b.x, out[32];\n",
+      "TEMP R0;\nINT TEMP i;\nFLOAT TEMP f;\nLONG UINT TEMP b;\nSHORT INT TEMP s;\nINT PARAM q = {10, -20, 30, -40};\n"
+      "FLOAT PARAM r = {1.5, -2, 3, 0.25};\nUINT PARAM u = {0xFFFFFFFF, 7, 0, 0};\n");
+  r.words = 10;
+  const auto out = run(r);
+  const int32_t iv[4] = {-3 + 10, 4 - 20, 5 + 30, 6 - 40};
+  const float fv[4] = {3.0f, -4.0f, 6.0f, 0.5f};
+  for (int c = 0; c < 4; ++c) {
+    CHECK(int32_t(out[c]) == iv[c]);
+    CHECK(as_float(out[4 + c]) == fv[c]);
+  }
+  // ADD.U on a LONG register: the 32-bit sum 7 + 0xFFFFFFFF wraps to 6, stored zero-extended.
+  CHECK(out[8] == 6u);
+  CHECK(out[9] == 0u);
+
+  // Read or written as another type, they are load errors (NVIDIA's driver: "data type mismatch").
+  const std::string head = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nINT TEMP i;\nUINT PARAM u = {1, 2, 3, 4};\n"
+                           "FLOAT TEMP f;\n";  // lines 1-6
+  auto check = [](const std::string& source, const std::string& prefix) {
+    auto p = bismuth::nvasm::assemble(source);
+    REQUIRE_FALSE(p);
+    CHECK_THAT(p.error().message, Catch::StartsWith(prefix));
+  };
+  check(head + "MOV i, {1, 2, 3, 4};\nEND\n",
+        "line 7, column 5: error: data type mismatch: 'i' is declared INT and this instruction writes it as "
+        "floating-point");
+  check(head + "MOV.U R0, f;\nEND\n",
+        "line 7, column 11: error: data type mismatch: 'f' is declared FLOAT and this instruction reads it as unsigned");
+  check(head + "ADD.S R0, R0, u;\nEND\n",
+        "line 7, column 15: error: data type mismatch: 'u' is declared UINT and this instruction reads it as signed");
+  check(head + "I2F.S f, u;\nEND\n", "line 7, column 10: error: data type mismatch: 'u' is declared UINT");
+  check(head + "INT PARAM q = {-1, 2.5};\nEND\n", "line 7, column 20: error: invalid integer constant");
+  check(head + "SHORT PARAM p = {1};\nEND\n", "line 7, column 7: error: SHORT and LONG apply to TEMP declarations");
+  check(head + "SHORT LONG TEMP t;\nEND\n", "line 7, column 7: error: more than one size modifier");
+  check(head + "INT FLOAT TEMP t;\nEND\n", "line 7, column 5: error: more than one type modifier");
+  check(head + "INT ATTRIB a = invocation.localid;\nEND\n",
+        "line 7, column 5: error: unexpected 'ATTRIB', expected TEMP or PARAM after variable modifiers");
+  // An INT variable may be read as unsigned (NVIDIA's driver accepts MOV.U R0, i and STB.U32 i).
+  CHECK(bismuth::nvasm::assemble(head + "MOV.U R0, i;\nSTORAGE s[] = { program.storage[0] };\nSTB.U32 i.x, s[0];\nEND\n"));
 }

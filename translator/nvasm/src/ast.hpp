@@ -219,16 +219,23 @@ struct Instruction {
   size_t offset = 0;
 };
 
+// NV_gpu_program4's variable type modifiers INT, UINT, FLOAT: an instruction that reads or writes the variable as
+// another type is a load error (as on NVIDIA's driver: "data type mismatch").
+enum class VarType : uint8_t { Any, Int, UInt, Float };
+
 struct Temp {
   std::string name;
   bool is_long = false;
   uint32_t count = 0;  // 0: not an array
+  bool is_short = false;  // SHORT TEMP: float results written to it are rounded to half precision
+  VarType var_type = VarType::Any;
 };
 
 struct Param {
   std::string name;
   bool is_array = false;
   std::vector<ParamElement> elements;
+  VarType var_type = VarType::Any;
 };
 
 // SHARED s[] = { program.sharedmem }; SHARED s[] = { program.sharedmem[a..b] } (bytes a..b, NVIDIA's driver: an

@@ -104,6 +104,42 @@ bool DeclarationParser::second_dimension(bool& present, uint32_t max_size) {
   return true;
 }
 
+bool DeclarationParser::modified_declaration() {
+  bool is_long = false, is_short = false;
+  VarType type = VarType::Any;
+  while (peek().kind == Tok::Ident) {
+    const Token& t = peek();
+    const std::string_view w = t.text;
+    if (w == "LONG" || w == "SHORT") {
+      if (is_long || is_short) return error(t.offset, "more than one size modifier (SHORT, LONG)");
+      (w == "LONG" ? is_long : is_short) = true;
+    } else if (w == "INT" || w == "UINT" || w == "FLOAT") {
+      if (type != VarType::Any) return error(t.offset, "more than one type modifier (INT, UINT, FLOAT)");
+      type = w == "INT" ? VarType::Int : w == "UINT" ? VarType::UInt : VarType::Float;
+    } else {
+      break;
+    }
+    next();
+  }
+  const Token& t = peek();
+  const bool temp = t.kind == Tok::Ident && t.text == "TEMP";
+  const bool param = t.kind == Tok::Ident && t.text == "PARAM";
+  if (!temp && !param) {
+    return error(t.offset, "unexpected " + describe(t) + ", expected TEMP or PARAM after variable modifiers");
+  }
+  // NV_gpu_program5: "The LONG modifier is supported only for declarations of temporary variables ... The SHORT
+  // modifier is supported only for declarations of temporary variables and result variables".
+  if (param && (is_long || is_short)) return error(t.offset, "SHORT and LONG apply to TEMP declarations");
+  short_modifier_ = is_short;
+  var_type_ = type;
+  integer_constants_ = param && (type == VarType::Int || type == VarType::UInt);
+  const bool ok = temp ? temp_decl(is_long, 1) : param_decl();
+  short_modifier_ = false;
+  var_type_ = VarType::Any;
+  integer_constants_ = false;
+  return ok;
+}
+
 bool DeclarationParser::temp_decl(bool is_long, int words) {
   for (int i = 0; i < words; ++i) next();
   while (true) {
@@ -121,7 +157,7 @@ bool DeclarationParser::temp_decl(bool is_long, int words) {
                            std::to_string(kMaxTempBytes) + " (512 KiB, the local memory of an NVIDIA thread)");
     }
     if (!declare(name, at, {Symbol::Kind::Temp, static_cast<uint32_t>(out_.temps.size())})) return false;
-    out_.temps.push_back(Temp{std::string(name), is_long, is_array ? size : 0});
+    out_.temps.push_back(Temp{std::string(name), is_long, is_array ? size : 0, short_modifier_, var_type_});
     if (!accept(',')) break;
   }
   return end_statement();
@@ -142,6 +178,7 @@ bool DeclarationParser::literal(Literal& lit) {
     return true;
   }
   if (t.kind == Tok::Float) {
+    if (integer_constants_) return error(t.offset, "invalid integer constant (an INT or UINT PARAM takes integers)");
     next();
     lit.is_float = true;
     lit.f = negative ? -t.float_value : t.float_value;
@@ -255,6 +292,7 @@ bool DeclarationParser::param_decl() {
   Param p;
   p.name = std::string(name);
   p.is_array = is_array;
+  p.var_type = var_type_;
   if (is_array) {
     if (!expect('{')) return false;
     while (true) {

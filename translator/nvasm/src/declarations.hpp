@@ -37,6 +37,9 @@ class DeclarationParser : public TokenReader {
   bool shared_memory();
   bool temp_decl(bool is_long, int words);
   bool param_decl();
+  // SHORT / LONG / INT / UINT / FLOAT before TEMP or PARAM (NV_gpu_program4 <varMods>); the current token is the
+  // first modifier.
+  bool modified_declaration();
   bool storage_decl();
   bool buffer_decl(BufferDecl::Kind kind);
   bool shared_decl();
@@ -57,6 +60,10 @@ class DeclarationParser : public TokenReader {
   bool seen_declaration_ = false;  // OPTION must come before any declaration or instruction
   std::optional<size_t> first_shared_decl_;
   uint64_t temp_bytes_ = 0;  // TEMP registers declared so far, bytes per invocation
+  // The variable modifiers of the declaration being read.
+  bool short_modifier_ = false;
+  VarType var_type_ = VarType::Any;
+  bool integer_constants_ = false;  // an INT / UINT PARAM: its constants must be integers
 
  private:
   bool declare(std::string_view name, size_t at, Symbol symbol);

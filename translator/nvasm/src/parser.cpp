@@ -29,9 +29,8 @@ bool Parser::statement() {
   if (word == "GROUP_SIZE") return group_size();
   if (word == "SHARED_MEMORY") return shared_memory();
   if (word == "TEMP") return temp_decl(false, 1);
-  if (word == "LONG" || word == "SHORT") {
-    if (peek(1).kind == Tok::Ident && peek(1).text == "TEMP") return temp_decl(word == "LONG", 2);
-    return error(peek(1).offset, "unexpected " + describe(peek(1)) + ", expected TEMP after " + std::string(word));
+  if (word == "LONG" || word == "SHORT" || word == "INT" || word == "UINT" || word == "FLOAT") {
+    return modified_declaration();
   }
   if (word == "PARAM") return param_decl();
   if (word == "STORAGE") return storage_decl();
