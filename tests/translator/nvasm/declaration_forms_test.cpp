@@ -301,3 +301,15 @@ TEST_CASE("declarations: INT, UINT and FLOAT variables", "[nvasm][declarations]"
   // An INT variable may be read as unsigned (NVIDIA's driver accepts MOV.U R0, i and STB.U32 i).
   CHECK(bismuth::nvasm::assemble(head + "MOV.U R0, i;\nSTORAGE s[] = { program.storage[0] };\nSTB.U32 i.x, s[0];\nEND\n"));
 }
+
+TEST_CASE("declarations: program.storagelen binds its buffer in the program description", "[nvasm][declarations]") {
+  // The length is read from the buffer's descriptor, so a buffer only named by program.storagelen is still bound.
+  auto p = bismuth::nvasm::assemble(
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nSTORAGE out[] = { program.storage[0] };\n"
+      "MOV.U R0, program.storagelen[5];\nSTB.U32 R0.x, out[0];\nEND\n");
+  REQUIRE(p);
+  REQUIRE(p->info.storage_buffers.size() == 2);
+  CHECK(p->info.storage_buffers[0].program_storage == 0);
+  CHECK(p->info.storage_buffers[1].program_storage == 5);
+  CHECK(p->info.storage_buffers[1].binding == 5);
+}
