@@ -15,7 +15,9 @@ using namespace bismuth::test::nv4_ops;
 namespace {
 
 // Word i of parameter buffer a: distinct in every buffer and word.
-uint32_t word(uint32_t a, uint32_t i) { return (i + 3) * 0x9E3779B1u ^ (a * 0x85EBCA77u); }
+uint32_t word(uint32_t a, uint32_t i) {
+  return (i + 3) * 0x9E3779B1u ^ (a * 0x85EBCA77u);
+}
 
 }  // namespace
 
@@ -32,15 +34,15 @@ TEST_CASE("declarations: CBUFFER c[][] over program.buffer[a..b], read c[k][addr
   }
   r.source = single(
       "MOV.U R0.x, 2;\n"
-      "LDC.U32 R1.x, cb[1][20];\n"          // buffer 1, word 5
-      "LDC.U32 R2.x, cb[R0.x][8];\n"        // buffer 2, word 2
+      "LDC.U32 R1.x, cb[1][20];\n"    // buffer 1, word 5
+      "LDC.U32 R2.x, cb[R0.x][8];\n"  // buffer 2, word 2
       "MOV.U R1.y, R2.x;\n"
-      "LDC.U32 R2, cb[R0.x + 1][R0.x];\n"   // buffer 3, byte 2
+      "LDC.U32 R2, cb[R0.x + 1][R0.x];\n"  // buffer 3, byte 2
       "MOV.U R1.z, R2.x;\n"
-      "LDC.U32 R2.x, one[0][12];\n"         // a two-dimensional declaration of one buffer still takes its index
+      "LDC.U32 R2.x, one[0][12];\n"  // a two-dimensional declaration of one buffer still takes its index
       "MOV.U R1.w, R2.x;\n"
       "STB.U32X4 R1, out[0];\n"
-      "LDC.U16 R2.x, sized[1][6];\n"         // `CBUFFER s[2][256]`: buffer 1 of 1..2 is program.buffer[2]
+      "LDC.U16 R2.x, sized[1][6];\n"  // `CBUFFER s[2][256]`: buffer 1 of 1..2 is program.buffer[2]
       "STB.U32 R2.x, out[16];\n",
       "TEMP R0, R1, R2;\nCBUFFER cb[][] = { program.buffer[0..3] };\nCBUFFER one[][] = { program.buffer[3] };\n"
       "CBUFFER sized[2][256] = { program.buffer[1..2] };\n");
@@ -54,7 +56,8 @@ TEST_CASE("declarations: CBUFFER c[][] over program.buffer[a..b], read c[k][addr
   CHECK(out[4] == (word(2, 1) >> 16));
 }
 
-TEST_CASE("declarations: STORAGE s[][] over program.storage[a..b] (NVIDIA's compiler output)", "[nvasm][declarations]") {
+TEST_CASE("declarations: STORAGE s[][] over program.storage[a..b] (NVIDIA's compiler output)",
+          "[nvasm][declarations]") {
   Run r;
   r.source = single(
       "MOV.U R0.x, 1;\n"
@@ -151,8 +154,8 @@ TEST_CASE("memory loads: components past the storage modifier's count are zero",
       "TEMP R0;\nCBUFFER c = program.buffer[0];\nSHARED_MEMORY 16;\nSHARED sh[] = { program.sharedmem };\n");
   r.words = 20;
   const auto out = run(r);
-  const std::vector<uint32_t> expect = {0x11223344u, 0, 0, 0, 0x11223344u, 0x55667788u, 0, 0, 9, 0, 9, 0,
-                                        0x1122u, 9, 0, 9, 9, 0, 0, 0};
+  const std::vector<uint32_t> expect = {0x11223344u, 0, 0,       0, 0x11223344u, 0x55667788u, 0, 0, 9, 0,
+                                        9,           0, 0x1122u, 9, 0,           9,           9, 0, 0, 0};
   for (size_t i = 0; i < expect.size(); ++i) {
     INFO(i);
     CHECK(out[i] == expect[i]);
@@ -163,7 +166,7 @@ TEST_CASE("declarations: program.storagelen[i], the bound range's size in bytes"
   // NVIDIA's driver (580, H200) gives program.storagelen[i] as the size in bytes of the range bound to
   // program.storage[i], in every component; PARAM arrays take program.storagelen[a..b].
   Run r;
-  r.input = std::vector<uint32_t>(13, 7);  // 52 bytes
+  r.input = std::vector<uint32_t>(13, 7);               // 52 bytes
   r.more_storage = {{3, std::vector<uint32_t>(5, 0)}};  // 20 bytes, declared only through storagelen
   std::vector<std::vector<uint32_t>> more;
   r.storage_out = &more;
@@ -277,8 +280,9 @@ TEST_CASE("declarations: INT, UINT and FLOAT variables", "[nvasm][declarations]"
   CHECK(out[9] == 0u);
 
   // Read or written as another type, they are load errors (NVIDIA's driver: "data type mismatch").
-  const std::string head = "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nINT TEMP i;\nUINT PARAM u = {1, 2, 3, 4};\n"
-                           "FLOAT TEMP f;\n";  // lines 1-6
+  const std::string head =
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nINT TEMP i;\nUINT PARAM u = {1, 2, 3, 4};\n"
+      "FLOAT TEMP f;\n";  // lines 1-6
   auto check = [](const std::string& source, const std::string& prefix) {
     auto p = bismuth::nvasm::assemble(source);
     REQUIRE_FALSE(p);
@@ -287,8 +291,9 @@ TEST_CASE("declarations: INT, UINT and FLOAT variables", "[nvasm][declarations]"
   check(head + "MOV i, {1, 2, 3, 4};\nEND\n",
         "line 7, column 5: error: data type mismatch: 'i' is declared INT and this instruction writes it as "
         "floating-point");
-  check(head + "MOV.U R0, f;\nEND\n",
-        "line 7, column 11: error: data type mismatch: 'f' is declared FLOAT and this instruction reads it as unsigned");
+  check(
+      head + "MOV.U R0, f;\nEND\n",
+      "line 7, column 11: error: data type mismatch: 'f' is declared FLOAT and this instruction reads it as unsigned");
   check(head + "ADD.S R0, R0, u;\nEND\n",
         "line 7, column 15: error: data type mismatch: 'u' is declared UINT and this instruction reads it as signed");
   check(head + "I2F.S f, u;\nEND\n", "line 7, column 10: error: data type mismatch: 'u' is declared UINT");
@@ -299,7 +304,8 @@ TEST_CASE("declarations: INT, UINT and FLOAT variables", "[nvasm][declarations]"
   check(head + "INT ATTRIB a = invocation.localid;\nEND\n",
         "line 7, column 5: error: unexpected 'ATTRIB', expected TEMP or PARAM after variable modifiers");
   // An INT variable may be read as unsigned (NVIDIA's driver accepts MOV.U R0, i and STB.U32 i).
-  CHECK(bismuth::nvasm::assemble(head + "MOV.U R0, i;\nSTORAGE s[] = { program.storage[0] };\nSTB.U32 i.x, s[0];\nEND\n"));
+  CHECK(bismuth::nvasm::assemble(head +
+                                 "MOV.U R0, i;\nSTORAGE s[] = { program.storage[0] };\nSTB.U32 i.x, s[0];\nEND\n"));
 }
 
 TEST_CASE("declarations: program.storagelen binds its buffer in the program description", "[nvasm][declarations]") {

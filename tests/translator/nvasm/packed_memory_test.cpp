@@ -32,7 +32,9 @@ const Format kFormats[] = {
     {"F16X2", 16, 2, false, true},  {"F16X4", 16, 4, false, true},
 };
 
-uint32_t byte_size(const Format& f) { return f.bits / 8 * f.count; }
+uint32_t byte_size(const Format& f) {
+  return f.bits / 8 * f.count;
+}
 
 // The register word element i of format f loads from `bytes` at `at`.
 uint32_t loaded(const Format& f, const std::vector<uint8_t>& bytes, uint32_t at, uint32_t i) {
@@ -66,14 +68,19 @@ TEST_CASE("packed memory: LDB, LDS and LDC with each packed and F16 storage modi
       Run r;
       r.input = input;
       r.parameter_buffers = {{0, input}};
-      r.source = single(
-          "LDB." + mod + " R0, in[" + std::to_string(at) + "];\nSTB.U32X4 R0, out[0];\n"
-          "MOV.U R1.x, " + std::to_string(at) + ";\n"
-          "LDC." + mod + " R0, c[R1.x];\nSTB.U32X4 R0, out[16];\n"
-          "LDB.U32X4 R2, in[0];\nSTS.U32X4 R2, sh[0];\nLDB.U32X4 R2, in[16];\nSTS.U32X4 R2, sh[16];\n"
-          "LDS." + mod + " R0, sh[R1.x];\nSTB.U32X4 R0, out[32];\n",
-          "TEMP R0, R1, R2;\nCBUFFER c[] = { program.buffer[0] };\nSHARED_MEMORY 32;\n"
-          "SHARED sh[] = { program.sharedmem };\n");
+      r.source = single("LDB." + mod + " R0, in[" + std::to_string(at) +
+                            "];\nSTB.U32X4 R0, out[0];\n"
+                            "MOV.U R1.x, " +
+                            std::to_string(at) +
+                            ";\n"
+                            "LDC." +
+                            mod +
+                            " R0, c[R1.x];\nSTB.U32X4 R0, out[16];\n"
+                            "LDB.U32X4 R2, in[0];\nSTS.U32X4 R2, sh[0];\nLDB.U32X4 R2, in[16];\nSTS.U32X4 R2, sh[16];\n"
+                            "LDS." +
+                            mod + " R0, sh[R1.x];\nSTB.U32X4 R0, out[32];\n",
+                        "TEMP R0, R1, R2;\nCBUFFER c[] = { program.buffer[0] };\nSHARED_MEMORY 32;\n"
+                        "SHARED sh[] = { program.sharedmem };\n");
       r.words = 12;
       const auto out = run(r);
       for (uint32_t i = 0; i < 4; ++i) {
@@ -118,7 +125,9 @@ TEST_CASE("packed memory: STB and STS with each packed and F16 storage modifier 
         r.source = single(value + "MOV.U R1.x, " + std::to_string(address) + ";\nSTB." + mod +
                               " R0, out[R1.x];\n"
                               "MOV.U R2, {0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF};\n"
-                              "STS.U32X4 R2, sh[0];\nSTS." + mod + " R0, sh[R1.x];\nLDS.U32X4 R2, sh[0];\n"
+                              "STS.U32X4 R2, sh[0];\nSTS." +
+                              mod +
+                              " R0, sh[R1.x];\nLDS.U32X4 R2, sh[0];\n"
                               "STB.U32X4 R2, out[16];\n",
                           "TEMP R0, R1, R2;\nSHARED_MEMORY 16;\nSHARED sh[] = { program.sharedmem };\n");
         r.words = 8;
@@ -150,9 +159,10 @@ TEST_CASE("packed memory: LDC modifiers on a packed load, and the forms that are
   const std::vector<uint32_t> input = {0x8001FFFEu, 0x00057FFFu, 0xC0003C00u, 0};
   Run r;
   r.parameter_buffers = {{0, input}};
-  r.source = single("LDC.S16X4 R0, -c[0].wzyx;\nSTB.S32X4 R0, out[0];\nLDC.F16X2 R0, |c[8]|.yxxy;\n"
-                    "STB.F32X4 R0, out[16];\n",
-                    "TEMP R0;\nCBUFFER c[] = { program.buffer[0] };\n");
+  r.source = single(
+      "LDC.S16X4 R0, -c[0].wzyx;\nSTB.S32X4 R0, out[0];\nLDC.F16X2 R0, |c[8]|.yxxy;\n"
+      "STB.F32X4 R0, out[16];\n",
+      "TEMP R0;\nCBUFFER c[] = { program.buffer[0] };\n");
   r.words = 8;
   const auto out = run(r);
   const int16_t s[4] = {int16_t(0xFFFE), int16_t(0x8001), int16_t(0x7FFF), int16_t(0x0005)};

@@ -45,7 +45,8 @@ TEST_CASE("yuzu shape 8: inclusive prefix sum in shared memory, BAR inside a REP
   Run r;
   r.source = yuzu(
       "GROUP_SIZE 32 1 1;SHARED_MEMORY 256;SHARED shared_mem[]={program.sharedmem};TEMP R0,R1,R2,R3,RC;"
-      "LONG TEMP DC;" + kSsbo +
+      "LONG TEMP DC;" +
+      kSsbo +
       "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;LDB.U32 R1.x,ssbo1[R0.y];STS.U32 R1.x,shared_mem[R0.y];BAR;"
       "MOV.U R0.z,1;MOV.U R0.w,0;"
       "REP;SGE.U R2.x,R0.z,32;MOV.S.CC RC.x,R2.x;BRK (NE.x);"
@@ -70,18 +71,17 @@ TEST_CASE("yuzu shape 8: inclusive prefix sum in shared memory, BAR inside a REP
 
 TEST_CASE("yuzu shape 9: 4x4 matrix times vectors from LDC.F32X4 with MUL.F.PREC and ADD.F.PREC", "[nvasm][yuzu]") {
   Run r;
-  r.source = yuzu(
-      "GROUP_SIZE 8 1 1;TEMP R0,R1,R2,R3,R4,RC;LONG TEMP DC;CBUFFER c0[]={program.buffer[0]};" + kSsbo +
-      "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,4;LDB.F32X4 R1,ssbo1[R0.y];"
-      "LDC.F32X4 R2,c0[0];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.x,R3.x,R3.y;ADD.F.PREC R4.x,R4.x,R3.z;"
-      "ADD.F.PREC R4.x,R4.x,R3.w;"
-      "LDC.F32X4 R2,c0[16];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.y,R3.x,R3.y;ADD.F.PREC R4.y,R4.y,R3.z;"
-      "ADD.F.PREC R4.y,R4.y,R3.w;"
-      "LDC.F32X4 R2,c0[32];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.z,R3.x,R3.y;ADD.F.PREC R4.z,R4.z,R3.z;"
-      "ADD.F.PREC R4.z,R4.z,R3.w;"
-      "LDC.F32X4 R2,c0[48];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.w,R3.x,R3.y;ADD.F.PREC R4.w,R4.w,R3.z;"
-      "ADD.F.PREC R4.w,R4.w,R3.w;"
-      "STB.F32X4 R4,ssbo0[R0.y];");
+  r.source = yuzu("GROUP_SIZE 8 1 1;TEMP R0,R1,R2,R3,R4,RC;LONG TEMP DC;CBUFFER c0[]={program.buffer[0]};" + kSsbo +
+                  "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,4;LDB.F32X4 R1,ssbo1[R0.y];"
+                  "LDC.F32X4 R2,c0[0];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.x,R3.x,R3.y;ADD.F.PREC R4.x,R4.x,R3.z;"
+                  "ADD.F.PREC R4.x,R4.x,R3.w;"
+                  "LDC.F32X4 R2,c0[16];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.y,R3.x,R3.y;ADD.F.PREC R4.y,R4.y,R3.z;"
+                  "ADD.F.PREC R4.y,R4.y,R3.w;"
+                  "LDC.F32X4 R2,c0[32];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.z,R3.x,R3.y;ADD.F.PREC R4.z,R4.z,R3.z;"
+                  "ADD.F.PREC R4.z,R4.z,R3.w;"
+                  "LDC.F32X4 R2,c0[48];MUL.F.PREC R3,R2,R1;ADD.F.PREC R4.w,R3.x,R3.y;ADD.F.PREC R4.w,R4.w,R3.z;"
+                  "ADD.F.PREC R4.w,R4.w,R3.w;"
+                  "STB.F32X4 R4,ssbo0[R0.y];");
   float m[16], v[32];
   for (int i = 0; i < 16; ++i) m[i] = float(i % 5) * 0.37f - 0.6f;
   for (int i = 0; i < 32; ++i) v[i] = float(i * 3 % 11) * 0.21f - 1.1f;
@@ -314,7 +314,8 @@ TEST_CASE("yuzu shape 19: half math on packed F16X2 loads and stores (LDB.F16X2,
                   "STB.F16X2 R3,ssbo0[R0.y];");
   const float a[8] = {1.5f, -2.0f, 0.1f, 100.0f, 3.14159f, -0.001f, 7.0f, 0.333f};
   const float b[8] = {2.0f, 0.5f, -3.0f, 0.01f, 1.0f, 1000.0f, -7.0f, 3.0f};
-  for (int i = 0; i < 8; ++i) r.input.push_back(half_of(a[i], Mode::Round) | uint32_t(half_of(b[i], Mode::Round)) << 16);
+  for (int i = 0; i < 8; ++i)
+    r.input.push_back(half_of(a[i], Mode::Round) | uint32_t(half_of(b[i], Mode::Round)) << 16);
   const uint16_t k0 = half_of(0.75, Mode::Round), k1 = half_of(-1.5, Mode::Round);
   r.parameter_buffers = {{0, {k0 | uint32_t(k1) << 16, 0, 0, 0}}};
   r.words = 8;
@@ -331,11 +332,13 @@ TEST_CASE("yuzu shape 19: half math on packed F16X2 loads and stores (LDB.F16X2,
 
 TEST_CASE("yuzu shape 20: sum of a CBUFFER range with LDC c0[R0.x] in a REP loop", "[nvasm][yuzu]") {
   Run r;
-  r.source = yuzu("GROUP_SIZE 1 1 1;TEMP R0,R1,R2,R3,RC;LONG TEMP DC;CBUFFER c0[]={program.buffer[0]};"
-                  "CBUFFER c1[]={program.buffer[1]};" + kSsbo +
-                  "LDC.U32X2 R0,c1[0];MOV.U R1.x,0;MOV.U R1.y,0;"
-                  "REP;SGE.U R2.x,R1.y,R0.y;MOV.S.CC RC.x,R2.x;BRK (NE.x);ADD.U R2.y,R0.x,R1.y;SHL.U R2.y,R2.y,2;"
-                  "LDC.U32 R3.x,c0[R2.y];ADD.U R1.x,R1.x,R3.x;ADD.U R1.y,R1.y,1;ENDREP;STB.U32 R1.x,ssbo0[0];");
+  r.source = yuzu(
+      "GROUP_SIZE 1 1 1;TEMP R0,R1,R2,R3,RC;LONG TEMP DC;CBUFFER c0[]={program.buffer[0]};"
+      "CBUFFER c1[]={program.buffer[1]};" +
+      kSsbo +
+      "LDC.U32X2 R0,c1[0];MOV.U R1.x,0;MOV.U R1.y,0;"
+      "REP;SGE.U R2.x,R1.y,R0.y;MOV.S.CC RC.x,R2.x;BRK (NE.x);ADD.U R2.y,R0.x,R1.y;SHL.U R2.y,R2.y,2;"
+      "LDC.U32 R3.x,c0[R2.y];ADD.U R1.x,R1.x,R3.x;ADD.U R1.y,R1.y,1;ENDREP;STB.U32 R1.x,ssbo0[0];");
   std::vector<uint32_t> c0(256);
   for (uint32_t i = 0; i < 256; ++i) c0[i] = i * i + 3;
   const uint32_t first = 17, count = 100;
@@ -391,15 +394,17 @@ TEST_CASE("yuzu shape 22: MIN.S MAX.U ABS.S SSG.S MIN.F MAX.F and CMP.S", "[nvas
 
 TEST_CASE("yuzu shape 23: tree reduction in shared memory, the stride halved in a REP loop", "[nvasm][yuzu]") {
   Run r;
-  r.source = yuzu("GROUP_SIZE 64 1 1;SHARED_MEMORY 256;SHARED shared_mem[]={program.sharedmem};TEMP R0,R1,R2,R3,RC;"
-                  "LONG TEMP DC;" + kSsbo +
-                  "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;LDB.U32 R1.x,ssbo1[R0.y];"
-                  "STS.U32 R1.x,shared_mem[R0.y];BAR;MOV.U R0.z,32;"
-                  "REP;SEQ.U R2.x,R0.z,0;MOV.S.CC RC.x,R2.x;BRK (NE.x);SLT.U R2.y,R0.x,R0.z;MOV.S.CC RC.x,R2.y;"
-                  "IF NE.x;ADD.U R2.z,R0.x,R0.z;SHL.U R2.z,R2.z,2;LDS.U32 R3.x,shared_mem[R2.z];"
-                  "LDS.U32 R1.x,shared_mem[R0.y];ADD.U R1.x,R1.x,R3.x;STS.U32 R1.x,shared_mem[R0.y];ENDIF;BAR;"
-                  "SHR.U R0.z,R0.z,1;ENDREP;"
-                  "SEQ.U R2.w,R0.x,0;MOV.S.CC RC.x,R2.w;IF NE.x;LDS.U32 R3.x,shared_mem[0];STB.U32 R3.x,ssbo0[0];ENDIF;");
+  r.source = yuzu(
+      "GROUP_SIZE 64 1 1;SHARED_MEMORY 256;SHARED shared_mem[]={program.sharedmem};TEMP R0,R1,R2,R3,RC;"
+      "LONG TEMP DC;" +
+      kSsbo +
+      "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;LDB.U32 R1.x,ssbo1[R0.y];"
+      "STS.U32 R1.x,shared_mem[R0.y];BAR;MOV.U R0.z,32;"
+      "REP;SEQ.U R2.x,R0.z,0;MOV.S.CC RC.x,R2.x;BRK (NE.x);SLT.U R2.y,R0.x,R0.z;MOV.S.CC RC.x,R2.y;"
+      "IF NE.x;ADD.U R2.z,R0.x,R0.z;SHL.U R2.z,R2.z,2;LDS.U32 R3.x,shared_mem[R2.z];"
+      "LDS.U32 R1.x,shared_mem[R0.y];ADD.U R1.x,R1.x,R3.x;STS.U32 R1.x,shared_mem[R0.y];ENDIF;BAR;"
+      "SHR.U R0.z,R0.z,1;ENDREP;"
+      "SEQ.U R2.w,R0.x,0;MOV.S.CC RC.x,R2.w;IF NE.x;LDS.U32 R3.x,shared_mem[0];STB.U32 R3.x,ssbo0[0];ENDIF;");
   r.input = sequence(64, 64);
   r.words = 1;
   const auto out = run(r);
@@ -410,11 +415,12 @@ TEST_CASE("yuzu shape 23: tree reduction in shared memory, the stride halved in 
 
 TEST_CASE("yuzu shape 24: STORAGE and CBUFFER declared after the first instructions", "[nvasm][yuzu]") {
   Run r;
-  r.source = yuzu("GROUP_SIZE 4 1 1;TEMP R0,R1,R2,RC;LONG TEMP DC;"
-                  "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;"
-                  "STORAGE ssbo1[]={program.storage[1]};LDB.U32 R1.x,ssbo1[R0.y];"
-                  "CBUFFER c0[]={program.buffer[0]};LDC.U32 R2.x,c0[R0.y];XOR.U R1.z,R1.x,R2.x;"
-                  "STORAGE ssbo0[]={program.storage[0]};STB.U32 R1.z,ssbo0[R0.y];");
+  r.source = yuzu(
+      "GROUP_SIZE 4 1 1;TEMP R0,R1,R2,RC;LONG TEMP DC;"
+      "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;"
+      "STORAGE ssbo1[]={program.storage[1]};LDB.U32 R1.x,ssbo1[R0.y];"
+      "CBUFFER c0[]={program.buffer[0]};LDC.U32 R2.x,c0[R0.y];XOR.U R1.z,R1.x,R2.x;"
+      "STORAGE ssbo0[]={program.storage[0]};STB.U32 R1.z,ssbo0[R0.y];");
   r.input = sequence(4, 3);
   r.parameter_buffers = {{0, sequence(4, 5)}};
   r.words = 4;
@@ -428,7 +434,8 @@ TEST_CASE("yuzu shape 25: bitonic sort of 16 keys in shared memory with MIN.S / 
   // (i & k) == 0.
   r.source = yuzu(
       "GROUP_SIZE 16 1 1;SHARED_MEMORY 64;SHARED shared_mem[]={program.sharedmem};TEMP R0,R1,R2,R3,RC;"
-      "LONG TEMP DC;" + kSsbo +
+      "LONG TEMP DC;" +
+      kSsbo +
       "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;LDB.S32 R1.x,ssbo1[R0.y];STS.S32 R1.x,shared_mem[R0.y];BAR;"
       "MOV.U R0.z,2;"
       "REP;SGT.U R2.x,R0.z,16;MOV.S.CC RC.x,R2.x;BRK (NE.x);SHR.U R0.w,R0.z,1;"
@@ -452,13 +459,14 @@ TEST_CASE("yuzu shape 25: bitonic sort of 16 keys in shared memory with MIN.S / 
 TEST_CASE("yuzu shape 26: float classification through SLT.F / SEQ.F with .CC and IF / ELSE", "[nvasm][yuzu]") {
   const std::vector<float> x = {-3.5f, -1.0f, -0.25f, 0.0f, 0.25f, 1.0f, 2.5f, 100.0f};
   Run r;
-  r.source = yuzu("GROUP_SIZE 8 1 1;TEMP R0,R1,R2,RC;LONG TEMP DC;" + kSsbo +
-                  "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;LDB.F32 R1.x,ssbo1[R0.y];"
-                  "SLT.F R2.x,R1.x,0;TRUNC.U R2.x,R2.x;MOV.S.CC RC.x,R2.x;"
-                  "IF NE.x;MOV.U R2.y,1;SLT.F R2.z,R1.x,-1;TRUNC.U R2.z,R2.z;MOV.S.CC RC.x,R2.z;"
-                  "IF NE.x;MOV.U R2.y,0;ENDIF;"
-                  "ELSE;SEQ.F.CC R2.x,R1.x,0;IF NE.x;MOV.U R2.y,2;ELSE;MOV.U R2.y,3;SGT.F R2.z,R1.x,1;TRUNC.U R2.z,R2.z;"
-                  "MOV.S.CC RC.x,R2.z;IF NE.x;MOV.U R2.y,4;ENDIF;ENDIF;ENDIF;STB.U32 R2.y,ssbo0[R0.y];");
+  r.source =
+      yuzu("GROUP_SIZE 8 1 1;TEMP R0,R1,R2,RC;LONG TEMP DC;" + kSsbo +
+           "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;LDB.F32 R1.x,ssbo1[R0.y];"
+           "SLT.F R2.x,R1.x,0;TRUNC.U R2.x,R2.x;MOV.S.CC RC.x,R2.x;"
+           "IF NE.x;MOV.U R2.y,1;SLT.F R2.z,R1.x,-1;TRUNC.U R2.z,R2.z;MOV.S.CC RC.x,R2.z;"
+           "IF NE.x;MOV.U R2.y,0;ENDIF;"
+           "ELSE;SEQ.F.CC R2.x,R1.x,0;IF NE.x;MOV.U R2.y,2;ELSE;MOV.U R2.y,3;SGT.F R2.z,R1.x,1;TRUNC.U R2.z,R2.z;"
+           "MOV.S.CC RC.x,R2.z;IF NE.x;MOV.U R2.y,4;ENDIF;ENDIF;ENDIF;STB.U32 R2.y,ssbo0[R0.y];");
   for (float v : x) r.input.push_back(bits(v));
   r.words = 8;
   const auto out = run(r);

@@ -64,7 +64,7 @@ struct ParamElement {
   // component (what NVIDIA's driver gives; its compiler writes it for an unsized array's length()).
   enum class Kind : uint8_t { Constant, Local, Env, State, StorageLen } kind = Kind::Constant;
   std::array<Literal, 4> values{};
-  uint32_t index = 0;  // program.local / program.env / program.storagelen index
+  uint32_t index = 0;                   // program.local / program.env / program.storagelen index
   Builtin builtin = Builtin::WarpSize;  // State: state.thread.warpsize / warpspersm / smcount
 };
 

@@ -269,7 +269,8 @@ Val Codegen::load_operand(const Operand& o, DataType t) {
     literal = &p_.params[o.id].elements[o.element].values;
   }
   if (literal) {
-    if (o.kind == Operand::Kind::Param) check_var_type(p_.params[o.id].var_type, p_.params[o.id].name, t, o.offset, false);
+    if (o.kind == Operand::Kind::Param)
+      check_var_type(p_.params[o.id].var_type, p_.params[o.id].name, t, o.offset, false);
     const auto& l = *literal;
     value = b_.global(Op::OpConstantComposite,
                       {vec_type(t), c_literal(l[o.swizzle[0]], t), c_literal(l[o.swizzle[1]], t),
@@ -427,7 +428,7 @@ void Codegen::check_var_type(VarType declared, const std::string& name, DataType
   if (declared == VarType::Any || type_error_) return;
   // As NVIDIA's driver (580) checks them: a FLOAT variable only as floats, an INT one as signed or unsigned
   // integers, a UINT one only as unsigned integers.
-  const bool ok = declared == VarType::Float  ? is_float(t)
+  const bool ok = declared == VarType::Float ? is_float(t)
                   : declared == VarType::Int ? !is_float(t)
                                              : !is_float(t) && !is_signed(t);
   if (ok) return;
@@ -444,9 +445,9 @@ uint32_t Codegen::short_rounded(uint32_t f32vec) {
   const uint32_t back = from_half_bits(half_bits(f32vec));
   const uint32_t tiny =
       b_.op(Op::OpFOrdLessThan, t_bvec4(), {ext(GLSLstd450FAbs, vt, {back}), c_splat(DataType::F32, 0x1p-14, 0)});
-  const uint32_t sign = b_.op(Op::OpBitwiseAnd, t_uvec4(),
-                              {b_.op(Op::OpBitcast, t_uvec4(), {back}), c_uvec4(0x80000000u, 0x80000000u, 0x80000000u,
-                                                                             0x80000000u)});
+  const uint32_t sign =
+      b_.op(Op::OpBitwiseAnd, t_uvec4(),
+            {b_.op(Op::OpBitcast, t_uvec4(), {back}), c_uvec4(0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u)});
   return b_.op(Op::OpSelect, vt, {tiny, b_.op(Op::OpBitcast, vt, {sign}), back});
 }
 
