@@ -77,6 +77,7 @@ bool Parser::finish() {
     return error(*first_shared_decl_, "SHARED needs a SHARED_MEMORY declaration");
   }
   for (const SharedDecl& s : out_.shareds) {
+    if (s.base == 0 && s.last == UINT32_MAX) continue;  // the whole memory (program.sharedmem, or [0] on)
     const uint32_t last = s.last == UINT32_MAX ? s.base : s.last;
     if (last >= out_.shared_memory) {
       return error(s.binding_offset, "invalid shared memory offset: '" + s.name + "' binds bytes past SHARED_MEMORY " +
