@@ -160,7 +160,7 @@ TEST_CASE("packed memory: LDC modifiers on a packed load, and the forms that are
   Run r;
   r.parameter_buffers = {{0, input}};
   r.source = single(
-      "LDC.S16X4 R0, -c[0].wzyx;\nSTB.S32X4 R0, out[0];\nLDC.F16X2 R0, |c[8]|.yxxy;\n"
+      "LDC.S16X4 R0, -c[0].wzyx;\nSTB.S32X4 R0, out[0];\nLDC.F16X2 R0, |c[8].yxxy|;\n"
       "STB.F32X4 R0, out[16];\n",
       "TEMP R0;\nCBUFFER c[] = { program.buffer[0] };\n");
   r.words = 8;

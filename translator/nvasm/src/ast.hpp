@@ -238,9 +238,9 @@ struct Param {
   VarType var_type = VarType::Any;
 };
 
-// SHARED s[] = { program.sharedmem }; SHARED s[] = { program.sharedmem[a..b] } (bytes a..b, NVIDIA's driver: an
-// address past b is a load error); SHARED s[] = { program.sharedmem[a] } (from byte a on); SHARED s =
-// program.sharedmem[a] (one location, read as `s` without an address).
+// SHARED s[] = { program.sharedmem }; SHARED s[] = { program.sharedmem[a..b] } (bytes a..b, NVIDIA's driver: a
+// constant address past b is a load error); SHARED s[] = { program.sharedmem[a] } (the byte a: s[0], whose access
+// may be wider); SHARED s = program.sharedmem[a] (one location, read as `s` without an address).
 struct SharedDecl {
   std::string name;
   uint32_t base = 0;

@@ -583,7 +583,8 @@ bool DeclarationParser::shared_decl() {
     if (last < first || last >= kMaxSharedMemory) return error(iat, "invalid shared memory offset range");
     if (!expect(']')) return false;
     decl.base = static_cast<uint32_t>(first);
-    if (ranged) decl.last = static_cast<uint32_t>(last);
+    // [a] is the one byte a (NVIDIA's driver: a constant address past it is out of bounds); [a..b] bytes a..b.
+    decl.last = static_cast<uint32_t>(last);
   }
   if (!is_array && !single) {
     // NVIDIA's driver: "shared memory range not supported for non-array variables". The whole memory as a plain

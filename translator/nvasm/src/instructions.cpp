@@ -609,12 +609,14 @@ bool InstructionParser::memory_instruction(const OpcodeInfo& info, Instruction& 
     m.absolute = accept('|');
   }
   if (!memory_ref(m)) return false;
-  if (m.absolute && !expect('|')) return false;
+  // NV_gpu_program4's <instOperandAbsV> ::= <operandAbsNeg> "|" <instOperandBaseV> "|": the swizzle is inside the
+  // bars (-|c[0].wzyx|), as NVIDIA's driver reads it.
   if (info.form == OperandForm::Load && is_punct('.')) {
     next();
     if (!swizzle(m.swizzle, nullptr, false, nullptr)) return false;
     m.has_swizzle = true;
   }
+  if (m.absolute && !expect('|')) return false;
   if (m.shared != shared_op || m.constant != constant_op) {
     return error(m.position, shared_op     ? "this instruction accesses shared memory (a SHARED declaration)"
                              : constant_op ? "LDC reads a parameter buffer (a CBUFFER declaration)"
