@@ -308,8 +308,9 @@ TEST_CASE("Parameter buffers: program.buffer reads up to GL_MAX_PROGRAM_PARAMETE
   const GLuint out = poisoned_buffer(4);
   const std::string source =
       "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nCBUFFER cb[] = { program.buffer[1] };\n"
-      "BUFFER w[] = program.buffer[1];\nTEMP R0, A;\nMOV.U A.x, {40000}.x;\nLDC.U32 R0.x, cb[A.x];\n"
-      "LDC.U32 R0.y, cb[65532];\nLDC.U32 R0.z, cb[16380];\nMOV.U A.y, {9000}.x;\nMOV.U R0.w, w[A.y];\n"
+      "BUFFER w[] = program.buffer[1];\nTEMP R0, A, B;\nMOV.U A.x, {40000}.x;\nLDC.U32 R0.x, cb[A.x];\n"
+      "LDC.U32 B.x, cb[65532];\nMOV.U R0.y, B.x;\nLDC.U32 B.x, cb[16380];\nMOV.U R0.z, B.x;\n"
+      "MOV.U A.y, {9000}.x;\nMOV.U R0.w, w[A.y];\n"
       "STB.U32X4 R0, out[0];\nEND\n";
   REQUIRE(load(source) == GL_NO_ERROR);
   glEnable(GL_COMPUTE_PROGRAM_NV);

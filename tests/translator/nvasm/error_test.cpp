@@ -148,7 +148,7 @@ TEST_CASE("errors: unsupported declarations say so", "[nvasm][errors]") {
 
 TEST_CASE("errors: parameter buffer declarations and their uses", "[nvasm][errors]") {
   check_error(kHead + "CBUFFER cb[] = { program.buffer[32] };\nEND\n", {4, 33, "invalid parameter buffer index range"});
-  check_error(kHead + "BUFFER w = program.buffer[0];\nEND\n", {4, 8, "must be an array"});
+  check_error(kHead + "BUFFER w = program.buffer[0];\nEND\n", {4, 8, "binds more than one element; declare an array"});
   check_error(kHead + "BUFFER w[] = { program.buffer[0..1] };\nEND\n", {4, 8, "must bind one program.buffer binding"});
   check_error(kHead + "CBUFFER cb[] = program.buffer[0][1];\nEND\n", {4, 33, "an element range is for BUFFER and BUFFER4"});
   // Declarations may name elements of NVIDIA's whole 64 KiB buffer (4096 vectors); the device's window clamps reads.
@@ -166,6 +166,20 @@ TEST_CASE("errors: parameter buffer declarations and their uses", "[nvasm][error
   check_error(sb + "LDC.U32 R0.x, s[0][0];\nEND\n", {5, 15, "LDC reads a parameter buffer"});
   check_error(sb + "LDB.U32 R0.x, s[R0.x + 2][0];\nEND\n", {5, 24, "buffer index offset out of bounds for 's'"});
   check_error(sb + "LDB.U32 R0.x, s[2][0];\nEND\n", {5, 17, "buffer index out of bounds for 's'"});
+  // NV_parameter_buffer_object: a plain BUFFER variable binds one element; program.buffer[a][b..c] needs an array.
+  check_error(kHead + "BUFFER w = program.buffer[0][1..2];\nEND\n", {4, 8, "binds more than one element"});
+  // Two-dimensional BUFFER / BUFFER4 arrays (several bindings read as operands) are not supported; CBUFFER's are.
+  check_error(kHead + "BUFFER w[][] = { program.buffer[0..1] };\nEND\n", {4, 11, "BUFFER arrays over several"});
+  // A two-dimensional declaration takes the buffer index first even when it binds one buffer.
+  check_error(kHead + "CBUFFER c[][] = { program.buffer[0] };\nLDC.U32 R0.x, c[0];\nEND\n",
+              {5, 19, "expected '['"});
+  check_error(kHead + "STORAGE s[][] = { program.storage[0] };\nLDB.U32 R0.x, s[4];\nEND\n",
+              {5, 17, "buffer index out of bounds for 's'"});
+  // Only LDC's operand is a vector operand with swizzle, negation and absolute value (NV_gpu_program5, LDC).
+  check_error(sb + "LDB.U32 R0.x, -s[0][0];\nEND\n", {5, 15, "only LDC takes swizzle"});
+  check_error(sb + "LDB.U32 R0.x, s[0][0].y;\nEND\n", {5, 15, "only LDC takes swizzle"});
+  check_error(sb + "STB.U32 R0.x, s[0][0].y;\nEND\n", {5, 22, "expected ';'"});
+  check_error(kHead + "CBUFFER c = program.buffer[0];\nLDC.F32 R0, |c[0];\nEND\n", {5, 18, "expected '|'"});
 }
 
 TEST_CASE("errors: no input crashes or throws (truncated corpus prefixes)", "[nvasm][errors]") {

@@ -276,9 +276,12 @@ TEST_CASE("storage buffers: LDB/STB with sub-word, vector and 64-bit storage mod
   Run r;
   r.source = single(R"(
 LDB.U8 R0.x, in[1];
-LDB.S8 R0.y, in[2];
-LDB.U16 R0.z, in[2];
-LDB.S16 R0.w, in[6];
+LDB.S8 R1.x, in[2];
+MOV.U R0.y, R1.x;
+LDB.U16 R1.x, in[2];
+MOV.U R0.z, R1.x;
+LDB.S16 R1.x, in[6];
+MOV.U R0.w, R1.x;
 STB.U32X4 R0, out[0];
 LDB.U32X2 R1, in[8];
 STB.U32X2 R1.yxzw, out[16];
@@ -380,9 +383,12 @@ ALIAS c2 = two;
 TEMP R0, R1, A;
 LONG TEMP D0;
 LDC.U8 R0.x, cb[1];
-LDC.S8 R0.y, cb[2];
-LDC.U16 R0.z, cb[2];
-LDC.S16 R0.w, cb[6];
+LDC.S8 R1.x, cb[2];
+MOV.U R0.y, R1.x;
+LDC.U16 R1.x, cb[2];
+MOV.U R0.z, R1.x;
+LDC.S16 R1.x, cb[6];
+MOV.U R0.w, R1.x;
 STB.U32X4 R0, out[0];
 MOV.U A.x, {8}.x;
 LDC.U32X4 R1, cb[A.x + 8];
@@ -392,9 +398,12 @@ STB.F64 D0.x, out[32];
 LDC.F32 R0.x, two[1][36];
 ADD.F R0.x, R0.x, {0.25}.x;
 MOV.U A.y, {1}.x;
-LDC.U32 R0.y, c2[A.y][8];
-LDC.U32 R0.z, two[A.y - 1][8];
-LDC.U32X2 R0.w, two[0][40];
+LDC.U32 R1.x, c2[A.y][8];
+MOV.U R0.y, R1.x;
+LDC.U32 R1.x, two[A.y - 1][8];
+MOV.U R0.z, R1.x;
+LDC.U32X2 R1, two[0][40];
+MOV.U R0.w, R1.y;
 STB.U32X4 R0, out[48];
 MOV.U R0, words[3];
 STB.U32X4 R0, out[64];
@@ -423,7 +432,7 @@ END
   CHECK(as_float(out[12]) == 3.0f);
   CHECK(out[13] == word(2, 2));
   CHECK(out[14] == word(1, 2));  // the index -1 + 1 = 0
-  CHECK(out[15] == word(1, 11));  // U32X2 gives (x, y, x, y): .w is the second element
+  CHECK(out[15] == word(1, 11));  // U32X2 gives (x, y, 0, 0): .y is the second element
   for (uint32_t c = 0; c < 4; ++c) CHECK(out[16 + c] == b0[3]);  // a BUFFER word is replicated
   for (uint32_t c = 0; c < 4; ++c) CHECK(out[20 + c] == word(1, 12 + c));  // vecs[1] = vector 3 of buffer 1
   for (uint32_t c = 0; c < 4; ++c) CHECK(out[24 + c] == word(1, 20 + c));  // vecs[3] = vector 5
@@ -443,8 +452,8 @@ MUL.U A.y, A.x, {4}.x;
 ADD.U R0.x, A.x, {100}.x;
 STB.U32 R0.x, many[A.x][A.y];
 ATOMB.ADD.U32 R0.y, {1}.x, many[A.x - 1][32];
-LDB.U32 R0.z, many[A.x][A.y];
-STB.U32 R0.z, out[A.y];
+LDB.U32 R0, many[A.x][A.y];
+STB.U32 R0.x, out[A.y];
 END
 )";
   r.words = 4;

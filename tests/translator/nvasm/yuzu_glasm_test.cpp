@@ -31,10 +31,10 @@ std::string yuzu_program(const std::string& rest) {
 TEST_CASE("yuzu shape: saxpy with CBUFFER, LDB/STB on ssbo arrays and .PREC", "[nvasm][yuzu]") {
   Run r;
   r.source = yuzu_program(
-      "GROUP_SIZE 8 1 1;TEMP R0,R1,R2,R3,RC;LONG TEMP DC;"
+      "GROUP_SIZE 8 1 1;TEMP R0,R1,R2,R3,R4,RC;LONG TEMP DC;"
       "CBUFFER c0[]={program.buffer[0]};STORAGE ssbo0[]={program.storage[0]};STORAGE ssbo1[]={program.storage[1]};"
       "MOV.S R0.x,invocation.globalid.x;SHL.U R1.x,R0.x,2;LDC.F32 R2.x,c0[0];LDB.U32 R3.x,ssbo1[R1.x];"
-      "MUL.F.PREC R3.y,R2.x,R3.x;ADD.U R1.y,R1.x,64;LDB.U32 R3.z,ssbo1[R1.y];ADD.F.PREC R3.w,R3.y,R3.z;"
+      "MUL.F.PREC R3.y,R2.x,R3.x;ADD.U R1.y,R1.x,64;LDB.U32 R4.x,ssbo1[R1.y];ADD.F.PREC R3.w,R3.y,R4.x;"
       "STB.U32 R3.w,ssbo0[R1.x];");
   const float a = 1.0f / 3.0f;
   std::vector<float> x, y;
@@ -59,10 +59,10 @@ TEST_CASE("yuzu shape: saxpy with CBUFFER, LDB/STB on ssbo arrays and .PREC", "[
 TEST_CASE("yuzu shape: REP loops left by BRK (NE.x) and BRK(EQ.x) after MOV.S.CC RC", "[nvasm][yuzu]") {
   Run r;
   r.source = yuzu_program(
-      "GROUP_SIZE 1 1 1;TEMP R0,R1,RC;"
+      "GROUP_SIZE 1 1 1;TEMP R0,R1,R2,RC;"
       "CBUFFER c0[]={program.buffer[0]};STORAGE ssbo0[]={program.storage[0]};"
-      "MOV.S R0.x,0;MOV.S R0.y,0;LDC.U32 R0.z,c0[0];"
-      "REP;SGE.S R1.x,R0.y,R0.z;MOV.S.CC RC.x,R1.x;BRK (NE.x);MAD.S R0.x,R0.y,R0.y,R0.x;ADD.S R0.y,R0.y,1;ENDREP;"
+      "MOV.S R0.x,0;MOV.S R0.y,0;LDC.U32 R2.x,c0[0];"
+      "REP;SGE.S R1.x,R0.y,R2.x;MOV.S.CC RC.x,R1.x;BRK (NE.x);MAD.S R0.x,R0.y,R0.y,R0.x;ADD.S R0.y,R0.y,1;ENDREP;"
       "STB.U32 R0.x,ssbo0[0];"
       "MOV.U R1.y,1;MOV.U R1.z,0;"
       "REP;SHL.U R1.y,R1.y,1;ADD.U R1.z,R1.z,1;SLT.U R1.w,R1.y,1000;MOV.S.CC RC.x,R1.w;BRK(EQ.x);ENDREP;"
@@ -116,11 +116,11 @@ TEST_CASE("yuzu shape: half-precision math through UP2H, .PREC float math and PK
   const std::vector<float> b = {2.0f, 0.5f, -3.0f, 0.01f, 1.0f, 1000.0f, -7.0f, 3.0f};
   Run r;
   r.source = yuzu_program(
-      "GROUP_SIZE 8 1 1;TEMP R0,R1,R2,R3,R4,RC;"
+      "GROUP_SIZE 8 1 1;TEMP R0,R1,R2,R3,R4,R5,RC;"
       "STORAGE ssbo0[]={program.storage[0]};STORAGE ssbo1[]={program.storage[1]};"
       "MOV.S R0.x,invocation.localid.x;SHL.U R0.y,R0.x,2;ADD.U R0.z,R0.y,32;"
-      "LDB.U32 R1.x,ssbo1[R0.y];LDB.U32 R1.y,ssbo1[R0.z];"
-      "UP2H R2.xy,R1.x;UP2H R3.xy,R1.y;"
+      "LDB.U32 R1.x,ssbo1[R0.y];LDB.U32 R5.x,ssbo1[R0.z];"
+      "UP2H R2.xy,R1.x;UP2H R3.xy,R5.x;"
       "MUL.F.PREC R4.x,R2.x,R3.x;MUL.F.PREC R4.y,R2.y,R3.y;ADD.F.PREC R4.x,R4.x,0.5;ADD.F.PREC R4.y,R4.y,-0.25;"
       "PK2H R4.z,R4;STB.U32 R4.z,ssbo0[R0.y];");
   // Each input word holds two halves: x = a[i], y = b[i] (input 0..7), x = b[i], y = a[i] (input 8..15).
@@ -168,13 +168,13 @@ TEST_CASE("yuzu shape: IF NE.x / ELSE / ENDIF inside a REP loop (Collatz steps)"
 TEST_CASE("yuzu shape: shared memory atomics between BARs, SEQ.S.CC / IF NE.x", "[nvasm][yuzu]") {
   Run r;
   r.source = yuzu_program(
-      "GROUP_SIZE 32 1 1;SHARED_MEMORY 16;SHARED shared_mem[]={program.sharedmem};TEMP R0,R1,RC;"
+      "GROUP_SIZE 32 1 1;SHARED_MEMORY 16;SHARED shared_mem[]={program.sharedmem};TEMP R0,R1,R2,R3,RC;"
       "STORAGE ssbo0[]={program.storage[0]};"
       "MOV.S R0.x,invocation.localid.x;MOV.U R1.w,0;"
       "SEQ.S.CC RC.x,R0.x,0;IF NE.x;STS.U32 R1.w,shared_mem[0];STS.U32 R1.w,shared_mem[4];ENDIF;BAR;"
       "ATOMS.ADD.U32 R1.x,R0.x,shared_mem[0];ATOMS.MAX.U32 R1.y,R0.x,shared_mem[4];BAR;"
-      "SEQ.S.CC RC.x,R0.x,0;IF NE.x;LDS.U32 R1.z,shared_mem[0];LDS.U32 R1.w,shared_mem[4];"
-      "STB.U32 R1.z,ssbo0[0];STB.U32 R1.w,ssbo0[4];ENDIF;");
+      "SEQ.S.CC RC.x,R0.x,0;IF NE.x;LDS.U32 R2.x,shared_mem[0];LDS.U32 R3.x,shared_mem[4];"
+      "STB.U32 R2.x,ssbo0[0];STB.U32 R3.x,ssbo0[4];ENDIF;");
   r.words = 2;
   const auto out = run(r);
   uint32_t sum = 0;

@@ -26,6 +26,7 @@ struct StorageFormat {
   DataType type = DataType::U32;  // value type as the registers see it
   uint8_t bits = 32;              // 8, 16, 32 or 64 bits per element in memory
   uint8_t count = 1;              // 1, 2 or 4 elements
+  bool half = false;              // F16, F16X2, F16X4: IEEE halves in memory, f32 in registers
 };
 
 enum class AtomicOp : uint8_t { None, Add, Min, Max, IWrap, DWrap, And, Or, Xor, Exch, CSwap };
@@ -59,9 +60,11 @@ inline bool is_thread_group_builtin(Builtin b) { return b >= Builtin::ThreadId; 
 
 // An element of a PARAM array (or a single PARAM).
 struct ParamElement {
-  enum class Kind : uint8_t { Constant, Local, Env, State } kind = Kind::Constant;
+  // StorageLen: program.storagelen[i], the size in bytes of the range bound to program.storage[i], in every
+  // component (what NVIDIA's driver gives; its compiler writes it for an unsized array's length()).
+  enum class Kind : uint8_t { Constant, Local, Env, State, StorageLen } kind = Kind::Constant;
   std::array<Literal, 4> values{};
-  uint32_t index = 0;  // program.local / program.env index
+  uint32_t index = 0;                   // program.local / program.env / program.storagelen index
   Builtin builtin = Builtin::WarpSize;  // State: state.thread.warpsize / warpspersm / smcount
 };
 
@@ -105,6 +108,12 @@ struct MemoryRef {
   uint8_t buffer_component = 0;
   uint32_t buffer_element = 0;
   std::vector<uint32_t> buffers;
+  // LDC's operand modifiers (NV_gpu_program5, LDC: "A final operand vector is derived from the base operand vector
+  // by applying swizzle, negation, and absolute value operand modifiers"): `-|c[R0.x]|.wzyx`.
+  std::array<uint8_t, 4> swizzle{0, 1, 2, 3};
+  bool has_swizzle = false;
+  bool negate = false;
+  bool absolute = false;
   bool has_register = false;
   uint32_t temp = 0;
   uint8_t component = 0;
@@ -210,21 +219,40 @@ struct Instruction {
   size_t offset = 0;
 };
 
+// NV_gpu_program4's variable type modifiers INT, UINT, FLOAT: an instruction that reads or writes the variable as
+// another type is a load error (as on NVIDIA's driver: "data type mismatch").
+enum class VarType : uint8_t { Any, Int, UInt, Float };
+
 struct Temp {
   std::string name;
   bool is_long = false;
   uint32_t count = 0;  // 0: not an array
+  bool is_short = false;  // SHORT TEMP: float results written to it are rounded to half precision
+  VarType var_type = VarType::Any;
 };
 
 struct Param {
   std::string name;
   bool is_array = false;
   std::vector<ParamElement> elements;
+  VarType var_type = VarType::Any;
+};
+
+// SHARED s[] = { program.sharedmem }; SHARED s[] = { program.sharedmem[a..b] } (bytes a..b, NVIDIA's driver: a
+// constant address past b is a load error); SHARED s[] = { program.sharedmem[a] } (the byte a: s[0], whose access
+// may be wider); SHARED s = program.sharedmem[a] (one location, read as `s` without an address).
+struct SharedDecl {
+  std::string name;
+  uint32_t base = 0;
+  uint32_t last = UINT32_MAX;  // the last byte a range names; UINT32_MAX: to the end of shared memory
+  bool is_array = true;
+  size_t binding_offset = 0;  // where program.sharedmem[...] is written (offsets are checked at the end)
 };
 
 struct StorageDecl {
   std::string name;
   std::vector<uint32_t> program_storage;  // program.storage indices, one per array element
+  bool two_dimensional = false;           // `s[][]`: accessed s[buffer][address] even with one buffer
 };
 
 // NV_parameter_buffer_object(2) buffer variables over program.buffer[a] (GL uniform buffer binding a):
@@ -236,6 +264,8 @@ struct BufferDecl {
   std::vector<uint32_t> program_buffer;  // program.buffer indices (CBUFFER arrays: one per element; else one)
   uint32_t first = 0;
   uint32_t count = 0;
+  bool is_array = true;          // BUFFER w = program.buffer[a][b] (one element) is read as `w`, without an index
+  bool two_dimensional = false;  // CBUFFER `c[][]`: accessed c[buffer][address] even with one buffer
 };
 
 // TEXTURE name = texture[n]; TEXTURE name[] = { texture[a..b], ... }; IMAGE the same with image[n].
@@ -260,7 +290,9 @@ struct ParsedProgram {
   bool has_shared_memory_decl = false;
   std::vector<Temp> temps;
   std::vector<Param> params;
+  std::vector<SharedDecl> shareds;
   std::vector<StorageDecl> storages;
+  std::vector<uint32_t> storage_lengths;  // program.storage indices program.storagelen[i] names
   std::vector<BufferDecl> buffers;
   std::vector<TextureDecl> textures;  // TEXTURE and IMAGE declarations
   std::vector<Subroutine> subroutines;

@@ -266,14 +266,20 @@ bool Codegen::instruction(const Instruction& inst) {
   const size_t body_start = b_.body.size();
   bool ok;
   switch (opcode_info(inst.op).family) {
-    case Family::Flow: return flow(inst);
-    case Family::Barrier: return barrier(inst);
-    case Family::Memory: return memory(inst);
+    case Family::Flow: ok = flow(inst); break;
+    case Family::Barrier: ok = barrier(inst); break;
+    case Family::Memory: ok = memory(inst); break;
     case Family::Texture:
-    case Family::Image: return texture_family(inst);
-    default: ok = arithmetic(inst); break;
+    case Family::Image: ok = texture_family(inst); break;
+    default:
+      ok = arithmetic(inst);
+      if (ok && inst.precise) mark_precise(body_start);
+      break;
   }
-  if (ok && inst.precise) mark_precise(body_start);
+  if (ok && type_error_) {
+    failure_ = *type_error_;
+    return false;
+  }
   return ok;
 }
 

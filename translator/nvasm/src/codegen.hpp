@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -144,6 +145,9 @@ class Codegen {
   uint32_t condition_scalar(const CondTest& test);
   uint32_t flags_of(Val v);
   void write_dest(const Instruction& inst, Val v, uint32_t extra_flags = 0);
+  // INT / UINT / FLOAT variables: notes the first access as another type (reported after the instruction).
+  void check_var_type(VarType declared, const std::string& name, DataType t, size_t offset, bool write);
+  uint32_t short_rounded(uint32_t f32vec);
   Val bool_result(uint32_t bvec, DataType t);
 
   // ---- codegen_flow.cpp: structured control flow
@@ -180,6 +184,10 @@ class Codegen {
   uint32_t scope_of(const MemoryRef& m) { return c_u32(m.shared ? kScopeWorkgroup : kScopeDevice); }
   bool load(const Instruction& inst);
   bool store(const Instruction& inst);
+  uint32_t narrow_address(const MemoryRef& m, const StorageFormat& f);
+  uint32_t narrow_element(const StorageFormat& f, uint32_t word, uint32_t shift);
+  bool store_narrow(const MemoryRef& m, const StorageFormat& f, Val v);
+  void store_field(const MemoryRef& m, uint32_t addr, uint32_t bits, uint32_t w);
   template <class F>
   uint32_t cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_t word = 0);
   uint32_t atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t scope, uint32_t word, uint32_t a, uint32_t b);
@@ -292,6 +300,7 @@ class Codegen {
   std::set<uint32_t> image_caps_;  // capabilities the texture and image instructions need
   bool uses_sparse_ = false, uses_image_extended_formats_ = false;
   uint32_t residency_ = 0;  // the last sparse lookup's residency (bool)
+  std::optional<Failure> type_error_;  // check_var_type's first mismatch
   bool uses_int64_atomics_ = false, uses_storage8_ = false, uses_storage16_ = false;
   bool uses_int64_ = false, uses_float64_ = false, uses_subgroup_ = false, uses_ballot_ = false, uses_vote_ = false,
        uses_shuffle_ = false;

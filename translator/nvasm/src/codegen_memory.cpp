@@ -87,34 +87,74 @@ uint32_t Codegen::word_index(uint32_t addr, uint32_t plus_words) {
   return w;
 }
 
+// Formats whose elements are narrower than a word (U8 ... U16X4, F16 ... F16X4; NV_gpu_program5_mem_extended for
+// the vector and F16 forms): the access is `total` bytes at an address aligned down to that size (a misaligned
+// access is undefined; NVIDIA's driver aligns down too), element e in bits e * bits of the little-endian bytes.
+uint32_t Codegen::narrow_address(const MemoryRef& m, const StorageFormat& f) {
+  const uint32_t addr = byte_address(m);
+  const uint32_t total = f.bits / 8u * f.count;
+  if (total <= 1) return addr;
+  return b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(~(total - 1))});
+}
+
+// Element `e` of a narrow format from `word` (the word holding it) at bit `shift`: sign- or zero-extended, or an
+// F16 decoded to f32.
+uint32_t Codegen::narrow_element(const StorageFormat& f, uint32_t word, uint32_t shift) {
+  if (f.half) return half_to_float(b_.op(Op::OpBitFieldUExtract, t_u32(), {word, shift, c_u32(16)}));
+  if (f.type == DataType::S32) {
+    return b_.op(Op::OpBitFieldSExtract, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {word}), shift, c_u32(f.bits)});
+  }
+  return b_.op(Op::OpBitFieldUExtract, t_u32(), {word, shift, c_u32(f.bits)});
+}
+
 bool Codegen::load(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   const StorageFormat f = inst.format;
-  const uint32_t addr = byte_address(m);
   std::array<uint32_t, 4> elems{};
-  for (uint32_t e = 0; e < f.count; ++e) {
+  if (f.bits < 32) {
+    const uint32_t addr = narrow_address(m, f);
+    const uint32_t total_bits = f.bits * f.count;
+    if (total_bits >= 32) {
+      // Whole words: S8X4, U16X2, F16X4, ...
+      const uint32_t per_word = 32 / f.bits;
+      for (uint32_t k = 0; k < total_bits / 32; ++k) {
+        const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, k))});
+        for (uint32_t j = 0; j < per_word; ++j) elems[k * per_word + j] = narrow_element(f, w, c_u32(j * f.bits));
+      }
+    } else {
+      // One field inside a word: U8, S16, F16, U8X2, ...
+      const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 0))});
+      const uint32_t shift =
+          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
+      for (uint32_t e = 0; e < f.count; ++e) {
+        elems[e] = narrow_element(f, w, e ? b_.op(Op::OpIAdd, t_u32(), {shift, c_u32(e * f.bits)}) : shift);
+      }
+    }
+  }
+  const uint32_t addr = f.bits < 32 ? 0 : byte_address(m);
+  for (uint32_t e = 0; e < f.count && f.bits >= 32; ++e) {
     if (f.bits == 64) {
       const uint32_t lo = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e))});
       const uint32_t hi = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e + 1))});
       const uint32_t v2 = b_.op(Op::OpCompositeConstruct, t_vec(t_u32(), 2), {lo, hi});
       elems[e] = b_.op(Op::OpBitcast, scalar_type(f.type), {v2});
-    } else if (f.bits == 32) {
+    } else {
       const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, e))});
       elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
-    } else {
-      const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 0))});
-      const uint32_t shift =
-          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
-      if (f.type == DataType::S32) {
-        elems[e] = b_.op(Op::OpBitFieldSExtract, t_i32(), {b_.op(Op::OpBitcast, t_i32(), {w}), shift, c_u32(f.bits)});
-      } else {
-        elems[e] = b_.op(Op::OpBitFieldUExtract, t_u32(), {w, shift, c_u32(f.bits)});
-      }
     }
   }
+  // NV_gpu_program5 2.X.4.5: "When the storage modifier specifies that fewer than four components should be
+  // fetched, remaining components are filled with zeroes." NVIDIA's driver does so (580, H200): LDB.U32 R0.yw
+  // writes 0 to y and w.
   std::vector<uint32_t> parts;
-  for (uint32_t c = 0; c < 4; ++c) parts.push_back(elems[f.count == 1 ? 0 : c % f.count]);
-  write_dest(inst, {b_.op(Op::OpCompositeConstruct, vec_type(f.type), parts), f.type});
+  for (uint32_t c = 0; c < 4; ++c) parts.push_back(c < f.count ? elems[c] : c_scalar(f.type, 0.0, 0, false));
+  const uint32_t vt = vec_type(f.type);
+  uint32_t value = b_.op(Op::OpCompositeConstruct, vt, parts);
+  // LDC's operand modifiers, in the order operands apply them (swizzle, absolute value, negation).
+  if (m.has_swizzle) value = swizzle(value, vt, m.swizzle);
+  if (m.absolute) value = ext(is_float(f.type) ? GLSLstd450FAbs : GLSLstd450SAbs, vt, {value});
+  if (m.negate) value = b_.op(is_float(f.type) ? Op::OpFNegate : Op::OpSNegate, vt, {value});
+  write_dest(inst, {value, f.type});
   return true;
 }
 
@@ -156,6 +196,7 @@ bool Codegen::store(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
   const StorageFormat f = inst.format;
   const Val v = load_operand(inst.sources[0], f.type);
+  if (f.bits < 32) return store_narrow(m, f, v);
   const uint32_t addr = byte_address(m);
   for (uint32_t e = 0; e < f.count; ++e) {
     const uint32_t s = component(v, e);
@@ -167,37 +208,67 @@ bool Codegen::store(const Instruction& inst) {
     } else if (f.bits == 32) {
       const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
       b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, e)), w});
-    } else {
-      if (!m.shared &&
-          ((f.bits == 8 && options_.storage_buffer_8bit) || (f.bits == 16 && options_.storage_buffer_16bit))) {
-        // The device has 8/16-bit storage: a plain byte or half-word store on a narrow view of the buffer. A
-        // memory location is a byte in Vulkan's memory model, so the neighbours are untouched.
-        const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
-        const uint32_t narrow = t_int(f.bits, false);
-        const uint32_t index = f.bits == 8 ? addr : b_.op(Op::OpShiftRightLogical, t_u32(), {addr, c_u32(1)});
-        const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, narrow),
-                                   {storage_view(m.buffer, f.bits), c_u32(0), index});
-        b_.inst(Op::OpStore, {ptr, b_.op(Op::OpUConvert, narrow, {w})});
-        continue;
-      }
-      // Sub-word store without touching the neighbouring bytes other invocations may write: a compare-and-swap
-      // loop on the containing word replaces just the field. Neighbours are never lost, and concurrent stores to
-      // the same byte leave one of the stored values (never a mix, which separate clear and set atomics could
-      // leave). One atomic when uncontended; no 8/16-bit storage feature needed.
-      const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
-      const uint32_t field = (1u << f.bits) - 1;
-      const uint32_t shift =
-          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
-      const uint32_t keep = b_.op(Op::OpNot, t_u32(), {b_.op(Op::OpShiftLeftLogical, t_u32(), {c_u32(field), shift})});
-      const uint32_t bits =
-          b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {w, c_u32(field)}), shift});
-      const uint32_t ptr = word_pointer(m, word_index(addr, 0));
-      cas_loop(ptr, scope_of(m), [&](uint32_t old) {
-        return b_.op(Op::OpBitwiseOr, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {old, keep}), bits});
-      });
     }
   }
   return true;
+}
+
+// Narrow formats: the elements (F16 rounded to nearest even) packed little-endian into whole words (stored as words,
+// the access being aligned to its size) or into one 8- or 16-bit field (store_field).
+bool Codegen::store_narrow(const MemoryRef& m, const StorageFormat& f, Val v) {
+  const uint32_t addr = narrow_address(m, f);
+  const uint32_t halves = f.half ? half_bits(v.id) : 0;
+  std::array<uint32_t, 4> elems{};
+  for (uint32_t e = 0; e < f.count; ++e) {
+    uint32_t s = f.half ? b_.op(Op::OpCompositeExtract, t_u32(), {halves, e}) : component(v, e);
+    if (!f.half && f.type != DataType::U32) s = b_.op(Op::OpBitcast, t_u32(), {s});
+    elems[e] = b_.op(Op::OpBitwiseAnd, t_u32(), {s, c_u32((1u << f.bits) - 1)});
+  }
+  auto pack = [&](uint32_t first, uint32_t n) {
+    uint32_t word = elems[first];
+    for (uint32_t j = 1; j < n; ++j) {
+      word = b_.op(Op::OpBitwiseOr, t_u32(),
+                   {word, b_.op(Op::OpShiftLeftLogical, t_u32(), {elems[first + j], c_u32(j * f.bits)})});
+    }
+    return word;
+  };
+  const uint32_t total_bits = f.bits * f.count;
+  if (total_bits >= 32) {
+    const uint32_t per_word = 32 / f.bits;
+    for (uint32_t k = 0; k < total_bits / 32; ++k) {
+      b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, k)), pack(k * per_word, per_word)});
+    }
+    return true;
+  }
+  store_field(m, addr, total_bits, pack(0, f.count));
+  return true;
+}
+
+// An 8- or 16-bit field `w` (zero above) at byte address `addr`.
+void Codegen::store_field(const MemoryRef& m, uint32_t addr, uint32_t bits, uint32_t w) {
+  if (!m.shared && ((bits == 8 && options_.storage_buffer_8bit) || (bits == 16 && options_.storage_buffer_16bit))) {
+    // The device has 8/16-bit storage: a plain byte or half-word store on a narrow view of the buffer. A memory
+    // location is a byte in Vulkan's memory model, so the neighbours are untouched.
+    const uint32_t narrow = t_int(bits, false);
+    const uint32_t index = bits == 8 ? addr : b_.op(Op::OpShiftRightLogical, t_u32(), {addr, c_u32(1)});
+    const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, narrow),
+                               {storage_view(m.buffer, bits), c_u32(0), index});
+    b_.inst(Op::OpStore, {ptr, b_.op(Op::OpUConvert, narrow, {w})});
+    return;
+  }
+  // Sub-word store without touching the neighbouring bytes other invocations may write: a compare-and-swap loop on
+  // the containing word replaces just the field. Neighbours are never lost, and concurrent stores to the same byte
+  // leave one of the stored values (never a mix, which separate clear and set atomics could leave). One atomic when
+  // uncontended; no 8/16-bit storage feature needed.
+  const uint32_t field = (1u << bits) - 1;
+  const uint32_t shift =
+      b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
+  const uint32_t keep = b_.op(Op::OpNot, t_u32(), {b_.op(Op::OpShiftLeftLogical, t_u32(), {c_u32(field), shift})});
+  const uint32_t placed = b_.op(Op::OpShiftLeftLogical, t_u32(), {w, shift});
+  const uint32_t ptr = word_pointer(m, word_index(addr, 0));
+  cas_loop(ptr, scope_of(m), [&](uint32_t old) {
+    return b_.op(Op::OpBitwiseOr, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {old, keep}), placed});
+  });
 }
 
 // program.storage[index] as 8-, 16- or 64-bit elements: another block variable on the same binding (descriptor

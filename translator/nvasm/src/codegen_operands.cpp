@@ -228,6 +228,13 @@ uint32_t Codegen::param_element_raw(const ParamElement& e) {
     return c_uvec4(words[0], words[1], words[2], words[3]);
   }
   if (e.kind == ParamElement::Kind::State) return builtin_raw(e.builtin);
+  if (e.kind == ParamElement::Kind::StorageLen) {
+    // The block is one runtime array of words: its length times 4 is the bound range's size in bytes (rounded
+    // down to a word).
+    const uint32_t words = b_.op(Op::OpArrayLength, t_u32(), {storage_vars_.at(e.index), 0});
+    const uint32_t bytes = b_.op(Op::OpIMul, t_u32(), {words, c_u32(4)});
+    return b_.op(Op::OpCompositeConstruct, t_uvec4(), {bytes, bytes, bytes, bytes});
+  }
   const uint32_t var = e.kind == ParamElement::Kind::Local ? local_var_ : env_var_;
   const uint32_t ptr =
       b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_uvec4()), {var, c_u32(0), c_u32(e.index)});
@@ -262,6 +269,8 @@ Val Codegen::load_operand(const Operand& o, DataType t) {
     literal = &p_.params[o.id].elements[o.element].values;
   }
   if (literal) {
+    if (o.kind == Operand::Kind::Param)
+      check_var_type(p_.params[o.id].var_type, p_.params[o.id].name, t, o.offset, false);
     const auto& l = *literal;
     value = b_.global(Op::OpConstantComposite,
                       {vec_type(t), c_literal(l[o.swizzle[0]], t), c_literal(l[o.swizzle[1]], t),
@@ -274,8 +283,12 @@ Val Codegen::load_operand(const Operand& o, DataType t) {
       case Operand::Kind::Temp:
         raw = load_temp_raw(o.id, o.element, o.relative, o.rel_temp, o.rel_component);
         wide = p_.temps[o.id].is_long;
+        check_var_type(p_.temps[o.id].var_type, p_.temps[o.id].name, t, o.offset, false);
         break;
-      case Operand::Kind::Param: raw = param_raw(o); break;
+      case Operand::Kind::Param:
+        raw = param_raw(o);
+        check_var_type(p_.params[o.id].var_type, p_.params[o.id].name, t, o.offset, false);
+        break;
       case Operand::Kind::Builtin: raw = builtin_raw(o.builtin); break;
       case Operand::Kind::Buffer: raw = buffer_raw(o); break;
       default: break;
@@ -378,7 +391,16 @@ void Codegen::write_dest(const Instruction& inst, Val v, uint32_t extra_flags) {
     const double lo = inst.saturate ? 0.0 : -1.0;
     v.id = ext(GLSLstd450FClamp, vec_type(v.type), {v.id, c_splat(v.type, lo, 0), c_splat(v.type, 1.0, 0)});
   }
-  const bool wide = p_.temps[d.temp].is_long;
+  const Temp& temp = p_.temps[d.temp];
+  check_var_type(temp.var_type, temp.name, v.type, d.offset, true);
+  if (temp.is_short && is_float(v.type)) {
+    // NV_gpu_program5: "SHORT floating-point values will have at least 5 bits of exponent and 10 bits of mantissa."
+    // As NVIDIA's driver stores them (580, H200): rounded to the nearest half, overflow to infinity, results in
+    // the half subnormal range flushed to a signed zero; integer results keep their 32 bits.
+    if (v.type == DataType::F64) v = {b_.op(Op::OpFConvert, vec_type(DataType::F32), {v.id}), DataType::F32};
+    v.id = short_rounded(v.id);
+  }
+  const bool wide = temp.is_long;
   const uint32_t raw = to_raw(v, wide);
   const uint32_t ptr = temp_pointer(d.temp, d.element, d.relative, d.rel_temp, d.rel_component);
   const uint32_t old = b_.op(Op::OpLoad, raw_vec(wide), {ptr});
@@ -400,6 +422,33 @@ void Codegen::write_dest(const Instruction& inst, Val v, uint32_t extra_flags) {
     const uint32_t cc_old = b_.op(Op::OpLoad, t_uvec4(), {cc_vars_[inst.cc_register]});
     b_.inst(Op::OpStore, {cc_vars_[inst.cc_register], merge(t_uvec4(), cc_old, flags)});
   }
+}
+
+void Codegen::check_var_type(VarType declared, const std::string& name, DataType t, size_t offset, bool write) {
+  if (declared == VarType::Any || type_error_) return;
+  // As NVIDIA's driver (580) checks them: a FLOAT variable only as floats, an INT one as signed or unsigned
+  // integers, a UINT one only as unsigned integers.
+  const bool ok = declared == VarType::Float ? is_float(t)
+                  : declared == VarType::Int ? !is_float(t)
+                                             : !is_float(t) && !is_signed(t);
+  if (ok) return;
+  const char* decl = declared == VarType::Float ? "FLOAT" : declared == VarType::Int ? "INT" : "UINT";
+  const char* as = is_float(t) ? "floating-point" : is_signed(t) ? "signed integer" : "unsigned integer";
+  type_error_ = Failure{offset, "data type mismatch: '" + name + "' is declared " + decl + " and this instruction " +
+                                    (write ? "writes" : "reads") + " it as " + as};
+}
+
+// f32 components rounded to half precision and back (SHORT TEMP): nearest even, overflow to infinity, the half
+// subnormal range flushed to zero with the sign kept.
+uint32_t Codegen::short_rounded(uint32_t f32vec) {
+  const uint32_t vt = vec_type(DataType::F32);
+  const uint32_t back = from_half_bits(half_bits(f32vec));
+  const uint32_t tiny =
+      b_.op(Op::OpFOrdLessThan, t_bvec4(), {ext(GLSLstd450FAbs, vt, {back}), c_splat(DataType::F32, 0x1p-14, 0)});
+  const uint32_t sign =
+      b_.op(Op::OpBitwiseAnd, t_uvec4(),
+            {b_.op(Op::OpBitcast, t_uvec4(), {back}), c_uvec4(0x80000000u, 0x80000000u, 0x80000000u, 0x80000000u)});
+  return b_.op(Op::OpSelect, vt, {tiny, b_.op(Op::OpBitcast, vt, {sign}), back});
 }
 
 Val Codegen::bool_result(uint32_t bvec, DataType t) {

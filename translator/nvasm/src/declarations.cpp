@@ -96,6 +96,50 @@ bool DeclarationParser::optional_array_size(bool& is_array, uint32_t& size, bool
   return expect(']');
 }
 
+// The second `[]` / `[n]` of a two-dimensional STORAGE or CBUFFER declaration.
+bool DeclarationParser::second_dimension(bool& present, uint32_t max_size) {
+  bool sized = false;
+  uint32_t size = 0;
+  if (!optional_array_size(present, size, sized, max_size)) return false;
+  return true;
+}
+
+bool DeclarationParser::modified_declaration() {
+  bool is_long = false, is_short = false;
+  VarType type = VarType::Any;
+  while (peek().kind == Tok::Ident) {
+    const Token& t = peek();
+    const std::string_view w = t.text;
+    if (w == "LONG" || w == "SHORT") {
+      if (is_long || is_short) return error(t.offset, "more than one size modifier (SHORT, LONG)");
+      (w == "LONG" ? is_long : is_short) = true;
+    } else if (w == "INT" || w == "UINT" || w == "FLOAT") {
+      if (type != VarType::Any) return error(t.offset, "more than one type modifier (INT, UINT, FLOAT)");
+      type = w == "INT" ? VarType::Int : w == "UINT" ? VarType::UInt : VarType::Float;
+    } else {
+      break;
+    }
+    next();
+  }
+  const Token& t = peek();
+  const bool temp = t.kind == Tok::Ident && t.text == "TEMP";
+  const bool param = t.kind == Tok::Ident && t.text == "PARAM";
+  if (!temp && !param) {
+    return error(t.offset, "unexpected " + describe(t) + ", expected TEMP or PARAM after variable modifiers");
+  }
+  // NV_gpu_program5: "The LONG modifier is supported only for declarations of temporary variables ... The SHORT
+  // modifier is supported only for declarations of temporary variables and result variables".
+  if (param && (is_long || is_short)) return error(t.offset, "SHORT and LONG apply to TEMP declarations");
+  short_modifier_ = is_short;
+  var_type_ = type;
+  integer_constants_ = param && (type == VarType::Int || type == VarType::UInt);
+  const bool ok = temp ? temp_decl(is_long, 1) : param_decl();
+  short_modifier_ = false;
+  var_type_ = VarType::Any;
+  integer_constants_ = false;
+  return ok;
+}
+
 bool DeclarationParser::temp_decl(bool is_long, int words) {
   for (int i = 0; i < words; ++i) next();
   while (true) {
@@ -113,7 +157,7 @@ bool DeclarationParser::temp_decl(bool is_long, int words) {
                            std::to_string(kMaxTempBytes) + " (512 KiB, the local memory of an NVIDIA thread)");
     }
     if (!declare(name, at, {Symbol::Kind::Temp, static_cast<uint32_t>(out_.temps.size())})) return false;
-    out_.temps.push_back(Temp{std::string(name), is_long, is_array ? size : 0});
+    out_.temps.push_back(Temp{std::string(name), is_long, is_array ? size : 0, short_modifier_, var_type_});
     if (!accept(',')) break;
   }
   return end_statement();
@@ -134,6 +178,7 @@ bool DeclarationParser::literal(Literal& lit) {
     return true;
   }
   if (t.kind == Tok::Float) {
+    if (integer_constants_) return error(t.offset, "invalid integer constant (an INT or UINT PARAM takes integers)");
     next();
     lit.is_float = true;
     lit.f = negative ? -t.float_value : t.float_value;
@@ -186,10 +231,11 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
     if (!expect('.')) return false;
     std::string_view which;
     const size_t wat = peek().offset;
-    if (!expect_ident(which, "local or env")) return false;
+    if (!expect_ident(which, "local, env or storagelen")) return false;
     ParamElement::Kind kind;
     if (which == "local") kind = ParamElement::Kind::Local;
     else if (which == "env") kind = ParamElement::Kind::Env;
+    else if (which == "storagelen") kind = ParamElement::Kind::StorageLen;
     else return error(wat, "invalid parameter binding 'program." + std::string(which) + "'");
     if (!expect('[')) return false;
     uint64_t first = 0, last = 0;
@@ -200,7 +246,8 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
       next();
       if (!expect_uint(last, "a parameter index")) return false;
     }
-    if (last < first || last > kMaxParamIndex) return error(iat, "invalid parameter index range");
+    const uint64_t max_index = kind == ParamElement::Kind::StorageLen ? kMaxStorageIndex : kMaxParamIndex;
+    if (last < first || last > max_index) return error(iat, "invalid parameter index range");
     if (!expect(']')) return false;
     for (uint64_t i = first; i <= last; ++i) {
       ParamElement e;
@@ -208,6 +255,7 @@ bool DeclarationParser::param_item(std::vector<ParamElement>& elements) {
       e.index = static_cast<uint32_t>(i);
       elements.push_back(e);
       note_param_index(kind, e.index);
+      if (kind == ParamElement::Kind::StorageLen) out_.storage_lengths.push_back(e.index);
     }
     return true;
   }
@@ -244,6 +292,7 @@ bool DeclarationParser::param_decl() {
   Param p;
   p.name = std::string(name);
   p.is_array = is_array;
+  p.var_type = var_type_;
   if (is_array) {
     if (!expect('{')) return false;
     while (true) {
@@ -296,9 +345,12 @@ bool DeclarationParser::storage_decl() {
   bool is_array = false, sized = false;
   uint32_t size = 0;
   if (!optional_array_size(is_array, size, sized)) return false;
-  if (!expect('=')) return false;
   StorageDecl decl;
   decl.name = std::string(name);
+  // NVIDIA's GLSL compiler writes `STORAGE s[][] = { program.storage[a..b] };`: the first index picks the buffer,
+  // the second is the byte address (the same access as `s[]` over several buffers).
+  if (is_array && !second_dimension(decl.two_dimensional, 0x40000000u)) return false;
+  if (!expect('=')) return false;
   if (accept('{')) {
     while (true) {
       if (!storage_item(decl.program_storage)) return false;
@@ -380,10 +432,20 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
   uint32_t size = 0;
   // Up to the words of the largest parameter buffer window (BUFFER w[16384]: NVIDIA's 64 KiB).
   if (!optional_array_size(is_array, size, sized, kMaxParameterBufferBytes / 4)) return false;
-  if (!expect('=')) return false;
   BufferDecl decl;
   decl.kind = kind;
   decl.name = std::string(name);
+  decl.is_array = is_array;
+  // NV_gpu_program5's <BUFFER_statement> takes two <optArraySize>s: `CBUFFER c[][] = { program.buffer[0..3] };`,
+  // accessed c[buffer][address]. A second size (bytes) is accepted; the parameter buffer window bounds the access.
+  const size_t second_at = peek().offset;
+  if (is_array && !second_dimension(decl.two_dimensional, kMaxParameterBufferBytes)) return false;
+  if (decl.two_dimensional && kind != BufferDecl::Kind::Bytes) {
+    return error(second_at, std::string(keyword) +
+                                " arrays over several program.buffer bindings are not supported; declare a CBUFFER and "
+                                "read it with LDC");
+  }
+  if (!expect('=')) return false;
   bool ranged = false;
   if (accept('{')) {
     while (true) {
@@ -403,8 +465,11 @@ bool DeclarationParser::buffer_decl(BufferDecl::Kind kind) {
     if (decl.program_buffer.size() != 1) {
       return error(at, std::string(keyword) + " '" + decl.name + "' must bind one program.buffer binding");
     }
-    if (!is_array) {
-      return error(at, std::string(keyword) + " '" + decl.name + "' must be an array ('" + decl.name + "[]')");
+    if (!is_array && !(ranged && decl.count == 1)) {
+      // NV_parameter_buffer_object: a single element, program.buffer[a][b], may be a plain variable; a whole
+      // buffer or a range of elements needs an array.
+      return error(at, std::string(keyword) + " '" + decl.name + "' binds more than one element; declare an array ('" +
+                           decl.name + "[]')");
     }
     if (!ranged) decl.count = kMaxParameterBufferBytes / (kind == BufferDecl::Kind::Words ? 4 : 16);
     if (sized && ranged && decl.count != size) {
@@ -485,7 +550,7 @@ bool DeclarationParser::shared_decl() {
   if (!expect_ident(name, "a shared memory name")) return false;
   bool is_array = false, sized = false;
   uint32_t size = 0;
-  if (!optional_array_size(is_array, size, sized)) return false;
+  if (!optional_array_size(is_array, size, sized, kMaxSharedMemory)) return false;
   if (!expect('=')) return false;
   const bool braces = accept('{');
   const size_t wat = peek().offset;
@@ -496,8 +561,44 @@ bool DeclarationParser::shared_decl() {
   const size_t sat = peek().offset;
   if (!expect_ident(word, "sharedmem")) return false;
   if (word != "sharedmem") return error(sat, "invalid shared memory binding 'program." + std::string(word) + "'");
+  SharedDecl decl;
+  decl.name = std::string(name);
+  decl.is_array = is_array;
+  decl.binding_offset = wat;
+  bool ranged = false, single = false;
+  if (accept('[')) {
+    // program.sharedmem[a] / program.sharedmem[a..b]: byte offsets into shared memory (as NVIDIA's driver reads
+    // them; they must lie below SHARED_MEMORY, checked once the program is read).
+    uint64_t first = 0, last = 0;
+    const size_t iat = peek().offset;
+    if (!expect_uint(first, "a shared memory offset")) return false;
+    last = first;
+    if (peek().kind == Tok::DotDot) {
+      next();
+      if (!expect_uint(last, "a shared memory offset")) return false;
+      ranged = true;
+    } else {
+      single = true;
+    }
+    if (last < first || last >= kMaxSharedMemory) return error(iat, "invalid shared memory offset range");
+    if (!expect(']')) return false;
+    decl.base = static_cast<uint32_t>(first);
+    // [a] is the one byte a (NVIDIA's driver: a constant address past it is out of bounds); [a..b] bytes a..b.
+    decl.last = static_cast<uint32_t>(last);
+  }
+  if (!is_array && !single) {
+    // NVIDIA's driver: "shared memory range not supported for non-array variables". The whole memory as a plain
+    // variable stays accepted (read s[address]), as before.
+    if (ranged) return error(at, "SHARED '" + decl.name + "' binds a range; declare an array ('" + decl.name + "[]')");
+    decl.is_array = true;
+  }
+  if (sized && ranged && uint64_t(decl.last) - decl.base + 1 != size) {
+    return error(at, "SHARED array '" + decl.name + "' declares " + std::to_string(size) + " bytes but binds " +
+                         std::to_string(uint64_t(decl.last) - decl.base + 1));
+  }
   if (braces && !expect('}')) return false;
-  if (!declare(name, at, {Symbol::Kind::Shared, 0})) return false;
+  if (!declare(name, at, {Symbol::Kind::Shared, static_cast<uint32_t>(out_.shareds.size())})) return false;
+  out_.shareds.push_back(std::move(decl));
   if (!first_shared_decl_) first_shared_decl_ = at;
   return end_statement();
 }

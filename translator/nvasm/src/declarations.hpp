@@ -37,6 +37,9 @@ class DeclarationParser : public TokenReader {
   bool shared_memory();
   bool temp_decl(bool is_long, int words);
   bool param_decl();
+  // SHORT / LONG / INT / UINT / FLOAT before TEMP or PARAM (NV_gpu_program4 <varMods>); the current token is the
+  // first modifier.
+  bool modified_declaration();
   bool storage_decl();
   bool buffer_decl(BufferDecl::Kind kind);
   bool shared_decl();
@@ -57,11 +60,16 @@ class DeclarationParser : public TokenReader {
   bool seen_declaration_ = false;  // OPTION must come before any declaration or instruction
   std::optional<size_t> first_shared_decl_;
   uint64_t temp_bytes_ = 0;  // TEMP registers declared so far, bytes per invocation
+  // The variable modifiers of the declaration being read.
+  bool short_modifier_ = false;
+  VarType var_type_ = VarType::Any;
+  bool integer_constants_ = false;  // an INT / UINT PARAM: its constants must be integers
 
  private:
   bool declare(std::string_view name, size_t at, Symbol symbol);
   // `[n]` or `[]` after a name; n in 1..max_size (0: the declarations' usual bound, 4096).
   bool optional_array_size(bool& is_array, uint32_t& size, bool& sized, uint32_t max_size = 0);
+  bool second_dimension(bool& present, uint32_t max_size);
   void note_param_index(ParamElement::Kind kind, uint32_t index);
   bool storage_item(std::vector<uint32_t>& list);
   bool buffer_item(BufferDecl& decl, bool& ranged);

@@ -192,6 +192,9 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
           continue;
         }
         if (auto f = storage_modifier(upper); f && types == 0) {
+          // The packed and F16 forms of NV_gpu_program5_mem_extended are for LDB STB LDS STS LDC here (its
+          // LOADIM / STOREIM forms are not implemented).
+          if (info.family == Family::Image && f->bits < 32 && (f->count > 1 || f->half)) return bad();
           inst.format = *f;
           inst.type = f->type;
           ++types;
@@ -493,7 +496,7 @@ bool InstructionParser::primary(Operand& o) {
       }
       o.kind = Operand::Kind::Buffer;
       o.id = s.id;
-      if (!temp_index(s.id, o.element, o.relative, o.rel_temp, o.rel_component, b.count, true, b.name, at)) {
+      if (!temp_index(s.id, o.element, o.relative, o.rel_temp, o.rel_component, b.count, b.is_array, b.name, at)) {
         return false;
       }
       break;
@@ -519,21 +522,30 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
   if (it == symbols_.end()) return error(at, "undefined variable '" + std::string(name) + "'");
   const std::vector<uint32_t>* list = nullptr;
   std::string decl_name;
+  bool two_dimensional = false;
+  const SharedDecl* shared = nullptr;
   if (it->second.kind == Symbol::Kind::Shared) {
     m.shared = true;
+    shared = &out_.shareds[it->second.id];
+    if (!shared->is_array) {
+      m.offset = shared->base;  // SHARED s = program.sharedmem[a]: the location itself
+      return true;
+    }
   } else if (it->second.kind == Symbol::Kind::Storage) {
     list = &out_.storages[it->second.id].program_storage;
     decl_name = out_.storages[it->second.id].name;
+    two_dimensional = out_.storages[it->second.id].two_dimensional;
   } else if (it->second.kind == Symbol::Kind::Buffer && out_.buffers[it->second.id].kind == BufferDecl::Kind::Bytes) {
     m.constant = true;
     list = &out_.buffers[it->second.id].program_buffer;
     decl_name = out_.buffers[it->second.id].name;
+    two_dimensional = out_.buffers[it->second.id].two_dimensional;
   } else {
     return error(at, "'" + std::string(name) + "' is not a STORAGE, CBUFFER or SHARED declaration");
   }
   if (list) {
     m.buffer = (*list)[0];
-    if (list->size() > 1) {
+    if (list->size() > 1 || two_dimensional) {
       // s[k][address] or s[R0.x + k][address]: the buffer index first.
       if (!expect('[')) return false;
       const size_t kat = peek().offset;
@@ -559,10 +571,16 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
     }
   }
   if (!expect('[')) return false;
+  const int64_t base = shared ? shared->base : 0;
   if (peek().kind == Tok::Int) {
+    const size_t vat = peek().offset;
     const uint64_t v = next().int_value;
     if (v > 0xFFFFFFFFull) return error(at, "address out of range");
-    m.offset = static_cast<int64_t>(v);
+    if (shared && shared->last != UINT32_MAX && v > uint64_t(shared->last) - shared->base) {
+      return error(vat, "address " + std::to_string(v) + " is out of bounds for '" + shared->name + "' (" +
+                            std::to_string(uint64_t(shared->last) - shared->base + 1) + " bytes)");
+    }
+    m.offset = static_cast<int64_t>(v) + base;
     return expect(']');
   }
   m.has_register = true;
@@ -575,6 +593,7 @@ bool InstructionParser::memory_ref(MemoryRef& m) {
     if (v > 0xFFFFFFFFull) return error(oat, "address offset out of range");
     m.offset = minus ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   }
+  m.offset += base;
   return expect(']');
 }
 
@@ -600,11 +619,30 @@ bool InstructionParser::memory_instruction(const OpcodeInfo& info, Instruction& 
     inst.sources.push_back(o);
     if (!expect(',')) return false;
   }
+  // LDC's operand is a vector operand (NV_gpu_program5, LDC: "applying swizzle, negation, and absolute value
+  // operand modifiers"); the other memory instructions take a plain memory reference.
+  const size_t modifier_at = peek().offset;
+  if (info.form == OperandForm::Load) {
+    if (accept('-')) m.negate = true;
+    else accept('+');
+    m.absolute = accept('|');
+  }
   if (!memory_ref(m)) return false;
+  // NV_gpu_program4's <instOperandAbsV> ::= <operandAbsNeg> "|" <instOperandBaseV> "|": the swizzle is inside the
+  // bars (-|c[0].wzyx|), as NVIDIA's driver reads it.
+  if (info.form == OperandForm::Load && is_punct('.')) {
+    next();
+    if (!swizzle(m.swizzle, nullptr, false, nullptr)) return false;
+    m.has_swizzle = true;
+  }
+  if (m.absolute && !expect('|')) return false;
   if (m.shared != shared_op || m.constant != constant_op) {
     return error(m.position, shared_op     ? "this instruction accesses shared memory (a SHARED declaration)"
                              : constant_op ? "LDC reads a parameter buffer (a CBUFFER declaration)"
                                            : "this instruction accesses a storage buffer (a STORAGE declaration)");
+  }
+  if (!constant_op && (m.negate || m.absolute || m.has_swizzle)) {
+    return error(modifier_at, "only LDC takes swizzle, negation and absolute value on its memory operand");
   }
   inst.memory = m;
   return true;

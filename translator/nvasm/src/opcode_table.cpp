@@ -183,6 +183,11 @@ std::optional<StorageFormat> storage_modifier(std::string_view m) {
       {"F32X4", {DataType::F32, 32, 4}}, {"U64X2", {DataType::U64, 64, 2}}, {"S64X2", {DataType::S64, 64, 2}},
       {"F64X2", {DataType::F64, 64, 2}}, {"U64X4", {DataType::U64, 64, 4}}, {"S64X4", {DataType::S64, 64, 4}},
       {"F64X4", {DataType::F64, 64, 4}},
+      // NV_gpu_program5_mem_extended: packed 8/16-bit vectors and halves (LDB STB LDS STS LDC).
+      {"S8X2", {DataType::S32, 8, 2}},   {"S8X4", {DataType::S32, 8, 4}},   {"U8X2", {DataType::U32, 8, 2}},
+      {"U8X4", {DataType::U32, 8, 4}},   {"S16X2", {DataType::S32, 16, 2}}, {"S16X4", {DataType::S32, 16, 4}},
+      {"U16X2", {DataType::U32, 16, 2}}, {"U16X4", {DataType::U32, 16, 4}}, {"F16", {DataType::F32, 16, 1, true}},
+      {"F16X2", {DataType::F32, 16, 2, true}}, {"F16X4", {DataType::F32, 16, 4, true}},
   };
   auto it = table.find(m);
   if (it == table.end()) return std::nullopt;

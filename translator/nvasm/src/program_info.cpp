@@ -20,7 +20,12 @@ std::vector<uint32_t> sorted_indices(const Decls& decls, Indices member) {
 }  // namespace
 
 std::vector<uint32_t> declared_storage_buffers(const ParsedProgram& program) {
-  return sorted_indices(program.storages, &StorageDecl::program_storage);
+  std::vector<uint32_t> indices = sorted_indices(program.storages, &StorageDecl::program_storage);
+  // program.storagelen[i] reads the size of program.storage[i]: that buffer is bound even if nothing declares it.
+  indices.insert(indices.end(), program.storage_lengths.begin(), program.storage_lengths.end());
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  return indices;
 }
 
 std::vector<uint32_t> declared_parameter_buffers(const ParsedProgram& program) {
