@@ -32,7 +32,8 @@ size_t count_op(const std::vector<uint32_t>& words, spv::Op op) {
 }
 
 size_t dref_lookups(const std::vector<uint32_t>& words) {
-  return count_op(words, spv::Op::OpImageSampleDrefImplicitLod) + count_op(words, spv::Op::OpImageSampleDrefExplicitLod) +
+  return count_op(words, spv::Op::OpImageSampleDrefImplicitLod) +
+         count_op(words, spv::Op::OpImageSampleDrefExplicitLod) +
          count_op(words, spv::Op::OpImageSampleProjDrefImplicitLod) +
          count_op(words, spv::Op::OpImageSampleProjDrefExplicitLod) + count_op(words, spv::Op::OpImageDrefGather);
 }

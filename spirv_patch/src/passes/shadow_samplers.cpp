@@ -295,7 +295,8 @@ class Lowering {
     auto us = [&](uint32_t v) { return e_.splat(t_.v4u, count, v); };
     auto bs = [&](uint32_t v) { return e_.splat(t_.v4b, count, v); };
     // Fixed-point depth formats: "D_t and D_ref are clamped to the range [0, 1]".
-    const uint32_t clamp = bs(e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_clamp}), t_.u0}));
+    const uint32_t clamp =
+        bs(e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_clamp}), t_.u0}));
     const uint32_t zero = fs(t_.f0), one = fs(t_.f1);
     auto clamped = [&](uint32_t v) {
       return e_.emit(Op::OpSelect, tf, {clamp, e_.ext(tf, GLSLstd450FClamp, {v, zero, one}), v});
@@ -309,8 +310,7 @@ class Lowering {
     const uint32_t func = e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u7});
     // ALWAYS passes even where no relation holds (a NaN).
     const uint32_t always = bs(e_.emit(Op::OpIEqual, t_.b, {func, t_.u7}));
-    const uint32_t matched =
-        e_.emit(Op::OpINotEqual, tb, {e_.emit(Op::OpBitwiseAnd, tu, {relation, us(func)}), u0});
+    const uint32_t matched = e_.emit(Op::OpINotEqual, tb, {e_.emit(Op::OpBitwiseAnd, tu, {relation, us(func)}), u0});
     const uint32_t pass = e_.emit(Op::OpLogicalOr, tb, {matched, always});
     return e_.emit(Op::OpSelect, tf, {pass, one, zero});
   }
@@ -365,7 +365,8 @@ class Lowering {
       const bool implicit = op == Op::OpImageSampleDrefImplicitLod || op == Op::OpImageSampleProjDrefImplicitLod;
       std::vector<uint32_t> args{sampled, coord};
       args.insert(args.end(), operands.begin(), operands.end());
-      const uint32_t texel = e_.emit(implicit ? Op::OpImageSampleImplicitLod : Op::OpImageSampleExplicitLod, t_.v4f, args);
+      const uint32_t texel =
+          e_.emit(implicit ? Op::OpImageSampleImplicitLod : Op::OpImageSampleExplicitLod, t_.v4f, args);
       value = compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {texel, 0}), 1);
       if (dim == spv::Dim::Dim1D || dim == spv::Dim::Dim2D || dim == spv::Dim::Rect) {
         value = linear(state, sampled, image_type, dim, arrayed, n, coord, count_after, ref, mask, operand, value);
@@ -434,10 +435,9 @@ class Lowering {
       std::vector<uint32_t> c{x};
       if (y != 0) c.push_back(y);
       if (layer != 0) c.push_back(layer);
-      const uint32_t at =
-          c.size() == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, c.size() == 2 ? t_.v2f : t_.v3f, c);
-      const uint32_t sample = e_.emit(Op::OpImageSampleExplicitLod, t_.v4f,
-                                      {sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
+      const uint32_t at = c.size() == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, c.size() == 2 ? t_.v2f : t_.v3f, c);
+      const uint32_t sample =
+          e_.emit(Op::OpImageSampleExplicitLod, t_.v4f, {sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
       return compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {sample, 0}), 1);
     };
     uint32_t average = 0;
@@ -523,7 +523,8 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
       return fail("shadow sampler lowering: " + m.describe(h) + ": sparse depth-comparison lookups are not lowered");
     }
     if (w.size() > 6 && (w[6] & ~kSupportedOperands) != 0) {
-      return fail("shadow sampler lowering: " + m.describe(h) + " has image operands other than Bias, Lod, Grad, "
+      return fail("shadow sampler lowering: " + m.describe(h) +
+                  " has image operands other than Bias, Lod, Grad, "
                   "ConstOffset, Offset and MinLod");
     }
     const uint32_t variable = trace_variable(m, w[3]);
@@ -580,8 +581,8 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
       if (Status ok = lowering.lower(lookup, states[lookup.binding_index]); !ok) return ok.error();
       ++report.lowered;
     }
-    if (emitter.failed()) return fail("shadow sampler lowering: the module has no ids left (bound " +
-                                      std::to_string(m.bound()) + ")");
+    if (emitter.failed())
+      return fail("shadow sampler lowering: the module has no ids left (bound " + std::to_string(m.bound()) + ")");
   }
   for (uint32_t image : images) merge_duplicate(m, image);
   for (uint32_t sampled : sampled_types) merge_duplicate(m, sampled);

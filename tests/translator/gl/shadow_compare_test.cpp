@@ -258,7 +258,8 @@ void main() {
       glUniform1f(glGetUniformLocation(program, "ref"), ref);
       for (GLenum func : kFuncs) {
         CAPTURE(func);
-        for (GLuint tex : {cube, cube_array}) glTextureParameteri(tex, GL_TEXTURE_COMPARE_FUNC, static_cast<GLint>(func));
+        for (GLuint tex : {cube, cube_array})
+          glTextureParameteri(tex, GL_TEXTURE_COMPARE_FUNC, static_cast<GLint>(func));
         glDispatchCompute(1, 1, 1);
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
         float r[4] = {};

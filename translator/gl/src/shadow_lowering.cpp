@@ -57,15 +57,16 @@ void make(Context* ctx, const Executable& exe, ShadowLowering& lowering) {
     lowering.error = "the program's shadow samplers cannot be compared in the shader: " + piped.error().message;
     return;
   }
-  for (size_t k = 0; k < lowering.bindings.size(); ++k) lowering.bindings[k].spec_id = piped->shadow_samplers->spec_ids[k];
+  for (size_t k = 0; k < lowering.bindings.size(); ++k)
+    lowering.bindings[k].spec_id = piped->shadow_samplers->spec_ids[k];
   lowering.spirv = std::move(piped->words);
   backend::ShaderDesc desc = program_shader_desc(exe, 0);
   desc.spirv = lowering.spirv;
   desc.name = "GL program with shadow comparisons in the shader";
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) {
-    lowering.error = "the Vulkan driver rejected the program with its shadow comparisons in the shader: " +
-                     shader.error().message;
+    lowering.error =
+        "the Vulkan driver rejected the program with its shadow comparisons in the shader: " + shader.error().message;
     return;
   }
   lowering.shader = std::move(*shader);

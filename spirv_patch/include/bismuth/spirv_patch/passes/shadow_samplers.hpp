@@ -33,11 +33,11 @@ namespace bismuth::spirv_patch {
 // ref < texel, bit 1 when ref == texel, bit 2 when ref > texel (NEVER 0, LESS 1, EQUAL 2, LEQUAL 3, GREATER 4,
 // NOTEQUAL 5, GEQUAL 6, ALWAYS 7).
 inline constexpr uint32_t kShadowStateCompareMask = 7;
-inline constexpr uint32_t kShadowStateMagLinear = 1u << 3;   // TEXTURE_MAG_FILTER LINEAR
-inline constexpr uint32_t kShadowStateMinLinear = 1u << 4;   // TEXTURE_MIN_FILTER LINEAR or LINEAR_MIPMAP_*
-inline constexpr uint32_t kShadowStateMipmapped = 1u << 5;   // a mipmap min filter: the Lod operand picks the level
-inline constexpr uint32_t kShadowStateClampRef = 1u << 6;    // a fixed-point depth format: D_ref, D_t in [0, 1]
-inline constexpr uint32_t kShadowStateDefault = 3;           // LEQUAL (GL's default), NEAREST, no clamp
+inline constexpr uint32_t kShadowStateMagLinear = 1u << 3;  // TEXTURE_MAG_FILTER LINEAR
+inline constexpr uint32_t kShadowStateMinLinear = 1u << 4;  // TEXTURE_MIN_FILTER LINEAR or LINEAR_MIPMAP_*
+inline constexpr uint32_t kShadowStateMipmapped = 1u << 5;  // a mipmap min filter: the Lod operand picks the level
+inline constexpr uint32_t kShadowStateClampRef = 1u << 6;   // a fixed-point depth format: D_ref, D_t in [0, 1]
+inline constexpr uint32_t kShadowStateDefault = 3;          // LEQUAL (GL's default), NEAREST, no clamp
 
 struct ShadowSamplerBinding {
   uint32_t set = 0;
