@@ -538,10 +538,9 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
   }
 
   // Edits. The state words first: one spec constant per named binding.
+  // At least first_spec_id, and past every SpecId in use.
   uint32_t spec_id = options.first_spec_id;
-  if (spec_id == 0) {
-    for (uint32_t used : m.spec_ids_in_use()) spec_id = std::max(spec_id, used + 1);
-  }
+  for (uint32_t used : m.spec_ids_in_use()) spec_id = std::max(spec_id, used + 1);
   std::vector<uint32_t> states;
   for (size_t i = 0; i < options.bindings.size(); ++i) {
     auto state = m.spec_constant_u32(kShadowStateDefault, spec_id);

@@ -1,6 +1,7 @@
 // shadow_lowering.hpp: the lowered module of a GLSL program and the state words of a dispatch.
 #include "shadow_lowering.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "bismuth/spirv_patch/pipeline.hpp"
@@ -47,6 +48,8 @@ void make(Context* ctx, const Executable& exe, ShadowLowering& lowering) {
     lowering.bindings.push_back({bindings[i], 0, i, 1});
     options.bindings.push_back({0, bindings[i]});
   }
+  // The backend specializes the group size at p.size_spec_ids whether or not the module decorates them.
+  for (uint32_t id : p.size_spec_ids) options.first_spec_id = std::max(options.first_spec_id, id + 1);
   spirv_patch::PipelineOptions pipeline;
   pipeline.lower_float_compare_swap = false;  // done at link
   pipeline.lower_khr_subgroup_ops = false;

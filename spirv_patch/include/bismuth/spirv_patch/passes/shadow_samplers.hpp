@@ -46,7 +46,9 @@ struct ShadowSamplerBinding {
 
 struct ShadowSamplerOptions {
   std::vector<ShadowSamplerBinding> bindings;  // combined image-sampler variables of a depth image type
-  uint32_t first_spec_id = 0;                  // 0: one past the largest SpecId in use
+  // The state words' SpecIds: from first_spec_id, and past every SpecId the module uses (callers pass the ones they
+  // specialize without a decoration, such as a backend's group-size SpecIds).
+  uint32_t first_spec_id = 0;
 };
 
 struct ShadowSamplerReport {
