@@ -16,6 +16,7 @@
 #include <cmath>
 #include <vector>
 
+#include "translator/gl/asm_program_support.hpp"
 #include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
@@ -337,5 +338,62 @@ void main() {
   glDeleteTextures(1, &t);
   glDeleteBuffers(1, &out);
   glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// NV_gpu_program4's SHADOW targets: "the third component of the texture coordinate" is the compare value, and the
+// result is the comparison in every component but w (the compatibility-profile DEPTH_TEXTURE_MODE LUMINANCE: docs/
+// nvasm.md). Assembly programs are lowered like GLSL ones where the device cannot compare.
+TEST_CASE("assembly TEX on a SHADOW2D target compares like GLSL's shadow samplers (GL 4.6 §8.23.1)",
+          "[textures][depth][shadow][asm]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const float s = 1.75f / kSize, t = 2.25f / kSize, ref = 0.25f;
+  const std::string source =
+      "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\n"
+      "STORAGE out[] = { program.storage[0] };\nTEMP R0, R1;\n"
+      "MOV.F R1, {" +
+      std::to_string(s) + ", " + std::to_string(t) + ", " + std::to_string(ref) +
+      ", 0};\n"
+      "TEX.F R0, R1, texture[0], SHADOW2D;\nSTB.U32X4 R0, out[0];\nEND\n";
+  GLuint name = 0;
+  glGenProgramsARB(1, &name);
+  glBindProgramARB(GL_COMPUTE_PROGRAM_NV, name);
+  REQUIRE(asm_program::load(source) == GL_NO_ERROR);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  const GLuint texture = depth_texture(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, 1);
+  glBindTextureUnit(0, texture);
+  const GLuint out = make_buffer(16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  for (GLenum filter : {GL_NEAREST, GL_LINEAR}) {
+    CAPTURE(filter);
+    glTextureParameteri(texture, GL_TEXTURE_MIN_FILTER, filter);
+    glTextureParameteri(texture, GL_TEXTURE_MAG_FILTER, filter);
+    for (GLenum func : kFuncs) {
+      CAPTURE(func);
+      glTextureParameteri(texture, GL_TEXTURE_COMPARE_FUNC, static_cast<GLint>(func));
+      glDispatchCompute(1, 1, 1);
+      glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+      float r[4] = {};
+      glGetNamedBufferSubData(out, 0, sizeof r, r);
+      REQUIRE_GL_ERROR(GL_NO_ERROR);
+      REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+      const float nearest = model_nearest(func, s, t, ref, 0);
+      const float linear = model_linear(func, s, t, ref, 0);
+      const bool ok = filter == GL_NEAREST ? r[0] == nearest
+                                           : r[0] == Approx(linear).margin(1.0 / 64) ||
+                                                 (filter_support != GL_FULL_SUPPORT && r[0] == nearest);
+      CHECK(ok);
+      CHECK(r[1] == r[0]);
+      CHECK(r[2] == r[0]);
+      CHECK(r[3] == 1.0f);
+    }
+  }
+  glDisable(GL_COMPUTE_PROGRAM_NV);
+  glDeleteProgramsARB(1, &name);
+  glDeleteTextures(1, &texture);
+  glDeleteBuffers(1, &out);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }

@@ -170,9 +170,13 @@ translator::GlSampledType asm_sampled(nvasm::SampledType type) {
 
 // The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, program.buffer[a]
 // from GL_UNIFORM_BUFFER index a, then program.local and program.env (asm_program.cpp).
-bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func) {
+// `lower_shadow`: for the module with the shadow comparisons in the shader (shadow_lowering.hpp).
+bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func,
+                         bool lower_shadow) {
   auto& out = ctx->bindings_scratch;
   out.clear();
+  ctx->shadow_needs_lowering = false;
+  if (lower_shadow) ctx->shadow_states_scratch.assign(exe.info.textures.size(), 0);
   for (uint32_t k : exe.storage_gl_binding) {
     const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
     if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
@@ -201,7 +205,8 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   }
   // texture[n] then image[n], by increasing unit as gl_program_layout places them.
   ctx->image_bindings_scratch.clear();
-  for (const nvasm::TextureBinding& t : exe.info.textures) {
+  for (size_t k = 0; k < exe.info.textures.size(); ++k) {
+    const nvasm::TextureBinding& t = exe.info.textures[k];
     OpaqueUse use;
     use.kind = t.target == nvasm::TextureTarget::Buffer ? translator::GlResourceKind::TextureBuffer
                                                         : translator::GlResourceKind::Texture;
@@ -209,6 +214,8 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
     use.shadow = t.shadow;
     use.sampled = t.types.empty() ? translator::GlSampledType::Float : asm_sampled(t.types.front());
     use.unit = t.unit;
+    use.can_lower_shadow = !exe.spirv.empty();
+    if (lower_shadow && t.shadow) use.shadow_state = &ctx->shadow_states_scratch[k];
     if (!push_opaque_binding(ctx, use, func)) return false;
   }
   for (const nvasm::ImageBinding& image : exe.info.images) {
@@ -345,8 +352,23 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
   // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
   if (selected.assembly != nullptr) {
-    if (!gather_asm_bindings(ctx, *selected.object, *selected.assembly, func)) return;
-    record(ctx, selected.assembly->shader.get(), selected.assembly->subgroup_size, size, groups, indirect, func);
+    AsmExecutable& exe = *selected.assembly;
+    // As for GLSL programs below: texture[n] with a SHADOW target on a texture the device cannot compare.
+    bool lower_shadow = exe.shadow_lowering->wanted.load(std::memory_order_relaxed);
+    if (!gather_asm_bindings(ctx, *selected.object, exe, func, lower_shadow)) {
+      if (lower_shadow || !ctx->shadow_needs_lowering) return;
+      exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
+      lower_shadow = true;
+      if (!gather_asm_bindings(ctx, *selected.object, exe, func, true)) return;
+    }
+    const backend::Shader* shader = exe.shader.get();
+    std::span<const backend::SpecValue> spec_values;
+    if (lower_shadow) {
+      shader = shadow_lowered_shader(ctx, exe, func);
+      if (shader == nullptr) return;
+      spec_values = ctx->spec_values_scratch;
+    }
+    record(ctx, shader, exe.subgroup_size, size, groups, indirect, func, spec_values);
     return;
   }
   Executable& exe = *selected.glsl;

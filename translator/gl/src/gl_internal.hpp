@@ -300,6 +300,11 @@ struct AsmExecutable {
   int env_binding = -1;                     // Vulkan binding of program.env, -1 when unused
   // glGetProgramivARB counts (from the source's statements).
   GLint instructions = 0, temporaries = 0, parameters = 0, attribs = 0;
+  // What the shadow lowering (shadow_lowering.cpp) makes its module from: the pipeline's words and the shader
+  // description they were created with (its `spirv` and runtime variant unset), and its state.
+  std::vector<uint32_t> spirv;
+  backend::ShaderDesc desc;
+  std::shared_ptr<ShadowLowering> shadow_lowering = std::make_shared<ShadowLowering>();
 };
 
 struct AsmProgramObject {
