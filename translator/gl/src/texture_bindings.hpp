@@ -33,10 +33,10 @@ struct OpaqueUse {
   backend::Access access = backend::Access::Read;
   uint32_t unit = 0;
   // Shadow samplers on textures the device cannot compare (colour-stored depth textures: shadow_lowering.cpp).
-  // `can_lower_shadow`: the program can be lowered (GLSL programs, assembly programs with SHADOW targets); the binding then sets
-  // ctx->shadow_needs_lowering and fails instead of skipping with a message. `shadow_state` non-null: the dispatch
-  // runs the lowered module; the binding gets a sampler without comparison or filtering and writes its state word
-  // (spirv_patch kShadowState*) there.
+  // `can_lower_shadow`: the program can be lowered (GLSL programs, assembly programs with SHADOW targets); the binding
+  // then sets ctx->shadow_needs_lowering and fails instead of skipping with a message. `shadow_state` non-null: the
+  // dispatch runs the lowered module; the binding gets a sampler without comparison or filtering and writes its state
+  // word (spirv_patch kShadowState*) there.
   bool can_lower_shadow = false;
   uint32_t* shadow_state = nullptr;
 };
