@@ -188,3 +188,32 @@ void main() { for (int i = 0; i < 3; ++i) r[i] = texture(s[i], vec3(0.5)); }
   CHECK(dref_lookups(patch->words) == 0);
   CHECK(patch->report.lowered == 1);
 }
+
+TEST_CASE("sparse shadow lookups keep their residency code (ARB_sparse_texture2)", "[spirv_patch][shadow_samplers]") {
+  const std::vector<uint32_t> input = compile_or_fail(R"(#version 450
+#extension GL_ARB_sparse_texture2 : enable
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2DShadow s;
+layout(std430, set = 0, binding = 1) buffer Out { float r; vec4 g; int codes[2]; };
+void main() {
+  float texel;
+  vec4 texels;
+  codes[0] = sparseTextureLodARB(s, vec3(0.5, 0.5, 0.25), 0.0, texel);
+  codes[1] = sparseTextureGatherARB(s, vec2(0.5), 0.25, texels);
+  r = texel;
+  g = texels;
+}
+)");
+  REQUIRE(count_op(input, spv::Op::OpImageSparseSampleDrefExplicitLod) == 1);
+  REQUIRE(count_op(input, spv::Op::OpImageSparseDrefGather) == 1);
+  auto patch = lower_shadow_samplers(input, bindings({0}));
+  REQUIRE_OK(patch);
+  REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
+  CHECK(patch->report.lowered == 2);
+  CHECK(count_op(patch->words, spv::Op::OpImageSparseSampleDrefExplicitLod) == 0);
+  CHECK(count_op(patch->words, spv::Op::OpImageSparseDrefGather) == 0);
+  // The plain sparse lookups give the residency code.
+  CHECK(count_op(patch->words, spv::Op::OpImageSparseSampleExplicitLod) == 1);
+  CHECK(count_op(patch->words, spv::Op::OpImageSparseGather) == 1);
+  CHECK(depth_images(patch->words) == 0);
+}

@@ -341,7 +341,33 @@ class Lowering {
     auto cdef = m_.definition(coord_type);
     const uint32_t coord_count = cdef && m_.opcode(*cdef) == Op::OpTypeVector ? m_.words(*cdef)[3] : 1;
 
-    const bool proj = op == Op::OpImageSampleProjDrefImplicitLod || op == Op::OpImageSampleProjDrefExplicitLod;
+    const bool proj = op == Op::OpImageSampleProjDrefImplicitLod || op == Op::OpImageSampleProjDrefExplicitLod ||
+                      op == Op::OpImageSparseSampleProjDrefImplicitLod ||
+                      op == Op::OpImageSparseSampleProjDrefExplicitLod;
+    const bool gather = op == Op::OpImageDrefGather || op == Op::OpImageSparseDrefGather;
+    const bool implicit = op == Op::OpImageSampleDrefImplicitLod || op == Op::OpImageSampleProjDrefImplicitLod ||
+                          op == Op::OpImageSparseSampleDrefImplicitLod ||
+                          op == Op::OpImageSparseSampleProjDrefImplicitLod;
+    // Sparse forms: the plain sparse lookup's struct { residency code, vec4 } (SPIR-V 3.42.10), its code returned
+    // with the comparison.
+    const bool sparse = is_sparse(op);
+    uint32_t sparse_type = 0;
+    if (sparse) {
+      const uint32_t code_type = m_.words(*m_.definition(result_type))[2];
+      auto id = m_.allocate_id();
+      if (!id) return id.error();
+      const uint32_t members[] = {*id, code_type, t_.v4f};
+      m_.append(Section::Global, Op::OpTypeStruct, members);
+      sparse_type = *id;
+    }
+    uint32_t code = 0;
+    // The lookup's vec4 texel(s); the residency code into `code` for sparse forms.
+    auto look = [&](Op plain, Op sparse_op, std::vector<uint32_t> args) {
+      if (!sparse) return e_.emit(plain, t_.v4f, args);
+      const uint32_t both = e_.emit(sparse_op, sparse_type, args);
+      code = e_.emit(Op::OpCompositeExtract, m_.words(*m_.definition(sparse_type))[2], {both, 0});
+      return e_.emit(Op::OpCompositeExtract, t_.v4f, {both, 1});
+    };
     if (proj) {
       // SPIR-V 3.42.10: the coordinates and Dref are divided by q, the component after the coordinates.
       const uint32_t q = e_.component(t_.f32, coord, coord_count, n);
@@ -355,24 +381,28 @@ class Lowering {
     const uint32_t count_after = proj ? n : coord_count;
 
     uint32_t value = 0;
-    if (op == Op::OpImageDrefGather) {
+    if (gather) {
       // textureGather(shadow, P, ref): the comparison of each of the four texels, unfiltered.
       std::vector<uint32_t> args{sampled, coord, t_.u0};
       args.insert(args.end(), operands.begin(), operands.end());
-      const uint32_t texels = e_.emit(Op::OpImageGather, t_.v4f, args);
+      const uint32_t texels = look(Op::OpImageGather, Op::OpImageSparseGather, args);
       value = compare(state, e_.splat(t_.v4f, 4, ref), texels, 4);
     } else {
-      const bool implicit = op == Op::OpImageSampleDrefImplicitLod || op == Op::OpImageSampleProjDrefImplicitLod;
       std::vector<uint32_t> args{sampled, coord};
       args.insert(args.end(), operands.begin(), operands.end());
-      const uint32_t texel =
-          e_.emit(implicit ? Op::OpImageSampleImplicitLod : Op::OpImageSampleExplicitLod, t_.v4f, args);
+      const uint32_t texel = implicit ? look(Op::OpImageSampleImplicitLod, Op::OpImageSparseSampleImplicitLod, args)
+                                      : look(Op::OpImageSampleExplicitLod, Op::OpImageSparseSampleExplicitLod, args);
       value = compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {texel, 0}), 1);
       if (dim == spv::Dim::Dim1D || dim == spv::Dim::Dim2D || dim == spv::Dim::Rect) {
         value = linear(state, sampled, image_type, dim, arrayed, n, coord, count_after, ref, mask, operand, value);
       }
     }
-    m_.replace(h, Op::OpCopyObject, std::vector<uint32_t>{result_type, result, value});
+    if (sparse) {
+      // The LINEAR footprint's residency is the nearest texel's (its four lookups are not sparse).
+      m_.replace(h, Op::OpCompositeConstruct, std::vector<uint32_t>{result_type, result, code, value});
+    } else {
+      m_.replace(h, Op::OpCopyObject, std::vector<uint32_t>{result_type, result, value});
+    }
     return {};
   }
 
@@ -519,9 +549,6 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
     if (!is_dref(op)) continue;
     const auto w = m.words(h);
     if (!images.count(image_of_sampled(m, type_of(m, w[3])))) continue;
-    if (is_sparse(op)) {
-      return fail("shadow sampler lowering: " + m.describe(h) + ": sparse depth-comparison lookups are not lowered");
-    }
     if (w.size() > 6 && (w[6] & ~kSupportedOperands) != 0) {
       return fail("shadow sampler lowering: " + m.describe(h) +
                   " has image operands other than Bias, Lod, Grad, "

@@ -17,7 +17,9 @@
 // mipmap mode): the shader does the filtering. Not done in the shader: LINEAR between mipmap levels (the level is
 // the nearest one), LINEAR on cube maps (the nearest texel is compared), the sampler's LOD bias and LOD clamps in the
 // choice between the minification and magnification filter (λ is the Lod or Bias operand, else 0, as in a compute
-// shader without derivatives). OpImageSparse*Dref* is refused.
+// shader without derivatives). The
+// OpImageSparse*Dref* forms are lowered alike on the sparse plain lookups; their residency code is that of the
+// nearest texel's lookup (the LINEAR footprint's other texels are read without residency).
 #pragma once
 
 #include <cstdint>
@@ -61,7 +63,7 @@ struct ShadowSamplerReport {
 // refusals, each naming the instruction or variable, come before the first edit: a named variable that is not a
 // sampler of a depth image; a variable the caller did not name that shares such an image type; a Dref lookup whose
 // sampler cannot be traced to one variable (through loads, access chains, copies and the function parameters of
-// every call site); sparse Dref lookups; image operands other than Bias, Lod, Grad, ConstOffset, Offset, MinLod.
+// every call site); image operands other than Bias, Lod, Grad, ConstOffset, Offset, MinLod.
 Expected<ShadowSamplerReport> lower_shadow_samplers(Module& module, const ShadowSamplerOptions& options);
 
 struct ShadowSamplerPatch {
