@@ -443,6 +443,20 @@ Expected<uint32_t> Module::constant_u32(uint32_t value) {
   return add_global(spv::Op::OpConstant, operands, true);
 }
 
+Expected<uint32_t> Module::type_float(uint32_t width) {
+  const uint32_t operands[] = {width};
+  return add_global(spv::Op::OpTypeFloat, operands, false);
+}
+
+Expected<uint32_t> Module::constant_f32(float value) {
+  auto float_type = type_float(32);
+  if (!float_type) return float_type;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  const uint32_t operands[] = {*float_type, bits};
+  return add_global(spv::Op::OpConstant, operands, true);
+}
+
 Expected<uint32_t> Module::spec_constant_u32(uint32_t default_value, uint32_t spec_id,
                                              std::optional<InstructionHandle> before) {
   auto uint_type = type_int(32, false);

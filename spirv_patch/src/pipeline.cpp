@@ -103,6 +103,12 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     result.float_compare_swap = *lowered;
     changed |= lowered->changed;
   }
+  if (options.shadow_samplers) {
+    auto lowered = lower_shadow_samplers(module, *options.shadow_samplers);
+    if (!lowered) return at(PipelineStage::ShadowSamplers, lowered.error());
+    changed |= lowered->lowered != 0 || lowered->retyped != 0 || !lowered->spec_ids.empty();
+    result.shadow_samplers = std::move(*lowered);
+  }
   if (options.lower_khr_subgroup_ops) {
     auto lowered = lower_khr_subgroup_ops(module);
     if (!lowered) return at(PipelineStage::LowerKhrSubgroupOps, lowered.error());

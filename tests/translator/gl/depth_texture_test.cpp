@@ -36,9 +36,10 @@ bool depth_textures_here() {
   return true;
 }
 
-// Depth textures stored in a colour format (BISMUTH_DEPTH_TEXTURES=color, or a compute-only queue) compare only where
-// the device can compare that colour format (SAMPLED_IMAGE_DEPTH_COMPARISON); elsewhere the shim skips a dispatch
-// with a shadow sampler on one, with this message (texture_bindings.cpp, docs/gl_shim.md "Depth textures").
+// Depth textures stored in a colour format (BISMUTH_DEPTH_TEXTURES=color, or a compute-only queue) compare in hardware
+// where the device can compare that colour format (SAMPLED_IMAGE_DEPTH_COMPARISON), else in the shader
+// (shadow_lowering.cpp). This message, the dispatch skipped, remains only where a program cannot be lowered
+// (docs/gl_shim.md "Depth textures").
 bool shadow_skipped(const GlContext& gl) {
   if (!gl.saw_message_containing("shadow samplers are not supported on it")) return false;
   WARN("depth textures are stored in a colour format this device cannot compare: shadow lookups skipped");

@@ -265,6 +265,12 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
       info.group_size[0] % nvasm::kWarpSize == 0 && ctx->device_state.device->features().compute_full_subgroups) {
     desc.stage_flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   }
+  // Kept for the shadow lowering only where a texture[n] is used with a SHADOW target (shadow_lowering.cpp).
+  if (std::any_of(info.textures.begin(), info.textures.end(), [](const auto& t) { return t.shadow; })) {
+    exe->desc = desc;
+    exe->desc.spirv = {};
+    exe->spirv = piped->words;
+  }
   set_runtime_group_size(desc, *piped);
   auto shader = backend::Shader::create(*ctx->device_state.device, desc);
   if (!shader) return load_error(source, 0, "the Vulkan driver rejected the program: " + shader.error().message);

@@ -13,6 +13,7 @@
 #include "gl_internal.hpp"
 #include "gl_ranges.hpp"
 #include "parallel_compile.hpp"
+#include "shadow_lowering.hpp"
 #include "texture_bindings.hpp"
 
 namespace bismuth::gl {
@@ -57,7 +58,7 @@ bool push_slot(Context* ctx, const IndexedBinding* slot, const char* kind, uint3
 }
 
 // The unit use of element resource `i` of a sampler or image uniform (texture_bindings.hpp).
-OpaqueUse opaque_use(const Executable& exe, size_t i) {
+OpaqueUse opaque_use(Context* ctx, const Executable& exe, size_t i, bool lower_shadow) {
   const translator::GlResource& r = exe.program.resources[i];
   const translator::GlOpaqueInfo& info = *exe.program.uniforms[r.uniform].opaque;
   OpaqueUse use;
@@ -72,16 +73,23 @@ OpaqueUse opaque_use(const Executable& exe, size_t i) {
                    ? backend::Access::ReadWrite
                    : backend::Access::Read;
   use.unit = exe.opaque_unit(i);
+  use.can_lower_shadow = true;
+  if (lower_shadow && use.shadow && r.kind == translator::GlResourceKind::Texture) {
+    use.shadow_state = &ctx->shadow_states_scratch[i];
+  }
   return use;
 }
 
 // Fills ctx->bindings_scratch (buffers) and ctx->image_bindings_scratch (samplers and images, in resource order);
 // false (with a KHR_debug message) when an active resource has nothing usable bound.
-bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
+// `lower_shadow`: for the module with the shadow comparisons in the shader (shadow_lowering.hpp).
+bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower_shadow) {
   auto& out = ctx->bindings_scratch;
   out.clear();
   ctx->image_bindings_scratch.clear();
+  ctx->shadow_needs_lowering = false;
   const auto& resources = exe.program.resources;
+  if (lower_shadow) ctx->shadow_states_scratch.assign(resources.size(), 0);
   for (size_t i = 0; i < resources.size(); ++i) {
     const translator::GlResource& r = resources[i];
     const IndexedBinding* slot = nullptr;
@@ -103,7 +111,7 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func) {
       case translator::GlResourceKind::TextureBuffer:
       case translator::GlResourceKind::Image:
       case translator::GlResourceKind::ImageBuffer:
-        if (!push_opaque_binding(ctx, opaque_use(exe, i), func)) return false;
+        if (!push_opaque_binding(ctx, opaque_use(ctx, exe, i, lower_shadow), func)) return false;
         continue;
     }
     if (!push_slot(ctx, slot, kind_name(r.kind), r.gl_binding, max_range, access, func)) return false;
@@ -162,9 +170,13 @@ translator::GlSampledType asm_sampled(nvasm::SampledType type) {
 
 // The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, program.buffer[a]
 // from GL_UNIFORM_BUFFER index a, then program.local and program.env (asm_program.cpp).
-bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func) {
+// `lower_shadow`: for the module with the shadow comparisons in the shader (shadow_lowering.hpp).
+bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func,
+                         bool lower_shadow) {
   auto& out = ctx->bindings_scratch;
   out.clear();
+  ctx->shadow_needs_lowering = false;
+  if (lower_shadow) ctx->shadow_states_scratch.assign(exe.info.textures.size(), 0);
   for (uint32_t k : exe.storage_gl_binding) {
     const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
     if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
@@ -193,7 +205,8 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   }
   // texture[n] then image[n], by increasing unit as gl_program_layout places them.
   ctx->image_bindings_scratch.clear();
-  for (const nvasm::TextureBinding& t : exe.info.textures) {
+  for (size_t k = 0; k < exe.info.textures.size(); ++k) {
+    const nvasm::TextureBinding& t = exe.info.textures[k];
     OpaqueUse use;
     use.kind = t.target == nvasm::TextureTarget::Buffer ? translator::GlResourceKind::TextureBuffer
                                                         : translator::GlResourceKind::Texture;
@@ -201,6 +214,8 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
     use.shadow = t.shadow;
     use.sampled = t.types.empty() ? translator::GlSampledType::Float : asm_sampled(t.types.front());
     use.unit = t.unit;
+    use.can_lower_shadow = !exe.spirv.empty();
+    if (lower_shadow && t.shadow) use.shadow_state = &ctx->shadow_states_scratch[k];
     if (!push_opaque_binding(ctx, use, func)) return false;
   }
   for (const nvasm::ImageBinding& image : exe.info.images) {
@@ -316,9 +331,11 @@ struct Indirect {
 };
 
 void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size, backend::GroupSize size,
-            const std::array<uint32_t, 3>& groups, const Indirect& indirect, const char* func) {
+            const std::array<uint32_t, 3>& groups, const Indirect& indirect, const char* func,
+            std::span<const backend::SpecValue> spec_values = {}) {
   backend::DispatchInfo info;
   info.shader = shader;
+  info.spec_values = spec_values;
   info.size = size;
   info.subgroup_size = subgroup_size;
   info.groups = groups;
@@ -335,12 +352,42 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
   // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
   if (selected.assembly != nullptr) {
-    if (!gather_asm_bindings(ctx, *selected.object, *selected.assembly, func)) return;
-    record(ctx, selected.assembly->shader.get(), selected.assembly->subgroup_size, size, groups, indirect, func);
+    AsmExecutable& exe = *selected.assembly;
+    // As for GLSL programs below: texture[n] with a SHADOW target on a texture the device cannot compare.
+    bool lower_shadow = exe.shadow_lowering->wanted.load(std::memory_order_relaxed);
+    if (!gather_asm_bindings(ctx, *selected.object, exe, func, lower_shadow)) {
+      if (lower_shadow || !ctx->shadow_needs_lowering) return;
+      exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
+      lower_shadow = true;
+      if (!gather_asm_bindings(ctx, *selected.object, exe, func, true)) return;
+    }
+    const backend::Shader* shader = exe.shader.get();
+    std::span<const backend::SpecValue> spec_values;
+    if (lower_shadow) {
+      shader = shadow_lowered_shader(ctx, exe, func);
+      if (shader == nullptr) return;
+      spec_values = ctx->spec_values_scratch;
+    }
+    record(ctx, shader, exe.subgroup_size, size, groups, indirect, func, spec_values);
     return;
   }
   Executable& exe = *selected.glsl;
-  if (!gather_bindings(ctx, exe, func)) return;
+  // A shadow sampler on a texture the device cannot compare (a colour-stored depth texture) makes the binding ask for
+  // the module that compares in the shader; the program remembers it, so later dispatches gather once.
+  bool lower_shadow = exe.shadow_lowering->wanted.load(std::memory_order_relaxed);
+  if (!gather_bindings(ctx, exe, func, lower_shadow)) {
+    if (lower_shadow || !ctx->shadow_needs_lowering) return;
+    exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
+    lower_shadow = true;
+    if (!gather_bindings(ctx, exe, func, true)) return;
+  }
+  const backend::Shader* shader = exe.shader.get();
+  std::span<const backend::SpecValue> spec_values;
+  if (lower_shadow) {
+    shader = shadow_lowered_shader(ctx, exe, func);
+    if (shader == nullptr) return;
+    spec_values = ctx->spec_values_scratch;
+  }
   if (exe.uniform_dirty) {
     if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
       ctx->backend_error(func, ok.error());
@@ -348,7 +395,7 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
     }
     exe.uniform_dirty = false;
   }
-  record(ctx, exe.shader.get(), exe.subgroup_size, size, groups, indirect, func);
+  record(ctx, shader, exe.subgroup_size, size, groups, indirect, func, spec_values);
 }
 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled

@@ -183,6 +183,23 @@ struct Location {
   uint32_t element = 0;  // array element
 };
 
+// The executable's module with its shadow samplers' depth comparison done in the shader (spirv_patch
+// lower_shadow_samplers), for devices that cannot compare the colour formats depth textures are stored in
+// (shadow_lowering.cpp). Made on the first dispatch that needs it, shared by the contexts that run the program.
+struct ShadowLowering {
+  std::mutex mutex;
+  std::atomic<bool> wanted{false};  // a dispatch needed it: later dispatches gather their bindings for it at once
+  bool made = false;                // under `mutex`: shader or error is set
+  std::shared_ptr<backend::Shader> shader;
+  std::vector<uint32_t> spirv;
+  std::string error;  // why the lowering failed (the dispatches are skipped with it)
+  // Per lowered binding: the Vulkan binding, its state word's SpecId and its first resource index.
+  struct Binding {
+    uint32_t binding = 0, spec_id = 0, first_resource = 0, resources = 1;
+  };
+  std::vector<Binding> bindings;
+};
+
 struct Executable {
   translator::GlLinkedProgram program;
   // Set for a program linked from graphics stages (no compute shader, no Vulkan shader): it can be queried and made
@@ -221,6 +238,7 @@ struct Executable {
   std::vector<uint32_t> opaque_units;
   // The unit descriptor `resource` (a Texture, TextureBuffer, Image or ImageBuffer resource) reads.
   uint32_t opaque_unit(size_t resource) const { return resource < opaque_units.size() ? opaque_units[resource] : 0; }
+  std::shared_ptr<ShadowLowering> shadow_lowering = std::make_shared<ShadowLowering>();
 };
 
 struct ProgramObject {
@@ -282,6 +300,11 @@ struct AsmExecutable {
   int env_binding = -1;                     // Vulkan binding of program.env, -1 when unused
   // glGetProgramivARB counts (from the source's statements).
   GLint instructions = 0, temporaries = 0, parameters = 0, attribs = 0;
+  // What the shadow lowering (shadow_lowering.cpp) makes its module from: the pipeline's words and the shader
+  // description they were created with (its `spirv` and runtime variant unset), and its state.
+  std::vector<uint32_t> spirv;
+  backend::ShaderDesc desc;
+  std::shared_ptr<ShadowLowering> shadow_lowering = std::make_shared<ShadowLowering>();
 };
 
 struct AsmProgramObject {
@@ -483,6 +506,11 @@ class Context {
   // The samplers and images of the dispatch being recorded (texture_bindings.hpp), and the 1-texel images that
   // stand for incomplete textures and invalid image units, by view type, format and use.
   std::vector<backend::ImageBinding> image_bindings_scratch;
+  // Shadow samplers compared in the shader (shadow_lowering.cpp): each Texture resource's state word, indexed like
+  // program.resources; set by a dispatch that needs the lowering; and the state words as specialization values.
+  std::vector<uint32_t> shadow_states_scratch;
+  bool shadow_needs_lowering = false;
+  std::vector<backend::SpecValue> spec_values_scratch;
   std::unordered_map<uint64_t, std::shared_ptr<backend::Image>> placeholder_images;
 
   // Reports a backend error: GL_OUT_OF_MEMORY for out-of-memory, otherwise a KHR_debug error message (and

@@ -90,9 +90,8 @@ void assign_uniform_locations(Executable& exe) {
 // The backend shader (and its runtime-group-size variant), the prewarm compiles, the default uniform block and the
 // locations of an executable whose program, entry point, stage flags and subgroup size are set: glLinkProgram's last
 // step and glProgramBinary's whole work.
-Status instantiate(const LinkTarget& target, GLuint program_name, Executable& exe) {
-  DeviceState& device_state = *target.device_state;
-  translator::GlLinkedProgram& p = exe.program;
+backend::ShaderDesc program_shader_desc(const Executable& exe, GLuint program_name) {
+  const translator::GlLinkedProgram& p = exe.program;
   backend::ShaderDesc desc;
   desc.spirv = p.spirv;
   desc.entry_point = exe.entry_point;
@@ -109,6 +108,13 @@ Status instantiate(const LinkTarget& target, GLuint program_name, Executable& ex
   desc.group_size_spec_ids = p.size_spec_ids;
   desc.name = "GL program " + std::to_string(program_name);
   desc.stage_flags = exe.stage_flags;
+  return desc;
+}
+
+Status instantiate(const LinkTarget& target, GLuint program_name, Executable& exe) {
+  DeviceState& device_state = *target.device_state;
+  translator::GlLinkedProgram& p = exe.program;
+  backend::ShaderDesc desc = program_shader_desc(exe, program_name);
   if (exe.runtime_variant) {
     // A fixed-size program's variant stands in for its one exact-size pipeline (literals make any variant one).
     desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{

@@ -29,6 +29,10 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
 // program binary. On failure the message is the info log.
 Status instantiate(const LinkTarget& target, GLuint program_name, Executable& exe);
 
+// The backend shader description of an executable's module (bindings, group-size SpecIds, stage flags), without the
+// runtime-group-size variant: instantiate's, and the shadow lowering's (shadow_lowering.cpp) with other words.
+backend::ShaderDesc program_shader_desc(const Executable& exe, GLuint program_name);
+
 // Default-block uniforms take the locations they declare (`layout(location = N)`, GLSL 4.60 §4.4.3; every
 // ARB_gl_spirv uniform), an array N .. N+size-1; the others take the lowest free runs, in declaration order, so
 // that no two overlap (GL 4.6 §7.6: "uniforms without an explicit location are assigned ... not used by any explicit

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bismuth/backend/sampler.hpp"
+#include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 #include "gl_internal.hpp"
 #include "texture_access.hpp"
 #include "texture_multisample.hpp"
@@ -169,8 +170,18 @@ bool push_placeholder(Context* ctx, const OpaqueUse& use, bool storage, const ch
   b.view.layer_count = image->desc().array_layers;
   b.access = use.access;
   if (!storage) {
+    if (use.shadow && use.shadow_state == nullptr && use.can_lower_shadow) {
+      // A colour placeholder the device cannot compare: the dispatch runs the lowered module instead.
+      auto view = image->view_info(b.view);
+      if (view && !view->depth_compare) {
+        ctx->shadow_needs_lowering = true;
+        return false;
+      }
+    }
+    // Lowered: GL 4.6 §11.1.3.5's (0, 0, 0, 1) compares as 0.0 (NEVER), like the red component of a plain lookup.
+    if (use.shadow_state != nullptr) *use.shadow_state = 0;
     backend::SamplerDesc s;
-    s.compare_enable = use.shadow;
+    s.compare_enable = use.shadow && use.shadow_state == nullptr;
     auto sampler = ctx->device_state.device->sampler(s);
     if (!sampler) {
       ctx->backend_error(func, sampler.error());
@@ -263,7 +274,7 @@ backend::SamplerDesc sampler_desc(const EffectiveSampler& e, const OpaqueUse& us
   }
   // A shadow sampler compares with the texture's compare function; Vulkan's Dref lookups need compareEnable (with
   // GL's COMPARE_MODE NONE the result is undefined in GL: §8.23.1).
-  d.compare_enable = use.shadow;
+  d.compare_enable = use.shadow && use.shadow_state == nullptr;
   d.compare_op = compare_op(s.compare_func);
   if (s.max_anisotropy > 1.0f && device.max_sampler_anisotropy > 1.0f) {
     d.max_anisotropy = std::min(s.max_anisotropy, device.max_sampler_anisotropy);
@@ -290,6 +301,23 @@ std::array<VkComponentSwizzle, 4> swizzle_components(const std::array<GLenum, 4>
     out[i] = c;
   }
   return out;
+}
+
+// The state word of a shadow sampler compared in the shader (spirv_patch/passes/shadow_samplers.hpp): GL 4.6
+// §8.23.1's compare function, the filters of §8.14.2 and whether the format is fixed-point ("If the texture's
+// internal format indicates a fixed-point depth texture, then D_t and D_ref are clamped to the range [0, 1]").
+uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format) {
+  uint32_t word = static_cast<uint32_t>(s.compare_func - GL_NEVER) & spirv_patch::kShadowStateCompareMask;
+  const GLenum min = s.min_filter;
+  if (s.mag_filter == GL_LINEAR) word |= spirv_patch::kShadowStateMagLinear;
+  if (min == GL_LINEAR || min == GL_LINEAR_MIPMAP_NEAREST || min == GL_LINEAR_MIPMAP_LINEAR) {
+    word |= spirv_patch::kShadowStateMinLinear;
+  }
+  if (min != GL_NEAREST && min != GL_LINEAR) word |= spirv_patch::kShadowStateMipmapped;
+  if (format.internalformat != GL_DEPTH_COMPONENT32F && format.internalformat != GL_DEPTH32F_STENCIL8) {
+    word |= spirv_patch::kShadowStateClampRef;
+  }
+  return word;
 }
 
 // ---- each kind ----
@@ -357,7 +385,11 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   }
   // Depth textures stored in a colour format (compute-only queues, BISMUTH_DEPTH_TEXTURES=color) compare only where
   // the device can compare that format (VkFormatProperties3 SAMPLED_IMAGE_DEPTH_COMPARISON).
-  if (use.shadow && !view->depth_compare) {
+  if (use.shadow && !view->depth_compare && use.shadow_state == nullptr && use.can_lower_shadow) {
+    ctx->shadow_needs_lowering = true;  // run() gathers again for the lowered module (shadow_lowering.cpp)
+    return false;
+  }
+  if (use.shadow && !view->depth_compare && use.shadow_state == nullptr) {
     skip_message(ctx, func,
                  "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) + " (" +
                      format.name + ") is stored as " + backend::format_name(view->format) +
@@ -365,9 +397,12 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
                      "cannot sample with a depth comparison: shadow samplers are not supported on it");
     return false;
   }
-  // Multisample textures ignore the sampler state (GL 4.6 §8.10; texelFetch only): a NEAREST sampler.
-  const bool linear =
-      (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 && !is_multisample(use.target);
+  // Multisample textures ignore the sampler state (GL 4.6 §8.10; texelFetch only): a NEAREST sampler. Lowered
+  // shadow lookups filter in the shader: the sampler reads single texels (NEAREST, one level).
+  const bool lowered = use.shadow && use.shadow_state != nullptr;
+  if (lowered) *use.shadow_state = shadow_state_word(e.sampler, format);
+  const bool linear = !lowered && (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 &&
+                      !is_multisample(use.target);
   const backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
   auto sampler = ctx->device_state.device->sampler(desc);
   if (!sampler) {

@@ -32,6 +32,13 @@ struct OpaqueUse {
   uint32_t format = 0;  // images: the format qualifier (0: none)
   backend::Access access = backend::Access::Read;
   uint32_t unit = 0;
+  // Shadow samplers on textures the device cannot compare (colour-stored depth textures: shadow_lowering.cpp).
+  // `can_lower_shadow`: the program can be lowered (GLSL programs, assembly programs with SHADOW targets); the binding
+  // then sets ctx->shadow_needs_lowering and fails instead of skipping with a message. `shadow_state` non-null: the
+  // dispatch runs the lowered module; the binding gets a sampler without comparison or filtering and writes its state
+  // word (spirv_patch kShadowState*) there.
+  bool can_lower_shadow = false;
+  uint32_t* shadow_state = nullptr;
 };
 
 // Appends the binding of `use` to ctx->image_bindings_scratch; false (with a KHR_debug message or a GL error) when

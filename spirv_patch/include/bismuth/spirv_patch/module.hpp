@@ -102,6 +102,8 @@ class Module {
   Expected<uint32_t> type_int(uint32_t width, bool is_signed);
   Expected<uint32_t> type_vector(uint32_t component_type, uint32_t count);
   Expected<uint32_t> constant_u32(uint32_t value);
+  Expected<uint32_t> type_float(uint32_t width);
+  Expected<uint32_t> constant_f32(float value);  // of the 32-bit float type
   // Never deduplicated: a spec constant is a distinct specialization point. Inserted before `before` when given
   // (so an existing instruction may use it), else at the end of the global section.
   Expected<uint32_t> spec_constant_u32(uint32_t default_value, uint32_t spec_id,

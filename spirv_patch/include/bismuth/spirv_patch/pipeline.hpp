@@ -11,6 +11,10 @@
 //   1b. lower_float_compare_swap     GL_INTEL_shader_atomic_float_minmax's float atomicCompSwap markers -> uint
 //                                    compare-exchange on a uint view (no-op without them); after the remap, so a
 //                                    buffer's uint view copies its final DescriptorSet and Binding
+//   1c. lower_shadow_samplers        the shadow samplers named (a GL dispatch on depth textures a device cannot
+//                                    compare) do their depth comparison in the shader; after the remap, so the
+//                                    names are final bindings. The GL shim runs it alone on a linked program's words
+//                                    the first time a dispatch needs it (translator/gl/src/shadow_lowering.cpp)
 //   2. lower_khr_subgroup_ops        SPV_KHR_shader_ballot / subgroup_vote -> GroupNonUniform (no-op without them)
 //   3. match_gl_arithmetic           GL's contraction and remainder rules, on the lowered module
 //   4. workgroup_size_to_spec_constants   a fixed or literal size becomes specializable (layer, SPIR-V input)
@@ -44,6 +48,7 @@
 #include "bismuth/spirv_patch/passes/literals_to_push_constants.hpp"
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
+#include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
@@ -55,6 +60,7 @@ struct PipelineOptions {
   std::optional<AtomicCounterBufferOptions> atomic_counter_buffers;
   std::optional<DescriptorBindingRemap> bindings;
   bool lower_float_compare_swap = true;
+  std::optional<ShadowSamplerOptions> shadow_samplers;
   bool lower_khr_subgroup_ops = true;
   std::optional<GlArithmeticOptions> gl_arithmetic;
   std::optional<WorkgroupSizeOptions> group_size_to_spec_constants;
@@ -81,6 +87,7 @@ enum class PipelineStage : int64_t {
   AtomicCounterBuffers,
   NumWaves,
   FloatCompareSwap,
+  ShadowSamplers,
 };
 inline PipelineStage failed_stage(const Error& error) {
   return static_cast<PipelineStage>(error.code);
@@ -97,6 +104,7 @@ struct RuntimeGroupSizeVariant {
 struct PipelineResult {
   std::vector<uint32_t> words;  // the module for vkCreateShaderModule (the input words when no pass edited it)
   FloatCompareSwapReport float_compare_swap;
+  std::optional<ShadowSamplerReport> shadow_samplers;
   SubgroupLoweringReport subgroup_lowering;
   GlArithmeticReport gl_arithmetic;
   std::optional<WorkgroupSizeReport> group_size;

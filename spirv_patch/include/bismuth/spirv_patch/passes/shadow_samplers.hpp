@@ -1,0 +1,76 @@
+// Shadow samplers on images a device cannot compare. GL's depth textures may be stored in a colour format
+// (R16_UNORM / R32_SFLOAT on a compute-only queue, docs/gl_shim.md "Depth textures"), and a device need not support a
+// depth comparison (Vulkan's SAMPLED_IMAGE_DEPTH_COMPARISON) on those formats: NVIDIA's does not. This pass makes the
+// shader do the comparison of GL 4.6 §8.23.1 itself, for the combined image-sampler variables the caller names:
+//   * their image type becomes a non-depth sampled image (`Depth 0`; merged with an identical type when one exists);
+//   * every OpImageSampleDref{Implicit,Explicit}Lod and OpImageSampleProjDref{Implicit,Explicit}Lod on them becomes a
+//     plain lookup of the texel (coordinates and reference divided by q first for the Proj forms) compared with the
+//     reference in the shader; with a LINEAR filter, the four texels of the bilinear footprint are fetched (four
+//     lookups at their texel centres, so that the sampler's wrap modes and border still apply) and compared, and the
+//     result is the bilinear-weighted average of the four results (§8.23.1: "a weighted average of the results");
+//   * every OpImageDrefGather becomes an OpImageGather of component 0 compared per texel (no filtering).
+// The comparison state is not known when the module is made and changes without a relink, so each named binding gets
+// one specialization constant, the *state word* (kShadowState* bits below), which the caller sets per pipeline. A
+// driver folds the selections on it away after specialization; the lookups of the unused filter are then dead code.
+//
+// The sampler bound with a lowered binding must not compare (compareEnable off) and must filter NEAREST (min, mag and
+// mipmap mode): the shader does the filtering. Not done in the shader: LINEAR between mipmap levels (the level is
+// the nearest one), LINEAR on cube maps (the nearest texel is compared), the sampler's LOD bias and LOD clamps in the
+// choice between the minification and magnification filter (λ is the Lod or Bias operand, else 0, as in a compute
+// shader without derivatives). The
+// OpImageSparse*Dref* forms are lowered alike on the sparse plain lookups; their residency code is that of the
+// nearest texel's lookup (the LINEAR footprint's other texels are read without residency).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
+
+namespace bismuth::spirv_patch {
+
+// The state word. Bits 0-2: the compare function as its GL enum minus GL_NEVER (= VkCompareOp): bit 0 passes when
+// ref < texel, bit 1 when ref == texel, bit 2 when ref > texel (NEVER 0, LESS 1, EQUAL 2, LEQUAL 3, GREATER 4,
+// NOTEQUAL 5, GEQUAL 6, ALWAYS 7).
+inline constexpr uint32_t kShadowStateCompareMask = 7;
+inline constexpr uint32_t kShadowStateMagLinear = 1u << 3;  // TEXTURE_MAG_FILTER LINEAR
+inline constexpr uint32_t kShadowStateMinLinear = 1u << 4;  // TEXTURE_MIN_FILTER LINEAR or LINEAR_MIPMAP_*
+inline constexpr uint32_t kShadowStateMipmapped = 1u << 5;  // a mipmap min filter: the Lod operand picks the level
+inline constexpr uint32_t kShadowStateClampRef = 1u << 6;   // a fixed-point depth format: D_ref, D_t in [0, 1]
+inline constexpr uint32_t kShadowStateDefault = 3;          // LEQUAL (GL's default), NEAREST, no clamp
+
+struct ShadowSamplerBinding {
+  uint32_t set = 0;
+  uint32_t binding = 0;
+};
+
+struct ShadowSamplerOptions {
+  std::vector<ShadowSamplerBinding> bindings;  // combined image-sampler variables of a depth image type
+  // The state words' SpecIds: from first_spec_id, and past every SpecId the module uses (callers pass the ones they
+  // specialize without a decoration, such as a backend's group-size SpecIds).
+  uint32_t first_spec_id = 0;
+};
+
+struct ShadowSamplerReport {
+  std::vector<uint32_t> spec_ids;  // the state word's SpecId of each named binding, in the order given
+  uint32_t lowered = 0;            // Dref instructions rewritten
+  uint32_t retyped = 0;            // image types made non-depth
+};
+
+// Rewrites `module` in place. A named binding that no variable has still gets its spec constant (an unused one). The
+// refusals, each naming the instruction or variable, come before the first edit: a named variable that is not a
+// sampler of a depth image; a variable the caller did not name that shares such an image type; a Dref lookup whose
+// sampler cannot be traced to one variable (through loads, access chains, copies and the function parameters of
+// every call site); image operands other than Bias, Lod, Grad, ConstOffset, Offset, MinLod.
+Expected<ShadowSamplerReport> lower_shadow_samplers(Module& module, const ShadowSamplerOptions& options);
+
+struct ShadowSamplerPatch {
+  std::vector<uint32_t> words;
+  ShadowSamplerReport report;
+};
+Expected<ShadowSamplerPatch> lower_shadow_samplers(std::span<const uint32_t> words,
+                                                   const ShadowSamplerOptions& options);
+
+}  // namespace bismuth::spirv_patch

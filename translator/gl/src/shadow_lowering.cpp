@@ -1,0 +1,148 @@
+// shadow_lowering.hpp: the lowered module of a GLSL program and the state words of a dispatch.
+#include "shadow_lowering.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "bismuth/nvasm/gl_program_layout.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
+#include "device_state.hpp"
+#include "program_link.hpp"
+
+namespace bismuth::gl {
+namespace {
+
+void skip(Context* ctx, const char* func, const std::string& text) {
+  ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_UNDEFINED_BEHAVIOR, 1, GL_DEBUG_SEVERITY_HIGH,
+             std::string(func) + ": " + text + "; the dispatch was skipped");
+}
+
+// The Vulkan binding of each resource (program_shader_desc: one binding per resource, or per group of
+// descriptor_counts).
+std::vector<uint32_t> resource_bindings(const translator::GlLinkedProgram& p) {
+  std::vector<uint32_t> out(p.resources.size());
+  if (p.descriptor_counts.empty()) {
+    for (uint32_t i = 0; i < out.size(); ++i) out[i] = i;
+    return out;
+  }
+  size_t first = 0;
+  for (uint32_t b = 0; b < p.descriptor_counts.size(); ++b) {
+    for (uint32_t k = 0; k < p.descriptor_counts[b] && first + k < out.size(); ++k) out[first + k] = b;
+    first += p.descriptor_counts[b];
+  }
+  return out;
+}
+
+// Runs the pass over `spirv` for lowering.bindings (set by the caller) and creates the backend shader from `desc`;
+// sets lowering.error on failure.
+void make(Context* ctx, std::span<const uint32_t> spirv, backend::ShaderDesc desc, ShadowLowering& lowering) {
+  lowering.made = true;
+  spirv_patch::ShadowSamplerOptions options;
+  for (const ShadowLowering::Binding& b : lowering.bindings) options.bindings.push_back({0, b.binding});
+  // The backend specializes the group size at these SpecIds whether or not the module decorates them.
+  for (uint32_t id : desc.group_size_spec_ids) options.first_spec_id = std::max(options.first_spec_id, id + 1);
+  spirv_patch::PipelineOptions pipeline;
+  pipeline.lower_float_compare_swap = false;  // done at link
+  pipeline.lower_khr_subgroup_ops = false;
+  pipeline.shadow_samplers = options;
+  if (!validation_requested()) pipeline.validate.reset();
+  auto piped = spirv_patch::run_pipeline(spirv, pipeline);
+  if (!piped) {
+    lowering.error = "the program's shadow samplers cannot be compared in the shader: " + piped.error().message;
+    return;
+  }
+  for (size_t k = 0; k < lowering.bindings.size(); ++k) {
+    lowering.bindings[k].spec_id = piped->shadow_samplers->spec_ids[k];
+  }
+  lowering.spirv = std::move(piped->words);
+  desc.spirv = lowering.spirv;
+  desc.runtime_group_size.reset();
+  desc.name += " with shadow comparisons in the shader";
+  auto shader = backend::Shader::create(*ctx->device_state.device, desc);
+  if (!shader) {
+    lowering.error =
+        "the Vulkan driver rejected the program with its shadow comparisons in the shader: " + shader.error().message;
+    return;
+  }
+  lowering.shader = std::move(*shader);
+}
+
+// The GLSL executable's shadow bindings: every Texture resource of a shadow sampler uniform, an array's elements
+// sharing their binding.
+void glsl_bindings(const translator::GlLinkedProgram& p, ShadowLowering& lowering) {
+  const std::vector<uint32_t> bindings = resource_bindings(p);
+  for (uint32_t i = 0; i < p.resources.size(); ++i) {
+    const translator::GlResource& r = p.resources[i];
+    if (r.kind != translator::GlResourceKind::Texture || !p.uniforms[r.uniform].opaque->shadow) continue;
+    if (!lowering.bindings.empty() && lowering.bindings.back().binding == bindings[i]) {
+      ++lowering.bindings.back().resources;
+      continue;
+    }
+    lowering.bindings.push_back({bindings[i], 0, i, 1});
+  }
+}
+
+// The shader, or null with the dispatch skipped; the spec values of the dispatch's state words.
+const backend::Shader* finish(Context* ctx, ShadowLowering& lowering, const backend::Shader* shader, const char* func) {
+  if (shader == nullptr) {
+    skip(ctx, func, lowering.error);
+    return nullptr;
+  }
+  ctx->spec_values_scratch.clear();
+  for (const ShadowLowering::Binding& b : lowering.bindings) {
+    const uint32_t state = ctx->shadow_states_scratch[b.first_resource];
+    // One state word per binding: the elements of a shadow sampler array share it.
+    for (uint32_t k = 1; k < b.resources; ++k) {
+      if (ctx->shadow_states_scratch[b.first_resource + k] != state) {
+        skip(ctx, func,
+             "the elements of a shadow sampler array read textures of different comparison state (compare "
+             "function, filters or fixed-point/float format), which the comparison in the shader (depth textures "
+             "in a colour format this device cannot compare) does not support");
+        return nullptr;
+      }
+    }
+    ctx->spec_values_scratch.push_back({b.spec_id, state});
+  }
+  return shader;
+}
+
+}  // namespace
+
+const backend::Shader* shadow_lowered_shader(Context* ctx, Executable& exe, const char* func) {
+  ShadowLowering& lowering = *exe.shadow_lowering;
+  const backend::Shader* shader = nullptr;
+  {
+    std::lock_guard lock(lowering.mutex);
+    if (!lowering.made) {
+      glsl_bindings(exe.program, lowering);
+      make(ctx, exe.program.spirv, program_shader_desc(exe, 0), lowering);
+    }
+    shader = lowering.shader.get();
+  }
+  return finish(ctx, lowering, shader, func);
+}
+
+const backend::Shader* shadow_lowered_shader(Context* ctx, AsmExecutable& exe, const char* func) {
+  ShadowLowering& lowering = *exe.shadow_lowering;
+  const backend::Shader* shader = nullptr;
+  {
+    std::lock_guard lock(lowering.mutex);
+    if (!lowering.made) {
+      // texture[n] at texture_binding_base() + i (gl_program_layout.hpp), i its place in info.textures.
+      const uint32_t base = nvasm::gl_program_layout(exe.info).texture_binding_base();
+      for (uint32_t i = 0; i < exe.info.textures.size(); ++i) {
+        if (exe.info.textures[i].shadow) lowering.bindings.push_back({base + i, 0, i, 1});
+      }
+      if (exe.spirv.empty()) {
+        lowering.made = true;
+        lowering.error = "internal: the assembly program kept no module for its shadow textures";
+      } else {
+        make(ctx, exe.spirv, exe.desc, lowering);
+      }
+    }
+    shader = lowering.shader.get();
+  }
+  return finish(ctx, lowering, shader, func);
+}
+
+}  // namespace bismuth::gl
