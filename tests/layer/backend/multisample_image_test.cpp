@@ -245,7 +245,7 @@ TEST_CASE("imageStore writes each sample and texelFetch reads each back", "[vulk
 // Data Between Images": vkCmdCopyImage copies every sample ("The sample count of srcImage and dstImage must
 // match", VUID-vkCmdCopyImage-srcImage-00136); buffer copies need one sample (VUID-vkCmdCopyBufferToImage-
 // dstImage-07973).
-TEST_CASE("Multisample images clear and copy every sample; buffer copies are refused",
+TEST_CASE("Multisample images clear and copy every sample, buffer copies are refused",
           "[vulkan][image_binding][multisample]") {
   ValidatedVulkan vk;
   {

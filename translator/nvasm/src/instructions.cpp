@@ -269,7 +269,7 @@ bool InstructionParser::check_memory_modifiers(const OpcodeInfo& info, const Ins
     const bool f64 =
         f.count == 1 && f.type == DataType::F64 && (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Exch);
     // NV_shader_atomic_fp16_vector: F16X2 and F16X4 with ADD, MIN, MAX and EXCH.
-    const bool f16 = f.type == DataType::F32 && f.bits == 16 &&
+    const bool f16 = f.type == DataType::F32 && f.bits == 16 && (f.count == 2 || f.count == 4) &&
                      (inst.atomic == AtomicOp::Add || inst.atomic == AtomicOp::Min || inst.atomic == AtomicOp::Max ||
                       inst.atomic == AtomicOp::Exch);
     if (!int32 && !f32add && !int64 && !f64 && !f16) {
