@@ -457,6 +457,19 @@ Expected<uint32_t> Module::constant_f32(float value) {
   return add_global(spv::Op::OpConstant, operands, true);
 }
 
+Expected<uint32_t> Module::glsl_std_450() {
+  for (InstructionHandle h : instructions(Section::ExtInstImport)) {
+    if (string_operand(h, 2) == "GLSL.std.450") return words(h)[1];
+  }
+  auto id = allocate_id();
+  if (!id) return id;
+  const char name[16] = "GLSL.std.450";  // 12 characters and the terminator, padded to 4 words
+  uint32_t operands[1 + 4] = {*id, 0, 0, 0, 0};
+  std::memcpy(&operands[1], name, sizeof name);
+  append(Section::ExtInstImport, spv::Op::OpExtInstImport, operands);
+  return *id;
+}
+
 Expected<uint32_t> Module::spec_constant_u32(uint32_t default_value, uint32_t spec_id,
                                              std::optional<InstructionHandle> before) {
   auto uint_type = type_int(32, false);

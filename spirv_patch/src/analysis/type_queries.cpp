@@ -1,8 +1,18 @@
+#define SPV_ENABLE_UTILITY_CODE  // HasResultAndType
 #include "analysis/type_queries.hpp"
 
 namespace bismuth::spirv_patch {
 
 using spv::Op;
+
+uint32_t result_type(const Module& module, uint32_t id) {
+  auto def = module.definition(id);
+  if (!def) return 0;
+  bool has_result = false, has_type = false;
+  spv::HasResultAndType(module.opcode(*def), &has_result, &has_type);
+  const auto w = module.words(*def);
+  return has_type && w.size() > 1 ? w[1] : 0;
+}
 
 std::optional<bool> int32_type(const Module& module, uint32_t type, uint32_t count) {
   auto def = module.definition(type);

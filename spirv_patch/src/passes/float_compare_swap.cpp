@@ -27,15 +27,6 @@ using spv::Op;
 constexpr uint32_t kScopeDevice = 1;  // the scope glslang gives GLSL's atomic memory functions
 constexpr uint32_t kSemanticsNone = 0;
 
-uint32_t type_of(const Module& m, uint32_t id) {
-  auto def = m.definition(id);
-  if (!def) return 0;
-  bool has_result = false, has_type = false;
-  spv::HasResultAndType(m.opcode(*def), &has_result, &has_type);
-  const auto w = m.words(*def);
-  return has_type && w.size() > 1 ? w[1] : 0;
-}
-
 bool is_float32(const Module& m, uint32_t type) {
   auto def = m.definition(type);
   return def && m.opcode(*def) == Op::OpTypeFloat && m.words(*def)[2] == 32;
@@ -131,7 +122,7 @@ Status buffer_word_terms(const Module& m, InstructionHandle marker, uint32_t typ
   bool in_row = false;  // the vector walked is a row-major matrix's column: components are MatrixStride apart
   auto add_dynamic = [&](uint32_t index, uint64_t stride) -> Status {
     if (stride % 4 != 0) return fail(where(m, marker) + ": a stride of " + std::to_string(stride) + " bytes");
-    auto index_type = int32_type(m, type_of(m, index), 1);
+    auto index_type = int32_type(m, result_type(m, index), 1);
     if (!index_type) return fail(where(m, marker) + ": index " + id_name(index) + " is not a 32-bit integer");
     terms.push_back({index, *index_type, stride / 4});
     return {};
@@ -247,7 +238,7 @@ Status check_shared_uses(const Module& m, const UseIndex& uses, uint32_t variabl
       const auto w = m.words(h);
       const Op op = m.opcode(h);
       const bool scalar = is_float32(m, [&] {
-        auto p = pointer_type(m, type_of(m, pointer));
+        auto p = pointer_type(m, result_type(m, pointer));
         return p ? p->second : 0u;
       }());
       switch (op) {
@@ -651,7 +642,7 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
     plan.handle = h;
     std::vector<uint32_t> indices;
     if (Status traced = trace_pointer(module, h, w[5], plan.root, indices); !traced) return traced.error();
-    const auto root_type = pointer_type(module, type_of(module, plan.root));
+    const auto root_type = pointer_type(module, result_type(module, plan.root));
     if (!root_type) return fail(where(module, h) + ": its variable has no pointer type");
     plan.storage = spv::StorageClass(root_type->first);
     if (plan.storage == spv::StorageClass::Workgroup) {
@@ -669,7 +660,7 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
       std::span<const uint32_t> path(indices);
       if (shape->array != 0) {
         if (path.empty()) return fail(where(module, h) + ": no index into the array of blocks");
-        auto index_type = int32_type(module, type_of(module, path[0]), 1);
+        auto index_type = int32_type(module, result_type(module, path[0]), 1);
         if (!index_type) return fail(where(module, h) + ": the block index is not a 32-bit integer");
         plan.descriptor_index = path[0];
         path = path.subspan(1);
@@ -694,7 +685,7 @@ Expected<FloatCompareSwapReport> lower_float_compare_swap(Module& module, const 
   for (const Marker& plan : markers) {
     uint32_t pointer = module.words(plan.handle)[5];
     if (plan.storage != spv::StorageClass::Workgroup) {
-      const auto root_type = pointer_type(module, type_of(module, plan.root));
+      const auto root_type = pointer_type(module, result_type(module, plan.root));
       auto view = lowering.buffer_view(plan.root, plan.storage, *buffer_shape(module, root_type->second));
       if (!view) return view.error();
       if (!viewed[plan.root]) ++report.buffer_views;

@@ -36,19 +36,6 @@ Expected<uint32_t> unsigned_twin(Module& m, uint32_t type) {
   return uint32_t{0};
 }
 
-Expected<uint32_t> glsl_std_450(Module& m) {
-  for (InstructionHandle h : m.instructions(Section::ExtInstImport)) {
-    if (m.string_operand(h, 2) == "GLSL.std.450") return m.words(h)[1];
-  }
-  auto id = m.allocate_id();
-  if (!id) return id.error();
-  const char name[16] = "GLSL.std.450";
-  uint32_t operands[1 + 4] = {*id, 0, 0, 0, 0};
-  std::memcpy(&operands[1], name, 13);
-  m.append(Section::ExtInstImport, spv::Op::OpExtInstImport, operands);
-  return *id;
-}
-
 // The double-precision type of the same shape as the 32-bit float `type` (scalar or vector); 0 otherwise.
 Expected<uint32_t> double_twin(Module& m, uint32_t type) {
   auto def = m.definition(type);
@@ -127,7 +114,7 @@ Expected<GlArithmeticReport> match_gl_arithmetic(Module& m, const GlArithmeticOp
       const std::vector<uint32_t> mul(m.words(*def).begin(), m.words(*def).end());
       if (mul.size() != 5 || mul[1] != w[1] || uses[product] != 2 || no_contraction.count(product)) continue;
       if (glsl == 0) {
-        auto id = glsl_std_450(m);
+        auto id = m.glsl_std_450();
         if (!id) return id.error();
         glsl = *id;
       }

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include "analysis/type_queries.hpp"
+
 namespace bismuth::spirv_patch {
 
 namespace {
@@ -26,17 +28,6 @@ bool is_khr_subgroup_op(spv::Op op) {
     case spv::Op::OpSubgroupAllEqualKHR: return true;
     default: return false;
   }
-}
-
-// Result type id of the instruction defining `id`, or 0.
-uint32_t type_of(const Module& module, uint32_t id) {
-  auto definition = module.definition(id);
-  if (!definition) return 0;
-  bool has_result = false;
-  bool has_type = false;
-  spv::HasResultAndType(module.opcode(*definition), &has_result, &has_type);
-  const auto w = module.words(*definition);
-  return has_type && w.size() > 1 ? w[1] : 0;
 }
 
 bool is_constant_instruction(const Module& module, uint32_t id) {
@@ -71,7 +62,7 @@ Status lower_read_invocation(Module& module, InstructionHandle h, uint32_t scope
   // OpGroupNonUniformBroadcast needs a constant Id before SPIR-V 1.5 and a dynamically uniform one from 1.5
   // on; the KHR instruction already requires the index to be the same for all active invocations.
   const bool broadcast = is_constant_instruction(module, index) || report.version_before >= kVersion1_5;
-  const uint32_t index_type = type_of(module, index);
+  const uint32_t index_type = result_type(module, index);
   if (index_type == 0) return fail(module.describe(h) + ": Index %" + std::to_string(index) + " has no type");
   if (is_signed_int_type(module, index_type)) {
     // Both GroupNonUniform forms take an unsigned Id.

@@ -9,6 +9,7 @@
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp11>
 
+#include "analysis/type_queries.hpp"
 #include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 
 #include <algorithm>
@@ -25,15 +26,6 @@ namespace bismuth::spirv_patch {
 namespace {
 
 using spv::Op;
-
-uint32_t type_of(const Module& m, uint32_t id) {
-  auto def = m.definition(id);
-  if (!def) return 0;
-  bool has_result = false, has_type = false;
-  spv::HasResultAndType(m.opcode(*def), &has_result, &has_type);
-  const auto w = m.words(*def);
-  return has_type && w.size() > 1 ? w[1] : 0;
-}
 
 // The type under any arrays of `type`.
 uint32_t strip_arrays(const Module& m, uint32_t type) {
@@ -332,12 +324,12 @@ class Lowering {
       }
       return i < operands.size() ? operands[i] : 0;
     };
-    const uint32_t image_type = image_of_sampled(m_, type_of(m_, sampled));
+    const uint32_t image_type = image_of_sampled(m_, spirv_patch::result_type(m_, sampled));
     const auto iw = m_.words(*m_.definition(image_type));
     const auto dim = spv::Dim(iw[3]);
     const bool arrayed = iw[5] != 0;
     const uint32_t n = dim == spv::Dim::Dim1D ? 1 : dim == spv::Dim::Cube ? 3 : 2;
-    const uint32_t coord_type = type_of(m_, coord);
+    const uint32_t coord_type = spirv_patch::result_type(m_, coord);
     auto cdef = m_.definition(coord_type);
     const uint32_t coord_count = cdef && m_.opcode(*cdef) == Op::OpTypeVector ? m_.words(*cdef)[3] : 1;
 
@@ -488,19 +480,6 @@ class Lowering {
   Emitter& e_;
 };
 
-Expected<uint32_t> glsl_std_450(Module& m) {
-  for (InstructionHandle h : m.instructions(Section::ExtInstImport)) {
-    if (m.string_operand(h, 2) == "GLSL.std.450") return m.words(h)[1];
-  }
-  auto id = m.allocate_id();
-  if (!id) return id.error();
-  const char name[16] = "GLSL.std.450";
-  uint32_t operands[1 + 4] = {*id, 0, 0, 0, 0};
-  std::memcpy(&operands[1], name, 13);
-  m.append(Section::ExtInstImport, Op::OpExtInstImport, operands);
-  return *id;
-}
-
 std::string binding_name(const ShadowSamplerBinding& b) {
   return "set " + std::to_string(b.set) + " binding " + std::to_string(b.binding);
 }
@@ -548,7 +527,7 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
     const Op op = m.opcode(h);
     if (!is_dref(op)) continue;
     const auto w = m.words(h);
-    if (!images.count(image_of_sampled(m, type_of(m, w[3])))) continue;
+    if (!images.count(image_of_sampled(m, result_type(m, w[3])))) continue;
     if (w.size() > 6 && (w[6] & ~kSupportedOperands) != 0) {
       return fail("shadow sampler lowering: " + m.describe(h) +
                   " has image operands other than Bias, Lod, Grad, "
@@ -596,7 +575,7 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
     }
   }
   if (!lookups.empty()) {
-    auto glsl = glsl_std_450(m);
+    auto glsl = m.glsl_std_450();
     if (!glsl) return glsl.error();
     auto ids = make_ids(m, f32);
     if (!ids) return ids.error();

@@ -104,6 +104,8 @@ class Module {
   Expected<uint32_t> constant_u32(uint32_t value);
   Expected<uint32_t> type_float(uint32_t width);
   Expected<uint32_t> constant_f32(float value);  // of the 32-bit float type
+  // The id of the GLSL.std.450 extended instruction set: its OpExtInstImport, added when the module has none.
+  Expected<uint32_t> glsl_std_450();
   // Never deduplicated: a spec constant is a distinct specialization point. Inserted before `before` when given
   // (so an existing instruction may use it), else at the end of the global section.
   Expected<uint32_t> spec_constant_u32(uint32_t default_value, uint32_t spec_id,
