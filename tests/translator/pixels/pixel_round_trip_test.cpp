@@ -243,3 +243,39 @@ TEST_CASE("round trip through a 3D region with every storage parameter", "[pixel
   REQUIRE(unpack_pixels(f, GL_RGBA, GL_HALF_FLOAT, s, extent, client.data(), back).ok());
   CHECK(back == texels);
 }
+
+TEST_CASE("the natural format and type copy rows unchanged and leave the bytes between them alone",
+          "[pixels][round_trip]") {
+  // GL_RGBA/GL_HALF_FLOAT is RGBA16F's natural pair (table 8.28) and the texel bytes are the client bytes, so pack and
+  // unpack copy whole rows; the layout (§8.4.3.1's row length, skips and alignment) still places them, and the
+  // bytes the layout skips keep their values (§18.2.8: only the selected groups are written).
+  std::mt19937 rng(47);
+  const SizedFormat& f = *find_sized_format(GL_RGBA16F);
+  const Extent extent{3, 2, 2, true};
+  const auto texels = random_texels(f, 12, rng);
+  PixelStore s;
+  s.alignment = 8;
+  s.row_length = 5;
+  s.image_height = 3;
+  s.skip_pixels = 1;
+  s.skip_rows = 2;
+  s.skip_images = 1;
+  const auto l = client_layout(GL_RGBA, GL_HALF_FLOAT, s, 3, 2, 2, true);
+  REQUIRE(l);
+  std::vector<std::byte> client(l->total_bytes, std::byte{0xAB});
+  REQUIRE(pack_pixels(f, GL_RGBA, GL_HALF_FLOAT, s, extent, texels, client.data()).ok());
+  std::vector<bool> written(client.size(), false);
+  for (uint32_t z = 0; z < 2; ++z)
+    for (uint32_t y = 0; y < 2; ++y)
+      for (uint32_t x = 0; x < 3; ++x)
+        for (uint32_t b = 0; b < 8; ++b) {
+          const size_t at = 208 + z * 120 + y * 40 + x * 8 + b;  // the offsets of the test above
+          CHECK(client[at] == texels[((z * 2 + y) * 3 + x) * 8 + b]);
+          written[at] = true;
+        }
+  for (size_t i = 0; i < client.size(); ++i)
+    if (!written[i]) CHECK(client[i] == std::byte{0xAB});
+  std::vector<std::byte> back(texels.size());
+  REQUIRE(unpack_pixels(f, GL_RGBA, GL_HALF_FLOAT, s, extent, client.data(), back).ok());
+  CHECK(back == texels);
+}

@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 // ES 3.2's luminance/alpha client formats; glcorearb.h (core profile) leaves them out.
@@ -691,16 +692,41 @@ uint64_t texel_bytes(const SizedFormat& format, const Extent& e) {
   return uint64_t(format.vk_texel_bytes) * e.width * e.height * e.depth;
 }
 
+// Whether the client bytes of `client_format_enum`/`type` are the texel bytes themselves, so rows copy unchanged:
+// the format's natural pair (table 8.28), no byte swapping, as many components as the Vulkan texel, not a packed
+// word, and a conversion that is the identity for every value. Signed normalized formats are left out (-128 reads
+// as -1.0, GL 4.6 §2.3.5.2, and goes back as -127), and so are depth formats. Why it matters: a 64 MiB RGBA8
+// read-back texel by texel took about a second of CPU time, long enough for NVIDIA's GPU to drop its clocks for
+// the dispatches that followed (docs/performance.md, "Image filter").
+namespace {
+
+bool bytes_are_texels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
+                      const ClientLayout& layout) {
+  const bool identity = f.numeric == Numeric::Unorm || f.numeric == Numeric::Uint || f.numeric == Numeric::Sint ||
+                        f.numeric == Numeric::Float;
+  return identity && client_format_enum == f.natural_format && type == f.natural_type && !store.swap_bytes &&
+         !f.packed && f.vk_components == f.components && layout.group_bytes == f.vk_texel_bytes;
+}
+
+}  // namespace
+
 TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
                              const Extent& e, const void* client, std::span<std::byte> texels) {
   if (auto r = check_unpack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;
   ClientLayout layout;
   if (auto r = layout_for(client_format_enum, type, store, e, layout); !r.ok()) return r;
   if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
-  const auto cf = *client_format(client_format_enum);
-  const auto ct = *client_type(type);
   const auto* base = static_cast<const std::byte*>(client);
   std::byte* out = texels.data();
+  if (bytes_are_texels(f, client_format_enum, type, store, layout)) {
+    const size_t row_bytes = size_t{e.width} * f.vk_texel_bytes;
+    for (uint32_t z = 0; z < e.depth; ++z)
+      for (uint32_t y = 0; y < e.height; ++y, out += row_bytes)
+        std::memcpy(out, base + layout.start_offset + z * layout.image_stride + y * layout.row_stride, row_bytes);
+    return {};
+  }
+  const auto cf = *client_format(client_format_enum);
+  const auto ct = *client_type(type);
   for (uint32_t z = 0; z < e.depth; ++z)
     for (uint32_t y = 0; y < e.height; ++y) {
       const std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
@@ -725,10 +751,17 @@ TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLen
   ClientLayout layout;
   if (auto r = layout_for(client_format_enum, type, store, e, layout); !r.ok()) return r;
   if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
-  const auto cf = *client_format(client_format_enum);
-  const auto ct = *client_type(type);
   auto* base = static_cast<std::byte*>(client);
   const std::byte* in = texels.data();
+  if (bytes_are_texels(f, client_format_enum, type, store, layout)) {
+    const size_t row_bytes = size_t{e.width} * f.vk_texel_bytes;
+    for (uint32_t z = 0; z < e.depth; ++z)
+      for (uint32_t y = 0; y < e.height; ++y, in += row_bytes)
+        std::memcpy(base + layout.start_offset + z * layout.image_stride + y * layout.row_stride, in, row_bytes);
+    return {};
+  }
+  const auto cf = *client_format(client_format_enum);
+  const auto ct = *client_type(type);
   for (uint32_t z = 0; z < e.depth; ++z)
     for (uint32_t y = 0; y < e.height; ++y) {
       std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
