@@ -147,8 +147,11 @@ TEST_CASE("TEMP arrays: a LONG TEMP array, and zero-initialized arrays on both s
           "[nvasm][limits]") {
   // Registers are zero before the program writes them, whatever the array's length (an initializer for short
   // arrays, a loop in main for long ones).
+  // Arrays of 64 and 65 elements stay Private under the default threshold, 101 and 5000 (with the LONG array over
+  // 4 KiB) go to the scratch buffer; threshold 0 puts all of them there.
+  for (const uint32_t threshold : {nvasm::kScratchThresholdBytes, 0u})
   for (const uint32_t n : {64u, 65u, 101u, 5000u}) {
-    INFO(n << " elements");
+    INFO(n << " elements, scratch threshold " << threshold);
     std::ostringstream s;
     s << "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nTEMP a[" << n << "], A, R0;\nLONG TEMP d["
       << n << "];\nMOV.U A.x, {" << n - 1 << "}.x;\n"
@@ -158,6 +161,7 @@ TEST_CASE("TEMP arrays: a LONG TEMP array, and zero-initialized arrays on both s
     Run r;
     r.source = s.str();
     r.words = 8;
+    r.scratch_threshold_bytes = threshold;
     const auto out = run(r);
     for (uint32_t c = 0; c < 4; ++c) CHECK(out[c] == 0u);
     CHECK(out[4] == 0x23456789u);
