@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bismuth/nvasm/gl_program_layout.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "program_runner.hpp"
 
 using namespace bismuth;
@@ -129,4 +131,37 @@ TEST_CASE("TEMP arrays in scratch: the threshold counts the bytes of all TEMP ar
     f.scratch_threshold_bytes = threshold;
     check_pattern(f, 20, 6, threshold == 0);
   }
+}
+
+// glProgramStringARB's layout: the scratch buffer is the storage binding right after program.storage, and the uniform
+// buffers move one binding on; the pipeline writes that into the module, which still validates.
+TEST_CASE("TEMP arrays in scratch: the GL layout binds the scratch buffer after program.storage",
+          "[nvasm][scratch][description]") {
+  const std::string source =
+      "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 4;\nSTORAGE s = program.storage[3];\n"
+      "STORAGE t = program.storage[1];\nPARAM p = program.local[2];\nTEMP a[300], R0;\n"
+      "MOV.U a[5], p;\nMOV.U R0, a[5];\nSTB.U32 R0.x, s[0];\nSTB.U32 R0.y, t[0];\nEND\n";
+  auto p = nvasm::assemble(source, nvasm::gl_assemble_options(bismuth::CompileTarget{}));
+  INFO((p ? std::string() : p.error().message));
+  REQUIRE(p);
+  CHECK(p->info.scratch_bytes_per_invocation == 300 * 16);
+  CHECK(p->info.scratch_binding == nvasm::kGlScratchBinding);
+  const auto layout = nvasm::gl_program_layout(p->info);
+  CHECK(layout.storage == std::vector<uint32_t>{1, 3});
+  CHECK(layout.scratch_binding == 2);
+  CHECK(layout.storage_buffer_count() == 3);
+  CHECK(layout.local_binding == 3);
+  auto piped = spirv_patch::run_pipeline(p->spirv, nvasm::gl_program_pipeline(p->info, layout));
+  INFO((piped ? std::string() : piped.error().message));
+  REQUIRE(piped);
+  REQUIRE(spirv_patch::validate(piped->words, spirv_patch::TargetEnv::Vulkan1_1));
+  // Below the threshold: no scratch binding, program.local right after the storage buffers.
+  nvasm::AssembleOptions options = nvasm::gl_assemble_options(bismuth::CompileTarget{});
+  options.scratch_threshold_bytes = UINT32_MAX;
+  auto private_arrays = nvasm::assemble(source, options);
+  REQUIRE(private_arrays);
+  CHECK(private_arrays->info.scratch_bytes_per_invocation == 0);
+  const auto plain = nvasm::gl_program_layout(private_arrays->info);
+  CHECK(plain.scratch_binding == -1);
+  CHECK(plain.local_binding == 2);
 }
