@@ -17,7 +17,8 @@ namespace {
 // a[n-1].w} to out[4G..].
 std::string scratch_program(uint32_t n, const std::string& group) {
   std::ostringstream s;
-  s << "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\n" << group << "\nSTORAGE out[] = { program.storage[0] };\n"
+  s << "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\n"
+    << group << "\nSTORAGE out[] = { program.storage[0] };\n"
     << "PARAM local = program.local[0];\nTEMP a[" << n << "];\nTEMP G, I, V, S, R;\n"
     << "MAD.U G.x, invocation.groupid.z, invocation.groupcount.y, invocation.groupid.y;\n"
     << "MAD.U G.x, G.x, invocation.groupcount.x, invocation.groupid.x;\n"

@@ -101,8 +101,8 @@ inline std::vector<uint32_t> run(const Run& r) {
     for (int i = 0; i < 3; ++i) d.specialization.push_back({nvasm::kGroupSizeSpecIds[i], r.variable_size[i]});
   }
   if (const uint32_t slice = program->info.scratch_bytes_per_invocation; slice > 0) {
-    const auto& size = program->info.group_size_form == nvasm::GroupSizeForm::Variable ? r.variable_size
-                                                                                         : program->info.group_size;
+    const auto& size =
+        program->info.group_size_form == nvasm::GroupSizeForm::Variable ? r.variable_size : program->info.group_size;
     const uint64_t invocations = uint64_t(r.groups[0]) * r.groups[1] * r.groups[2] * size[0] * size[1] * size[2];
     d.buffers.push_back({program->info.scratch_binding, false,
                          std::vector<uint32_t>(static_cast<size_t>(invocations * slice / 4), 0xCDCDCDCDu)});

@@ -23,8 +23,10 @@ namespace {
 // a[n].w (clamped to a[n-1])}. `group` is the GROUP_SIZE line (or the variable group size option).
 std::string pattern_program(uint32_t n, const std::string& group, const std::string& extra_decls = "") {
   std::ostringstream s;
-  s << "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\n" << group << "\nSTORAGE out[] = { program.storage[0] };\n"
-    << "TEMP a[" << n << "];\n" << extra_decls << "TEMP G, I, V, S, R;\n"
+  s << "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\n"
+    << group << "\nSTORAGE out[] = { program.storage[0] };\n"
+    << "TEMP a[" << n << "];\n"
+    << extra_decls << "TEMP G, I, V, S, R;\n"
     << "MAD.U G.x, invocation.groupid.z, invocation.groupcount.y, invocation.groupid.y;\n"
     << "MAD.U G.x, G.x, invocation.groupcount.x, invocation.groupid.x;\n"
     << "MUL.U G.y, invocation.groupsize.x, invocation.groupsize.y;\n"
@@ -88,7 +90,8 @@ TEST_CASE("TEMP arrays in scratch: slices of a 3-D dispatch of 3-D groups never 
   check_pattern(r, 300, 3 * 2 * 2 * 8, true);
 }
 
-TEST_CASE("TEMP arrays in scratch: a 2-D dispatch of 1-D groups, and a variable group size", "[nvasm][limits][scratch]") {
+TEST_CASE("TEMP arrays in scratch: a 2-D dispatch of 1-D groups, and a variable group size",
+          "[nvasm][limits][scratch]") {
   SECTION("GROUP_SIZE 5, 4 x 3 groups") {
     Run r;
     r.source = pattern_program(280, "GROUP_SIZE 5;");

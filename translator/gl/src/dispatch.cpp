@@ -349,7 +349,8 @@ bool bind_asm_scratch(Context* ctx, const AsmExecutable& exe, backend::GroupSize
   const uint64_t slice = exe.info.scratch_bytes_per_invocation;
   // Group counts are at most 2^31 - 1 and group sizes at most a few thousand invocations: no overflow before the
   // division-free comparison below (slice <= 512 KiB).
-  const long double invocations = static_cast<long double>(groups[0]) * groups[1] * groups[2] * size.x * size.y * size.z;
+  const long double invocations =
+      static_cast<long double>(groups[0]) * groups[1] * groups[2] * size.x * size.y * size.z;
   const VkDeviceSize limit = std::min<VkDeviceSize>(ctx->caps.max_storage_buffer_range, kMaxAsmScratchBytes);
   if (invocations * static_cast<long double>(slice) > static_cast<long double>(limit)) {
     char text[400];

@@ -288,9 +288,9 @@ class Codegen {
   std::vector<uint32_t> temp_vars_;
   // TEMP index -> byte offset of its array in the invocation's scratch slice (arrays in scratch only).
   std::map<uint32_t, uint32_t> scratch_offsets_;
-  uint32_t scratch_bytes_ = 0;          // the slice size, a multiple of 32
+  uint32_t scratch_bytes_ = 0;               // the slice size, a multiple of 32
   std::array<uint32_t, 2> scratch_views_{};  // the scratch buffer as uvec4s / u64vec4s
-  uint32_t scratch_base_var_ = 0;       // Private u32: the linear global invocation index
+  uint32_t scratch_base_var_ = 0;            // Private u32: the linear global invocation index
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> zero_filled_;  // (variable, elements, element type)
   std::array<uint32_t, 2> cc_vars_{};
   std::map<uint32_t, uint32_t> storage_vars_;

@@ -68,7 +68,8 @@ spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const 
   spirv_patch::DescriptorBindingRemap remap;
   remap.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::Error;
   for (uint32_t i = 0; i < layout.storage.size(); ++i) remap.by_binding[kGlStorageBindingBase + layout.storage[i]] = i;
-  if (layout.scratch_binding >= 0) remap.by_binding[info.scratch_binding] = static_cast<uint32_t>(layout.scratch_binding);
+  if (layout.scratch_binding >= 0)
+    remap.by_binding[info.scratch_binding] = static_cast<uint32_t>(layout.scratch_binding);
   for (uint32_t i = 0; i < layout.parameter.size(); ++i) {
     remap.by_binding[kGlParameterBindingBase + layout.parameter[i]] = layout.storage_buffer_count() + i;
   }
