@@ -219,6 +219,12 @@ std::optional<FrontOutput> assembly_front(const CompileOptions& options, const s
                std::to_string(*assembled->info.required_subgroup_size));
   }
   const nvasm::GlProgramLayout layout = nvasm::gl_program_layout(assembled->info);
+  if (layout.scratch_binding >= 0) {
+    // The runtime must bind (invocations of the dispatch) x this many bytes there (docs/nvasm.md, "Registers").
+    report(options.input, "note",
+           "TEMP arrays in a scratch storage buffer at binding " + std::to_string(layout.scratch_binding) + ": " +
+               std::to_string(assembled->info.scratch_bytes_per_invocation) + " bytes per invocation");
+  }
   FrontOutput out;
   out.variable_size = assembled->info.group_size_form == nvasm::GroupSizeForm::Variable;
   out.pipeline = nvasm::gl_program_pipeline(assembled->info, layout, {.runtime_group_size = true});

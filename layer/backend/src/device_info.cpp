@@ -141,6 +141,7 @@ DeviceInfo describe_physical_device(const InstanceFunctions& vki, VkPhysicalDevi
   info.non_coherent_atom_size = std::max<VkDeviceSize>(1, p.limits.nonCoherentAtomSize);
   info.max_push_constants_size = p.limits.maxPushConstantsSize;
   info.max_uniform_buffer_range = p.limits.maxUniformBufferRange;
+  info.max_storage_buffer_range = p.limits.maxStorageBufferRange;
   info.min_texel_buffer_offset_alignment = std::max<VkDeviceSize>(1, p.limits.minTexelBufferOffsetAlignment);
   info.max_texel_buffer_elements = p.limits.maxTexelBufferElements;
   info.max_sampler_allocation_count = p.limits.maxSamplerAllocationCount;

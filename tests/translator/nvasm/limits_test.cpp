@@ -147,22 +147,26 @@ TEST_CASE("TEMP arrays: a LONG TEMP array, and zero-initialized arrays on both s
           "[nvasm][limits]") {
   // Registers are zero before the program writes them, whatever the array's length (an initializer for short
   // arrays, a loop in main for long ones).
-  for (const uint32_t n : {64u, 65u, 101u, 5000u}) {
-    INFO(n << " elements");
-    std::ostringstream s;
-    s << "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nTEMP a[" << n << "], A, R0;\nLONG TEMP d["
-      << n << "];\nMOV.U A.x, {" << n - 1 << "}.x;\n"
-      << "MOV.U R0, a[A.x];\nADD.U R0, R0, a[0];\nSTB.U32X4 R0, out[0];\n"
-      << "MOV.U64 d[A.x].y, {0x123456789}.x;\nMOV.U64 d[0].x, d[A.x].y;\nADD.U64 d[0].x, d[0].x, d[1].z;\n"
-      << "STB.U64 d[0].x, out[16];\nEND\n";
-    Run r;
-    r.source = s.str();
-    r.words = 8;
-    const auto out = run(r);
-    for (uint32_t c = 0; c < 4; ++c) CHECK(out[c] == 0u);
-    CHECK(out[4] == 0x23456789u);
-    CHECK(out[5] == 1u);
-  }
+  // Arrays of 64 and 65 elements stay Private under the default threshold, 101 and 5000 (with the LONG array over
+  // 4 KiB) go to the scratch buffer; threshold 0 puts all of them there.
+  for (const uint32_t threshold : {nvasm::kScratchThresholdBytes, 0u})
+    for (const uint32_t n : {64u, 65u, 101u, 5000u}) {
+      INFO(n << " elements, scratch threshold " << threshold);
+      std::ostringstream s;
+      s << "!!NVcp5.0\nGROUP_SIZE 1;\nSTORAGE out[] = { program.storage[0] };\nTEMP a[" << n
+        << "], A, R0;\nLONG TEMP d[" << n << "];\nMOV.U A.x, {" << n - 1 << "}.x;\n"
+        << "MOV.U R0, a[A.x];\nADD.U R0, R0, a[0];\nSTB.U32X4 R0, out[0];\n"
+        << "MOV.U64 d[A.x].y, {0x123456789}.x;\nMOV.U64 d[0].x, d[A.x].y;\nADD.U64 d[0].x, d[0].x, d[1].z;\n"
+        << "STB.U64 d[0].x, out[16];\nEND\n";
+      Run r;
+      r.source = s.str();
+      r.words = 8;
+      r.scratch_threshold_bytes = threshold;
+      const auto out = run(r);
+      for (uint32_t c = 0; c < 4; ++c) CHECK(out[c] == 0u);
+      CHECK(out[4] == 0x23456789u);
+      CHECK(out[5] == 1u);
+    }
 }
 
 TEST_CASE("TEMP arrays: sizes past 512 KiB per invocation are load errors that say so", "[nvasm][limits][errors]") {

@@ -36,6 +36,12 @@ struct Run {
   // Assemble with the device's 64-bit atomics (AssembleOptions::int64_buffer_atomics / int64_shared_atomics); the
   // test is skipped (passes with a warning) on a device without them.
   bool int64_atomics = false;
+  // AssembleOptions::scratch_threshold_bytes: 0 puts every TEMP array in the scratch buffer, UINT32_MAX none.
+  uint32_t scratch_threshold_bytes = nvasm::kScratchThresholdBytes;
+  // Reports ProgramInfo::scratch_bytes_per_invocation (the scratch buffer, filled with 0xCDCDCDCD so that the
+  // program's zeroing shows, is groups x group size x that many bytes).
+  uint32_t* scratch_bytes = nullptr;
+  std::vector<uint32_t>* scratch_out = nullptr;  // the scratch buffer after the run (empty: the program has none)
 };
 
 inline uint32_t bits(float f) {
@@ -56,6 +62,7 @@ inline std::vector<uint32_t> run(const Run& r) {
   nvasm::AssembleOptions options;
   options.exact_float_mad = (*device)->float64();
   options.parameter_buffer_bytes = r.parameter_buffer_bytes;
+  options.scratch_threshold_bytes = r.scratch_threshold_bytes;
   if (r.int64_atomics) {
     if (!(*device)->int64_buffer_atomics() || !(*device)->int64_shared_atomics()) {
       WARN("the test device has no 64-bit buffer and shared atomics; not run");
@@ -93,11 +100,21 @@ inline std::vector<uint32_t> run(const Run& r) {
   if (program->info.group_size_form == nvasm::GroupSizeForm::Variable) {
     for (int i = 0; i < 3; ++i) d.specialization.push_back({nvasm::kGroupSizeSpecIds[i], r.variable_size[i]});
   }
+  if (const uint32_t slice = program->info.scratch_bytes_per_invocation; slice > 0) {
+    const auto& size =
+        program->info.group_size_form == nvasm::GroupSizeForm::Variable ? r.variable_size : program->info.group_size;
+    const uint64_t invocations = uint64_t(r.groups[0]) * r.groups[1] * r.groups[2] * size[0] * size[1] * size[2];
+    d.buffers.push_back({program->info.scratch_binding, false,
+                         std::vector<uint32_t>(static_cast<size_t>(invocations * slice / 4), 0xCDCDCDCDu)});
+  }
+  if (r.scratch_bytes) *r.scratch_bytes = program->info.scratch_bytes_per_invocation;
+  const size_t scratch_at = program->info.scratch_bytes_per_invocation > 0 ? d.buffers.size() - 1 : SIZE_MAX;
   auto ran = (*device)->run(d);
   INFO((ran ? std::string() : ran.error().message));
   REQUIRE(ran);
   (*device)->reset();
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
+  if (r.scratch_out) *r.scratch_out = scratch_at == SIZE_MAX ? std::vector<uint32_t>{} : d.buffers[scratch_at].words;
   if (r.storage_out) {
     r.storage_out->clear();
     for (size_t i = 0; i < r.more_storage.size(); ++i) r.storage_out->push_back(d.buffers[more_at + i].words);

@@ -12,6 +12,8 @@
 //           maxUniformBufferRange, up to 64 KiB, read)
 //   next    program.local, when used: the program object's parameters (uniform buffer, uvec4 per index)
 //   next    program.env, when used: the context's parameters for GL_COMPUTE_PROGRAM_NV
+//           (the TEMP array scratch buffer, when the program has one, is a storage buffer right after program.storage:
+//           dispatch.cpp binds the context's asm_scratch there, sized for the dispatch)
 #include <algorithm>
 #include <cctype>
 #include <cstdio>

@@ -86,6 +86,7 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
   c.max_variable_group_invocations = c.max_group_invocations;
   c.max_shared_memory = d.max_compute_shared_memory_size;
   c.ssbo_alignment = static_cast<uint32_t>(std::max<VkDeviceSize>(1, d.min_storage_buffer_offset_alignment));
+  c.max_storage_buffer_range = d.max_storage_buffer_range;
   c.ubo_alignment = static_cast<uint32_t>(std::max<VkDeviceSize>(1, d.min_uniform_buffer_offset_alignment));
   c.subgroup_size = d.subgroup_size;
   // ARB_compute_variable_group_size minimums: 512 x 512 x 64 and 512 invocations.

@@ -6,8 +6,11 @@
 // (with its glBindBufferRange offset/size) or the program's default uniform block. The hot path allocates
 // nothing: the binding array is the context's reused scratch vector, and the pipeline comes from the
 // CommandStream's front table keyed by (shader, size, subgroup size) — no hashing on a hit.
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdio>
+#include <span>
 
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "gl_internal.hpp"
@@ -324,11 +327,56 @@ struct Selected {
   }
 };
 
-// An indirect dispatch: the group counts at `offset` of `buffer`, read by the GPU.
+// An indirect dispatch: the group counts at `offset` of `buffer`, read by the GPU. `host_groups`: the same counts
+// read on the host, for an assembly program with a TEMP array scratch buffer only (its size depends on them).
 struct Indirect {
   backend::Buffer* buffer = nullptr;
   VkDeviceSize offset = 0;
+  std::array<uint32_t, 3> host_groups{};
 };
+
+// The largest TEMP array scratch buffer a dispatch may use, below the device's maxStorageBufferRange: 1 GiB, past
+// which the dispatch is more likely a mistake than a program (NVIDIA's 512 KiB of local memory per thread times two
+// thousand invocations).
+constexpr VkDeviceSize kMaxAsmScratchBytes = VkDeviceSize(1) << 30;
+
+// The TEMP array scratch buffer of an assembly program (ProgramInfo::scratch_bytes_per_invocation; asm_program.cpp):
+// the context's device-local buffer, grown to groups x group invocations x slice bytes when smaller, inserted in
+// ctx->bindings_scratch after program.storage. Its contents need no care: the program zeroes its slice first.
+// False with GL_OUT_OF_MEMORY (and its KHR_debug message) when the dispatch needs more than the device binds.
+bool bind_asm_scratch(Context* ctx, const AsmExecutable& exe, backend::GroupSize size,
+                      const std::array<uint32_t, 3>& groups, const char* func) {
+  const uint64_t slice = exe.info.scratch_bytes_per_invocation;
+  // Group counts are at most 2^31 - 1 and group sizes at most a few thousand invocations: no overflow before the
+  // division-free comparison below (slice <= 512 KiB).
+  const long double invocations =
+      static_cast<long double>(groups[0]) * groups[1] * groups[2] * size.x * size.y * size.z;
+  const VkDeviceSize limit = std::min<VkDeviceSize>(ctx->caps.max_storage_buffer_range, kMaxAsmScratchBytes);
+  if (invocations * static_cast<long double>(slice) > static_cast<long double>(limit)) {
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "%s: the assembly program's TEMP arrays take %llu bytes per invocation in a scratch buffer, and "
+                  "this dispatch of %.0Lf invocations needs more than the %llu bytes Bismuth binds "
+                  "(maxStorageBufferRange or 1 GiB); the dispatch was skipped",
+                  func, static_cast<unsigned long long>(slice), invocations, static_cast<unsigned long long>(limit));
+    ctx->set_error(GL_OUT_OF_MEMORY, text);
+    return false;
+  }
+  const VkDeviceSize bytes = std::max<VkDeviceSize>(slice, static_cast<VkDeviceSize>(invocations) * slice);
+  if (!ctx->asm_scratch || ctx->asm_scratch->size() < bytes) {
+    // Recorded dispatches keep the old buffer alive until they complete (backend::Buffer's deferred release).
+    auto created = backend::Buffer::create(*ctx->device_state.device, bytes);
+    if (!created) {
+      ctx->backend_error(func, created.error());
+      return false;
+    }
+    ctx->asm_scratch = std::move(*created);
+  }
+  auto& out = ctx->bindings_scratch;
+  out.insert(out.begin() + static_cast<std::ptrdiff_t>(exe.storage_gl_binding.size()),
+             backend::BufferBinding{ctx->asm_scratch.get(), 0, bytes, backend::Access::ReadWrite});
+  return true;
+}
 
 void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size, backend::GroupSize size,
             const std::array<uint32_t, 3>& groups, const Indirect& indirect, const char* func,
@@ -360,6 +408,10 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
       exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
       lower_shadow = true;
       if (!gather_asm_bindings(ctx, *selected.object, exe, func, true)) return;
+    }
+    if (exe.info.scratch_bytes_per_invocation > 0 &&
+        !bind_asm_scratch(ctx, exe, size, indirect.buffer ? indirect.host_groups : groups, func)) {
+      return;
     }
     const backend::Shader* shader = exe.shader.get();
     std::span<const backend::SpecValue> spec_values;
@@ -581,9 +633,27 @@ GLAPI void APIENTRY glDispatchComputeIndirect(GLintptr indirect) {
   }
   // The GPU reads the counts (vkCmdDispatchIndirect), after a GPU pass that zeroes counts above
   // GL_MAX_COMPUTE_WORK_GROUP_COUNT (undefined in GL 4.6 §19): no CPU wait.
-  backend::Buffer* counts = check_indirect(ctx, *b, static_cast<VkDeviceSize>(indirect), func);
-  if (counts == nullptr) return;
-  run(ctx, exe, exe.fixed_size(), {1, 1, 1}, func, Indirect{counts, 0});
+  Indirect command;
+  if (exe.assembly && exe.assembly->info.scratch_bytes_per_invocation > 0) {
+    // An assembly program with TEMP arrays in a scratch buffer needs the group counts to size it: read them on the
+    // host. The stream orders the readback after earlier commands that write the buffer (as glGetBufferSubData),
+    // so this waits for them; such programs are rare, and the GPU still dispatches from the checked copy below.
+    std::array<uint32_t, 3> counts{};
+    if (Status ok = ctx->stream->readback(*b->buffer, static_cast<VkDeviceSize>(indirect),
+                                          std::as_writable_bytes(std::span(counts)));
+        !ok) {
+      ctx->backend_error(func, ok.error());
+      return;
+    }
+    // Counts above GL_MAX_COMPUTE_WORK_GROUP_COUNT dispatch nothing (check_indirect): one slice is enough then.
+    bool in_range = true;
+    for (int i = 0; i < 3; ++i) in_range = in_range && counts[i] <= ctx->caps.max_group_count[i];
+    command.host_groups = in_range ? counts : std::array<uint32_t, 3>{1, 1, 1};
+    if (counts[0] == 0 || counts[1] == 0 || counts[2] == 0) command.host_groups = {1, 1, 1};
+  }
+  command.buffer = check_indirect(ctx, *b, static_cast<VkDeviceSize>(indirect), func);
+  if (command.buffer == nullptr) return;
+  run(ctx, exe, exe.fixed_size(), {1, 1, 1}, func, command);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

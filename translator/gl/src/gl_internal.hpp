@@ -71,6 +71,7 @@ struct Caps {
   uint32_t max_variable_group_invocations = 0;
   uint32_t max_shared_memory = 0;
   uint32_t ssbo_alignment = 1;
+  uint32_t max_storage_buffer_range = 1u << 27;  // maxStorageBufferRange (assembly programs' TEMP array scratch)
   uint32_t ubo_alignment = 1;
   uint32_t subgroup_size = 0;
   bool variable_group_size = false;
@@ -500,6 +501,8 @@ class Context {
 
   // glDispatchComputeIndirect: the checked counts the GPU dispatches from (dispatch.cpp).
   std::shared_ptr<backend::Buffer> indirect_counts;
+  // Large TEMP arrays of assembly programs (docs/gl_shim.md, "Assembly programs"): grown on demand, never shrunk.
+  std::shared_ptr<backend::Buffer> asm_scratch;
 
   // ---- dispatch scratch (reused: no allocation per dispatch) ----
   std::vector<backend::BufferBinding> bindings_scratch;

@@ -25,6 +25,7 @@ bool Codegen::run(std::vector<uint32_t>& words) {
   const uint32_t main_id = b_.id();
   begin_function(main_id);
   for (const auto& [var, count, element] : zero_filled_) zero_fill(var, count, element);
+  scratch_prologue();
   b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[p_.entry]});
   b_.inst(Op::OpReturn, {});
   end_function();
@@ -43,7 +44,12 @@ void Codegen::setup_globals() {
 }
 
 void Codegen::declare_registers() {
+  const bool scratch = temps_in_scratch();
   for (const Temp& t : p_.temps) {
+    if (scratch && t.count) {
+      temp_vars_.push_back(0);  // in the scratch buffer (declare_scratch)
+      continue;
+    }
     const uint32_t element = raw_vec(t.is_long);
     const uint32_t type = t.count ? b_.global(Op::OpTypeArray, {element, c_u32(t.count)}, false) : element;
     // Zero-initialized, so a program that reads a register before writing it is at least deterministic. A long
@@ -56,6 +62,7 @@ void Codegen::declare_registers() {
     temp_vars_.push_back(variable(t_ptr(spv::StorageClass::Private, type), spv::StorageClass::Private, zero));
     if (loop) zero_filled_.push_back({temp_vars_.back(), t.count, element});
   }
+  if (scratch) declare_scratch();
   for (auto& cc : cc_vars_) {
     cc = variable(t_ptr(spv::StorageClass::Private, t_uvec4()), spv::StorageClass::Private, c_uvec4(0, 0, 0, 0));
   }
@@ -222,6 +229,12 @@ void Codegen::end_function() {
 
 // for (i = 0; i < count; ++i) var[i] = 0; in the current function.
 void Codegen::zero_fill(uint32_t var, uint32_t count, uint32_t element) {
+  zero_fill_with(count, element, [&](uint32_t n) {
+    return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Private, element), {var, n});
+  });
+}
+
+void Codegen::zero_fill_with(uint32_t count, uint32_t element, const std::function<uint32_t(uint32_t)>& pointer_of) {
   const uint32_t i = function_var(t_u32());
   b_.inst(Op::OpStore, {i, c_u32(0)});
   const uint32_t header = b_.id(), check = b_.id(), body = b_.id(), cont = b_.id(), merge = b_.id();
@@ -233,7 +246,7 @@ void Codegen::zero_fill(uint32_t var, uint32_t count, uint32_t element) {
   const uint32_t n = b_.op(Op::OpLoad, t_u32(), {i});
   b_.inst(Op::OpBranchConditional, {b_.op(Op::OpULessThan, t_bool(), {n, c_u32(count)}), body, merge});
   label(body);
-  const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Private, element), {var, n});
+  const uint32_t ptr = pointer_of(n);
   b_.inst(Op::OpStore, {ptr, b_.global(Op::OpConstantNull, {element}, true)});
   branch(cont);
   label(cont);

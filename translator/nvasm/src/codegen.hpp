@@ -81,6 +81,14 @@ class Codegen {
   void end_function();
   uint32_t function_var(uint32_t type);
   void zero_fill(uint32_t var, uint32_t count, uint32_t element);
+  // for (i = 0; i < count; ++i) *pointer_of(i) = 0 (element: the pointee type).
+  void zero_fill_with(uint32_t count, uint32_t element, const std::function<uint32_t(uint32_t)>& pointer_of);
+  // ---- codegen_scratch.cpp: TEMP arrays in the scratch storage buffer (AssembleOptions::scratch_threshold_bytes)
+  bool temps_in_scratch() const;
+  void declare_scratch();
+  uint32_t scratch_view(bool wide);
+  void scratch_prologue();
+  uint32_t scratch_pointer(uint32_t temp, uint32_t index);
   bool function(size_t index);
   bool instruction(const Instruction& inst);
   void mark_precise(size_t body_start);
@@ -278,6 +286,11 @@ class Codegen {
   SpirvBuilder b_;
   uint32_t glsl_ = 0;
   std::vector<uint32_t> temp_vars_;
+  // TEMP index -> byte offset of its array in the invocation's scratch slice (arrays in scratch only).
+  std::map<uint32_t, uint32_t> scratch_offsets_;
+  uint32_t scratch_bytes_ = 0;               // the slice size, a multiple of 32
+  std::array<uint32_t, 2> scratch_views_{};  // the scratch buffer as uvec4s / u64vec4s
+  uint32_t scratch_base_var_ = 0;            // Private u32: the linear global invocation index
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> zero_filled_;  // (variable, elements, element type)
   std::array<uint32_t, 2> cc_vars_{};
   std::map<uint32_t, uint32_t> storage_vars_;

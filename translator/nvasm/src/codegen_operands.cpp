@@ -115,6 +115,7 @@ uint32_t Codegen::temp_pointer(uint32_t temp, uint32_t element, bool relative, u
   const Temp& t = p_.temps[temp];
   if (!t.count) return temp_vars_[temp];
   const uint32_t index = relative ? dynamic_index(element, rel_temp, rel_comp, t.count) : c_u32(element);
+  if (!temp_vars_[temp]) return scratch_pointer(temp, index);
   return b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Private, raw_vec(t.is_long)), {temp_vars_[temp], index});
 }
 

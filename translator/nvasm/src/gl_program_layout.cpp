@@ -35,6 +35,7 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.storage_image_write_without_format = target.storage_image_write_without_format;
   options.sparse_residency = target.sparse_residency;
   options.parameter_buffer_bytes = target.max_uniform_buffer_range;
+  options.scratch_binding = kGlScratchBinding;
   return options;
 }
 
@@ -43,10 +44,11 @@ GlProgramLayout gl_program_layout(const ProgramInfo& info) {
   std::vector<uint32_t> storage;
   for (const StorageBinding& s : info.storage_buffers) storage.push_back(s.program_storage);
   layout.storage = sorted_unique(std::move(storage));
+  if (info.scratch_bytes_per_invocation > 0) layout.scratch_binding = static_cast<int>(layout.storage.size());
   std::vector<uint32_t> parameter;
   for (const ParameterBufferBinding& b : info.parameter_buffers) parameter.push_back(b.program_buffer);
   layout.parameter = sorted_unique(std::move(parameter));
-  int next = static_cast<int>(layout.storage.size() + layout.parameter.size());
+  int next = static_cast<int>(layout.storage_buffer_count() + layout.parameter.size());
   if (info.local_parameter_count > 0) layout.local_binding = next++;
   if (info.env_parameter_count > 0) layout.env_binding = next++;
   // info.textures and info.images are in increasing unit order already.
@@ -66,6 +68,8 @@ spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const 
   spirv_patch::DescriptorBindingRemap remap;
   remap.unmapped = spirv_patch::DescriptorBindingRemap::Unmapped::Error;
   for (uint32_t i = 0; i < layout.storage.size(); ++i) remap.by_binding[kGlStorageBindingBase + layout.storage[i]] = i;
+  if (layout.scratch_binding >= 0)
+    remap.by_binding[info.scratch_binding] = static_cast<uint32_t>(layout.scratch_binding);
   for (uint32_t i = 0; i < layout.parameter.size(); ++i) {
     remap.by_binding[kGlParameterBindingBase + layout.parameter[i]] = layout.storage_buffer_count() + i;
   }

@@ -75,6 +75,7 @@ struct DeviceInfo {
   VkDeviceSize non_coherent_atom_size = 1;
   uint32_t max_push_constants_size = 128;
   uint32_t max_uniform_buffer_range = 16384;  // maxUniformBufferRange (16384 is Vulkan's minimum)
+  uint32_t max_storage_buffer_range = 1u << 27;  // maxStorageBufferRange (2^27 is Vulkan's minimum)
   uint32_t max_push_descriptors = 0;  // VK_KHR_push_descriptor; 0 without
   // Images, samplers and texel buffers (image.hpp, sampler.hpp, CommandStream's image bindings).
   VkDeviceSize min_texel_buffer_offset_alignment = 1;

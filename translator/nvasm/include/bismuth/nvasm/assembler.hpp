@@ -19,6 +19,9 @@
 //   image[n]            -> storage image at binding options.image_bindings[n] (kImageBindingBase + n); a BUFFER
 //                          target: a storage texel buffer there
 //   SHARED_MEMORY n     -> one workgroup array of ceil(n / 4) 32-bit words
+//   large TEMP arrays   -> storage buffer at binding options.scratch_binding (kScratchBinding when not given): each
+//                          invocation's slice of info.scratch_bytes_per_invocation bytes at (linear global invocation
+//                          index) x slice size, when the TEMP arrays take more than options.scratch_threshold_bytes
 //   variable group size -> WorkgroupSize built-in made of three specialization constants with SpecIds
 //                          kGroupSizeSpecIds (0x7B00..0x7B02, the GLSL front's convention)
 #pragma once
@@ -55,6 +58,13 @@ inline constexpr uint32_t kMaxImageUnits = 8;
 // Default bindings of texture[n] and image[n]: past the GLSL front's 0..72 and the assembler's 73, 74.
 inline constexpr uint32_t kTextureBindingBase = 80;
 inline constexpr uint32_t kImageBindingBase = 112;
+// TEMP arrays of a program whose TEMP arrays take more than this many bytes per invocation live in a scratch storage
+// buffer instead of Private memory (docs/nvasm.md, "TEMP arrays"): 4 KiB, 256 vec4s. Past it a Private array costs
+// more than it gives: NVIDIA keeps such arrays in local memory (device memory behind the same caches as a storage
+// buffer) and its Vulkan driver fails pipeline creation (VK_ERROR_UNKNOWN) from about 5000 vec4s on, and lavapipe's
+// LLVM compile time grows by about 6 ms per element (a 32000-element array took 214 s).
+inline constexpr uint32_t kScratchThresholdBytes = 4096;
+inline constexpr uint32_t kScratchBinding = 75;
 // The thread-group instructions (NV_shader_thread_group / NV_shader_thread_shuffle) assume 32-thread warps.
 inline constexpr uint32_t kWarpSize = 32;
 
@@ -95,6 +105,11 @@ struct AssembleOptions {
   // The device's maxUniformBufferRange: the parameter buffer window is this, rounded down to 16 bytes and kept in
   // [kParameterBufferBytes, kMaxParameterBufferBytes] (parameter_buffer_window()).
   uint32_t parameter_buffer_bytes = kParameterBufferBytes;
+  // TEMP arrays move to the scratch storage buffer (binding scratch_binding) when the program's TEMP arrays take more
+  // than this many bytes per invocation in all (0: always, UINT32_MAX: never). The caller binds a buffer of at least
+  // (invocations of the dispatch) x info.scratch_bytes_per_invocation bytes there.
+  uint32_t scratch_threshold_bytes = kScratchThresholdBytes;
+  uint32_t scratch_binding = kScratchBinding;
   // Run spvtools::Optimizer's performance passes over the straightforward translation.
   bool optimize = true;
   // Validate the result with spirv-val (Vulkan 1.1) before returning it; a failure is an internal error. Turn off
@@ -155,6 +170,11 @@ struct ProgramInfo {
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
   uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
   uint32_t shared_memory_bytes = 0;
+  // > 0: the TEMP arrays live in a storage buffer at scratch_binding; invocation i (the linear global invocation
+  // index: ((group.z * groups.y + group.y) * groups.x + group.x) * group invocations + local index) uses bytes
+  // [i * scratch_bytes_per_invocation, (i + 1) * scratch_bytes_per_invocation). A multiple of 32.
+  uint32_t scratch_bytes_per_invocation = 0;
+  uint32_t scratch_binding = kScratchBinding;
   // The size of each program.buffer uniform block (the window): bind at most this many bytes of a parameter buffer.
   uint32_t parameter_buffer_bytes = kParameterBufferBytes;
   // 32 when the program uses thread-group instructions or values: pin it (VK_EXT_subgroup_size_control,
