@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdio>
+#include <optional>
 #include <span>
 
 #include "bismuth/translator/glsl_compiler.hpp"
@@ -395,6 +396,30 @@ void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size,
   if (!ok) ctx->backend_error(func, ok.error());
 }
 
+// The module a dispatch runs and its specialization values. A shadow sampler on a texture the device cannot compare
+// (a colour-stored depth texture) makes the binding pass ask for the module that compares in the shader
+// (shadow_lowering.cpp); the program remembers it, so later dispatches gather once. `gather(lower_shadow)` gathers
+// the bindings for one module; false: the dispatch does not happen (errors are set).
+struct ShaderChoice {
+  const backend::Shader* shader = nullptr;
+  std::span<const backend::SpecValue> spec_values;
+};
+
+template <class Exe, class Gather>
+std::optional<ShaderChoice> choose_shader(Context* ctx, Exe& exe, const char* func, Gather gather) {
+  bool lower_shadow = exe.shadow_lowering->wanted.load(std::memory_order_relaxed);
+  if (!gather(lower_shadow)) {
+    if (lower_shadow || !ctx->shadow_needs_lowering) return std::nullopt;
+    exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
+    lower_shadow = true;
+    if (!gather(true)) return std::nullopt;
+  }
+  if (!lower_shadow) return ShaderChoice{exe.shader.get(), {}};
+  const backend::Shader* lowered = shadow_lowered_shader(ctx, exe, func);
+  if (lowered == nullptr) return std::nullopt;
+  return ShaderChoice{lowered, ctx->spec_values_scratch};
+}
+
 void run(Context* ctx, const Selected& selected, backend::GroupSize size, const std::array<uint32_t, 3>& groups,
          const char* func, const Indirect& indirect = {}) {
   // A group count of zero is no error and dispatches nothing (GL 4.6 §19).
@@ -402,44 +427,21 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
   if (selected.assembly != nullptr) {
     AsmExecutable& exe = *selected.assembly;
     // As for GLSL programs below: texture[n] with a SHADOW target on a texture the device cannot compare.
-    bool lower_shadow = exe.shadow_lowering->wanted.load(std::memory_order_relaxed);
-    if (!gather_asm_bindings(ctx, *selected.object, exe, func, lower_shadow)) {
-      if (lower_shadow || !ctx->shadow_needs_lowering) return;
-      exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
-      lower_shadow = true;
-      if (!gather_asm_bindings(ctx, *selected.object, exe, func, true)) return;
-    }
+    const auto choice = choose_shader(ctx, exe, func, [&](bool lower_shadow) {
+      return gather_asm_bindings(ctx, *selected.object, exe, func, lower_shadow);
+    });
+    if (!choice) return;
     if (exe.info.scratch_bytes_per_invocation > 0 &&
         !bind_asm_scratch(ctx, exe, size, indirect.buffer ? indirect.host_groups : groups, func)) {
       return;
     }
-    const backend::Shader* shader = exe.shader.get();
-    std::span<const backend::SpecValue> spec_values;
-    if (lower_shadow) {
-      shader = shadow_lowered_shader(ctx, exe, func);
-      if (shader == nullptr) return;
-      spec_values = ctx->spec_values_scratch;
-    }
-    record(ctx, shader, exe.subgroup_size, size, groups, indirect, func, spec_values);
+    record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values);
     return;
   }
   Executable& exe = *selected.glsl;
-  // A shadow sampler on a texture the device cannot compare (a colour-stored depth texture) makes the binding ask for
-  // the module that compares in the shader; the program remembers it, so later dispatches gather once.
-  bool lower_shadow = exe.shadow_lowering->wanted.load(std::memory_order_relaxed);
-  if (!gather_bindings(ctx, exe, func, lower_shadow)) {
-    if (lower_shadow || !ctx->shadow_needs_lowering) return;
-    exe.shadow_lowering->wanted.store(true, std::memory_order_relaxed);
-    lower_shadow = true;
-    if (!gather_bindings(ctx, exe, func, true)) return;
-  }
-  const backend::Shader* shader = exe.shader.get();
-  std::span<const backend::SpecValue> spec_values;
-  if (lower_shadow) {
-    shader = shadow_lowered_shader(ctx, exe, func);
-    if (shader == nullptr) return;
-    spec_values = ctx->spec_values_scratch;
-  }
+  const auto choice =
+      choose_shader(ctx, exe, func, [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
+  if (!choice) return;
   if (exe.uniform_dirty) {
     if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
       ctx->backend_error(func, ok.error());
@@ -447,7 +449,7 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
     }
     exe.uniform_dirty = false;
   }
-  record(ctx, shader, exe.subgroup_size, size, groups, indirect, func, spec_values);
+  record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values);
 }
 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled
