@@ -61,7 +61,8 @@ std::vector<uint32_t> expected(std::array<uint32_t, 3> size, uint32_t scale, int
         for (uint32_t x = 0; x < size[0]; ++x) {
           const uint32_t g = group * size[0] + x + 2 * size[0] * (y + size[1] * z);
           const uint32_t index = x + size[0] * (y + size[1] * z);
-          const int32_t signed_value = int32_t(index) + bias;
+          // GLSL's int addition wraps (GLSL 4.60 section 4.1.3: overflow is not an error, the low 32 bits are kept).
+          const int32_t signed_value = int32_t(index + uint32_t(bias));
           out[2 * g] = index * scale + (size[0] << shift);
           out[2 * g + 1] = uint32_t(signed_value / 3) ^ uint32_t(std::max(signed_value, bias / 2));
         }
