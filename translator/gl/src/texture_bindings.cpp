@@ -385,11 +385,11 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   }
   // Depth textures stored in a colour format (compute-only queues, BISMUTH_DEPTH_TEXTURES=color) compare only where
   // the device can compare that format (VkFormatProperties3 SAMPLED_IMAGE_DEPTH_COMPARISON).
-  if (use.shadow && !view->depth_compare && use.shadow_state == nullptr && use.can_lower_shadow) {
-    ctx->shadow_needs_lowering = true;  // run() gathers again for the lowered module (shadow_lowering.cpp)
-    return false;
-  }
   if (use.shadow && !view->depth_compare && use.shadow_state == nullptr) {
+    if (use.can_lower_shadow) {
+      ctx->shadow_needs_lowering = true;  // run() gathers again for the lowered module (shadow_lowering.cpp)
+      return false;
+    }
     skip_message(ctx, func,
                  "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) + " (" +
                      format.name + ") is stored as " + backend::format_name(view->format) +
