@@ -130,17 +130,18 @@ bool Codegen::load(const Instruction& inst) {
         elems[e] = narrow_element(f, w, e ? b_.op(Op::OpIAdd, t_u32(), {shift, c_u32(e * f.bits)}) : shift);
       }
     }
-  }
-  const uint32_t addr = f.bits < 32 ? 0 : byte_address(m);
-  for (uint32_t e = 0; e < f.count && f.bits >= 32; ++e) {
-    if (f.bits == 64) {
-      const uint32_t lo = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e))});
-      const uint32_t hi = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e + 1))});
-      const uint32_t v2 = b_.op(Op::OpCompositeConstruct, t_vec(t_u32(), 2), {lo, hi});
-      elems[e] = b_.op(Op::OpBitcast, scalar_type(f.type), {v2});
-    } else {
-      const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, e))});
-      elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
+  } else {
+    const uint32_t addr = byte_address(m);
+    for (uint32_t e = 0; e < f.count; ++e) {
+      if (f.bits == 64) {
+        const uint32_t lo = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e))});
+        const uint32_t hi = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e + 1))});
+        const uint32_t v2 = b_.op(Op::OpCompositeConstruct, t_vec(t_u32(), 2), {lo, hi});
+        elems[e] = b_.op(Op::OpBitcast, scalar_type(f.type), {v2});
+      } else {
+        const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, e))});
+        elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
+      }
     }
   }
   // NV_gpu_program5 2.X.4.5: "When the storage modifier specifies that fewer than four components should be
