@@ -210,7 +210,7 @@ class Codegen {
   uint32_t shared64_shift_of_word(uint32_t word_index);
   uint32_t shared64_load_word(uint32_t word_index);
   uint32_t shared64_update_word(uint32_t word_index, const std::function<uint32_t(uint32_t)>& next);
-  uint32_t atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b);
+  uint32_t atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b, uint32_t word = 0);
   bool shared64_access(const Instruction& inst);
   // ---- codegen_atomic_f16.cpp: F16X2 / F16X4 atomics (NV_shader_atomic_fp16_vector)
   bool atomic_f16(const Instruction& inst);

@@ -402,33 +402,18 @@ uint32_t Codegen::atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t sco
                               uint32_t b) {
   const uint32_t none = c_u32(0);
   const bool int_word = word == t_i32();
-  auto as_i32 = [&](uint32_t x) { return int_word ? x : b_.op(Op::OpBitcast, t_i32(), {x}); };
-  auto from_i32 = [&](uint32_t x) { return int_word ? x : b_.op(Op::OpBitcast, word, {x}); };
-  auto zero = [&] { return int_word ? c_i32(0) : c_u32(0); };
-  auto one = [&] { return int_word ? c_i32(1) : c_u32(1); };
+  // The operations SPIR-V has no atomic for (on this word type) are compare-and-swap loops of atomic_result.
+  auto computed = [&] {
+    return cas_loop(
+        ptr, scope, [&](uint32_t o) { return atomic_result(op, sign, o, a, b, word); }, word);
+  };
   switch (op) {
     case AtomicOp::Add: return b_.op(Op::OpAtomicIAdd, word, {ptr, scope, none, a});
     case AtomicOp::Min:
-      if (sign) {
-        if (int_word) return b_.op(Op::OpAtomicSMin, word, {ptr, scope, none, a});
-        return cas_loop(
-            ptr, scope,
-            [&](uint32_t o) {
-              return from_i32(ext(GLSLstd450SMin, t_i32(), {as_i32(o), as_i32(a)}));
-            },
-            word);
-      }
+      if (sign) return int_word ? b_.op(Op::OpAtomicSMin, word, {ptr, scope, none, a}) : computed();
       return b_.op(Op::OpAtomicUMin, word, {ptr, scope, none, a});
     case AtomicOp::Max:
-      if (sign) {
-        if (int_word) return b_.op(Op::OpAtomicSMax, word, {ptr, scope, none, a});
-        return cas_loop(
-            ptr, scope,
-            [&](uint32_t o) {
-              return from_i32(ext(GLSLstd450SMax, t_i32(), {as_i32(o), as_i32(a)}));
-            },
-            word);
-      }
+      if (sign) return int_word ? b_.op(Op::OpAtomicSMax, word, {ptr, scope, none, a}) : computed();
       return b_.op(Op::OpAtomicUMax, word, {ptr, scope, none, a});
     case AtomicOp::And: return b_.op(Op::OpAtomicAnd, word, {ptr, scope, none, a});
     case AtomicOp::Or: return b_.op(Op::OpAtomicOr, word, {ptr, scope, none, a});
@@ -438,25 +423,7 @@ uint32_t Codegen::atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t sco
       // NV_gpu_program5 ATOM.CSWAP: compare with operand.x, store operand.y on a match.
       return b_.op(Op::OpAtomicCompareExchange, word, {ptr, scope, none, none, b, a});
     case AtomicOp::IWrap:
-      // (old >= op) ? 0 : old + 1, unsigned
-      return cas_loop(
-          ptr, scope,
-          [&](uint32_t o) {
-            const uint32_t ge = b_.op(Op::OpUGreaterThanEqual, t_bool(), {o, a});
-            return b_.op(Op::OpSelect, word, {ge, zero(), b_.op(Op::OpIAdd, word, {o, one()})});
-          },
-          word);
-    case AtomicOp::DWrap:
-      // (old == 0 || old > op) ? op : old - 1, unsigned
-      return cas_loop(
-          ptr, scope,
-          [&](uint32_t o) {
-            const uint32_t wrap =
-                b_.op(Op::OpLogicalOr, t_bool(),
-                      {b_.op(Op::OpIEqual, t_bool(), {o, zero()}), b_.op(Op::OpUGreaterThan, t_bool(), {o, a})});
-            return b_.op(Op::OpSelect, word, {wrap, a, b_.op(Op::OpISub, word, {o, one()})});
-          },
-          word);
+    case AtomicOp::DWrap: return computed();
     case AtomicOp::None: break;
   }
   return 0;

@@ -63,33 +63,38 @@ uint32_t Codegen::shared64_update_word(uint32_t word_index, const std::function<
   return b_.op(Op::OpUConvert, t_u32(), {b_.op(Op::OpShiftRightLogical, u64, {old, shift})});
 }
 
-// NV_gpu_program5's ATOM operations on a 32-bit value, computed (not atomic): what the compare-and-swap loop
-// stores. `a` is the operand (CSWAP: the compare value), `b` CSWAP's new value.
-uint32_t Codegen::atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b) {
-  const uint32_t u = t_u32(), i = t_i32();
-  auto as_i = [&](uint32_t x) { return b_.op(Op::OpBitcast, i, {x}); };
+// NV_gpu_program5's ATOM operations on a 32-bit value, computed (not atomic): what a compare-and-swap loop stores.
+// `word` is the value's type, u32 (the default) or i32 (signed integer images); `a` is the operand (CSWAP: the
+// compare value), `b` CSWAP's new value.
+uint32_t Codegen::atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b, uint32_t word) {
+  if (!word) word = t_u32();
+  const bool int_word = word == t_i32();
+  const uint32_t i = t_i32();
+  auto as_i = [&](uint32_t x) { return int_word ? x : b_.op(Op::OpBitcast, i, {x}); };
+  auto from_i = [&](uint32_t x) { return int_word ? x : b_.op(Op::OpBitcast, word, {x}); };
+  const uint32_t zero = int_word ? c_i32(0) : c_u32(0);
+  const uint32_t one = int_word ? c_i32(1) : c_u32(1);
   switch (op) {
-    case AtomicOp::Add: return b_.op(Op::OpIAdd, u, {old, a});
+    case AtomicOp::Add: return b_.op(Op::OpIAdd, word, {old, a});
     case AtomicOp::Min:
-      return sign ? b_.op(Op::OpBitcast, u, {ext(GLSLstd450SMin, i, {as_i(old), as_i(a)})})
-                  : ext(GLSLstd450UMin, u, {old, a});
+      return sign ? from_i(ext(GLSLstd450SMin, i, {as_i(old), as_i(a)})) : ext(GLSLstd450UMin, word, {old, a});
     case AtomicOp::Max:
-      return sign ? b_.op(Op::OpBitcast, u, {ext(GLSLstd450SMax, i, {as_i(old), as_i(a)})})
-                  : ext(GLSLstd450UMax, u, {old, a});
-    case AtomicOp::And: return b_.op(Op::OpBitwiseAnd, u, {old, a});
-    case AtomicOp::Or: return b_.op(Op::OpBitwiseOr, u, {old, a});
-    case AtomicOp::Xor: return b_.op(Op::OpBitwiseXor, u, {old, a});
+      return sign ? from_i(ext(GLSLstd450SMax, i, {as_i(old), as_i(a)})) : ext(GLSLstd450UMax, word, {old, a});
+    case AtomicOp::And: return b_.op(Op::OpBitwiseAnd, word, {old, a});
+    case AtomicOp::Or: return b_.op(Op::OpBitwiseOr, word, {old, a});
+    case AtomicOp::Xor: return b_.op(Op::OpBitwiseXor, word, {old, a});
     case AtomicOp::Exch: return a;
-    case AtomicOp::CSwap: return b_.op(Op::OpSelect, u, {b_.op(Op::OpIEqual, t_bool(), {old, a}), b, old});
+    case AtomicOp::CSwap: return b_.op(Op::OpSelect, word, {b_.op(Op::OpIEqual, t_bool(), {old, a}), b, old});
     case AtomicOp::IWrap:
-      return b_.op(
-          Op::OpSelect, u,
-          {b_.op(Op::OpUGreaterThanEqual, t_bool(), {old, a}), c_u32(0), b_.op(Op::OpIAdd, u, {old, c_u32(1)})});
+      // (old >= op) ? 0 : old + 1, unsigned
+      return b_.op(Op::OpSelect, word,
+                   {b_.op(Op::OpUGreaterThanEqual, t_bool(), {old, a}), zero, b_.op(Op::OpIAdd, word, {old, one})});
     case AtomicOp::DWrap: {
+      // (old == 0 || old > op) ? op : old - 1, unsigned
       const uint32_t wrap =
           b_.op(Op::OpLogicalOr, t_bool(),
-                {b_.op(Op::OpIEqual, t_bool(), {old, c_u32(0)}), b_.op(Op::OpUGreaterThan, t_bool(), {old, a})});
-      return b_.op(Op::OpSelect, u, {wrap, a, b_.op(Op::OpISub, u, {old, c_u32(1)})});
+                {b_.op(Op::OpIEqual, t_bool(), {old, zero}), b_.op(Op::OpUGreaterThan, t_bool(), {old, a})});
+      return b_.op(Op::OpSelect, word, {wrap, a, b_.op(Op::OpISub, word, {old, one})});
     }
     case AtomicOp::None: break;
   }
