@@ -8,6 +8,8 @@ PRESET ?= default
 JOBS ?= $(shell nproc)
 BUILD_DIR := $(if $(filter default,$(PRESET)),build,build-$(PRESET))
 export BISMUTH_WERROR := $(if $(filter true 1,$(CI)),ON,$(BISMUTH_WERROR))
+# CI=true also builds with line tables only (-g1, docs/building.md "Sanitizers in CI"): the same code, less to compile.
+export BISMUTH_DEBUG_INFO := $(if $(filter true 1,$(CI)),lines,$(BISMUTH_DEBUG_INFO))
 
 .PHONY: all deps configure build run test sanitize package clean format
 
@@ -34,15 +36,18 @@ test: build
 	ctest --preset $(PRESET) -j $(JOBS)
 
 # The multi-threaded tests of the GL shim, the backend and the layer, and the process-exit tests, under
-# AddressSanitizer + UBSan (preset asan) and ThreadSanitizer (preset tsan); only the targets they need are built.
-# CI runs it after `make test` (.ci/run).
+# AddressSanitizer + UBSan (preset asan) and ThreadSanitizer (preset tsan), and the fuzz corpus replays under
+# AddressSanitizer + UBSan; only the targets they need are built. CI runs it after `make test` (.ci/run).
 SANITIZE_TARGETS := gl_tests backend_tests bismuth_layer_tests exit_program layer_exit_program
+FUZZ_REPLAY_TARGETS := spirv_patch_corpus_replay glsl_corpus_replay nvasm_corpus_replay shader_test_corpus_replay \
+                       case_json_corpus_replay cache_file_corpus_replay
 sanitize: deps
-	set -e; for preset in asan tsan; do \
-	  cmake --preset $$preset; \
-	  cmake --build --preset $$preset -j $(JOBS) --target $(SANITIZE_TARGETS); \
-	  ctest --preset $$preset -L 'sanitize|exit' -j $(JOBS); \
-	done
+	cmake --preset asan
+	cmake --build --preset asan -j $(JOBS) --target $(SANITIZE_TARGETS) $(FUZZ_REPLAY_TARGETS)
+	ctest --preset asan -L 'sanitize|exit|fuzz' -j $(JOBS)
+	cmake --preset tsan
+	cmake --build --preset tsan -j $(JOBS) --target $(SANITIZE_TARGETS)
+	ctest --preset tsan -L 'sanitize|exit' -j $(JOBS)
 
 # The Debian package bismuth_<version>_amd64.deb in the build folder (cmake/BismuthPackage.cmake): everything
 # `cmake --install` installs, under /usr. Install it with `apt install ./build/bismuth_*.deb`.

@@ -11,13 +11,10 @@ function(bismuth_sanitized_disk_cache target)
   bismuth_target_defaults(${target})
 endfunction()
 
-# The replay, ASan + UBSan, over cache_file_corpus/ (a valid file and damaged ones).
-add_executable(cache_file_corpus_replay corpus_replay.cpp fuzz_cache_file.cpp)
-bismuth_sanitized_disk_cache(cache_file_corpus_replay -fsanitize=address,undefined -fno-sanitize-recover=undefined)
-add_test(NAME fuzz:corpus_replay:cache_file:seeds
-         COMMAND cache_file_corpus_replay ${CMAKE_CURRENT_SOURCE_DIR}/cache_file_corpus cache_file)
-set_tests_properties(fuzz:corpus_replay:cache_file:seeds PROPERTIES
-  ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+# The replay over cache_file_corpus/ (a valid file and damaged ones).
+bismuth_corpus_replay(cache_file_corpus_replay SOURCES fuzz_cache_file.cpp LIBRARIES bismuth::backend)
+bismuth_corpus_replay_test(fuzz:corpus_replay:cache_file:seeds cache_file_corpus_replay
+                           ${CMAKE_CURRENT_SOURCE_DIR}/cache_file_corpus cache_file)
 
 if(BISMUTH_BUILD_FUZZERS AND CMAKE_CXX_COMPILER_ID MATCHES "Clang")
   add_executable(fuzz_cache_file fuzz_cache_file.cpp)

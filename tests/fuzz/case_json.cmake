@@ -11,20 +11,16 @@ function(bismuth_case_json_target target)
   bismuth_target_defaults(${target})
 endfunction()
 
-# The replay, ASan + UBSan, over the malformed seeds in case_json_corpus/ and every file of the reference corpus
-# and the examples (case.json, and the other files of a case folder as malformed JSON).
-bismuth_case_json_target(case_json_corpus_replay corpus_replay.cpp ${_case_json_sources})
-target_compile_options(case_json_corpus_replay PRIVATE -fsanitize=address,undefined -fno-sanitize-recover=undefined
-                                                       -fno-omit-frame-pointer)
-target_link_options(case_json_corpus_replay PRIVATE -fsanitize=address,undefined)
+# The replay over the malformed seeds in case_json_corpus/ and every file of the reference corpus and the examples
+# (case.json, and the other files of a case folder as malformed JSON).
+bismuth_corpus_replay(case_json_corpus_replay SOURCES ${_case_json_sources} INCLUDES ${PROJECT_SOURCE_DIR}/tools/runner
+                      LIBRARIES nlohmann_json::nlohmann_json)
 foreach(_seeds seeds=tests/fuzz/case_json_corpus reference=tests/data/corpus examples=examples/corpus)
   string(REPLACE "=" ";" _pair "${_seeds}")
   list(GET _pair 0 _name)
   list(GET _pair 1 _dir)
-  add_test(NAME fuzz:corpus_replay:case_json:${_name}
-           COMMAND case_json_corpus_replay ${PROJECT_SOURCE_DIR}/${_dir} case_json)
-  set_tests_properties(fuzz:corpus_replay:case_json:${_name} PROPERTIES
-    ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  bismuth_corpus_replay_test(fuzz:corpus_replay:case_json:${_name} case_json_corpus_replay
+                             ${PROJECT_SOURCE_DIR}/${_dir} case_json)
 endforeach()
 
 # The libFuzzer binary: clang only, on request (BISMUTH_BUILD_FUZZERS=ON with CC=clang CXX=clang++; CMakeLists.txt

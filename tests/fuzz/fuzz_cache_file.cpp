@@ -59,11 +59,13 @@ BISMUTH_FUZZ_TARGET(cache_file) {
   }
 
   // The input as data: a VkPipelineCache header of this device in front, so the whole file is valid.
-  std::vector<uint8_t> payload(32, 0);
+  // Sized once and filled with memcpy: GCC 12 at -O2 warns (-Warray-bounds, a false positive) on inserting into a
+  // 32-byte vector.
+  std::vector<uint8_t> payload(32 + bytes.size(), 0);
   const uint32_t header[4] = {32, 1 /* VK_PIPELINE_CACHE_HEADER_VERSION_ONE */, id.vendor_id, id.device_id};
   std::memcpy(payload.data(), header, sizeof header);
   std::memcpy(payload.data() + 16, id.uuid.data(), id.uuid.size());
-  payload.insert(payload.end(), bytes.begin(), bytes.end());
+  if (!bytes.empty()) std::memcpy(payload.data() + 32, bytes.data(), bytes.size());
   auto round_trip = decode_cache_file(encode_cache_file(id, payload), id);
   if (!round_trip || *round_trip != payload) std::abort();
   return 0;

@@ -28,19 +28,17 @@ function(bismuth_sanitized_translator target)
   bismuth_target_defaults(${target})
 endfunction()
 
-# The replay, ASan + UBSan, over the seeds (glsl_corpus/: shaders, and inputs the front once mishandled: deep
-# nesting, #version with leading zeros, shared memory over the limit) and every file of the example and reference
-# corpora.
-add_executable(glsl_corpus_replay corpus_replay.cpp fuzz_glsl_rewrites.cpp fuzz_glsl_front.cpp)
-bismuth_sanitized_translator(glsl_corpus_replay -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+# The replay over the seeds (glsl_corpus/: shaders, and inputs the front once mishandled: deep nesting, #version with
+# leading zeros, shared memory over the limit) and every file of the example and reference corpora.
+bismuth_corpus_replay(glsl_corpus_replay SOURCES fuzz_glsl_rewrites.cpp fuzz_glsl_front.cpp
+                      LIBRARIES bismuth::translator INCLUDES ${_translator_dir}/src)
 foreach(_name glsl_rewrites glsl_front)
   foreach(_seeds seeds=tests/fuzz/glsl_corpus examples=examples/corpus reference=tests/data/corpus)
     string(REPLACE "=" ";" _pair "${_seeds}")
     list(GET _pair 0 _set)
     list(GET _pair 1 _dir)
-    add_test(NAME fuzz:corpus_replay:${_name}:${_set} COMMAND glsl_corpus_replay ${PROJECT_SOURCE_DIR}/${_dir} ${_name})
-    set_tests_properties(fuzz:corpus_replay:${_name}:${_set} PROPERTIES
-      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1;UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+    bismuth_corpus_replay_test(fuzz:corpus_replay:${_name}:${_set} glsl_corpus_replay ${PROJECT_SOURCE_DIR}/${_dir}
+                               ${_name})
   endforeach()
 endforeach()
 
