@@ -710,6 +710,19 @@ bool bytes_are_texels(const SizedFormat& f, GLenum client_format_enum, GLenum ty
 
 }  // namespace
 
+bool client_pixels_are_texels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
+                              const Extent& e, bool pack) {
+  const TransferResult checked =
+      pack ? check_pack_gl(f.internalformat, client_format_enum, type) : check_unpack_gl(f.internalformat, client_format_enum, type);
+  if (!checked.ok() || is_depth(f)) return false;
+  ClientLayout layout;
+  if (!layout_for(client_format_enum, type, store, e, layout).ok()) return false;
+  if (!bytes_are_texels(f, client_format_enum, type, store, layout)) return false;
+  const uint64_t row_bytes = uint64_t{e.width} * f.vk_texel_bytes;
+  return layout.start_offset == 0 && (e.height <= 1 || layout.row_stride == row_bytes) &&
+         (e.depth <= 1 || layout.image_stride == row_bytes * e.height);
+}
+
 TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
                              const Extent& e, const void* client, std::span<std::byte> texels) {
   if (auto r = check_unpack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;

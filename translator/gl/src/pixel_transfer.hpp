@@ -105,6 +105,14 @@ uint64_t texel_bytes(const SizedFormat& format, const Extent& extent);
 TransferResult unpack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                              const Extent& extent, const void* client, std::span<std::byte> texels);
 
+// Whether the client pixels of `extent` are exactly its tightly packed texels, byte for byte (the format's natural
+// client format and type, no conversion, no swap, no row or image padding, no skipped pixels), after the checks
+// unpack_pixels / pack_pixels make: then a transfer can copy straight between client memory and the image, without
+// a staging vector in between (a 64 MiB read-back left the GPU idle long enough to lower its clocks,
+// docs/performance.md "Image filter").
+bool client_pixels_are_texels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
+                              const Extent& extent, bool pack);
+
 // Pack: texels → client pixels, converted to (client_format, type) as GL 4.6 §18.2.8 says; bytes between groups and
 // rows (alignment padding, ROW_LENGTH beyond the width, skipped pixels) are left as they are. Depth formats read
 // with DEPTH_COMPONENT only (§18.2.6: the depth value, then §18.2.8's conversion); STENCIL_INDEX and DEPTH_STENCIL

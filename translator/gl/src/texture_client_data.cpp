@@ -82,11 +82,18 @@ bool unpack_source(Context* ctx, GLenum format, GLenum type, const Extent& exten
 bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
                    const UnpackSource& source, std::span<const ImagePart> parts, const char* func) {
   if (!source.present || extent.width == 0 || extent.height == 0 || extent.depth == 0) return true;
-  std::vector<std::byte> texels(static_cast<size_t>(texel_bytes(format, extent)));
-  if (TransferResult r = unpack_pixels(format, client_format, type, ctx->unpack, extent, source.client, texels);
-      !r.ok()) {
-    ctx->set_error(r.error, std::string(func) + ": " + r.message);
-    return false;
+  std::vector<std::byte> converted;
+  std::span<const std::byte> texels;
+  if (client_pixels_are_texels(format, client_format, type, ctx->unpack, extent, /*pack=*/false)) {
+    texels = std::span(static_cast<const std::byte*>(source.client), static_cast<size_t>(texel_bytes(format, extent)));
+  } else {
+    converted.resize(static_cast<size_t>(texel_bytes(format, extent)));
+    if (TransferResult r = unpack_pixels(format, client_format, type, ctx->unpack, extent, source.client, converted);
+        !r.ok()) {
+      ctx->set_error(r.error, std::string(func) + ": " + r.message);
+      return false;
+    }
+    texels = converted;
   }
   size_t at = 0;
   for (const ImagePart& part : parts) {
@@ -123,7 +130,11 @@ bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, 
   }
   if (extent.width == 0 || extent.height == 0 || extent.depth == 0) return true;
   if (pbo == nullptr && pixels == nullptr) return true;
-  std::vector<std::byte> texels(static_cast<size_t>(texel_bytes(format, extent)));
+  const auto size = static_cast<size_t>(texel_bytes(format, extent));
+  // Client memory that is the texels themselves takes the read-back directly: no zeroed staging vector, no copy.
+  const bool direct = pbo == nullptr && client_pixels_are_texels(format, client_format, type, ctx->pack, extent, true);
+  std::vector<std::byte> staged(direct ? 0 : size);
+  const std::span<std::byte> texels = direct ? std::span(static_cast<std::byte*>(pixels), size) : std::span(staged);
   size_t at = 0;
   for (const ImagePart& part : parts) {
     const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
@@ -134,6 +145,7 @@ bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, 
     }
     at += bytes;
   }
+  if (direct) return true;
   if (pbo == nullptr) {
     if (TransferResult r = pack_pixels(format, client_format, type, ctx->pack, extent, texels, pixels); !r.ok()) {
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
