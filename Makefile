@@ -38,7 +38,7 @@ test: build
 # The multi-threaded tests of the GL shim, the backend and the layer, and the process-exit tests, under
 # AddressSanitizer + UBSan (preset asan) and ThreadSanitizer (preset tsan), and the fuzz corpus replays under
 # AddressSanitizer + UBSan; only the targets they need are built. CI runs it after `make test` (.ci/run).
-SANITIZE_TARGETS := gl_tests backend_tests bismuth_layer_tests exit_program layer_exit_program
+SANITIZE_TARGETS := gl_concurrency_tests backend_concurrency_tests bismuth_layer_tests exit_program layer_exit_program
 FUZZ_REPLAY_TARGETS := spirv_patch_corpus_replay glsl_corpus_replay nvasm_corpus_replay shader_test_corpus_replay \
                        case_json_corpus_replay cache_file_corpus_replay
 sanitize: deps

@@ -68,7 +68,7 @@ if [[ -f .gpu/glvnd/50_bismuth.json ]]; then
 fi
 # BISMUTH_GPU_CHECK=conformance: only the steps above plus the GL and translator tests (a quick pass).
 if [[ ${BISMUTH_GPU_CHECK:-all} == conformance ]]; then
-  for t in gl_tests translator_tests; do [[ -x $bin/$t ]] && step "$t" "$bin/$t"; done
+  for t in gl_tests gl_concurrency_tests translator_tests; do [[ -x $bin/$t ]] && step "$t" "$bin/$t"; done
   cp "$summary" "$logs/"
   tar -C "$out" -czf "$out/logs.tgz" logs && rm -rf "$logs"
   cat "$summary"
