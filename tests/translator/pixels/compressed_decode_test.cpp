@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 
+#include "compressed_bptc.hpp"
 #include "compressed_formats.hpp"
 
 using namespace bismuth::gl;
@@ -221,4 +222,83 @@ TEST_CASE("Decoded texels in the storage formats", "[compressed]") {
   // GL 4.6 §8.7: imageSize = ceil(w/4) * ceil(h/4) * depth * block bytes.
   CHECK(compressed_size(*etc, 5, 3, 2) == 2 * 1 * 2 * 8);
   CHECK(compressed_size(*find_compressed_format(GL_COMPRESSED_RG_RGTC2), 8, 8, 1) == 4 * 16);
+}
+
+TEST_CASE("BPTC BC7: modes 6, 5 (rotation, secondary indices) and 1 (two subsets, shared P-bits)", "[compressed]") {
+  // The fields follow the mode bits from the lowest bit on ("partition number, rotation, index selection, color,
+  // alpha, per-endpoint P-bit, shared P-bit, primary indices, and secondary indices"); the bytes below pack them
+  // LSB first.
+  //
+  // Mode 6 (bits 0-6 = 0000001): R0 = 127, R1 = 0, G0 = 0, G1 = 127, B0 = B1 = 64, A0 = A1 = 127 (7 bits each),
+  // P0 = 1, P1 = 0; 4-bit indices (texel 0, the anchor, 3 bits): t1 = 15, t2 = 8, the rest 0. With the P-bit below
+  // the 7 colour bits: endpoint 0 = (255, 1, 129, 255), endpoint 1 = (0, 254, 128, 254). Index 8 has weight 34:
+  // ((64 - 34) * e0 + 34 * e1 + 32) >> 6 = (120, 135, 128, 254).
+  const std::array<uint8_t, 16> mode6{0xC0, 0x3F, 0x00, 0xF0, 0x07, 0x02, 0xFF, 0xFF,
+                                      0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  const auto t6 = decode(GL_COMPRESSED_RGBA_BPTC_UNORM, mode6);
+  require_rgba8(t6, 0, 0, 255, 1, 129, 255);
+  require_rgba8(t6, 1, 0, 0, 254, 128, 254);
+  require_rgba8(t6, 2, 0, 120, 135, 128, 254);
+  require_rgba8(t6, 3, 3, 255, 1, 129, 255);
+  // Mode 5 (000001): rotation 1 (swap(a, r)); R0 = 0, R1 = 127 (7 bits: 127 -> 255 by replication), G = B = 0,
+  // A0 = 0, A1 = 200 (8 bits); 2-bit colour indices t1 = 3, t2 = 1 (weight 21); 2-bit alpha indices t2 = 3, t3 = 2
+  // (weight 43). Before the rotation: t1 = (255, 0, 0, 0), t2 = (84, 0, 0, 200), t3 = (0, 0, 0, 134).
+  const std::array<uint8_t, 16> mode5{0x60, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x00, 0x20,
+                                      0x3B, 0x00, 0x00, 0x00, 0xB0, 0x00, 0x00, 0x00};
+  const auto t5 = decode(GL_COMPRESSED_RGBA_BPTC_UNORM, mode5);
+  require_rgba8(t5, 0, 0, 0, 0, 0, 0);
+  require_rgba8(t5, 1, 0, 0, 0, 0, 255);
+  require_rgba8(t5, 2, 0, 200, 0, 0, 84);
+  require_rgba8(t5, 3, 0, 134, 0, 0, 0);
+  // Mode 1 (01), partition 0 (columns x >= 2 are subset 1): subset 0's endpoints red (63, 0, 0), subset 1's blue
+  // (0, 0, 63), 6 bits; shared P-bits 1 (subset 0) and 0 (subset 1); all indices 0. (63 << 1 | 1) = 127 and
+  // (0 << 1 | 1) = 1 as 7 bits -> 255 and 2; (63 << 1 | 0) = 126 -> 253.
+  const std::array<uint8_t, 16> mode1{0x02, 0xFF, 0x0F, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                      0xF0, 0xFF, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00};
+  const auto t1 = decode(GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, mode1);
+  for (int y = 0; y < 4; ++y) {
+    require_rgba8(t1, 0, y, 255, 2, 2, 255);
+    require_rgba8(t1, 1, y, 255, 2, 2, 255);
+    require_rgba8(t1, 2, y, 0, 0, 253, 255);
+    require_rgba8(t1, 3, y, 0, 0, 253, 255);
+  }
+  // A zero first byte is a reserved mode.
+  const std::array<uint8_t, 16> reserved{};
+  require_rgba8(decode(GL_COMPRESSED_RGBA_BPTC_UNORM, reserved), 1, 1, 0, 0, 0, 0);
+}
+
+TEST_CASE("BPTC BC6H: the block formats and unquantization", "[compressed]") {
+  // Every two-subset mode's header and endpoints take 82 bits (with the 5 partition bits) and leave 46 index bits;
+  // the one-subset modes take 65 and leave 63 (the spec's block format strings, interpreted).
+  for (uint32_t i = 0; i < 14; ++i) {
+    CAPTURE(i);
+    CHECK(bc6h_mode_bits(i) == (i < 10 ? 82u : 65u));
+  }
+  // Mode 3 (m = 00011, 10-bit endpoints, not transformed): e0 = (512, 0, 1023), e1 = (0, 512, 0); 4-bit indices
+  // t1 = 15, t2 = 8. Unsigned unquantization: 512 -> ((512 << 15) + 0x4000) >> 9 = 32800; 1023 (all ones) ->
+  // 0xFFFF; then * 31 / 64: 32800 -> 15887 = half 0x3E0F = 1.5146484375, 0xFFFF -> 0x7BFF = 65504. t2: weight 34,
+  // (30 * 32800 + 32) >> 6 = 15375 -> 7447 = 0x1D17 = 1.2724609375 * 2^-8.
+  const std::array<uint8_t, 16> mode3{0x03, 0x40, 0x00, 0xFE, 0x07, 0x00, 0x40, 0x00,
+                                      0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  const auto u = decode(GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, mode3);
+  CHECK(u[0] == Texel{1.5146484375f, 0.0f, 65504.0f, 1.0f});
+  CHECK(u[1] == Texel{0.0f, 1.5146484375f, 0.0f, 1.0f});
+  CHECK(u[2][0] == 1.2724609375f / 256.0f);
+  // Signed: 512 as a 10-bit two's complement value is -512, whose magnitude is >= 2^9 - 1: -0x7FFF; "negates
+  // negative components, multiplies by 31/32, then ORs in the sign bit": (32767 * 31) >> 5 = 31743 -> 0xFBFF.
+  const auto s = decode(GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, mode3);
+  CHECK(s[0][0] == -65504.0f);
+  // Mode 7 (00111, transformed, 11-bit base, 9-bit deltas): r0 = 1024 (r0[10] = 1), r1 delta = 0x1FF = -1, so
+  // r1 = (1024 - 1) & 2047 = 1023. Unquantized with 11 bits: 1024 -> 32784, 1023 -> 32752; * 31 / 64: 15879 =
+  // 0x3E07 = 1.5068359375 and 15864 = 0x3DF8 = 1.4921875. Texel 1 has index 15.
+  const std::array<uint8_t, 16> mode7{0x07, 0x00, 0x00, 0x00, 0xF8, 0x1F, 0x00, 0x00,
+                                      0xF0, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+  const auto t = decode(GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, mode7);
+  CHECK(t[0][0] == 1.5068359375f);
+  CHECK(t[1][0] == 1.4921875f);
+  CHECK(t[1][1] == 0.0f);
+  // Reserved mode 19 (10011): (0, 0, 0, 1).
+  std::array<uint8_t, 16> reserved{};
+  reserved[0] = 0x13;
+  CHECK(decode(GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, reserved)[5] == Texel{0, 0, 0, 1});
 }

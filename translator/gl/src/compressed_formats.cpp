@@ -1,11 +1,14 @@
 // The compressed format table and the block decoders (compressed_formats.hpp). The decoders follow the Khronos
 // Data Format Specification 1.3: chapter "S3TC Compressed Texture Image Formats" (BC1-BC3), "RGTC Compressed
 // Texture Image Formats" (BC4/BC5) and "ETC2 Compressed Texture Image Formats" (ETC2 RGB modes, punch-through
-// alpha, EAC); OpenGL ES 3.2 appendix C has the same ETC2/EAC text.
+// alpha, EAC); OpenGL ES 3.2 appendix C has the same ETC2/EAC text. BPTC is compressed_bptc.cpp.
 #include "compressed_formats.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+#include "compressed_bptc.hpp"
+#include "pixel_float_codecs.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -21,6 +24,14 @@ constexpr CompressedFormat kCompressed[] = {
      false},
     {GL_COMPRESSED_SIGNED_RG_RGTC2, "GL_COMPRESSED_SIGNED_RG_RGTC2", C::Rgtc2, true, GL_RG, 16, GL_RG16_SNORM,
      VK_FORMAT_BC5_SNORM_BLOCK, false},
+    {GL_COMPRESSED_RGBA_BPTC_UNORM, "GL_COMPRESSED_RGBA_BPTC_UNORM", C::Bc7, false, GL_RGBA, 16, GL_RGBA8,
+     VK_FORMAT_BC7_UNORM_BLOCK, true},
+    {GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, "GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM", C::Bc7, false, GL_RGBA, 16,
+     GL_SRGB8_ALPHA8, VK_FORMAT_BC7_SRGB_BLOCK, true},
+    {GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, "GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT", C::Bc6h, true, GL_RGB, 16,
+     GL_RGBA16F, VK_FORMAT_BC6H_SFLOAT_BLOCK, true},
+    {GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, "GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT", C::Bc6h, false, GL_RGB, 16,
+     GL_RGBA16F, VK_FORMAT_BC6H_UFLOAT_BLOCK, true},
     {GL_COMPRESSED_RGB8_ETC2, "GL_COMPRESSED_RGB8_ETC2", C::Etc2Rgb, false, GL_RGB, 8, GL_RGBA8,
      VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK, false},
     {GL_COMPRESSED_SRGB8_ETC2, "GL_COMPRESSED_SRGB8_ETC2", C::Etc2Rgb, false, GL_RGB, 8, GL_SRGB8_ALPHA8,
@@ -393,6 +404,8 @@ void decode_block(const CompressedFormat& f, const uint8_t* block, std::array<Te
       decode_eac11(block, f.is_signed, 0, out);
       decode_eac11(block + 8, f.is_signed, 1, out);
       break;
+    case C::Bc7: decode_bptc_block(false, false, block, out); break;
+    case C::Bc6h: decode_bptc_block(true, f.is_signed, block, out); break;
   }
 }
 
@@ -400,6 +413,7 @@ uint32_t storage_texel_bytes(const CompressedFormat& f) {
   switch (f.storage) {
     case GL_R16:
     case GL_R16_SNORM: return 2;
+    case GL_RGBA16F: return 8;
     default: return 4;  // RGBA8, SRGB8_ALPHA8, RG16, RG16_SNORM
   }
 }
@@ -424,6 +438,9 @@ uint32_t encode_storage_texel(const CompressedFormat& f, const Texel& texel, uin
       put16(0, snorm16(texel[0]));
       put16(2, snorm16(texel[1]));
       return 4;
+    case GL_RGBA16F:
+      for (int c = 0; c < 4; ++c) put16(2 * c, float_to_half(texel[c]));
+      return 8;
     default:
       for (int c = 0; c < 4; ++c) out[c] = static_cast<uint8_t>(std::lround(std::clamp(texel[c], 0.0f, 1.0f) * 255.0f));
       return 4;

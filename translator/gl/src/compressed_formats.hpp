@@ -1,6 +1,7 @@
-// The specific compressed internal formats of GL 4.6 table 8.14 this shim takes (RGTC, ETC2/EAC) and
-// EXT_texture_compression_s3tc's (DXT1/3/5), with the CPU decoders of their blocks (compressed_decode.cpp, written
-// from the Khronos Data Format Specification's chapters on S3TC, RGTC and ETC2/EAC). CPU-only: no Vulkan calls.
+// The specific compressed internal formats of GL 4.6 table 8.14 (RGTC, BPTC, ETC2/EAC) and
+// EXT_texture_compression_s3tc's (DXT1/3/5), with the CPU decoders of their blocks (compressed_formats.cpp and
+// compressed_bptc.cpp, written from the Khronos Data Format Specification's chapters on S3TC, RGTC, BPTC and
+// ETC2/EAC). CPU-only: no Vulkan calls.
 //
 // Storage: a compressed texture keeps the application's blocks on the CPU (glGetCompressedTexImage returns them
 // unchanged) and its Vulkan image holds the decoded texels in `storage` (an uncompressed sized format of
@@ -36,18 +37,20 @@ enum class BlockCodec : uint8_t {
   Etc2Eac,     // EAC alpha block + ETC2 RGB8 block
   EacR11,      // one EAC 11-bit channel
   EacRg11,     // two EAC 11-bit channels
+  Bc7,         // BPTC unorm (RGBA_BPTC_UNORM / SRGB_ALPHA_BPTC_UNORM)
+  Bc6h,        // BPTC float (RGB_BPTC_SIGNED_FLOAT / RGB_BPTC_UNSIGNED_FLOAT)
 };
 
 struct CompressedFormat {
   GLenum internalformat;
   const char* name;  // "GL_COMPRESSED_RGB8_ETC2"
   BlockCodec codec;
-  bool is_signed;      // SIGNED_* RGTC / EAC formats: texels in [-1, 1]
+  bool is_signed;      // SIGNED_* RGTC / EAC formats: texels in [-1, 1]; RGB_BPTC_SIGNED_FLOAT
   GLenum base_format;  // GL_RED, GL_RG, GL_RGB, GL_RGBA (table 8.14's base internal format)
   uint8_t block_bytes;  // 8 or 16 per 4x4 block
   GLenum storage;       // the sized format the decoded texels are stored in (find_sized_format)
   VkFormat vk_native;   // the Vulkan format of the same blocks (documentation; not used for storage yet)
-  bool texture_3d;      // table 8.14's "3D Tex." column: may be a TEXTURE_3D image (none of these formats)
+  bool texture_3d;      // table 8.14's "3D Tex." column: may be a TEXTURE_3D image (the BPTC formats)
 };
 
 inline constexpr uint32_t kBlockWidth = 4, kBlockHeight = 4;
@@ -76,7 +79,7 @@ using Texel = std::array<float, 4>;
 void decode_block(const CompressedFormat& f, const uint8_t* block, std::array<Texel, 16>& out);
 
 // Writes a decoded texel in the Vulkan texel layout of the storage format (RGBA8 / SRGB8_ALPHA8: 4 bytes,
-// R16/RG16 (SNORM): 2 / 4 bytes). Returns the bytes written.
+// R16/RG16 (SNORM): 2 / 4 bytes, RGBA16F: 8 bytes). Returns the bytes written.
 uint32_t encode_storage_texel(const CompressedFormat& f, const Texel& texel, uint8_t* out);
 uint32_t storage_texel_bytes(const CompressedFormat& f);
 

@@ -154,8 +154,8 @@ bool storage_target(GLenum target) {
 // The answer for one pname; an empty vector writes nothing (SAMPLES of a target without samples).
 std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, GLenum pname) {
   // A compressed format (compressed_formats.hpp) answers from the format its texels are decoded into, on the
-  // targets of two-dimensional blocks (GL 4.6 table 8.14: 2D, cube maps, 2D and cube map arrays; no 3D), with the
-  // compressed rows below.
+  // targets of two-dimensional blocks (GL 4.6 table 8.14: 2D, cube maps, 2D and cube map arrays; 3D for the formats
+  // of its "3D Tex." column, BPTC), with the compressed rows below.
   const CompressedFormat* compressed = find_compressed_format(internalformat);
   const SizedFormat* f = compressed != nullptr ? find_sized_format(compressed->storage) : find_sized_format(internalformat);
   const bool buffer = target == GL_TEXTURE_BUFFER;
@@ -165,7 +165,7 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   const bool compressed_target = target == GL_TEXTURE_2D || target == GL_TEXTURE_2D_ARRAY ||
                                  target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
   const bool supported =
-      f != nullptr && (compressed != nullptr ? compressed_target
+      f != nullptr && (compressed != nullptr ? compressed_target || (target == GL_TEXTURE_3D && compressed->texture_3d)
                        : depth ? storage_target(target) && target != GL_TEXTURE_3D
                                : storage_target(target) || (buffer && buffer_texture_format(internalformat)));
   backend::Device& device = *ctx->device_state.device;
