@@ -201,6 +201,35 @@ std::vector<Case> cases() {
        true,
        k8,
        {{0, 0, n(134), n(2), 1, n(122)}, {0, 1, n(134), n(2), 1, n(156)}}},
+      // BPTC (compressed_decode_test.cpp has the derivations): BC7 mode 6 and mode 1 (two subsets), BC6H mode 3.
+      // BC6H texel (2, 0), weight 34: G (34 * 32800 + 32) >> 6 = 17425, * 31 >> 6 = 8440 = half 0x20F8 =
+      // 1.2421875 * 2^-7; B (30 * 0xFFFF + 32) >> 6 = 30720, * 31 >> 6 = 14880 = 0x3A20 = 0.765625. Signed, B of
+      // endpoint 0 is 1023 = -1 as 10 bits: ((1 << 15) + 0x4000) >> 9 = 96, negated; (96 * 31) >> 5 = 93 with the
+      // sign bit: the half -93 * 2^-24.
+      {"RGBA_BPTC_UNORM mode 6",
+       GL_COMPRESSED_RGBA_BPTC_UNORM,
+       {0xC0, 0x3F, 0x00, 0xF0, 0x07, 0x02, 0xFF, 0xFF, 0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00},
+       false,
+       k8,
+       {{0, 0, 1, n(1), n(129), 1}, {1, 0, 0, n(254), n(128), n(254)}, {2, 0, n(120), n(135), n(128), n(254)}}},
+      {"SRGB_ALPHA_BPTC_UNORM mode 1",
+       GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM,
+       {0x02, 0xFF, 0x0F, 0x00, 0x00, 0x00, 0x00, 0x00, 0xF0, 0xFF, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00},
+       true,
+       k8,
+       {{1, 2, 1, n(2), n(2), 1}, {2, 1, 0, 0, n(253), 1}}},
+      {"RGB_BPTC_UNSIGNED_FLOAT mode 3",
+       GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT,
+       {0x03, 0x40, 0x00, 0xFE, 0x07, 0x00, 0x40, 0x00, 0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00},
+       false,
+       0.0f,  // RGBA16F storage holds the decoded halves exactly
+       {{0, 0, 1.5146484375f, 0, 65504.0f, 1}, {1, 0, 0, 1.5146484375f, 0, 1}, {2, 0, 1.2724609375f / 256, 1.2421875f / 128, 0.765625f, 1}}},
+      {"RGB_BPTC_SIGNED_FLOAT mode 3",
+       GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT,
+       {0x03, 0x40, 0x00, 0xFE, 0x07, 0x00, 0x40, 0x00, 0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00},
+       false,
+       0.0f,
+       {{0, 0, -65504.0f, 0, -93.0f / 16777216.0f, 1}}},
       {"R11_EAC", GL_COMPRESSED_R11_EAC, {0x64, 0x10, 0, 0, 0, 0, 0, 0}, false, k16, {{2, 3, 780 / 2047.f, 0, 0, 1}}},
       {"SIGNED_R11_EAC",
        GL_COMPRESSED_SIGNED_R11_EAC,
@@ -355,6 +384,14 @@ TEST_CASE("compressed 2D array textures: layers through CompressedTexSubImage3D"
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
   glTexStorage3D(GL_TEXTURE_3D, 1, GL_COMPRESSED_RG_RGTC2, 4, 4, 4);
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // BPTC has the "3D Tex." mark: a 4x4x2 TEXTURE_3D image is two slices of one block each.
+  std::vector<uint8_t> slices(32);
+  for (size_t i = 0; i < slices.size(); ++i) slices[i] = static_cast<uint8_t>(0x40 + i);
+  glCompressedTexImage3D(GL_TEXTURE_3D, 0, GL_COMPRESSED_RGBA_BPTC_UNORM, 4, 4, 2, 0, 32, slices.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  std::vector<uint8_t> slices_back(32);
+  glGetCompressedTexImage(GL_TEXTURE_3D, 0, slices_back.data());
+  CHECK(slices_back == slices);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
@@ -521,12 +558,12 @@ TEST_CASE("compressed format queries (GL 4.6 table 23.53, §22.3)", "[compressed
   std::vector<GLint> formats(static_cast<size_t>(count));
   glGetIntegerv(GL_COMPRESSED_TEXTURE_FORMATS, formats.data());
   REQUIRE_GL_ERROR(GL_NO_ERROR);
-  // Every format of this test file's cases is enumerated (the RGTC and ETC2/EAC ones GL 4.6 requires, S3TC).
+  // Every format of this test file's cases is enumerated (the RGTC, BPTC and ETC2/EAC ones GL 4.6 requires, S3TC).
   for (const Case& c : cases()) {
     CAPTURE(c.name);
     CHECK(std::find(formats.begin(), formats.end(), static_cast<GLint>(c.format)) != formats.end());
   }
-  CHECK(count == 18);
+  CHECK(count == 22);
   // §22.3.2: TEXTURE_COMPRESSED "TRUE ... if internalformat is a compressed format that is supported for this type
   // of resource"; the block's width, height and bytes.
   GLint v = -1;
