@@ -587,3 +587,71 @@ TEST_CASE("compressed format queries (GL 4.6 table 23.53, §22.3)", "[compressed
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("compressed cube maps and mip levels smaller than a block (GL 4.6 §8.7, §8.11.4)", "[compressed]") {
+  GlContext gl;
+  // A cube map through the DSA entry point, zoffset selecting faces (§8.6: TextureSubImage3D of a cube map
+  // "treats the faces as layers"): one solid block per face, read back as a whole and face by face.
+  GLuint cube = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glTextureStorage2D(cube, 1, GL_COMPRESSED_RGB8_ETC2, 4, 4);
+  std::vector<uint8_t> faces;
+  for (int f = 0; f < 6; ++f) {
+    const auto b = solid_etc2(f * 5, 31 - f * 5, f);
+    faces.insert(faces.end(), b.begin(), b.end());
+  }
+  glCompressedTextureSubImage3D(cube, 0, 0, 0, 0, 4, 4, 6, GL_COMPRESSED_RGB8_ETC2, 48, faces.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  std::vector<uint8_t> all(48);
+  glGetCompressedTextureImage(cube, 0, 48, all.data());
+  CHECK(all == faces);
+  glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+  std::vector<uint8_t> face(8);
+  glGetCompressedTexImage(GL_TEXTURE_CUBE_MAP_NEGATIVE_Y, 0, face.data());  // face 3
+  CHECK(std::equal(face.begin(), face.end(), faces.begin() + 24));
+  // Replace face 4 alone through the face target.
+  const auto white = solid_etc2(31, 31, 31);
+  glCompressedTexSubImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_Z, 0, 0, 0, 4, 4, GL_COMPRESSED_RGB8_ETC2, 8, white.data());
+  glGetCompressedTextureSubImage(cube, 0, 0, 0, 4, 4, 4, 1, 8, face.data());
+  CHECK(face == white);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+
+  // Levels of an 8x8 texture: 8x8, 4x4, 2x2, 1x1. Level 2 is 2x2 texels of one block (imageSize 8); the texels
+  // are the block's top-left 2x2 (§8.7: the texels of a block outside the image are discarded).
+  const GLuint program = make_program(kFetch2D);
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 4, GL_COMPRESSED_RGB8_ETC2, 8, 8);
+  GLint size = 0;
+  glGetTextureLevelParameteriv(t, 2, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &size);
+  CHECK(size == 8);
+  glGetTextureLevelParameteriv(t, 0, GL_TEXTURE_COMPRESSED_IMAGE_SIZE, &size);
+  CHECK(size == 32);
+  // The individual-mode block of the decode tests: (0,0) 141, (1,0) 153, (0,1) 131, (1,1) 119 (grey).
+  const uint8_t individual[8] = {0x80, 0x80, 0x8F, 0x20, 0x10, 0x22, 0x10, 0x30};
+  glCompressedTextureSubImage2D(t, 2, 0, 0, 2, 2, GL_COMPRESSED_RGB8_ETC2, 8, individual);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glTextureParameteri(t, GL_TEXTURE_BASE_LEVEL, 2);
+  glTextureParameteri(t, GL_TEXTURE_MAX_LEVEL, 2);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  // texelFetch with lod 0 reads level_base + 0 = level 2 (§11.1.3.2 / §8.14.1: lod is relative to the base level).
+  const auto texels = fetch(program, t, 2, 2);
+  require_texel(texels[0], {0, 0, n(141), n(141), n(141), 1}, false, k8);
+  require_texel(texels[1], {1, 0, n(153), n(153), n(153), 1}, false, k8);
+  require_texel(texels[2], {0, 1, n(131), n(131), n(131), 1}, false, k8);
+  require_texel(texels[3], {1, 1, n(119), n(119), n(119), 1}, false, k8);
+  // glGetTextureSubImage of a compressed image returns the decoded texels.
+  uint8_t rgba[16] = {};
+  glGetTextureSubImage(t, 2, 0, 0, 0, 2, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, 16, rgba);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(rgba[0] == 141);
+  CHECK(rgba[4] == 153);
+  CHECK(rgba[8] == 131);
+  CHECK(rgba[12] == 119);
+  CHECK(rgba[3] == 255);
+  // The 2x2 level's block round-trips whole.
+  uint8_t back[8] = {};
+  glGetCompressedTextureImage(t, 2, 8, back);
+  CHECK(std::equal(back, back + 8, individual));
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
