@@ -159,7 +159,9 @@ std::vector<Case> cases() {
        {0x22, 0x06, 0x11, 0x16, 0x11, 0x00, 0x10, 0x10},
        false,
        k8,
-       {{0, 0, n(100), n(100), n(100), 1}, {1, 0, n(36), n(36), n(36), 1}, {2, 0, n(66), n(66), n(66), 1},
+       {{0, 0, n(100), n(100), n(100), 1},
+        {1, 0, n(36), n(36), n(36), 1},
+        {2, 0, n(66), n(66), n(66), 1},
         {3, 0, n(2), n(2), n(2), 1}}},
       {"RGB8_ETC2 planar",
        GL_COMPRESSED_RGB8_ETC2,
@@ -193,7 +195,9 @@ std::vector<Case> cases() {
        etc_eac,
        false,
        k8,
-       {{0, 0, n(134), n(2), 1, n(122)}, {0, 1, n(134), n(2), 1, n(156)}, {1, 0, n(134), n(2), 1, n(98)},
+       {{0, 0, n(134), n(2), 1, n(122)},
+        {0, 1, n(134), n(2), 1, n(156)},
+        {1, 0, n(134), n(2), 1, n(98)},
         {1, 1, n(134), n(2), 1, n(132)}}},
       {"SRGB8_ALPHA8_ETC2_EAC",
        GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC,
@@ -223,7 +227,9 @@ std::vector<Case> cases() {
        {0x03, 0x40, 0x00, 0xFE, 0x07, 0x00, 0x40, 0x00, 0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00},
        false,
        0.0f,  // RGBA16F storage holds the decoded halves exactly
-       {{0, 0, 1.5146484375f, 0, 65504.0f, 1}, {1, 0, 0, 1.5146484375f, 0, 1}, {2, 0, 1.2724609375f / 256, 1.2421875f / 128, 0.765625f, 1}}},
+       {{0, 0, 1.5146484375f, 0, 65504.0f, 1},
+        {1, 0, 0, 1.5146484375f, 0, 1},
+        {2, 0, 1.2724609375f / 256, 1.2421875f / 128, 0.765625f, 1}}},
       {"RGB_BPTC_SIGNED_FLOAT mode 3",
        GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT,
        {0x03, 0x40, 0x00, 0xFE, 0x07, 0x00, 0x40, 0x00, 0xF0, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00},
@@ -266,8 +272,8 @@ void require_texel(const Rgba& got, const Expect& e, bool srgb, float margin) {
 // A one-colour ETC2 block of the differential mode (diff bit 33 = 1, dR = dG = dB = 0, tables 0, every pixel
 // index 0 = +2): the colour is each 5-bit base extended (x << 3 | x >> 2) plus 2, clamped.
 std::vector<uint8_t> solid_etc2(int r5, int g5, int b5) {
-  return {static_cast<uint8_t>(r5 << 3), static_cast<uint8_t>(g5 << 3), static_cast<uint8_t>(b5 << 3), 0x02, 0, 0, 0,
-          0};
+  return {
+      static_cast<uint8_t>(r5 << 3), static_cast<uint8_t>(g5 << 3), static_cast<uint8_t>(b5 << 3), 0x02, 0, 0, 0, 0};
 }
 int solid_value(int v5) {
   return std::min(255, ((v5 << 3) | (v5 >> 2)) + 2);

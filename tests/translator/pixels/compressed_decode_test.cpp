@@ -65,8 +65,8 @@ TEST_CASE("S3TC DXT3 / DXT5 alpha", "[compressed]") {
   // follows.
   const std::array<uint8_t, 16> dxt3{0x0F, 0x50, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
   const auto t3 = decode(GL_COMPRESSED_RGBA_S3TC_DXT3_EXT, dxt3);
-  CHECK(t3[0][3] == Approx(1.0));        // 0xF
-  CHECK(t3[1][3] == Approx(0.0));        // 0x0
+  CHECK(t3[0][3] == Approx(1.0));         // 0xF
+  CHECK(t3[1][3] == Approx(0.0));         // 0x0
   CHECK(t3[3][3] == Approx(5.0 / 15.0));  // 0x5
   CHECK(t3[0][0] == Approx(1.0));
   // DXT5: alpha0 = 255 > alpha1 = 0: ALPHA2..7 = ((8-k)*alpha0 + (k-1)*alpha1)/7 for codes k = 2..7; 3-bit codes
@@ -177,13 +177,13 @@ TEST_CASE("EAC: RGBA8 alpha and R11 / RG11", "[compressed]") {
   // i = 4x + y: i0 = 0, i1 = 7, i4 = 3, the rest 4. alpha = clamp(base + modifier * multiplier).
   // The RGB half is a differential block of one colour (all indices 0).
   const std::array<uint8_t, 16> rgba{0x80, 0x20, 0x1E, 0x47, 0x24, 0x92, 0x49, 0x24,
-                                     0x81, 0x00, 0xFF, 0x03, 0, 0, 0, 0};
+                                     0x81, 0x00, 0xFF, 0x03, 0,    0,    0,    0};
   const auto a = decode(GL_COMPRESSED_RGBA8_ETC2_EAC, rgba);
-  CHECK(a[0][3] == Approx(122 / 255.0));   // (0,0): 128 - 3 * 2
-  CHECK(a[4][3] == Approx(156 / 255.0));   // (0,1): 128 + 14 * 2
-  CHECK(a[1][3] == Approx(98 / 255.0));    // (1,0): 128 - 15 * 2
-  CHECK(a[5][3] == Approx(132 / 255.0));   // (1,1): 128 + 2 * 2
-  CHECK(a[0][0] == Approx(134 / 255.0));   // the RGB block's (0,0)
+  CHECK(a[0][3] == Approx(122 / 255.0));  // (0,0): 128 - 3 * 2
+  CHECK(a[4][3] == Approx(156 / 255.0));  // (0,1): 128 + 14 * 2
+  CHECK(a[1][3] == Approx(98 / 255.0));   // (1,0): 128 - 15 * 2
+  CHECK(a[5][3] == Approx(132 / 255.0));  // (1,1): 128 + 2 * 2
+  CHECK(a[0][0] == Approx(134 / 255.0));  // the RGB block's (0,0)
   // R11 unsigned: base 100, multiplier 1, table 0, all indices 0: clamp(base * 8 + 4 + (-3) * 1 * 8) = 780.
   const std::array<uint8_t, 16> r11{0x64, 0x10, 0, 0, 0, 0, 0, 0};
   const auto r = decode(GL_COMPRESSED_R11_EAC, r11);

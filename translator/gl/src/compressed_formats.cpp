@@ -28,8 +28,8 @@ constexpr CompressedFormat kCompressed[] = {
      VK_FORMAT_BC7_UNORM_BLOCK, true},
     {GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM, "GL_COMPRESSED_SRGB_ALPHA_BPTC_UNORM", C::Bc7, false, GL_RGBA, 16,
      GL_SRGB8_ALPHA8, VK_FORMAT_BC7_SRGB_BLOCK, true},
-    {GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, "GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT", C::Bc6h, true, GL_RGB, 16,
-     GL_RGBA16F, VK_FORMAT_BC6H_SFLOAT_BLOCK, true},
+    {GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT, "GL_COMPRESSED_RGB_BPTC_SIGNED_FLOAT", C::Bc6h, true, GL_RGB, 16, GL_RGBA16F,
+     VK_FORMAT_BC6H_SFLOAT_BLOCK, true},
     {GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, "GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT", C::Bc6h, false, GL_RGB, 16,
      GL_RGBA16F, VK_FORMAT_BC6H_UFLOAT_BLOCK, true},
     {GL_COMPRESSED_RGB8_ETC2, "GL_COMPRESSED_RGB8_ETC2", C::Etc2Rgb, false, GL_RGB, 8, GL_RGBA8,
@@ -106,7 +106,8 @@ void decode_bc1(const uint8_t* b, bool rgba, bool four_colour_only, std::array<T
   palette[2][3] = 1.0f;
   // The fourth colour of the three-colour mode is transparent black in the RGBA format, opaque black otherwise.
   palette[3][3] = (!four && rgba) ? 0.0f : 1.0f;
-  const uint32_t indices = static_cast<uint32_t>(b[4] | (b[5] << 8) | (b[6] << 16)) | (static_cast<uint32_t>(b[7]) << 24);
+  const uint32_t indices =
+      static_cast<uint32_t>(b[4] | (b[5] << 8) | (b[6] << 16)) | (static_cast<uint32_t>(b[7]) << 24);
   for (int t = 0; t < 16; ++t) out[t] = palette[(indices >> (2 * t)) & 3];
 }
 
@@ -189,8 +190,8 @@ void decode_etc2_rgb(const uint8_t* b, bool punch, std::array<Texel, 16>& out) {
   const bool opaque = !punch || bits(w, 33, 33) != 0;
   std::array<std::array<int, 4>, 16> rgba{};  // 8-bit results, alpha 255 or 0
   auto set = [&](int x, int y, int r, int g, int bl, bool transparent) {
-    rgba[y * 4 + x] = transparent ? std::array<int, 4>{0, 0, 0, 0}
-                                  : std::array<int, 4>{clamp255(r), clamp255(g), clamp255(bl), 255};
+    rgba[y * 4 + x] =
+        transparent ? std::array<int, 4>{0, 0, 0, 0} : std::array<int, 4>{clamp255(r), clamp255(g), clamp255(bl), 255};
   };
   if (diff) {
     const int r1 = static_cast<int>(bits(w, 63, 59)), g1 = static_cast<int>(bits(w, 55, 51)),
@@ -238,14 +239,14 @@ void decode_etc2_rgb(const uint8_t* b, bool punch, std::array<Texel, 16>& out) {
       const int rv = extend6(bits(w, 18, 13)), gv = extend7(bits(w, 12, 6)), bv = extend6(bits(w, 5, 0));
       auto plane = [](int o, int h, int v, int x, int y) { return (x * (h - o) + y * (v - o) + 4 * o + 2) >> 2; };
       for (int y = 0; y < 4; ++y) {
-        for (int x = 0; x < 4; ++x) set(x, y, plane(ro, rh, rv, x, y), plane(go, gh, gv, x, y), plane(bo, bh, bv, x, y), false);
+        for (int x = 0; x < 4; ++x)
+          set(x, y, plane(ro, rh, rv, x, y), plane(go, gh, gv, x, y), plane(bo, bh, bv, x, y), false);
       }
     } else {
       // Differential mode: two 5-bit base colours, the second as a delta.
-      const int base[2][3] = {{extend5(static_cast<uint32_t>(r1)), extend5(static_cast<uint32_t>(g1)),
-                               extend5(static_cast<uint32_t>(b1))},
-                              {extend5(static_cast<uint32_t>(r2)), extend5(static_cast<uint32_t>(g2)),
-                               extend5(static_cast<uint32_t>(b2))}};
+      const int base[2][3] = {
+          {extend5(static_cast<uint32_t>(r1)), extend5(static_cast<uint32_t>(g1)), extend5(static_cast<uint32_t>(b1))},
+          {extend5(static_cast<uint32_t>(r2)), extend5(static_cast<uint32_t>(g2)), extend5(static_cast<uint32_t>(b2))}};
       const uint32_t tables[2] = {bits(w, 39, 37), bits(w, 36, 34)};
       const bool flip = bits(w, 32, 32) != 0;
       for (int y = 0; y < 4; ++y) {

@@ -26,27 +26,27 @@
 namespace bismuth::gl {
 
 enum class BlockCodec : uint8_t {
-  Bc1Rgb,      // DXT1 without alpha (EXT_texture_compression_s3tc)
-  Bc1Rgba,     // DXT1 with 1-bit alpha
-  Bc2,         // DXT3: explicit 4-bit alpha + a BC1 colour block
-  Bc3,         // DXT5: interpolated alpha + a BC1 colour block
-  Rgtc1,       // one BC4 channel (RED_RGTC1 / SIGNED_RED_RGTC1)
-  Rgtc2,       // two BC4 channels (RG_RGTC2 / SIGNED_RG_RGTC2)
-  Etc2Rgb,     // ETC2 RGB8 (individual, differential, T, H, planar modes)
-  Etc2Punch,   // ETC2 RGB8 with punch-through alpha
-  Etc2Eac,     // EAC alpha block + ETC2 RGB8 block
-  EacR11,      // one EAC 11-bit channel
-  EacRg11,     // two EAC 11-bit channels
-  Bc7,         // BPTC unorm (RGBA_BPTC_UNORM / SRGB_ALPHA_BPTC_UNORM)
-  Bc6h,        // BPTC float (RGB_BPTC_SIGNED_FLOAT / RGB_BPTC_UNSIGNED_FLOAT)
+  Bc1Rgb,     // DXT1 without alpha (EXT_texture_compression_s3tc)
+  Bc1Rgba,    // DXT1 with 1-bit alpha
+  Bc2,        // DXT3: explicit 4-bit alpha + a BC1 colour block
+  Bc3,        // DXT5: interpolated alpha + a BC1 colour block
+  Rgtc1,      // one BC4 channel (RED_RGTC1 / SIGNED_RED_RGTC1)
+  Rgtc2,      // two BC4 channels (RG_RGTC2 / SIGNED_RG_RGTC2)
+  Etc2Rgb,    // ETC2 RGB8 (individual, differential, T, H, planar modes)
+  Etc2Punch,  // ETC2 RGB8 with punch-through alpha
+  Etc2Eac,    // EAC alpha block + ETC2 RGB8 block
+  EacR11,     // one EAC 11-bit channel
+  EacRg11,    // two EAC 11-bit channels
+  Bc7,        // BPTC unorm (RGBA_BPTC_UNORM / SRGB_ALPHA_BPTC_UNORM)
+  Bc6h,       // BPTC float (RGB_BPTC_SIGNED_FLOAT / RGB_BPTC_UNSIGNED_FLOAT)
 };
 
 struct CompressedFormat {
   GLenum internalformat;
   const char* name;  // "GL_COMPRESSED_RGB8_ETC2"
   BlockCodec codec;
-  bool is_signed;      // SIGNED_* RGTC / EAC formats: texels in [-1, 1]; RGB_BPTC_SIGNED_FLOAT
-  GLenum base_format;  // GL_RED, GL_RG, GL_RGB, GL_RGBA (table 8.14's base internal format)
+  bool is_signed;       // SIGNED_* RGTC / EAC formats: texels in [-1, 1]; RGB_BPTC_SIGNED_FLOAT
+  GLenum base_format;   // GL_RED, GL_RG, GL_RGB, GL_RGBA (table 8.14's base internal format)
   uint8_t block_bytes;  // 8 or 16 per 4x4 block
   GLenum storage;       // the sized format the decoded texels are stored in (find_sized_format)
   VkFormat vk_native;   // the Vulkan format of the same blocks (documentation; not used for storage yet)

@@ -157,17 +157,21 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   // targets of two-dimensional blocks (GL 4.6 table 8.14: 2D, cube maps, 2D and cube map arrays; 3D for the formats
   // of its "3D Tex." column, BPTC), with the compressed rows below.
   const CompressedFormat* compressed = find_compressed_format(internalformat);
-  const SizedFormat* f = compressed != nullptr ? find_sized_format(compressed->storage) : find_sized_format(internalformat);
+  const SizedFormat* f =
+      compressed != nullptr ? find_sized_format(compressed->storage) : find_sized_format(internalformat);
   const bool buffer = target == GL_TEXTURE_BUFFER;
   // Supported: a format this shim stores, on a target with storage here (buffer textures: table 8.18); depth
   // formats on the targets GL 4.6 §8.5 allows them (not 3D, not buffer).
   const bool depth = f != nullptr && is_depth(*f);
   const bool compressed_target = target == GL_TEXTURE_2D || target == GL_TEXTURE_2D_ARRAY ||
                                  target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
-  const bool supported =
-      f != nullptr && (compressed != nullptr ? compressed_target || (target == GL_TEXTURE_3D && compressed->texture_3d)
-                       : depth ? storage_target(target) && target != GL_TEXTURE_3D
-                               : storage_target(target) || (buffer && buffer_texture_format(internalformat)));
+  bool supported = false;
+  if (f != nullptr && compressed != nullptr) {
+    supported = compressed_target || (target == GL_TEXTURE_3D && compressed->texture_3d);
+  } else if (f != nullptr) {
+    supported = depth ? storage_target(target) && target != GL_TEXTURE_3D
+                      : storage_target(target) || (buffer && buffer_texture_format(internalformat));
+  }
   backend::Device& device = *ctx->device_state.device;
   VkFormatProperties properties{};
   if (supported) {

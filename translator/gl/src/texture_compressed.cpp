@@ -20,10 +20,10 @@ namespace {
 // UNPACK_ROW_LENGTH and UNPACK_SKIP_PIXELS are applied in blocks" — likewise BLOCK_HEIGHT for SKIP_ROWS and
 // IMAGE_HEIGHT, BLOCK_DEPTH for SKIP_IMAGES; the modes are ignored otherwise and the blocks are tightly packed).
 struct BlockLayout {
-  uint64_t block = 0;              // bytes of one block
-  uint64_t row = 0, image = 0;     // bytes from one row of blocks / one image to the next
-  uint64_t first = 0;              // offset of the first block (the skips)
-  uint64_t end = 0;                // one past the last byte read or written
+  uint64_t block = 0;           // bytes of one block
+  uint64_t row = 0, image = 0;  // bytes from one row of blocks / one image to the next
+  uint64_t first = 0;           // offset of the first block (the skips)
+  uint64_t end = 0;             // one past the last byte read or written
 };
 
 BlockLayout block_layout(const PixelStore& s, const CompressedFormat& f, uint32_t width, uint32_t height,
@@ -150,7 +150,8 @@ bool store_blocks(Context* ctx, TextureObject& t, const CompressedFormat& f, uin
           for (uint32_t tx = 0; tx < kBlockWidth; ++tx) {
             const uint32_t px = bx * kBlockWidth + tx, py = by * kBlockHeight + ty;
             if (px >= w || py >= h) continue;  // texels past the level's edge in a partial block
-            encode_storage_texel(f, decoded[ty * 4 + tx], texels.data() + (static_cast<size_t>(py) * w + px) * texel_bytes);
+            encode_storage_texel(f, decoded[ty * 4 + tx],
+                                 texels.data() + (static_cast<size_t>(py) * w + px) * texel_bytes);
           }
         }
       }
@@ -257,8 +258,8 @@ void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_
   }
   const CompressedFormat* f = find_compressed_format(format, ctx->version.es);
   if (f == nullptr) {
-    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(format) +
-                                        " is not a specific compressed internal format");
+    ctx->set_error(GL_INVALID_ENUM,
+                   std::string(func) + ": " + hex(format) + " is not a specific compressed internal format");
     return;
   }
   const bool whole_cube = t.target == GL_TEXTURE_CUBE_MAP && !is_cube_face(target);
@@ -287,8 +288,8 @@ void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_
     for (GLint i = 0; i < depth; ++i) {
       const TextureLevel& fl = t.levels[static_cast<uint32_t>(z + i)][lvl];
       if (!fl.defined() || fl.internalformat != format) {
-        ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": face " + std::to_string(z + i) +
-                                                 " of the level is not " + f->name);
+        ctx->set_error(GL_INVALID_OPERATION,
+                       std::string(func) + ": face " + std::to_string(z + i) + " of the level is not " + f->name);
         return;
       }
     }
@@ -365,8 +366,8 @@ void get_compressed(Context* ctx, TextureObject& t, GLenum target, GLint level, 
   // §8.11.4: "An INVALID_OPERATION error is generated if the texture image is stored with an uncompressed
   // internal format" (an undefined level has none).
   if (f == nullptr) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": level " + std::to_string(level) +
-                                             " of the texture is not compressed");
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": level " + std::to_string(level) + " of the texture is not compressed");
     return;
   }
   const uint32_t box_depth = whole_cube ? 6 : l.depth;
@@ -579,8 +580,7 @@ GLAPI void APIENTRY glGetCompressedTextureImage(GLuint texture, GLint level, GLs
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   auto t = named_texture(ctx, texture, "glGetCompressedTextureImage");
   if (t) {
-    get_compressed(ctx, *t, t->target, level, true, 0, 0, 0, 0, 0, 0, bufSize, pixels,
-                   "glGetCompressedTextureImage");
+    get_compressed(ctx, *t, t->target, level, true, 0, 0, 0, 0, 0, 0, bufSize, pixels, "glGetCompressedTextureImage");
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

@@ -84,8 +84,8 @@ void level_query(Context* ctx, const TextureObject& t, GLenum target, GLint leve
   TextureLevel l = t.levels.empty() ? TextureLevel{} : t.levels[face][static_cast<uint32_t>(level)];
   if (pname == GL_TEXTURE_COMPRESSED_IMAGE_SIZE) {
     // The bytes of the level's blocks (what GetCompressedTexImage returns with the default pixel storage).
-    const CompressedFormat* c = t.target != GL_TEXTURE_BUFFER && l.defined() ? find_compressed_format(l.internalformat)
-                                                                             : nullptr;
+    const CompressedFormat* c =
+        t.target != GL_TEXTURE_BUFFER && l.defined() ? find_compressed_format(l.internalformat) : nullptr;
     if (c == nullptr) {
       ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the image is not compressed");
       return;

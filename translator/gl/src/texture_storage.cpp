@@ -348,9 +348,9 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   // The specific compressed formats of table 8.14 are sized formats too (§8.19 "internalformat must be a sized
   // internal format"): their texels are decoded into an uncompressed format (texture_compressed.cpp).
   const SizedFormat* format = find_sized_format(internalformat);
-  const SizedFormat* compressed =
-      find_compressed_format(internalformat, ctx->version.es) != nullptr ? compressed_storage_format(internalformat)
-                                                                         : nullptr;
+  const SizedFormat* compressed = find_compressed_format(internalformat, ctx->version.es) != nullptr
+                                      ? compressed_storage_format(internalformat)
+                                      : nullptr;
   if (format == nullptr && compressed == nullptr) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) +
                                         " is not a sized internal format (GL 4.6 tables 8.12, 8.13, 8.14)");
