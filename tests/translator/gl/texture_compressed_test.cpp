@@ -472,6 +472,12 @@ TEST_CASE("compressed texture errors (GL 4.6 §8.7, §8.11)", "[compressed]") {
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_COMPRESSED, &compressed);
   CHECK(compressed == GL_FALSE);
+  // §9.4.1: a color attachment needs a color-renderable format; table 8.14's compressed formats are not.
+  GLuint fbo = 0;
+  glCreateFramebuffers(1, &fbo);
+  glNamedFramebufferTexture(fbo, GL_COLOR_ATTACHMENT0, t, 0);
+  CHECK(glCheckNamedFramebufferStatus(fbo, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT);
+  glDeleteFramebuffers(1, &fbo);
   // §8.26 (BindImageTextures): "An INVALID_OPERATION error is generated if the internal format of the level zero
   // texture image of any texture in textures is not found in table 8.26" — no compressed format is.
   glBindImageTextures(0, 1, &t);
