@@ -360,6 +360,28 @@ TEST_CASE("compressed sub-images at block-aligned offsets, storage and reads of 
   glGetCompressedTextureSubImage(t, 0, 4, 0, 0, 4, 4, 1, 8, part.data());
   CHECK(std::equal(part.begin(), part.end(), all.begin() + 8));
   REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // §8.26.1: image unit access is invalid when "the internal format of the texture bound to the image unit is not
+  // found in table 8.26" (no compressed format is), and "image loads will return zero". The texels are white.
+  const GLuint load = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(rgba8, binding = 0) readonly uniform image2D img;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 texel; };\n"
+      "void main() { texel = imageLoad(img, ivec2(1, 1)); }\n");
+  const auto white = solid_etc2(31, 31, 31);
+  for (int i = 0; i < 4; ++i)
+    glCompressedTextureSubImage2D(t, 0, (i % 2) * 4, (i / 2) * 4, 4, 4, GL_COMPRESSED_RGB8_ETC2, 8, white.data());
+  glBindImageTexture(0, t, 0, GL_FALSE, 0, GL_READ_ONLY, GL_RGBA8);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const float ones[4] = {1, 1, 1, 1};
+  const GLuint out = make_buffer(16, ones);
+  glUseProgram(load);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  float loaded[4] = {-1, -1, -1, -1};
+  glGetNamedBufferSubData(out, 0, 16, loaded);
+  for (float v : loaded) CHECK(v == 0.0f);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
