@@ -598,6 +598,8 @@ TEST_CASE("compressed format queries (GL 4.6 table 23.53, §22.3)", "[compressed
     CHECK(std::find(formats.begin(), formats.end(), static_cast<GLint>(c.format)) != formats.end());
   }
   CHECK(count == 22);
+  // The S3TC formats are EXT_texture_compression_s3tc's: the extension is listed.
+  CHECK(has_extension("GL_EXT_texture_compression_s3tc"));
   // §22.3.2: TEXTURE_COMPRESSED "TRUE ... if internalformat is a compressed format that is supported for this type
   // of resource"; the block's width, height and bytes.
   GLint v = -1;
