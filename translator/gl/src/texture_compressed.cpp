@@ -287,9 +287,11 @@ void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_
   if (whole_cube) {
     for (GLint i = 0; i < depth; ++i) {
       const TextureLevel& fl = t.levels[static_cast<uint32_t>(z + i)][lvl];
-      if (!fl.defined() || fl.internalformat != format) {
-        ctx->set_error(GL_INVALID_OPERATION,
-                       std::string(func) + ": face " + std::to_string(z + i) + " of the level is not " + f->name);
+      // The faces of a mutable cube map may differ; the region must fit each (cube complete, as GetTextureImage
+      // of a cube map requires).
+      if (!fl.defined() || fl.internalformat != format || fl.width != l.width || fl.height != l.height) {
+        ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": face " + std::to_string(z + i) +
+                                                 " of the level is not a " + f->name + " image of face 0's size");
         return;
       }
     }
