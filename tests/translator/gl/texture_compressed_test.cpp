@@ -582,6 +582,11 @@ TEST_CASE("compressed blocks through pixel buffer objects and the compressed blo
   CHECK(std::equal(green.begin(), green.end(), out.begin() + 8));
   CHECK(std::equal(grey.begin(), grey.end(), out.begin() + 16));
   glPixelStorei(GL_PACK_SKIP_PIXELS, 0);
+  // Block modes that are not the format's (16-byte blocks for RGB8_ETC2's 8): refused, nothing read past the data.
+  glPixelStorei(GL_UNPACK_COMPRESSED_BLOCK_SIZE, 16);
+  glCompressedTextureSubImage2D(t, 0, 0, 0, 8, 4, GL_COMPRESSED_RGB8_ETC2, 16, client.data());
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glPixelStorei(GL_UNPACK_COMPRESSED_BLOCK_SIZE, 0);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 

@@ -15,10 +15,11 @@
 namespace bismuth::gl {
 namespace {
 
-// The client layout of a box of blocks under the pixel storage state (GL 4.6 §8.4.4.1 as §8.7 applies it to
-// compressed blocks: "If UNPACK_COMPRESSED_BLOCK_SIZE and UNPACK_COMPRESSED_BLOCK_WIDTH are both non-zero,
-// UNPACK_ROW_LENGTH and UNPACK_SKIP_PIXELS are applied in blocks" — likewise BLOCK_HEIGHT for SKIP_ROWS and
-// IMAGE_HEIGHT, BLOCK_DEPTH for SKIP_IMAGES; the modes are ignored otherwise and the blocks are tightly packed).
+// The client layout of a box of blocks under the pixel storage state (GL 4.6 §8.4.4.1 as §8.7 /
+// ARB_compressed_texture_pixel_storage apply it to compressed blocks; paraphrased: with COMPRESSED_BLOCK_SIZE and
+// COMPRESSED_BLOCK_WIDTH non-zero, ROW_LENGTH and SKIP_PIXELS count in blocks; with BLOCK_HEIGHT, IMAGE_HEIGHT
+// and SKIP_ROWS; with BLOCK_DEPTH, SKIP_IMAGES; otherwise the blocks are tightly packed). block_params_error has
+// already checked that the non-zero modes are the format's.
 struct BlockLayout {
   uint64_t block = 0;           // bytes of one block
   uint64_t row = 0, image = 0;  // bytes from one row of blocks / one image to the next
@@ -34,7 +35,7 @@ BlockLayout block_layout(const PixelStore& s, const CompressedFormat& f, uint32_
   const bool use_x = use_size && s.block_width != 0, use_y = use_size && s.block_height != 0;
   const bool use_z = use_size && s.block_depth != 0;
   BlockLayout l;
-  l.block = use_size ? static_cast<uint64_t>(s.block_size) : f.block_bytes;
+  l.block = f.block_bytes;
   const uint64_t row_blocks =
       use_x && s.row_length > 0 ? (static_cast<uint64_t>(s.row_length) + s.block_width - 1) / s.block_width : bx;
   const uint64_t image_rows =
@@ -50,6 +51,21 @@ BlockLayout block_layout(const PixelStore& s, const CompressedFormat& f, uint32_
     l.end = l.first + (depth - 1) * l.image + (by - 1) * l.row + bx * l.block;
   }
   return l;
+}
+
+// Non-zero COMPRESSED_BLOCK_* modes other than the format's 4x4x1 blocks of block_bytes describe blocks of another
+// format: the layout would read or write past what imageSize covers. This shim reports INVALID_OPERATION for them
+// (GL leaves such a mismatch undefined); empty when the modes are zero or the format's.
+std::string block_params_error(const PixelStore& s, const CompressedFormat& f, const char* direction) {
+  auto bad = [](int32_t mode, uint32_t value) { return mode != 0 && static_cast<uint32_t>(mode) != value; };
+  if (bad(s.block_width, kBlockWidth) || bad(s.block_height, kBlockHeight) || bad(s.block_depth, 1) ||
+      bad(s.block_size, f.block_bytes)) {
+    return std::string(direction) + "_COMPRESSED_BLOCK_WIDTH/HEIGHT/DEPTH/SIZE (" + std::to_string(s.block_width) +
+           ", " + std::to_string(s.block_height) + ", " + std::to_string(s.block_depth) + ", " +
+           std::to_string(s.block_size) + ") do not describe " + f.name + "'s 4x4x1 blocks of " +
+           std::to_string(f.block_bytes) + " bytes";
+  }
+  return {};
 }
 
 // The targets of CompressedTexImage*D / CompressedTexSubImage*D (§8.7: those of TexImage*D, no proxies, no
@@ -232,6 +248,10 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
     return;
   }
   if (!check_image_size(ctx, *f, w, h, d, image_size, func)) return;
+  if (const std::string why = block_params_error(ctx->unpack, *f, "UNPACK"); !why.empty()) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
+    return;
+  }
   const BlockLayout layout = block_layout(ctx->unpack, *f, w, h, d);
   std::vector<uint8_t> copy;
   const uint8_t* client = nullptr;
@@ -313,6 +333,10 @@ void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_
   }
   const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height), d = static_cast<uint32_t>(depth);
   if (!check_image_size(ctx, *f, w, h, d, image_size, func)) return;
+  if (const std::string why = block_params_error(ctx->unpack, *f, "UNPACK"); !why.empty()) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
+    return;
+  }
   const BlockLayout layout = block_layout(ctx->unpack, *f, w, h, d);
   std::vector<uint8_t> copy;
   const uint8_t* client = nullptr;
@@ -406,6 +430,10 @@ void get_compressed(Context* ctx, TextureObject& t, GLenum target, GLint level, 
     }
   }
   const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height), d = static_cast<uint32_t>(depth);
+  if (const std::string why = block_params_error(ctx->pack, *f, "PACK"); !why.empty()) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
+    return;
+  }
   const BlockLayout layout = block_layout(ctx->pack, *f, w, h, d);
   const BufferObject* pbo = ctx->pixel_pack.get();
   const auto offset = reinterpret_cast<uintptr_t>(pixels);
