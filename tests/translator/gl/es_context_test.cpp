@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "translator/gl/gl_fixture.hpp"
 
@@ -527,4 +528,52 @@ TEST_CASE("OpenGL ES multisample textures: 2D from ES 3.1, arrays from ES 3.2", 
     glDeleteTextures(2, t);
     CHECK(es.validation_messages.empty());
   }
+}
+
+TEST_CASE("An ES 3.2 context has the ETC2 / EAC compressed formats only, and samples them", "[compressed]") {
+  EsContext es(2);
+  // OpenGL ES 3.2 §8.7 / table 8.19: the ETC2 and EAC formats are the compressed formats of ES; RGTC, BPTC and S3TC
+  // are extensions there, so COMPRESSED_TEXTURE_FORMATS lists the ten and CompressedTexImage2D refuses the others
+  // ("An INVALID_ENUM error is generated if internalformat is not one of the compressed internal formats").
+  GLint count = 0;
+  glGetIntegerv(GL_NUM_COMPRESSED_TEXTURE_FORMATS, &count);
+  CHECK(count == 10);
+  std::vector<GLint> formats(static_cast<size_t>(count));
+  glGetIntegerv(GL_COMPRESSED_TEXTURE_FORMATS, formats.data());
+  for (GLint f : formats) CHECK(((f >= GL_COMPRESSED_R11_EAC && f <= GL_COMPRESSED_SRGB8_ALPHA8_ETC2_EAC)));
+  GLuint t = 0;
+  glGenTextures(1, &t);
+  glBindTexture(GL_TEXTURE_2D, t);
+  const uint8_t rgtc[8] = {};
+  glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, rgtc);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  // ES 3.2 table 8.1 has no compressed block pixel storage modes.
+  glPixelStorei(GL_UNPACK_COMPRESSED_BLOCK_WIDTH, 4);
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  // R11_EAC: base 100, multiplier 1, table 0, every index 0 -> (100 * 8 + 4 - 3 * 8) / 2047 = 780 / 2047.
+  const uint8_t r11[8] = {0x64, 0x10, 0, 0, 0, 0, 0, 0};
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_COMPRESSED_R11_EAC, 4, 4);
+  glCompressedTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 4, 4, GL_COMPRESSED_R11_EAC, 8, r11);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const GLuint program = bismuth::gltest::make_program(
+      "#version 310 es\n"
+      "precision highp float;\n"
+      "layout(local_size_x = 1) in;\n"
+      "uniform highp sampler2D tex;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 texel; };\n"
+      "void main() { texel = texelFetch(tex, ivec2(2, 1), 0); }\n");
+  const GLuint buffer = bismuth::gltest::make_buffer(16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glUseProgram(program);
+  glActiveTexture(GL_TEXTURE0);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  const auto* texel = static_cast<const float*>(glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, 16, GL_MAP_READ_BIT));
+  REQUIRE(texel != nullptr);
+  CHECK(texel[0] == Approx(780.0 / 2047.0).margin(1e-4));
+  CHECK(texel[3] == 1.0f);
+  CHECK(glUnmapBuffer(GL_SHADER_STORAGE_BUFFER) == GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(es.validation_messages.empty());
 }

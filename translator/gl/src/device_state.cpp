@@ -138,6 +138,12 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
                         "GL_ARB_program_interface_query", "GL_ARB_get_program_binary"}) {
     c.extensions.push_back(e);
   }
+  // Compressed texture formats (texture_compressed.cpp): decoded on upload on every device, so always there.
+  // RGTC and BPTC are core in GL 4.6; S3TC is an extension only.
+  for (const char* e : {"GL_EXT_texture_compression_s3tc", "GL_ARB_texture_compression_rgtc",
+                        "GL_ARB_texture_compression_bptc"}) {
+    c.extensions.push_back(e);
+  }
   c.extensions.push_back("GL_ARB_gl_spirv");
   c.extensions.push_back("GL_ARB_spirv_extensions");
   c.spirv_extensions = supported_spirv_extensions(c);

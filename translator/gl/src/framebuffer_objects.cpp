@@ -634,6 +634,12 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
     // (covered by the level having an image); mutable ones: a level in [base, q] or consistent — the level is
     // defined, which this shim needs.
     const SizedFormat& f = *img.level->format;
+    // Compressed levels hold decoded texels in an uncompressed row (texture_compressed.cpp); their formats are not
+    // color-renderable (GL 4.6 §9.4: table 8.14's formats are not in table 8.12's renderable rows).
+    if (is_compressed_level(*img.level)) {
+      return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, std::string(point) + ": a compressed internal format (" +
+                                                            hex(img.level->internalformat) + ") is not renderable");
+    }
     if (color ? !color_renderable(f, ctx.version.es, ctx.version.minor) : !is_depth(f)) {
       return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, std::string(point) + ": " + f.name + " is not " +
                                                             (color ? "color" : "depth/stencil") + "-renderable");

@@ -124,7 +124,8 @@ GLAPI void APIENTRY glBindImageTextures(GLuint first, GLsizei count, const GLuin
       continue;
     }
     const TextureLevel& level0 = t->levels.empty() ? TextureLevel{} : t->levels[0][0];
-    if (!level0.defined() || !image_format(ctx, level0.format->internalformat)) {
+    // Compressed levels are stored decoded: their format row is an image format, their internal format is not.
+    if (!level0.defined() || !image_format(ctx, level0.format->internalformat) || is_compressed_level(level0)) {
       ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": texture " + std::to_string(t->name) +
                                                " has no level 0 of an image unit format");
       continue;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "compressed_formats.hpp"
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
 #include "texture_multisample.hpp"
@@ -152,14 +153,25 @@ bool storage_target(GLenum target) {
 
 // The answer for one pname; an empty vector writes nothing (SAMPLES of a target without samples).
 std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, GLenum pname) {
-  const SizedFormat* f = find_sized_format(internalformat);
+  // A compressed format (compressed_formats.hpp) answers from the format its texels are decoded into, on the
+  // targets of two-dimensional blocks (GL 4.6 table 8.14: 2D, cube maps, 2D and cube map arrays; 3D for the formats
+  // of its "3D Tex." column, BPTC), with the compressed rows below.
+  const CompressedFormat* compressed = find_compressed_format(internalformat);
+  const SizedFormat* f =
+      compressed != nullptr ? find_sized_format(compressed->storage) : find_sized_format(internalformat);
   const bool buffer = target == GL_TEXTURE_BUFFER;
   // Supported: a format this shim stores, on a target with storage here (buffer textures: table 8.18); depth
   // formats on the targets GL 4.6 §8.5 allows them (not 3D, not buffer).
   const bool depth = f != nullptr && is_depth(*f);
-  const bool supported =
-      f != nullptr && (depth ? storage_target(target) && target != GL_TEXTURE_3D
-                             : storage_target(target) || (buffer && buffer_texture_format(internalformat)));
+  const bool compressed_target = target == GL_TEXTURE_2D || target == GL_TEXTURE_2D_ARRAY ||
+                                 target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
+  bool supported = false;
+  if (f != nullptr && compressed != nullptr) {
+    supported = compressed_target || (target == GL_TEXTURE_3D && compressed->texture_3d);
+  } else if (f != nullptr) {
+    supported = depth ? storage_target(target) && target != GL_TEXTURE_3D
+                      : storage_target(target) || (buffer && buffer_texture_format(internalformat));
+  }
   backend::Device& device = *ctx->device_state.device;
   VkFormatProperties properties{};
   if (supported) {
@@ -171,8 +183,9 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   const bool sampled =
       supported &&
       (features & (buffer ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT));
+  // §8.26: no compressed format is an image unit format (table 8.26).
   const bool storage =
-      supported && f->image_class != ImageClass::None &&
+      supported && compressed == nullptr && f->image_class != ImageClass::None &&
       (features & (buffer ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT));
   const bool atomic = storage && (internalformat == GL_R32I || internalformat == GL_R32UI) &&
                       (features & (buffer ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT
@@ -183,6 +196,24 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     return supported && !depth && i < f->components ? f->bits[static_cast<size_t>(i)] : 0;
   };
   auto type_of = [&](int i) -> int64_t { return component(i) != 0 ? component_type(*f) : GL_NONE; };
+  if (compressed != nullptr) {
+    switch (pname) {
+      // §22.3.2: "TEXTURE_COMPRESSED: If internalformat is a compressed format that is supported for this type of
+      // resource, TRUE is returned"; the block's width and height in texels and its size in bytes.
+      case GL_TEXTURE_COMPRESSED: return {supported ? 1 : 0};
+      case GL_TEXTURE_COMPRESSED_BLOCK_WIDTH: return {supported ? kBlockWidth : 0};
+      case GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT: return {supported ? kBlockHeight : 0};
+      case GL_TEXTURE_COMPRESSED_BLOCK_SIZE: return {supported ? compressed->block_bytes : 0};
+      // Not for compressed textures here: glGenerateMipmap (§8.14.4: not colour-renderable), glClearTexImage,
+      // texture views (texture_view.cpp refuses them), and the image format / type of uncompressed transfers.
+      case GL_MANUAL_GENERATE_MIPMAP:
+      case GL_CLEAR_TEXTURE:
+      case GL_TEXTURE_VIEW:
+      case GL_VIEW_COMPATIBILITY_CLASS: return {GL_NONE};
+      case GL_COLOR_ENCODING: return {supported ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
+      default: break;
+    }
+  }
   switch (pname) {
     // GL 4.6 §22.3.2: NUM_SAMPLE_COUNTS "the number of sample counts that would be returned by querying SAMPLES";
     // SAMPLES "the sample counts supported for internalformat and target ... in descending order". The multisample

@@ -17,6 +17,12 @@ void pixel_store(Context* ctx, GLenum pname, int32_t value, const char* func) {
                    std::string(func) + ": " + hex(pname) + " is not a pixel storage parameter of OpenGL ES");
     return;
   }
+  // Nor the compressed block modes of GL 4.6 table 8.1 (ARB_compressed_texture_pixel_storage).
+  if (ctx->version.es && pname >= GL_UNPACK_COMPRESSED_BLOCK_WIDTH && pname <= GL_PACK_COMPRESSED_BLOCK_SIZE) {
+    ctx->set_error(GL_INVALID_ENUM,
+                   std::string(func) + ": " + hex(pname) + " is not a pixel storage parameter of OpenGL ES");
+    return;
+  }
   const TransferResult r = set_pixel_store(ctx->pack, ctx->unpack, pname, value);
   if (!r.ok()) ctx->set_error(r.error, std::string(func) + ": " + r.message);
 }

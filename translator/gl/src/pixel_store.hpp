@@ -16,6 +16,9 @@ struct PixelStore {
   int32_t skip_images = 0;
   bool swap_bytes = false;
   bool lsb_first = false;  // bitmaps only: no effect on the formats here
+  // *_COMPRESSED_BLOCK_WIDTH / HEIGHT / DEPTH / SIZE (GL 4.6 §8.4.1, ARB_compressed_texture_pixel_storage):
+  // the block layout glCompressedTex*Image* / glGetCompressedTex*Image apply the row length and skips in.
+  int32_t block_width = 0, block_height = 0, block_depth = 0, block_size = 0;
 };
 
 }  // namespace bismuth::gl

@@ -526,6 +526,14 @@ TransferResult set_pixel_store(PixelStore& pack, PixelStore& unpack, GLenum pnam
     case GL_UNPACK_SKIP_IMAGES: s = &unpack, field = &PixelStore::skip_images; break;
     case GL_UNPACK_SWAP_BYTES: flag = &unpack.swap_bytes; break;
     case GL_UNPACK_LSB_FIRST: flag = &unpack.lsb_first; break;
+    case GL_PACK_COMPRESSED_BLOCK_WIDTH: s = &pack, field = &PixelStore::block_width; break;
+    case GL_PACK_COMPRESSED_BLOCK_HEIGHT: s = &pack, field = &PixelStore::block_height; break;
+    case GL_PACK_COMPRESSED_BLOCK_DEPTH: s = &pack, field = &PixelStore::block_depth; break;
+    case GL_PACK_COMPRESSED_BLOCK_SIZE: s = &pack, field = &PixelStore::block_size; break;
+    case GL_UNPACK_COMPRESSED_BLOCK_WIDTH: s = &unpack, field = &PixelStore::block_width; break;
+    case GL_UNPACK_COMPRESSED_BLOCK_HEIGHT: s = &unpack, field = &PixelStore::block_height; break;
+    case GL_UNPACK_COMPRESSED_BLOCK_DEPTH: s = &unpack, field = &PixelStore::block_depth; break;
+    case GL_UNPACK_COMPRESSED_BLOCK_SIZE: s = &unpack, field = &PixelStore::block_size; break;
     default: return error(GL_INVALID_ENUM, "pname is not a pixel storage parameter");
   }
   if (flag) {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "compressed_formats.hpp"
 #include "gl_internal.hpp"
 #include "texture_access.hpp"
 #include "texture_multisample.hpp"
@@ -15,7 +16,7 @@ namespace {
 
 struct Values {
   int count = 0;
-  int64_t v[4] = {};
+  int64_t v[32] = {};  // up to 4 for most state; COMPRESSED_TEXTURE_FORMATS lists every compressed format
   bool is_boolean = false;
   bool is_color = false;  // v unused: floating-point color components in `color` (COLOR_CLEAR_VALUE)
   std::array<float, 4> color{};
@@ -251,6 +252,23 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_SHADER_BINARY_FORMATS:
       if (!ctx->version.es) out.set(GL_SHADER_BINARY_FORMAT_SPIR_V);
       return true;
+    // GL 4.6 table 23.53: NUM_COMPRESSED_TEXTURE_FORMATS and the "enumerated compressed texture formats"
+    // (compressed_formats.hpp), the specific formats CompressedTexImage* takes.
+    // OpenGL ES 3.2 §8.7: the ETC2 / EAC formats only (table 8.19), S3TC and RGTC being extensions there.
+    case GL_NUM_COMPRESSED_TEXTURE_FORMATS:
+    case GL_COMPRESSED_TEXTURE_FORMATS: {
+      int n = 0;
+      for (const CompressedFormat& f : compressed_formats()) {
+        if (!compressed_format_available(f, ctx->version.es)) continue;
+        out.v[n++] = f.internalformat;
+      }
+      if (pname == GL_NUM_COMPRESSED_TEXTURE_FORMATS) {
+        out.set(n);
+      } else {
+        out.count = n;
+      }
+      return true;
+    }
     // One program binary format, Bismuth's own (program_binary.cpp), in GL 4.6 and OpenGL ES 3.x alike.
     case GL_NUM_PROGRAM_BINARY_FORMATS: out.set(1); return true;
     case GL_PROGRAM_BINARY_FORMATS: out.set(GL_PROGRAM_BINARY_FORMAT_BISMUTH); return true;

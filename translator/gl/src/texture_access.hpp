@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "gl_internal.hpp"
 #include "textures.hpp"
@@ -66,6 +67,18 @@ std::shared_ptr<backend::Image> create_texture_image(Context* ctx, backend::Imag
 // The image usage the device allows for a format (storage where it has an image class and the device can store,
 // sampled where it can sample).
 backend::ImageUsages image_usage_for(const backend::Device& device, const SizedFormat& format);
+
+// ---- compressed levels (texture_compressed.cpp) ----
+
+// Whether a level is defined with a compressed internal format (compressed_formats.hpp).
+bool is_compressed_level(const TextureLevel& level);
+// The uncompressed sized format a compressed internal format's texels are decoded into; nullptr for any other enum.
+const SizedFormat* compressed_storage_format(GLenum internalformat);
+// Why a texture of `object_target` cannot have the compressed `internalformat` (GL 4.6 §8.7 / table 8.14: no 1D
+// textures, TEXTURE_3D only for the formats of the "3D Tex." column); empty when it can.
+std::string compressed_storage_error(GLenum internalformat, GLenum object_target);
+// Sizes the CPU copies of the blocks of every compressed level of `texture` (zeroed), after glTexStorage*.
+void reset_compressed_blocks(TextureObject& texture);
 
 // glGet* of texture, sampler, image-unit and pixel-store state and of the texture limits (texture_queries.cpp),
 // asked by state_queries.cpp for a pname it does not know. False: not such state (INVALID_ENUM there).

@@ -35,6 +35,12 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": level " + std::to_string(level) + " is not defined");
     return;
   }
+  // GL 4.6 §8.21: "An INVALID_OPERATION error is generated if the internal format of the texture image ... is a
+  // compressed format".
+  if (is_compressed_level(l)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": level " + std::to_string(level) + " is compressed");
+    return;
+  }
   const TransferResult check = check_unpack_gl(l.format->internalformat, format, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);

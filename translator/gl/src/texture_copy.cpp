@@ -86,6 +86,12 @@ GLAPI void APIENTRY glCopyImageSubData(GLuint srcName, GLenum srcTarget, GLint s
   if (!resolve_side(ctx, dstName, dstTarget, dstLevel, "destination", dst)) return;
   // "An INVALID_OPERATION error is generated if the formats are not compatible" (§18.3.3: one view class of
   // table 8.22 for uncompressed formats).
+  // Compressed levels hold decoded texels here (texture_compressed.cpp): §18.3.3's block-compatible copies between
+  // compressed and uncompressed images are not implemented; say so rather than copy decoded texels.
+  if (is_compressed_level(*src.level) || is_compressed_level(*dst.level)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": copies of compressed images are not supported yet");
+    return;
+  }
   if (!copy_compatible(*src.level->format, *dst.level->format)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + src.level->format->name + " and " +
                                              dst.level->format->name + " are not compatible (texel sizes differ)");

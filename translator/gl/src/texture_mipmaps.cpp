@@ -397,6 +397,14 @@ void generate(Context* ctx, TextureObject& t, const char* func) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the cube map array texture is not cube array complete");
     return;
   }
+  // §8.14.4: "An INVALID_OPERATION error is generated if the levelbase array was not specified with an unsized
+  // internal format or a sized internal format that is both color-renderable and texture-filterable": compressed
+  // formats are not color-renderable.
+  if (is_compressed_level(b)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the base level's internal format " +
+                                             hex(b.internalformat) + " is compressed (not color-renderable)");
+    return;
+  }
   if (const std::string why = format_refusal(*b.format, ctx->version); !why.empty()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
     return;

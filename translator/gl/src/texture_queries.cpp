@@ -3,6 +3,7 @@
 // 23.14, 23.35, 23.45, 23.53), which state_queries.cpp asks through get_texture_state.
 #include <cmath>
 
+#include "compressed_formats.hpp"
 #include "framebuffers.hpp"
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
@@ -56,7 +57,8 @@ bool level_parameter(const Context* ctx, const TextureObject& t, const TextureLe
       out = f != nullptr && is_depth(*f) ? (f->bits[0] == 32 ? GL_FLOAT : GL_UNSIGNED_NORMALIZED) : GL_NONE;
       return true;
     case GL_TEXTURE_SHARED_SIZE: out = f != nullptr && f->numeric == Numeric::SharedExp ? 5 : 0; return true;
-    case GL_TEXTURE_COMPRESSED: out = 0; return true;  // no compressed formats
+    // §8.11.3: TRUE for an image of a compressed internal format (compressed_formats.hpp).
+    case GL_TEXTURE_COMPRESSED: out = is_compressed_level(l) ? 1 : 0; return true;
     // Multisample textures have level 0 only; every other texture has no samples and fixed locations (table 23.17).
     case GL_TEXTURE_SAMPLES: out = is_multisample(t.target) && l.defined() ? t.samples : 0; return true;
     case GL_TEXTURE_FIXED_SAMPLE_LOCATIONS:
@@ -78,12 +80,20 @@ void level_query(Context* ctx, const TextureObject& t, GLenum target, GLint leve
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid level " + std::to_string(level));
     return;
   }
-  if (pname == GL_TEXTURE_COMPRESSED_IMAGE_SIZE) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the image is not compressed");
-    return;
-  }
   const uint32_t face = is_cube_face(target) ? face_index(target) : 0;
   TextureLevel l = t.levels.empty() ? TextureLevel{} : t.levels[face][static_cast<uint32_t>(level)];
+  if (pname == GL_TEXTURE_COMPRESSED_IMAGE_SIZE) {
+    // The bytes of the level's blocks (what GetCompressedTexImage returns with the default pixel storage).
+    const CompressedFormat* c =
+        t.target != GL_TEXTURE_BUFFER && l.defined() ? find_compressed_format(l.internalformat) : nullptr;
+    if (c == nullptr) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the image is not compressed");
+      return;
+    }
+    out = static_cast<double>(compressed_size(*c, l.width, l.height, l.depth));
+    ok = true;
+    return;
+  }
   if (t.target == GL_TEXTURE_BUFFER) {
     // §8.9: a buffer texture's one level is the buffer range read as texels of its internal format.
     l = TextureLevel{};
@@ -173,6 +183,15 @@ bool pixel_store_state(const Context* ctx, GLenum pname, TextureStateValues& out
     case GL_UNPACK_SKIP_IMAGES: return set(u.skip_images);
     case GL_UNPACK_SWAP_BYTES: return flag(u.swap_bytes);
     case GL_UNPACK_LSB_FIRST: return flag(u.lsb_first);
+    // GL 4.6 table 23.3 / 23.4 (OpenGL ES has no compressed block storage modes).
+    case GL_PACK_COMPRESSED_BLOCK_WIDTH: return !es && set(p.block_width);
+    case GL_PACK_COMPRESSED_BLOCK_HEIGHT: return !es && set(p.block_height);
+    case GL_PACK_COMPRESSED_BLOCK_DEPTH: return !es && set(p.block_depth);
+    case GL_PACK_COMPRESSED_BLOCK_SIZE: return !es && set(p.block_size);
+    case GL_UNPACK_COMPRESSED_BLOCK_WIDTH: return !es && set(u.block_width);
+    case GL_UNPACK_COMPRESSED_BLOCK_HEIGHT: return !es && set(u.block_height);
+    case GL_UNPACK_COMPRESSED_BLOCK_DEPTH: return !es && set(u.block_depth);
+    case GL_UNPACK_COMPRESSED_BLOCK_SIZE: return !es && set(u.block_size);
     default: return false;
   }
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compressed_formats.hpp"
 #include "pixel_transfer.hpp"
 #include "texture_access.hpp"
 #include "texture_client_data.hpp"
@@ -344,11 +345,25 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   }
   // "An INVALID_ENUM error is generated if internalformat is one of the unsized base internal formats" (and for
   // any enum that is not a sized internal format).
+  // The specific compressed formats of table 8.14 are sized formats too (§8.19 "internalformat must be a sized
+  // internal format"): their texels are decoded into an uncompressed format (texture_compressed.cpp).
   const SizedFormat* format = find_sized_format(internalformat);
-  if (format == nullptr) {
+  const SizedFormat* compressed = find_compressed_format(internalformat, ctx->version.es) != nullptr
+                                      ? compressed_storage_format(internalformat)
+                                      : nullptr;
+  if (format == nullptr && compressed == nullptr) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) +
-                                        " is not a sized internal format (GL 4.6 tables 8.12, 8.13)");
+                                        " is not a sized internal format (GL 4.6 tables 8.12, 8.13, 8.14)");
     return;
+  }
+  if (compressed != nullptr) {
+    // §8.19: "An INVALID_OPERATION error is generated if internalformat is a compressed format and ... target is
+    // not a target the format supports" (table 8.14: two-dimensional blocks, no TEXTURE_3D for these formats).
+    if (const std::string why = compressed_storage_error(internalformat, t->target); !why.empty()) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
+      return;
+    }
+    format = compressed;
   }
   if (is_depth(*format) && !depth_target(t->target)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + format->name + " textures cannot have target " +
@@ -391,6 +406,7 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   }
   t->level_images.clear();
   t->image = std::move(image);
+  reset_compressed_blocks(*t);
   t->immutable = true;
   t->immutable_levels = static_cast<GLuint>(levels);
   // GL 4.6 §8.19: storage sets TEXTURE_VIEW_MIN_LEVEL and MIN_LAYER to 0, NUM_LEVELS to levels and NUM_LAYERS to

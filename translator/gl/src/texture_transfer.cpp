@@ -99,6 +99,14 @@ void sub_image(Context* ctx, const std::shared_ptr<TextureObject>& t, GLenum tar
                    std::string(func) + ": level " + std::to_string(level) + " of the texture is not defined");
     return;
   }
+  // Compressed levels take their blocks through CompressedTexSubImage* only (GL 4.6 §8.7: the GL "does not
+  // support arbitrary modifications to texture images with compressed internal formats"; OpenGL ES 3.2 table 8.2
+  // has no row for them, INVALID_OPERATION).
+  if (is_compressed_level(l)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": level " + std::to_string(level) + " is compressed (" +
+                                             hex(l.internalformat) + "): use glCompressedTexSubImage*");
+    return;
+  }
   // Format and type against the level's internal format: desktop GL §8.4.4 / §8.5 rules, or OpenGL ES 3.2
   // table 8.2's combinations ("An INVALID_OPERATION error is generated if the combination of the internal format
   // of the texture, format and type is not one of those in table 8.2").

@@ -83,6 +83,12 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
   // "An INVALID_OPERATION error is generated if the internal format of origtexture and internalformat are not
   // compatible" (one view class of table 8.22).
   const TextureLevel& base = original->levels[0][0];
+  // Compressed textures hold decoded texels here (texture_compressed.cpp): views of them (table 8.22's compressed
+  // view classes) are not supported yet.
+  if (is_compressed_level(base)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": views of compressed textures are not supported yet");
+    return;
+  }
   const SizedFormat* format = find_sized_format(internalformat);
   // A depth format's view class is the format itself (copy_compatible): the view keeps the row the original's image
   // is stored in (a 24-bit depth format may be stored in a wider Vulkan format, storage_choices).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "compressed_formats.hpp"
 #include "texture_formats.hpp"
 
 namespace bismuth::gl {
@@ -375,7 +376,12 @@ bool image_unit_valid(const ImageUnit& unit, std::string* why) {
     set_why(why, "the texture is incomplete: " + reason);
     return false;
   }
-  // "the internal format of the texture bound to the image unit is not found in table 8.26"
+  // "the internal format of the texture bound to the image unit is not found in table 8.26": compressed formats
+  // never are (their decoded storage format, base->format, would be).
+  if (const CompressedFormat* c = find_compressed_format(base->internalformat)) {
+    set_why(why, std::string("the texture's internal format ") + c->name + " is compressed, not an image unit format");
+    return false;
+  }
   const SizedFormat& format = *base->format;
   if (format.image_class == ImageClass::None) {
     set_why(why, std::string("the texture's internal format ") + format.name + " is not an image unit format");

@@ -75,6 +75,10 @@ struct TextureObject {
   // Mutable textures: a level outside `image`, per face (index face * kMaxTextureLevels + level; a cube map face's
   // level image is a 2D image of one layer).
   std::vector<std::shared_ptr<backend::Image>> level_images;
+  // Levels of a compressed internal format (compressed_formats.hpp; texture_compressed.cpp): the application's
+  // blocks of each (face, level), index face * kMaxTextureLevels + level, layer after layer, each layer's blocks row
+  // by row. glGetCompressedTexImage returns them; the image holds their decoded texels.
+  std::vector<std::vector<uint8_t>> compressed_blocks;
   SamplerState sampler;
   GLint base_level = 0, max_level = 1000;
   std::array<GLenum, 4> swizzle{GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
@@ -165,6 +169,10 @@ bool texture_complete(const TextureObject& texture, const SamplerState& sampler,
 // "If a sampler object is bound to a texture unit, its state overrides the sampler state of the texture"), else
 // the texture's own, with the texture-only state alongside.
 struct EffectiveSampler {
+  // Levels of a compressed internal format (compressed_formats.hpp; texture_compressed.cpp): the application's
+  // blocks of each (face, level), index face * kMaxTextureLevels + level, layer after layer, each layer's blocks row
+  // by row. glGetCompressedTexImage returns them; the image holds their decoded texels.
+  std::vector<std::vector<uint8_t>> compressed_blocks;
   SamplerState sampler;
   GLint base_level = 0, max_level = 1000;  // §8.14.3 levels actually used: base..q
   std::array<GLenum, 4> swizzle{GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
