@@ -14,11 +14,14 @@ namespace bismuth::nvasm::detail {
 void Codegen::declare_counter_buffers() {
   const std::vector<uint32_t> bindings = declared_counter_buffers(p_);
   if (bindings.empty()) return;
+  // The block type of program.storage (the builder keeps one of each type): decorated once.
   const uint32_t rt = b_.global(Op::OpTypeRuntimeArray, {t_u32()}, false);
   const uint32_t block = b_.global(Op::OpTypeStruct, {rt}, false);
-  decorate(rt, spv::Decoration::ArrayStride, {4});
-  decorate(block, spv::Decoration::Block);
-  member_decorate(block, 0, spv::Decoration::Offset, {0});
+  if (storage_vars_.empty()) {
+    decorate(rt, spv::Decoration::ArrayStride, {4});
+    decorate(block, spv::Decoration::Block);
+    member_decorate(block, 0, spv::Decoration::Offset, {0});
+  }
   const uint32_t ptr = t_ptr(spv::StorageClass::StorageBuffer, block);
   for (uint32_t b : bindings) {
     const uint32_t var = variable(ptr, spv::StorageClass::StorageBuffer);
