@@ -153,6 +153,49 @@ END
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
+// The bindings around the counters: program.storage, the TEMP array scratch buffer (arrays past 4 KiB), then
+// program.counter, then program.local; each reaches its own GL binding.
+TEST_CASE("Assembly counters: with TEMP arrays in scratch and program.local, each binding keeps its buffer",
+          "[asm][counters]") {
+  GlContext gl;
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  new_program();
+  const std::string source = R"(!!NVcp5.0
+OPTION NV_shader_atomic_counters;
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+STORAGE out[] = { program.storage[0] };
+COUNTER c1[] = { program.counter[1] };
+COUNTER c0 = program.counter[0][2];
+PARAM l = program.local[0];
+TEMP a[300];
+TEMP R0, R1, R2;
+MOV.U a[299], l;
+MOV.U R1, a[299];
+ATOMCTR.INCR R0.x, c0;
+ATOMCTR.DECR R2.x, c1[3];
+MOV.U R0.y, R2.x;
+MOV.U R0.z, R1.x;
+STB.U32X4 R0, out[0];
+END
+)";
+  const GLenum loaded = load(source);
+  INFO(error_string());
+  REQUIRE(loaded == GL_NO_ERROR);
+  glProgramLocalParameterI4uiNV(GL_COMPUTE_PROGRAM_NV, 0, 77, 0, 0, 0);
+  const ProbeBuffers b = probe_buffers();
+  glDispatchCompute(1, 1, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const auto got = read_words(b.storage, 4);
+  CHECK(got[0] == ref::initial_counters(0)[2]);
+  CHECK(got[1] == ref::initial_counters(1)[3] - 1);
+  CHECK(got[2] == 77);
+  CHECK(got[3] == 0);  // R0.w, never written (registers start at zero)
+  CHECK(read_words(b.counters[0], ref::kWords)[2] == ref::initial_counters(0)[2] + 1);
+  CHECK(read_words(b.counters[1], ref::kWords)[3] == ref::initial_counters(1)[3] - 1);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
 // NVIDIA's driver refuses these with "line 4, column 1: error: invalid statement" (q_noopt) and "line 13, column 1"
 // (q_multi); here the same lines and columns, GL_INVALID_OPERATION and the byte offset as the error position.
 TEST_CASE("Assembly counters: load errors name NVIDIA's line and column", "[asm][counters]") {

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "bismuth/nvasm/gl_program_layout.hpp"
+#include "bismuth/spirv_patch/pipeline.hpp"
 #include "nv_reference_support.hpp"
 #include "program_runner.hpp"
 
@@ -311,4 +313,45 @@ TEST_CASE("counters: load errors point at line and column", "[nvasm][counters]")
   check_load_error(internal + "ATOMCTROP.INCR.U R0.x, c[0], {1};\nEND\n", 7, 11, "invalid modifier 'INCR'");
   check_load_error(internal + "ATOMCTROP.ADD.U R0.x, c[0];\nEND\n", 7, 27, "expected ','");
   check_load_error(internal + "ATOMCTROP.U R0.x, c[0], {1};\nEND\n", 7, 11, "invalid modifier 'U'");
+}
+
+// gl_program_layout.hpp: program.counter in increasing binding after program.storage and the scratch buffer, before
+// the uniform buffers; the pipeline writes those bindings and the module still validates.
+TEST_CASE("counters: the GL layout puts program.counter after program.storage and the scratch buffer",
+          "[nvasm][counters]") {
+  bismuth::nvasm::AssembleOptions options = bismuth::nvasm::gl_assemble_options(bismuth::CompileTarget{});
+  options.scratch_threshold_bytes = 0;
+  auto p = bismuth::nvasm::assemble(R"(!!NVcp5.0
+OPTION NV_shader_atomic_counters;
+OPTION NV_shader_storage_buffer;
+GROUP_SIZE 1;
+STORAGE b3[] = { program.storage[3] };
+STORAGE b1[] = { program.storage[1] };
+COUNTER c2[] = { program.counter[2] };
+COUNTER c0 = program.counter[0][1];
+PARAM l = program.local[0];
+TEMP a[4];
+TEMP R0;
+MOV.U a[1], l;
+ATOMCTR.INCR R0.x, c2[R0.y + 1];
+ATOMCTR.GET R0.y, c0;
+ADD.U R0.x, R0.x, a[1].x;
+STB.U32 R0.x, b3[0];
+STB.U32 R0.y, b1[0];
+END
+)",
+                                    options);
+  INFO((p ? std::string() : p.error().message));
+  REQUIRE(p);
+  const auto layout = bismuth::nvasm::gl_program_layout(p->info);
+  CHECK(layout.storage == std::vector<uint32_t>{1, 3});
+  CHECK(layout.scratch_binding == 2);
+  CHECK(layout.counter == std::vector<uint32_t>{0, 2});
+  CHECK(layout.counter_binding_base() == 3);
+  CHECK(layout.storage_buffer_count() == 5);
+  CHECK(layout.local_binding == 5);
+  auto piped = bismuth::spirv_patch::run_pipeline(p->spirv, bismuth::nvasm::gl_program_pipeline(p->info, layout));
+  INFO((piped ? std::string() : piped.error().message));
+  REQUIRE(piped);
+  REQUIRE(bismuth::spirv_patch::validate(piped->words, bismuth::spirv_patch::TargetEnv::Vulkan1_1));
 }
