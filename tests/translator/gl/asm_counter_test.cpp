@@ -44,15 +44,13 @@ void check_like_nvidia(const std::string& name, const ProbeBuffers& b) {
 
 }  // namespace
 
-TEST_CASE("Assembly counters: GL_EXTENSIONS lists GL_NV_shader_atomic_counters with the assembler",
-          "[asm][counters]") {
+TEST_CASE("Assembly counters: GL_EXTENSIONS lists GL_NV_shader_atomic_counters with the assembler", "[asm][counters]") {
   GlContext gl;
   CHECK(has_extension("GL_NV_shader_atomic_counters") == has_extension("GL_NV_compute_program5"));
 }
 
 // The assembly probes and NVIDIA's own assembly of the GLSL probes (p2's ATOMCTROP under OPTION NV_internal).
-TEST_CASE("Assembly counters: NVIDIA's probe runs through glProgramStringARB leave NVIDIA's words",
-          "[asm][counters]") {
+TEST_CASE("Assembly counters: NVIDIA's probe runs through glProgramStringARB leave NVIDIA's words", "[asm][counters]") {
   GlContext gl;
   REQUIRE(has_extension("GL_NV_shader_atomic_counters"));
   glEnable(GL_COMPUTE_PROGRAM_NV);

@@ -96,8 +96,7 @@ TEST_CASE("counters: the tests/data/nv_reference assembly probes leave NVIDIA's 
 
 // NVIDIA's GLSL compiler output for GLSL atomic counters (p1, p6) and ARB_shader_atomic_counter_ops (p2: ATOMCTROP
 // under OPTION NV_internal), run as NVIDIA ran the GLSL.
-TEST_CASE("counters: NVIDIA's own assembly of the GLSL probes p1, p2, p6 leaves NVIDIA's words",
-          "[nvasm][counters]") {
+TEST_CASE("counters: NVIDIA's own assembly of the GLSL probes p1, p2, p6 leaves NVIDIA's words", "[nvasm][counters]") {
   for (const char* name : {"p1.comp", "p2.comp", "p6.comp"}) {
     check_like_nvidia(name, ref::nvidia_assembly(name));
   }
@@ -154,12 +153,14 @@ TEST_CASE("counters: ATOMCTROP's nine operations return the old value and store 
   };
   for (const Case& c : cases) {
     INFO(c.op << " " << c.a << ", " << c.b);
-    const CounterRun got = run_probe("!!NVcp5.0\nOPTION NV_shader_atomic_counters;\nOPTION NV_internal;\n"
-                                     "OPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\n"
-                                     "STORAGE out[] = { program.storage[0] };\nTEMP R0;\n"
-                                     "COUNTER c[] = { program.counter[1] };\n"
-                                     "ATOMCTROP." + std::string(c.op) + ".U R0.x, c[8], {" + std::to_string(c.a) +
-                                     ", " + std::to_string(c.b) + ", 0, 0};\nSTB.U32 R0.x, out[0];\nEND\n");
+    const CounterRun got = run_probe(
+        "!!NVcp5.0\nOPTION NV_shader_atomic_counters;\nOPTION NV_internal;\n"
+        "OPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\n"
+        "STORAGE out[] = { program.storage[0] };\nTEMP R0;\n"
+        "COUNTER c[] = { program.counter[1] };\n"
+        "ATOMCTROP." +
+        std::string(c.op) + ".U R0.x, c[8], {" + std::to_string(c.a) + ", " + std::to_string(c.b) +
+        ", 0, 0};\nSTB.U32 R0.x, out[0];\nEND\n");
     const uint32_t old = ref::initial_counters(1)[8];
     CHECK(got.storage[0] == old);
     CHECK(got.counters[1][8] == c.apply(old, c.a, c.b));
@@ -211,9 +212,9 @@ END
   std::sort(add.begin(), add.end());
   for (uint32_t k = 0; k < n; ++k) {
     INFO("k " << k);
-    CHECK(incr[k] == 500 + k);              // the values before each increment
-    CHECK(decr[k] == 100000 - n + k);       // the values after each decrement
-    CHECK(add[k] == 100000 + 3 * k);        // the values before each addition
+    CHECK(incr[k] == 500 + k);         // the values before each increment
+    CHECK(decr[k] == 100000 - n + k);  // the values after each decrement
+    CHECK(add[k] == 100000 + 3 * k);   // the values before each addition
   }
   CHECK(counters[0][3] == 500 + n);
   CHECK(counters[1][5] == 100000 - n);
@@ -224,7 +225,8 @@ END
 // COUNTER arrays of single counters (<counterItemList>): element k is the k-th listed counter; a register index is
 // clamped into the list, as register-array indices are.
 TEST_CASE("counters: arrays listing single counters, indexed with constants and registers", "[nvasm][counters]") {
-  const CounterRun got = run_probe(kHead + R"(COUNTER run[3] = { program.counter[0][4], program.counter[0][5], program.counter[0][6] };
+  const CounterRun got =
+      run_probe(kHead + R"(COUNTER run[3] = { program.counter[0][4], program.counter[0][5], program.counter[0][6] };
 COUNTER mixed[] = { program.counter[1][9], program.counter[1][2], program.counter[1][12] };
 MOV.U R1, {0, 1, 2, 7};
 ATOMCTR.GET R0.x, run[1];
@@ -308,8 +310,9 @@ TEST_CASE("counters: load errors point at line and column", "[nvasm][counters]")
   check_load_error(decl + "ATOMCTR.INCR R0.x, s[0];\nEND\n", 9, 21, "'s' is not an array");
   check_load_error(decl + "ATOMCTR.GET out[0], c[0];\nEND\n", 9, 13, "is not a writable TEMP");
   check_load_error(decl + "ATOMCTR.INCR.CC R0.x, c[0];\nEND\n", 9, 14, "invalid modifier 'CC'");
-  const std::string internal = "!!NVcp5.0\nOPTION NV_shader_atomic_counters;\nOPTION NV_internal;\nGROUP_SIZE 1;\n"
-                               "TEMP R0;\nCOUNTER c[] = { program.counter[0] };\n";
+  const std::string internal =
+      "!!NVcp5.0\nOPTION NV_shader_atomic_counters;\nOPTION NV_internal;\nGROUP_SIZE 1;\n"
+      "TEMP R0;\nCOUNTER c[] = { program.counter[0] };\n";
   check_load_error(internal + "ATOMCTROP.INCR.U R0.x, c[0], {1};\nEND\n", 7, 11, "invalid modifier 'INCR'");
   check_load_error(internal + "ATOMCTROP.ADD.U R0.x, c[0];\nEND\n", 7, 27, "expected ','");
   check_load_error(internal + "ATOMCTROP.U R0.x, c[0], {1};\nEND\n", 7, 11, "invalid modifier 'U'");

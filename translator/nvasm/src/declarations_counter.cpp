@@ -37,8 +37,9 @@ bool DeclarationParser::counter_item(CounterDecl& decl, bool& whole, size_t& bin
   const size_t bat = peek().offset;
   if (!expect_uint(binding, "a counter buffer binding")) return false;
   if (peek().kind == Tok::DotDot) {
-    return error(peek().offset, "counter buffer binding ranges (program.counter[a..b]) are not supported (NVIDIA's "
-                                "driver refuses them too); declare one COUNTER array per binding");
+    return error(peek().offset,
+                 "counter buffer binding ranges (program.counter[a..b]) are not supported (NVIDIA's "
+                 "driver refuses them too); declare one COUNTER array per binding");
   }
   if (binding >= kMaxCounterBuffers) {
     return error(bat, "invalid counter buffer binding " + std::to_string(binding) + " (program.counter[0.." +
@@ -46,8 +47,9 @@ bool DeclarationParser::counter_item(CounterDecl& decl, bool& whole, size_t& bin
   }
   if (!expect(']')) return false;
   if (!decl.whole && !decl.words.empty() && decl.binding != binding) {
-    return error(at, "COUNTER '" + decl.name + "' lists counters of more than one program.counter binding (not "
-                     "supported; declare one COUNTER per binding)");
+    return error(at, "COUNTER '" + decl.name +
+                         "' lists counters of more than one program.counter binding (not "
+                         "supported; declare one COUNTER per binding)");
   }
   decl.binding = static_cast<uint32_t>(binding);
   whole = !accept('[');
@@ -56,8 +58,9 @@ bool DeclarationParser::counter_item(CounterDecl& decl, bool& whole, size_t& bin
   const size_t iat = peek().offset;
   if (!expect_uint(index, "a counter index")) return false;
   if (peek().kind == Tok::DotDot) {
-    return error(peek().offset, "counter ranges (program.counter[b][i..j]) are not supported; bind the whole "
-                                "binding (COUNTER c[] = { program.counter[b] };) and index it");
+    return error(peek().offset,
+                 "counter ranges (program.counter[b][i..j]) are not supported; bind the whole "
+                 "binding (COUNTER c[] = { program.counter[b] };) and index it");
   }
   if (index > kMaxCounterIndex) return error(iat, "counter index " + std::to_string(index) + " is out of range");
   decl.words.push_back(static_cast<uint32_t>(index));
@@ -89,8 +92,10 @@ bool DeclarationParser::counter_decl() {
       // NVIDIA: "full counter buffer binding supported only for unsized array variables", and one binding per
       // variable.
       if (!decl.is_array || sized || !decl.words.empty() || whole) {
-        return error(binding_at, "a whole counter buffer binding (program.counter[b]) is supported only for unsized "
-                                 "array variables of that one binding ('" + decl.name + "[]')");
+        return error(binding_at,
+                     "a whole counter buffer binding (program.counter[b]) is supported only for unsized "
+                     "array variables of that one binding ('" +
+                         decl.name + "[]')");
       }
       whole = true;
     }
@@ -100,8 +105,8 @@ bool DeclarationParser::counter_decl() {
   if (braces && !expect('}', "',' or '}'")) return false;
   decl.whole = whole;
   if (!decl.is_array && decl.words.size() != 1) {
-    return error(at, "COUNTER '" + decl.name + "' binds more than one counter; declare an array ('" + decl.name +
-                         "[]')");
+    return error(at,
+                 "COUNTER '" + decl.name + "' binds more than one counter; declare an array ('" + decl.name + "[]')");
   }
   if (sized && decl.words.size() != size) {
     return error(at, "COUNTER array '" + decl.name + "' declares " + std::to_string(size) + " counters but binds " +

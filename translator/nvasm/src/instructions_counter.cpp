@@ -13,8 +13,9 @@ bool InstructionParser::counter_allowed(const OpcodeInfo& info, size_t at) {
     return error(at, std::string(info.name) + " needs OPTION NV_shader_atomic_counters");
   }
   if (info.op == Op::ATOMCTROP && !has_option("NV_internal")) {
-    return error(at, "ATOMCTROP is NVIDIA's internal form for ARB_shader_atomic_counter_ops and needs OPTION "
-                     "NV_internal (NVIDIA's driver refuses it otherwise too)");
+    return error(at,
+                 "ATOMCTROP is NVIDIA's internal form for ARB_shader_atomic_counter_ops and needs OPTION "
+                 "NV_internal (NVIDIA's driver refuses it otherwise too)");
   }
   return true;
 }
