@@ -30,6 +30,10 @@ struct Run {
   std::vector<std::pair<uint32_t, std::vector<uint32_t>>> parameter_buffers;
   std::vector<std::pair<uint32_t, std::vector<uint32_t>>> more_storage;
   std::vector<std::vector<uint32_t>>* storage_out = nullptr;
+  // program.counter[b] contents (storage buffers at kCounterBindingBase + b, NV_shader_atomic_counters), read back
+  // into `counters_out` in the same order.
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> counters;
+  std::vector<std::vector<uint32_t>>* counters_out = nullptr;
   std::array<uint32_t, 3> groups{1, 1, 1};
   std::array<uint32_t, 3> variable_size{0, 0, 0};  // for OPTION ARB_compute_variable_group_size programs
   uint32_t parameter_buffer_bytes = nvasm::kParameterBufferBytes;  // AssembleOptions::parameter_buffer_bytes
@@ -95,6 +99,8 @@ inline std::vector<uint32_t> run(const Run& r) {
   for (const auto& [a, words] : r.parameter_buffers) d.buffers.push_back({nvasm::kParameterBufferBindingBase + a, true, words});
   const size_t more_at = d.buffers.size();
   for (const auto& [k, words] : r.more_storage) d.buffers.push_back({k, false, words});
+  const size_t counters_at = d.buffers.size();
+  for (const auto& [b, words] : r.counters) d.buffers.push_back({nvasm::kCounterBindingBase + b, false, words});
   add_params(r.locals, nvasm::kLocalParameterBinding);
   add_params(r.env, nvasm::kEnvParameterBinding);
   if (program->info.group_size_form == nvasm::GroupSizeForm::Variable) {
@@ -115,6 +121,10 @@ inline std::vector<uint32_t> run(const Run& r) {
   (*device)->reset();
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
   if (r.scratch_out) *r.scratch_out = scratch_at == SIZE_MAX ? std::vector<uint32_t>{} : d.buffers[scratch_at].words;
+  if (r.counters_out) {
+    r.counters_out->clear();
+    for (size_t i = 0; i < r.counters.size(); ++i) r.counters_out->push_back(d.buffers[counters_at + i].words);
+  }
   if (r.storage_out) {
     r.storage_out->clear();
     for (size_t i = 0; i < r.more_storage.size(); ++i) r.storage_out->push_back(d.buffers[more_at + i].words);

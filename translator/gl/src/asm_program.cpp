@@ -7,6 +7,8 @@
 // Resources of a loaded program, Vulkan set 0 (compact bindings, as for GLSL programs):
 //   0..n-1  program.storage[k] of each declared k, in increasing k: the buffer at GL_SHADER_STORAGE_BUFFER index k
 //           (NV_shader_storage_buffer_object)
+//   then    program.counter[b] of each declared b (COUNTER, NV_shader_atomic_counters), in increasing b: the buffer
+//           at GL_ATOMIC_COUNTER_BUFFER index b (storage buffer of 32-bit counters, as GLSL atomic counters are)
 //   n..     program.buffer[a] of each declared a (CBUFFER / BUFFER / BUFFER4, NV_parameter_buffer_object(2)), in
 //           increasing a: the buffer at GL_UNIFORM_BUFFER index a (uniform buffer, at most the device's
 //           maxUniformBufferRange, up to 64 KiB, read)
@@ -30,6 +32,8 @@ namespace {
 constexpr uint32_t kMaxProgramInstructions = 1u << 17;  // the assembler's bound
 constexpr uint32_t kMaxProgramTemporaries = 4096;
 constexpr uint32_t kMaxProgramParameters = 4096;
+// program.counter[b] reads GL_ATOMIC_COUNTER_BUFFER binding b: the assembler's bound is GL's binding count.
+static_assert(nvasm::kMaxCounterBuffers <= GlBindingMap::kMaxAtomicCounterBufferBindings);
 
 bool check_target(Context* ctx, GLenum target, const char* func) {
   if (target == GL_COMPUTE_PROGRAM_NV && ctx->caps.has_extension("GL_NV_compute_program5")) return true;
@@ -114,7 +118,7 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
     } else if (first == "OPTION" || first == "GROUP_SIZE" || first == "SHARED_MEMORY" || first == "STORAGE" ||
                first == "SHARED" || first == "OUTPUT" || first == "ADDRESS" || first == "ALIAS" || first == "CBUFFER" ||
                first == "BUFFER" || first == "BUFFER4" || first == "IMAGE" || first == "TEXTURE" || first == "END" ||
-               first.rfind("!!", 0) == 0) {
+               first == "COUNTER" || first.rfind("!!", 0) == 0) {
       // declarations
     } else {
       exe.instructions += 1;
@@ -225,6 +229,7 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   // The compact layout: storage buffers, then program.buffer, program.local and program.env uniform buffers.
   const nvasm::GlProgramLayout layout = nvasm::gl_program_layout(info);
   exe->storage_gl_binding = layout.storage;
+  exe->counter_gl_binding = layout.counter;
   exe->parameter_gl_binding = layout.parameter;
   exe->local_binding = layout.local_binding;
   exe->env_binding = layout.env_binding;

@@ -164,6 +164,8 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     // CBUFFER/BUFFER/BUFFER4 and LDC over program.buffer[a] (uniform buffer bindings; docs/nvasm.md).
     c.extensions.push_back("GL_NV_parameter_buffer_object");
     c.extensions.push_back("GL_NV_parameter_buffer_object2");
+    // COUNTER / ATOMCTR over GL_ATOMIC_COUNTER_BUFFER bindings (storage buffers, as GLSL atomic counters are).
+    c.extensions.push_back("GL_NV_shader_atomic_counters");
     // 64-bit ATOMB (the assembler) needs shaderBufferInt64Atomics; GLSL's 64-bit atomics on shared variables
     // need shaderSharedInt64Atomics too.
     const auto& f = state.device->features();

@@ -172,7 +172,8 @@ translator::GlSampledType asm_sampled(nvasm::SampledType type) {
                                             : translator::GlSampledType::Float;
 }
 
-// The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, program.buffer[a]
+// The assembly program's bindings: program.storage[k] from GL_SHADER_STORAGE_BUFFER index k, program.counter[b] from
+// GL_ATOMIC_COUNTER_BUFFER index b, program.buffer[a]
 // from GL_UNIFORM_BUFFER index a, then program.local and program.env (asm_program.cpp).
 // `lower_shadow`: for the module with the shadow comparisons in the shader (shadow_lowering.hpp).
 bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecutable& exe, const char* func,
@@ -184,6 +185,15 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   for (uint32_t k : exe.storage_gl_binding) {
     const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
     if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
+  }
+  // program.counter[b]: the range bound to GL_ATOMIC_COUNTER_BUFFER index b (bind_asm_scratch puts the scratch
+  // buffer before these).
+  for (uint32_t b : exe.counter_gl_binding) {
+    const IndexedBinding* slot = b < ctx->acb.size() ? &ctx->acb[b] : nullptr;
+    if (!push_slot(ctx, slot, "program.counter (GL_ATOMIC_COUNTER_BUFFER)", b, kMaxStorageRange,
+                   backend::Access::ReadWrite, func)) {
+      return false;
+    }
   }
   for (uint32_t a : exe.parameter_gl_binding) {
     const IndexedBinding* slot = a < ctx->ubo.size() ? &ctx->ubo[a] : nullptr;

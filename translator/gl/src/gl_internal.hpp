@@ -295,6 +295,9 @@ struct AsmExecutable {
   std::unique_ptr<PrewarmTicket> prewarm;   // variable-size programs: drops queued prewarm compiles with the program
   uint32_t subgroup_size = 0;               // required subgroup size (thread-group programs); 0 = any
   std::vector<uint32_t> storage_gl_binding;  // Vulkan binding i (i < size) -> GL_SHADER_STORAGE_BUFFER index
+  // program.counter[b] (COUNTER, NV_shader_atomic_counters) in this order after program.storage and the scratch
+  // buffer: GL_ATOMIC_COUNTER_BUFFER index b.
+  std::vector<uint32_t> counter_gl_binding;
   // Vulkan binding storage_gl_binding.size() + i -> GL_UNIFORM_BUFFER index (program.buffer[a], a parameter buffer)
   std::vector<uint32_t> parameter_gl_binding;
   int local_binding = -1;                   // Vulkan binding of program.local, -1 when unused

@@ -31,6 +31,21 @@ struct StorageFormat {
 
 enum class AtomicOp : uint8_t { None, Add, Min, Max, IWrap, DWrap, And, Or, Xor, Exch, CSwap };
 
+// NV_shader_atomic_counters' ATOMCTR operations (INCR DECR GET) and the ARB_shader_atomic_counter_ops forms of
+// NVIDIA's internal ATOMCTROP (ADD SUB MIN MAX AND OR XOR EXCH CSWAP), all on unsigned 32-bit counters.
+enum class CounterOp : uint8_t { None, Incr, Decr, Get, Add, Sub, Min, Max, And, Or, Xor, Exch, CSwap };
+
+// The counter an ATOMCTR / ATOMCTROP names: element `element` (+ temps[rel_temp].rel_component when relative) of
+// COUNTER declaration `decl`.
+struct CounterRef {
+  uint32_t decl = 0;
+  uint32_t element = 0;
+  bool relative = false;
+  uint32_t rel_temp = 0;
+  uint8_t rel_component = 0;
+  size_t position = 0;
+};
+
 enum class CondRule : uint8_t {
   TR, FL, EQ, NE, LT, LE, GT, GE, NAN_, LEG, CF, NCF, OF, NOF, AB, BLE, SF, NSF, ZF, NZF,
   NONRESIDENT,  // EXT_sparse_texture2: the last .SPARSE lookup touched texels that are not resident
@@ -130,6 +145,8 @@ enum class Op : uint16_t {
   DP2A, DPH, DST, LIT, LRP, NRM, PK2H, PK2US, PK4B, PK4UB, RCC, RFL, SAD, SCS, UP2H, UP2US, UP4B, UP4UB, X2D, XPD, SWZ,
   // memory
   LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, BAR, MEMBAR,
+  // NV_shader_atomic_counters (ATOMCTR) and NVIDIA's internal form for ARB_shader_atomic_counter_ops (ATOMCTROP)
+  ATOMCTR, ATOMCTROP,
   // textures and images
   TEX, TXB, TXD, TXF, TXFMS, TXG, TXGO, TXL, TXQ, LOD, LOADIM, STOREIM, ATOMIM,
   // thread group
@@ -215,6 +232,8 @@ struct Instruction {
   bool sparse = false;     // .SPARSE (EXT_sparse_texture2): residency to the NONRESIDENT condition code test
   bool lod_clamp = false;  // .LODCLAMP (ARB_sparse_texture_clamp): a minimum level of detail
   std::optional<CondTest> condition;  // IF / BRK / CONT / RET / CAL
+  CounterOp counter_op = CounterOp::None;  // ATOMCTR / ATOMCTROP
+  std::optional<CounterRef> counter;
   uint32_t label = 0;                 // CAL target subroutine
   size_t offset = 0;
 };
@@ -276,6 +295,18 @@ struct TextureDecl {
   std::vector<uint32_t> units;
 };
 
+// COUNTER declarations (NV_shader_atomic_counters): program.counter[b] is GL atomic counter buffer binding b, an array
+// of 32-bit counters (NVIDIA's driver: GLSL `offset = 12` is element 3). `COUNTER c[] = { program.counter[b] };` is
+// the whole binding (element i is word i); `COUNTER c = program.counter[b][i];` and `COUNTER c[] = {
+// program.counter[b][i], ... };` name single counters (`words`), all of one binding.
+struct CounterDecl {
+  std::string name;
+  uint32_t binding = 0;
+  bool whole = false;           // the whole binding: indexed by word, unbounded (as a storage buffer)
+  bool is_array = true;         // false: `COUNTER c = program.counter[b][i];`, used as `c`
+  std::vector<uint32_t> words;  // !whole: element k is word words[k]
+};
+
 struct Subroutine {
   std::string name;  // "" for the code before the first label
   size_t offset = 0;
@@ -295,6 +326,7 @@ struct ParsedProgram {
   std::vector<uint32_t> storage_lengths;  // program.storage indices program.storagelen[i] names
   std::vector<BufferDecl> buffers;
   std::vector<TextureDecl> textures;  // TEXTURE and IMAGE declarations
+  std::vector<CounterDecl> counters;  // COUNTER declarations
   std::vector<Subroutine> subroutines;
   uint32_t entry = 0;  // index of the entry subroutine
   size_t first_thread_group_use = SIZE_MAX;  // offset of the first thread-group instruction or value

@@ -38,6 +38,7 @@ bool Codegen::run(std::vector<uint32_t>& words) {
 void Codegen::setup_globals() {
   declare_registers();
   declare_storage_buffers();
+  declare_counter_buffers();
   declare_shared_memory();
   declare_parameter_buffers();
   declare_group_size();
@@ -282,6 +283,7 @@ bool Codegen::instruction(const Instruction& inst) {
     case Family::Flow: ok = flow(inst); break;
     case Family::Barrier: ok = barrier(inst); break;
     case Family::Memory: ok = memory(inst); break;
+    case Family::Counter: ok = counter(inst); break;
     case Family::Texture:
     case Family::Image: ok = texture_family(inst); break;
     default:

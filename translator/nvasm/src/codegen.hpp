@@ -212,6 +212,10 @@ class Codegen {
   uint32_t shared64_update_word(uint32_t word_index, const std::function<uint32_t(uint32_t)>& next);
   uint32_t atomic_result(AtomicOp op, bool sign, uint32_t old, uint32_t a, uint32_t b, uint32_t word = 0);
   bool shared64_access(const Instruction& inst);
+  // ---- codegen_counter.cpp: atomic counters (ATOMCTR, ATOMCTROP; NV_shader_atomic_counters)
+  void declare_counter_buffers();
+  uint32_t counter_word(const CounterRef& c);
+  bool counter(const Instruction& inst);
   // ---- codegen_atomic_f16.cpp: F16X2 / F16X4 atomics (NV_shader_atomic_fp16_vector)
   bool atomic_f16(const Instruction& inst);
 
@@ -294,6 +298,7 @@ class Codegen {
   std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> zero_filled_;  // (variable, elements, element type)
   std::array<uint32_t, 2> cc_vars_{};
   std::map<uint32_t, uint32_t> storage_vars_;
+  std::map<uint32_t, uint32_t> counter_vars_;  // program.counter binding -> storage block variable
   std::map<uint32_t, uint32_t> parameter_vars_;  // program.buffer index -> uniform block variable
   std::map<uint32_t, uint32_t> param_arrays_;
   std::map<uint32_t, uint32_t> builtin_vars_;

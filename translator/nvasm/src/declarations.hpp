@@ -20,7 +20,7 @@
 namespace bismuth::nvasm::detail {
 
 struct Symbol {
-  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer, Texture } kind;
+  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer, Texture, Counter } kind;
   uint32_t id = 0;
   Builtin builtin = Builtin::LocalId;
 };
@@ -46,6 +46,11 @@ class DeclarationParser : public TokenReader {
   bool attrib_decl();
   bool alias_decl();
   bool texture_decl(bool image);
+  // declarations_counter.cpp: COUNTER (NV_shader_atomic_counters)
+  bool counter_decl();
+  bool has_option(std::string_view name) const {
+    return std::find(out_.options.begin(), out_.options.end(), name) != out_.options.end();
+  }
   bool end_statement() { return expect(';'); }
 
   // Pieces operands share with declarations.
@@ -74,6 +79,7 @@ class DeclarationParser : public TokenReader {
   bool storage_item(std::vector<uint32_t>& list);
   bool buffer_item(BufferDecl& decl, bool& ranged);
   bool unit_item(std::vector<uint32_t>& units, bool image);
+  bool counter_item(CounterDecl& decl, bool& whole, size_t& binding_at);
 };
 
 }  // namespace bismuth::nvasm::detail

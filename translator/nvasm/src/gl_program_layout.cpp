@@ -21,6 +21,8 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.parameter_buffer_bindings.resize(kMaxParameterBuffers);
   for (uint32_t a = 0; a < kMaxParameterBuffers; ++a)
     options.parameter_buffer_bindings[a] = kGlParameterBindingBase + a;
+  options.counter_bindings.resize(kMaxCounterBuffers);
+  for (uint32_t b = 0; b < kMaxCounterBuffers; ++b) options.counter_bindings[b] = kGlCounterBindingBase + b;
   options.subgroup_size_32_available = target.subgroup_size_32;
   options.exact_float_mad = target.fma_through_double;
   options.int64_buffer_atomics = target.int64_buffer_atomics;
@@ -45,6 +47,9 @@ GlProgramLayout gl_program_layout(const ProgramInfo& info) {
   for (const StorageBinding& s : info.storage_buffers) storage.push_back(s.program_storage);
   layout.storage = sorted_unique(std::move(storage));
   if (info.scratch_bytes_per_invocation > 0) layout.scratch_binding = static_cast<int>(layout.storage.size());
+  std::vector<uint32_t> counter;
+  for (const CounterBufferBinding& c : info.counter_buffers) counter.push_back(c.program_counter);
+  layout.counter = sorted_unique(std::move(counter));
   std::vector<uint32_t> parameter;
   for (const ParameterBufferBinding& b : info.parameter_buffers) parameter.push_back(b.program_buffer);
   layout.parameter = sorted_unique(std::move(parameter));
@@ -70,6 +75,9 @@ spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const 
   for (uint32_t i = 0; i < layout.storage.size(); ++i) remap.by_binding[kGlStorageBindingBase + layout.storage[i]] = i;
   if (layout.scratch_binding >= 0)
     remap.by_binding[info.scratch_binding] = static_cast<uint32_t>(layout.scratch_binding);
+  for (uint32_t i = 0; i < layout.counter.size(); ++i) {
+    remap.by_binding[kGlCounterBindingBase + layout.counter[i]] = layout.counter_binding_base() + i;
+  }
   for (uint32_t i = 0; i < layout.parameter.size(); ++i) {
     remap.by_binding[kGlParameterBindingBase + layout.parameter[i]] = layout.storage_buffer_count() + i;
   }

@@ -41,6 +41,7 @@ bool InstructionParser::instruction() {
   }
   seen_declaration_ = true;
   const OpcodeInfo& info = *found;
+  if (info.family == Family::Counter && !counter_allowed(info, op_token.offset)) return false;
   if ((suffix_sat || suffix_ssat) && !(info.modifiers & kSaturate)) {
     return error(op_token.offset, "invalid opcode suffix in '" + std::string(op_token.text) + "'");
   }
@@ -69,6 +70,9 @@ bool InstructionParser::instruction() {
     case OperandForm::ImageStore:
     case OperandForm::ImageAtomic:
       if (!image_instruction(info, inst)) return false;
+      break;
+    case OperandForm::Counter:
+      if (!counter_instruction(info, inst)) return false;
       break;
     case OperandForm::DestSources:
       if (!dest(inst.dest)) return false;
@@ -111,6 +115,10 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
     std::string upper_text(m);
     for (char& c : upper_text) c = (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
     const std::string_view upper = upper_text;
+    if (info.family == Family::Counter) {
+      if (!counter_modifier_word(info, inst, m, upper, types)) return bad();
+      continue;
+    }
     if (m == "CC" || m == "CC0" || m == "CC1") {
       if (!(info.modifiers & kCondCode)) return bad();
       inst.update_cc = true;
@@ -244,6 +252,12 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
     return error(inst.offset, std::string(opname) + " needs a destination and a source type (CVT.F64.U32)");
   }
   if (info.types == TypeRule::Storage && !check_memory_modifiers(info, inst, opname, types)) return false;
+  if (info.family == Family::Counter && inst.counter_op == CounterOp::None) {
+    return error(inst.offset, std::string(opname) + (info.op == Op::ATOMCTR
+                                                         ? " needs an operation modifier (INCR, DECR or GET)"
+                                                         : " needs an operation modifier (ADD, SUB, MIN, MAX, AND, "
+                                                           "OR, XOR, EXCH or CSWAP)"));
+  }
   if (inst.type == DataType::None) inst.type = default_type(info.types);
   return true;
 }

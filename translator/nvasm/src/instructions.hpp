@@ -65,6 +65,12 @@ class InstructionParser : public DeclarationParser {
   bool texel_offset(TextureAccess& t, const Instruction& inst, Operand& reg);
   bool check_texture_use(const Instruction& inst);
   bool optional_condition(Instruction& inst);
+  // instructions_counter.cpp: ATOMCTR / ATOMCTROP (NV_shader_atomic_counters)
+  bool counter_allowed(const OpcodeInfo& info, size_t at);
+  bool counter_modifier_word(const OpcodeInfo& info, Instruction& inst, std::string_view m, std::string_view upper,
+                             int& types);
+  bool counter_instruction(const OpcodeInfo& info, Instruction& inst);
+  bool counter_ref(CounterRef& c);
 
   size_t instruction_count_ = 0;
   struct UnitUse {

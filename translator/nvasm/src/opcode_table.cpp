@@ -100,6 +100,8 @@ constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
     {"LDC",      Op::LDC,      F::Memory,         O::Load,        0, false, T::Storage,   kCache,       S::Constant},
     {"BAR",      Op::BAR,      F::Barrier,        O::None,        0, false, T::None,      0,            S::None},
     {"MEMBAR",   Op::MEMBAR,   F::Barrier,        O::None,        0, false, T::None,      kCta,         S::None},
+    {"ATOMCTR",  Op::ATOMCTR,  F::Counter,        O::Counter,     0, false, T::None,      0,            S::None},
+    {"ATOMCTROP", Op::ATOMCTROP, F::Counter,      O::Counter,     1, false, T::None,      0,            S::None},
     {"TEX",      Op::TEX,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup | kLodClamp, S::None},
     {"TXB",      Op::TXB,      F::Texture,        O::Texture,     1, false, T::Texel,     kLookup | kLodClamp, S::None},
     {"TXD",      Op::TXD,      F::Texture,        O::Texture,     3, false, T::Texel,     kLookup | kLodClamp, S::None},
@@ -206,6 +208,25 @@ std::optional<AtomicOp> atomic_modifier(std::string_view m) {
   if (m == "EXCH") return AtomicOp::Exch;
   if (m == "CSWAP") return AtomicOp::CSwap;
   return std::nullopt;
+}
+
+std::optional<CounterOp> counter_modifier(Op op, std::string_view m) {
+  if (op == Op::ATOMCTR) {
+    // NV_shader_atomic_counters: <opModifier> ::= "INCR" | "DECR" | "GET"
+    if (m == "INCR") return CounterOp::Incr;
+    if (m == "DECR") return CounterOp::Decr;
+    if (m == "GET") return CounterOp::Get;
+    return std::nullopt;
+  }
+  // ATOMCTROP: what NVIDIA's GLSL compiler writes for ARB_shader_atomic_counter_ops' nine functions.
+  static const std::map<std::string_view, CounterOp> table = {
+      {"ADD", CounterOp::Add}, {"SUB", CounterOp::Sub}, {"MIN", CounterOp::Min},   {"MAX", CounterOp::Max},
+      {"AND", CounterOp::And}, {"OR", CounterOp::Or},   {"XOR", CounterOp::Xor},   {"EXCH", CounterOp::Exch},
+      {"CSWAP", CounterOp::CSwap},
+  };
+  auto it = table.find(m);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
 }
 
 std::optional<ImageFormat> image_format_modifier(std::string_view m) {

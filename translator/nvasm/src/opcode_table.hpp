@@ -30,6 +30,7 @@ enum class Family : uint8_t {
   Texture,         // TEX TXB TXD TXF TXFMS TXG TXGO TXL TXQ LOD: texture[n] lookups and queries
   Image,           // LOADIM STOREIM ATOMIM: image[n] loads, stores and atomics
   Barrier,         // BAR MEMBAR
+  Counter,         // ATOMCTR ATOMCTROP: atomic counters (NV_shader_atomic_counters)
   Flow,            // IF ELSE ENDIF REP ENDREP BRK CONT CAL RET
 };
 
@@ -46,6 +47,7 @@ enum class OperandForm : uint8_t {
   ImageLoad,    // a destination, the coordinate, image[n], a target
   ImageStore,   // image[n], the data, the coordinate, a target
   ImageAtomic,  // a destination, the operand, the coordinate, image[n], a target
+  Counter,      // a destination, a COUNTER variable (`c`, `c[3]`, `c[R0.x + 3]`), then `sources` operands
 };
 
 // Which type (or storage) modifiers the opcode takes, and its type without one.
@@ -103,6 +105,8 @@ std::optional<DataType> type_modifier(std::string_view m);
 std::optional<StorageFormat> storage_modifier(std::string_view m);
 std::optional<AtomicOp> atomic_modifier(std::string_view m);
 std::optional<ImageFormat> image_format_modifier(std::string_view m);
+// ATOMCTR's INCR / DECR / GET, ATOMCTROP's ADD ... CSWAP.
+std::optional<CounterOp> counter_modifier(Op op, std::string_view m);
 // The register type an image format's texels convert to: F32 (float, unorm, snorm), U32 (UI) or S32 (I).
 DataType image_format_type(ImageFormat f);
 // A texture target name (1D, SHADOW2D, ARRAYCUBE, 2DMS, ...).

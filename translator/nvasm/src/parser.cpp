@@ -42,6 +42,7 @@ bool Parser::statement() {
   if (word == "BUFFER4") return buffer_decl(BufferDecl::Kind::Vec4);
   if (word == "TEXTURE") return texture_decl(false);
   if (word == "IMAGE") return texture_decl(true);
+  if (word == "COUNTER") return counter_decl();
   if (word == "THREAD_MEMORY") {
     // Named in NVIDIA's compiler output for other stages; NVIDIA's driver (580) itself answers "invalid statement"
     // for it in a !!NVcp5.0 program, so no compute meaning is known to reproduce.

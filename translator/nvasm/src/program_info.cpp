@@ -32,6 +32,18 @@ std::vector<uint32_t> declared_parameter_buffers(const ParsedProgram& program) {
   return sorted_indices(program.buffers, &BufferDecl::program_buffer);
 }
 
+std::vector<uint32_t> declared_counter_buffers(const ParsedProgram& program) {
+  std::vector<uint32_t> indices;
+  for (const CounterDecl& c : program.counters) indices.push_back(c.binding);
+  std::sort(indices.begin(), indices.end());
+  indices.erase(std::unique(indices.begin(), indices.end()), indices.end());
+  return indices;
+}
+
+uint32_t counter_binding(const AssembleOptions& options, uint32_t index) {
+  return index < options.counter_bindings.size() ? options.counter_bindings[index] : kCounterBindingBase + index;
+}
+
 uint32_t storage_binding(const AssembleOptions& options, uint32_t index) {
   return index < options.storage_bindings.size() ? options.storage_bindings[index] : index;
 }
@@ -183,6 +195,9 @@ bool describe_program(const ParsedProgram& program, const AssembleOptions& optio
   }
   for (uint32_t index : declared_parameter_buffers(program)) {
     info.parameter_buffers.push_back({index, parameter_buffer_binding(options, index)});
+  }
+  for (uint32_t index : declared_counter_buffers(program)) {
+    info.counter_buffers.push_back({index, counter_binding(options, index)});
   }
   describe_textures(program, options, info);
   info.local_parameter_count = program.local_count;

@@ -15,6 +15,11 @@ std::vector<uint32_t> declared_storage_buffers(const ParsedProgram& program);
 // The program.buffer indices the CBUFFER, BUFFER and BUFFER4 declarations bind, ascending, each once.
 std::vector<uint32_t> declared_parameter_buffers(const ParsedProgram& program);
 
+// The program.counter bindings the COUNTER declarations bind, ascending, each once.
+std::vector<uint32_t> declared_counter_buffers(const ParsedProgram& program);
+
+// The Vulkan binding (set 0) of program.counter[index].
+uint32_t counter_binding(const AssembleOptions& options, uint32_t index);
 // The Vulkan binding (set 0) of program.storage[index] and of program.buffer[index].
 uint32_t storage_binding(const AssembleOptions& options, uint32_t index);
 uint32_t parameter_buffer_binding(const AssembleOptions& options, uint32_t index);

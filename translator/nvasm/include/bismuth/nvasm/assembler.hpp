@@ -18,6 +18,8 @@
 //                          when not given); a BUFFER target: a uniform texel buffer there
 //   image[n]            -> storage image at binding options.image_bindings[n] (kImageBindingBase + n); a BUFFER
 //                          target: a storage texel buffer there
+//   program.counter[b]  -> storage buffer at binding options.counter_bindings[b] (kCounterBindingBase + b when not
+//                          given): `uint counters[]`, COUNTER variables' 32-bit counters (NV_shader_atomic_counters)
 //   SHARED_MEMORY n     -> one workgroup array of ceil(n / 4) 32-bit words
 //   large TEMP arrays   -> storage buffer at binding options.scratch_binding (kScratchBinding when not given): each
 //                          invocation's slice of info.scratch_bytes_per_invocation bytes at (linear global invocation
@@ -50,6 +52,10 @@ inline constexpr uint32_t kMaxParameterBuffers = 32;
 // constant buffer size (NV_parameter_buffer_object's MAX_PROGRAM_PARAMETER_BUFFER_SIZE_NV, 16384 words).
 inline constexpr uint32_t kParameterBufferBytes = 16384;
 inline constexpr uint32_t kMaxParameterBufferBytes = 65536;
+// program.counter[b] (b < kMaxCounterBuffers; NV_shader_atomic_counters) -> binding kCounterBindingBase + b by default:
+// the GLSL front's atomic counter buffer range (64..71), GL's MAX_ATOMIC_COUNTER_BUFFER_BINDINGS in the GL shim.
+inline constexpr uint32_t kCounterBindingBase = 64;
+inline constexpr uint32_t kMaxCounterBuffers = 8;
 inline constexpr std::array<uint32_t, 3> kGroupSizeSpecIds = {0x7B00, 0x7B01, 0x7B02};
 // texture[n] and image[n] units: GL's MAX_COMPUTE_TEXTURE_IMAGE_UNITS and MAX_IMAGE_UNITS, the values of
 // translator::GlTextureLimits::kComputeTextureImageUnits and ::kImageUnits (the GL shim's unit arrays).
@@ -73,6 +79,8 @@ struct AssembleOptions {
   std::vector<uint32_t> storage_bindings;
   // program.buffer[a] -> Vulkan binding (set 0). Indices past the end map to kParameterBufferBindingBase + a.
   std::vector<uint32_t> parameter_buffer_bindings;
+  // program.counter[b] -> Vulkan binding (set 0). Bindings past the end map to kCounterBindingBase + b.
+  std::vector<uint32_t> counter_bindings;
   // True when the caller can run the pipeline with a subgroup size of exactly 32 (the device's subgroup size is 32,
   // or subgroup size control can pin 32 for compute). Programs using thread-group instructions or values fail to
   // load when this is false: they would give wrong answers on any other warp width.
@@ -132,6 +140,11 @@ struct ParameterBufferBinding {
   uint32_t binding = 0;         // Vulkan binding in set 0 (a uniform buffer)
 };
 
+struct CounterBufferBinding {
+  uint32_t program_counter = 0;  // b of program.counter[b]: the GL atomic counter buffer binding point
+  uint32_t binding = 0;          // Vulkan binding in set 0 (a storage buffer of 32-bit counters)
+};
+
 // Texture and image targets as the pipeline sees them (RECT is a 2D image read with unnormalized coordinates, which
 // the module computes itself: the sampler is the unit's ordinary one).
 enum class TextureTarget : uint8_t {
@@ -165,6 +178,7 @@ struct ProgramInfo {
   std::array<uint32_t, 3> group_size_spec_ids = kGroupSizeSpecIds;  // Variable only
   std::vector<StorageBinding> storage_buffers;  // by program.storage index, only those the program declares
   std::vector<ParameterBufferBinding> parameter_buffers;  // by program.buffer index, only those declared
+  std::vector<CounterBufferBinding> counter_buffers;      // by program.counter index, only those declared
   std::vector<TextureBinding> textures;  // by unit, only those the instructions use
   std::vector<ImageBinding> images;      // by unit, only those the instructions use
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding

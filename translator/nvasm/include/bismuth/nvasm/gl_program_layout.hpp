@@ -22,6 +22,8 @@ inline constexpr uint32_t kGlTextureBindingBase = 3000;
 inline constexpr uint32_t kGlImageBindingBase = 4000;
 // The scratch buffer of large TEMP arrays (AssembleOptions::scratch_binding) at 5000.
 inline constexpr uint32_t kGlScratchBinding = 5000;
+// program.counter[b] (COUNTER, NV_shader_atomic_counters) at 6000 + b.
+inline constexpr uint32_t kGlCounterBindingBase = 6000;
 
 // The descriptor type of a texture or image binding.
 enum class GlDescriptorType : uint8_t {
@@ -40,13 +42,15 @@ AssembleOptions gl_assemble_options(const CompileTarget& target);
 
 // Set 0 of the program, in this order, each only when the program uses it:
 //   storage buffers      program.storage in increasing index, then the TEMP array scratch buffer when the program
-//                        has one (ProgramInfo::scratch_bytes_per_invocation > 0)
+//                        has one (ProgramInfo::scratch_bytes_per_invocation > 0), then program.counter in
+//                        increasing binding (the GL_ATOMIC_COUNTER_BUFFER binding points)
 //   uniform buffers      program.buffer in increasing index, then program.local, then program.env
 //   textures             texture[n] in increasing unit: combined image samplers (uniform texel buffers for BUFFER)
 //   images               image[n] in increasing unit: storage images (storage texel buffers for BUFFER)
 struct GlProgramLayout {
   std::vector<uint32_t> storage;    // binding i: program.storage[storage[i]]
   int scratch_binding = -1;         // storage.size() when the program has a scratch buffer, else -1
+  std::vector<uint32_t> counter;    // binding counter_binding_base() + i: program.counter[counter[i]]
   std::vector<uint32_t> parameter;  // binding storage.size() + i: program.buffer[parameter[i]]
   int local_binding = -1;           // -1: no program.local buffer
   int env_binding = -1;             // -1: no program.env buffer
@@ -56,9 +60,10 @@ struct GlProgramLayout {
   std::vector<GlUnitBinding> images;
   uint32_t texture_binding_base() const { return storage_buffer_count() + uniform_buffer_count(); }
   uint32_t image_binding_base() const { return texture_binding_base() + static_cast<uint32_t>(textures.size()); }
-  uint32_t storage_buffer_count() const {
+  uint32_t counter_binding_base() const {
     return static_cast<uint32_t>(storage.size()) + (scratch_binding >= 0 ? 1u : 0u);
   }
+  uint32_t storage_buffer_count() const { return counter_binding_base() + static_cast<uint32_t>(counter.size()); }
   uint32_t uniform_buffer_count() const {
     return static_cast<uint32_t>(parameter.size()) + (local_binding >= 0 ? 1u : 0u) + (env_binding >= 0 ? 1u : 0u);
   }
