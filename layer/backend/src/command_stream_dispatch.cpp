@@ -253,7 +253,8 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
     if (b.buffer == nullptr) return fail("a dispatch's address buffer is null");
     const VkDeviceSize end =
         b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
-    need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, (uint8_t(b.access) & uint8_t(Access::Write)) != 0);
+    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+    need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, writes);
     track(batch, *b.buffer);  // no descriptor holds it: the batch keeps it alive
   }
   if (!info.images.empty()) [[unlikely]] {

@@ -21,9 +21,12 @@ namespace {
 // integer, x the low half) into P.x.
 std::string pointer_program(const std::string& body, const std::string& group = "1") {
   return "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nOPTION NV_shader_buffer_load;\n"
-         "OPTION NV_shader_buffer_store;\nGROUP_SIZE " + group + ";\n"
+         "OPTION NV_shader_buffer_store;\nGROUP_SIZE " +
+         group +
+         ";\n"
          "STORAGE out[] = { program.storage[0] };\nSTORAGE in[] = { program.storage[1] };\n"
-         "TEMP R0, R1, R2, R3;\nLONG TEMP P, D;\nPK64.U P.x, program.local[0];\n" + body + "END\n";
+         "TEMP R0, R1, R2, R3;\nLONG TEMP P, D;\nPK64.U P.x, program.local[0];\n" +
+         body + "END\n";
 }
 
 std::vector<uint32_t> pattern(size_t words, uint32_t seed) {
@@ -46,9 +49,12 @@ uint64_t read_bytes(const std::vector<uint32_t>& words, size_t byte, uint32_t n)
 float half_to_float(uint32_t h) {
   const uint32_t sign = h >> 15, exponent = (h >> 10) & 31, mantissa = h & 1023;
   float v = 0.0f;
-  if (exponent == 0) v = std::ldexp(static_cast<float>(mantissa), -24);
-  else if (exponent == 31) v = mantissa ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(mantissa | 1024), static_cast<int>(exponent) - 25);
+  if (exponent == 0)
+    v = std::ldexp(static_cast<float>(mantissa), -24);
+  else if (exponent == 31)
+    v = mantissa ? NAN : INFINITY;
+  else
+    v = std::ldexp(static_cast<float>(mantissa | 1024), static_cast<int>(exponent) - 25);
   return sign ? -v : v;
 }
 
@@ -79,12 +85,12 @@ uint32_t model_element(const std::vector<uint32_t>& mem, const Format& f, size_t
 // with zeroes."
 TEST_CASE("LOAD reads every 32-bit-register storage modifier at a GPU address", "[nvasm][pointer]") {
   const std::vector<Format> formats = {
-      {"U8", 8, 1, false, false},   {"S8", 8, 1, true, false},    {"U16", 16, 1, false, false},
-      {"S16", 16, 1, true, false},  {"U32", 32, 1, false, false}, {"S32", 32, 1, true, false},
-      {"F32", 32, 1, false, false}, {"U32X2", 32, 2, false, false}, {"S32X4", 32, 4, true, false},
-      {"F32X4", 32, 4, false, false}, {"U8X2", 8, 2, false, false}, {"S8X4", 8, 4, true, false},
-      {"U16X2", 16, 2, false, false}, {"S16X4", 16, 4, true, false}, {"F16", 16, 1, false, true},
-      {"F16X2", 16, 2, false, true}, {"F16X4", 16, 4, false, true},
+      {"U8", 8, 1, false, false},     {"S8", 8, 1, true, false},      {"U16", 16, 1, false, false},
+      {"S16", 16, 1, true, false},    {"U32", 32, 1, false, false},   {"S32", 32, 1, true, false},
+      {"F32", 32, 1, false, false},   {"U32X2", 32, 2, false, false}, {"S32X4", 32, 4, true, false},
+      {"F32X4", 32, 4, false, false}, {"U8X2", 8, 2, false, false},   {"S8X4", 8, 4, true, false},
+      {"U16X2", 16, 2, false, false}, {"S16X4", 16, 4, true, false},  {"F16", 16, 1, false, true},
+      {"F16X2", 16, 2, false, true},  {"F16X4", 16, 4, false, true},
   };
   std::vector<uint32_t> input = pattern(64, 7);
   // Halves the model decodes exactly (normal, subnormal, negative, zero) at the F16 loads' bytes (16..23).
@@ -169,10 +175,10 @@ ENDREP;
 // keep their values.
 TEST_CASE("STORE writes every storage modifier at a GPU address", "[nvasm][pointer]") {
   const std::vector<Format> formats = {
-      {"U8", 8, 1, false, false},    {"S8", 8, 1, true, false},     {"U16", 16, 1, false, false},
-      {"S16", 16, 1, true, false},   {"U32", 32, 1, false, false},  {"S32X2", 32, 2, true, false},
-      {"U32X4", 32, 4, false, false}, {"U8X2", 8, 2, false, false}, {"U8X4", 8, 4, false, false},
-      {"S16X2", 16, 2, true, false}, {"U16X4", 16, 4, false, false},
+      {"U8", 8, 1, false, false},     {"S8", 8, 1, true, false},      {"U16", 16, 1, false, false},
+      {"S16", 16, 1, true, false},    {"U32", 32, 1, false, false},   {"S32X2", 32, 2, true, false},
+      {"U32X4", 32, 4, false, false}, {"U8X2", 8, 2, false, false},   {"U8X4", 8, 4, false, false},
+      {"S16X2", 16, 2, true, false},  {"U16X4", 16, 4, false, false},
   };
   const std::vector<uint32_t> values = {0x89ABCDEFu, 0x01234567u, 0xFEDCBA98u, 0x76543210u};
   for (const Format& f : formats) {
@@ -239,7 +245,8 @@ TEST_CASE("ATOM.ADD from 64 invocations on one GPU address returns each old valu
 ATOM.ADD.U32 R0.x, {1}.x, P.x;
 MUL.U R1.x, invocation.localid.x, {4}.x;
 STB.U32 R0.x, out[R1.x];
-)", "64");
+)",
+                             "64");
   const auto out = run(r);
   if (out.empty()) return;
   std::vector<uint32_t> sorted = out;
@@ -262,9 +269,9 @@ TEST_CASE("ATOM operations on GPU addresses: the old value and the stored value"
       {"MIN.S32", uint32_t(-3), 2, 0, uint32_t(-3)},
       {"MAX.S32", uint32_t(-3), 2, 0, 2},
       {"MIN.U32", 9, 4, 0, 4},
-      {"IWRAP.U32", 5, 5, 0, 0},          // (old >= operand) ? 0 : old + 1
+      {"IWRAP.U32", 5, 5, 0, 0},  // (old >= operand) ? 0 : old + 1
       {"IWRAP.U32", 3, 5, 0, 4},
-      {"DWRAP.U32", 0, 5, 0, 5},          // (old == 0 || old > operand) ? operand : old - 1
+      {"DWRAP.U32", 0, 5, 0, 5},  // (old == 0 || old > operand) ? operand : old - 1
       {"DWRAP.U32", 3, 5, 0, 2},
       {"AND.U32", 0xF0F0u, 0xFF00u, 0, 0xF000u},
       {"OR.U32", 0xF0F0u, 0x0F00u, 0, 0xFFF0u},
@@ -327,19 +334,19 @@ STB.U64X2 D, out[0];
 TEST_CASE("a linked list across two buffers, traversed through GPU addresses", "[nvasm][pointer]") {
   // Nodes: storage[2] node 0 -> storage[3] node 1 -> storage[2] node 2 -> storage[3] node 0 -> end.
   std::vector<uint32_t> a(16, 0), b(16, 0);
-  a[0] = 3;    // node a0
-  a[8] = 40;   // node a2 (word 8)
-  b[4] = 500;  // node b1 (word 4)
-  b[0] = 6000; // node b0
+  a[0] = 3;     // node a0
+  a[8] = 40;    // node a2 (word 8)
+  b[4] = 500;   // node b1 (word 4)
+  b[0] = 6000;  // node b0
   Run r;
   r.pointers = true;
   r.locals = {{0, 0, 0, 0}};
   r.more_storage = {{2, a}, {3, b}};
   r.addresses = {
-      {true, 0, 0, 2, 0},     // head: a0
-      {false, 2, 2, 3, 16},   // a0.next = b1
-      {false, 3, 6, 2, 32},   // b1.next = a2
-      {false, 2, 10, 3, 0},   // a2.next = b0 (b0.next stays 0)
+      {true, 0, 0, 2, 0},    // head: a0
+      {false, 2, 2, 3, 16},  // a0.next = b1
+      {false, 3, 6, 2, 32},  // b1.next = a2
+      {false, 2, 10, 3, 0},  // a2.next = b0 (b0.next stays 0)
   };
   r.source = pointer_program(R"(
 MOV.U R1, {0, 0, 0, 0};
@@ -365,8 +372,8 @@ TEST_CASE("a table of GPU addresses of several buffers, one per invocation", "[n
   r.pointers = true;
   r.words = 4;
   r.locals = {{0, 0, 0, 0}};
-  r.more_storage = {{2, std::vector<uint32_t>(8, 0)}, {3, {0, 11, 0, 0}}, {4, {0, 22, 0, 0}}, {5, {0, 33, 0, 0}},
-                    {6, {0, 44, 0, 0}}};
+  r.more_storage = {
+      {2, std::vector<uint32_t>(8, 0)}, {3, {0, 11, 0, 0}}, {4, {0, 22, 0, 0}}, {5, {0, 33, 0, 0}}, {6, {0, 44, 0, 0}}};
   for (uint32_t i = 0; i < 4; ++i) r.addresses.push_back({false, 2, 2 * i, 3 + i, 4});
   r.addresses.push_back({true, 0, 0, 2, 0});
   std::vector<std::vector<uint32_t>> storage;
@@ -380,7 +387,8 @@ LOAD.U32 R0.x, D.y;
 ATOM.ADD.U32 R0.y, invocation.localid.x, D.y;
 MUL.U R1.x, invocation.localid.x, {4}.x;
 STB.U32 R0.x, out[R1.x];
-)", "4");
+)",
+                             "4");
   const auto out = run(r);
   if (out.empty()) return;
   CHECK(out == std::vector<uint32_t>{11, 22, 33, 44});
@@ -424,7 +432,8 @@ void check_error(const std::string& source, uint32_t line, uint32_t column, cons
 
 // docs/nvasm.md: a device without bufferDeviceAddress cannot run GPU-address accesses; the program fails to load
 // with an error that names the feature, at the instruction.
-TEST_CASE("errors: LOAD/STORE/ATOM without bufferDeviceAddress, and malformed address operands", "[nvasm][pointer][errors]") {
+TEST_CASE("errors: LOAD/STORE/ATOM without bufferDeviceAddress, and malformed address operands",
+          "[nvasm][pointer][errors]") {
   bismuth::nvasm::AssembleOptions without;
   bismuth::nvasm::AssembleOptions with;
   with.buffer_device_address = true;
@@ -438,7 +447,8 @@ TEST_CASE("errors: LOAD/STORE/ATOM without bufferDeviceAddress, and malformed ad
   check_error(pointer_program("LOAD.U32 R0.x, {1.5}.x;\n"), 11, 16, "integer operand", with);
   // The storage modifier is required (NV_gpu_program5: LOAD, STORE and ATOM take one).
   check_error(pointer_program("LOAD R0.x, P.x;\n"), 11, 1, "needs a storage modifier", with);
-  check_error(pointer_program("ATOM.U32 R0.x, R1, P.x;\n"), 11, 1, "needs an atomic operation modifier", with);
+  check_error(pointer_program("ATOM R0.x, R1, P.x;\n"), 11, 1, "needs an atomic operation modifier", with);
+  check_error(pointer_program("ATOM.U32 R0.x, R1, P.x;\n"), 11, 6, "invalid modifier 'U32' for ATOM", with);
   check_error(pointer_program("ATOM.IWRAP.U64 D.x, R1, P.x;\n"), 11, 1, "atomic operation not supported", with);
   // 64-bit atomics also need shaderBufferInt64Atomics.
   check_error(pointer_program("ATOM.ADD.U64 D.x, D, P.x;\n"), 11, 1, "shaderBufferInt64Atomics", with);

@@ -44,8 +44,8 @@ void make_resident(Context* ctx, const std::shared_ptr<BufferObject>& b, GLenum 
     return;
   }
   if (resident_entry(ctx, *b) != nullptr) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": buffer " + std::to_string(b->name) +
-                                             " is already resident");
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": buffer " + std::to_string(b->name) + " is already resident");
     return;
   }
   if (!b->buffer) {
@@ -59,8 +59,7 @@ void make_resident(Context* ctx, const std::shared_ptr<BufferObject>& b, GLenum 
 
 void make_non_resident(Context* ctx, const BufferObject& b, const char* func) {
   if (resident_entry(ctx, b) == nullptr) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": buffer " + std::to_string(b.name) +
-                                             " is not resident");
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": buffer " + std::to_string(b.name) + " is not resident");
     return;
   }
   ctx->resident_buffers.erase(b.name);

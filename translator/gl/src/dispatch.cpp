@@ -679,7 +679,10 @@ GLAPI void APIENTRY glMemoryBarrier(GLbitfield barriers) {
   // EXT_buffer_storage, which ES contexts have: context_version.cpp).
   constexpr GLbitfield kDesktopOnly = GL_QUERY_BUFFER_BARRIER_BIT;
   GLbitfield valid = ctx->version.es ? kAll & ~kDesktopOnly : kAll;
-  if (!ctx->version.es && ctx->caps.compile_target.buffer_device_address) valid |= GL_SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV;
+  // NV_shader_buffer_store's SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV, where the extension is listed.
+  if (!ctx->version.es && ctx->caps.compile_target.buffer_device_address) {
+    valid |= GL_SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV;
+  }
   if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~valid) != 0) {
     ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits of this API");
     return;

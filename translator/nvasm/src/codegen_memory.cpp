@@ -272,7 +272,9 @@ bool Codegen::store_narrow(const MemoryRef& m, const StorageFormat& f, Val v) {
 
 // An 8- or 16-bit field `w` (zero above) at byte address `addr`.
 void Codegen::store_field(const MemoryRef& m, uint32_t addr, uint32_t bits, uint32_t w) {
-  if (!m.shared && !m.global && ((bits == 8 && options_.storage_buffer_8bit) || (bits == 16 && options_.storage_buffer_16bit))) {
+  const bool narrow_store =
+      (bits == 8 && options_.storage_buffer_8bit) || (bits == 16 && options_.storage_buffer_16bit);
+  if (!m.shared && !m.global && narrow_store) {
     // The device has 8/16-bit storage: a plain byte or half-word store on a narrow view of the buffer. A memory
     // location is a byte in Vulkan's memory model, so the neighbours are untouched.
     const uint32_t narrow = t_int(bits, false);

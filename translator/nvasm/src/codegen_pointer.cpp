@@ -17,7 +17,8 @@ uint32_t Codegen::global_byte_address(const MemoryRef& m) {
   // operand zero-extends (load_operand's U64 conversion).
   const uint32_t u64 = t_u64();
   const uint32_t address = component(load_operand(m.address, DataType::U64), 0);
-  global_base_ = b_.op(Op::OpBitwiseAnd, u64, {address, c_scalar(DataType::U64, 0.0, static_cast<int64_t>(~uint64_t{31}), false)});
+  global_base_ =
+      b_.op(Op::OpBitwiseAnd, u64, {address, c_scalar(DataType::U64, 0.0, static_cast<int64_t>(~uint64_t{31}), false)});
   const uint32_t low = b_.op(Op::OpUConvert, t_u32(), {address});
   return b_.op(Op::OpBitwiseAnd, t_u32(), {low, c_u32(31)});
 }
