@@ -366,7 +366,9 @@ STB.U32X2 R1, out[0];
   CHECK(out[1] == 4);
 }
 
-// A table of pointers to several buffers: invocation i reads table[i] and adds its buffer's word 1 into out[i].
+// A table of pointers to several buffers: invocation i reads table[i], stores its buffer's word 1 into out[i] and
+// adds i to that word. (A scalar LOAD writes its value to .x: "remaining components are filled with zeroes", so
+// `LOAD.U64 D.y, ...` would write 0 to D.y.)
 TEST_CASE("a table of GPU addresses of several buffers, one per invocation", "[nvasm][pointer]") {
   Run r;
   r.pointers = true;
@@ -381,10 +383,10 @@ TEST_CASE("a table of GPU addresses of several buffers, one per invocation", "[n
   r.source = pointer_program(R"(
 CVT.U64.U32 D.x, invocation.localid.x;
 MUL.U64 D.x, D.x, {8}.x;
-ADD.U64 D.x, P.x, D.x;
-LOAD.U64 D.y, D.x;
-LOAD.U32 R0.x, D.y;
-ATOM.ADD.U32 R0.y, invocation.localid.x, D.y;
+ADD.U64 D.y, P.x, D.x;
+LOAD.U64 D.x, D.y;
+LOAD.U32 R0.x, D.x;
+ATOM.ADD.U32 R0.y, invocation.localid.x, D.x;
 MUL.U R1.x, invocation.localid.x, {4}.x;
 STB.U32 R0.x, out[R1.x];
 )",
