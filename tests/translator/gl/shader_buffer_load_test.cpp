@@ -164,3 +164,48 @@ TEST_CASE("LOAD without bufferDeviceAddress is a load error naming the feature",
   CHECK(load("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0;\nLONG TEMP P;\nLOAD.U32 R0.x, P.x;\nEND\n") == GL_INVALID_OPERATION);
   CHECK(error_string().find("bufferDeviceAddress") != std::string::npos);
 }
+
+// NV_shader_buffer_load's Uniformui64NV family: GLSL has no pointer types here (glslang lacks the extension's GLSL
+// part), so an address reaches a GLSL program as a uint64_t uniform, with glUniform1ui64ARB's type rules.
+TEST_CASE("glUniformui64NV and glProgramUniformui64vNV set uint64_t uniforms", "[buffer_load][uniform]") {
+  GlContext gl;
+  if (skip_without_extension() || !has_extension("GL_ARB_gpu_shader_int64")) return;
+  const GLuint program = make_program(R"(#version 450
+#extension GL_ARB_gpu_shader_int64 : require
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer Out { uint v[]; };
+uniform uint64_t address;
+uniform uint64_t more[2];
+uniform float not_64;
+void main() {
+  v[0] = uint(address); v[1] = uint(address >> 32);
+  v[2] = uint(more[1]); v[3] = uint(more[1] >> 32);
+  if (not_64 > 1.0e30) v[0] = 7u;  // used, so that it has a location
+}
+)");
+  const GLint address = glGetUniformLocation(program, "address");
+  const GLint more = glGetUniformLocation(program, "more");
+  const GLint not_64 = glGetUniformLocation(program, "not_64");
+  REQUIRE(address >= 0);
+  REQUIRE(more >= 0);
+  glUseProgram(program);
+  const GLuint out = poisoned_buffer(4);
+  const GLuint64EXT value = address_of(out) + 12;
+  glUniformui64NV(address, value);
+  const GLuint64EXT values[2] = {1, 0x1122334455667788ull};
+  glProgramUniformui64vNV(program, more, 2, values);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  GLuint64EXT read = 0;
+  glGetUniformui64vNV(program, address, &read);
+  CHECK(read == value);
+  glDispatchCompute(1, 1, 1);
+  CHECK(read_words(out, 4) == std::vector<uint32_t>{static_cast<uint32_t>(value), static_cast<uint32_t>(value >> 32),
+                                                    0x55667788u, 0x11223344u});
+  // GL 4.6 §7.6.1: the type of the call must match the uniform's ("INVALID_OPERATION ... if the uniform declared in
+  // the shader is not of type ... "); location -1 is silently ignored.
+  REQUIRE(not_64 >= 0);
+  glUniformui64NV(not_64, 1);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glUniformui64NV(-1, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+}
