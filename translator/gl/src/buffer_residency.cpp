@@ -8,6 +8,9 @@
 // dispatch completed and orders them with other commands like bound buffers (dispatch.cpp). A buffer whose data
 // store was re-specified (glBufferData) or that was deleted is no longer resident: NV_shader_buffer_load, "A
 // buffer is also made non-resident implicitly as a result of being respecified via BufferData or being deleted."
+// Unverified against the full spec text and NVIDIA's driver (only the spec's opening was at hand when this was
+// written): INVALID_OPERATION for making a resident buffer resident again, a non-resident one non-resident, and a
+// buffer without a data store resident.
 #include <limits>
 
 #include "buffers.hpp"
