@@ -41,6 +41,9 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   const bool vulkan12 = info.api_version >= VK_API_VERSION_1_2 && vk.instance().api_version() >= VK_API_VERSION_1_2;
   VkPhysicalDeviceShaderAtomicInt64Features supported_atomic64{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
+  VkPhysicalDeviceBufferDeviceAddressFeatures supported_bda{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+  supported_atomic64.pNext = &supported_bda;
   VkPhysicalDeviceFeatures2 supported{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
   if (vulkan13) {
     supported13.pNext = vulkan12 ? &supported_atomic64 : nullptr;
@@ -61,6 +64,10 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES};
   enabled_atomic64.shaderBufferInt64Atomics = vulkan12 && supported_atomic64.shaderBufferInt64Atomics;
   enabled_atomic64.shaderSharedInt64Atomics = vulkan12 && supported_atomic64.shaderSharedInt64Atomics;
+  VkPhysicalDeviceBufferDeviceAddressFeatures enabled_bda{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+  enabled_bda.bufferDeviceAddress = vulkan12 && supported_bda.bufferDeviceAddress;
+  enabled_atomic64.pNext = &enabled_bda;
   if (vulkan13) {
     enabled13.pNext = vulkan12 ? &enabled_atomic64 : nullptr;
     enabled.pNext = &enabled13;
@@ -69,6 +76,7 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   }
   self->int64_buffer_atomics_ = enabled_atomic64.shaderBufferInt64Atomics;
   self->int64_shared_atomics_ = enabled_atomic64.shaderSharedInt64Atomics;
+  self->buffer_device_address_ = enabled_bda.bufferDeviceAddress && supported.features.shaderInt64;
   self->int64_ = supported.features.shaderInt64;
   self->float64_ = supported.features.shaderFloat64;
   self->size_control_ = vulkan13 && supported13.subgroupSizeControl && supported13.computeFullSubgroups;
@@ -149,6 +157,7 @@ Status BufferDevice::run(MultiBufferDispatch& dispatch) {
     VkBufferCreateInfo buffer_info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     buffer_info.size = r.size;
     buffer_info.usage = b.uniform ? VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT : VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (buffer_device_address_) buffer_info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
     if (VkResult e = vk_.vkCreateBuffer(device_, &buffer_info, nullptr, &r.buffer); e) return vk_error("vkCreateBuffer", e);
     o.resources.push_back(r);
     Resource& res = o.resources.back();
@@ -165,6 +174,9 @@ Status BufferDevice::run(MultiBufferDispatch& dispatch) {
     VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     allocate.allocationSize = requirements.size;
     allocate.memoryTypeIndex = type_index;
+    VkMemoryAllocateFlagsInfo allocate_flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+    allocate_flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+    if (buffer_device_address_) allocate.pNext = &allocate_flags;
     if (VkResult e = vk_.vkAllocateMemory(device_, &allocate, nullptr, &res.memory); e) return vk_error("vkAllocateMemory", e);
     if (VkResult e = vk_.vkBindBufferMemory(device_, res.buffer, res.memory, 0); e) return vk_error("vkBindBufferMemory", e);
     if (VkResult e = vk_.vkMapMemory(device_, res.memory, 0, res.size, 0, &res.mapped); e) return vk_error("vkMapMemory", e);
@@ -173,6 +185,18 @@ Status BufferDevice::run(MultiBufferDispatch& dispatch) {
     bindings.push_back({b.binding, b.uniform ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                         VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
     (b.uniform ? uniform_count : storage_count)++;
+  }
+
+  for (const AddressWords& a : dispatch.addresses) {
+    if (!buffer_device_address_) return fail("device addresses without bufferDeviceAddress");
+    if (a.buffer >= o.resources.size() || a.target >= o.resources.size() ||
+        (a.word + 2) * sizeof(uint32_t) > o.resources[a.buffer].size) {
+      return fail("address words out of range");
+    }
+    VkBufferDeviceAddressInfo address_info{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+    address_info.buffer = o.resources[a.target].buffer;
+    const uint64_t address = vk_.vkGetBufferDeviceAddress(device_, &address_info) + a.offset;
+    std::memcpy(static_cast<char*>(o.resources[a.buffer].mapped) + a.word * sizeof(uint32_t), &address, 8);
   }
 
   VkShaderModuleCreateInfo module_info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};

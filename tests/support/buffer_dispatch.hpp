@@ -27,6 +27,15 @@ struct BufferBinding {
   std::vector<uint32_t> words;   // contents in; for storage buffers, read back after the dispatch
 };
 
+// Word `word` (and word + 1) of buffers[buffer] gets the device address of buffers[target] plus `offset`, little-endian
+// (a GPU address for NV_shader_buffer_load programs); needs BufferDevice::buffer_device_address().
+struct AddressWords {
+  size_t buffer = 0;
+  size_t word = 0;
+  size_t target = 0;
+  uint64_t offset = 0;
+};
+
 struct MultiBufferDispatch {
   std::span<const uint32_t> spirv;
   std::string entry_point = "main";
@@ -35,6 +44,7 @@ struct MultiBufferDispatch {
   std::array<uint32_t, 3> group_count{1, 1, 1};
   std::optional<uint32_t> required_subgroup_size;  // with full subgroups
   std::vector<uint32_t> push_words;                // push constants from offset 0; none when empty
+  std::vector<AddressWords> addresses;             // written after the buffers are filled
 };
 
 class BufferDevice {
@@ -52,6 +62,8 @@ class BufferDevice {
   // present.
   bool int64_buffer_atomics() const { return int64_buffer_atomics_; }
   bool int64_shared_atomics() const { return int64_shared_atomics_; }
+  // bufferDeviceAddress (Vulkan 1.2), enabled when present: every buffer then has a device address.
+  bool buffer_device_address() const { return buffer_device_address_; }
   // True when compute pipelines can run with 32-lane subgroups (the device's size, or pinned by size control).
   bool can_run_subgroup_size(uint32_t size) const;
 
@@ -69,6 +81,7 @@ class BufferDevice {
   bool float64_ = false;
   bool int64_ = false;
   bool int64_buffer_atomics_ = false, int64_shared_atomics_ = false;
+  bool buffer_device_address_ = false;
   bool size_control_ = false;
   bool maintenance4_ = false;
   uint32_t subgroup_size_ = 0, min_subgroup_ = 0, max_subgroup_ = 0;

@@ -34,6 +34,8 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
                   VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_TEXEL_BUFFER_BIT |
                   VK_BUFFER_USAGE_STORAGE_TEXEL_BUFFER_BIT;
     self->shader_visible_ = true;
+    // GL_NV_shader_buffer_load: every shader-visible buffer can be made resident and read through its GPU address.
+    if (device.features().buffer_device_address) info.usage |= VK_BUFFER_USAGE_SHADER_DEVICE_ADDRESS_BIT;
   }
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   if (Status ok = device.call("vkCreateBuffer", vk.vkCreateBuffer, device.handle(), &info, nullptr, &self->buffer_);
@@ -44,6 +46,9 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
   vk.vkGetBufferMemoryRequirements(device.handle(), self->buffer_, &requirements);
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
+  VkMemoryAllocateFlagsInfo allocate_flags{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_FLAGS_INFO};
+  allocate_flags.flags = VK_MEMORY_ALLOCATE_DEVICE_ADDRESS_BIT;
+  if (self->shader_visible_ && device.features().buffer_device_address) allocate.pNext = &allocate_flags;
   bool host_visible = false;
   if (kind == BufferKind::MappedDeviceLocal) {
     constexpr VkMemoryPropertyFlags kMapped = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT |
@@ -79,6 +84,11 @@ Expected<std::shared_ptr<Buffer>> Buffer::create(Device& device, VkDeviceSize si
                               self->memory_, VkDeviceSize{0});
       !ok) {
     return ok.error();
+  }
+  if (self->shader_visible_ && device.features().buffer_device_address && vk.vkGetBufferDeviceAddress) {
+    VkBufferDeviceAddressInfo address{VK_STRUCTURE_TYPE_BUFFER_DEVICE_ADDRESS_INFO};
+    address.buffer = self->buffer_;
+    self->device_address_ = vk.vkGetBufferDeviceAddress(device.handle(), &address);
   }
   if (host_visible) {
     if (Status ok = device.call("vkMapMemory", vk.vkMapMemory, device.handle(), self->memory_, VkDeviceSize{0},

@@ -249,6 +249,14 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
     const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
     need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, writes);
   }
+  for (const BufferBinding& b : info.address_buffers) {
+    if (b.buffer == nullptr) return fail("a dispatch's address buffer is null");
+    const VkDeviceSize end =
+        b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+    need_barrier |= shader_hazard(b.buffer->handle(), b.offset, end, writes);
+    track(batch, *b.buffer);  // no descriptor holds it: the batch keeps it alive
+  }
   if (!info.images.empty()) [[unlikely]] {
     if (Status ok = resolve_image_bindings(batch, shader, info, need_barrier); !ok) return ok;
   }
@@ -265,14 +273,16 @@ Status CommandStream::track_dispatch(Batch& batch, const Shader& shader, const D
     // Before noting: a pending full request clears the tracking when it is recorded, and this dispatch comes after it.
     record_pending_barrier();
   }
-  for (const BufferBinding& b : info.bindings) {
-    const VkDeviceSize end =
-        b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
-    const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
-    if (uint8_t(b.access) & uint8_t(Access::Read)) noted.note_access(b.buffer->handle(), b.offset, end, false);
-    if (writes) {
-      noted.note_access(b.buffer->handle(), b.offset, end, true);
-      batch.has_writes = true;
+  for (std::span<const BufferBinding> list : {info.bindings, info.address_buffers}) {
+    for (const BufferBinding& b : list) {
+      const VkDeviceSize end =
+          b.range == VK_WHOLE_SIZE ? b.buffer->size() : std::min(b.buffer->size(), b.offset + b.range);
+      const bool writes = (uint8_t(b.access) & uint8_t(Access::Write)) != 0;
+      if (uint8_t(b.access) & uint8_t(Access::Read)) noted.note_access(b.buffer->handle(), b.offset, end, false);
+      if (writes) {
+        noted.note_access(b.buffer->handle(), b.offset, end, true);
+        batch.has_writes = true;
+      }
     }
   }
   if (!info.images.empty()) [[unlikely]]
@@ -305,10 +315,12 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   bool read_only = true;
   for (const BufferBinding& b : info.bindings) read_only &= b.access == Access::Read;
   for (const ImageBinding& b : info.images) read_only &= b.access == Access::Read;
+  for (const BufferBinding& b : info.address_buffers) read_only &= b.access == Access::Read;
   // Fast path: the same bindings as the previous dispatch, nothing recorded in between — the access tracking would
   // come to the same answer (no barrier, nothing new to note). Automatic: only read-only ones (a write would be a
   // hazard); Gl: any, with the same declared accesses (dispatches are not ordered with each other).
-  const bool repeat = same_as_bound && readonly_repeat_ &&
+  // Address buffers are not part of the bound state: a dispatch with any always tracks (and keeps them alive).
+  const bool repeat = same_as_bound && readonly_repeat_ && info.address_buffers.empty() &&
                       (gl_barriers_ ? same_accesses(bound_buffers_, info.bindings) &&
                                           (info.images.empty() || same_accesses(bound_images_, info.images))
                                     : read_only);

@@ -119,6 +119,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   const bool has_storage8 = version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
+  VkPhysicalDeviceBufferDeviceAddressFeatures device_address{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+  const bool has_device_address =
+      version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
   const bool has_atomic_int64 =
       version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_SHADER_ATOMIC_INT64_EXTENSION_NAME);
   const bool has_extended_types =
@@ -140,6 +144,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (has_extended_types) chain(extended_types);
   if (has_atomic_int64) chain(atomic_int64);
   if (has_storage8) chain(storage8);
+  if (has_device_address) chain(device_address);
   chain(storage16);  // Vulkan 1.1
   if (d.has_custom_border_color) chain(custom_border);
   self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
@@ -175,6 +180,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.int64_shared_atomics = has_atomic_int64 && atomic_int64.shaderSharedInt64Atomics;
   f.storage_buffer_8bit = has_storage8 && storage8.storageBuffer8BitAccess;
   f.storage_buffer_16bit = storage16.storageBuffer16BitAccess;
+  // The addresses are 64-bit integers in shaders: without shaderInt64 there is nothing to hold them.
+  f.buffer_device_address =
+      has_device_address && device_address.bufferDeviceAddress && features2.features.shaderInt64;
   f.sampler_anisotropy = features2.features.samplerAnisotropy;
   f.storage_image_extended_formats = features2.features.shaderStorageImageExtendedFormats;
   f.storage_image_read_without_format = features2.features.shaderStorageImageReadWithoutFormat;
@@ -229,6 +237,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable_storage8.storageBuffer8BitAccess = VK_TRUE;
   VkPhysicalDevice16BitStorageFeatures enable_storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   enable_storage16.storageBuffer16BitAccess = VK_TRUE;
+  VkPhysicalDeviceBufferDeviceAddressFeatures enable_device_address{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BUFFER_DEVICE_ADDRESS_FEATURES};
+  enable_device_address.bufferDeviceAddress = VK_TRUE;
   VkPhysicalDeviceTimelineSemaphoreFeatures enable_timeline{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
   enable_timeline.timelineSemaphore = VK_TRUE;
@@ -296,6 +307,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
     want_extension(true, VK_API_VERSION_1_2, VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
   }
   if (f.storage_buffer_16bit) chain(enable_storage16);
+  if (f.buffer_device_address) {
+    chain(enable_device_address);
+    want_extension(true, VK_API_VERSION_1_2, VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME);
+  }
   if (f.custom_border_color) {
     chain(enable_custom_border);
     extensions.push_back(VK_EXT_CUSTOM_BORDER_COLOR_EXTENSION_NAME);

@@ -68,6 +68,10 @@ Expected<DeviceFunctions> DeviceFunctions::load(PFN_vkGetDeviceProcAddr gdpa, Vk
     t.vkGetSemaphoreCounterValue = as<PFN_vkGetSemaphoreCounterValue>(gdpa(device, "vkGetSemaphoreCounterValueKHR"));
   }
   t.vkCmdPushDescriptorSetKHR = as<PFN_vkCmdPushDescriptorSetKHR>(gdpa(device, "vkCmdPushDescriptorSetKHR"));
+  t.vkGetBufferDeviceAddress = as<PFN_vkGetBufferDeviceAddress>(gdpa(device, "vkGetBufferDeviceAddress"));
+  if (t.vkGetBufferDeviceAddress == nullptr) {
+    t.vkGetBufferDeviceAddress = as<PFN_vkGetBufferDeviceAddress>(gdpa(device, "vkGetBufferDeviceAddressKHR"));
+  }
   return t;
 }
 

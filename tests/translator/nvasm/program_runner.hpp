@@ -46,6 +46,19 @@ struct Run {
   // program's zeroing shows, is groups x group size x that many bytes).
   uint32_t* scratch_bytes = nullptr;
   std::vector<uint32_t>* scratch_out = nullptr;  // the scratch buffer after the run (empty: the program has none)
+  // NV_shader_buffer_load / _store programs: assembled with AssembleOptions::buffer_device_address; the test is
+  // skipped (passes with a warning) on a device without bufferDeviceAddress. `addresses` writes the GPU address of
+  // program.storage[target] + offset into two words of program.local (word 4 * index + component) or of
+  // program.storage[k] before the run.
+  bool pointers = false;
+  struct Address {
+    bool in_local = true;  // program.local; else program.storage[storage]
+    uint32_t storage = 0;
+    uint32_t word = 0;
+    uint32_t target = 0;  // program.storage index whose address is written
+    uint64_t offset = 0;
+  };
+  std::vector<Address> addresses;
 };
 
 inline uint32_t bits(float f) {
@@ -75,6 +88,13 @@ inline std::vector<uint32_t> run(const Run& r) {
     options.int64_buffer_atomics = true;
     options.int64_shared_atomics = true;
   }
+  if (r.pointers) {
+    if (!(*device)->buffer_device_address()) {
+      WARN("the test device has no bufferDeviceAddress; not run");
+      return {};
+    }
+    options.buffer_device_address = true;
+  }
   // The straightforward translation validates before the optimizer sees it.
   nvasm::AssembleOptions unoptimized = options;
   unoptimized.optimize = false;
@@ -101,7 +121,19 @@ inline std::vector<uint32_t> run(const Run& r) {
   for (const auto& [k, words] : r.more_storage) d.buffers.push_back({k, false, words});
   const size_t counters_at = d.buffers.size();
   for (const auto& [b, words] : r.counters) d.buffers.push_back({nvasm::kCounterBindingBase + b, false, words});
+  const size_t locals_at = d.buffers.size();
   add_params(r.locals, nvasm::kLocalParameterBinding);
+  auto storage_at = [&](uint32_t k) -> size_t {
+    if (k < 2) return k;
+    for (size_t i = 0; i < r.more_storage.size(); ++i) {
+      if (r.more_storage[i].first == k) return more_at + i;
+    }
+    FAIL("no program.storage[" << k << "] in the run");
+    return 0;
+  };
+  for (const Run::Address& a : r.addresses) {
+    d.addresses.push_back({a.in_local ? locals_at : storage_at(a.storage), a.word, storage_at(a.target), a.offset});
+  }
   add_params(r.env, nvasm::kEnvParameterBinding);
   if (program->info.group_size_form == nvasm::GroupSizeForm::Variable) {
     for (int i = 0; i < 3; ++i) d.specialization.push_back({nvasm::kGroupSizeSpecIds[i], r.variable_size[i]});

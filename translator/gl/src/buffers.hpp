@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 
 #include "gl_internal.hpp"
@@ -22,5 +23,10 @@ bool range_ok(Context* ctx, const BufferObject& b, GLintptr offset, GLsizeiptr s
 
 // INVALID_OPERATION when the buffer is mapped, unless persistently (data calls on a mapped buffer, GL 4.6 §6.3).
 bool not_mapped(Context* ctx, const BufferObject& b, const char* func);
+
+// GL_NV_shader_buffer_load: the data stores of the buffers resident in the context (buffer_residency.cpp), for a
+// dispatch of a program that reads or writes GPU addresses (backend::DispatchInfo::address_buffers). Valid until
+// the next call.
+std::span<const backend::BufferBinding> resident_bindings(Context* ctx);
 
 }  // namespace bismuth::gl

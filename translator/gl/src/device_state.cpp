@@ -170,6 +170,11 @@ void fill_caps(DeviceState& state, bool int64, bool float64, bool float_atomic) 
     // need shaderSharedInt64Atomics too.
     const auto& f = state.device->features();
     if (f.int64_buffer_atomics && f.int64_shared_atomics) c.extensions.push_back("GL_NV_shader_atomic_int64");
+    // GPU addresses (glMakeBufferResidentNV, LOAD / STORE / ATOM): Vulkan buffer device addresses.
+    if (f.buffer_device_address) {
+      c.extensions.push_back("GL_NV_shader_buffer_load");
+      c.extensions.push_back("GL_NV_shader_buffer_store");
+    }
   }
   add_device_extension_caps(c, *state.device);
 }

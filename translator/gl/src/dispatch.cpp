@@ -14,6 +14,7 @@
 #include <span>
 
 #include "bismuth/translator/glsl_compiler.hpp"
+#include "buffers.hpp"
 #include "gl_internal.hpp"
 #include "gl_ranges.hpp"
 #include "parallel_compile.hpp"
@@ -391,8 +392,10 @@ bool bind_asm_scratch(Context* ctx, const AsmExecutable& exe, backend::GroupSize
 
 void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size, backend::GroupSize size,
             const std::array<uint32_t, 3>& groups, const Indirect& indirect, const char* func,
-            std::span<const backend::SpecValue> spec_values = {}) {
+            std::span<const backend::SpecValue> spec_values = {}, bool gpu_addresses = false) {
   backend::DispatchInfo info;
+  // GL_NV_shader_buffer_load: a program that reads or writes GPU addresses may reach any resident buffer.
+  if (gpu_addresses) info.address_buffers = resident_bindings(ctx);
   info.shader = shader;
   info.spec_values = spec_values;
   info.size = size;
@@ -445,7 +448,8 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
         !bind_asm_scratch(ctx, exe, size, indirect.buffer ? indirect.host_groups : groups, func)) {
       return;
     }
-    record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values);
+    record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values,
+           exe.info.uses_buffer_device_address);
     return;
   }
   Executable& exe = *selected.glsl;
@@ -519,6 +523,10 @@ backend::BarrierTargets barrier_targets(GLbitfield bits) {
   // "Memory accesses using shader image load, store, and atomic built-in functions issued after the barrier will
   // reflect data written by shaders prior to the barrier."
   if (bits & GL_SHADER_IMAGE_ACCESS_BARRIER_BIT) t |= kBarrierImage;
+  // NV_shader_buffer_store, SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV: "Memory accesses using shader global loads,
+  // stores, and atomics issued after the barrier will reflect data written by shaders prior to the barrier." In
+  // Vulkan GPU-address accesses are shader reads and writes, ordered like storage buffers'.
+  if (bits & GL_SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV) t |= kBarrierStorage;
   // "Texture fetches from shaders, including fetches from buffer object memory via buffer textures, after the
   // barrier will reflect data written by shaders prior to the barrier."
   if (bits & GL_TEXTURE_FETCH_BARRIER_BIT) t |= kBarrierTextureFetch;
@@ -680,7 +688,11 @@ GLAPI void APIENTRY glMemoryBarrier(GLbitfield barriers) {
   // OpenGL ES 3.2 §7.11.2 has no QUERY_BUFFER_BARRIER_BIT (CLIENT_MAPPED_BUFFER_BARRIER_BIT comes with
   // EXT_buffer_storage, which ES contexts have: context_version.cpp).
   constexpr GLbitfield kDesktopOnly = GL_QUERY_BUFFER_BARRIER_BIT;
-  const GLbitfield valid = ctx->version.es ? kAll & ~kDesktopOnly : kAll;
+  GLbitfield valid = ctx->version.es ? kAll & ~kDesktopOnly : kAll;
+  // NV_shader_buffer_store's SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV, where the extension is listed.
+  if (!ctx->version.es && ctx->caps.compile_target.buffer_device_address) {
+    valid |= GL_SHADER_GLOBAL_ACCESS_BARRIER_BIT_NV;
+  }
   if (barriers != GL_ALL_BARRIER_BITS && (barriers & ~valid) != 0) {
     ctx->set_error(GL_INVALID_VALUE, "glMemoryBarrier: barriers has bits that are not barrier bits of this API");
     return;

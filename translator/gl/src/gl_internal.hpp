@@ -507,6 +507,17 @@ class Context {
   // Large TEMP arrays of assembly programs (docs/gl_shim.md, "Assembly programs"): grown on demand, never shrunk.
   std::shared_ptr<backend::Buffer> asm_scratch;
 
+  // ---- GL_NV_shader_buffer_load residency (buffer_residency.cpp) ----
+  // The buffers made resident in this context, by name, with the data store they had then (a re-specified or
+  // deleted buffer is no longer resident) and the access asked for (GL_READ_ONLY or GL_READ_WRITE).
+  struct ResidentBuffer {
+    std::weak_ptr<BufferObject> object;
+    std::weak_ptr<backend::Buffer> store;
+    GLenum access = GL_READ_ONLY;
+  };
+  std::unordered_map<GLuint, ResidentBuffer> resident_buffers;
+  std::vector<backend::BufferBinding> resident_scratch;
+
   // ---- dispatch scratch (reused: no allocation per dispatch) ----
   std::vector<backend::BufferBinding> bindings_scratch;
   // The samplers and images of the dispatch being recorded (texture_bindings.hpp), and the 1-texel images that

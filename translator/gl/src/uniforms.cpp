@@ -472,4 +472,25 @@ GLAPI void APIENTRY glGetnUniformui64vARB(GLuint program, GLint location, GLsize
   get_uniform("glGetnUniformui64vARB", program, location, bufSize, params);
 }
 
+// GL_NV_shader_buffer_load's pointer uniforms. The GLSL front has no pointer types (glslang does not implement the
+// extension's GLSL part), so a GPU address reaches a GLSL program as a uint64_t: these set and read 64-bit unsigned
+// scalar uniforms, with glUniform1ui64ARB's rules (the call must match the uniform's type and size).
+GLAPI void APIENTRY glUniformui64NV(GLint location, GLuint64EXT value) {
+  const GLuint64 v[] = {value};
+  set_uniform("glUniformui64NV", nullptr, location, 1, 1, Base::Uint64, v);
+}
+GLAPI void APIENTRY glUniformui64vNV(GLint location, GLsizei count, const GLuint64EXT* value) {
+  set_uniform("glUniformui64vNV", nullptr, location, count, 1, Base::Uint64, value);
+}
+GLAPI void APIENTRY glProgramUniformui64NV(GLuint program, GLint location, GLuint64EXT value) {
+  const GLuint64 v[] = {value};
+  set_uniform("glProgramUniformui64NV", &program, location, 1, 1, Base::Uint64, v);
+}
+GLAPI void APIENTRY glProgramUniformui64vNV(GLuint program, GLint location, GLsizei count, const GLuint64EXT* value) {
+  set_uniform("glProgramUniformui64vNV", &program, location, count, 1, Base::Uint64, value);
+}
+GLAPI void APIENTRY glGetUniformui64vNV(GLuint program, GLint location, GLuint64EXT* params) {
+  get_uniform("glGetUniformui64vNV", program, location, std::nullopt, params);
+}
+
 }  // extern "C"

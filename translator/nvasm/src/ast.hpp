@@ -134,6 +134,10 @@ struct MemoryRef {
   uint8_t component = 0;
   int64_t offset = 0;
   size_t position = 0;
+  // LOAD / STORE / ATOM (NV_shader_buffer_load / NV_shader_buffer_store): the address is the value of `address`, a
+  // scalar integer operand read as U64 (a 32-bit operand zero-extends), not a buffer and offset.
+  bool global = false;
+  Operand address;
 };
 
 enum class Op : uint16_t {
@@ -144,7 +148,7 @@ enum class Op : uint16_t {
   // NV_gpu_program4's vector, packing and ARB-heritage instructions
   DP2A, DPH, DST, LIT, LRP, NRM, PK2H, PK2US, PK4B, PK4UB, RCC, RFL, SAD, SCS, UP2H, UP2US, UP4B, UP4UB, X2D, XPD, SWZ,
   // memory
-  LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, BAR, MEMBAR,
+  LDB, STB, ATOMB, LDS, STS, ATOMS, LDC, LOAD, STORE, ATOM, BAR, MEMBAR,
   // NV_shader_atomic_counters (ATOMCTR) and NVIDIA's internal form for ARB_shader_atomic_counter_ops (ATOMCTROP)
   ATOMCTR, ATOMCTROP,
   // textures and images

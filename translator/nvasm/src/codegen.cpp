@@ -170,6 +170,12 @@ void Codegen::finish_module(uint32_t main_id) {
     SpirvBuilder::put(b_.extensions, Op::OpExtension, name);
   }
   if (uses_storage16_) cap(spv::Capability::StorageBuffer16BitAccess);
+  if (uses_pointers_) {
+    cap(spv::Capability::PhysicalStorageBufferAddresses);
+    std::vector<uint32_t> name;
+    SpirvBuilder::put_string(name, "SPV_KHR_physical_storage_buffer");
+    SpirvBuilder::put(b_.extensions, Op::OpExtension, name);
+  }
   if (uses_float64_) cap(spv::Capability::Float64);
   if (uses_subgroup_) cap(spv::Capability::GroupNonUniform);
   if (uses_ballot_) cap(spv::Capability::GroupNonUniformBallot);
@@ -181,7 +187,9 @@ void Codegen::finish_module(uint32_t main_id) {
   SpirvBuilder::put(b_.imports, Op::OpExtInstImport, import);
   SpirvBuilder::put(
       b_.memory_model, Op::OpMemoryModel,
-      {static_cast<uint32_t>(spv::AddressingModel::Logical), static_cast<uint32_t>(spv::MemoryModel::GLSL450)});
+      {static_cast<uint32_t>(uses_pointers_ ? spv::AddressingModel::PhysicalStorageBuffer64
+                                            : spv::AddressingModel::Logical),
+       static_cast<uint32_t>(spv::MemoryModel::GLSL450)});
   std::vector<uint32_t> entry = {static_cast<uint32_t>(spv::ExecutionModel::GLCompute), main_id};
   SpirvBuilder::put_string(entry, "main");
   // SPIR-V 1.3: the interface lists Input and Output variables only.
@@ -201,6 +209,7 @@ void Codegen::finish_module(uint32_t main_id) {
   info_.uses_subgroup_vote = uses_vote_;
   info_.uses_subgroup_shuffle = uses_shuffle_;
   info_.uses_sparse_residency = uses_sparse_;
+  info_.uses_buffer_device_address = uses_pointers_;
   info_.uses_storage_image_extended_formats = uses_image_extended_formats_;
   auto has = [&](spv::Capability c) { return image_caps_.count(static_cast<uint32_t>(c)) != 0; };
   info_.uses_storage_image_multisample = has(spv::Capability::StorageImageMultisample);

@@ -61,6 +61,7 @@ class Codegen {
 
   static constexpr uint32_t kScopeDevice = 1, kScopeWorkgroup = 2, kScopeSubgroup = 3;
   static constexpr uint32_t kSemAcqRel = 0x8, kSemUniform = 0x40, kSemWorkgroup = 0x100;
+  static constexpr uint32_t kMemoryAccessAligned = 0x2;
   static constexpr uint32_t kFlagSF = 1, kFlagZF = 2, kFlagOF = 4, kFlagCF = 8;
   static constexpr uint32_t kFlagNR = 16;  // EXT_sparse_texture2: the last .SPARSE lookup touched non-resident texels
   // TEMP arrays longer than this are zeroed by a loop in main rather than by an OpConstantNull initializer (below
@@ -189,6 +190,13 @@ class Codegen {
   uint32_t parameter_word_pointer(uint32_t buffer, uint32_t word_index);
   uint32_t word_pointer(const MemoryRef& m, uint32_t word_index);
   uint32_t word_index(uint32_t addr, uint32_t plus_words);
+  // Plain (non-atomic) loads and stores of the 32-bit word `word_index`: GPU-address accesses carry the Aligned
+  // memory operand PhysicalStorageBuffer pointers need.
+  uint32_t load_word(const MemoryRef& m, uint32_t word_index);
+  void store_word(const MemoryRef& m, uint32_t word_index, uint32_t value);
+  // codegen_pointer.cpp: LOAD / STORE / ATOM on GPU addresses (NV_shader_buffer_load / _store).
+  uint32_t global_byte_address(const MemoryRef& m);
+  uint32_t global_pointer(uint32_t byte_offset, uint32_t type);
   uint32_t scope_of(const MemoryRef& m) { return c_u32(m.shared ? kScopeWorkgroup : kScopeDevice); }
   bool load(const Instruction& inst);
   bool store(const Instruction& inst);
@@ -305,6 +313,9 @@ class Codegen {
   std::set<uint32_t> decorated_ubo_types_;
   uint32_t shared_var_ = 0, shared_words_ = 1;
   bool shared64_ = false;  // shared memory is an array of 64-bit words (codegen_shared64.cpp)
+  // The 32-byte aligned part of the current GPU-address access's address (u64; codegen_pointer.cpp).
+  uint32_t global_base_ = 0;
+  bool uses_pointers_ = false;
   bool uses_int64_shared_atomics_ = false;
   uint32_t local_var_ = 0, env_var_ = 0;
   uint32_t group_size_ = 0;

@@ -16,15 +16,22 @@ bool Codegen::barrier(const Instruction& inst) {
 }
 
 bool Codegen::memory_access(const Instruction& inst) {
+  if (inst.memory->global && !options_.buffer_device_address) {
+    return fail(inst,
+                "LOAD, STORE and ATOM on GPU addresses (NV_shader_buffer_load / NV_shader_buffer_store) need the "
+                "device's bufferDeviceAddress feature (Vulkan 1.2 or VK_KHR_buffer_device_address) and shaderInt64");
+  }
   // Shared memory of 64-bit words (a program with 64-bit ATOMS): every access but those atomics is on halves.
   if (shared64_ && inst.memory->shared && !(inst.op == AsmOp::ATOMS && inst.format.bits != 32)) {
     return shared64_access(inst);
   }
   switch (inst.op) {
     case AsmOp::LDB:
+    case AsmOp::LOAD:
     case AsmOp::LDS:
     case AsmOp::LDC: return load(inst);
     case AsmOp::STB:
+    case AsmOp::STORE:
     case AsmOp::STS: return store(inst);
     default: return atomic(inst);
   }
@@ -48,6 +55,7 @@ bool Codegen::memory(const Instruction& inst) {
 
 // Byte address -> word index in the buffer or shared array.
 uint32_t Codegen::byte_address(const MemoryRef& m) {
+  if (m.global) return global_byte_address(m);
   uint32_t addr = c_u32(static_cast<uint32_t>(m.offset));
   if (m.has_register) {
     const uint32_t raw = load_temp_raw(m.temp, 0, false, 0, 0);
@@ -71,6 +79,9 @@ uint32_t Codegen::parameter_word_pointer(uint32_t buffer, uint32_t word_index) {
 }
 
 uint32_t Codegen::word_pointer(const MemoryRef& m, uint32_t word_index) {
+  if (m.global) {
+    return global_pointer(b_.op(Op::OpShiftLeftLogical, t_u32(), {word_index, c_u32(2)}), t_u32());
+  }
   if (m.constant) return parameter_word_pointer(m.buffer, word_index);
   if (m.shared) {
     // Out-of-range shared accesses are clamped into the array (the GL spec leaves them undefined).
@@ -85,6 +96,21 @@ uint32_t Codegen::word_index(uint32_t addr, uint32_t plus_words) {
   uint32_t w = b_.op(Op::OpShiftRightLogical, t_u32(), {addr, c_u32(2)});
   if (plus_words) w = b_.op(Op::OpIAdd, t_u32(), {w, c_u32(plus_words)});
   return w;
+}
+
+uint32_t Codegen::load_word(const MemoryRef& m, uint32_t index) {
+  const uint32_t ptr = word_pointer(m, index);
+  if (m.global) return b_.op(Op::OpLoad, t_u32(), {ptr, kMemoryAccessAligned, 4});
+  return b_.op(Op::OpLoad, t_u32(), {ptr});
+}
+
+void Codegen::store_word(const MemoryRef& m, uint32_t index, uint32_t value) {
+  const uint32_t ptr = word_pointer(m, index);
+  if (m.global) {
+    b_.inst(Op::OpStore, {ptr, value, kMemoryAccessAligned, 4});
+  } else {
+    b_.inst(Op::OpStore, {ptr, value});
+  }
 }
 
 // Formats whose elements are narrower than a word (U8 ... U16X4, F16 ... F16X4; NV_gpu_program5_mem_extended for
@@ -118,12 +144,12 @@ bool Codegen::load(const Instruction& inst) {
       // Whole words: S8X4, U16X2, F16X4, ...
       const uint32_t per_word = 32 / f.bits;
       for (uint32_t k = 0; k < total_bits / 32; ++k) {
-        const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, k))});
+        const uint32_t w = load_word(m, word_index(addr, k));
         for (uint32_t j = 0; j < per_word; ++j) elems[k * per_word + j] = narrow_element(f, w, c_u32(j * f.bits));
       }
     } else {
       // One field inside a word: U8, S16, F16, U8X2, ...
-      const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 0))});
+      const uint32_t w = load_word(m, word_index(addr, 0));
       const uint32_t shift =
           b_.op(Op::OpShiftLeftLogical, t_u32(), {b_.op(Op::OpBitwiseAnd, t_u32(), {addr, c_u32(3)}), c_u32(3)});
       for (uint32_t e = 0; e < f.count; ++e) {
@@ -134,12 +160,12 @@ bool Codegen::load(const Instruction& inst) {
     const uint32_t addr = byte_address(m);
     for (uint32_t e = 0; e < f.count; ++e) {
       if (f.bits == 64) {
-        const uint32_t lo = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e))});
-        const uint32_t hi = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, 2 * e + 1))});
+        const uint32_t lo = load_word(m, word_index(addr, 2 * e));
+        const uint32_t hi = load_word(m, word_index(addr, 2 * e + 1));
         const uint32_t v2 = b_.op(Op::OpCompositeConstruct, t_vec(t_u32(), 2), {lo, hi});
         elems[e] = b_.op(Op::OpBitcast, scalar_type(f.type), {v2});
       } else {
-        const uint32_t w = b_.op(Op::OpLoad, t_u32(), {word_pointer(m, word_index(addr, e))});
+        const uint32_t w = load_word(m, word_index(addr, e));
         elems[e] = f.type == DataType::U32 ? w : b_.op(Op::OpBitcast, scalar_type(f.type), {w});
       }
     }
@@ -203,12 +229,11 @@ bool Codegen::store(const Instruction& inst) {
     const uint32_t s = component(v, e);
     if (f.bits == 64) {
       const uint32_t v2 = b_.op(Op::OpBitcast, t_vec(t_u32(), 2), {s});
-      b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, 2 * e)), b_.op(Op::OpCompositeExtract, t_u32(), {v2, 0})});
-      b_.inst(Op::OpStore,
-              {word_pointer(m, word_index(addr, 2 * e + 1)), b_.op(Op::OpCompositeExtract, t_u32(), {v2, 1})});
+      store_word(m, word_index(addr, 2 * e), b_.op(Op::OpCompositeExtract, t_u32(), {v2, 0}));
+      store_word(m, word_index(addr, 2 * e + 1), b_.op(Op::OpCompositeExtract, t_u32(), {v2, 1}));
     } else if (f.bits == 32) {
       const uint32_t w = f.type == DataType::U32 ? s : b_.op(Op::OpBitcast, t_u32(), {s});
-      b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, e)), w});
+      store_word(m, word_index(addr, e), w);
     }
   }
   return true;
@@ -237,7 +262,7 @@ bool Codegen::store_narrow(const MemoryRef& m, const StorageFormat& f, Val v) {
   if (total_bits >= 32) {
     const uint32_t per_word = 32 / f.bits;
     for (uint32_t k = 0; k < total_bits / 32; ++k) {
-      b_.inst(Op::OpStore, {word_pointer(m, word_index(addr, k)), pack(k * per_word, per_word)});
+      store_word(m, word_index(addr, k), pack(k * per_word, per_word));
     }
     return true;
   }
@@ -247,7 +272,9 @@ bool Codegen::store_narrow(const MemoryRef& m, const StorageFormat& f, Val v) {
 
 // An 8- or 16-bit field `w` (zero above) at byte address `addr`.
 void Codegen::store_field(const MemoryRef& m, uint32_t addr, uint32_t bits, uint32_t w) {
-  if (!m.shared && ((bits == 8 && options_.storage_buffer_8bit) || (bits == 16 && options_.storage_buffer_16bit))) {
+  const bool narrow_store =
+      (bits == 8 && options_.storage_buffer_8bit) || (bits == 16 && options_.storage_buffer_16bit);
+  if (!m.shared && !m.global && narrow_store) {
     // The device has 8/16-bit storage: a plain byte or half-word store on a narrow view of the buffer. A memory
     // location is a byte in Vulkan's memory model, so the neighbours are untouched.
     const uint32_t narrow = t_int(bits, false);
@@ -310,6 +337,8 @@ bool Codegen::atomic64(const Instruction& inst) {
   if (m.shared) {
     // The 64-bit word holding the 8-byte aligned address (32-bit word address >> 2 = 64-bit word address >> 3).
     ptr = shared64_pointer_of_word(word_index(byte_address(m), 0));
+  } else if (m.global) {
+    ptr = global_pointer(b_.op(Op::OpBitwiseAnd, t_u32(), {byte_address(m), c_u32(~7u)}), u64);
   } else {
     const uint32_t index = b_.op(Op::OpShiftRightLogical, t_u32(), {byte_address(m), c_u32(3)});
     ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, u64),

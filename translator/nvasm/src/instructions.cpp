@@ -200,8 +200,8 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
           continue;
         }
         if (auto f = storage_modifier(upper); f && types == 0) {
-          // The packed and F16 forms of NV_gpu_program5_mem_extended are for LDB STB LDS STS LDC here (its
-          // LOADIM / STOREIM forms are not implemented).
+          // The packed and F16 forms of NV_gpu_program5_mem_extended are for LDB STB LDS STS LDC LOAD STORE
+          // here (its LOADIM / STOREIM forms are not implemented).
           if (info.family == Family::Image && f->bits < 32 && (f->count > 1 || f->half)) return bad();
           inst.format = *f;
           inst.type = f->type;
@@ -632,6 +632,18 @@ bool InstructionParser::memory_instruction(const OpcodeInfo& info, Instruction& 
     if (!operand(o)) return false;
     inst.sources.push_back(o);
     if (!expect(',')) return false;
+  }
+  if (info.space == MemorySpace::Global) {
+    // LOAD / STORE / ATOM (NV_shader_buffer_load, NV_shader_buffer_store): the last operand is the address, a
+    // scalar integer operand ("LOAD.U32 R0.x, R1.x;"), not a memory reference.
+    m.global = true;
+    m.position = peek().offset;
+    if (!operand(m.address)) return false;
+    if (m.address.kind == Operand::Kind::Literal && m.address.literal[m.address.swizzle[0]].is_float) {
+      return error(m.position, "the address of " + std::string(info.name) + " is an integer operand");
+    }
+    inst.memory = m;
+    return true;
   }
   // LDC's operand is a vector operand (NV_gpu_program5, LDC: "applying swizzle, negation, and absolute value
   // operand modifiers"); the other memory instructions take a plain memory reference.

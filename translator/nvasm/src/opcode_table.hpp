@@ -63,7 +63,7 @@ enum class TypeRule : uint8_t {
 };
 
 // The memory an instruction of the Memory family accesses.
-enum class MemorySpace : uint8_t { None, Storage, Shared, Constant };
+enum class MemorySpace : uint8_t { None, Storage, Shared, Constant, Global };
 
 // The other modifiers an opcode takes (a bit set).
 enum Modifier : uint16_t {

@@ -18,6 +18,7 @@ BISMUTH_FUZZ_TARGET(nvasm_assemble) {
     options.storage_image_read_without_format = subgroup_32;
     options.storage_image_write_without_format = subgroup_32;
     options.sparse_residency = subgroup_32;
+    options.buffer_device_address = subgroup_32;  // LOAD / STORE / ATOM on GPU addresses; the first pass: errors
     options.parameter_buffer_bytes = subgroup_32 ? 65536 : 0;  // NVIDIA's 64 KiB window, and the 16 KiB floor
     options.optimize = false;  // the optimizer is SPIRV-Tools' own code; the parser and emitter are under test
     auto program = bismuth::nvasm::assemble(source, options);

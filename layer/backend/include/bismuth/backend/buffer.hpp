@@ -55,6 +55,11 @@ class Buffer : public std::enable_shared_from_this<Buffer> {
   // The persistent mapping of a host-visible buffer (null otherwise). Reading or writing it while a submission
   // that uses the buffer is in flight is a data race; CommandStream::map waits first.
   void* mapped() const { return mapped_; }
+  // The buffer's GPU address (vkGetBufferDeviceAddress) where the device has DeviceFeatures::buffer_device_address
+  // and the buffer is shader-visible; 0 otherwise. Shaders reach the buffer through it (PhysicalStorageBuffer64)
+  // without a descriptor, so a dispatch that may do so must keep the buffer alive and ordered itself (the GL shim's
+  // resident buffers).
+  VkDeviceAddress device_address() const { return device_address_; }
   // The last timeline value of a submission that used the buffer (0: never submitted).
   uint64_t last_use() const { return last_use_.load(std::memory_order_acquire); }
   void mark_used(uint64_t value);
@@ -83,6 +88,7 @@ class Buffer : public std::enable_shared_from_this<Buffer> {
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   VkDeviceSize size_ = 0;
   void* mapped_ = nullptr;
+  VkDeviceAddress device_address_ = 0;
   std::atomic<uint64_t> last_use_{0};
 };
 

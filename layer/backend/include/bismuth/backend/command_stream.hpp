@@ -78,6 +78,11 @@ struct DispatchInfo {
   std::span<const BufferBinding> bindings;
   std::span<const ImageBinding> images;
   std::span<const std::byte> push_constants;
+  // Buffers the shader may reach through their device addresses (Buffer::device_address, PhysicalStorageBuffer64)
+  // rather than a descriptor: GL_NV_shader_buffer_load's resident buffers. No descriptor is written for them; the
+  // stream keeps each alive until the batch completes and joins its range to the hazard tracking with `access`, as
+  // a binding's. Only offset, range and access are read besides the buffer.
+  std::span<const BufferBinding> address_buffers;
   // Non-null: vkCmdDispatchIndirect with the VkDispatchIndirectCommand at indirect_offset (a multiple of 4, 12
   // bytes inside the buffer) instead of `groups` (use dispatch_indirect()).
   Buffer* indirect = nullptr;  // owned by a shared_ptr (Buffer::create)

@@ -78,6 +78,11 @@ struct DeviceFeatures {
   // storageBuffer16BitAccess, Vulkan 1.1): byte and half-word stores that never touch their neighbours.
   bool storage_buffer_8bit = false;
   bool storage_buffer_16bit = false;
+  // Buffer device addresses (bufferDeviceAddress, Vulkan 1.2 / VK_KHR_buffer_device_address, with shaderInt64):
+  // shader-visible buffers get SHADER_DEVICE_ADDRESS usage and memory allocated with DEVICE_ADDRESS, and
+  // Buffer::device_address() gives their GPU address (GL_NV_shader_buffer_load / _store, NV assembly LOAD STORE
+  // ATOM as PhysicalStorageBuffer64 accesses).
+  bool buffer_device_address = false;
   // Samplers (sampler.hpp): anisotropic filtering (samplerAnisotropy) and VK_EXT_custom_border_color
   // (customBorderColors and customBorderColorWithoutFormat: GL's border colour is not tied to a format).
   bool sampler_anisotropy = false;

@@ -124,6 +124,8 @@ struct DeviceFunctions {
   PFN_vkGetSemaphoreCounterValue vkGetSemaphoreCounterValue = nullptr;
   // VK_KHR_push_descriptor; null when the extension is not enabled.
   PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR = nullptr;
+  // Buffer device addresses: the Vulkan 1.2 core name or the VK_KHR_buffer_device_address alias; null without.
+  PFN_vkGetBufferDeviceAddress vkGetBufferDeviceAddress = nullptr;
 
   // Fills the table through `get_device_proc_addr` for `device`. Error: a required entry is missing.
   static Expected<DeviceFunctions> load(PFN_vkGetDeviceProcAddr get_device_proc_addr, VkDevice device);

@@ -110,6 +110,10 @@ struct AssembleOptions {
   bool storage_image_write_without_format = false;
   // The device has shaderResourceResidency (sparse residency): .SPARSE lookups (EXT_sparse_texture2) load.
   bool sparse_residency = false;
+  // The device has bufferDeviceAddress (Vulkan 1.2, VK_KHR_buffer_device_address) and shaderInt64: LOAD, STORE and
+  // ATOM on 64-bit GPU addresses (NV_shader_buffer_load / NV_shader_buffer_store) load, as PhysicalStorageBuffer64
+  // accesses. Otherwise they are a load error that names the feature.
+  bool buffer_device_address = false;
   // The device's maxUniformBufferRange: the parameter buffer window is this, rounded down to 16 bytes and kept in
   // [kParameterBufferBytes, kMaxParameterBufferBytes] (parameter_buffer_window()).
   uint32_t parameter_buffer_bytes = kParameterBufferBytes;
@@ -201,6 +205,7 @@ struct ProgramInfo {
   bool uses_storage_buffer_8bit = false;   // enable storageBuffer8BitAccess (U8/S8 stores)
   bool uses_storage_buffer_16bit = false;  // enable storageBuffer16BitAccess (U16/S16 stores)
   bool uses_sparse_residency = false;      // enable shaderResourceResidency (.SPARSE)
+  bool uses_buffer_device_address = false; // enable bufferDeviceAddress (LOAD, STORE, ATOM on GPU addresses)
   bool uses_storage_image_read_without_format = false;   // enable shaderStorageImageReadWithoutFormat
   bool uses_storage_image_write_without_format = false;  // enable shaderStorageImageWriteWithoutFormat
   bool uses_storage_image_extended_formats = false;      // enable shaderStorageImageExtendedFormats
