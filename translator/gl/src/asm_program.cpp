@@ -228,6 +228,7 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->parameter_gl_binding = layout.parameter;
   exe->local_binding = layout.local_binding;
   exe->env_binding = layout.env_binding;
+  exe->subroutine_binding = layout.subroutine_binding;
   const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
   spirv_patch::PipelineOptions pipeline =
       nvasm::gl_program_pipeline(info, layout,
@@ -461,6 +462,7 @@ GLAPI void APIENTRY glBindProgramARB(GLenum target, GLuint program) {
   if (!check_target(ctx, target, "glBindProgramARB")) return;
   if (program == 0) {
     ctx->asm_program = ctx->default_asm_program;
+    reset_asm_subroutines(ctx);
     return;
   }
   std::lock_guard lock(ctx->share->mutex);
@@ -478,6 +480,7 @@ GLAPI void APIENTRY glBindProgramARB(GLenum target, GLuint program) {
     return;
   }
   ctx->asm_program = it->second;
+  reset_asm_subroutines(ctx);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -516,6 +519,7 @@ GLAPI void APIENTRY glProgramStringARB(GLenum target, GLenum format, GLsizei len
   object->source.assign(source);
   object->executable = std::move(*exe);
   object->local_dirty = true;
+  reset_asm_subroutines(ctx);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -564,6 +568,12 @@ GLAPI void APIENTRY glGetProgramivARB(GLenum target, GLenum pname, GLint* params
       value = static_cast<GLint>(nvasm::parameter_buffer_window(options) / 4);
       break;
     }
+    // ARB_shader_subroutine's NV_gpu_program5 interaction: "Accepted by the <pname> parameter of GetProgramivARB:
+    // MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV, MAX_PROGRAM_SUBROUTINE_NUM_NV" (the spec's minimums, 1024 and 256).
+    case GL_MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV: value = static_cast<GLint>(nvasm::kMaxSubroutineParameters); break;
+    case GL_MAX_PROGRAM_SUBROUTINE_NUM_NV: value = static_cast<GLint>(nvasm::kMaxSubroutineNum); break;
+    // NV_gpu_program4's call stack: recursive programs are lowered to this many levels (docs/nvasm.md).
+    case GL_MAX_PROGRAM_CALL_DEPTH_NV: value = static_cast<GLint>(nvasm::kMaxCallDepth); break;
     // A loaded program always is (the assembler's limits are the native ones); none loaded: false.
     case GL_PROGRAM_UNDER_NATIVE_LIMITS_ARB: value = exe ? GL_TRUE : GL_FALSE; break;
     default:

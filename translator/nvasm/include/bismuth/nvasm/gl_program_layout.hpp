@@ -41,7 +41,8 @@ AssembleOptions gl_assemble_options(const CompileTarget& target);
 // Set 0 of the program, in this order, each only when the program uses it:
 //   storage buffers      program.storage in increasing index, then the TEMP array scratch buffer when the program
 //                        has one (ProgramInfo::scratch_bytes_per_invocation > 0)
-//   uniform buffers      program.buffer in increasing index, then program.local, then program.env
+//   uniform buffers      program.buffer in increasing index, then program.local, then program.env, then
+//                        program.subroutine
 //   textures             texture[n] in increasing unit: combined image samplers (uniform texel buffers for BUFFER)
 //   images               image[n] in increasing unit: storage images (storage texel buffers for BUFFER)
 struct GlProgramLayout {
@@ -50,6 +51,7 @@ struct GlProgramLayout {
   std::vector<uint32_t> parameter;  // binding storage.size() + i: program.buffer[parameter[i]]
   int local_binding = -1;           // -1: no program.local buffer
   int env_binding = -1;             // -1: no program.env buffer
+  int subroutine_binding = -1;      // -1: no program.subroutine buffer (SUBROUTINE declarations)
   // binding texture_binding_base() + i: texture[textures[i].unit]
   std::vector<GlUnitBinding> textures;
   // binding image_binding_base() + i: image[images[i].unit]
@@ -60,7 +62,8 @@ struct GlProgramLayout {
     return static_cast<uint32_t>(storage.size()) + (scratch_binding >= 0 ? 1u : 0u);
   }
   uint32_t uniform_buffer_count() const {
-    return static_cast<uint32_t>(parameter.size()) + (local_binding >= 0 ? 1u : 0u) + (env_binding >= 0 ? 1u : 0u);
+    return static_cast<uint32_t>(parameter.size()) + (local_binding >= 0 ? 1u : 0u) + (env_binding >= 0 ? 1u : 0u) +
+           (subroutine_binding >= 0 ? 1u : 0u);
   }
 };
 GlProgramLayout gl_program_layout(const ProgramInfo& info);
