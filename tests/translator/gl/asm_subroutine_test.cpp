@@ -63,6 +63,11 @@ TEST_CASE("glProgramSubroutineParametersuivNV selects the subroutine CALI calls,
   new_program();
   REQUIRE(load(kSource) == GL_NO_ERROR);
   glEnable(GL_COMPUTE_PROGRAM_NV);
+  // GL_PROGRAM_INSTRUCTIONS_ARB counts instructions only: not the SUBROUTINETYPE / SUBROUTINE declarations, not
+  // the SUBROUTINENUM labels (triple 2, mix_bits 2, tri 6, main 5).
+  GLint instructions = 0;
+  glGetProgramivARB(GL_COMPUTE_PROGRAM_NV, GL_PROGRAM_INSTRUCTIONS_ARB, &instructions);
+  CHECK(instructions == 2 + 2 + 6 + 5);
   // "Program subroutine parameters are assigned to labels by setting the corresponding SUBROUTINENUMs via
   // ProgramSubroutineParametersuivNV."
   for (GLuint number : {7u, 2u, 0u, 7u}) {

@@ -78,12 +78,20 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
       while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
     };
     skip_space();
-    // Labels ("name:") before an instruction.
+    // Labels ("name:", "name SUBROUTINENUM(n):") before an instruction.
     for (;;) {
       size_t n = 0;
       while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_')) ++n;
       if (n > 0 && n < s.size() && s[n] == ':') {
         s.remove_prefix(n + 1);
+        skip_space();
+        continue;
+      }
+      const size_t num = s.find("SUBROUTINENUM");
+      const size_t colon = s.find(':');
+      if (n > 0 && num != std::string_view::npos && colon != std::string_view::npos && num < colon &&
+          s.substr(n, num - n).find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        s.remove_prefix(colon + 1);
         skip_space();
         continue;
       }
@@ -114,6 +122,7 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
     } else if (first == "OPTION" || first == "GROUP_SIZE" || first == "SHARED_MEMORY" || first == "STORAGE" ||
                first == "SHARED" || first == "OUTPUT" || first == "ADDRESS" || first == "ALIAS" || first == "CBUFFER" ||
                first == "BUFFER" || first == "BUFFER4" || first == "IMAGE" || first == "TEXTURE" || first == "END" ||
+               first == "SUBROUTINETYPE" || first == "SUBROUTINE" ||
                first.rfind("!!", 0) == 0) {
       // declarations
     } else {
