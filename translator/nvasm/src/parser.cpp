@@ -169,9 +169,17 @@ bool Parser::check_recursion() {
     const Instruction& inst = out_.subroutines[call.subroutine].body[call.instruction];
     edges[call.subroutine].push_back({inst.label, call.offset, false});
   }
+  // Each CALI is a call of every label of its type: bounded in all, so that the graph stays small.
+  constexpr uint64_t kMaxInlined = 1u << 17;
+  uint64_t edge_count = calls_.size();
   for (const auto& call : indirect_calls_) {
     const Instruction& inst = out_.subroutines[call.subroutine].body[call.instruction];
     const SubroutineVar& var = out_.subroutine_vars[inst.label];
+    edge_count += out_.subroutine_types[var.type].labels.size();
+    if (edge_count > kMaxInlined) {
+      return error(call.offset, "more than " + std::to_string(kMaxInlined) +
+                                    " calls in the program (a CALI counts one per label of its SUBROUTINETYPE)");
+    }
     for (uint32_t label : out_.subroutine_types[var.type].labels) {
       edges[call.subroutine].push_back({label, call.offset, true});
     }
@@ -237,7 +245,6 @@ bool Parser::check_recursion() {
   out_.recursive = recursive;
   // The size of each subroutine with its callees inlined (the optimizer inlines every call): bounded, so a small
   // program of calls that fan out cannot make the translation explode.
-  constexpr uint64_t kMaxInlined = 1u << 17;
   auto total_of = [&](size_t sub, const std::vector<uint64_t>& callee_sizes) {
     uint64_t total = out_.subroutines[sub].body.size() + 1;
     for (const Edge& e : edges[sub]) total = std::min(kMaxInlined + 1, total + callee_sizes[e.callee]);
