@@ -11,6 +11,8 @@
 //   program.local[n]    -> uniform buffer at binding kLocalParameterBinding (73): `uvec4 local[count]`, std140,
 //                          one vec4 per index (16 bytes), count = highest index used + 1, raw 32-bit words
 //   program.env[n]      -> uniform buffer at binding kEnvParameterBinding (74), same layout
+//   program.subroutine[n] -> uniform buffer at binding kSubroutineParameterBinding (75), same layout, the SUBROUTINENUM
+//                          CALI switches on in .x (ProgramInfo::subroutine_parameters)
 //   program.buffer[a]   -> uniform buffer at binding options.parameter_buffer_bindings[a] (kParameterBufferBindingBase
 //                          + a when not given): `uvec4 data[info.parameter_buffer_bytes / 16]`, std140; CBUFFER,
 //                          BUFFER and BUFFER4 variables read it (NV_parameter_buffer_object / _object2)
