@@ -19,7 +19,8 @@ TEST_CASE("Assembly program entry points are supported and resolvable", "[asm]")
         "glProgramLocalParameterI4uivNV", "glProgramEnvParameterI4iNV", "glProgramEnvParameterI4ivNV",
         "glProgramEnvParameterI4uiNV", "glProgramEnvParameterI4uivNV", "glGetProgramLocalParameterfvARB",
         "glGetProgramEnvParameterIuivNV", "glProgramBufferParametersfvNV", "glProgramBufferParametersIivNV",
-        "glProgramBufferParametersIuivNV"}) {
+        "glProgramBufferParametersIuivNV", "glProgramSubroutineParametersuivNV",
+        "glGetProgramSubroutineParameteruivNV"}) {
     INFO(name);
     CHECK(bismuthGetProcAddress(name) != nullptr);
     CHECK(eglGetProcAddress(name) != nullptr);

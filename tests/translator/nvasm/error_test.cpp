@@ -98,12 +98,6 @@ TEST_CASE("errors: CAL to an undefined label", "[nvasm][errors]") {
   check_error(kHead + "CAL nowhere;\nEND\n", {4, 5, "undefined label 'nowhere'"});
 }
 
-TEST_CASE("errors: recursion is rejected because SPIR-V cannot express it", "[nvasm][errors]") {
-  check_error(kHead + "main:\nCAL a;\nRET;\na:\nCAL b;\nRET;\nb:\nCAL a;\nEND\n",
-              {11, 5, "recursive call to subroutine 'a' (SPIR-V cannot express recursion)"});
-  check_error(kHead + "self:\nCAL self;\nEND\n", {5, 5, "recursive call to subroutine 'self'"});
-}
-
 TEST_CASE("errors: integer constants out of range and bad numbers", "[nvasm][errors]") {
   check_error(kHead + "MOV.U R0, {99999999999999999999};\nEND\n", {4, 12, "integer constant out of range"});
   check_error(kHead + "MOV.U R0, {0x};\nEND\n", {4, 12, "malformed hexadecimal constant"});

@@ -25,6 +25,9 @@ struct Run {
   std::vector<uint32_t> input;
   std::vector<std::array<uint32_t, 4>> locals;
   std::vector<std::array<uint32_t, 4>> env;
+  // program.subroutine[n] values (the SUBROUTINENUMs ProgramSubroutineParametersuivNV would load), a uniform buffer
+  // at kSubroutineParameterBinding with value n in .x of vec4 n.
+  std::vector<uint32_t> subroutines;
   // program.buffer[a] contents (uniform buffers at kParameterBufferBindingBase + a) and more program.storage[k]
   // buffers (k >= 2, read back into `storage_out`).
   std::vector<std::pair<uint32_t, std::vector<uint32_t>>> parameter_buffers;
@@ -135,6 +138,11 @@ inline std::vector<uint32_t> run(const Run& r) {
     d.addresses.push_back({a.in_local ? locals_at : storage_at(a.storage), a.word, storage_at(a.target), a.offset});
   }
   add_params(r.env, nvasm::kEnvParameterBinding);
+  if (!r.subroutines.empty()) {
+    std::vector<std::array<uint32_t, 4>> values;
+    for (uint32_t v : r.subroutines) values.push_back({v, 0, 0, 0});
+    add_params(values, nvasm::kSubroutineParameterBinding);
+  }
   if (program->info.group_size_form == nvasm::GroupSizeForm::Variable) {
     for (int i = 0; i < 3; ++i) d.specialization.push_back({nvasm::kGroupSizeSpecIds[i], r.variable_size[i]});
   }

@@ -82,12 +82,20 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
       while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
     };
     skip_space();
-    // Labels ("name:") before an instruction.
+    // Labels ("name:", "name SUBROUTINENUM(n):") before an instruction.
     for (;;) {
       size_t n = 0;
       while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_')) ++n;
       if (n > 0 && n < s.size() && s[n] == ':') {
         s.remove_prefix(n + 1);
+        skip_space();
+        continue;
+      }
+      const size_t num = s.find("SUBROUTINENUM");
+      const size_t colon = s.find(':');
+      if (n > 0 && num != std::string_view::npos && colon != std::string_view::npos && num < colon &&
+          s.substr(n, num - n).find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        s.remove_prefix(colon + 1);
         skip_space();
         continue;
       }
@@ -118,7 +126,8 @@ void count_statements(std::string_view source, AsmExecutable& exe) {
     } else if (first == "OPTION" || first == "GROUP_SIZE" || first == "SHARED_MEMORY" || first == "STORAGE" ||
                first == "SHARED" || first == "OUTPUT" || first == "ADDRESS" || first == "ALIAS" || first == "CBUFFER" ||
                first == "BUFFER" || first == "BUFFER4" || first == "IMAGE" || first == "TEXTURE" || first == "END" ||
-               first == "COUNTER" || first.rfind("!!", 0) == 0) {
+               first == "COUNTER" || first == "SUBROUTINETYPE" || first == "SUBROUTINE" ||
+               first.rfind("!!", 0) == 0) {
       // declarations
     } else {
       exe.instructions += 1;
@@ -233,6 +242,7 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
   exe->parameter_gl_binding = layout.parameter;
   exe->local_binding = layout.local_binding;
   exe->env_binding = layout.env_binding;
+  exe->subroutine_binding = layout.subroutine_binding;
   const bool variable = info.group_size_form == nvasm::GroupSizeForm::Variable;
   spirv_patch::PipelineOptions pipeline =
       nvasm::gl_program_pipeline(info, layout,
@@ -466,6 +476,7 @@ GLAPI void APIENTRY glBindProgramARB(GLenum target, GLuint program) {
   if (!check_target(ctx, target, "glBindProgramARB")) return;
   if (program == 0) {
     ctx->asm_program = ctx->default_asm_program;
+    reset_asm_subroutines(ctx);
     return;
   }
   std::lock_guard lock(ctx->share->mutex);
@@ -483,6 +494,7 @@ GLAPI void APIENTRY glBindProgramARB(GLenum target, GLuint program) {
     return;
   }
   ctx->asm_program = it->second;
+  reset_asm_subroutines(ctx);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -521,6 +533,7 @@ GLAPI void APIENTRY glProgramStringARB(GLenum target, GLenum format, GLsizei len
   object->source.assign(source);
   object->executable = std::move(*exe);
   object->local_dirty = true;
+  reset_asm_subroutines(ctx);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -569,6 +582,12 @@ GLAPI void APIENTRY glGetProgramivARB(GLenum target, GLenum pname, GLint* params
       value = static_cast<GLint>(nvasm::parameter_buffer_window(options) / 4);
       break;
     }
+    // ARB_shader_subroutine's NV_gpu_program5 interaction: "Accepted by the <pname> parameter of GetProgramivARB:
+    // MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV, MAX_PROGRAM_SUBROUTINE_NUM_NV" (the spec's minimums, 1024 and 256).
+    case GL_MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV: value = static_cast<GLint>(nvasm::kMaxSubroutineParameters); break;
+    case GL_MAX_PROGRAM_SUBROUTINE_NUM_NV: value = static_cast<GLint>(nvasm::kMaxSubroutineNum); break;
+    // NV_gpu_program4's call stack: recursive programs are lowered to this many levels (docs/nvasm.md).
+    case GL_MAX_PROGRAM_CALL_DEPTH_NV: value = static_cast<GLint>(nvasm::kMaxCallDepth); break;
     // A loaded program always is (the assembler's limits are the native ones); none loaded: false.
     case GL_PROGRAM_UNDER_NATIVE_LIMITS_ARB: value = exe ? GL_TRUE : GL_FALSE; break;
     default:

@@ -218,6 +218,14 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
       return false;
     out.push_back({ctx->env_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
   }
+  if (exe.subroutine_binding >= 0) {
+    const auto count = static_cast<uint32_t>(exe.info.subroutine_parameters.size());
+    if (!upload_parameters(ctx, ctx->asm_subroutine_buffer, ctx->asm_subroutines, count, ctx->asm_subroutine_dirty,
+                           ctx->asm_subroutine_uploaded, func)) {
+      return false;
+    }
+    out.push_back({ctx->asm_subroutine_buffer.get(), 0, VkDeviceSize(count) * 16, backend::Access::Read});
+  }
   // texture[n] then image[n], by increasing unit as gl_program_layout places them.
   ctx->image_bindings_scratch.clear();
   for (size_t k = 0; k < exe.info.textures.size(); ++k) {

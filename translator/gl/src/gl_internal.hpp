@@ -302,6 +302,7 @@ struct AsmExecutable {
   std::vector<uint32_t> parameter_gl_binding;
   int local_binding = -1;                   // Vulkan binding of program.local, -1 when unused
   int env_binding = -1;                     // Vulkan binding of program.env, -1 when unused
+  int subroutine_binding = -1;              // Vulkan binding of program.subroutine, -1 when unused
   // glGetProgramivARB counts (from the source's statements).
   GLint instructions = 0, temporaries = 0, parameters = 0, attribs = 0;
   // What the shadow lowering (shadow_lowering.cpp) makes its module from: the pipeline's words and the shader
@@ -322,6 +323,11 @@ struct AsmProgramObject {
   bool local_dirty = true;
   uint32_t local_uploaded = 0;  // vec4s of `local` the buffer holds (valid while !local_dirty)
 };
+
+// Program subroutine parameters back to their defaults (asm_subroutines.cpp): at glProgramStringARB and
+// glBindProgramARB, as ARB_shader_subroutine's NV_gpu_program5 interaction says.
+struct Context;
+void reset_asm_subroutines(Context* ctx);
 
 struct SyncObject {
   uint64_t value = 0;  // timeline value that signals it
@@ -494,6 +500,13 @@ class Context {
   std::shared_ptr<backend::Buffer> env_buffer;
   bool env_dirty = true;
   uint32_t env_uploaded = 0;
+  // Program subroutine parameters (ARB_shader_subroutine's NV_gpu_program5 interaction): context state, one
+  // SUBROUTINENUM per program.subroutine index in .x, uploaded like program.env.
+  std::vector<std::array<uint32_t, 4>> asm_subroutines =
+      std::vector<std::array<uint32_t, 4>>(nvasm::kMaxSubroutineParameters);
+  std::shared_ptr<backend::Buffer> asm_subroutine_buffer;
+  bool asm_subroutine_dirty = true;
+  uint32_t asm_subroutine_uploaded = 0;
   GLint program_error_position = -1;  // GL_PROGRAM_ERROR_POSITION_ARB
   std::string program_error_string;   // GL_PROGRAM_ERROR_STRING_ARB
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bismuth/nvasm/assembler.hpp"
+
 namespace bismuth::nvasm::detail {
 
 // A load error: the byte offset it points at and the text after "error: ".
@@ -157,6 +159,8 @@ enum class Op : uint16_t {
   TGBALLOT, TGALL, TGANY, TGEQ, SHFIDX, SHFUP, SHFDOWN, SHFXOR,
   // flow control
   IF, ELSE, ENDIF, REP, ENDREP, BRK, CONT, CAL, RET,
+  // ARB_shader_subroutine's NV_gpu_program5 interaction: an indirect call through a SUBROUTINE variable
+  CALI,
 };
 
 // Texture targets (NV_gpu_program4 <texTarget>, NV_gpu_program5, NV_texture_multisample). They also name the image
@@ -235,10 +239,16 @@ struct Instruction {
   std::optional<TextureAccess> texture;  // texture and image instructions
   bool sparse = false;     // .SPARSE (EXT_sparse_texture2): residency to the NONRESIDENT condition code test
   bool lod_clamp = false;  // .LODCLAMP (ARB_sparse_texture_clamp): a minimum level of detail
-  std::optional<CondTest> condition;  // IF / BRK / CONT / RET / CAL
+  std::optional<CondTest> condition;  // IF / BRK / CONT / RET / CAL / CALI
   CounterOp counter_op = CounterOp::None;  // ATOMCTR / ATOMCTROP
   std::optional<CounterRef> counter;
-  uint32_t label = 0;                 // CAL target subroutine
+  uint32_t label = 0;                 // CAL target subroutine; CALI: the SUBROUTINE variable
+  // CALI's `<optArrayMem>`: the element of a SUBROUTINE array (constant, or element + temps[rel_temp].rel_component,
+  // clamped into the array).
+  uint32_t call_element = 0;
+  bool call_relative = false;
+  uint32_t call_rel_temp = 0;
+  uint8_t call_rel_component = 0;
   size_t offset = 0;
 };
 
@@ -315,6 +325,24 @@ struct Subroutine {
   std::string name;  // "" for the code before the first label
   size_t offset = 0;
   std::vector<Instruction> body;
+  // `name SUBROUTINENUM(n):` (ARB_shader_subroutine, NV_gpu_program5 interaction): the number
+  // ProgramSubroutineParametersuivNV selects it by; -1: none.
+  int64_t number = -1;
+};
+
+// SUBROUTINETYPE name { label, ... }: the labels (subroutine indices) a SUBROUTINE variable of the type may call.
+// Statements naming the same type add to it.
+struct SubroutineType {
+  std::string name;
+  std::vector<uint32_t> labels;  // subroutine indices, resolved at the end of the program, no duplicates
+};
+
+// SUBROUTINE Type name = program.subroutine[n]; SUBROUTINE Type name[k] = { program.subroutine[a..b], ... }.
+struct SubroutineVar {
+  std::string name;
+  uint32_t type = 0;
+  bool is_array = false;
+  std::vector<uint32_t> params;  // program.subroutine indices, one per element
 };
 
 struct ParsedProgram {
@@ -338,6 +366,16 @@ struct ParsedProgram {
   bool uses_env = false;
   uint32_t local_count = 0;
   uint32_t env_count = 0;
+  std::vector<SubroutineType> subroutine_types;
+  std::vector<SubroutineVar> subroutine_vars;
+  // program.subroutine: one plus the largest index a SUBROUTINE declaration binds (0: none).
+  uint32_t subroutine_param_count = 0;
+  // Subroutines in a call cycle (CAL recursion): emitted once per call depth up to kMaxCallDepth (codegen_flow.cpp).
+  bool recursive = false;
 };
+
+using nvasm::kMaxCallDepth;
+using nvasm::kMaxSubroutineNum;
+using nvasm::kMaxSubroutineParameters;
 
 }  // namespace bismuth::nvasm::detail

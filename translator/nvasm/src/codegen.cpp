@@ -16,17 +16,30 @@ bool Codegen::run(std::vector<uint32_t>& words) {
   b_.body.reserve(instructions * 64);
   b_.functions.reserve(instructions * 64);
   setup_globals();
-  // Subroutines: one function each, then the entry point calling the entry subroutine.
-  fn_ids_.resize(p_.subroutines.size());
-  for (auto& id : fn_ids_) id = b_.id();
-  for (size_t i = 0; i < p_.subroutines.size(); ++i) {
-    if (!function(i)) return false;
+  // Subroutines: one function each, then the entry point calling the entry subroutine. A recursive program: one
+  // function per (subroutine, call depth) that the entry subroutine at depth 0 reaches (codegen_flow.cpp).
+  uint32_t entry_id;
+  if (p_.recursive) {
+    overflow_var_ = variable(t_ptr(spv::StorageClass::Private, t_bool()), spv::StorageClass::Private, c_bool(false));
+    entry_id = instance(p_.entry, 0);
+    for (size_t i = 0; i < instances_.size(); ++i) {
+      const auto [sub, depth] = instances_[i];
+      depth_ = depth;
+      if (!function(sub, instance_ids_[instances_[i]])) return false;
+    }
+  } else {
+    fn_ids_.resize(p_.subroutines.size());
+    for (auto& id : fn_ids_) id = b_.id();
+    for (size_t i = 0; i < p_.subroutines.size(); ++i) {
+      if (!function(i, fn_ids_[i])) return false;
+    }
+    entry_id = fn_ids_[p_.entry];
   }
   const uint32_t main_id = b_.id();
   begin_function(main_id);
   for (const auto& [var, count, element] : zero_filled_) zero_fill(var, count, element);
   scratch_prologue();
-  b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[p_.entry]});
+  b_.op(Op::OpFunctionCall, t_void(), {entry_id});
   b_.inst(Op::OpReturn, {});
   end_function();
   finish_module(main_id);
@@ -113,6 +126,9 @@ void Codegen::declare_parameter_buffers() {
   }
   if (p_.local_count) local_var_ = uniform_block(p_.local_count, kLocalParameterBinding);
   if (p_.env_count) env_var_ = uniform_block(p_.env_count, kEnvParameterBinding);
+  if (p_.subroutine_param_count) {
+    subroutine_var_ = uniform_block(p_.subroutine_param_count, kSubroutineParameterBinding);
+  }
 }
 
 void Codegen::declare_group_size() {
@@ -272,9 +288,9 @@ uint32_t Codegen::function_var(uint32_t type) {
   return v;
 }
 
-bool Codegen::function(size_t index) {
+bool Codegen::function(size_t index, uint32_t id) {
   const Subroutine& sub = p_.subroutines[index];
-  begin_function(fn_ids_[index]);
+  begin_function(id);
   constructs_.clear();
   for (const Instruction& inst : sub.body) {
     if (!instruction(inst)) return false;

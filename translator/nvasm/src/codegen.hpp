@@ -90,7 +90,7 @@ class Codegen {
   uint32_t scratch_view(bool wide);
   void scratch_prologue();
   uint32_t scratch_pointer(uint32_t temp, uint32_t index);
-  bool function(size_t index);
+  bool function(size_t index, uint32_t id);
   bool instruction(const Instruction& inst);
   void mark_precise(size_t body_start);
   bool fail(const Instruction& inst, std::string text);
@@ -181,6 +181,12 @@ class Codegen {
   void end_rep();
   void jump(const Instruction& inst);
   void call(const Instruction& inst);
+  void indirect_call(const Instruction& inst);
+  // The call of subroutine `sub` from the function being emitted (a recursive program: its instance one call
+  // deeper, or the call stack overflow), then the overflow check after it.
+  void call_subroutine(uint32_t sub);
+  // A recursive program's function for (subroutine, call depth), created on first use and emitted by run().
+  uint32_t instance(uint32_t sub, uint32_t depth);
 
   // ---- codegen_memory.cpp: memory, atomics, barriers
   bool barrier(const Instruction& inst);
@@ -320,6 +326,13 @@ class Codegen {
   uint32_t local_var_ = 0, env_var_ = 0;
   uint32_t group_size_ = 0;
   std::vector<uint32_t> fn_ids_;
+  // Recursive programs (ParsedProgram::recursive): a function per (subroutine, call depth) reached, in creation
+  // order; the depth of the one being emitted; a Private bool set when a call overflows the call stack.
+  std::map<std::pair<uint32_t, uint32_t>, uint32_t> instance_ids_;
+  std::vector<std::pair<uint32_t, uint32_t>> instances_;
+  uint32_t depth_ = 0;
+  uint32_t overflow_var_ = 0;
+  uint32_t subroutine_var_ = 0;  // program.subroutine uniform block
   std::vector<uint32_t> function_vars_;
   std::vector<Construct> constructs_;
   std::vector<uint32_t> loop_headers_;

@@ -1,6 +1,7 @@
 // Structured control flow. SPIR-V needs it: IF / ELSE / ENDIF are a selection construct, REP / ENDREP a loop
 // (the count in a Function variable, tested in a block after the loop header), BRK / CONT / RET branches out
-// (inside a selection when conditional), CAL a function call.
+// (inside a selection when conditional), CAL a function call (one per call depth in a recursive program), CALI a
+// switch over the candidates of a subroutine variable.
 #include <algorithm>
 
 #include "codegen.hpp"
@@ -43,6 +44,7 @@ bool Codegen::flow(const Instruction& inst) {
     case AsmOp::CONT:
     case AsmOp::RET: jump(inst); break;
     case AsmOp::CAL: call(inst); break;
+    case AsmOp::CALI: indirect_call(inst); break;
     default: break;
   }
   return true;
@@ -156,11 +158,95 @@ void Codegen::call(const Instruction& inst) {
     b_.inst(Op::OpSelectionMerge, {after, 0});
     b_.inst(Op::OpBranchConditional, {cond, then_label, after});
     label(then_label);
-    b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[inst.label]});
+    call_subroutine(inst.label);
     branch(after);
     label(after);
   } else {
-    b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[inst.label]});
+    call_subroutine(inst.label);
+  }
+}
+
+// Recursion (NV_gpu_program4 allows CAL cycles; SPIR-V does not): every function exists once per call depth, the
+// call stack entries in use when it runs (the entry subroutine: 0), and a call from depth d goes to depth d + 1.
+// A call that would push entry kMaxCallDepth + 1 overflows the call stack: it terminates the invocation, which
+// returns through every caller (each call is followed by the overflow test) with what it wrote so far kept
+// (docs/nvasm.md, "Subroutines and recursion").
+uint32_t Codegen::instance(uint32_t sub, uint32_t depth) {
+  auto [it, added] = instance_ids_.try_emplace({sub, depth}, 0);
+  if (added) {
+    it->second = b_.id();
+    instances_.push_back({sub, depth});
+  }
+  return it->second;
+}
+
+void Codegen::call_subroutine(uint32_t sub) {
+  if (!p_.recursive) {
+    b_.op(Op::OpFunctionCall, t_void(), {fn_ids_[sub]});
+    return;
+  }
+  if (depth_ + 1 > kMaxCallDepth) {
+    b_.inst(Op::OpStore, {overflow_var_, c_bool(true)});
+    b_.inst(Op::OpReturn, {});
+    dead_block();
+    return;
+  }
+  b_.op(Op::OpFunctionCall, t_void(), {instance(sub, depth_ + 1)});
+  conditional_exit(b_.op(Op::OpLoad, t_bool(), {overflow_var_}), 0);
+}
+
+// CALI (ARB_shader_subroutine, NV_gpu_program5 interaction): "An "indirect" call will transfer control to one of a
+// set of labels, where the specific label that is used in a particular program invocation is set through a
+// "subroutine" parameter". An OpSwitch on the parameter's SUBROUTINENUM with a case per label of the variable's
+// SUBROUTINETYPE. ProgramSubroutineParametersuivNV accepts only those numbers, so the default case (another value:
+// only a caller of the assembler that bypasses the GL checks can give one) calls nothing.
+void Codegen::indirect_call(const Instruction& inst) {
+  const SubroutineVar& var = p_.subroutine_vars[inst.label];
+  uint32_t after = 0;
+  if (inst.condition) {
+    const uint32_t cond = condition_scalar(*inst.condition);
+    const uint32_t then_label = b_.id();
+    after = b_.id();
+    b_.inst(Op::OpSelectionMerge, {after, 0});
+    b_.inst(Op::OpBranchConditional, {cond, then_label, after});
+    label(then_label);
+  }
+  // The program.subroutine index of the element: a constant, or picked by the clamped register index.
+  uint32_t param;
+  if (inst.call_relative) {
+    const auto count = static_cast<uint32_t>(var.params.size());
+    const uint32_t element = dynamic_index(inst.call_element, inst.call_rel_temp, inst.call_rel_component, count);
+    param = c_u32(var.params[0]);
+    for (uint32_t k = 1; k < count; ++k) {
+      const uint32_t is_k = b_.op(Op::OpIEqual, t_bool(), {element, c_u32(k)});
+      param = b_.op(Op::OpSelect, t_u32(), {is_k, c_u32(var.params[k]), param});
+    }
+  } else {
+    param = c_u32(var.params[inst.call_element]);
+  }
+  const uint32_t ptr =
+      b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::Uniform, t_uvec4()), {subroutine_var_, c_u32(0), param});
+  const uint32_t number = b_.op(Op::OpCompositeExtract, t_u32(), {b_.op(Op::OpLoad, t_uvec4(), {ptr}), 0});
+  const std::vector<uint32_t>& labels = p_.subroutine_types[var.type].labels;
+  const uint32_t merge = b_.id();
+  std::vector<uint32_t> cases(labels.size());
+  std::vector<uint32_t> operands = {number, merge};
+  for (size_t k = 0; k < labels.size(); ++k) {
+    cases[k] = b_.id();
+    operands.push_back(static_cast<uint32_t>(p_.subroutines[labels[k]].number));
+    operands.push_back(cases[k]);
+  }
+  b_.inst(Op::OpSelectionMerge, {merge, 0});
+  SpirvBuilder::put(b_.body, Op::OpSwitch, operands);
+  for (size_t k = 0; k < labels.size(); ++k) {
+    label(cases[k]);
+    call_subroutine(labels[k]);
+    branch(merge);
+  }
+  label(merge);
+  if (after) {
+    branch(after);
+    label(after);
   }
 }
 

@@ -20,7 +20,8 @@
 namespace bismuth::nvasm::detail {
 
 struct Symbol {
-  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer, Texture, Counter } kind;
+  enum class Kind : uint8_t { Temp, Param, Storage, Shared, Builtin, Buffer, Texture, Counter, SubroutineType,
+                              SubroutineVar } kind;
   uint32_t id = 0;
   Builtin builtin = Builtin::LocalId;
 };
@@ -51,6 +52,9 @@ class DeclarationParser : public TokenReader {
   bool has_option(std::string_view name) const {
     return std::find(out_.options.begin(), out_.options.end(), name) != out_.options.end();
   }
+  // declarations_subroutine.cpp: SUBROUTINETYPE and SUBROUTINE (ARB_shader_subroutine, NV_gpu_program5 interaction)
+  bool subroutine_type_decl();
+  bool subroutine_decl();
   bool end_statement() { return expect(';'); }
 
   // Pieces operands share with declarations.
@@ -69,6 +73,13 @@ class DeclarationParser : public TokenReader {
   bool short_modifier_ = false;
   VarType var_type_ = VarType::Any;
   bool integer_constants_ = false;  // an INT / UINT PARAM: its constants must be integers
+  // A label a SUBROUTINETYPE statement names, resolved once every label is known.
+  struct TypeLabel {
+    uint32_t type;
+    std::string label;
+    size_t offset;
+  };
+  std::vector<TypeLabel> type_labels_;
 
  private:
   bool declare(std::string_view name, size_t at, Symbol symbol);
@@ -80,6 +91,7 @@ class DeclarationParser : public TokenReader {
   bool buffer_item(BufferDecl& decl, bool& ranged);
   bool unit_item(std::vector<uint32_t>& units, bool image);
   bool counter_item(CounterDecl& decl, bool& whole, size_t& binding_at);
+  bool subroutine_item(std::vector<uint32_t>& params, uint32_t type);
 };
 
 }  // namespace bismuth::nvasm::detail

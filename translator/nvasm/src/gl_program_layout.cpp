@@ -57,6 +57,7 @@ GlProgramLayout gl_program_layout(const ProgramInfo& info) {
   int next = static_cast<int>(layout.storage_buffer_count() + layout.parameter.size());
   if (info.local_parameter_count > 0) layout.local_binding = next++;
   if (info.env_parameter_count > 0) layout.env_binding = next++;
+  if (!info.subroutine_parameters.empty()) layout.subroutine_binding = next++;
   // info.textures and info.images are in increasing unit order already.
   for (const TextureBinding& t : info.textures) {
     layout.textures.push_back({t.unit, t.target == TextureTarget::Buffer ? GlDescriptorType::UniformTexelBuffer
@@ -84,6 +85,9 @@ spirv_patch::PipelineOptions gl_program_pipeline(const ProgramInfo& info, const 
   }
   if (layout.local_binding >= 0) remap.by_binding[kLocalParameterBinding] = static_cast<uint32_t>(layout.local_binding);
   if (layout.env_binding >= 0) remap.by_binding[kEnvParameterBinding] = static_cast<uint32_t>(layout.env_binding);
+  if (layout.subroutine_binding >= 0) {
+    remap.by_binding[kSubroutineParameterBinding] = static_cast<uint32_t>(layout.subroutine_binding);
+  }
   for (uint32_t i = 0; i < layout.textures.size(); ++i) {
     remap.by_binding[kGlTextureBindingBase + layout.textures[i].unit] = layout.texture_binding_base() + i;
   }

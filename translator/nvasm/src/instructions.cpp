@@ -729,6 +729,24 @@ bool InstructionParser::flow(Instruction& inst) {
       calls_.push_back({out_.subroutines.size() - 1, out_.subroutines.back().body.size(), std::string(label), at});
       return optional_condition(inst);
     }
+    case Op::CALI: {
+      // <CALI_instruction> ::= <CALIop> <opModifiers> <subroutineVarName> <optArrayMem> <optBranchCond>
+      const size_t at = peek().offset;
+      std::string_view name;
+      if (!expect_ident(name, "a SUBROUTINE variable")) return false;
+      auto it = symbols_.find(std::string(name));
+      if (it == symbols_.end() || it->second.kind != Symbol::Kind::SubroutineVar) {
+        return error(at, "'" + std::string(name) + "' is not a SUBROUTINE variable (CALI calls through one)");
+      }
+      const SubroutineVar& var = out_.subroutine_vars[it->second.id];
+      inst.label = it->second.id;
+      if (!temp_index(0, inst.call_element, inst.call_relative, inst.call_rel_temp, inst.call_rel_component,
+                      static_cast<uint32_t>(var.params.size()), var.is_array, var.name, at)) {
+        return false;
+      }
+      indirect_calls_.push_back({out_.subroutines.size() - 1, out_.subroutines.back().body.size(), var.name, at});
+      return optional_condition(inst);
+    }
     default:
       return true;
   }

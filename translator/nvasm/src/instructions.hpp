@@ -39,6 +39,8 @@ class InstructionParser : public DeclarationParser {
   };
   std::vector<Block> open_blocks_;  // IF and REP blocks not closed yet, innermost last
   std::vector<PendingCall> calls_;
+  // CALI instructions (subroutine, instruction, offset): checked once every label and type is known.
+  std::vector<PendingCall> indirect_calls_;
 
  private:
   bool modifiers(const OpcodeInfo& info, Instruction& inst, std::string_view opname);

@@ -135,6 +135,7 @@ constexpr std::array kOpcodes = std::to_array<OpcodeInfo>({
     {"CONT",     Op::CONT,     F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
     {"CAL",      Op::CAL,      F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
     {"RET",      Op::RET,      F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
+    {"CALI",     Op::CALI,     F::Flow,           O::Flow,        0, false, T::None,      0,            S::None},
 });
 // clang-format on
 
@@ -142,7 +143,7 @@ constexpr bool in_op_order() {
   for (size_t i = 0; i < kOpcodes.size(); ++i) {
     if (static_cast<size_t>(kOpcodes[i].op) != i) return false;
   }
-  return kOpcodes.size() == static_cast<size_t>(Op::RET) + 1;
+  return kOpcodes.size() == static_cast<size_t>(Op::CALI) + 1;
 }
 static_assert(in_op_order(), "one row per Op, in the order of the enum");
 

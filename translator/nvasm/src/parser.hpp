@@ -26,6 +26,7 @@ class Parser : public InstructionParser {
   bool statement();
   bool label();
   bool finish();
+  bool resolve_subroutine_types();
   bool check_recursion();
 
   std::unordered_map<std::string, size_t> labels_;

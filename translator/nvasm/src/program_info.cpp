@@ -202,6 +202,15 @@ bool describe_program(const ParsedProgram& program, const AssembleOptions& optio
   describe_textures(program, options, info);
   info.local_parameter_count = program.local_count;
   info.env_parameter_count = program.env_count;
+  info.subroutine_parameters.assign(program.subroutine_param_count, {});
+  for (const SubroutineVar& v : program.subroutine_vars) {
+    std::vector<uint32_t> numbers;
+    for (uint32_t label : program.subroutine_types[v.type].labels) {
+      numbers.push_back(static_cast<uint32_t>(program.subroutines[label].number));
+    }
+    std::sort(numbers.begin(), numbers.end());
+    for (uint32_t param : v.params) info.subroutine_parameters[param] = numbers;
+  }
   if (program.first_thread_group_use != SIZE_MAX) {
     // NV_shader_thread_group / NV_shader_thread_shuffle describe 32-thread warps (masks are 32 bits, SHF* clamps
     // lanes to 0..31). On another subgroup size the results would be wrong, so the program does not load.

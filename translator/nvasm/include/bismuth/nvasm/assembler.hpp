@@ -11,6 +11,8 @@
 //   program.local[n]    -> uniform buffer at binding kLocalParameterBinding (73): `uvec4 local[count]`, std140,
 //                          one vec4 per index (16 bytes), count = highest index used + 1, raw 32-bit words
 //   program.env[n]      -> uniform buffer at binding kEnvParameterBinding (74), same layout
+//   program.subroutine[n] -> uniform buffer at binding kSubroutineParameterBinding (76), same layout, the SUBROUTINENUM
+//                          CALI switches on in .x (ProgramInfo::subroutine_parameters)
 //   program.buffer[a]   -> uniform buffer at binding options.parameter_buffer_bindings[a] (kParameterBufferBindingBase
 //                          + a when not given): `uvec4 data[info.parameter_buffer_bytes / 16]`, std140; CBUFFER,
 //                          BUFFER and BUFFER4 variables read it (NV_parameter_buffer_object / _object2)
@@ -42,6 +44,15 @@ namespace bismuth::nvasm {
 
 inline constexpr uint32_t kLocalParameterBinding = 73;
 inline constexpr uint32_t kEnvParameterBinding = 74;
+// program.subroutine[n] (ARB_shader_subroutine's NV_gpu_program5 interaction): a uniform buffer `uvec4 sub[count]`,
+// the SUBROUTINENUM in .x of element n (the program.local layout).
+inline constexpr uint32_t kSubroutineParameterBinding = 76;  // 75 is kScratchBinding
+// NV_gpu_program4's MAX_PROGRAM_CALL_DEPTH_NV as Bismuth reports it: the call stack entries a recursive program may
+// use (docs/nvasm.md, "Subroutines and recursion").
+inline constexpr uint32_t kMaxCallDepth = 32;
+// MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV and MAX_PROGRAM_SUBROUTINE_NUM_NV: ARB_shader_subroutine's minimums.
+inline constexpr uint32_t kMaxSubroutineParameters = 1024;
+inline constexpr uint32_t kMaxSubroutineNum = 256;
 // program.buffer[a] (a < kMaxParameterBuffers) -> binding kParameterBufferBindingBase + a by default: the GLSL front's
 // uniform-buffer range (32..63).
 inline constexpr uint32_t kParameterBufferBindingBase = 32;
@@ -187,6 +198,9 @@ struct ProgramInfo {
   std::vector<ImageBinding> images;      // by unit, only those the instructions use
   uint32_t local_parameter_count = 0;  // 0: no program.local uniform buffer; else vec4s at kLocalParameterBinding
   uint32_t env_parameter_count = 0;    // 0: no program.env uniform buffer; else vec4s at kEnvParameterBinding
+  // program.subroutine[n]: per index, the SUBROUTINENUMs its SUBROUTINETYPE accepts, in increasing order (empty: no
+  // SUBROUTINE variable binds n). Non-empty: a uniform buffer of size() vec4s at kSubroutineParameterBinding.
+  std::vector<std::vector<uint32_t>> subroutine_parameters;
   uint32_t shared_memory_bytes = 0;
   // > 0: the TEMP arrays live in a storage buffer at scratch_binding; invocation i (the linear global invocation
   // index: ((group.z * groups.y + group.y) * groups.x + group.x) * group invocations + local index) uses bytes

@@ -44,7 +44,8 @@ AssembleOptions gl_assemble_options(const CompileTarget& target);
 //   storage buffers      program.storage in increasing index, then the TEMP array scratch buffer when the program
 //                        has one (ProgramInfo::scratch_bytes_per_invocation > 0), then program.counter in
 //                        increasing binding (the GL_ATOMIC_COUNTER_BUFFER binding points)
-//   uniform buffers      program.buffer in increasing index, then program.local, then program.env
+//   uniform buffers      program.buffer in increasing index, then program.local, then program.env, then
+//                        program.subroutine
 //   textures             texture[n] in increasing unit: combined image samplers (uniform texel buffers for BUFFER)
 //   images               image[n] in increasing unit: storage images (storage texel buffers for BUFFER)
 struct GlProgramLayout {
@@ -54,6 +55,7 @@ struct GlProgramLayout {
   std::vector<uint32_t> parameter;  // binding storage.size() + i: program.buffer[parameter[i]]
   int local_binding = -1;           // -1: no program.local buffer
   int env_binding = -1;             // -1: no program.env buffer
+  int subroutine_binding = -1;      // -1: no program.subroutine buffer (SUBROUTINE declarations)
   // binding texture_binding_base() + i: texture[textures[i].unit]
   std::vector<GlUnitBinding> textures;
   // binding image_binding_base() + i: image[images[i].unit]
@@ -65,7 +67,8 @@ struct GlProgramLayout {
   }
   uint32_t storage_buffer_count() const { return counter_binding_base() + static_cast<uint32_t>(counter.size()); }
   uint32_t uniform_buffer_count() const {
-    return static_cast<uint32_t>(parameter.size()) + (local_binding >= 0 ? 1u : 0u) + (env_binding >= 0 ? 1u : 0u);
+    return static_cast<uint32_t>(parameter.size()) + (local_binding >= 0 ? 1u : 0u) + (env_binding >= 0 ? 1u : 0u) +
+           (subroutine_binding >= 0 ? 1u : 0u);
   }
 };
 GlProgramLayout gl_program_layout(const ProgramInfo& info);
