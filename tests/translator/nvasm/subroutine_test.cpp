@@ -343,3 +343,24 @@ TEST_CASE("subroutine errors: recursion through CALI, and recursion too large on
   check_error(kHead + "main:\nCAL f;\nRET;\nf:\nCAL f;\nCAL f;\nRET;\nEND\n",
               {4, 1, "recursive subroutine calls expand to more than 131072 instructions"});
 }
+
+TEST_CASE("CALI beside a TEMP array in the scratch buffer: program.subroutine and the scratch buffer do not share a "
+          "binding",
+          "[nvasm][subroutine][scratch]") {
+  // A program whose TEMP arrays pass nvasm::kScratchThresholdBytes keeps them in a storage buffer at
+  // kScratchBinding; program.subroutine is a uniform buffer at kSubroutineParameterBinding. Both at one binding
+  // would be two descriptors of one binding (the merge of the two features once gave both 75).
+  static_assert(bismuth::nvasm::kScratchBinding != bismuth::nvasm::kSubroutineParameterBinding);
+  const std::string decls = kShadeDecls + "TEMP big[300];\n";
+  std::string body = kShadeBody;
+  const std::string store = "  STB.U32 R1.x, out[R2.x];\n";
+  // Through the array: big[i] = result, read back before the store.
+  body.replace(body.find(store), store.size(),
+               "  MOV.U R3.y, invocation.globalid.x;\n  MOV.U big[R3.y].x, R1.x;\n  MOV.U R1.x, big[R3.y].x;\n" + store);
+  const std::vector<uint32_t> input = {0, 1, 5, 12, 20, 31, 7, 9};
+  Run r{per_invocation(8, decls, body), 8};
+  r.input = input;
+  r.subroutines = {7};
+  const auto out = run(r);
+  for (size_t i = 0; i < input.size(); ++i) CHECK(out[i] == (input[i] ^ 0x5A5Au));
+}
