@@ -46,7 +46,8 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
   // depth-renderable, or stencil-renderable formats" (sized ones here; the base formats RGBA ... as well in GL).
   const SizedFormat* format = find_sized_format(internalformat);
   if (format == nullptr && !ctx->version.es) format = resolve_internal_format(internalformat, GL_UNSIGNED_BYTE);
-  if (format == nullptr || (!is_depth(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
+  if (format == nullptr ||
+      (!is_depth_or_stencil(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) + " is not a renderable format");
     return;
   }
@@ -67,7 +68,8 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
   }
   if (is_depth(*format)) {
     ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": " + format->name +
-                                         ": depth and stencil renderbuffers are not supported by Bismuth yet");
+                                         ": depth and depth-stencil renderbuffers are not supported by Bismuth yet "
+                                         "(STENCIL_INDEX8 is)");
     return;
   }
   // Multisample storage (§9.2.5): "samples represents a request for a desired minimum number of samples"; the
@@ -125,7 +127,8 @@ void parameter(Context* ctx, const RenderbufferObject& rb, GLenum pname, GLint* 
   // GL 4.6 §9.2.6 / table 23.27.
   const SizedFormat* f = rb.storage ? rb.storage->levels[0][0].format : find_sized_format(rb.internalformat);
   auto bits = [&](int i) {
-    return f && !is_depth(*f) && i < f->components ? static_cast<GLint>(f->bits[static_cast<size_t>(i)]) : 0;
+    return f && !is_depth_or_stencil(*f) && i < f->components ? static_cast<GLint>(f->bits[static_cast<size_t>(i)])
+                                                               : 0;
   };
   GLint v = 0;
   switch (pname) {
@@ -137,8 +140,8 @@ void parameter(Context* ctx, const RenderbufferObject& rb, GLenum pname, GLint* 
     case GL_RENDERBUFFER_GREEN_SIZE: v = rb.storage ? bits(1) : 0; break;
     case GL_RENDERBUFFER_BLUE_SIZE: v = rb.storage ? bits(2) : 0; break;
     case GL_RENDERBUFFER_ALPHA_SIZE: v = rb.storage ? bits(3) : 0; break;
-    case GL_RENDERBUFFER_DEPTH_SIZE:
-    case GL_RENDERBUFFER_STENCIL_SIZE: v = 0; break;
+    case GL_RENDERBUFFER_DEPTH_SIZE: v = 0; break;
+    case GL_RENDERBUFFER_STENCIL_SIZE: v = rb.storage && f && is_stencil_index(*f) ? 8 : 0; break;
     default: ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid pname " + hex(pname)); return;
   }
   if (out) *out = v;
