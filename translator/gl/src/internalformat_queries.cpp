@@ -191,8 +191,9 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     // one (single-sampled) and no SAMPLES values.
     case GL_NUM_SAMPLE_COUNTS:
     case GL_SAMPLES: {
-      // Renderbuffers (renderbuffer_objects.cpp): the same counts, for the colour formats they take.
-      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr && !is_depth(*f);
+      // Renderbuffers (renderbuffer_objects.cpp): the same counts, for every renderable format (colour, depth,
+      // stencil; texture_sample_counts has none for the others).
+      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr;
       if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || renderbuffer) {
         std::vector<int64_t> counts;
         if (supported || renderbuffer) {

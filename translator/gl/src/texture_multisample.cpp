@@ -58,9 +58,12 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
 MultisampleLimits multisample_limits(const backend::Device& device) {
   const VkPhysicalDeviceLimits limits = device_properties(device).limits;
   MultisampleLimits out;
+  const VkSampleCountFlags depth_counts =
+      depth_textures_as_color(device) ? limits.sampledImageColorSampleCounts : limits.sampledImageDepthSampleCounts;
   out.color = largest_count(limits.sampledImageColorSampleCounts);
-  out.depth = largest_count(limits.sampledImageDepthSampleCounts);
+  out.depth = largest_count(depth_counts);
   out.integer = largest_count(limits.sampledImageIntegerSampleCounts);
+  out.samples = largest_count(limits.sampledImageColorSampleCounts & depth_counts);
   const uint32_t image = largest_count(limits.storageImageSampleCounts);
   out.image = device.features().storage_image_multisample && image > 1 ? image : 0;
   return out;
