@@ -314,6 +314,7 @@ uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format) {
     word |= spirv_patch::kShadowStateMinLinear;
   }
   if (min != GL_NEAREST && min != GL_LINEAR) word |= spirv_patch::kShadowStateMipmapped;
+  if (min == GL_NEAREST_MIPMAP_LINEAR || min == GL_LINEAR_MIPMAP_LINEAR) word |= spirv_patch::kShadowStateMipLinear;
   if (format.internalformat != GL_DEPTH_COMPONENT32F && format.internalformat != GL_DEPTH32F_STENCIL8) {
     word |= spirv_patch::kShadowStateClampRef;
   }
