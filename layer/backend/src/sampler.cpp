@@ -28,6 +28,11 @@ size_t SamplerDescHash::operator()(const SamplerDesc& d) const {
                             d.custom_border_color.uint32[1],
                             d.custom_border_color.uint32[2],
                             d.custom_border_color.uint32[3],
+                            uint32_t(d.border_swizzle[0]),
+                            uint32_t(d.border_swizzle[1]),
+                            uint32_t(d.border_swizzle[2]),
+                            uint32_t(d.border_swizzle[3]),
+                            uint32_t(d.border_srgb),
                             uint32_t(d.compare_enable),
                             uint32_t(d.compare_op),
                             uint32_t(d.unnormalized_coordinates),
@@ -132,6 +137,23 @@ Expected<VkSampler> Device::sampler(const SamplerDesc& desc) {
     } else {
       info.borderColor = nearest_builtin_border(desc.border_color, desc.custom_border_color);
     }
+  }
+  // VK_EXT_border_color_swizzle: custom and opaque-black border colours with a swizzled view are defined only with
+  // borderColorSwizzle and, unless the device takes the mapping from the view, the mapping named here.
+  VkSamplerBorderColorComponentMappingCreateInfoEXT mapping{
+      VK_STRUCTURE_TYPE_SAMPLER_BORDER_COLOR_COMPONENT_MAPPING_CREATE_INFO_EXT};
+  const bool swizzled_border =
+      is_custom_border(info.borderColor) || info.borderColor == VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK ||
+      info.borderColor == VK_BORDER_COLOR_INT_OPAQUE_BLACK;
+  const bool identity =
+      desc.border_swizzle == std::array<VkComponentSwizzle, 4>{VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+                                                               VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY};
+  if (swizzled_border && !identity && features_.border_color_swizzle && !features_.border_color_swizzle_from_image) {
+    mapping.components = {desc.border_swizzle[0], desc.border_swizzle[1], desc.border_swizzle[2],
+                          desc.border_swizzle[3]};
+    mapping.srgb = desc.border_srgb ? VK_TRUE : VK_FALSE;
+    mapping.pNext = info.pNext;
+    info.pNext = &mapping;
   }
   VkSampler sampler = VK_NULL_HANDLE;
   if (Status ok = call("vkCreateSampler", vk_.vkCreateSampler, device_, &info, nullptr, &sampler); !ok) {

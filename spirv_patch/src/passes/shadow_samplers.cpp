@@ -230,7 +230,7 @@ class Emitter {
 struct Ids {
   uint32_t f32 = 0, v2f = 0, v3f = 0, v4f = 0, i32 = 0, v2i = 0, v3i = 0, u32 = 0, v4u = 0, b = 0, v4b = 0;
   uint32_t f0 = 0, f1 = 0, f_half = 0, f_one_half = 0, u0 = 0, u1 = 0, u2 = 0, u4 = 0, u7 = 0;
-  uint32_t i1 = 0, u_mag = 0, u_min = 0, u_mip = 0, u_clamp = 0;
+  uint32_t i1 = 0, u_mag = 0, u_min = 0, u_mip = 0, u_clamp = 0, u_mip_linear = 0;
 };
 
 Expected<Ids> make_ids(Module& m, uint32_t f32) {
@@ -265,6 +265,7 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   if (!(s = get(m.constant_u32(kShadowStateMinLinear), ids.u_min))) return s.error();
   if (!(s = get(m.constant_u32(kShadowStateMipmapped), ids.u_mip))) return s.error();
   if (!(s = get(m.constant_u32(kShadowStateClampRef), ids.u_clamp))) return s.error();
+  if (!(s = get(m.constant_u32(kShadowStateMipLinear), ids.u_mip_linear))) return s.error();
   // A signed 1 for `levels - 1`: OpConstant of the signed type.
   auto one = m.allocate_id();
   if (!one) return one.error();
@@ -415,64 +416,94 @@ class Lowering {
     const uint32_t image = e_.emit(Op::OpImage, image_type, {sampled});
     const uint32_t size_count = n + (arrayed ? 1 : 0);
     const uint32_t size_type = size_count == 1 ? t_.i32 : size_count == 2 ? t_.v2i : t_.v3i;
-    uint32_t level = t_.f0, size = 0;
-    if (rect) {
-      size = e_.emit(Op::OpImageQuerySize, size_type, {image});
-    } else {
-      // §8.14.3: with a mipmap filter the nearest level to λ, in [0, levels - 1]; else the base level.
-      const uint32_t mipmapped =
-          e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_mip}), t_.u0});
-      const uint32_t levels = e_.emit(Op::OpImageQueryLevels, t_.i32, {image});
-      const uint32_t top = e_.emit(Op::OpConvertSToF, t_.f32, {e_.emit(Op::OpISub, t_.i32, {levels, t_.i1})});
-      const uint32_t rounded = e_.ext(t_.f32, GLSLstd450Floor, {e_.emit(Op::OpFAdd, t_.f32, {lambda, t_.f_half})});
-      const uint32_t clamped = e_.ext(t_.f32, GLSLstd450FClamp, {rounded, t_.f0, top});
-      level = e_.emit(Op::OpSelect, t_.f32, {mipmapped, clamped, t_.f0});
-      size = e_.emit(Op::OpImageQuerySizeLod, size_type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {level})});
-    }
     const uint32_t offset_id = (mask & kConstOffset) ? operand(kConstOffset) : (mask & kOffset) ? operand(kOffset) : 0;
-    // u = s * size - 1/2 (+ offset); i0 = floor(u); α = u - i0; the texel centres (i0 + 1/2) and (i0 + 3/2).
-    std::vector<uint32_t> centre0, centre1, alpha;
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t s = e_.component(t_.f32, coord, coord_count, i);
-      const uint32_t extent = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, size_count, i)});
-      uint32_t u = e_.emit(Op::OpFSub, t_.f32, {rect ? s : e_.emit(Op::OpFMul, t_.f32, {s, extent}), t_.f_half});
-      if (offset_id != 0) {
-        const uint32_t o = e_.component(t_.i32, offset_id, n, i);
-        u = e_.emit(Op::OpFAdd, t_.f32, {u, e_.emit(Op::OpConvertSToF, t_.f32, {o})});
-      }
-      const uint32_t i0 = e_.ext(t_.f32, GLSLstd450Floor, {u});
-      alpha.push_back(e_.emit(Op::OpFSub, t_.f32, {u, i0}));
-      uint32_t c0 = e_.emit(Op::OpFAdd, t_.f32, {i0, t_.f_half});
-      uint32_t c1 = e_.emit(Op::OpFAdd, t_.f32, {i0, t_.f_one_half});
-      if (!rect) {
-        c0 = e_.emit(Op::OpFDiv, t_.f32, {c0, extent});
-        c1 = e_.emit(Op::OpFDiv, t_.f32, {c1, extent});
-      }
-      centre0.push_back(c0);
-      centre1.push_back(c1);
-    }
     const uint32_t layer = arrayed ? e_.component(t_.f32, coord, coord_count, n) : 0;
-    // One texel at its centre (a NEAREST sampler picks exactly it, with the sampler's wrap mode), compared.
-    auto texel = [&](uint32_t x, uint32_t y) {
-      std::vector<uint32_t> c{x};
-      if (y != 0) c.push_back(y);
-      if (layer != 0) c.push_back(layer);
-      const uint32_t at = c.size() == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, c.size() == 2 ? t_.v2f : t_.v3f, c);
-      const uint32_t sample =
-          e_.emit(Op::OpImageSampleExplicitLod, t_.v4f, {sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
-      return compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {sample, 0}), 1);
+    // The comparisons at one level (a float, integral): the bilinear average of the 2x2 (1D: 2) footprint and the
+    // nearest texel's, each texel looked up at its centre (a NEAREST sampler picks exactly it, with the sampler's
+    // wrap mode).
+    struct LevelResult {
+      uint32_t average, nearest;
     };
-    uint32_t average = 0;
-    if (n == 1) {
-      average = e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], 0), texel(centre1[0], 0), alpha[0]});
-    } else {
-      const uint32_t top_row =
-          e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre0[1]), texel(centre1[0], centre0[1]), alpha[0]});
-      const uint32_t bottom_row =
-          e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre1[1]), texel(centre1[0], centre1[1]), alpha[0]});
-      average = e_.ext(t_.f32, GLSLstd450FMix, {top_row, bottom_row, alpha[1]});
-    }
-    return e_.emit(Op::OpSelect, t_.f32, {is_linear, average, nearest});
+    auto at_level = [&](uint32_t level) -> LevelResult {
+      const uint32_t size =
+          rect ? e_.emit(Op::OpImageQuerySize, size_type, {image})
+               : e_.emit(Op::OpImageQuerySizeLod, size_type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {level})});
+      // u = s * size - 1/2 (+ offset); i0 = floor(u); α = u - i0; the texel centres (i0 + 1/2) and (i0 + 3/2);
+      // the nearest texel floor(u + 1/2), centre floor(u + 1/2) + 1/2 (§8.14.2, equations 8.9 and 8.10).
+      std::vector<uint32_t> centre0, centre1, centre_n, alpha;
+      for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t s = e_.component(t_.f32, coord, coord_count, i);
+        const uint32_t extent = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, size_count, i)});
+        uint32_t u = e_.emit(Op::OpFSub, t_.f32, {rect ? s : e_.emit(Op::OpFMul, t_.f32, {s, extent}), t_.f_half});
+        if (offset_id != 0) {
+          const uint32_t o = e_.component(t_.i32, offset_id, n, i);
+          u = e_.emit(Op::OpFAdd, t_.f32, {u, e_.emit(Op::OpConvertSToF, t_.f32, {o})});
+        }
+        const uint32_t i0 = e_.ext(t_.f32, GLSLstd450Floor, {u});
+        alpha.push_back(e_.emit(Op::OpFSub, t_.f32, {u, i0}));
+        uint32_t c0 = e_.emit(Op::OpFAdd, t_.f32, {i0, t_.f_half});
+        uint32_t c1 = e_.emit(Op::OpFAdd, t_.f32, {i0, t_.f_one_half});
+        uint32_t cn = e_.emit(
+            Op::OpFAdd, t_.f32, {e_.ext(t_.f32, GLSLstd450Floor, {e_.emit(Op::OpFAdd, t_.f32, {u, t_.f_half})}), t_.f_half});
+        if (!rect) {
+          c0 = e_.emit(Op::OpFDiv, t_.f32, {c0, extent});
+          c1 = e_.emit(Op::OpFDiv, t_.f32, {c1, extent});
+          cn = e_.emit(Op::OpFDiv, t_.f32, {cn, extent});
+        }
+        centre0.push_back(c0);
+        centre1.push_back(c1);
+        centre_n.push_back(cn);
+      }
+      auto texel = [&](uint32_t x, uint32_t y) {
+        std::vector<uint32_t> c{x};
+        if (y != 0) c.push_back(y);
+        if (layer != 0) c.push_back(layer);
+        const uint32_t at =
+            c.size() == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, c.size() == 2 ? t_.v2f : t_.v3f, c);
+        const uint32_t sample = e_.emit(Op::OpImageSampleExplicitLod, t_.v4f,
+                                        {sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
+        return compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {sample, 0}), 1);
+      };
+      LevelResult r{};
+      if (n == 1) {
+        r.average = e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], 0), texel(centre1[0], 0), alpha[0]});
+        r.nearest = texel(centre_n[0], 0);
+      } else {
+        const uint32_t top_row =
+            e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre0[1]), texel(centre1[0], centre0[1]), alpha[0]});
+        const uint32_t bottom_row =
+            e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre1[1]), texel(centre1[0], centre1[1]), alpha[0]});
+        r.average = e_.ext(t_.f32, GLSLstd450FMix, {top_row, bottom_row, alpha[1]});
+        r.nearest = texel(centre_n[0], centre_n[1]);
+      }
+      return r;
+    };
+    if (rect) return e_.emit(Op::OpSelect, t_.f32, {is_linear, at_level(t_.f0).average, nearest});
+    // §8.14.3: with a mipmap filter the nearest level to λ, in [0, levels - 1]; else the base level.
+    const uint32_t mipmapped =
+        e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_mip}), t_.u0});
+    const uint32_t levels = e_.emit(Op::OpImageQueryLevels, t_.i32, {image});
+    const uint32_t top = e_.emit(Op::OpConvertSToF, t_.f32, {e_.emit(Op::OpISub, t_.i32, {levels, t_.i1})});
+    const uint32_t rounded = e_.ext(t_.f32, GLSLstd450Floor, {e_.emit(Op::OpFAdd, t_.f32, {lambda, t_.f_half})});
+    const uint32_t clamped = e_.ext(t_.f32, GLSLstd450FClamp, {rounded, t_.f0, top});
+    const uint32_t level = e_.emit(Op::OpSelect, t_.f32, {mipmapped, clamped, t_.f0});
+    const uint32_t one_level = e_.emit(Op::OpSelect, t_.f32, {is_linear, at_level(level).average, nearest});
+    // §8.14.3, *_MIPMAP_LINEAR (minification): "the level d1 = floor(λ) and d2 = d1 + 1" (both q where λ >= q), each
+    // filtered by the minification filter, and "τ = [1 − frac(λ)]τ1 + frac(λ)τ2". The state word is a
+    // specialization constant: a pipeline without the bit folds this away.
+    const uint32_t mip_linear = e_.emit(
+        Op::OpLogicalAnd, t_.b,
+        {e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_mip_linear}), t_.u0}),
+         e_.emit(Op::OpLogicalNot, t_.b, {magnified})});
+    const uint32_t floor_lambda = e_.ext(t_.f32, GLSLstd450Floor, {lambda});
+    const uint32_t d1 = e_.ext(t_.f32, GLSLstd450FClamp, {floor_lambda, t_.f0, top});
+    const uint32_t d2 = e_.ext(t_.f32, GLSLstd450FMin, {e_.emit(Op::OpFAdd, t_.f32, {d1, t_.f1}), top});
+    const uint32_t fraction = e_.emit(Op::OpFSub, t_.f32, {lambda, floor_lambda});
+    const LevelResult r1 = at_level(d1), r2 = at_level(d2);
+    const uint32_t tau1 = e_.emit(Op::OpSelect, t_.f32, {is_linear, r1.average, r1.nearest});
+    const uint32_t tau2 = e_.emit(Op::OpSelect, t_.f32, {is_linear, r2.average, r2.nearest});
+    const uint32_t blended = e_.ext(t_.f32, GLSLstd450FMix, {tau1, tau2, fraction});
+    return e_.emit(Op::OpSelect, t_.f32, {mip_linear, blended, one_level});
   }
 
   Module& m_;

@@ -341,6 +341,80 @@ void main() {
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
+// §8.14.3, *_MIPMAP_LINEAR: "the level d1 = floor(λ) and d2 = d1 + 1" are each filtered and "τ = [1 − frac(λ)]τ1 +
+// frac(λ)τ2": a shadow lookup blends the comparisons of two levels (the lowering blends them in the shader).
+TEST_CASE("*_MIPMAP_LINEAR shadow lookups blend the comparisons of two levels (GL 4.6 §8.14.3, §8.23.1)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform sampler2DShadow s;
+uniform float ref;
+uniform vec4 lods;
+layout(std430, binding = 0) buffer Out { float r[4]; };
+void main() {
+  for (int i = 0; i < 4; ++i) r[i] = textureLod(s, vec3(0.3, 0.3, ref), lods[i]);
+}
+)");
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 3, GL_DEPTH_COMPONENT32F, 4, 4);
+  // Level L holds the depth 0.25 * (L + 1) everywhere: LESS with ref 0.4 fails on level 0 (0.25) and passes on
+  // levels 1 (0.5) and 2 (0.75); with ref 0.6 only level 2 passes.
+  for (int level = 0; level < 3; ++level) {
+    const int size = 4 >> level;
+    const std::vector<float> texels(size * size, 0.25f * float(level + 1));
+    glTextureSubImage2D(t, level, 0, 0, size, size, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
+  }
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_FUNC, GL_LESS);
+  glBindTextureUnit(0, t);
+  const GLuint out = make_buffer(16);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  const float lods[4] = {0.25f, 1.25f, 1.75f, 2.5f};  // no .5: GL and Vulkan round a nearest level apart there
+  glUniform4fv(glGetUniformLocation(program, "lods"), 1, lods);
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  // Vulkan blends levels only for formats it filters linearly (mipmapMode LINEAR): where the depth format is
+  // compared in hardware and not filterable, the nearest level's comparison is what comes back.
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  // The CPU model: each level's comparison (uniform levels: NEAREST and LINEAR agree), blended per §8.14.3.
+  auto model = [](float ref, float lambda, bool blend) {
+    auto level_result = [&](int level) { return ref < 0.25f * float(level + 1) ? 1.0f : 0.0f; };
+    const int q = 2;
+    if (!blend) return level_result(std::min(q, static_cast<int>(std::floor(lambda + 0.5f))));
+    if (lambda >= float(q)) return level_result(q);
+    const int d1 = static_cast<int>(std::floor(lambda));
+    const float f = lambda - float(d1);
+    return (1.0f - f) * level_result(d1) + f * level_result(d1 + 1);
+  };
+  for (GLenum min : {GL_NEAREST_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_LINEAR}) {
+    CAPTURE(min);
+    glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, min);
+    for (float ref : {0.4f, 0.6f}) {
+      CAPTURE(ref);
+      glUniform1f(glGetUniformLocation(program, "ref"), ref);
+      glDispatchCompute(1, 1, 1);
+      glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+      float r[4] = {};
+      glGetNamedBufferSubData(out, 0, sizeof r, r);
+      REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+      for (int i = 0; i < 4; ++i) {
+        CAPTURE(lods[i]);
+        const float blended = model(ref, lods[i], true);
+        // Level weights may be quantized (Vulkan: mipmapPrecisionBits >= 4).
+        CHECK((r[i] == Approx(blended).margin(1.0 / 16) || (!filterable && r[i] == model(ref, lods[i], false))));
+      }
+    }
+  }
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
 // NV_gpu_program4's SHADOW targets: "the third component of the texture coordinate" is the compare value, and the
 // result is the comparison in every component but w (the compatibility-profile DEPTH_TEXTURE_MODE LUMINANCE: docs/
 // nvasm.md). Assembly programs are lowered like GLSL ones where the device cannot compare.

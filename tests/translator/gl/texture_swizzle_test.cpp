@@ -191,3 +191,88 @@ TEST_CASE("image loads ignore the texture swizzle (GL 4.6 §8.26)", "[swizzle]")
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// The border colour stands in for a texel outside the image (GL 4.6 §8.14.2, CLAMP_TO_BORDER) and §15.2.1 applies
+// TEXTURE_SWIZZLE_* to the lookup's result, so a border colour is swizzled like a texel. Vulkan defines that for
+// custom and opaque-black border colours with a swizzled view through VK_EXT_border_color_swizzle (the backend
+// names the mapping on the sampler where the device wants it).
+TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1)", "[swizzle][border]") {
+  GlContext gl;
+  const GLuint program = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2D tex;\n"
+      "layout(binding = 1) uniform usampler2D utex;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 border; vec4 inside; uvec4 uborder; };\n"
+      "void main() {\n"
+      "  border = texture(tex, vec2(-1.0, -1.0));\n"
+      "  inside = texture(tex, vec2(0.25, 0.5));\n"
+      "  uborder = texture(utex, vec2(2.0, 0.5));\n"
+      "}\n");
+  const GLuint out = make_buffer(48);
+  GLuint t = 0, u = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
+  const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+  glCreateTextures(GL_TEXTURE_2D, 1, &u);
+  glTextureStorage2D(u, 1, GL_RGBA32UI, 1, 1);
+  const uint32_t utexel[4] = {1, 2, 3, 4};
+  glTextureSubImage2D(u, 0, 0, 0, 1, 1, GL_RGBA_INTEGER, GL_UNSIGNED_INT, utexel);
+  for (GLuint x : {t, u}) {
+    glTextureParameteri(x, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTextureParameteri(x, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTextureParameteri(x, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+    glTextureParameteri(x, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+  }
+  const GLint swizzle[4] = {GL_BLUE, GL_ALPHA, GL_ONE, GL_RED};
+  glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+  const GLint uswizzle[4] = {GL_ALPHA, GL_ZERO, GL_RED, GL_GREEN};
+  glTextureParameteriv(u, GL_TEXTURE_SWIZZLE_RGBA, uswizzle);
+  const GLuint uborder[4] = {7, 8, 9, 10};
+  glTextureParameterIuiv(u, GL_TEXTURE_BORDER_COLOR, uborder);
+  // The lookup's RGBA before the swizzle, then the swizzle's selection (RED..ALPHA a component, ZERO 0, ONE 1).
+  auto swizzled = [](const float rgba[4], const GLint s[4], int c) -> float {
+    switch (s[c]) {
+      case GL_RED: return rgba[0];
+      case GL_GREEN: return rgba[1];
+      case GL_BLUE: return rgba[2];
+      case GL_ALPHA: return rgba[3];
+      case GL_ZERO: return 0.0f;
+      default: return 1.0f;
+    }
+  };
+  // A custom colour, opaque black and opaque white (the last two are Vulkan's built-in border colours).
+  const float borders[][4] = {{0.25f, 0.5f, 0.75f, 0.125f}, {0, 0, 0, 1}, {1, 1, 1, 1}};
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, u);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  for (const auto& b : borders) {
+    CAPTURE(b[0], b[1], b[2], b[3]);
+    glTextureParameterfv(t, GL_TEXTURE_BORDER_COLOR, b);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    struct {
+      float border[4], inside[4];
+      uint32_t uborder[4];
+    } r{};
+    glGetNamedBufferSubData(out, 0, sizeof r, &r);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const float texel0[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
+    for (int c = 0; c < 4; ++c) {
+      CAPTURE(c);
+      CHECK(r.border[c] == Approx(swizzled(b, swizzle, c)).margin(1e-6));
+      CHECK(r.inside[c] == Approx(swizzled(texel0, swizzle, c)).margin(1e-6));
+    }
+    // The integer border colour of TEXTURE_BORDER_COLOR set with TexParameterIuiv, swizzled (ALPHA, ZERO, RED,
+    // GREEN): (10, 0, 7, 8).
+    const uint32_t expected[4] = {uborder[3], 0, uborder[0], uborder[1]};
+    for (int c = 0; c < 4; ++c) CHECK(r.uborder[c] == expected[c]);
+  }
+  const GLuint textures[2] = {t, u};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

@@ -170,7 +170,7 @@ TEST_CASE("round trips of every color format through every allowed format/type",
   constexpr uint32_t kWidth = 5, kHeight = 3;  // odd width: rows are padded at alignment 4 for most pairs
   size_t pairs = 0, lossless = 0;
   for (const SizedFormat& f : sized_formats()) {
-    if (is_depth(f)) continue;
+    if (is_depth_or_stencil(f)) continue;  // their own tests: depth values, stencil indices
     const Extent extent{kWidth, kHeight, 1};
     const auto texels = random_texels(f, kWidth * kHeight, rng);
     // The natural pair of every format (its table 8.28 / ES table 8.2 row) must be valid both ways.
@@ -209,6 +209,40 @@ TEST_CASE("round trips of every color format through every allowed format/type",
   CHECK(lossless > 100);
   INFO(pairs << " pairs, " << lossless << " lossless");
   CHECK(pairs > 1000);
+}
+
+// STENCIL_INDEX8 (an R8_UINT texel): indices are not normalized (GL 4.6 §8.4.4.2's conversion to floating point "is
+// not performed on indices"); reads mask them as §18.2.8 says: "For an index, if the type is not FLOAT or
+// HALF_FLOAT, final conversion consists of masking the index with the value given in table 18.4" (2^7 - 1 for
+// BYTE, 2^n - 1 or 2^(n-1) - 1 for the wider unsigned and signed types, which keep all 8 bits).
+TEST_CASE("stencil indices of every scalar type through STENCIL_INDEX8", "[pixels][round_trip][stencil]") {
+  const SizedFormat& f = *find_sized_format(GL_STENCIL_INDEX8);
+  const Extent extent{256, 1, 1};
+  std::vector<std::byte> texels(256);
+  for (size_t i = 0; i < texels.size(); ++i) texels[i] = std::byte(static_cast<uint8_t>(i));
+  const GLenum types[] = {GL_UNSIGNED_BYTE, GL_BYTE,       GL_UNSIGNED_SHORT, GL_SHORT,
+                          GL_UNSIGNED_INT,  GL_INT,        GL_HALF_FLOAT,     GL_FLOAT};
+  for (GLenum type : types) {
+    INFO("type 0x" << std::hex << type);
+    PixelStore store;
+    REQUIRE(check_pack_gl(GL_STENCIL_INDEX8, GL_STENCIL_INDEX, type).ok());
+    const auto layout = client_layout(GL_STENCIL_INDEX, type, store, 256, 1, 1, false);
+    REQUIRE(layout);
+    std::vector<std::byte> client(layout->total_bytes);
+    REQUIRE(pack_pixels(f, GL_STENCIL_INDEX, type, store, extent, texels, client.data()).ok());
+    std::vector<std::byte> back(texels.size());
+    REQUIRE(unpack_pixels(f, GL_STENCIL_INDEX, type, store, extent, client.data(), back).ok());
+    for (size_t i = 0; i < texels.size(); ++i) {
+      // BYTE's mask 2^7 - 1 drops the top bit; every other type keeps the index.
+      const auto expected = static_cast<uint8_t>(type == GL_BYTE ? i & 0x7F : i);
+      CHECK(std::to_integer<uint8_t>(back[i]) == expected);
+    }
+  }
+  // Colour and depth formats do not transfer stencil indices, nor STENCIL_INDEX a colour texture (§8.5).
+  CHECK(check_unpack_gl(GL_STENCIL_INDEX8, GL_RED_INTEGER, GL_UNSIGNED_BYTE).error == GL_INVALID_OPERATION);
+  CHECK(check_unpack_gl(GL_STENCIL_INDEX8, GL_DEPTH_COMPONENT, GL_FLOAT).error == GL_INVALID_OPERATION);
+  CHECK(check_unpack_gl(GL_STENCIL_INDEX8, GL_STENCIL_INDEX, GL_UNSIGNED_SHORT_5_6_5).error == GL_INVALID_OPERATION);
+  CHECK(check_unpack_gl(GL_R8UI, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE).error == GL_INVALID_OPERATION);
 }
 
 // Round trips through a layout with every PixelStore parameter set, in a 3D region.

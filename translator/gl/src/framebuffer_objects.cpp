@@ -5,6 +5,7 @@
 
 #include "framebuffers.hpp"
 #include "pixel_transfer.hpp"
+#include "texture_multisample.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -466,12 +467,14 @@ void attachment_parameter(Context* ctx, FramebufferObject* fb, GLenum attachment
         break;
       case GL_FRAMEBUFFER_ATTACHMENT_TEXTURE_LAYER: v = a->layer; break;
       case GL_FRAMEBUFFER_ATTACHMENT_LAYERED: v = a->layered ? GL_TRUE : GL_FALSE; break;
-      case GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE: v = f && !is_depth(*f) ? bits(0) : 0; break;
-      case GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE: v = f && !is_depth(*f) ? bits(1) : 0; break;
-      case GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE: v = f && !is_depth(*f) ? bits(2) : 0; break;
-      case GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE: v = f && !is_depth(*f) ? bits(3) : 0; break;
+      case GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE: v = f && !is_depth_or_stencil(*f) ? bits(0) : 0; break;
+      case GL_FRAMEBUFFER_ATTACHMENT_GREEN_SIZE: v = f && !is_depth_or_stencil(*f) ? bits(1) : 0; break;
+      case GL_FRAMEBUFFER_ATTACHMENT_BLUE_SIZE: v = f && !is_depth_or_stencil(*f) ? bits(2) : 0; break;
+      case GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE: v = f && !is_depth_or_stencil(*f) ? bits(3) : 0; break;
       case GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE: v = f && is_depth(*f) ? bits(0) : 0; break;
-      case GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE: v = f && is_depth(*f) && f->components > 1 ? bits(1) : 0; break;
+      case GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE:
+        v = f && (f->base_format == GL_DEPTH_STENCIL || is_stencil_index(*f)) ? 8 : 0;
+        break;
       case GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE:
         if (attachment == GL_DEPTH_STENCIL_ATTACHMENT) {
           // "An INVALID_OPERATION error is generated if pname is FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE and
@@ -534,7 +537,7 @@ const FramebufferAttachment* color_buffer(const FramebufferObject& fb, GLenum bu
 }
 
 bool color_renderable(const SizedFormat& f, bool es, int es_minor) {
-  if (is_depth(f) || f.numeric == Numeric::SharedExp || f.numeric == Numeric::Snorm) return false;
+  if (is_depth_or_stencil(f) || f.numeric == Numeric::SharedExp || f.numeric == Numeric::Snorm) return false;
   if (!es) return !(f.srgb && f.components == 3);  // GL 4.6 table 8.12: SRGB8 is not color-renderable
   // OpenGL ES 3.2 table 8.10: R8, RG8, RGB8, RGB565, RGBA4, RGB5_A1, RGBA8, SRGB8_ALPHA8, RGB10_A2, RGB10_A2UI, the
   // R/RG/RGBA integer formats; the float formats R16F ... RGBA32F and R11F_G11F_B10F from ES 3.2 on (no
@@ -610,7 +613,8 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
   bool sampled_seen = false, seen_renderbuffer = false, seen_texture = false;
   uint32_t seen_samples = 0;
   bool seen_fixed = true;
-  auto check = [&](const FramebufferAttachment& a, const char* point, bool color) -> GLenum {
+  enum class Point { Color, Depth, Stencil };
+  auto check = [&](const FramebufferAttachment& a, const char* point, Point kind) -> GLenum {
     if (!a.attached()) return GL_FRAMEBUFFER_COMPLETE;
     // §9.4.1 "Framebuffer Attachment Completeness": the image must exist with non-zero width and height, a layer
     // below the depth/layer count, and a color-renderable format for a color attachment (depth-renderable for
@@ -633,6 +637,9 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
     // Immutable textures: "if the texture is immutable, level must be in [0, TEXTURE_IMMUTABLE_LEVELS - 1]"
     // (covered by the level having an image); mutable ones: a level in [base, q] or consistent — the level is
     // defined, which this shim needs.
+    // §9.4.1: "If attachment is DEPTH_ATTACHMENT, then image must have a depth-renderable internal format"
+    // (DEPTH_COMPONENT and DEPTH_STENCIL formats); "If attachment is STENCIL_ATTACHMENT, then image must have a
+    // stencil-renderable internal format" (STENCIL_INDEX and DEPTH_STENCIL formats, §9.4).
     const SizedFormat& f = *img.level->format;
     // Compressed levels hold decoded texels in an uncompressed row (texture_compressed.cpp); their formats are not
     // color-renderable (GL 4.6 §9.4: table 8.14's formats are not in table 8.12's renderable rows).
@@ -640,13 +647,21 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
       return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, std::string(point) + ": a compressed internal format (" +
                                                             hex(img.level->internalformat) + ") is not renderable");
     }
-    if (color ? !color_renderable(f, ctx.version.es, ctx.version.minor) : !is_depth(f)) {
-      return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, std::string(point) + ": " + f.name + " is not " +
-                                                            (color ? "color" : "depth/stencil") + "-renderable");
+    const bool renderable = kind == Point::Color   ? color_renderable(f, ctx.version.es, ctx.version.minor)
+                            : kind == Point::Depth ? is_depth(f)
+                                                   : is_stencil_index(f) || f.base_format == GL_DEPTH_STENCIL;
+    if (!renderable) {
+      const char* what = kind == Point::Color ? "color" : kind == Point::Depth ? "depth" : "stencil";
+      return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT,
+                  std::string(point) + ": " + f.name + " is not " + what + "-renderable");
     }
-    if (!color) {
-      return fail(GL_FRAMEBUFFER_UNSUPPORTED,
-                  std::string(point) + ": depth and stencil attachments are not supported by Bismuth yet");
+    // STENCIL_INDEX8 (an R8_UINT image) is cleared and read at the stencil attachment; depth buffers, and the
+    // stencil of the depth-stencil formats (not stored yet), are not: §9.4.2's implementation-dependent
+    // FRAMEBUFFER_UNSUPPORTED.
+    if (kind == Point::Depth || (kind == Point::Stencil && !is_stencil_index(f))) {
+      return fail(GL_FRAMEBUFFER_UNSUPPORTED, std::string(point) + ": " + f.name +
+                                                  " depth and depth-stencil attachments are not supported by "
+                                                  "Bismuth yet");
     }
     any = true;
     // §9.4.2 (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE): "The value of RENDERBUFFER_SAMPLES is the same for all attached
@@ -692,10 +707,10 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
   };
   for (uint32_t i = 0; i < kMaxColorAttachments; ++i) {
     const std::string point = "COLOR_ATTACHMENT" + std::to_string(i);
-    if (GLenum s = check(fb->color[i], point.c_str(), true); s != GL_FRAMEBUFFER_COMPLETE) return s;
+    if (GLenum s = check(fb->color[i], point.c_str(), Point::Color); s != GL_FRAMEBUFFER_COMPLETE) return s;
   }
-  if (GLenum s = check(fb->depth, "DEPTH_ATTACHMENT", false); s != GL_FRAMEBUFFER_COMPLETE) return s;
-  if (GLenum s = check(fb->stencil, "STENCIL_ATTACHMENT", false); s != GL_FRAMEBUFFER_COMPLETE) return s;
+  if (GLenum s = check(fb->depth, "DEPTH_ATTACHMENT", Point::Depth); s != GL_FRAMEBUFFER_COMPLETE) return s;
+  if (GLenum s = check(fb->stencil, "STENCIL_ATTACHMENT", Point::Stencil); s != GL_FRAMEBUFFER_COMPLETE) return s;
   // "There is at least one image attached to the framebuffer, or the value of FRAMEBUFFER_DEFAULT_WIDTH and
   // FRAMEBUFFER_DEFAULT_HEIGHT are both not zero" (FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT).
   if (!any && (fb->default_width == 0 || fb->default_height == 0)) {
@@ -784,7 +799,9 @@ bool get_framebuffer_state(Context* ctx, GLenum pname, TextureStateValues& out) 
     case GL_SAMPLES: return set(framebuffer_samples(*ctx, ctx->draw_framebuffer.get()));
     case GL_RENDERBUFFER_BINDING: return set(ctx->renderbuffer ? ctx->renderbuffer->name : 0);
     case GL_MAX_RENDERBUFFER_SIZE: return set(texture_size_limits(*ctx->device_state.device).max_texture_size);
-    case GL_MAX_SAMPLES: return set(kMaxFramebufferSamples);
+    // Table 23.73: "maximum number of samples supported for all non-integer formats", from the device
+    // (texture_multisample.hpp); GL's minimum is 4, which Vulkan's required sampled-image counts (1 and 4) meet.
+    case GL_MAX_SAMPLES: return set(multisample_limits(*ctx->device_state.device).samples);
     case GL_IMPLEMENTATION_COLOR_READ_FORMAT:
     case GL_IMPLEMENTATION_COLOR_READ_TYPE: {
       // GL 4.6 §18.2.2: "An INVALID_OPERATION error is generated by GetIntegerv if pname is

@@ -165,12 +165,13 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   const bool depth = f != nullptr && is_depth(*f);
   const bool compressed_target = target == GL_TEXTURE_2D || target == GL_TEXTURE_2D_ARRAY ||
                                  target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
+  const bool stencil = f != nullptr && is_stencil_index(*f);  // STENCIL_INDEX8: §8.5's targets, as depth
   bool supported = false;
   if (f != nullptr && compressed != nullptr) {
     supported = compressed_target || (target == GL_TEXTURE_3D && compressed->texture_3d);
   } else if (f != nullptr) {
-    supported = depth ? storage_target(target) && target != GL_TEXTURE_3D
-                      : storage_target(target) || (buffer && buffer_texture_format(internalformat));
+    supported = depth || stencil ? storage_target(target) && target != GL_TEXTURE_3D
+                                 : storage_target(target) || (buffer && buffer_texture_format(internalformat));
   }
   backend::Device& device = *ctx->device_state.device;
   VkFormatProperties properties{};
@@ -193,7 +194,7 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   const int64_t full = GL_FULL_SUPPORT;
   const TextureSizeLimits limits = texture_size_limits(device);
   auto component = [&](int i) -> int64_t {
-    return supported && !depth && i < f->components ? f->bits[static_cast<size_t>(i)] : 0;
+    return supported && !depth && !stencil && i < f->components ? f->bits[static_cast<size_t>(i)] : 0;
   };
   auto type_of = [&](int i) -> int64_t { return component(i) != 0 ? component_type(*f) : GL_NONE; };
   if (compressed != nullptr) {
@@ -221,8 +222,9 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     // one (single-sampled) and no SAMPLES values.
     case GL_NUM_SAMPLE_COUNTS:
     case GL_SAMPLES: {
-      // Renderbuffers (renderbuffer_objects.cpp): the same counts, for the colour formats they take.
-      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr && !is_depth(*f);
+      // Renderbuffers (renderbuffer_objects.cpp): the same counts, for every renderable format (colour, depth,
+      // stencil; texture_sample_counts has none for the others).
+      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr;
       if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || renderbuffer) {
         std::vector<int64_t> counts;
         if (supported || renderbuffer) {
@@ -260,17 +262,17 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
                                                                                      : limits.max_texture_size};
     case GL_MAX_DEPTH: return {supported && target == GL_TEXTURE_3D ? limits.max_3d_size : 0};
     case GL_MAX_LAYERS: return {supported && is_array(target) ? limits.max_array_layers : 0};
-    case GL_COLOR_COMPONENTS: return {supported && !depth ? 1 : 0};
+    case GL_COLOR_COMPONENTS: return {supported && !depth && !stencil ? 1 : 0};
     // Depth (table 8.13): the depth bits and type; the stencil of the DEPTH*_STENCIL8 formats is 8-bit unsigned
     // integer.
     case GL_INTERNALFORMAT_DEPTH_SIZE: return {supported && depth ? f->bits[0] : 0};
     case GL_INTERNALFORMAT_DEPTH_TYPE:
       return {supported && depth ? (f->bits[0] == 32 ? GL_FLOAT : GL_UNSIGNED_NORMALIZED) : GL_NONE};
-    case GL_INTERNALFORMAT_STENCIL_SIZE: return {supported && f->base_format == GL_DEPTH_STENCIL ? 8 : 0};
+    case GL_INTERNALFORMAT_STENCIL_SIZE: return {supported && (f->base_format == GL_DEPTH_STENCIL || stencil) ? 8 : 0};
     case GL_INTERNALFORMAT_STENCIL_TYPE:
-      return {supported && f->base_format == GL_DEPTH_STENCIL ? GL_UNSIGNED_INT : GL_NONE};
+      return {supported && (f->base_format == GL_DEPTH_STENCIL || stencil) ? GL_UNSIGNED_INT : GL_NONE};
     case GL_DEPTH_COMPONENTS: return {supported && depth ? 1 : 0};
-    case GL_STENCIL_COMPONENTS: return {supported && f->base_format == GL_DEPTH_STENCIL ? 1 : 0};
+    case GL_STENCIL_COMPONENTS: return {supported && (f->base_format == GL_DEPTH_STENCIL || stencil) ? 1 : 0};
     // Shadow lookups: a depth format the device samples (Vulkan: a sampled depth format takes comparison samplers
     // unless format features 2 say otherwise; the dispatch binding checks that feature).
     case GL_TEXTURE_SHADOW: return {sampled && depth ? full : GL_NONE};
@@ -289,7 +291,7 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     // with mipmaps (§8.14.4).
     case GL_MANUAL_GENERATE_MIPMAP:
       return {supported && has_mipmaps(target) && !buffer && !depth && !is_integer(*f) ? full : GL_NONE};
-    case GL_COLOR_ENCODING: return {supported && !depth ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
+    case GL_COLOR_ENCODING: return {supported && !depth && !stencil ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
     case GL_FILTER:
       return {sampled && !is_integer(*f) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? full
                                                                                                            : GL_NONE};

@@ -173,6 +173,12 @@ constexpr SizedFormat kFormats[] = {
           GL_UNSIGNED_INT_24_8),
     depth(GL_DEPTH32F_STENCIL8, "GL_DEPTH32F_STENCIL8", GL_DEPTH_STENCIL, 32, VK_FORMAT_D32_SFLOAT_S8_UINT, 4,
           GL_FLOAT_32_UNSIGNED_INT_24_8_REV),
+    // Stencil (table 8.13, ARB_texture_stencil8): the 8-bit index in R8_UINT on every device, not S8_UINT. Bismuth
+    // never runs a stencil test, so a stencil format buys nothing, while R8_UINT is a colour format every queue
+    // copies, clears and samples (a compute-only queue cannot copy the stencil aspect, and sampling S8_UINT needs
+    // a stencil-aspect view); a usampler reads it as (S, 0, 0, 1) as GL 4.6 table 15.1 asks of a stencil index.
+    SizedFormat{GL_STENCIL_INDEX8, "GL_STENCIL_INDEX8", GL_STENCIL_INDEX, 1, N::Uint, {8, 0, 0, 0}, false, false,
+                VK_FORMAT_R8_UINT, 1, 1, IC::None, nullptr, GL_STENCIL_INDEX, GL_UNSIGNED_BYTE},
 };
 
 // The Vulkan formats a 24-bit depth format falls back to where the device cannot sample its own (as Zink does:
@@ -254,6 +260,7 @@ const SizedFormat* resolve_internal_format(GLenum internalformat, GLenum type) {
     case GL_DEPTH_STENCIL:
       chosen = type == GL_FLOAT_32_UNSIGNED_INT_24_8_REV ? GL_DEPTH32F_STENCIL8 : GL_DEPTH24_STENCIL8;
       break;
+    case GL_STENCIL_INDEX: chosen = GL_STENCIL_INDEX8; break;
     default:
       for (const Choices& c : kChoices) {
         if (c.base != internalformat) continue;

@@ -53,7 +53,7 @@ enum class ImageClass : uint8_t {
 struct SizedFormat {
   GLenum internalformat;
   const char* name;    // "GL_RGBA8"
-  GLenum base_format;  // GL_RED, GL_RG, GL_RGB, GL_RGBA, GL_DEPTH_COMPONENT, GL_DEPTH_STENCIL
+  GLenum base_format;  // GL_RED, GL_RG, GL_RGB, GL_RGBA, GL_DEPTH_COMPONENT, GL_DEPTH_STENCIL, GL_STENCIL_INDEX
   uint8_t components;  // components of the base format (1..4)
   Numeric numeric;
   std::array<uint8_t, 4> bits;  // per component, R G B A order
@@ -89,7 +89,7 @@ std::vector<const SizedFormat*> storage_choices(const SizedFormat& format);
 const SizedFormat* depth_color_storage(const SizedFormat& format);
 
 // The format a texture of `internalformat` gets: a sized format as is; one of GL 4.6 table 8.11's base internal
-// formats (RED, RG, RGB, RGBA, SRGB, SRGB_ALPHA, DEPTH_COMPONENT, DEPTH_STENCIL) becomes a sized format of that base
+// formats (RED, RG, RGB, RGBA, SRGB, SRGB_ALPHA, DEPTH_COMPONENT, DEPTH_STENCIL, STENCIL_INDEX) becomes a sized format of that base
 // which holds `type`'s values (§8.5: the GL chooses the resolution): FLOAT → 32F, HALF_FLOAT → 16F, 16- and 32-bit
 // unsigned → 16-bit unorm, signed → snorm, the packed float types → R11F_G11F_B10F / RGB9_E5,
 // UNSIGNED_INT_2_10_10_10_REV (RGBA) → RGB10_A2, else 8-bit unorm; depth FLOAT → 32F, UNSIGNED_SHORT → 16, else 24.
@@ -101,6 +101,16 @@ inline bool is_integer(const SizedFormat& f) {
 }
 inline bool is_depth(const SizedFormat& f) {
   return f.numeric == Numeric::Depth;
+}
+// STENCIL_INDEX8: stored as R8_UINT (numeric Uint, so it samples through a usampler and needs NEAREST filters like an
+// integer format, GL 4.6 §8.17), but transferred with format STENCIL_INDEX only and never color-renderable.
+inline bool is_stencil_index(const SizedFormat& f) {
+  return f.base_format == GL_STENCIL_INDEX;
+}
+// Depth, depth-stencil or stencil: the formats GL 4.6 §8.5 keeps to the depth targets and §9.4 to the depth and
+// stencil attachment points.
+inline bool is_depth_or_stencil(const SizedFormat& f) {
+  return is_depth(f) || is_stencil_index(f);
 }
 
 const char* image_class_name(ImageClass c);  // "4x32" ... "(10,10,10,2)", "none"

@@ -138,8 +138,9 @@ TransferResult check_combination(const SizedFormat& f, GLenum format, const Clie
   const bool stencil_internal = f.base_format == GL_DEPTH_STENCIL;
   switch (cf.kind) {
     case FormatKind::Color:
-      if (depth_internal)
-        return error(GL_INVALID_OPERATION, "a color format cannot transfer a depth or depth-stencil internal format");
+      if (is_depth_or_stencil(f))
+        return error(GL_INVALID_OPERATION,
+                     "a color format cannot transfer a depth, depth-stencil or stencil internal format");
       break;
     case FormatKind::Depth:
     case FormatKind::DepthStencil:
@@ -149,7 +150,9 @@ TransferResult check_combination(const SizedFormat& f, GLenum format, const Clie
         return error(GL_INVALID_OPERATION, "format DEPTH_STENCIL needs a depth-stencil internal format");
       break;
     case FormatKind::Stencil:
-      if (!(pack && stencil_internal))
+      // §8.5: "An INVALID_OPERATION error is generated if ... format is STENCIL_INDEX and the base internal format
+      // is not STENCIL_INDEX"; reads (§8.11.4, §18.2) also take the stencil of a DEPTH_STENCIL texture.
+      if (!(is_stencil_index(f) || (pack && stencil_internal)))
         return error(GL_INVALID_OPERATION, "format STENCIL_INDEX needs a stencil internal format");
       break;
   }
@@ -490,6 +493,50 @@ double read_depth_texel(const SizedFormat& f, const std::byte* p) {
   }
 }
 
+// ---- Stencil indices (STENCIL_INDEX8; GL 4.6 §8.4.4, §8.5, §18.2.8) ----
+
+// A client stencil index → the 8-bit index of STENCIL_INDEX8. Indices are not normalized (§8.4.4.2's conversion to
+// floating point "is not performed on indices"); the integer index keeps its 8 least significant bits, as the
+// stencil buffer's s bits hold an index masked to 2^s - 1 (§17.4.5's clear and the stencil operations write the
+// value so); float types are truncated to an integer first (NaN: 0).
+uint8_t read_client_stencil(const ClientType& t, const std::byte* p, bool swap) {
+  int64_t index = 0;
+  switch (t.scalar) {
+    case Scalar::U8:
+    case Scalar::U16:
+    case Scalar::U32: index = static_cast<int64_t>(load_le(p, t.bytes, swap)); break;
+    case Scalar::S8:
+    case Scalar::S16:
+    case Scalar::S32: index = sign_extend(load_le(p, t.bytes, swap), t.bytes * 8u); break;
+    case Scalar::F16:
+    case Scalar::F32: {
+      const double v = t.scalar == Scalar::F16 ? double(half_to_float(static_cast<uint16_t>(load_le(p, 2, swap))))
+                                               : double(std::bit_cast<float>(uint32_t(load_le(p, 4, swap))));
+      index = std::isnan(v) ? 0 : static_cast<int64_t>(std::clamp(v, -2147483648.0, 4294967295.0));
+      break;
+    }
+    case Scalar::Packed:
+      // UNSIGNED_INT_24_8: the index in the 8 least significant bits; FLOAT_32_UNSIGNED_INT_24_8_REV: in those of
+      // the second word.
+      index = static_cast<int64_t>(t.bytes == 8 ? load_le(p + 4, 4, swap) : load_le(p, 4, swap));
+      break;
+  }
+  return static_cast<uint8_t>(index & 0xFF);
+}
+
+// An 8-bit stencil index → a client element (§18.2.8, final conversion: "For an index, if the type is not FLOAT
+// or HALF_FLOAT, final conversion consists of masking the index with the value given in table 18.4" — 2^8 - 1
+// for UNSIGNED_BYTE, 2^7 - 1 for BYTE, 2^16 - 1, 2^15 - 1, 2^32 - 1, 2^31 - 1 for the wider types; FLOAT and
+// HALF_FLOAT take the index as a number).
+void write_client_stencil(const ClientType& t, uint8_t index, std::byte* p, bool swap) {
+  switch (t.scalar) {
+    case Scalar::S8: store_le(p, 1, index & 0x7Fu, swap); break;
+    case Scalar::F16: store_le(p, 2, float_to_half(float(index)), swap); break;
+    case Scalar::F32: store_le(p, 4, std::bit_cast<uint32_t>(float(index)), swap); break;
+    default: store_le(p, t.bytes, index, swap); break;  // every other mask keeps all 8 bits
+  }
+}
+
 bool mul_add(uint64_t a, uint64_t b, uint64_t c, uint64_t& out) {
   uint64_t product;
   return !__builtin_mul_overflow(a, b, &product) && !__builtin_add_overflow(product, c, &out);
@@ -755,6 +802,8 @@ TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GL
         const std::byte* group = row + x * layout.group_bytes;
         if (is_depth(f))
           write_depth_texel(f, read_client_depth(cf, ct, group, store.swap_bytes), out);
+        else if (is_stencil_index(f))
+          *out = std::byte{read_client_stencil(ct, group, store.swap_bytes)};
         else
           write_texel(f, read_client(cf, ct, group, store.swap_bytes), out);
       }
@@ -787,6 +836,10 @@ TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLen
     for (uint32_t y = 0; y < e.height; ++y) {
       std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
       for (uint32_t x = 0; x < e.width; ++x, in += f.vk_texel_bytes) {
+        if (is_stencil_index(f)) {
+          write_client_stencil(ct, std::to_integer<uint8_t>(*in), row + x * layout.group_bytes, store.swap_bytes);
+          continue;
+        }
         Rgba v;
         if (is_depth(f))
           v.f[0] = read_depth_texel(f, in);  // §18.2.6: DEPTH_COMPONENT reads the depth value

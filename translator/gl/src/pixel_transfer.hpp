@@ -54,7 +54,7 @@ TransferResult check_pack_gl(GLenum internalformat, GLenum format, GLenum type);
 // (sized internal formats) are valid, anything else is INVALID_OPERATION; a format or type outside ES's lists is
 // INVALID_ENUM; an internalformat ES does not have (R16, RGBA16 ... without GL_EXT_texture_norm16) INVALID_VALUE.
 // The unsized internal formats (RGB, RGBA, LUMINANCE_ALPHA, LUMINANCE, ALPHA) take the rows of table 8.3; the
-// sized formats this shim does not store (RGB565, RGBA4, RGB5_A1, STENCIL_INDEX8, ...) are INVALID_VALUE.
+// sized formats this shim does not store (R3_G3_B2, RGB10, ...) are INVALID_VALUE.
 TransferResult check_unpack_es(GLenum internalformat, GLenum format, GLenum type, bool ext_texture_norm16 = false);
 
 // OpenGL ES 3.2 glReadPixels (§16.1.2): RGBA/UNSIGNED_BYTE for normalized fixed-point buffers, RGBA/FLOAT for
@@ -101,7 +101,8 @@ uint64_t texel_bytes(const SizedFormat& format, const Extent& extent);
 // depth (DEPTH_COMPONENT with any scalar type, DEPTH_STENCIL with UNSIGNED_INT_24_8 or
 // FLOAT_32_UNSIGNED_INT_24_8_REV) is converted to float (§8.4.4.2), clamped to [0, 1] and rounded to the GL
 // format's precision (float formats too: Vulkan's depth copies need [0, 1]); a DEPTH_STENCIL group's stencil
-// index is dropped (the stencil aspect is not reachable yet).
+// index is dropped (the stencil aspect is not reachable yet). STENCIL_INDEX8 (an R8_UINT texel): format
+// STENCIL_INDEX with any scalar type, the index's 8 least significant bits (floats truncated first).
 TransferResult unpack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                              const Extent& extent, const void* client, std::span<std::byte> texels);
 
@@ -116,7 +117,8 @@ bool client_pixels_are_texels(const SizedFormat& format, GLenum client_format, G
 // Pack: texels → client pixels, converted to (client_format, type) as GL 4.6 §18.2.8 says; bytes between groups and
 // rows (alignment padding, ROW_LENGTH beyond the width, skipped pixels) are left as they are. Depth formats read
 // with DEPTH_COMPONENT only (§18.2.6: the depth value, then §18.2.8's conversion); STENCIL_INDEX and DEPTH_STENCIL
-// are INVALID_OPERATION until the stencil is stored.
+// are INVALID_OPERATION until the stencil is stored. STENCIL_INDEX8 reads with STENCIL_INDEX, the index masked
+// by the type's table 18.4 mask (FLOAT, HALF_FLOAT: the index as a number).
 TransferResult pack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                            const Extent& extent, std::span<const std::byte> texels, void* client);
 

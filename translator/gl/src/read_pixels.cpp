@@ -29,11 +29,20 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
                    std::string(func) + ": the read framebuffer is not framebuffer complete: " + why);
     return;
   }
-  // §18.2.1: "An INVALID_OPERATION error is generated ... if format is a color format and the read buffer is NONE"
-  // (depth and stencil formats need a depth/stencil attachment, which a complete framebuffer here never has).
-  const FramebufferAttachment* a = color_buffer(*fb, fb->read_buffer);
+  // §18.2.1: "If the format is STENCIL_INDEX, the stencil buffer is used": "An INVALID_OPERATION error is
+  // generated if format is ... STENCIL_INDEX and there is no stencil buffer", and "... if format is a color format
+  // and the read buffer is NONE". Depth formats need a depth buffer, which a complete framebuffer here never has
+  // (framebuffer_status); a stencil buffer is a STENCIL_INDEX8 attachment. OpenGL ES reads colour only (§16.1.2).
+  const bool stencil = format == GL_STENCIL_INDEX && !ctx->version.es;
+  const bool depth = (format == GL_DEPTH_COMPONENT || format == GL_DEPTH_STENCIL) && !ctx->version.es;
+  if (depth) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read framebuffer has no depth buffer");
+    return;
+  }
+  const FramebufferAttachment* a = stencil ? &fb->stencil : color_buffer(*fb, fb->read_buffer);
   if (a == nullptr || !a->attached()) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read buffer is NONE");
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + (stencil ? ": the read framebuffer has no stencil buffer"
+                                                                      : ": the read buffer is NONE"));
     return;
   }
   AttachedImage img;

@@ -46,29 +46,34 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
   // depth-renderable, or stencil-renderable formats" (sized ones here; the base formats RGBA ... as well in GL).
   const SizedFormat* format = find_sized_format(internalformat);
   if (format == nullptr && !ctx->version.es) format = resolve_internal_format(internalformat, GL_UNSIGNED_BYTE);
-  if (format == nullptr || (!is_depth(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
+  if (format == nullptr ||
+      (!is_depth_or_stencil(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) + " is not a renderable format");
     return;
   }
   // "An INVALID_VALUE error is generated if either of width or height is negative, or greater than the value of
   // MAX_RENDERBUFFER_SIZE"; "... if samples is negative"; "An INVALID_OPERATION error is generated if samples is
-  // greater than the maximum number of samples supported for internalformat".
+  // greater than the maximum number of samples supported for internalformat" (below: the format's counts on the
+  // device, which may be above MAX_SAMPLES, the largest count every non-integer format has).
   const uint32_t max = texture_size_limits(*ctx->device_state.device).max_texture_size;
   if (width < 0 || height < 0 || static_cast<uint32_t>(width) > max || static_cast<uint32_t>(height) > max ||
       samples < 0) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid size or sample count");
     return;
   }
-  if (static_cast<uint32_t>(samples) > kMaxFramebufferSamples) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": samples " + std::to_string(samples) +
-                                             " is more than MAX_SAMPLES (" + std::to_string(kMaxFramebufferSamples) +
-                                             ")");
-    return;
-  }
+  // Depth formats are stored as depth textures are (storage_format: a depth format the device samples, or the
+  // colour format of depth_textures_as_color on a compute-only queue). BISMUTH_DEPTH_TEXTURES=depth on a
+  // compute-only queue leaves them without storage, as it leaves depth textures.
+  const SizedFormat* stored = format;
   if (is_depth(*format)) {
-    ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": " + format->name +
-                                         ": depth and stencil renderbuffers are not supported by Bismuth yet");
-    return;
+    const backend::Device& device = *ctx->device_state.device;
+    if (!device.graphics_queue() && !depth_textures_as_color(device)) {
+      ctx->set_error(GL_OUT_OF_MEMORY, std::string(func) + ": " + format->name +
+                                           ": depth renderbuffers need a Vulkan queue with graphics for their "
+                                           "depth-aspect copies and clears (BISMUTH_DEPTH_TEXTURES=depth)");
+      return;
+    }
+    stored = &storage_format(device, *format);
   }
   // Multisample storage (§9.2.5): "samples represents a request for a desired minimum number of samples"; the
   // resulting RENDERBUFFER_SAMPLES is the smallest count the device has for the format that is at least that
@@ -92,11 +97,11 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
   if (width > 0 && height > 0) {
     backend::ImageDesc desc;
     desc.type = backend::ImageType::Image2D;
-    desc.format = format->vk_format;
+    desc.format = stored->vk_format;
     desc.extent = {static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
     desc.samples = std::max(actual, 1u);
     // The usage the device allows, down to transfers only: reads and clears still work.
-    auto image = create_texture_image(ctx, desc, *format, func);
+    auto image = create_texture_image(ctx, desc, *stored, func);
     if (!image) return;
     t = std::make_shared<TextureObject>();
     // A multisample renderbuffer's storage is a 2D multisample texture: reads refuse it (§18.2.1), clears and
@@ -109,7 +114,7 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
     t->view_num_layers = 1;
     t->levels.assign(1, std::vector<TextureLevel>(kMaxLevels));
     t->levels[0][0] =
-        TextureLevel{format, internalformat, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
+        TextureLevel{stored, internalformat, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
     t->image = std::move(image);
   }
   // §9.2.5: the previous contents are lost ("the contents of the data store are undefined"); attachments keep
@@ -125,7 +130,8 @@ void parameter(Context* ctx, const RenderbufferObject& rb, GLenum pname, GLint* 
   // GL 4.6 §9.2.6 / table 23.27.
   const SizedFormat* f = rb.storage ? rb.storage->levels[0][0].format : find_sized_format(rb.internalformat);
   auto bits = [&](int i) {
-    return f && !is_depth(*f) && i < f->components ? static_cast<GLint>(f->bits[static_cast<size_t>(i)]) : 0;
+    return f && !is_depth_or_stencil(*f) && i < f->components ? static_cast<GLint>(f->bits[static_cast<size_t>(i)])
+                                                               : 0;
   };
   GLint v = 0;
   switch (pname) {
@@ -137,8 +143,10 @@ void parameter(Context* ctx, const RenderbufferObject& rb, GLenum pname, GLint* 
     case GL_RENDERBUFFER_GREEN_SIZE: v = rb.storage ? bits(1) : 0; break;
     case GL_RENDERBUFFER_BLUE_SIZE: v = rb.storage ? bits(2) : 0; break;
     case GL_RENDERBUFFER_ALPHA_SIZE: v = rb.storage ? bits(3) : 0; break;
-    case GL_RENDERBUFFER_DEPTH_SIZE:
-    case GL_RENDERBUFFER_STENCIL_SIZE: v = 0; break;
+    case GL_RENDERBUFFER_DEPTH_SIZE: v = rb.storage && f && is_depth(*f) ? f->bits[0] : 0; break;
+    case GL_RENDERBUFFER_STENCIL_SIZE:
+      v = rb.storage && f && (is_stencil_index(*f) || f->base_format == GL_DEPTH_STENCIL) ? 8 : 0;
+      break;
     default: ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid pname " + hex(pname)); return;
   }
   if (out) *out = v;

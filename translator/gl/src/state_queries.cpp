@@ -78,6 +78,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_COLOR_CLEAR_VALUE:  // glClearColor (framebuffer_clears.cpp)
       out.count = 4, out.is_color = true, out.color = ctx->clear_color;
       return true;
+    case GL_STENCIL_CLEAR_VALUE: out.set(ctx->clear_stencil); return true;  // glClearStencil
     case GL_MAJOR_VERSION: out.set(ctx->version.major); return true;
     case GL_MINOR_VERSION: out.set(ctx->version.minor); return true;
     case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(ctx->extensions.size())); return true;

@@ -314,6 +314,7 @@ uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format) {
     word |= spirv_patch::kShadowStateMinLinear;
   }
   if (min != GL_NEAREST && min != GL_LINEAR) word |= spirv_patch::kShadowStateMipmapped;
+  if (min == GL_NEAREST_MIPMAP_LINEAR || min == GL_LINEAR_MIPMAP_LINEAR) word |= spirv_patch::kShadowStateMipLinear;
   if (format.internalformat != GL_DEPTH_COMPONENT32F && format.internalformat != GL_DEPTH32F_STENCIL8) {
     word |= spirv_patch::kShadowStateClampRef;
   }
@@ -403,7 +404,18 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   if (lowered) *use.shadow_state = shadow_state_word(e.sampler, format);
   const bool linear = !lowered && (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 &&
                       !is_multisample(use.target);
-  const backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
+  backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
+  // GL swizzles a border colour like a texel: the border colour takes the place of a texel outside the image
+  // (§8.14.2) and §15.2.1 applies TEXTURE_SWIZZLE_* to the lookup's result. Vulkan swizzles custom and opaque-black
+  // border colours through a non-identity view only with VK_EXT_border_color_swizzle; where the device needs the
+  // mapping on the sampler (no borderColorSwizzleFromImage), the backend puts it there.
+  const bool border = desc.address_u == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
+                      desc.address_v == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
+                      desc.address_w == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  if (border) {
+    desc.border_swizzle = b.view.components;
+    desc.border_srgb = format.srgb;
+  }
   auto sampler = ctx->device_state.device->sampler(desc);
   if (!sampler) {
     ctx->backend_error(func, sampler.error());

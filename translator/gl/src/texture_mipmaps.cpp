@@ -68,6 +68,7 @@ bool mipmap_target(GLenum target, const ContextVersion& version) {
 // LINEAR filter incomplete) and depth/stencil values are not colours to average: those are INVALID_OPERATION here
 // too, as in Mesa.
 std::string format_refusal(const SizedFormat& f, const ContextVersion& version) {
+  if (is_stencil_index(f)) return std::string(f.name) + " is a stencil format (not color-renderable)";
   if (is_integer(f)) return std::string(f.name) + " is an integer format (not texture-filterable)";
   if (is_depth(f)) return std::string(f.name) + " is a depth/stencil format (not color-renderable)";
   if (version.es) {

@@ -36,7 +36,7 @@ VkPhysicalDeviceProperties device_properties(const backend::Device& device) {
 
 std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const SizedFormat& format, bool es,
                                             int es_minor) {
-  if (!is_depth(format) && !color_renderable(format, es, es_minor)) return {};
+  if (!is_depth_or_stencil(format) && !color_renderable(format, es, es_minor)) return {};
   const SizedFormat& stored = storage_format(device, format);
   VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if (image_usage_for(device, stored) & backend::kImageSampled) usage |= VK_IMAGE_USAGE_SAMPLED_BIT;
@@ -58,9 +58,12 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
 MultisampleLimits multisample_limits(const backend::Device& device) {
   const VkPhysicalDeviceLimits limits = device_properties(device).limits;
   MultisampleLimits out;
+  const VkSampleCountFlags depth_counts =
+      depth_textures_as_color(device) ? limits.sampledImageColorSampleCounts : limits.sampledImageDepthSampleCounts;
   out.color = largest_count(limits.sampledImageColorSampleCounts);
-  out.depth = largest_count(limits.sampledImageDepthSampleCounts);
+  out.depth = largest_count(depth_counts);
   out.integer = largest_count(limits.sampledImageIntegerSampleCounts);
+  out.samples = largest_count(limits.sampledImageColorSampleCounts & depth_counts);
   const uint32_t image = largest_count(limits.storageImageSampleCounts);
   out.image = device.features().storage_image_multisample && image > 1 ? image : 0;
   return out;
@@ -84,7 +87,15 @@ bool clear_multisample(Context* ctx, TextureObject& t, const std::vector<std::by
   const GLenum format = integer ? GL_RGBA_INTEGER : GL_RGBA;
   const GLenum type = integer ? (is_signed ? GL_INT : GL_UNSIGNED_INT) : GL_FLOAT;
   std::array<uint32_t, 4> words{};
-  if (is_depth(f)) {
+  if (is_stencil_index(f)) {
+    // STENCIL_INDEX8 is R8_UINT: its index is the red integer.
+    const TransferResult r =
+        pack_pixels(f, GL_STENCIL_INDEX, GL_UNSIGNED_INT, one, Extent{1, 1, 1, false}, texel, &color.uint32[0]);
+    if (!r.ok()) {
+      ctx->set_error(r.error, std::string(func) + ": " + r.message);
+      return false;
+    }
+  } else if (is_depth(f)) {
     float depth = 0;
     const TransferResult r = pack_pixels(f, GL_DEPTH_COMPONENT, GL_FLOAT, one, Extent{1, 1, 1, false}, texel, &depth);
     if (!r.ok()) {
@@ -177,7 +188,8 @@ void multisample_storage(Context* ctx, TextureObject& t, const MultisampleSpec& 
   if (format == nullptr && !s.immutable && !ctx->version.es) {
     format = resolve_internal_format(s.internalformat, GL_UNSIGNED_BYTE);
   }
-  if (format == nullptr || (!is_depth(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
+  if (format == nullptr ||
+      (!is_depth_or_stencil(*format) && !color_renderable(*format, ctx->version.es, ctx->version.minor))) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(s.internalformat) +
                                         " is not a color-, depth- or stencil-renderable internal format");
     return;

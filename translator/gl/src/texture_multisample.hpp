@@ -24,10 +24,13 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
                                             int es_minor);
 
 // GL 4.6 table 23.64's MAX_COLOR_TEXTURE_SAMPLES, MAX_DEPTH_TEXTURE_SAMPLES, MAX_INTEGER_SAMPLES (the largest count
-// of VkPhysicalDeviceLimits::sampledImage{Color,Depth,Integer}SampleCounts) and MAX_IMAGE_SAMPLES (the largest of
-// storageImageSampleCounts with shaderStorageImageMultisample, else 0: image units take no multisample textures).
+// of VkPhysicalDeviceLimits::sampledImage{Color,Depth,Integer}SampleCounts; depth textures stored in colour formats
+// (depth_textures_as_color) take the colour counts), MAX_IMAGE_SAMPLES (the largest of storageImageSampleCounts
+// with shaderStorageImageMultisample, else 0: image units take no multisample textures) and table 23.73's
+// MAX_SAMPLES, "the maximum number of samples supported for all non-integer formats": the largest count both the
+// colour and the depth counts have (renderbuffers are sampled images here, so the sampled-image counts bound them).
 struct MultisampleLimits {
-  uint32_t color = 1, depth = 1, integer = 1, image = 0;
+  uint32_t color = 1, depth = 1, integer = 1, image = 0, samples = 1;
 };
 MultisampleLimits multisample_limits(const backend::Device& device);
 

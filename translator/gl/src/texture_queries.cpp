@@ -33,7 +33,7 @@ GLsizeiptr buffer_range(const TextureObject& t) {
 bool level_parameter(const Context* ctx, const TextureObject& t, const TextureLevel& l, GLenum pname, double& out) {
   const SizedFormat* f = l.format;
   auto component = [&](int i) -> double {
-    if (f == nullptr || is_depth(*f) || i >= f->components) return 0;
+    if (f == nullptr || is_depth_or_stencil(*f) || i >= f->components) return 0;
     return f->bits[static_cast<size_t>(i)];
   };
   auto type_of = [&](int i) -> double { return component(i) != 0 ? component_type(*f) : GL_NONE; };
@@ -52,7 +52,9 @@ bool level_parameter(const Context* ctx, const TextureObject& t, const TextureLe
     case GL_TEXTURE_BLUE_TYPE: out = type_of(2); return true;
     case GL_TEXTURE_ALPHA_TYPE: out = type_of(3); return true;
     case GL_TEXTURE_DEPTH_SIZE: out = f != nullptr && is_depth(*f) ? f->bits[0] : 0; return true;
-    case GL_TEXTURE_STENCIL_SIZE: out = f != nullptr && f->base_format == GL_DEPTH_STENCIL ? 8 : 0; return true;
+    case GL_TEXTURE_STENCIL_SIZE:
+      out = f != nullptr && (f->base_format == GL_DEPTH_STENCIL || is_stencil_index(*f)) ? 8 : 0;
+      return true;
     case GL_TEXTURE_DEPTH_TYPE:
       out = f != nullptr && is_depth(*f) ? (f->bits[0] == 32 ? GL_FLOAT : GL_UNSIGNED_NORMALIZED) : GL_NONE;
       return true;

@@ -120,8 +120,8 @@ backend::ImageRegion sub_region(GLenum target, const LevelStore& store, GLint x,
 
 namespace {
 
-// GL 4.6 §8.5 (ES 3.2 §8.5 likewise): "Textures with a base internal format of DEPTH_COMPONENT or DEPTH_STENCIL
-// are supported by texture image specification commands only if target is TEXTURE_1D, TEXTURE_2D,
+// GL 4.6 §8.5 (ES 3.2 §8.5 likewise): "Textures with a base internal format of DEPTH_COMPONENT, DEPTH_STENCIL,
+// or STENCIL_INDEX are supported by texture image specification commands only if target is TEXTURE_1D, TEXTURE_2D,
 // TEXTURE_2D_MULTISAMPLE, TEXTURE_1D_ARRAY, TEXTURE_2D_ARRAY, TEXTURE_2D_MULTISAMPLE_ARRAY, TEXTURE_RECTANGLE,
 // TEXTURE_CUBE_MAP, TEXTURE_CUBE_MAP_ARRAY ... Using these formats in conjunction with any other target will result
 // in an INVALID_OPERATION error."
@@ -365,7 +365,7 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
     }
     format = compressed;
   }
-  if (is_depth(*format) && !depth_target(t->target)) {
+  if (is_depth_or_stencil(*format) && !depth_target(t->target)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + format->name + " textures cannot have target " +
                                              target_name(t->target) + " (GL 4.6 §8.5)");
     return;
@@ -494,7 +494,7 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;
   }
-  if (is_depth(*sized) && !depth_target(object_target)) {
+  if (is_depth_or_stencil(*sized) && !depth_target(object_target)) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + sized->name + " textures cannot have target " +
                                              target_name(object_target) + " (GL 4.6 §8.5)");
     return;

@@ -214,7 +214,8 @@ uint32_t gl_texel_bits(const SizedFormat& format) {
 }
 
 bool copy_compatible(const SizedFormat& a, const SizedFormat& b) {
-  if (is_depth(a) || is_depth(b)) return a.internalformat == b.internalformat;
+  // Depth and stencil formats are in no view class of table 8.22: each is compatible with itself only.
+  if (is_depth_or_stencil(a) || is_depth_or_stencil(b)) return a.internalformat == b.internalformat;
   return gl_texel_bits(a) == gl_texel_bits(b);
 }
 

@@ -87,6 +87,12 @@ struct DeviceFeatures {
   // (customBorderColors and customBorderColorWithoutFormat: GL's border colour is not tied to a format).
   bool sampler_anisotropy = false;
   bool custom_border_color = false;
+  // VK_EXT_border_color_swizzle (with custom_border_color): borderColorSwizzle makes custom and opaque-black border
+  // colours defined with a non-identity view swizzle — swizzled like a texel, as GL swizzles its border colour —
+  // and borderColorSwizzleFromImage means the sampler need not name the swizzle (else SamplerDesc::border_swizzle
+  // goes into VkSamplerBorderColorComponentMappingCreateInfoEXT).
+  bool border_color_swizzle = false;
+  bool border_color_swizzle_from_image = false;
   // Image features GLSL image and texture built-ins need (VkPhysicalDeviceFeatures): format qualifiers beyond the
   // base set (rg16f, r11f_g11f_b10f, ...: shaderStorageImageExtendedFormats), images without a format qualifier
   // (GL_EXT_shader_image_load_formatted, writeonly images: shaderStorageImageRead/WriteWithoutFormat),

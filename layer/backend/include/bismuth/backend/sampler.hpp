@@ -9,6 +9,7 @@
 // nearest_builtin_border), so a GL program that asks for another colour samples the nearest one there.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,12 @@ struct SamplerDesc {
   // `custom_border_color` (float32 or int32 components respectively).
   VkBorderColor border_color = VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK;
   VkClearColorValue custom_border_color{};
+  // The component mapping of the image views this sampler meets, for a border colour that is swizzled like a
+  // texel (VK_EXT_border_color_swizzle: VkSamplerBorderColorComponentMappingCreateInfoEXT where the device does not
+  // take it from the view); `border_srgb`: those views have an sRGB format. Identity: nothing to say.
+  std::array<VkComponentSwizzle, 4> border_swizzle{VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY,
+                                                   VK_COMPONENT_SWIZZLE_IDENTITY, VK_COMPONENT_SWIZZLE_IDENTITY};
+  bool border_srgb = false;
   bool compare_enable = false;
   VkCompareOp compare_op = VK_COMPARE_OP_LESS_OR_EQUAL;
   // GL rectangle textures: texel coordinates. Vulkan then wants min == mag filter, NEAREST mipmaps, LOD 0,
@@ -47,6 +54,7 @@ struct SamplerDesc {
            bits(a.mip_lod_bias) == bits(b.mip_lod_bias) && bits(a.min_lod) == bits(b.min_lod) &&
            bits(a.max_lod) == bits(b.max_lod) && a.border_color == b.border_color &&
            std::memcmp(&a.custom_border_color, &b.custom_border_color, sizeof(VkClearColorValue)) == 0 &&
+           a.border_swizzle == b.border_swizzle && a.border_srgb == b.border_srgb &&
            a.compare_enable == b.compare_enable && a.compare_op == b.compare_op &&
            a.unnormalized_coordinates == b.unnormalized_coordinates && bits(a.max_anisotropy) == bits(b.max_anisotropy);
   }

@@ -39,6 +39,7 @@ inline constexpr uint32_t kShadowStateMagLinear = 1u << 3;  // TEXTURE_MAG_FILTE
 inline constexpr uint32_t kShadowStateMinLinear = 1u << 4;  // TEXTURE_MIN_FILTER LINEAR or LINEAR_MIPMAP_*
 inline constexpr uint32_t kShadowStateMipmapped = 1u << 5;  // a mipmap min filter: the Lod operand picks the level
 inline constexpr uint32_t kShadowStateClampRef = 1u << 6;   // a fixed-point depth format: D_ref, D_t in [0, 1]
+inline constexpr uint32_t kShadowStateMipLinear = 1u << 7;  // TEXTURE_MIN_FILTER *_MIPMAP_LINEAR: blend two levels
 inline constexpr uint32_t kShadowStateDefault = 3;          // LEQUAL (GL's default), NEAREST, no clamp
 
 struct ShadowSamplerBinding {
