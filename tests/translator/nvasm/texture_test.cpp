@@ -264,6 +264,59 @@ TEST_CASE("images: LOADIM and STOREIM on every target", "[nvasm][image]") {
   CHECK(p->info.images[2].formats == std::vector<uint32_t>{0x8236});  // GL_R32UI
 }
 
+// NV_gpu_program5_mem_extended: "These modifiers are allowed for the following load/store instructions: ...
+// LOADIM Image load (via EXT_shader_image_load_store) STOREIM Image store", the modifiers being ".F16X2 .F16X4 .F16
+// (for 16-bit floating-point scalars/vectors) .S8X2 .S8X4 (for 8-bit signed integer vectors) ... .U16X2 .U16X4 (for
+// 16-bit unsigned integer vectors)". Without a format modifier the texel is those elements (the GL format listed
+// for the unit, no "without format" feature needed); values pass through the modifier's element type.
+TEST_CASE("images: packed and F16 storage modifiers on LOADIM and STOREIM", "[nvasm][image]") {
+  struct Case {
+    const char* modifier;
+    uint32_t gl_format;  // what the elements make
+    spv::Op narrowing;   // how values are cut to an element (OpNop: F16, through half bits)
+  };
+  const Case cases[] = {
+      {"U8X2", 0x8238, spv::Op::OpBitFieldUExtract},   {"U8X4", 0x8D7C, spv::Op::OpBitFieldUExtract},
+      {"U16X2", 0x823A, spv::Op::OpBitFieldUExtract},  {"U16X4", 0x8D76, spv::Op::OpBitFieldUExtract},
+      {"S8X2", 0x8237, spv::Op::OpBitFieldSExtract},   {"S8X4", 0x8D8E, spv::Op::OpBitFieldSExtract},
+      {"S16X2", 0x8239, spv::Op::OpBitFieldSExtract},  {"S16X4", 0x8D88, spv::Op::OpBitFieldSExtract},
+      {"F16", 0x822D, spv::Op::OpNop},                 {"F16X2", 0x822F, spv::Op::OpNop},
+      {"F16X4", 0x881A, spv::Op::OpNop},
+  };
+  for (const Case& c : cases) {
+    for (const bool store : {false, true}) {
+      const std::string m = c.modifier;
+      const std::string body = store ? "STOREIM." + m + " image[1], R0, R1, 2D;\n" : "LOADIM." + m + " R0, R1, image[1], 2D;\n";
+      INFO(body);
+      assemble_valid(body);
+      // No device feature: the modifier names the format.
+      nvasm::AssembleOptions plain;
+      plain.optimize = false;
+      auto p = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1;\n" + body + "END\n", plain);
+      INFO((p ? std::string() : p.error().message));
+      REQUIRE(p);
+      REQUIRE(p->info.images.size() == 1);
+      CHECK(p->info.images[0].formats == std::vector<uint32_t>{c.gl_format});
+      CHECK_FALSE(p->info.uses_storage_image_read_without_format);
+      CHECK_FALSE(p->info.uses_storage_image_write_without_format);
+      // The values are cut to the modifier's elements: extracts of `bits` bits from bit 0, or halves.
+      bool extract = false, pack_half = false;
+      for (size_t i = 5; i < p->spirv.size();) {
+        const uint32_t op = p->spirv[i] & 0xFFFF, n = p->spirv[i] >> 16;
+        if (op == static_cast<uint32_t>(c.narrowing)) extract = true;
+        if (op == static_cast<uint32_t>(spv::Op::OpExtInst) && p->spirv[i + 4] == 58) pack_half = true;  // PackHalf2x16
+        i += n ? n : 1;
+      }
+      CHECK((c.narrowing == spv::Op::OpNop ? pack_half : extract));
+    }
+  }
+  // A format modifier beside them: its type must be the modifier's, as for the 32-bit modifiers.
+  assemble_valid("LOADIM.U8X4.RGBA32UI R0, R1, image[0], 2D;\nSTOREIM.F16X2.RGBA32F image[1], R0, R1, 2D;\n");
+  check_error("LOADIM.S8X4.RGBA8UI R0, R1, image[0], 2D;\n", {4, 1, "image format's data type"});
+  // Atomics take none of them on images (ATOMIM is U32 / S32 here).
+  check_error("ATOMIM.ADD.F16X2 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes"});
+}
+
 TEST_CASE("images: ATOMIM with every operation", "[nvasm][image]") {
   for (const char* op : {"ADD", "MIN", "MAX", "IWRAP", "DWRAP", "AND", "OR", "XOR", "EXCH", "CSWAP"}) {
     INFO(op);

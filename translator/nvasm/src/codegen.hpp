@@ -273,6 +273,7 @@ class Codegen {
   bool query(const Instruction& inst);
   bool image(const Instruction& inst);
   bool image_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample);
+  Val narrow_texel(Val texel, const StorageFormat& f);
   void need(spv::Capability c) { image_caps_.insert(static_cast<uint32_t>(c)); }
 
   // ---- codegen_thread_group.cpp: ballot, votes, shuffles

@@ -154,7 +154,7 @@ bool Codegen::image(const Instruction& inst) {
   if (s.multisample) tail = {kSample, sample};
   const uint32_t texel_type = vec_type(inst.type);
   if (inst.op == AsmOp::STOREIM) {
-    const Val value = load_operand(inst.sources[0], inst.type);
+    const Val value = narrow_texel(load_operand(inst.sources[0], inst.type), f);
     uint32_t texel = value.id;
     if (f.count < 4) {
       std::array<uint32_t, 4> parts{};
@@ -185,6 +185,7 @@ bool Codegen::image(const Instruction& inst) {
   } else {
     texel = {b_.op(Op::OpImageRead, texel_type, operands), inst.type};
   }
+  texel = narrow_texel(texel, f);
   if (f.count < 4) {
     std::array<uint32_t, 4> parts{};
     for (uint32_t i = 0; i < 4; ++i) parts[i] = component(texel, f.count == 1 ? 0 : i % f.count);
@@ -193,6 +194,25 @@ bool Codegen::image(const Instruction& inst) {
   write_dest(inst, texel);
   write_residency(inst);
   return true;
+}
+
+// NV_gpu_program5_mem_extended's packed and F16 modifiers on LOADIM / STOREIM: each component as the modifier's
+// element holds it, as STB stores and LDB loads it (U8/U16: the low 8/16 bits; S8/S16: those bits sign-extended;
+// F16: rounded to a half, to nearest even). The texel format they imply holds exactly these values, so a store
+// never leaves the format's range (where Vulkan's conversion is undefined) and a load from that format is
+// unchanged; a wider format named beside the modifier is cut to the modifier's elements.
+Val Codegen::narrow_texel(Val texel, const StorageFormat& f) {
+  if (f.bits >= 32) return texel;
+  if (f.half) return {from_half_bits(half_bits(texel.id)), DataType::F32};
+  const bool sign = f.type == DataType::S32;
+  std::array<uint32_t, 4> parts{};
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t c = component(texel, i);
+    parts[i] = b_.op(sign ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, sign ? t_i32() : t_u32(),
+                     {c, c_u32(0), c_u32(f.bits)});
+  }
+  return {b_.op(Op::OpCompositeConstruct, vec_type(texel.type), {parts[0], parts[1], parts[2], parts[3]}),
+          texel.type};
 }
 
 // ATOMIM: the atomic on the texel (its first component), the old value replicated; CSWAP compares with operand .x

@@ -327,6 +327,12 @@ bool InstructionParser::image_instruction(const OpcodeInfo& info, Instruction& i
   } else if (inst.format.bits == 64) {
     return error(inst.offset, std::string(info.name) + " takes 32-bit storage modifiers (F32, U32X4, ...)");
   }
+  if (inst.op != Op::ATOMIM && inst.format.bits < 32) {
+    // NV_gpu_program5_mem_extended's packed and F16 modifiers name the texel's layout in memory ("8-bit unsigned
+    // integer vectors", "16-bit floating-point scalars/vectors", ...): without a format modifier the texel has the
+    // matching format (U8X4: RGBA8UI, F16X2: RG16F, S16: R16I, ...).
+    if (t.format == ImageFormat::Unknown) t.format = packed_image_format(inst.format);
+  }
   if (t.format != ImageFormat::Unknown) {
     // EXT_shader_image_load_store: an image unit's texels convert to floats, unsigned or signed integers by format.
     if (image_format_type(t.format) != inst.type) {
