@@ -53,6 +53,7 @@ CompileTarget compile_target(const Device& device) {
   target.int64_buffer_atomics = f.int64_buffer_atomics;
   target.storage_buffer_8bit = f.storage_buffer_8bit;
   target.storage_buffer_16bit = f.storage_buffer_16bit;
+  target.min_lod = f.resource_min_lod;
   target.max_uniform_buffer_range = device.info().max_uniform_buffer_range;
   target.extensions = shader_extension_support(device);
   return target;

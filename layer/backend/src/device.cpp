@@ -182,6 +182,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.image_gather_extended = features2.features.shaderImageGatherExtended;
   f.image_cube_array = features2.features.imageCubeArray;
   f.storage_image_multisample = features2.features.shaderStorageImageMultisample;
+  f.resource_min_lod = features2.features.shaderResourceMinLod;
   f.custom_border_color =
       d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
 
@@ -197,6 +198,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable2.features.shaderImageGatherExtended = f.image_gather_extended;
   enable2.features.imageCubeArray = f.image_cube_array;
   enable2.features.shaderStorageImageMultisample = f.storage_image_multisample;
+  enable2.features.shaderResourceMinLod = f.resource_min_lod;
   VkPhysicalDeviceCustomBorderColorFeaturesEXT enable_custom_border{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   enable_custom_border.customBorderColors = VK_TRUE;

@@ -26,6 +26,7 @@ nvasm::AssembleOptions full_device() {
   o.storage_image_read_without_format = true;
   o.storage_image_write_without_format = true;
   o.sparse_residency = true;
+  o.min_lod = true;
   return o;
 }
 
@@ -179,6 +180,44 @@ TEST_CASE("textures: immediate texel offsets, TXD, LODCLAMP", "[nvasm][texture]"
 }
 
 // TXF: integer coordinates with the LOD in .w (none for BUFFER); TXFMS (NV_texture_multisample): the sample in .w.
+// ARB_sparse_texture_clamp's TXD.LODCLAMP: the level of detail the gradients give, raised to the minimum. SPIR-V's
+// MinLod image operand is "the minimum level-of-detail to use when accessing the image", valid with Grad; the
+// minimum is the y gradient operand's w (NVIDIA's GLSL compiler writes textureGradClampARB(s, p, dx, dy, c) as
+// `TXD.F.LODCLAMP R1, p, dx, R0, ...` with c in R0.w; gradients take at most xyz).
+TEST_CASE("textures: TXD.LODCLAMP through the MinLod image operand", "[nvasm][texture]") {
+  for (const char* target : {"1D", "2D", "3D", "CUBE", "RECT", "ARRAY2D", "SHADOW2D", "SHADOWCUBE"}) {
+    INFO(target);
+    const std::string body = std::string("TXD.F.LODCLAMP R0, R1, R2, R3, texture[0], ") + target + ";\n";
+    CHECK(assemble_valid(body).uses_min_lod);
+    nvasm::AssembleOptions raw = full_device();
+    raw.optimize = false;
+    auto p = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2, R3;\n" + body + "END\n", raw);
+    REQUIRE(p);
+    // The lookup's image operands: Grad (dx, dy) then MinLod, the w component of dy's vector.
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> extracts;  // id -> (vector, component)
+    std::map<uint32_t, uint32_t> shuffles;                        // id -> first vector
+    bool found = false;
+    const auto& w = p->spirv;
+    for (size_t i = 5; i < w.size();) {
+      const uint32_t op = w[i] & 0xFFFF, n = w[i] >> 16;
+      if (op == static_cast<uint32_t>(spv::Op::OpCompositeExtract) && n == 5) extracts[w[i + 2]] = {w[i + 3], w[i + 4]};
+      if (op == static_cast<uint32_t>(spv::Op::OpVectorShuffle)) shuffles[w[i + 2]] = w[i + 3];
+      const bool dref = op == static_cast<uint32_t>(spv::Op::OpImageSampleDrefExplicitLod);
+      if (dref || op == static_cast<uint32_t>(spv::Op::OpImageSampleExplicitLod)) {
+        const size_t mask_at = i + (dref ? 6 : 5);
+        CHECK(w[mask_at] == (0x4u | 0x80u));  // Grad | MinLod
+        const uint32_t dy = w[mask_at + 2], min_lod = w[i + n - 1];
+        const uint32_t dy_vector = shuffles.count(dy) ? shuffles[dy] : extracts[dy].first;
+        CHECK(extracts[min_lod].first == dy_vector);
+        CHECK(extracts[min_lod].second == 3);
+        found = true;
+      }
+      i += n ? n : 1;
+    }
+    CHECK(found);
+  }
+}
+
 TEST_CASE("textures: TXF and TXFMS fetch texels", "[nvasm][texture]") {
   for (const char* target : {"1D", "2D", "3D", "RECT", "ARRAY1D", "ARRAY2D", "BUFFER"}) {
     INFO(target);
@@ -428,7 +467,9 @@ TEST_CASE("textures and images: load errors", "[nvasm][texture][errors]") {
   check_error("ATOMIM.ADD.F32 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes U32 or S32"});
   check_error("ATOMIM.ADD.U32.RGBA8UI R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM needs an R32UI or R32I image"});
   check_error("IMAGE img = image[0];\nTEX.F R0, R1, img, 2D;\n", {5, 15, "is not a TEXTURE declaration"});
-  check_error("TXD.F.LODCLAMP R0, R1, R2, R3, texture[0], 2D;\n", {4, 1, "TXD.LODCLAMP"});
+  nvasm::AssembleOptions no_min_lod = full_device();
+  no_min_lod.min_lod = false;
+  check_error("TXD.F.LODCLAMP R0, R1, R2, R3, texture[0], 2D;\n", {4, 1, "shaderResourceMinLod"}, no_min_lod);
   nvasm::AssembleOptions no_format;
   check_error("LOADIM.F R0, R1, image[0], 2D;\n", {4, 1, "shaderStorageImageReadWithoutFormat"}, no_format);
   check_error("STOREIM.F image[0], R0, R1, 2D;\n", {4, 1, "shaderStorageImageWriteWithoutFormat"}, no_format);

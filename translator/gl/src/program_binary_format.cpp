@@ -355,6 +355,7 @@ BinaryFingerprint compute_binary_fingerprint(const DeviceState& state, unsigned 
                      uint32_t(t.int64_buffer_atomics),
                      uint32_t(t.storage_buffer_8bit),
                      uint32_t(t.storage_buffer_16bit),
+                     uint32_t(t.min_lod),
                      uint32_t(e.subgroup_clock),
                      uint32_t(e.device_clock),
                      uint32_t(e.float32_atomic_add),

@@ -205,6 +205,7 @@ void Codegen::finish_module(uint32_t main_id) {
   info_.uses_storage_image_multisample = has(spv::Capability::StorageImageMultisample);
   info_.uses_image_cube_array = has(spv::Capability::SampledCubeArray) || has(spv::Capability::ImageCubeArray);
   info_.uses_image_gather_extended = has(spv::Capability::ImageGatherExtended);
+  info_.uses_min_lod = has(spv::Capability::MinLod);
   info_.uses_storage_image_read_without_format =
       image_caps_.count(static_cast<uint32_t>(spv::Capability::StorageImageReadWithoutFormat)) != 0;
   info_.uses_storage_image_write_without_format =

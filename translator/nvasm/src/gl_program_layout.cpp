@@ -34,6 +34,7 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.storage_image_read_without_format = target.storage_image_read_without_format;
   options.storage_image_write_without_format = target.storage_image_write_without_format;
   options.sparse_residency = target.sparse_residency;
+  options.min_lod = target.min_lod;
   options.parameter_buffer_bytes = target.max_uniform_buffer_range;
   options.scratch_binding = kGlScratchBinding;
   return options;

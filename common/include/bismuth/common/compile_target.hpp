@@ -50,6 +50,7 @@ struct CompileTarget {
   bool storage_image_read_without_format = false;   // shaderStorageImageReadWithoutFormat
   bool storage_image_write_without_format = false;  // shaderStorageImageWriteWithoutFormat
   bool sparse_residency = false;                    // shaderResourceResidency
+  bool min_lod = false;                             // shaderResourceMinLod (TXD.LODCLAMP)
   // maxUniformBufferRange: NV assembly parameter buffers (program.buffer) read this much, at most 64 KiB
   // (nvasm::AssembleOptions::parameter_buffer_bytes). 16384, Vulkan's minimum, without a device.
   uint32_t max_uniform_buffer_range = 16384;

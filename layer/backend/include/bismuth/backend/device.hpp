@@ -94,6 +94,8 @@ struct DeviceFeatures {
   // Multisample storage images (image2DMS / image2DMSArray load, store and atomics; SPIR-V StorageImageMultisample
   // and ImageMSArray): shaderStorageImageMultisample. Without it multisample images are sampled only.
   bool storage_image_multisample = false;
+  // The MinLod image operand (shaderResourceMinLod): NV assembly's TXD.LODCLAMP.
+  bool resource_min_lod = false;
 };
 
 enum class MemoryStrategy {

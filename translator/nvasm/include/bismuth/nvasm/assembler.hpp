@@ -102,6 +102,9 @@ struct AssembleOptions {
   bool storage_image_write_without_format = false;
   // The device has shaderResourceResidency (sparse residency): .SPARSE lookups (EXT_sparse_texture2) load.
   bool sparse_residency = false;
+  // The device has shaderResourceMinLod: TXD.LODCLAMP (ARB_sparse_texture_clamp) loads, as a lookup with the MinLod
+  // image operand. Otherwise it is a load error that names the feature.
+  bool min_lod = false;
   // The device's maxUniformBufferRange: the parameter buffer window is this, rounded down to 16 bytes and kept in
   // [kParameterBufferBytes, kMaxParameterBufferBytes] (parameter_buffer_window()).
   uint32_t parameter_buffer_bytes = kParameterBufferBytes;
@@ -193,6 +196,7 @@ struct ProgramInfo {
   bool uses_storage_image_multisample = false;           // enable shaderStorageImageMultisample
   bool uses_image_cube_array = false;                    // enable imageCubeArray (ARRAYCUBE targets)
   bool uses_image_gather_extended = false;               // enable shaderImageGatherExtended (TXGO)
+  bool uses_min_lod = false;                             // enable shaderResourceMinLod (TXD.LODCLAMP)
   // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
   bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
   bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)
