@@ -162,6 +162,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.float32_buffer_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
   f.float32_shared_atomics = has_atomic_float && atomic_float.shaderSharedFloat32Atomics;
   f.float32_shared_atomic_add = has_atomic_float && atomic_float.shaderSharedFloat32AtomicAdd;
+  f.float32_image_atomics = has_atomic_float && atomic_float.shaderImageFloat32Atomics;
+  f.float32_image_atomic_add = has_atomic_float && atomic_float.shaderImageFloat32AtomicAdd;
+  f.float64_buffer_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat64AtomicAdd;
   f.float32_buffer_atomic_min_max =
       has_atomic_float && d.has_shader_atomic_float2 && atomic_float2.shaderBufferFloat32AtomicMinMax;
   f.float32_shared_atomic_min_max =
@@ -209,6 +212,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable_atomic_float.shaderBufferFloat32AtomicAdd = f.float32_buffer_atomic_add;
   enable_atomic_float.shaderSharedFloat32Atomics = f.float32_shared_atomics;
   enable_atomic_float.shaderSharedFloat32AtomicAdd = f.float32_shared_atomic_add;
+  enable_atomic_float.shaderImageFloat32Atomics = f.float32_image_atomics;
+  enable_atomic_float.shaderImageFloat32AtomicAdd = f.float32_image_atomic_add;
+  enable_atomic_float.shaderBufferFloat64AtomicAdd = f.float64_buffer_atomic_add;
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT enable_atomic_float2{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   enable_atomic_float2.shaderBufferFloat32AtomicMinMax = f.float32_buffer_atomic_min_max;
@@ -268,7 +274,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   want_extension(f.pipeline_creation_feedback, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
   const bool float2_used = f.float32_buffer_atomic_min_max || f.float32_shared_atomic_min_max;
   if (f.float32_buffer_atomics || f.float32_buffer_atomic_add || f.float32_shared_atomics ||
-      f.float32_shared_atomic_add || float2_used) {
+      f.float32_shared_atomic_add || f.float32_image_atomics || f.float32_image_atomic_add ||
+      f.float64_buffer_atomic_add || float2_used) {
     chain(enable_atomic_float);
     // VK_EXT_shader_atomic_float2 requires VK_EXT_shader_atomic_float, whose features may then all be off.
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);

@@ -134,7 +134,9 @@ bool Codegen::image(const Instruction& inst) {
   const uint32_t sample = s.multisample ? component(c, 3) : 0;
   const StorageFormat f = inst.format;
   if (inst.op == AsmOp::ATOMIM) {
-    const ImageFormat format = inst.type == DataType::S32 ? ImageFormat::R32I : ImageFormat::R32UI;
+    const ImageFormat format = inst.type == DataType::S32   ? ImageFormat::R32I
+                               : inst.type == DataType::F32 ? ImageFormat::R32F
+                                                            : ImageFormat::R32UI;
     return image_atomic(inst, image_var(t, inst.type, format), coords, sample);
   }
   if (t.format == ImageFormat::Unknown) {
@@ -218,6 +220,7 @@ Val Codegen::narrow_texel(Val texel, const StorageFormat& f) {
 // ATOMIM: the atomic on the texel (its first component), the old value replicated; CSWAP compares with operand .x
 // and stores .y, as ATOMB does.
 bool Codegen::image_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample) {
+  if (inst.type == DataType::F32) return image_float_atomic(inst, v, coords, sample);
   const bool sign = inst.type == DataType::S32;
   const uint32_t word = sign ? t_i32() : t_u32();
   const uint32_t ptr = b_.op(Op::OpImageTexelPointer, t_ptr(spv::StorageClass::Image, word),
@@ -227,6 +230,28 @@ bool Codegen::image_atomic(const Instruction& inst, const TextureVar& v, uint32_
   const uint32_t desired = inst.atomic == AtomicOp::CSwap ? component(operand, 1) : 0;
   const uint32_t old = atomic_word(inst.atomic, sign, ptr, c_u32(kScopeDevice), word, a, desired);
   write_dest(inst, splat_scalar(old, inst.type));
+  return true;
+}
+
+// NV_shader_atomic_float's ATOMIM.ADD.F32 / .EXCH.F32 on an R32F image: float atomics on the texel pointer, which
+// Vulkan allows with shaderImageFloat32AtomicAdd / shaderImageFloat32Atomics (no integer view of a float image to
+// loop on: the view's format must be the image variable's).
+bool Codegen::image_float_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample) {
+  const bool add = inst.atomic == AtomicOp::Add;
+  if (add ? !options_.image_float32_atomic_add : !options_.image_float32_atomics) {
+    return fail(inst, std::string("ATOMIM.") + (add ? "ADD" : "EXCH") + ".F32 needs the device's " +
+                          (add ? "shaderImageFloat32AtomicAdd" : "shaderImageFloat32Atomics") +
+                          " feature (VK_EXT_shader_atomic_float)");
+  }
+  (add ? uses_image_float_add_ : uses_image_float_atomics_) = true;
+  const uint32_t f32 = t_float(32);
+  const uint32_t ptr = b_.op(Op::OpImageTexelPointer, t_ptr(spv::StorageClass::Image, f32),
+                             {v.var, coords, sample ? sample : c_i32(0)});
+  const uint32_t x = component(load_operand(inst.sources[0], DataType::F32), 0);
+  const uint32_t scope = c_u32(kScopeDevice);
+  const uint32_t old = add ? float_atomic_add(ptr, scope, f32, x)
+                           : b_.op(Op::OpAtomicExchange, f32, {ptr, scope, c_u32(0), x});
+  write_dest(inst, splat_scalar(old, DataType::F32));
   return true;
 }
 
