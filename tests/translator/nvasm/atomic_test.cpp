@@ -573,8 +573,8 @@ END
   CHECK(count_op(looped.spirv, spv::Op::OpAtomicFAddEXT) == 0);
   CHECK_FALSE(looped.info.uses_buffer_float32_atomic_add);
   const auto added = assemble_valid(source, native);
-  CHECK(count_op(added.spirv, spv::Op::OpAtomicFAddEXT) == 1);              // ATOMB only
-  CHECK(count_op(added.spirv, spv::Op::OpAtomicCompareExchange) == 1);     // ATOMS's loop
+  CHECK(count_op(added.spirv, spv::Op::OpAtomicFAddEXT) == 1);          // ATOMB only
+  CHECK(count_op(added.spirv, spv::Op::OpAtomicCompareExchange) == 1);  // ATOMS's loop
   CHECK(added.info.uses_buffer_float32_atomic_add);
   for (const bool use_native : {false, true}) {
     INFO((use_native ? "OpAtomicFAddEXT" : "compare-and-swap loop"));
@@ -607,9 +607,9 @@ END
 
 // NV_shader_atomic_float64's ADD.F64 on a storage buffer: OpAtomicFAddEXT on doubles with
 // shaderBufferFloat64AtomicAdd (no 64-bit integer atomics needed then), else the 64-bit compare-and-swap loop.
-TEST_CASE("atomics: ADD.F64 on buffers through OpAtomicFAddEXT with shaderBufferFloat64AtomicAdd",
-          "[nvasm][atomics]") {
-  const std::string source = kBufferHead + "LONG TEMP D;\nATOMB.ADD.F64 D.x, {0.5}.x, b[8];\nSTB.F64 D.x, b[16];\nEND\n";
+TEST_CASE("atomics: ADD.F64 on buffers through OpAtomicFAddEXT with shaderBufferFloat64AtomicAdd", "[nvasm][atomics]") {
+  const std::string source =
+      kBufferHead + "LONG TEMP D;\nATOMB.ADD.F64 D.x, {0.5}.x, b[8];\nSTB.F64 D.x, b[16];\nEND\n";
   bismuth::nvasm::AssembleOptions native;
   native.buffer_float64_atomic_add = true;
   const auto added = assemble_valid(source, native);

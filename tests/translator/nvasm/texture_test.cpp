@@ -197,7 +197,7 @@ TEST_CASE("textures: TXD.LODCLAMP through the MinLod image operand", "[nvasm][te
     REQUIRE(p);
     // The lookup's image operands: Grad (dx, dy) then MinLod, the w component of dy's vector.
     std::map<uint32_t, std::pair<uint32_t, uint32_t>> extracts;  // id -> (vector, component)
-    std::map<uint32_t, uint32_t> shuffles;                        // id -> first vector
+    std::map<uint32_t, uint32_t> shuffles;                       // id -> first vector
     bool found = false;
     const auto& w = p->spirv;
     for (size_t i = 5; i < w.size();) {
@@ -318,17 +318,23 @@ TEST_CASE("images: packed and F16 storage modifiers on LOADIM and STOREIM", "[nv
     spv::Op narrowing;   // how values are cut to an element (OpNop: F16, through half bits)
   };
   const Case cases[] = {
-      {"U8X2", 0x8238, spv::Op::OpBitFieldUExtract},   {"U8X4", 0x8D7C, spv::Op::OpBitFieldUExtract},
-      {"U16X2", 0x823A, spv::Op::OpBitFieldUExtract},  {"U16X4", 0x8D76, spv::Op::OpBitFieldUExtract},
-      {"S8X2", 0x8237, spv::Op::OpBitFieldSExtract},   {"S8X4", 0x8D8E, spv::Op::OpBitFieldSExtract},
-      {"S16X2", 0x8239, spv::Op::OpBitFieldSExtract},  {"S16X4", 0x8D88, spv::Op::OpBitFieldSExtract},
-      {"F16", 0x822D, spv::Op::OpNop},                 {"F16X2", 0x822F, spv::Op::OpNop},
+      {"U8X2", 0x8238, spv::Op::OpBitFieldUExtract},
+      {"U8X4", 0x8D7C, spv::Op::OpBitFieldUExtract},
+      {"U16X2", 0x823A, spv::Op::OpBitFieldUExtract},
+      {"U16X4", 0x8D76, spv::Op::OpBitFieldUExtract},
+      {"S8X2", 0x8237, spv::Op::OpBitFieldSExtract},
+      {"S8X4", 0x8D8E, spv::Op::OpBitFieldSExtract},
+      {"S16X2", 0x8239, spv::Op::OpBitFieldSExtract},
+      {"S16X4", 0x8D88, spv::Op::OpBitFieldSExtract},
+      {"F16", 0x822D, spv::Op::OpNop},
+      {"F16X2", 0x822F, spv::Op::OpNop},
       {"F16X4", 0x881A, spv::Op::OpNop},
   };
   for (const Case& c : cases) {
     for (const bool store : {false, true}) {
       const std::string m = c.modifier;
-      const std::string body = store ? "STOREIM." + m + " image[1], R0, R1, 2D;\n" : "LOADIM." + m + " R0, R1, image[1], 2D;\n";
+      const std::string body =
+          store ? "STOREIM." + m + " image[1], R0, R1, 2D;\n" : "LOADIM." + m + " R0, R1, image[1], 2D;\n";
       INFO(body);
       assemble_valid(body);
       // No device feature: the modifier names the format.
@@ -390,8 +396,8 @@ TEST_CASE("images: ATOMIM.ADD.F32 and ATOMIM.EXCH.F32 on R32F images", "[nvasm][
   // Only the operation used asks for its feature.
   nvasm::AssembleOptions add_only;
   add_only.image_float32_atomic_add = true;
-  auto p = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2;\nATOMIM.ADD.F32 R0, R2, R1, image[0], 2D;\nEND\n",
-                           add_only);
+  auto p = nvasm::assemble(
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2;\nATOMIM.ADD.F32 R0, R2, R1, image[0], 2D;\nEND\n", add_only);
   REQUIRE(p);
   CHECK(p->info.uses_image_float32_atomic_add);
   CHECK_FALSE(p->info.uses_image_float32_atomics);
@@ -500,7 +506,8 @@ TEST_CASE("textures and images: load errors", "[nvasm][texture][errors]") {
   check_error("LOADIM.F R0, R1, image[0], SHADOW2D;\n", {4, 28, "cannot be a SHADOW target"});
   check_error("LOADIM.U32.RGBA8 R0, R1, image[0], 2D;\n", {4, 1, "image format's data type"});
   check_error("ATOMIM.ADD.U64 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes U32 or S32, or F32"});
-  check_error("ATOMIM.ADD.U32.RGBA8UI R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM needs an R32UI, R32I or R32F image"});
+  check_error("ATOMIM.ADD.U32.RGBA8UI R0, R1, R2, image[0], 2D;\n",
+              {4, 1, "ATOMIM needs an R32UI, R32I or R32F image"});
   check_error("IMAGE img = image[0];\nTEX.F R0, R1, img, 2D;\n", {5, 15, "is not a TEXTURE declaration"});
   nvasm::AssembleOptions no_min_lod = full_device();
   no_min_lod.min_lod = false;

@@ -213,8 +213,7 @@ Val Codegen::narrow_texel(Val texel, const StorageFormat& f) {
     parts[i] = b_.op(sign ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, sign ? t_i32() : t_u32(),
                      {c, c_u32(0), c_u32(f.bits)});
   }
-  return {b_.op(Op::OpCompositeConstruct, vec_type(texel.type), {parts[0], parts[1], parts[2], parts[3]}),
-          texel.type};
+  return {b_.op(Op::OpCompositeConstruct, vec_type(texel.type), {parts[0], parts[1], parts[2], parts[3]}), texel.type};
 }
 
 // ATOMIM: the atomic on the texel (its first component), the old value replicated; CSWAP compares with operand .x
@@ -245,12 +244,12 @@ bool Codegen::image_float_atomic(const Instruction& inst, const TextureVar& v, u
   }
   (add ? uses_image_float_add_ : uses_image_float_atomics_) = true;
   const uint32_t f32 = t_float(32);
-  const uint32_t ptr = b_.op(Op::OpImageTexelPointer, t_ptr(spv::StorageClass::Image, f32),
-                             {v.var, coords, sample ? sample : c_i32(0)});
+  const uint32_t ptr =
+      b_.op(Op::OpImageTexelPointer, t_ptr(spv::StorageClass::Image, f32), {v.var, coords, sample ? sample : c_i32(0)});
   const uint32_t x = component(load_operand(inst.sources[0], DataType::F32), 0);
   const uint32_t scope = c_u32(kScopeDevice);
-  const uint32_t old = add ? float_atomic_add(ptr, scope, f32, x)
-                           : b_.op(Op::OpAtomicExchange, f32, {ptr, scope, c_u32(0), x});
+  const uint32_t old =
+      add ? float_atomic_add(ptr, scope, f32, x) : b_.op(Op::OpAtomicExchange, f32, {ptr, scope, c_u32(0), x});
   write_dest(inst, splat_scalar(old, DataType::F32));
   return true;
 }

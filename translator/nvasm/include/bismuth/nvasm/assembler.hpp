@@ -206,10 +206,10 @@ struct ProgramInfo {
   bool uses_image_cube_array = false;                    // enable imageCubeArray (ARRAYCUBE targets)
   bool uses_image_gather_extended = false;               // enable shaderImageGatherExtended (TXGO)
   bool uses_min_lod = false;                             // enable shaderResourceMinLod (TXD.LODCLAMP)
-  bool uses_image_float32_atomics = false;     // enable shaderImageFloat32Atomics (ATOMIM.EXCH.F32)
-  bool uses_image_float32_atomic_add = false;  // enable shaderImageFloat32AtomicAdd (ATOMIM.ADD.F32)
-  bool uses_buffer_float32_atomic_add = false;  // enable shaderBufferFloat32AtomicAdd (native ATOMB.ADD.F32)
-  bool uses_buffer_float64_atomic_add = false;  // enable shaderBufferFloat64AtomicAdd (native ATOMB.ADD.F64)
+  bool uses_image_float32_atomics = false;               // enable shaderImageFloat32Atomics (ATOMIM.EXCH.F32)
+  bool uses_image_float32_atomic_add = false;            // enable shaderImageFloat32AtomicAdd (ATOMIM.ADD.F32)
+  bool uses_buffer_float32_atomic_add = false;           // enable shaderBufferFloat32AtomicAdd (native ATOMB.ADD.F32)
+  bool uses_buffer_float64_atomic_add = false;           // enable shaderBufferFloat64AtomicAdd (native ATOMB.ADD.F64)
   // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
   bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
   bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)
