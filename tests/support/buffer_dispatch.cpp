@@ -51,6 +51,14 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   } else if (vulkan12) {
     supported.pNext = &supported_atomic64;
   }
+  // Native float adds on storage buffers (NV assembly's ATOMB.ADD.F32 / .F64 with the assembler's
+  // buffer_float32/64_atomic_add), queried and enabled at the head of the chain.
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT supported_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  if (info.has_shader_atomic_float) {
+    supported_float.pNext = supported.pNext;
+    supported.pNext = &supported_float;
+  }
   vkGetPhysicalDeviceFeatures2(self->physical_, &supported);
 
   VkPhysicalDeviceVulkan13Features enabled13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
@@ -74,6 +82,18 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   } else if (vulkan12) {
     enabled.pNext = &enabled_atomic64;
   }
+  VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enabled_float{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
+  enabled_float.shaderBufferFloat32AtomicAdd = supported_float.shaderBufferFloat32AtomicAdd;
+  enabled_float.shaderBufferFloat64AtomicAdd = supported_float.shaderBufferFloat64AtomicAdd;
+  const char* float_extension = VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME;
+  const bool float_adds = enabled_float.shaderBufferFloat32AtomicAdd || enabled_float.shaderBufferFloat64AtomicAdd;
+  if (float_adds) {
+    enabled_float.pNext = enabled.pNext;
+    enabled.pNext = &enabled_float;
+  }
+  self->float32_buffer_atomic_add_ = enabled_float.shaderBufferFloat32AtomicAdd;
+  self->float64_buffer_atomic_add_ = enabled_float.shaderBufferFloat64AtomicAdd;
   self->int64_buffer_atomics_ = enabled_atomic64.shaderBufferInt64Atomics;
   self->int64_shared_atomics_ = enabled_atomic64.shaderSharedInt64Atomics;
   self->buffer_device_address_ = enabled_bda.bufferDeviceAddress && supported.features.shaderInt64;
@@ -92,6 +112,10 @@ Expected<std::unique_ptr<BufferDevice>> BufferDevice::create(ValidatedVulkan& vk
   device_info.pNext = &enabled;
   device_info.queueCreateInfoCount = 1;
   device_info.pQueueCreateInfos = &queue_info;
+  if (float_adds) {
+    device_info.enabledExtensionCount = 1;
+    device_info.ppEnabledExtensionNames = &float_extension;
+  }
   if (VkResult r = vkCreateDevice(self->physical_, &device_info, nullptr, &self->device_); r != VK_SUCCESS) {
     return vk_error("vkCreateDevice", r);
   }

@@ -64,6 +64,9 @@ class BufferDevice {
   bool int64_shared_atomics() const { return int64_shared_atomics_; }
   // bufferDeviceAddress (Vulkan 1.2), enabled when present: every buffer then has a device address.
   bool buffer_device_address() const { return buffer_device_address_; }
+  // shaderBufferFloat32AtomicAdd / shaderBufferFloat64AtomicAdd (VK_EXT_shader_atomic_float), enabled when present.
+  bool float32_buffer_atomic_add() const { return float32_buffer_atomic_add_; }
+  bool float64_buffer_atomic_add() const { return float64_buffer_atomic_add_; }
   // True when compute pipelines can run with 32-lane subgroups (the device's size, or pinned by size control).
   bool can_run_subgroup_size(uint32_t size) const;
 
@@ -82,6 +85,7 @@ class BufferDevice {
   bool int64_ = false;
   bool int64_buffer_atomics_ = false, int64_shared_atomics_ = false;
   bool buffer_device_address_ = false;
+  bool float32_buffer_atomic_add_ = false, float64_buffer_atomic_add_ = false;
   bool size_control_ = false;
   bool maintenance4_ = false;
   uint32_t subgroup_size_ = 0, min_subgroup_ = 0, max_subgroup_ = 0;

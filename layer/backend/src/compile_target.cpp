@@ -54,6 +54,11 @@ CompileTarget compile_target(const Device& device) {
   target.storage_buffer_8bit = f.storage_buffer_8bit;
   target.storage_buffer_16bit = f.storage_buffer_16bit;
   target.buffer_device_address = f.buffer_device_address;
+  target.min_lod = f.resource_min_lod;
+  target.image_float32_atomics = f.float32_image_atomics;
+  target.image_float32_atomic_add = f.float32_image_atomic_add;
+  target.buffer_float32_atomic_add = f.float32_buffer_atomic_add;
+  target.buffer_float64_atomic_add = f.float64_buffer_atomic_add;
   target.max_uniform_buffer_range = device.info().max_uniform_buffer_range;
   target.extensions = shader_extension_support(device);
   return target;

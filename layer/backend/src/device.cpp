@@ -171,6 +171,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.float32_buffer_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat32AtomicAdd;
   f.float32_shared_atomics = has_atomic_float && atomic_float.shaderSharedFloat32Atomics;
   f.float32_shared_atomic_add = has_atomic_float && atomic_float.shaderSharedFloat32AtomicAdd;
+  f.float32_image_atomics = has_atomic_float && atomic_float.shaderImageFloat32Atomics;
+  f.float32_image_atomic_add = has_atomic_float && atomic_float.shaderImageFloat32AtomicAdd;
+  f.float64_buffer_atomic_add = has_atomic_float && atomic_float.shaderBufferFloat64AtomicAdd;
   f.float32_buffer_atomic_min_max =
       has_atomic_float && d.has_shader_atomic_float2 && atomic_float2.shaderBufferFloat32AtomicMinMax;
   f.float32_shared_atomic_min_max =
@@ -194,6 +197,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.image_gather_extended = features2.features.shaderImageGatherExtended;
   f.image_cube_array = features2.features.imageCubeArray;
   f.storage_image_multisample = features2.features.shaderStorageImageMultisample;
+  f.resource_min_lod = features2.features.shaderResourceMinLod;
   f.custom_border_color =
       d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
   f.border_color_swizzle = f.custom_border_color && has_border_swizzle && border_swizzle.borderColorSwizzle;
@@ -211,6 +215,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable2.features.shaderImageGatherExtended = f.image_gather_extended;
   enable2.features.imageCubeArray = f.image_cube_array;
   enable2.features.shaderStorageImageMultisample = f.storage_image_multisample;
+  enable2.features.shaderResourceMinLod = f.resource_min_lod;
   VkPhysicalDeviceCustomBorderColorFeaturesEXT enable_custom_border{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   enable_custom_border.customBorderColors = VK_TRUE;
@@ -225,6 +230,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable_atomic_float.shaderBufferFloat32AtomicAdd = f.float32_buffer_atomic_add;
   enable_atomic_float.shaderSharedFloat32Atomics = f.float32_shared_atomics;
   enable_atomic_float.shaderSharedFloat32AtomicAdd = f.float32_shared_atomic_add;
+  enable_atomic_float.shaderImageFloat32Atomics = f.float32_image_atomics;
+  enable_atomic_float.shaderImageFloat32AtomicAdd = f.float32_image_atomic_add;
+  enable_atomic_float.shaderBufferFloat64AtomicAdd = f.float64_buffer_atomic_add;
   VkPhysicalDeviceShaderAtomicFloat2FeaturesEXT enable_atomic_float2{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_2_FEATURES_EXT};
   enable_atomic_float2.shaderBufferFloat32AtomicMinMax = f.float32_buffer_atomic_min_max;
@@ -287,7 +295,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   want_extension(f.pipeline_creation_feedback, VK_API_VERSION_1_3, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
   const bool float2_used = f.float32_buffer_atomic_min_max || f.float32_shared_atomic_min_max;
   if (f.float32_buffer_atomics || f.float32_buffer_atomic_add || f.float32_shared_atomics ||
-      f.float32_shared_atomic_add || float2_used) {
+      f.float32_shared_atomic_add || f.float32_image_atomics || f.float32_image_atomic_add ||
+      f.float64_buffer_atomic_add || float2_used) {
     chain(enable_atomic_float);
     // VK_EXT_shader_atomic_float2 requires VK_EXT_shader_atomic_float, whose features may then all be off.
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);

@@ -75,6 +75,19 @@ TEST_CASE("A created device enables shader clock, float atomics and compute deri
     CHECK(f.float32_buffer_atomic_add == bool(q.atomic_float.shaderBufferFloat32AtomicAdd));
     CHECK(f.float32_shared_atomics == bool(q.atomic_float.shaderSharedFloat32Atomics));
     CHECK(f.float32_shared_atomic_add == bool(q.atomic_float.shaderSharedFloat32AtomicAdd));
+    CHECK(f.float32_image_atomics == bool(q.atomic_float.shaderImageFloat32Atomics));
+    CHECK(f.float32_image_atomic_add == bool(q.atomic_float.shaderImageFloat32AtomicAdd));
+    CHECK(f.float64_buffer_atomic_add == bool(q.atomic_float.shaderBufferFloat64AtomicAdd));
+    VkPhysicalDeviceFeatures2 core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    device->vki().vkGetPhysicalDeviceFeatures2(device->physical_device(), &core);
+    CHECK(f.resource_min_lod == bool(core.features.shaderResourceMinLod));
+    // What the NV assembler is told: the same features (nvasm::AssembleOptions through CompileTarget).
+    const CompileTarget target = compile_target(*device);
+    CHECK(target.image_float32_atomics == f.float32_image_atomics);
+    CHECK(target.image_float32_atomic_add == f.float32_image_atomic_add);
+    CHECK(target.buffer_float32_atomic_add == f.float32_buffer_atomic_add);
+    CHECK(target.buffer_float64_atomic_add == f.float64_buffer_atomic_add);
+    CHECK(target.min_lod == f.resource_min_lod);
     CHECK(f.float32_buffer_atomic_min_max == bool(q.has_float && q.atomic_float2.shaderBufferFloat32AtomicMinMax));
     CHECK(f.float32_shared_atomic_min_max == bool(q.has_float && q.atomic_float2.shaderSharedFloat32AtomicMinMax));
     CHECK(f.compute_derivative_group_quads == bool(q.derivatives.computeDerivativeGroupQuads));

@@ -5,6 +5,8 @@
 // not list name line and column.
 #include <catch2/catch.hpp>
 
+#include <spirv/unified1/spirv.hpp11>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -524,4 +526,101 @@ END
       check_each_once(out, 104, false, 1.0f);
     }
   }
+}
+
+namespace {
+
+// How many instructions with opcode `op` the module has.
+size_t count_op(const std::vector<uint32_t>& words, spv::Op op) {
+  size_t n = 0;
+  for (size_t i = 5; i < words.size();) {
+    const uint32_t count = words[i] >> 16;
+    if ((words[i] & 0xFFFF) == static_cast<uint32_t>(op)) ++n;
+    i += count ? count : 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+// NV_shader_atomic_float: "ADD ... F32 ... old + op", the old value returned. With shaderBufferFloat32AtomicAdd the
+// add on a storage buffer is the device's own float atomic (OpAtomicFAddEXT), else a compare-and-swap loop; both
+// are one correctly rounded addition per atomic, so with exactly representable sums every order gives the same
+// chain: the returned old values and the final value are the initial value and its running sums. Shared memory
+// keeps the loop (its words are one u32 array; a float atomic needs a float pointer).
+TEST_CASE("atomics: ADD.F32 on buffers, native where the device adds floats and as a loop, the same sums",
+          "[nvasm][atomics]") {
+  const std::string source = R"(!!NVcp5.0
+OPTION NV_shader_atomic_float;
+GROUP_SIZE 32;
+SHARED_MEMORY 16;
+SHARED s[] = { program.sharedmem };
+STORAGE out[] = { program.storage[0] };
+TEMP I, A, V, R0;
+MOV.U I.x, invocation.localindex;
+I2F.U V.x, I.x;
+MUL.F V.x, V.x, {0.25}.x;
+ADD.F V.x, V.x, {1.0}.x;
+MUL.U A.x, I.x, {4}.x;
+ATOMB.ADD.F32 R0.x, V.x, out[0];
+STB.F32 R0.x, out[A.x + 4];
+ATOMS.ADD.F32 R0.x, V.x, s[0];
+END
+)";
+  bismuth::nvasm::AssembleOptions loop, native;
+  native.buffer_float32_atomic_add = true;
+  const auto looped = assemble_valid(source, loop);
+  CHECK(count_op(looped.spirv, spv::Op::OpAtomicFAddEXT) == 0);
+  CHECK_FALSE(looped.info.uses_buffer_float32_atomic_add);
+  const auto added = assemble_valid(source, native);
+  CHECK(count_op(added.spirv, spv::Op::OpAtomicFAddEXT) == 1);          // ATOMB only
+  CHECK(count_op(added.spirv, spv::Op::OpAtomicCompareExchange) == 1);  // ATOMS's loop
+  CHECK(added.info.uses_buffer_float32_atomic_add);
+  for (const bool use_native : {false, true}) {
+    INFO((use_native ? "OpAtomicFAddEXT" : "compare-and-swap loop"));
+    Run r;
+    r.source = source;
+    r.words = 33;
+    r.init = bits(-3.0f);
+    r.native_float_add = use_native;
+    const auto out = run(r);
+    if (out.empty()) continue;  // the test device cannot add floats natively (run() warned)
+    REQUIRE(out.size() == 33);
+    // Sorted, the returned values are -3, -3 + v(first), ...; each operand appears once as the difference of
+    // neighbours, and the last plus its operand is the final value.
+    std::vector<float> seen;
+    for (uint32_t i = 0; i < 32; ++i) seen.push_back(as_float(out[1 + i]));
+    std::sort(seen.begin(), seen.end());
+    CHECK(seen.front() == -3.0f);
+    std::vector<float> steps;
+    for (size_t i = 1; i < seen.size(); ++i) steps.push_back(seen[i] - seen[i - 1]);
+    steps.push_back(as_float(out[0]) - seen.back());
+    std::vector<float> operands;
+    for (uint32_t i = 0; i < 32; ++i) operands.push_back(1.0f + 0.25f * static_cast<float>(i));
+    std::sort(steps.begin(), steps.end());
+    CHECK(steps == operands);
+    float sum = -3.0f;
+    for (float v : operands) sum += v;
+    CHECK(as_float(out[0]) == sum);
+  }
+}
+
+// NV_shader_atomic_float64's ADD.F64 on a storage buffer: OpAtomicFAddEXT on doubles with
+// shaderBufferFloat64AtomicAdd (no 64-bit integer atomics needed then), else the 64-bit compare-and-swap loop.
+TEST_CASE("atomics: ADD.F64 on buffers through OpAtomicFAddEXT with shaderBufferFloat64AtomicAdd", "[nvasm][atomics]") {
+  const std::string source =
+      kBufferHead + "LONG TEMP D;\nATOMB.ADD.F64 D.x, {0.5}.x, b[8];\nSTB.F64 D.x, b[16];\nEND\n";
+  bismuth::nvasm::AssembleOptions native;
+  native.buffer_float64_atomic_add = true;
+  const auto added = assemble_valid(source, native);
+  CHECK(count_op(added.spirv, spv::Op::OpAtomicFAddEXT) == 1);
+  CHECK(added.info.uses_buffer_float64_atomic_add);
+  CHECK_FALSE(added.info.uses_int64_atomics);
+  // Without the feature it is the loop, which needs shaderBufferInt64Atomics.
+  check_load_error(source, 6, 1, "shaderBufferInt64Atomics");
+  bismuth::nvasm::AssembleOptions int64;
+  int64.int64_buffer_atomics = true;
+  const auto looped = assemble_valid(source, int64);
+  CHECK(count_op(looped.spirv, spv::Op::OpAtomicFAddEXT) == 0);
+  CHECK(count_op(looped.spirv, spv::Op::OpAtomicCompareExchange) == 1);
 }

@@ -43,6 +43,9 @@ struct Run {
   // Assemble with the device's 64-bit atomics (AssembleOptions::int64_buffer_atomics / int64_shared_atomics); the
   // test is skipped (passes with a warning) on a device without them.
   bool int64_atomics = false;
+  // Assemble with the device's native float adds on buffers (AssembleOptions::buffer_float32_atomic_add /
+  // buffer_float64_atomic_add); skipped (an empty result, with a warning) on a device without the 32-bit one.
+  bool native_float_add = false;
   // AssembleOptions::scratch_threshold_bytes: 0 puts every TEMP array in the scratch buffer, UINT32_MAX none.
   uint32_t scratch_threshold_bytes = nvasm::kScratchThresholdBytes;
   // Reports ProgramInfo::scratch_bytes_per_invocation (the scratch buffer, filled with 0xCDCDCDCD so that the
@@ -97,6 +100,14 @@ inline std::vector<uint32_t> run(const Run& r) {
       return {};
     }
     options.buffer_device_address = true;
+  }
+  if (r.native_float_add) {
+    if (!(*device)->float32_buffer_atomic_add()) {
+      WARN("the test device has no shaderBufferFloat32AtomicAdd; not run");
+      return {};
+    }
+    options.buffer_float32_atomic_add = true;
+    options.buffer_float64_atomic_add = (*device)->float64_buffer_atomic_add();
   }
   // The straightforward translation validates before the optimizer sees it.
   nvasm::AssembleOptions unoptimized = options;

@@ -26,6 +26,9 @@ nvasm::AssembleOptions full_device() {
   o.storage_image_read_without_format = true;
   o.storage_image_write_without_format = true;
   o.sparse_residency = true;
+  o.min_lod = true;
+  o.image_float32_atomics = true;
+  o.image_float32_atomic_add = true;
   return o;
 }
 
@@ -179,6 +182,45 @@ TEST_CASE("textures: immediate texel offsets, TXD, LODCLAMP", "[nvasm][texture]"
 }
 
 // TXF: integer coordinates with the LOD in .w (none for BUFFER); TXFMS (NV_texture_multisample): the sample in .w.
+// ARB_sparse_texture_clamp's TXD.LODCLAMP: the level of detail the gradients give, raised to the minimum. SPIR-V's
+// MinLod image operand is "the minimum level-of-detail to use when accessing the image", valid with Grad; the
+// minimum is the y gradient operand's w (NVIDIA's GLSL compiler writes textureGradClampARB(s, p, dx, dy, c) as
+// `TXD.F.LODCLAMP R1, p, dx, R0, ...` with c in R0.w; gradients take at most xyz).
+TEST_CASE("textures: TXD.LODCLAMP through the MinLod image operand", "[nvasm][texture]") {
+  for (const char* target : {"1D", "2D", "3D", "CUBE", "RECT", "ARRAY2D", "SHADOW2D", "SHADOWCUBE"}) {
+    INFO(target);
+    const std::string body = std::string("TXD.F.LODCLAMP R0, R1, R2, R3, texture[0], ") + target + ";\n";
+    CHECK(assemble_valid(body).uses_min_lod);
+    nvasm::AssembleOptions raw = full_device();
+    raw.optimize = false;
+    auto p = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2, R3;\n" + body + "END\n", raw);
+    REQUIRE(p);
+    // The lookup's image operands: Grad (dx, dy) then MinLod, the w component of dy's vector.
+    std::map<uint32_t, std::pair<uint32_t, uint32_t>> extracts;  // id -> (vector, component)
+    std::map<uint32_t, uint32_t> shuffles;                       // id -> first vector
+    bool found = false;
+    const auto& w = p->spirv;
+    for (size_t i = 5; i < w.size();) {
+      const uint32_t op = w[i] & 0xFFFF, n = w[i] >> 16;
+      if (op == static_cast<uint32_t>(spv::Op::OpCompositeExtract) && n == 5) extracts[w[i + 2]] = {w[i + 3], w[i + 4]};
+      if (op == static_cast<uint32_t>(spv::Op::OpVectorShuffle)) shuffles[w[i + 2]] = w[i + 3];
+      const bool dref = op == static_cast<uint32_t>(spv::Op::OpImageSampleDrefExplicitLod);
+      if (dref || op == static_cast<uint32_t>(spv::Op::OpImageSampleExplicitLod)) {
+        const size_t mask_at = i + (dref ? 6 : 5);
+        CHECK(w[mask_at] == (0x4u | 0x80u));  // Grad | MinLod
+        const uint32_t dy = w[mask_at + 2], min_lod = w[i + n - 1];
+        // (RECT gradients are divided by the level size first: their vector is not traced.)
+        const uint32_t dy_vector = shuffles.count(dy) ? shuffles[dy] : extracts[dy].first;
+        if (std::string(target) != "RECT") CHECK(extracts[min_lod].first == dy_vector);
+        CHECK(extracts[min_lod].second == 3);
+        found = true;
+      }
+      i += n ? n : 1;
+    }
+    CHECK(found);
+  }
+}
+
 TEST_CASE("textures: TXF and TXFMS fetch texels", "[nvasm][texture]") {
   for (const char* target : {"1D", "2D", "3D", "RECT", "ARRAY1D", "ARRAY2D", "BUFFER"}) {
     INFO(target);
@@ -264,6 +306,65 @@ TEST_CASE("images: LOADIM and STOREIM on every target", "[nvasm][image]") {
   CHECK(p->info.images[2].formats == std::vector<uint32_t>{0x8236});  // GL_R32UI
 }
 
+// NV_gpu_program5_mem_extended: "These modifiers are allowed for the following load/store instructions: ...
+// LOADIM Image load (via EXT_shader_image_load_store) STOREIM Image store", the modifiers being ".F16X2 .F16X4 .F16
+// (for 16-bit floating-point scalars/vectors) .S8X2 .S8X4 (for 8-bit signed integer vectors) ... .U16X2 .U16X4 (for
+// 16-bit unsigned integer vectors)". Without a format modifier the texel is those elements (the GL format listed
+// for the unit, no "without format" feature needed); values pass through the modifier's element type.
+TEST_CASE("images: packed and F16 storage modifiers on LOADIM and STOREIM", "[nvasm][image]") {
+  struct Case {
+    const char* modifier;
+    uint32_t gl_format;  // what the elements make
+    spv::Op narrowing;   // how values are cut to an element (OpNop: F16, through half bits)
+  };
+  const Case cases[] = {
+      {"U8X2", 0x8238, spv::Op::OpBitFieldUExtract},
+      {"U8X4", 0x8D7C, spv::Op::OpBitFieldUExtract},
+      {"U16X2", 0x823A, spv::Op::OpBitFieldUExtract},
+      {"U16X4", 0x8D76, spv::Op::OpBitFieldUExtract},
+      {"S8X2", 0x8237, spv::Op::OpBitFieldSExtract},
+      {"S8X4", 0x8D8E, spv::Op::OpBitFieldSExtract},
+      {"S16X2", 0x8239, spv::Op::OpBitFieldSExtract},
+      {"S16X4", 0x8D88, spv::Op::OpBitFieldSExtract},
+      {"F16", 0x822D, spv::Op::OpNop},
+      {"F16X2", 0x822F, spv::Op::OpNop},
+      {"F16X4", 0x881A, spv::Op::OpNop},
+  };
+  for (const Case& c : cases) {
+    for (const bool store : {false, true}) {
+      const std::string m = c.modifier;
+      const std::string body =
+          store ? "STOREIM." + m + " image[1], R0, R1, 2D;\n" : "LOADIM." + m + " R0, R1, image[1], 2D;\n";
+      INFO(body);
+      assemble_valid(body);
+      // No device feature: the modifier names the format.
+      nvasm::AssembleOptions plain;
+      plain.optimize = false;
+      auto p = nvasm::assemble("!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1;\n" + body + "END\n", plain);
+      INFO((p ? std::string() : p.error().message));
+      REQUIRE(p);
+      REQUIRE(p->info.images.size() == 1);
+      CHECK(p->info.images[0].formats == std::vector<uint32_t>{c.gl_format});
+      CHECK_FALSE(p->info.uses_storage_image_read_without_format);
+      CHECK_FALSE(p->info.uses_storage_image_write_without_format);
+      // The values are cut to the modifier's elements: extracts of `bits` bits from bit 0, or halves.
+      bool extract = false, pack_half = false;
+      for (size_t i = 5; i < p->spirv.size();) {
+        const uint32_t op = p->spirv[i] & 0xFFFF, n = p->spirv[i] >> 16;
+        if (op == static_cast<uint32_t>(c.narrowing)) extract = true;
+        if (op == static_cast<uint32_t>(spv::Op::OpExtInst) && p->spirv[i + 4] == 58) pack_half = true;  // PackHalf2x16
+        i += n ? n : 1;
+      }
+      CHECK((c.narrowing == spv::Op::OpNop ? pack_half : extract));
+    }
+  }
+  // A format modifier beside them: its type must be the modifier's, as for the 32-bit modifiers.
+  assemble_valid("LOADIM.U8X4.RGBA32UI R0, R1, image[0], 2D;\nSTOREIM.F16X2.RGBA32F image[1], R0, R1, 2D;\n");
+  check_error("LOADIM.S8X4.RGBA8UI R0, R1, image[0], 2D;\n", {4, 1, "image format's data type"});
+  // Atomics take none of them on images (ATOMIM is U32 / S32 here).
+  check_error("ATOMIM.ADD.F16X2 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes"});
+}
+
 TEST_CASE("images: ATOMIM with every operation", "[nvasm][image]") {
   for (const char* op : {"ADD", "MIN", "MAX", "IWRAP", "DWRAP", "AND", "OR", "XOR", "EXCH", "CSWAP"}) {
     INFO(op);
@@ -275,6 +376,38 @@ TEST_CASE("images: ATOMIM with every operation", "[nvasm][image]") {
       "ATOMIM.MAX.S32.R32I R0, R2, R1, image[2], CUBE;\n");
   const auto info = assemble_valid("LOADIM.F.SPARSE R0, R1, image[0], 2D;\nMOV.S R2 (NONRESIDENT.x), 1;\n");
   CHECK(info.uses_sparse_residency);
+}
+
+// NV_shader_atomic_float: "atomic read-modify-write operations to buffer or texture memory with floating-point
+// components. The set of atomic operations provided by this extension is limited to adds and exchanges." ATOMIM
+// .ADD.F32 / .EXCH.F32 work on an R32F image through a float texel pointer: OpAtomicFAddEXT with
+// shaderImageFloat32AtomicAdd, OpAtomicExchange with shaderImageFloat32Atomics; without them a load error.
+TEST_CASE("images: ATOMIM.ADD.F32 and ATOMIM.EXCH.F32 on R32F images", "[nvasm][image]") {
+  const auto info = assemble_valid(
+      "ATOMIM.ADD.F32 R0, R2, R1, image[0], 2D;\nATOMIM.EXCH.F32.R32F R0, R2, R1, image[1], ARRAY2D;\n"
+      "ATOMIM.ADD.F32 R0, R2, R1, image[2], BUFFER;\n");
+  REQUIRE(info.images.size() == 3);
+  for (const auto& image : info.images) {
+    CHECK(image.formats == std::vector<uint32_t>{0x822E});  // GL_R32F
+    CHECK(image.atomic);
+  }
+  CHECK(info.uses_image_float32_atomic_add);
+  CHECK(info.uses_image_float32_atomics);
+  // Only the operation used asks for its feature.
+  nvasm::AssembleOptions add_only;
+  add_only.image_float32_atomic_add = true;
+  auto p = nvasm::assemble(
+      "!!NVcp5.0\nGROUP_SIZE 1;\nTEMP R0, R1, R2;\nATOMIM.ADD.F32 R0, R2, R1, image[0], 2D;\nEND\n", add_only);
+  REQUIRE(p);
+  CHECK(p->info.uses_image_float32_atomic_add);
+  CHECK_FALSE(p->info.uses_image_float32_atomics);
+  nvasm::AssembleOptions none;
+  check_error("ATOMIM.ADD.F32 R0, R1, R2, image[0], 2D;\n", {4, 1, "shaderImageFloat32AtomicAdd"}, none);
+  check_error("ATOMIM.EXCH.F32 R0, R1, R2, image[0], 2D;\n", {4, 1, "shaderImageFloat32Atomics"}, add_only);
+  check_error("ATOMIM.MIN.F32 R0, R1, R2, image[0], 2D;\n", {4, 1, "atomic operation not supported"});
+  check_error("ATOMIM.CSWAP.F32 R0, R1, R2, image[0], 2D;\n", {4, 1, "atomic operation not supported"});
+  check_error("ATOMIM.ADD.F32.RGBA32F R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM needs an R32UI, R32I or R32F"});
+  check_error("ATOMIM.ADD.S64 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes U32 or S32, or F32"});
 }
 
 TEST_CASE("textures and images: the description and the GL layout", "[nvasm][texture][description]") {
@@ -372,10 +505,13 @@ TEST_CASE("textures and images: load errors", "[nvasm][texture][errors]") {
   check_error("ADD.F.SPARSE R0, R1, R2;\n", {4, 7, "invalid modifier 'SPARSE' for ADD"});
   check_error("LOADIM.F R0, R1, image[0], SHADOW2D;\n", {4, 28, "cannot be a SHADOW target"});
   check_error("LOADIM.U32.RGBA8 R0, R1, image[0], 2D;\n", {4, 1, "image format's data type"});
-  check_error("ATOMIM.ADD.F32 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes U32 or S32"});
-  check_error("ATOMIM.ADD.U32.RGBA8UI R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM needs an R32UI or R32I image"});
+  check_error("ATOMIM.ADD.U64 R0, R1, R2, image[0], 2D;\n", {4, 1, "ATOMIM takes U32 or S32, or F32"});
+  check_error("ATOMIM.ADD.U32.RGBA8UI R0, R1, R2, image[0], 2D;\n",
+              {4, 1, "ATOMIM needs an R32UI, R32I or R32F image"});
   check_error("IMAGE img = image[0];\nTEX.F R0, R1, img, 2D;\n", {5, 15, "is not a TEXTURE declaration"});
-  check_error("TXD.F.LODCLAMP R0, R1, R2, R3, texture[0], 2D;\n", {4, 1, "TXD.LODCLAMP"});
+  nvasm::AssembleOptions no_min_lod = full_device();
+  no_min_lod.min_lod = false;
+  check_error("TXD.F.LODCLAMP R0, R1, R2, R3, texture[0], 2D;\n", {4, 1, "shaderResourceMinLod"}, no_min_lod);
   nvasm::AssembleOptions no_format;
   check_error("LOADIM.F R0, R1, image[0], 2D;\n", {4, 1, "shaderStorageImageReadWithoutFormat"}, no_format);
   check_error("STOREIM.F image[0], R0, R1, 2D;\n", {4, 1, "shaderStorageImageWriteWithoutFormat"}, no_format);

@@ -192,6 +192,13 @@ void Codegen::finish_module(uint32_t main_id) {
     SpirvBuilder::put_string(name, "SPV_KHR_physical_storage_buffer");
     SpirvBuilder::put(b_.extensions, Op::OpExtension, name);
   }
+  if (uses_float32_add_) cap(spv::Capability::AtomicFloat32AddEXT);
+  if (uses_float64_add_) cap(spv::Capability::AtomicFloat64AddEXT);
+  if (uses_float32_add_ || uses_float64_add_) {
+    std::vector<uint32_t> name;
+    SpirvBuilder::put_string(name, "SPV_EXT_shader_atomic_float_add");
+    SpirvBuilder::put(b_.extensions, Op::OpExtension, name);
+  }
   if (uses_float64_) cap(spv::Capability::Float64);
   if (uses_subgroup_) cap(spv::Capability::GroupNonUniform);
   if (uses_ballot_) cap(spv::Capability::GroupNonUniformBallot);
@@ -231,6 +238,11 @@ void Codegen::finish_module(uint32_t main_id) {
   info_.uses_storage_image_multisample = has(spv::Capability::StorageImageMultisample);
   info_.uses_image_cube_array = has(spv::Capability::SampledCubeArray) || has(spv::Capability::ImageCubeArray);
   info_.uses_image_gather_extended = has(spv::Capability::ImageGatherExtended);
+  info_.uses_min_lod = has(spv::Capability::MinLod);
+  info_.uses_image_float32_atomics = uses_image_float_atomics_;
+  info_.uses_image_float32_atomic_add = uses_image_float_add_;
+  info_.uses_buffer_float32_atomic_add = uses_buffer_float_add_;
+  info_.uses_buffer_float64_atomic_add = uses_buffer_double_add_;
   info_.uses_storage_image_read_without_format =
       image_caps_.count(static_cast<uint32_t>(spv::Capability::StorageImageReadWithoutFormat)) != 0;
   info_.uses_storage_image_write_without_format =

@@ -213,7 +213,9 @@ class Codegen {
   template <class F>
   uint32_t cas_loop(uint32_t ptr, uint32_t scope, F&& next_value, uint32_t word = 0);
   uint32_t atomic_word(AtomicOp op, bool sign, uint32_t ptr, uint32_t scope, uint32_t word, uint32_t a, uint32_t b);
-  uint32_t storage_view(uint32_t index, uint32_t bits);
+  // OpAtomicFAddEXT (SPV_EXT_shader_atomic_float_add) of `value` to the float (`type`: f32 or f64) at `ptr`.
+  uint32_t float_atomic_add(uint32_t ptr, uint32_t scope, uint32_t type, uint32_t value);
+  uint32_t storage_view(uint32_t index, uint32_t bits, bool is_float = false);
   bool atomic64(const Instruction& inst);
   bool atomic(const Instruction& inst);
   // cas_loop for callers in other files.
@@ -291,6 +293,8 @@ class Codegen {
   bool query(const Instruction& inst);
   bool image(const Instruction& inst);
   bool image_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample);
+  Val narrow_texel(Val texel, const StorageFormat& f);
+  bool image_float_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample);
   void need(spv::Capability c) { image_caps_.insert(static_cast<uint32_t>(c)); }
 
   // ---- codegen_thread_group.cpp: ballot, votes, shuffles
@@ -341,6 +345,9 @@ class Codegen {
   std::map<std::tuple<bool, uint32_t, DataType, ImageFormat>, TextureVar> texture_vars_;  // (image, unit, ...)
   std::set<uint32_t> image_caps_;  // capabilities the texture and image instructions need
   bool uses_sparse_ = false, uses_image_extended_formats_ = false;
+  bool uses_image_float_add_ = false, uses_image_float_atomics_ = false;
+  bool uses_buffer_float_add_ = false, uses_buffer_double_add_ = false;
+  bool uses_float32_add_ = false, uses_float64_add_ = false;  // the AtomicFloat32/64AddEXT capabilities
   uint32_t residency_ = 0;  // the last sparse lookup's residency (bool)
   std::optional<Failure> type_error_;  // check_var_type's first mismatch
   bool uses_int64_atomics_ = false, uses_storage8_ = false, uses_storage16_ = false;

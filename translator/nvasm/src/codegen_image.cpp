@@ -134,7 +134,9 @@ bool Codegen::image(const Instruction& inst) {
   const uint32_t sample = s.multisample ? component(c, 3) : 0;
   const StorageFormat f = inst.format;
   if (inst.op == AsmOp::ATOMIM) {
-    const ImageFormat format = inst.type == DataType::S32 ? ImageFormat::R32I : ImageFormat::R32UI;
+    const ImageFormat format = inst.type == DataType::S32   ? ImageFormat::R32I
+                               : inst.type == DataType::F32 ? ImageFormat::R32F
+                                                            : ImageFormat::R32UI;
     return image_atomic(inst, image_var(t, inst.type, format), coords, sample);
   }
   if (t.format == ImageFormat::Unknown) {
@@ -154,7 +156,7 @@ bool Codegen::image(const Instruction& inst) {
   if (s.multisample) tail = {kSample, sample};
   const uint32_t texel_type = vec_type(inst.type);
   if (inst.op == AsmOp::STOREIM) {
-    const Val value = load_operand(inst.sources[0], inst.type);
+    const Val value = narrow_texel(load_operand(inst.sources[0], inst.type), f);
     uint32_t texel = value.id;
     if (f.count < 4) {
       std::array<uint32_t, 4> parts{};
@@ -185,6 +187,7 @@ bool Codegen::image(const Instruction& inst) {
   } else {
     texel = {b_.op(Op::OpImageRead, texel_type, operands), inst.type};
   }
+  texel = narrow_texel(texel, f);
   if (f.count < 4) {
     std::array<uint32_t, 4> parts{};
     for (uint32_t i = 0; i < 4; ++i) parts[i] = component(texel, f.count == 1 ? 0 : i % f.count);
@@ -195,9 +198,28 @@ bool Codegen::image(const Instruction& inst) {
   return true;
 }
 
+// NV_gpu_program5_mem_extended's packed and F16 modifiers on LOADIM / STOREIM: each component as the modifier's
+// element holds it, as STB stores and LDB loads it (U8/U16: the low 8/16 bits; S8/S16: those bits sign-extended;
+// F16: rounded to a half, to nearest even). The texel format they imply holds exactly these values, so a store
+// never leaves the format's range (where Vulkan's conversion is undefined) and a load from that format is
+// unchanged; a wider format named beside the modifier is cut to the modifier's elements.
+Val Codegen::narrow_texel(Val texel, const StorageFormat& f) {
+  if (f.bits >= 32) return texel;
+  if (f.half) return {from_half_bits(half_bits(texel.id)), DataType::F32};
+  const bool sign = f.type == DataType::S32;
+  std::array<uint32_t, 4> parts{};
+  for (uint32_t i = 0; i < 4; ++i) {
+    const uint32_t c = component(texel, i);
+    parts[i] = b_.op(sign ? Op::OpBitFieldSExtract : Op::OpBitFieldUExtract, sign ? t_i32() : t_u32(),
+                     {c, c_u32(0), c_u32(f.bits)});
+  }
+  return {b_.op(Op::OpCompositeConstruct, vec_type(texel.type), {parts[0], parts[1], parts[2], parts[3]}), texel.type};
+}
+
 // ATOMIM: the atomic on the texel (its first component), the old value replicated; CSWAP compares with operand .x
 // and stores .y, as ATOMB does.
 bool Codegen::image_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample) {
+  if (inst.type == DataType::F32) return image_float_atomic(inst, v, coords, sample);
   const bool sign = inst.type == DataType::S32;
   const uint32_t word = sign ? t_i32() : t_u32();
   const uint32_t ptr = b_.op(Op::OpImageTexelPointer, t_ptr(spv::StorageClass::Image, word),
@@ -207,6 +229,28 @@ bool Codegen::image_atomic(const Instruction& inst, const TextureVar& v, uint32_
   const uint32_t desired = inst.atomic == AtomicOp::CSwap ? component(operand, 1) : 0;
   const uint32_t old = atomic_word(inst.atomic, sign, ptr, c_u32(kScopeDevice), word, a, desired);
   write_dest(inst, splat_scalar(old, inst.type));
+  return true;
+}
+
+// NV_shader_atomic_float's ATOMIM.ADD.F32 / .EXCH.F32 on an R32F image: float atomics on the texel pointer, which
+// Vulkan allows with shaderImageFloat32AtomicAdd / shaderImageFloat32Atomics (no integer view of a float image to
+// loop on: the view's format must be the image variable's).
+bool Codegen::image_float_atomic(const Instruction& inst, const TextureVar& v, uint32_t coords, uint32_t sample) {
+  const bool add = inst.atomic == AtomicOp::Add;
+  if (add ? !options_.image_float32_atomic_add : !options_.image_float32_atomics) {
+    return fail(inst, std::string("ATOMIM.") + (add ? "ADD" : "EXCH") + ".F32 needs the device's " +
+                          (add ? "shaderImageFloat32AtomicAdd" : "shaderImageFloat32Atomics") +
+                          " feature (VK_EXT_shader_atomic_float)");
+  }
+  (add ? uses_image_float_add_ : uses_image_float_atomics_) = true;
+  const uint32_t f32 = t_float(32);
+  const uint32_t ptr =
+      b_.op(Op::OpImageTexelPointer, t_ptr(spv::StorageClass::Image, f32), {v.var, coords, sample ? sample : c_i32(0)});
+  const uint32_t x = component(load_operand(inst.sources[0], DataType::F32), 0);
+  const uint32_t scope = c_u32(kScopeDevice);
+  const uint32_t old =
+      add ? float_atomic_add(ptr, scope, f32, x) : b_.op(Op::OpAtomicExchange, f32, {ptr, scope, c_u32(0), x});
+  write_dest(inst, splat_scalar(old, DataType::F32));
   return true;
 }
 

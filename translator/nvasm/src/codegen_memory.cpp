@@ -299,14 +299,16 @@ void Codegen::store_field(const MemoryRef& m, uint32_t addr, uint32_t bits, uint
   });
 }
 
-// program.storage[index] as 8-, 16- or 64-bit elements: another block variable on the same binding (descriptor
-// aliasing), for sub-word stores where the device has 8/16-bit storage and for the 64-bit atomics.
-uint32_t Codegen::storage_view(uint32_t index, uint32_t bits) {
-  auto it = storage_views_.find({bits, index});
+// program.storage[index] as 8-, 16- or 64-bit elements (or 32/64-bit floats): another block variable on the same
+// binding (descriptor aliasing), for sub-word stores where the device has 8/16-bit storage, for the 64-bit atomics
+// and for the native float adds.
+uint32_t Codegen::storage_view(uint32_t index, uint32_t bits, bool is_float) {
+  const uint32_t key = is_float ? bits | 0x100 : bits;
+  auto it = storage_views_.find({key, index});
   if (it != storage_views_.end()) return it->second;
   if (bits == 8) uses_storage8_ = true;
   if (bits == 16) uses_storage16_ = true;
-  const uint32_t rt = b_.global(Op::OpTypeRuntimeArray, {t_int(bits, false)}, false);
+  const uint32_t rt = b_.global(Op::OpTypeRuntimeArray, {is_float ? t_float(bits) : t_int(bits, false)}, false);
   const uint32_t block = b_.global(Op::OpTypeStruct, {rt}, false);
   decorate(rt, spv::Decoration::ArrayStride, {bits / 8});
   decorate(block, spv::Decoration::Block);
@@ -314,13 +316,31 @@ uint32_t Codegen::storage_view(uint32_t index, uint32_t bits) {
   const uint32_t var = variable(t_ptr(spv::StorageClass::StorageBuffer, block), spv::StorageClass::StorageBuffer);
   decorate(var, spv::Decoration::DescriptorSet, {0});
   decorate(var, spv::Decoration::Binding, {storage_binding(options_, index)});
-  storage_views_[{bits, index}] = var;
+  storage_views_[{key, index}] = var;
   return var;
+}
+
+uint32_t Codegen::float_atomic_add(uint32_t ptr, uint32_t scope, uint32_t type, uint32_t value) {
+  (type == t_float(64) ? uses_float64_add_ : uses_float32_add_) = true;
+  return b_.op(Op::OpAtomicFAddEXT, type, {ptr, scope, c_u32(0), value});
 }
 
 // NV_shader_atomic_int64: ATOMB .U64 / .S64 on an 8-byte aligned address (shaderBufferInt64Atomics).
 bool Codegen::atomic64(const Instruction& inst) {
   const MemoryRef& m = *inst.memory;
+  if (inst.format.type == DataType::F64 && inst.atomic == AtomicOp::Add && !m.shared &&
+      options_.buffer_float64_atomic_add) {
+    // shaderBufferFloat64AtomicAdd: OpAtomicFAddEXT on a double view of the buffer (no 64-bit integer atomics).
+    uses_buffer_double_add_ = true;
+    uses_float64_ = true;
+    const uint32_t f64 = t_float(64);
+    const uint32_t index = b_.op(Op::OpShiftRightLogical, t_u32(), {byte_address(m), c_u32(3)});
+    const uint32_t ptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, f64),
+                               {storage_view(m.buffer, 64, true), c_u32(0), index});
+    const uint32_t x = component(load_operand(inst.sources[0], DataType::F64), 0);
+    write_dest(inst, splat_scalar(float_atomic_add(ptr, scope_of(m), f64, x), DataType::F64));
+    return true;
+  }
   if (m.shared && !shared64_) {
     return fail(inst,
                 "64-bit ATOMS need the device's shaderSharedInt64Atomics feature (shared memory is then "
@@ -403,8 +423,20 @@ bool Codegen::atomic(const Instruction& inst) {
     write_dest(inst, splat_scalar(b_.op(Op::OpBitcast, t_float(32), {old}), DataType::F32));
     return true;
   }
+  if (f.type == DataType::F32 && !m.shared && options_.buffer_float32_atomic_add) {
+    // The device adds floats in storage buffers itself (shaderBufferFloat32AtomicAdd): OpAtomicFAddEXT on a float
+    // view of the buffer, one correctly rounded addition like the loop below.
+    uses_buffer_float_add_ = true;
+    const uint32_t f32 = t_float(32);
+    const uint32_t fptr = b_.op(Op::OpAccessChain, t_ptr(spv::StorageClass::StorageBuffer, f32),
+                                {storage_view(m.buffer, 32, true), c_u32(0), word_index(byte_address(m), 0)});
+    const uint32_t old = float_atomic_add(fptr, scope, f32, component(load_operand(inst.sources[0], DataType::F32), 0));
+    write_dest(inst, splat_scalar(old, DataType::F32));
+    return true;
+  }
   if (f.type == DataType::F32) {
-    // Float add as a CAS loop: exact on every device, no float-atomic feature needed.
+    // Float add as a CAS loop: exact on every device, no float-atomic feature needed (shared memory always: its
+    // words are one u32 array, and OpAtomicFAddEXT needs a float pointer).
     const Val v = load_operand(inst.sources[0], DataType::F32);
     const uint32_t add = component(v, 0);
     const uint32_t old = cas_loop(ptr, scope, [&](uint32_t o) {

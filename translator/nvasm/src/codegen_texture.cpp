@@ -15,7 +15,8 @@
 namespace bismuth::nvasm::detail {
 namespace {
 
-constexpr uint32_t kBias = 0x1, kLod = 0x2, kGrad = 0x4, kConstOffset = 0x8, kOffset = 0x10, kSample = 0x40;
+constexpr uint32_t kBias = 0x1, kLod = 0x2, kGrad = 0x4, kConstOffset = 0x8, kOffset = 0x10, kSample = 0x40,
+                   kMinLod = 0x80;
 
 uint32_t spirv_dim(TexDim d) {
   switch (d) {
@@ -154,10 +155,12 @@ void Codegen::write_residency(const Instruction& inst) {
 bool Codegen::lookup(const Instruction& inst) {
   const TextureAccess& t = *inst.texture;
   const TargetShape s = target_shape(t.target);
-  if (inst.op == AsmOp::TXD && inst.lod_clamp) {
-    return fail(inst,
-                "TXD.LODCLAMP needs the MinLod image operand (shaderResourceMinLod), which this assembler "
-                "does not use");
+  // TXD.LODCLAMP: the gradients give the level of detail, which the MinLod image operand raises to the minimum
+  // (ARB_sparse_texture_clamp); the minimum is the y gradient's w, a component no target's gradients use (where
+  // NVIDIA's GLSL compiler puts textureGradClampARB's clamp, and yuzu's GLASM backend too).
+  const bool min_lod = inst.op == AsmOp::TXD && inst.lod_clamp;
+  if (min_lod && !options_.min_lod) {
+    return fail(inst, "TXD.LODCLAMP needs the device's shaderResourceMinLod feature (the MinLod image operand)");
   }
   const DataType rt = s.shadow ? DataType::F32 : inst.type;
   const TextureVar& v = texture_var(t, rt);
@@ -191,7 +194,7 @@ bool Codegen::lookup(const Instruction& inst) {
       lod = from_extra();
     }
   }
-  if (inst.lod_clamp) lod = ext(GLSLstd450FMax, t_float(32), {lod, from_extra()});
+  if (inst.lod_clamp && !min_lod) lod = ext(GLSLstd450FMax, t_float(32), {lod, from_extra()});
   const uint32_t sampled = b_.op(Op::OpLoad, v.sampled_type, {v.var});
   uint32_t coords = pick(c, 0, s.coords);
   const bool rect = s.dim == TexDim::Rect;
@@ -201,11 +204,18 @@ bool Codegen::lookup(const Instruction& inst) {
   if (dref) operands.push_back(dref);
   uint32_t mask = inst.op == AsmOp::TXD ? kGrad : kLod;
   if (t.has_offset) mask |= kConstOffset;
+  if (min_lod) mask |= kMinLod;
   operands.push_back(mask);
+  uint32_t min_lod_value = 0;
   if (inst.op == AsmOp::TXD) {
     const uint32_t n = level_coords(s);
     uint32_t dx = pick(load_operand(inst.sources[1], DataType::F32), 0, n);
-    uint32_t dy = pick(load_operand(inst.sources[2], DataType::F32), 0, n);
+    const Val dy_operand = load_operand(inst.sources[2], DataType::F32);
+    uint32_t dy = pick(dy_operand, 0, n);
+    if (min_lod) {
+      need(spv::Capability::MinLod);
+      min_lod_value = component(dy_operand, 3);
+    }
     if (rect) {
       dx = rect_scale(image, dx);
       dy = rect_scale(image, dy);
@@ -216,6 +226,7 @@ bool Codegen::lookup(const Instruction& inst) {
     operands.push_back(lod);
   }
   if (t.has_offset) operands.push_back(offset_constant(t, level_coords(s)));
+  if (min_lod) operands.push_back(min_lod_value);  // image operands in mask-bit order: MinLod after ConstOffset
   const uint32_t texel_type = s.shadow ? t_float(32) : vec_type(rt);
   Val result;
   if (inst.sparse) {

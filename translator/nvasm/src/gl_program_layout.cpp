@@ -37,6 +37,11 @@ AssembleOptions gl_assemble_options(const CompileTarget& target) {
   options.storage_image_write_without_format = target.storage_image_write_without_format;
   options.sparse_residency = target.sparse_residency;
   options.buffer_device_address = target.buffer_device_address;
+  options.min_lod = target.min_lod;
+  options.image_float32_atomics = target.image_float32_atomics;
+  options.image_float32_atomic_add = target.image_float32_atomic_add;
+  options.buffer_float32_atomic_add = target.buffer_float32_atomic_add;
+  options.buffer_float64_atomic_add = target.buffer_float64_atomic_add;
   options.parameter_buffer_bytes = target.max_uniform_buffer_range;
   options.scratch_binding = kGlScratchBinding;
   return options;

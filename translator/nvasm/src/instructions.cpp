@@ -200,9 +200,8 @@ bool InstructionParser::modifiers(const OpcodeInfo& info, Instruction& inst, std
           continue;
         }
         if (auto f = storage_modifier(upper); f && types == 0) {
-          // The packed and F16 forms of NV_gpu_program5_mem_extended are for LDB STB LDS STS LDC LOAD STORE
-          // here (its LOADIM / STOREIM forms are not implemented).
-          if (info.family == Family::Image && f->bits < 32 && (f->count > 1 || f->half)) return bad();
+          // The packed and F16 forms of NV_gpu_program5_mem_extended: LDB STB LDS STS LDC, and LOADIM / STOREIM
+          // (image_instruction gives those their texel format).
           inst.format = *f;
           inst.type = f->type;
           ++types;

@@ -319,13 +319,21 @@ bool InstructionParser::image_instruction(const OpcodeInfo& info, Instruction& i
   }
   if (inst.op == Op::ATOMIM) {
     const bool int32 = inst.format.count == 1 && inst.format.bits == 32 && !is_float(inst.format.type);
-    if (!int32) {
-      return error(inst.offset,
-                   "ATOMIM takes U32 or S32 (float and 64-bit image atomics need device features "
-                   "this assembler does not use)");
+    // NV_shader_atomic_float: F32 with ADD and EXCH on R32F images (check_memory_modifiers allowed no other float
+    // operation). 64-bit image atomics: GL image units have no 64-bit format, and NV_shader_atomic_int64's atomics
+    // are on buffer and shared memory.
+    const bool f32 = inst.format.count == 1 && inst.format.bits == 32 && inst.format.type == DataType::F32;
+    if (!int32 && !f32) {
+      return error(inst.offset, "ATOMIM takes U32 or S32, or F32 with ADD or EXCH (NV_shader_atomic_float)");
     }
   } else if (inst.format.bits == 64) {
     return error(inst.offset, std::string(info.name) + " takes 32-bit storage modifiers (F32, U32X4, ...)");
+  }
+  if (inst.op != Op::ATOMIM && inst.format.bits < 32) {
+    // NV_gpu_program5_mem_extended's packed and F16 modifiers name the texel's layout in memory ("8-bit unsigned
+    // integer vectors", "16-bit floating-point scalars/vectors", ...): without a format modifier the texel has the
+    // matching format (U8X4: RGBA8UI, F16X2: RG16F, S16: R16I, ...).
+    if (t.format == ImageFormat::Unknown) t.format = packed_image_format(inst.format);
   }
   if (t.format != ImageFormat::Unknown) {
     // EXT_shader_image_load_store: an image unit's texels convert to floats, unsigned or signed integers by format.
@@ -334,8 +342,9 @@ bool InstructionParser::image_instruction(const OpcodeInfo& info, Instruction& i
                                     ": the image format's data type (float, UI or I) and the "
                                     "storage modifier's type differ");
     }
-    if (inst.op == Op::ATOMIM && t.format != ImageFormat::R32UI && t.format != ImageFormat::R32I) {
-      return error(inst.offset, "ATOMIM needs an R32UI or R32I image");
+    if (inst.op == Op::ATOMIM && t.format != ImageFormat::R32UI && t.format != ImageFormat::R32I &&
+        t.format != ImageFormat::R32F) {
+      return error(inst.offset, "ATOMIM needs an R32UI, R32I or R32F image");
     }
   }
   inst.texture = t;

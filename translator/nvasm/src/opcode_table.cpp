@@ -269,6 +269,15 @@ DataType image_format_type(ImageFormat f) {
   }
 }
 
+ImageFormat packed_image_format(const StorageFormat& f) {
+  using I = ImageFormat;
+  const uint32_t k = f.count == 1 ? 0 : f.count == 2 ? 1 : 2;
+  if (f.half) return std::array{I::R16F, I::RG16F, I::RGBA16F}[k];
+  const bool s = f.type == DataType::S32;
+  if (f.bits == 8) return s ? std::array{I::R8I, I::RG8I, I::RGBA8I}[k] : std::array{I::R8UI, I::RG8UI, I::RGBA8UI}[k];
+  return s ? std::array{I::R16I, I::RG16I, I::RGBA16I}[k] : std::array{I::R16UI, I::RG16UI, I::RGBA16UI}[k];
+}
+
 std::optional<TexTarget> texture_target(std::string_view name) {
   using X = TexTarget;
   static const std::map<std::string_view, TexTarget> table = {

@@ -109,6 +109,9 @@ std::optional<ImageFormat> image_format_modifier(std::string_view m);
 std::optional<CounterOp> counter_modifier(Op op, std::string_view m);
 // The register type an image format's texels convert to: F32 (float, unorm, snorm), U32 (UI) or S32 (I).
 DataType image_format_type(ImageFormat f);
+// The image format a packed or F16 storage modifier (NV_gpu_program5_mem_extended; f.bits < 32) describes: its
+// elements as the texel's components (U8X4: RGBA8UI, F16X2: RG16F, S16: R16I).
+ImageFormat packed_image_format(const StorageFormat& f);
 // A texture target name (1D, SHADOW2D, ARRAYCUBE, 2DMS, ...).
 std::optional<TexTarget> texture_target(std::string_view name);
 // A condition code test (EQ, NE1, ...); `cc` is the condition code register its suffix names.

@@ -93,10 +93,12 @@ void describe_textures(const ParsedProgram& program, const AssembleOptions& opti
           ImageBinding& b = images[unit];
           b.unit = unit;
           b.target = public_target(t.target);
-          // ATOMIM works on R32UI / R32I images (the format the module declares for it).
+          // ATOMIM works on R32UI / R32I / R32F images (the format the module declares for it).
           ImageFormat format = t.format;
           if (inst.op == Op::ATOMIM && format == ImageFormat::Unknown) {
-            format = inst.type == DataType::S32 ? ImageFormat::R32I : ImageFormat::R32UI;
+            format = inst.type == DataType::S32   ? ImageFormat::R32I
+                     : inst.type == DataType::F32 ? ImageFormat::R32F
+                                                  : ImageFormat::R32UI;
           }
           add_once(b.formats, gl_image_format(format));
           add_once(b.types, sampled_type(inst.type));

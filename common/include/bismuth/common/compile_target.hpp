@@ -51,6 +51,12 @@ struct CompileTarget {
   bool storage_image_write_without_format = false;  // shaderStorageImageWriteWithoutFormat
   bool sparse_residency = false;                    // shaderResourceResidency
   bool buffer_device_address = false;               // bufferDeviceAddress (NV assembly LOAD / STORE / ATOM)
+  bool min_lod = false;                             // shaderResourceMinLod (TXD.LODCLAMP)
+  // VK_EXT_shader_atomic_float (nvasm::AssembleOptions of the same names: ATOMIM .F32, native ATOMB.ADD.F32/F64):
+  bool image_float32_atomics = false;      // shaderImageFloat32Atomics
+  bool image_float32_atomic_add = false;   // shaderImageFloat32AtomicAdd
+  bool buffer_float32_atomic_add = false;  // shaderBufferFloat32AtomicAdd
+  bool buffer_float64_atomic_add = false;  // shaderBufferFloat64AtomicAdd
   // maxUniformBufferRange: NV assembly parameter buffers (program.buffer) read this much, at most 64 KiB
   // (nvasm::AssembleOptions::parameter_buffer_bytes). 16384, Vulkan's minimum, without a device.
   uint32_t max_uniform_buffer_range = 16384;

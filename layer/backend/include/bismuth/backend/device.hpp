@@ -63,6 +63,11 @@ struct DeviceFeatures {
   bool float32_shared_atomic_add = false;      // shaderSharedFloat32AtomicAdd
   bool float32_buffer_atomic_min_max = false;  // shaderBufferFloat32AtomicMinMax
   bool float32_shared_atomic_min_max = false;  // shaderSharedFloat32AtomicMinMax
+  // The same on storage images (R32F: NV assembly's ATOMIM .F32) and 64-bit float adds on storage buffers (NV
+  // assembly's native ATOMB.ADD.F64).
+  bool float32_image_atomics = false;      // shaderImageFloat32Atomics
+  bool float32_image_atomic_add = false;   // shaderImageFloat32AtomicAdd
+  bool float64_buffer_atomic_add = false;  // shaderBufferFloat64AtomicAdd
   // OpReadClockKHR (VK_KHR_shader_clock): Subgroup scope for GL_ARB_shader_clock, Device scope for
   // GL_EXT_shader_realtime_clock.
   bool shader_subgroup_clock = false;  // shaderSubgroupClock
@@ -105,6 +110,8 @@ struct DeviceFeatures {
   // Multisample storage images (image2DMS / image2DMSArray load, store and atomics; SPIR-V StorageImageMultisample
   // and ImageMSArray): shaderStorageImageMultisample. Without it multisample images are sampled only.
   bool storage_image_multisample = false;
+  // The MinLod image operand (shaderResourceMinLod): NV assembly's TXD.LODCLAMP.
+  bool resource_min_lod = false;
 };
 
 enum class MemoryStrategy {

@@ -125,6 +125,18 @@ struct AssembleOptions {
   // ATOM on 64-bit GPU addresses (NV_shader_buffer_load / NV_shader_buffer_store) load, as PhysicalStorageBuffer64
   // accesses. Otherwise they are a load error that names the feature.
   bool buffer_device_address = false;
+  // The device has shaderResourceMinLod: TXD.LODCLAMP (ARB_sparse_texture_clamp) loads, as a lookup with the MinLod
+  // image operand. Otherwise it is a load error that names the feature.
+  bool min_lod = false;
+  // The device's VK_EXT_shader_atomic_float features. NV_shader_atomic_float on images: ATOMIM.EXCH.F32 loads with
+  // image_float32_atomics (shaderImageFloat32Atomics), ATOMIM.ADD.F32 with image_float32_atomic_add
+  // (shaderImageFloat32AtomicAdd); otherwise they are load errors that name the feature. On storage buffers
+  // ATOMB.ADD.F32 (.F64) is OpAtomicFAddEXT with buffer_float32_atomic_add (buffer_float64_atomic_add), a
+  // compare-and-swap loop without (the same sums: one correctly rounded addition per atomic either way).
+  bool image_float32_atomics = false;
+  bool image_float32_atomic_add = false;
+  bool buffer_float32_atomic_add = false;
+  bool buffer_float64_atomic_add = false;
   // The device's maxUniformBufferRange: the parameter buffer window is this, rounded down to 16 bytes and kept in
   // [kParameterBufferBytes, kMaxParameterBufferBytes] (parameter_buffer_window()).
   uint32_t parameter_buffer_bytes = kParameterBufferBytes;
@@ -226,6 +238,11 @@ struct ProgramInfo {
   bool uses_storage_image_multisample = false;           // enable shaderStorageImageMultisample
   bool uses_image_cube_array = false;                    // enable imageCubeArray (ARRAYCUBE targets)
   bool uses_image_gather_extended = false;               // enable shaderImageGatherExtended (TXGO)
+  bool uses_min_lod = false;                             // enable shaderResourceMinLod (TXD.LODCLAMP)
+  bool uses_image_float32_atomics = false;               // enable shaderImageFloat32Atomics (ATOMIM.EXCH.F32)
+  bool uses_image_float32_atomic_add = false;            // enable shaderImageFloat32AtomicAdd (ATOMIM.ADD.F32)
+  bool uses_buffer_float32_atomic_add = false;           // enable shaderBufferFloat32AtomicAdd (native ATOMB.ADD.F32)
+  bool uses_buffer_float64_atomic_add = false;           // enable shaderBufferFloat64AtomicAdd (native ATOMB.ADD.F64)
   // Subgroup operations the module uses (VkPhysicalDeviceSubgroupProperties::supportedOperations for compute):
   bool uses_subgroup_basic = false;    // VK_SUBGROUP_FEATURE_BASIC_BIT
   bool uses_subgroup_ballot = false;   // VK_SUBGROUP_FEATURE_BALLOT_BIT (TGBALLOT, thread masks)
