@@ -6,6 +6,7 @@
  *   cc -O1 -o build/nv_reference_probe tests/gpu/nv_reference_probe.c -lEGL -lOpenGL
  *   nv_reference_probe dump FILE.comp       prints the !!NVcp5.0 text in NVIDIA's program binary of a GLSL shader
  *   nv_reference_probe run FILE.comp|.nvcp5 runs it once (1x1x1 groups) on the fixed buffers below and prints them
+ *   nv_reference_probe limits -             prints the assembly program limits glGetProgramivARB reports
  * The fixed buffers: atomic counter buffers at bindings 0 and 1, 16 words each, word i = 1000 * binding + 10 * i;
  * shader storage binding 0 (program.storage[0]), 16 words of 0xDEADBEEF. */
 #include <EGL/egl.h>
@@ -23,6 +24,7 @@
 typedef void(APIENTRYP GenProgramsProc)(GLsizei, GLuint*);
 typedef void(APIENTRYP BindProgramProc)(GLenum, GLuint);
 typedef void(APIENTRYP ProgramStringProc)(GLenum, GLenum, GLsizei, const void*);
+typedef void(APIENTRYP GetProgramivProc)(GLenum, GLenum, GLint*);
 
 #define GL_FUNCTIONS(X)                                             \
   X(PFNGLCREATESHADERPROC, glCreateShader)                          \
@@ -189,10 +191,30 @@ static void run(const char* path, const char* text) {
   }
 }
 
+static void limits(void) {
+  GetProgramivProc get = (GetProgramivProc)eglGetProcAddress("glGetProgramivARB");
+  const struct {
+    GLenum pname;
+    const char* name;
+  } queries[] = {{0x88F5, "MAX_PROGRAM_CALL_DEPTH_NV"},
+                 {0x8F44, "MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV"},
+                 {0x8F45, "MAX_PROGRAM_SUBROUTINE_NUM_NV"}};
+  for (size_t i = 0; i < sizeof queries / sizeof queries[0]; ++i) {
+    GLint value = -1;
+    get(COMPUTE_PROGRAM_NV, queries[i].pname, &value);
+    printf("%s = %d (GL error 0x%04x)\n", queries[i].name, value, p_glGetError());
+  }
+}
+
 int main(int argc, char** argv) {
-  if (argc != 3 || (strcmp(argv[1], "dump") != 0 && strcmp(argv[1], "run") != 0)) {
-    fprintf(stderr, "usage: %s dump FILE.comp | run FILE.comp|FILE.nvcp5\n", argv[0]);
+  if (argc != 3 || (strcmp(argv[1], "dump") != 0 && strcmp(argv[1], "run") != 0 && strcmp(argv[1], "limits") != 0)) {
+    fprintf(stderr, "usage: %s dump FILE.comp | run FILE.comp|FILE.nvcp5 | limits -\n", argv[0]);
     return 2;
+  }
+  if (strcmp(argv[1], "limits") == 0) {
+    open_context();
+    limits();
+    return 0;
   }
   char* text = read_file(argv[2]);
   open_context();

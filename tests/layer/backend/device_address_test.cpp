@@ -39,7 +39,7 @@ bool vulkan_has_device_address(const Device& device) {
 
 }  // namespace
 
-TEST_CASE("bufferDeviceAddress is enabled where the device has it; buffers then have addresses",
+TEST_CASE("bufferDeviceAddress is enabled where the device has it, and buffers then have addresses",
           "[backend][device_address]") {
   ValidatedVulkan vk;
   auto device = bismuth::test::make_device(vk);
