@@ -297,7 +297,7 @@ TEST_CASE("subroutine errors: CALI, SUBROUTINENUM, SUBROUTINETYPE and SUBROUTINE
   check_error(kHead + "SUBROUTINETYPE T { nowhere };\nEND\n", {4, 20, "undefined label 'nowhere'"});
   // "All SUBROUTINENUMs must be greater than or equal to zero, and less than the value of
   // MAX_PROGRAM_SUBROUTINE_NUM_NV."
-  check_error(kHead + "a SUBROUTINENUM(256):\nRET;\nEND\n", {4, 17, "not below MAX_PROGRAM_SUBROUTINE_NUM_NV (256)"});
+  check_error(kHead + "a SUBROUTINENUM(1024):\nRET;\nEND\n", {4, 17, "not below MAX_PROGRAM_SUBROUTINE_NUM_NV (1024)"});
   check_error(kHead + "a SUBROUTINENUM(x):\nRET;\nEND\n", {4, 17, "expected a SUBROUTINENUM"});
   // <SUBROUTINE_statement> ::= "SUBROUTINE" <establishedName> <establishName> ...
   check_error(kHead + "SUBROUTINE Nope t = program.subroutine[0];\nEND\n", {4, 12, "'Nope' is not a SUBROUTINETYPE"});

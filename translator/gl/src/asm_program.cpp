@@ -583,7 +583,7 @@ GLAPI void APIENTRY glGetProgramivARB(GLenum target, GLenum pname, GLint* params
       break;
     }
     // ARB_shader_subroutine's NV_gpu_program5 interaction: "Accepted by the <pname> parameter of GetProgramivARB:
-    // MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV, MAX_PROGRAM_SUBROUTINE_NUM_NV" (the spec's minimums, 1024 and 256).
+    // MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV, MAX_PROGRAM_SUBROUTINE_NUM_NV" (1024 and 1024, as NVIDIA reports).
     case GL_MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV: value = static_cast<GLint>(nvasm::kMaxSubroutineParameters); break;
     case GL_MAX_PROGRAM_SUBROUTINE_NUM_NV: value = static_cast<GLint>(nvasm::kMaxSubroutineNum); break;
     // NV_gpu_program4's call stack: recursive programs are lowered to this many levels (docs/nvasm.md).

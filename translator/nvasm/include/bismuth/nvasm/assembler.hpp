@@ -50,9 +50,10 @@ inline constexpr uint32_t kSubroutineParameterBinding = 76;  // 75 is kScratchBi
 // NV_gpu_program4's MAX_PROGRAM_CALL_DEPTH_NV as Bismuth reports it: the call stack entries a recursive program may
 // use (docs/nvasm.md, "Subroutines and recursion").
 inline constexpr uint32_t kMaxCallDepth = 32;
-// MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV and MAX_PROGRAM_SUBROUTINE_NUM_NV: ARB_shader_subroutine's minimums.
+// MAX_PROGRAM_SUBROUTINE_PARAMETERS_NV and MAX_PROGRAM_SUBROUTINE_NUM_NV: what NVIDIA's driver 580 reports (1024 and
+// 1024, tests/data/nv_reference; ARB_shader_subroutine's minimums are 1024 and 256).
 inline constexpr uint32_t kMaxSubroutineParameters = 1024;
-inline constexpr uint32_t kMaxSubroutineNum = 256;
+inline constexpr uint32_t kMaxSubroutineNum = 1024;
 // program.buffer[a] (a < kMaxParameterBuffers) -> binding kParameterBufferBindingBase + a by default: the GLSL front's
 // uniform-buffer range (32..63).
 inline constexpr uint32_t kParameterBufferBindingBase = 32;
