@@ -198,6 +198,16 @@ void decode_etc2_rgb(const uint8_t* b, bool punch, std::array<Texel, 16>& out) {
               b1 = static_cast<int>(bits(w, 47, 43));
     auto delta = [](uint32_t d) { return static_cast<int>(d) - ((d & 4) ? 8 : 0); };  // 3-bit two's complement
     const int r2 = r1 + delta(bits(w, 58, 56)), g2 = g1 + delta(bits(w, 50, 48)), b2 = b1 + delta(bits(w, 42, 40));
+    // T and H modes: each texel's 2-bit index picks one of four paint colours; index 2 is transparent in the
+    // punch-through formats.
+    auto paint_by_index = [&](const int (&paint)[4][3]) {
+      for (int y = 0; y < 4; ++y) {
+        for (int x = 0; x < 4; ++x) {
+          const uint32_t i = etc_index(w, x, y);
+          set(x, y, paint[i][0], paint[i][1], paint[i][2], !opaque && i == 2);
+        }
+      }
+    };
     if (r2 < 0 || r2 > 31) {
       // T mode: R1 from bits 60..59 and 57..56; distance index from bits 35..34 and 32.
       const int cr1 = extend4((bits(w, 60, 59) << 2) | bits(w, 57, 56)), cg1 = extend4(bits(w, 55, 52)),
@@ -206,12 +216,7 @@ void decode_etc2_rgb(const uint8_t* b, bool punch, std::array<Texel, 16>& out) {
       const int d = kEtcDistances[(bits(w, 35, 34) << 1) | bits(w, 32, 32)];
       const int paint[4][3] = {
           {cr1, cg1, cb1}, {cr2 + d, cg2 + d, cb2 + d}, {cr2, cg2, cb2}, {cr2 - d, cg2 - d, cb2 - d}};
-      for (int y = 0; y < 4; ++y) {
-        for (int x = 0; x < 4; ++x) {
-          const uint32_t i = etc_index(w, x, y);
-          set(x, y, paint[i][0], paint[i][1], paint[i][2], !opaque && i == 2);
-        }
-      }
+      paint_by_index(paint);
     } else if (g2 < 0 || g2 > 31) {
       // H mode: G1 from bits 58..56 and 52, B1 from bits 51 and 49..47; the distance index's lowest bit is
       // whether colour 1 >= colour 2 as 24-bit numbers R << 16 | G << 8 | B.
@@ -224,12 +229,7 @@ void decode_etc2_rgb(const uint8_t* b, bool punch, std::array<Texel, 16>& out) {
                                {cr1 - d, cg1 - d, cb1 - d},
                                {cr2 + d, cg2 + d, cb2 + d},
                                {cr2 - d, cg2 - d, cb2 - d}};
-      for (int y = 0; y < 4; ++y) {
-        for (int x = 0; x < 4; ++x) {
-          const uint32_t i = etc_index(w, x, y);
-          set(x, y, paint[i][0], paint[i][1], paint[i][2], !opaque && i == 2);
-        }
-      }
+      paint_by_index(paint);
     } else if (b2 < 0 || b2 > 31) {
       // Planar mode: origin O, horizontal H and vertical V colours; always opaque.
       const int ro = extend6(bits(w, 62, 57)), go = extend7((bits(w, 56, 56) << 6) | bits(w, 54, 49)),

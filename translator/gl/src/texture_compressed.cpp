@@ -491,23 +491,9 @@ void get_compressed(Context* ctx, TextureObject& t, GLenum target, GLint level, 
   }
 }
 
-// glGetCompressedTexImage's targets (§8.11.4: those of GetTexImage).
-bool get_target_ok(GLenum target) {
-  switch (target) {
-    case GL_TEXTURE_1D:
-    case GL_TEXTURE_2D:
-    case GL_TEXTURE_3D:
-    case GL_TEXTURE_1D_ARRAY:
-    case GL_TEXTURE_2D_ARRAY:
-    case GL_TEXTURE_CUBE_MAP_ARRAY:
-    case GL_TEXTURE_RECTANGLE: return true;
-    default: return is_cube_face(target);
-  }
-}
-
 void get_compressed_tex_image(GLenum target, GLint level, int64_t buf_size, void* pixels, const char* func) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  if (ctx->version.es || !get_target_ok(target)) {
+  if (ctx->version.es || !is_get_tex_image_target(target)) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid target " + hex(target));
     return;
   }

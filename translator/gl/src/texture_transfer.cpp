@@ -207,24 +207,10 @@ void get_image(Context* ctx, const TextureObject& t, GLenum target, GLint level,
   pack_texels(ctx, *l.format, format, type, extent, parts, pixels, buf_size, func);
 }
 
-// glGetTexImage's targets (GL 4.6 §8.11.4: not CUBE_MAP itself, its faces instead; no buffer or multisample).
-bool get_target_ok(GLenum target) {
-  switch (target) {
-    case GL_TEXTURE_1D:
-    case GL_TEXTURE_2D:
-    case GL_TEXTURE_3D:
-    case GL_TEXTURE_1D_ARRAY:
-    case GL_TEXTURE_2D_ARRAY:
-    case GL_TEXTURE_CUBE_MAP_ARRAY:
-    case GL_TEXTURE_RECTANGLE: return true;
-    default: return is_cube_face(target);
-  }
-}
-
 void get_tex_image(GLenum target, GLint level, GLenum format, GLenum type, int64_t buf_size, void* pixels,
                    const char* func) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  if (ctx->version.es || !get_target_ok(target)) {
+  if (ctx->version.es || !is_get_tex_image_target(target)) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": invalid target " + hex(target));
     return;
   }

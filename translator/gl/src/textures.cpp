@@ -111,6 +111,18 @@ const char* target_name(GLenum target) {
 bool is_cube_face(GLenum target) {
   return target >= GL_TEXTURE_CUBE_MAP_POSITIVE_X && target <= GL_TEXTURE_CUBE_MAP_NEGATIVE_Z;
 }
+bool is_get_tex_image_target(GLenum target) {
+  switch (target) {
+    case GL_TEXTURE_1D:
+    case GL_TEXTURE_2D:
+    case GL_TEXTURE_3D:
+    case GL_TEXTURE_1D_ARRAY:
+    case GL_TEXTURE_2D_ARRAY:
+    case GL_TEXTURE_CUBE_MAP_ARRAY:
+    case GL_TEXTURE_RECTANGLE: return true;
+    default: return is_cube_face(target);
+  }
+}
 uint32_t face_index(GLenum face_target) {
   return face_target - GL_TEXTURE_CUBE_MAP_POSITIVE_X;
 }

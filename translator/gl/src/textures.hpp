@@ -131,6 +131,9 @@ uint32_t face_count(GLenum target);       // 6 for CUBE_MAP, else 1
 bool is_array(GLenum target);             // 1D_ARRAY, 2D_ARRAY, CUBE_MAP_ARRAY, 2D_MULTISAMPLE_ARRAY
 uint32_t dimensions(GLenum target);       // 1 (1D), 2 (2D, RECT, CUBE, 1D_ARRAY), 3 (3D, 2D_ARRAY, CUBE_ARRAY)
 bool has_mipmaps(GLenum target);          // not RECTANGLE, BUFFER, multisample
+// glGetTexImage's and glGetCompressedTexImage's targets (GL 4.6 §8.11.4: not CUBE_MAP itself, its faces instead;
+// no buffer or multisample).
+bool is_get_tex_image_target(GLenum target);
 
 // The largest level count of a target for a base size (GL 4.6 §8.14.3: floor(log2(max dimension)) + 1; array
 // layers do not count), 1 for RECTANGLE.
