@@ -7,6 +7,7 @@
  *   nv_reference_probe dump FILE.comp       prints the !!NVcp5.0 text in NVIDIA's program binary of a GLSL shader
  *   nv_reference_probe run FILE.comp|.nvcp5 runs it once (1x1x1 groups) on the fixed buffers below and prints them
  *   nv_reference_probe limits -             prints the assembly program limits glGetProgramivARB reports
+ *   nv_reference_probe residency -          NV_shader_buffer_load's residency calls on edge cases, with the GL errors
  * The fixed buffers: atomic counter buffers at bindings 0 and 1, 16 words each, word i = 1000 * binding + 10 * i;
  * shader storage binding 0 (program.storage[0]), 16 words of 0xDEADBEEF. */
 #include <EGL/egl.h>
@@ -206,10 +207,65 @@ static void limits(void) {
   }
 }
 
+static void residency(void) {
+  typedef void(APIENTRYP MakeResident)(GLenum, GLenum);
+  typedef void(APIENTRYP MakeNonResident)(GLenum);
+  typedef GLboolean(APIENTRYP IsResident)(GLenum);
+  typedef void(APIENTRYP GetBufferUi64)(GLenum, GLenum, GLuint64*);
+  typedef void(APIENTRYP GetIntegerUi64)(GLenum, GLuint64*);
+  MakeResident make = (MakeResident)eglGetProcAddress("glMakeBufferResidentNV");
+  MakeNonResident unmake = (MakeNonResident)eglGetProcAddress("glMakeBufferNonResidentNV");
+  IsResident is = (IsResident)eglGetProcAddress("glIsBufferResidentNV");
+  GetBufferUi64 address = (GetBufferUi64)eglGetProcAddress("glGetBufferParameterui64vNV");
+  GetIntegerUi64 integer = (GetIntegerUi64)eglGetProcAddress("glGetIntegerui64vNV");
+  if (!make || !unmake || !is || !address || !integer) {
+    printf("no NV_shader_buffer_load entry points\n");
+    return;
+  }
+  const GLenum target = GL_SHADER_STORAGE_BUFFER, kAddress = 0x8F1D, kMaxAddress = 0x8F35;
+  GLuint buffers[2];
+  p_glGenBuffers(2, buffers);
+  p_glBindBuffer(target, buffers[0]);
+  p_glBufferData(target, 64, NULL, GL_DYNAMIC_DRAW);
+  GLuint64 value = 0;
+  address(target, kAddress, &value);
+  printf("address before MakeBufferResident: %s, error 0x%04x\n", value ? "nonzero" : "0", p_glGetError());
+  make(target, GL_READ_ONLY);
+  printf("MakeBufferResident: error 0x%04x, IsBufferResident %d\n", p_glGetError(), is(target));
+  make(target, GL_READ_ONLY);
+  printf("MakeBufferResident again: error 0x%04x\n", p_glGetError());
+  address(target, kAddress, &value);
+  printf("address while resident: %s, error 0x%04x\n", value ? "nonzero" : "0", p_glGetError());
+  unmake(target);
+  printf("MakeBufferNonResident: error 0x%04x, IsBufferResident %d\n", p_glGetError(), is(target));
+  unmake(target);
+  printf("MakeBufferNonResident again: error 0x%04x\n", p_glGetError());
+  make(target, GL_READ_WRITE);
+  printf("MakeBufferResident READ_WRITE: error 0x%04x\n", p_glGetError());
+  p_glBufferData(target, 128, NULL, GL_DYNAMIC_DRAW);
+  printf("BufferData on a resident buffer: error 0x%04x, IsBufferResident %d\n", p_glGetError(), is(target));
+  make(target, GL_WRITE_ONLY);
+  printf("MakeBufferResident WRITE_ONLY: error 0x%04x\n", p_glGetError());
+  p_glBindBuffer(target, buffers[1]);
+  make(target, GL_READ_ONLY);
+  printf("MakeBufferResident without a data store: error 0x%04x\n", p_glGetError());
+  p_glBindBuffer(target, 0);
+  make(target, GL_READ_ONLY);
+  printf("MakeBufferResident with no buffer bound: error 0x%04x\n", p_glGetError());
+  integer(kMaxAddress, &value);
+  printf("MAX_SHADER_BUFFER_ADDRESS_NV: 0x%016llx, error 0x%04x\n", (unsigned long long)value, p_glGetError());
+}
+
 int main(int argc, char** argv) {
-  if (argc != 3 || (strcmp(argv[1], "dump") != 0 && strcmp(argv[1], "run") != 0 && strcmp(argv[1], "limits") != 0)) {
-    fprintf(stderr, "usage: %s dump FILE.comp | run FILE.comp|FILE.nvcp5 | limits -\n", argv[0]);
+  if (argc != 3 || (strcmp(argv[1], "dump") != 0 && strcmp(argv[1], "run") != 0 && strcmp(argv[1], "limits") != 0 &&
+                    strcmp(argv[1], "residency") != 0)) {
+    fprintf(stderr, "usage: %s dump FILE.comp | run FILE.comp|FILE.nvcp5 | limits - | residency -\n", argv[0]);
     return 2;
+  }
+  if (strcmp(argv[1], "residency") == 0) {
+    open_context();
+    residency();
+    return 0;
   }
   if (strcmp(argv[1], "limits") == 0) {
     open_context();

@@ -67,11 +67,16 @@ TEST_CASE("glMakeBufferResidentNV, glMakeBufferNonResidentNV and glIsBufferResid
   const GLuint b = make_buffer(64);
   glBindBuffer(GL_SHADER_STORAGE_BUFFER, b);
   CHECK(glIsBufferResidentNV(GL_SHADER_STORAGE_BUFFER) == GL_FALSE);
-  // NV_shader_buffer_load: "<access> may only be READ_ONLY"; NV_shader_buffer_store adds READ_WRITE. Other
-  // values are an INVALID_ENUM error.
-  glMakeBufferResidentNV(GL_SHADER_STORAGE_BUFFER, GL_WRITE_ONLY);
+  // NV_shader_buffer_load: "<access> may only be READ_ONLY"; NV_shader_buffer_store adds READ_WRITE, and NVIDIA's
+  // driver 580 accepts WRITE_ONLY as well (tests/data/nv_reference, residency). Other values are INVALID_ENUM.
+  glMakeBufferResidentNV(GL_SHADER_STORAGE_BUFFER, GL_FLOAT);
   REQUIRE_GL_ERROR(GL_INVALID_ENUM);
   CHECK(glIsBufferResidentNV(GL_SHADER_STORAGE_BUFFER) == GL_FALSE);
+  glMakeBufferResidentNV(GL_SHADER_STORAGE_BUFFER, GL_WRITE_ONLY);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(glIsBufferResidentNV(GL_SHADER_STORAGE_BUFFER) == GL_TRUE);
+  glMakeBufferNonResidentNV(GL_SHADER_STORAGE_BUFFER);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
   glMakeBufferResidentNV(GL_SHADER_STORAGE_BUFFER, GL_READ_ONLY);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   CHECK(glIsBufferResidentNV(GL_SHADER_STORAGE_BUFFER) == GL_TRUE);
