@@ -199,6 +199,21 @@ bool check_image_size(Context* ctx, const CompressedFormat& f, uint32_t w, uint3
   return true;
 }
 
+// The application's blocks of a w x h x d upload, as both CompressedTexImage and CompressedTexSubImage read them:
+// imageSize checked (§8.7), the block pixel-store modes checked, then the blocks from client memory or the
+// PIXEL_UNPACK buffer (`client`, laid out as `layout`). False, with the GL error set, when a check fails.
+bool read_blocks(Context* ctx, const CompressedFormat& f, uint32_t w, uint32_t h, uint32_t d, GLsizei image_size,
+                 const void* data, const char* func, BlockLayout& layout, std::vector<uint8_t>& copy,
+                 const uint8_t*& client) {
+  if (!check_image_size(ctx, f, w, h, d, image_size, func)) return false;
+  if (const std::string why = block_params_error(ctx->unpack, f, "UNPACK"); !why.empty()) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
+    return false;
+  }
+  layout = block_layout(ctx->unpack, f, w, h, d);
+  return read_client(ctx, data, layout.end, func, copy, client);
+}
+
 void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum internalformat, GLsizei width,
                           GLsizei height, GLsizei depth, GLint border, GLsizei image_size, const void* data,
                           const char* func) {
@@ -247,15 +262,10 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the texture has immutable storage");
     return;
   }
-  if (!check_image_size(ctx, *f, w, h, d, image_size, func)) return;
-  if (const std::string why = block_params_error(ctx->unpack, *f, "UNPACK"); !why.empty()) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
-    return;
-  }
-  const BlockLayout layout = block_layout(ctx->unpack, *f, w, h, d);
+  BlockLayout layout;
   std::vector<uint8_t> copy;
   const uint8_t* client = nullptr;
-  if (!read_client(ctx, data, layout.end, func, copy, client)) return;
+  if (!read_blocks(ctx, *f, w, h, d, image_size, data, func, layout, copy, client)) return;
   const SizedFormat* storage = find_sized_format(f->storage);
   const uint32_t face = is_cube_face(target) ? face_index(target) : 0;
   const auto lvl = static_cast<uint32_t>(level);
@@ -332,15 +342,10 @@ void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_
     return;
   }
   const auto w = static_cast<uint32_t>(width), h = static_cast<uint32_t>(height), d = static_cast<uint32_t>(depth);
-  if (!check_image_size(ctx, *f, w, h, d, image_size, func)) return;
-  if (const std::string why = block_params_error(ctx->unpack, *f, "UNPACK"); !why.empty()) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
-    return;
-  }
-  const BlockLayout layout = block_layout(ctx->unpack, *f, w, h, d);
+  BlockLayout layout;
   std::vector<uint8_t> copy;
   const uint8_t* client = nullptr;
-  if (!read_client(ctx, data, layout.end, func, copy, client)) return;
+  if (!read_blocks(ctx, *f, w, h, d, image_size, data, func, layout, copy, client)) return;
   if (client == nullptr || w == 0 || h == 0 || d == 0) return;
   store_blocks(ctx, t, *f, face, lvl, whole_cube, static_cast<uint32_t>(x), static_cast<uint32_t>(y),
                static_cast<uint32_t>(z), w, h, d, client, layout, func);
