@@ -1,7 +1,12 @@
 // VK_LAYER_BISMUTH_test_driver_teardown: a test-only layer that behaves like a driver which tears itself down from
 // an exit-time handler (as NVIDIA's does). It registers that handler with atexit at vkCreateDevice, or — with
 // BISMUTH_TEST_TEARDOWN_AT=first-pipeline / first-submit — lazily at the first vkCreateComputePipelines /
-// vkQueueSubmit, as a driver that sets up its compiler or submission thread on first use would. The handler marks
+// vkQueueSubmit, as a driver that sets up its compiler or submission thread on first use would; or — with
+// first-execution — while the first submission executes, as lavapipe does (its queue thread JITs a pipeline's code
+// at its first dispatch, and LLVM then registers the destructor of its GDB JIT listener, which later JIT code
+// needs). That last one is emulated by registering inside the first vkWaitSemaphores / vkGetSemaphoreCounterValue
+// that reports a submission complete, before it returns: the caller sees the completion after the registration, as
+// it sees a real driver's signal after what its queue thread did first. The handler marks
 // the driver torn down, then keeps "tearing down" for 50 ms. A call that is inside the driver at that moment, or
 // that enters it afterwards — where a real driver would crash — ends the process with exit code 5 and a message
 // naming the call. Bismuth must have stopped every thread that calls Vulkan before then.
@@ -35,6 +40,7 @@ struct NextDevice {
   PFN_vkCmdDispatch cmd_dispatch = nullptr;
   PFN_vkEndCommandBuffer end_command_buffer = nullptr;
   PFN_vkWaitSemaphores wait_semaphores = nullptr;
+  PFN_vkGetSemaphoreCounterValue get_semaphore_counter_value = nullptr;
 };
 std::unordered_map<void*, NextDevice> g_devices;
 
@@ -102,6 +108,12 @@ VKAPI_ATTR VkResult VKAPI_CALL CreateDevice(VkPhysicalDevice pd, const VkDeviceC
     if (n.wait_semaphores == nullptr) {
       n.wait_semaphores = reinterpret_cast<PFN_vkWaitSemaphores>(gdpa(*device, "vkWaitSemaphoresKHR"));
     }
+    n.get_semaphore_counter_value =
+        reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(gdpa(*device, "vkGetSemaphoreCounterValue"));
+    if (n.get_semaphore_counter_value == nullptr) {
+      n.get_semaphore_counter_value =
+          reinterpret_cast<PFN_vkGetSemaphoreCounterValue>(gdpa(*device, "vkGetSemaphoreCounterValueKHR"));
+    }
     std::lock_guard lock(g_mutex);
     g_devices[dispatch_key(*device)] = n;
   }
@@ -135,7 +147,16 @@ VKAPI_ATTR VkResult VKAPI_CALL EndCommandBuffer(VkCommandBuffer commands) {
 
 VKAPI_ATTR VkResult VKAPI_CALL WaitSemaphores(VkDevice device, const VkSemaphoreWaitInfo* info, uint64_t timeout) {
   InDriver in("vkWaitSemaphores");
-  return next(device).wait_semaphores(device, info, timeout);
+  const VkResult r = next(device).wait_semaphores(device, info, timeout);
+  if (r == VK_SUCCESS) register_teardown("first-execution");
+  return r;
+}
+
+VKAPI_ATTR VkResult VKAPI_CALL GetSemaphoreCounterValue(VkDevice device, VkSemaphore semaphore, uint64_t* value) {
+  InDriver in("vkGetSemaphoreCounterValue");
+  const VkResult r = next(device).get_semaphore_counter_value(device, semaphore, value);
+  if (r == VK_SUCCESS && *value > 0) register_teardown("first-execution");
+  return r;
 }
 
 struct Hook {
@@ -149,6 +170,8 @@ const Hook kDeviceHooks[] = {
     {"vkEndCommandBuffer", reinterpret_cast<PFN_vkVoidFunction>(&EndCommandBuffer)},
     {"vkWaitSemaphores", reinterpret_cast<PFN_vkVoidFunction>(&WaitSemaphores)},
     {"vkWaitSemaphoresKHR", reinterpret_cast<PFN_vkVoidFunction>(&WaitSemaphores)},
+    {"vkGetSemaphoreCounterValue", reinterpret_cast<PFN_vkVoidFunction>(&GetSemaphoreCounterValue)},
+    {"vkGetSemaphoreCounterValueKHR", reinterpret_cast<PFN_vkVoidFunction>(&GetSemaphoreCounterValue)},
 };
 
 PFN_vkVoidFunction device_hook(const char* name) {

@@ -613,7 +613,22 @@ uint64_t Device::completed() {
       vk_.vkGetSemaphoreCounterValue(device_, timeline_, &value) != VK_SUCCESS) {
     return completed_.load(std::memory_order_acquire);
   }
-  return raise_to(completed_, value);
+  const uint64_t done = raise_to(completed_, value);
+  uint64_t pending = first_execution_pending_.load(std::memory_order_acquire);
+  // Whatever the driver's threads registered while executing `pending` happened before its signal, which this
+  // thread has now seen: a registration from here comes after theirs, so the exit stop runs before them.
+  if (pending != 0 && pending <= done &&
+      first_execution_pending_.compare_exchange_strong(pending, 0, std::memory_order_acq_rel)) {
+    register_exit_handler_again();
+  }
+  return done;
+}
+
+void Device::note_first_execution(uint64_t value) {
+  raise_to(first_execution_pending_, value);
+  // Another thread may have seen `value` complete already (between its submission and this note): then nothing
+  // may poll again, so check here.
+  if (value <= completed_.load(std::memory_order_acquire)) (void)completed();
 }
 
 Status Device::wait(uint64_t value, uint64_t timeout_ns) {

@@ -88,7 +88,11 @@ CachedPipeline::~CachedPipeline() {
                 [device, pipeline] { device->vk().vkDestroyPipeline(device->handle(), pipeline, nullptr); });
 }
 
-void CachedPipeline::mark_used(uint64_t value) const { raise_to(last_use_, value); }
+void CachedPipeline::mark_used(uint64_t value) const {
+  // Two submitters may both see 0 and both note theirs: harmless, one more registration of the exit handler.
+  if (last_use_.load(std::memory_order_relaxed) == 0) device_->note_first_execution(value);
+  raise_to(last_use_, value);
+}
 
 // ---- statistics ----
 

@@ -64,6 +64,11 @@ void ensure_exit_handler_after(DriverMilestone milestone) {
   std::atexit(bismuth_backend_exit_handler);
 }
 
+void register_exit_handler_again() noexcept {
+  if (g_exiting.load(std::memory_order_seq_cst)) return;
+  std::atexit(bismuth_backend_exit_handler);
+}
+
 bool process_exiting() noexcept { return g_exiting.load(std::memory_order_seq_cst); }
 
 bool is_exiting_thread() noexcept {

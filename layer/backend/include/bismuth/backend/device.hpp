@@ -249,6 +249,11 @@ class Device final : private ExitParticipant {
   uint64_t last_queued() const { return queued_.load(std::memory_order_acquire); }
   // The highest completed timeline value (polls the semaphore when `value` is not yet known to be complete).
   uint64_t completed();
+  // Records that the submission with timeline value `value` executes a pipeline for the first time. Drivers
+  // initialize parts lazily from their own threads while they execute it (lavapipe's queue thread JITs the
+  // pipeline's code then, and LLVM registers exit-time destructors): once `value` is seen complete, the exit
+  // handler is registered again, so that the exit stop still runs before those (process_exit.hpp).
+  void note_first_execution(uint64_t value);
   bool is_complete(uint64_t value) {
     return value <= completed_.load(std::memory_order_acquire) || value <= completed();
   }
@@ -324,6 +329,8 @@ class Device final : private ExitParticipant {
   std::atomic<uint64_t> queued_{0};
   std::atomic<uint64_t> signalled_{0};  // the last value whose signal operation reached the queue
   std::atomic<uint64_t> completed_{0};
+  // The highest value noted by note_first_execution whose completion was not seen yet; 0: none.
+  std::atomic<uint64_t> first_execution_pending_{0};
 
   mutable std::mutex deferred_mutex_;
   std::vector<std::pair<uint64_t, std::function<void()>>> deferred_;

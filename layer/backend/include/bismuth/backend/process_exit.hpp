@@ -17,7 +17,8 @@
 // Why atexit is early enough: exit handlers run in the reverse order of their registration, and Bismuth registers
 // only once it has a device, so after the driver was loaded and initialized; drivers that initialize parts
 // lazily (a compiler on the first pipeline) are covered by registering the same handler again after the first
-// compile and again after the first submission (ensure_exit_handler_after). A handler registered from a shared
+// compile and again after the first submission (ensure_exit_handler_after), and after each pipeline's first
+// execution was seen complete (register_exit_handler_again). A handler registered from a shared
 // object also runs when that object is really unloaded (glibc keeps libbismuth-gl mapped after dlclose once a
 // thread used it: docs/backend.md).
 //
@@ -55,6 +56,13 @@ enum class DriverMilestone { FirstPipeline = 0, FirstSubmission = 1, FirstFrontC
 // Registers the exit handler once more the first time `milestone` is reached, so that it still runs before
 // handlers the driver registered up to then. Cheap after that (one relaxed load).
 void ensure_exit_handler_after(DriverMilestone milestone);
+// Registers the exit handler once more, now: after driver work that may have registered exit-time handlers from
+// the driver's own threads, seen complete on this one — the first execution of each pipeline (Device::
+// note_first_execution): lavapipe JITs a pipeline's code in its queue thread at its first dispatch, and LLVM then
+// registers the destructor of the GDB JIT listener that every later JIT object's destructor uses; a queue thread
+// destroying JIT code after that destructor ran crashed at exit. At most one registration per pipeline, fewer
+// when several first executions complete together; none once the exit stop has begun.
+void register_exit_handler_again() noexcept;
 
 // True from the moment the exit stop begins.
 bool process_exiting() noexcept;
