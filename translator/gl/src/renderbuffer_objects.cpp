@@ -116,6 +116,8 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
     t->levels[0][0] =
         TextureLevel{stored, internalformat, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
     t->image = std::move(image);
+    // DEPTH*_STENCIL8: the stencil buffer is the storage texture's stencil plane (texture_stencil_plane.cpp).
+    if (!make_immutable_stencil_plane(ctx, *t, nullptr, func)) return;
   }
   // §9.2.5: the previous contents are lost ("the contents of the data store are undefined"); attachments keep
   // pointing at the renderbuffer and see the new storage.

@@ -250,6 +250,7 @@ void multisample_storage(Context* ctx, TextureObject& t, const MultisampleSpec& 
   t.view_min_layer = 0;
   t.view_num_levels = s.immutable ? 1 : 0;
   t.view_num_layers = s.immutable ? d : 0;
+  make_immutable_stencil_plane(ctx, t, nullptr, func);  // DEPTH*_STENCIL8: the stencil plane, with these samples
 }
 
 // TexStorage*Multisample / TexImage*Multisample: the target must be the dimension's multisample target (§8.8,
