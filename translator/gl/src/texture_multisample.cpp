@@ -48,9 +48,18 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
                                                             &properties) != VK_SUCCESS) {
     return {};
   }
+  VkSampleCountFlags sample_counts = properties.sampleCounts;
+  // A depth-stencil format keeps its stencil indices in an R8_UINT image of the same samples (its stencil plane,
+  // textures.hpp): only the counts both images can have.
+  if (is_depth_stencil(format)) {
+    std::vector<uint32_t> plane = texture_sample_counts(device, stencil_plane_format(), es, es_minor);
+    VkSampleCountFlags mask = 0;
+    for (uint32_t n : plane) mask |= n;
+    sample_counts &= mask;
+  }
   std::vector<uint32_t> counts;
   for (uint32_t n = 64; n > 1; n >>= 1) {
-    if (properties.sampleCounts & n) counts.push_back(n);
+    if (sample_counts & n) counts.push_back(n);
   }
   return counts;
 }
