@@ -178,6 +178,8 @@ TEST_CASE("separate depth and stencil attachments, and a depth buffer alone (GL 
   GLuint ds = 0;
   glCreateTextures(GL_TEXTURE_2D, 1, &ds);
   glTextureStorage2D(ds, 1, GL_DEPTH32F_STENCIL8, 2, 2);
+  const float quarter = 0.25f;
+  glClearTexImage(ds, 0, GL_DEPTH_COMPONENT, GL_FLOAT, &quarter);
   glNamedFramebufferTexture(fb, GL_DEPTH_ATTACHMENT, 0, 0);
   glNamedFramebufferTexture(fb, GL_STENCIL_ATTACHMENT, ds, 0);
   CHECK(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
@@ -186,7 +188,7 @@ TEST_CASE("separate depth and stencil attachments, and a depth buffer alone (GL 
   for (uint8_t x : s) CHECK(x == 0x66);
   float df[4] = {};
   glGetTextureImage(ds, 0, GL_DEPTH_COMPONENT, GL_FLOAT, sizeof df, df);
-  for (float d : df) CHECK(d == 0.0f);  // no depth buffer: the depth stays as created (zero here)
+  for (float d : df) CHECK(d == 0.25f);  // no depth buffer: the depth is not cleared
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   // A colour image at the depth attachment is not depth-renderable (§9.4.1: INCOMPLETE_ATTACHMENT).
   glNamedFramebufferTexture(fb, GL_DEPTH_ATTACHMENT, color, 0);

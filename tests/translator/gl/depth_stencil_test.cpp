@@ -211,6 +211,9 @@ TEST_CASE("mutable, array and cube depth-stencil levels keep their stencil (GL 4
     glTextureStorage3D(a, 1, GL_DEPTH24_STENCIL8, 2, 1, 3);
     glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &c);
     glTextureStorage2D(c, 1, GL_DEPTH32F_STENCIL8, 1, 1);
+    // New storage holds undefined texels (§8.19): zeros first, through ClearTexImage (§8.21: null data is zero).
+    glClearTexImage(a, 0, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, nullptr);
+    glClearTexImage(c, 0, GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, nullptr);
     const uint32_t layer[2] = {pack_24_8(0x100, 31), pack_24_8(0x200, 32)};
     glTextureSubImage3D(a, 0, 0, 0, 1, 2, 1, 1, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, layer);
     const Float24_8 face{0.5f, 66};
