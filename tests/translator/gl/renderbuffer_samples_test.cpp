@@ -84,8 +84,7 @@ TEST_CASE("the sample limits come from the device and bound every format's count
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("depth renderbuffers take the device's sample counts (GL 4.6 §9.2.4)",
-          "[multisample][renderbuffer][depth]") {
+TEST_CASE("depth renderbuffers take the device's sample counts (GL 4.6 §9.2.4)", "[multisample][renderbuffer][depth]") {
   GlContext gl;
   const GLint max_samples = get(GL_MAX_SAMPLES);
   for (GLenum format : kDepthFormats) {

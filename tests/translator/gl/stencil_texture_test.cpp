@@ -307,8 +307,7 @@ TEST_CASE("a STENCIL_INDEX8 stencil attachment is cleared and read (GL 4.6 §9.4
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("STENCIL_INDEX8 renderbuffers are stencil attachments (GL 4.6 §9.2.4)",
-          "[framebuffer][stencil][depth]") {
+TEST_CASE("STENCIL_INDEX8 renderbuffers are stencil attachments (GL 4.6 §9.2.4)", "[framebuffer][stencil][depth]") {
   GlContext gl;
   GLuint rb = 0, fb = 0;
   glCreateRenderbuffers(1, &rb);

@@ -347,15 +347,16 @@ TEST_CASE("stencil indices of DEPTH_STENCIL groups unpack and pack beside the de
   PixelStore swapped;
   swapped.swap_bytes = true;
   const uint32_t swapped_word = 0xAB563412u;  // 0x123456AB with its bytes swapped
-  REQUIRE(unpack_stencil_indices(GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, swapped, Extent{1, 1, 1, false},
-                                 &swapped_word, indices)
+  REQUIRE(unpack_stencil_indices(GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, swapped, Extent{1, 1, 1, false}, &swapped_word,
+                                 indices)
               .ok());
   CHECK(std::to_integer<int>(indices[0]) == 0xAB);
   // Only DEPTH_STENCIL (with its types) and STENCIL_INDEX hold indices.
   CHECK(unpack_stencil_indices(GL_DEPTH_COMPONENT, GL_FLOAT, PixelStore{}, Extent{1, 1, 1, false}, words, indices)
             .error == GL_INVALID_OPERATION);
-  CHECK(unpack_stencil_indices(GL_DEPTH_STENCIL, GL_FLOAT, PixelStore{}, Extent{1, 1, 1, false}, words, indices)
-            .error == GL_INVALID_OPERATION);
+  CHECK(
+      unpack_stencil_indices(GL_DEPTH_STENCIL, GL_FLOAT, PixelStore{}, Extent{1, 1, 1, false}, words, indices).error ==
+      GL_INVALID_OPERATION);
 
   // Packing: D24S8 depth texels (depth in bits 0-23) and their indices → (depth << 8) | index.
   const uint32_t d24[2] = {0x123456u, 0xFFFFFFu};

@@ -281,9 +281,7 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     // glGetTexImage's own pair: DEPTH_COMPONENT for depth formats, DEPTH_STENCIL with its packed type for the
     // depth-stencil ones (depth and stencil index in one group, §8.11.4; the stencil is the texture's plane).
     case GL_GET_TEXTURE_IMAGE_FORMAT:
-      return {!supported                           ? GL_NONE
-              : depth && !is_depth_stencil(*f)     ? GL_DEPTH_COMPONENT
-                                                   : f->natural_format};
+      return {!supported ? GL_NONE : depth && !is_depth_stencil(*f) ? GL_DEPTH_COMPONENT : f->natural_format};
     case GL_GET_TEXTURE_IMAGE_TYPE:
       return {!supported                       ? GL_NONE
               : !depth || is_depth_stencil(*f) ? f->natural_type

@@ -49,7 +49,7 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read framebuffer has no stencil buffer");
     return;
   }
-  const FramebufferAttachment* a = stencil                   ? &fb->stencil
+  const FramebufferAttachment* a = stencil                  ? &fb->stencil
                                    : depth || depth_stencil ? &fb->depth
                                                             : color_buffer(*fb, fb->read_buffer);
   if (a == nullptr || !a->attached()) {
@@ -75,8 +75,8 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
   // implementation-chosen format" — IMPLEMENTATION_COLOR_READ_FORMAT/TYPE; anything else INVALID_OPERATION.
   // DEPTH_STENCIL from a depth buffer beside a separate stencil buffer takes the depth-stencil types all the same.
   const GLenum checked_as = depth_stencil && !is_depth_stencil(f) ? GL_DEPTH24_STENCIL8 : f.internalformat;
-  const TransferResult check = ctx->version.es ? check_read_pixels_es(f.internalformat, format, type)
-                                               : check_pack_gl(checked_as, format, type);
+  const TransferResult check =
+      ctx->version.es ? check_read_pixels_es(f.internalformat, format, type) : check_pack_gl(checked_as, format, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;
@@ -111,7 +111,8 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
   // The part of the rectangle inside the attachment, packed at its place: the same layout with the first
   // (x0 - x) pixels and (y0 - y) rows skipped and the full width as the row length.
   const int64_t x0 = std::max<int64_t>(x, 0), y0 = std::max<int64_t>(y, 0);
-  int64_t x1 = std::min<int64_t>(int64_t{x} + width, img.width), y1 = std::min<int64_t>(int64_t{y} + height, img.height);
+  int64_t x1 = std::min<int64_t>(int64_t{x} + width, img.width),
+          y1 = std::min<int64_t>(int64_t{y} + height, img.height);
   if (depth_stencil) {  // inside both buffers (GL 4.6 lets their sizes differ: §9.4.2 has no size rule)
     x1 = std::min<int64_t>(x1, stencil_img.width);
     y1 = std::min<int64_t>(y1, stencil_img.height);
@@ -133,9 +134,8 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
                                                         extent.width, extent.height)};
   ImagePart stencil_part;
   if (depth_stencil) {
-    stencil_part = {stencil_img.store.image,
-                    attached_region(stencil_img, static_cast<uint32_t>(x0), static_cast<uint32_t>(y0), extent.width,
-                                    extent.height)};
+    stencil_part = {stencil_img.store.image, attached_region(stencil_img, static_cast<uint32_t>(x0),
+                                                             static_cast<uint32_t>(y0), extent.width, extent.height)};
   }
   ctx->pack = inside;
   pack_texels(ctx, f, format, type, extent, std::span(&part, 1), pixels, -1, func,

@@ -352,8 +352,8 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   if (sampled_type_of(format) != use.sampled) {
     skip_message(ctx, func,
                  std::string("a ") + sampled_name(use.sampled) + " sampler on unit " + std::to_string(use.unit) +
-                     " reads texture " + std::to_string(levels_of->name) + " of " + format.name + ", whose texels are " +
-                     sampled_name(sampled_type_of(format)));
+                     " reads texture " + std::to_string(levels_of->name) + " of " + format.name +
+                     ", whose texels are " + sampled_name(sampled_type_of(format)));
     return false;
   }
   if (!(texture->image->desc().usage & backend::kImageSampled)) {

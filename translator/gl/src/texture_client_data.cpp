@@ -108,8 +108,7 @@ bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format
   if (!stencil_parts.empty()) {
     // The stencil plane's R8_UINT texels: the indices of the DEPTH_STENCIL groups.
     std::vector<std::byte> indices(size_t{extent.width} * extent.height * extent.depth);
-    if (TransferResult r =
-            unpack_stencil_indices(client_format, type, ctx->unpack, extent, source.client, indices);
+    if (TransferResult r = unpack_stencil_indices(client_format, type, ctx->unpack, extent, source.client, indices);
         !r.ok()) {
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
       return false;
