@@ -403,3 +403,80 @@ TEST_CASE("queries of the depth-stencil formats' stencil (GL 4.6 §8.11.3, §22.
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("stencil sampling reads each level and sample of the stencil (GL 4.6 §8.10, §8.14.3, table 15.1)",
+          "[textures][depth][stencil][multisample]") {
+  GlContext gl;
+  const GLuint program = make_program(
+      "#version 450\n"  // textureSamples: GLSL 4.50
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform usampler2D levels;\n"
+      "layout(binding = 1) uniform usampler2DMS samples;\n"
+      "layout(std430, binding = 0) buffer Out { uvec4 level0; uvec4 level1; uvec4 sample_last; uint count; };\n"
+      "void main() {\n"
+      "  level0 = textureLod(levels, vec2(0.75, 0.25), 0.0);\n"
+      "  level1 = textureLod(levels, vec2(0.5), 1.0);\n"
+      "  sample_last = texelFetch(samples, ivec2(1, 1), textureSamples(samples) - 1);\n"
+      "  count = uint(textureSamples(samples));\n"
+      "}\n");
+  const GLuint out = make_buffer(64);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  // A mutable texture whose two levels are specified one by one (glTexImage2D): the dispatch puts them, and their
+  // stencil planes, in one image each (make_texture_image).
+  GLuint t = 0;
+  glGenTextures(1, &t);
+  glBindTexture(GL_TEXTURE_2D, t);
+  const uint32_t level0[4] = {pack_24_8(0, 11), pack_24_8(0, 22), pack_24_8(0, 33), pack_24_8(0, 44)};
+  const uint32_t level1 = pack_24_8(0xFFFFFF, 99);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH24_STENCIL8, 2, 2, 0, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, level0);
+  glTexImage2D(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, 1, 1, 0, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, &level1);
+  glTexParameteri(GL_TEXTURE_2D, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_STENCIL_INDEX);
+  // §8.17: NEAREST_MIPMAP_NEAREST is allowed for stencil sampling.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTextureUnit(0, t);
+  // A multisample depth-stencil texture of the smallest count it has, cleared with a DEPTH_STENCIL value (§8.21):
+  // every sample holds the index.
+  GLint counts = 0;
+  glGetInternalformativ(GL_TEXTURE_2D_MULTISAMPLE, GL_DEPTH24_STENCIL8, GL_NUM_SAMPLE_COUNTS, 1, &counts);
+  REQUIRE(counts > 0);
+  std::vector<GLint> sample_counts(static_cast<size_t>(counts));
+  glGetInternalformativ(GL_TEXTURE_2D_MULTISAMPLE, GL_DEPTH24_STENCIL8, GL_SAMPLES, counts, sample_counts.data());
+  GLuint ms = 0;
+  glCreateTextures(GL_TEXTURE_2D_MULTISAMPLE, 1, &ms);
+  glTextureStorage2DMultisample(ms, sample_counts.back(), GL_DEPTH24_STENCIL8, 2, 2, GL_TRUE);
+  const uint32_t clear = pack_24_8(0x800000, 0x7E);
+  glClearTexImage(ms, 0, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, &clear);
+  glTextureParameteri(ms, GL_DEPTH_STENCIL_TEXTURE_MODE, GL_STENCIL_INDEX);
+  glBindTextureUnit(1, ms);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  uint32_t r[13] = {};
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // (0.75, 0.25) of the 2x2 level 0 is texel (1, 0); level 1 has one texel; table 15.1: (S, 0, 0, 1).
+  const uint32_t expected[12] = {22, 0, 0, 1, 99, 0, 0, 1, 0x7E, 0, 0, 1};
+  for (int i = 0; i < 12; ++i) CHECK(r[i] == expected[i]);
+  CHECK(r[12] == static_cast<uint32_t>(sample_counts.back()));
+  // §17.4.3 / §9.8: a framebuffer clear of the multisample texture's stencil writes every sample.
+  GLuint fb = 0;
+  glCreateFramebuffers(1, &fb);
+  glNamedFramebufferTexture(fb, GL_DEPTH_STENCIL_ATTACHMENT, ms, 0);
+  glNamedFramebufferDrawBuffer(fb, GL_NONE);
+  glNamedFramebufferReadBuffer(fb, GL_NONE);
+  REQUIRE(glCheckNamedFramebufferStatus(fb, GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glClearNamedFramebufferfi(fb, GL_DEPTH_STENCIL, 0, 0.25f, 0x12);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(r[8] == 0x12u);
+  glDeleteFramebuffers(1, &fb);
+  glDeleteTextures(1, &t);
+  glDeleteTextures(1, &ms);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
