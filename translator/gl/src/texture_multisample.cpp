@@ -67,8 +67,12 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
 MultisampleLimits multisample_limits(const backend::Device& device) {
   const VkPhysicalDeviceLimits limits = device_properties(device).limits;
   MultisampleLimits out;
+  // Depth-stencil textures keep their stencil in an R8_UINT plane of the same samples (textures.hpp): the counts of
+  // "a depth or depth-stencil texture" (MAX_DEPTH_TEXTURE_SAMPLES, and MAX_SAMPLES, which covers them) are also
+  // integer counts.
   const VkSampleCountFlags depth_counts =
-      depth_textures_as_color(device) ? limits.sampledImageColorSampleCounts : limits.sampledImageDepthSampleCounts;
+      (depth_textures_as_color(device) ? limits.sampledImageColorSampleCounts : limits.sampledImageDepthSampleCounts) &
+      limits.sampledImageIntegerSampleCounts;
   out.color = largest_count(limits.sampledImageColorSampleCounts);
   out.depth = largest_count(depth_counts);
   out.integer = largest_count(limits.sampledImageIntegerSampleCounts);
