@@ -323,8 +323,10 @@ TEST_CASE("DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX samples the stencil as (S, 0
   const uint32_t expected[12] = {in[6] & 0xFF, 0, 0, 1, in[1] & 0xFF, 0, 0, 1, 4, 0, 0, 1};
   for (int i = 0; i < 12; ++i) CHECK(r[i] == expected[i]);
 
-  // §8.17: the texture is incomplete when "the internal format of the texture is integer or stencil index ... or
-  // DEPTH_STENCIL_TEXTURE_MODE is STENCIL_INDEX" and a filter is not NEAREST; incomplete reads (0, 0, 0, 1).
+  // §8.17: a texture is incomplete if "The texture is not multisample; either the magnification filter is not
+  // NEAREST, or the minification filter is neither NEAREST nor NEAREST_MIPMAP_NEAREST; and any of ... The internal
+  // format is DEPTH_STENCIL, and the value of DEPTH_STENCIL_TEXTURE_MODE for the texture is STENCIL_INDEX";
+  // an incomplete texture reads (0, 0, 0, 1) (§11.1.3.5).
   glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glDispatchCompute(1, 1, 1);
   glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
