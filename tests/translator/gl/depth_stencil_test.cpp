@@ -100,6 +100,29 @@ TEST_CASE("DEPTH24_STENCIL8 keeps depth and stencil through UNSIGNED_INT_24_8 tr
   glGetTextureImage(t, 0, GL_STENCIL_INDEX, GL_FLOAT, sizeof sf, sf);
   CHECK(sf[6] == 250.0f);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
+
+  // Pixel buffer objects (§8.4.4.1, §18.2.8): DEPTH_STENCIL groups from PIXEL_UNPACK_BUFFER and into
+  // PIXEL_PACK_BUFFER at an offset; the pack buffer's bytes before the offset keep their value.
+  const uint32_t from_buffer[2] = {pack_24_8(0x654321, 0x11), pack_24_8(0x0000FF, 0x22)};
+  const GLuint unpack = make_buffer(sizeof from_buffer, from_buffer);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, unpack);
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, nullptr);
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  const uint32_t marker[9] = {0xA5A5A5A5u, 0, 0, 0, 0, 0, 0, 0, 0};
+  const GLuint pack = make_buffer(sizeof marker, marker);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, pack);
+  glGetTextureImage(t, 0, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, sizeof(uint32_t) * 8,
+                    reinterpret_cast<void*>(sizeof(uint32_t)));
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  uint32_t packed[9] = {};
+  glGetNamedBufferSubData(pack, 0, sizeof packed, packed);
+  CHECK(packed[0] == 0xA5A5A5A5u);
+  CHECK(packed[1] == from_buffer[0]);
+  CHECK(packed[2] == from_buffer[1]);
+  CHECK(packed[3] == box[0]);
+  glDeleteBuffers(1, &unpack);
+  glDeleteBuffers(1, &pack);
   glDeleteTextures(1, &t);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
