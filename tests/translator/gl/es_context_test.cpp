@@ -577,3 +577,42 @@ TEST_CASE("An ES 3.2 context has the ETC2 / EAC compressed formats only, and sam
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   CHECK(es.validation_messages.empty());
 }
+
+// OpenGL ES 3.2 §9.4.2: "Depth and stencil attachments, if present, are the same image" — else
+// FRAMEBUFFER_UNSUPPORTED (desktop GL 4.6 has no such rule: depth_stencil_framebuffer_test.cpp). One depth-stencil
+// image at DEPTH_STENCIL_ATTACHMENT is complete, and its depth and stencil clear (ES 3.2 §15.2.3).
+TEST_CASE("An ES framebuffer's depth and stencil attachments are one image (ES 3.2 §9.4.2)",
+          "[framebuffer][depth][stencil]") {
+  EsContext es(2);
+  GLuint depth = 0, stencil = 0, ds = 0, fb = 0;
+  glGenTextures(1, &depth);
+  glBindTexture(GL_TEXTURE_2D, depth);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH_COMPONENT16, 2, 2);
+  glGenTextures(1, &stencil);
+  glBindTexture(GL_TEXTURE_2D, stencil);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_STENCIL_INDEX8, 2, 2);
+  glGenTextures(1, &ds);
+  glBindTexture(GL_TEXTURE_2D, ds);
+  glTexStorage2D(GL_TEXTURE_2D, 1, GL_DEPTH24_STENCIL8, 2, 2);
+  glGenFramebuffers(1, &fb);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  const GLenum none = GL_NONE;
+  glDrawBuffers(1, &none);
+  glReadBuffer(GL_NONE);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth, 0);
+  CHECK(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_TEXTURE_2D, stencil, 0);
+  CHECK(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_UNSUPPORTED);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D, ds, 0);
+  CHECK(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glClearBufferfi(GL_DEPTH_STENCIL, 0, 0.5f, 0x3C);
+  CHECK(glGetError() == GL_NO_ERROR);
+  // ES has no glGetTexImage; the stencil is checked through a desktop-only read elsewhere. Here: the clear is
+  // accepted and the framebuffer stays complete.
+  CHECK(glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glDeleteFramebuffers(1, &fb);
+  const GLuint textures[3] = {depth, stencil, ds};
+  glDeleteTextures(3, textures);
+  CHECK(es.validation_messages.empty());
+}

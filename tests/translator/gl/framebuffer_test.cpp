@@ -616,7 +616,7 @@ TEST_CASE("Renderbuffers as color attachments (GL 4.6 §9.2.4 - §9.2.7)", "[fra
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   CHECK(got[0] == -2.0f);
   CHECK(got[2] == 8.0f);
-  // §9.2.5: "An INVALID_ENUM error is generated if internalformat is not one of the color-renderable,
+  // §9.2.4: "An INVALID_ENUM error is generated if internalformat is not one of the color-renderable,
   // depth-renderable, or stencil-renderable formats"; "An INVALID_VALUE error is generated if either of width or
   // height is negative"; §9.2.7: "An INVALID_OPERATION error is generated if renderbuffer is not zero or the name of
   // an existing renderbuffer object"; "An INVALID_ENUM error is generated if renderbuffertarget is not

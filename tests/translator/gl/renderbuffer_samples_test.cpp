@@ -1,6 +1,6 @@
 // Sample-count limits from the device (issue 18): MAX_SAMPLES, MAX_COLOR_TEXTURE_SAMPLES, MAX_DEPTH_TEXTURE_SAMPLES,
 // MAX_INTEGER_SAMPLES (GL 4.6 tables 23.64, 23.73), glGetInternalformativ(SAMPLES / NUM_SAMPLE_COUNTS) of
-// renderbuffers (§22.3.2) and multisample depth renderbuffers (§9.2.4, §9.2.5). Tagged [depth]: gl:depth_textures_color
+// renderbuffers (§22.3.2) and multisample depth renderbuffers (§9.2.4). Tagged [depth]: gl:depth_textures_color
 // runs them with depth stored in colour formats, whose counts are the colour ones.
 #include <algorithm>
 #include <vector>
@@ -84,8 +84,7 @@ TEST_CASE("the sample limits come from the device and bound every format's count
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("depth renderbuffers take the device's sample counts (GL 4.6 §9.2.4, §9.2.5)",
-          "[multisample][renderbuffer][depth]") {
+TEST_CASE("depth renderbuffers take the device's sample counts (GL 4.6 §9.2.4)", "[multisample][renderbuffer][depth]") {
   GlContext gl;
   const GLint max_samples = get(GL_MAX_SAMPLES);
   for (GLenum format : kDepthFormats) {
@@ -104,7 +103,7 @@ TEST_CASE("depth renderbuffers take the device's sample counts (GL 4.6 §9.2.4, 
     CHECK(v == (format == GL_DEPTH24_STENCIL8 || format == GL_DEPTH32F_STENCIL8 ? 8 : 0));
     glGetNamedRenderbufferParameteriv(rb, GL_RENDERBUFFER_SAMPLES, &v);
     CHECK(v == 0);
-    // §9.2.5: "samples represents a request for a desired minimum number of samples ... the resulting value for
+    // §9.2.4: "samples represents a request for a desired minimum number of samples ... the resulting value for
     // RENDERBUFFER_SAMPLES is guaranteed to be greater than or equal to samples and no more than the next larger
     // sample count supported by the implementation".
     const std::vector<GLint> counts = renderbuffer_counts(format);

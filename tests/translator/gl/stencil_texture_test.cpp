@@ -307,12 +307,11 @@ TEST_CASE("a STENCIL_INDEX8 stencil attachment is cleared and read (GL 4.6 §9.4
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("STENCIL_INDEX8 renderbuffers are stencil attachments (GL 4.6 §9.2.4, §9.2.5)",
-          "[framebuffer][stencil][depth]") {
+TEST_CASE("STENCIL_INDEX8 renderbuffers are stencil attachments (GL 4.6 §9.2.4)", "[framebuffer][stencil][depth]") {
   GlContext gl;
   GLuint rb = 0, fb = 0;
   glCreateRenderbuffers(1, &rb);
-  // §9.2.5: internalformat must be "color-renderable, depth-renderable, or stencil-renderable".
+  // §9.2.4: internalformat must be "color-renderable, depth-renderable, or stencil-renderable".
   glNamedRenderbufferStorage(rb, GL_STENCIL_INDEX8, 3, 2);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   GLint v = -1;
@@ -334,7 +333,7 @@ TEST_CASE("STENCIL_INDEX8 renderbuffers are stencil attachments (GL 4.6 §9.2.4,
   glReadPixels(0, 0, 3, 2, GL_STENCIL_INDEX, GL_UNSIGNED_SHORT, s);
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   for (uint16_t x : s) CHECK(x == 200);
-  // Multisample stencil renderbuffers take the counts glGetInternalformativ reports (§9.2.5: "An INVALID_OPERATION
+  // Multisample stencil renderbuffers take the counts glGetInternalformativ reports (§9.2.4: "An INVALID_OPERATION
   // error is generated if samples is greater than the maximum number of samples supported for internalformat").
   GLint counts = 0;
   glGetInternalformativ(GL_RENDERBUFFER, GL_STENCIL_INDEX8, GL_NUM_SAMPLE_COUNTS, 1, &counts);

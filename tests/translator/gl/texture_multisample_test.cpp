@@ -682,12 +682,12 @@ TEST_CASE("An sRGB multisample texture clears to the client's encoded bytes (GL 
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-// GL 4.6 §9.2.5: RenderbufferStorageMultisample's samples is "a request for a desired minimum number of samples";
+// GL 4.6 §9.2.4: RenderbufferStorageMultisample's samples is "a request for a desired minimum number of samples";
 // RENDERBUFFER_SAMPLES is at least that; more than GetInternalformativ(RENDERBUFFER, SAMPLES) allows is
 // INVALID_OPERATION. §9.4.2: "if the attached images are a mix of renderbuffers and textures, the value of
 // RENDERBUFFER_SAMPLES matches the value of TEXTURE_SAMPLES" and TEXTURE_FIXED_SAMPLE_LOCATIONS is TRUE, else
 // FRAMEBUFFER_INCOMPLETE_MULTISAMPLE; §18.2.1: ReadPixels of a multisample read buffer is INVALID_OPERATION.
-TEST_CASE("Multisample renderbuffers beside multisample textures (GL 4.6 §9.2.5, §9.4.2)", "[textures][multisample]") {
+TEST_CASE("Multisample renderbuffers beside multisample textures (GL 4.6 §9.2.4, §9.4.2)", "[textures][multisample]") {
   GlContext gl;
   const std::vector<GLint> counts = sample_counts(GL_RENDERBUFFER, GL_RGBA8);
   REQUIRE_GL_ERROR(GL_NO_ERROR);

@@ -277,7 +277,8 @@ TEST_CASE("depth values unpack to depth-aspect texels and pack back", "[pixels][
   CHECK(d16(7.0f) == 65535);
   CHECK(unpack<uint32_t, 1>(GL_DEPTH_COMPONENT24, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT,
                             std::array<uint32_t, 1>{0xFFFFFFFFu}) == std::array<uint32_t, 1>{0xFFFFFFu});
-  // UNSIGNED_INT_24_8: the depth is the 24 most significant bits, the stencil index (dropped here) the 8 least.
+  // UNSIGNED_INT_24_8: the depth is the 24 most significant bits, the stencil index (the stencil plane's, below) the
+  // 8 least.
   CHECK(unpack<uint32_t, 1>(GL_DEPTH24_STENCIL8, GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8,
                             std::array<uint32_t, 1>{0x123456u << 8 | 0xAB}) == std::array<uint32_t, 1>{0x123456u});
   // FLOAT_32_UNSIGNED_INT_24_8_REV: a float depth, then the stencil word.
@@ -323,4 +324,65 @@ TEST_CASE("24-bit depth formats fall back to wider Vulkan formats with 24-bit va
   uint32_t out = 0;
   REQUIRE(pack_pixels(wide, GL_DEPTH_COMPONENT, GL_UNSIGNED_INT, PixelStore{}, {}, texel, &out).ok());
   CHECK(out == static_cast<uint32_t>(std::llround(double(0x800000) / double(0xFFFFFF) * 4294967295.0)));
+}
+
+// The stencil plane of the depth-stencil formats (textures.hpp): GL 4.6 table 8.8's DEPTH_STENCIL groups hold the
+// stencil index in the 8 least significant bits of UNSIGNED_INT_24_8's word, and of FLOAT_32_UNSIGNED_INT_24_8_REV's
+// second word ("the 24 most significant bits of the second word are unused"); §18.2.8 packs them the same way.
+TEST_CASE("stencil indices of DEPTH_STENCIL groups unpack and pack beside the depth", "[pixels][convert]") {
+  const uint32_t words[2] = {0x123456u << 8 | 0xAB, 0xFFFFFFu << 8 | 0x01};
+  std::array<std::byte, 2> indices{};
+  REQUIRE(unpack_stencil_indices(GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, PixelStore{}, Extent{2, 1, 1, false}, words,
+                                 indices)
+              .ok());
+  CHECK(std::to_integer<int>(indices[0]) == 0xAB);
+  CHECK(std::to_integer<int>(indices[1]) == 0x01);
+  // The unused bits of the second word do not reach the index; SWAP_BYTES swaps each word.
+  uint32_t rev[2] = {0, 0xDEAD00C3u};
+  std::memcpy(&rev[0], &kInf, 4);
+  REQUIRE(unpack_stencil_indices(GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV, PixelStore{},
+                                 Extent{1, 1, 1, false}, rev, indices)
+              .ok());
+  CHECK(std::to_integer<int>(indices[0]) == 0xC3);
+  PixelStore swapped;
+  swapped.swap_bytes = true;
+  const uint32_t swapped_word = 0xAB563412u;  // 0x123456AB with its bytes swapped
+  REQUIRE(unpack_stencil_indices(GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, swapped, Extent{1, 1, 1, false}, &swapped_word,
+                                 indices)
+              .ok());
+  CHECK(std::to_integer<int>(indices[0]) == 0xAB);
+  // Only DEPTH_STENCIL (with its types) and STENCIL_INDEX hold indices.
+  CHECK(unpack_stencil_indices(GL_DEPTH_COMPONENT, GL_FLOAT, PixelStore{}, Extent{1, 1, 1, false}, words, indices)
+            .error == GL_INVALID_OPERATION);
+  CHECK(
+      unpack_stencil_indices(GL_DEPTH_STENCIL, GL_FLOAT, PixelStore{}, Extent{1, 1, 1, false}, words, indices).error ==
+      GL_INVALID_OPERATION);
+
+  // Packing: D24S8 depth texels (depth in bits 0-23) and their indices → (depth << 8) | index.
+  const uint32_t d24[2] = {0x123456u, 0xFFFFFFu};
+  const std::array<std::byte, 2> s{std::byte{0xAB}, std::byte{0x01}};
+  uint32_t out[2] = {};
+  REQUIRE(pack_pixels(*find_sized_format(GL_DEPTH24_STENCIL8), GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, PixelStore{},
+                      Extent{2, 1, 1, false}, std::as_bytes(std::span(d24)), out, s)
+              .ok());
+  CHECK(out[0] == words[0]);
+  CHECK(out[1] == words[1]);
+  // FLOAT_32_UNSIGNED_INT_24_8_REV from D32S8 texels: the float, then the index with the unused bits 0.
+  const float d32[1] = {0.375f};
+  uint32_t out_rev[2] = {0xFFFFFFFFu, 0xFFFFFFFFu};
+  REQUIRE(pack_pixels(*find_sized_format(GL_DEPTH32F_STENCIL8), GL_DEPTH_STENCIL, GL_FLOAT_32_UNSIGNED_INT_24_8_REV,
+                      PixelStore{}, Extent{1, 1, 1, false}, std::as_bytes(std::span(d32)), out_rev, s)
+              .ok());
+  CHECK(bits_float(out_rev[0]) == 0.375f);
+  CHECK(out_rev[1] == 0xABu);
+  // Without the indices a DEPTH_STENCIL read cannot be packed.
+  CHECK(pack_pixels(*find_sized_format(GL_DEPTH24_STENCIL8), GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, PixelStore{},
+                    Extent{2, 1, 1, false}, std::as_bytes(std::span(d24)), out)
+            .error == GL_INVALID_OPERATION);
+  // A depth buffer beside a separate stencil buffer (glReadPixels): DEPTH_COMPONENT16 texels with indices.
+  const uint16_t d16[1] = {0xFFFF};
+  REQUIRE(pack_pixels(*find_sized_format(GL_DEPTH_COMPONENT16), GL_DEPTH_STENCIL, GL_UNSIGNED_INT_24_8, PixelStore{},
+                      Extent{1, 1, 1, false}, std::as_bytes(std::span(d16)), out, s)
+              .ok());
+  CHECK(out[0] == (0xFFFFFFu << 8 | 0xAB));
 }

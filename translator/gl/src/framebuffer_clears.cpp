@@ -1,7 +1,9 @@
-// Clearing the draw framebuffer's color and stencil buffers (GL 4.6 §17.4.3; OpenGL ES 3.2 §15.2.3): glClearColor,
-// glClearStencil, glClear (COLOR_BUFFER_BIT, STENCIL_BUFFER_BIT), glClearBuffer{f,i,ui}v / fi and the
-// glClearNamedFramebuffer* forms. The stencil buffer is a STENCIL_INDEX8 attachment, an R8_UINT image (pixel_formats.cpp):
-// its clear is a colour clear of the masked index. A color attachment is
+// Clearing the draw framebuffer's color, depth and stencil buffers (GL 4.6 §17.4.3; OpenGL ES 3.2 §15.2.3):
+// glClearColor, glClearDepth(f), glClearStencil, glClear, glClearBuffer{f,i,ui}v / fi and the
+// glClearNamedFramebuffer* forms. The stencil buffer is a STENCIL_INDEX8 attachment or a depth-stencil level's stencil
+// plane, an R8_UINT image (textures.hpp): its clear is a colour clear of the masked index. The depth buffer is cleared
+// with CommandStream::clear_image (a depth clear of a depth-format image, a colour clear of the colour storage of
+// depth_textures_as_color) to the depth value rounded as an upload rounds it. A color attachment is
 // cleared in stream order with CommandStream::clear_image (vkCmdClearColorImage) over its level and layer(s) —
 // all layers of a layered attachment (§9.8); a slice of a 3D texture, and an sRGB attachment of a desktop context
 // (GL writes the clear value unconverted while FRAMEBUFFER_SRGB is disabled, which is the only state here, where
@@ -10,6 +12,7 @@
 // Not modelled: the scissor test, color masks and FRAMEBUFFER_SRGB (Bismuth has no such state); §17.4.3 applies
 // them to clears.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -27,19 +30,21 @@ struct ClearValue {
   std::array<uint32_t, 4> u{};
 };
 
-bool clear_attachment(Context* ctx, const FramebufferAttachment& a, const ClearValue& value, const char* func) {
+// `stencil_plane`: the attachment's stencil buffer (attached_image).
+bool clear_attachment(Context* ctx, const FramebufferAttachment& a, const ClearValue& value, const char* func,
+                      bool stencil_plane = false) {
   // A layered cube map: face by face, since a mutable cube map may keep each face's level in an image of its own.
   if (a.layered && a.texture && a.texture->target == GL_TEXTURE_CUBE_MAP) {
     for (uint32_t face = 0; face < 6; ++face) {
       FramebufferAttachment one = a;
       one.layered = false;
       one.face = face;
-      if (!clear_attachment(ctx, one, value, func)) return false;
+      if (!clear_attachment(ctx, one, value, func, stencil_plane)) return false;
     }
     return true;
   }
   AttachedImage img;
-  if (!attached_image(a, img)) return true;
+  if (!attached_image(a, img, stencil_plane)) return true;
   const SizedFormat& f = *img.level->format;
   // §17.4.3.1: "If the buffer is a fixed- or floating-point buffer, ClearBufferfv must be used; signed integer:
   // ClearBufferiv; unsigned integer: ClearBufferuiv ... Otherwise the results are undefined" (glClear of an
@@ -54,6 +59,31 @@ bool clear_attachment(Context* ctx, const FramebufferAttachment& a, const ClearV
     return true;
   }
   ClearValue v = value;
+  if (is_depth(f)) {
+    // §17.4.3: "When clearing a fixed-point depth buffer, d is clamped to the range [0, 1] and converted to
+    // fixed-point"; the depth texel an upload of d as DEPTH_COMPONENT/FLOAT makes (pixel_transfer.hpp: clamped to
+    // [0, 1] for float depth too, which Vulkan's depth images need) read back as the float the clear writes, so a
+    // 24-bit format kept in 32-bit storage keeps 24 bits.
+    std::vector<std::byte> texel(f.vk_texel_bytes);
+    PixelStore one;
+    one.alignment = 1;
+    float d = std::isnan(v.f[0]) ? 0.0f : std::clamp(v.f[0], 0.0f, 1.0f);
+    TransferResult r = unpack_pixels(f, GL_DEPTH_COMPONENT, GL_FLOAT, one, Extent{1, 1, 1, false}, &d, texel);
+    if (r.ok()) r = pack_pixels(f, GL_DEPTH_COMPONENT, GL_FLOAT, one, Extent{1, 1, 1, false}, texel, &d);
+    if (!r.ok()) {
+      ctx->set_error(r.error, std::string(func) + ": " + r.message);
+      return false;
+    }
+    const backend::ImageRegion region = attached_region(img, 0, 0, img.width, img.height, 0, img.layers);
+    const backend::ImageSubresources range{region.mip_level, 1, region.base_layer, region.layer_count};
+    VkClearColorValue color{};
+    color.float32[0] = d;
+    if (Status ok = ctx->stream->clear_image(*img.store.image, range, color); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    return true;
+  }
   if (f.numeric == Numeric::Unorm) {
     // "Unsigned normalized fixed-point RGBA color buffers are cleared to color values derived by clamping each
     // component of the clear color to the range [0, 1], then converting to fixed-point".
@@ -110,7 +140,16 @@ bool clear_stencil(Context* ctx, const FramebufferObject& fb, GLint index, const
   ClearValue v;
   v.kind = ClearValue::Kind::Uint;
   v.u[0] = static_cast<uint32_t>(index) & 0xFFu;
-  return clear_attachment(ctx, fb.stencil, v, func);
+  return clear_attachment(ctx, fb.stencil, v, func, true);
+}
+
+// Clears the depth buffer, if the framebuffer has one, to `depth` (§17.4.3; "If no depth buffer is present, ... no
+// effect"). Not modelled: the depth write mask (no glDepthMask state) and the scissor test.
+bool clear_depth(Context* ctx, const FramebufferObject& fb, double depth, const char* func) {
+  if (!fb.depth.attached()) return true;
+  ClearValue v;
+  v.f[0] = static_cast<float>(depth);
+  return clear_attachment(ctx, fb.depth, v, func);
 }
 
 // §9.4.4: "An INVALID_FRAMEBUFFER_OPERATION error is generated by commands that ... write to the framebuffer
@@ -150,13 +189,18 @@ void clear_buffer(Context* ctx, FramebufferObject* fb, GLenum buffer, GLint draw
     clear_stencil(ctx, *fb, value.i[0], func);
     return;
   }
-  if (buffer != GL_COLOR) return;  // a complete framebuffer here has no depth buffer: no effect
+  // "If buffer is DEPTH, drawbuffer must be zero, and value points to the single depth value to clear the depth
+  // buffer to."
+  if (buffer == GL_DEPTH) {
+    clear_depth(ctx, *fb, value.f[0], func);
+    return;
+  }
   // "If the value of DRAW_BUFFERi is NONE, the command has no effect."
   const FramebufferAttachment* a = color_buffer(*fb, fb->draw_buffers[static_cast<size_t>(drawbuffer)]);
   if (a != nullptr) clear_attachment(ctx, *a, value, func);
 }
 
-void clear_bufferfi(Context* ctx, FramebufferObject* fb, GLenum buffer, GLint drawbuffer, GLint stencil,
+void clear_bufferfi(Context* ctx, FramebufferObject* fb, GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil,
                     const char* func) {
   // "An INVALID_ENUM error is generated by ClearBufferfi and ClearNamedFramebufferfi if buffer is not
   // DEPTH_STENCIL"; drawbuffer must be zero (INVALID_VALUE).
@@ -169,9 +213,9 @@ void clear_bufferfi(Context* ctx, FramebufferObject* fb, GLenum buffer, GLint dr
     return;
   }
   // "ClearBufferfi ... clears both depth and stencil buffers ... The result of ClearBufferfi is the same as
-  // clearing the depth and stencil buffers separately": a complete framebuffer here has no depth buffer, and
-  // maybe a stencil buffer.
-  if (complete_draw_framebuffer(ctx, fb, func) != nullptr) clear_stencil(ctx, *fb, stencil, func);
+  // clearing the depth and stencil buffers separately" (each only where present).
+  if (complete_draw_framebuffer(ctx, fb, func) == nullptr) return;
+  if (clear_depth(ctx, *fb, depth, func)) clear_stencil(ctx, *fb, stencil, func);
 }
 
 // The DSA forms' framebuffer (zero: the default framebuffer).
@@ -220,6 +264,20 @@ GLAPI void APIENTRY glClearColor(GLfloat red, GLfloat green, GLfloat blue, GLflo
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
+// §17.4.3: "ClearDepth ... sets the depth value used when clearing the depth buffer" (DEPTH_CLEAR_VALUE, initially
+// 1.0); kept as given here, clamped to [0, 1] when a clear writes it (clear_attachment).
+GLAPI void APIENTRY glClearDepth(GLdouble depth) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  ctx->clear_depth = depth;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
+GLAPI void APIENTRY glClearDepthf(GLfloat depth) {
+  BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
+  ctx->clear_depth = depth;
+  BISMUTH_GL_END(BISMUTH_NOTHING)
+}
+
 GLAPI void APIENTRY glClearStencil(GLint s) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   // §17.4.3: stored as given; masked to the stencil buffer's bitplanes when a clear writes it.
@@ -237,6 +295,7 @@ GLAPI void APIENTRY glClear(GLbitfield mask) {
   }
   FramebufferObject* fb = complete_draw_framebuffer(ctx, ctx->draw_framebuffer.get(), "glClear");
   if (fb == nullptr) return;
+  if ((mask & GL_DEPTH_BUFFER_BIT) && !clear_depth(ctx, *fb, ctx->clear_depth, "glClear")) return;
   if ((mask & GL_STENCIL_BUFFER_BIT) && !clear_stencil(ctx, *fb, ctx->clear_stencil, "glClear")) return;
   if (!(mask & GL_COLOR_BUFFER_BIT)) return;
   ClearValue v;
@@ -270,9 +329,9 @@ GLAPI void APIENTRY glClearBufferuiv(GLenum buffer, GLint drawbuffer, const GLui
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
-GLAPI void APIENTRY glClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat, GLint stencil) {
+GLAPI void APIENTRY glClearBufferfi(GLenum buffer, GLint drawbuffer, GLfloat depth, GLint stencil) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
-  clear_bufferfi(ctx, ctx->draw_framebuffer.get(), buffer, drawbuffer, stencil, "glClearBufferfi");
+  clear_bufferfi(ctx, ctx->draw_framebuffer.get(), buffer, drawbuffer, depth, stencil, "glClearBufferfi");
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
@@ -305,12 +364,12 @@ GLAPI void APIENTRY glClearNamedFramebufferuiv(GLuint framebuffer, GLenum buffer
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
-GLAPI void APIENTRY glClearNamedFramebufferfi(GLuint framebuffer, GLenum buffer, GLint drawbuffer, GLfloat,
+GLAPI void APIENTRY glClearNamedFramebufferfi(GLuint framebuffer, GLenum buffer, GLint drawbuffer, GLfloat depth,
                                               GLint stencil) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
   FramebufferObject* fb = nullptr;
   if (named(ctx, framebuffer, "glClearNamedFramebufferfi", fb)) {
-    clear_bufferfi(ctx, fb, buffer, drawbuffer, stencil, "glClearNamedFramebufferfi");
+    clear_bufferfi(ctx, fb, buffer, drawbuffer, depth, stencil, "glClearNamedFramebufferfi");
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

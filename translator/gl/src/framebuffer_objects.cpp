@@ -551,16 +551,22 @@ bool color_renderable(const SizedFormat& f, bool es, int es_minor) {
   return true;
 }
 
-bool attached_image(const FramebufferAttachment& a, AttachedImage& out) {
+bool attached_image(const FramebufferAttachment& a, AttachedImage& out, bool stencil_plane) {
   const TextureObject* texture = a.image_texture();
   if (texture == nullptr || a.level < 0 || static_cast<uint32_t>(a.level) >= kMaxTextureLevels) return false;
-  const TextureObject& t = *texture;
   const auto level = static_cast<uint32_t>(a.level);
   uint32_t face = a.face;
   uint32_t layer = static_cast<uint32_t>(a.layer);
   // A cube map attached by FramebufferTextureLayer: the layer is the face.
-  if (t.target == GL_TEXTURE_CUBE_MAP && !a.layered && a.layer > 0) face = layer, layer = 0;
-  if (face >= t.levels.size()) return false;
+  if (texture->target == GL_TEXTURE_CUBE_MAP && !a.layered && a.layer > 0) face = layer, layer = 0;
+  if (face >= texture->levels.size()) return false;
+  // A depth-stencil level's stencil buffer: the same level of its stencil plane (same target, size and layers).
+  const TextureLevel& own = texture->levels[face][level];
+  if (stencil_plane && own.defined() && is_depth_stencil(*own.format)) {
+    if (!texture->stencil_plane) return false;
+    texture = texture->stencil_plane.get();
+  }
+  const TextureObject& t = *texture;
   const TextureLevel& l = t.levels[face][level];
   if (!l.defined()) return false;
   out.level = &l;
@@ -655,13 +661,12 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
       return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT,
                   std::string(point) + ": " + f.name + " is not " + what + "-renderable");
     }
-    // STENCIL_INDEX8 (an R8_UINT image) is cleared and read at the stencil attachment; depth buffers, and the
-    // stencil of the depth-stencil formats (not stored yet), are not: §9.4.2's implementation-dependent
-    // FRAMEBUFFER_UNSUPPORTED.
-    if (kind == Point::Depth || (kind == Point::Stencil && !is_stencil_index(f))) {
-      return fail(GL_FRAMEBUFFER_UNSUPPORTED, std::string(point) + ": " + f.name +
-                                                  " depth and depth-stencil attachments are not supported by "
-                                                  "Bismuth yet");
+    // A depth-stencil level at the stencil attachment: its stencil buffer is the level's stencil plane.
+    if (kind == Point::Stencil && is_depth_stencil(f)) {
+      AttachedImage plane;
+      if (!attached_image(a, plane, true)) {
+        return fail(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT, std::string(point) + ": the level has no stencil plane");
+      }
     }
     any = true;
     // §9.4.2 (FRAMEBUFFER_INCOMPLETE_MULTISAMPLE): "The value of RENDERBUFFER_SAMPLES is the same for all attached
@@ -719,6 +724,15 @@ GLenum framebuffer_status(const Context& ctx, const FramebufferObject* fb, std::
   // "If any framebuffer attachment is layered, all populated attachments must be layered."
   if (any_layered && any_unlayered) {
     return fail(GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS, "some attachments are layered and some are not");
+  }
+  // OpenGL ES 3.2 §9.4.2: "Depth and stencil attachments, if present, are the same image"
+  // (FRAMEBUFFER_UNSUPPORTED). Desktop GL 4.6 has no such rule: a depth texture beside a STENCIL_INDEX8 one is fine.
+  if (ctx.version.es && fb->depth.attached() && fb->stencil.attached()) {
+    const FramebufferAttachment &d = fb->depth, &s = fb->stencil;
+    if (d.texture != s.texture || d.renderbuffer != s.renderbuffer || d.level != s.level || d.face != s.face ||
+        d.layer != s.layer || d.layered != s.layered) {
+      return fail(GL_FRAMEBUFFER_UNSUPPORTED, "the depth and stencil attachments are different images");
+    }
   }
   if (!ctx.version.es) {
     // GL 4.6 only (ES 3.2 has no such rule): "The value of FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE must not be NONE for

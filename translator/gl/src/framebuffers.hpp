@@ -10,8 +10,9 @@
 // (§17.4.1, §18.2.1: "NONE if no default framebuffer is associated with the context"), and reads and clears of it
 // are INVALID_FRAMEBUFFER_OPERATION (§18.2.6 / §17.4.3: the framebuffer is not complete).
 //
-// Depth and stencil attachments are accepted and queried, but a framebuffer with one is FRAMEBUFFER_UNSUPPORTED
-// (§9.4.2 allows "an implementation-dependent set of restrictions"): reading and clearing depth is not done yet.
+// Depth and stencil attachments: the depth buffer is the attached depth or depth-stencil level (its depth texels), the
+// stencil buffer a STENCIL_INDEX8 level or the stencil plane of a depth-stencil level (textures.hpp): both are read
+// (glReadPixels DEPTH_COMPONENT, STENCIL_INDEX, DEPTH_STENCIL) and cleared (glClear, glClearBuffer*).
 #pragma once
 
 #include <array>
@@ -85,7 +86,9 @@ struct AttachedImage {
   GLenum target = GL_NONE;   // the texture's target
   uint32_t first_layer = 0;  // the attached layer (or face, cube map arrays layer-face)
 };
-bool attached_image(const FramebufferAttachment& a, AttachedImage& out);
+// `stencil_plane`: the stencil buffer's texels — for a depth-stencil level its stencil plane's level (STENCIL_INDEX8),
+// else the level itself.
+bool attached_image(const FramebufferAttachment& a, AttachedImage& out, bool stencil_plane = false);
 // The backend region of a rectangle of one layer of the attachment (layer relative to the attached one).
 backend::ImageRegion attached_region(const AttachedImage& image, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
                                      uint32_t layer_offset = 0, uint32_t layer_count = 1);

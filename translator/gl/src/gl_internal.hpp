@@ -490,6 +490,7 @@ class Context {
   GLuint next_framebuffer = 1;
   std::shared_ptr<FramebufferObject> draw_framebuffer, read_framebuffer;
   std::array<float, 4> clear_color{};                // glClearColor (COLOR_CLEAR_VALUE)
+  double clear_depth = 1.0;                          // glClearDepth(f) (DEPTH_CLEAR_VALUE), clamped when clearing
   GLint clear_stencil = 0;                           // glClearStencil (STENCIL_CLEAR_VALUE), masked when clearing
   std::shared_ptr<RenderbufferObject> renderbuffer;  // RENDERBUFFER_BINDING
 

@@ -278,14 +278,16 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_TEXTURE_SHADOW: return {sampled && depth ? full : GL_NONE};
     case GL_TEXTURE_IMAGE_FORMAT: return {supported ? f->natural_format : GL_NONE};
     case GL_TEXTURE_IMAGE_TYPE: return {supported ? f->natural_type : GL_NONE};
-    // glGetTexImage of a depth-stencil texture reads DEPTH_COMPONENT only (the stencil is not stored yet).
-    case GL_GET_TEXTURE_IMAGE_FORMAT: return {supported ? (depth ? GL_DEPTH_COMPONENT : f->natural_format) : GL_NONE};
+    // glGetTexImage's own pair: DEPTH_COMPONENT for depth formats, DEPTH_STENCIL with its packed type for the
+    // depth-stencil ones (depth and stencil index in one group, §8.11.4; the stencil is the texture's plane).
+    case GL_GET_TEXTURE_IMAGE_FORMAT:
+      return {!supported ? GL_NONE : depth && !is_depth_stencil(*f) ? GL_DEPTH_COMPONENT : f->natural_format};
     case GL_GET_TEXTURE_IMAGE_TYPE:
-      return {!supported ? GL_NONE
-              : !depth   ? f->natural_type
-                         : (f->bits[0] == 32   ? GL_FLOAT
-                            : f->bits[0] == 16 ? GL_UNSIGNED_SHORT
-                                               : GL_UNSIGNED_INT)};
+      return {!supported                       ? GL_NONE
+              : !depth || is_depth_stencil(*f) ? f->natural_type
+                                               : (f->bits[0] == 32   ? GL_FLOAT
+                                                  : f->bits[0] == 16 ? GL_UNSIGNED_SHORT
+                                                                     : GL_UNSIGNED_INT)};
     case GL_MIPMAP: return {supported && has_mipmaps(target) ? 1 : 0};
     // glGenerateMipmap (texture_mipmaps.cpp) takes every stored colour format but the integer ones, on the targets
     // with mipmaps (§8.14.4).
@@ -307,6 +309,11 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_CLEAR_TEXTURE: return {supported && !buffer ? full : GL_NONE};
     case GL_VIEW_COMPATIBILITY_CLASS: return {supported && !depth ? view_class(gl_texel_bits(*f)) : GL_NONE};
     case GL_TEXTURE_COMPRESSED: return {0};
+    // §22.3.2: "DEPTH_RENDERABLE: ... TRUE if the format is supported as a depth attachment", STENCIL_RENDERABLE
+    // likewise for the stencil attachment: framebuffers clear and read them (framebuffer_objects.cpp; table 8.13's
+    // depth, depth-stencil and stencil formats), on the texture targets that hold them and renderbuffers.
+    case GL_DEPTH_RENDERABLE: return {supported && depth && !buffer ? 1 : 0};
+    case GL_STENCIL_RENDERABLE: return {supported && (stencil || (depth && is_depth_stencil(*f))) && !buffer ? 1 : 0};
     default:
       // Graphics-stage, renderable, blend, read-pixels, automatic mipmap generation and view support answer NONE:
       // no draws. glReadPixels (read_pixels.cpp) and glTextureView (texture_view.cpp) do exist now; these rows do

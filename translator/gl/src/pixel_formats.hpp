@@ -30,7 +30,7 @@ enum class Numeric : uint8_t {
   UFloat,     // unsigned 11- and 10-bit floats of R11F_G11F_B10F (§2.3.4.3, §2.3.4.4)
   SharedExp,  // RGB9_E5: three 9-bit mantissas and a shared 5-bit exponent (§8.5.2)
   Depth,      // depth (and depth-stencil) formats: the depth aspect's texels (pixel_transfer.hpp); the stencil of
-              // DEPTH24_STENCIL8 / DEPTH32F_STENCIL8 is not stored yet
+              // DEPTH24_STENCIL8 / DEPTH32F_STENCIL8 lives in a STENCIL_INDEX8 plane (TextureObject::stencil_plane)
 };
 
 // Image format compatibility classes of GL 4.6 table 8.28 (formats of one class may alias through
@@ -111,6 +111,11 @@ inline bool is_stencil_index(const SizedFormat& f) {
 // stencil attachment points.
 inline bool is_depth_or_stencil(const SizedFormat& f) {
   return is_depth(f) || is_stencil_index(f);
+}
+// DEPTH24_STENCIL8 / DEPTH32F_STENCIL8 (in any storage row): a depth format whose textures also hold stencil indices,
+// in a STENCIL_INDEX8 plane beside the depth image (TextureObject::stencil_plane).
+inline bool is_depth_stencil(const SizedFormat& f) {
+  return f.base_format == GL_DEPTH_STENCIL;
 }
 
 const char* image_class_name(ImageClass c);  // "4x32" ... "(10,10,10,2)", "none"

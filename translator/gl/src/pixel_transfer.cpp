@@ -451,7 +451,7 @@ bool float_depth(const SizedFormat& f) {
 }
 
 // A client group's depth value (§8.4.4.2: unsigned types by equation 2.1, signed by 2.2, floats as they are). The
-// stencil index of a DEPTH_STENCIL group is not used (the stencil is not stored yet).
+// stencil index of a DEPTH_STENCIL group goes to the stencil plane (unpack_stencil_indices).
 double read_client_depth(const ClientFormat& cf, const ClientType& t, const std::byte* p, bool swap) {
   // FLOAT_32_UNSIGNED_INT_24_8_REV: the first 32-bit word is the float depth, the second holds the stencil index
   // in its 8 least significant bits (SWAP_BYTES swaps each word).
@@ -535,6 +535,19 @@ void write_client_stencil(const ClientType& t, uint8_t index, std::byte* p, bool
     case Scalar::F32: store_le(p, 4, std::bit_cast<uint32_t>(float(index)), swap); break;
     default: store_le(p, t.bytes, index, swap); break;  // every other mask keeps all 8 bits
   }
+}
+
+// A DEPTH_STENCIL group (GL 4.6 table 8.8 / §18.2.8): UNSIGNED_INT_24_8 is one word with the depth as a 24-bit
+// unsigned normalized value in bits 8-31 and the stencil index in bits 0-7; FLOAT_32_UNSIGNED_INT_24_8_REV is a
+// 32-bit float depth, then a word whose 8 least significant bits hold the index (its other 24 bits are unused:
+// written as 0). SWAP_BYTES swaps each word.
+void write_client_depth_stencil(const ClientType& t, double depth, uint8_t index, std::byte* p, bool swap) {
+  if (t.bytes == 8) {
+    store_le(p, 4, std::bit_cast<uint32_t>(float(depth)), swap);
+    store_le(p + 4, 4, index, swap);
+    return;
+  }
+  store_le(p, 4, (float_to_unorm(depth, 24) << 8) | index, swap);
 }
 
 bool mul_add(uint64_t a, uint64_t b, uint64_t c, uint64_t& out) {
@@ -811,13 +824,41 @@ TransferResult unpack_pixels(const SizedFormat& f, GLenum client_format_enum, GL
   return {};
 }
 
+TransferResult unpack_stencil_indices(GLenum client_format_enum, GLenum type, const PixelStore& store, const Extent& e,
+                                      const void* client, std::span<std::byte> indices) {
+  if (client_format_enum != GL_DEPTH_STENCIL && client_format_enum != GL_STENCIL_INDEX)
+    return error(GL_INVALID_OPERATION, "only DEPTH_STENCIL and STENCIL_INDEX pixels hold stencil indices");
+  const GLenum checked_as = client_format_enum == GL_DEPTH_STENCIL ? GL_DEPTH24_STENCIL8 : GL_STENCIL_INDEX8;
+  if (auto r = check_unpack_gl(checked_as, client_format_enum, type); !r.ok()) return r;
+  ClientLayout layout;
+  if (auto r = layout_for(client_format_enum, type, store, e, layout); !r.ok()) return r;
+  if (indices.size() < uint64_t{e.width} * e.height * e.depth)
+    return error(GL_INVALID_OPERATION, "the index span is too small");
+  const auto* base = static_cast<const std::byte*>(client);
+  const auto ct = *client_type(type);
+  std::byte* out = indices.data();
+  for (uint32_t z = 0; z < e.depth; ++z)
+    for (uint32_t y = 0; y < e.height; ++y) {
+      const std::byte* row = base + layout.start_offset + z * layout.image_stride + y * layout.row_stride;
+      for (uint32_t x = 0; x < e.width; ++x)
+        *out++ = std::byte{read_client_stencil(ct, row + x * layout.group_bytes, store.swap_bytes)};
+    }
+  return {};
+}
+
 TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLenum type, const PixelStore& store,
-                           const Extent& e, std::span<const std::byte> texels, void* client) {
-  if (auto r = check_pack_gl(f.internalformat, client_format_enum, type); !r.ok()) return r;
-  if (is_depth(f) && client_format_enum != GL_DEPTH_COMPONENT)
-    return error(GL_INVALID_OPERATION,
-                 "reading the stencil of a depth-stencil texture (STENCIL_INDEX, DEPTH_STENCIL) is not implemented: "
-                 "the stencil is not stored yet");
+                           const Extent& e, std::span<const std::byte> texels, void* client,
+                           std::span<const std::byte> stencil) {
+  // DEPTH_STENCIL from a depth buffer and a separate stencil buffer (glReadPixels, §18.2.1: "values are taken from
+  // both the depth buffer and the stencil buffer") follows the type rules of a depth-stencil internal format.
+  const bool depth_stencil = client_format_enum == GL_DEPTH_STENCIL && is_depth(f);
+  const GLenum checked_as = depth_stencil && !stencil.empty() ? GL_DEPTH24_STENCIL8 : f.internalformat;
+  if (auto r = check_pack_gl(checked_as, client_format_enum, type); !r.ok()) return r;
+  if (is_depth(f) && client_format_enum == GL_STENCIL_INDEX)
+    return error(GL_INVALID_OPERATION, "stencil indices of a depth-stencil format are read from its stencil plane");
+  const uint64_t count = uint64_t{e.width} * e.height * e.depth;
+  if (depth_stencil && stencil.size() < count)
+    return error(GL_INVALID_OPERATION, "DEPTH_STENCIL pixels need the stencil indices beside the depth texels");
   ClientLayout layout;
   if (auto r = layout_for(client_format_enum, type, store, e, layout); !r.ok()) return r;
   if (texels.size() < texel_bytes(f, e)) return error(GL_INVALID_OPERATION, "the texel span is too small");
@@ -838,6 +879,12 @@ TransferResult pack_pixels(const SizedFormat& f, GLenum client_format_enum, GLen
       for (uint32_t x = 0; x < e.width; ++x, in += f.vk_texel_bytes) {
         if (is_stencil_index(f)) {
           write_client_stencil(ct, std::to_integer<uint8_t>(*in), row + x * layout.group_bytes, store.swap_bytes);
+          continue;
+        }
+        if (depth_stencil) {
+          const uint64_t i = (uint64_t{z} * e.height + y) * e.width + x;
+          write_client_depth_stencil(ct, read_depth_texel(f, in), std::to_integer<uint8_t>(stencil[i]),
+                                     row + x * layout.group_bytes, store.swap_bytes);
           continue;
         }
         Rgba v;

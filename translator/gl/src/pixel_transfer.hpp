@@ -101,10 +101,18 @@ uint64_t texel_bytes(const SizedFormat& format, const Extent& extent);
 // depth (DEPTH_COMPONENT with any scalar type, DEPTH_STENCIL with UNSIGNED_INT_24_8 or
 // FLOAT_32_UNSIGNED_INT_24_8_REV) is converted to float (§8.4.4.2), clamped to [0, 1] and rounded to the GL
 // format's precision (float formats too: Vulkan's depth copies need [0, 1]); a DEPTH_STENCIL group's stencil
-// index is dropped (the stencil aspect is not reachable yet). STENCIL_INDEX8 (an R8_UINT texel): format
-// STENCIL_INDEX with any scalar type, the index's 8 least significant bits (floats truncated first).
+// index is not part of these texels (unpack_stencil_indices: the depth-stencil formats keep their indices in a
+// STENCIL_INDEX8 plane, textures.hpp). STENCIL_INDEX8 (an R8_UINT texel): format STENCIL_INDEX with any scalar type,
+// the index's 8 least significant bits (floats truncated first).
 TransferResult unpack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
                              const Extent& extent, const void* client, std::span<std::byte> texels);
+
+// The stencil indices of client pixels of format DEPTH_STENCIL (UNSIGNED_INT_24_8: bits 0-7 of the word;
+// FLOAT_32_UNSIGNED_INT_24_8_REV: bits 0-7 of the second word) or STENCIL_INDEX (any scalar type), as the 8-bit
+// indices of STENCIL_INDEX8 (R8_UINT texels, one byte each, tightly packed): the stencil plane of a depth-stencil
+// texture.
+TransferResult unpack_stencil_indices(GLenum client_format, GLenum type, const PixelStore& store, const Extent& extent,
+                                      const void* client, std::span<std::byte> indices);
 
 // Whether the client pixels of `extent` are exactly its tightly packed texels, byte for byte (the format's natural
 // client format and type, no conversion, no swap, no row or image padding, no skipped pixels), after the checks
@@ -116,10 +124,15 @@ bool client_pixels_are_texels(const SizedFormat& format, GLenum client_format, G
 
 // Pack: texels → client pixels, converted to (client_format, type) as GL 4.6 §18.2.8 says; bytes between groups and
 // rows (alignment padding, ROW_LENGTH beyond the width, skipped pixels) are left as they are. Depth formats read
-// with DEPTH_COMPONENT only (§18.2.6: the depth value, then §18.2.8's conversion); STENCIL_INDEX and DEPTH_STENCIL
-// are INVALID_OPERATION until the stencil is stored. STENCIL_INDEX8 reads with STENCIL_INDEX, the index masked
-// by the type's table 18.4 mask (FLOAT, HALF_FLOAT: the index as a number).
+// with DEPTH_COMPONENT (§18.2.6: the depth value, then §18.2.8's conversion) or DEPTH_STENCIL, whose indices come
+// from `stencil` (one byte per pixel, the stencil plane's R8_UINT texels; §18.2.8: UNSIGNED_INT_24_8 packs the
+// depth as 24-bit unsigned normalized above the index, FLOAT_32_UNSIGNED_INT_24_8_REV the float depth and a word
+// with the index); a depth format that is not a depth-stencil one takes DEPTH_STENCIL only with `stencil` (a
+// framebuffer's separate stencil buffer). STENCIL_INDEX8 reads with STENCIL_INDEX, the index masked by the type's
+// table 18.4 mask (FLOAT, HALF_FLOAT: the index as a number); a depth-stencil texture's STENCIL_INDEX reads are its
+// plane's (STENCIL_INDEX8).
 TransferResult pack_pixels(const SizedFormat& format, GLenum client_format, GLenum type, const PixelStore& store,
-                           const Extent& extent, std::span<const std::byte> texels, void* client);
+                           const Extent& extent, std::span<const std::byte> texels, void* client,
+                           std::span<const std::byte> stencil = {});
 
 }  // namespace bismuth::gl

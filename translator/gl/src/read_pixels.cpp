@@ -29,24 +29,35 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
                    std::string(func) + ": the read framebuffer is not framebuffer complete: " + why);
     return;
   }
-  // §18.2.1: "If the format is STENCIL_INDEX, the stencil buffer is used": "An INVALID_OPERATION error is
-  // generated if format is ... STENCIL_INDEX and there is no stencil buffer", and "... if format is a color format
-  // and the read buffer is NONE". Depth formats need a depth buffer, which a complete framebuffer here never has
-  // (framebuffer_status); a stencil buffer is a STENCIL_INDEX8 attachment. OpenGL ES reads colour only (§16.1.2).
-  const bool stencil = format == GL_STENCIL_INDEX && !ctx->version.es;
-  const bool depth = (format == GL_DEPTH_COMPONENT || format == GL_DEPTH_STENCIL) && !ctx->version.es;
-  if (depth) {
+  // §18.2.1: "If the format is DEPTH_COMPONENT, then values are taken from the depth buffer"; "If the format is
+  // STENCIL_INDEX, the stencil buffer is used"; "If the format is DEPTH_STENCIL, then values are taken from both
+  // the depth buffer and the stencil buffer". "An INVALID_OPERATION error is generated if format is DEPTH_COMPONENT
+  // and there is no depth buffer; if format is STENCIL_INDEX and there is no stencil buffer; if format is
+  // DEPTH_STENCIL and there is not both a depth buffer and a stencil buffer", and "... if format is a color format
+  // and the read buffer is NONE". The depth buffer is the depth attachment's level, the stencil buffer a
+  // STENCIL_INDEX8 level or a depth-stencil level's stencil plane (attached_image). OpenGL ES reads colour only
+  // (§16.1.2).
+  const bool es = ctx->version.es;
+  const bool stencil = format == GL_STENCIL_INDEX && !es;
+  const bool depth = format == GL_DEPTH_COMPONENT && !es;
+  const bool depth_stencil = format == GL_DEPTH_STENCIL && !es;
+  if ((depth || depth_stencil) && !fb->depth.attached()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read framebuffer has no depth buffer");
     return;
   }
-  const FramebufferAttachment* a = stencil ? &fb->stencil : color_buffer(*fb, fb->read_buffer);
-  if (a == nullptr || !a->attached()) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + (stencil ? ": the read framebuffer has no stencil buffer"
-                                                                      : ": the read buffer is NONE"));
+  if ((stencil || depth_stencil) && !fb->stencil.attached()) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read framebuffer has no stencil buffer");
     return;
   }
-  AttachedImage img;
-  if (!attached_image(*a, img)) {
+  const FramebufferAttachment* a = stencil                  ? &fb->stencil
+                                   : depth || depth_stencil ? &fb->depth
+                                                            : color_buffer(*fb, fb->read_buffer);
+  if (a == nullptr || !a->attached()) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read buffer is NONE");
+    return;
+  }
+  AttachedImage img, stencil_img;
+  if (!attached_image(*a, img, stencil) || (depth_stencil && !attached_image(fb->stencil, stencil_img, true))) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the read buffer has no image");
     return;
   }
@@ -62,8 +73,10 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
   // format and type are accepted in most cases": RGBA/UNSIGNED_BYTE (normalized fixed point), RGBA_INTEGER/INT
   // (signed integer), RGBA_INTEGER/UNSIGNED_INT (unsigned integer), RGBA/FLOAT (floating point), "the second is an
   // implementation-chosen format" — IMPLEMENTATION_COLOR_READ_FORMAT/TYPE; anything else INVALID_OPERATION.
-  const TransferResult check = ctx->version.es ? check_read_pixels_es(f.internalformat, format, type)
-                                               : check_pack_gl(f.internalformat, format, type);
+  // DEPTH_STENCIL from a depth buffer beside a separate stencil buffer takes the depth-stencil types all the same.
+  const GLenum checked_as = depth_stencil && !is_depth_stencil(f) ? GL_DEPTH24_STENCIL8 : f.internalformat;
+  const TransferResult check =
+      ctx->version.es ? check_read_pixels_es(f.internalformat, format, type) : check_pack_gl(checked_as, format, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;
@@ -98,8 +111,12 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
   // The part of the rectangle inside the attachment, packed at its place: the same layout with the first
   // (x0 - x) pixels and (y0 - y) rows skipped and the full width as the row length.
   const int64_t x0 = std::max<int64_t>(x, 0), y0 = std::max<int64_t>(y, 0);
-  const int64_t x1 = std::min<int64_t>(int64_t{x} + width, img.width),
-                y1 = std::min<int64_t>(int64_t{y} + height, img.height);
+  int64_t x1 = std::min<int64_t>(int64_t{x} + width, img.width),
+          y1 = std::min<int64_t>(int64_t{y} + height, img.height);
+  if (depth_stencil) {  // inside both buffers (GL 4.6 lets their sizes differ: §9.4.2 has no size rule)
+    x1 = std::min<int64_t>(x1, stencil_img.width);
+    y1 = std::min<int64_t>(y1, stencil_img.height);
+  }
   if (x1 <= x0 || y1 <= y0) return;
   // pack_texels reads the context's PACK state: it gets the adjusted copy for this call and the application's
   // state back afterwards, also when the call throws.
@@ -115,8 +132,14 @@ void read_pixels(GLint x, GLint y, GLsizei width, GLsizei height, GLenum format,
   const Extent extent{static_cast<uint32_t>(x1 - x0), static_cast<uint32_t>(y1 - y0), 1, false};
   const ImagePart part{img.store.image, attached_region(img, static_cast<uint32_t>(x0), static_cast<uint32_t>(y0),
                                                         extent.width, extent.height)};
+  ImagePart stencil_part;
+  if (depth_stencil) {
+    stencil_part = {stencil_img.store.image, attached_region(stencil_img, static_cast<uint32_t>(x0),
+                                                             static_cast<uint32_t>(y0), extent.width, extent.height)};
+  }
   ctx->pack = inside;
-  pack_texels(ctx, f, format, type, extent, std::span(&part, 1), pixels, -1, func);
+  pack_texels(ctx, f, format, type, extent, std::span(&part, 1), pixels, -1, func,
+              depth_stencil ? std::span(&stencil_part, 1) : std::span<const ImagePart>{});
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

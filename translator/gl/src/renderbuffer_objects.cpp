@@ -42,7 +42,7 @@ std::shared_ptr<RenderbufferObject> bound_renderbuffer(Context* ctx, GLenum targ
 
 void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum internalformat, GLsizei width,
              GLsizei height, const char* func) {
-  // §9.2.5: "An INVALID_ENUM error is generated if internalformat is not one of the color-renderable,
+  // §9.2.4: "An INVALID_ENUM error is generated if internalformat is not one of the color-renderable,
   // depth-renderable, or stencil-renderable formats" (sized ones here; the base formats RGBA ... as well in GL).
   const SizedFormat* format = find_sized_format(internalformat);
   if (format == nullptr && !ctx->version.es) format = resolve_internal_format(internalformat, GL_UNSIGNED_BYTE);
@@ -75,7 +75,7 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
     }
     stored = &storage_format(device, *format);
   }
-  // Multisample storage (§9.2.5): "samples represents a request for a desired minimum number of samples"; the
+  // Multisample storage (§9.2.4): "samples represents a request for a desired minimum number of samples"; the
   // resulting RENDERBUFFER_SAMPLES is the smallest count the device has for the format that is at least that
   // (texture_multisample.hpp: the counts GetInternalformativ(RENDERBUFFER, SAMPLES) reports); more than the largest
   // is the INVALID_OPERATION quoted above.
@@ -116,8 +116,10 @@ void storage(Context* ctx, RenderbufferObject& rb, GLsizei samples, GLenum inter
     t->levels[0][0] =
         TextureLevel{stored, internalformat, static_cast<uint32_t>(width), static_cast<uint32_t>(height), 1};
     t->image = std::move(image);
+    // DEPTH*_STENCIL8: the stencil buffer is the storage texture's stencil plane (texture_stencil_plane.cpp).
+    if (!make_immutable_stencil_plane(ctx, *t, nullptr, func)) return;
   }
-  // §9.2.5: the previous contents are lost ("the contents of the data store are undefined"); attachments keep
+  // §9.2.4: the previous contents are lost ("the contents of the data store are undefined"); attachments keep
   // pointing at the renderbuffer and see the new storage.
   rb.storage = std::move(t);
   rb.internalformat = internalformat;

@@ -79,6 +79,11 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
       out.count = 4, out.is_color = true, out.color = ctx->clear_color;
       return true;
     case GL_STENCIL_CLEAR_VALUE: out.set(ctx->clear_stencil); return true;  // glClearStencil
+    // glClearDepth; §2.2.2: an integer query converts "a depth buffer clear value" by table 18.2's INT entry, as it
+    // does color components.
+    case GL_DEPTH_CLEAR_VALUE:
+      out.count = 1, out.is_color = true, out.color[0] = static_cast<float>(ctx->clear_depth);
+      return true;
     case GL_MAJOR_VERSION: out.set(ctx->version.major); return true;
     case GL_MINOR_VERSION: out.set(ctx->version.minor); return true;
     case GL_NUM_EXTENSIONS: out.set(static_cast<int64_t>(ctx->extensions.size())); return true;

@@ -68,6 +68,19 @@ std::shared_ptr<backend::Image> create_texture_image(Context* ctx, backend::Imag
 // sampled where it can sample).
 backend::ImageUsages image_usage_for(const backend::Device& device, const SizedFormat& format);
 
+// ---- stencil planes of depth-stencil textures (texture_stencil_plane.cpp; TextureObject::stencil_plane) ----
+
+// The STENCIL_INDEX8 row the planes' levels have.
+const SizedFormat& stencil_plane_format();
+// Immutable storage (glTexStorage*, multisample storage, renderbuffers, views): gives `t` the plane its level 0
+// asks for, after t.image is made: a new R8_UINT image shaped like t.image, or `shared` (a view's: the original's
+// plane image). Clears the plane of a texture whose format has no stencil. False after GL_OUT_OF_MEMORY.
+bool make_immutable_stencil_plane(Context* ctx, TextureObject& t, std::shared_ptr<backend::Image> shared,
+                                  const char* func);
+// Mutable textures: after (face, level) was defined (define_mutable_level), defines the plane's (face, level) as a
+// STENCIL_INDEX8 level of its size when the level is a depth-stencil one, else undefines it there.
+bool define_stencil_plane_level(Context* ctx, TextureObject& t, uint32_t face, uint32_t level, const char* func);
+
 // ---- compressed levels (texture_compressed.cpp) ----
 
 // Whether a level is defined with a compressed internal format (compressed_formats.hpp).

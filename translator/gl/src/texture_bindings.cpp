@@ -340,21 +340,20 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   if (!make_texture_image(ctx, *texture, func)) return false;
   const TextureLevel* base = base_level_of(*texture);
   if (base == nullptr || !texture->image) return push_placeholder(ctx, use, false, func);
-  const SizedFormat& format = *base->format;
-  // GL 4.6 §8.17 / table 15.1: DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX reads the stencil indices (usampler). The
-  // backend reaches only the depth aspect of depth-stencil images: refused rather than sampling depth instead.
-  if (format.base_format == GL_DEPTH_STENCIL && e.depth_stencil_mode == GL_STENCIL_INDEX) {
-    skip_message(ctx, func,
-                 "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) +
-                     " is read as stencil indices (DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX): stencil sampling is "
-                     "not implemented");
-    return false;
+  // GL 4.6 §8.10 / table 15.1: a depth-stencil texture with DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX is read as its
+  // stencil indices, (S, 0, 0, 1) through an unsigned integer sampler: the texture's stencil plane (textures.hpp),
+  // whose levels and layers are the texture's. The texture's own state (levels, swizzle, view range) still applies.
+  const TextureObject* levels_of = texture;
+  if (is_depth_stencil(*base->format) && e.depth_stencil_mode == GL_STENCIL_INDEX) {
+    if (!texture->stencil_plane || !texture->stencil_plane->image) return push_placeholder(ctx, use, false, func);
+    texture = texture->stencil_plane.get();
   }
+  const SizedFormat& format = texture == levels_of ? *base->format : stencil_plane_format();
   if (sampled_type_of(format) != use.sampled) {
     skip_message(ctx, func,
                  std::string("a ") + sampled_name(use.sampled) + " sampler on unit " + std::to_string(use.unit) +
-                     " reads texture " + std::to_string(texture->name) + " of " + format.name + ", whose texels are " +
-                     sampled_name(sampled_type_of(format)));
+                     " reads texture " + std::to_string(levels_of->name) + " of " + format.name +
+                     ", whose texels are " + sampled_name(sampled_type_of(format)));
     return false;
   }
   if (!(texture->image->desc().usage & backend::kImageSampled)) {
@@ -364,7 +363,7 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   // The levels the view reaches: the effective ones (§8.14.3) that the image holds (a mutable texture sampled
   // without mipmaps is complete with its base level alone, which may be all its image has).
   const uint32_t image_top = texture->image->desc().mip_levels - 1 - texture->view_min_level;
-  const uint32_t top = std::min(effective_top_level(*texture), image_top);
+  const uint32_t top = std::min(effective_top_level(*levels_of), image_top);
   const uint32_t base_level = std::min<uint32_t>(static_cast<uint32_t>(std::max(e.base_level, 0)), top);
   backend::ImageBinding b;
   b.image = texture->image.get();
@@ -392,7 +391,7 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
       return false;
     }
     skip_message(ctx, func,
-                 "texture " + std::to_string(texture->name) + " on unit " + std::to_string(use.unit) + " (" +
+                 "texture " + std::to_string(levels_of->name) + " on unit " + std::to_string(use.unit) + " (" +
                      format.name + ") is stored as " + backend::format_name(view->format) +
                      " (depth textures in a colour format: docs/gl_shim.md, \"Depth textures\"), which this device "
                      "cannot sample with a depth comparison: shadow samplers are not supported on it");

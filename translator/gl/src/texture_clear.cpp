@@ -87,6 +87,40 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
       return;
     }
   }
+  // DEPTH_STENCIL data of a depth-stencil level also sets the stencil indices (the level's stencil plane, an
+  // R8_UINT image like STENCIL_INDEX8's); DEPTH_COMPONENT data leaves them.
+  if (format == GL_DEPTH_STENCIL && is_depth_stencil(f) && t->stencil_plane) {
+    std::vector<std::byte> index(1);
+    if (data != nullptr) {
+      PixelStore one;
+      one.alignment = 1;
+      const TransferResult r = unpack_stencil_indices(format, type, one, Extent{1, 1, 1, false}, data, index);
+      if (!r.ok()) {
+        ctx->set_error(r.error, std::string(func) + ": " + r.message);
+        return;
+      }
+    }
+    TextureObject& plane = *t->stencil_plane;
+    if (is_multisample(t->target)) {
+      const LevelStore store = level_store(plane, 0, lvl);
+      if (store.image == nullptr) return;
+      if (!clear_multisample(ctx, plane, index, sub_region(t->target, store, x, y, z, w, h, d), func)) return;
+    } else {
+      for (GLsizei i = 0; i < (t->target == GL_TEXTURE_CUBE_MAP ? d : 1); ++i) {
+        const uint32_t face = t->target == GL_TEXTURE_CUBE_MAP ? static_cast<uint32_t>(z + i) : 0;
+        const LevelStore store = level_store(plane, face, lvl);
+        if (store.image == nullptr) continue;
+        const backend::ImageRegion region = t->target == GL_TEXTURE_CUBE_MAP
+                                                ? sub_region(GL_TEXTURE_CUBE_MAP, store, x, y, 0, w, h, 1)
+                                                : sub_region(t->target, store, x, y, z, w, h, d);
+        std::vector<std::byte> indices(static_cast<size_t>(backend::region_bytes(*store.image, region)), index[0]);
+        if (Status ok = ctx->stream->upload_image(*store.image, region, indices); !ok) {
+          ctx->backend_error(func, ok.error());
+          return;
+        }
+      }
+    }
+  }
   // Multisample textures: every sample, through vkCmdClearColorImage (texture_multisample.hpp).
   if (is_multisample(t->target)) {
     clear_multisample(ctx, *t, texel, parts.front().region, func);

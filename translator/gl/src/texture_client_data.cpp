@@ -79,9 +79,42 @@ bool unpack_source(Context* ctx, GLenum format, GLenum type, const Extent& exten
   return true;
 }
 
+namespace {
+
+// Moves `bytes` to or from the parts one after the other (upload: true), stopping where the bytes end.
+bool move_parts(Context* ctx, std::span<const ImagePart> parts, std::span<std::byte> bytes, bool upload,
+                const char* func) {
+  size_t at = 0;
+  for (const ImagePart& part : parts) {
+    const auto n = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+    if (at + n > bytes.size()) break;
+    Status ok = upload ? ctx->stream->upload_image(*part.image, part.region, bytes.subspan(at, n))
+                       : ctx->stream->readback_image(*part.image, part.region, bytes.subspan(at, n));
+    if (!ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    at += n;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
-                   const UnpackSource& source, std::span<const ImagePart> parts, const char* func) {
+                   const UnpackSource& source, std::span<const ImagePart> parts, const char* func,
+                   std::span<const ImagePart> stencil_parts) {
   if (!source.present || extent.width == 0 || extent.height == 0 || extent.depth == 0) return true;
+  if (!stencil_parts.empty()) {
+    // The stencil plane's R8_UINT texels: the indices of the DEPTH_STENCIL groups.
+    std::vector<std::byte> indices(size_t{extent.width} * extent.height * extent.depth);
+    if (TransferResult r = unpack_stencil_indices(client_format, type, ctx->unpack, extent, source.client, indices);
+        !r.ok()) {
+      ctx->set_error(r.error, std::string(func) + ": " + r.message);
+      return false;
+    }
+    if (!move_parts(ctx, stencil_parts, indices, true, func)) return false;
+  }
   std::vector<std::byte> converted;
   std::span<const std::byte> texels;
   if (client_pixels_are_texels(format, client_format, type, ctx->unpack, extent, /*pack=*/false)) {
@@ -109,7 +142,8 @@ bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format
 }
 
 bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
-                 std::span<const ImagePart> parts, void* pixels, int64_t buf_size, const char* func) {
+                 std::span<const ImagePart> parts, void* pixels, int64_t buf_size, const char* func,
+                 std::span<const ImagePart> stencil_parts) {
   const auto layout =
       client_layout(client_format, type, ctx->pack, extent.width, extent.height, extent.depth, extent.volume);
   if (!layout) {
@@ -146,8 +180,14 @@ bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, 
     at += bytes;
   }
   if (direct) return true;
+  std::vector<std::byte> indices;
+  if (!stencil_parts.empty()) {
+    indices.resize(size_t{extent.width} * extent.height * extent.depth);
+    if (!move_parts(ctx, stencil_parts, indices, false, func)) return false;
+  }
   if (pbo == nullptr) {
-    if (TransferResult r = pack_pixels(format, client_format, type, ctx->pack, extent, texels, pixels); !r.ok()) {
+    if (TransferResult r = pack_pixels(format, client_format, type, ctx->pack, extent, texels, pixels, indices);
+        !r.ok()) {
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
       return false;
     }
@@ -159,7 +199,8 @@ bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, 
     ctx->backend_error(func, ok.error());
     return false;
   }
-  if (TransferResult r = pack_pixels(format, client_format, type, ctx->pack, extent, texels, bytes.data()); !r.ok()) {
+  if (TransferResult r = pack_pixels(format, client_format, type, ctx->pack, extent, texels, bytes.data(), indices);
+      !r.ok()) {
     ctx->set_error(r.error, std::string(func) + ": " + r.message);
     return false;
   }

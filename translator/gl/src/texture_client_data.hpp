@@ -33,15 +33,20 @@ struct UnpackSource {
 bool unpack_source(Context* ctx, GLenum format, GLenum type, const Extent& extent, const void* pixels, const char* func,
                    UnpackSource& out);
 
-// Converts the source's pixels to `format`'s texels and uploads them to the parts.
+// Converts the source's pixels to `format`'s texels and uploads them to the parts. `stencil_parts` (a
+// depth-stencil level's stencil plane, textures.hpp) take the stencil indices of DEPTH_STENCIL pixels.
 bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
-                   const UnpackSource& source, std::span<const ImagePart> parts, const char* func);
+                   const UnpackSource& source, std::span<const ImagePart> parts, const char* func,
+                   std::span<const ImagePart> stencil_parts = {});
 
 // Reads the parts and writes it to `pixels` as (client_format, type) under the PACK state: an offset
 // into PIXEL_PACK_BUFFER when one is bound (INVALID_OPERATION: mapped, misaligned offset, writes past the end),
 // else client memory of `buf_size` bytes (glGetnTexImage & co: INVALID_OPERATION when the pixels need more; -1:
 // unlimited).
+// DEPTH_STENCIL reads take the stencil indices from `stencil_parts` (R8_UINT: a depth-stencil level's stencil plane,
+// or a framebuffer's stencil buffer).
 bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
-                 std::span<const ImagePart> parts, void* pixels, int64_t buf_size, const char* func);
+                 std::span<const ImagePart> parts, void* pixels, int64_t buf_size, const char* func,
+                 std::span<const ImagePart> stencil_parts = {});
 
 }  // namespace bismuth::gl

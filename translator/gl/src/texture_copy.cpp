@@ -67,6 +67,46 @@ bool parts_of(Context* ctx, const CopySide& s, uint32_t level, GLint x, GLint y,
   return true;
 }
 
+// Copies the texels of `from` to `to` (the same box on both sides).
+bool copy_parts(Context* ctx, const std::vector<ImagePart>& from, const std::vector<ImagePart>& to, const char* func) {
+  // Direct copies where both sides are one part of one image type and one texel size, and not the same image
+  // (vkCmdCopyImage regions within one image must not overlap: the host path handles that case).
+  const bool direct = from.size() == 1 && to.size() == 1 && from[0].image != to[0].image &&
+                      from[0].image->desc().type == to[0].image->desc().type &&
+                      from[0].image->texel_bytes() == to[0].image->texel_bytes() &&
+                      from[0].region.layer_count == to[0].region.layer_count &&
+                      from[0].region.extent == to[0].region.extent;
+  if (direct) {
+    if (Status ok = ctx->stream->copy_image(*from[0].image, from[0].region, *to[0].image, to[0].region); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    return true;
+  }
+  // Through the host: every texel of the box in order (rows, then slices/layers/faces), same texel size on both
+  // sides (compatible formats of this shim store texels of equal size).
+  std::vector<std::byte> texels;
+  for (const ImagePart& part : from) {
+    const size_t at = texels.size();
+    texels.resize(at + static_cast<size_t>(backend::region_bytes(*part.image, part.region)));
+    if (Status ok = ctx->stream->readback_image(*part.image, part.region, std::span(texels).subspan(at)); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+  }
+  size_t at = 0;
+  for (const ImagePart& part : to) {
+    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+    if (at + bytes > texels.size()) break;
+    if (Status ok = ctx->stream->upload_image(*part.image, part.region, std::span(texels).subspan(at, bytes)); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    at += bytes;
+  }
+  return true;
+}
+
 }  // namespace
 }  // namespace bismuth::gl
 
@@ -122,39 +162,19 @@ GLAPI void APIENTRY glCopyImageSubData(GLuint srcName, GLenum srcTarget, GLint s
       !parts_of(ctx, dst, static_cast<uint32_t>(dstLevel), dstX, dstY, dstZ, srcWidth, srcHeight, srcDepth, to)) {
     return;
   }
-  // Direct copies where both sides are one part of one image type and one texel size, and not the same image
-  // (vkCmdCopyImage regions within one image must not overlap: the host path handles that case).
-  const bool direct = from.size() == 1 && to.size() == 1 && from[0].image != to[0].image &&
-                      from[0].image->desc().type == to[0].image->desc().type &&
-                      from[0].image->texel_bytes() == to[0].image->texel_bytes() &&
-                      from[0].region.layer_count == to[0].region.layer_count &&
-                      from[0].region.extent == to[0].region.extent;
-  if (direct) {
-    if (Status ok = ctx->stream->copy_image(*from[0].image, from[0].region, *to[0].image, to[0].region); !ok) {
-      ctx->backend_error(func, ok.error());
-    }
-    return;
-  }
-  // Through the host: every texel of the box in order (rows, then slices/layers/faces), same texel size on both
-  // sides (compatible formats of this shim store texels of equal size).
-  std::vector<std::byte> texels;
-  for (const ImagePart& part : from) {
-    const size_t at = texels.size();
-    texels.resize(at + static_cast<size_t>(backend::region_bytes(*part.image, part.region)));
-    if (Status ok = ctx->stream->readback_image(*part.image, part.region, std::span(texels).subspan(at)); !ok) {
-      ctx->backend_error(func, ok.error());
+  if (!copy_parts(ctx, from, to, func)) return;
+  // Depth-stencil levels (one format on both sides, copy_compatible): their stencil indices too, plane to plane.
+  if (is_depth_stencil(*src.level->format) && src.texture->stencil_plane && dst.texture->stencil_plane) {
+    const CopySide src_plane{src.texture->stencil_plane, src.level, src.depth};
+    const CopySide dst_plane{dst.texture->stencil_plane, dst.level, dst.depth};
+    std::vector<ImagePart> plane_from, plane_to;
+    if (!parts_of(ctx, src_plane, static_cast<uint32_t>(srcLevel), srcX, srcY, srcZ, srcWidth, srcHeight, srcDepth,
+                  plane_from) ||
+        !parts_of(ctx, dst_plane, static_cast<uint32_t>(dstLevel), dstX, dstY, dstZ, srcWidth, srcHeight, srcDepth,
+                  plane_to)) {
       return;
     }
-  }
-  size_t at = 0;
-  for (const ImagePart& part : to) {
-    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-    if (at + bytes > texels.size()) break;
-    if (Status ok = ctx->stream->upload_image(*part.image, part.region, std::span(texels).subspan(at, bytes)); !ok) {
-      ctx->backend_error(func, ok.error());
-      return;
-    }
-    at += bytes;
+    copy_parts(ctx, plane_from, plane_to, func);
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

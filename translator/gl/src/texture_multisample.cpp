@@ -48,9 +48,18 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
                                                             &properties) != VK_SUCCESS) {
     return {};
   }
+  VkSampleCountFlags sample_counts = properties.sampleCounts;
+  // A depth-stencil format keeps its stencil indices in an R8_UINT image of the same samples (its stencil plane,
+  // textures.hpp): only the counts both images can have.
+  if (is_depth_stencil(format)) {
+    std::vector<uint32_t> plane = texture_sample_counts(device, stencil_plane_format(), es, es_minor);
+    VkSampleCountFlags mask = 0;
+    for (uint32_t n : plane) mask |= n;
+    sample_counts &= mask;
+  }
   std::vector<uint32_t> counts;
   for (uint32_t n = 64; n > 1; n >>= 1) {
-    if (properties.sampleCounts & n) counts.push_back(n);
+    if (sample_counts & n) counts.push_back(n);
   }
   return counts;
 }
@@ -58,8 +67,12 @@ std::vector<uint32_t> texture_sample_counts(const backend::Device& device, const
 MultisampleLimits multisample_limits(const backend::Device& device) {
   const VkPhysicalDeviceLimits limits = device_properties(device).limits;
   MultisampleLimits out;
+  // Depth-stencil textures keep their stencil in an R8_UINT plane of the same samples (textures.hpp): the counts of
+  // "a depth or depth-stencil texture" (MAX_DEPTH_TEXTURE_SAMPLES, and MAX_SAMPLES, which covers them) are also
+  // integer counts.
   const VkSampleCountFlags depth_counts =
-      depth_textures_as_color(device) ? limits.sampledImageColorSampleCounts : limits.sampledImageDepthSampleCounts;
+      (depth_textures_as_color(device) ? limits.sampledImageColorSampleCounts : limits.sampledImageDepthSampleCounts) &
+      limits.sampledImageIntegerSampleCounts;
   out.color = largest_count(limits.sampledImageColorSampleCounts);
   out.depth = largest_count(depth_counts);
   out.integer = largest_count(limits.sampledImageIntegerSampleCounts);
@@ -250,6 +263,7 @@ void multisample_storage(Context* ctx, TextureObject& t, const MultisampleSpec& 
   t.view_min_layer = 0;
   t.view_num_levels = s.immutable ? 1 : 0;
   t.view_num_layers = s.immutable ? d : 0;
+  make_immutable_stencil_plane(ctx, t, nullptr, func);  // DEPTH*_STENCIL8: the stencil plane, with these samples
 }
 
 // TexStorage*Multisample / TexImage*Multisample: the target must be the dimension's multisample target (§8.8,

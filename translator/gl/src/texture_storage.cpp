@@ -291,6 +291,8 @@ bool define_mutable_level(Context* ctx, TextureObject& t, uint32_t face, uint32_
 
 bool make_texture_image(Context* ctx, TextureObject& t, const char* func) {
   if (t.immutable || t.target == GL_TEXTURE_BUFFER || t.levels.empty()) return true;
+  // The stencil plane of depth-stencil levels gets one image by the same rule (its levels mirror these).
+  if (t.stencil_plane && !make_texture_image(ctx, *t.stencil_plane, func)) return false;
   const TextureLevel& base = t.levels[0][0];
   if (!base.defined() || base.width == 0 || base.height == 0 || base.depth == 0) return true;
   // The levels from 0 on that are consistent with level 0 on every face.
@@ -415,6 +417,7 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   t->view_min_layer = 0;
   t->view_num_levels = static_cast<GLuint>(levels);
   t->view_num_layers = t->target == GL_TEXTURE_CUBE_MAP ? 6 : level_layers(t->target, base);
+  make_immutable_stencil_plane(ctx, *t, nullptr, func);
 }
 
 void tex_storage(GLenum target, uint32_t dims, GLsizei levels, GLenum internalformat, GLsizei width, GLsizei height,
@@ -525,12 +528,25 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
   const Extent extent{spec.width, spec.height, spec.depth, dims == 3};
   if (!unpack_source(ctx, format, type, extent, pixels, func, source)) return;
   if (!define_mutable_level(ctx, *t, face, lvl, spec, func)) return;
+  if (!define_stencil_plane_level(ctx, *t, face, lvl, func)) return;
   const LevelStore store = level_store(*t, face, lvl);
   if (store.image == nullptr || !source.present) return;
-  const backend::ImageRegion region = sub_region(object_target == GL_TEXTURE_CUBE_MAP ? target : object_target, store,
-                                                 0, 0, 0, width, dims >= 2 ? height : 1, dims == 3 ? depth : 1);
+  const GLenum region_target = object_target == GL_TEXTURE_CUBE_MAP ? target : object_target;
+  const backend::ImageRegion region =
+      sub_region(region_target, store, 0, 0, 0, width, dims >= 2 ? height : 1, dims == 3 ? depth : 1);
   const ImagePart part{store.image, region};
-  upload_texels(ctx, *sized, format, type, extent, source, std::span(&part, 1), func);
+  // DEPTH_STENCIL pixels also carry the stencil indices, for the level's stencil plane (§8.5: with another format
+  // "the values of the stencil index texture components are undefined": the plane's new level keeps zeros).
+  ImagePart stencil_part;
+  if (format == GL_DEPTH_STENCIL && is_depth_stencil(*sized) && t->stencil_plane) {
+    const LevelStore plane = level_store(*t->stencil_plane, face, lvl);
+    if (plane.image != nullptr) {
+      stencil_part = {plane.image,
+                      sub_region(region_target, plane, 0, 0, 0, width, dims >= 2 ? height : 1, dims == 3 ? depth : 1)};
+    }
+  }
+  upload_texels(ctx, *sized, format, type, extent, source, std::span(&part, 1), func,
+                stencil_part.image != nullptr ? std::span(&stencil_part, 1) : std::span<const ImagePart>{});
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 

@@ -121,9 +121,16 @@ void sub_image(Context* ctx, const std::shared_ptr<TextureObject>& t, GLenum tar
   UnpackSource source;
   if (!unpack_source(ctx, format, type, extent, pixels, func, source)) return;
   if (w == 0 || h == 0 || d == 0) return;
-  std::vector<ImagePart> parts;
+  std::vector<ImagePart> parts, stencil_parts;
   if (!level_parts(ctx, *t, target, a.face, static_cast<uint32_t>(level), x, y, z, w, h, d, func, parts)) return;
-  upload_texels(ctx, *l.format, format, type, extent, source, parts, func);
+  // DEPTH_STENCIL pixels also replace the region's stencil indices (the level's stencil plane); DEPTH_COMPONENT
+  // pixels leave them as they are.
+  if (format == GL_DEPTH_STENCIL && is_depth_stencil(*l.format) && t->stencil_plane &&
+      !level_parts(ctx, *t->stencil_plane, target, a.face, static_cast<uint32_t>(level), x, y, z, w, h, d, func,
+                   stencil_parts)) {
+    return;
+  }
+  upload_texels(ctx, *l.format, format, type, extent, source, parts, func, stencil_parts);
 }
 
 void tex_sub_image(GLenum target, uint32_t dims, GLint level, GLint x, GLint y, GLint z, GLsizei w, GLsizei h,
@@ -199,12 +206,25 @@ void get_image(Context* ctx, const TextureObject& t, GLenum target, GLint level,
                       t.target == GL_TEXTURE_CUBE_MAP_ARRAY ||
                       (t.target == GL_TEXTURE_CUBE_MAP && !is_cube_face(target));
   const Extent extent{static_cast<uint32_t>(w), static_cast<uint32_t>(h), static_cast<uint32_t>(d), volume};
-  std::vector<ImagePart> parts;
-  if (w > 0 && h > 0 && d > 0 &&
-      !level_parts(ctx, t, target, a.face, static_cast<uint32_t>(level), x, y, z, w, h, d, func, parts)) {
+  std::vector<ImagePart> parts, stencil_parts;
+  const auto lvl = static_cast<uint32_t>(level);
+  // A depth-stencil level's stencil indices are its stencil plane's STENCIL_INDEX8 texels (textures.hpp): §8.11.4
+  // reads them with STENCIL_INDEX, and with the depth values for DEPTH_STENCIL.
+  const bool planed = is_depth_stencil(*l.format) && t.stencil_plane != nullptr;
+  if (format == GL_STENCIL_INDEX && planed) {
+    if (w > 0 && h > 0 && d > 0 &&
+        !level_parts(ctx, *t.stencil_plane, target, a.face, lvl, x, y, z, w, h, d, func, parts)) {
+      return;
+    }
+    pack_texels(ctx, stencil_plane_format(), format, type, extent, parts, pixels, buf_size, func);
     return;
   }
-  pack_texels(ctx, *l.format, format, type, extent, parts, pixels, buf_size, func);
+  if (w > 0 && h > 0 && d > 0 && !level_parts(ctx, t, target, a.face, lvl, x, y, z, w, h, d, func, parts)) return;
+  if (format == GL_DEPTH_STENCIL && planed && w > 0 && h > 0 && d > 0 &&
+      !level_parts(ctx, *t.stencil_plane, target, a.face, lvl, x, y, z, w, h, d, func, stencil_parts)) {
+    return;
+  }
+  pack_texels(ctx, *l.format, format, type, extent, parts, pixels, buf_size, func, stencil_parts);
 }
 
 void get_tex_image(GLenum target, GLint level, GLenum format, GLenum type, int64_t buf_size, void* pixels,

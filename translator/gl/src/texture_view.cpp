@@ -159,6 +159,11 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
     if (target == GL_TEXTURE_2D || target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_2D_MULTISAMPLE) l.depth = 1;
     for (auto& face : view->levels) face[i] = l;
   }
+  // A depth-stencil view's stencil indices are the original's: a view of the original's stencil plane image.
+  if (!make_immutable_stencil_plane(ctx, *view, original->stencil_plane ? original->stencil_plane->image : nullptr,
+                                    func)) {
+    return;
+  }
   std::lock_guard lock(ctx->share->mutex);
   ctx->share->textures[texture] = std::move(view);
   BISMUTH_GL_END(BISMUTH_NOTHING)

@@ -334,8 +334,10 @@ bool texture_complete(const TextureObject& t, const SamplerState& sampler, std::
     set_why(why, "an integer format is sampled with a LINEAR filter");
     return false;
   }
-  // §8.17: a depth/stencil texture read as stencil indices (DEPTH_STENCIL_TEXTURE_MODE STENCIL_INDEX) with a
-  // filter other than NEAREST.
+  // §8.17: "The texture is not multisample; either the magnification filter is not NEAREST, or the minification
+  // filter is neither NEAREST nor NEAREST_MIPMAP_NEAREST; and any of ... The internal format is DEPTH_STENCIL, and
+  // the value of DEPTH_STENCIL_TEXTURE_MODE for the texture is STENCIL_INDEX" (multisample textures returned
+  // complete above).
   if (format.base_format == GL_DEPTH_STENCIL && t.depth_stencil_mode == GL_STENCIL_INDEX && !nearest) {
     set_why(why, "a depth/stencil texture is read as stencil indices with a LINEAR filter");
     return false;

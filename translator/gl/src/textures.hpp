@@ -79,6 +79,12 @@ struct TextureObject {
   // blocks of each (face, level), index face * kMaxTextureLevels + level, layer after layer, each layer's blocks row
   // by row. glGetCompressedTexImage returns them; the image holds their decoded texels.
   std::vector<std::vector<uint8_t>> compressed_blocks;
+  // The stencil indices of DEPTH24_STENCIL8 / DEPTH32F_STENCIL8 levels (texture_stencil_plane.cpp): a texture object
+  // of its own (never named or bound) with the same target, levels, layers and samples, each depth-stencil level
+  // there a STENCIL_INDEX8 level (an R8_UINT image, like a stencil texture's), so that stencil transfers, clears,
+  // copies and stencil sampling take the STENCIL_INDEX8 paths on any queue, whichever way the depth is stored
+  // (docs/gl_shim.md "Depth textures"). Null while no level is a depth-stencil one.
+  std::shared_ptr<TextureObject> stencil_plane;
   SamplerState sampler;
   GLint base_level = 0, max_level = 1000;
   std::array<GLenum, 4> swizzle{GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
