@@ -146,6 +146,22 @@ TEST_CASE("glCopyImageSubData between compressed images copies their blocks (GL 
   std::vector<uint8_t> corner(32, 0);
   std::copy(six.begin() + 24, six.end(), corner.begin() + 24);
   CHECK(blocks_of(b, 32) == corner);
+  // "Slices of a TEXTURE_1D_ARRAY, TEXTURE_2D_ARRAY, TEXTURE_CUBE_MAP_ARRAY, TEXTURE_3D and faces of
+  // TEXTURE_CUBE_MAP are all compatible": face 2 of a cube map to layer 1 of a 2D array.
+  GLuint cube = 0, array = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glTextureStorage2D(cube, 1, GL_COMPRESSED_RED_RGTC1, 4, 4);
+  const auto faces = pattern(48, 11);
+  glCompressedTextureSubImage3D(cube, 0, 0, 0, 0, 4, 4, 6, GL_COMPRESSED_RED_RGTC1, 48, faces.data());
+  glCreateTextures(GL_TEXTURE_2D_ARRAY, 1, &array);
+  glTextureStorage3D(array, 1, GL_COMPRESSED_RED_RGTC1, 4, 4, 2);
+  const std::vector<uint8_t> zeros(16, 0);
+  glCompressedTextureSubImage3D(array, 0, 0, 0, 0, 4, 4, 2, GL_COMPRESSED_RED_RGTC1, 16, zeros.data());
+  glCopyImageSubData(cube, GL_TEXTURE_CUBE_MAP, 0, 0, 0, 2, array, GL_TEXTURE_2D_ARRAY, 0, 0, 0, 1, 4, 4, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  std::vector<uint8_t> layered(16, 0);
+  std::copy(faces.begin() + 16, faces.begin() + 24, layered.begin() + 8);
+  CHECK(blocks_of(array, 16) == layered);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
