@@ -337,10 +337,26 @@ TEST_CASE("glTexImage with a specific compressed format: the GL compresses (GL 4
   const std::vector<uint8_t> flat(16, 200);
   glTexSubImage2D(GL_TEXTURE_2D, 0, 2, 0, 4, 4, GL_RED, GL_UNSIGNED_BYTE, flat.data());
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // "width is not a multiple of four, width plus xoffset is not equal to TEXTURE_WIDTH, and either xoffset or
+  // yoffset is non-zero" (ARB_texture_compression_rgtc): a 2x4 box at (4, 0) is refused, at (0, 0) accepted, and
+  // only the block it touches changes.
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 4, 0, 2, 4, GL_RED, GL_UNSIGNED_BYTE, flat.data());
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 2, 2, GL_RED, GL_UNSIGNED_BYTE, flat.data());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  const auto origin = blocks_of(t, 32);
+  CHECK(std::equal(origin.begin() + 8, origin.end(), blocks.begin() + 8));
+  for (float v : decode_rgtc1(origin.data())) CHECK(v == Approx(200 / 255.0f).margin(0.5 / 255));
+  // The image holds the decoding of the whole replaced block.
+  const auto origin_texels = fetch(program, t, 8, 8);
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 4; ++x)
+      CHECK(origin_texels[static_cast<size_t>(y * 8 + x)].c[0] == Approx(200 / 255.0f).margin(1.0 / 255));
+  }
   glTexSubImage2D(GL_TEXTURE_2D, 0, 4, 4, 4, 4, GL_RED, GL_UNSIGNED_BYTE, flat.data());
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   const auto after = blocks_of(t, 32);
-  CHECK(std::equal(after.begin(), after.begin() + 24, blocks.begin()));
+  CHECK(std::equal(after.begin() + 8, after.begin() + 24, blocks.begin() + 8));
   for (float v : decode_rgtc1(after.data() + 24)) CHECK(v == Approx(200 / 255.0f).margin(0.5 / 255));
   // Two colours per block (each channel of the second at least the first's): every format's encoder can place its
   // endpoints on them. The texels are the decoding of the kept blocks (the same blocks uploaded give the same
@@ -428,10 +444,11 @@ TEST_CASE("glTexImage with generic compressed formats, ETC2/EAC and compressed t
   for (size_t i = 0; i < 16; ++i) {
     for (size_t c = 0; c < 4; ++c) CHECK(texels[i].c[c] == Approx(rgba[i * 4 + c] / 255.0f).margin(1e-6));
   }
-  // The ETC2/EAC formats are not compressed by this GL: INVALID_OPERATION (CompressedTexImage only), and a TexSubImage
-  // into an ETC2 level likewise.
+  // The ETC2/EAC formats are "Accepted by the <internalformat> parameter of CompressedTexImage2D"
+  // (ARB_ES3_compatibility), not by TexImage (whose compressed formats are the generic, RGTC and BPTC ones):
+  // "INVALID_VALUE is generated if internalformat is not one of the accepted" formats.
   glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGB8_ETC2, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
   // Targets (table 8.14's 4x4 blocks): no one-dimensional textures; TEXTURE_3D only for the BPTC formats (the
   // "3D Tex." column); 2D arrays for all.
   GLuint one = 0, three = 0, arr = 0;

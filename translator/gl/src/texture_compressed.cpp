@@ -234,7 +234,11 @@ bool store_blocks(Context* ctx, TextureObject& t, uint32_t face, uint32_t level,
                     client + layout.first + i * layout.image + by * layout.row + bx * layout.block, dst.block);
       }
     }
-    if (!decode_into_images(ctx, home, x, y, w, h, func)) return false;
+    // Every texel of the written blocks inside the level (a box that ends inside a block, as TexSubImage's may,
+    // changes the whole block).
+    const TextureLevel& l = home.owner->levels[home.face][home.level];
+    const uint32_t dw = std::min(bw * kBlockWidth, l.width - x), dh = std::min(bh * kBlockHeight, l.height - y);
+    if (!decode_into_images(ctx, home, x, y, dw, dh, func)) return false;
   }
   return true;
 }

@@ -120,12 +120,16 @@ void sub_image(Context* ctx, const std::shared_ptr<TextureObject>& t, GLenum tar
     return;
   }
   if (!box_inside(ctx, a, x, y, z, w, h, d, func)) return;
-  // A compressed level is written in whole blocks: the same alignment as CompressedTexSubImage (§8.7: "xoffset or
-  // yoffset is not a multiple of the block width or height; width is not a multiple of the block width and
-  // xoffset + width is not equal to the width of the level; height ...": INVALID_OPERATION).
+  // A compressed level is written in whole blocks (ARB_texture_compression_rgtc / _bptc, the S3TC formats likewise):
+  // TexSubImage* "will result in an INVALID_OPERATION error only if one of the following conditions occurs: width
+  // is not a multiple of four, width plus xoffset is not equal to TEXTURE_WIDTH, and either xoffset or yoffset is
+  // non-zero; height [likewise]; or xoffset or yoffset is not a multiple of four". The blocks the box touches are
+  // replaced (texels of theirs outside the box are not preserved: "The contents of any 4x4 block of texels ...
+  // that does not intersect the area being modified are preserved").
+  const bool at_origin = x == 0 && y == 0;
   if (compressed != nullptr &&
-      (x % 4 != 0 || y % 4 != 0 || (w % 4 != 0 && static_cast<uint32_t>(x + w) != a.width) ||
-       (h % 4 != 0 && static_cast<uint32_t>(y + h) != a.height))) {
+      (x % 4 != 0 || y % 4 != 0 || (w % 4 != 0 && static_cast<uint32_t>(x + w) != a.width && !at_origin) ||
+       (h % 4 != 0 && static_cast<uint32_t>(y + h) != a.height && !at_origin))) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the region is not aligned to " + compressed->name +
                                              "'s 4x4 blocks");
     return;
