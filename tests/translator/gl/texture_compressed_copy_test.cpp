@@ -456,6 +456,14 @@ TEST_CASE("glTexImage with generic compressed formats, ETC2/EAC and compressed t
   glBindTexture(GL_TEXTURE_1D, one);
   glTexImage1D(GL_TEXTURE_1D, 0, GL_COMPRESSED_RED_RGTC1, 4, 0, GL_RED, GL_UNSIGNED_BYTE, rgba.data());
   REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  // "CompressedTexImage1D ... produce[s] an INVALID_ENUM error if <internalformat> is an RGTC format", and
+  // CompressedTexSubImage1D for such a <format> (ARB_texture_compression_rgtc; _bptc says the same).
+  glCompressedTexImage1D(GL_TEXTURE_1D, 0, GL_COMPRESSED_RED_RGTC1, 4, 0, 8, rgba.data());
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  glCompressedTexImage1D(GL_TEXTURE_1D, 0, GL_COMPRESSED_RGBA_BPTC_UNORM, 4, 0, 16, rgba.data());
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  glCompressedTexSubImage1D(GL_TEXTURE_1D, 0, 0, 4, GL_COMPRESSED_RED_RGTC1, 8, rgba.data());
+  REQUIRE_GL_ERROR(GL_INVALID_ENUM);
   glGenTextures(1, &three);
   glBindTexture(GL_TEXTURE_3D, three);
   glTexImage3D(GL_TEXTURE_3D, 0, GL_COMPRESSED_RED_RGTC1, 4, 4, 1, 0, GL_RED, GL_UNSIGNED_BYTE, rgba.data());

@@ -301,6 +301,13 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": border must be zero");
     return;
   }
+  // "CompressedTexImage1D ... produce[s] an INVALID_ENUM error if <internalformat> is an RGTC format" (ARB_texture_
+  // compression_rgtc; ARB_texture_compression_bptc likewise; the ETC2/EAC formats are "Accepted by the
+  // <internalformat> parameter of CompressedTexImage2D", ARB_ES3_compatibility): no format here has 1D blocks.
+  if (dims == 1) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + f->name + " has two-dimensional blocks");
+    return;
+  }
   if (const std::string why = target_error(*f, t->target); !why.empty()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
     return;
@@ -339,15 +346,17 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
 void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_t dims, GLint level, GLint x, GLint y,
                           GLint z, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei image_size,
                           const void* data, const char* func) {
-  (void)dims;
   if (level < 0 || static_cast<uint32_t>(level) >= kMaxTextureLevels) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid level " + std::to_string(level));
     return;
   }
   const CompressedFormat* f = find_compressed_format(format, ctx->version.es);
-  if (f == nullptr) {
-    ctx->set_error(GL_INVALID_ENUM,
-                   std::string(func) + ": " + hex(format) + " is not a specific compressed internal format");
+  // "CompressedTexSubImage1D ... produce[s] an INVALID_ENUM error if <format> is an RGTC format" (and BPTC, and
+  // the ETC2/EAC formats CompressedTexImage2D takes): every format here has 2D blocks.
+  if (f == nullptr || dims == 1) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(format) +
+                                        (f != nullptr ? " has two-dimensional blocks (no 1D compressed images)"
+                                                      : " is not a specific compressed internal format"));
     return;
   }
   const bool whole_cube = t.target == GL_TEXTURE_CUBE_MAP && !is_cube_face(target);
