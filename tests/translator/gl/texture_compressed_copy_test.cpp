@@ -303,6 +303,7 @@ TEST_CASE("glTexImage with a specific compressed format: the GL compresses (GL 4
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 8, 8, 0, GL_RED, GL_UNSIGNED_BYTE, red.data());
   REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // one level: complete (§8.17)
   GLint compressed = 0, internal = 0, size = 0;
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_COMPRESSED, &compressed);
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
@@ -387,6 +388,7 @@ TEST_CASE("glTexImage with a specific compressed format: the GL compresses (GL 4
     glBindTexture(GL_TEXTURE_2D, e);
     glTexImage2D(GL_TEXTURE_2D, 0, static_cast<GLint>(c.format), 8, 8, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
     REQUIRE_GL_ERROR(GL_NO_ERROR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // one level: complete (§8.17)
     const auto kept = blocks_of(e, static_cast<size_t>(4 * c.block_bytes));
     const auto got = fetch(program, e, 8, 8);
     CHECK(got == fetch(program, uploaded(c.format, 8, 8, kept), 8, 8));
@@ -411,6 +413,7 @@ TEST_CASE("glTexImage with a specific compressed format: the GL compresses (GL 4
   glBindTexture(GL_TEXTURE_2D, h);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, 8, 8, 0, GL_RGBA, GL_FLOAT, hdr.data());
   REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // one level: complete (§8.17)
   const auto hdr_blocks = blocks_of(h, 64);
   const auto hdr_texels = fetch(program, h, 8, 8);
   CHECK(hdr_texels == fetch(program, uploaded(GL_COMPRESSED_RGB_BPTC_UNSIGNED_FLOAT, 8, 8, hdr_blocks), 8, 8));
@@ -435,6 +438,7 @@ TEST_CASE("glTexImage with generic compressed formats, ETC2/EAC and compressed t
   glBindTexture(GL_TEXTURE_2D, t);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGBA, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
   REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);  // one level: complete (§8.17)
   GLint compressed = 1, internal = 0;
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_COMPRESSED, &compressed);
   glGetTexLevelParameteriv(GL_TEXTURE_2D, 0, GL_TEXTURE_INTERNAL_FORMAT, &internal);
