@@ -458,8 +458,10 @@ TEST_CASE("glTexImage with generic compressed formats, ETC2/EAC and compressed t
   GLuint one = 0, three = 0, arr = 0;
   glGenTextures(1, &one);
   glBindTexture(GL_TEXTURE_1D, one);
+  // The RGTC / BPTC formats are "Accepted by the <internalformat> parameter of TexImage2D, TexImage3D, ..."
+  // (ARB_texture_compression_bptc), not by TexImage1D: not an accepted internal format, INVALID_VALUE.
   glTexImage1D(GL_TEXTURE_1D, 0, GL_COMPRESSED_RED_RGTC1, 4, 0, GL_RED, GL_UNSIGNED_BYTE, rgba.data());
-  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
   // "CompressedTexImage1D ... produce[s] an INVALID_ENUM error if <internalformat> is an RGTC format", and
   // CompressedTexSubImage1D for such a <format> (ARB_texture_compression_rgtc; _bptc says the same).
   glCompressedTexImage1D(GL_TEXTURE_1D, 0, GL_COMPRESSED_RED_RGTC1, 4, 0, 8, rgba.data());

@@ -487,6 +487,13 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
   // (texture_compress_online.cpp). Its texels are stored decoded in the format's storage row.
   const CompressedFormat* compressed = ctx->version.es ? nullptr : find_compressed_format(ifmt, false);
   if (compressed != nullptr) {
+    // The RGTC / BPTC tokens are "Accepted by the <internalformat> parameter of TexImage2D, TexImage3D, ..."
+    // (ARB_texture_compression_bptc; RGTC "supports only 2D images"), not TexImage1D's: INVALID_VALUE as for any
+    // internal format TexImage1D does not accept.
+    if (dims == 1) {
+      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + compressed->name + " is not a 1D internal format");
+      return;
+    }
     if (object_target == GL_TEXTURE_RECTANGLE) {
       ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": rectangle textures cannot be compressed");
       return;
