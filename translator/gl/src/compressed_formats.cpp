@@ -366,6 +366,18 @@ bool is_generic_compressed(GLenum internalformat) {
   }
 }
 
+GLenum generic_compressed_base(GLenum internalformat) {
+  switch (internalformat) {
+    case GL_COMPRESSED_RED: return GL_RED;
+    case GL_COMPRESSED_RG: return GL_RG;
+    case GL_COMPRESSED_RGB: return GL_RGB;
+    case GL_COMPRESSED_RGBA: return GL_RGBA;
+    case GL_COMPRESSED_SRGB: return GL_SRGB;
+    case GL_COMPRESSED_SRGB_ALPHA: return GL_SRGB_ALPHA;
+    default: return internalformat;
+  }
+}
+
 uint64_t compressed_size(const CompressedFormat& f, uint32_t width, uint32_t height, uint32_t depth) {
   const uint64_t bx = (uint64_t{width} + kBlockWidth - 1) / kBlockWidth;
   const uint64_t by = (uint64_t{height} + kBlockHeight - 1) / kBlockHeight;
@@ -446,6 +458,35 @@ uint32_t encode_storage_texel(const CompressedFormat& f, const Texel& texel, uin
       for (int c = 0; c < 4; ++c) out[c] = static_cast<uint8_t>(std::lround(std::clamp(texel[c], 0.0f, 1.0f) * 255.0f));
       return 4;
   }
+}
+
+GLenum compressed_view_class(const CompressedFormat& f) {
+  switch (f.codec) {
+    case C::Bc1Rgb: return GL_VIEW_CLASS_S3TC_DXT1_RGB;
+    case C::Bc1Rgba: return GL_VIEW_CLASS_S3TC_DXT1_RGBA;
+    case C::Bc2: return GL_VIEW_CLASS_S3TC_DXT3_RGBA;
+    case C::Bc3: return GL_VIEW_CLASS_S3TC_DXT5_RGBA;
+    case C::Rgtc1: return GL_VIEW_CLASS_RGTC1_RED;
+    case C::Rgtc2: return GL_VIEW_CLASS_RGTC2_RG;
+    case C::Bc7: return GL_VIEW_CLASS_BPTC_UNORM;
+    case C::Bc6h: return GL_VIEW_CLASS_BPTC_FLOAT;
+    case C::EacR11: return GL_VIEW_CLASS_EAC_R11;
+    case C::EacRg11: return GL_VIEW_CLASS_EAC_RG11;
+    case C::Etc2Rgb: return GL_VIEW_CLASS_ETC2_RGB;
+    case C::Etc2Punch: return GL_VIEW_CLASS_ETC2_RGBA;
+    case C::Etc2Eac: return GL_VIEW_CLASS_ETC2_EAC_RGBA;
+  }
+  return GL_NONE;
+}
+
+bool same_decoding(const CompressedFormat& a, const CompressedFormat& b) {
+  return a.codec == b.codec && a.is_signed == b.is_signed;
+}
+
+bool block_copy_compatible(const CompressedFormat& f, GLenum u) {
+  if (f.block_bytes == 16) return u == GL_RGBA32UI || u == GL_RGBA32I || u == GL_RGBA32F;
+  return u == GL_RGBA16F || u == GL_RG32F || u == GL_RGBA16UI || u == GL_RG32UI || u == GL_RGBA16I || u == GL_RG32I ||
+         u == GL_RGBA16 || u == GL_RGBA16_SNORM;
 }
 
 }  // namespace bismuth::gl

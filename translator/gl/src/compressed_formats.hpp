@@ -67,6 +67,21 @@ const CompressedFormat* find_compressed_format(GLenum internalformat, bool es);
 // CompressedTexImage* refuses them ("An INVALID_ENUM error is generated if internalformat is one of the generic
 // compressed internal formats").
 bool is_generic_compressed(GLenum internalformat);
+// The base internal format a generic compressed format stands for (COMPRESSED_RGBA: RGBA, COMPRESSED_SRGB: SRGB).
+GLenum generic_compressed_base(GLenum internalformat);
+
+// The view class of a compressed format (GL 4.6 table 8.22's compressed rows: VIEW_CLASS_RGTC1_RED, RGTC2_RG,
+// BPTC_UNORM, BPTC_FLOAT, the S3TC classes; the ETC2/EAC classes of ARB_internalformat_query2 / OES_texture_view:
+// VIEW_CLASS_EAC_R11, EAC_RG11, ETC2_RGB, ETC2_RGBA (punch-through), ETC2_EAC_RGBA). Views (§8.18) and
+// CopyImageSubData (§18.3.3) between two compressed formats need one class.
+GLenum compressed_view_class(const CompressedFormat& f);
+// Whether two formats of one view class decode the same blocks to the same stored texels (an sRGB format and its
+// linear twin: the same bytes, read differently); false for the signed / unsigned pairs (RGTC, EAC, BC6H).
+bool same_decoding(const CompressedFormat& a, const CompressedFormat& b);
+// GL 4.6 table 18.4: the uncompressed internal formats whose texel size is a compressed format's block
+// (CopyImageSubData between them copies a block per texel): 128-bit RGBA32UI, RGBA32I, RGBA32F; 64-bit RGBA16F,
+// RG32F, RGBA16UI, RG32UI, RGBA16I, RG32I, RGBA16, RGBA16_SNORM.
+bool block_copy_compatible(const CompressedFormat& f, GLenum uncompressed_internalformat);
 
 // Bytes of `width` x `height` x `depth` texels in 4x4 blocks: ceil(w/4) * ceil(h/4) * depth * block bytes.
 uint64_t compressed_size(const CompressedFormat& f, uint32_t width, uint32_t height, uint32_t depth);

@@ -205,12 +205,14 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
       case GL_TEXTURE_COMPRESSED_BLOCK_WIDTH: return {supported ? kBlockWidth : 0};
       case GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT: return {supported ? kBlockHeight : 0};
       case GL_TEXTURE_COMPRESSED_BLOCK_SIZE: return {supported ? compressed->block_bytes : 0};
-      // Not for compressed textures here: glGenerateMipmap (§8.14.4: not colour-renderable), glClearTexImage,
-      // texture views (texture_view.cpp refuses them), and the image format / type of uncompressed transfers.
+      // Texture views of compressed textures (texture_view.cpp): the format's class of table 8.22's compressed
+      // rows (compressed_view_class).
+      case GL_TEXTURE_VIEW: return {supported ? full : GL_NONE};
+      case GL_VIEW_COMPATIBILITY_CLASS: return {supported ? compressed_view_class(*compressed) : GL_NONE};
+      // Not for compressed textures here: glGenerateMipmap (§8.14.4: not colour-renderable), glClearTexImage, and
+      // the image format / type of uncompressed transfers.
       case GL_MANUAL_GENERATE_MIPMAP:
-      case GL_CLEAR_TEXTURE:
-      case GL_TEXTURE_VIEW:
-      case GL_VIEW_COMPATIBILITY_CLASS: return {GL_NONE};
+      case GL_CLEAR_TEXTURE: return {GL_NONE};
       case GL_COLOR_ENCODING: return {supported ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
       default: break;
     }

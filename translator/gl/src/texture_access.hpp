@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "gl_internal.hpp"
 #include "textures.hpp"
@@ -92,6 +93,25 @@ const SizedFormat* compressed_storage_format(GLenum internalformat);
 std::string compressed_storage_error(GLenum internalformat, GLenum object_target);
 // Sizes the CPU copies of the blocks of every compressed level of `texture` (zeroed), after glTexStorage*.
 void reset_compressed_blocks(TextureObject& texture);
+// Sizes the CPU copy of the blocks of one compressed level (face, level) for its size, zeroed (glTexImage*).
+void clear_compressed_level(TextureObject& texture, uint32_t face, uint32_t level);
+// glCopyImageSubData with compressed levels (texture_copy.cpp): the blocks of the texel box (x, y: multiples of the
+// 4x4 block; w x h texels, partial blocks at the level's edge; d slices, layers or cube map faces from z) of a
+// compressed level, tightly packed (rows of blocks, slice after slice). Reads take the kept blocks (a view's: its
+// original's); writes replace them and decode them into every image that shows them.
+void read_compressed_box(TextureObject& texture, uint32_t level, uint32_t x, uint32_t y, uint32_t z, uint32_t w,
+                         uint32_t h, uint32_t d, std::vector<uint8_t>& out);
+// The write addresses (face, level) like CompressedTexSubImage: `whole_cube` (a cube map as a whole) makes z select
+// faces from `face` 0 on.
+bool write_compressed_box(Context* ctx, TextureObject& texture, uint32_t face, uint32_t level, bool whole_cube,
+                          uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint32_t d,
+                          const uint8_t* blocks, const char* func);
+// glTextureView of a compressed texture: `view` shows the blocks of `original` (its owner's) as `view_format` (one
+// view class): it shares the owner's image where the two formats decode alike, else an image of the owner's layout
+// with the blocks decoded as `view_format` (made once per decoding, kept up to date by every write). False after a
+// GL error (recorded).
+bool share_compressed_blocks(Context* ctx, const std::shared_ptr<TextureObject>& original, TextureObject& view,
+                             GLenum view_format, const char* func);
 
 // glGet* of texture, sampler, image-unit and pixel-store state and of the texture limits (texture_queries.cpp),
 // asked by state_queries.cpp for a pname it does not know. False: not such state (INVALID_ENUM there).

@@ -139,29 +139,66 @@ std::vector<uint8_t>& level_blocks(TextureObject& t, const CompressedFormat& f, 
   return blocks;
 }
 
-// Writes the blocks of the box (x, y, z, w, h, d) of a level from `client` (laid out as `layout`) into the CPU
-// copy, decodes them and uploads the texels. `whole_cube`: a cube map addressed as a whole (DSA), z selecting faces.
-bool store_blocks(Context* ctx, TextureObject& t, const CompressedFormat& f, uint32_t face, uint32_t level,
-                  bool whole_cube, uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint32_t d,
-                  const uint8_t* client, const BlockLayout& layout, const char* func) {
+// Where the blocks of (face, level, slice) of a texture are kept: the texture owning them (itself, or for a view
+// the texture it was made from) and that texture's face, level and slice. A view's level is TEXTURE_VIEW_MIN_LEVEL
+// on in the owner's, its layers (a cube map view's faces) TEXTURE_VIEW_MIN_LAYER on in the owner's layers, which
+// are the owner's faces when it is a cube map.
+struct BlockHome {
+  TextureObject* owner;
+  uint32_t face, level, slice;
+};
+
+BlockHome block_home(TextureObject& t, uint32_t face, uint32_t level, uint32_t slice) {
+  if (!t.blocks_owner) return {&t, face, level, slice};
+  TextureObject& o = *t.blocks_owner;
+  const uint32_t lvl = t.view_min_level + level;
+  if (t.target == GL_TEXTURE_3D) return {&o, 0, lvl, slice};
+  const uint32_t layer = t.view_min_layer + (t.target == GL_TEXTURE_CUBE_MAP ? face : slice);
+  if (o.target == GL_TEXTURE_CUBE_MAP) return {&o, layer, lvl, 0};
+  return {&o, 0, lvl, layer};
+}
+
+// The owner's blocks of one slice: the first block of the slice and the bytes of one row of blocks.
+struct SliceBlocks {
+  uint8_t* data = nullptr;
+  uint64_t row = 0;
+  uint32_t block = 0;
+};
+
+SliceBlocks slice_blocks(const BlockHome& home) {
+  TextureObject& o = *home.owner;
+  const TextureLevel& l = o.levels[home.face][home.level];
+  const CompressedFormat& f = *find_compressed_format(l.internalformat);
+  std::vector<uint8_t>& blocks = level_blocks(o, f, home.face, home.level, l);
+  const uint64_t row = (uint64_t{l.width} + kBlockWidth - 1) / kBlockWidth * f.block_bytes;
+  const uint64_t image = row * ((l.height + kBlockHeight - 1) / kBlockHeight);
+  return {blocks.data() + home.slice * image, row, f.block_bytes};
+}
+
+// Decodes the kept blocks of the texel box (x, y, w, h) (x, y multiples of 4; the box inside the level) of one
+// owner slice into every image that shows them: the owner's level and its images of other decodings (views).
+bool decode_into_images(Context* ctx, const BlockHome& home, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+                        const char* func) {
+  TextureObject& o = *home.owner;
+  const LevelStore store = level_store(o, home.face, home.level);
+  if (store.image == nullptr || w == 0 || h == 0) return true;
+  const backend::ImageRegion region =
+      sub_region(o.target, store, static_cast<GLint>(x), static_cast<GLint>(y), static_cast<GLint>(home.slice),
+                 static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
+  const SliceBlocks src = slice_blocks(home);
+  const GLenum own = o.levels[home.face][home.level].internalformat;
+  std::vector<std::pair<GLenum, backend::Image*>> targets{{own, store.image}};
+  for (const auto& [format, image] : o.decoded_views) targets.emplace_back(format, image.get());
   const uint32_t bx0 = x / kBlockWidth, by0 = y / kBlockHeight;
   const uint32_t bw = (w + kBlockWidth - 1) / kBlockWidth, bh = (h + kBlockHeight - 1) / kBlockHeight;
-  const uint32_t texel_bytes = storage_texel_bytes(f);
-  std::vector<uint8_t> texels(static_cast<size_t>(w) * h * texel_bytes);
   std::array<Texel, 16> decoded;
-  for (uint32_t i = 0; i < d; ++i) {
-    const uint32_t this_face = whole_cube ? z + i : face;
-    const uint32_t slice = whole_cube ? 0 : z + i;
-    const TextureLevel& l = t.levels[this_face][level];
-    std::vector<uint8_t>& blocks = level_blocks(t, f, this_face, level, l);
-    const uint64_t level_row = (uint64_t{l.width} + kBlockWidth - 1) / kBlockWidth * f.block_bytes;
-    const uint64_t level_image = level_row * ((l.height + kBlockHeight - 1) / kBlockHeight);
+  for (const auto& [format, image] : targets) {
+    const CompressedFormat& f = *find_compressed_format(format);
+    const uint32_t texel_bytes = storage_texel_bytes(f);
+    std::vector<uint8_t> texels(static_cast<size_t>(w) * h * texel_bytes);
     for (uint32_t by = 0; by < bh; ++by) {
       for (uint32_t bx = 0; bx < bw; ++bx) {
-        const uint8_t* src = client + layout.first + i * layout.image + by * layout.row + bx * layout.block;
-        uint8_t* dst = blocks.data() + slice * level_image + (by0 + by) * level_row + (bx0 + bx) * f.block_bytes;
-        std::memcpy(dst, src, f.block_bytes);
-        decode_block(f, dst, decoded);
+        decode_block(f, src.data + (by0 + by) * src.row + (bx0 + bx) * src.block, decoded);
         for (uint32_t ty = 0; ty < kBlockHeight; ++ty) {
           for (uint32_t tx = 0; tx < kBlockWidth; ++tx) {
             const uint32_t px = bx * kBlockWidth + tx, py = by * kBlockHeight + ty;
@@ -172,15 +209,36 @@ bool store_blocks(Context* ctx, TextureObject& t, const CompressedFormat& f, uin
         }
       }
     }
-    const LevelStore store = level_store(t, this_face, level);
-    if (store.image == nullptr) continue;
-    const backend::ImageRegion region =
-        sub_region(whole_cube ? GL_TEXTURE_CUBE_MAP : t.target, store, static_cast<GLint>(x), static_cast<GLint>(y),
-                   static_cast<GLint>(slice), static_cast<GLsizei>(w), static_cast<GLsizei>(h), 1);
-    if (Status ok = ctx->stream->upload_image(*store.image, region, std::as_bytes(std::span(texels))); !ok) {
+    if (Status ok = ctx->stream->upload_image(*image, region, std::as_bytes(std::span(texels))); !ok) {
       ctx->backend_error(func, ok.error());
       return false;
     }
+  }
+  return true;
+}
+
+// Writes the blocks of the box (x, y, z, w, h, d) of a level from `client` (laid out as `layout`) into the kept
+// blocks (the owner's, for a view), and decodes them into the images that show them. `whole_cube`: a cube map
+// addressed as a whole (DSA, CopyImageSubData), z selecting faces.
+bool store_blocks(Context* ctx, TextureObject& t, uint32_t face, uint32_t level, bool whole_cube, uint32_t x,
+                  uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint32_t d, const uint8_t* client,
+                  const BlockLayout& layout, const char* func) {
+  const uint32_t bx0 = x / kBlockWidth, by0 = y / kBlockHeight;
+  const uint32_t bw = (w + kBlockWidth - 1) / kBlockWidth, bh = (h + kBlockHeight - 1) / kBlockHeight;
+  for (uint32_t i = 0; i < d; ++i) {
+    const BlockHome home = block_home(t, whole_cube ? z + i : face, level, whole_cube ? 0 : z + i);
+    const SliceBlocks dst = slice_blocks(home);
+    for (uint32_t by = 0; by < bh; ++by) {
+      for (uint32_t bx = 0; bx < bw; ++bx) {
+        std::memcpy(dst.data + (by0 + by) * dst.row + (bx0 + bx) * dst.block,
+                    client + layout.first + i * layout.image + by * layout.row + bx * layout.block, dst.block);
+      }
+    }
+    // Every texel of the written blocks inside the level (a box that ends inside a block, as TexSubImage's may,
+    // changes the whole block).
+    const TextureLevel& l = home.owner->levels[home.face][home.level];
+    const uint32_t dw = std::min(bw * kBlockWidth, l.width - x), dh = std::min(bh * kBlockHeight, l.height - y);
+    if (!decode_into_images(ctx, home, x, y, dw, dh, func)) return false;
   }
   return true;
 }
@@ -243,6 +301,13 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": border must be zero");
     return;
   }
+  // "CompressedTexImage1D ... produce[s] an INVALID_ENUM error if <internalformat> is an RGTC format" (ARB_texture_
+  // compression_rgtc; ARB_texture_compression_bptc likewise; the ETC2/EAC formats are "Accepted by the
+  // <internalformat> parameter of CompressedTexImage2D", ARB_ES3_compatibility): no format here has 1D blocks.
+  if (dims == 1) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + f->name + " has two-dimensional blocks");
+    return;
+  }
   if (const std::string why = target_error(*f, t->target); !why.empty()) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
     return;
@@ -274,22 +339,24 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
   std::vector<uint8_t>& blocks = level_blocks(*t, *f, face, lvl, spec);
   std::fill(blocks.begin(), blocks.end(), uint8_t{0});
   if (client == nullptr || w == 0 || h == 0 || d == 0) return;
-  store_blocks(ctx, *t, *f, face, lvl, false, 0, 0, 0, w, h, d, client, layout, func);
+  store_blocks(ctx, *t, face, lvl, false, 0, 0, 0, w, h, d, client, layout, func);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
 void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_t dims, GLint level, GLint x, GLint y,
                           GLint z, GLsizei width, GLsizei height, GLsizei depth, GLenum format, GLsizei image_size,
                           const void* data, const char* func) {
-  (void)dims;
   if (level < 0 || static_cast<uint32_t>(level) >= kMaxTextureLevels) {
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": invalid level " + std::to_string(level));
     return;
   }
   const CompressedFormat* f = find_compressed_format(format, ctx->version.es);
-  if (f == nullptr) {
-    ctx->set_error(GL_INVALID_ENUM,
-                   std::string(func) + ": " + hex(format) + " is not a specific compressed internal format");
+  // "CompressedTexSubImage1D ... produce[s] an INVALID_ENUM error if <format> is an RGTC format" (and BPTC, and
+  // the ETC2/EAC formats CompressedTexImage2D takes): every format here has 2D blocks.
+  if (f == nullptr || dims == 1) {
+    ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(format) +
+                                        (f != nullptr ? " has two-dimensional blocks (no 1D compressed images)"
+                                                      : " is not a specific compressed internal format"));
     return;
   }
   const bool whole_cube = t.target == GL_TEXTURE_CUBE_MAP && !is_cube_face(target);
@@ -347,7 +414,7 @@ void compressed_sub_image(Context* ctx, TextureObject& t, GLenum target, uint32_
   const uint8_t* client = nullptr;
   if (!read_blocks(ctx, *f, w, h, d, image_size, data, func, layout, copy, client)) return;
   if (client == nullptr || w == 0 || h == 0 || d == 0) return;
-  store_blocks(ctx, t, *f, face, lvl, whole_cube, static_cast<uint32_t>(x), static_cast<uint32_t>(y),
+  store_blocks(ctx, t, face, lvl, whole_cube, static_cast<uint32_t>(x), static_cast<uint32_t>(y),
                static_cast<uint32_t>(z), w, h, d, client, layout, func);
 }
 
@@ -476,14 +543,11 @@ void get_compressed(Context* ctx, TextureObject& t, GLenum target, GLint level, 
   for (uint32_t i = 0; i < d; ++i) {
     const uint32_t this_face = whole_cube ? static_cast<uint32_t>(z) + i : face;
     const uint32_t slice = whole_cube ? 0 : static_cast<uint32_t>(z) + i;
-    const std::vector<uint8_t>& blocks = level_blocks(t, *f, this_face, lvl, t.levels[this_face][lvl]);
-    const uint64_t level_row = (uint64_t{l.width} + 3) / 4 * f->block_bytes;
-    const uint64_t level_image = level_row * ((l.height + 3) / 4);
+    const SliceBlocks src = slice_blocks(block_home(t, this_face, lvl, slice));
     for (uint32_t by = 0; by < bh; ++by) {
       for (uint32_t bx = 0; bx < bw; ++bx) {
         std::memcpy(bytes.data() + layout.first + i * layout.image + by * layout.row + bx * layout.block,
-                    blocks.data() + slice * level_image + (by0 + by) * level_row + (bx0 + bx) * f->block_bytes,
-                    f->block_bytes);
+                    src.data + (by0 + by) * src.row + (bx0 + bx) * src.block, src.block);
       }
     }
   }
@@ -533,6 +597,77 @@ void reset_compressed_blocks(TextureObject& t) {
       }
     }
   }
+}
+
+void clear_compressed_level(TextureObject& t, uint32_t face, uint32_t level) {
+  const TextureLevel& l = t.levels[face][level];
+  std::vector<uint8_t>& blocks = level_blocks(t, *find_compressed_format(l.internalformat), face, level, l);
+  std::fill(blocks.begin(), blocks.end(), uint8_t{0});
+}
+
+void read_compressed_box(TextureObject& t, uint32_t level, uint32_t x, uint32_t y, uint32_t z, uint32_t w, uint32_t h,
+                         uint32_t d, std::vector<uint8_t>& out) {
+  const bool cube = t.target == GL_TEXTURE_CUBE_MAP;
+  const uint32_t bx0 = x / kBlockWidth, by0 = y / kBlockHeight;
+  const uint32_t bw = (w + kBlockWidth - 1) / kBlockWidth, bh = (h + kBlockHeight - 1) / kBlockHeight;
+  out.clear();
+  for (uint32_t i = 0; i < d; ++i) {
+    const SliceBlocks src = slice_blocks(block_home(t, cube ? z + i : 0, level, cube ? 0 : z + i));
+    for (uint32_t by = 0; by < bh; ++by) {
+      const uint8_t* row = src.data + (by0 + by) * src.row + bx0 * src.block;
+      out.insert(out.end(), row, row + static_cast<size_t>(bw) * src.block);
+    }
+  }
+}
+
+bool write_compressed_box(Context* ctx, TextureObject& t, uint32_t face, uint32_t level, bool whole_cube, uint32_t x,
+                          uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint32_t d, const uint8_t* blocks,
+                          const char* func) {
+  const CompressedFormat& f = *find_compressed_format(t.levels[face][level].internalformat);
+  BlockLayout layout;
+  layout.block = f.block_bytes;
+  layout.row = (w + kBlockWidth - 1) / kBlockWidth * layout.block;
+  layout.image = (h + kBlockHeight - 1) / kBlockHeight * layout.row;
+  return store_blocks(ctx, t, face, level, whole_cube, x, y, z, w, h, d, blocks, layout, func);
+}
+
+bool share_compressed_blocks(Context* ctx, const std::shared_ptr<TextureObject>& original, TextureObject& view,
+                             GLenum view_format, const char* func) {
+  const std::shared_ptr<TextureObject> owner = original->blocks_owner ? original->blocks_owner : original;
+  const CompressedFormat& vf = *find_compressed_format(view_format);
+  const CompressedFormat& of = *find_compressed_format(owner->levels[0][0].internalformat);
+  view.blocks_owner = owner;
+  if (same_decoding(vf, of)) {
+    view.image = owner->image;
+    return true;
+  }
+  for (const auto& [format, image] : owner->decoded_views) {
+    if (same_decoding(vf, *find_compressed_format(format))) {
+      view.image = image;
+      return true;
+    }
+  }
+  // The first view of this decoding: an image of the owner's layout holding every level decoded as `vf`.
+  backend::ImageDesc desc = owner->image->desc();
+  const SizedFormat& storage = storage_format(*ctx->device_state.device, *find_sized_format(vf.storage));
+  desc.format = storage.vk_format;
+  std::shared_ptr<backend::Image> image = create_texture_image(ctx, desc, storage, func);
+  if (!image) return false;
+  owner->decoded_views.emplace_back(view_format, image);
+  view.image = image;
+  for (uint32_t face = 0; face < owner->levels.size(); ++face) {
+    for (uint32_t level = 0; level < owner->immutable_levels; ++level) {
+      const TextureLevel& l = owner->levels[face][level];
+      const uint32_t slices = owner->target == GL_TEXTURE_3D ? l.depth : level_layers(owner->target, l);
+      for (uint32_t slice = 0; slice < slices; ++slice) {
+        // Decodes into every image of the owner again (the texels are the same for the others).
+        if (!decode_into_images(ctx, BlockHome{owner.get(), face, level, slice}, 0, 0, l.width, l.height, func)) {
+          return false;
+        }
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace bismuth::gl

@@ -1,10 +1,13 @@
 // glCopyImageSubData between textures (GL 4.6 §18.3.3): a box of texels of one level to a box of another,
 // formats compatible by texel size (table 8.22's view classes), no conversion. Same backend image types: a
 // CommandStream::copy_image per part; otherwise (a 3D texture's slices to a 2D array's layers, or a cube map's
-// faces, which a mutable texture keeps in images of their own) the texels go through the host. Renderbuffers are
+// faces, which a mutable texture keeps in images of their own) the texels go through the host. A compressed side
+// (copy_compressed) copies its kept blocks through the host. Renderbuffers are
 // not objects of this shim yet: RENDERBUFFER is INVALID_ENUM.
+#include <span>
 #include <vector>
 
+#include "compressed_formats.hpp"
 #include "texture_client_data.hpp"
 #include "texture_formats.hpp"
 
@@ -107,6 +110,146 @@ bool copy_parts(Context* ctx, const std::vector<ImagePart>& from, const std::vec
   return true;
 }
 
+// GL 4.6 §18.3.3 with a compressed side. Formats: "two internal formats are considered compatible if ... the formats
+// are the same, ... the formats are considered compatible according to the compatibility rules used for texture
+// views ... (table 8.22), or one format is compressed and the other is uncompressed and table 18.4 lists the two
+// formats in the same row"; "An INVALID_OPERATION error is generated if the texel size of the uncompressed image is
+// not equal to the block size of the compressed image". Regions: "The dimensions are always specified in texels,
+// even for compressed texture formats. However, it should be noted that if only one of the source and destination
+// textures is compressed then the number of texels touched in the compressed image will be a factor of the block
+// size larger than in the uncompressed image"; INVALID_VALUE "if the image format is compressed and the dimensions
+// of the subregion fail to meet the alignment constraints of the format" (§8.7's: offsets multiples of the 4x4
+// block, sizes too unless the region ends at the level's edge). An uncompressed-to-compressed destination box may
+// end in the partial blocks at the level's edge: it is clipped there (4 texels per source texel otherwise).
+// The blocks are copied byte for byte; a compressed destination keeps them and decodes them as an upload would.
+void copy_compressed(Context* ctx, const CopySide& src, const CopySide& dst, GLint srcLevel, GLint srcX, GLint srcY,
+                     GLint srcZ, GLint dstLevel, GLint dstX, GLint dstY, GLint dstZ, GLsizei width, GLsizei height,
+                     GLsizei depth) {
+  constexpr const char* func = "glCopyImageSubData";
+  const CompressedFormat* sf = find_compressed_format(src.level->internalformat);
+  const CompressedFormat* df = find_compressed_format(dst.level->internalformat);
+  // The uncompressed side's internal format as table 18.4 names it (the sized row an unsized format resolved to).
+  auto table_format = [](const TextureLevel& l) {
+    return find_sized_format(l.internalformat) != nullptr ? l.internalformat : l.format->internalformat;
+  };
+  const CompressedFormat& cf = sf != nullptr ? *sf : *df;
+  bool compatible = false;
+  if (sf != nullptr && df != nullptr) {
+    compatible = sf->internalformat == df->internalformat || compressed_view_class(*sf) == compressed_view_class(*df);
+  } else {
+    compatible = block_copy_compatible(cf, table_format(sf != nullptr ? *dst.level : *src.level));
+  }
+  if (!compatible) {
+    ctx->set_error(GL_INVALID_OPERATION,
+                   std::string(func) + ": " + hex(src.level->internalformat) + " and " +
+                       hex(dst.level->internalformat) +
+                       " are not compatible (one view class of table 8.22, or a row of table 18.4)");
+    return;
+  }
+  if (src.texture->samples != dst.texture->samples) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the numbers of samples differ");
+    return;
+  }
+  auto outside = [](GLint o, GLsizei n, uint32_t size) {
+    return o < 0 || n < 0 || static_cast<int64_t>(o) + n > static_cast<int64_t>(size);
+  };
+  auto misaligned = [](GLint o, GLsizei n, uint32_t size, uint32_t block) {
+    return o % static_cast<GLint>(block) != 0 ||
+           (n % static_cast<GLsizei>(block) != 0 && static_cast<int64_t>(o) + n != static_cast<int64_t>(size));
+  };
+  if (outside(srcX, width, src.level->width) || outside(srcY, height, src.level->height) ||
+      outside(srcZ, depth, src.depth) || outside(dstZ, depth, dst.depth)) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": a region exceeds its image");
+    return;
+  }
+  if (sf != nullptr && (misaligned(srcX, width, src.level->width, kBlockWidth) ||
+                        misaligned(srcY, height, src.level->height, kBlockHeight))) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the source region is not aligned to " + sf->name +
+                                         "'s 4x4 blocks");
+    return;
+  }
+  // The box in blocks (an uncompressed texel is one block).
+  const auto bw = static_cast<uint32_t>(sf != nullptr ? (width + 3) / 4 : width);
+  const auto bh = static_cast<uint32_t>(sf != nullptr ? (height + 3) / 4 : height);
+  // The destination box in its texels.
+  GLsizei dw = static_cast<GLsizei>(bw), dh = static_cast<GLsizei>(bh);
+  if (df != nullptr) {
+    dw = sf != nullptr ? width : static_cast<GLsizei>(bw * 4);
+    dh = sf != nullptr ? height : static_cast<GLsizei>(bh * 4);
+    if (sf == nullptr && dstX >= 0 && dstY >= 0) {
+      // Clipped to the level at its partial edge blocks: the box's last block must start inside the level.
+      const auto edge = [](GLint o, GLsizei n, uint32_t size) {
+        return n > 0 && static_cast<int64_t>(o) + n > size && static_cast<int64_t>(o) + n - 4 < size
+                   ? static_cast<GLsizei>(size - static_cast<uint32_t>(o))
+                   : n;
+      };
+      dw = edge(dstX, dw, dst.level->width);
+      dh = edge(dstY, dh, dst.level->height);
+    }
+  }
+  if (outside(dstX, dw, dst.level->width) || outside(dstY, dh, dst.level->height)) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the destination region exceeds its image");
+    return;
+  }
+  if (df != nullptr && (misaligned(dstX, dw, dst.level->width, kBlockWidth) ||
+                        misaligned(dstY, dh, dst.level->height, kBlockHeight))) {
+    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the destination region is not aligned to " + df->name +
+                                         "'s 4x4 blocks");
+    return;
+  }
+  if (width == 0 || height == 0 || depth == 0) return;
+  const auto d = static_cast<uint32_t>(depth);
+  // The blocks, rows of blocks slice after slice.
+  std::vector<uint8_t> blocks;
+  if (sf != nullptr) {
+    read_compressed_box(*src.texture, static_cast<uint32_t>(srcLevel), static_cast<uint32_t>(srcX),
+                        static_cast<uint32_t>(srcY), static_cast<uint32_t>(srcZ), static_cast<uint32_t>(width),
+                        static_cast<uint32_t>(height), d, blocks);
+  } else {
+    std::vector<ImagePart> from;
+    if (!parts_of(ctx, src, static_cast<uint32_t>(srcLevel), srcX, srcY, srcZ, width, height, depth, from)) return;
+    for (const ImagePart& part : from) {
+      if (part.image->texel_bytes() != cf.block_bytes) {
+        ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the source's texels are not " +
+                                                 std::to_string(cf.block_bytes) + "-byte blocks here");
+        return;
+      }
+      const size_t at = blocks.size();
+      blocks.resize(at + static_cast<size_t>(backend::region_bytes(*part.image, part.region)));
+      auto out = std::as_writable_bytes(std::span(blocks)).subspan(at);
+      if (Status ok = ctx->stream->readback_image(*part.image, part.region, out); !ok) {
+        ctx->backend_error(func, ok.error());
+        return;
+      }
+    }
+  }
+  if (df != nullptr) {
+    write_compressed_box(ctx, *dst.texture, 0, static_cast<uint32_t>(dstLevel),
+                         dst.texture->target == GL_TEXTURE_CUBE_MAP, static_cast<uint32_t>(dstX),
+                         static_cast<uint32_t>(dstY), static_cast<uint32_t>(dstZ), static_cast<uint32_t>(dw),
+                         static_cast<uint32_t>(dh), d, blocks.data(), func);
+    return;
+  }
+  std::vector<ImagePart> to;
+  if (!parts_of(ctx, dst, static_cast<uint32_t>(dstLevel), dstX, dstY, dstZ, dw, dh, depth, to)) return;
+  size_t at = 0;
+  for (const ImagePart& part : to) {
+    if (part.image->texel_bytes() != cf.block_bytes) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the destination's texels are not " +
+                                               std::to_string(cf.block_bytes) + "-byte blocks here");
+      return;
+    }
+    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+    if (at + bytes > blocks.size()) break;
+    auto in = std::as_bytes(std::span(blocks)).subspan(at, bytes);
+    if (Status ok = ctx->stream->upload_image(*part.image, part.region, in); !ok) {
+      ctx->backend_error(func, ok.error());
+      return;
+    }
+    at += bytes;
+  }
+}
+
 }  // namespace
 }  // namespace bismuth::gl
 
@@ -126,10 +269,10 @@ GLAPI void APIENTRY glCopyImageSubData(GLuint srcName, GLenum srcTarget, GLint s
   if (!resolve_side(ctx, dstName, dstTarget, dstLevel, "destination", dst)) return;
   // "An INVALID_OPERATION error is generated if the formats are not compatible" (§18.3.3: one view class of
   // table 8.22 for uncompressed formats).
-  // Compressed levels hold decoded texels here (texture_compressed.cpp): §18.3.3's block-compatible copies between
-  // compressed and uncompressed images are not implemented; say so rather than copy decoded texels.
+  // A compressed side copies blocks (copy_compressed): its image holds decoded texels, its blocks are kept apart.
   if (is_compressed_level(*src.level) || is_compressed_level(*dst.level)) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": copies of compressed images are not supported yet");
+    copy_compressed(ctx, src, dst, srcLevel, srcX, srcY, srcZ, dstLevel, dstX, dstY, dstZ, srcWidth, srcHeight,
+                    srcDepth);
     return;
   }
   if (!copy_compatible(*src.level->format, *dst.level->format)) {

@@ -11,6 +11,7 @@
 #include "pixel_transfer.hpp"
 #include "texture_access.hpp"
 #include "texture_client_data.hpp"
+#include "texture_compress_online.hpp"
 
 namespace bismuth::gl {
 
@@ -480,9 +481,42 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
     ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": border must be zero");
     return;
   }
-  const GLenum ifmt = static_cast<GLenum>(internalformat);
+  GLenum ifmt = static_cast<GLenum>(internalformat);
+  // §8.5: for a generic compressed internal format the GL may choose a specific compressed one; "If no specific
+  // compressed format is available, internalformat is instead replaced by the corresponding base internal format"
+  // (this shim stores those uncompressed: TEXTURE_COMPRESSED is FALSE, TEXTURE_INTERNAL_FORMAT the base format).
+  if (!ctx->version.es && is_generic_compressed(ifmt)) ifmt = generic_compressed_base(ifmt);
+  // A specific compressed internal format (desktop GL): the GL compresses the client's pixels itself
+  // (texture_compress_online.cpp). Its texels are stored decoded in the format's storage row.
+  const CompressedFormat* compressed = ctx->version.es ? nullptr : find_compressed_format(ifmt, false);
+  if (compressed != nullptr) {
+    // The RGTC / BPTC tokens are "Accepted by the <internalformat> parameter of TexImage2D, TexImage3D, ..."
+    // (ARB_texture_compression_bptc; RGTC "supports only 2D images"), not TexImage1D's: INVALID_VALUE as for any
+    // internal format TexImage1D does not accept.
+    if (dims == 1) {
+      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + compressed->name + " is not a 1D internal format");
+      return;
+    }
+    if (object_target == GL_TEXTURE_RECTANGLE) {
+      ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": rectangle textures cannot be compressed");
+      return;
+    }
+    if (const std::string why = compressed_storage_error(ifmt, object_target); !why.empty()) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
+      return;
+    }
+    // The ETC2/EAC formats are "Accepted by the <internalformat> parameter of CompressedTexImage2D"
+    // (ARB_ES3_compatibility), not TexImage's (the glTexImage* reference pages' table 3 lists the generic, RGTC and
+    // BPTC formats): §8.5's "INVALID_VALUE ... if internalformat is not one of the accepted" internal formats.
+    if (!online_compression(*compressed)) {
+      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + compressed->name +
+                                           " is not an internal format of glTexImage* (use glCompressedTexImage*)");
+      return;
+    }
+  }
   TransferResult check = ctx->version.es ? check_unpack_es(ifmt, format, type) : TransferResult{};
-  const SizedFormat* sized = resolve_internal_format(ifmt, type);
+  const SizedFormat* sized =
+      compressed != nullptr ? compressed_storage_format(ifmt) : resolve_internal_format(ifmt, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;
@@ -529,6 +563,11 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
   if (!unpack_source(ctx, format, type, extent, pixels, func, source)) return;
   if (!define_mutable_level(ctx, *t, face, lvl, spec, func)) return;
   if (!define_stencil_plane_level(ctx, *t, face, lvl, func)) return;
+  if (compressed != nullptr) {
+    clear_compressed_level(*t, face, lvl);
+    compress_client_pixels(ctx, *t, face, lvl, false, 0, 0, 0, extent, format, type, source, func);
+    return;
+  }
   const LevelStore store = level_store(*t, face, lvl);
   if (store.image == nullptr || !source.present) return;
   const GLenum region_target = object_target == GL_TEXTURE_CUBE_MAP ? target : object_target;

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "compressed_formats.hpp"
 #include "texture_client_data.hpp"
+#include "texture_compress_online.hpp"
 
 namespace bismuth::gl {
 namespace {
@@ -99,12 +101,13 @@ void sub_image(Context* ctx, const std::shared_ptr<TextureObject>& t, GLenum tar
                    std::string(func) + ": level " + std::to_string(level) + " of the texture is not defined");
     return;
   }
-  // Compressed levels take their blocks through CompressedTexSubImage* only (GL 4.6 §8.7: the GL "does not
-  // support arbitrary modifications to texture images with compressed internal formats"; OpenGL ES 3.2 table 8.2
-  // has no row for them, INVALID_OPERATION).
-  if (is_compressed_level(l)) {
+  // Compressed levels: the GL compresses the pixels of a block-aligned box itself (compress_sub_image) for the
+  // formats it compresses (RGTC, S3TC, BPTC); ETC2/EAC levels, and every compressed level in OpenGL ES (table 8.2
+  // has no row for them), take blocks through CompressedTexSubImage* only: INVALID_OPERATION.
+  const CompressedFormat* compressed = find_compressed_format(l.internalformat);
+  if (compressed != nullptr && (ctx->version.es || !online_compression(*compressed))) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": level " + std::to_string(level) + " is compressed (" +
-                                             hex(l.internalformat) + "): use glCompressedTexSubImage*");
+                                             compressed->name + "): use glCompressedTexSubImage*");
     return;
   }
   // Format and type against the level's internal format: desktop GL §8.4.4 / §8.5 rules, or OpenGL ES 3.2
@@ -117,10 +120,30 @@ void sub_image(Context* ctx, const std::shared_ptr<TextureObject>& t, GLenum tar
     return;
   }
   if (!box_inside(ctx, a, x, y, z, w, h, d, func)) return;
+  // A compressed level is written in whole blocks (ARB_texture_compression_rgtc / _bptc, the S3TC formats likewise):
+  // TexSubImage* "will result in an INVALID_OPERATION error only if one of the following conditions occurs: width
+  // is not a multiple of four, width plus xoffset is not equal to TEXTURE_WIDTH, and either xoffset or yoffset is
+  // non-zero; height [likewise]; or xoffset or yoffset is not a multiple of four". The blocks the box touches are
+  // replaced (texels of theirs outside the box are not preserved: "The contents of any 4x4 block of texels ...
+  // that does not intersect the area being modified are preserved").
+  const bool at_origin = x == 0 && y == 0;
+  if (compressed != nullptr &&
+      (x % 4 != 0 || y % 4 != 0 || (w % 4 != 0 && static_cast<uint32_t>(x + w) != a.width && !at_origin) ||
+       (h % 4 != 0 && static_cast<uint32_t>(y + h) != a.height && !at_origin))) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the region is not aligned to " + compressed->name +
+                                             "'s 4x4 blocks");
+    return;
+  }
   const Extent extent{static_cast<uint32_t>(w), static_cast<uint32_t>(h), static_cast<uint32_t>(d), dims == 3};
   UnpackSource source;
   if (!unpack_source(ctx, format, type, extent, pixels, func, source)) return;
   if (w == 0 || h == 0 || d == 0) return;
+  if (compressed != nullptr) {
+    const bool whole_cube = t->target == GL_TEXTURE_CUBE_MAP && !is_cube_face(target);
+    compress_client_pixels(ctx, *t, a.face, static_cast<uint32_t>(level), whole_cube, static_cast<uint32_t>(x),
+                           static_cast<uint32_t>(y), static_cast<uint32_t>(z), extent, format, type, source, func);
+    return;
+  }
   std::vector<ImagePart> parts, stencil_parts;
   if (!level_parts(ctx, *t, target, a.face, static_cast<uint32_t>(level), x, y, z, w, h, d, func, parts)) return;
   // DEPTH_STENCIL pixels also replace the region's stencil indices (the level's stencil plane); DEPTH_COMPONENT

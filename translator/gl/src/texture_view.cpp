@@ -3,9 +3,11 @@
 // levels and layers are those of the shared backend::Image from TEXTURE_VIEW_MIN_LEVEL / MIN_LAYER on
 // (level_store); transfers through a view move raw texels, so a view of another format reads and writes the same
 // bytes. Sampling or image access through a view of another format needs Vulkan image views of that format on an
-// image created with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT: not there yet (dispatch binding).
+// image created with VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT: not there yet (dispatch binding). A view of a compressed
+// texture shows its original's blocks (TextureObject::blocks_owner), decoded as the view's format.
 #include <algorithm>
 
+#include "compressed_formats.hpp"
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
 
@@ -83,22 +85,32 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
   // "An INVALID_OPERATION error is generated if the internal format of origtexture and internalformat are not
   // compatible" (one view class of table 8.22).
   const TextureLevel& base = original->levels[0][0];
-  // Compressed textures hold decoded texels here (texture_compressed.cpp): views of them (table 8.22's compressed
-  // view classes) are not supported yet.
-  if (is_compressed_level(base)) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": views of compressed textures are not supported yet");
-    return;
-  }
-  const SizedFormat* format = find_sized_format(internalformat);
-  // A depth format's view class is the format itself (copy_compatible): the view keeps the row the original's image
-  // is stored in (a 24-bit depth format may be stored in a wider Vulkan format, storage_choices).
-  if (format != nullptr && is_depth(*format) && format->internalformat == base.format->internalformat) {
-    format = base.format;
-  }
-  if (format == nullptr || !copy_compatible(*format, *base.format)) {
-    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + hex(internalformat) +
-                                             " is not in the view class of " + base.format->name);
-    return;
+  // Compressed textures (table 8.22's compressed classes, compressed_view_class): the view's format must be a
+  // compressed format of the original's class; its texels are the original's blocks decoded as that format
+  // (share_compressed_blocks below).
+  const CompressedFormat* compressed = find_compressed_format(base.internalformat);
+  const SizedFormat* format = nullptr;
+  if (compressed != nullptr) {
+    const CompressedFormat* wanted = find_compressed_format(internalformat, ctx->version.es);
+    if (wanted == nullptr || compressed_view_class(*wanted) != compressed_view_class(*compressed)) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + hex(internalformat) +
+                                               " is not in the view class of " + compressed->name);
+      return;
+    }
+    format = &storage_format(*ctx->device_state.device, *find_sized_format(wanted->storage));
+  } else {
+    format = find_sized_format(internalformat);
+    // A depth format's view class is the format itself (copy_compatible): the view keeps the row the original's
+    // image is stored in (a 24-bit depth format may be stored in a wider Vulkan format, storage_choices).
+    if (format != nullptr && is_depth(*format) && format->internalformat == base.format->internalformat) {
+      format = base.format;
+    }
+    if (format == nullptr || find_compressed_format(internalformat) != nullptr ||
+        !copy_compatible(*format, *base.format)) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + hex(internalformat) +
+                                               " is not in the view class of " + base.format->name);
+      return;
+    }
   }
   // "An INVALID_VALUE error is generated if minlevel or minlayer are larger than the greatest level or layer,
   // respectively, of origtexture"; the counts are clamped to what origtexture has from there on.
@@ -136,6 +148,7 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
   view->immutable = true;
   view->immutable_levels = numlevels;
   view->image = original->image;
+  if (compressed != nullptr && !share_compressed_blocks(ctx, original, *view, internalformat, func)) return;
   // The view's levels are relative to the original's image (TEXTURE_VIEW_MIN_LEVEL of a view of a view adds up).
   view->view_min_level = original->view_min_level + minlevel;
   view->view_num_levels = numlevels;

@@ -85,6 +85,14 @@ struct TextureObject {
   // copies and stencil sampling take the STENCIL_INDEX8 paths on any queue, whichever way the depth is stored
   // (docs/gl_shim.md "Depth textures"). Null while no level is a depth-stencil one.
   std::shared_ptr<TextureObject> stencil_plane;
+  // A view of a compressed texture (glTextureView): the texture whose compressed_blocks it shows (the original's
+  // owner for a view of a view); null for a texture with blocks of its own. Its TEXTURE_VIEW_MIN_LEVEL / MIN_LAYER
+  // locate its levels and layers among the owner's (texture_compressed.cpp, block_home).
+  std::shared_ptr<TextureObject> blocks_owner;
+  // The owner's images of its blocks decoded as another format of their view class whose texels differ (a SIGNED_
+  // RGTC / EAC view of an unsigned texture, BC6H signed vs unsigned), one per decoding: each has the layout of
+  // `image`; every write of blocks decodes into `image` and each of these.
+  std::vector<std::pair<GLenum, std::shared_ptr<backend::Image>>> decoded_views;
   SamplerState sampler;
   GLint base_level = 0, max_level = 1000;
   std::array<GLenum, 4> swizzle{GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
