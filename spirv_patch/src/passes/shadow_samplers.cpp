@@ -191,6 +191,7 @@ class Emitter {
 
   void at(InstructionHandle h) { at_ = h; }
   bool failed() const { return failed_; }
+  void fail() { failed_ = true; }  // an id could not be allocated: the pass reports it
 
   uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> args) {
     return emit(op, type, std::vector<uint32_t>(args));
@@ -539,7 +540,10 @@ class Lowering {
   std::array<uint32_t, 4> lod_parameters(uint32_t binding) {
     if (lod_.push_variable == 0) return lod_.spec_constants[binding];
     auto index = m_.constant_u32(binding);
-    const uint32_t pointer = e_.emit(Op::OpAccessChain, lod_.push_pointer, {lod_.push_variable, index ? *index : 1});
+    if (!index) e_.fail();
+    // Member 0 of the block (the array), then the binding's element.
+    const uint32_t pointer =
+        e_.emit(Op::OpAccessChain, lod_.push_pointer, {lod_.push_variable, t_.u0, index ? *index : 1});
     const uint32_t v = e_.emit(Op::OpLoad, t_.v4f, {pointer});
     std::array<uint32_t, 4> out{};
     for (uint32_t k = 0; k < 4; ++k) out[k] = e_.emit(Op::OpCompositeExtract, t_.f32, {v, k});

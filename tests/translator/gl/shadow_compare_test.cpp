@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "translator/gl/asm_program_support.hpp"
@@ -564,8 +565,8 @@ CubeLinear cube_linear(const std::array<float, 3>& r, int size, Value value) {
   }
   const float weights[2][2] = {{(1 - a) * (1 - b), a * (1 - b)}, {(1 - a) * b, a * b}};
   CubeLinear out;
-  out.lo = 1;
-  out.hi = 0;
+  out.lo = std::numeric_limits<float>::max();
+  out.hi = std::numeric_limits<float>::lowest();
   for (int dj = 0; dj < 2; ++dj) {
     for (int di = 0; di < 2; ++di) {
       if (corner[dj][di]) {
@@ -593,6 +594,65 @@ TEST_CASE("the seamless cube model picks the neighbouring face's edge texels", "
   CHECK(left.face == 4);
   CHECK(left.x == 3);  // +Z's sc = rx: +X is at its right
   CHECK(left.y == 2);
+}
+
+// The model's neighbour selection against the device's own seamless filtering (Vulkan's cube maps are seamless): a
+// plain samplerCube of R32F (filterable) with LINEAR is the bilinear average of the same texels' values, so the
+// model with each texel's value in place of its comparison must give it (the corner: between the three's values).
+TEST_CASE("the seamless cube model matches the device's LINEAR filtering of a colour cube map", "[textures][shadow]") {
+  GlContext gl;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerCube c;
+uniform vec3 dirs[6];
+layout(std430, binding = 0) buffer Out { float r[6]; };
+void main() {
+  for (int i = 0; i < 6; ++i) r[i] = texture(c, dirs[i]).r;
+}
+)");
+  auto value = [](const CubeTexel& t) { return float(t.face * 16 + t.y * 4 + t.x) / 96.0f; };
+  GLuint cube = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glTextureStorage2D(cube, 1, GL_R32F, 4, 4);
+  for (int face = 0; face < 6; ++face) {
+    std::vector<float> texels;
+    for (int y = 0; y < 4; ++y) {
+      for (int x = 0; x < 4; ++x) texels.push_back(value({face, x, y}));
+    }
+    glTextureSubImage3D(cube, 0, 0, 0, face, 4, 4, 1, GL_RED, GL_FLOAT, texels.data());
+  }
+  glTextureParameteri(cube, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(cube, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glBindTextureUnit(0, cube);
+  const GLuint out = make_buffer(24);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  // Edges of every face pair kind: +X top (+Y), +X corner, −Z right (−X), −Y bottom (−Z), +Z left (−X), −X top (+Y).
+  const std::array<std::array<float, 3>, 6> dirs = {{
+      cube_direction(0, -0.125f, -0.875f),
+      cube_direction(0, -0.875f, -0.875f),
+      cube_direction(5, 0.875f, 0.125f),
+      cube_direction(3, 0.125f, 0.875f),
+      cube_direction(4, -0.875f, 0.375f),
+      cube_direction(1, 0.375f, -0.875f),
+  }};
+  glUniform3fv(glGetUniformLocation(program, "dirs"), 6, dirs[0].data());
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  float r[6] = {};
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    CAPTURE(i);
+    const CubeLinear model = cube_linear(dirs[i], 4, value);
+    const double margin = 1.0 / 256;  // 1/16-subtexel weights on values 1/96 apart
+    CHECK(r[i] >= model.known + model.corner_weight * model.lo - margin);
+    CHECK(r[i] <= model.known + model.corner_weight * model.hi + margin);
+  }
+  glDeleteTextures(1, &cube);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
 // Cube shadow samplers with LINEAR compare the 2x2 footprint (§8.14.2, §8.23.1: "a weighted average of the
