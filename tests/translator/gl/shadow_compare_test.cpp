@@ -842,14 +842,14 @@ void main() {
     float ref;
   };
   // λ = clamp(lod + bias, min, max): 0 + 0.5 → minified; 0 with MIN_LOD 0.5 → minified, levels 0 and 1 (weight ½);
-  // 1 with MAX_LOD −0.5 → magnified; 0.5 + 0.75 = 1.25 → levels 1 and 2 (weight ¼) or level 1; 0.25 with MIN_LOD
-  // 1.75 → levels 1 and 2 (weight ¾); 1 + (−1.25) → magnified; 1 with MAX_LOD 0.25 → levels 0 and 1 (weight ¼). No
-  // λ of a nearest level ends in .5 (GL and Vulkan may round apart there). Each case gives another result than λ
-  // without the bias and clamps (`lod` alone choosing filter and levels) in r[0] or r[1].
+  // 1 with MAX_LOD −0.5 → magnified; 0.5 + 0.75 = 1.25 → levels 1 and 2 (weight ¼); −0.5 + 0.75 → minified; 0.25
+  // with MIN_LOD 1.75 → levels 1 and 2 (weight ¾); 1 + (−1.25) → magnified; 1 with MAX_LOD 0.25 → levels 0 and 1
+  // (weight ¼). No λ of a nearest level ends in .5 (GL and Vulkan may round apart there). Each case gives another
+  // result than λ without the bias and clamps (`lod` alone choosing filter and levels) in r[0] or r[1].
   const Case cases[] = {
       {0.0f, 0.5f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},    {0.0f, 0.0f, 0.5f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.4f},
       {1.0f, 0.0f, -1000, -0.5f, GL_LINEAR_MIPMAP_NEAREST, 0.6f},  {0.5f, 0.75f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},
-      {0.5f, 0.75f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.6f}, {0.25f, 0.0f, 1.75f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.6f},
+      {-0.5f, 0.75f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.6f}, {0.25f, 0.0f, 1.75f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.6f},
       {1.0f, -1.25f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.4f}, {1.0f, 0.0f, -1000, 0.25f, GL_LINEAR_MIPMAP_LINEAR, 0.4f},
   };
   for (const Case& c : cases) {
