@@ -237,7 +237,8 @@ size_t push_constant_variables(const std::vector<uint32_t>& words) {
 // state of any float value: each binding's four LOD parameters are a vec4 of push constants where 16 bytes a binding
 // fit (no pipeline per value), else four float spec constants; both forms pass spirv-val, in SPIR-V 1.3 and 1.5
 // (where the entry point lists the push-constant variable).
-TEST_CASE("the LOD parameters are push constants where they fit, else spec constants", "[spirv_patch][shadow_samplers]") {
+TEST_CASE("the LOD parameters are push constants where they fit, else spec constants",
+          "[spirv_patch][shadow_samplers]") {
   for (auto env : {TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2}) {
     const std::vector<uint32_t> input = compile_or_fail(kAllForms, env);
     ShadowSamplerOptions options = bindings({0, 1, 2, 3, 4});

@@ -348,7 +348,8 @@ Expected<LodChannel> make_lod_channel(Module& m, const Ids& t, size_t bindings, 
 bool has_push_constants(const Module& m) {
   for (InstructionHandle h : m.instructions(Section::Global)) {
     const auto w = m.words(h);
-    if (m.opcode(h) == Op::OpVariable && w.size() >= 4 && w[3] == uint32_t(spv::StorageClass::PushConstant)) return true;
+    if (m.opcode(h) == Op::OpVariable && w.size() >= 4 && w[3] == uint32_t(spv::StorageClass::PushConstant))
+      return true;
   }
   return false;
 }
@@ -569,9 +570,9 @@ class Lowering {
     const uint32_t xm = e_.emit(Op::OpLogicalAnd, t_.b,
                                 {e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[0], a[1]}),
                                  e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[0], a[2]})});
-    const uint32_t ym = e_.emit(Op::OpLogicalAnd, t_.b,
-                                {e_.emit(Op::OpLogicalNot, t_.b, {xm}),
-                                 e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[1], a[2]})});
+    const uint32_t ym =
+        e_.emit(Op::OpLogicalAnd, t_.b,
+                {e_.emit(Op::OpLogicalNot, t_.b, {xm}), e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[1], a[2]})});
     const uint32_t zm = e_.emit(Op::OpLogicalNot, t_.b, {e_.emit(Op::OpLogicalOr, t_.b, {xm, ym})});
     auto neg = [&](uint32_t x) { return e_.emit(Op::OpFNegate, t_.f32, {x}); };
     auto vec3 = [&](uint32_t x, uint32_t y, uint32_t z) {
@@ -700,8 +701,8 @@ class Lowering {
 
   // The comparison of the texel a NEAREST lookup at `at` (the level `level`) reads.
   uint32_t sample_compare(const Site& s, uint32_t at, uint32_t level) {
-    const uint32_t sample = e_.emit(Op::OpImageSampleExplicitLod, t_.v4f,
-                                    {s.sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
+    const uint32_t sample =
+        e_.emit(Op::OpImageSampleExplicitLod, t_.v4f, {s.sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
     return compare(s.state, s.ref, e_.emit(Op::OpCompositeExtract, t_.f32, {sample, 0}), 1);
   }
 
@@ -751,8 +752,7 @@ class Lowering {
       for (int i = 0; i < 2; ++i) {
         const uint32_t direction = e_.emit(
             Op::OpFAdd, t_.v3f,
-            {e_.emit(Op::OpFAdd, t_.v3f,
-                     {f.major, e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.u, face_coord[0][i]})}),
+            {e_.emit(Op::OpFAdd, t_.v3f, {f.major, e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.u, face_coord[0][i]})}),
              e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.v, face_coord[1][j]})});
         c[j][i] = lookup_at(direction);
       }
@@ -791,7 +791,8 @@ class Lowering {
     if (s.dx != 0 && !rect) {
       const uint32_t count = (cube ? 2 : s.n) + (s.arrayed ? 1 : 0);
       const uint32_t type = count == 1 ? t_.i32 : count == 2 ? t_.v2i : t_.v3i;
-      const uint32_t size = e_.emit(Op::OpImageQuerySizeLod, type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {t_.f0})});
+      const uint32_t size =
+          e_.emit(Op::OpImageQuerySizeLod, type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {t_.f0})});
       scale_x = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, count, 0)});
       if (cube || s.n > 1) scale_y = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, count, 1)});
     }
@@ -812,8 +813,9 @@ class Lowering {
     const uint32_t top = e_.emit(Op::OpConvertSToF, t_.f32, {e_.emit(Op::OpISub, t_.i32, {levels, t_.i1})});
     const uint32_t rounded = fsub(e_.ext(t_.f32, GLSLstd450Ceil, {fadd(l, t_.f_half)}), t_.f1);
     const uint32_t nearest_level = e_.ext(t_.f32, GLSLstd450FClamp, {rounded, t_.f0, top});
-    const uint32_t level = fsel(e_.emit(Op::OpLogicalAnd, t_.b, {mipmapped, e_.emit(Op::OpLogicalNot, t_.b, {magnified})}),
-                                nearest_level, t_.f0);
+    const uint32_t level =
+        fsel(e_.emit(Op::OpLogicalAnd, t_.b, {mipmapped, e_.emit(Op::OpLogicalNot, t_.b, {magnified})}), nearest_level,
+             t_.f0);
     const LevelResult one = at_level(level);
     const uint32_t one_level = fsel(is_linear, one.average, one.nearest);
     // *_MIPMAP_LINEAR (minification): "the level d1 = floor(λ) and d2 = d1 + 1" (both q where λ >= q), each filtered

@@ -538,9 +538,9 @@ CubeTexel nearest_cube_texel(const std::array<float, 3>& r, int size) {
 // comparison result; the corner's is returned separately (its weight and the three others') so that the caller can
 // allow any value between the three.
 struct CubeLinear {
-  float known = 0;         // the weighted sum over the texels that exist
+  float known = 0;          // the weighted sum over the texels that exist
   float corner_weight = 0;  // the corner texel's weight (0: no corner in the footprint)
-  float lo = 0, hi = 0;    // the range of the three available results around the corner
+  float lo = 0, hi = 0;     // the range of the three available results around the corner
   float recommended() const { return known + corner_weight * (lo + hi) / 2; }
 };
 
@@ -847,10 +847,14 @@ void main() {
   // (weight ¼). No λ of a nearest level ends in .5 (GL and Vulkan may round apart there). Each case gives another
   // result than λ without the bias and clamps (`lod` alone choosing filter and levels) in r[0] or r[1].
   const Case cases[] = {
-      {0.0f, 0.5f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},    {0.0f, 0.0f, 0.5f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.4f},
-      {1.0f, 0.0f, -1000, -0.5f, GL_LINEAR_MIPMAP_NEAREST, 0.6f},  {0.5f, 0.75f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},
-      {-0.5f, 0.75f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.6f}, {0.25f, 0.0f, 1.75f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.6f},
-      {1.0f, -1.25f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.4f}, {1.0f, 0.0f, -1000, 0.25f, GL_LINEAR_MIPMAP_LINEAR, 0.4f},
+      {0.0f, 0.5f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},
+      {0.0f, 0.0f, 0.5f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.4f},
+      {1.0f, 0.0f, -1000, -0.5f, GL_LINEAR_MIPMAP_NEAREST, 0.6f},
+      {0.5f, 0.75f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},
+      {-0.5f, 0.75f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.6f},
+      {0.25f, 0.0f, 1.75f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.6f},
+      {1.0f, -1.25f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.4f},
+      {1.0f, 0.0f, -1000, 0.25f, GL_LINEAR_MIPMAP_LINEAR, 0.4f},
   };
   for (const Case& c : cases) {
     CAPTURE(c.lod, c.bias, c.min_lod, c.max_lod, c.min_filter, c.ref);

@@ -209,7 +209,7 @@ struct ShadowLowering {
     std::array<uint32_t, 4> lod_spec_ids{};
   };
   std::vector<Binding> bindings;
-  uint32_t lod_push_bytes = 0;  // > 0: the LOD parameters are push constants, a vec4 per binding in binding order
+  uint32_t lod_push_bytes = 0;   // > 0: the LOD parameters are push constants, a vec4 per binding in binding order
   bool lod_specialized = false;  // they are spec constants
 };
 

@@ -18,9 +18,9 @@
 // one specialization constant, the *state word* (kShadowState* bits below), which the caller sets per pipeline. A
 // driver folds the selections on it away after specialization; the lookups of the unused filter are then dead code.
 // The LOD parameters (kShadowLod*: floats that take many values) are not specialized where they fit in push
-// constants: one vec4 per named binding, in binding order, from push-constant offset 0 (report.lod_push_constant_bytes),
-// where the module has no push-constant variable of its own and 16 bytes per binding fit in max_push_constant_bytes;
-// else four float spec constants per binding (report.lod_spec_ids).
+// constants: one vec4 per named binding, in binding order, from push-constant offset 0
+// (report.lod_push_constant_bytes), where the module has no push-constant variable of its own and 16 bytes per binding
+// fit in max_push_constant_bytes; else four float spec constants per binding (report.lod_spec_ids).
 //
 // The sampler bound with a lowered binding must not compare (compareEnable off), must filter NEAREST (min, mag and
 // mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod 0, maxLod VK_LOD_CLAMP_NONE): the shader
