@@ -952,3 +952,65 @@ void main() {
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// §8.14.1 for textureGrad: "ρ = max{ sqrt((∂u/∂x)² + (∂v/∂x)²), sqrt((∂u/∂y)² + (∂v/∂y)²) }" with u = s·w_t, v = t·h_t,
+// and λ_base = log2 ρ; for a cube map (s, t) are the face's (§8.13.1), so on +Z at its centre ∂s = ∂rx / 2. The
+// gradients choose the levels as an explicit lod does, here with *_MIPMAP_LINEAR blending two of them.
+TEST_CASE("textureGrad's derivatives give λ for shadow lookups (GL 4.6 §8.14.1)", "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform sampler2DShadow s;
+layout(binding = 1) uniform samplerCubeShadow sc;
+uniform float ref;
+uniform float d;
+layout(std430, binding = 0) buffer Out { float r[2]; };
+void main() {
+  r[0] = textureGrad(s, vec3(0.3, 0.3, ref), vec2(d, 0.0), vec2(0.0, d * 0.5));
+  r[1] = textureGrad(sc, vec4(0.0, 0.0, 1.0, ref), vec3(0.0, d * 0.5, 0.0), vec3(d * 2.0, 0.0, 0.0));
+}
+)");
+  const GLuint t = uniform_levels(GL_TEXTURE_2D);
+  const GLuint cube = uniform_levels(GL_TEXTURE_CUBE_MAP);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, cube);
+  const GLuint out = make_buffer(8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  for (GLenum min : {GL_LINEAR_MIPMAP_LINEAR, GL_NEAREST_MIPMAP_NEAREST}) {
+    CAPTURE(min);
+    for (GLuint tex : {t, cube}) glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, static_cast<GLint>(min));
+    for (float lambda : {0.25f, 1.25f, 1.75f}) {
+      CAPTURE(lambda);
+      // 2D: ρ = max(4d, 2d) = 4d; cube (+Z at its centre, ma = 1): dPdy's ∂rx = 2d is ∂s = d, dPdx's ∂ry = d/2 is
+      // |∂t| = d/4, so ρ = max(4d, d) = 4d. Both 2^λ.
+      const float d = std::exp2(lambda) / 4.0f;
+      glUniform1f(glGetUniformLocation(program, "d"), d);
+      for (float ref : {0.4f, 0.6f}) {
+        CAPTURE(ref);
+        glUniform1f(glGetUniformLocation(program, "ref"), ref);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        float r[2] = {};
+        glGetNamedBufferSubData(out, 0, sizeof r, r);
+        REQUIRE_GL_ERROR(GL_NO_ERROR);
+        REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+        const bool blend = min == GL_LINEAR_MIPMAP_LINEAR;
+        for (int i = 0; i < 2; ++i) {
+          CAPTURE(i);
+          CHECK((r[i] == Approx(levels_model(ref, lambda, blend)).margin(1.0 / 16) ||
+                 (!filterable && blend && r[i] == levels_model(ref, lambda, false))));
+        }
+      }
+    }
+  }
+  GLuint textures[2] = {t, cube};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
