@@ -411,9 +411,10 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
                       !is_multisample(use.target);
   backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
   if (lowered) {
-    // The shader's explicit Lod is the level to read: no bias, no clamps (VK_LOD_CLAMP_NONE).
+    // The shader's explicit Lod is the level to read: no bias, no clamps (GL's default range, ±1000, so that a
+    // derivative group's OpImageQueryLod is not clamped either).
     desc.mip_lod_bias = 0.0f;
-    desc.min_lod = 0.0f;
+    desc.min_lod = -1000.0f;
     desc.max_lod = 1000.0f;
   }
   // GL swizzles a border colour like a texel: the border colour takes the place of a texel outside the image

@@ -23,7 +23,7 @@
 // fit in max_push_constant_bytes; else four float spec constants per binding (report.lod_spec_ids).
 //
 // The sampler bound with a lowered binding must not compare (compareEnable off), must filter NEAREST (min, mag and
-// mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod 0, maxLod VK_LOD_CLAMP_NONE): the shader
+// mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod -1000, maxLod 1000): the shader
 // picks the level and filters. Not done in the shader: TEXTURE_CUBE_MAP_SEAMLESS off (cube maps are always seamless,
 // as Vulkan's). The OpImageSparse*Dref* forms are lowered alike; their residency code is that of the lookup as
 // written (on the sampler without bias), the filtered texels are read without residency.
