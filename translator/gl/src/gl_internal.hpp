@@ -184,9 +184,6 @@ struct Location {
   uint32_t element = 0;  // array element
 };
 
-// The executable's module with its shadow samplers' depth comparison done in the shader (spirv_patch
-// lower_shadow_samplers), for devices that cannot compare the colour formats depth textures are stored in
-// (shadow_lowering.cpp). Made on the first dispatch that needs it, shared by the contexts that run the program.
 // What a lowered shadow binding reads at a dispatch: its state word (spirv_patch kShadowState*) and its LOD
 // parameters (kShadowLod*: TEXTURE_LOD_BIAS, MAX_TEXTURE_LOD_BIAS, TEXTURE_MIN_LOD, TEXTURE_MAX_LOD).
 struct ShadowSamplerState {
@@ -195,6 +192,9 @@ struct ShadowSamplerState {
   friend bool operator==(const ShadowSamplerState&, const ShadowSamplerState&) = default;
 };
 
+// The executable's module with its shadow samplers' depth comparison done in the shader (spirv_patch
+// lower_shadow_samplers), for devices that cannot compare the colour formats depth textures are stored in
+// (shadow_lowering.cpp). Made on the first dispatch that needs it, shared by the contexts that run the program.
 struct ShadowLowering {
   std::mutex mutex;
   std::atomic<bool> wanted{false};  // a dispatch needed it: later dispatches gather their bindings for it at once
