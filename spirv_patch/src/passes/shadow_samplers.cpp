@@ -1,10 +1,12 @@
 // lower_shadow_samplers (passes/shadow_samplers.hpp). Sources: GL 4.6 §8.23.1 (texture comparison: "the result r is
 // 1.0 or 0.0 per the compare function with D_ref and D_t"; fixed-point depth: D_ref and D_t clamped to [0, 1]; with a
-// LINEAR filter "a weighted average of the results"), §8.14.2 (λ <= c: the magnification filter, else the
-// minification one), §8.14.3 (mipmapping: the nearest level for *_MIPMAP_NEAREST), §8.14.2 / equation 8.9 (the 2x2
-// footprint i0 = floor(u - 1/2), weights α = frac(u - 1/2)); SPIR-V 1.6 section 3.42.10 (image instructions:
-// OpImageSampleDref*, OpImageDrefGather, the Proj forms divide the coordinates and Dref by q), 2.8 (a non-aggregate,
-// non-pointer type is declared once).
+// LINEAR filter "a weighted average of the results"), §8.14.1 (λ from λ_base, the clamped sum of the texture's and the
+// shader's bias, and the MIN/MAX_LOD clamps; ρ of the derivatives), §8.14.2 (λ <= c: the magnification filter, else
+// the minification one; c = 0), §8.14.3 (mipmapping: the nearest level for *_MIPMAP_NEAREST, two levels blended for
+// *_MIPMAP_LINEAR), §8.14.2 / equation 8.9 (the 2x2 footprint i0 = floor(u - 1/2), weights α = frac(u - 1/2)),
+// §8.13.1 (cube map face selection, table 8.19; seamless filtering across edges and at corners); SPIR-V 1.6 section
+// 3.42.10 (image instructions: OpImageSampleDref*, OpImageDrefGather, the Proj forms divide the coordinates and Dref
+// by q), 2.8 (a non-aggregate, non-pointer type is declared once); Vulkan 15.6.1 (push-constant block layout).
 #define SPV_ENABLE_UTILITY_CODE  // HasResultAndType
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp11>
