@@ -217,3 +217,101 @@ void main() {
   CHECK(count_op(patch->words, spv::Op::OpImageSparseGather) == 1);
   CHECK(depth_images(patch->words) == 0);
 }
+
+namespace {
+
+size_t push_constant_variables(const std::vector<uint32_t>& words) {
+  auto module = Module::parse(words);
+  REQUIRE(module);
+  size_t n = 0;
+  for (auto h : module->instructions(Section::Global)) {
+    const auto w = module->words(h);
+    n += module->opcode(h) == spv::Op::OpVariable && w[3] == uint32_t(spv::StorageClass::PushConstant) ? 1 : 0;
+  }
+  return n;
+}
+
+}  // namespace
+
+// GL 4.6 §8.14.1: λ' = λ_base + clamp(bias_texobj + bias_shader) and λ = clamp(λ', min_lod, max_lod) take sampler
+// state of any float value: each binding's four LOD parameters are a vec4 of push constants where 16 bytes a binding
+// fit (no pipeline per value), else four float spec constants; both forms pass spirv-val, in SPIR-V 1.3 and 1.5
+// (where the entry point lists the push-constant variable).
+TEST_CASE("the LOD parameters are push constants where they fit, else spec constants",
+          "[spirv_patch][shadow_samplers]") {
+  for (auto env : {TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2}) {
+    const std::vector<uint32_t> input = compile_or_fail(kAllForms, env);
+    ShadowSamplerOptions options = bindings({0, 1, 2, 3, 4});
+    options.max_push_constant_bytes = 128;
+    auto pushed = lower_shadow_samplers(input, options);
+    REQUIRE_OK(pushed);
+    REQUIRE_VALID(pushed->words, env);
+    CHECK(pushed->report.lod_push_constant_bytes == 5 * 16);
+    CHECK(pushed->report.lod_spec_ids.empty());
+    CHECK(push_constant_variables(pushed->words) == 1);
+
+    options.max_push_constant_bytes = 64;  // 80 bytes do not fit
+    auto specialized = lower_shadow_samplers(input, options);
+    REQUIRE_OK(specialized);
+    REQUIRE_VALID(specialized->words, env);
+    CHECK(specialized->report.lod_push_constant_bytes == 0);
+    CHECK(push_constant_variables(specialized->words) == 0);
+    REQUIRE(specialized->report.lod_spec_ids.size() == 5);
+    auto module = Module::parse(specialized->words);
+    REQUIRE(module);
+    const std::vector<uint32_t> in_use = module->spec_ids_in_use();
+    for (const auto& ids : specialized->report.lod_spec_ids) {
+      for (uint32_t id : ids) CHECK(std::count(in_use.begin(), in_use.end(), id) == 1);
+    }
+  }
+}
+
+// A module with push constants of its own keeps them alone (Vulkan: one push-constant block per entry point): the
+// LOD parameters become spec constants.
+TEST_CASE("a module with its own push constants gets the LOD parameters as spec constants",
+          "[spirv_patch][shadow_samplers]") {
+  const std::vector<uint32_t> input = compile_or_fail(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform samplerCubeShadow s;
+layout(push_constant) uniform P { float ref; } p;
+layout(std430, set = 0, binding = 1) buffer Out { float r; };
+void main() { r = texture(s, vec4(0.3, 0.6, 0.1, p.ref)); }
+)");
+  ShadowSamplerOptions options = bindings({0});
+  options.max_push_constant_bytes = 128;
+  auto patch = lower_shadow_samplers(input, options);
+  REQUIRE_OK(patch);
+  REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
+  CHECK(patch->report.lod_push_constant_bytes == 0);
+  CHECK(patch->report.lod_spec_ids.size() == 1);
+  CHECK(push_constant_variables(patch->words) == 1);
+}
+
+// With a compute derivative group, an implicit-LOD lookup's λ_base is the device's (OpImageQueryLod); without one it
+// is 0 (GLSL 4.60 §8.9) and no query is made.
+TEST_CASE("implicit shadow lookups take λ_base from the derivatives where the stage has them",
+          "[spirv_patch][shadow_samplers]") {
+  const char* with = R"(#version 450
+#extension GL_NV_compute_shader_derivatives : require
+layout(local_size_x = 2, local_size_y = 2) in;
+layout(derivative_group_quadsNV) in;
+layout(set = 0, binding = 0) uniform sampler2DShadow s;
+layout(std430, set = 0, binding = 1) buffer Out { float r[4]; };
+void main() { r[gl_LocalInvocationIndex] = texture(s, vec3(vec2(gl_LocalInvocationID.xy) * 0.25, 0.5)); }
+)";
+  const std::vector<uint32_t> derivatives = compile_or_fail(with);
+  auto patch = lower_shadow_samplers(derivatives, bindings({0}));
+  REQUIRE_OK(patch);
+  REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
+  CHECK(count_op(patch->words, spv::Op::OpImageQueryLod) == 1);
+  const std::vector<uint32_t> plain = compile_or_fail(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2DShadow s;
+layout(std430, set = 0, binding = 1) buffer Out { float r; };
+void main() { r = texture(s, vec3(0.5)); }
+)");
+  auto without = lower_shadow_samplers(plain, bindings({0}));
+  REQUIRE_OK(without);
+  REQUIRE_VALID(without->words, TargetEnv::Vulkan1_1);
+  CHECK(count_op(without->words, spv::Op::OpImageQueryLod) == 0);
+}

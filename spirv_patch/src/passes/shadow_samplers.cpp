@@ -1,10 +1,12 @@
 // lower_shadow_samplers (passes/shadow_samplers.hpp). Sources: GL 4.6 §8.23.1 (texture comparison: "the result r is
 // 1.0 or 0.0 per the compare function with D_ref and D_t"; fixed-point depth: D_ref and D_t clamped to [0, 1]; with a
-// LINEAR filter "a weighted average of the results"), §8.14.2 (λ <= c: the magnification filter, else the
-// minification one), §8.14.3 (mipmapping: the nearest level for *_MIPMAP_NEAREST), §8.14.2 / equation 8.9 (the 2x2
-// footprint i0 = floor(u - 1/2), weights α = frac(u - 1/2)); SPIR-V 1.6 section 3.42.10 (image instructions:
-// OpImageSampleDref*, OpImageDrefGather, the Proj forms divide the coordinates and Dref by q), 2.8 (a non-aggregate,
-// non-pointer type is declared once).
+// LINEAR filter "a weighted average of the results"), §8.14.1 (λ from λ_base, the clamped sum of the texture's and the
+// shader's bias, and the MIN/MAX_LOD clamps; ρ of the derivatives), §8.14.2 (λ <= c: the magnification filter, else
+// the minification one; c = 0), §8.14.3 (mipmapping: the nearest level for *_MIPMAP_NEAREST, two levels blended for
+// *_MIPMAP_LINEAR), §8.14.2 / equation 8.9 (the 2x2 footprint i0 = floor(u - 1/2), weights α = frac(u - 1/2)),
+// §8.13.1 (cube map face selection, table 8.19; seamless filtering across edges and at corners); SPIR-V 1.6 section
+// 3.42.10 (image instructions: OpImageSampleDref*, OpImageDrefGather, the Proj forms divide the coordinates and Dref
+// by q), 2.8 (a non-aggregate, non-pointer type is declared once); Vulkan 15.6.1 (push-constant block layout).
 #define SPV_ENABLE_UTILITY_CODE  // HasResultAndType
 #include <spirv/unified1/GLSL.std.450.h>
 #include <spirv/unified1/spirv.hpp11>
@@ -13,6 +15,7 @@
 #include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -20,6 +23,7 @@
 #include <string>
 
 #include "analysis/id_operands.hpp"
+#include "variable_edits.hpp"
 
 namespace bismuth::spirv_patch {
 
@@ -189,6 +193,7 @@ class Emitter {
 
   void at(InstructionHandle h) { at_ = h; }
   bool failed() const { return failed_; }
+  void fail() { failed_ = true; }  // an id could not be allocated: the pass reports it
 
   uint32_t emit(Op op, uint32_t type, std::initializer_list<uint32_t> args) {
     return emit(op, type, std::vector<uint32_t>(args));
@@ -229,7 +234,7 @@ class Emitter {
 // The ids of the types and constants the lowering uses.
 struct Ids {
   uint32_t f32 = 0, v2f = 0, v3f = 0, v4f = 0, i32 = 0, v2i = 0, v3i = 0, u32 = 0, v4u = 0, b = 0, v4b = 0;
-  uint32_t f0 = 0, f1 = 0, f_half = 0, f_one_half = 0, u0 = 0, u1 = 0, u2 = 0, u4 = 0, u7 = 0;
+  uint32_t f0 = 0, f1 = 0, f_half = 0, f_one_half = 0, f2 = 0, f_third = 0, u0 = 0, u1 = 0, u2 = 0, u4 = 0, u7 = 0;
   uint32_t i1 = 0, u_mag = 0, u_min = 0, u_mip = 0, u_clamp = 0, u_mip_linear = 0;
 };
 
@@ -256,6 +261,8 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   if (!(s = get(m.constant_f32(1.0f), ids.f1))) return s.error();
   if (!(s = get(m.constant_f32(0.5f), ids.f_half))) return s.error();
   if (!(s = get(m.constant_f32(1.5f), ids.f_one_half))) return s.error();
+  if (!(s = get(m.constant_f32(2.0f), ids.f2))) return s.error();
+  if (!(s = get(m.constant_f32(1.0f / 3.0f), ids.f_third))) return s.error();
   if (!(s = get(m.constant_u32(0), ids.u0))) return s.error();
   if (!(s = get(m.constant_u32(1), ids.u1))) return s.error();
   if (!(s = get(m.constant_u32(2), ids.u2))) return s.error();
@@ -275,9 +282,100 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   return ids;
 }
 
+// Where each binding's LOD parameters (kShadowLod*) come from: a vec4 of the push-constant array `push_variable`
+// (element = binding index), or four float spec constants.
+struct LodChannel {
+  uint32_t push_variable = 0, push_pointer = 0;
+  std::vector<std::array<uint32_t, 4>> spec_constants;
+};
+
+// Vulkan 15.6.1 / 14.5.2 ("Offset and Stride Assignment", push constants): a Block struct whose member 0, at Offset 0,
+// is an array of vec4 with ArrayStride 16; one push-constant variable per entry point (the caller checked there is
+// none), listed in every entry point's interface from SPIR-V 1.4 on.
+Expected<LodChannel> make_lod_channel(Module& m, const Ids& t, size_t bindings, bool push, uint32_t& spec_id,
+                                      ShadowSamplerReport& report) {
+  LodChannel c;
+  auto id = [&]() -> Expected<uint32_t> { return m.allocate_id(); };
+  if (!push) {
+    const float defaults[kShadowLodCount] = {0.0f, 1000.0f, -1000.0f, 1000.0f};
+    for (size_t b = 0; b < bindings; ++b) {
+      std::array<uint32_t, 4> ids{}, spec{};
+      for (uint32_t k = 0; k < kShadowLodCount; ++k) {
+        auto constant = id();
+        if (!constant) return constant.error();
+        uint32_t bits = 0;
+        std::memcpy(&bits, &defaults[k], 4);
+        const uint32_t operands[] = {t.f32, *constant, bits};
+        m.append(Section::Global, Op::OpSpecConstant, operands);
+        const uint32_t literal = spec_id;
+        m.add_decoration(*constant, spv::Decoration::SpecId, std::span(&literal, 1));
+        ids[k] = *constant;
+        spec[k] = spec_id++;
+      }
+      c.spec_constants.push_back(ids);
+      report.lod_spec_ids.push_back(spec);
+    }
+    return c;
+  }
+  auto length = m.constant_u32(static_cast<uint32_t>(bindings));
+  if (!length) return length.error();
+  auto array = id(), block = id(), variable = id();
+  if (!array || !block || !variable) return fail("shadow sampler lowering: the module has no ids left");
+  const uint32_t array_operands[] = {*array, t.v4f, *length};
+  m.append(Section::Global, Op::OpTypeArray, array_operands);
+  const uint32_t block_operands[] = {*block, *array};
+  m.append(Section::Global, Op::OpTypeStruct, block_operands);
+  const uint32_t stride = 16;
+  m.add_decoration(*array, spv::Decoration::ArrayStride, std::span(&stride, 1));
+  m.add_decoration(*block, spv::Decoration::Block);
+  const uint32_t offset[] = {*block, 0, uint32_t(spv::Decoration::Offset), 0};
+  m.append(Section::Annotation, Op::OpMemberDecorate, offset);
+  auto block_pointer = pointer_to(m, spv::StorageClass::PushConstant, *block);
+  if (!block_pointer) return block_pointer.error();
+  auto element_pointer = pointer_to(m, spv::StorageClass::PushConstant, t.v4f);
+  if (!element_pointer) return element_pointer.error();
+  const uint32_t variable_operands[] = {*block_pointer, *variable, uint32_t(spv::StorageClass::PushConstant)};
+  m.append(Section::Global, Op::OpVariable, variable_operands);
+  if (interface_lists_all_globals(m)) {
+    for (const Module::EntryPoint& entry : m.entry_points()) {
+      m.replace(entry.handle, Op::OpEntryPoint, entry_point_interface_edit(m, entry.handle, 0, *variable));
+    }
+  }
+  c.push_variable = *variable;
+  c.push_pointer = *element_pointer;
+  report.lod_push_constant_bytes = static_cast<uint32_t>(16 * bindings);
+  return c;
+}
+
+bool has_push_constants(const Module& m) {
+  for (InstructionHandle h : m.instructions(Section::Global)) {
+    const auto w = m.words(h);
+    if (m.opcode(h) == Op::OpVariable && w.size() >= 4 && w[3] == uint32_t(spv::StorageClass::PushConstant))
+      return true;
+  }
+  return false;
+}
+
+// Whether implicit-LOD lookups have derivatives: a fragment entry point, or a compute derivative group
+// (NV/KHR_compute_shader_derivatives).
+bool has_derivatives(const Module& m) {
+  for (const Module::EntryPoint& entry : m.entry_points()) {
+    if (entry.model == spv::ExecutionModel::Fragment) return true;
+  }
+  for (InstructionHandle h : m.instructions(Section::ExecutionMode)) {
+    const auto w = m.words(h);
+    if (w.size() >= 3 && (w[2] == uint32_t(spv::ExecutionMode::DerivativeGroupQuadsNV) ||
+                          w[2] == uint32_t(spv::ExecutionMode::DerivativeGroupLinearNV))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 class Lowering {
  public:
-  Lowering(Module& m, const Ids& ids, Emitter& e) : m_(m), t_(ids), e_(e) {}
+  Lowering(Module& m, const Ids& ids, Emitter& e, const LodChannel& lod, bool derivatives)
+      : m_(m), t_(ids), e_(e), lod_(lod), derivatives_(derivatives) {}
 
   // GL 4.6 §8.23.1 on `count` (1 or 4) pairs: 1.0 where "D_ref OP D_t" holds, else 0.0, OP from the state word.
   uint32_t compare(uint32_t state, uint32_t ref, uint32_t texel, uint32_t count) {
@@ -288,8 +386,7 @@ class Lowering {
     auto us = [&](uint32_t v) { return e_.splat(t_.v4u, count, v); };
     auto bs = [&](uint32_t v) { return e_.splat(t_.v4b, count, v); };
     // Fixed-point depth formats: "D_t and D_ref are clamped to the range [0, 1]".
-    const uint32_t clamp =
-        bs(e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_clamp}), t_.u0}));
+    const uint32_t clamp = bs(bit(state, t_.u_clamp));
     const uint32_t zero = fs(t_.f0), one = fs(t_.f1);
     auto clamped = [&](uint32_t v) {
       return e_.emit(Op::OpSelect, tf, {clamp, e_.ext(tf, GLSLstd450FClamp, {v, zero, one}), v});
@@ -317,12 +414,13 @@ class Lowering {
     uint32_t coord = w[4], ref = w[5];
     const std::vector<uint32_t> operands(w.begin() + 6, w.end());
     const uint32_t mask = operands.empty() ? 0 : operands[0];
-    // The operand after the mask bit `bit` (the operands follow the mask in bit order).
-    auto operand = [&](uint32_t bit) -> uint32_t {
+    // The operand after the mask bit `bit` (the operands follow the mask in bit order); Grad's second at bit + 1.
+    auto operand = [&](uint32_t bit, uint32_t second = 0) -> uint32_t {
       size_t i = 1;
       for (uint32_t b = 1; b < bit; b <<= 1) {
         if (mask & b) i += b == kGrad ? 2 : 1;
       }
+      i += second;
       return i < operands.size() ? operands[i] : 0;
     };
     const uint32_t image_type = image_of_sampled(m_, spirv_patch::result_type(m_, sampled));
@@ -381,17 +479,38 @@ class Lowering {
       const uint32_t texels = look(Op::OpImageGather, Op::OpImageSparseGather, args);
       value = compare(state, e_.splat(t_.v4f, 4, ref), texels, 4);
     } else {
-      std::vector<uint32_t> args{sampled, coord};
-      args.insert(args.end(), operands.begin(), operands.end());
-      const uint32_t texel = implicit ? look(Op::OpImageSampleImplicitLod, Op::OpImageSparseSampleImplicitLod, args)
-                                      : look(Op::OpImageSampleExplicitLod, Op::OpImageSparseSampleExplicitLod, args);
-      value = compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {texel, 0}), 1);
-      if (dim == spv::Dim::Dim1D || dim == spv::Dim::Dim2D || dim == spv::Dim::Rect) {
-        value = linear(state, sampled, image_type, dim, arrayed, n, coord, count_after, ref, mask, operand, value);
+      if (sparse) {
+        // The residency code: the lookup as written (its texel is not used).
+        std::vector<uint32_t> args{sampled, coord};
+        args.insert(args.end(), operands.begin(), operands.end());
+        if (implicit) {
+          look(Op::OpImageSampleImplicitLod, Op::OpImageSparseSampleImplicitLod, args);
+        } else {
+          look(Op::OpImageSampleExplicitLod, Op::OpImageSparseSampleExplicitLod, args);
+        }
       }
+      Site site;
+      site.state = state;
+      site.sampled = sampled;
+      site.image_type = image_type;
+      site.dim = dim;
+      site.arrayed = arrayed;
+      site.n = n;
+      site.coord = coord;
+      site.coord_count = count_after;
+      site.ref = ref;
+      site.mask = mask;
+      site.implicit = implicit;
+      site.bias = (mask & kBias) ? operand(kBias) : 0;
+      site.lod = (mask & kLod) ? operand(kLod) : 0;
+      site.dx = (mask & kGrad) ? operand(kGrad) : 0;
+      site.dy = (mask & kGrad) ? operand(kGrad, 1) : 0;
+      site.min_lod = (mask & kMinLod) ? operand(kMinLod) : 0;
+      site.offset = (mask & kConstOffset) ? operand(kConstOffset) : (mask & kOffset) ? operand(kOffset) : 0;
+      site.parameters = lod_parameters(lookup.binding_index);
+      value = filtered(site);
     }
     if (sparse) {
-      // The LINEAR footprint's residency is the nearest texel's (its four lookups are not sparse).
       m_.replace(h, Op::OpCompositeConstruct, std::vector<uint32_t>{result_type, result, code, value});
     } else {
       m_.replace(h, Op::OpCopyObject, std::vector<uint32_t>{result_type, result, value});
@@ -400,115 +519,328 @@ class Lowering {
   }
 
  private:
-  // GL 4.6 §8.14.2: the LINEAR result, the bilinear-weighted average of the comparisons of the 2x2 (1D: 2) footprint,
-  // selected over `nearest` when the state's filter for λ is LINEAR.
-  template <typename Operand>
-  uint32_t linear(uint32_t state, uint32_t sampled, uint32_t image_type, spv::Dim dim, bool arrayed, uint32_t n,
-                  uint32_t coord, uint32_t coord_count, uint32_t ref, uint32_t mask, Operand operand,
-                  uint32_t nearest) {
-    const bool rect = dim == spv::Dim::Rect;
-    // λ: the Lod operand (textureLod), else the Bias operand, else 0 (a compute shader has no derivatives).
-    const uint32_t lambda = (mask & kLod) ? operand(kLod) : (mask & kBias) ? operand(kBias) : t_.f0;
-    const uint32_t magnified = e_.emit(Op::OpFOrdLessThanEqual, t_.b, {lambda, t_.f0});
-    const uint32_t filter_bit = e_.emit(Op::OpSelect, t_.u32, {magnified, t_.u_mag, t_.u_min});
-    const uint32_t is_linear =
-        e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, filter_bit}), t_.u0});
-    const uint32_t image = e_.emit(Op::OpImage, image_type, {sampled});
-    const uint32_t size_count = n + (arrayed ? 1 : 0);
-    const uint32_t size_type = size_count == 1 ? t_.i32 : size_count == 2 ? t_.v2i : t_.v3i;
-    const uint32_t offset_id = (mask & kConstOffset) ? operand(kConstOffset) : (mask & kOffset) ? operand(kOffset) : 0;
-    const uint32_t layer = arrayed ? e_.component(t_.f32, coord, coord_count, n) : 0;
-    // The comparisons at one level (a float, integral): the bilinear average of the 2x2 (1D: 2) footprint and the
-    // nearest texel's, each texel looked up at its centre (a NEAREST sampler picks exactly it, with the sampler's
-    // wrap mode).
-    struct LevelResult {
-      uint32_t average, nearest;
+  // One lookup's inputs (ids; 0 where the lookup has no such operand).
+  struct Site {
+    uint32_t state = 0, sampled = 0, image_type = 0;
+    spv::Dim dim = spv::Dim::Dim2D;
+    bool arrayed = false;
+    uint32_t n = 0, coord = 0, coord_count = 0, ref = 0, mask = 0;
+    bool implicit = false;
+    uint32_t bias = 0, lod = 0, dx = 0, dy = 0, min_lod = 0, offset = 0;
+    std::array<uint32_t, 4> parameters{};  // kShadowLod*
+  };
+
+  uint32_t bit(uint32_t state, uint32_t mask_constant) {
+    return e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, mask_constant}), t_.u0});
+  }
+  uint32_t fadd(uint32_t a, uint32_t b) { return e_.emit(Op::OpFAdd, t_.f32, {a, b}); }
+  uint32_t fsub(uint32_t a, uint32_t b) { return e_.emit(Op::OpFSub, t_.f32, {a, b}); }
+  uint32_t fmul(uint32_t a, uint32_t b) { return e_.emit(Op::OpFMul, t_.f32, {a, b}); }
+  uint32_t fdiv(uint32_t a, uint32_t b) { return e_.emit(Op::OpFDiv, t_.f32, {a, b}); }
+  uint32_t fsel(uint32_t c, uint32_t a, uint32_t b) { return e_.emit(Op::OpSelect, t_.f32, {c, a, b}); }
+  uint32_t floor(uint32_t a) { return e_.ext(t_.f32, GLSLstd450Floor, {a}); }
+
+  std::array<uint32_t, 4> lod_parameters(uint32_t binding) {
+    if (lod_.push_variable == 0) return lod_.spec_constants[binding];
+    auto index = m_.constant_u32(binding);
+    if (!index) e_.fail();
+    // Member 0 of the block (the array), then the binding's element.
+    const uint32_t pointer =
+        e_.emit(Op::OpAccessChain, lod_.push_pointer, {lod_.push_variable, t_.u0, index ? *index : 1});
+    const uint32_t v = e_.emit(Op::OpLoad, t_.v4f, {pointer});
+    std::array<uint32_t, 4> out{};
+    for (uint32_t k = 0; k < 4; ++k) out[k] = e_.emit(Op::OpCompositeExtract, t_.f32, {v, k});
+    return out;
+  }
+
+  // GL 4.6 §8.13.1, table 8.19: the major axis of the direction r and the face's axes. `major` is the unit vector
+  // of the major axis (its sign), `u` and `v` the directions in which sc and tc grow, so that sc = r·u, tc = r·v,
+  // ma = r·major (= |r_major|) and the face point (sc', tc') at ma = 1 is the direction major + sc'·u + tc'·v.
+  struct Face {
+    uint32_t major, u, v;  // vec3
+    uint32_t r;            // the direction, vec3
+  };
+  Face cube_face(uint32_t coord, uint32_t coord_count) {
+    uint32_t c[3];
+    for (uint32_t i = 0; i < 3; ++i) c[i] = e_.component(t_.f32, coord, coord_count, i);
+    uint32_t a[3], sign[3];
+    for (uint32_t i = 0; i < 3; ++i) {
+      a[i] = e_.ext(t_.f32, GLSLstd450FAbs, {c[i]});
+      sign[i] = e_.ext(t_.f32, GLSLstd450FSign, {c[i]});
+    }
+    // Ties go to x, then y (the implementation's choice where two magnitudes are equal).
+    const uint32_t xm = e_.emit(Op::OpLogicalAnd, t_.b,
+                                {e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[0], a[1]}),
+                                 e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[0], a[2]})});
+    const uint32_t ym =
+        e_.emit(Op::OpLogicalAnd, t_.b,
+                {e_.emit(Op::OpLogicalNot, t_.b, {xm}), e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a[1], a[2]})});
+    const uint32_t zm = e_.emit(Op::OpLogicalNot, t_.b, {e_.emit(Op::OpLogicalOr, t_.b, {xm, ym})});
+    auto neg = [&](uint32_t x) { return e_.emit(Op::OpFNegate, t_.f32, {x}); };
+    auto vec3 = [&](uint32_t x, uint32_t y, uint32_t z) {
+      return e_.emit(Op::OpCompositeConstruct, t_.v3f, {x, y, z});
     };
-    auto at_level = [&](uint32_t level) -> LevelResult {
-      const uint32_t size =
-          rect ? e_.emit(Op::OpImageQuerySize, size_type, {image})
-               : e_.emit(Op::OpImageQuerySizeLod, size_type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {level})});
-      // u = s * size - 1/2 (+ offset); i0 = floor(u); α = u - i0; the texel centres (i0 + 1/2) and (i0 + 3/2);
-      // the nearest texel floor(u + 1/2), centre floor(u + 1/2) + 1/2 (§8.14.2, equations 8.9 and 8.10).
-      std::vector<uint32_t> centre0, centre1, centre_n, alpha;
-      for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t s = e_.component(t_.f32, coord, coord_count, i);
-        const uint32_t extent = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, size_count, i)});
-        uint32_t u = e_.emit(Op::OpFSub, t_.f32, {rect ? s : e_.emit(Op::OpFMul, t_.f32, {s, extent}), t_.f_half});
-        if (offset_id != 0) {
-          const uint32_t o = e_.component(t_.i32, offset_id, n, i);
-          u = e_.emit(Op::OpFAdd, t_.f32, {u, e_.emit(Op::OpConvertSToF, t_.f32, {o})});
+    // Table 8.19: +x: sc = -rz, tc = -ry; -x: sc = rz, tc = -ry; +y: sc = rx, tc = rz; -y: sc = rx, tc = -rz;
+    // +z: sc = rx, tc = -ry; -z: sc = -rx, tc = -ry.
+    Face f{};
+    f.major = vec3(fsel(xm, sign[0], t_.f0), fsel(ym, sign[1], t_.f0), fsel(zm, sign[2], t_.f0));
+    f.u = vec3(fsel(xm, t_.f0, fsel(ym, t_.f1, sign[2])), t_.f0, fsel(xm, neg(sign[0]), t_.f0));
+    f.v = vec3(t_.f0, fsel(ym, t_.f0, neg(t_.f1)), fsel(ym, sign[1], t_.f0));
+    f.r = coord_count == 3 ? coord : vec3(c[0], c[1], c[2]);
+    return f;
+  }
+  uint32_t dot(uint32_t a, uint32_t b) { return e_.emit(Op::OpDot, t_.f32, {a, b}); }
+
+  // GL 4.6 §8.14.1: λ_base from the lookup (the Lod operand; from the Grad operands ρ = max(ρx, ρy) with
+  // ρ = |∂(u, v)/∂x| in texels of the base level; an implicit lookup's derivatives where the stage has them, else 0:
+  // a compute shader without a derivative group has none, GLSL 4.60 §8.9), then
+  // λ' = λ_base + clamp(bias_texobj + bias_shader, -bias_max, bias_max) and λ = clamp(λ', min_lod, max_lod);
+  // ARB_sparse_texture_clamp's MinLod operand raises the minimum.
+  uint32_t lambda(const Site& s, uint32_t st_scale_x, uint32_t st_scale_y, const Face* face) {
+    uint32_t base = t_.f0;
+    if (s.lod != 0) {
+      base = s.lod;
+    } else if (s.dx != 0) {
+      auto rho = [&](uint32_t d) {
+        uint32_t du = 0, dv = 0;
+        if (face != nullptr) {
+          // s = (sc / ma + 1) / 2: ∂s = (∂sc·ma − sc·∂ma) / (2·ma²).
+          const uint32_t ma = dot(face->r, face->major), sc = dot(face->r, face->u), tc = dot(face->r, face->v);
+          const uint32_t dma = dot(d, face->major), dsc = dot(d, face->u), dtc = dot(d, face->v);
+          const uint32_t denominator = fmul(t_.f2, fmul(ma, ma));
+          du = fdiv(fsub(fmul(dsc, ma), fmul(sc, dma)), denominator);
+          dv = fdiv(fsub(fmul(dtc, ma), fmul(tc, dma)), denominator);
+        } else {
+          const uint32_t count = s.n;
+          du = e_.component(t_.f32, d, count, 0);
+          if (count > 1) dv = e_.component(t_.f32, d, count, 1);
         }
-        const uint32_t i0 = e_.ext(t_.f32, GLSLstd450Floor, {u});
-        alpha.push_back(e_.emit(Op::OpFSub, t_.f32, {u, i0}));
-        uint32_t c0 = e_.emit(Op::OpFAdd, t_.f32, {i0, t_.f_half});
-        uint32_t c1 = e_.emit(Op::OpFAdd, t_.f32, {i0, t_.f_one_half});
-        uint32_t cn = e_.emit(
-            Op::OpFAdd, t_.f32, {e_.ext(t_.f32, GLSLstd450Floor, {e_.emit(Op::OpFAdd, t_.f32, {u, t_.f_half})}), t_.f_half});
-        if (!rect) {
-          c0 = e_.emit(Op::OpFDiv, t_.f32, {c0, extent});
-          c1 = e_.emit(Op::OpFDiv, t_.f32, {c1, extent});
-          cn = e_.emit(Op::OpFDiv, t_.f32, {cn, extent});
-        }
-        centre0.push_back(c0);
-        centre1.push_back(c1);
-        centre_n.push_back(cn);
-      }
-      auto texel = [&](uint32_t x, uint32_t y) {
-        std::vector<uint32_t> c{x};
-        if (y != 0) c.push_back(y);
-        if (layer != 0) c.push_back(layer);
-        const uint32_t at =
-            c.size() == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, c.size() == 2 ? t_.v2f : t_.v3f, c);
-        const uint32_t sample = e_.emit(Op::OpImageSampleExplicitLod, t_.v4f,
-                                        {sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
-        return compare(state, ref, e_.emit(Op::OpCompositeExtract, t_.f32, {sample, 0}), 1);
+        uint32_t sum = fmul(fmul(du, st_scale_x), fmul(du, st_scale_x));
+        if (dv != 0) sum = fadd(sum, fmul(fmul(dv, st_scale_y), fmul(dv, st_scale_y)));
+        return e_.ext(t_.f32, GLSLstd450Sqrt, {sum});
       };
-      LevelResult r{};
-      if (n == 1) {
-        r.average = e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], 0), texel(centre1[0], 0), alpha[0]});
-        r.nearest = texel(centre_n[0], 0);
-      } else {
-        const uint32_t top_row =
-            e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre0[1]), texel(centre1[0], centre0[1]), alpha[0]});
-        const uint32_t bottom_row =
-            e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre1[1]), texel(centre1[0], centre1[1]), alpha[0]});
-        r.average = e_.ext(t_.f32, GLSLstd450FMix, {top_row, bottom_row, alpha[1]});
-        r.nearest = texel(centre_n[0], centre_n[1]);
+      base = e_.ext(t_.f32, GLSLstd450Log2, {e_.ext(t_.f32, GLSLstd450FMax, {rho(s.dx), rho(s.dy)})});
+    } else if (s.implicit && derivatives_ && s.dim != spv::Dim::Rect) {
+      // The device's λ_base (the sampler has no bias and no LOD clamps: shadow_samplers.hpp).
+      uint32_t at = s.coord;
+      if (s.coord_count > s.n) {
+        std::vector<uint32_t> c;
+        for (uint32_t i = 0; i < s.n; ++i) c.push_back(e_.component(t_.f32, s.coord, s.coord_count, i));
+        at = s.n == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, s.n == 2 ? t_.v2f : t_.v3f, c);
       }
-      return r;
+      base = e_.emit(Op::OpCompositeExtract, t_.f32, {e_.emit(Op::OpImageQueryLod, t_.v2f, {s.sampled, at}), 1});
+    }
+    const auto& p = s.parameters;
+    uint32_t bias = p[kShadowLodBias];
+    if (s.bias != 0) bias = fadd(bias, s.bias);
+    bias = e_.ext(t_.f32, GLSLstd450FClamp,
+                  {bias, e_.emit(Op::OpFNegate, t_.f32, {p[kShadowLodBiasMax]}), p[kShadowLodBiasMax]});
+    uint32_t l = fadd(base, bias);
+    l = e_.ext(t_.f32, GLSLstd450FMin, {e_.ext(t_.f32, GLSLstd450FMax, {l, p[kShadowLodMin]}), p[kShadowLodMax]});
+    if (s.min_lod != 0) l = e_.ext(t_.f32, GLSLstd450FMax, {l, s.min_lod});
+    return l;
+  }
+
+  // The comparisons at one level (a float, integral): the bilinear average of the 2x2 (1D: 2) footprint and the
+  // nearest texel's.
+  struct LevelResult {
+    uint32_t average, nearest;
+  };
+
+  // GL 4.6 §8.14.2 on a 1D, 2D or rectangle face (arrays: one layer): u = s·size − ½ (+ offset), i0 = ⌊u⌋,
+  // α = u − i0, the texels i0 and i0 + 1 (2D: the 2x2 footprint) looked up at their centres (a NEAREST sampler picks
+  // exactly them, with the sampler's wrap mode and border), and the nearest texel ⌊u + ½⌋ (equations 8.9, 8.10).
+  LevelResult flat_level(const Site& s, uint32_t image, uint32_t level) {
+    const bool rect = s.dim == spv::Dim::Rect;
+    const uint32_t size_count = s.n + (s.arrayed ? 1 : 0);
+    const uint32_t size_type = size_count == 1 ? t_.i32 : size_count == 2 ? t_.v2i : t_.v3i;
+    const uint32_t size =
+        rect ? e_.emit(Op::OpImageQuerySize, size_type, {image})
+             : e_.emit(Op::OpImageQuerySizeLod, size_type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {level})});
+    const uint32_t layer = s.arrayed ? e_.component(t_.f32, s.coord, s.coord_count, s.n) : 0;
+    std::vector<uint32_t> centre0, centre1, centre_n, alpha;
+    for (uint32_t i = 0; i < s.n; ++i) {
+      const uint32_t c = e_.component(t_.f32, s.coord, s.coord_count, i);
+      const uint32_t extent = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, size_count, i)});
+      uint32_t u = fsub(rect ? c : fmul(c, extent), t_.f_half);
+      if (s.offset != 0) {
+        u = fadd(u, e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, s.offset, s.n, i)}));
+      }
+      const uint32_t i0 = floor(u);
+      alpha.push_back(fsub(u, i0));
+      uint32_t c0 = fadd(i0, t_.f_half), c1 = fadd(i0, t_.f_one_half);
+      uint32_t cn = fadd(floor(fadd(u, t_.f_half)), t_.f_half);
+      if (!rect) {
+        c0 = fdiv(c0, extent);
+        c1 = fdiv(c1, extent);
+        cn = fdiv(cn, extent);
+      }
+      centre0.push_back(c0);
+      centre1.push_back(c1);
+      centre_n.push_back(cn);
+    }
+    auto texel = [&](uint32_t x, uint32_t y) {
+      std::vector<uint32_t> c{x};
+      if (y != 0) c.push_back(y);
+      if (layer != 0) c.push_back(layer);
+      const uint32_t at = c.size() == 1 ? c[0] : e_.emit(Op::OpCompositeConstruct, c.size() == 2 ? t_.v2f : t_.v3f, c);
+      return sample_compare(s, at, level);
     };
-    if (rect) return e_.emit(Op::OpSelect, t_.f32, {is_linear, at_level(t_.f0).average, nearest});
-    // §8.14.3: with a mipmap filter the nearest level to λ, in [0, levels - 1]; else the base level.
-    const uint32_t mipmapped =
-        e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_mip}), t_.u0});
+    LevelResult r{};
+    if (s.n == 1) {
+      r.average = e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], 0), texel(centre1[0], 0), alpha[0]});
+      r.nearest = texel(centre_n[0], 0);
+    } else {
+      const uint32_t top_row =
+          e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre0[1]), texel(centre1[0], centre0[1]), alpha[0]});
+      const uint32_t bottom_row =
+          e_.ext(t_.f32, GLSLstd450FMix, {texel(centre0[0], centre1[1]), texel(centre1[0], centre1[1]), alpha[0]});
+      r.average = e_.ext(t_.f32, GLSLstd450FMix, {top_row, bottom_row, alpha[1]});
+      r.nearest = texel(centre_n[0], centre_n[1]);
+    }
+    return r;
+  }
+
+  // The comparison of the texel a NEAREST lookup at `at` (the level `level`) reads.
+  uint32_t sample_compare(const Site& s, uint32_t at, uint32_t level) {
+    const uint32_t sample =
+        e_.emit(Op::OpImageSampleExplicitLod, t_.v4f, {s.sampled, at, uint32_t(spv::ImageOperandsMask::Lod), level});
+    return compare(s.state, s.ref, e_.emit(Op::OpCompositeExtract, t_.f32, {sample, 0}), 1);
+  }
+
+  // GL 4.6 §8.13.1 and §8.14.2 on a cube map level: (s, t) on the face of the major axis, the 2x2 footprint of
+  // u = s·size − ½, v = t·size − ½. Seamless cube map filtering ("If TEXTURE_CUBE_MAP_SEAMLESS is enabled ... if a
+  // texture sample location would lie in the texture border in either u or v (but not both), instead select the
+  // corresponding texel from the appropriate neighboring face"): each texel is looked up by the direction of its
+  // centre, major + sc·u + tc·v, which for a centre half a texel past an edge points into the neighbouring face's
+  // edge texel there, so the device's face selection finds it. "If a texture sample location would lie in the
+  // texture border in both u and v (in one of the corners of the cube), there is no unique neighboring face from
+  // which to extract one texel. The recommended method to generate this texel is to average the values of the three
+  // available samples": the corner texel's comparison is the average of the other three's. The nearest texel: the
+  // lookup at the direction itself.
+  LevelResult cube_level(const Site& s, uint32_t image, uint32_t level, const Face& f, uint32_t face_s,
+                         uint32_t face_t) {
+    const uint32_t size_type = s.arrayed ? t_.v3i : t_.v2i;
+    const uint32_t size =
+        e_.emit(Op::OpImageQuerySizeLod, size_type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {level})});
+    const uint32_t extent = e_.emit(Op::OpConvertSToF, t_.f32, {e_.emit(Op::OpCompositeExtract, t_.i32, {size, 0})});
+    const uint32_t layer = s.arrayed ? e_.component(t_.f32, s.coord, s.coord_count, 3) : 0;
+    const uint32_t two_over = fdiv(t_.f2, extent);
+    uint32_t base[2], frac[2], face_coord[2][2], outside[2][2];
+    const uint32_t st[2] = {face_s, face_t};
+    for (int k = 0; k < 2; ++k) {
+      const uint32_t u = fsub(fmul(st[k], extent), t_.f_half);
+      base[k] = floor(u);
+      frac[k] = fsub(u, base[k]);
+      const uint32_t i1 = fadd(base[k], t_.f1);
+      // The centre of texel i in face coordinates: (i + ½)·2/size − 1.
+      face_coord[k][0] = fsub(fmul(fadd(base[k], t_.f_half), two_over), t_.f1);
+      face_coord[k][1] = fsub(fmul(fadd(i1, t_.f_half), two_over), t_.f1);
+      outside[k][0] = e_.emit(Op::OpFOrdLessThan, t_.b, {base[k], t_.f0});
+      outside[k][1] = e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {i1, extent});
+    }
+    auto lookup_at = [&](uint32_t direction) {
+      uint32_t at = direction;
+      if (layer != 0) {
+        at = e_.emit(Op::OpCompositeConstruct, t_.v4f,
+                     {e_.emit(Op::OpCompositeExtract, t_.f32, {direction, 0}),
+                      e_.emit(Op::OpCompositeExtract, t_.f32, {direction, 1}),
+                      e_.emit(Op::OpCompositeExtract, t_.f32, {direction, 2}), layer});
+      }
+      return sample_compare(s, at, level);
+    };
+    uint32_t c[2][2];  // [j][i]
+    for (int j = 0; j < 2; ++j) {
+      for (int i = 0; i < 2; ++i) {
+        const uint32_t direction = e_.emit(
+            Op::OpFAdd, t_.v3f,
+            {e_.emit(Op::OpFAdd, t_.v3f, {f.major, e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.u, face_coord[0][i]})}),
+             e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.v, face_coord[1][j]})});
+        c[j][i] = lookup_at(direction);
+      }
+    }
+    const uint32_t sum = fadd(fadd(c[0][0], c[0][1]), fadd(c[1][0], c[1][1]));
+    for (int j = 0; j < 2; ++j) {
+      for (int i = 0; i < 2; ++i) {
+        const uint32_t corner = e_.emit(Op::OpLogicalAnd, t_.b, {outside[0][i], outside[1][j]});
+        c[j][i] = fsel(corner, fmul(fsub(sum, c[j][i]), t_.f_third), c[j][i]);
+      }
+    }
+    LevelResult r{};
+    const uint32_t top_row = e_.ext(t_.f32, GLSLstd450FMix, {c[0][0], c[0][1], frac[0]});
+    const uint32_t bottom_row = e_.ext(t_.f32, GLSLstd450FMix, {c[1][0], c[1][1], frac[0]});
+    r.average = e_.ext(t_.f32, GLSLstd450FMix, {top_row, bottom_row, frac[1]});
+    r.nearest = lookup_at(f.r);
+    return r;
+  }
+
+  // GL 4.6 §8.14-8.14.3 around the comparisons: λ (with the LOD bias and clamps), the filter of λ (λ <= c = 0:
+  // magnification, GL 4.1+ "Implementations may either unconditionally assume c = 0 ..."), the level(s) of the
+  // mipmap filter and the LINEAR footprint or the nearest texel of each, selected by the state word.
+  uint32_t filtered(const Site& s) {
+    const bool rect = s.dim == spv::Dim::Rect, cube = s.dim == spv::Dim::Cube;
+    const uint32_t image = e_.emit(Op::OpImage, s.image_type, {s.sampled});
+    std::optional<Face> face;
+    uint32_t face_s = 0, face_t = 0;
+    if (cube) {
+      face = cube_face(s.coord, s.coord_count);
+      const uint32_t ma = dot(face->r, face->major);
+      face_s = fmul(fadd(fdiv(dot(face->r, face->u), ma), t_.f1), t_.f_half);
+      face_t = fmul(fadd(fdiv(dot(face->r, face->v), ma), t_.f1), t_.f_half);
+    }
+    // The base level's size scales the Grad operands into texels (rectangles: already in texels).
+    uint32_t scale_x = t_.f1, scale_y = t_.f1;
+    if (s.dx != 0 && !rect) {
+      const uint32_t count = (cube ? 2 : s.n) + (s.arrayed ? 1 : 0);
+      const uint32_t type = count == 1 ? t_.i32 : count == 2 ? t_.v2i : t_.v3i;
+      const uint32_t size =
+          e_.emit(Op::OpImageQuerySizeLod, type, {image, e_.emit(Op::OpConvertFToS, t_.i32, {t_.f0})});
+      scale_x = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, count, 0)});
+      if (cube || s.n > 1) scale_y = e_.emit(Op::OpConvertSToF, t_.f32, {e_.component(t_.i32, size, count, 1)});
+    }
+    const uint32_t l = lambda(s, scale_x, scale_y, face ? &*face : nullptr);
+    const uint32_t magnified = e_.emit(Op::OpFOrdLessThanEqual, t_.b, {l, t_.f0});
+    const uint32_t is_linear = bit(s.state, e_.emit(Op::OpSelect, t_.u32, {magnified, t_.u_mag, t_.u_min}));
+    auto at_level = [&](uint32_t level) {
+      return cube ? cube_level(s, image, level, *face, face_s, face_t) : flat_level(s, image, level);
+    };
+    if (rect) {
+      const LevelResult r = at_level(t_.f0);
+      return fsel(is_linear, r.average, r.nearest);
+    }
+    // §8.14.3: with a mipmap filter, *_MIPMAP_NEAREST reads level d = ⌈λ + ½⌉ − 1 clamped to [0, q] (levels are
+    // counted from the view's first, levelbase); without one, levelbase; magnification always reads levelbase.
+    const uint32_t mipmapped = bit(s.state, t_.u_mip);
     const uint32_t levels = e_.emit(Op::OpImageQueryLevels, t_.i32, {image});
     const uint32_t top = e_.emit(Op::OpConvertSToF, t_.f32, {e_.emit(Op::OpISub, t_.i32, {levels, t_.i1})});
-    const uint32_t rounded = e_.ext(t_.f32, GLSLstd450Floor, {e_.emit(Op::OpFAdd, t_.f32, {lambda, t_.f_half})});
-    const uint32_t clamped = e_.ext(t_.f32, GLSLstd450FClamp, {rounded, t_.f0, top});
-    const uint32_t level = e_.emit(Op::OpSelect, t_.f32, {mipmapped, clamped, t_.f0});
-    const uint32_t one_level = e_.emit(Op::OpSelect, t_.f32, {is_linear, at_level(level).average, nearest});
-    // §8.14.3, *_MIPMAP_LINEAR (minification): "the level d1 = floor(λ) and d2 = d1 + 1" (both q where λ >= q), each
-    // filtered by the minification filter, and "τ = [1 − frac(λ)]τ1 + frac(λ)τ2". The state word is a
-    // specialization constant: a pipeline without the bit folds this away.
-    const uint32_t mip_linear = e_.emit(
-        Op::OpLogicalAnd, t_.b,
-        {e_.emit(Op::OpINotEqual, t_.b, {e_.emit(Op::OpBitwiseAnd, t_.u32, {state, t_.u_mip_linear}), t_.u0}),
-         e_.emit(Op::OpLogicalNot, t_.b, {magnified})});
-    const uint32_t floor_lambda = e_.ext(t_.f32, GLSLstd450Floor, {lambda});
-    const uint32_t d1 = e_.ext(t_.f32, GLSLstd450FClamp, {floor_lambda, t_.f0, top});
-    const uint32_t d2 = e_.ext(t_.f32, GLSLstd450FMin, {e_.emit(Op::OpFAdd, t_.f32, {d1, t_.f1}), top});
-    const uint32_t fraction = e_.emit(Op::OpFSub, t_.f32, {lambda, floor_lambda});
+    const uint32_t rounded = fsub(e_.ext(t_.f32, GLSLstd450Ceil, {fadd(l, t_.f_half)}), t_.f1);
+    const uint32_t nearest_level = e_.ext(t_.f32, GLSLstd450FClamp, {rounded, t_.f0, top});
+    const uint32_t level =
+        fsel(e_.emit(Op::OpLogicalAnd, t_.b, {mipmapped, e_.emit(Op::OpLogicalNot, t_.b, {magnified})}), nearest_level,
+             t_.f0);
+    const LevelResult one = at_level(level);
+    const uint32_t one_level = fsel(is_linear, one.average, one.nearest);
+    // *_MIPMAP_LINEAR (minification): "the level d1 = floor(λ) and d2 = d1 + 1" (both q where λ >= q), each filtered
+    // by the minification filter, and "τ = [1 − frac(λ)]τ1 + frac(λ)τ2". The state word is a specialization
+    // constant: a pipeline without the bit folds this away.
+    const uint32_t mip_linear =
+        e_.emit(Op::OpLogicalAnd, t_.b, {bit(s.state, t_.u_mip_linear), e_.emit(Op::OpLogicalNot, t_.b, {magnified})});
+    const uint32_t floor_l = floor(l);
+    const uint32_t d1 = e_.ext(t_.f32, GLSLstd450FClamp, {floor_l, t_.f0, top});
+    const uint32_t d2 = e_.ext(t_.f32, GLSLstd450FMin, {fadd(d1, t_.f1), top});
+    const uint32_t fraction = fsub(l, floor_l);
     const LevelResult r1 = at_level(d1), r2 = at_level(d2);
-    const uint32_t tau1 = e_.emit(Op::OpSelect, t_.f32, {is_linear, r1.average, r1.nearest});
-    const uint32_t tau2 = e_.emit(Op::OpSelect, t_.f32, {is_linear, r2.average, r2.nearest});
+    const uint32_t tau1 = fsel(is_linear, r1.average, r1.nearest);
+    const uint32_t tau2 = fsel(is_linear, r2.average, r2.nearest);
     const uint32_t blended = e_.ext(t_.f32, GLSLstd450FMix, {tau1, tau2, fraction});
-    return e_.emit(Op::OpSelect, t_.f32, {mip_linear, blended, one_level});
+    return fsel(mip_linear, blended, one_level);
   }
 
   Module& m_;
   const Ids& t_;
   Emitter& e_;
+  const LodChannel& lod_;
+  bool derivatives_;
 };
 
 std::string binding_name(const ShadowSamplerBinding& b) {
@@ -611,8 +943,12 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
     auto ids = make_ids(m, f32);
     if (!ids) return ids.error();
     m.add_capability(spv::Capability::ImageQuery);
+    // The LOD parameters: push constants where they fit and the module has none of its own, else spec constants.
+    const bool push = !has_push_constants(m) && options.bindings.size() * 16 <= options.max_push_constant_bytes;
+    auto channel = make_lod_channel(m, *ids, options.bindings.size(), push, spec_id, report);
+    if (!channel) return channel.error();
     Emitter emitter(m, *glsl);
-    Lowering lowering(m, *ids, emitter);
+    Lowering lowering(m, *ids, emitter, *channel, has_derivatives(m));
     for (const Lookup& lookup : lookups) {
       if (Status ok = lowering.lower(lookup, states[lookup.binding_index]); !ok) return ok.error();
       ++report.lowered;

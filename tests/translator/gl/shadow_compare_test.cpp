@@ -13,7 +13,9 @@
 // (i0 = floor(u - 1/2), α = frac(u - 1/2)); textureGather with a shadow sampler returns the four comparisons
 // (GLSL 4.60 §8.9.4) of texels (i0, j1), (i1, j1), (i1, j0), (i0, j0).
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "translator/gl/asm_program_support.hpp"
@@ -469,5 +471,546 @@ TEST_CASE("assembly TEX on a SHADOW2D target compares like GLSL's shadow sampler
   glDeleteProgramsARB(1, &name);
   glDeleteTextures(1, &texture);
   glDeleteBuffers(1, &out);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+namespace {
+
+// GL 4.6 §8.13.1, table 8.19: the face of the major axis of r and its (s, t); ties of magnitude go to x, then y.
+struct CubeCoord {
+  int face;
+  float s, t;
+};
+
+CubeCoord cube_coord(const std::array<float, 3>& r) {
+  const float ax = std::fabs(r[0]), ay = std::fabs(r[1]), az = std::fabs(r[2]);
+  float sc = 0, tc = 0, ma = 0;
+  int face = 0;
+  if (ax >= ay && ax >= az) {
+    face = r[0] >= 0 ? 0 : 1;
+    sc = r[0] >= 0 ? -r[2] : r[2];
+    tc = -r[1];
+    ma = ax;
+  } else if (ay >= az) {
+    face = r[1] >= 0 ? 2 : 3;
+    sc = r[0];
+    tc = r[1] >= 0 ? r[2] : -r[2];
+    ma = ay;
+  } else {
+    face = r[2] >= 0 ? 4 : 5;
+    sc = r[2] >= 0 ? r[0] : -r[0];
+    tc = -r[1];
+    ma = az;
+  }
+  return {face, (sc / ma + 1) / 2, (tc / ma + 1) / 2};
+}
+
+// The inverse: the direction of the point (sc, tc) of `face` at ma = 1 (table 8.19 solved for r).
+std::array<float, 3> cube_direction(int face, float sc, float tc) {
+  switch (face) {
+    case 0: return {1, -tc, -sc};
+    case 1: return {-1, -tc, sc};
+    case 2: return {sc, 1, tc};
+    case 3: return {sc, -1, -tc};
+    case 4: return {sc, -tc, 1};
+    default: return {-sc, -tc, -1};
+  }
+}
+
+struct CubeTexel {
+  int face, x, y;
+};
+
+// §8.14.2 NEAREST on the face the direction selects.
+CubeTexel nearest_cube_texel(const std::array<float, 3>& r, int size) {
+  const CubeCoord c = cube_coord(r);
+  return {c.face, std::clamp(int(std::floor(c.s * float(size))), 0, size - 1),
+          std::clamp(int(std::floor(c.t * float(size))), 0, size - 1)};
+}
+
+// §8.14.2 LINEAR on a cube map level with seamless filtering (§8.13.1): "if a texture sample location would lie in
+// the texture border in either u or v (but not both), instead select the corresponding texel from the appropriate
+// neighboring face" — the neighbour's texel that the point half a texel past the edge, seen from the cube's
+// centre, falls in; "if a texture sample location would lie in the texture border in both u and v (in one of the
+// corners of the cube) ... The recommended method to generate this texel is to average the values of the three
+// available samples. However, implementations are free to construct this fourth texel in another way, so long as,
+// when the three available samples have the same value, this texel also has that value." `value` gives each texel's
+// comparison result; the corner's is returned separately (its weight and the three others') so that the caller can
+// allow any value between the three.
+struct CubeLinear {
+  float known = 0;          // the weighted sum over the texels that exist
+  float corner_weight = 0;  // the corner texel's weight (0: no corner in the footprint)
+  float lo = 0, hi = 0;     // the range of the three available results around the corner
+  float recommended() const { return known + corner_weight * (lo + hi) / 2; }
+};
+
+template <class Value>
+CubeLinear cube_linear(const std::array<float, 3>& r, int size, Value value) {
+  const CubeCoord c = cube_coord(r);
+  const float u = c.s * float(size) - 0.5f, v = c.t * float(size) - 0.5f;
+  const int i0 = int(std::floor(u)), j0 = int(std::floor(v));
+  const float a = u - std::floor(u), b = v - std::floor(v);
+  auto outside = [&](int i) { return i < 0 || i >= size; };
+  float results[2][2] = {};
+  bool corner[2][2] = {};
+  for (int dj = 0; dj < 2; ++dj) {
+    for (int di = 0; di < 2; ++di) {
+      const int i = i0 + di, j = j0 + dj;
+      corner[dj][di] = outside(i) && outside(j);
+      if (corner[dj][di]) continue;
+      const float sc = (float(i) + 0.5f) * 2.0f / float(size) - 1.0f;
+      const float tc = (float(j) + 0.5f) * 2.0f / float(size) - 1.0f;
+      results[dj][di] = value(nearest_cube_texel(cube_direction(c.face, sc, tc), size));
+    }
+  }
+  const float weights[2][2] = {{(1 - a) * (1 - b), a * (1 - b)}, {(1 - a) * b, a * b}};
+  CubeLinear out;
+  out.lo = std::numeric_limits<float>::max();
+  out.hi = std::numeric_limits<float>::lowest();
+  for (int dj = 0; dj < 2; ++dj) {
+    for (int di = 0; di < 2; ++di) {
+      if (corner[dj][di]) {
+        out.corner_weight = weights[dj][di];
+        continue;
+      }
+      out.known += weights[dj][di] * results[dj][di];
+      out.lo = std::min(out.lo, results[dj][di]);
+      out.hi = std::max(out.hi, results[dj][di]);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// The CPU model's seamless neighbours, checked without the GPU: the texel past the top edge of +X (table 8.19: tc
+// grows along −y) is on +Y, the texel past its left edge (sc grows along −z) is on +Z, and they touch the edge.
+TEST_CASE("the seamless cube model picks the neighbouring face's edge texels", "[textures][shadow]") {
+  const CubeTexel above = nearest_cube_texel(cube_direction(0, -0.25f, -1.25f), 4);
+  CHECK(above.face == 2);
+  CHECK(above.x == 3);  // +Y's sc = rx grows towards +X
+  CHECK(above.y == 2);  // tc = rz: −sc of +X's texel column 1 (rz = 0.25)
+  const CubeTexel left = nearest_cube_texel(cube_direction(0, -1.25f, 0.25f), 4);
+  CHECK(left.face == 4);
+  CHECK(left.x == 3);  // +Z's sc = rx: +X is at its right
+  CHECK(left.y == 2);
+}
+
+// The model's neighbour selection against the device's own seamless filtering (Vulkan's cube maps are seamless): a
+// plain samplerCube of R32F (filterable) with LINEAR is the bilinear average of the same texels' values, so the
+// model with each texel's value in place of its comparison must give it (the corner: between the three's values).
+TEST_CASE("the seamless cube model matches the device's LINEAR filtering of a colour cube map", "[textures][shadow]") {
+  GlContext gl;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerCube c;
+uniform vec3 dirs[6];
+layout(std430, binding = 0) buffer Out { float r[6]; };
+void main() {
+  for (int i = 0; i < 6; ++i) r[i] = texture(c, dirs[i]).r;
+}
+)");
+  auto value = [](const CubeTexel& t) { return float(t.face * 16 + t.y * 4 + t.x) / 96.0f; };
+  GLuint cube = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glTextureStorage2D(cube, 1, GL_R32F, 4, 4);
+  for (int face = 0; face < 6; ++face) {
+    std::vector<float> texels;
+    for (int y = 0; y < 4; ++y) {
+      for (int x = 0; x < 4; ++x) texels.push_back(value({face, x, y}));
+    }
+    glTextureSubImage3D(cube, 0, 0, 0, face, 4, 4, 1, GL_RED, GL_FLOAT, texels.data());
+  }
+  glTextureParameteri(cube, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(cube, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glBindTextureUnit(0, cube);
+  const GLuint out = make_buffer(24);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  // Edges of every face pair kind: +X top (+Y), +X corner, −Z right (−X), −Y bottom (−Z), +Z left (−X), −X top (+Y).
+  const std::array<std::array<float, 3>, 6> dirs = {{
+      cube_direction(0, -0.125f, -0.875f),
+      cube_direction(0, -0.875f, -0.875f),
+      cube_direction(5, 0.875f, 0.125f),
+      cube_direction(3, 0.125f, 0.875f),
+      cube_direction(4, -0.875f, 0.375f),
+      cube_direction(1, 0.375f, -0.875f),
+  }};
+  glUniform3fv(glGetUniformLocation(program, "dirs"), 6, dirs[0].data());
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  float r[6] = {};
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  for (size_t i = 0; i < dirs.size(); ++i) {
+    CAPTURE(i);
+    const CubeLinear model = cube_linear(dirs[i], 4, value);
+    const double margin = 1.0 / 256;  // 1/16-subtexel weights on values 1/96 apart
+    CHECK(r[i] >= model.known + model.corner_weight * model.lo - margin);
+    CHECK(r[i] <= model.known + model.corner_weight * model.hi + margin);
+  }
+  glDeleteTextures(1, &cube);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// Cube shadow samplers with LINEAR compare the 2x2 footprint (§8.14.2, §8.23.1: "a weighted average of the
+// results"), across face edges and at corners as seamless cube maps do (§8.13.1). Vulkan's cube maps are always
+// seamless, so the comparing sampler (depth formats) and the lowering (colour formats) must both give the model.
+TEST_CASE("cube shadow samplers filter LINEAR across face edges and corners (GL 4.6 §8.13.1, §8.23.1)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerCubeShadow sc;
+layout(binding = 1) uniform samplerCubeArrayShadow sca;
+uniform vec3 dirs[4];
+uniform float ref;
+layout(std430, binding = 0) buffer Out { float r[8]; };
+void main() {
+  for (int i = 0; i < 4; ++i) {
+    r[i] = texture(sc, vec4(dirs[i], ref));
+    r[4 + i] = texture(sca, vec4(dirs[i], 1.0), ref + 0.5);
+  }
+}
+)");
+  // Every texel its own depth: face f, texel (x, y), layer l.
+  auto depth = [](int layer, const CubeTexel& t) {
+    return (float(t.face * kSize * kSize + t.y * kSize + t.x) + 0.5f) / 96.0f * 0.5f + 0.5f * float(layer);
+  };
+  GLuint cube = 0, cube_array = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glCreateTextures(GL_TEXTURE_CUBE_MAP_ARRAY, 1, &cube_array);
+  glTextureStorage2D(cube, 1, GL_DEPTH_COMPONENT32F, kSize, kSize);
+  glTextureStorage3D(cube_array, 1, GL_DEPTH_COMPONENT32F, kSize, kSize, 12);
+  for (int layer = 0; layer < 2; ++layer) {
+    for (int face = 0; face < 6; ++face) {
+      std::vector<float> texels;
+      for (int y = 0; y < kSize; ++y) {
+        for (int x = 0; x < kSize; ++x) texels.push_back(depth(layer, {face, x, y}));
+      }
+      if (layer == 0) {
+        glTextureSubImage3D(cube, 0, 0, 0, face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
+      }
+      glTextureSubImage3D(cube_array, 0, 0, 0, layer * 6 + face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT,
+                          texels.data());
+    }
+  }
+  for (GLuint tex : {cube, cube_array}) {
+    glTextureParameteri(tex, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTextureParameteri(tex, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  }
+  glBindTextureUnit(0, cube);
+  glBindTextureUnit(1, cube_array);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  // Weights exact in binary: (s, t) = (0.4375, 0.0625) on +X is u = 1.25, v = −0.25 (the row above is +Y's);
+  // (0.0625, 0.0625) on +X is the corner with +Y and +Z; (0.9375, 0.5625) on −Z crosses into −X; (0.5625, 0.9375)
+  // on −Y crosses into −Z.
+  const std::array<std::array<float, 3>, 4> dirs = {{
+      cube_direction(0, 2 * 0.4375f - 1, 2 * 0.0625f - 1),
+      cube_direction(0, 2 * 0.0625f - 1, 2 * 0.0625f - 1),
+      cube_direction(5, 2 * 0.9375f - 1, 2 * 0.5625f - 1),
+      cube_direction(3, 2 * 0.5625f - 1, 2 * 0.9375f - 1),
+  }};
+  glUniform3fv(glGetUniformLocation(program, "dirs"), 4, dirs[0].data());
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_CUBE_MAP, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  if (!filterable) WARN("this device does not filter the depth format linearly: LINEAR may compare one texel");
+  // Refs between the depths of the footprints' faces: +X 0..1/6, −X, +Y, −Y, +Z, −Z up to 0.5 (layer 1: +0.5).
+  for (float ref : {0.0117f, 0.0845f, 0.17f, 0.2f, 0.43f}) {
+    CAPTURE(ref);
+    glUniform1f(glGetUniformLocation(program, "ref"), ref);
+    for (GLenum func : {GL_LEQUAL, GL_GREATER}) {
+      CAPTURE(func);
+      for (GLuint tex : {cube, cube_array}) glTextureParameteri(tex, GL_TEXTURE_COMPARE_FUNC, static_cast<GLint>(func));
+      glDispatchCompute(1, 1, 1);
+      glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+      float r[8] = {};
+      glGetNamedBufferSubData(out, 0, sizeof r, r);
+      REQUIRE_GL_ERROR(GL_NO_ERROR);
+      REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+      for (int i = 0; i < 8; ++i) {
+        CAPTURE(i);
+        const int layer = i < 4 ? 0 : 1;
+        const auto& r_dir = dirs[size_t(i % 4)];
+        // Layer 1's depths are 0.5 higher, and so is its ref.
+        const float layer_ref = ref + 0.5f * float(layer);
+        auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, depth(layer, t)); };
+        const CubeLinear model = cube_linear(r_dir, kSize, result);
+        const float nearest = result(nearest_cube_texel(r_dir, kSize));
+        const double margin = 1.0 / 64;
+        const bool in_range = r[i] >= model.known + model.corner_weight * model.lo - margin &&
+                              r[i] <= model.known + model.corner_weight * model.hi + margin;
+        CHECK((in_range || (!filterable && r[i] == nearest)));
+      }
+    }
+  }
+  GLuint textures[2] = {cube, cube_array};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+namespace {
+
+// A 3-level 4x4 2D (or cube, or 2-cube array) depth texture whose level L holds 0.25 * (L + 1) everywhere.
+GLuint uniform_levels(GLenum target) {
+  GLuint t = 0;
+  glCreateTextures(target, 1, &t);
+  const int layers = target == GL_TEXTURE_2D ? 1 : target == GL_TEXTURE_CUBE_MAP ? 6 : 12;
+  if (target == GL_TEXTURE_CUBE_MAP_ARRAY) {
+    glTextureStorage3D(t, 3, GL_DEPTH_COMPONENT32F, 4, 4, layers);
+  } else {
+    glTextureStorage2D(t, 3, GL_DEPTH_COMPONENT32F, 4, 4);
+  }
+  for (int level = 0; level < 3; ++level) {
+    const int size = 4 >> level;
+    const std::vector<float> texels(size_t(size * size * layers), 0.25f * float(level + 1));
+    if (target == GL_TEXTURE_2D) {
+      glTextureSubImage2D(t, level, 0, 0, size, size, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
+    } else {
+      glTextureSubImage3D(t, level, 0, 0, 0, size, size, layers, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
+    }
+  }
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_FUNC, GL_LESS);
+  return t;
+}
+
+// §8.14.3 on the uniform levels with LESS: the comparison of level d is "ref < 0.25 (d + 1)"; *_MIPMAP_LINEAR blends
+// d1 = ⌊λ⌋ and d2 = d1 + 1 ("both q where λ >= q") by frac(λ); *_MIPMAP_NEAREST reads ⌈λ + ½⌉ − 1 in [0, q].
+float levels_model(float ref, float lambda, bool blend) {
+  auto level_result = [&](int level) { return ref < 0.25f * float(level + 1) ? 1.0f : 0.0f; };
+  const int q = 2;
+  if (lambda <= 0) return level_result(0);
+  if (!blend) return level_result(std::clamp(int(std::ceil(lambda + 0.5f)) - 1, 0, q));
+  if (lambda >= float(q)) return level_result(q);
+  const int d1 = int(std::floor(lambda));
+  const float f = lambda - float(d1);
+  return (1.0f - f) * level_result(d1) + f * level_result(d1 + 1);
+}
+
+}  // namespace
+
+// GL 4.6 §8.14.1: "λ'(x, y) = λ_base(x, y) + clamp(bias_texobj + bias_shader)" and λ is λ' clamped to
+// [TEXTURE_MIN_LOD, TEXTURE_MAX_LOD]; "If λ(x, y) is less than or equal to the constant c ... the texture is said to be
+// magnified; if it is greater, the texture is minified" (c = 0, §8.15). textureLod's lod is λ_base. So the texture's
+// bias and LOD clamps choose both the filter (MAG NEAREST vs MIN LINEAR here) and the mipmap level(s).
+TEST_CASE("TEXTURE_LOD_BIAS and TEXTURE_MIN/MAX_LOD choose the filter and levels of shadow lookups (GL 4.6 §8.14)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform sampler2DShadow s;
+layout(binding = 1) uniform sampler2DShadow levels;
+uniform vec2 st;
+uniform float ref;
+uniform float lod;
+layout(std430, binding = 0) buffer Out { float r[2]; };
+void main() {
+  r[0] = textureLod(s, vec3(st, 0.25), lod);
+  r[1] = textureLod(levels, vec3(0.3, 0.3, ref), lod);
+}
+)");
+  const GLuint t = depth_texture(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, 1);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+  const GLuint mipmapped = uniform_levels(GL_TEXTURE_2D);
+  glTextureParameteri(mipmapped, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, mipmapped);
+  const GLuint out = make_buffer(8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  const float s = 1.75f / kSize, tt = 2.25f / kSize;
+  glUniform2f(glGetUniformLocation(program, "st"), s, tt);
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  struct Case {
+    float lod, bias, min_lod, max_lod;
+    GLenum min_filter;  // of `levels`
+    float ref;
+  };
+  // λ = clamp(lod + bias, min, max): 0 + 0.5 → minified; 0 with MIN_LOD 0.5 → minified, levels 0 and 1 (weight ½);
+  // 1 with MAX_LOD −0.5 → magnified; 0.5 + 0.75 = 1.25 → levels 1 and 2 (weight ¼); −0.5 + 0.75 → minified; 0.25
+  // with MIN_LOD 1.75 → levels 1 and 2 (weight ¾); 1 + (−1.25) → magnified; 1 with MAX_LOD 0.25 → levels 0 and 1
+  // (weight ¼). No λ of a nearest level ends in .5 (GL and Vulkan may round apart there). Each case gives another
+  // result than λ without the bias and clamps (`lod` alone choosing filter and levels) in r[0] or r[1].
+  const Case cases[] = {
+      {0.0f, 0.5f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},
+      {0.0f, 0.0f, 0.5f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.4f},
+      {1.0f, 0.0f, -1000, -0.5f, GL_LINEAR_MIPMAP_NEAREST, 0.6f},
+      {0.5f, 0.75f, -1000, 1000, GL_LINEAR_MIPMAP_LINEAR, 0.6f},
+      {-0.5f, 0.75f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.6f},
+      {0.25f, 0.0f, 1.75f, 1000, GL_NEAREST_MIPMAP_LINEAR, 0.6f},
+      {1.0f, -1.25f, -1000, 1000, GL_NEAREST_MIPMAP_NEAREST, 0.4f},
+      {1.0f, 0.0f, -1000, 0.25f, GL_LINEAR_MIPMAP_LINEAR, 0.4f},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.lod, c.bias, c.min_lod, c.max_lod, c.min_filter, c.ref);
+    for (GLuint tex : {t, mipmapped}) {
+      glTextureParameterf(tex, GL_TEXTURE_LOD_BIAS, c.bias);
+      glTextureParameterf(tex, GL_TEXTURE_MIN_LOD, c.min_lod);
+      glTextureParameterf(tex, GL_TEXTURE_MAX_LOD, c.max_lod);
+    }
+    glTextureParameteri(mipmapped, GL_TEXTURE_MIN_FILTER, static_cast<GLint>(c.min_filter));
+    glUniform1f(glGetUniformLocation(program, "lod"), c.lod);
+    glUniform1f(glGetUniformLocation(program, "ref"), c.ref);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float r[2] = {};
+    glGetNamedBufferSubData(out, 0, sizeof r, r);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+    const float lambda = std::clamp(c.lod + c.bias, c.min_lod, c.max_lod);
+    // r[0]: LEQUAL with ref 0.25 on the footprint (1..2, 1..2) of depths 0.17, 0.20, 0.30, 0.33: LINEAR ¾, NEAREST 1.
+    const float nearest = model_nearest(GL_LEQUAL, s, tt, 0.25f, 0);
+    const float linear = model_linear(GL_LEQUAL, s, tt, 0.25f, 0);
+    if (lambda <= 0) {
+      CHECK(r[0] == nearest);
+    } else {
+      CHECK((r[0] == Approx(linear).margin(1.0 / 64) || (!filterable && r[0] == nearest)));
+    }
+    const bool blend = c.min_filter == GL_LINEAR_MIPMAP_LINEAR || c.min_filter == GL_NEAREST_MIPMAP_LINEAR;
+    CHECK((r[1] == Approx(levels_model(c.ref, lambda, blend)).margin(1.0 / 16) ||
+           (!filterable && blend && r[1] == levels_model(c.ref, lambda, false))));
+  }
+  glDeleteTextures(1, &t);
+  glDeleteTextures(1, &mipmapped);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// §8.14.3's *_MIPMAP_LINEAR on cube and cube array shadow samplers: the comparisons of two levels blended by
+// frac(λ). A compute shader's texture() has no derivatives; TEXTURE_MIN_LOD = TEXTURE_MAX_LOD fixes λ whatever
+// λ_base is (§8.14.1's clamp).
+TEST_CASE("*_MIPMAP_LINEAR cube shadow lookups blend two levels (GL 4.6 §8.14.3, §8.23.1)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerCubeShadow sc;
+layout(binding = 1) uniform samplerCubeArrayShadow sca;
+uniform float ref;
+layout(std430, binding = 0) buffer Out { float r[2]; };
+void main() {
+  r[0] = texture(sc, vec4(0.3, -1.0, 0.2, ref));
+  r[1] = texture(sca, vec4(0.3, 0.2, 1.0, 1.0), ref);
+}
+)");
+  const GLuint cube = uniform_levels(GL_TEXTURE_CUBE_MAP);
+  const GLuint cube_array = uniform_levels(GL_TEXTURE_CUBE_MAP_ARRAY);
+  glBindTextureUnit(0, cube);
+  glBindTextureUnit(1, cube_array);
+  const GLuint out = make_buffer(8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_CUBE_MAP, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  for (GLenum min : {GL_NEAREST_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_LINEAR, GL_LINEAR_MIPMAP_NEAREST}) {
+    CAPTURE(min);
+    for (float lambda : {0.25f, 1.25f, 1.75f, 2.5f}) {
+      CAPTURE(lambda);
+      for (GLuint tex : {cube, cube_array}) {
+        glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, static_cast<GLint>(min));
+        glTextureParameterf(tex, GL_TEXTURE_MIN_LOD, lambda);
+        glTextureParameterf(tex, GL_TEXTURE_MAX_LOD, lambda);
+      }
+      for (float ref : {0.4f, 0.6f}) {
+        CAPTURE(ref);
+        glUniform1f(glGetUniformLocation(program, "ref"), ref);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        float r[2] = {};
+        glGetNamedBufferSubData(out, 0, sizeof r, r);
+        REQUIRE_GL_ERROR(GL_NO_ERROR);
+        REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+        const bool blend = min != GL_LINEAR_MIPMAP_NEAREST;
+        for (float got : r) {
+          CHECK((got == Approx(levels_model(ref, lambda, blend)).margin(1.0 / 16) ||
+                 (!filterable && blend && got == levels_model(ref, lambda, false))));
+        }
+      }
+    }
+  }
+  GLuint textures[2] = {cube, cube_array};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// §8.14.1 for textureGrad: "ρ = max{ sqrt((∂u/∂x)² + (∂v/∂x)²), sqrt((∂u/∂y)² + (∂v/∂y)²) }" with u = s·w_t, v = t·h_t,
+// and λ_base = log2 ρ; for a cube map (s, t) are the face's (§8.13.1), so on +Z at its centre ∂s = ∂rx / 2. The
+// gradients choose the levels as an explicit lod does, here with *_MIPMAP_LINEAR blending two of them.
+TEST_CASE("textureGrad's derivatives give λ for shadow lookups (GL 4.6 §8.14.1)", "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform sampler2DShadow s;
+layout(binding = 1) uniform samplerCubeShadow sc;
+uniform float ref;
+uniform float d;
+layout(std430, binding = 0) buffer Out { float r[2]; };
+void main() {
+  r[0] = textureGrad(s, vec3(0.3, 0.3, ref), vec2(d, 0.0), vec2(0.0, d * 0.5));
+  r[1] = textureGrad(sc, vec4(0.0, 0.0, 1.0, ref), vec3(0.0, d * 0.5, 0.0), vec3(d * 2.0, 0.0, 0.0));
+}
+)");
+  const GLuint t = uniform_levels(GL_TEXTURE_2D);
+  const GLuint cube = uniform_levels(GL_TEXTURE_CUBE_MAP);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, cube);
+  const GLuint out = make_buffer(8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_2D, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  for (GLenum min : {GL_LINEAR_MIPMAP_LINEAR, GL_NEAREST_MIPMAP_NEAREST}) {
+    CAPTURE(min);
+    for (GLuint tex : {t, cube}) glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, static_cast<GLint>(min));
+    for (float lambda : {0.25f, 1.25f, 1.75f}) {
+      CAPTURE(lambda);
+      // 2D: ρ = max(4d, 2d) = 4d; cube (+Z at its centre, ma = 1): dPdy's ∂rx = 2d is ∂s = d, dPdx's ∂ry = d/2 is
+      // |∂t| = d/4, so ρ = max(4d, d) = 4d. Both 2^λ.
+      const float d = std::exp2(lambda) / 4.0f;
+      glUniform1f(glGetUniformLocation(program, "d"), d);
+      for (float ref : {0.4f, 0.6f}) {
+        CAPTURE(ref);
+        glUniform1f(glGetUniformLocation(program, "ref"), ref);
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        float r[2] = {};
+        glGetNamedBufferSubData(out, 0, sizeof r, r);
+        REQUIRE_GL_ERROR(GL_NO_ERROR);
+        REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+        const bool blend = min == GL_LINEAR_MIPMAP_LINEAR;
+        for (int i = 0; i < 2; ++i) {
+          CAPTURE(i);
+          CHECK((r[i] == Approx(levels_model(ref, lambda, blend)).margin(1.0 / 16) ||
+                 (!filterable && blend && r[i] == levels_model(ref, lambda, false))));
+        }
+      }
+    }
+  }
+  GLuint textures[2] = {t, cube};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }

@@ -94,7 +94,7 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower
   ctx->image_bindings_scratch.clear();
   ctx->shadow_needs_lowering = false;
   const auto& resources = exe.program.resources;
-  if (lower_shadow) ctx->shadow_states_scratch.assign(resources.size(), 0);
+  if (lower_shadow) ctx->shadow_states_scratch.assign(resources.size(), ShadowSamplerState{});
   for (size_t i = 0; i < resources.size(); ++i) {
     const translator::GlResource& r = resources[i];
     const IndexedBinding* slot = nullptr;
@@ -182,7 +182,7 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   auto& out = ctx->bindings_scratch;
   out.clear();
   ctx->shadow_needs_lowering = false;
-  if (lower_shadow) ctx->shadow_states_scratch.assign(exe.info.textures.size(), 0);
+  if (lower_shadow) ctx->shadow_states_scratch.assign(exe.info.textures.size(), ShadowSamplerState{});
   for (uint32_t k : exe.storage_gl_binding) {
     const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
     if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
@@ -400,12 +400,14 @@ bool bind_asm_scratch(Context* ctx, const AsmExecutable& exe, backend::GroupSize
 
 void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size, backend::GroupSize size,
             const std::array<uint32_t, 3>& groups, const Indirect& indirect, const char* func,
-            std::span<const backend::SpecValue> spec_values = {}, bool gpu_addresses = false) {
+            std::span<const backend::SpecValue> spec_values = {}, bool gpu_addresses = false,
+            std::span<const std::byte> push_constants = {}) {
   backend::DispatchInfo info;
   // GL_NV_shader_buffer_load: a program that reads or writes GPU addresses may reach any resident buffer.
   if (gpu_addresses) info.address_buffers = resident_bindings(ctx);
   info.shader = shader;
   info.spec_values = spec_values;
+  info.push_constants = push_constants;
   info.size = size;
   info.subgroup_size = subgroup_size;
   info.groups = groups;
@@ -424,6 +426,7 @@ void record(Context* ctx, const backend::Shader* shader, uint32_t subgroup_size,
 struct ShaderChoice {
   const backend::Shader* shader = nullptr;
   std::span<const backend::SpecValue> spec_values;
+  std::span<const std::byte> push_constants;  // the lowered shadow bindings' LOD parameters
 };
 
 template <class Exe, class Gather>
@@ -438,7 +441,7 @@ std::optional<ShaderChoice> choose_shader(Context* ctx, Exe& exe, const char* fu
   if (!lower_shadow) return ShaderChoice{exe.shader.get(), {}};
   const backend::Shader* lowered = shadow_lowered_shader(ctx, exe, func);
   if (lowered == nullptr) return std::nullopt;
-  return ShaderChoice{lowered, ctx->spec_values_scratch};
+  return ShaderChoice{lowered, ctx->spec_values_scratch, std::as_bytes(std::span(ctx->shadow_push_scratch))};
 }
 
 void run(Context* ctx, const Selected& selected, backend::GroupSize size, const std::array<uint32_t, 3>& groups,
@@ -457,7 +460,7 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
       return;
     }
     record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values,
-           exe.info.uses_buffer_device_address);
+           exe.info.uses_buffer_device_address, choice->push_constants);
     return;
   }
   Executable& exe = *selected.glsl;
@@ -471,7 +474,8 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
     }
     exe.uniform_dirty = false;
   }
-  record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values);
+  record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values, false,
+         choice->push_constants);
 }
 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled

@@ -184,6 +184,14 @@ struct Location {
   uint32_t element = 0;  // array element
 };
 
+// What a lowered shadow binding reads at a dispatch: its state word (spirv_patch kShadowState*) and its LOD
+// parameters (kShadowLod*: TEXTURE_LOD_BIAS, MAX_TEXTURE_LOD_BIAS, TEXTURE_MIN_LOD, TEXTURE_MAX_LOD).
+struct ShadowSamplerState {
+  uint32_t word = 0;
+  std::array<float, 4> lod = {0.0f, 0.0f, -1000.0f, 1000.0f};
+  friend bool operator==(const ShadowSamplerState&, const ShadowSamplerState&) = default;
+};
+
 // The executable's module with its shadow samplers' depth comparison done in the shader (spirv_patch
 // lower_shadow_samplers), for devices that cannot compare the colour formats depth textures are stored in
 // (shadow_lowering.cpp). Made on the first dispatch that needs it, shared by the contexts that run the program.
@@ -194,11 +202,15 @@ struct ShadowLowering {
   std::shared_ptr<backend::Shader> shader;
   std::vector<uint32_t> spirv;
   std::string error;  // why the lowering failed (the dispatches are skipped with it)
-  // Per lowered binding: the Vulkan binding, its state word's SpecId and its first resource index.
+  // Per lowered binding: the Vulkan binding, its state word's SpecId and its first resource index; its LOD
+  // parameters' SpecIds where they are spec constants (lod_push_bytes 0).
   struct Binding {
     uint32_t binding = 0, spec_id = 0, first_resource = 0, resources = 1;
+    std::array<uint32_t, 4> lod_spec_ids{};
   };
   std::vector<Binding> bindings;
+  uint32_t lod_push_bytes = 0;   // > 0: the LOD parameters are push constants, a vec4 per binding in binding order
+  bool lod_specialized = false;  // they are spec constants
 };
 
 struct Executable {
@@ -540,9 +552,10 @@ class Context {
   std::vector<backend::ImageBinding> image_bindings_scratch;
   // Shadow samplers compared in the shader (shadow_lowering.cpp): each Texture resource's state word, indexed like
   // program.resources; set by a dispatch that needs the lowering; and the state words as specialization values.
-  std::vector<uint32_t> shadow_states_scratch;
+  std::vector<ShadowSamplerState> shadow_states_scratch;
   bool shadow_needs_lowering = false;
   std::vector<backend::SpecValue> spec_values_scratch;
+  std::vector<float> shadow_push_scratch;  // the lowered bindings' LOD parameters as push constants
   std::unordered_map<uint64_t, std::shared_ptr<backend::Image>> placeholder_images;
 
   // Reports a backend error: GL_OUT_OF_MEMORY for out-of-memory, otherwise a KHR_debug error message (and

@@ -2,6 +2,7 @@
 #include "shadow_lowering.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "bismuth/nvasm/gl_program_layout.hpp"
@@ -41,6 +42,10 @@ void make(Context* ctx, std::span<const uint32_t> spirv, backend::ShaderDesc des
   for (const ShadowLowering::Binding& b : lowering.bindings) options.bindings.push_back({0, b.binding});
   // The backend specializes the group size at these SpecIds whether or not the module decorates them.
   for (uint32_t id : desc.group_size_spec_ids) options.first_spec_id = std::max(options.first_spec_id, id + 1);
+  // The LOD parameters go in push constants (no pipeline per value) where the module has none of its own: the
+  // lowered shader has no run-time group size variant, whose push constants the backend would write.
+  options.max_push_constant_bytes =
+      desc.layout.push_constant_bytes == 0 ? ctx->device_state.device->info().max_push_constants_size : 0;
   spirv_patch::PipelineOptions pipeline;
   pipeline.lower_float_compare_swap = false;  // done at link
   pipeline.lower_khr_subgroup_ops = false;
@@ -51,9 +56,14 @@ void make(Context* ctx, std::span<const uint32_t> spirv, backend::ShaderDesc des
     lowering.error = "the program's shadow samplers cannot be compared in the shader: " + piped.error().message;
     return;
   }
+  const spirv_patch::ShadowSamplerReport& report = *piped->shadow_samplers;
   for (size_t k = 0; k < lowering.bindings.size(); ++k) {
-    lowering.bindings[k].spec_id = piped->shadow_samplers->spec_ids[k];
+    lowering.bindings[k].spec_id = report.spec_ids[k];
+    if (k < report.lod_spec_ids.size()) lowering.bindings[k].lod_spec_ids = report.lod_spec_ids[k];
   }
+  lowering.lod_specialized = !report.lod_spec_ids.empty();
+  lowering.lod_push_bytes = report.lod_push_constant_bytes;
+  desc.layout.push_constant_bytes = report.lod_push_constant_bytes;
   lowering.spirv = std::move(piped->words);
   desc.spirv = lowering.spirv;
   desc.runtime_group_size.reset();
@@ -89,19 +99,29 @@ const backend::Shader* finish(Context* ctx, ShadowLowering& lowering, const back
     return nullptr;
   }
   ctx->spec_values_scratch.clear();
+  ctx->shadow_push_scratch.clear();
   for (const ShadowLowering::Binding& b : lowering.bindings) {
-    const uint32_t state = ctx->shadow_states_scratch[b.first_resource];
+    const ShadowSamplerState& state = ctx->shadow_states_scratch[b.first_resource];
     // One state word per binding: the elements of a shadow sampler array share it.
     for (uint32_t k = 1; k < b.resources; ++k) {
       if (ctx->shadow_states_scratch[b.first_resource + k] != state) {
         skip(ctx, func,
              "the elements of a shadow sampler array read textures of different comparison state (compare "
-             "function, filters or fixed-point/float format), which the comparison in the shader (depth textures "
-             "in a colour format this device cannot compare) does not support");
+             "function, filters, LOD bias and clamps or fixed-point/float format), which the comparison in the "
+             "shader (depth textures in a colour format this device cannot compare) does not support");
         return nullptr;
       }
     }
-    ctx->spec_values_scratch.push_back({b.spec_id, state});
+    ctx->spec_values_scratch.push_back({b.spec_id, state.word});
+    if (lowering.lod_push_bytes > 0) {
+      ctx->shadow_push_scratch.insert(ctx->shadow_push_scratch.end(), state.lod.begin(), state.lod.end());
+    } else if (lowering.lod_specialized) {
+      for (size_t k = 0; k < state.lod.size(); ++k) {
+        uint32_t bits = 0;
+        std::memcpy(&bits, &state.lod[k], sizeof bits);
+        ctx->spec_values_scratch.push_back({b.lod_spec_ids[k], bits});
+      }
+    }
   }
   return shader;
 }

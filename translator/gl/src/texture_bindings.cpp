@@ -179,7 +179,7 @@ bool push_placeholder(Context* ctx, const OpaqueUse& use, bool storage, const ch
       }
     }
     // Lowered: GL 4.6 §11.1.3.5's (0, 0, 0, 1) compares as 0.0 (NEVER), like the red component of a plain lookup.
-    if (use.shadow_state != nullptr) *use.shadow_state = 0;
+    if (use.shadow_state != nullptr) *use.shadow_state = ShadowSamplerState{};
     backend::SamplerDesc s;
     s.compare_enable = use.shadow && use.shadow_state == nullptr;
     auto sampler = ctx->device_state.device->sampler(s);
@@ -400,10 +400,22 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   // Multisample textures ignore the sampler state (GL 4.6 §8.10; texelFetch only): a NEAREST sampler. Lowered
   // shadow lookups filter in the shader: the sampler reads single texels (NEAREST, one level).
   const bool lowered = use.shadow && use.shadow_state != nullptr;
-  if (lowered) *use.shadow_state = shadow_state_word(e.sampler, format);
+  if (lowered) {
+    // GL 4.6 §8.14.1's bias_texobj, bias_max and the λ clamps, applied in the shader (the sampler gets none).
+    use.shadow_state->word = shadow_state_word(e.sampler, format);
+    use.shadow_state->lod = {e.sampler.lod_bias, ctx->device_state.device->info().max_sampler_lod_bias,
+                             e.sampler.min_lod, e.sampler.max_lod};
+  }
   const bool linear = !lowered && (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 &&
                       !is_multisample(use.target);
   backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
+  if (lowered) {
+    // The shader's explicit Lod is the level to read: no bias, no clamps (GL's default range, ±1000, so that a
+    // derivative group's OpImageQueryLod is not clamped either).
+    desc.mip_lod_bias = 0.0f;
+    desc.min_lod = -1000.0f;
+    desc.max_lod = 1000.0f;
+  }
   // GL swizzles a border colour like a texel: the border colour takes the place of a texel outside the image
   // (§8.14.2) and §15.2.1 applies TEXTURE_SWIZZLE_* to the lookup's result. Vulkan swizzles custom and opaque-black
   // border colours through a non-identity view only with VK_EXT_border_color_swizzle; where the device needs the

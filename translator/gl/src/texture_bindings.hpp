@@ -22,6 +22,7 @@
 namespace bismuth::gl {
 
 class Context;
+struct ShadowSamplerState;
 
 // One use of a texture or image unit by a program: what the unit must hold for the descriptor.
 struct OpaqueUse {
@@ -35,10 +36,10 @@ struct OpaqueUse {
   // Shadow samplers on textures the device cannot compare (colour-stored depth textures: shadow_lowering.cpp).
   // `can_lower_shadow`: the program can be lowered (GLSL programs, assembly programs with SHADOW targets); the binding
   // then sets ctx->shadow_needs_lowering and fails instead of skipping with a message. `shadow_state` non-null: the
-  // dispatch runs the lowered module; the binding gets a sampler without comparison or filtering and writes its state
-  // word (spirv_patch kShadowState*) there.
+  // dispatch runs the lowered module; the binding gets a sampler without comparison, filtering, LOD bias or LOD
+  // clamps and writes its state word (spirv_patch kShadowState*) and LOD parameters there.
   bool can_lower_shadow = false;
-  uint32_t* shadow_state = nullptr;
+  ShadowSamplerState* shadow_state = nullptr;
 };
 
 // Appends the binding of `use` to ctx->image_bindings_scratch; false (with a KHR_debug message or a GL error) when

@@ -3,25 +3,33 @@
 // depth comparison (Vulkan's SAMPLED_IMAGE_DEPTH_COMPARISON) on those formats: NVIDIA's does not. This pass makes the
 // shader do the comparison of GL 4.6 §8.23.1 itself, for the combined image-sampler variables the caller names:
 //   * their image type becomes a non-depth sampled image (`Depth 0`; merged with an identical type when one exists);
-//   * every OpImageSampleDref{Implicit,Explicit}Lod and OpImageSampleProjDref{Implicit,Explicit}Lod on them becomes a
-//     plain lookup of the texel (coordinates and reference divided by q first for the Proj forms) compared with the
-//     reference in the shader; with a LINEAR filter, the four texels of the bilinear footprint are fetched (four
-//     lookups at their texel centres, so that the sampler's wrap modes and border still apply) and compared, and the
-//     result is the bilinear-weighted average of the four results (§8.23.1: "a weighted average of the results");
+//   * every OpImageSampleDref{Implicit,Explicit}Lod and OpImageSampleProjDref{Implicit,Explicit}Lod on them becomes
+//     lookups of single texels (coordinates and reference divided by q first for the Proj forms) compared with the
+//     reference in the shader, filtered as GL 4.6 §8.14 filters texels: λ from the lookup (Lod; Grad; an implicit
+//     lookup's derivatives where the stage has them, else 0), the texture's LOD bias plus the Bias operand (clamped to
+//     ±MAX_TEXTURE_LOD_BIAS) and the MIN/MAX_LOD clamps; λ <= 0 magnifies; the mipmap level(s) of §8.14.3 (NEAREST:
+//     ⌈λ + ½⌉ − 1, LINEAR: ⌊λ⌋ and ⌊λ⌋ + 1 blended by frac(λ)); at each level NEAREST compares the nearest texel,
+//     LINEAR the 2x2 (1D: 2) footprint, each texel looked up at its centre (so that the sampler's wrap modes and border
+//     still apply) and the results averaged with the bilinear weights (§8.23.1: "a weighted average of the results").
+//     Cube maps filter seamlessly (§8.13.1): footprint texels past a face edge come from the neighbouring face, a
+//     corner texel's comparison is the average of the other three's;
 //   * every OpImageDrefGather becomes an OpImageGather of component 0 compared per texel (no filtering).
 // The comparison state is not known when the module is made and changes without a relink, so each named binding gets
 // one specialization constant, the *state word* (kShadowState* bits below), which the caller sets per pipeline. A
 // driver folds the selections on it away after specialization; the lookups of the unused filter are then dead code.
+// The LOD parameters (kShadowLod*: floats that take many values) are not specialized where they fit in push
+// constants: one vec4 per named binding, in binding order, from push-constant offset 0
+// (report.lod_push_constant_bytes), where the module has no push-constant variable of its own and 16 bytes per binding
+// fit in max_push_constant_bytes; else four float spec constants per binding (report.lod_spec_ids).
 //
-// The sampler bound with a lowered binding must not compare (compareEnable off) and must filter NEAREST (min, mag and
-// mipmap mode): the shader does the filtering. Not done in the shader: LINEAR between mipmap levels (the level is
-// the nearest one), LINEAR on cube maps (the nearest texel is compared), the sampler's LOD bias and LOD clamps in the
-// choice between the minification and magnification filter (λ is the Lod or Bias operand, else 0, as in a compute
-// shader without derivatives). The
-// OpImageSparse*Dref* forms are lowered alike on the sparse plain lookups; their residency code is that of the
-// nearest texel's lookup (the LINEAR footprint's other texels are read without residency).
+// The sampler bound with a lowered binding must not compare (compareEnable off), must filter NEAREST (min, mag and
+// mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod -1000, maxLod 1000): the shader
+// picks the level and filters. Not done in the shader: TEXTURE_CUBE_MAP_SEAMLESS off (cube maps are always seamless,
+// as Vulkan's). The OpImageSparse*Dref* forms are lowered alike; their residency code is that of the lookup as
+// written (on the sampler without bias), the filtered texels are read without residency.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -42,6 +50,15 @@ inline constexpr uint32_t kShadowStateClampRef = 1u << 6;   // a fixed-point dep
 inline constexpr uint32_t kShadowStateMipLinear = 1u << 7;  // TEXTURE_MIN_FILTER *_MIPMAP_LINEAR: blend two levels
 inline constexpr uint32_t kShadowStateDefault = 3;          // LEQUAL (GL's default), NEAREST, no clamp
 
+// The LOD parameters of a binding, in this order (GL 4.6 §8.14.1): TEXTURE_LOD_BIAS (bias_texobj),
+// MAX_TEXTURE_LOD_BIAS (bias_max: bias_texobj + bias_shader is clamped to ±bias_max), TEXTURE_MIN_LOD,
+// TEXTURE_MAX_LOD. Spec-constant defaults: 0, 1000, -1000, 1000.
+inline constexpr uint32_t kShadowLodBias = 0;
+inline constexpr uint32_t kShadowLodBiasMax = 1;
+inline constexpr uint32_t kShadowLodMin = 2;
+inline constexpr uint32_t kShadowLodMax = 3;
+inline constexpr uint32_t kShadowLodCount = 4;
+
 struct ShadowSamplerBinding {
   uint32_t set = 0;
   uint32_t binding = 0;
@@ -52,12 +69,18 @@ struct ShadowSamplerOptions {
   // The state words' SpecIds: from first_spec_id, and past every SpecId the module uses (callers pass the ones they
   // specialize without a decoration, such as a backend's group-size SpecIds).
   uint32_t first_spec_id = 0;
+  // The device's maxPushConstantsSize for the LOD parameters' push constants (0: always spec constants).
+  uint32_t max_push_constant_bytes = 0;
 };
 
 struct ShadowSamplerReport {
   std::vector<uint32_t> spec_ids;  // the state word's SpecId of each named binding, in the order given
   uint32_t lowered = 0;            // Dref instructions rewritten
   uint32_t retyped = 0;            // image types made non-depth
+  // Where the LOD parameters went (neither when no lookup was lowered): push-constant bytes from offset 0 (binding
+  // i's vec4 at 16 * i), or the SpecIds of each named binding's four float parameters (IEEE bits as the value).
+  uint32_t lod_push_constant_bytes = 0;
+  std::vector<std::array<uint32_t, 4>> lod_spec_ids;
 };
 
 // Rewrites `module` in place. A named binding that no variable has still gets its spec constant (an unused one). The
