@@ -82,15 +82,14 @@ bool unpack_source(Context* ctx, GLenum format, GLenum type, const Extent& exten
 namespace {
 
 // Moves `bytes` to or from the parts one after the other (upload: true), stopping where the bytes end.
-bool move_parts(Context* ctx, std::span<const ImagePart> parts, std::span<std::byte> bytes, bool upload,
-                const char* func) {
+}  // namespace
+
+bool upload_parts(Context* ctx, std::span<const ImagePart> parts, std::span<const std::byte> bytes, const char* func) {
   size_t at = 0;
   for (const ImagePart& part : parts) {
     const auto n = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
     if (at + n > bytes.size()) break;
-    Status ok = upload ? ctx->stream->upload_image(*part.image, part.region, bytes.subspan(at, n))
-                       : ctx->stream->readback_image(*part.image, part.region, bytes.subspan(at, n));
-    if (!ok) {
+    if (Status ok = ctx->stream->upload_image(*part.image, part.region, bytes.subspan(at, n)); !ok) {
       ctx->backend_error(func, ok.error());
       return false;
     }
@@ -99,7 +98,19 @@ bool move_parts(Context* ctx, std::span<const ImagePart> parts, std::span<std::b
   return true;
 }
 
-}  // namespace
+bool readback_parts(Context* ctx, std::span<const ImagePart> parts, std::span<std::byte> bytes, const char* func) {
+  size_t at = 0;
+  for (const ImagePart& part : parts) {
+    const auto n = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+    if (at + n > bytes.size()) break;
+    if (Status ok = ctx->stream->readback_image(*part.image, part.region, bytes.subspan(at, n)); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+    at += n;
+  }
+  return true;
+}
 
 bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
                    const UnpackSource& source, std::span<const ImagePart> parts, const char* func,
@@ -113,7 +124,7 @@ bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format
       ctx->set_error(r.error, std::string(func) + ": " + r.message);
       return false;
     }
-    if (!move_parts(ctx, stencil_parts, indices, true, func)) return false;
+    if (!upload_parts(ctx, stencil_parts, indices, func)) return false;
   }
   std::vector<std::byte> converted;
   std::span<const std::byte> texels;
@@ -128,17 +139,7 @@ bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format
     }
     texels = converted;
   }
-  size_t at = 0;
-  for (const ImagePart& part : parts) {
-    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-    if (at + bytes > texels.size()) break;
-    if (Status ok = ctx->stream->upload_image(*part.image, part.region, std::span(texels).subspan(at, bytes)); !ok) {
-      ctx->backend_error(func, ok.error());
-      return false;
-    }
-    at += bytes;
-  }
-  return true;
+  return upload_parts(ctx, parts, texels, func);
 }
 
 bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
@@ -169,21 +170,12 @@ bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, 
   const bool direct = pbo == nullptr && client_pixels_are_texels(format, client_format, type, ctx->pack, extent, true);
   std::vector<std::byte> staged(direct ? 0 : size);
   const std::span<std::byte> texels = direct ? std::span(static_cast<std::byte*>(pixels), size) : std::span(staged);
-  size_t at = 0;
-  for (const ImagePart& part : parts) {
-    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-    if (at + bytes > texels.size()) break;
-    if (Status ok = ctx->stream->readback_image(*part.image, part.region, std::span(texels).subspan(at, bytes)); !ok) {
-      ctx->backend_error(func, ok.error());
-      return false;
-    }
-    at += bytes;
-  }
+  if (!readback_parts(ctx, parts, texels, func)) return false;
   if (direct) return true;
   std::vector<std::byte> indices;
   if (!stencil_parts.empty()) {
     indices.resize(size_t{extent.width} * extent.height * extent.depth);
-    if (!move_parts(ctx, stencil_parts, indices, false, func)) return false;
+    if (!readback_parts(ctx, stencil_parts, indices, func)) return false;
   }
   if (pbo == nullptr) {
     if (TransferResult r = pack_pixels(format, client_format, type, ctx->pack, extent, texels, pixels, indices);

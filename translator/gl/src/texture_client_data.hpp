@@ -33,6 +33,11 @@ struct UnpackSource {
 bool unpack_source(Context* ctx, GLenum format, GLenum type, const Extent& extent, const void* pixels, const char* func,
                    UnpackSource& out);
 
+// The parts' texels in order (rows, then slices/layers/faces), to or from `bytes`; parts beyond the bytes are left
+// alone. False after a backend error (reported for `func`).
+bool upload_parts(Context* ctx, std::span<const ImagePart> parts, std::span<const std::byte> bytes, const char* func);
+bool readback_parts(Context* ctx, std::span<const ImagePart> parts, std::span<std::byte> bytes, const char* func);
+
 // Converts the source's pixels to `format`'s texels and uploads them to the parts. `stencil_parts` (a
 // depth-stencil level's stencil plane, textures.hpp) take the stencil indices of DEPTH_STENCIL pixels.
 bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,

@@ -88,26 +88,10 @@ bool copy_parts(Context* ctx, const std::vector<ImagePart>& from, const std::vec
   }
   // Through the host: every texel of the box in order (rows, then slices/layers/faces), same texel size on both
   // sides (compatible formats of this shim store texels of equal size).
-  std::vector<std::byte> texels;
-  for (const ImagePart& part : from) {
-    const size_t at = texels.size();
-    texels.resize(at + static_cast<size_t>(backend::region_bytes(*part.image, part.region)));
-    if (Status ok = ctx->stream->readback_image(*part.image, part.region, std::span(texels).subspan(at)); !ok) {
-      ctx->backend_error(func, ok.error());
-      return false;
-    }
-  }
-  size_t at = 0;
-  for (const ImagePart& part : to) {
-    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-    if (at + bytes > texels.size()) break;
-    if (Status ok = ctx->stream->upload_image(*part.image, part.region, std::span(texels).subspan(at, bytes)); !ok) {
-      ctx->backend_error(func, ok.error());
-      return false;
-    }
-    at += bytes;
-  }
-  return true;
+  size_t total = 0;
+  for (const ImagePart& part : from) total += static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+  std::vector<std::byte> texels(total);
+  return readback_parts(ctx, from, texels, func) && upload_parts(ctx, to, texels, func);
 }
 
 // GL 4.6 §18.3.3 with a compressed side. Formats: "two internal formats are considered compatible if ... the formats
