@@ -2,7 +2,9 @@
 //
 // Debian's glslang 12.0.0 is built with HLSL; its TIntermediate keeps setSource and the HLSL settings behind
 // ENABLE_HLSL (methods only, the members are always there), so this file sees them as the library does.
+#ifndef ENABLE_HLSL
 #define ENABLE_HLSL 1
+#endif
 
 #include "glslang_cached_parse.hpp"
 
@@ -271,7 +273,10 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   bool not_first_token = false;
   glslang::TInputScanner user_input(numStrings, &all_strings[kPre], &all_lengths[kPre]);
   const bool not_first = user_input.scanVersion(version, profile, not_first_token);
-  if (version == 0 || not_first || not_first_token || !plain_version(language, spv, version, profile)) return stock();
+  // Comments or blank lines before #version are fine except in ES 3.x (DeduceVersionProfile's error); a token
+  // before it is an error or a warning, left to TShader::parse.
+  if (version == 0 || not_first_token || !plain_version(language, spv, version, profile)) return stock();
+  if (not_first && profile == EEsProfile && version >= 300) return stock();
 
   // From here on this is TShader::parse's path (ShaderLang.cpp's ProcessDeferred with DoFullParse).
   if (!glslang::InitThread()) return false;
