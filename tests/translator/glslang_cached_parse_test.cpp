@@ -164,6 +164,22 @@ TEST_CASE("CachedParseShader leaves unusual #version lines to TShader::parse", "
   }
 }
 
+TEST_CASE("CachedParseShader leaves resource levels with unsized arrays to TShader::parse", "[glslang_cached_parse]") {
+  // Tessellation's gl_in[gl_MaxPatchVertices] block is in the resource level: glslang sizes it in place there, and a
+  // read-only cached copy would be copied up instead (one more linker object).
+  require_same("#version 400\nlayout(triangles) in;\nvoid main() { gl_Position = gl_in[0].gl_Position + "
+               "gl_in[1].gl_Position; }\n",
+               EShLangTessEvaluation, Rules::Gl, false);
+  require_same("#version 450\nlayout(vertices = 3) out;\nvoid main() { gl_out[gl_InvocationID].gl_Position = "
+               "gl_in[gl_InvocationID].gl_Position; gl_TessLevelOuter[0] = 1.0; }\n",
+               EShLangTessControl, Rules::Gl, false);
+  // Geometry's gl_in[] is not in it: the cached path, same result.
+  require_same("#version 150\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\nvoid main() { "
+               "for (int i = 0; i < gl_in.length(); ++i) { gl_Position = gl_in[i].gl_Position; EmitVertex(); } "
+               "EndPrimitive(); }\n",
+               EShLangGeometry, Rules::Gl, true);
+}
+
 TEST_CASE("CachedParseShader parses on several threads at once", "[glslang_cached_parse]") {
   std::vector<Outcome> expected;
   for (const char* source : kComputeCases) expected.push_back(parse(source, EShLangCompute, Rules::RelaxedVulkan, false));

@@ -81,10 +81,43 @@ void parse_built_ins(const glslang::TString& text, const BuiltInKey& key, EShLan
   parse_context.parseShaderStrings(pp_context, input);
 }
 
+// glslang's TParseContext::handleVariable copies a built-in up to the shader's globals when the symbol is read-only
+// (in a shared level) and holds an unsized array (gl_in[] and the like), so that sizing it later edits the copy;
+// in TShader::parse the resource level is writable and such a symbol is sized in place. A cached level is
+// read-only, so where it holds such a symbol the copy would add a linker object TShader::parse does not have:
+// those keys take TShader::parse. The level's map is protected; a member pointer named through a class derived
+// from it reads it without any cast.
+struct LevelMap : glslang::TSymbolTableLevel {
+  static constexpr auto kMap = &LevelMap::level;
+};
+struct TableLevels : TSymbolTable {
+  static constexpr auto kLevels = &TableLevels::table;
+};
+
+bool has_unsized_array(const TSymbolTable& table) {
+  const glslang::TSymbolTableLevel& level = *(table.*TableLevels::kLevels).back();
+  for (const auto& [name, symbol] : level.*LevelMap::kMap) {
+    // handleVariable's own guard: a block's name (gl_PerVertex) is never copied up.
+    if (symbol->getType().isUnusableName()) continue;
+    if (const glslang::TVariable* variable = symbol->getAsVariable();
+        variable != nullptr && variable->getType().containsUnsizedArray())
+      return true;
+    if (const glslang::TAnonMember* member = symbol->getAsAnonMember();
+        member != nullptr && member->getAnonContainer().getType().containsUnsizedArray())
+      return true;
+  }
+  return false;
+}
+
+struct CachedBuiltIns {
+  TSymbolTable* table = nullptr;
+  bool adoptable = false;  // false: the resource level holds an unsized array (has_unsized_array)
+};
+
 // Builds the three built-in levels (common, stage, resource-dependent) for `key` in a scratch pool and copies
 // them into the cache's pool, read-only. The order of parses is glslang's, so the symbols' unique ids match
 // those of TShader::parse.
-TSymbolTable* build_built_ins(const BuiltInKey& key) {
+CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   glslang::TPoolAllocator& previous = glslang::GetThreadPoolAllocator();
   auto* scratch = new glslang::TPoolAllocator;
   glslang::SetThreadPoolAllocator(scratch);
@@ -125,25 +158,26 @@ TSymbolTable* build_built_ins(const BuiltInKey& key) {
   context_copy->adoptLevels(*stage_copy);
   context_copy->copyTable(*context);
   context_copy->readOnly();
+  const bool adoptable = !has_unsized_array(*context_copy);
 
   context.reset();
   stage.reset();
   common.reset();
   delete scratch;
   glslang::SetThreadPoolAllocator(&previous);
-  return context_copy;
+  return {context_copy, adoptable};
 }
 
 // The cached table for `key`, built on first use. Tables are never freed; a parse adopts their levels.
-const TSymbolTable* cached_built_ins(const BuiltInKey& key) {
+CachedBuiltIns cached_built_ins(const BuiltInKey& key) {
   static std::mutex mutex;
-  static std::vector<std::pair<BuiltInKey, TSymbolTable*>> tables;
+  static std::vector<std::pair<BuiltInKey, CachedBuiltIns>> tables;
   const std::lock_guard lock(mutex);
-  for (const auto& [cached_key, table] : tables)
-    if (cached_key == key) return table;
-  TSymbolTable* table = build_built_ins(key);
-  tables.emplace_back(key, table);
-  return table;
+  for (const auto& [cached_key, built_ins] : tables)
+    if (cached_key == key) return built_ins;
+  const CachedBuiltIns built_ins = build_built_ins(key);
+  tables.emplace_back(key, built_ins);
+  return built_ins;
 }
 
 // ShaderLang.cpp's TranslateEnvironment for GLSL: the SPIR-V/client versions from the messages and the
@@ -278,20 +312,21 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   if (version == 0 || not_first_token || !plain_version(language, spv, version, profile)) return stock();
   if (not_first && profile == EEsProfile && version >= 300) return stock();
 
-  // From here on this is TShader::parse's path (ShaderLang.cpp's ProcessDeferred with DoFullParse).
   if (!glslang::InitThread()) return false;
-  glslang::SetThreadPoolAllocator(pool);
-  if (preamble == nullptr) preamble = "";
-  cached_path_ = true;
-  glslang::GetThreadPoolAllocator().push();  // popped when the shader (its pool) goes
-
+  glslang::SetThreadPoolAllocator(pool);  // TShader::parse's first step too
   BuiltInKey key;
   key.version = version;
   key.profile = profile;
   key.spv = spv;
   key.stage = language;
   std::memcpy(&key.resources, resources, sizeof key.resources);
-  const TSymbolTable* built_ins = cached_built_ins(key);
+  const CachedBuiltIns built_ins = cached_built_ins(key);
+  if (!built_ins.adoptable) return stock();
+
+  // From here on this is TShader::parse's path (ShaderLang.cpp's ProcessDeferred with DoFullParse).
+  if (preamble == nullptr) preamble = "";
+  cached_path_ = true;
+  glslang::GetThreadPoolAllocator().push();  // popped when the shader (its pool) goes
 
   glslang::TIntermediate& tree = *intermediate;
   tree.setSource(glslang::EShSourceGlsl);
@@ -307,7 +342,7 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   auto symbol_table = std::make_unique<TSymbolTable>();
   // adoptLevels only reads the cached table; the levels stay read-only (a built-in the shader redeclares is
   // copied up to the shader's own global level, as with glslang's shared levels).
-  symbol_table->adoptLevels(const_cast<TSymbolTable&>(*built_ins));
+  symbol_table->adoptLevels(*built_ins.table);
 
   tree.setEntryPointName("main");
   const glslang::TString entry_point;
