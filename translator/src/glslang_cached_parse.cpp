@@ -269,7 +269,7 @@ bool stock_requested() {
 
 }  // namespace
 
-CachedParseShader::CachedParseShader(EShLanguage stage) : TShader(stage) {}
+CachedParseShader::CachedParseShader(EShLanguage language) : TShader(language) {}
 CachedParseShader::~CachedParseShader() = default;
 
 bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int default_version, EProfile default_profile,

@@ -19,7 +19,7 @@ class CachedParseShader : public glslang::TShader {
  public:
   // Out of line: this class's vtable and type info belong to glslang_cached_parse.cpp, which is compiled
   // without RTTI as Debian's glslang is (there is no type info for TShader to refer to).
-  explicit CachedParseShader(EShLanguage stage);
+  explicit CachedParseShader(EShLanguage language);
   ~CachedParseShader() override;
 
   // TShader::parse with the cached built-ins, or TShader::parse itself where this shader is outside what the
