@@ -114,30 +114,64 @@ struct CachedBuiltIns {
   bool adoptable = false;  // false: the resource level holds an unsized array (has_unsized_array)
 };
 
+// The stages whose built-in tables glslang builds for a (version, profile), in its order (ShaderLang.cpp's
+// InitializeSymbolTables).
+std::vector<EShLanguage> glslang_stage_order(int version, EProfile profile) {
+  const bool es = profile == EEsProfile;
+  std::vector<EShLanguage> stages = {EShLangVertex, EShLangFragment};
+  if ((!es && version >= 150) || (es && version >= 310)) {
+    stages.insert(stages.end(), {EShLangTessControl, EShLangTessEvaluation, EShLangGeometry});
+  }
+  if ((!es && version >= 420) || (es && version >= 310)) stages.push_back(EShLangCompute);
+  if (!es && version >= 450) {
+    stages.insert(stages.end(),
+                  {EShLangRayGen, EShLangIntersect, EShLangAnyHit, EShLangClosestHit, EShLangMiss, EShLangCallable});
+  }
+  if ((!es && version >= 450) || (es && version >= 320)) stages.insert(stages.end(), {EShLangMesh, EShLangTask});
+  return stages;
+}
+
 // Builds the three built-in levels (common, stage, resource-dependent) for `key` in a scratch pool and copies
-// them into the cache's pool, read-only. The order of parses is glslang's, so the symbols' unique ids match
-// those of TShader::parse.
+// them into the cache's pool, read-only. glslang builds the tables of every stage of a (version, profile) at once,
+// and each stage's identifyBuiltIns marks functions of the common level it shares (extension requirements such as
+// anyInvocationARB's are set by the vertex stage's): this builds them all, in glslang's order, and keeps the one
+// of `key`'s stage. The parses are glslang's, so the symbols' unique ids match those of TShader::parse.
 CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   glslang::TPoolAllocator& previous = glslang::GetThreadPoolAllocator();
   auto* scratch = new glslang::TPoolAllocator;
   glslang::SetThreadPoolAllocator(scratch);
 
-  auto common = std::make_unique<TSymbolTable>();
-  auto stage = std::make_unique<TSymbolTable>();
-  auto context = std::make_unique<TSymbolTable>();
+  const bool es = key.profile == EEsProfile;
+  // glslang's common tables: one parsed as a vertex shader, and for ES one as a fragment shader (its precisions).
+  auto common_general = std::make_unique<TSymbolTable>();
+  auto common_fragment = std::make_unique<TSymbolTable>();
+  std::vector<std::unique_ptr<TSymbolTable>> stage_tables(EShLangCount);
   {
     glslang::TBuiltIns shared_built_ins;
     shared_built_ins.initialize(key.version, key.profile, key.spv);
-    // glslang's common table is parsed as a vertex shader except ES fragment's (its own precisions).
-    const EShLanguage common_language =
-        key.profile == EEsProfile && key.stage == EShLangFragment ? EShLangFragment : EShLangVertex;
-    parse_built_ins(shared_built_ins.getCommonString(), key, common_language, *common);
-    stage->adoptLevels(*common);
-    parse_built_ins(shared_built_ins.getStageString(key.stage), key, key.stage, *stage);
-    shared_built_ins.identifyBuiltIns(key.version, key.profile, key.spv, key.stage, *stage);
-    if (key.profile == EEsProfile && key.version >= 300) stage->setNoBuiltInRedeclarations();
-    if (key.version == 110) stage->setSeparateNameSpaces();
+    parse_built_ins(shared_built_ins.getCommonString(), key, EShLangVertex, *common_general);
+    if (es) parse_built_ins(shared_built_ins.getCommonString(), key, EShLangFragment, *common_fragment);
+    for (const EShLanguage language : glslang_stage_order(key.version, key.profile)) {
+      auto table = std::make_unique<TSymbolTable>();
+      table->adoptLevels(es && language == EShLangFragment ? *common_fragment : *common_general);
+      parse_built_ins(shared_built_ins.getStageString(language), key, language, *table);
+      shared_built_ins.identifyBuiltIns(key.version, key.profile, key.spv, language, *table);
+      if (es && key.version >= 300) table->setNoBuiltInRedeclarations();
+      if (key.version == 110) table->setSeparateNameSpaces();
+      stage_tables[language] = std::move(table);
+    }
   }
+  TSymbolTable& common = es && key.stage == EShLangFragment ? *common_fragment : *common_general;
+  if (stage_tables[key.stage] == nullptr) {  // glslang has no shared table for it (plain_version excludes these)
+    stage_tables.clear();
+    common_fragment.reset();
+    common_general.reset();
+    delete scratch;
+    glslang::SetThreadPoolAllocator(&previous);
+    return {};
+  }
+  TSymbolTable* stage = stage_tables[key.stage].get();
+  auto context = std::make_unique<TSymbolTable>();
   context->adoptLevels(*stage);
   {
     glslang::TBuiltIns context_built_ins;
@@ -148,7 +182,7 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
 
   glslang::SetThreadPoolAllocator(&cache_pool());
   auto* common_copy = new TSymbolTable;
-  common_copy->copyTable(*common);
+  common_copy->copyTable(common);
   common_copy->readOnly();
   auto* stage_copy = new TSymbolTable;
   stage_copy->adoptLevels(*common_copy);
@@ -161,8 +195,9 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   const bool adoptable = !has_unsized_array(*context_copy);
 
   context.reset();
-  stage.reset();
-  common.reset();
+  stage_tables.clear();
+  common_fragment.reset();
+  common_general.reset();
   delete scratch;
   glslang::SetThreadPoolAllocator(&previous);
   return {context_copy, adoptable};
