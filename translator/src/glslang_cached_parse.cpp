@@ -60,8 +60,9 @@ glslang::TPoolAllocator& cache_pool() {
   return *pool;
 }
 
-// Parses `text` into a new level of `table`, as ShaderLang.cpp's InitializeSymbolTable does for built-ins.
-void parse_built_ins(const glslang::TString& text, const BuiltInKey& key, EShLanguage language, TSymbolTable& table) {
+// Parses `text` into a new level of `table`, as ShaderLang.cpp's InitializeSymbolTable does for built-ins; false
+// where glslang cannot parse its own built-ins for this key (TShader::parse then reports that itself).
+bool parse_built_ins(const glslang::TString& text, const BuiltInKey& key, EShLanguage language, TSymbolTable& table) {
   glslang::TIntermediate intermediate(language, key.version, key.profile);
   intermediate.setSource(glslang::EShSourceGlsl);
   TInfoSink info_sink;
@@ -74,11 +75,11 @@ void parse_built_ins(const glslang::TString& text, const BuiltInKey& key, EShLan
   parse_context.setScanContext(&scan_context);
   parse_context.setPpContext(&pp_context);
   table.push();
-  if (text.empty()) return;
+  if (text.empty()) return true;
   const char* strings[] = {text.c_str()};
   size_t lengths[] = {text.size()};
   glslang::TInputScanner input(1, strings, lengths);
-  parse_context.parseShaderStrings(pp_context, input);
+  return parse_context.parseShaderStrings(pp_context, input);
 }
 
 // glslang's TParseContext::handleVariable copies a built-in up to the shader's globals when the symbol is read-only
@@ -111,7 +112,7 @@ bool has_unsized_array(const TSymbolTable& table) {
 
 struct CachedBuiltIns {
   TSymbolTable* table = nullptr;
-  bool adoptable = false;  // false: the resource level holds an unsized array (has_unsized_array)
+  bool adoptable = false;  // false: a built-in parse failed, or the resource level holds an unsized array
 };
 
 // The stages whose built-in tables glslang builds for a (version, profile), in its order (ShaderLang.cpp's
@@ -142,6 +143,7 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   glslang::SetThreadPoolAllocator(scratch);
 
   const bool es = key.profile == EEsProfile;
+  bool parsed = true;  // every built-in parse
   // glslang's common tables: one parsed as a vertex shader, and for ES one as a fragment shader (its precisions).
   auto common_general = std::make_unique<TSymbolTable>();
   auto common_fragment = std::make_unique<TSymbolTable>();
@@ -149,12 +151,12 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   {
     glslang::TBuiltIns shared_built_ins;
     shared_built_ins.initialize(key.version, key.profile, key.spv);
-    parse_built_ins(shared_built_ins.getCommonString(), key, EShLangVertex, *common_general);
-    if (es) parse_built_ins(shared_built_ins.getCommonString(), key, EShLangFragment, *common_fragment);
+    parsed &= parse_built_ins(shared_built_ins.getCommonString(), key, EShLangVertex, *common_general);
+    if (es) parsed &= parse_built_ins(shared_built_ins.getCommonString(), key, EShLangFragment, *common_fragment);
     for (const EShLanguage language : glslang_stage_order(key.version, key.profile)) {
       auto table = std::make_unique<TSymbolTable>();
       table->adoptLevels(es && language == EShLangFragment ? *common_fragment : *common_general);
-      parse_built_ins(shared_built_ins.getStageString(language), key, language, *table);
+      parsed &= parse_built_ins(shared_built_ins.getStageString(language), key, language, *table);
       shared_built_ins.identifyBuiltIns(key.version, key.profile, key.spv, language, *table);
       if (es && key.version >= 300) table->setNoBuiltInRedeclarations();
       if (key.version == 110) table->setSeparateNameSpaces();
@@ -176,7 +178,7 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   {
     glslang::TBuiltIns context_built_ins;
     context_built_ins.initialize(key.resources, key.version, key.profile, key.spv, key.stage);
-    parse_built_ins(context_built_ins.getCommonString(), key, key.stage, *context);
+    parsed &= parse_built_ins(context_built_ins.getCommonString(), key, key.stage, *context);
     context_built_ins.identifyBuiltIns(key.version, key.profile, key.spv, key.stage, *context, key.resources);
   }
 
@@ -192,7 +194,7 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   context_copy->adoptLevels(*stage_copy);
   context_copy->copyTable(*context);
   context_copy->readOnly();
-  const bool adoptable = !has_unsized_array(*context_copy);
+  const bool adoptable = parsed && !has_unsized_array(*context_copy);
 
   context.reset();
   stage_tables.clear();
@@ -317,7 +319,7 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   };
   if (stock_requested() || force_default_version_and_profile || overrideVersion != 0 || numStrings <= 0 ||
       !sourceEntryPointName.empty() || intermediate->getUniqueId() != 0 ||
-      (messages & (EShMsgDebugInfo | EShMsgBuiltinSymbolTable | EShMsgHlslOffsets)) != 0)
+      (messages & (EShMsgDebugInfo | EShMsgHlslOffsets)) != 0)
     return stock();
 
   const EShLanguage language = compiler->getLanguage();
@@ -378,6 +380,11 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   // adoptLevels only reads the cached table; the levels stay read-only (a built-in the shader redeclares is
   // copied up to the shader's own global level, as with glslang's shared levels).
   symbol_table->adoptLevels(*built_ins.table);
+  if (messages & EShMsgBuiltinSymbolTable) {  // as TShader::parse dumps it (tests compare the two)
+    compiler->infoSink.debug << "BuiltinSymbolTable {\n";
+    symbol_table->dump(compiler->infoSink, true);
+    compiler->infoSink.debug << "}\n";
+  }
 
   tree.setEntryPointName("main");
   const glslang::TString entry_point;
