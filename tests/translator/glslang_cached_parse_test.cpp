@@ -39,7 +39,7 @@ struct Outcome {
 };
 
 Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool cached,
-             EShMessages extra_messages = EShMsgDefault) {
+              EShMessages extra_messages = EShMsgDefault) {
   bismuth::translator::ensure_glslang_initialized();
   CachedParseShader shader(stage);
   const char* text = source.c_str();
@@ -137,18 +137,23 @@ TEST_CASE("CachedParseShader parses GL graphics stages as TShader::parse does", 
     const char* source;
   };
   const Case cases[] = {
-      {EShLangVertex, "#version 110\nattribute vec4 p;\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * p "
-                      "+ vec4(float(gl_MaxLights)); }\n"},
+      {EShLangVertex,
+       "#version 110\nattribute vec4 p;\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * p "
+       "+ vec4(float(gl_MaxLights)); }\n"},
       {EShLangFragment, "#version 120\nvoid main() { gl_FragColor = vec4(gl_MaxDrawBuffers); }\n"},
-      {EShLangVertex, "#version 150\nin vec4 p;\nout gl_PerVertex { vec4 gl_Position; };\nvoid main() { gl_Position "
-                      "= p; }\n"},
-      {EShLangFragment, "#version 330 core\nlayout(location = 0) out vec4 o;\nlayout(origin_upper_left) in vec4 "
-                        "gl_FragCoord;\nvoid main() { o = gl_FragCoord; }\n"},
-      {EShLangFragment, "#version 100\nprecision mediump float;\nuniform sampler2D t;\nvoid main() { gl_FragColor = "
-                        "texture2D(t, vec2(0.5)) * float(gl_MaxDrawBuffers); }\n"},
+      {EShLangVertex,
+       "#version 150\nin vec4 p;\nout gl_PerVertex { vec4 gl_Position; };\nvoid main() { gl_Position "
+       "= p; }\n"},
+      {EShLangFragment,
+       "#version 330 core\nlayout(location = 0) out vec4 o;\nlayout(origin_upper_left) in vec4 "
+       "gl_FragCoord;\nvoid main() { o = gl_FragCoord; }\n"},
+      {EShLangFragment,
+       "#version 100\nprecision mediump float;\nuniform sampler2D t;\nvoid main() { gl_FragColor = "
+       "texture2D(t, vec2(0.5)) * float(gl_MaxDrawBuffers); }\n"},
       {EShLangFragment, "#version 100\nvoid main() { float x = 1.0; gl_FragColor = vec4(x); }\n"},
-      {EShLangVertex, "#version 300 es\nin vec4 p;\ninvariant gl_Position;\nvoid main() { gl_Position = p * "
-                      "float(gl_MaxVertexAttribs); }\n"},
+      {EShLangVertex,
+       "#version 300 es\nin vec4 p;\ninvariant gl_Position;\nvoid main() { gl_Position = p * "
+       "float(gl_MaxVertexAttribs); }\n"},
       {EShLangFragment, "#version 450 compatibility\nvoid main() { gl_FragColor = gl_Color; }\n"},
   };
   for (const Case& c : cases) {
@@ -175,17 +180,20 @@ TEST_CASE("CachedParseShader leaves unusual #version lines to TShader::parse", "
 TEST_CASE("CachedParseShader leaves resource levels with unsized arrays to TShader::parse", "[glslang_cached_parse]") {
   // Tessellation's gl_in[gl_MaxPatchVertices] block is in the resource level: glslang sizes it in place there, and a
   // read-only cached copy would be copied up instead (one more linker object).
-  require_same("#version 400\nlayout(triangles) in;\nvoid main() { gl_Position = gl_in[0].gl_Position + "
-               "gl_in[1].gl_Position; }\n",
-               EShLangTessEvaluation, Rules::Gl, false);
-  require_same("#version 450\nlayout(vertices = 3) out;\nvoid main() { gl_out[gl_InvocationID].gl_Position = "
-               "gl_in[gl_InvocationID].gl_Position; gl_TessLevelOuter[0] = 1.0; }\n",
-               EShLangTessControl, Rules::Gl, false);
+  require_same(
+      "#version 400\nlayout(triangles) in;\nvoid main() { gl_Position = gl_in[0].gl_Position + "
+      "gl_in[1].gl_Position; }\n",
+      EShLangTessEvaluation, Rules::Gl, false);
+  require_same(
+      "#version 450\nlayout(vertices = 3) out;\nvoid main() { gl_out[gl_InvocationID].gl_Position = "
+      "gl_in[gl_InvocationID].gl_Position; gl_TessLevelOuter[0] = 1.0; }\n",
+      EShLangTessControl, Rules::Gl, false);
   // Geometry's gl_in[] is not in it: the cached path, same result.
-  require_same("#version 150\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\nvoid main() { "
-               "for (int i = 0; i < gl_in.length(); ++i) { gl_Position = gl_in[i].gl_Position; EmitVertex(); } "
-               "EndPrimitive(); }\n",
-               EShLangGeometry, Rules::Gl, true);
+  require_same(
+      "#version 150\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\nvoid main() { "
+      "for (int i = 0; i < gl_in.length(); ++i) { gl_Position = gl_in[i].gl_Position; EmitVertex(); } "
+      "EndPrimitive(); }\n",
+      EShLangGeometry, Rules::Gl, true);
 }
 
 TEST_CASE("CachedParseShader's built-in tables are TShader::parse's", "[glslang_cached_parse]") {
@@ -195,13 +203,16 @@ TEST_CASE("CachedParseShader's built-in tables are TShader::parse's", "[glslang_
     EShLanguage stage;
     const char* version;
   };
-  const Case cases[] = {{EShLangCompute, "430"},         {EShLangCompute, "450"},    {EShLangCompute, "460 core"},
-                        {EShLangCompute, "450 compatibility"}, {EShLangCompute, "310 es"}, {EShLangCompute, "320 es"},
-                        {EShLangVertex, "110"},          {EShLangFragment, "330"},   {EShLangFragment, "100"},
-                        {EShLangVertex, "300 es"},       {EShLangGeometry, "450"}};
+  const Case cases[] = {{EShLangCompute, "430"},      {EShLangCompute, "450"},
+                        {EShLangCompute, "460 core"}, {EShLangCompute, "450 compatibility"},
+                        {EShLangCompute, "310 es"},   {EShLangCompute, "320 es"},
+                        {EShLangVertex, "110"},       {EShLangFragment, "330"},
+                        {EShLangFragment, "100"},     {EShLangVertex, "300 es"},
+                        {EShLangGeometry, "450"}};
   for (const Case& c : cases) {
     const std::string source = std::string("#version ") + c.version + "\n" +
-                               (c.stage == EShLangCompute ? "layout(local_size_x = 1) in;\n" : "") + "void main() { }\n";
+                               (c.stage == EShLangCompute ? "layout(local_size_x = 1) in;\n" : "") +
+                               "void main() { }\n";
     INFO(source);
     for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan}) {
       // SPIR-V rules refuse the compatibility profile (a version diagnostic: TShader::parse's own path).
@@ -220,7 +231,8 @@ TEST_CASE("CachedParseShader's built-in tables are TShader::parse's", "[glslang_
 
 TEST_CASE("CachedParseShader parses on several threads at once", "[glslang_cached_parse]") {
   std::vector<Outcome> expected;
-  for (const char* source : kComputeCases) expected.push_back(parse(source, EShLangCompute, Rules::RelaxedVulkan, false));
+  for (const char* source : kComputeCases)
+    expected.push_back(parse(source, EShLangCompute, Rules::RelaxedVulkan, false));
   std::atomic<int> mismatches{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {

@@ -47,8 +47,8 @@ struct BuiltInKey {
 
   bool operator==(const BuiltInKey& other) const {
     return version == other.version && profile == other.profile && spv.spv == other.spv.spv &&
-           spv.vulkanGlsl == other.spv.vulkanGlsl && spv.vulkan == other.spv.vulkan &&
-           spv.openGl == other.spv.openGl && spv.vulkanRelaxed == other.spv.vulkanRelaxed && stage == other.stage &&
+           spv.vulkanGlsl == other.spv.vulkanGlsl && spv.vulkan == other.spv.vulkan && spv.openGl == other.spv.openGl &&
+           spv.vulkanRelaxed == other.spv.vulkanRelaxed && stage == other.stage &&
            std::memcmp(&resources, &other.resources, sizeof resources) == 0;
   }
 };
@@ -233,17 +233,13 @@ bool translate_environment(const glslang::TEnvironment& environment, EShLanguage
     if (environment.input.languageFamily != glslang::EShSourceGlsl) return false;
     if (environment.input.stage != language) return false;
     switch (environment.input.dialect) {
-      case glslang::EShClientNone:
-        break;
+      case glslang::EShClientNone: break;
       case glslang::EShClientVulkan:
         spv.vulkanGlsl = environment.input.dialectVersion;
         spv.vulkanRelaxed = environment.input.vulkanRulesRelaxed;
         break;
-      case glslang::EShClientOpenGL:
-        spv.openGl = environment.input.dialectVersion;
-        break;
-      default:
-        return false;
+      case glslang::EShClientOpenGL: spv.openGl = environment.input.dialectVersion; break;
+      default: return false;
     }
   }
   if (environment.client.client == glslang::EShClientVulkan) spv.vulkan = environment.client.version;
@@ -256,12 +252,24 @@ bool translate_environment(const glslang::TEnvironment& environment, EShLanguage
 bool plain_version(EShLanguage stage, const SpvVersion& spv, int version, EProfile& profile) {
   const bool es_version = version == 100 || version == 300 || version == 310 || version == 320;
   switch (version) {
-    case 100: case 300: case 310: case 320:
-    case 110: case 120: case 130: case 140: case 150:
-    case 330: case 400: case 410: case 420: case 430: case 440: case 450: case 460:
-      break;
-    default:
-      return false;
+    case 100:
+    case 300:
+    case 310:
+    case 320:
+    case 110:
+    case 120:
+    case 130:
+    case 140:
+    case 150:
+    case 330:
+    case 400:
+    case 410:
+    case 420:
+    case 430:
+    case 440:
+    case 450:
+    case 460: break;
+    default: return false;
   }
   if (profile == ENoProfile) {
     if (version == 300 || version == 310 || version == 320) return false;
@@ -273,8 +281,7 @@ bool plain_version(EShLanguage stage, const SpvVersion& spv, int version, EProfi
   const bool es = profile == EEsProfile;
   switch (stage) {
     case EShLangVertex:
-    case EShLangFragment:
-      break;
+    case EShLangFragment: break;
     case EShLangGeometry:
     case EShLangTessControl:
     case EShLangTessEvaluation:
@@ -283,12 +290,11 @@ bool plain_version(EShLanguage stage, const SpvVersion& spv, int version, EProfi
     case EShLangCompute:
       if ((es && version < 310) || (!es && version < 420)) return false;
       break;
-    default:
-      return false;
+    default: return false;
   }
   if (spv.spv != 0) {
     if (profile == ECompatibilityProfile) return false;
-    if (es && (spv.vulkan > 0 ? version < 310 : false)) return false;
+    if (es && spv.vulkan > 0 && version < 310) return false;
     if (es && spv.openGl >= 100) return false;
     if (!es && spv.vulkan > 0 && version < 140) return false;
     if (!es && spv.openGl >= 100 && version < 330) return false;
@@ -314,8 +320,8 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
                                      EShMessages messages) {
   cached_path_ = false;
   const auto stock = [&] {
-    return parse(resources, default_version, default_profile, force_default_version_and_profile,
-                 forward_compatible, messages);
+    return parse(resources, default_version, default_profile, force_default_version_and_profile, forward_compatible,
+                 messages);
   };
   if (stock_requested() || force_default_version_and_profile || overrideVersion != 0 || numStrings <= 0 ||
       !sourceEntryPointName.empty() || intermediate->getUniqueId() != 0 ||
@@ -388,9 +394,9 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
 
   tree.setEntryPointName("main");
   const glslang::TString entry_point;
-  auto parse_context = std::make_unique<glslang::TParseContext>(*symbol_table, tree, false, version, profile, spv,
-                                                                language, compiler->infoSink, forward_compatible,
-                                                                messages, &entry_point);
+  auto parse_context =
+      std::make_unique<glslang::TParseContext>(*symbol_table, tree, false, version, profile, spv, language,
+                                               compiler->infoSink, forward_compatible, messages, &entry_point);
   glslang::TShader::ForbidIncluder includer;
   glslang::TPpContext pp_context(*parse_context, all_names[kPre] != nullptr ? all_names[kPre] : "", includer);
   glslang::TScanContext scan_context(*parse_context);
