@@ -233,6 +233,10 @@ TEST_CASE("CachedParseShader parses on several threads at once", "[glslang_cache
   std::vector<Outcome> expected;
   for (const char* source : kComputeCases)
     expected.push_back(parse(source, EShLangCompute, Rules::RelaxedVulkan, false));
+  // The cached levels are shared: a parse that adopts them must not allocate from their pool (TPoolAllocator is
+  // not thread-safe). A first cached round builds every entry these sources need.
+  for (const char* source : kComputeCases) parse(source, EShLangCompute, Rules::RelaxedVulkan, true);
+  const int cache_allocations = bismuth::translator::glslang_cache_pool_allocations();
   std::atomic<int> mismatches{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
@@ -249,4 +253,5 @@ TEST_CASE("CachedParseShader parses on several threads at once", "[glslang_cache
   }
   for (std::thread& thread : threads) thread.join();
   CHECK(mismatches == 0);
+  CHECK(bismuth::translator::glslang_cache_pool_allocations() == cache_allocations);
 }

@@ -54,9 +54,13 @@ struct BuiltInKey {
 };
 
 // The process-lifetime pool the cached levels live in; never freed (parses on other threads may adopt them
-// while static destructors run).
-glslang::TPoolAllocator& cache_pool() {
-  static auto* pool = new glslang::TPoolAllocator;
+// while static destructors run). Only a cache build (under its mutex) allocates from it; its allocation count
+// lets tests check that parses adopting the levels never do (TPoolAllocator is not thread-safe).
+struct CachePool : glslang::TPoolAllocator {
+  int allocations() const { return numCalls; }
+};
+CachePool& cache_pool() {
+  static auto* pool = new CachePool;
   return *pool;
 }
 
@@ -206,14 +210,18 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
 }
 
 // The cached table for `key`, built on first use. Tables are never freed; a parse adopts their levels.
+std::mutex& cache_mutex() {
+  static auto* mutex = new std::mutex;  // never destroyed, as the tables it guards
+  return *mutex;
+}
+
 CachedBuiltIns cached_built_ins(const BuiltInKey& key) {
-  static std::mutex mutex;
-  static std::vector<std::pair<BuiltInKey, CachedBuiltIns>> tables;
-  const std::lock_guard lock(mutex);
-  for (const auto& [cached_key, built_ins] : tables)
+  static auto* tables = new std::vector<std::pair<BuiltInKey, CachedBuiltIns>>;
+  const std::lock_guard lock(cache_mutex());
+  for (const auto& [cached_key, built_ins] : *tables)
     if (cached_key == key) return built_ins;
   const CachedBuiltIns built_ins = build_built_ins(key);
-  tables.emplace_back(key, built_ins);
+  tables->emplace_back(key, built_ins);
   return built_ins;
 }
 
@@ -311,6 +319,11 @@ bool stock_requested() {
 }
 
 }  // namespace
+
+int glslang_cache_pool_allocations() {
+  const std::lock_guard lock(cache_mutex());
+  return cache_pool().allocations();
+}
 
 CachedParseShader::CachedParseShader(EShLanguage language) : TShader(language) {}
 CachedParseShader::~CachedParseShader() = default;

@@ -36,4 +36,8 @@ class CachedParseShader : public glslang::TShader {
   bool cached_path_ = false;
 };
 
+// How many allocations the cache's process-lifetime pool has made (for tests: only building a cache entry may
+// allocate there; a parse that adopts cached levels must not, as other threads read them at the same time).
+int glslang_cache_pool_allocations();
+
 }  // namespace bismuth::translator
