@@ -1,4 +1,6 @@
-// PROTOTYPE, not wired in: see glslang_cached_parse.hpp and docs/performance.md "A cheap front end".
+// CachedParseShader (glslang_cached_parse.hpp): TShader::parse with the built-in levels from a process-wide cache.
+// Written against Debian's glslang 12.0.0 (its installed internal headers and static libraries); glslang's own
+// source was read to learn what its parse does, none of it is copied.
 //
 // Debian's glslang 12.0.0 is built with HLSL; its TIntermediate keeps setSource and the HLSL settings behind
 // ENABLE_HLSL (methods only, the members are always there), so this file sees them as the library does.

@@ -1,7 +1,8 @@
 // A glslang::TShader whose parse takes glslang's resource-dependent built-ins from a process-wide cache.
 //
-// PROTOTYPE (issue 17, "a front end that is cheap per program"): not wired into the GL front yet; see
-// docs/performance.md "A cheap front end". TShader::parse parses the built-in declarations that depend on
+// Issue 17, "a front end that is cheap per program": every GLSL parse of the front goes through it (docs/gl_shim.md
+// "glslang's resource built-ins, once per process"; numbers in docs/performance.md "A cheap front end").
+// TShader::parse parses the built-in declarations that depend on
 // TBuiltInResource (gl_MaxComputeWorkGroupCount and the like) again for every shader (ShaderLang.cpp's
 // AddContextSpecificSymbols, about 1.9 M instructions for a compute shader). This class does what
 // TShader::parse does with the installed glslang's own parts (TParseContext, TPpContext, TScanContext,
