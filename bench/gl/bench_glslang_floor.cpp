@@ -11,7 +11,9 @@
 //   BM_GlslangParsePair the two, the GL one on a thread started for it beside the other (as the shim runs them)
 //
 // Each iteration is a new TShader over a source with a new literal, as in examples/program_loop.c; glslang's
-// shared built-in symbol tables are made before timing. Compare with bench_program_churn's compile_link_us (the
+// shared built-in symbol tables are made before timing. The parses go through the GLSL front's
+// CachedParseShader::parse_cached (translator/src/glslang_cached_parse.hpp: the resource built-ins cached per
+// process), as the shim's do; BISMUTH_GLSLANG_DRIVER=stock measures glslang's own TShader::parse. Compare with bench_program_churn's compile_link_us (the
 // whole front end) in the same run; docs/performance.md, "The cold front end".
 #include <benchmark/benchmark.h>
 #include <glslang/Public/ResourceLimits.h>
@@ -23,6 +25,7 @@
 #include <string>
 #include <thread>
 
+#include "glslang_cached_parse.hpp"
 #include "program_template.h"
 
 namespace {
@@ -56,7 +59,7 @@ std::string source(uint32_t literal, bool vulkan) {
 }
 
 bool parse(const std::string& text, bool vulkan) {
-  glslang::TShader shader(EShLangCompute);
+  bismuth::translator::CachedParseShader shader(EShLangCompute);
   const char* strings = text.c_str();
   shader.setStrings(&strings, 1);
   if (vulkan) {
@@ -69,7 +72,7 @@ bool parse(const std::string& text, bool vulkan) {
   } else {
     shader.setEnvInput(glslang::EShSourceGlsl, EShLangCompute, glslang::EShClientOpenGL, 100);
   }
-  return shader.parse(GetDefaultResources(), 450, false, EShMsgDefault);
+  return shader.parse_cached(GetDefaultResources(), 450, ENoProfile, false, false, EShMsgDefault);
 }
 
 uint32_t next_literal() {

@@ -19,6 +19,7 @@
 #include "diagnostics.hpp"
 #include "extension_builtins.hpp"
 #include "extension_version_rules.hpp"
+#include "glslang_cached_parse.hpp"
 #include "glslang_process.hpp"
 #include "hlsl_num_waves_rewrite.hpp"
 #include "large_stack.hpp"
@@ -117,11 +118,11 @@ struct GlCheckResult {
 };
 
 GlCheckResult gl_check(const std::string& source, const std::string& preamble) {
-  glslang::TShader shader(EShLangCompute);
+  CachedParseShader shader(EShLangCompute);
   const char* text = source.c_str();
   configure_gl_check(shader, &text, preamble);
   GlCheckResult result;
-  result.parsed = shader.parse(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
+  result.parsed = shader.parse_cached(gl_resource_limits(), 450, ENoProfile, false, false, EShMsgDefault);
   result.log = shader.getInfoLog();
   result.diagnostics = parse_glslang_log(result.log, source, kSourceName);
   // The GL parse keeps default-block uniforms as variables of their own, with their location qualifiers.
@@ -155,7 +156,9 @@ struct GlShader::Impl {
         return shader.get();
       }
     }
-    fresh = std::make_unique<glslang::TShader>(EShLangCompute);
+    auto cached = std::make_unique<CachedParseShader>(EShLangCompute);
+    CachedParseShader& glsl = *cached;
+    fresh = std::move(cached);
     const char* text = vulkan_source.c_str();
     fresh->setStrings(&text, 1);
     if (hlsl) {
@@ -163,7 +166,8 @@ struct GlShader::Impl {
       return fresh->parse(gl_resource_limits(), 100, false, kHlslMessages) ? fresh.get() : nullptr;
     }
     configure_relaxed_vulkan(*fresh, target, vulkan_preamble);
-    return fresh->parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages) ? fresh.get() : nullptr;
+    return glsl.parse_cached(gl_resource_limits(), 450, ENoProfile, false, false, kRelaxedVulkanMessages) ? fresh.get()
+                                                                                                        : nullptr;
   }
 
  private:
@@ -269,8 +273,9 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   auto run_gl_check = [&] { gl = gl_check(check.source, check_preamble); };
 
   impl_->vulkan_source = std::move(vulkan.source);
-  impl_->shader = std::make_unique<glslang::TShader>(EShLangCompute);
-  glslang::TShader& shader = *impl_->shader;
+  auto cached_shader = std::make_unique<CachedParseShader>(EShLangCompute);
+  CachedParseShader& shader = *cached_shader;
+  impl_->shader = std::move(cached_shader);
   const char* text = impl_->vulkan_source.c_str();
   shader.setStrings(&text, 1);
   // GLSL ES: glslang's relaxed Vulkan rules lower atomicCounterIncrement / atomicCounterDecrement to arithmetic with
@@ -284,7 +289,10 @@ void GlShader::compile_source(std::string_view source, const NestingReport& nest
   bool generated = false;
   if (Status checked =
           run_beside(impl_->stack_bytes, run_gl_check,
-                     [&] { generated = shader.parse(gl_resource_limits(), 450, false, kRelaxedVulkanMessages); });
+                     [&] {
+                       generated = shader.parse_cached(gl_resource_limits(), 450, ENoProfile, false, false,
+                                                       kRelaxedVulkanMessages);
+                     });
       !checked) {
     throw std::runtime_error(checked.error().message);  // GlShader::compile makes it an internal error
   }

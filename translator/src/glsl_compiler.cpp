@@ -5,6 +5,7 @@
 #include <glslang/SPIRV/GlslangToSpv.h>
 
 #include "diagnostics.hpp"
+#include "glslang_cached_parse.hpp"
 #include "glslang_process.hpp"
 #include "large_stack.hpp"
 #include "nesting_limits.hpp"
@@ -49,9 +50,9 @@ Expected<std::vector<uint32_t>> compile_on_this_thread(std::string_view source, 
     }
   }
 
-  glslang::TShader shader(EShLangCompute);
+  CachedParseShader shader(EShLangCompute);
   configure(shader, text, length, name, options.target);
-  if (!shader.parse(GetDefaultResources(), 450, false, kMessages)) {
+  if (!shader.parse_cached(GetDefaultResources(), 450, ENoProfile, false, false, kMessages)) {
     return fail(compile_failure(shader.getInfoLog(), source, options.source_name));
   }
 

@@ -2,6 +2,7 @@
 // semantics, no Vulkan rules), behind the same nesting limits and stack as the compute front (nesting_limits.hpp,
 // large_stack.hpp), so that bad input is a compile error, never a crash.
 #include "diagnostics.hpp"
+#include "glslang_cached_parse.hpp"
 #include "glslang_process.hpp"
 #include "graphics_shader_impl.hpp"
 #include "large_stack.hpp"
@@ -100,9 +101,10 @@ std::shared_ptr<const GlGraphicsShader> GlGraphicsShader::compile(ShaderStage st
 }
 
 std::unique_ptr<glslang::TShader> parse_gl_stage(ShaderStage stage, const char* const* text, bool& parsed) {
-  auto shader = std::make_unique<glslang::TShader>(glslang_stage(stage));
+  auto shader = std::make_unique<CachedParseShader>(glslang_stage(stage));
   configure(*shader, stage, text);
-  parsed = shader->parse(gl_resource_limits(), kVersionWithoutDirective, ENoProfile, false, false, EShMsgDefault);
+  parsed = shader->parse_cached(gl_resource_limits(), kVersionWithoutDirective, ENoProfile, false, false,
+                                EShMsgDefault);
   return shader;
 }
 

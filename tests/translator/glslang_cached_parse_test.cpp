@@ -1,0 +1,257 @@
+// CachedParseShader (translator/src/glslang_cached_parse.hpp): its parse must be TShader::parse's, message for
+// message and tree for tree, with the resource-dependent built-ins taken from a cache. Each case parses one source
+// both ways — GL rules (no SPIR-V rules), relaxed Vulkan rules and plain Vulkan rules, as the GLSL front does — and
+// compares success, the info log (diagnostics with their lines), the AST dump and, for the Vulkan parses, the SPIR-V.
+#include <catch2/catch.hpp>
+
+#include <glslang/Public/ResourceLimits.h>
+#include <glslang/Public/ShaderLang.h>
+#include <glslang/SPIRV/GlslangToSpv.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bismuth/spirv_patch/validate.hpp"
+#include "glslang_cached_parse.hpp"
+#include "glslang_process.hpp"
+
+using bismuth::translator::CachedParseShader;
+
+namespace {
+
+enum class Rules { Gl, RelaxedVulkan, Vulkan };
+
+// BISMUTH_GLSLANG_DRIVER=stock sends every parse to TShader::parse (the comparisons below still hold).
+bool stock_driver() {
+  const char* driver = std::getenv("BISMUTH_GLSLANG_DRIVER");
+  return driver != nullptr && std::string(driver) == "stock";
+}
+
+struct Outcome {
+  bool parsed = false;
+  bool cached = false;
+  std::string log;
+  std::string ast;
+  std::vector<unsigned> spirv;
+};
+
+Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool cached,
+              EShMessages extra_messages = EShMsgDefault) {
+  bismuth::translator::ensure_glslang_initialized();
+  CachedParseShader shader(stage);
+  const char* text = source.c_str();
+  shader.setStrings(&text, 1);
+  EShMessages messages = static_cast<EShMessages>(EShMsgAST | extra_messages);
+  if (rules == Rules::Gl) {
+    shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientNone, 0);
+    shader.setPreamble("#define GL_ARB_compute_variable_group_size 1\n");
+  } else {
+    shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientVulkan, 100);
+    if (rules == Rules::RelaxedVulkan) {
+      shader.setEnvInputVulkanRulesRelaxed();
+      shader.setGlobalUniformBlockName("gl_DefaultUniformBlock");
+      shader.setAutoMapBindings(true);
+      shader.setAutoMapLocations(true);
+    }
+    shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_1);
+    shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_3);
+    messages = static_cast<EShMessages>(messages | EShMsgSpvRules | EShMsgVulkanRules);
+  }
+  Outcome out;
+  out.parsed = cached ? shader.parse_cached(GetDefaultResources(), 450, ENoProfile, false, false, messages)
+                      : shader.parse(GetDefaultResources(), 450, ENoProfile, false, false, messages);
+  out.cached = shader.took_cached_path();
+  out.log = shader.getInfoLog();
+  out.ast = shader.getInfoDebugLog();
+  if (out.parsed && rules != Rules::Gl) {
+    glslang::TProgram program;
+    program.addShader(&shader);
+    if (program.link(messages) && program.mapIO()) glslang::GlslangToSpv(*program.getIntermediate(stage), out.spirv);
+  }
+  return out;
+}
+
+void require_same(const std::string& source, EShLanguage stage, Rules rules, bool expect_cached) {
+  const Outcome stock = parse(source, stage, rules, false);
+  const Outcome cached = parse(source, stage, rules, true);
+  CHECK(cached.cached == (expect_cached && !stock_driver()));
+  CHECK(cached.parsed == stock.parsed);
+  CHECK(cached.log == stock.log);
+  CHECK(cached.ast == stock.ast);
+  CHECK(cached.spirv == stock.spirv);
+  if (!cached.spirv.empty()) {
+    const auto valid = bismuth::spirv_patch::validate(cached.spirv, bismuth::spirv_patch::TargetEnv::Vulkan1_1);
+    CHECK(valid.has_value());
+  }
+}
+
+const char* const kComputeCases[] = {
+    // The resource built-ins (gl_MaxCompute*, gl_MaxImageUnits) and gl_WorkGroupSize from the layout.
+    "#version 450\nlayout(local_size_x = 2, local_size_y = 3) in;\nlayout(std430, binding = 1) buffer B { uvec4 "
+    "v[]; };\nvoid main() { v[0] = uvec4(gl_WorkGroupSize + uvec3(gl_MaxComputeWorkGroupCount), "
+    "uint(gl_MaxImageUnits)); }\n",
+    // Errors: the log's line numbers and order.
+    "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  float x = undeclared + 1.0;\n  int y = 1.5;\n}\n",
+    "#version 450\nlayout(local_size_x = 1) in;\nvoid main() {\n  float x = ;\n}\n",
+    "#version 450\n#if FOO(\n#endif\nvoid main() { }\n",
+    // A built-in the shader may not redeclare; one declared late.
+    "#version 450\nlayout(local_size_x = 1) in;\nconst uvec3 gl_WorkGroupSize = uvec3(2, 1, 1);\nvoid main() { }\n",
+    "#version 450\nlayout(std430, binding = 1) buffer B { uint o[]; };\nvoid main() { o[0] = gl_WorkGroupSize.x; "
+    "}\nlayout(local_size_x = 16) in;\n",
+    // Extensions: unknown (warning), required and unknown (error), their macros and predefined macros.
+    "#version 450\n#extension GL_NOT_AN_EXTENSION : enable\n#extension GL_ARB_gpu_shader_int64 : warn\n"
+    "layout(local_size_x = 1) in;\nlayout(std430, binding = 1) buffer B { uint64_t o[]; };\nvoid main() { o[0] = "
+    "1ul; }\n",
+    "#version 450\n#extension GL_NOT_AN_EXTENSION : require\nlayout(local_size_x = 1) in;\nvoid main() { }\n",
+    "#version 460\n#extension GL_KHR_shader_subgroup_basic : require\n#if defined(GL_KHR_shader_subgroup_basic) && "
+    "GL_core_profile && __VERSION__ == 460\nlayout(local_size_x = 1) in;\n#endif\n#ifdef GL_ES\nbad\n#endif\n"
+    "layout(std430, binding = 1) buffer B { uint o[]; };\nvoid main() { o[0] = gl_SubgroupSize + __LINE__; }\n",
+    "#version 430 core\n#line 100 7\nlayout(local_size_x = 1) in;\nvoid main() { bogus(); }\n",
+    // ES: precision, versions, an ES 3.x error.
+    "#version 310 es\nprecision highp float;\nlayout(local_size_x = 8) in;\nlayout(std430, binding = 0) buffer B { "
+    "float v[]; };\nvoid main() { v[gl_GlobalInvocationID.x] = float(gl_MaxComputeWorkGroupCount.x); }\n",
+    "#version 320 es\nlayout(local_size_x = 4) in;\nshared float s[4];\nvoid main() { s[gl_LocalInvocationIndex] = "
+    "1.0; barrier(); int x = 1.5; }\n",
+    // Comments before #version (fine outside ES 3.x).
+    "// a comment\n\n#version 450\nlayout(local_size_x = 1) in;\nvoid main() { bogus(); }\n",
+};
+
+}  // namespace
+
+TEST_CASE("CachedParseShader parses compute shaders as TShader::parse does", "[glslang_cached_parse]") {
+  for (const char* source : kComputeCases) {
+    INFO(source);
+    for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan, Rules::Vulkan}) {
+      INFO(static_cast<int>(rules));
+      require_same(source, EShLangCompute, rules, true);
+    }
+  }
+}
+
+TEST_CASE("CachedParseShader parses GL graphics stages as TShader::parse does", "[glslang_cached_parse]") {
+  struct Case {
+    EShLanguage stage;
+    const char* source;
+  };
+  const Case cases[] = {
+      {EShLangVertex,
+       "#version 110\nattribute vec4 p;\nvoid main() { gl_Position = gl_ModelViewProjectionMatrix * p "
+       "+ vec4(float(gl_MaxLights)); }\n"},
+      {EShLangFragment, "#version 120\nvoid main() { gl_FragColor = vec4(gl_MaxDrawBuffers); }\n"},
+      {EShLangVertex,
+       "#version 150\nin vec4 p;\nout gl_PerVertex { vec4 gl_Position; };\nvoid main() { gl_Position "
+       "= p; }\n"},
+      {EShLangFragment,
+       "#version 330 core\nlayout(location = 0) out vec4 o;\nlayout(origin_upper_left) in vec4 "
+       "gl_FragCoord;\nvoid main() { o = gl_FragCoord; }\n"},
+      {EShLangFragment,
+       "#version 100\nprecision mediump float;\nuniform sampler2D t;\nvoid main() { gl_FragColor = "
+       "texture2D(t, vec2(0.5)) * float(gl_MaxDrawBuffers); }\n"},
+      {EShLangFragment, "#version 100\nvoid main() { float x = 1.0; gl_FragColor = vec4(x); }\n"},
+      {EShLangVertex,
+       "#version 300 es\nin vec4 p;\ninvariant gl_Position;\nvoid main() { gl_Position = p * "
+       "float(gl_MaxVertexAttribs); }\n"},
+      {EShLangFragment, "#version 450 compatibility\nvoid main() { gl_FragColor = gl_Color; }\n"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.source);
+    require_same(c.source, c.stage, Rules::Gl, true);
+  }
+}
+
+TEST_CASE("CachedParseShader leaves unusual #version lines to TShader::parse", "[glslang_cached_parse]") {
+  // DeduceVersionProfile's diagnostics (and a missing #version) are TShader::parse's own path.
+  for (const char* source : {
+           "layout(local_size_x = 1) in;\nvoid main() { }\n",
+           "int a;\n#version 450\nlayout(local_size_x = 1) in;\nvoid main() { }\n",
+           "#version 451\nlayout(local_size_x = 1) in;\nvoid main() { }\n",
+           "#version 330\nvoid main() { }\n",
+           "\n#version 310 es\nlayout(local_size_x = 1) in;\nvoid main() { }\n",
+           "#version 300\nlayout(local_size_x = 1) in;\nvoid main() { }\n",
+       }) {
+    INFO(source);
+    for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan}) require_same(source, EShLangCompute, rules, false);
+  }
+}
+
+TEST_CASE("CachedParseShader leaves resource levels with unsized arrays to TShader::parse", "[glslang_cached_parse]") {
+  // Tessellation's gl_in[gl_MaxPatchVertices] block is in the resource level: glslang sizes it in place there, and a
+  // read-only cached copy would be copied up instead (one more linker object).
+  require_same(
+      "#version 400\nlayout(triangles) in;\nvoid main() { gl_Position = gl_in[0].gl_Position + "
+      "gl_in[1].gl_Position; }\n",
+      EShLangTessEvaluation, Rules::Gl, false);
+  require_same(
+      "#version 450\nlayout(vertices = 3) out;\nvoid main() { gl_out[gl_InvocationID].gl_Position = "
+      "gl_in[gl_InvocationID].gl_Position; gl_TessLevelOuter[0] = 1.0; }\n",
+      EShLangTessControl, Rules::Gl, false);
+  // Geometry's gl_in[] is not in it: the cached path, same result.
+  require_same(
+      "#version 150\nlayout(triangles) in;\nlayout(triangle_strip, max_vertices = 3) out;\nvoid main() { "
+      "for (int i = 0; i < gl_in.length(); ++i) { gl_Position = gl_in[i].gl_Position; EmitVertex(); } "
+      "EndPrimitive(); }\n",
+      EShLangGeometry, Rules::Gl, true);
+}
+
+TEST_CASE("CachedParseShader's built-in tables are TShader::parse's", "[glslang_cached_parse]") {
+  // EShMsgBuiltinSymbolTable: TShader::parse dumps every built-in level (common, stage, resource limits) with the
+  // symbols' types and extensions into the debug log; the cached path dumps the table it adopts.
+  struct Case {
+    EShLanguage stage;
+    const char* version;
+  };
+  const Case cases[] = {{EShLangCompute, "430"},      {EShLangCompute, "450"},
+                        {EShLangCompute, "460 core"}, {EShLangCompute, "450 compatibility"},
+                        {EShLangCompute, "310 es"},   {EShLangCompute, "320 es"},
+                        {EShLangVertex, "110"},       {EShLangFragment, "330"},
+                        {EShLangFragment, "100"},     {EShLangVertex, "300 es"},
+                        {EShLangGeometry, "450"}};
+  for (const Case& c : cases) {
+    const std::string source = std::string("#version ") + c.version + "\n" +
+                               (c.stage == EShLangCompute ? "layout(local_size_x = 1) in;\n" : "") +
+                               "void main() { }\n";
+    INFO(source);
+    for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan}) {
+      // SPIR-V rules refuse the compatibility profile (a version diagnostic: TShader::parse's own path).
+      if (rules != Rules::Gl && (c.stage != EShLangCompute || std::string(c.version).ends_with("compatibility")))
+        continue;
+      INFO(static_cast<int>(rules));
+      const Outcome stock = parse(source, c.stage, rules, false, EShMsgBuiltinSymbolTable);
+      const Outcome cached = parse(source, c.stage, rules, true, EShMsgBuiltinSymbolTable);
+      CHECK(cached.cached != stock_driver());
+      CHECK(stock.ast.find("BuiltinSymbolTable {") != std::string::npos);
+      CHECK(cached.ast == stock.ast);
+      CHECK(cached.log == stock.log);
+    }
+  }
+}
+
+TEST_CASE("CachedParseShader parses on several threads at once", "[glslang_cached_parse]") {
+  std::vector<Outcome> expected;
+  for (const char* source : kComputeCases)
+    expected.push_back(parse(source, EShLangCompute, Rules::RelaxedVulkan, false));
+  // The cached levels are shared: a parse that adopts them must not allocate from their pool (TPoolAllocator is
+  // not thread-safe). A first cached round builds every entry these sources need.
+  for (const char* source : kComputeCases) parse(source, EShLangCompute, Rules::RelaxedVulkan, true);
+  const int cache_allocations = bismuth::translator::glslang_cache_pool_allocations();
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int round = 0; round < 2; ++round) {
+        for (size_t i = 0; i < std::size(kComputeCases); ++i) {
+          const Outcome got = parse(kComputeCases[i], EShLangCompute, Rules::RelaxedVulkan, true);
+          if (got.cached == stock_driver() || got.parsed != expected[i].parsed || got.log != expected[i].log ||
+              got.spirv != expected[i].spirv)
+            ++mismatches;
+        }
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(mismatches == 0);
+  CHECK(bismuth::translator::glslang_cache_pool_allocations() == cache_allocations);
+}
