@@ -776,8 +776,8 @@ class Lowering {
     const uint32_t sum = fadd(fadd(c[0][0], c[0][1]), fadd(c[1][0], c[1][1]));
     for (int j = 0; j < 2; ++j) {
       for (int i = 0; i < 2; ++i) {
-        const uint32_t corner = e_.emit(
-            Op::OpLogicalAnd, t_.b, {seamless, e_.emit(Op::OpLogicalAnd, t_.b, {outside[0][i], outside[1][j]})});
+        const uint32_t corner = e_.emit(Op::OpLogicalAnd, t_.b,
+                                        {seamless, e_.emit(Op::OpLogicalAnd, t_.b, {outside[0][i], outside[1][j]})});
         c[j][i] = fsel(corner, fmul(fsub(sum, c[j][i]), t_.f_third), c[j][i]);
       }
     }

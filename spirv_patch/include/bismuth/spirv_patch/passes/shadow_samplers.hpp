@@ -28,8 +28,9 @@
 // mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod -1000, maxLod 1000): the shader
 // picks the level and filters. Not done in the shader: a non-seamless cube's wrap modes other than CLAMP_TO_EDGE
 // (GL applies the face's TEXTURE_WRAP_S/T per face; REPEAT, MIRRORED_REPEAT, CLAMP_TO_BORDER and
-// MIRROR_CLAMP_TO_EDGE are filtered as CLAMP_TO_EDGE there). The OpImageSparse*Dref* forms are lowered alike; their residency code is that of the lookup as
-// written (on the sampler without bias), the filtered texels are read without residency.
+// MIRROR_CLAMP_TO_EDGE are filtered as CLAMP_TO_EDGE there). The OpImageSparse*Dref* forms are lowered alike; their
+// residency code is that of the lookup as written (on the sampler without bias), the filtered texels are read without
+// residency.
 #pragma once
 
 #include <array>
