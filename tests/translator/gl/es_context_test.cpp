@@ -617,11 +617,11 @@ TEST_CASE("An ES framebuffer's depth and stencil attachments are one image (ES 3
   CHECK(es.validation_messages.empty());
 }
 
-// OpenGL ES 3.2 §8.13.1 modifies texel selection for cube maps "so that texels are selected from neighboring
-// faces" with no enable (ES 3.x cube maps are always seamless), and TEXTURE_CUBE_MAP_SEAMLESS is in none of its state
-// tables: Enable, Disable, IsEnabled and GetBooleanv answer INVALID_ENUM for it (§2.3.1: an enum a command does not
-// accept). A LINEAR lookup whose 2x2 footprint crosses +X's top edge takes its upper row
-// from +Y: with every face one value, 0.25 * +Y + 0.75 * +X at (s, t) = (0.4375, 0.0625) of a 4x4 face (v = −0.25).
+// OpenGL ES 3.x filters cube maps seamlessly with no enable (GL's §8.13.1 seamless texel selection, always on), and
+// TEXTURE_CUBE_MAP_SEAMLESS is in none of its state tables: Enable, Disable, IsEnabled and GetBooleanv answer
+// INVALID_ENUM for it (an enum the command does not accept). A LINEAR lookup whose 2x2 footprint crosses +X's top edge
+// takes its upper row from +Y: with every face one value, 0.25 * +Y + 0.75 * +X at (s, t) = (0.4375, 0.0625) of a 4x4
+// face (v = −0.25).
 TEST_CASE("An ES context filters cube maps seamlessly and has no TEXTURE_CUBE_MAP_SEAMLESS", "[textures]") {
   EsContext es(2);
   glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
@@ -648,7 +648,7 @@ TEST_CASE("An ES context filters cube maps seamlessly and has no TEXTURE_CUBE_MA
   GLuint cube = 0;
   glGenTextures(1, &cube);
   glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
-  glTexStorage2D(GL_TEXTURE_CUBE_MAP, 1, GL_R16F, 4, 4);  // R16F: filterable in OpenGL ES 3.2 (table 8.10)
+  glTexStorage2D(GL_TEXTURE_CUBE_MAP, 1, GL_R16F, 4, 4);  // R16F: texture-filterable in OpenGL ES 3.x
   for (int face = 0; face < 6; ++face) {
     const std::vector<float> texels(16, face_value(face));
     glTexSubImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + GLenum(face), 0, 0, 0, 4, 4, GL_RED, GL_FLOAT, texels.data());

@@ -1022,8 +1022,8 @@ void main() {
 // GL 4.6 §8.13.1: seamless cube map filtering happens "If TEXTURE_CUBE_MAP_SEAMLESS is enabled"; otherwise "each face
 // of the texture is treated as an independent two-dimensional texture, and the generated (s t) coordinate is
 // subjected to the same clamping and wrapping rules as for any other two dimensional texture fetch"
-// (ARB_seamless_cube_map). Table 23.9: TEXTURE_CUBE_MAP_SEAMLESS, IsEnabled, initial value FALSE.
-TEST_CASE("TEXTURE_CUBE_MAP_SEAMLESS is an enable, initially FALSE (GL 4.6 §8.13.1, table 23.9)", "[textures]") {
+// (ARB_seamless_cube_map). GL 4.6's state tables (chapter 23): TEXTURE_CUBE_MAP_SEAMLESS, IsEnabled, initially FALSE.
+TEST_CASE("TEXTURE_CUBE_MAP_SEAMLESS is an enable, initially FALSE (GL 4.6 §8.13.1)", "[textures]") {
   GlContext gl;
   auto state = [] {
     GLboolean b = GL_FALSE;

@@ -49,7 +49,7 @@ bool desktop_only_state(GLenum pname) {
     case GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB:
     case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS:  // ARB_transform_feedback3's, not in ES 3.2's tables
     case GL_PROGRAM_ERROR_POSITION_ARB:
-    case GL_TEXTURE_CUBE_MAP_SEAMLESS:  // OpenGL ES 3.2 §8.13: cube maps are always seamless there
+    case GL_TEXTURE_CUBE_MAP_SEAMLESS:  // OpenGL ES 3.x cube maps are always seamless
     case GL_COMPUTE_PROGRAM_NV: return true;
     default: return false;
   }

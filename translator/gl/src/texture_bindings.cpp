@@ -404,7 +404,7 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   const bool lowered = use.shadow && use.shadow_state != nullptr;
   // GL 4.6 §8.13.1: with TEXTURE_CUBE_MAP_SEAMLESS disabled (desktop GL's initial state) "each face of the texture is
   // treated as an independent two-dimensional texture" (ARB_seamless_cube_map) and its wrap modes apply per face.
-  // OpenGL ES cube maps are always seamless (ES 3.2 §8.13), as are Vulkan's unless the device has
+  // OpenGL ES 3.x cube maps are always seamless, as are Vulkan's unless the device has
   // VK_EXT_non_seamless_cube_map: without it a non-seamless cube samples seamlessly (docs/gl_shim.md).
   const bool cube = use.target == GL_TEXTURE_CUBE_MAP || use.target == GL_TEXTURE_CUBE_MAP_ARRAY;
   const bool non_seamless = cube && !ctx->version.es && !ctx->cube_map_seamless;
