@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "bismuth/spirv_patch/passes/set_spec_constant_defaults.hpp"
 #include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 #include "bismuth/spirv_patch/pipeline.hpp"
 #include "shader_sources.hpp"
@@ -314,4 +315,48 @@ void main() { r = texture(s, vec3(0.5)); }
   REQUIRE_OK(without);
   REQUIRE_VALID(without->words, TargetEnv::Vulkan1_1);
   CHECK(count_op(without->words, spv::Op::OpImageQueryLod) == 0);
+}
+
+// GL 4.6 §8.13.1 with TEXTURE_CUBE_MAP_SEAMLESS disabled: each cube face "is treated as an independent
+// two-dimensional texture" (ARB_seamless_cube_map), so the LINEAR footprint of a lowered cube lookup stays on the
+// selected face. That choice is the state word's kShadowStateCubeNonSeamless bit, read by the lowered code (a
+// uint constant 256 ANDed with the state word); the module stays valid with the bit set as its default.
+TEST_CASE("lowered cube lookups read the state word's non-seamless bit", "[spirv_patch][shadow_samplers]") {
+  using namespace bismuth::spirv_patch;
+  const std::vector<uint32_t> input = compile_or_fail(R"(#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform samplerCubeShadow sc;
+layout(set = 0, binding = 1) uniform samplerCubeArrayShadow sca;
+layout(std430, set = 0, binding = 2) buffer Out { float r[2]; };
+void main() {
+  r[0] = texture(sc, vec4(1.0, 0.875, 0.125, 0.5));
+  r[1] = texture(sca, vec4(1.0, 0.875, 0.125, 1.0), 0.5);
+}
+)");
+  auto patch = lower_shadow_samplers(input, bindings({0, 1}));
+  REQUIRE_OK(patch);
+  REQUIRE_VALID(patch->words, TargetEnv::Vulkan1_1);
+  auto module = Module::parse(patch->words);
+  REQUIRE(module);
+  // The bit's constant, and a BitwiseAnd that tests it.
+  uint32_t bit_id = 0;
+  for (auto h : module->instructions(Section::Global)) {
+    const auto w = module->words(h);
+    if (module->opcode(h) == spv::Op::OpConstant && w.size() == 4 && w[3] == kShadowStateCubeNonSeamless) {
+      const auto type = module->definition(w[1]);
+      if (type && module->opcode(*type) == spv::Op::OpTypeInt) bit_id = w[2];
+    }
+  }
+  REQUIRE(bit_id != 0);
+  size_t tests = 0;
+  for (auto h : module->instructions(Section::Function)) {
+    const auto w = module->words(h);
+    if (module->opcode(h) == spv::Op::OpBitwiseAnd && (w[3] == bit_id || w[4] == bit_id)) ++tests;
+  }
+  CHECK(tests >= 2);  // each lowered cube lookup's footprint
+  // Specialized as a pipeline with TEXTURE_CUBE_MAP_SEAMLESS off would be: still valid.
+  const uint32_t word = 3 | kShadowStateMagLinear | kShadowStateMinLinear | kShadowStateCubeNonSeamless;
+  const std::vector<uint32_t> values(patch->report.spec_ids.size(), word);
+  REQUIRE_OK(set_spec_constant_defaults(*module, patch->report.spec_ids, values));
+  REQUIRE_VALID(module->serialize(), TargetEnv::Vulkan1_1);
 }

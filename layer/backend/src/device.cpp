@@ -119,6 +119,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   VkPhysicalDeviceBorderColorSwizzleFeaturesEXT border_swizzle{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT};
   const bool has_border_swizzle = d.has_custom_border_color && d.has_extension(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME);
+  VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT non_seamless{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
+  const bool has_non_seamless = d.has_extension(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);
   VkPhysicalDevice8BitStorageFeatures storage8{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_8BIT_STORAGE_FEATURES};
   VkPhysicalDevice16BitStorageFeatures storage16{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
   const bool has_storage8 = version >= VK_API_VERSION_1_2 || d.has_extension(VK_KHR_8BIT_STORAGE_EXTENSION_NAME);
@@ -151,6 +154,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   chain(storage16);  // Vulkan 1.1
   if (d.has_custom_border_color) chain(custom_border);
   if (has_border_swizzle) chain(border_swizzle);
+  if (has_non_seamless) chain(non_seamless);
   self->vki_.vkGetPhysicalDeviceFeatures2(d.handle, &features2);
   if (!timeline.timelineSemaphore) return fail(d.name + ": the timelineSemaphore feature is not supported");
 
@@ -202,6 +206,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
   f.border_color_swizzle = f.custom_border_color && has_border_swizzle && border_swizzle.borderColorSwizzle;
   f.border_color_swizzle_from_image = f.border_color_swizzle && border_swizzle.borderColorSwizzleFromImage;
+  f.non_seamless_cube_map = has_non_seamless && non_seamless.nonSeamlessCubeMap;
 
   // Only the wanted bits stay set in what is passed to vkCreateDevice.
   VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -224,6 +229,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT};
   enable_border_swizzle.borderColorSwizzle = VK_TRUE;
   enable_border_swizzle.borderColorSwizzleFromImage = f.border_color_swizzle_from_image ? VK_TRUE : VK_FALSE;
+  VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT enable_non_seamless{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
+  enable_non_seamless.nonSeamlessCubeMap = VK_TRUE;
   VkPhysicalDeviceShaderAtomicFloatFeaturesEXT enable_atomic_float{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_FLOAT_FEATURES_EXT};
   enable_atomic_float.shaderBufferFloat32Atomics = f.float32_buffer_atomics;
@@ -337,6 +345,10 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   if (f.border_color_swizzle) {
     chain(enable_border_swizzle);
     extensions.push_back(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME);
+  }
+  if (f.non_seamless_cube_map) {
+    chain(enable_non_seamless);
+    extensions.push_back(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);
   }
   if (f.push_descriptor) extensions.push_back(VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
   if (d.has_shader_subgroup_ballot) extensions.push_back(VK_EXT_SHADER_SUBGROUP_BALLOT_EXTENSION_NAME);

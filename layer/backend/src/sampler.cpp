@@ -36,7 +36,8 @@ size_t SamplerDescHash::operator()(const SamplerDesc& d) const {
                             uint32_t(d.compare_enable),
                             uint32_t(d.compare_op),
                             uint32_t(d.unnormalized_coordinates),
-                            std::bit_cast<uint32_t>(d.max_anisotropy)};
+                            std::bit_cast<uint32_t>(d.max_anisotropy),
+                            uint32_t(d.non_seamless_cube)};
   return static_cast<size_t>(XXH3_64bits(words, sizeof words));
 }
 
@@ -90,6 +91,9 @@ Status check_sampler(const Device& device, const SamplerDesc& d) {
                     std::to_string(info.max_sampler_anisotropy));
     }
   }
+  if (d.non_seamless_cube && !device.features().non_seamless_cube_map) {
+    return refuse("non-seamless cube map filtering is not supported by the device (VK_EXT_non_seamless_cube_map)");
+  }
   if (d.unnormalized_coordinates &&
       (d.min_filter != d.mag_filter || d.mipmap_mode != VK_SAMPLER_MIPMAP_MODE_NEAREST || d.min_lod != 0 ||
        d.max_lod != 0 || !clamps(d.address_u) || !clamps(d.address_v) || d.max_anisotropy != 0 || d.compare_enable)) {
@@ -128,6 +132,7 @@ Expected<VkSampler> Device::sampler(const SamplerDesc& desc) {
   info.maxLod = desc.max_lod;
   info.borderColor = desc.border_color;
   info.unnormalizedCoordinates = desc.unnormalized_coordinates ? VK_TRUE : VK_FALSE;
+  if (desc.non_seamless_cube) info.flags |= VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT;
   VkSamplerCustomBorderColorCreateInfoEXT custom{VK_STRUCTURE_TYPE_SAMPLER_CUSTOM_BORDER_COLOR_CREATE_INFO_EXT};
   if (is_custom_border(desc.border_color)) {
     if (features_.custom_border_color) {

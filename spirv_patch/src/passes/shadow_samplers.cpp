@@ -235,7 +235,7 @@ class Emitter {
 struct Ids {
   uint32_t f32 = 0, v2f = 0, v3f = 0, v4f = 0, i32 = 0, v2i = 0, v3i = 0, u32 = 0, v4u = 0, b = 0, v4b = 0;
   uint32_t f0 = 0, f1 = 0, f_half = 0, f_one_half = 0, f2 = 0, f_third = 0, u0 = 0, u1 = 0, u2 = 0, u4 = 0, u7 = 0;
-  uint32_t i1 = 0, u_mag = 0, u_min = 0, u_mip = 0, u_clamp = 0, u_mip_linear = 0;
+  uint32_t i1 = 0, u_mag = 0, u_min = 0, u_mip = 0, u_clamp = 0, u_mip_linear = 0, u_non_seamless = 0;
 };
 
 Expected<Ids> make_ids(Module& m, uint32_t f32) {
@@ -273,6 +273,7 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   if (!(s = get(m.constant_u32(kShadowStateMipmapped), ids.u_mip))) return s.error();
   if (!(s = get(m.constant_u32(kShadowStateClampRef), ids.u_clamp))) return s.error();
   if (!(s = get(m.constant_u32(kShadowStateMipLinear), ids.u_mip_linear))) return s.error();
+  if (!(s = get(m.constant_u32(kShadowStateCubeNonSeamless), ids.u_non_seamless))) return s.error();
   // A signed 1 for `levels - 1`: OpConstant of the signed type.
   auto one = m.allocate_id();
   if (!one) return one.error();
@@ -718,6 +719,12 @@ class Lowering {
   // which to extract one texel. The recommended method to generate this texel is to average the values of the three
   // available samples": the corner texel's comparison is the average of the other three's. The nearest texel: the
   // lookup at the direction itself.
+  // With TEXTURE_CUBE_MAP_SEAMLESS disabled (kShadowStateCubeNonSeamless) "each face of the texture is treated as an
+  // independent two-dimensional texture, and the generated (s t) coordinate is subjected to the same clamping and
+  // wrapping rules as for any other two dimensional texture fetch" (ARB_seamless_cube_map; GL 4.6 §8.13: the face's
+  // image is filtered "using the rules given in sections 8.14 through 8.17"): the footprint's indices are clamped to
+  // the face, [0, size − 1] (CLAMP_TO_EDGE, §8.14.2; the other wrap modes are not modelled: shadow_samplers.hpp),
+  // so every texel is looked up by a direction inside the selected face, and no corner is averaged.
   LevelResult cube_level(const Site& s, uint32_t image, uint32_t level, const Face& f, uint32_t face_s,
                          uint32_t face_t) {
     const uint32_t size_type = s.arrayed ? t_.v3i : t_.v2i;
@@ -726,6 +733,8 @@ class Lowering {
     const uint32_t extent = e_.emit(Op::OpConvertSToF, t_.f32, {e_.emit(Op::OpCompositeExtract, t_.i32, {size, 0})});
     const uint32_t layer = s.arrayed ? e_.component(t_.f32, s.coord, s.coord_count, 3) : 0;
     const uint32_t two_over = fdiv(t_.f2, extent);
+    const uint32_t non_seamless = bit(s.state, t_.u_non_seamless);
+    const uint32_t last = fsub(extent, t_.f1);
     uint32_t base[2], frac[2], face_coord[2][2], outside[2][2];
     const uint32_t st[2] = {face_s, face_t};
     for (int k = 0; k < 2; ++k) {
@@ -733,12 +742,17 @@ class Lowering {
       base[k] = floor(u);
       frac[k] = fsub(u, base[k]);
       const uint32_t i1 = fadd(base[k], t_.f1);
-      // The centre of texel i in face coordinates: (i + ½)·2/size − 1.
-      face_coord[k][0] = fsub(fmul(fadd(base[k], t_.f_half), two_over), t_.f1);
-      face_coord[k][1] = fsub(fmul(fadd(i1, t_.f_half), two_over), t_.f1);
+      // The centre of texel i in face coordinates: (i + ½)·2/size − 1; i clamped to the face when not seamless.
+      auto centre = [&](uint32_t i) {
+        const uint32_t within = fsel(non_seamless, e_.ext(t_.f32, GLSLstd450FClamp, {i, t_.f0, last}), i);
+        return fsub(fmul(fadd(within, t_.f_half), two_over), t_.f1);
+      };
+      face_coord[k][0] = centre(base[k]);
+      face_coord[k][1] = centre(i1);
       outside[k][0] = e_.emit(Op::OpFOrdLessThan, t_.b, {base[k], t_.f0});
       outside[k][1] = e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {i1, extent});
     }
+    const uint32_t seamless = e_.emit(Op::OpLogicalNot, t_.b, {non_seamless});
     auto lookup_at = [&](uint32_t direction) {
       uint32_t at = direction;
       if (layer != 0) {
@@ -762,7 +776,8 @@ class Lowering {
     const uint32_t sum = fadd(fadd(c[0][0], c[0][1]), fadd(c[1][0], c[1][1]));
     for (int j = 0; j < 2; ++j) {
       for (int i = 0; i < 2; ++i) {
-        const uint32_t corner = e_.emit(Op::OpLogicalAnd, t_.b, {outside[0][i], outside[1][j]});
+        const uint32_t corner = e_.emit(Op::OpLogicalAnd, t_.b,
+                                        {seamless, e_.emit(Op::OpLogicalAnd, t_.b, {outside[0][i], outside[1][j]})});
         c[j][i] = fsel(corner, fmul(fsub(sum, c[j][i]), t_.f_third), c[j][i]);
       }
     }

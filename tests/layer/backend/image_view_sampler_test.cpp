@@ -213,6 +213,33 @@ TEST_CASE("Device::sampler refuses what VkSamplerCreateInfo forbids", "[vulkan][
   REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
 }
 
+// VK_EXT_non_seamless_cube_map: "VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT specifies that cube map edge handling
+// is not performed" — another sampler than the seamless one of the same state (part of the key), made only where the
+// device has the nonSeamlessCubeMap feature (enabled at device creation), refused elsewhere.
+TEST_CASE("Device::sampler keys non-seamless cube samplers apart and needs nonSeamlessCubeMap", "[vulkan][sampler]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    const SamplerDesc seamless{.mag_filter = VK_FILTER_LINEAR, .min_filter = VK_FILTER_LINEAR};
+    SamplerDesc per_face = seamless;
+    per_face.non_seamless_cube = true;
+    CHECK_FALSE(per_face == seamless);
+    if (device->features().non_seamless_cube_map) {
+      const VkSampler a = test::make_sampler(*device, seamless);
+      const VkSampler b = test::make_sampler(*device, per_face);
+      CHECK(a != b);
+      CHECK(test::make_sampler(*device, per_face) == b);
+      SamplerDesc looked_up;
+      REQUIRE(device->sampler_desc(b, &looked_up));
+      CHECK(looked_up.non_seamless_cube);
+    } else {
+      WARN("the device has no VK_EXT_non_seamless_cube_map: only the refusal is checked");
+      require_error(device->sampler(per_face), "non-seamless");
+    }
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES_BUT_GENERAL_LAYOUT_NOTE(vk);
+}
+
 // VkBufferViewCreateInfo valid usage: "offset must be a multiple of VkPhysicalDeviceLimits::
 // minTexelBufferOffsetAlignment"; "If range is not equal to VK_WHOLE_SIZE, range must be a multiple of the texel
 // block size of format", "less than or equal to the size of buffer minus offset", and "range divided by the texel

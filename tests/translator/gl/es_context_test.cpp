@@ -616,3 +616,61 @@ TEST_CASE("An ES framebuffer's depth and stencil attachments are one image (ES 3
   glDeleteTextures(3, textures);
   CHECK(es.validation_messages.empty());
 }
+
+// OpenGL ES 3.x filters cube maps seamlessly with no enable (GL's §8.13.1 seamless texel selection, always on), and
+// TEXTURE_CUBE_MAP_SEAMLESS is in none of its state tables: Enable, Disable, IsEnabled and GetBooleanv answer
+// INVALID_ENUM for it (an enum the command does not accept). A LINEAR lookup whose 2x2 footprint crosses +X's top edge
+// takes its upper row from +Y: with every face one value, 0.25 * +Y + 0.75 * +X at (s, t) = (0.4375, 0.0625) of a 4x4
+// face (v = −0.25).
+TEST_CASE("An ES context filters cube maps seamlessly and has no TEXTURE_CUBE_MAP_SEAMLESS", "[textures]") {
+  EsContext es(2);
+  glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  glDisable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  CHECK(glIsEnabled(GL_TEXTURE_CUBE_MAP_SEAMLESS) == GL_FALSE);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+  GLboolean b = GL_FALSE;
+  glGetBooleanv(GL_TEXTURE_CUBE_MAP_SEAMLESS, &b);
+  CHECK(glGetError() == GL_INVALID_ENUM);
+
+  const GLuint program = bismuth::gltest::make_program(
+      "#version 310 es\n"
+      "precision highp float;\n"
+      "layout(local_size_x = 1) in;\n"
+      "uniform highp samplerCube c;\n"
+      "layout(std430, binding = 0) buffer Out { float r[2]; };\n"
+      "void main() {\n"
+      "  r[0] = texture(c, vec3(1.0, 0.875, 0.125)).r;\n"  // +X, (s, t) = (0.4375, 0.0625)
+      "  r[1] = texture(c, vec3(1.0, 0.125, 0.125)).r;\n"  // +X, inside: +X's value alone
+      "}\n");
+  auto face_value = [](int face) { return float(face + 1) / 8.0f; };
+  GLuint cube = 0;
+  glGenTextures(1, &cube);
+  glBindTexture(GL_TEXTURE_CUBE_MAP, cube);
+  glTexStorage2D(GL_TEXTURE_CUBE_MAP, 1, GL_R16F, 4, 4);  // R16F: texture-filterable in OpenGL ES 3.x
+  for (int face = 0; face < 6; ++face) {
+    const std::vector<float> texels(16, face_value(face));
+    glTexSubImage2D(GL_TEXTURE_CUBE_MAP_POSITIVE_X + GLenum(face), 0, 0, 0, 4, 4, GL_RED, GL_FLOAT, texels.data());
+  }
+  glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_CUBE_MAP, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  const GLuint buffer = bismuth::gltest::make_buffer(8);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glUseProgram(program);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+  const auto* r = static_cast<const float*>(glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, 8, GL_MAP_READ_BIT));
+  REQUIRE(r != nullptr);
+  CHECK(r[0] == Approx(0.25f * face_value(2) + 0.75f * face_value(0)).margin(1.0 / 256));
+  CHECK(r[1] == Approx(face_value(0)).margin(1.0 / 256));
+  CHECK(glUnmapBuffer(GL_SHADER_STORAGE_BUFFER) == GL_TRUE);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  glDeleteTextures(1, &cube);
+  glDeleteBuffers(1, &buffer);
+  glDeleteProgram(program);
+  CHECK(es.validation_messages.empty());
+}

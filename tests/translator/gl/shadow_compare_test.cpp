@@ -624,6 +624,7 @@ void main() {
   glTextureParameteri(cube, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTextureParameteri(cube, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glBindTextureUnit(0, cube);
+  glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);  // desktop GL's initial state is per-face filtering (§8.13.1)
   const GLuint out = make_buffer(24);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
   glUseProgram(program);
@@ -705,6 +706,7 @@ void main() {
   }
   glBindTextureUnit(0, cube);
   glBindTextureUnit(1, cube_array);
+  glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);  // desktop GL's initial state is per-face filtering (§8.13.1)
   const GLuint out = make_buffer(32);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
   glUseProgram(program);
@@ -1009,6 +1011,263 @@ void main() {
     }
   }
   GLuint textures[2] = {t, cube};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// ---- TEXTURE_CUBE_MAP_SEAMLESS disabled ----
+
+// GL 4.6 §8.13.1: seamless cube map filtering happens "If TEXTURE_CUBE_MAP_SEAMLESS is enabled"; otherwise "each face
+// of the texture is treated as an independent two-dimensional texture, and the generated (s t) coordinate is
+// subjected to the same clamping and wrapping rules as for any other two dimensional texture fetch"
+// (ARB_seamless_cube_map). GL 4.6's state tables (chapter 23): TEXTURE_CUBE_MAP_SEAMLESS, IsEnabled, initially FALSE.
+TEST_CASE("TEXTURE_CUBE_MAP_SEAMLESS is an enable, initially FALSE (GL 4.6 §8.13.1)", "[textures]") {
+  GlContext gl;
+  auto state = [] {
+    GLboolean b = GL_FALSE;
+    GLint i = -1;
+    glGetBooleanv(GL_TEXTURE_CUBE_MAP_SEAMLESS, &b);
+    glGetIntegerv(GL_TEXTURE_CUBE_MAP_SEAMLESS, &i);
+    const GLboolean enabled = glIsEnabled(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+    CHECK(b == enabled);
+    CHECK(i == (enabled ? 1 : 0));
+    return enabled == GL_TRUE;
+  };
+  CHECK_FALSE(state());
+  glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+  CHECK(state());
+  glDisable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+  CHECK_FALSE(state());
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+}
+
+namespace {
+
+// §8.14.2 LINEAR on the selected face alone, CLAMP_TO_EDGE (equation 8.11's i = clamp(i, 0, w_t − 1)): the 2x2
+// footprint's texels outside the face are the face's edge texels.
+template <class Value>
+float per_face_linear(const std::array<float, 3>& r, int size, Value value) {
+  const CubeCoord c = cube_coord(r);
+  const float u = c.s * float(size) - 0.5f, v = c.t * float(size) - 0.5f;
+  const int i0 = int(std::floor(u)), j0 = int(std::floor(v));
+  const float a = u - std::floor(u), b = v - std::floor(v);
+  auto at = [&](int i, int j) {
+    return value(CubeTexel{c.face, std::clamp(i, 0, size - 1), std::clamp(j, 0, size - 1)});
+  };
+  return (1 - a) * (1 - b) * at(i0, j0) + a * (1 - b) * at(i0 + 1, j0) + (1 - a) * b * at(i0, j0 + 1) +
+         a * b * at(i0 + 1, j0 + 1);
+}
+
+// Footprints at face edges with weights exact in binary (as above): +X with the row above on +Y; the corner of +X,
+// +Y and +Z; −Z with the column right of it on −X; and one inside +Z (the same either way).
+const std::array<std::array<float, 3>, 4> kEdgeDirs = {{
+    cube_direction(0, 2 * 0.4375f - 1, 2 * 0.0625f - 1),
+    cube_direction(0, 2 * 0.0625f - 1, 2 * 0.0625f - 1),
+    cube_direction(5, 2 * 0.9375f - 1, 2 * 0.5625f - 1),
+    cube_direction(4, 2 * 0.4375f - 1, 2 * 0.5625f - 1),
+}};
+
+}  // namespace
+
+// A colour samplerCube / samplerCubeArray with LINEAR (R32F: filterable), TEXTURE_CUBE_MAP_SEAMLESS off and on: off
+// filters the selected face alone with its CLAMP_TO_EDGE wrap (VK_EXT_non_seamless_cube_map), on takes the texels
+// past an edge from the neighbouring face. The two models differ at the edges, so each state is told apart.
+TEST_CASE("LINEAR cube lookups at a face edge stay on the face unless TEXTURE_CUBE_MAP_SEAMLESS (GL 4.6 §8.13.1)",
+          "[textures]") {
+  GlContext gl;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerCube c;
+layout(binding = 1) uniform samplerCubeArray ca;
+uniform vec3 dirs[4];
+layout(std430, binding = 0) buffer Out { float r[8]; };
+void main() {
+  for (int i = 0; i < 4; ++i) {
+    r[i] = texture(c, dirs[i]).r;
+    r[4 + i] = texture(ca, vec4(dirs[i], 1.0)).r;
+  }
+}
+)");
+  // Every texel its own value; the array's layer 1 is layer 0 plus 1.
+  auto value = [](int layer, const CubeTexel& t) { return float(t.face * 16 + t.y * 4 + t.x) / 96.0f + float(layer); };
+  GLuint cube = 0, cube_array = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glCreateTextures(GL_TEXTURE_CUBE_MAP_ARRAY, 1, &cube_array);
+  glTextureStorage2D(cube, 1, GL_R32F, 4, 4);
+  glTextureStorage3D(cube_array, 1, GL_R32F, 4, 4, 12);
+  for (int layer = 0; layer < 2; ++layer) {
+    for (int face = 0; face < 6; ++face) {
+      std::vector<float> texels;
+      for (int y = 0; y < 4; ++y) {
+        for (int x = 0; x < 4; ++x) texels.push_back(value(layer, {face, x, y}));
+      }
+      if (layer == 0) glTextureSubImage3D(cube, 0, 0, 0, face, 4, 4, 1, GL_RED, GL_FLOAT, texels.data());
+      glTextureSubImage3D(cube_array, 0, 0, 0, layer * 6 + face, 4, 4, 1, GL_RED, GL_FLOAT, texels.data());
+    }
+  }
+  for (GLuint tex : {cube, cube_array}) {
+    glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTextureParameteri(tex, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTextureParameteri(tex, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  glBindTextureUnit(0, cube);
+  glBindTextureUnit(1, cube_array);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  glUniform3fv(glGetUniformLocation(program, "dirs"), 4, kEdgeDirs[0].data());
+  for (bool seamless : {false, true, false}) {
+    CAPTURE(seamless);
+    if (seamless) {
+      glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+    } else {
+      glDisable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+    }
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float r[8] = {};
+    glGetNamedBufferSubData(out, 0, sizeof r, r);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    const double margin = 1.0 / 256;  // the device's subtexel weights on values 1/96 apart
+    for (int i = 0; i < 8; ++i) {
+      CAPTURE(i);
+      const int layer = i < 4 ? 0 : 1;
+      const auto& dir = kEdgeDirs[size_t(i % 4)];
+      auto v = [&](const CubeTexel& t) { return value(layer, t); };
+      const float per_face = per_face_linear(dir, 4, v);
+      const CubeLinear joined = cube_linear(dir, 4, v);
+      if (i % 4 < 3) CHECK(std::fabs(per_face - joined.recommended()) > 4 * margin);  // an edge: the models differ
+      if (seamless) {
+        CHECK(r[i] >= joined.known + joined.corner_weight * joined.lo - margin);
+        CHECK(r[i] <= joined.known + joined.corner_weight * joined.hi + margin);
+      } else {
+        CHECK(r[i] == Approx(per_face).margin(margin));
+      }
+    }
+  }
+  GLuint textures[2] = {cube, cube_array};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// The same for cube shadow samplers (§8.23.1's weighted average of the footprint's comparisons): with
+// TEXTURE_CUBE_MAP_SEAMLESS disabled the footprint is the selected face's, clamped to its edge texels — through the
+// comparing sampler where the device compares (depth formats), in the shader where it does not
+// (BISMUTH_DEPTH_TEXTURES=color: spirv_patch's kShadowStateCubeNonSeamless).
+TEST_CASE("cube shadow samplers filter LINEAR within the face unless TEXTURE_CUBE_MAP_SEAMLESS (GL 4.6 §8.13.1)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(R"(#version 430
+layout(local_size_x = 1) in;
+layout(binding = 0) uniform samplerCubeShadow sc;
+layout(binding = 1) uniform samplerCubeArrayShadow sca;
+uniform vec3 dirs[4];
+uniform float ref;
+layout(std430, binding = 0) buffer Out { float r[8]; };
+void main() {
+  for (int i = 0; i < 4; ++i) {
+    r[i] = texture(sc, vec4(dirs[i], ref));
+    r[4 + i] = texture(sca, vec4(dirs[i], 1.0), ref + 0.5);
+  }
+}
+)");
+  auto depth = [](int layer, const CubeTexel& t) {
+    return (float(t.face * kSize * kSize + t.y * kSize + t.x) + 0.5f) / 96.0f * 0.5f + 0.5f * float(layer);
+  };
+  GLuint cube = 0, cube_array = 0;
+  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
+  glCreateTextures(GL_TEXTURE_CUBE_MAP_ARRAY, 1, &cube_array);
+  glTextureStorage2D(cube, 1, GL_DEPTH_COMPONENT32F, kSize, kSize);
+  glTextureStorage3D(cube_array, 1, GL_DEPTH_COMPONENT32F, kSize, kSize, 12);
+  for (int layer = 0; layer < 2; ++layer) {
+    for (int face = 0; face < 6; ++face) {
+      std::vector<float> texels;
+      for (int y = 0; y < kSize; ++y) {
+        for (int x = 0; x < kSize; ++x) texels.push_back(depth(layer, {face, x, y}));
+      }
+      if (layer == 0) {
+        glTextureSubImage3D(cube, 0, 0, 0, face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
+      }
+      glTextureSubImage3D(cube_array, 0, 0, 0, layer * 6 + face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT,
+                          texels.data());
+    }
+  }
+  for (GLuint tex : {cube, cube_array}) {
+    glTextureParameteri(tex, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+    glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTextureParameteri(tex, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    glTextureParameteri(tex, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTextureParameteri(tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  glBindTextureUnit(0, cube);
+  glBindTextureUnit(1, cube_array);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  glUniform3fv(glGetUniformLocation(program, "dirs"), 4, kEdgeDirs[0].data());
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_CUBE_MAP, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  if (!filterable) WARN("this device does not filter the depth format linearly: LINEAR may compare one texel");
+  // Refs between the depths of +X (0..1/12) and +Y / +Z / −X (above 1/6), and within −Z's (5/12..1/2), so that the
+  // edge footprints' comparisons differ between the face and its neighbours.
+  for (float ref : {0.0117f, 0.0845f, 0.43f}) {
+    CAPTURE(ref);
+    glUniform1f(glGetUniformLocation(program, "ref"), ref);
+    for (bool seamless : {false, true}) {
+      CAPTURE(seamless);
+      if (seamless) {
+        glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+      } else {
+        glDisable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+      }
+      for (GLenum func : {GL_LEQUAL, GL_GREATER}) {
+        CAPTURE(func);
+        for (GLuint tex : {cube, cube_array}) {
+          glTextureParameteri(tex, GL_TEXTURE_COMPARE_FUNC, static_cast<GLint>(func));
+        }
+        glDispatchCompute(1, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        float r[8] = {};
+        glGetNamedBufferSubData(out, 0, sizeof r, r);
+        REQUIRE_GL_ERROR(GL_NO_ERROR);
+        REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+        for (int i = 0; i < 8; ++i) {
+          CAPTURE(i);
+          const int layer = i < 4 ? 0 : 1;
+          const auto& dir = kEdgeDirs[size_t(i % 4)];
+          const float layer_ref = ref + 0.5f * float(layer);
+          auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, depth(layer, t)); };
+          const float nearest = result(nearest_cube_texel(dir, kSize));
+          const double margin = 1.0 / 64;
+          bool matches = false;
+          if (seamless) {
+            const CubeLinear model = cube_linear(dir, kSize, result);
+            matches = r[i] >= model.known + model.corner_weight * model.lo - margin &&
+                      r[i] <= model.known + model.corner_weight * model.hi + margin;
+          } else {
+            matches = std::fabs(r[i] - per_face_linear(dir, kSize, result)) <= margin;
+          }
+          CHECK((matches || (!filterable && r[i] == nearest)));
+        }
+      }
+    }
+  }
+  // The test tells the states apart: at ref 0.0845 with LEQUAL, +X's edge footprint compares differently on +Y.
+  {
+    auto result = [](const CubeTexel& t) {
+      return compare(GL_LEQUAL, 0.0845f, (float(t.face * 16 + t.y * 4 + t.x) + 0.5f) / 96.0f * 0.5f);
+    };
+    CHECK(std::fabs(per_face_linear(kEdgeDirs[0], kSize, result) - cube_linear(kEdgeDirs[0], kSize, result).known) >
+          0.1f);
+  }
+  GLuint textures[2] = {cube, cube_array};
   glDeleteTextures(2, textures);
   glDeleteBuffers(1, &out);
   glDeleteProgram(program);

@@ -491,6 +491,9 @@ class Context {
   // each target's default texture (name 0, GL 4.6 §8.1), created on first use (texture_objects.cpp).
   std::array<TextureUnit, translator::GlTextureLimits::kCombinedTextureImageUnits> texture_units{};
   GLuint active_texture = 0;  // index into texture_units
+  // TEXTURE_CUBE_MAP_SEAMLESS (GL 4.6 §8.13.1; initially FALSE; desktop GL only, OpenGL ES cube maps are
+  // always seamless). Off: cube and cube-array samplers filter each face on its own (texture_bindings.cpp).
+  bool cube_map_seamless = false;
   std::array<ImageUnit, translator::GlTextureLimits::kImageUnits> image_units{};
   std::array<std::shared_ptr<TextureObject>, TextureUnit::kTargets> default_textures{};
   PixelStore pack, unpack;  // glPixelStorei (pixel_store.cpp)

@@ -49,6 +49,7 @@ bool desktop_only_state(GLenum pname) {
     case GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB:
     case GL_MAX_TRANSFORM_FEEDBACK_BUFFERS:  // ARB_transform_feedback3's, not in ES 3.2's tables
     case GL_PROGRAM_ERROR_POSITION_ARB:
+    case GL_TEXTURE_CUBE_MAP_SEAMLESS:  // OpenGL ES 3.x cube maps are always seamless
     case GL_COMPUTE_PROGRAM_NV: return true;
     default: return false;
   }
@@ -253,6 +254,7 @@ bool get_state(Context* ctx, GLenum pname, Values& out) {
     case GL_DEBUG_GROUP_STACK_DEPTH: out.set(static_cast<int64_t>(ctx->debug_groups.size()) + 1); return true;
     case GL_DEBUG_OUTPUT: out.set_bool(ctx->debug_output); return true;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: out.set_bool(ctx->debug_synchronous); return true;
+    case GL_TEXTURE_CUBE_MAP_SEAMLESS: out.set_bool(ctx->cube_map_seamless); return true;
     // SPIR-V shader binaries are GL 4.6's (ARB_gl_spirv); OpenGL ES has no binary format Bismuth takes.
     case GL_NUM_SHADER_BINARY_FORMATS: out.set(ctx->version.es ? 0 : 1); return true;
     case GL_SHADER_BINARY_FORMATS:
@@ -565,6 +567,10 @@ static bool set_capability(Context* ctx, const char* func, GLenum cap, bool valu
   switch (cap) {
     case GL_DEBUG_OUTPUT: ctx->debug_output = value; return true;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: ctx->debug_synchronous = value; return true;
+    case GL_TEXTURE_CUBE_MAP_SEAMLESS:
+      if (ctx->version.es) break;  // not an OpenGL ES capability (its cube maps are always seamless)
+      ctx->cube_map_seamless = value;
+      return true;
     case GL_COMPUTE_PROGRAM_NV:
       if (!ctx->caps.has_extension("GL_NV_compute_program5")) break;
       ctx->compute_program_enabled = value;
@@ -590,6 +596,9 @@ GLAPI GLboolean APIENTRY glIsEnabled(GLenum cap) {
   switch (cap) {
     case GL_DEBUG_OUTPUT: return ctx->debug_output ? GL_TRUE : GL_FALSE;
     case GL_DEBUG_OUTPUT_SYNCHRONOUS: return ctx->debug_synchronous ? GL_TRUE : GL_FALSE;
+    case GL_TEXTURE_CUBE_MAP_SEAMLESS:
+      if (ctx->version.es) break;
+      return ctx->cube_map_seamless ? GL_TRUE : GL_FALSE;
     case GL_COMPUTE_PROGRAM_NV:
       if (!ctx->caps.has_extension("GL_NV_compute_program5")) break;
       return ctx->compute_program_enabled ? GL_TRUE : GL_FALSE;

@@ -306,7 +306,8 @@ std::array<VkComponentSwizzle, 4> swizzle_components(const std::array<GLenum, 4>
 // The state word of a shadow sampler compared in the shader (spirv_patch/passes/shadow_samplers.hpp): GL 4.6
 // §8.23.1's compare function, the filters of §8.14.2 and whether the format is fixed-point ("If the texture's
 // internal format indicates a fixed-point depth texture, then D_t and D_ref are clamped to the range [0, 1]").
-uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format) {
+// Cube maps: kShadowStateCubeNonSeamless where `non_seamless` (TEXTURE_CUBE_MAP_SEAMLESS disabled, §8.13.1).
+uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format, bool non_seamless) {
   uint32_t word = static_cast<uint32_t>(s.compare_func - GL_NEVER) & spirv_patch::kShadowStateCompareMask;
   const GLenum min = s.min_filter;
   if (s.mag_filter == GL_LINEAR) word |= spirv_patch::kShadowStateMagLinear;
@@ -318,6 +319,7 @@ uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format) {
   if (format.internalformat != GL_DEPTH_COMPONENT32F && format.internalformat != GL_DEPTH32F_STENCIL8) {
     word |= spirv_patch::kShadowStateClampRef;
   }
+  if (non_seamless) word |= spirv_patch::kShadowStateCubeNonSeamless;
   return word;
 }
 
@@ -400,15 +402,23 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   // Multisample textures ignore the sampler state (GL 4.6 §8.10; texelFetch only): a NEAREST sampler. Lowered
   // shadow lookups filter in the shader: the sampler reads single texels (NEAREST, one level).
   const bool lowered = use.shadow && use.shadow_state != nullptr;
+  // GL 4.6 §8.13.1: with TEXTURE_CUBE_MAP_SEAMLESS disabled (desktop GL's initial state) "each face of the texture is
+  // treated as an independent two-dimensional texture" (ARB_seamless_cube_map) and its wrap modes apply per face.
+  // OpenGL ES 3.x cube maps are always seamless, as are Vulkan's unless the device has
+  // VK_EXT_non_seamless_cube_map: without it a non-seamless cube samples seamlessly (docs/gl_shim.md).
+  const bool cube = use.target == GL_TEXTURE_CUBE_MAP || use.target == GL_TEXTURE_CUBE_MAP_ARRAY;
+  const bool non_seamless = cube && !ctx->version.es && !ctx->cube_map_seamless;
   if (lowered) {
     // GL 4.6 §8.14.1's bias_texobj, bias_max and the λ clamps, applied in the shader (the sampler gets none).
-    use.shadow_state->word = shadow_state_word(e.sampler, format);
+    use.shadow_state->word = shadow_state_word(e.sampler, format, non_seamless);
     use.shadow_state->lod = {e.sampler.lod_bias, ctx->device_state.device->info().max_sampler_lod_bias,
                              e.sampler.min_lod, e.sampler.max_lod};
   }
   const bool linear = !lowered && (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 &&
                       !is_multisample(use.target);
   backend::SamplerDesc desc = sampler_desc(e, use, linear, ctx->device_state.device->info());
+  // Lowered lookups read single texels by direction; the shader keeps them within the face (shadow_samplers.hpp).
+  desc.non_seamless_cube = non_seamless && !lowered && ctx->device_state.device->features().non_seamless_cube_map;
   if (lowered) {
     // The shader's explicit Lod is the level to read: no bias, no clamps (GL's default range, ±1000, so that a
     // derivative group's OpImageQueryLod is not clamped either).

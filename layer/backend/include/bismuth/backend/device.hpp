@@ -98,6 +98,10 @@ struct DeviceFeatures {
   // goes into VkSamplerBorderColorComponentMappingCreateInfoEXT).
   bool border_color_swizzle = false;
   bool border_color_swizzle_from_image = false;
+  // VK_EXT_non_seamless_cube_map (nonSeamlessCubeMap): samplers with VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT
+  // filter each cube face on its own, wrapping at its edges (desktop GL with TEXTURE_CUBE_MAP_SEAMLESS disabled;
+  // SamplerDesc::non_seamless_cube). Without it every cube sampler is seamless.
+  bool non_seamless_cube_map = false;
   // Image features GLSL image and texture built-ins need (VkPhysicalDeviceFeatures): format qualifiers beyond the
   // base set (rg16f, r11f_g11f_b10f, ...: shaderStorageImageExtendedFormats), images without a format qualifier
   // (GL_EXT_shader_image_load_formatted, writeonly images: shaderStorageImageRead/WriteWithoutFormat),

@@ -45,6 +45,10 @@ struct SamplerDesc {
   // CLAMP_TO_EDGE or CLAMP_TO_BORDER, no anisotropy and no compare (Device::sampler refuses anything else).
   bool unnormalized_coordinates = false;
   float max_anisotropy = 0;  // 0: off; else 1..maxSamplerAnisotropy (needs the samplerAnisotropy feature)
+  // Cube maps filtered face by face, each face wrapped at its own edges
+  // (VK_SAMPLER_CREATE_NON_SEAMLESS_CUBE_MAP_BIT_EXT: desktop GL with TEXTURE_CUBE_MAP_SEAMLESS disabled). Set only
+  // where DeviceFeatures::non_seamless_cube_map is; Device::sampler refuses it elsewhere.
+  bool non_seamless_cube = false;
 
   // By bit pattern (floats included), so that equal values hash alike and -0.0 / NaN cannot split or merge keys.
   friend bool operator==(const SamplerDesc& a, const SamplerDesc& b) {
@@ -56,7 +60,8 @@ struct SamplerDesc {
            std::memcmp(&a.custom_border_color, &b.custom_border_color, sizeof(VkClearColorValue)) == 0 &&
            a.border_swizzle == b.border_swizzle && a.border_srgb == b.border_srgb &&
            a.compare_enable == b.compare_enable && a.compare_op == b.compare_op &&
-           a.unnormalized_coordinates == b.unnormalized_coordinates && bits(a.max_anisotropy) == bits(b.max_anisotropy);
+           a.unnormalized_coordinates == b.unnormalized_coordinates &&
+           bits(a.max_anisotropy) == bits(b.max_anisotropy) && a.non_seamless_cube == b.non_seamless_cube;
   }
 };
 

@@ -12,7 +12,9 @@
 //     LINEAR the 2x2 (1D: 2) footprint, each texel looked up at its centre (so that the sampler's wrap modes and border
 //     still apply) and the results averaged with the bilinear weights (§8.23.1: "a weighted average of the results").
 //     Cube maps filter seamlessly (§8.13.1): footprint texels past a face edge come from the neighbouring face, a
-//     corner texel's comparison is the average of the other three's;
+//     corner texel's comparison is the average of the other three's; with kShadowStateCubeNonSeamless (desktop GL's
+//     TEXTURE_CUBE_MAP_SEAMLESS disabled) the footprint stays within the selected face, its indices clamped to the
+//     face's edge texels (CLAMP_TO_EDGE per face);
 //   * every OpImageDrefGather becomes an OpImageGather of component 0 compared per texel (no filtering).
 // The comparison state is not known when the module is made and changes without a relink, so each named binding gets
 // one specialization constant, the *state word* (kShadowState* bits below), which the caller sets per pipeline. A
@@ -24,9 +26,11 @@
 //
 // The sampler bound with a lowered binding must not compare (compareEnable off), must filter NEAREST (min, mag and
 // mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod -1000, maxLod 1000): the shader
-// picks the level and filters. Not done in the shader: TEXTURE_CUBE_MAP_SEAMLESS off (cube maps are always seamless,
-// as Vulkan's). The OpImageSparse*Dref* forms are lowered alike; their residency code is that of the lookup as
-// written (on the sampler without bias), the filtered texels are read without residency.
+// picks the level and filters. Not done in the shader: a non-seamless cube's wrap modes other than CLAMP_TO_EDGE
+// (GL applies the face's TEXTURE_WRAP_S/T per face; REPEAT, MIRRORED_REPEAT, CLAMP_TO_BORDER and
+// MIRROR_CLAMP_TO_EDGE are filtered as CLAMP_TO_EDGE there). The OpImageSparse*Dref* forms are lowered alike; their
+// residency code is that of the lookup as written (on the sampler without bias), the filtered texels are read without
+// residency.
 #pragma once
 
 #include <array>
@@ -48,6 +52,8 @@ inline constexpr uint32_t kShadowStateMinLinear = 1u << 4;  // TEXTURE_MIN_FILTE
 inline constexpr uint32_t kShadowStateMipmapped = 1u << 5;  // a mipmap min filter: the Lod operand picks the level
 inline constexpr uint32_t kShadowStateClampRef = 1u << 6;   // a fixed-point depth format: D_ref, D_t in [0, 1]
 inline constexpr uint32_t kShadowStateMipLinear = 1u << 7;  // TEXTURE_MIN_FILTER *_MIPMAP_LINEAR: blend two levels
+// Cube maps: TEXTURE_CUBE_MAP_SEAMLESS disabled (desktop GL's initial state): the LINEAR footprint stays in the face.
+inline constexpr uint32_t kShadowStateCubeNonSeamless = 1u << 8;
 inline constexpr uint32_t kShadowStateDefault = 3;          // LEQUAL (GL's default), NEAREST, no clamp
 
 // The LOD parameters of a binding, in this order (GL 4.6 §8.14.1): TEXTURE_LOD_BIAS (bias_texobj),
