@@ -656,14 +656,11 @@ void main() {
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-// Cube shadow samplers with LINEAR compare the 2x2 footprint (§8.14.2, §8.23.1: "a weighted average of the
-// results"), across face edges and at corners as seamless cube maps do (§8.13.1). Vulkan's cube maps are always
-// seamless, so the comparing sampler (depth formats) and the lowering (colour formats) must both give the model.
-TEST_CASE("cube shadow samplers filter LINEAR across face edges and corners (GL 4.6 §8.13.1, §8.23.1)",
-          "[textures][depth][shadow]") {
-  GlContext gl;
-  if (!depth_textures_here()) return;
-  const GLuint program = make_program(R"(#version 430
+namespace {
+
+// The cube shadow tests' program (a cube and a cube-array shadow sampler, four directions, one reference) and
+// textures: DEPTH_COMPONENT32F, every texel its own depth (face f, texel (x, y), layer l), comparing, LINEAR.
+constexpr const char* kCubeShadowSource = R"(#version 430
 layout(local_size_x = 1) in;
 layout(binding = 0) uniform samplerCubeShadow sc;
 layout(binding = 1) uniform samplerCubeArrayShadow sca;
@@ -676,12 +673,14 @@ void main() {
     r[4 + i] = texture(sca, vec4(dirs[i], 1.0), ref + 0.5);
   }
 }
-)");
-  // Every texel its own depth: face f, texel (x, y), layer l.
-  auto depth = [](int layer, const CubeTexel& t) {
-    return (float(t.face * kSize * kSize + t.y * kSize + t.x) + 0.5f) / 96.0f * 0.5f + 0.5f * float(layer);
-  };
-  GLuint cube = 0, cube_array = 0;
+)";
+
+float cube_shadow_depth(int layer, const CubeTexel& t) {
+  return (float(t.face * kSize * kSize + t.y * kSize + t.x) + 0.5f) / 96.0f * 0.5f + 0.5f * float(layer);
+}
+
+// Creates the cube (layer 0) and the two-layer cube array, bound to texture units 0 and 1.
+void make_cube_shadow_textures(GLuint& cube, GLuint& cube_array) {
   glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
   glCreateTextures(GL_TEXTURE_CUBE_MAP_ARRAY, 1, &cube_array);
   glTextureStorage2D(cube, 1, GL_DEPTH_COMPONENT32F, kSize, kSize);
@@ -690,7 +689,7 @@ void main() {
     for (int face = 0; face < 6; ++face) {
       std::vector<float> texels;
       for (int y = 0; y < kSize; ++y) {
-        for (int x = 0; x < kSize; ++x) texels.push_back(depth(layer, {face, x, y}));
+        for (int x = 0; x < kSize; ++x) texels.push_back(cube_shadow_depth(layer, {face, x, y}));
       }
       if (layer == 0) {
         glTextureSubImage3D(cube, 0, 0, 0, face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
@@ -706,6 +705,20 @@ void main() {
   }
   glBindTextureUnit(0, cube);
   glBindTextureUnit(1, cube_array);
+}
+
+}  // namespace
+
+// Cube shadow samplers with LINEAR compare the 2x2 footprint (§8.14.2, §8.23.1: "a weighted average of the
+// results"), across face edges and at corners as seamless cube maps do (§8.13.1). Vulkan's cube maps are always
+// seamless, so the comparing sampler (depth formats) and the lowering (colour formats) must both give the model.
+TEST_CASE("cube shadow samplers filter LINEAR across face edges and corners (GL 4.6 §8.13.1, §8.23.1)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(kCubeShadowSource);
+  GLuint cube = 0, cube_array = 0;
+  make_cube_shadow_textures(cube, cube_array);
   glEnable(GL_TEXTURE_CUBE_MAP_SEAMLESS);  // desktop GL's initial state is per-face filtering (§8.13.1)
   const GLuint out = make_buffer(32);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
@@ -743,7 +756,7 @@ void main() {
         const auto& r_dir = dirs[size_t(i % 4)];
         // Layer 1's depths are 0.5 higher, and so is its ref.
         const float layer_ref = ref + 0.5f * float(layer);
-        auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, depth(layer, t)); };
+        auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, cube_shadow_depth(layer, t)); };
         const CubeLinear model = cube_linear(r_dir, kSize, result);
         const float nearest = result(nearest_cube_texel(r_dir, kSize));
         const double margin = 1.0 / 64;
@@ -1163,50 +1176,13 @@ TEST_CASE("cube shadow samplers filter LINEAR within the face unless TEXTURE_CUB
           "[textures][depth][shadow]") {
   GlContext gl;
   if (!depth_textures_here()) return;
-  const GLuint program = make_program(R"(#version 430
-layout(local_size_x = 1) in;
-layout(binding = 0) uniform samplerCubeShadow sc;
-layout(binding = 1) uniform samplerCubeArrayShadow sca;
-uniform vec3 dirs[4];
-uniform float ref;
-layout(std430, binding = 0) buffer Out { float r[8]; };
-void main() {
-  for (int i = 0; i < 4; ++i) {
-    r[i] = texture(sc, vec4(dirs[i], ref));
-    r[4 + i] = texture(sca, vec4(dirs[i], 1.0), ref + 0.5);
-  }
-}
-)");
-  auto depth = [](int layer, const CubeTexel& t) {
-    return (float(t.face * kSize * kSize + t.y * kSize + t.x) + 0.5f) / 96.0f * 0.5f + 0.5f * float(layer);
-  };
+  const GLuint program = make_program(kCubeShadowSource);
   GLuint cube = 0, cube_array = 0;
-  glCreateTextures(GL_TEXTURE_CUBE_MAP, 1, &cube);
-  glCreateTextures(GL_TEXTURE_CUBE_MAP_ARRAY, 1, &cube_array);
-  glTextureStorage2D(cube, 1, GL_DEPTH_COMPONENT32F, kSize, kSize);
-  glTextureStorage3D(cube_array, 1, GL_DEPTH_COMPONENT32F, kSize, kSize, 12);
-  for (int layer = 0; layer < 2; ++layer) {
-    for (int face = 0; face < 6; ++face) {
-      std::vector<float> texels;
-      for (int y = 0; y < kSize; ++y) {
-        for (int x = 0; x < kSize; ++x) texels.push_back(depth(layer, {face, x, y}));
-      }
-      if (layer == 0) {
-        glTextureSubImage3D(cube, 0, 0, 0, face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
-      }
-      glTextureSubImage3D(cube_array, 0, 0, 0, layer * 6 + face, kSize, kSize, 1, GL_DEPTH_COMPONENT, GL_FLOAT,
-                          texels.data());
-    }
-  }
+  make_cube_shadow_textures(cube, cube_array);
   for (GLuint tex : {cube, cube_array}) {
-    glTextureParameteri(tex, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
-    glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTextureParameteri(tex, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTextureParameteri(tex, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
     glTextureParameteri(tex, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   }
-  glBindTextureUnit(0, cube);
-  glBindTextureUnit(1, cube_array);
   const GLuint out = make_buffer(32);
   glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
   glUseProgram(program);
@@ -1243,7 +1219,7 @@ void main() {
           const int layer = i < 4 ? 0 : 1;
           const auto& dir = kEdgeDirs[size_t(i % 4)];
           const float layer_ref = ref + 0.5f * float(layer);
-          auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, depth(layer, t)); };
+          auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, cube_shadow_depth(layer, t)); };
           const float nearest = result(nearest_cube_texel(dir, kSize));
           const double margin = 1.0 / 64;
           bool matches = false;
