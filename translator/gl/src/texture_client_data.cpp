@@ -84,6 +84,12 @@ namespace {
 // Moves `bytes` to or from the parts one after the other (upload: true), stopping where the bytes end.
 }  // namespace
 
+size_t parts_bytes(std::span<const ImagePart> parts) {
+  size_t total = 0;
+  for (const ImagePart& part : parts) total += static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+  return total;
+}
+
 bool upload_parts(Context* ctx, std::span<const ImagePart> parts, std::span<const std::byte> bytes, const char* func) {
   size_t at = 0;
   for (const ImagePart& part : parts) {

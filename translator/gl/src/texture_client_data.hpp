@@ -35,6 +35,7 @@ bool unpack_source(Context* ctx, GLenum format, GLenum type, const Extent& exten
 
 // The parts' texels in order (rows, then slices/layers/faces), to or from `bytes`; parts beyond the bytes are left
 // alone. False after a backend error (reported for `func`).
+size_t parts_bytes(std::span<const ImagePart> parts);
 bool upload_parts(Context* ctx, std::span<const ImagePart> parts, std::span<const std::byte> bytes, const char* func);
 bool readback_parts(Context* ctx, std::span<const ImagePart> parts, std::span<std::byte> bytes, const char* func);
 

@@ -88,9 +88,7 @@ bool copy_parts(Context* ctx, const std::vector<ImagePart>& from, const std::vec
   }
   // Through the host: every texel of the box in order (rows, then slices/layers/faces), same texel size on both
   // sides (compatible formats of this shim store texels of equal size).
-  size_t total = 0;
-  for (const ImagePart& part : from) total += static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-  std::vector<std::byte> texels(total);
+  std::vector<std::byte> texels(parts_bytes(from));
   return readback_parts(ctx, from, texels, func) && upload_parts(ctx, to, texels, func);
 }
 
@@ -183,6 +181,17 @@ void copy_compressed(Context* ctx, const CopySide& src, const CopySide& dst, GLi
   }
   if (width == 0 || height == 0 || depth == 0) return;
   const auto d = static_cast<uint32_t>(depth);
+  // The uncompressed side's texels are the compressed side's blocks (table 18.4: texel size = block size).
+  auto texels_are_blocks = [&](const std::vector<ImagePart>& parts, const char* side) {
+    for (const ImagePart& part : parts) {
+      if (part.image->texel_bytes() != cf.block_bytes) {
+        ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the " + side + "'s texels are not " +
+                                                 std::to_string(cf.block_bytes) + "-byte blocks here");
+        return false;
+      }
+    }
+    return true;
+  };
   // The blocks, rows of blocks slice after slice.
   std::vector<uint8_t> blocks;
   if (sf != nullptr) {
@@ -191,21 +200,12 @@ void copy_compressed(Context* ctx, const CopySide& src, const CopySide& dst, GLi
                         static_cast<uint32_t>(height), d, blocks);
   } else {
     std::vector<ImagePart> from;
-    if (!parts_of(ctx, src, static_cast<uint32_t>(srcLevel), srcX, srcY, srcZ, width, height, depth, from)) return;
-    for (const ImagePart& part : from) {
-      if (part.image->texel_bytes() != cf.block_bytes) {
-        ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the source's texels are not " +
-                                                 std::to_string(cf.block_bytes) + "-byte blocks here");
-        return;
-      }
-      const size_t at = blocks.size();
-      blocks.resize(at + static_cast<size_t>(backend::region_bytes(*part.image, part.region)));
-      auto out = std::as_writable_bytes(std::span(blocks)).subspan(at);
-      if (Status ok = ctx->stream->readback_image(*part.image, part.region, out); !ok) {
-        ctx->backend_error(func, ok.error());
-        return;
-      }
+    if (!parts_of(ctx, src, static_cast<uint32_t>(srcLevel), srcX, srcY, srcZ, width, height, depth, from) ||
+        !texels_are_blocks(from, "source")) {
+      return;
     }
+    blocks.resize(parts_bytes(from));
+    if (!readback_parts(ctx, from, std::as_writable_bytes(std::span(blocks)), func)) return;
   }
   if (df != nullptr) {
     write_compressed_box(ctx, *dst.texture, 0, static_cast<uint32_t>(dstLevel),
@@ -215,23 +215,11 @@ void copy_compressed(Context* ctx, const CopySide& src, const CopySide& dst, GLi
     return;
   }
   std::vector<ImagePart> to;
-  if (!parts_of(ctx, dst, static_cast<uint32_t>(dstLevel), dstX, dstY, dstZ, dw, dh, depth, to)) return;
-  size_t at = 0;
-  for (const ImagePart& part : to) {
-    if (part.image->texel_bytes() != cf.block_bytes) {
-      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the destination's texels are not " +
-                                               std::to_string(cf.block_bytes) + "-byte blocks here");
-      return;
-    }
-    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-    if (at + bytes > blocks.size()) break;
-    auto in = std::as_bytes(std::span(blocks)).subspan(at, bytes);
-    if (Status ok = ctx->stream->upload_image(*part.image, part.region, in); !ok) {
-      ctx->backend_error(func, ok.error());
-      return;
-    }
-    at += bytes;
+  if (!parts_of(ctx, dst, static_cast<uint32_t>(dstLevel), dstX, dstY, dstZ, dw, dh, depth, to) ||
+      !texels_are_blocks(to, "destination")) {
+    return;
   }
+  (void)upload_parts(ctx, to, std::as_bytes(std::span(blocks)), func);
 }
 
 }  // namespace
