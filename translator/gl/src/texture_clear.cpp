@@ -11,6 +11,41 @@
 namespace bismuth::gl {
 namespace {
 
+// The parts of `tex`'s level `lvl` that the region covers: one per face of a cube map (z selects faces; the faces
+// of a mutable cube map may be images of their own), else one. A face without an image is left out.
+std::vector<ImagePart> region_parts(const TextureObject& tex, GLenum target, uint32_t lvl, GLint x, GLint y, GLint z,
+                                    GLsizei w, GLsizei h, GLsizei d) {
+  std::vector<ImagePart> parts;
+  for (GLsizei i = 0; i < (target == GL_TEXTURE_CUBE_MAP ? d : 1); ++i) {
+    const uint32_t face = target == GL_TEXTURE_CUBE_MAP ? static_cast<uint32_t>(z + i) : 0;
+    const LevelStore store = level_store(tex, face, lvl);
+    if (store.image == nullptr) continue;
+    parts.push_back({store.image, target == GL_TEXTURE_CUBE_MAP
+                                      ? sub_region(GL_TEXTURE_CUBE_MAP, store, x, y, 0, w, h, 1)
+                                      : sub_region(target, store, x, y, z, w, h, d)});
+  }
+  return parts;
+}
+
+// Writes `texel` over the parts: every sample of a multisample texture through vkCmdClearColorImage
+// (texture_multisample.hpp), else uploads of the repeated texel.
+bool fill_parts(Context* ctx, TextureObject& tex, const std::vector<ImagePart>& parts,
+                const std::vector<std::byte>& texel, const char* func) {
+  if (is_multisample(tex.target)) return parts.empty() || clear_multisample(ctx, tex, texel, parts.front().region, func);
+  for (const ImagePart& part : parts) {
+    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
+    std::vector<std::byte> texels(bytes);
+    for (size_t at = 0; at + texel.size() <= bytes; at += texel.size()) {
+      std::memcpy(texels.data() + at, texel.data(), texel.size());
+    }
+    if (Status ok = ctx->stream->upload_image(*part.image, part.region, texels); !ok) {
+      ctx->backend_error(func, ok.error());
+      return false;
+    }
+  }
+  return true;
+}
+
 void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GLint z, GLsizei w, GLsizei h, GLsizei d,
                    GLenum format, GLenum type, const void* data, const char* func) {
   BISMUTH_GL_BEGIN(BISMUTH_NOTHING)
@@ -63,18 +98,10 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
     return;
   }
   if (w == 0 || h == 0 || d == 0) return;
-  // The faces of a cube map level (z selects faces) may be images of their own (mutable textures).
-  std::vector<ImagePart> parts;
-  for (GLsizei i = 0; i < (t->target == GL_TEXTURE_CUBE_MAP ? d : 1); ++i) {
-    const uint32_t face = t->target == GL_TEXTURE_CUBE_MAP ? static_cast<uint32_t>(z + i) : 0;
-    const LevelStore store = level_store(*t, face, lvl);
-    if (store.image == nullptr) {
-      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the level has no image");
-      return;
-    }
-    parts.push_back({store.image, t->target == GL_TEXTURE_CUBE_MAP
-                                      ? sub_region(GL_TEXTURE_CUBE_MAP, store, x, y, 0, w, h, 1)
-                                      : sub_region(t->target, store, x, y, z, w, h, d)});
+  const std::vector<ImagePart> parts = region_parts(*t, t->target, lvl, x, y, z, w, h, d);
+  if (parts.size() != static_cast<size_t>(t->target == GL_TEXTURE_CUBE_MAP ? d : 1)) {
+    ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": the level has no image");
+    return;
   }
   const SizedFormat& f = *l.format;
   std::vector<std::byte> texel(f.vk_texel_bytes);
@@ -101,42 +128,9 @@ void clear_texture(GLuint texture, GLint level, bool whole, GLint x, GLint y, GL
       }
     }
     TextureObject& plane = *t->stencil_plane;
-    if (is_multisample(t->target)) {
-      const LevelStore store = level_store(plane, 0, lvl);
-      if (store.image == nullptr) return;
-      if (!clear_multisample(ctx, plane, index, sub_region(t->target, store, x, y, z, w, h, d), func)) return;
-    } else {
-      for (GLsizei i = 0; i < (t->target == GL_TEXTURE_CUBE_MAP ? d : 1); ++i) {
-        const uint32_t face = t->target == GL_TEXTURE_CUBE_MAP ? static_cast<uint32_t>(z + i) : 0;
-        const LevelStore store = level_store(plane, face, lvl);
-        if (store.image == nullptr) continue;
-        const backend::ImageRegion region = t->target == GL_TEXTURE_CUBE_MAP
-                                                ? sub_region(GL_TEXTURE_CUBE_MAP, store, x, y, 0, w, h, 1)
-                                                : sub_region(t->target, store, x, y, z, w, h, d);
-        std::vector<std::byte> indices(static_cast<size_t>(backend::region_bytes(*store.image, region)), index[0]);
-        if (Status ok = ctx->stream->upload_image(*store.image, region, indices); !ok) {
-          ctx->backend_error(func, ok.error());
-          return;
-        }
-      }
-    }
+    if (!fill_parts(ctx, plane, region_parts(plane, t->target, lvl, x, y, z, w, h, d), index, func)) return;
   }
-  // Multisample textures: every sample, through vkCmdClearColorImage (texture_multisample.hpp).
-  if (is_multisample(t->target)) {
-    clear_multisample(ctx, *t, texel, parts.front().region, func);
-    return;
-  }
-  for (const ImagePart& part : parts) {
-    const auto bytes = static_cast<size_t>(backend::region_bytes(*part.image, part.region));
-    std::vector<std::byte> texels(bytes);
-    for (size_t at = 0; at + texel.size() <= bytes; at += texel.size()) {
-      std::memcpy(texels.data() + at, texel.data(), texel.size());
-    }
-    if (Status ok = ctx->stream->upload_image(*part.image, part.region, texels); !ok) {
-      ctx->backend_error(func, ok.error());
-      return;
-    }
-  }
+  fill_parts(ctx, *t, parts, texel, func);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
 
