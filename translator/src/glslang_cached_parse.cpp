@@ -118,6 +118,10 @@ bool has_unsized_array(const TSymbolTable& table) {
 
 struct CachedBuiltIns {
   TSymbolTable* table = nullptr;
+  // The tables whose levels `table` adopted. Held here so the process-lifetime cache keeps them reachable
+  // (LeakSanitizer reports a table only its levels' adopter knew of).
+  TSymbolTable* stage = nullptr;
+  TSymbolTable* common = nullptr;
   bool adoptable = false;  // false: a built-in parse failed, or the resource level holds an unsized array
 };
 
@@ -208,7 +212,7 @@ CachedBuiltIns build_built_ins(const BuiltInKey& key) {
   common_general.reset();
   delete scratch;
   glslang::SetThreadPoolAllocator(&previous);
-  return {context_copy, adoptable};
+  return {context_copy, stage_copy, common_copy, adoptable};
 }
 
 // The cached table for `key`, built on first use. Tables are never freed; a parse adopts their levels.
