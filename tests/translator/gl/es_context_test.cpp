@@ -547,6 +547,12 @@ TEST_CASE("An ES 3.2 context has the ETC2 / EAC compressed formats only, and sam
   const uint8_t rgtc[8] = {};
   glCompressedTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RED_RGTC1, 4, 4, 0, 8, rgtc);
   REQUIRE_GL_ERROR(GL_INVALID_ENUM);
+  // OpenGL ES requires no online compression: TexImage2D takes the internal formats of ES 3.2 tables 8.2 / 8.3,
+  // which have no compressed rows ("GL_INVALID_VALUE is generated if internalformat is not one of the accepted
+  // resolution and format symbolic constants", the ES 3.0 glTexImage2D reference page).
+  const uint8_t pixels[4 * 4 * 4] = {};
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_COMPRESSED_RGB8_ETC2, 4, 4, 0, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
+  REQUIRE_GL_ERROR(GL_INVALID_VALUE);
   // ES 3.2 table 8.1 has no compressed block pixel storage modes.
   glPixelStorei(GL_UNPACK_COMPRESSED_BLOCK_WIDTH, 4);
   REQUIRE_GL_ERROR(GL_INVALID_ENUM);

@@ -303,7 +303,7 @@ bool can_encode(const CompressedFormat& f) {
     case C::Rgtc2:
     case C::Bc7:
     case C::Bc6h: return true;
-    default: return false;
+    default: return can_encode_etc(f);
   }
 }
 
@@ -332,7 +332,7 @@ void encode_block(const CompressedFormat& f, const std::array<Texel, 16>& texels
       break;
     case C::Bc7:
     case C::Bc6h: encode_bptc(f, texels, out); break;
-    default: break;  // ETC2 / EAC: can_encode is false
+    default: encode_etc_block(f, texels, out); break;
   }
 }
 

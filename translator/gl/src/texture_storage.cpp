@@ -505,14 +505,6 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
       ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": " + why);
       return;
     }
-    // The ETC2/EAC formats are "Accepted by the <internalformat> parameter of CompressedTexImage2D"
-    // (ARB_ES3_compatibility), not TexImage's (the glTexImage* reference pages' table 3 lists the generic, RGTC and
-    // BPTC formats): §8.5's "INVALID_VALUE ... if internalformat is not one of the accepted" internal formats.
-    if (!online_compression(*compressed)) {
-      ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": " + compressed->name +
-                                           " is not an internal format of glTexImage* (use glCompressedTexImage*)");
-      return;
-    }
   }
   TransferResult check = ctx->version.es ? check_unpack_es(ifmt, format, type) : TransferResult{};
   const SizedFormat* sized =

@@ -101,9 +101,9 @@ void sub_image(Context* ctx, const std::shared_ptr<TextureObject>& t, GLenum tar
                    std::string(func) + ": level " + std::to_string(level) + " of the texture is not defined");
     return;
   }
-  // Compressed levels: the GL compresses the pixels of a block-aligned box itself (compress_sub_image) for the
-  // formats it compresses (RGTC, S3TC, BPTC); ETC2/EAC levels, and every compressed level in OpenGL ES (table 8.2
-  // has no row for them), take blocks through CompressedTexSubImage* only: INVALID_OPERATION.
+  // Compressed levels: the GL compresses the pixels of a block-aligned box itself (compress_sub_image; every format
+  // of table 8.14 and S3TC); in OpenGL ES (table 8.2 has no row for them, and ES requires no online compression)
+  // they take blocks through CompressedTexSubImage* only: INVALID_OPERATION.
   const CompressedFormat* compressed = find_compressed_format(l.internalformat);
   if (compressed != nullptr && (ctx->version.es || !online_compression(*compressed))) {
     ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": level " + std::to_string(level) + " is compressed (" +
