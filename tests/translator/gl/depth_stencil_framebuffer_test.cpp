@@ -246,3 +246,88 @@ TEST_CASE("depth-stencil renderbuffers and layered depth attachments are cleared
   glDeleteTextures(1, &array);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+TEST_CASE("attachment queries of depth-stencil images: sizes and component types (GL 4.6 §9.2.3)",
+          "[framebuffer][depth][stencil]") {
+  GlContext gl;
+  GLuint fb = 0;
+  glGenFramebuffers(1, &fb);
+  glBindFramebuffer(GL_FRAMEBUFFER, fb);
+  auto query = [](GLenum attachment, GLenum pname) {
+    GLint v = -1;
+    glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, attachment, pname, &v);
+    return v;
+  };
+  struct Case {
+    GLenum format;
+    GLint depth_bits;
+    GLenum component_type;
+  };
+  // "If pname is FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE, then params will contain the format of components of the
+  // specified attachment, one of FLOAT, INT, UNSIGNED_INT, SIGNED_NORMALIZED, or UNSIGNED_NORMALIZED ... Only color
+  // buffers may have integer components. ... This query cannot be performed for a combined depth+stencil
+  // attachment, since it does not have a single format": the stencil attachment point of a depth-stencil image
+  // answers the image's non-integer component type (as Mesa and ANGLE do: UNSIGNED_NORMALIZED for DEPTH24_STENCIL8,
+  // FLOAT for DEPTH32F_STENCIL8), never UNSIGNED_INT.
+  for (const Case c :
+       {Case{GL_DEPTH24_STENCIL8, 24, GL_UNSIGNED_NORMALIZED}, Case{GL_DEPTH32F_STENCIL8, 32, GL_FLOAT}}) {
+    INFO("format " << std::hex << c.format);
+    GLuint t = 0;
+    glCreateTextures(GL_TEXTURE_2D, 1, &t);
+    glTextureStorage2D(t, 1, c.format, 2, 2);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D, t, 0);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    for (GLenum attachment : {GL_DEPTH_ATTACHMENT, GL_STENCIL_ATTACHMENT, GL_DEPTH_STENCIL_ATTACHMENT}) {
+      INFO("attachment " << std::hex << attachment);
+      // "... the number of bits in the corresponding red, green, blue, alpha, depth, or stencil component of the
+      // specified attachment. If the requested component is not present in the attachment, ... zero": one image
+      // at both points, so both answer its depth and stencil bits.
+      CHECK(query(attachment, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE) == c.depth_bits);
+      CHECK(query(attachment, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE) == 8);
+      CHECK(query(attachment, GL_FRAMEBUFFER_ATTACHMENT_RED_SIZE) == 0);
+      CHECK(query(attachment, GL_FRAMEBUFFER_ATTACHMENT_ALPHA_SIZE) == 0);
+      // "Only color buffer components may be sRGB-encoded".
+      CHECK(query(attachment, GL_FRAMEBUFFER_ATTACHMENT_COLOR_ENCODING) == GL_LINEAR);
+      REQUIRE_GL_ERROR(GL_NO_ERROR);
+    }
+    CHECK(query(GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE) == static_cast<GLint>(c.component_type));
+    CHECK(query(GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE) ==
+          static_cast<GLint>(c.component_type));
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    query(GL_DEPTH_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE);
+    REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_STENCIL_ATTACHMENT, GL_TEXTURE_2D, 0, 0);
+    glDeleteTextures(1, &t);
+  }
+  // "If attachment is DEPTH_STENCIL_ATTACHMENT, and different objects are bound to the depth and stencil attachment
+  // points of target, the query will fail and generate an INVALID_OPERATION error".
+  GLuint depth = 0, stencil = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &depth);
+  glTextureStorage2D(depth, 1, GL_DEPTH_COMPONENT24, 2, 2);
+  glCreateTextures(GL_TEXTURE_2D, 1, &stencil);
+  glTextureStorage2D(stencil, 1, GL_STENCIL_INDEX8, 2, 2);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, depth, 0);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_STENCIL_ATTACHMENT, GL_TEXTURE_2D, stencil, 0);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  query(GL_DEPTH_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE);
+  REQUIRE_GL_ERROR(GL_INVALID_OPERATION);
+  CHECK(query(GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE) == 24);
+  CHECK(query(GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE) == 0);
+  CHECK(query(GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE) == GL_UNSIGNED_NORMALIZED);
+  CHECK(query(GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE) == 8);
+  CHECK(query(GL_STENCIL_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE) == 0);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  // "If no data storage or texture image has been specified for the attachment, then params will contain NONE"
+  // (and zero for the sizes): a texture with no image attached.
+  GLuint empty = 0;
+  glGenTextures(1, &empty);
+  glBindTexture(GL_TEXTURE_2D, empty);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, empty, 0);
+  CHECK(query(GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE) == GL_NONE);
+  CHECK(query(GL_DEPTH_ATTACHMENT, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE) == 0);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  GLuint textures[3] = {depth, stencil, empty};
+  glDeleteTextures(3, textures);
+  glDeleteFramebuffers(1, &fb);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

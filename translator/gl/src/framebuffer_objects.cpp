@@ -477,11 +477,16 @@ void attachment_parameter(Context* ctx, FramebufferObject* fb, GLenum attachment
         break;
       case GL_FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE:
         if (attachment == GL_DEPTH_STENCIL_ATTACHMENT) {
-          // "An INVALID_OPERATION error is generated if pname is FRAMEBUFFER_ATTACHMENT_COMPONENT_TYPE and
-          // attachment is DEPTH_STENCIL_ATTACHMENT".
+          // "This query cannot be performed for a combined depth+stencil attachment, since it does not have a
+          // single format" (GL 4.4+ §9.2.3; INVALID_OPERATION, as Mesa quotes it).
           ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": COMPONENT_TYPE of DEPTH_STENCIL_ATTACHMENT");
           return;
         }
+        // "... the format of components of the specified attachment, one of FLOAT, INT, UNSIGNED_INT,
+        // SIGNED_NORMALIZED, or UNSIGNED_NORMALIZED ... Only color buffers may have integer components. If no data
+        // storage or texture image has been specified for the attachment, then params will contain NONE": the
+        // stencil point of a depth-stencil image answers its depth's type (never UNSIGNED_INT; Mesa and ANGLE
+        // likewise); STENCIL_INDEX8 answers UNSIGNED_INT as both do (the sentence leaves it no listed type).
         if (f == nullptr) break;
         switch (f->numeric) {
           case Numeric::Unorm:
