@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "compressed_formats.hpp"
+#include "framebuffers.hpp"
 #include "texture_access.hpp"
 #include "texture_formats.hpp"
 #include "texture_multisample.hpp"
@@ -135,6 +136,17 @@ GLenum component_type(const SizedFormat& f) {
   }
 }
 
+// glGetTexImage's (and glReadPixels') preferred pair for a format: DEPTH_COMPONENT with the depth's own type for the
+// depth formats, DEPTH_STENCIL with its packed type for the depth-stencil ones (depth and stencil index in one
+// group, §8.11.4), the natural format / type otherwise (STENCIL_INDEX / UNSIGNED_BYTE for STENCIL_INDEX8).
+GLenum get_image_format(const SizedFormat& f) {
+  return is_depth(f) && !is_depth_stencil(f) ? GL_DEPTH_COMPONENT : f.natural_format;
+}
+GLenum get_image_type(const SizedFormat& f) {
+  if (!is_depth(f) || is_depth_stencil(f)) return f.natural_type;
+  return f.bits[0] == 32 ? GL_FLOAT : f.bits[0] == 16 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
+}
+
 bool storage_target(GLenum target) {
   switch (target) {
     case GL_TEXTURE_1D:
@@ -166,9 +178,18 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   const bool compressed_target = target == GL_TEXTURE_2D || target == GL_TEXTURE_2D_ARRAY ||
                                  target == GL_TEXTURE_CUBE_MAP || target == GL_TEXTURE_CUBE_MAP_ARRAY;
   const bool stencil = f != nullptr && is_stencil_index(*f);  // STENCIL_INDEX8: §8.5's targets, as depth
+  const bool renderbuffer = target == GL_RENDERBUFFER;
+  // §9.4's renderable formats (the framebuffer completeness rules of framebuffer_objects.cpp): colour-renderable
+  // (table 8.12's "CR" column; ES 3.2 table 8.10), depth-renderable (the depth and depth-stencil formats) and
+  // stencil-renderable (the stencil and depth-stencil formats). No compressed format is renderable.
+  const bool color_rend =
+      f != nullptr && compressed == nullptr && color_renderable(*f, ctx->version.es, ctx->version.minor);
   bool supported = false;
   if (f != nullptr && compressed != nullptr) {
     supported = compressed_target || (target == GL_TEXTURE_3D && compressed->texture_3d);
+  } else if (f != nullptr && renderbuffer) {
+    // Renderbuffers (renderbuffer_objects.cpp) take the renderable formats (§9.2.4).
+    supported = color_rend || is_depth_or_stencil(*f);
   } else if (f != nullptr) {
     supported = depth || stencil ? storage_target(target) && target != GL_TEXTURE_3D
                                  : storage_target(target) || (buffer && buffer_texture_format(internalformat));
@@ -182,11 +203,11 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   }
   const VkFormatFeatureFlags features = buffer ? properties.bufferFeatures : properties.optimalTilingFeatures;
   const bool sampled =
-      supported &&
+      supported && !renderbuffer &&
       (features & (buffer ? VK_FORMAT_FEATURE_UNIFORM_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT));
   // §8.26: no compressed format is an image unit format (table 8.26).
   const bool storage =
-      supported && compressed == nullptr && f->image_class != ImageClass::None &&
+      supported && !renderbuffer && compressed == nullptr && f->image_class != ImageClass::None &&
       (features & (buffer ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_BIT : VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT));
   const bool atomic = storage && (internalformat == GL_R32I || internalformat == GL_R32UI) &&
                       (features & (buffer ? VK_FORMAT_FEATURE_STORAGE_TEXEL_BUFFER_ATOMIC_BIT
@@ -226,10 +247,10 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_SAMPLES: {
       // Renderbuffers (renderbuffer_objects.cpp): the same counts, for every renderable format (colour, depth,
       // stencil; texture_sample_counts has none for the others).
-      const bool renderbuffer = target == GL_RENDERBUFFER && f != nullptr;
-      if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || renderbuffer) {
+      const bool renderbuffer_format = renderbuffer && f != nullptr;
+      if (target == GL_TEXTURE_2D_MULTISAMPLE || target == GL_TEXTURE_2D_MULTISAMPLE_ARRAY || renderbuffer_format) {
         std::vector<int64_t> counts;
-        if (supported || renderbuffer) {
+        if (supported || renderbuffer_format) {
           for (uint32_t n : texture_sample_counts(device, *f, ctx->version.es, ctx->version.minor)) counts.push_back(n);
         }
         if (pname == GL_SAMPLES) return counts;
@@ -278,23 +299,36 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     // Shadow lookups: a depth format the device samples (Vulkan: a sampled depth format takes comparison samplers
     // unless format features 2 say otherwise; the dispatch binding checks that feature).
     case GL_TEXTURE_SHADOW: return {sampled && depth ? full : GL_NONE};
-    case GL_TEXTURE_IMAGE_FORMAT: return {supported ? f->natural_format : GL_NONE};
-    case GL_TEXTURE_IMAGE_TYPE: return {supported ? f->natural_type : GL_NONE};
+    // Renderbuffers take no TexImage / GetTexImage, mipmaps, clears of texture images or views: the texture rows
+    // below answer NONE / FALSE for them ("NONE if the resource is not supported for this operation").
+    case GL_TEXTURE_IMAGE_FORMAT: return {supported && !renderbuffer ? f->natural_format : GL_NONE};
+    case GL_TEXTURE_IMAGE_TYPE: return {supported && !renderbuffer ? f->natural_type : GL_NONE};
+    // ARB_internalformat_query2: "READ_PIXELS: The support for reading pixels from the resource when it is attached
+    // to a framebuffer"; READ_PIXELS_FORMAT / TYPE "The <format> / <type> to pass to ReadPixels to obtain the best
+    // performance and image quality ... or NONE if <internalformat> is not supported or can never be a valid
+    // source for ReadPixels". glReadPixels (read_pixels.cpp) reads single-sampled colour-renderable, depth and
+    // stencil attachments (§18.2.1: a multisample read buffer is INVALID_OPERATION), in the pair glGetTexImage
+    // prefers (GET_TEXTURE_IMAGE_FORMAT / TYPE below: DEPTH_COMPONENT, DEPTH_STENCIL with its packed type,
+    // STENCIL_INDEX).
+    case GL_READ_PIXELS:
+    case GL_READ_PIXELS_FORMAT:
+    case GL_READ_PIXELS_TYPE: {
+      const bool readable = supported && !buffer && target != GL_TEXTURE_2D_MULTISAMPLE &&
+                            target != GL_TEXTURE_2D_MULTISAMPLE_ARRAY && (color_rend || is_depth_or_stencil(*f));
+      if (pname == GL_READ_PIXELS) return {readable ? full : GL_NONE};
+      if (!readable) return {GL_NONE};
+      return {pname == GL_READ_PIXELS_FORMAT ? get_image_format(*f) : get_image_type(*f)};
+    }
     // glGetTexImage's own pair: DEPTH_COMPONENT for depth formats, DEPTH_STENCIL with its packed type for the
     // depth-stencil ones (depth and stencil index in one group, §8.11.4; the stencil is the texture's plane).
-    case GL_GET_TEXTURE_IMAGE_FORMAT:
-      return {!supported ? GL_NONE : depth && !is_depth_stencil(*f) ? GL_DEPTH_COMPONENT : f->natural_format};
-    case GL_GET_TEXTURE_IMAGE_TYPE:
-      return {!supported                       ? GL_NONE
-              : !depth || is_depth_stencil(*f) ? f->natural_type
-                                               : (f->bits[0] == 32   ? GL_FLOAT
-                                                  : f->bits[0] == 16 ? GL_UNSIGNED_SHORT
-                                                                     : GL_UNSIGNED_INT)};
-    case GL_MIPMAP: return {supported && has_mipmaps(target) ? 1 : 0};
+    case GL_GET_TEXTURE_IMAGE_FORMAT: return {supported && !renderbuffer ? get_image_format(*f) : GL_NONE};
+    case GL_GET_TEXTURE_IMAGE_TYPE: return {supported && !renderbuffer ? get_image_type(*f) : GL_NONE};
+    case GL_MIPMAP: return {supported && !renderbuffer && has_mipmaps(target) ? 1 : 0};
     // glGenerateMipmap (texture_mipmaps.cpp) takes every stored colour format but the integer ones, on the targets
     // with mipmaps (§8.14.4).
     case GL_MANUAL_GENERATE_MIPMAP:
-      return {supported && has_mipmaps(target) && !buffer && !depth && !is_integer(*f) ? full : GL_NONE};
+      return {supported && !renderbuffer && has_mipmaps(target) && !buffer && !depth && !is_integer(*f) ? full
+                                                                                                        : GL_NONE};
     case GL_COLOR_ENCODING: return {supported && !depth && !stencil ? (f->srgb ? GL_SRGB : GL_LINEAR) : GL_NONE};
     case GL_FILTER:
       return {sampled && !is_integer(*f) && (features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) ? full
@@ -308,18 +342,25 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_IMAGE_PIXEL_FORMAT: return {storage ? f->natural_format : GL_NONE};
     case GL_IMAGE_PIXEL_TYPE: return {storage ? f->natural_type : GL_NONE};
     case GL_IMAGE_FORMAT_COMPATIBILITY_TYPE: return {storage ? GL_IMAGE_FORMAT_COMPATIBILITY_BY_SIZE : GL_NONE};
-    case GL_CLEAR_TEXTURE: return {supported && !buffer ? full : GL_NONE};
-    case GL_VIEW_COMPATIBILITY_CLASS: return {supported && !depth ? view_class(gl_texel_bits(*f)) : GL_NONE};
+    case GL_CLEAR_TEXTURE: return {supported && !buffer && !renderbuffer ? full : GL_NONE};
+    case GL_VIEW_COMPATIBILITY_CLASS:
+      return {supported && !depth && !renderbuffer ? view_class(gl_texel_bits(*f)) : GL_NONE};
     case GL_TEXTURE_COMPRESSED: return {0};
     // §22.3.2: "DEPTH_RENDERABLE: ... TRUE if the format is supported as a depth attachment", STENCIL_RENDERABLE
     // likewise for the stencil attachment: framebuffers clear and read them (framebuffer_objects.cpp; table 8.13's
     // depth, depth-stencil and stencil formats), on the texture targets that hold them and renderbuffers.
+    // COLOR_RENDERABLE: "If <internalformat> is color-renderable (as defined in section 4.4.4 [GL 4.6 §9.4]),
+    // TRUE is returned in <params>. If the internal format is unsupported, or the internal format is not
+    // color-renderable, FALSE is returned" (ARB_internalformat_query2): a property of the format, which
+    // framebuffer completeness uses (color_renderable), on every resource that supports the format.
+    case GL_COLOR_RENDERABLE: return {supported && color_rend ? 1 : 0};
     case GL_DEPTH_RENDERABLE: return {supported && depth && !buffer ? 1 : 0};
     case GL_STENCIL_RENDERABLE: return {supported && (stencil || (depth && is_depth_stencil(*f))) && !buffer ? 1 : 0};
     default:
-      // Graphics-stage, renderable, blend, read-pixels, automatic mipmap generation and view support answer NONE:
-      // no draws. glReadPixels (read_pixels.cpp) and glTextureView (texture_view.cpp) do exist now; these rows do
-      // not report them yet.
+      // Graphics-stage sampling, FRAMEBUFFER_RENDERABLE(_LAYERED) and FRAMEBUFFER_BLEND ("The support for
+      // rendering to the resource via framebuffer attachment"), sRGB read/write, automatic mipmap generation and
+      // TEXTURE_VIEW answer NONE: no draws (framebuffers are cleared and read, never rendered to), no stages but
+      // compute. glTextureView (texture_view.cpp) exists; its row does not report it yet.
       return {pname == GL_TEXTURE_COMPRESSED_BLOCK_WIDTH || pname == GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT ||
                       pname == GL_TEXTURE_COMPRESSED_BLOCK_SIZE || pname == GL_MAX_COMBINED_DIMENSIONS ||
                       pname == GL_INTERNALFORMAT_DEPTH_SIZE || pname == GL_INTERNALFORMAT_STENCIL_SIZE ||
