@@ -125,3 +125,90 @@ TEST_CASE("BPTC encoders: BC7 mode 6 and BC6H mode 11", "[compressed]") {
     CHECK(t[2] == Approx(1.0f).epsilon(0.02));
   }
 }
+
+namespace {
+
+// ETC2 colour blocks are big-endian words: bit 33 (byte 3, 0x02) is "diff" (RGB8) or "opaque" (punch-through);
+// the differential mode's 5-bit bases plus their 3-bit deltas must stay within 0..31, else the block is a T, H or
+// planar one.
+bool differential_in_range(const uint8_t* b) {
+  for (int c = 0; c < 3; ++c) {
+    const int base = b[c] >> 3, delta = (b[c] & 4) ? (b[c] & 7) - 8 : (b[c] & 7);
+    if (base + delta < 0 || base + delta > 31) return false;
+  }
+  return true;
+}
+
+float max_error(const std::array<Texel, 16>& got, const std::array<Texel, 16>& want, int first, int channels) {
+  float e = 0;
+  for (size_t i = 0; i < 16; ++i) {
+    for (int c = first; c < first + channels; ++c) e = std::max(e, std::fabs(got[i][c] - want[i][c]));
+  }
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("ETC2 / EAC encoders: differential blocks and EAC channels", "[compressed]") {
+  std::array<uint8_t, 16> block{};
+  // One hue with a brightness ramp down each column (-51, -17, +17, +51 over a 8-bit base): each half holds each
+  // offset twice, so its mean is the base; table 4 (18, 60) is within 9 of every offset, the 5-bit base within
+  // 4.2 of the mean.
+  std::array<Texel, 16> ramp{};
+  constexpr float kOffsets[4] = {-51, -17, 17, 51};
+  for (int y = 0; y < 4; ++y) {
+    for (int x = 0; x < 4; ++x) {
+      const float o = kOffsets[y] / 255.0f;
+      ramp[static_cast<size_t>(y * 4 + x)] = Texel{0.3f + o, 0.45f + o, 0.6f + o, 1};
+    }
+  }
+  for (GLenum format : {GL_COMPRESSED_RGB8_ETC2, GL_COMPRESSED_SRGB8_ETC2}) {
+    const auto got = round_trip(format, ramp, block);
+    CHECK((block[3] & 0x02) != 0);  // the differential mode
+    CHECK(differential_in_range(block.data()));
+    CHECK(max_error(got, ramp, 0, 3) <= 14.0f / 255);
+    for (const Texel& t : got) CHECK(t[3] == 1.0f);
+  }
+  // Two halves of very different colours: the delta is clamped, the block stays a differential one (never T, H or
+  // planar), and the first half is still near its colour.
+  std::array<Texel, 16> split{};
+  for (int i = 0; i < 16; ++i)
+    split[static_cast<size_t>(i)] = (i % 4) < 2 ? Texel{0.9f, 0.1f, 0.1f, 1} : Texel{0.1f, 0.1f, 0.9f, 1};
+  round_trip(GL_COMPRESSED_RGB8_ETC2, split, block);
+  CHECK((block[3] & 0x02) != 0);
+  CHECK(differential_in_range(block.data()));
+  // Punch-through: alpha below one half is transparent black, with the "opaque" bit clear; an all-opaque block
+  // keeps it set.
+  auto punched = ramp;
+  for (size_t i = 0; i < 16; i += 5) punched[i][3] = 0.25f;
+  const auto p = round_trip(GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, punched, block);
+  CHECK((block[3] & 0x02) == 0);
+  CHECK(differential_in_range(block.data()));
+  for (size_t i = 0; i < 16; ++i) {
+    INFO("texel " << i);
+    if (i % 5 == 0) {
+      CHECK(p[i] == Texel{0, 0, 0, 0});
+    } else {
+      CHECK(p[i][3] == 1.0f);
+      // Modifiers 0, +b, -b only (the +-a ones become 0): within the larger of the table steps.
+      for (int c = 0; c < 3; ++c) CHECK(std::fabs(p[i][c] - punched[i][c]) <= 40.0f / 255);
+    }
+  }
+  round_trip(GL_COMPRESSED_RGB8_PUNCHTHROUGH_ALPHA1_ETC2, ramp, block);
+  CHECK((block[3] & 0x02) != 0);
+  // EAC: a smooth ramp over 0.2 .. 0.35 (unsigned) / -0.3 .. 0.3 (signed); RGBA8_ETC2_EAC's alpha over 0 .. 1.
+  // Eight palette values, not evenly spaced (the modifier tables): every texel within a thirteenth of the range.
+  std::array<Texel, 16> eac{};
+  for (int i = 0; i < 16; ++i) {
+    const float s = static_cast<float>(i) / 15.0f;
+    eac[static_cast<size_t>(i)] = Texel{0.2f + 0.15f * s, 0.35f - 0.15f * s, 0.5f, s};
+  }
+  CHECK(max_error(round_trip(GL_COMPRESSED_R11_EAC, eac, block), eac, 0, 1) <= 0.15f / 13);
+  CHECK(max_error(round_trip(GL_COMPRESSED_RG11_EAC, eac, block), eac, 0, 2) <= 0.15f / 13);
+  auto signed_eac = eac;
+  for (auto& t : signed_eac) t = Texel{t[0] * 4 - 1.1f, 1.1f - t[1] * 4, 0, 1};
+  CHECK(max_error(round_trip(GL_COMPRESSED_SIGNED_R11_EAC, signed_eac, block), signed_eac, 0, 1) <= 0.6f / 13);
+  CHECK(max_error(round_trip(GL_COMPRESSED_SIGNED_RG11_EAC, signed_eac, block), signed_eac, 0, 2) <= 0.6f / 13);
+  const auto rgba = round_trip(GL_COMPRESSED_RGBA8_ETC2_EAC, eac, block);
+  CHECK(max_error(rgba, eac, 3, 1) <= 1.0f / 13);
+}

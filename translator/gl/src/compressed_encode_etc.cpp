@@ -5,15 +5,16 @@
 // (KhronosGroup/OpenGL-API issue 11: desktop GL requires online compression for them; OpenGL ES does not, and ES
 // contexts compress nothing). Block modes written, simple and valid rather than best:
 //  - EAC channels (R11 / RG11, signed or not) and RGBA8_ETC2_EAC's 8-bit alpha: the base codeword, multiplier and
-//    modifier table whose palette has the least squared error over the block (bases around the block's mid value,
-//    every multiplier and table).
+//    modifier table whose palette has the least squared error over the block (bases within 4 of the block's mid
+//    value, every table, the multipliers whose palette spans about the block's range).
 //  - ETC2 RGB8 and RGBA8_ETC2_EAC's colour: the differential mode only, both flips tried: each half's 5-bit base
 //    the rounded mean of its texels, the second base's delta clamped to [-4, 3] (so the block never becomes a T,
 //    H or planar one), each half's modifier table the one of least error.
 //  - RGB8_PUNCHTHROUGH_ALPHA1: the same, with the "opaque" bit clear when a texel has alpha below one half (those
 //    texels take index 2, transparent black; the others 0, 1 or 3, whose modifiers are then 0, +b and -b).
-// Every palette is read from the decoder (decode_block of the block with every index set to one value), so the
-// encoder never disagrees with what is sampled. CPU-only.
+// The indices are chosen against palettes read from the decoder (decode_block of the block with every index set to
+// one value; the EAC search itself uses the modifier tables read back from the decoder once), so the encoder never
+// disagrees with what is sampled. CPU-only.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -105,9 +106,16 @@ void encode_eac(const std::array<float, 16>& v, bool alpha, bool is_signed, uint
   float best_error = std::numeric_limits<float>::max();
   uint64_t best_head = header(std::clamp(centre, base_lo, base_hi), 1, 13);
   std::array<float, 8> pal{};
-  for (int base = std::max(centre - 2, base_lo); base <= std::min(centre + 2, base_hi); ++base) {
-    for (int mult = 1; mult < 16; ++mult) {
-      for (int table = 0; table < 16; ++table) {
+  // The multipliers tried for a table: those whose palette spans about the block's range (the table's modifier span
+  // times the multiplier, in units of 1 for alpha and 8 / 2047 or 8 / 1023 for the 11-bit channels), one either side.
+  const float unit = alpha ? 1.0f / 255.0f : is_signed ? 8.0f / 1023.0f : 8.0f / 2047.0f;
+  for (int base = std::max(centre - 4, base_lo); base <= std::min(centre + 4, base_hi); ++base) {
+    for (int table = 0; table < 16; ++table) {
+      const auto& mods = modifiers[static_cast<size_t>(table)];
+      const int span = *std::max_element(mods.begin(), mods.end()) - *std::min_element(mods.begin(), mods.end());
+      const int ideal =
+          std::clamp(static_cast<int>(std::lround((vmax - vmin) / (static_cast<float>(span) * unit))), 1, 15);
+      for (int mult = std::max(ideal - 1, 1); mult <= std::min(ideal + 1, 15); ++mult) {
         for (size_t k = 0; k < 8; ++k) pal[k] = value(base, mult, modifiers[static_cast<size_t>(table)][k]);
         float error = 0;
         for (float x : v) {
