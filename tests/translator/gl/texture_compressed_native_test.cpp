@@ -204,6 +204,21 @@ TEST_CASE("natively stored blocks: partial edge blocks, levels below a block, fi
         CHECK(fetched[i] == Approx(decoded[i]).margin(f.margin));
       }
     }
+    // §15.2.1: the texture swizzle applies to every lookup, texelFetch included (natively: the component mapping of
+    // a view of the block image).
+    const GLint abgr[] = {GL_ALPHA, GL_BLUE, GL_GREEN, GL_RED};
+    glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, abgr);
+    {
+      std::vector<float> decoded(10 * 6 * 4);
+      glGetTextureImage(t, 0, GL_RGBA, GL_FLOAT, static_cast<GLsizei>(decoded.size() * 4), decoded.data());
+      const auto swizzled = dispatch(fetch, t, 10, 6, 0);
+      for (size_t i = 0; i < decoded.size(); i += 4) {
+        CAPTURE(i);
+        for (size_t c = 0; c < 4; ++c) CHECK(swizzled[i + c] == Approx(decoded[i + 3 - c]).margin(f.margin));
+      }
+    }
+    const GLint rgba[] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
+    glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, rgba);
     // LINEAR filtering of level 0 at texel corners: the mean of the four texels (within the margin plus the
     // filter's own rounding, one 8-bit step).
     glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
