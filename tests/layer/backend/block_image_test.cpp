@@ -58,11 +58,9 @@ TEST_CASE("Block-compressed images: whole blocks per region, partial edge blocks
       }
       const uint32_t block = texel_bytes(format);
       // 10x6: 3x2 blocks with a partial column and row; level 1 5x3: 2x1 blocks; level 2 2x1: one block.
-      auto made = Image::create(*device, {.format = format,
-                                          .extent = {10, 6, 1},
-                                          .mip_levels = 3,
-                                          .array_layers = 2,
-                                          .usage = kImageSampled});
+      auto made = Image::create(
+          *device,
+          {.format = format, .extent = {10, 6, 1}, .mip_levels = 3, .array_layers = 2, .usage = kImageSampled});
       REQUIRE(made);
       Image& image = **made;
       const uint32_t blocks_per_level[] = {3 * 2, 2 * 1, 1};

@@ -338,8 +338,8 @@ TEST_CASE("glTexImage with a specific compressed format: the GL compresses (GL 4
           const size_t i = static_cast<size_t>((by * 4 + y) * 8 + bx * 4 + x);
           // Natively stored, the device decodes (lavapipe: in 8 bits; texture_compressed_test.cpp's device_margin
           // quotes the rule); decoded on upload, the R16 storage holds the CPU decoder's value.
-          CHECK(texels[i].c[0] == Approx(decoded[static_cast<size_t>(y * 4 + x)]).margin(native_storage() ? 2.0 / 255
-                                                                                                          : 1.0 / 65535));
+          CHECK(texels[i].c[0] ==
+                Approx(decoded[static_cast<size_t>(y * 4 + x)]).margin(native_storage() ? 2.0 / 255 : 1.0 / 65535));
           CHECK(std::fabs(texels[i].c[0] - red[i] / 255.0f) <= (hi - lo) / 14.0f / 255.0f + 1.0f / 255.0f);
         }
       }

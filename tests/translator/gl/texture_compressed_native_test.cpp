@@ -140,8 +140,8 @@ TEST_CASE("compressed textures are stored in Vulkan's block formats where the de
       CHECK(is_native == !s.etc2);
     }
     // The image glTextureStorage2D made is of that format.
-    CHECK_FALSE(last_message(gl, std::string(": ") + (is_native ? s.native : s.decoded) + " image of 3 level(s)")
-                    .empty());
+    CHECK_FALSE(
+        last_message(gl, std::string(": ") + (is_native ? s.native : s.decoded) + " image of 3 level(s)").empty());
     glDeleteTextures(1, &t);
   }
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
@@ -231,7 +231,8 @@ TEST_CASE("natively stored blocks: partial edge blocks, levels below a block, fi
         for (int c = 0; c < 4; ++c) {
           float mean = 0.0f;
           for (int dy = 0; dy < 2; ++dy) {
-            for (int dx = 0; dx < 2; ++dx) mean += level0[static_cast<size_t>(((2 * y + dy) * 10 + 2 * x + dx) * 4 + c)];
+            for (int dx = 0; dx < 2; ++dx)
+              mean += level0[static_cast<size_t>(((2 * y + dy) * 10 + 2 * x + dx) * 4 + c)];
           }
           CHECK(filtered[static_cast<size_t>((y * 5 + x) * 4 + c)] ==
                 Approx(mean / 4.0f).margin(f.margin + 1.0f / 255.0f));
@@ -243,8 +244,7 @@ TEST_CASE("natively stored blocks: partial edge blocks, levels below a block, fi
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
-TEST_CASE("an sRGB view of linear BPTC blocks decodes sRGB (GL 4.6 §8.18, §8.24)",
-          "[compressed][native]") {
+TEST_CASE("an sRGB view of linear BPTC blocks decodes sRGB (GL 4.6 §8.18, §8.24)", "[compressed][native]") {
   GlContext gl;
   const GLuint fetch = make_program(kFetchLevel);
   std::mt19937 random(24);
@@ -285,7 +285,8 @@ TEST_CASE("device memory of a 4096x4096 BC1 and BC7 texture, native and decoded"
     const char* name;
     uint64_t block_bytes;
   };
-  for (const Case& c : {Case{GL_COMPRESSED_RGB_S3TC_DXT1_EXT, "BC1", 8}, Case{GL_COMPRESSED_RGBA_BPTC_UNORM, "BC7", 16}}) {
+  for (const Case& c :
+       {Case{GL_COMPRESSED_RGB_S3TC_DXT1_EXT, "BC1", 8}, Case{GL_COMPRESSED_RGBA_BPTC_UNORM, "BC7", 16}}) {
     CAPTURE(c.name);
     gl.clear_messages();
     GLuint t = 0;

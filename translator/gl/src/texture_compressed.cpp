@@ -611,7 +611,8 @@ bool compressed_native(const backend::Device& device, const CompressedFormat& f)
   // Every format of the view class: a view (§8.18) of a native texture shares its image in the view's own format.
   for (const CompressedFormat& c : compressed_formats()) {
     if (compressed_view_class(c) != compressed_view_class(f)) continue;
-    const bool etc2 = c.vk_native >= VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK && c.vk_native <= VK_FORMAT_EAC_R11G11_SNORM_BLOCK;
+    const bool etc2 =
+        c.vk_native >= VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK && c.vk_native <= VK_FORMAT_EAC_R11G11_SNORM_BLOCK;
     if (!(etc2 ? device.features().texture_compression_etc2 : device.features().texture_compression_bc)) return false;
     VkFormatProperties properties{};
     device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), c.vk_native, &properties);
@@ -661,8 +662,8 @@ bool read_compressed_texels(const TextureObject& t, uint32_t face, uint32_t leve
   const uint8_t* decoded_block = nullptr;  // the block `decoded` holds
   for (uint32_t i = 0; i < d; ++i) {
     // block_home only locates (the owner's blocks are sized when its levels are defined): no write through it.
-    const BlockHome home = block_home(const_cast<TextureObject&>(t), whole_cube ? z + i : face, level,
-                                      whole_cube ? 0 : z + i);
+    const BlockHome home =
+        block_home(const_cast<TextureObject&>(t), whole_cube ? z + i : face, level, whole_cube ? 0 : z + i);
     const TextureObject& o = *home.owner;
     const TextureLevel& ol = o.levels[home.face][home.level];
     const size_t index = home.face * kMaxTextureLevels + home.level;
