@@ -347,7 +347,7 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
   std::vector<uint8_t> copy;
   const uint8_t* client = nullptr;
   if (!read_blocks(ctx, *f, w, h, d, image_size, data, func, layout, copy, client)) return;
-  const SizedFormat* storage = compressed_storage_format(ctx, internalformat, func);
+  const SizedFormat* storage = compressed_storage_format(ctx, internalformat, t->target, func);
   const uint32_t face = is_cube_face(target) ? face_index(target) : 0;
   const auto lvl = static_cast<uint32_t>(level);
   const TextureLevel spec{storage, internalformat, w, h, d};
@@ -606,7 +606,7 @@ bool compressed_decode_forced() {
   return forced;
 }
 
-bool compressed_native(const backend::Device& device, const CompressedFormat& f) {
+bool compressed_native(const backend::Device& device, const CompressedFormat& f, GLenum target) {
   if (compressed_decode_forced()) return false;
   // Every format of the view class: a view (§8.18) of a native texture shares its image in the view's own format.
   for (const CompressedFormat& c : compressed_formats()) {
@@ -620,11 +620,21 @@ bool compressed_native(const backend::Device& device, const CompressedFormat& f)
                                              VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
                                              VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
     if ((properties.optimalTilingFeatures & kNeeded) != kNeeded) return false;
+    // TEXTURE_3D (BPTC only): Vulkan does not promise 3D images of block formats; ask for this one.
+    if (target == GL_TEXTURE_3D) {
+      VkImageFormatProperties limits{};
+      if (device.vki().vkGetPhysicalDeviceImageFormatProperties(
+              device.physical_device(), c.vk_native, VK_IMAGE_TYPE_3D, VK_IMAGE_TILING_OPTIMAL,
+              VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+              VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT, &limits) != VK_SUCCESS) {
+        return false;
+      }
+    }
   }
   return true;
 }
 
-const SizedFormat* compressed_storage_format(Context* ctx, GLenum internalformat, const char* func) {
+const SizedFormat* compressed_storage_format(Context* ctx, GLenum internalformat, GLenum target, const char* func) {
   const CompressedFormat* f = find_compressed_format(internalformat);
   if (f == nullptr) return nullptr;
   const backend::Device& device = *ctx->device_state.device;
@@ -641,7 +651,7 @@ const SizedFormat* compressed_storage_format(Context* ctx, GLenum internalformat
     }
     return rows;
   }();
-  const bool native = compressed_native(device, *f);
+  const bool native = compressed_native(device, *f, target);
   const SizedFormat* row = native ? &native_rows[static_cast<size_t>(f - compressed_formats().data())]
                                   : &storage_format(device, *find_sized_format(f->storage));
   // A debug context's low-severity message names the storage (tests check it: docs/gl_shim.md).

@@ -352,7 +352,7 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   // internal format"): their texels are decoded into an uncompressed format (texture_compressed.cpp).
   const SizedFormat* format = find_sized_format(internalformat);
   const SizedFormat* compressed = find_compressed_format(internalformat, ctx->version.es) != nullptr
-                                      ? compressed_storage_format(ctx, internalformat, func)
+                                      ? compressed_storage_format(ctx, internalformat, t->target, func)
                                       : nullptr;
   if (format == nullptr && compressed == nullptr) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) +
@@ -523,7 +523,7 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
   }
   TransferResult check = ctx->version.es ? check_unpack_es(ifmt, format, type) : TransferResult{};
   const SizedFormat* sized =
-      compressed != nullptr ? compressed_storage_format(ctx, ifmt, func) : resolve_internal_format(ifmt, type);
+      compressed != nullptr ? compressed_storage_format(ctx, ifmt, object_target, func) : resolve_internal_format(ifmt, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;

@@ -98,7 +98,7 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
       return;
     }
     // Native storage (compressed_native holds for the whole view class): the view's own Vulkan block format.
-    format = compressed_storage_format(ctx, wanted->internalformat, func);
+    format = compressed_storage_format(ctx, wanted->internalformat, target, func);
   } else {
     format = find_sized_format(internalformat);
     // A depth format's view class is the format itself (copy_compatible): the view keeps the row the original's
