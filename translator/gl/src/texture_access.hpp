@@ -97,10 +97,10 @@ bool compressed_decode_forced();
 // SAMPLED_IMAGE_FILTER_LINEAR, TRANSFER_SRC and TRANSFER_DST for every format of f's view class (views share the
 // image), and decoding is not forced; for a TEXTURE_3D texture (`target`), the device's 3D images of them too.
 bool compressed_native(const backend::Device& device, const CompressedFormat& f, GLenum target);
-// The row a level of a compressed internal format is stored in on the context's device (a texture of `target`): a native row (the decoded
-// storage row's texel description with the Vulkan block format as vk_format) where compressed_native, else the
-// decoded storage row. A debug context gets a low-severity message for `func` naming the Vulkan format chosen.
-// nullptr for any other enum.
+// The row a level of a compressed internal format is stored in on the context's device (a texture of `target`): a
+// native row (the decoded storage row's texel description with the Vulkan block format as vk_format) where
+// compressed_native, else the decoded storage row. A debug context gets a low-severity message for `func` naming the
+// Vulkan format chosen. nullptr for any other enum.
 const SizedFormat* compressed_storage_format(Context* ctx, GLenum internalformat, GLenum target, const char* func);
 // glGetTex(ture)Image / glGetTextureSubImage of a compressed level: the texels of the box decoded on the CPU from
 // the kept blocks (a view's: its owner's, decoded as the view's format), in the level's storage texel layout

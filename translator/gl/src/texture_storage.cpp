@@ -522,8 +522,8 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
     }
   }
   TransferResult check = ctx->version.es ? check_unpack_es(ifmt, format, type) : TransferResult{};
-  const SizedFormat* sized =
-      compressed != nullptr ? compressed_storage_format(ctx, ifmt, object_target, func) : resolve_internal_format(ifmt, type);
+  const SizedFormat* sized = compressed != nullptr ? compressed_storage_format(ctx, ifmt, object_target, func)
+                                                   : resolve_internal_format(ifmt, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;
