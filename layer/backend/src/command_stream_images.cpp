@@ -168,6 +168,8 @@ Status CommandStream::clear_image(Image& image, const ImageSubresources& range, 
   if (is_depth_format(desc.format)) {
     if (Status ok = graphics_queue_needed(*device_, "clear_image of a depth image"); !ok) return ok;
   }
+  // VUID-vkCmdClearColorImage-image-01993: the format needs color-attachment-like clears; block formats have none.
+  if (is_block_format(desc.format)) return fail("clear_image: " + format_name(desc.format) + " is block-compressed");
   auto begun = begin_batch();
   if (!begun) return begun.error();
   Batch& batch = **begun;
@@ -211,6 +213,12 @@ Status CommandStream::copy_image(Image& source, const ImageRegion& source_region
   if (source.texel_bytes() != destination.texel_bytes()) {
     return fail("copy_image: texel sizes differ (" + std::to_string(source.texel_bytes()) + " and " +
                 std::to_string(destination.texel_bytes()) + " bytes): the formats are not compatible");
+  }
+  // Copies between a block format and another (Vulkan's size-compatible copies, whose destination box is the
+  // source's scaled by the blocks) are not offered: both sides have one block extent, so the boxes are equal.
+  if (block_extent(source.desc().format) != block_extent(destination.desc().format)) {
+    return fail("copy_image: " + format_name(source.desc().format) + " and " + format_name(destination.desc().format) +
+                " have different texel blocks");
   }
   if (source_region.extent != destination_region.extent ||
       source_region.layer_count != destination_region.layer_count) {

@@ -202,6 +202,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.image_cube_array = features2.features.imageCubeArray;
   f.storage_image_multisample = features2.features.shaderStorageImageMultisample;
   f.resource_min_lod = features2.features.shaderResourceMinLod;
+  f.texture_compression_bc = features2.features.textureCompressionBC;
+  f.texture_compression_etc2 = features2.features.textureCompressionETC2;
   f.custom_border_color =
       d.has_custom_border_color && custom_border.customBorderColors && custom_border.customBorderColorWithoutFormat;
   f.border_color_swizzle = f.custom_border_color && has_border_swizzle && border_swizzle.borderColorSwizzle;
@@ -221,6 +223,8 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   enable2.features.imageCubeArray = f.image_cube_array;
   enable2.features.shaderStorageImageMultisample = f.storage_image_multisample;
   enable2.features.shaderResourceMinLod = f.resource_min_lod;
+  enable2.features.textureCompressionBC = f.texture_compression_bc;
+  enable2.features.textureCompressionETC2 = f.texture_compression_etc2;
   VkPhysicalDeviceCustomBorderColorFeaturesEXT enable_custom_border{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   enable_custom_border.customBorderColors = VK_TRUE;

@@ -15,7 +15,7 @@ namespace {
 struct ColorFormat {
   VkFormat format;
   std::string_view name;
-  uint32_t bytes;
+  uint32_t bytes;  // of one texel; block formats (kBlockFormats): of one 4x4 block
 };
 
 #define BISMUTH_FORMAT(suffix, bytes)  \
@@ -79,6 +79,37 @@ constexpr std::array kDepthFormats{
     BISMUTH_FORMAT(D16_UNORM, 2),         BISMUTH_FORMAT(X8_D24_UNORM_PACK32, 4), BISMUTH_FORMAT(D32_SFLOAT, 4),
     BISMUTH_FORMAT(D24_UNORM_S8_UINT, 4), BISMUTH_FORMAT(D32_SFLOAT_S8_UINT, 4),
 };
+// Block-compressed formats (GL's compressed textures stored natively: the BC formats with textureCompressionBC,
+// ETC2/EAC with textureCompressionETC2): 4x4 texel blocks of 8 or 16 bytes (Vulkan 1.3 §47.1 "Compatible Formats":
+// the BC1/BC4/ETC2 RGB/RGBA1/EAC R11 classes are 64-bit blocks, the others 128-bit).
+constexpr std::array kBlockFormats{
+    BISMUTH_FORMAT(BC1_RGB_UNORM_BLOCK, 8),
+    BISMUTH_FORMAT(BC1_RGB_SRGB_BLOCK, 8),
+    BISMUTH_FORMAT(BC1_RGBA_UNORM_BLOCK, 8),
+    BISMUTH_FORMAT(BC1_RGBA_SRGB_BLOCK, 8),
+    BISMUTH_FORMAT(BC2_UNORM_BLOCK, 16),
+    BISMUTH_FORMAT(BC2_SRGB_BLOCK, 16),
+    BISMUTH_FORMAT(BC3_UNORM_BLOCK, 16),
+    BISMUTH_FORMAT(BC3_SRGB_BLOCK, 16),
+    BISMUTH_FORMAT(BC4_UNORM_BLOCK, 8),
+    BISMUTH_FORMAT(BC4_SNORM_BLOCK, 8),
+    BISMUTH_FORMAT(BC5_UNORM_BLOCK, 16),
+    BISMUTH_FORMAT(BC5_SNORM_BLOCK, 16),
+    BISMUTH_FORMAT(BC6H_UFLOAT_BLOCK, 16),
+    BISMUTH_FORMAT(BC6H_SFLOAT_BLOCK, 16),
+    BISMUTH_FORMAT(BC7_UNORM_BLOCK, 16),
+    BISMUTH_FORMAT(BC7_SRGB_BLOCK, 16),
+    BISMUTH_FORMAT(ETC2_R8G8B8_UNORM_BLOCK, 8),
+    BISMUTH_FORMAT(ETC2_R8G8B8_SRGB_BLOCK, 8),
+    BISMUTH_FORMAT(ETC2_R8G8B8A1_UNORM_BLOCK, 8),
+    BISMUTH_FORMAT(ETC2_R8G8B8A1_SRGB_BLOCK, 8),
+    BISMUTH_FORMAT(ETC2_R8G8B8A8_UNORM_BLOCK, 16),
+    BISMUTH_FORMAT(ETC2_R8G8B8A8_SRGB_BLOCK, 16),
+    BISMUTH_FORMAT(EAC_R11_UNORM_BLOCK, 8),
+    BISMUTH_FORMAT(EAC_R11_SNORM_BLOCK, 8),
+    BISMUTH_FORMAT(EAC_R11G11_UNORM_BLOCK, 16),
+    BISMUTH_FORMAT(EAC_R11G11_SNORM_BLOCK, 16),
+};
 #undef BISMUTH_FORMAT
 
 const ColorFormat* find_format(VkFormat format) {
@@ -88,7 +119,14 @@ const ColorFormat* find_format(VkFormat format) {
   for (const ColorFormat& f : kDepthFormats) {
     if (f.format == format) return &f;
   }
+  for (const ColorFormat& f : kBlockFormats) {
+    if (f.format == format) return &f;
+  }
   return nullptr;
+}
+
+uint64_t blocks_across(uint32_t texels, uint32_t block) {
+  return (uint64_t{texels} + block - 1) / block;
 }
 
 // Why a format outside the table is refused: the classes the brief names get their own words.
@@ -99,7 +137,7 @@ std::string_view unsupported_class(VkFormat format) {
     default: break;
   }
   if (format >= VK_FORMAT_BC1_RGB_UNORM_BLOCK && format <= VK_FORMAT_ASTC_12x12_SRGB_BLOCK) {
-    return "compressed formats are not supported";
+    return "compressed formats other than BC1-BC7, ETC2 and EAC are not supported";
   }
   if (format >= VK_FORMAT_G8B8G8R8_422_UNORM && format <= VK_FORMAT_G16_B16_R16_3PLANE_444_UNORM) {
     return "multi-planar and subsampled formats are not supported";
@@ -245,6 +283,15 @@ uint32_t texel_bytes(VkFormat format) {
   return f ? f->bytes : 0;
 }
 
+bool is_block_format(VkFormat format) {
+  return std::any_of(kBlockFormats.begin(), kBlockFormats.end(),
+                     [&](const ColorFormat& f) { return f.format == format; });
+}
+
+ImageExtent block_extent(VkFormat format) {
+  return is_block_format(format) ? ImageExtent{4, 4, 1} : ImageExtent{1, 1, 1};
+}
+
 ImageExtent mip_extent(const ImageExtent& extent, uint32_t level) {
   auto shrink = [level](uint32_t size) { return level >= 32 ? 1u : std::max(1u, size >> level); };
   return {shrink(extent.width), shrink(extent.height), shrink(extent.depth)};
@@ -288,6 +335,7 @@ Expected<std::shared_ptr<Image>> Image::create(Device& device, const ImageDesc& 
   if (!type) return type.error();
   VkMemoryAllocateInfo allocate{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
   allocate.allocationSize = requirements.size;
+  self->memory_bytes_ = requirements.size;
   allocate.memoryTypeIndex = *type;
   if (Status ok =
           device.call("vkAllocateMemory", vk.vkAllocateMemory, device.handle(), &allocate, nullptr, &self->memory_);
@@ -354,12 +402,26 @@ Status check_region(const Image& image, const ImageRegion& region, const char* w
                          std::to_string(region.mip_level) + " (" + std::to_string(level.width) + "x" +
                          std::to_string(level.height) + "x" + std::to_string(level.depth) + ")");
   }
+  // Block formats (VUID-vkCmdCopyBufferToImage-pRegions-07274 .. -07279 and their vkCmdCopyImage kin): offsets on
+  // block boundaries, sizes whole blocks unless the box ends at the level's edge (a partial edge block).
+  const ImageExtent block = block_extent(desc.format);
+  auto aligned = [](uint32_t offset, uint32_t size, uint32_t limit, uint32_t b) {
+    return offset % b == 0 && (size % b == 0 || offset + size == limit);
+  };
+  if (!aligned(region.x, e.width, level.width, block.width) ||
+      !aligned(region.y, e.height, level.height, block.height)) {
+    return refuse_region("box at (" + std::to_string(region.x) + "," + std::to_string(region.y) + ") of " +
+                         std::to_string(e.width) + "x" + std::to_string(e.height) + " is not aligned to " +
+                         format_name(desc.format) + "'s " + std::to_string(block.width) + "x" +
+                         std::to_string(block.height) + " blocks");
+  }
   return {};
 }
 
 uint64_t region_bytes(const Image& image, const ImageRegion& region) {
-  return uint64_t(region.extent.width) * region.extent.height * region.extent.depth * region.layer_count *
-         image.texel_bytes();
+  const ImageExtent block = block_extent(image.desc().format);
+  return blocks_across(region.extent.width, block.width) * blocks_across(region.extent.height, block.height) *
+         region.extent.depth * region.layer_count * image.texel_bytes();
 }
 
 }  // namespace bismuth::backend

@@ -99,6 +99,12 @@ Expected<ImageViewInfo> Image::view_info(const ImageViewDesc& requested) {
       return refuse_view(format_name(desc.format) + " view of a " + format_name(desc_.format) +
                          " image created without mutable_format");
     }
+    // A block format viewed as an uncompressed one (or the reverse) needs BLOCK_TEXEL_VIEW_COMPATIBLE and one level:
+    // not offered (GL views stay in one view class: compressed formats view only compressed formats).
+    if (is_block_format(desc.format) != is_block_format(desc_.format)) {
+      return refuse_view(format_name(desc.format) + " view of a " + format_name(desc_.format) +
+                         " image: block-compressed and uncompressed formats do not view each other");
+    }
     if (bismuth::backend::texel_bytes(desc.format) != texel_bytes_) {
       return refuse_view(format_name(desc.format) + " has another texel size than the image's " +
                          format_name(desc_.format) + " (" + std::to_string(texel_bytes_) + " bytes)");

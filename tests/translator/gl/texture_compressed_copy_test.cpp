@@ -5,7 +5,9 @@
 // gives) and, for RGTC, a CPU decoding written here from the Khronos Data Format Specification's BC4 rules.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "translator/gl/gl_fixture.hpp"
@@ -20,6 +22,13 @@ using namespace bismuth::gltest;
 #endif
 
 namespace {
+
+// Whether compressed textures are stored in Vulkan's block formats (BISMUTH_COMPRESSED_TEXTURES unset) or decoded on
+// upload (=decode).
+bool native_storage() {
+  const char* v = std::getenv("BISMUTH_COMPRESSED_TEXTURES");
+  return v == nullptr || std::string(v) != "decode";
+}
 
 constexpr const char* kFetch2D =
     "#version 430\n"
@@ -327,7 +336,10 @@ TEST_CASE("glTexImage with a specific compressed format: the GL compresses (GL 4
       for (int y = 0; y < 4; ++y) {
         for (int x = 0; x < 4; ++x) {
           const size_t i = static_cast<size_t>((by * 4 + y) * 8 + bx * 4 + x);
-          CHECK(texels[i].c[0] == Approx(decoded[static_cast<size_t>(y * 4 + x)]).margin(1.0 / 65535));
+          // Natively stored, the device decodes (lavapipe: in 8 bits; texture_compressed_test.cpp's device_margin
+          // quotes the rule); decoded on upload, the R16 storage holds the CPU decoder's value.
+          CHECK(texels[i].c[0] ==
+                Approx(decoded[static_cast<size_t>(y * 4 + x)]).margin(native_storage() ? 2.0 / 255 : 1.0 / 65535));
           CHECK(std::fabs(texels[i].c[0] - red[i] / 255.0f) <= (hi - lo) / 14.0f / 255.0f + 1.0f / 255.0f);
         }
       }

@@ -4,8 +4,9 @@
 // ETC2/EAC). CPU-only: no Vulkan calls.
 //
 // Storage: a compressed texture keeps the application's blocks on the CPU (glGetCompressedTexImage returns them
-// unchanged) and its Vulkan image holds the decoded texels in `storage` (an uncompressed sized format of
-// pixel_formats.hpp): every upload is decoded on the CPU (docs/gl_shim.md "Compressed textures").
+// unchanged) and its Vulkan image holds them in `vk_native` where the device samples that block format, else the
+// texels decoded on the CPU at each upload in `storage` (an uncompressed sized format of pixel_formats.hpp);
+// texture_compressed.cpp chooses (docs/gl_shim.md "Compressed textures").
 #pragma once
 
 #include <GL/glcorearb.h>
@@ -49,7 +50,7 @@ struct CompressedFormat {
   GLenum base_format;   // GL_RED, GL_RG, GL_RGB, GL_RGBA (table 8.14's base internal format)
   uint8_t block_bytes;  // 8 or 16 per 4x4 block
   GLenum storage;       // the sized format the decoded texels are stored in (find_sized_format)
-  VkFormat vk_native;   // the Vulkan format of the same blocks (documentation; not used for storage yet)
+  VkFormat vk_native;   // the Vulkan format of the same blocks (native storage)
   bool texture_3d;      // table 8.14's "3D Tex." column: may be a TEXTURE_3D image (the BPTC formats)
 };
 

@@ -198,7 +198,10 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
   VkFormatProperties properties{};
   if (supported) {
     // The Vulkan format textures of this format get on this device (24-bit depth may fall back to a wider one).
-    const VkFormat vk = storage_format(device, *f).vk_format;
+    // A natively stored compressed format: its block format's features (compressed_native).
+    const VkFormat vk = compressed != nullptr && compressed_native(device, *compressed, target)
+                            ? compressed->vk_native
+                            : storage_format(device, *f).vk_format;
     device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), vk, &properties);
   }
   const VkFormatFeatureFlags features = buffer ? properties.bufferFeatures : properties.optimalTilingFeatures;

@@ -11,6 +11,8 @@
 
 namespace bismuth::gl {
 
+struct CompressedFormat;  // compressed_formats.hpp
+
 // ---- helpers shared by the entry points (set a GL error and return null / false on failure) ----
 
 // The texture bound to `target` on the active unit (INVALID_ENUM for a target not in `allowed`' meaning: the
@@ -88,6 +90,23 @@ bool define_stencil_plane_level(Context* ctx, TextureObject& t, uint32_t face, u
 bool is_compressed_level(const TextureLevel& level);
 // The uncompressed sized format a compressed internal format's texels are decoded into; nullptr for any other enum.
 const SizedFormat* compressed_storage_format(GLenum internalformat);
+// BISMUTH_COMPRESSED_TEXTURES=decode: every compressed texture decoded on upload, whatever the device has.
+bool compressed_decode_forced();
+// Whether textures of `f` are stored natively in its Vulkan block format on this device: the device has
+// textureCompressionBC (ETC2 / EAC: textureCompressionETC2) and optimal-tiling SAMPLED_IMAGE,
+// SAMPLED_IMAGE_FILTER_LINEAR, TRANSFER_SRC and TRANSFER_DST for every format of f's view class (views share the
+// image), and decoding is not forced; for a TEXTURE_3D texture (`target`), the device's 3D images of them too.
+bool compressed_native(const backend::Device& device, const CompressedFormat& f, GLenum target);
+// The row a level of a compressed internal format is stored in on the context's device (a texture of `target`): a
+// native row (the decoded storage row's texel description with the Vulkan block format as vk_format) where
+// compressed_native, else the decoded storage row. A debug context gets a low-severity message for `func` naming the
+// Vulkan format chosen. nullptr for any other enum.
+const SizedFormat* compressed_storage_format(Context* ctx, GLenum internalformat, GLenum target, const char* func);
+// glGetTex(ture)Image / glGetTextureSubImage of a compressed level: the texels of the box decoded on the CPU from
+// the kept blocks (a view's: its owner's, decoded as the view's format), in the level's storage texel layout
+// (rows, then slices / layers / faces; `whole_cube`: z selects cube map faces).
+bool read_compressed_texels(const TextureObject& texture, uint32_t face, uint32_t level, bool whole_cube, uint32_t x,
+                            uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint32_t d, std::vector<std::byte>& out);
 // Why a texture of `object_target` cannot have the compressed `internalformat` (GL 4.6 §8.7 / table 8.14: no 1D
 // textures, TEXTURE_3D only for the formats of the "3D Tex." column); empty when it can.
 std::string compressed_storage_error(GLenum internalformat, GLenum object_target);

@@ -150,7 +150,7 @@ bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format
 
 bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
                  std::span<const ImagePart> parts, void* pixels, int64_t buf_size, const char* func,
-                 std::span<const ImagePart> stencil_parts) {
+                 std::span<const ImagePart> stencil_parts, const std::vector<std::byte>* given) {
   const auto layout =
       client_layout(client_format, type, ctx->pack, extent.width, extent.height, extent.depth, extent.volume);
   if (!layout) {
@@ -176,7 +176,15 @@ bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, 
   const bool direct = pbo == nullptr && client_pixels_are_texels(format, client_format, type, ctx->pack, extent, true);
   std::vector<std::byte> staged(direct ? 0 : size);
   const std::span<std::byte> texels = direct ? std::span(static_cast<std::byte*>(pixels), size) : std::span(staged);
-  if (!readback_parts(ctx, parts, texels, func)) return false;
+  if (given != nullptr) {
+    if (given->size() != texels.size()) {
+      ctx->set_error(GL_INVALID_OPERATION, std::string(func) + ": internal: decoded texels of the wrong size");
+      return false;
+    }
+    std::memcpy(texels.data(), given->data(), texels.size());
+  } else if (!readback_parts(ctx, parts, texels, func)) {
+    return false;
+  }
   if (direct) return true;
   std::vector<std::byte> indices;
   if (!stencil_parts.empty()) {

@@ -50,9 +50,10 @@ bool upload_texels(Context* ctx, const SizedFormat& format, GLenum client_format
 // else client memory of `buf_size` bytes (glGetnTexImage & co: INVALID_OPERATION when the pixels need more; -1:
 // unlimited).
 // DEPTH_STENCIL reads take the stencil indices from `stencil_parts` (R8_UINT: a depth-stencil level's stencil plane,
-// or a framebuffer's stencil buffer).
+// or a framebuffer's stencil buffer). `given`: the texels themselves (a compressed level's, decoded on the CPU from
+// its blocks), read instead of the parts.
 bool pack_texels(Context* ctx, const SizedFormat& format, GLenum client_format, GLenum type, const Extent& extent,
                  std::span<const ImagePart> parts, void* pixels, int64_t buf_size, const char* func,
-                 std::span<const ImagePart> stencil_parts = {});
+                 std::span<const ImagePart> stencil_parts = {}, const std::vector<std::byte>* given = nullptr);
 
 }  // namespace bismuth::gl

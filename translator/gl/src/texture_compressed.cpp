@@ -1,9 +1,11 @@
 // Compressed texture images (GL 4.6 §8.7 "Compressed Texture Images", §8.11.4 for the reads; OpenGL ES 3.2 §8.7):
 // glCompressedTexImage*, glCompressedTexSubImage*, glCompressedTextureSubImage*, glGetCompressedTexImage,
 // glGetnCompressedTexImage, glGetCompressedTextureImage, glGetCompressedTextureSubImage. The blocks stay on the CPU
-// (TextureObject::compressed_blocks) and are decoded into the level's uncompressed storage format
-// (compressed_formats.hpp); docs/gl_shim.md "Compressed textures".
+// (TextureObject::compressed_blocks) and go into the level's image as they are where the device samples the Vulkan
+// block format (native storage), else decoded into the level's uncompressed storage format (compressed_formats.hpp);
+// docs/gl_shim.md "Compressed textures".
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -196,6 +198,20 @@ bool decode_into_images(Context* ctx, const BlockHome& home, uint32_t x, uint32_
   std::array<Texel, 16> decoded;
   for (const auto& [format, image] : targets) {
     const CompressedFormat& f = *find_compressed_format(format);
+    if (backend::is_block_format(image->desc().format)) {
+      // Native storage: the blocks themselves, rows of blocks tightly packed (a partial block at the level's edge
+      // whole: Vulkan's buffer-image copies of block formats move whole blocks).
+      std::vector<uint8_t> blocks(static_cast<size_t>(bw) * bh * src.block);
+      for (uint32_t by = 0; by < bh; ++by) {
+        std::memcpy(blocks.data() + static_cast<size_t>(by) * bw * src.block,
+                    src.data + (by0 + by) * src.row + bx0 * src.block, static_cast<size_t>(bw) * src.block);
+      }
+      if (Status ok = ctx->stream->upload_image(*image, region, std::as_bytes(std::span(blocks))); !ok) {
+        ctx->backend_error(func, ok.error());
+        return false;
+      }
+      continue;
+    }
     const uint32_t texel_bytes = storage_texel_bytes(f);
     std::vector<uint8_t> texels(static_cast<size_t>(w) * h * texel_bytes);
     for (uint32_t by = 0; by < bh; ++by) {
@@ -333,7 +349,7 @@ void compressed_tex_image(GLenum target, uint32_t dims, GLint level, GLenum inte
   std::vector<uint8_t> copy;
   const uint8_t* client = nullptr;
   if (!read_blocks(ctx, *f, w, h, d, image_size, data, func, layout, copy, client)) return;
-  const SizedFormat* storage = find_sized_format(f->storage);
+  const SizedFormat* storage = compressed_storage_format(ctx, internalformat, t->target, func);
   const uint32_t face = is_cube_face(target) ? face_index(target) : 0;
   const auto lvl = static_cast<uint32_t>(level);
   const TextureLevel spec{storage, internalformat, w, h, d};
@@ -584,6 +600,107 @@ const SizedFormat* compressed_storage_format(GLenum internalformat) {
   return f != nullptr ? find_sized_format(f->storage) : nullptr;
 }
 
+bool compressed_decode_forced() {
+  static const bool forced = [] {
+    const char* v = std::getenv("BISMUTH_COMPRESSED_TEXTURES");
+    return v != nullptr && std::string(v) == "decode";
+  }();
+  return forced;
+}
+
+bool compressed_native(const backend::Device& device, const CompressedFormat& f, GLenum target) {
+  if (compressed_decode_forced()) return false;
+  // Every format of the view class: a view (§8.18) of a native texture shares its image in the view's own format.
+  for (const CompressedFormat& c : compressed_formats()) {
+    if (compressed_view_class(c) != compressed_view_class(f)) continue;
+    const bool etc2 =
+        c.vk_native >= VK_FORMAT_ETC2_R8G8B8_UNORM_BLOCK && c.vk_native <= VK_FORMAT_EAC_R11G11_SNORM_BLOCK;
+    if (!(etc2 ? device.features().texture_compression_etc2 : device.features().texture_compression_bc)) return false;
+    VkFormatProperties properties{};
+    device.vki().vkGetPhysicalDeviceFormatProperties(device.physical_device(), c.vk_native, &properties);
+    constexpr VkFormatFeatureFlags kNeeded = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                             VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT |
+                                             VK_FORMAT_FEATURE_TRANSFER_SRC_BIT | VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+    if ((properties.optimalTilingFeatures & kNeeded) != kNeeded) return false;
+    // TEXTURE_3D (BPTC only): Vulkan does not promise 3D images of block formats; ask for this one.
+    if (target == GL_TEXTURE_3D) {
+      VkImageFormatProperties limits{};
+      if (device.vki().vkGetPhysicalDeviceImageFormatProperties(
+              device.physical_device(), c.vk_native, VK_IMAGE_TYPE_3D, VK_IMAGE_TILING_OPTIMAL,
+              VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+              VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT, &limits) != VK_SUCCESS) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+const SizedFormat* compressed_storage_format(Context* ctx, GLenum internalformat, GLenum target, const char* func) {
+  const CompressedFormat* f = find_compressed_format(internalformat);
+  if (f == nullptr) return nullptr;
+  const backend::Device& device = *ctx->device_state.device;
+  // The rows of native storage: the decoded storage row (its numeric type, bits and texel layout describe the
+  // texels glGetTexImage decodes) with the Vulkan block format as the image's format.
+  static const std::vector<SizedFormat> native_rows = [] {
+    std::vector<SizedFormat> rows;
+    for (const CompressedFormat& c : compressed_formats()) {
+      SizedFormat row = *find_sized_format(c.storage);
+      row.vk_format = c.vk_native;
+      row.image_class = ImageClass::None;
+      row.image_qualifier = nullptr;
+      rows.push_back(row);
+    }
+    return rows;
+  }();
+  const bool native = compressed_native(device, *f, target);
+  const SizedFormat* row = native ? &native_rows[static_cast<size_t>(f - compressed_formats().data())]
+                                  : &storage_format(device, *find_sized_format(f->storage));
+  // A debug context's low-severity message names the storage (tests check it: docs/gl_shim.md).
+  ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_OTHER, 0, GL_DEBUG_SEVERITY_LOW,
+             std::string(func) + ": " + f->name + (native ? " stored natively as " : " decoded on upload into ") +
+                 backend::format_name(row->vk_format));
+  return row;
+}
+
+bool read_compressed_texels(const TextureObject& t, uint32_t face, uint32_t level, bool whole_cube, uint32_t x,
+                            uint32_t y, uint32_t z, uint32_t w, uint32_t h, uint32_t d, std::vector<std::byte>& out) {
+  const TextureLevel& l = t.levels[face][level];
+  const CompressedFormat* f = find_compressed_format(l.internalformat);
+  if (f == nullptr) return false;
+  const uint32_t texel_bytes = storage_texel_bytes(*f);
+  out.assign(static_cast<size_t>(w) * h * d * texel_bytes, std::byte{0});
+  std::array<Texel, 16> decoded;
+  const uint8_t* decoded_block = nullptr;  // the block `decoded` holds
+  for (uint32_t i = 0; i < d; ++i) {
+    // block_home only locates (the owner's blocks are sized when its levels are defined): no write through it.
+    const BlockHome home =
+        block_home(const_cast<TextureObject&>(t), whole_cube ? z + i : face, level, whole_cube ? 0 : z + i);
+    const TextureObject& o = *home.owner;
+    const TextureLevel& ol = o.levels[home.face][home.level];
+    const size_t index = home.face * kMaxTextureLevels + home.level;
+    if (index >= o.compressed_blocks.size()) continue;
+    const std::vector<uint8_t>& blocks = o.compressed_blocks[index];
+    const uint64_t row = (uint64_t{ol.width} + kBlockWidth - 1) / kBlockWidth * f->block_bytes;
+    const uint64_t image = row * ((ol.height + kBlockHeight - 1) / kBlockHeight);
+    for (uint32_t py = y; py < y + h; ++py) {
+      for (uint32_t px = x; px < x + w; ++px) {
+        const uint64_t at = home.slice * image + (py / kBlockHeight) * row + (px / kBlockWidth) * f->block_bytes;
+        if (at + f->block_bytes > blocks.size()) continue;
+        // The view's own format decodes (a SIGNED_ view of unsigned blocks reads them signed).
+        if (blocks.data() + at != decoded_block) {
+          decoded_block = blocks.data() + at;
+          decode_block(*f, decoded_block, decoded);
+        }
+        encode_storage_texel(*f, decoded[(py % kBlockHeight) * 4 + px % kBlockWidth],
+                             reinterpret_cast<uint8_t*>(out.data()) +
+                                 ((static_cast<size_t>(i) * h + (py - y)) * w + (px - x)) * texel_bytes);
+      }
+    }
+  }
+  return true;
+}
+
 std::string compressed_storage_error(GLenum internalformat, GLenum object_target) {
   const CompressedFormat* f = find_compressed_format(internalformat);
   return f != nullptr ? target_error(*f, object_target) : std::string();
@@ -639,6 +756,13 @@ bool share_compressed_blocks(Context* ctx, const std::shared_ptr<TextureObject>&
   const CompressedFormat& vf = *find_compressed_format(view_format);
   const CompressedFormat& of = *find_compressed_format(owner->levels[0][0].internalformat);
   view.blocks_owner = owner;
+  // Native storage: the view reads the owner's blocks through a view of its own format (one Vulkan compatibility
+  // class: BC4 UNORM / SNORM, BC6H UFLOAT / SFLOAT, BC7 UNORM / SRGB ...; the image is MUTABLE_FORMAT), so every
+  // decoding shares the one image.
+  if (owner->image != nullptr && backend::is_block_format(owner->image->desc().format)) {
+    view.image = owner->image;
+    return true;
+  }
   if (same_decoding(vf, of)) {
     view.image = owner->image;
     return true;

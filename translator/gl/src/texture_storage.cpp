@@ -352,7 +352,7 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   // internal format"): their texels are decoded into an uncompressed format (texture_compressed.cpp).
   const SizedFormat* format = find_sized_format(internalformat);
   const SizedFormat* compressed = find_compressed_format(internalformat, ctx->version.es) != nullptr
-                                      ? compressed_storage_format(internalformat)
+                                      ? compressed_storage_format(ctx, internalformat, t->target, func)
                                       : nullptr;
   if (format == nullptr && compressed == nullptr) {
     ctx->set_error(GL_INVALID_ENUM, std::string(func) + ": " + hex(internalformat) +
@@ -402,6 +402,13 @@ void texture_storage(Context* ctx, const std::shared_ptr<TextureObject>& t, uint
   TextureLevel base{format, internalformat, w, dims >= 2 ? h : 1, dims == 3 ? d : 1};
   auto image = create_image(ctx, image_desc(t->target, base, static_cast<uint32_t>(levels), false), *format, func);
   if (!image) return;
+  if (compressed != nullptr) {
+    // What the storage costs (docs/performance.md measures native against decoded storage with it).
+    ctx->debug(GL_DEBUG_SOURCE_API, GL_DEBUG_TYPE_OTHER, 0, GL_DEBUG_SEVERITY_LOW,
+               std::string(func) + ": " + backend::format_name(image->desc().format) + " image of " +
+                   std::to_string(levels) + " level(s): " + std::to_string(image->memory_bytes()) +
+                   " bytes of device memory");
+  }
   for (auto& face : t->levels) {
     std::fill(face.begin(), face.end(), TextureLevel{});
     for (uint32_t level = 0; level < static_cast<uint32_t>(levels); ++level)
@@ -507,8 +514,8 @@ void tex_image(GLenum target, uint32_t dims, GLint level, GLint internalformat, 
     }
   }
   TransferResult check = ctx->version.es ? check_unpack_es(ifmt, format, type) : TransferResult{};
-  const SizedFormat* sized =
-      compressed != nullptr ? compressed_storage_format(ifmt) : resolve_internal_format(ifmt, type);
+  const SizedFormat* sized = compressed != nullptr ? compressed_storage_format(ctx, ifmt, object_target, func)
+                                                   : resolve_internal_format(ifmt, type);
   if (!check.ok()) {
     ctx->set_error(check.error, std::string(func) + ": " + check.message);
     return;

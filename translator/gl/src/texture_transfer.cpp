@@ -242,6 +242,19 @@ void get_image(Context* ctx, const TextureObject& t, GLenum target, GLint level,
     pack_texels(ctx, stencil_plane_format(), format, type, extent, parts, pixels, buf_size, func);
     return;
   }
+  // Compressed levels decode on read, from the kept blocks on the CPU: a natively stored image holds blocks, which
+  // Vulkan cannot read back as texels; a decoded one holds the same texels (docs/gl_shim.md "Compressed textures").
+  if (is_compressed_level(l)) {
+    std::vector<std::byte> decoded;
+    const bool whole_cube = t.target == GL_TEXTURE_CUBE_MAP && !is_cube_face(target);
+    if (w > 0 && h > 0 && d > 0) {
+      read_compressed_texels(t, a.face, lvl, whole_cube, static_cast<uint32_t>(x), static_cast<uint32_t>(y),
+                             static_cast<uint32_t>(z), static_cast<uint32_t>(w), static_cast<uint32_t>(h),
+                             static_cast<uint32_t>(d), decoded);
+    }
+    pack_texels(ctx, *l.format, format, type, extent, parts, pixels, buf_size, func, {}, &decoded);
+    return;
+  }
   if (w > 0 && h > 0 && d > 0 && !level_parts(ctx, t, target, a.face, lvl, x, y, z, w, h, d, func, parts)) return;
   if (format == GL_DEPTH_STENCIL && planed && w > 0 && h > 0 && d > 0 &&
       !level_parts(ctx, *t.stencil_plane, target, a.face, lvl, x, y, z, w, h, d, func, stencil_parts)) {

@@ -97,7 +97,8 @@ GLAPI void APIENTRY glTextureView(GLuint texture, GLenum target, GLuint origtext
                                                " is not in the view class of " + compressed->name);
       return;
     }
-    format = &storage_format(*ctx->device_state.device, *find_sized_format(wanted->storage));
+    // Native storage (compressed_native holds for the whole view class): the view's own Vulkan block format.
+    format = compressed_storage_format(ctx, wanted->internalformat, target, func);
   } else {
     format = find_sized_format(internalformat);
     // A depth format's view class is the format itself (copy_compatible): the view keeps the row the original's

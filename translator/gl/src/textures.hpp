@@ -77,7 +77,8 @@ struct TextureObject {
   std::vector<std::shared_ptr<backend::Image>> level_images;
   // Levels of a compressed internal format (compressed_formats.hpp; texture_compressed.cpp): the application's
   // blocks of each (face, level), index face * kMaxTextureLevels + level, layer after layer, each layer's blocks row
-  // by row. glGetCompressedTexImage returns them; the image holds their decoded texels.
+  // by row. glGetCompressedTexImage returns them; the image holds them natively (a Vulkan block format) or their
+  // decoded texels (texture_compressed.cpp, compressed_storage_format).
   std::vector<std::vector<uint8_t>> compressed_blocks;
   // The stencil indices of DEPTH24_STENCIL8 / DEPTH32F_STENCIL8 levels (texture_stencil_plane.cpp): a texture object
   // of its own (never named or bound) with the same target, levels, layers and samples, each depth-stencil level
@@ -188,7 +189,8 @@ bool texture_complete(const TextureObject& texture, const SamplerState& sampler,
 struct EffectiveSampler {
   // Levels of a compressed internal format (compressed_formats.hpp; texture_compressed.cpp): the application's
   // blocks of each (face, level), index face * kMaxTextureLevels + level, layer after layer, each layer's blocks row
-  // by row. glGetCompressedTexImage returns them; the image holds their decoded texels.
+  // by row. glGetCompressedTexImage returns them; the image holds them natively (a Vulkan block format) or their
+  // decoded texels (texture_compressed.cpp, compressed_storage_format).
   std::vector<std::vector<uint8_t>> compressed_blocks;
   SamplerState sampler;
   GLint base_level = 0, max_level = 1000;  // §8.14.3 levels actually used: base..q

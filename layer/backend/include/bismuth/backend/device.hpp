@@ -116,6 +116,11 @@ struct DeviceFeatures {
   bool storage_image_multisample = false;
   // The MinLod image operand (shaderResourceMinLod): NV assembly's TXD.LODCLAMP.
   bool resource_min_lod = false;
+  // Block-compressed images (GL's compressed textures stored natively, docs/gl_shim.md "Compressed textures"):
+  // textureCompressionBC (BC1-BC7) and textureCompressionETC2 (ETC2 / EAC). Without one, the formats' features are
+  // not to be relied on and GL decodes those blocks on upload.
+  bool texture_compression_bc = false;
+  bool texture_compression_etc2 = false;
 };
 
 enum class MemoryStrategy {

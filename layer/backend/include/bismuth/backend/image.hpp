@@ -91,7 +91,14 @@ struct ImageViewInfo {
 // (D16_UNORM 2; X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT, D32_SFLOAT, D32_SFLOAT_S8_UINT 4: how a depth-aspect copy
 // packs them); 0 for every other format (stencil-only, compressed, multi-planar, packed 3-byte formats, ...). Texel
 // sizes only: converting pixels is not the backend's.
+// Block-compressed formats (kBlockFormats in image.cpp: BC1-BC7, ETC2, EAC): the bytes of one 4x4 texel block.
 uint32_t texel_bytes(VkFormat format);
+// Whether the format is one of the block-compressed formats the backend handles: regions of such images are in
+// texels, block-aligned (offsets multiples of the block, sizes too unless they end at the level's edge), and their
+// buffer copies move whole blocks (region_bytes). They are sampled and copied, never stored to or cleared.
+bool is_block_format(VkFormat format);
+// The texel block of a format: 4x4x1 for block formats, 1x1x1 otherwise.
+ImageExtent block_extent(VkFormat format);
 // Depth formats: images of them are transferred, cleared and viewed through their depth aspect only (the stencil
 // of D24S8 / D32S8 is not reachable yet); they can be sampled (shadow samplers), never stored.
 bool is_depth_format(VkFormat format);
@@ -117,7 +124,9 @@ class Image : public std::enable_shared_from_this<Image> {
 
   VkImage handle() const { return image_; }
   const ImageDesc& desc() const { return desc_; }
-  uint32_t texel_bytes() const { return texel_bytes_; }
+  uint32_t texel_bytes() const { return texel_bytes_; }  // of one texel block for block formats
+  // The device memory bound to the image (VkMemoryRequirements::size).
+  uint64_t memory_bytes() const { return memory_bytes_; }
   ImageExtent extent(uint32_t level = 0) const { return mip_extent(desc_.extent, level); }
 
   // The view `desc` describes, created on first use and kept (thread-safe) until the image is destroyed, when it
@@ -144,6 +153,7 @@ class Image : public std::enable_shared_from_this<Image> {
   Device* device_;
   ImageDesc desc_;
   uint32_t texel_bytes_ = 0;
+  uint64_t memory_bytes_ = 0;
   VkImage image_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
   std::atomic<uint64_t> last_use_{0};
@@ -169,7 +179,8 @@ ImageRegion whole_level(const Image& image, uint32_t level = 0);
 // Error unless `region` lies inside `image` (its mip level, its layers, its box) and is not empty; `what` names
 // the command in the message.
 Status check_region(const Image& image, const ImageRegion& region, const char* what);
-// The bytes of `region`'s texels tightly packed (rows, then slices, then layers).
+// The bytes of `region`'s texels tightly packed (rows, then slices, then layers); of its blocks (rows of blocks,
+// a partial block at the level's edge counting whole) for a block format.
 uint64_t region_bytes(const Image& image, const ImageRegion& region);
 
 }  // namespace bismuth::backend
