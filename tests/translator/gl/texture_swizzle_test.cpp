@@ -1,5 +1,7 @@
 // Texture swizzle (GL 4.6 §8.10 TEXTURE_SWIZZLE_R/G/B/A/RGBA, applied in §15.2.1 "Texture Access"): the shim maps
 // it to the Vulkan image view's component mapping (docs/gl_shim.md, "Textures and images at dispatch").
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "translator/gl/gl_fixture.hpp"
@@ -195,7 +197,10 @@ TEST_CASE("image loads ignore the texture swizzle (GL 4.6 §8.26)", "[swizzle]")
 // The border colour stands in for a texel outside the image (GL 4.6 §8.14.2, CLAMP_TO_BORDER) and §15.2.1 applies
 // TEXTURE_SWIZZLE_* to the lookup's result, so a border colour is swizzled like a texel. Vulkan defines that for
 // custom and opaque-black border colours with a swizzled view through VK_EXT_border_color_swizzle (the backend
-// names the mapping on the sampler where the device wants it).
+// names the mapping on the sampler where the device wants it); without it (ctest gl:no_border_color_swizzle,
+// BISMUTH_BORDER_COLOR_SWIZZLE=off) the shim binds an identity view and swizzles the lookups in the shader, which
+// must give the same texels, border and gathers: textureGather gathers the component the swizzle selects (§8.14.2's
+// "the swizzle ... is applied" before the component is chosen), texelFetch is swizzled too.
 TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1)", "[swizzle][border]") {
   GlContext gl;
   const GLuint program = make_program(
@@ -203,13 +208,19 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
       "layout(local_size_x = 1) in;\n"
       "layout(binding = 0) uniform sampler2D tex;\n"
       "layout(binding = 1) uniform usampler2D utex;\n"
-      "layout(std430, binding = 0) buffer Out { vec4 border; vec4 inside; uvec4 uborder; };\n"
+      "layout(std430, binding = 0) buffer Out { vec4 border; vec4 inside; uvec4 uborder; vec4 gathered[4];\n"
+      "                                          vec4 fetched; };\n"
       "void main() {\n"
       "  border = texture(tex, vec2(-1.0, -1.0));\n"
       "  inside = texture(tex, vec2(0.25, 0.5));\n"
       "  uborder = texture(utex, vec2(2.0, 0.5));\n"
+      "  gathered[0] = textureGather(tex, vec2(-1.0, -1.0), 0);\n"
+      "  gathered[1] = textureGather(tex, vec2(-1.0, -1.0), 1);\n"
+      "  gathered[2] = textureGather(tex, vec2(-1.0, -1.0), 2);\n"
+      "  gathered[3] = textureGather(tex, vec2(-1.0, -1.0), 3);\n"
+      "  fetched = texelFetch(tex, ivec2(1, 0), 0);\n"
       "}\n");
-  const GLuint out = make_buffer(48);
+  const GLuint out = make_buffer(128);
   GLuint t = 0, u = 0;
   glCreateTextures(GL_TEXTURE_2D, 1, &t);
   glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
@@ -256,12 +267,19 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
     struct {
       float border[4], inside[4];
       uint32_t uborder[4];
+      float gathered[4][4], fetched[4];
     } r{};
     glGetNamedBufferSubData(out, 0, sizeof r, &r);
     REQUIRE_GL_ERROR(GL_NO_ERROR);
     const float texel0[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
+    const float texel1[4] = {50 / 255.0f, 60 / 255.0f, 70 / 255.0f, 80 / 255.0f};
     for (int c = 0; c < 4; ++c) {
       CAPTURE(c);
+      CHECK(r.fetched[c] == Approx(swizzled(texel1, swizzle, c)).margin(1e-6));
+      // All four gathered texels are border texels: component c of the swizzled border.
+      for (int k = 0; k < 4; ++k) {
+        CHECK(r.gathered[c][k] == Approx(swizzled(b, swizzle, c)).margin(0.5 / 255.0 + 1e-6));
+      }
       // Within half a unit of RGBA8: NVIDIA's H100 returns the border colour rounded to the texture format's
       // precision (0.75 as 191/255), which VK_EXT_custom_border_color allows ("may be converted to the format's
       // precision") and GL's "interpreted ... to match the texture's internal format" (§8.14.2) does not forbid.
@@ -273,6 +291,9 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
     const uint32_t expected[4] = {uborder[3], 0, uborder[0], uborder[1]};
     for (int c = 0; c < 4; ++c) CHECK(r.uborder[c] == expected[c]);
   }
+  // BISMUTH_BORDER_COLOR_SWIZZLE=off: the swizzle went to the shader (the shim says so once per program).
+  const char* off = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  if (off != nullptr && std::string(off) == "off") CHECK(gl.saw_message_containing("swizzles in the shader"));
   const GLuint textures[2] = {t, u};
   glDeleteTextures(2, textures);
   glDeleteBuffers(1, &out);
