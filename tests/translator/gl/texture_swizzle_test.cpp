@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "translator/gl/asm_program_support.hpp"
 #include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
@@ -298,5 +299,59 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
   glDeleteTextures(2, textures);
   glDeleteBuffers(1, &out);
   glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// The same for an assembly program's TEX (NV_gpu_program4's texture lookups return the swizzled texel, GL 4.6
+// §15.2.1): the border colour of CLAMP_TO_BORDER swizzled like a texel, through VK_EXT_border_color_swizzle or, under
+// gl:no_border_color_swizzle, the program's second module with the swizzle in the shader.
+TEST_CASE("assembly TEX swizzles the border colour like a texel (GL 4.6 §8.14.2, §15.2.1)", "[swizzle][border][asm]") {
+  GlContext gl;
+  const std::string source =
+      "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\n"
+      "STORAGE out[] = { program.storage[0] };\nTEMP R0, R1;\n"
+      "TEX.F R0, {-1.0, -1.0, 0, 0}, texture[0], 2D;\nSTB.U32X4 R0, out[0];\n"
+      "TEX.F R1, {0.25, 0.5, 0, 0}, texture[0], 2D;\nSTB.U32X4 R1, out[16];\nEND\n";
+  GLuint name = 0;
+  glGenProgramsARB(1, &name);
+  glBindProgramARB(GL_COMPUTE_PROGRAM_NV, name);
+  REQUIRE(asm_program::load(source) == GL_NO_ERROR);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
+  const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+  const GLint swizzle[4] = {GL_ALPHA, GL_ONE, GL_RED, GL_ZERO};
+  glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+  const float border[4] = {0.25f, 0.5f, 0.75f, 0.125f};
+  glTextureParameterfv(t, GL_TEXTURE_BORDER_COLOR, border);
+  glBindTextureUnit(0, t);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  float r[8] = {};
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+  // (ALPHA, ONE, RED, ZERO) of the border colour and of texel 0.
+  const float expected_border[4] = {border[3], 1.0f, border[0], 0.0f};
+  const float expected_inside[4] = {40 / 255.0f, 1.0f, 10 / 255.0f, 0.0f};
+  for (int c = 0; c < 4; ++c) {
+    CAPTURE(c);
+    CHECK(r[c] == Approx(expected_border[c]).margin(0.5 / 255.0 + 1e-6));
+    CHECK(r[4 + c] == Approx(expected_inside[c]).margin(1e-6));
+  }
+  const char* off = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  if (off != nullptr && std::string(off) == "off") CHECK(gl.saw_message_containing("swizzles in the shader"));
+  glDisable(GL_COMPUTE_PROGRAM_NV);
+  glDeleteProgramsARB(1, &name);
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }

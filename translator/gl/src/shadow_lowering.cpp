@@ -217,7 +217,7 @@ const backend::Shader* shadow_lowered_shader(Context* ctx, AsmExecutable& exe, c
       }
       if (exe.spirv.empty()) {
         lowering.made = true;
-        lowering.error = "internal: the assembly program kept no module for its shadow textures";
+        lowering.error = "internal: the assembly program kept no module for its shadow or swizzled textures";
       } else {
         make(ctx, exe.spirv, exe.desc, lowering);
       }
