@@ -355,3 +355,72 @@ TEST_CASE("assembly TEX swizzles the border colour like a texel (GL 4.6 §8.14.2
   glDeleteBuffers(1, &out);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+// The limit of the shader swizzle (docs/gl_shim.md): a helper function called with two different samplers cannot have
+// its lookup swizzled per sampler, so on a device without VK_EXT_border_color_swizzle (gl:no_border_color_swizzle) a
+// dispatch that needs the swizzle there is skipped with a message rather than reading an undefined border; with the
+// extension, or without a swizzle, the program gives GL's values (§8.14.2's border, §15.2.1's swizzle).
+TEST_CASE("a helper shared by two samplers gets GL's border swizzle or a skipped dispatch", "[swizzle][border]") {
+  GlContext gl;
+  const GLuint program = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2D a;\n"
+      "layout(binding = 1) uniform sampler2D b;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 r[2]; };\n"
+      "vec4 helper(sampler2D h, vec2 p) { return texture(h, p); }\n"
+      "void main() {\n"
+      "  r[0] = helper(a, vec2(-1.0, -1.0));\n"
+      "  r[1] = helper(b, vec2(0.25, 0.5));\n"
+      "}\n");
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
+  const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+  const float border[4] = {0.25f, 0.5f, 0.75f, 0.125f};
+  glTextureParameterfv(t, GL_TEXTURE_BORDER_COLOR, border);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, t);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  const char* env = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  const bool off = env != nullptr && std::string(env) == "off";
+  const GLint identity[4] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
+  const GLint swizzle[4] = {GL_GREEN, GL_ZERO, GL_ALPHA, GL_RED};
+  for (const GLint* s : {identity, swizzle, identity}) {
+    const bool swizzled = s == swizzle;
+    CAPTURE(swizzled);
+    glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, s);
+    const float marker[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    glNamedBufferSubData(out, 0, sizeof marker, marker);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float r[8] = {};
+    glGetNamedBufferSubData(out, 0, sizeof r, r);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    if (off && swizzled) {
+      CHECK(gl.saw_message_containing("texture swizzles cannot be applied in the shader"));
+      CHECK(r[0] == -1.0f);  // skipped: nothing written
+      continue;
+    }
+    const float texel0[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
+    auto pick = [&](const float rgba[4], int c) {
+      return s[c] == GL_ZERO ? 0.0f : s[c] == GL_ONE ? 1.0f : rgba[s[c] - GL_RED];
+    };
+    for (int c = 0; c < 4; ++c) {
+      CAPTURE(c);
+      CHECK(r[c] == Approx(pick(border, c)).margin(0.5 / 255.0 + 1e-6));
+      CHECK(r[4 + c] == Approx(pick(texel0, c)).margin(1e-6));
+    }
+  }
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
