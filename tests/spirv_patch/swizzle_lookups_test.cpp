@@ -110,3 +110,29 @@ void main() { r[0] = helper(a); r[1] = helper(b); }
   REQUIRE_FALSE(report);
   CHECK(report.error().message.find("not traced to one variable") != std::string::npos);
 }
+
+// ARB_sparse_texture2's lookups return the residency code with the texel (SPIR-V's OpImageSparse* struct): the texel
+// is swizzled and the code kept.
+TEST_CASE("sparse lookups keep their residency code and swizzle the texel", "[spirv_patch][swizzle_lookups]") {
+  const std::vector<uint32_t> input = compile_or_fail(R"(#version 450
+#extension GL_ARB_sparse_texture2 : enable
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform sampler2D s;
+layout(std430, set = 0, binding = 1) buffer Out { int codes[3]; vec4 texels[3]; };
+void main() {
+  codes[0] = sparseTextureLodARB(s, vec2(0.5), 0.0, texels[0]);
+  codes[1] = sparseTexelFetchARB(s, ivec2(0), 0, texels[1]);
+  codes[2] = sparseTextureGatherARB(s, vec2(0.5), texels[2], 1);
+}
+)");
+  auto module = Module::parse(input);
+  REQUIRE(module);
+  auto report = bismuth::spirv_patch::swizzle_lookups(*module, bindings({0}));
+  REQUIRE_OK(report);
+  CHECK(report->swizzled == 3);
+  const std::vector<uint32_t> words = module->serialize();
+  REQUIRE_VALID(words, TargetEnv::Vulkan1_1);
+  CHECK(count_op(words, spv::Op::OpImageSparseSampleExplicitLod) == 1);
+  CHECK(count_op(words, spv::Op::OpImageSparseFetch) == 1);
+  CHECK(count_op(words, spv::Op::OpImageSparseGather) == 1);
+}
