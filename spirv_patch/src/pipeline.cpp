@@ -109,6 +109,12 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     changed |= lowered->lowered != 0 || lowered->retyped != 0 || !lowered->spec_ids.empty();
     result.shadow_samplers = std::move(*lowered);
   }
+  if (options.swizzle_lookups) {
+    auto swizzled = swizzle_lookups(module, *options.swizzle_lookups);
+    if (!swizzled) return at(PipelineStage::SwizzleLookups, swizzled.error());
+    changed |= swizzled->swizzled != 0 || !swizzled->spec_ids.empty();
+    result.swizzle_lookups = std::move(*swizzled);
+  }
   if (options.lower_khr_subgroup_ops) {
     auto lowered = lower_khr_subgroup_ops(module);
     if (!lowered) return at(PipelineStage::LowerKhrSubgroupOps, lowered.error());

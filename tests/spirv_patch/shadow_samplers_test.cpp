@@ -235,23 +235,24 @@ size_t push_constant_variables(const std::vector<uint32_t>& words) {
 }  // namespace
 
 // GL 4.6 §8.14.1: λ' = λ_base + clamp(bias_texobj + bias_shader) and λ = clamp(λ', min_lod, max_lod) take sampler
-// state of any float value: each binding's four LOD parameters are a vec4 of push constants where 16 bytes a binding
-// fit (no pipeline per value), else four float spec constants; both forms pass spirv-val, in SPIR-V 1.3 and 1.5
-// (where the entry point lists the push-constant variable).
+// state of any float value, as are the wrap modes and border depth of a non-seamless cube face (table 8.20): each
+// binding's kShadowLodCount parameters are two vec4 of push constants where 32 bytes a binding fit (no pipeline per
+// value), else float spec constants; both forms pass spirv-val, in SPIR-V 1.3 and 1.5 (where the entry point lists the
+// push-constant variable).
 TEST_CASE("the LOD parameters are push constants where they fit, else spec constants",
           "[spirv_patch][shadow_samplers]") {
   for (auto env : {TargetEnv::Vulkan1_1, TargetEnv::Vulkan1_2}) {
     const std::vector<uint32_t> input = compile_or_fail(kAllForms, env);
     ShadowSamplerOptions options = bindings({0, 1, 2, 3, 4});
-    options.max_push_constant_bytes = 128;
+    options.max_push_constant_bytes = 160;
     auto pushed = lower_shadow_samplers(input, options);
     REQUIRE_OK(pushed);
     REQUIRE_VALID(pushed->words, env);
-    CHECK(pushed->report.lod_push_constant_bytes == 5 * 16);
+    CHECK(pushed->report.lod_push_constant_bytes == 5 * 32);
     CHECK(pushed->report.lod_spec_ids.empty());
     CHECK(push_constant_variables(pushed->words) == 1);
 
-    options.max_push_constant_bytes = 64;  // 80 bytes do not fit
+    options.max_push_constant_bytes = 128;  // 160 bytes do not fit
     auto specialized = lower_shadow_samplers(input, options);
     REQUIRE_OK(specialized);
     REQUIRE_VALID(specialized->words, env);

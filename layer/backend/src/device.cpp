@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 #include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/vk_strings.hpp"
@@ -118,7 +120,12 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_CUSTOM_BORDER_COLOR_FEATURES_EXT};
   VkPhysicalDeviceBorderColorSwizzleFeaturesEXT border_swizzle{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_BORDER_COLOR_SWIZZLE_FEATURES_EXT};
-  const bool has_border_swizzle = d.has_custom_border_color && d.has_extension(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME);
+  // BISMUTH_BORDER_COLOR_SWIZZLE=off: as if the device lacked VK_EXT_border_color_swizzle (tests of the GL shim's
+  // emulation on a device that has it: docs/gl_shim.md, "Textures and images at dispatch").
+  const char* border_swizzle_env = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  const bool border_swizzle_off = border_swizzle_env != nullptr && std::string_view(border_swizzle_env) == "off";
+  const bool has_border_swizzle =
+      !border_swizzle_off && d.has_custom_border_color && d.has_extension(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME);
   VkPhysicalDeviceNonSeamlessCubeMapFeaturesEXT non_seamless{
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_NON_SEAMLESS_CUBE_MAP_FEATURES_EXT};
   const bool has_non_seamless = d.has_extension(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);
@@ -209,6 +216,7 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
   f.border_color_swizzle = f.custom_border_color && has_border_swizzle && border_swizzle.borderColorSwizzle;
   f.border_color_swizzle_from_image = f.border_color_swizzle && border_swizzle.borderColorSwizzleFromImage;
   f.non_seamless_cube_map = has_non_seamless && non_seamless.nonSeamlessCubeMap;
+  f.sampler_mirror_clamp_to_edge = d.has_extension(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
 
   // Only the wanted bits stay set in what is passed to vkCreateDevice.
   VkPhysicalDeviceFeatures2 enable2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
@@ -350,6 +358,9 @@ Expected<std::unique_ptr<Device>> Device::create(const Instance& instance, const
     chain(enable_border_swizzle);
     extensions.push_back(VK_EXT_BORDER_COLOR_SWIZZLE_EXTENSION_NAME);
   }
+  // Also on Vulkan 1.2+ devices: the feature is in VkPhysicalDeviceVulkan12Features, which cannot be chained with the
+  // single-feature structs above; the extension enables it (VUID-VkSamplerCreateInfo-addressModeU-01079).
+  if (f.sampler_mirror_clamp_to_edge) extensions.push_back(VK_KHR_SAMPLER_MIRROR_CLAMP_TO_EDGE_EXTENSION_NAME);
   if (f.non_seamless_cube_map) {
     chain(enable_non_seamless);
     extensions.push_back(VK_EXT_NON_SEAMLESS_CUBE_MAP_EXTENSION_NAME);

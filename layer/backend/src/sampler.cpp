@@ -120,9 +120,16 @@ Expected<VkSampler> Device::sampler(const SamplerDesc& desc) {
   info.magFilter = desc.mag_filter;
   info.minFilter = desc.min_filter;
   info.mipmapMode = desc.mipmap_mode;
-  info.addressModeU = desc.address_u;
-  info.addressModeV = desc.address_v;
-  info.addressModeW = desc.address_w;
+  // MIRROR_CLAMP_TO_EDGE needs VK_KHR_sampler_mirror_clamp_to_edge; without it the nearest mode there is
+  // MIRRORED_REPEAT, which mirrors the same way within [-1, 2] (DeviceFeatures::sampler_mirror_clamp_to_edge).
+  auto address = [&](VkSamplerAddressMode mode) {
+    return mode == VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE && !features_.sampler_mirror_clamp_to_edge
+               ? VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT
+               : mode;
+  };
+  info.addressModeU = address(desc.address_u);
+  info.addressModeV = address(desc.address_v);
+  info.addressModeW = address(desc.address_w);
   info.mipLodBias = desc.mip_lod_bias;
   info.anisotropyEnable = desc.max_anisotropy != 0 ? VK_TRUE : VK_FALSE;
   info.maxAnisotropy = desc.max_anisotropy != 0 ? desc.max_anisotropy : 1.0f;

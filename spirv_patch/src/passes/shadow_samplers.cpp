@@ -23,6 +23,7 @@
 #include <string>
 
 #include "analysis/id_operands.hpp"
+#include "analysis/sampler_variables.hpp"
 #include "variable_edits.hpp"
 
 namespace bismuth::spirv_patch {
@@ -76,67 +77,6 @@ bool is_sparse(Op op) {
 
 constexpr uint32_t kBias = 0x1, kLod = 0x2, kGrad = 0x4, kConstOffset = 0x8, kOffset = 0x10, kMinLod = 0x80;
 constexpr uint32_t kSupportedOperands = kBias | kLod | kGrad | kConstOffset | kOffset | kMinLod;
-
-// (set, binding) of every decorated id.
-struct BindingDecorations {
-  std::map<uint32_t, uint32_t> set, binding;
-};
-
-BindingDecorations binding_decorations(const Module& m) {
-  BindingDecorations d;
-  for (InstructionHandle h : m.instructions(Section::Annotation)) {
-    const auto w = m.words(h);
-    if (m.opcode(h) != Op::OpDecorate || w.size() < 4) continue;
-    if (w[2] == uint32_t(spv::Decoration::DescriptorSet)) d.set[w[1]] = w[3];
-    if (w[2] == uint32_t(spv::Decoration::Binding)) d.binding[w[1]] = w[3];
-  }
-  return d;
-}
-
-// The OpFunction and parameter index of an OpFunctionParameter.
-std::optional<std::pair<uint32_t, uint32_t>> parameter_position(const Module& m, uint32_t parameter) {
-  uint32_t function = 0, index = 0;
-  for (InstructionHandle h : m.instructions(Section::Function)) {
-    if (m.opcode(h) == Op::OpFunction) {
-      function = m.words(h)[2];
-      index = 0;
-    } else if (m.opcode(h) == Op::OpFunctionParameter) {
-      if (m.words(h)[2] == parameter) return std::pair{function, index};
-      ++index;
-    }
-  }
-  return std::nullopt;
-}
-
-// The variable a sampled image (or a pointer to one) comes from; through function parameters, the one every call
-// site passes. 0: none or several.
-uint32_t trace_variable(const Module& m, uint32_t id, int depth = 0) {
-  if (depth > 32) return 0;
-  auto def = m.definition(id);
-  if (!def) return 0;
-  const auto w = m.words(*def);
-  switch (m.opcode(*def)) {
-    case Op::OpVariable: return id;
-    case Op::OpLoad:
-    case Op::OpAccessChain:
-    case Op::OpInBoundsAccessChain:
-    case Op::OpCopyObject: return trace_variable(m, w[3], depth + 1);
-    case Op::OpFunctionParameter: {
-      auto position = parameter_position(m, id);
-      if (!position) return 0;
-      uint32_t found = 0;
-      for (InstructionHandle h : m.instructions(Section::Function)) {
-        const auto c = m.words(h);
-        if (m.opcode(h) != Op::OpFunctionCall || c[3] != position->first || c.size() <= 4 + position->second) continue;
-        const uint32_t v = trace_variable(m, c[4 + position->second], depth + 1);
-        if (v == 0 || (found != 0 && v != found)) return 0;
-        found = v;
-      }
-      return found;
-    }
-    default: return 0;
-  }
-}
 
 // Every use of `from` (as an operand or a result type) becomes `to`.
 void replace_all_uses(Module& m, uint32_t from, uint32_t to) {
@@ -233,8 +173,9 @@ class Emitter {
 
 // The ids of the types and constants the lowering uses.
 struct Ids {
-  uint32_t f32 = 0, v2f = 0, v3f = 0, v4f = 0, i32 = 0, v2i = 0, v3i = 0, u32 = 0, v4u = 0, b = 0, v4b = 0;
+  uint32_t f32 = 0, v2f = 0, v3f = 0, v4f = 0, i32 = 0, v2i = 0, v3i = 0, u32 = 0, v4u = 0, b = 0, v3b = 0, v4b = 0;
   uint32_t f0 = 0, f1 = 0, f_half = 0, f_one_half = 0, f2 = 0, f_third = 0, u0 = 0, u1 = 0, u2 = 0, u4 = 0, u7 = 0;
+  uint32_t f_neg1 = 0, wrap_repeat = 0, wrap_mirrored = 0, wrap_border = 0, wrap_mirror_clamp = 0;
   uint32_t i1 = 0, u_mag = 0, u_min = 0, u_mip = 0, u_clamp = 0, u_mip_linear = 0, u_non_seamless = 0;
 };
 
@@ -256,6 +197,7 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   if (!(s = get(m.type_int(32, false), ids.u32))) return s.error();
   if (!(s = get(m.type_vector(ids.u32, 4), ids.v4u))) return s.error();
   if (!(s = get(m.type_bool(), ids.b))) return s.error();
+  if (!(s = get(m.type_vector(ids.b, 3), ids.v3b))) return s.error();
   if (!(s = get(m.type_vector(ids.b, 4), ids.v4b))) return s.error();
   if (!(s = get(m.constant_f32(0.0f), ids.f0))) return s.error();
   if (!(s = get(m.constant_f32(1.0f), ids.f1))) return s.error();
@@ -263,6 +205,11 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   if (!(s = get(m.constant_f32(1.5f), ids.f_one_half))) return s.error();
   if (!(s = get(m.constant_f32(2.0f), ids.f2))) return s.error();
   if (!(s = get(m.constant_f32(1.0f / 3.0f), ids.f_third))) return s.error();
+  if (!(s = get(m.constant_f32(-1.0f), ids.f_neg1))) return s.error();
+  if (!(s = get(m.constant_f32(kShadowWrapRepeat), ids.wrap_repeat))) return s.error();
+  if (!(s = get(m.constant_f32(kShadowWrapMirroredRepeat), ids.wrap_mirrored))) return s.error();
+  if (!(s = get(m.constant_f32(kShadowWrapClampToBorder), ids.wrap_border))) return s.error();
+  if (!(s = get(m.constant_f32(kShadowWrapMirrorClampToEdge), ids.wrap_mirror_clamp))) return s.error();
   if (!(s = get(m.constant_u32(0), ids.u0))) return s.error();
   if (!(s = get(m.constant_u32(1), ids.u1))) return s.error();
   if (!(s = get(m.constant_u32(2), ids.u2))) return s.error();
@@ -283,11 +230,11 @@ Expected<Ids> make_ids(Module& m, uint32_t f32) {
   return ids;
 }
 
-// Where each binding's LOD parameters (kShadowLod*) come from: a vec4 of the push-constant array `push_variable`
-// (element = binding index), or four float spec constants.
+// Where each binding's LOD and wrap parameters (kShadowLod*) come from: two vec4 of the push-constant array
+// `push_variable` (elements 2·binding index and the next), or kShadowLodCount float spec constants.
 struct LodChannel {
   uint32_t push_variable = 0, push_pointer = 0;
-  std::vector<std::array<uint32_t, 4>> spec_constants;
+  std::vector<std::array<uint32_t, kShadowLodCount>> spec_constants;
 };
 
 // Vulkan 15.6.1 / 14.5.2 ("Offset and Stride Assignment", push constants): a Block struct whose member 0, at Offset 0,
@@ -298,9 +245,10 @@ Expected<LodChannel> make_lod_channel(Module& m, const Ids& t, size_t bindings, 
   LodChannel c;
   auto id = [&]() -> Expected<uint32_t> { return m.allocate_id(); };
   if (!push) {
-    const float defaults[kShadowLodCount] = {0.0f, 1000.0f, -1000.0f, 1000.0f};
+    const float defaults[kShadowLodCount] = {
+        0.0f, 1000.0f, -1000.0f, 1000.0f, kShadowWrapClampToEdge, kShadowWrapClampToEdge, 0.0f, 0.0f};
     for (size_t b = 0; b < bindings; ++b) {
-      std::array<uint32_t, 4> ids{}, spec{};
+      std::array<uint32_t, kShadowLodCount> ids{}, spec{};
       for (uint32_t k = 0; k < kShadowLodCount; ++k) {
         auto constant = id();
         if (!constant) return constant.error();
@@ -318,7 +266,7 @@ Expected<LodChannel> make_lod_channel(Module& m, const Ids& t, size_t bindings, 
     }
     return c;
   }
-  auto length = m.constant_u32(static_cast<uint32_t>(bindings));
+  auto length = m.constant_u32(static_cast<uint32_t>(2 * bindings));
   if (!length) return length.error();
   auto array = id(), block = id(), variable = id();
   if (!array || !block || !variable) return fail("shadow sampler lowering: the module has no ids left");
@@ -344,7 +292,7 @@ Expected<LodChannel> make_lod_channel(Module& m, const Ids& t, size_t bindings, 
   }
   c.push_variable = *variable;
   c.push_pointer = *element_pointer;
-  report.lod_push_constant_bytes = static_cast<uint32_t>(16 * bindings);
+  report.lod_push_constant_bytes = static_cast<uint32_t>(32 * bindings);
   return c;
 }
 
@@ -528,7 +476,7 @@ class Lowering {
     uint32_t n = 0, coord = 0, coord_count = 0, ref = 0, mask = 0;
     bool implicit = false;
     uint32_t bias = 0, lod = 0, dx = 0, dy = 0, min_lod = 0, offset = 0;
-    std::array<uint32_t, 4> parameters{};  // kShadowLod*
+    std::array<uint32_t, kShadowLodCount> parameters{};  // kShadowLod*
   };
 
   uint32_t bit(uint32_t state, uint32_t mask_constant) {
@@ -541,16 +489,18 @@ class Lowering {
   uint32_t fsel(uint32_t c, uint32_t a, uint32_t b) { return e_.emit(Op::OpSelect, t_.f32, {c, a, b}); }
   uint32_t floor(uint32_t a) { return e_.ext(t_.f32, GLSLstd450Floor, {a}); }
 
-  std::array<uint32_t, 4> lod_parameters(uint32_t binding) {
+  std::array<uint32_t, kShadowLodCount> lod_parameters(uint32_t binding) {
     if (lod_.push_variable == 0) return lod_.spec_constants[binding];
-    auto index = m_.constant_u32(binding);
-    if (!index) e_.fail();
-    // Member 0 of the block (the array), then the binding's element.
-    const uint32_t pointer =
-        e_.emit(Op::OpAccessChain, lod_.push_pointer, {lod_.push_variable, t_.u0, index ? *index : 1});
-    const uint32_t v = e_.emit(Op::OpLoad, t_.v4f, {pointer});
-    std::array<uint32_t, 4> out{};
-    for (uint32_t k = 0; k < 4; ++k) out[k] = e_.emit(Op::OpCompositeExtract, t_.f32, {v, k});
+    std::array<uint32_t, kShadowLodCount> out{};
+    for (uint32_t half = 0; half < 2; ++half) {
+      auto index = m_.constant_u32(2 * binding + half);
+      if (!index) e_.fail();
+      // Member 0 of the block (the array), then the binding's element.
+      const uint32_t pointer =
+          e_.emit(Op::OpAccessChain, lod_.push_pointer, {lod_.push_variable, t_.u0, index ? *index : 1});
+      const uint32_t v = e_.emit(Op::OpLoad, t_.v4f, {pointer});
+      for (uint32_t k = 0; k < 4; ++k) out[4 * half + k] = e_.emit(Op::OpCompositeExtract, t_.f32, {v, k});
+    }
     return out;
   }
 
@@ -722,9 +672,11 @@ class Lowering {
   // With TEXTURE_CUBE_MAP_SEAMLESS disabled (kShadowStateCubeNonSeamless) "each face of the texture is treated as an
   // independent two-dimensional texture, and the generated (s t) coordinate is subjected to the same clamping and
   // wrapping rules as for any other two dimensional texture fetch" (ARB_seamless_cube_map; GL 4.6 §8.13: the face's
-  // image is filtered "using the rules given in sections 8.14 through 8.17"): the footprint's indices are clamped to
-  // the face, [0, size − 1] (CLAMP_TO_EDGE, §8.14.2; the other wrap modes are not modelled: shadow_samplers.hpp),
-  // so every texel is looked up by a direction inside the selected face, and no corner is averaged.
+  // image is filtered "using the rules given in sections 8.14 through 8.17"): the NEAREST texel ⌊u⌋ and the footprint's
+  // indices go through the wrap function of the binding's TEXTURE_WRAP_S / TEXTURE_WRAP_T (table 8.20, wrapped()),
+  // every texel is looked up by a direction inside the selected face, no corner is averaged, and a CLAMP_TO_BORDER
+  // index outside the face is a border texel: its depth is the border colour's first component, compared with the
+  // reference like any texel (§8.23.1's D_t).
   LevelResult cube_level(const Site& s, uint32_t image, uint32_t level, const Face& f, uint32_t face_s,
                          uint32_t face_t) {
     const uint32_t size_type = s.arrayed ? t_.v3i : t_.v2i;
@@ -734,23 +686,27 @@ class Lowering {
     const uint32_t layer = s.arrayed ? e_.component(t_.f32, s.coord, s.coord_count, 3) : 0;
     const uint32_t two_over = fdiv(t_.f2, extent);
     const uint32_t non_seamless = bit(s.state, t_.u_non_seamless);
-    const uint32_t last = fsub(extent, t_.f1);
-    uint32_t base[2], frac[2], face_coord[2][2], outside[2][2];
+    uint32_t base[2], frac[2], face_coord[2][2], outside[2][2], border[2][2], nearest_coord[2], nearest_border[2];
     const uint32_t st[2] = {face_s, face_t};
+    const uint32_t wrap_modes[2] = {s.parameters[kShadowLodWrapS], s.parameters[kShadowLodWrapT]};
+    // The centre of texel i in face coordinates: (i + ½)·2/size − 1.
+    auto centre = [&](uint32_t i) { return fsub(fmul(fadd(i, t_.f_half), two_over), t_.f1); };
     for (int k = 0; k < 2; ++k) {
       const uint32_t u = fsub(fmul(st[k], extent), t_.f_half);
       base[k] = floor(u);
       frac[k] = fsub(u, base[k]);
       const uint32_t i1 = fadd(base[k], t_.f1);
-      // The centre of texel i in face coordinates: (i + ½)·2/size − 1; i clamped to the face when not seamless.
-      auto centre = [&](uint32_t i) {
-        const uint32_t within = fsel(non_seamless, e_.ext(t_.f32, GLSLstd450FClamp, {i, t_.f0, last}), i);
-        return fsub(fmul(fadd(within, t_.f_half), two_over), t_.f1);
-      };
-      face_coord[k][0] = centre(base[k]);
-      face_coord[k][1] = centre(i1);
+      const Wrapped w0 = wrapped(base[k], extent, wrap_modes[k]), w1 = wrapped(i1, extent, wrap_modes[k]);
+      face_coord[k][0] = centre(fsel(non_seamless, w0.index, base[k]));
+      face_coord[k][1] = centre(fsel(non_seamless, w1.index, i1));
+      border[k][0] = w0.border;
+      border[k][1] = w1.border;
       outside[k][0] = e_.emit(Op::OpFOrdLessThan, t_.b, {base[k], t_.f0});
       outside[k][1] = e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {i1, extent});
+      // NEAREST (equation 8.9's i = wrap(⌊u⌋), u = s·size).
+      const Wrapped n = wrapped(floor(fmul(st[k], extent)), extent, wrap_modes[k]);
+      nearest_coord[k] = centre(n.index);
+      nearest_border[k] = n.border;
     }
     const uint32_t seamless = e_.emit(Op::OpLogicalNot, t_.b, {non_seamless});
     auto lookup_at = [&](uint32_t direction) {
@@ -763,14 +719,20 @@ class Lowering {
       }
       return sample_compare(s, at, level);
     };
+    auto direction_at = [&](uint32_t sc, uint32_t tc) {
+      return e_.emit(Op::OpFAdd, t_.v3f,
+                     {e_.emit(Op::OpFAdd, t_.v3f, {f.major, e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.u, sc})}),
+                      e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.v, tc})});
+    };
+    // The border texel's comparison (only selected where a face is sampled non-seamlessly with CLAMP_TO_BORDER).
+    const uint32_t border_compare = compare(s.state, s.ref, s.parameters[kShadowLodBorder], 1);
     uint32_t c[2][2];  // [j][i]
     for (int j = 0; j < 2; ++j) {
       for (int i = 0; i < 2; ++i) {
-        const uint32_t direction = e_.emit(
-            Op::OpFAdd, t_.v3f,
-            {e_.emit(Op::OpFAdd, t_.v3f, {f.major, e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.u, face_coord[0][i]})}),
-             e_.emit(Op::OpVectorTimesScalar, t_.v3f, {f.v, face_coord[1][j]})});
-        c[j][i] = lookup_at(direction);
+        c[j][i] = lookup_at(direction_at(face_coord[0][i], face_coord[1][j]));
+        const uint32_t is_border = e_.emit(
+            Op::OpLogicalAnd, t_.b, {non_seamless, e_.emit(Op::OpLogicalOr, t_.b, {border[0][i], border[1][j]})});
+        c[j][i] = fsel(is_border, border_compare, c[j][i]);
       }
     }
     const uint32_t sum = fadd(fadd(c[0][0], c[0][1]), fadd(c[1][0], c[1][1]));
@@ -785,8 +747,45 @@ class Lowering {
     const uint32_t top_row = e_.ext(t_.f32, GLSLstd450FMix, {c[0][0], c[0][1], frac[0]});
     const uint32_t bottom_row = e_.ext(t_.f32, GLSLstd450FMix, {c[1][0], c[1][1], frac[0]});
     r.average = e_.ext(t_.f32, GLSLstd450FMix, {top_row, bottom_row, frac[1]});
-    r.nearest = lookup_at(f.r);
+    // Seamless: the lookup at the direction itself (the device picks the face and texel); per face: the wrapped
+    // nearest texel's centre.
+    const uint32_t per_face = e_.emit(Op::OpCompositeConstruct, t_.v3b, {non_seamless, non_seamless, non_seamless});
+    const uint32_t nearest_direction =
+        e_.emit(Op::OpSelect, t_.v3f, {per_face, direction_at(nearest_coord[0], nearest_coord[1]), f.r});
+    const uint32_t nearest_is_border = e_.emit(
+        Op::OpLogicalAnd, t_.b, {non_seamless, e_.emit(Op::OpLogicalOr, t_.b, {nearest_border[0], nearest_border[1]})});
+    r.nearest = fsel(nearest_is_border, border_compare, lookup_at(nearest_direction));
     return r;
+  }
+
+  // GL 4.6 table 8.20 on a texel index `i` (integral, a float) of a face `size` texels wide, for the wrap mode `mode`
+  // (kShadowWrap*): CLAMP_TO_EDGE clamp(i, 0, size − 1); REPEAT fmod(i, size); MIRRORED_REPEAT
+  // (size − 1) − mirror(fmod(i, 2·size) − size); MIRROR_CLAMP_TO_EDGE clamp(mirror(i), 0, size − 1), with
+  // mirror(a) = a if a ≥ 0, else −(1 + a) and fmod(a, b) = a − b·⌊a/b⌋; CLAMP_TO_BORDER clamp(i, −1, size), whose −1
+  // and size are border texels ("i < 0, i ≥ w_t": §8.14.2). `index` is always inside the face (a border texel's is
+  // the clamped one, whose lookup the border comparison replaces).
+  struct Wrapped {
+    uint32_t index, border;
+  };
+  Wrapped wrapped(uint32_t i, uint32_t size, uint32_t mode) {
+    const uint32_t last = fsub(size, t_.f1);
+    auto fmod = [&](uint32_t a, uint32_t b) { return fsub(a, fmul(b, floor(fdiv(a, b)))); };
+    auto mirror = [&](uint32_t a) {
+      return fsel(e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {a, t_.f0}), a, fsub(t_.f_neg1, a));
+    };
+    auto clamp_edge = [&](uint32_t a) { return e_.ext(t_.f32, GLSLstd450FClamp, {a, t_.f0, last}); };
+    auto is = [&](uint32_t constant) { return e_.emit(Op::OpFOrdEqual, t_.b, {mode, constant}); };
+    const uint32_t repeat = fmod(i, size);
+    const uint32_t mirrored = fsub(last, mirror(fsub(fmod(i, fmul(t_.f2, size)), size)));
+    const uint32_t mirror_clamp = clamp_edge(mirror(i));
+    Wrapped w{};
+    w.index = fsel(is(t_.wrap_repeat), repeat,
+                   fsel(is(t_.wrap_mirrored), mirrored, fsel(is(t_.wrap_mirror_clamp), mirror_clamp, clamp_edge(i))));
+    const uint32_t out =
+        e_.emit(Op::OpLogicalOr, t_.b,
+                {e_.emit(Op::OpFOrdLessThan, t_.b, {i, t_.f0}), e_.emit(Op::OpFOrdGreaterThanEqual, t_.b, {i, size})});
+    w.border = e_.emit(Op::OpLogicalAnd, t_.b, {is(t_.wrap_border), out});
+    return w;
   }
 
   // GL 4.6 §8.14-8.14.3 around the comparisons: λ (with the LOD bias and clamps), the filter of λ (λ <= c = 0:
@@ -959,7 +958,7 @@ Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSampl
     if (!ids) return ids.error();
     m.add_capability(spv::Capability::ImageQuery);
     // The LOD parameters: push constants where they fit and the module has none of its own, else spec constants.
-    const bool push = !has_push_constants(m) && options.bindings.size() * 16 <= options.max_push_constant_bytes;
+    const bool push = !has_push_constants(m) && options.bindings.size() * 32 <= options.max_push_constant_bytes;
     auto channel = make_lod_channel(m, *ids, options.bindings.size(), push, spec_id, report);
     if (!channel) return channel.error();
     Emitter emitter(m, *glsl);

@@ -1249,3 +1249,147 @@ TEST_CASE("cube shadow samplers filter LINEAR within the face unless TEXTURE_CUB
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
+
+namespace {
+
+// GL 4.6 §8.14.2, table 8.20 ("Texel location wrap mode application"), on a texel index of a face `size` texels wide:
+// CLAMP_TO_EDGE clamp(coord, 0, size − 1); CLAMP_TO_BORDER clamp(coord, −1, size); REPEAT fmod(coord, size);
+// MIRRORED_REPEAT (size − 1) − mirror(fmod(coord, 2 × size) − size); MIRROR_CLAMP_TO_EDGE
+// clamp(mirror(coord), 0, size − 1); "mirror(a) returns a if a ≥ 0, and −(1 + a) otherwise".
+int wrap_index(GLenum mode, int coord, int size) {
+  auto mirror = [](int a) { return a >= 0 ? a : -(1 + a); };
+  auto fmod = [](int a, int b) { return a - b * int(std::floor(float(a) / float(b))); };
+  switch (mode) {
+    case GL_CLAMP_TO_EDGE: return std::clamp(coord, 0, size - 1);
+    case GL_CLAMP_TO_BORDER: return std::clamp(coord, -1, size);
+    case GL_REPEAT: return fmod(coord, size);
+    case GL_MIRRORED_REPEAT: return (size - 1) - mirror(fmod(coord, 2 * size) - size);
+    default: return std::clamp(mirror(coord), 0, size - 1);  // MIRROR_CLAMP_TO_EDGE
+  }
+}
+
+// §8.13 with TEXTURE_CUBE_MAP_SEAMLESS disabled: the selected face is a 2D texture. LINEAR (§8.14.2): the 2x2
+// footprint i0 = wrap(⌊u − ½⌋), i1 = wrap(⌊u − ½⌋ + 1) (and j), bilinear weights; NEAREST: i = wrap(⌊u⌋). A wrapped
+// index outside [0, size) is a border texel ("the border values defined by TEXTURE_BORDER_COLOR are used"), whose
+// result is `border` (its depth compared like a texel's, §8.23.1).
+template <class Value>
+float per_face_wrapped(const std::array<float, 3>& r, int size, GLenum wrap_s, GLenum wrap_t, bool linear, Value value,
+                       float border) {
+  const CubeCoord c = cube_coord(r);
+  auto at = [&](int i, int j) {
+    const int x = wrap_index(wrap_s, i, size), y = wrap_index(wrap_t, j, size);
+    if (x < 0 || x >= size || y < 0 || y >= size) return border;
+    return value(CubeTexel{c.face, x, y});
+  };
+  if (!linear) return at(int(std::floor(c.s * float(size))), int(std::floor(c.t * float(size))));
+  const float u = c.s * float(size) - 0.5f, v = c.t * float(size) - 0.5f;
+  const int i0 = int(std::floor(u)), j0 = int(std::floor(v));
+  const float a = u - std::floor(u), b = v - std::floor(v);
+  return (1 - a) * (1 - b) * at(i0, j0) + a * (1 - b) * at(i0 + 1, j0) + (1 - a) * b * at(i0, j0 + 1) +
+         a * b * at(i0 + 1, j0 + 1);
+}
+
+}  // namespace
+
+// GL 4.6 §8.13: with TEXTURE_CUBE_MAP_SEAMLESS disabled the face is selected and (s, t) computed, then the face is
+// sampled as a two-dimensional texture, "subjected to the same clamping and wrapping rules as for any other two
+// dimensional texture fetch" (ARB_seamless_cube_map): TEXTURE_WRAP_S / TEXTURE_WRAP_T apply at the face's edges
+// (table 8.20), and a CLAMP_TO_BORDER texel past an edge is the border, "If the texture contains depth components,
+// the first component of TEXTURE_BORDER_COLOR is interpreted as a depth value" (§8.14.2), compared with D_ref like
+// any texel (§8.23.1). Through the comparing sampler with VK_EXT_non_seamless_cube_map (depth formats) and through
+// the comparison in the shader (BISMUTH_DEPTH_TEXTURES=color: the wrap modes and border depth as push constants). A
+// cube face's (s, t) lie in [0, 1], so a footprint reaches one texel past an edge at most: there MIRRORED_REPEAT and
+// MIRROR_CLAMP_TO_EDGE pick the edge texel as CLAMP_TO_EDGE does, while REPEAT takes the opposite edge's texel and
+// CLAMP_TO_BORDER the border (the test checks that those two differ from CLAMP_TO_EDGE).
+TEST_CASE("non-seamless cube shadow lookups apply the face's wrap modes and border (GL 4.6 §8.13, §8.14.2)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  const GLuint program = make_program(kCubeShadowSource);
+  GLuint cube = 0, cube_array = 0;
+  make_cube_shadow_textures(cube, cube_array);
+  glDisable(GL_TEXTURE_CUBE_MAP_SEAMLESS);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  glUniform3fv(glGetUniformLocation(program, "dirs"), 4, kEdgeDirs[0].data());
+  GLint filter_support = GL_NONE;
+  glGetInternalformativ(GL_TEXTURE_CUBE_MAP, GL_DEPTH_COMPONENT32F, GL_FILTER, 1, &filter_support);
+  const bool filterable = filter_support == GL_FULL_SUPPORT;
+  if (!filterable) WARN("this device does not filter the depth format linearly: LINEAR may compare one texel");
+  const std::array<std::array<GLenum, 2>, 7> wraps = {{
+      {GL_CLAMP_TO_EDGE, GL_CLAMP_TO_EDGE},
+      {GL_REPEAT, GL_REPEAT},
+      {GL_MIRRORED_REPEAT, GL_MIRRORED_REPEAT},
+      {GL_CLAMP_TO_BORDER, GL_CLAMP_TO_BORDER},
+      {GL_MIRROR_CLAMP_TO_EDGE, GL_MIRROR_CLAMP_TO_EDGE},
+      {GL_REPEAT, GL_CLAMP_TO_BORDER},
+      {GL_CLAMP_TO_BORDER, GL_REPEAT},
+  }};
+  // Border depths below, between and above the faces' depths (layer 0: 0..0.5, layer 1: 0.5..1).
+  const float borders[] = {0.0f, 0.3f, 1.0f};
+  bool repeat_differs = false, border_differs = false;
+  for (const auto& wrap : wraps) {
+    CAPTURE(wrap[0], wrap[1]);
+    for (GLuint tex : {cube, cube_array}) {
+      glTextureParameteri(tex, GL_TEXTURE_WRAP_S, static_cast<GLint>(wrap[0]));
+      glTextureParameteri(tex, GL_TEXTURE_WRAP_T, static_cast<GLint>(wrap[1]));
+    }
+    const bool has_border = wrap[0] == GL_CLAMP_TO_BORDER || wrap[1] == GL_CLAMP_TO_BORDER;
+    for (float border :
+         has_border ? std::vector<float>(std::begin(borders), std::end(borders)) : std::vector<float>{0.0f}) {
+      CAPTURE(border);
+      const float border_color[4] = {border, 0.25f, 0.5f, 1.0f};
+      for (GLuint tex : {cube, cube_array}) glTextureParameterfv(tex, GL_TEXTURE_BORDER_COLOR, border_color);
+      for (bool linear : {true, false}) {
+        CAPTURE(linear);
+        for (GLuint tex : {cube, cube_array}) {
+          glTextureParameteri(tex, GL_TEXTURE_MIN_FILTER, linear ? GL_LINEAR : GL_NEAREST);
+          glTextureParameteri(tex, GL_TEXTURE_MAG_FILTER, linear ? GL_LINEAR : GL_NEAREST);
+        }
+        for (float ref : {0.0117f, 0.0845f, 0.43f}) {
+          CAPTURE(ref);
+          glUniform1f(glGetUniformLocation(program, "ref"), ref);
+          for (GLenum func : {GL_LEQUAL, GL_GREATER}) {
+            CAPTURE(func);
+            for (GLuint tex : {cube, cube_array}) {
+              glTextureParameteri(tex, GL_TEXTURE_COMPARE_FUNC, static_cast<GLint>(func));
+            }
+            glDispatchCompute(1, 1, 1);
+            glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+            float r[8] = {};
+            glGetNamedBufferSubData(out, 0, sizeof r, r);
+            REQUIRE_GL_ERROR(GL_NO_ERROR);
+            REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+            for (int i = 0; i < 8; ++i) {
+              CAPTURE(i);
+              const int layer = i < 4 ? 0 : 1;
+              const auto& dir = kEdgeDirs[size_t(i % 4)];
+              const float layer_ref = ref + 0.5f * float(layer);
+              auto result = [&](const CubeTexel& t) { return compare(func, layer_ref, cube_shadow_depth(layer, t)); };
+              const float border_result = compare(func, layer_ref, border);
+              const float model = per_face_wrapped(dir, kSize, wrap[0], wrap[1], linear, result, border_result);
+              const float edge_model =
+                  per_face_wrapped(dir, kSize, GL_CLAMP_TO_EDGE, GL_CLAMP_TO_EDGE, linear, result, border_result);
+              if (std::fabs(model - edge_model) > 0.1f) {
+                if (wrap[0] == GL_REPEAT && wrap[1] == GL_REPEAT) repeat_differs = true;
+                if (wrap[0] == GL_CLAMP_TO_BORDER && wrap[1] == GL_CLAMP_TO_BORDER) border_differs = true;
+              }
+              const float nearest = per_face_wrapped(dir, kSize, wrap[0], wrap[1], false, result, border_result);
+              const bool matches = std::fabs(r[i] - model) <= 1.0 / 64;
+              CHECK((matches || (linear && !filterable && r[i] == nearest)));
+            }
+          }
+        }
+      }
+    }
+  }
+  // The wrap modes are told apart from CLAMP_TO_EDGE at these edges.
+  CHECK(repeat_differs);
+  CHECK(border_differs);
+  GLuint textures[2] = {cube, cube_array};
+  glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}

@@ -1,7 +1,10 @@
 // Texture swizzle (GL 4.6 §8.10 TEXTURE_SWIZZLE_R/G/B/A/RGBA, applied in §15.2.1 "Texture Access"): the shim maps
 // it to the Vulkan image view's component mapping (docs/gl_shim.md, "Textures and images at dispatch").
+#include <cstdlib>
+#include <string>
 #include <vector>
 
+#include "translator/gl/asm_program_support.hpp"
 #include "translator/gl/gl_fixture.hpp"
 
 using namespace bismuth::gltest;
@@ -195,7 +198,10 @@ TEST_CASE("image loads ignore the texture swizzle (GL 4.6 §8.26)", "[swizzle]")
 // The border colour stands in for a texel outside the image (GL 4.6 §8.14.2, CLAMP_TO_BORDER) and §15.2.1 applies
 // TEXTURE_SWIZZLE_* to the lookup's result, so a border colour is swizzled like a texel. Vulkan defines that for
 // custom and opaque-black border colours with a swizzled view through VK_EXT_border_color_swizzle (the backend
-// names the mapping on the sampler where the device wants it).
+// names the mapping on the sampler where the device wants it); without it (ctest gl:no_border_color_swizzle,
+// BISMUTH_BORDER_COLOR_SWIZZLE=off) the shim binds an identity view and swizzles the lookups in the shader, which
+// must give the same texels, border and gathers: textureGather gathers the component the swizzle selects (§8.14.2's
+// "the swizzle ... is applied" before the component is chosen), texelFetch is swizzled too.
 TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1)", "[swizzle][border]") {
   GlContext gl;
   const GLuint program = make_program(
@@ -203,13 +209,19 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
       "layout(local_size_x = 1) in;\n"
       "layout(binding = 0) uniform sampler2D tex;\n"
       "layout(binding = 1) uniform usampler2D utex;\n"
-      "layout(std430, binding = 0) buffer Out { vec4 border; vec4 inside; uvec4 uborder; };\n"
+      "layout(std430, binding = 0) buffer Out { vec4 border; vec4 inside; uvec4 uborder; vec4 gathered[4];\n"
+      "                                          vec4 fetched; };\n"
       "void main() {\n"
       "  border = texture(tex, vec2(-1.0, -1.0));\n"
       "  inside = texture(tex, vec2(0.25, 0.5));\n"
       "  uborder = texture(utex, vec2(2.0, 0.5));\n"
+      "  gathered[0] = textureGather(tex, vec2(-1.0, -1.0), 0);\n"
+      "  gathered[1] = textureGather(tex, vec2(-1.0, -1.0), 1);\n"
+      "  gathered[2] = textureGather(tex, vec2(-1.0, -1.0), 2);\n"
+      "  gathered[3] = textureGather(tex, vec2(-1.0, -1.0), 3);\n"
+      "  fetched = texelFetch(tex, ivec2(1, 0), 0);\n"
       "}\n");
-  const GLuint out = make_buffer(48);
+  const GLuint out = make_buffer(128);
   GLuint t = 0, u = 0;
   glCreateTextures(GL_TEXTURE_2D, 1, &t);
   glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
@@ -256,12 +268,19 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
     struct {
       float border[4], inside[4];
       uint32_t uborder[4];
+      float gathered[4][4], fetched[4];
     } r{};
     glGetNamedBufferSubData(out, 0, sizeof r, &r);
     REQUIRE_GL_ERROR(GL_NO_ERROR);
     const float texel0[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
+    const float texel1[4] = {50 / 255.0f, 60 / 255.0f, 70 / 255.0f, 80 / 255.0f};
     for (int c = 0; c < 4; ++c) {
       CAPTURE(c);
+      CHECK(r.fetched[c] == Approx(swizzled(texel1, swizzle, c)).margin(1e-6));
+      // All four gathered texels are border texels: component c of the swizzled border.
+      for (int k = 0; k < 4; ++k) {
+        CHECK(r.gathered[c][k] == Approx(swizzled(b, swizzle, c)).margin(0.5 / 255.0 + 1e-6));
+      }
       // Within half a unit of RGBA8: NVIDIA's H100 returns the border colour rounded to the texture format's
       // precision (0.75 as 191/255), which VK_EXT_custom_border_color allows ("may be converted to the format's
       // precision") and GL's "interpreted ... to match the texture's internal format" (§8.14.2) does not forbid.
@@ -273,8 +292,134 @@ TEST_CASE("the border colour is swizzled like a texel (GL 4.6 §8.14.2, §15.2.1
     const uint32_t expected[4] = {uborder[3], 0, uborder[0], uborder[1]};
     for (int c = 0; c < 4; ++c) CHECK(r.uborder[c] == expected[c]);
   }
+  // BISMUTH_BORDER_COLOR_SWIZZLE=off: the swizzle went to the shader (the shim says so once per program).
+  const char* off = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  if (off != nullptr && std::string(off) == "off") CHECK(gl.saw_message_containing("swizzles in the shader"));
   const GLuint textures[2] = {t, u};
   glDeleteTextures(2, textures);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// The same for an assembly program's TEX (NV_gpu_program4's texture lookups return the swizzled texel, GL 4.6
+// §15.2.1): the border colour of CLAMP_TO_BORDER swizzled like a texel, through VK_EXT_border_color_swizzle or, under
+// gl:no_border_color_swizzle, the program's second module with the swizzle in the shader.
+TEST_CASE("assembly TEX swizzles the border colour like a texel (GL 4.6 §8.14.2, §15.2.1)", "[swizzle][border][asm]") {
+  GlContext gl;
+  const std::string source =
+      "!!NVcp5.0\nOPTION NV_shader_storage_buffer;\nGROUP_SIZE 1;\n"
+      "STORAGE out[] = { program.storage[0] };\nTEMP R0, R1;\n"
+      "TEX.F R0, {-1.0, -1.0, 0, 0}, texture[0], 2D;\nSTB.U32X4 R0, out[0];\n"
+      "TEX.F R1, {0.25, 0.5, 0, 0}, texture[0], 2D;\nSTB.U32X4 R1, out[16];\nEND\n";
+  GLuint name = 0;
+  glGenProgramsARB(1, &name);
+  glBindProgramARB(GL_COMPUTE_PROGRAM_NV, name);
+  REQUIRE(asm_program::load(source) == GL_NO_ERROR);
+  glEnable(GL_COMPUTE_PROGRAM_NV);
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
+  const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+  const GLint swizzle[4] = {GL_ALPHA, GL_ONE, GL_RED, GL_ZERO};
+  glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, swizzle);
+  const float border[4] = {0.25f, 0.5f, 0.75f, 0.125f};
+  glTextureParameterfv(t, GL_TEXTURE_BORDER_COLOR, border);
+  glBindTextureUnit(0, t);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glDispatchCompute(1, 1, 1);
+  glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+  float r[8] = {};
+  glGetNamedBufferSubData(out, 0, sizeof r, r);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+  // (ALPHA, ONE, RED, ZERO) of the border colour and of texel 0.
+  const float expected_border[4] = {border[3], 1.0f, border[0], 0.0f};
+  const float expected_inside[4] = {40 / 255.0f, 1.0f, 10 / 255.0f, 0.0f};
+  for (int c = 0; c < 4; ++c) {
+    CAPTURE(c);
+    CHECK(r[c] == Approx(expected_border[c]).margin(0.5 / 255.0 + 1e-6));
+    CHECK(r[4 + c] == Approx(expected_inside[c]).margin(1e-6));
+  }
+  const char* off = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  if (off != nullptr && std::string(off) == "off") CHECK(gl.saw_message_containing("swizzles in the shader"));
+  glDisable(GL_COMPUTE_PROGRAM_NV);
+  glDeleteProgramsARB(1, &name);
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+// The limit of the shader swizzle (docs/gl_shim.md): a helper function called with two different samplers cannot have
+// its lookup swizzled per sampler, so on a device without VK_EXT_border_color_swizzle (gl:no_border_color_swizzle) a
+// dispatch that needs the swizzle there is skipped with a message rather than reading an undefined border; with the
+// extension, or without a swizzle, the program gives GL's values (§8.14.2's border, §15.2.1's swizzle).
+TEST_CASE("a helper shared by two samplers gets GL's border swizzle or a skipped dispatch", "[swizzle][border]") {
+  GlContext gl;
+  const GLuint program = make_program(
+      "#version 430\n"
+      "layout(local_size_x = 1) in;\n"
+      "layout(binding = 0) uniform sampler2D a;\n"
+      "layout(binding = 1) uniform sampler2D b;\n"
+      "layout(std430, binding = 0) buffer Out { vec4 r[2]; };\n"
+      "vec4 helper(sampler2D h, vec2 p) { return texture(h, p); }\n"
+      "void main() {\n"
+      "  r[0] = helper(a, vec2(-1.0, -1.0));\n"
+      "  r[1] = helper(b, vec2(0.25, 0.5));\n"
+      "}\n");
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 1, GL_RGBA8, 2, 1);
+  const uint8_t texels[8] = {10, 20, 30, 40, 50, 60, 70, 80};
+  glTextureSubImage2D(t, 0, 0, 0, 2, 1, GL_RGBA, GL_UNSIGNED_BYTE, texels);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_BORDER);
+  glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_BORDER);
+  const float border[4] = {0.25f, 0.5f, 0.75f, 0.125f};
+  glTextureParameterfv(t, GL_TEXTURE_BORDER_COLOR, border);
+  glBindTextureUnit(0, t);
+  glBindTextureUnit(1, t);
+  const GLuint out = make_buffer(32);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  const char* env = std::getenv("BISMUTH_BORDER_COLOR_SWIZZLE");
+  const bool off = env != nullptr && std::string(env) == "off";
+  const GLint identity[4] = {GL_RED, GL_GREEN, GL_BLUE, GL_ALPHA};
+  const GLint swizzle[4] = {GL_GREEN, GL_ZERO, GL_ALPHA, GL_RED};
+  for (const GLint* s : {identity, swizzle, identity}) {
+    const bool swizzled = s == swizzle;
+    CAPTURE(swizzled);
+    glTextureParameteriv(t, GL_TEXTURE_SWIZZLE_RGBA, s);
+    const float marker[8] = {-1, -1, -1, -1, -1, -1, -1, -1};
+    glNamedBufferSubData(out, 0, sizeof marker, marker);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    float r[8] = {};
+    glGetNamedBufferSubData(out, 0, sizeof r, r);
+    REQUIRE_GL_ERROR(GL_NO_ERROR);
+    if (off && swizzled) {
+      CHECK(gl.saw_message_containing("texture swizzles cannot be applied in the shader"));
+      CHECK(r[0] == -1.0f);  // skipped: nothing written
+      continue;
+    }
+    const float texel0[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
+    auto pick = [&](const float rgba[4], int c) {
+      return s[c] == GL_ZERO ? 0.0f : s[c] == GL_ONE ? 1.0f : rgba[s[c] - GL_RED];
+    };
+    for (int c = 0; c < 4; ++c) {
+      CAPTURE(c);
+      CHECK(r[c] == Approx(pick(border, c)).margin(0.5 / 255.0 + 1e-6));
+      CHECK(r[4 + c] == Approx(pick(texel0, c)).margin(1e-6));
+    }
+  }
+  glDeleteTextures(1, &t);
   glDeleteBuffers(1, &out);
   glDeleteProgram(program);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);

@@ -282,8 +282,13 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
       info.group_size[0] % nvasm::kWarpSize == 0 && ctx->device_state.device->features().compute_full_subgroups) {
     desc.stage_flags = VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT;
   }
-  // Kept for the shadow lowering only where a texture[n] is used with a SHADOW target (shadow_lowering.cpp).
-  if (std::any_of(info.textures.begin(), info.textures.end(), [](const auto& t) { return t.shadow; })) {
+  // Kept for the second module (shadow_lowering.cpp) only where a texture[n] is used with a SHADOW target, or with
+  // any target on a device without VK_EXT_border_color_swizzle (a swizzled texture's border colour: the swizzle in
+  // the shader).
+  const bool border_swizzle = ctx->device_state.device->features().border_color_swizzle;
+  if (std::any_of(info.textures.begin(), info.textures.end(), [&](const auto& t) {
+        return t.shadow || (!border_swizzle && t.target != nvasm::TextureTarget::Buffer);
+      })) {
     exe->desc = desc;
     exe->desc.spirv = {};
     exe->spirv = piped->words;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 
+#include "bismuth/spirv_patch/passes/swizzle_lookups.hpp"
 #include "bismuth/translator/glsl_compiler.hpp"
 #include "buffers.hpp"
 #include "gl_internal.hpp"
@@ -82,6 +83,9 @@ OpaqueUse opaque_use(Context* ctx, const Executable& exe, size_t i, bool lower_s
   if (lower_shadow && use.shadow && r.kind == translator::GlResourceKind::Texture) {
     use.shadow_state = &ctx->shadow_states_scratch[i];
   }
+  if (lower_shadow && !use.shadow && r.kind == translator::GlResourceKind::Texture) {
+    use.swizzle_word = &ctx->swizzle_words_scratch[i];
+  }
   return use;
 }
 
@@ -94,7 +98,10 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower
   ctx->image_bindings_scratch.clear();
   ctx->shadow_needs_lowering = false;
   const auto& resources = exe.program.resources;
-  if (lower_shadow) ctx->shadow_states_scratch.assign(resources.size(), ShadowSamplerState{});
+  if (lower_shadow) {
+    ctx->shadow_states_scratch.assign(resources.size(), ShadowSamplerState{});
+    ctx->swizzle_words_scratch.assign(resources.size(), spirv_patch::kSwizzleIdentity);
+  }
   for (size_t i = 0; i < resources.size(); ++i) {
     const translator::GlResource& r = resources[i];
     const IndexedBinding* slot = nullptr;
@@ -182,7 +189,10 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
   auto& out = ctx->bindings_scratch;
   out.clear();
   ctx->shadow_needs_lowering = false;
-  if (lower_shadow) ctx->shadow_states_scratch.assign(exe.info.textures.size(), ShadowSamplerState{});
+  if (lower_shadow) {
+    ctx->shadow_states_scratch.assign(exe.info.textures.size(), ShadowSamplerState{});
+    ctx->swizzle_words_scratch.assign(exe.info.textures.size(), spirv_patch::kSwizzleIdentity);
+  }
   for (uint32_t k : exe.storage_gl_binding) {
     const IndexedBinding* slot = k < ctx->ssbo.size() ? &ctx->ssbo[k] : nullptr;
     if (!push_slot(ctx, slot, "program.storage", k, kMaxStorageRange, backend::Access::ReadWrite, func)) return false;
@@ -239,6 +249,9 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
     use.unit = t.unit;
     use.can_lower_shadow = !exe.spirv.empty();
     if (lower_shadow && t.shadow) use.shadow_state = &ctx->shadow_states_scratch[k];
+    if (lower_shadow && !t.shadow && use.kind == translator::GlResourceKind::Texture) {
+      use.swizzle_word = &ctx->swizzle_words_scratch[k];
+    }
     if (!push_opaque_binding(ctx, use, func)) return false;
   }
   for (const nvasm::ImageBinding& image : exe.info.images) {

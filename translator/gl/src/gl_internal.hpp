@@ -35,6 +35,7 @@
 #include "bismuth/common/compile_target.hpp"
 #include "bismuth/gl/glext_bismuth.h"
 #include "bismuth/nvasm/assembler.hpp"
+#include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 #include "bismuth/translator/gl_program.hpp"
 #include "bismuth/translator/graphics_program.hpp"
 #include "pixel_store.hpp"
@@ -184,11 +185,12 @@ struct Location {
   uint32_t element = 0;  // array element
 };
 
-// What a lowered shadow binding reads at a dispatch: its state word (spirv_patch kShadowState*) and its LOD
-// parameters (kShadowLod*: TEXTURE_LOD_BIAS, MAX_TEXTURE_LOD_BIAS, TEXTURE_MIN_LOD, TEXTURE_MAX_LOD).
+// What a lowered shadow binding reads at a dispatch: its state word (spirv_patch kShadowState*) and its LOD and wrap
+// parameters (kShadowLod*: TEXTURE_LOD_BIAS, MAX_TEXTURE_LOD_BIAS, TEXTURE_MIN_LOD, TEXTURE_MAX_LOD, TEXTURE_WRAP_S,
+// TEXTURE_WRAP_T, the border depth, unused).
 struct ShadowSamplerState {
   uint32_t word = 0;
-  std::array<float, 4> lod = {0.0f, 0.0f, -1000.0f, 1000.0f};
+  std::array<float, spirv_patch::kShadowLodCount> lod = {0.0f, 0.0f, -1000.0f, 1000.0f, 0.0f, 0.0f, 0.0f, 0.0f};
   friend bool operator==(const ShadowSamplerState&, const ShadowSamplerState&) = default;
 };
 
@@ -206,10 +208,15 @@ struct ShadowLowering {
   // parameters' SpecIds where they are spec constants (lod_push_bytes 0).
   struct Binding {
     uint32_t binding = 0, spec_id = 0, first_resource = 0, resources = 1;
-    std::array<uint32_t, 4> lod_spec_ids{};
+    std::array<uint32_t, spirv_patch::kShadowLodCount> lod_spec_ids{};
   };
   std::vector<Binding> bindings;
-  uint32_t lod_push_bytes = 0;   // > 0: the LOD parameters are push constants, a vec4 per binding in binding order
+  // Plain samplers whose lookups the module swizzles (spirv_patch swizzle_lookups; devices without
+  // VK_EXT_border_color_swizzle): the Vulkan binding, its swizzle word's SpecId, its first resource (lod_spec_ids
+  // unused).
+  std::vector<Binding> swizzle_bindings;
+  std::string swizzle_error;     // why the module has no swizzles (a dispatch that needs one is skipped with it)
+  uint32_t lod_push_bytes = 0;   // > 0: the LOD parameters are push constants, two vec4 per binding in binding order
   bool lod_specialized = false;  // they are spec constants
 };
 
@@ -556,6 +563,7 @@ class Context {
   // Shadow samplers compared in the shader (shadow_lowering.cpp): each Texture resource's state word, indexed like
   // program.resources; set by a dispatch that needs the lowering; and the state words as specialization values.
   std::vector<ShadowSamplerState> shadow_states_scratch;
+  std::vector<uint32_t> swizzle_words_scratch;  // the lowered module's swizzle words (spirv_patch swizzle_lookups)
   bool shadow_needs_lowering = false;
   std::vector<backend::SpecValue> spec_values_scratch;
   std::vector<float> shadow_push_scratch;  // the lowered bindings' LOD parameters as push constants

@@ -8,6 +8,7 @@
 
 #include "bismuth/backend/sampler.hpp"
 #include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
+#include "bismuth/spirv_patch/passes/swizzle_lookups.hpp"
 #include "gl_internal.hpp"
 #include "texture_access.hpp"
 #include "texture_multisample.hpp"
@@ -323,6 +324,34 @@ uint32_t shadow_state_word(const SamplerState& s, const SizedFormat& format, boo
   return word;
 }
 
+// GL 4.6 table 8.20's wrap mode of a lowered non-seamless cube face, as spirv_patch's kShadowWrap* value.
+float shadow_wrap(GLenum wrap) {
+  switch (wrap) {
+    case GL_REPEAT: return spirv_patch::kShadowWrapRepeat;
+    case GL_MIRRORED_REPEAT: return spirv_patch::kShadowWrapMirroredRepeat;
+    case GL_CLAMP_TO_BORDER: return spirv_patch::kShadowWrapClampToBorder;
+    case GL_MIRROR_CLAMP_TO_EDGE: return spirv_patch::kShadowWrapMirrorClampToEdge;
+    default: return spirv_patch::kShadowWrapClampToEdge;
+  }
+}
+
+// spirv_patch's swizzle word of a view's component mapping (swizzle_lookups.hpp): R..A 0..3, ZERO, ONE.
+uint32_t swizzle_word_of(const std::array<VkComponentSwizzle, 4>& components) {
+  std::array<uint32_t, 4> sources{};
+  for (uint32_t c = 0; c < 4; ++c) {
+    switch (components[c]) {
+      case VK_COMPONENT_SWIZZLE_ZERO: sources[c] = spirv_patch::kSwizzleZero; break;
+      case VK_COMPONENT_SWIZZLE_ONE: sources[c] = spirv_patch::kSwizzleOne; break;
+      case VK_COMPONENT_SWIZZLE_R:
+      case VK_COMPONENT_SWIZZLE_G:
+      case VK_COMPONENT_SWIZZLE_B:
+      case VK_COMPONENT_SWIZZLE_A: sources[c] = uint32_t(components[c] - VK_COMPONENT_SWIZZLE_R); break;
+      default: sources[c] = c; break;  // IDENTITY
+    }
+  }
+  return spirv_patch::swizzle_word(sources);
+}
+
 // ---- each kind ----
 
 bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
@@ -411,8 +440,16 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   if (lowered) {
     // GL 4.6 §8.14.1's bias_texobj, bias_max and the λ clamps, applied in the shader (the sampler gets none).
     use.shadow_state->word = shadow_state_word(e.sampler, format, non_seamless);
-    use.shadow_state->lod = {e.sampler.lod_bias, ctx->device_state.device->info().max_sampler_lod_bias,
-                             e.sampler.min_lod, e.sampler.max_lod};
+    // Non-seamless cube faces are sampled as 2D textures by the shader: their wrap modes (table 8.20) and the border
+    // texel's depth, "the first component of TEXTURE_BORDER_COLOR ... interpreted as a depth value" (§8.14.2).
+    use.shadow_state->lod = {e.sampler.lod_bias,
+                             ctx->device_state.device->info().max_sampler_lod_bias,
+                             e.sampler.min_lod,
+                             e.sampler.max_lod,
+                             shadow_wrap(e.sampler.wrap_s),
+                             shadow_wrap(e.sampler.wrap_t),
+                             e.sampler.border_color[0],
+                             0.0f};
   }
   const bool linear = !lowered && (view->features & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT) != 0 &&
                       !is_multisample(use.target);
@@ -433,6 +470,21 @@ bool push_texture(Context* ctx, const OpaqueUse& use, const char* func) {
   const bool border = desc.address_u == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
                       desc.address_v == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER ||
                       desc.address_w == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+  if (border && !use.shadow && !ctx->device_state.device->features().border_color_swizzle &&
+      !b.view.identity_components()) {
+    // Without VK_EXT_border_color_swizzle a custom or opaque-black border colour through a swizzled view is undefined
+    // in Vulkan: the lowered module swizzles the lookups' results in the shader instead (spirv_patch
+    // swizzle_lookups), through an identity view, which gives the texels and the border GL's swizzled values.
+    if (use.swizzle_word == nullptr) {
+      if (use.can_lower_shadow) {
+        ctx->shadow_needs_lowering = true;  // run() gathers again for the lowered module
+        return false;
+      }
+    } else {
+      *use.swizzle_word = swizzle_word_of(b.view.components);
+      b.view.components = {};
+    }
+  }
   if (border) {
     desc.border_swizzle = b.view.components;
     desc.border_srgb = format.srgb;

@@ -40,6 +40,11 @@ struct OpaqueUse {
   // clamps and writes its state word (spirv_patch kShadowState*) and LOD parameters there.
   bool can_lower_shadow = false;
   ShadowSamplerState* shadow_state = nullptr;
+  // Plain samplers in the lowered module (shadow_lowering.cpp), on a device without VK_EXT_border_color_swizzle:
+  // non-null, a swizzled texture sampled with CLAMP_TO_BORDER is bound through an identity view and its swizzle
+  // written here (spirv_patch swizzle_word) for the shader to apply; null, such a binding sets
+  // ctx->shadow_needs_lowering and fails where `can_lower_shadow`.
+  uint32_t* swizzle_word = nullptr;
 };
 
 // Appends the binding of `use` to ctx->image_bindings_scratch; false (with a KHR_debug message or a GL error) when

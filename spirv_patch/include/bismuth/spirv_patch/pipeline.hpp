@@ -15,6 +15,9 @@
 //                                    compare) do their depth comparison in the shader; after the remap, so the
 //                                    names are final bindings. The GL shim runs it alone on a linked program's words
 //                                    the first time a dispatch needs it (translator/gl/src/shadow_lowering.cpp)
+//   1d. swizzle_lookups              the samplers named swizzle their lookups' results in the shader (a GL texture
+//                                    swizzle with a border colour on a device without VK_EXT_border_color_swizzle);
+//                                    the GL shim runs it with 1c
 //   2. lower_khr_subgroup_ops        SPV_KHR_shader_ballot / subgroup_vote -> GroupNonUniform (no-op without them)
 //   3. match_gl_arithmetic           GL's contraction and remainder rules, on the lowered module
 //   4. workgroup_size_to_spec_constants   a fixed or literal size becomes specializable (layer, SPIR-V input)
@@ -49,6 +52,7 @@
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
+#include "bismuth/spirv_patch/passes/swizzle_lookups.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_runtime.hpp"
 #include "bismuth/spirv_patch/passes/workgroup_size_to_spec_constants.hpp"
 #include "bismuth/spirv_patch/target_env.hpp"
@@ -61,6 +65,7 @@ struct PipelineOptions {
   std::optional<DescriptorBindingRemap> bindings;
   bool lower_float_compare_swap = true;
   std::optional<ShadowSamplerOptions> shadow_samplers;
+  std::optional<SwizzleLookupOptions> swizzle_lookups;
   bool lower_khr_subgroup_ops = true;
   std::optional<GlArithmeticOptions> gl_arithmetic;
   std::optional<WorkgroupSizeOptions> group_size_to_spec_constants;
@@ -88,6 +93,7 @@ enum class PipelineStage : int64_t {
   NumWaves,
   FloatCompareSwap,
   ShadowSamplers,
+  SwizzleLookups,
 };
 inline PipelineStage failed_stage(const Error& error) {
   return static_cast<PipelineStage>(error.code);
@@ -105,6 +111,7 @@ struct PipelineResult {
   std::vector<uint32_t> words;  // the module for vkCreateShaderModule (the input words when no pass edited it)
   FloatCompareSwapReport float_compare_swap;
   std::optional<ShadowSamplerReport> shadow_samplers;
+  std::optional<SwizzleLookupReport> swizzle_lookups;
   SubgroupLoweringReport subgroup_lowering;
   GlArithmeticReport gl_arithmetic;
   std::optional<WorkgroupSizeReport> group_size;

@@ -102,6 +102,10 @@ struct DeviceFeatures {
   // filter each cube face on its own, wrapping at its edges (desktop GL with TEXTURE_CUBE_MAP_SEAMLESS disabled;
   // SamplerDesc::non_seamless_cube). Without it every cube sampler is seamless.
   bool non_seamless_cube_map = false;
+  // VK_KHR_sampler_mirror_clamp_to_edge (enabled where the device has it; Vulkan 1.2 makes it the
+  // samplerMirrorClampToEdge feature, and enabling the extension enables that): the MIRROR_CLAMP_TO_EDGE address mode
+  // of GL 4.4+. Without it Device::sampler samples that mode as MIRRORED_REPEAT (the same within [-1, 2]).
+  bool sampler_mirror_clamp_to_edge = false;
   // Image features GLSL image and texture built-ins need (VkPhysicalDeviceFeatures): format qualifiers beyond the
   // base set (rg16f, r11f_g11f_b10f, ...: shaderStorageImageExtendedFormats), images without a format qualifier
   // (GL_EXT_shader_image_load_formatted, writeonly images: shaderStorageImageRead/WriteWithoutFormat),

@@ -13,22 +13,21 @@
 //     still apply) and the results averaged with the bilinear weights (§8.23.1: "a weighted average of the results").
 //     Cube maps filter seamlessly (§8.13.1): footprint texels past a face edge come from the neighbouring face, a
 //     corner texel's comparison is the average of the other three's; with kShadowStateCubeNonSeamless (desktop GL's
-//     TEXTURE_CUBE_MAP_SEAMLESS disabled) the footprint stays within the selected face, its indices clamped to the
-//     face's edge texels (CLAMP_TO_EDGE per face);
+//     TEXTURE_CUBE_MAP_SEAMLESS disabled) the face is sampled as a 2D texture: the NEAREST texel's and the footprint's
+//     indices go through the wrap function of the binding's TEXTURE_WRAP_S/T (kShadowLodWrapS/T, GL 4.6 table 8.20),
+//     and a CLAMP_TO_BORDER index outside the face reads the border depth (kShadowLodBorder), compared like a texel;
 //   * every OpImageDrefGather becomes an OpImageGather of component 0 compared per texel (no filtering).
 // The comparison state is not known when the module is made and changes without a relink, so each named binding gets
 // one specialization constant, the *state word* (kShadowState* bits below), which the caller sets per pipeline. A
 // driver folds the selections on it away after specialization; the lookups of the unused filter are then dead code.
-// The LOD parameters (kShadowLod*: floats that take many values) are not specialized where they fit in push
-// constants: one vec4 per named binding, in binding order, from push-constant offset 0
-// (report.lod_push_constant_bytes), where the module has no push-constant variable of its own and 16 bytes per binding
-// fit in max_push_constant_bytes; else four float spec constants per binding (report.lod_spec_ids).
+// The LOD and wrap parameters (kShadowLod*: floats that take many values) are not specialized where they fit in push
+// constants: two vec4 per named binding, in binding order, from push-constant offset 0
+// (report.lod_push_constant_bytes), where the module has no push-constant variable of its own and 32 bytes per binding
+// fit in max_push_constant_bytes; else kShadowLodCount float spec constants per binding (report.lod_spec_ids).
 //
 // The sampler bound with a lowered binding must not compare (compareEnable off), must filter NEAREST (min, mag and
 // mipmap mode), and must neither bias nor clamp the LOD (mipLodBias 0, minLod -1000, maxLod 1000): the shader
-// picks the level and filters. Not done in the shader: a non-seamless cube's wrap modes other than CLAMP_TO_EDGE
-// (GL applies the face's TEXTURE_WRAP_S/T per face; REPEAT, MIRRORED_REPEAT, CLAMP_TO_BORDER and
-// MIRROR_CLAMP_TO_EDGE are filtered as CLAMP_TO_EDGE there). The OpImageSparse*Dref* forms are lowered alike; their
+// picks the level and filters. The OpImageSparse*Dref* forms are lowered alike; their
 // residency code is that of the lookup as written (on the sampler without bias), the filtered texels are read without
 // residency.
 #pragma once
@@ -56,14 +55,27 @@ inline constexpr uint32_t kShadowStateMipLinear = 1u << 7;  // TEXTURE_MIN_FILTE
 inline constexpr uint32_t kShadowStateCubeNonSeamless = 1u << 8;
 inline constexpr uint32_t kShadowStateDefault = 3;          // LEQUAL (GL's default), NEAREST, no clamp
 
-// The LOD parameters of a binding, in this order (GL 4.6 §8.14.1): TEXTURE_LOD_BIAS (bias_texobj),
+// The LOD and wrap parameters of a binding, in this order (GL 4.6 §8.14.1): TEXTURE_LOD_BIAS (bias_texobj),
 // MAX_TEXTURE_LOD_BIAS (bias_max: bias_texobj + bias_shader is clamped to ±bias_max), TEXTURE_MIN_LOD,
-// TEXTURE_MAX_LOD. Spec-constant defaults: 0, 1000, -1000, 1000.
+// TEXTURE_MAX_LOD; then (read by non-seamless cube maps only, whose faces are sampled as 2D textures by the shader)
+// TEXTURE_WRAP_S and TEXTURE_WRAP_T as a kShadowWrap* value (a float: 0.0, 1.0, ...), the border texel's depth
+// (§8.14.2: "the first component of TEXTURE_BORDER_COLOR is interpreted as a depth value") and an unused float.
+// Spec-constant defaults: 0, 1000, -1000, 1000, 0 (CLAMP_TO_EDGE), 0, 0, 0.
 inline constexpr uint32_t kShadowLodBias = 0;
 inline constexpr uint32_t kShadowLodBiasMax = 1;
 inline constexpr uint32_t kShadowLodMin = 2;
 inline constexpr uint32_t kShadowLodMax = 3;
-inline constexpr uint32_t kShadowLodCount = 4;
+inline constexpr uint32_t kShadowLodWrapS = 4;
+inline constexpr uint32_t kShadowLodWrapT = 5;
+inline constexpr uint32_t kShadowLodBorder = 6;
+inline constexpr uint32_t kShadowLodCount = 8;
+
+// The wrap modes of kShadowLodWrapS/T (GL 4.6 table 8.20's wrap functions on a texel index).
+inline constexpr float kShadowWrapClampToEdge = 0.0f;
+inline constexpr float kShadowWrapRepeat = 1.0f;
+inline constexpr float kShadowWrapMirroredRepeat = 2.0f;
+inline constexpr float kShadowWrapClampToBorder = 3.0f;
+inline constexpr float kShadowWrapMirrorClampToEdge = 4.0f;
 
 struct ShadowSamplerBinding {
   uint32_t set = 0;
@@ -83,10 +95,11 @@ struct ShadowSamplerReport {
   std::vector<uint32_t> spec_ids;  // the state word's SpecId of each named binding, in the order given
   uint32_t lowered = 0;            // Dref instructions rewritten
   uint32_t retyped = 0;            // image types made non-depth
-  // Where the LOD parameters went (neither when no lookup was lowered): push-constant bytes from offset 0 (binding
-  // i's vec4 at 16 * i), or the SpecIds of each named binding's four float parameters (IEEE bits as the value).
+  // Where the LOD and wrap parameters went (neither when no lookup was lowered): push-constant bytes from offset 0
+  // (binding i's two vec4 at 32 * i), or the SpecIds of each named binding's kShadowLodCount float parameters (IEEE
+  // bits as the value).
   uint32_t lod_push_constant_bytes = 0;
-  std::vector<std::array<uint32_t, 4>> lod_spec_ids;
+  std::vector<std::array<uint32_t, kShadowLodCount>> lod_spec_ids;
 };
 
 // Rewrites `module` in place. A named binding that no variable has still gets its spec constant (an unused one). The
