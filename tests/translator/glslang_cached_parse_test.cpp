@@ -16,6 +16,7 @@
 
 #include "bismuth/spirv_patch/validate.hpp"
 #include "glslang_cached_parse.hpp"
+#include "glslang_extension_behavior.hpp"
 #include "glslang_predefined_macros.hpp"
 #include "glslang_process.hpp"
 
@@ -349,4 +350,22 @@ TEST_CASE("CachedParseShader's predefined macro cache fills from several threads
   }
   for (std::thread& thread : threads) thread.join();
   CHECK(mismatches == 0);
+}
+
+TEST_CASE("CachedParseShader's extension tables are glslang's", "[glslang_cached_parse]") {
+  // Every extension's initial behavior (what #extension NAME : ... starts from), the SPIR-V version some need and
+  // the SPIR-V-only ones: the cached copy must equal what initializeExtensionBehavior makes, for any settings.
+  struct Case {
+    int version;
+    EProfile profile;
+    bool vulkan;
+    EShLanguage stage;
+  };
+  for (const Case& c :
+       {Case{450, ECoreProfile, false, EShLangCompute}, Case{460, ECoreProfile, true, EShLangCompute},
+        Case{310, EEsProfile, true, EShLangCompute}, Case{100, EEsProfile, false, EShLangFragment},
+        Case{110, ENoProfile, false, EShLangVertex}, Case{450, ECompatibilityProfile, false, EShLangGeometry}}) {
+    INFO(c.version << " " << c.profile << " " << c.vulkan << " " << c.stage);
+    CHECK(bismuth::translator::extension_behavior_matches_glslang(c.version, c.profile, c.vulkan, c.stage));
+  }
 }

@@ -9,6 +9,7 @@
 #endif
 
 #include "glslang_cached_parse.hpp"
+#include "glslang_extension_behavior.hpp"
 #include "glslang_predefined_macros.hpp"
 
 #include <glslang/Include/ShHandle.h>
@@ -423,7 +424,7 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   parse_context->setScanContext(&scan_context);
   parse_context->setPpContext(&pp_context);
   parse_context->setLimits(*resources);
-  parse_context->initializeExtensionBehavior();
+  initialize_extension_behavior(*parse_context);  // glslang's tables, appended from a process-wide copy
 
   std::string system_preamble;
   parse_context->getPreamble(system_preamble);

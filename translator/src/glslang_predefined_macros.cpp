@@ -15,6 +15,8 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace bismuth::translator {
@@ -24,10 +26,16 @@ namespace {
 using glslang::TPpContext;
 using glslang::TPpToken;
 
-// The preprocessor's atom table and a token stream's tokens are protected; a member pointer named through a class
-// derived from theirs reads them without a cast (never instantiated).
+// The preprocessor's atom table, its maps and a token stream's tokens are protected; a member pointer named through a
+// class derived from theirs reads them without a cast (never instantiated).
 struct PpAtoms : TPpContext {
   static constexpr auto kAtoms = &PpAtoms::atomStrings;
+};
+struct AtomTable : glslang::TStringAtomMap {
+  static constexpr auto kMap = &AtomTable::atomMap;
+  static constexpr auto kStrings = &AtomTable::stringMap;
+  static constexpr auto kNext = &AtomTable::nextAtom;
+  static constexpr auto kBad = &AtomTable::badToken;
 };
 struct StreamTokens : TPpContext::TokenStream {
   static constexpr auto kTokens = &StreamTokens::stream;
@@ -76,17 +84,31 @@ bool same_tokens(const std::vector<BodyToken>& a, const std::vector<BodyToken>& 
 }
 
 // Defines `macros` in `pp` as CPPdefine would have (a new atom per name, in the text's order; the replacement
-// tokens as TokenStream::putToken records them). False where a name's atom differs from the text's.
+// tokens as TokenStream::putToken records them). The names go into the atom table as TStringAtomMap::getAddAtom
+// puts a new name, but with one hash each and the table's buckets reserved once (getAddAtom hashes a name twice and
+// the table grows step by step). False where a name's atom differs from the text's.
 bool define_macros(const std::vector<Macro>& macros, TPpContext& pp) {
   glslang::TStringAtomMap& atoms = pp.*PpAtoms::kAtoms;
+  auto& atom_map = atoms.*AtomTable::kMap;
+  auto& atom_strings = atoms.*AtomTable::kStrings;
+  int& next_atom = atoms.*AtomTable::kNext;
+  atom_map.reserve(atom_map.size() + macros.size());
   bool same_atoms = true;
   TPpToken token;
   for (const Macro& macro : macros) {
-    const int atom = atoms.getAddAtom(macro.name.c_str());
+    const auto [name, added] = atom_map.emplace(glslang::TString(macro.name.data(), macro.name.size()), next_atom);
+    int atom = name->second;
+    if (added) {  // getAddAtom's new atom, and addAtomFixed's string table
+      atom = next_atom++;
+      if (atom_strings.size() < size_t(atom) + 1) atom_strings.resize(atom + 100, &(atoms.*AtomTable::kBad));
+      atom_strings[atom] = &name->first;
+    }
     same_atoms &= atom == macro.atom;
     // Atoms only grow, so each definition goes at the map's end.
-    TPpContext::MacroSymbol& symbol =
-        pp.macroDefs.emplace_hint(pp.macroDefs.end(), atom, TPpContext::MacroSymbol())->second;
+    TPpContext::MacroSymbol& symbol = pp.macroDefs
+                                          .emplace_hint(pp.macroDefs.end(), std::piecewise_construct,
+                                                        std::forward_as_tuple(atom), std::forward_as_tuple())
+                                          ->second;
     for (const BodyToken& body_token : macro.body) {
       token.clear();
       token.space = body_token.space;
