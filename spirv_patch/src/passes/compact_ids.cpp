@@ -18,11 +18,12 @@ Expected<std::vector<uint32_t>> compact_ids(std::span<const uint32_t> words) {
   };
   std::vector<uint32_t> out(words.begin(), words.begin() + 5);
   out.reserve(words.size());
+  IdOperands operands;  // one for every instruction: id_operands reuses its storage
   for (InstructionHandle h : module->instructions()) {
     const auto w = module->words(h);
     const size_t at = out.size();
     out.insert(out.end(), w.begin(), w.end());
-    const IdOperands operands = id_operands(*module, h);
+    id_operands(*module, h, operands);
     if (operands.result_type != 0) map(out[at + operands.result_type]);
     if (operands.result != 0) map(out[at + operands.result]);
     for (size_t i : operands.ids) map(out[at + i]);
