@@ -42,15 +42,18 @@ bool tables_empty(glslang::TParseVersions& versions) {
 }
 
 void replay(const Captured& captured, glslang::TParseVersions& versions) {
+  // The names in the thread's pool, as glslang's own TStrings would be; one allocator for all of them (a TString
+  // made without one asks for the thread's pool each time).
+  const glslang::pool_allocator<char> pool(glslang::GetThreadPoolAllocator());
   auto& behavior = versions.*Tables::kBehavior;
   for (const auto& [name, value] : captured.behavior)
-    behavior.emplace_hint(behavior.end(), glslang::TString(name.data(), name.size()), value);
+    behavior.emplace_hint(behavior.end(), glslang::TString(name.data(), name.size(), pool), value);
   auto& min_spv = versions.*Tables::kMinSpv;
   for (const auto& [name, value] : captured.min_spv)
-    min_spv.emplace_hint(min_spv.end(), glslang::TString(name.data(), name.size()), value);
+    min_spv.emplace_hint(min_spv.end(), glslang::TString(name.data(), name.size(), pool), value);
   auto& spv_only = versions.*Tables::kSpvOnly;
   spv_only.reserve(captured.spv_only.size());
-  for (const std::string& name : captured.spv_only) spv_only.emplace_back(name.data(), name.size());
+  for (const std::string& name : captured.spv_only) spv_only.emplace_back(name.data(), name.size(), pool);
 }
 
 bool same_tables(glslang::TParseVersions& a, glslang::TParseVersions& b) {

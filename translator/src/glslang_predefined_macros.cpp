@@ -95,8 +95,10 @@ bool define_macros(const std::vector<Macro>& macros, TPpContext& pp) {
   atom_map.reserve(atom_map.size() + macros.size());
   bool same_atoms = true;
   TPpToken token;
+  const glslang::pool_allocator<char> pool(glslang::GetThreadPoolAllocator());  // one for every name
   for (const Macro& macro : macros) {
-    const auto [name, added] = atom_map.emplace(glslang::TString(macro.name.data(), macro.name.size()), next_atom);
+    const auto [name, added] =
+        atom_map.emplace(glslang::TString(macro.name.data(), macro.name.size(), pool), next_atom);
     int atom = name->second;
     if (added) {  // getAddAtom's new atom, and addAtomFixed's string table
       atom = next_atom++;
