@@ -17,6 +17,13 @@
 #include <utility>
 #include <vector>
 
+#include "glslang_process.hpp"
+
+namespace glslang {
+// libOGLCompiler's per-thread set-up (InitializeDll.h is not installed); the thread's pool comes from it.
+bool InitThread();
+}  // namespace glslang
+
 namespace bismuth::translator {
 
 namespace {
@@ -117,6 +124,9 @@ void initialize_extension_behavior(glslang::TParseContext& parse_context) {
 }
 
 bool extension_behavior_matches_glslang(int version, EProfile profile, bool vulkan, EShLanguage stage) {
+  // A parse has set these up before it gets here; a test may call this first.
+  ensure_glslang_initialized();
+  if (!glslang::InitThread()) return false;
   glslang::SpvVersion spv;
   if (vulkan) {
     spv.spv = glslang::EShTargetSpv_1_0;
