@@ -1,7 +1,7 @@
 // glslang's per-parse extension tables (TParseVersions::initializeExtensionBehavior: every extension's initial
 // behavior, the SPIR-V version some need, the SPIR-V-only ones) filled from a process-wide copy.
 //
-// initializeExtensionBehavior inserts a few hundred extension names one by one into a fresh map for every parse,
+// initializeExtensionBehavior inserts some two hundred extension names one by one into a fresh map for every parse,
 // each insertion a search by string; what it inserts does not depend on the parse (Debian's glslang 12.0.0 fills
 // them unconditionally). The first call captures glslang's own result once; later parses get the same entries
 // appended in key order, which needs no search.
