@@ -4,10 +4,10 @@
 //
 // TShader::parse hands the preprocessor the text TParseVersions::getPreamble makes (some 130 #define lines for a
 // GLSL 4.50 compute shader) ahead of the shader's own strings; tokenizing it was about half of what a
-// cached-built-in parse of a small shader still cost (docs/performance.md "A cheap front end"). The first parse with a given preamble text preprocesses it
-// once, on a scratch preprocessor, and keeps each macro's name and replacement tokens; later parses with the same
-// text define the same macros directly, in the order glslang would, so each name gets the atom it gets in
-// TShader::parse and the macro table is the one the text would have built.
+// cached-built-in parse of a small shader still cost (docs/performance.md "A cheap front end"). The first parse with a
+// given preamble text preprocesses it once, on a scratch preprocessor, and keeps each macro's name and replacement
+// tokens; later parses with the same text define the same macros directly, in the order glslang would, so each name
+// gets the atom it gets in TShader::parse and the macro table is the one the text would have built.
 #pragma once
 
 #include <string>
