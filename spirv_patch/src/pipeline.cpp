@@ -50,16 +50,9 @@ void add_runtime_group_size(PipelineResult& result, const PipelineOptions& optio
     }
   }
   if (variant.words.empty()) {
-    variant.words = module->serialize();
-    if (options.literals_to_push_constants) {
-      // The ids of the removed constants: gone from the numbering too, so that the words match across programs.
-      auto compact = compact_ids(variant.words);
-      if (!compact) {
-        result.runtime_group_size_note = compact.error().message;
-        return;
-      }
-      variant.words = std::move(*compact);
-    }
+    // The ids of the removed constants: gone from the numbering too, so that the words match across programs
+    // (compact_ids of the module gives the words compact_ids of its serialized words would, without a parse).
+    variant.words = options.literals_to_push_constants ? compact_ids(*module) : module->serialize();
   }
   if (Status valid = target ? validate(variant.words, *target) : Status{}; !valid) {
     result.runtime_group_size_note = "the run-time group size variant is invalid: " + valid.error().message;

@@ -49,6 +49,8 @@ Hoisted hoist_or_fail(const std::vector<uint32_t>& original, TargetEnv env = Tar
   if (!out.literals.values.empty()) {
     auto compact = bismuth::spirv_patch::compact_ids(out.words);
     REQUIRE_OK(compact);
+    // The pipeline renumbers the edited module itself: the same words as renumbering its serialized form.
+    CHECK(bismuth::spirv_patch::compact_ids(*module) == *compact);
     out.words = std::move(*compact);
   }
   auto valid = bismuth::spirv_patch::validate(out.words, env);

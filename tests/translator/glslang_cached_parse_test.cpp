@@ -16,6 +16,8 @@
 
 #include "bismuth/spirv_patch/validate.hpp"
 #include "glslang_cached_parse.hpp"
+#include "glslang_extension_behavior.hpp"
+#include "glslang_predefined_macros.hpp"
 #include "glslang_process.hpp"
 
 using bismuth::translator::CachedParseShader;
@@ -254,4 +256,116 @@ TEST_CASE("CachedParseShader parses on several threads at once", "[glslang_cache
   for (std::thread& thread : threads) thread.join();
   CHECK(mismatches == 0);
   CHECK(bismuth::translator::glslang_cache_pool_allocations() == cache_allocations);
+}
+
+namespace {
+
+// GLSL 4.60 section 3.3, "Preprocessor": "#define and #undef functionality are defined as is standard for C++
+// preprocessors for macro definitions both with and without macro parameters", "All macro names containing two
+// consecutive underscores ( __ ) are reserved", "All macro names prefixed with "GL_" ("GL" followed by a single
+// underscore) are also reserved, and defining or undefining such a name results in a compile-time error", and
+// "GL_ES will be defined and set to 1 [for ES shaders]" (its __VERSION__, GL_core_profile likewise); section 3.3
+// of GL_KHR_vulkan_glsl: "#define VULKAN 100"; ARB_gl_spirv: "#define GL_SPIRV 100". The cached path defines these
+// from a cache instead of preprocessing glslang's text: every use below must behave as in TShader::parse, messages
+// (with their lines) included.
+const char* const kPredefinedMacroCases[] = {
+    // Conditionals on the predefined macros, and their values in code.
+    "#version 450\n#if defined(GL_core_profile) && GL_core_profile == 1 && __VERSION__ == 450\n"
+    "layout(local_size_x = 1) in;\n#endif\n#ifdef GL_ES\nes_only\n#endif\n"
+    "#if defined(VULKAN)\nconst int client = VULKAN;\n#elif defined(GL_SPIRV)\nconst int client = GL_SPIRV;\n#else\n"
+    "const int client = 0;\n#endif\n#ifdef GL_ARB_gpu_shader_int64\nconst int has_int64 = GL_ARB_gpu_shader_int64;\n"
+    "#else\nconst int has_int64 = 2;\n#endif\nlayout(std430, binding = 0) buffer B { int o[]; };\n"
+    "void main() { o[0] = client + has_int64 + GL_FRAGMENT_PRECISION_HIGH + __LINE__; }\n",
+    // An extension macro and the #extension that turns it on; an unknown extension's macro stays undefined.
+    "#version 450\n#ifdef GL_KHR_shader_subgroup_ballot\n#extension GL_KHR_shader_subgroup_ballot : enable\n#endif\n"
+    "#ifdef GL_NOT_AN_EXTENSION\n#error not defined\n#endif\nlayout(local_size_x = 32) in;\n"
+    "layout(std430, binding = 0) buffer B { uvec4 o[]; };\nvoid main() { o[0] = subgroupBallot(true); }\n",
+    // Reserved names: defining or undefining a GL_ name is an error; redefining VULKAN or GL_SPIRV differently is
+    // an error, identically is not; #undef of a non-GL_ predefined name is allowed.
+    "#version 450\n#define GL_ES 1\n#undef GL_core_profile\nlayout(local_size_x = 1) in;\nvoid main() { }\n",
+    "#version 450\n#define VULKAN 200\n#define GL_SPIRV 100\n#define VULKAN 100\nlayout(local_size_x = 1) in;\n"
+    "void main() { }\n",
+    "#version 450\n#undef VULKAN\n#undef GL_SPIRV\n#if VULKAN || GL_SPIRV\n#error still defined\n#endif\n"
+    "layout(local_size_x = 1) in;\nvoid main() { int x = VULKAN; }\n",
+    // Errors after the macros: their lines, and a #line that renumbers them.
+    "#version 450\n#define M(a) (a + GL_core_profile)\nlayout(local_size_x = 1) in;\nvoid main() {\n"
+    "  int x = M(1);\n  int y = M(GL_NOT_DEFINED);\n}\n",
+    "#version 430\n#line 41\n#if __LINE__ != 41\n#error bad line\n#endif\nlayout(local_size_x = 1) in;\n"
+    "void main() { int x = __FILE__ + GL_FRAGMENT_PRECISION_HIGH; float y = GL_core_profile; bogus(); }\n",
+    // ES: GL_ES and the ES extension macros.
+    "#version 310 es\n#if GL_ES != 1 || __VERSION__ != 310\n#error bad\n#endif\n#ifdef GL_core_profile\n#error core\n"
+    "#endif\n#ifdef GL_OES_shader_image_atomic\n#extension GL_OES_shader_image_atomic : enable\n#endif\n"
+    "precision highp float;\nlayout(local_size_x = 1) in;\nvoid main() { int x = GL_ES + GL_OES_shader_image_atomic; "
+    "x = y; }\n",
+};
+
+}  // namespace
+
+TEST_CASE("CachedParseShader's predefined macros are TShader::parse's", "[glslang_cached_parse]") {
+  for (const char* source : kPredefinedMacroCases) {
+    INFO(source);
+    for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan, Rules::Vulkan}) {
+      INFO(static_cast<int>(rules));
+      require_same(source, EShLangCompute, rules, true);
+    }
+  }
+  // A graphics stage's and compatibility profile's macros too.
+  require_same(
+      "#version 450 compatibility\n#if GL_compatibility_profile && GL_core_profile\nout vec4 c;\n#endif\n"
+      "void main() { c = vec4(GL_compatibility_profile); gl_Position = gl_Vertex; }\n",
+      EShLangVertex, Rules::Gl, true);
+  require_same(
+      "#version 100\n#if GL_ES && GL_FRAGMENT_PRECISION_HIGH\nprecision highp float;\n#endif\n"
+      "void main() { gl_FragColor = vec4(GL_ES); }\n",
+      EShLangFragment, Rules::Gl, true);
+  // The cases above went through the cache, and each preamble text it met was one it reproduces.
+  const auto stats = bismuth::translator::predefined_macro_cache_stats();
+  if (!stock_driver()) CHECK(stats.entries >= 4);
+  CHECK(stats.unusable == 0);
+}
+
+TEST_CASE("CachedParseShader's predefined macro cache fills from several threads at once", "[glslang_cached_parse]") {
+  // Versions no other case of this file parses with Vulkan rules: the threads below make those cache entries
+  // (the built-ins' and the macros') while the others read them.
+  const char* const sources[] = {
+      "#version 440\n#ifdef VULKAN\nlayout(local_size_x = VULKAN / 100) in;\n#endif\n"
+      "layout(std430, binding = 0) buffer B { int o[]; };\nvoid main() { o[0] = GL_core_profile; }\n",
+      "#version 320 es\n#if GL_ES\nlayout(local_size_x = 2) in;\n#endif\nlayout(std430, binding = 0) buffer B { int "
+      "o[]; };\nvoid main() { o[0] = VULKAN + GL_ES; }\n",
+  };
+  std::vector<Outcome> expected;
+  for (const char* source : sources) expected.push_back(parse(source, EShLangCompute, Rules::Vulkan, false));
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 3; ++round) {
+        const size_t i = size_t(t + round) % std::size(sources);
+        const Outcome got = parse(sources[i], EShLangCompute, Rules::Vulkan, true);
+        if (got.cached == stock_driver() || got.parsed != expected[i].parsed || got.log != expected[i].log ||
+            got.ast != expected[i].ast || got.spirv != expected[i].spirv)
+          ++mismatches;
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("CachedParseShader's extension tables are glslang's", "[glslang_cached_parse]") {
+  // Every extension's initial behavior (what #extension NAME : ... starts from), the SPIR-V version some need and
+  // the SPIR-V-only ones: the cached copy must equal what initializeExtensionBehavior makes, for any settings.
+  struct Case {
+    int version;
+    EProfile profile;
+    bool vulkan;
+    EShLanguage stage;
+  };
+  for (const Case& c :
+       {Case{450, ECoreProfile, false, EShLangCompute}, Case{460, ECoreProfile, true, EShLangCompute},
+        Case{310, EEsProfile, true, EShLangCompute}, Case{100, EEsProfile, false, EShLangFragment},
+        Case{110, ENoProfile, false, EShLangVertex}, Case{450, ECompatibilityProfile, false, EShLangGeometry}}) {
+    INFO(c.version << " " << c.profile << " " << c.vulkan << " " << c.stage);
+    CHECK(bismuth::translator::extension_behavior_matches_glslang(c.version, c.profile, c.vulkan, c.stage));
+  }
 }

@@ -217,8 +217,6 @@ Int64AtomicUse int64_atomic_use(const spirv_patch::Module& m) {
 }  // namespace
 
 std::optional<std::string> unbacked_capability(std::span<const uint32_t> spirv, const ShaderExtensionSupport& support) {
-  auto module = spirv_patch::Module::parse(spirv);
-  if (!module) return std::nullopt;  // not this check's business: validation reports a bad module
   struct Needed {
     spv::Capability capability;
     const char* name;
@@ -262,6 +260,24 @@ std::optional<std::string> unbacked_capability(std::span<const uint32_t> spirv, 
       {spv::Capability::GroupNonUniformQuad, "GroupNonUniformQuad", subgroup(kSubgroupQuad),
        "VK_SUBGROUP_FEATURE_QUAD_BIT"},
   };
+  // A module Module::parse accepts has every OpCapability first (SPIR-V 2.4, "Logical Layout of a Module"): where
+  // that leading run holds none this check looks at, the answer is no without parsing the module (every link
+  // asks, and almost no program needs any of these).
+  bool relevant = false;
+  for (size_t offset = 5; offset < spirv.size() && !relevant;) {
+    const uint32_t count = spirv[offset] >> 16;
+    if (count < 2 || count > spirv.size() - offset ||
+        static_cast<spv::Op>(spirv[offset] & 0xffff) != spv::Op::OpCapability) {
+      break;
+    }
+    const auto capability = static_cast<spv::Capability>(spirv[offset + 1]);
+    relevant = capability == spv::Capability::Int64Atomics;
+    for (const Needed& n : needed) relevant = relevant || (!n.backed && n.capability == capability);
+    offset += count;
+  }
+  if (!relevant) return std::nullopt;
+  auto module = spirv_patch::Module::parse(spirv);
+  if (!module) return std::nullopt;  // not this check's business: validation reports a bad module
   for (const Needed& n : needed) {
     if (!n.backed && module->has_capability(n.capability)) {
       return "the program needs the SPIR-V capability " + std::string(n.name) + ", which needs " + n.needs +

@@ -9,6 +9,8 @@
 #endif
 
 #include "glslang_cached_parse.hpp"
+#include "glslang_extension_behavior.hpp"
+#include "glslang_predefined_macros.hpp"
 
 #include <glslang/Include/ShHandle.h>
 #include <glslang/MachineIndependent/Initialize.h>
@@ -422,10 +424,16 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   parse_context->setScanContext(&scan_context);
   parse_context->setPpContext(&pp_context);
   parse_context->setLimits(*resources);
-  parse_context->initializeExtensionBehavior();
+  initialize_extension_behavior(*parse_context);  // glslang's tables, appended from a process-wide copy
 
   std::string system_preamble;
   parse_context->getPreamble(system_preamble);
+  // glslang's predefined macros straight into the macro table (the text TShader::parse would preprocess first,
+  // cached per text); where the cache cannot reproduce the text, the preprocessor reads it as before. What stays
+  // in its place is one newline, as the text ends with: TInputScanner reads the first character of the next
+  // string twice where the first string is empty.
+  if (define_predefined_macros(system_preamble, {version, profile, spv, language}, pp_context))
+    system_preamble = "\n";
   all_strings[0] = system_preamble.c_str();
   all_lengths[0] = system_preamble.size();
   all_strings[1] = preamble;

@@ -14,6 +14,9 @@ NvExtensionRewrite rewrite_nv_extensions(std::string_view source, std::string_vi
   };
   std::vector<Edit> edits;  // in source order; applied back to front
 
+  // Every name below starts with GL_NV_shader_, and a token's text is a piece of the source: without that text
+  // nothing can match, and the source need not be lexed (most shaders; the front compiles every one through here).
+  if (source.find("GL_NV_shader_") == std::string_view::npos) return result;
   for (const GlslToken& token : lex_glsl(source)) {
     if (token.kind != GlslToken::Kind::Directive) continue;
     std::vector<GlslToken> parts = lex_glsl(token.text.substr(1));

@@ -173,11 +173,19 @@ std::string walk_operands(std::span<const uint32_t> instruction, std::span<const
 }
 
 IdOperands id_operands(const Module& module, InstructionHandle handle) {
+  IdOperands out;
+  id_operands(module, handle, out);
+  return out;
+}
+
+void id_operands(const Module& module, InstructionHandle handle, IdOperands& out) {
   const auto w = module.words(handle);
   const Op op = module.opcode(handle);
   const grammar::InstructionInfo* info = grammar::find_instruction(u(op));
-  if (!info) return {};
-  IdOperands out;
+  if (!info) {
+    out = IdOperands{};
+    return;
+  }
   walk_operands(w, grammar::operands(*info), std::nullopt, out);
   if (op == Op::OpExtInst && out.rest != 0) {
     for (size_t i = out.rest; i < w.size(); ++i) out.ids.push_back(i);
@@ -223,7 +231,6 @@ IdOperands id_operands(const Module& module, InstructionHandle handle) {
       module.version() < kVersion1_5) {
     required({5});
   }
-  return out;
 }
 
 bool is_atomic(Op op) {

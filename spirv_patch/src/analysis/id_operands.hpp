@@ -35,6 +35,9 @@ std::string walk_operands(std::span<const uint32_t> instruction, std::span<const
 // takes. `constant_required` adds the scope and memory-semantics operands, which must be constants although the
 // grammar tables keep them as plain ids.
 IdOperands id_operands(const Module& module, InstructionHandle handle);
+// The same into `out` (cleared first): a loop over a whole module reuses one object's storage instead of allocating
+// two vectors per instruction.
+void id_operands(const Module& module, InstructionHandle handle, IdOperands& out);
 
 // OpAtomic* (their scope and semantics operands are constants).
 bool is_atomic(spv::Op op);

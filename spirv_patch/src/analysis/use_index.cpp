@@ -1,21 +1,35 @@
 #include "analysis/use_index.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "analysis/id_operands.hpp"
 
 namespace bismuth::spirv_patch {
 
 UseIndex::UseIndex(const Module& module) {
+  std::vector<std::pair<uint32_t, InstructionHandle>> uses;  // (id, user) in module order
+  uint32_t bound = module.bound();
+  IdOperands operands;  // one for every instruction: id_operands reuses its storage
   for (InstructionHandle h : module.instructions()) {
-    const IdOperands operands = id_operands(module, h);
+    id_operands(module, h, operands);
     const auto w = module.words(h);
-    for (size_t i : operands.ids) users_[w[i]].push_back(h);
+    for (size_t i : operands.ids) {
+      uses.emplace_back(w[i], h);
+      bound = std::max(bound, w[i] + 1);
+    }
   }
+  starts_.assign(size_t(bound) + 1, 0);
+  for (const auto& use : uses) ++starts_[use.first + 1];
+  for (size_t id = 1; id < starts_.size(); ++id) starts_[id] += starts_[id - 1];
+  users_.resize(uses.size());
+  std::vector<uint32_t> next(starts_.begin(), starts_.end() - 1);  // stable: module order within each id
+  for (const auto& [id, user] : uses) users_[next[id]++] = user;
 }
 
 std::span<const InstructionHandle> UseIndex::users(uint32_t id) const {
-  auto it = users_.find(id);
-  if (it == users_.end()) return {};
-  return it->second;
+  if (size_t(id) + 1 >= starts_.size()) return {};
+  return std::span<const InstructionHandle>(users_).subspan(starts_[id], starts_[id + 1] - starts_[id]);
 }
 
 }  // namespace bismuth::spirv_patch

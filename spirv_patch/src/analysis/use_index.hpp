@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "bismuth/spirv_patch/module.hpp"
@@ -20,7 +19,11 @@ class UseIndex {
   std::span<const InstructionHandle> users(uint32_t id) const;
 
  private:
-  std::unordered_map<uint32_t, std::vector<InstructionHandle>> users_;
+  // Every use, grouped by id in module order (a counting sort of one walk): id's users are
+  // users_[starts_[id] .. starts_[id + 1]). Two allocations for the whole module instead of a node and a vector per
+  // used id.
+  std::vector<uint32_t> starts_;
+  std::vector<InstructionHandle> users_;
 };
 
 }  // namespace bismuth::spirv_patch

@@ -8,10 +8,15 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
 
 namespace bismuth::spirv_patch {
 
 // Fails only on words Module::parse refuses.
 Expected<std::vector<uint32_t>> compact_ids(std::span<const uint32_t> words);
+
+// The same for a module at hand: compact_ids(module.serialize()) without serializing and parsing it again (the
+// run-time group-size variant of every program link takes this).
+std::vector<uint32_t> compact_ids(const Module& module);
 
 }  // namespace bismuth::spirv_patch
