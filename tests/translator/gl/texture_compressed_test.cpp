@@ -86,11 +86,13 @@ constexpr float k8 = 0.6f / 255.0f, k16 = 1e-4f;
 
 // Native storage (docs/gl_shim.md "Compressed textures"): S3TC and RGTC blocks are decoded by the device's texture
 // unit. The Khronos Data Format Specification gives their interpolants as exact real values ("(2 × RGB0 + RGB1) / 3",
-// "(4 × RED0 + RED1) / 5") and neither it nor Vulkan's appendix C bounds the precision a device decodes them with;
-// lavapipe interpolates in 8 bits (BC1's 1/3 reads 84/255, SIGNED_RED_RGTC1's -0.6 reads -78/127). Those formats
-// are checked to two 8-bit steps when stored natively; endpoints, BPTC (BC6H, BC7) and ETC2/EAC, which lavapipe
-// decodes to the spec's values, keep the storage format's margin, and BISMUTH_COMPRESSED_TEXTURES=decode checks
-// the CPU decoder as tightly as before.
+// "(4 × RED0 + RED1) / 5") and neither it nor Vulkan's appendix C bounds the precision a device decodes them with.
+// Devices differ: lavapipe interpolates in 8 bits (BC1's 1/3 reads 84/255, SIGNED_RED_RGTC1's -0.6 reads -78/127);
+// the H100 weights in coarser fixed point (RED_RGTC1's (4 RED0 + RED1) / 5 with RED0 = 0, RED1 = 1 reads 0.18677,
+// 3.4 steps below 0.2; the signed -0.6 reads -0.62792; BC1's 65/255 reads 63/255), as NVIDIA's own GL returns with
+// the same texture unit. Those formats are checked to four 8-bit steps (of the signed range's 127 for the signed
+// formats) when stored natively; endpoints, BPTC (BC6H, BC7) and ETC2/EAC keep the storage format's margin, and
+// BISMUTH_COMPRESSED_TEXTURES=decode checks the CPU decoder as tightly as before.
 bool native_storage() {
   const char* v = std::getenv("BISMUTH_COMPRESSED_TEXTURES");
   return v == nullptr || std::string(v) != "decode";
@@ -102,9 +104,9 @@ float device_margin(GLenum format, float margin) {
     case GL_COMPRESSED_RGBA_S3TC_DXT3_EXT:
     case GL_COMPRESSED_RGBA_S3TC_DXT5_EXT:
     case GL_COMPRESSED_RED_RGTC1:
-    case GL_COMPRESSED_RG_RGTC2: return native_storage() ? std::max(margin, 2.0f / 255.0f) : margin;
+    case GL_COMPRESSED_RG_RGTC2: return native_storage() ? std::max(margin, 4.0f / 255.0f) : margin;
     case GL_COMPRESSED_SIGNED_RED_RGTC1:
-    case GL_COMPRESSED_SIGNED_RG_RGTC2: return native_storage() ? std::max(margin, 2.0f / 127.0f) : margin;
+    case GL_COMPRESSED_SIGNED_RG_RGTC2: return native_storage() ? std::max(margin, 4.0f / 127.0f) : margin;
     default: return margin;
   }
 }
