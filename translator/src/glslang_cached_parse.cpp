@@ -1,24 +1,13 @@
 // CachedParseShader (glslang_cached_parse.hpp): TShader::parse with the built-in levels from a process-wide cache.
 // Written against Debian's glslang 12.0.0 (its installed internal headers and static libraries); glslang's own
 // source was read to learn what its parse does, none of it is copied.
-//
-// Debian's glslang 12.0.0 is built with HLSL; its TIntermediate keeps setSource and the HLSL settings behind
-// ENABLE_HLSL (methods only, the members are always there), so this file sees them as the library does.
-#ifndef ENABLE_HLSL
-#define ENABLE_HLSL 1
-#endif
+#include "glslang_internal.hpp"  // first: it sets how glslang's headers are read
 
 #include "glslang_cached_parse.hpp"
 #include "glslang_extension_behavior.hpp"
 #include "glslang_predefined_macros.hpp"
 
-#include <glslang/Include/ShHandle.h>
 #include <glslang/MachineIndependent/Initialize.h>
-#include <glslang/MachineIndependent/ParseHelper.h>
-#include <glslang/MachineIndependent/Scan.h>
-#include <glslang/MachineIndependent/ScanContext.h>
-#include <glslang/MachineIndependent/SymbolTable.h>
-#include <glslang/MachineIndependent/localintermediate.h>
 #include <glslang/MachineIndependent/preprocessor/PpContext.h>
 
 #include <cstdlib>
@@ -27,11 +16,6 @@
 #include <mutex>
 #include <string_view>
 #include <vector>
-
-namespace glslang {
-// libOGLCompiler's per-thread set-up (InitializeDll.h is not installed); TShader::parse calls it first too.
-bool InitThread();
-}  // namespace glslang
 
 namespace bismuth::translator {
 

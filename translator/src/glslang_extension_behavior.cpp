@@ -1,15 +1,8 @@
 // glslang_extension_behavior.hpp: glslang's per-parse extension tables from a process-wide copy. Written against
 // Debian's glslang 12.0.0 (its installed internal headers and static libraries), as glslang_cached_parse.cpp is.
-#ifndef ENABLE_HLSL
-#define ENABLE_HLSL 1  // as the library is built (see glslang_cached_parse.cpp)
-#endif
+#include "glslang_internal.hpp"  // first: it sets how glslang's headers are read
 
 #include "glslang_extension_behavior.hpp"
-
-#include <glslang/Include/ShHandle.h>
-#include <glslang/MachineIndependent/ParseHelper.h>
-#include <glslang/MachineIndependent/SymbolTable.h>
-#include <glslang/MachineIndependent/localintermediate.h>
 
 #include <memory>
 #include <mutex>
@@ -18,11 +11,6 @@
 #include <vector>
 
 #include "glslang_process.hpp"
-
-namespace glslang {
-// libOGLCompiler's per-thread set-up (InitializeDll.h is not installed); the thread's pool comes from it.
-bool InitThread();
-}  // namespace glslang
 
 namespace bismuth::translator {
 

@@ -1,16 +1,8 @@
 // glslang_predefined_macros.hpp: glslang's predefined macros from a process-wide cache. Written against Debian's
 // glslang 12.0.0 (its installed internal headers and static libraries), as glslang_cached_parse.cpp is.
-#ifndef ENABLE_HLSL
-#define ENABLE_HLSL 1  // as the library is built (see glslang_cached_parse.cpp)
-#endif
+#include "glslang_internal.hpp"  // first: it sets how glslang's headers are read
 
 #include "glslang_predefined_macros.hpp"
-
-#include <glslang/MachineIndependent/ParseHelper.h>
-#include <glslang/MachineIndependent/Scan.h>
-#include <glslang/MachineIndependent/ScanContext.h>
-#include <glslang/MachineIndependent/SymbolTable.h>
-#include <glslang/MachineIndependent/localintermediate.h>
 
 #include <cstring>
 #include <memory>
