@@ -21,6 +21,7 @@ using bismuth::spirv_patch::Section;
 using bismuth::spirv_patch::TargetEnv;
 using bismuth::test::assemble_or_fail;
 using bismuth::test::compile_or_fail;
+using bismuth::test::count_op;
 
 namespace {
 
@@ -28,14 +29,6 @@ namespace {
 // GL_INTEL_shader_atomic_float_minmax.
 std::vector<uint32_t> compile_with_marker(const std::string& body, TargetEnv target = TargetEnv::Vulkan1_1) {
   return compile_or_fail("#version 450\n" + std::string(kFloatCompareSwapGlslDeclaration) + body, target);
-}
-
-size_t count_op(const std::vector<uint32_t>& words, spv::Op op) {
-  auto module = Module::parse(words);
-  REQUIRE(module);
-  size_t n = 0;
-  for (auto h : module->instructions()) n += module->opcode(h) == op ? 1 : 0;
-  return n;
 }
 
 // Every OpAtomicCompareExchange is the swap step of a float-equality loop: its Comparator is an OpAtomicLoad of

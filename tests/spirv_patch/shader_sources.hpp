@@ -71,4 +71,13 @@ inline std::vector<uint32_t> strip_workgroup_size_builtin(const std::vector<uint
   return module->serialize();
 }
 
+// How many instructions of `op` the module holds.
+inline size_t count_op(const std::vector<uint32_t>& words, spv::Op op) {
+  auto module = spirv_patch::Module::parse(words);
+  REQUIRE(module);
+  size_t n = 0;
+  for (auto h : module->instructions()) n += module->opcode(h) == op ? 1 : 0;
+  return n;
+}
+
 }  // namespace bismuth::test

@@ -21,16 +21,9 @@ using bismuth::spirv_patch::Section;
 using bismuth::spirv_patch::SwizzleLookupOptions;
 using bismuth::spirv_patch::TargetEnv;
 using bismuth::test::compile_or_fail;
+using bismuth::test::count_op;
 
 namespace {
-
-size_t count_op(const std::vector<uint32_t>& words, spv::Op op) {
-  auto module = Module::parse(words);
-  REQUIRE(module);
-  size_t n = 0;
-  for (auto h : module->instructions()) n += module->opcode(h) == op ? 1 : 0;
-  return n;
-}
 
 SwizzleLookupOptions bindings(std::initializer_list<uint32_t> list) {
   SwizzleLookupOptions options;
