@@ -343,6 +343,76 @@ void main() {
   REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
 }
 
+// Implicit-LOD shadow lookups with the shader's bias (GL_NV_compute_shader_derivatives gives compute shaders
+// implicit LOD over a derivative group): GL 4.6 §8.14.1, "λ'(x, y) = λ_base(x, y) + clamp(bias_texobj +
+// bias_shader)", and with NEAREST_MIPMAP_NEAREST the level is ⌈λ + ½⌉ − 1 (level 0 for λ ≤ ½, §8.14.3). The
+// coordinate steps one base texel per invocation along x and keeps t (ρ = 1, λ_base = 0), so the shader's bias b selects level
+// b and TEXTURE_LOD_BIAS adds to it. Devices whose shadow samplers are lowered into the shader (the H100's colour
+// storage of depth) compute λ there from the derivatives; lavapipe has no compute derivatives, so this runs on GPUs.
+TEST_CASE("implicit-LOD shadow lookups add the shader's bias and TEXTURE_LOD_BIAS to λ (GL 4.6 §8.14.1, §8.23.1)",
+          "[textures][depth][shadow]") {
+  GlContext gl;
+  if (!depth_textures_here()) return;
+  if (!has_extension("GL_NV_compute_shader_derivatives")) {
+    WARN("GL_NV_compute_shader_derivatives is not exposed on this device: skipped");
+    return;
+  }
+  const GLuint program = make_program(R"(#version 450
+#extension GL_NV_compute_shader_derivatives : require
+layout(local_size_x = 8, local_size_y = 2) in;
+layout(derivative_group_quadsNV) in;
+layout(binding = 0) uniform sampler2DShadow s;
+uniform float bias;
+layout(std430, binding = 0) buffer Out { uint level[16]; };
+void main() {
+  // One base texel per invocation along x, a constant t: every derivative but du/dx is 0, so rho = 1 exactly (the
+  // approximation max(m_u, m_v) <= f <= m_u + m_v has no room).
+  vec2 coord = vec2((float(gl_LocalInvocationID.x) + 0.5) / 8.0, 0.5);
+  // LEQUAL against levels of depth 0.1, 0.3, 0.5, 0.7: how many of the three references pass is the level.
+  float passed = texture(s, vec3(coord, 0.2), bias) + texture(s, vec3(coord, 0.4), bias) +
+                 texture(s, vec3(coord, 0.6), bias);
+  level[gl_LocalInvocationIndex] = uint(passed + 0.5);
+}
+)");
+  GLuint t = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &t);
+  glTextureStorage2D(t, 4, GL_DEPTH_COMPONENT32F, 8, 8);
+  for (int level = 0; level < 4; ++level) {
+    const int size = 8 >> level;
+    const std::vector<float> texels(size * size, 0.1f + 0.2f * float(level));
+    glTextureSubImage2D(t, level, 0, 0, size, size, GL_DEPTH_COMPONENT, GL_FLOAT, texels.data());
+  }
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+  glTextureParameteri(t, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+  glTextureParameteri(t, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+  glTextureParameteri(t, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTextureUnit(0, t);
+  const GLuint out = make_buffer(64);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, out);
+  glUseProgram(program);
+  struct Case {
+    float shader_bias, texture_bias;
+    uint32_t level;
+  };
+  // λ = 0 + b: level ⌈b + ½⌉ − 1, clamped to the last level (3).
+  const Case cases[] = {{0, 0, 0}, {1, 0, 1}, {2, 0, 2}, {1, 1, 2}, {0, 2, 2}, {2, 2, 3}, {-1, 0, 0}, {3, -1, 2}};
+  for (const Case& c : cases) {
+    CAPTURE(c.shader_bias, c.texture_bias);
+    glTextureParameterf(t, GL_TEXTURE_LOD_BIAS, c.texture_bias);
+    glUniform1f(glGetUniformLocation(program, "bias"), c.shader_bias);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    uint32_t level[16] = {};
+    glGetNamedBufferSubData(out, 0, sizeof level, level);
+    REQUIRE_FALSE(gl.saw_message_containing("dispatch was skipped"));
+    for (uint32_t l : level) CHECK(l == c.level);
+  }
+  glDeleteTextures(1, &t);
+  glDeleteBuffers(1, &out);
+  glDeleteProgram(program);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
 // §8.14.3, *_MIPMAP_LINEAR: "the level d1 = floor(λ) and d2 = d1 + 1" are each filtered and "τ = [1 − frac(λ)]τ1 +
 // frac(λ)τ2": a shadow lookup blends the comparisons of two levels (the lowering blends them in the shader).
 TEST_CASE("*_MIPMAP_LINEAR shadow lookups blend the comparisons of two levels (GL 4.6 §8.14.3, §8.23.1)",
