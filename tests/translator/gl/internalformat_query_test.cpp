@@ -23,6 +23,12 @@ TEST_CASE("glGetInternalformativ answers texture and image support (GL 4.6 §22.
   CHECK(query(GL_TEXTURE_2D, GL_RGBA16I, GL_INTERNALFORMAT_RED_TYPE) == GL_INT);
   CHECK(query(GL_TEXTURE_2D, GL_RGBA16F, GL_TEXTURE_IMAGE_FORMAT) == GL_RGBA);
   CHECK(query(GL_TEXTURE_2D, GL_RGBA16F, GL_TEXTURE_IMAGE_TYPE) == GL_HALF_FLOAT);
+  // "TEXTURE_VIEW: The support for using the resource with the TextureView command" (ARB_internalformat_query2):
+  // textures of table 8.21's targets are view originals, renderbuffers and buffer textures are not.
+  CHECK(query(GL_TEXTURE_2D, GL_RGBA8, GL_TEXTURE_VIEW) == GL_FULL_SUPPORT);
+  CHECK(query(GL_TEXTURE_2D_ARRAY, GL_R32F, GL_TEXTURE_VIEW) == GL_FULL_SUPPORT);
+  CHECK(query(GL_RENDERBUFFER, GL_RGBA8, GL_TEXTURE_VIEW) == GL_NONE);
+  CHECK(query(GL_TEXTURE_BUFFER, GL_RGBA8, GL_TEXTURE_VIEW) == GL_NONE);
   // GL 4.6 §8.26: the formats of table 8.26 are image formats every implementation supports (and Vulkan requires
   // storage-image support for R8G8B8A8_UNORM, R32_UINT and R32G32B32A32_SFLOAT, atomics for R32_UINT).
   for (GLenum f : {GL_RGBA8, GL_R32UI, GL_RGBA32F}) {

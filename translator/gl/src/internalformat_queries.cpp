@@ -348,6 +348,10 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_CLEAR_TEXTURE: return {supported && !buffer && !renderbuffer ? full : GL_NONE};
     case GL_VIEW_COMPATIBILITY_CLASS:
       return {supported && !depth && !renderbuffer ? view_class(gl_texel_bits(*f)) : GL_NONE};
+    // ARB_internalformat_query2: "TEXTURE_VIEW: The support for using the resource with the TextureView command"
+    // (texture_view.cpp: the textures of table 8.21's targets, in the format's view class of table 8.22, a depth
+    // format viewed as itself); renderbuffers and buffer textures are no TextureView originals.
+    case GL_TEXTURE_VIEW: return {supported && !renderbuffer && !buffer ? full : GL_NONE};
     case GL_TEXTURE_COMPRESSED: return {0};
     // §22.3.2: "DEPTH_RENDERABLE: ... TRUE if the format is supported as a depth attachment", STENCIL_RENDERABLE
     // likewise for the stencil attachment: framebuffers clear and read them (framebuffer_objects.cpp; table 8.13's
@@ -361,9 +365,8 @@ std::vector<int64_t> answer(Context* ctx, GLenum target, GLenum internalformat, 
     case GL_STENCIL_RENDERABLE: return {supported && (stencil || (depth && is_depth_stencil(*f))) && !buffer ? 1 : 0};
     default:
       // Graphics-stage sampling, FRAMEBUFFER_RENDERABLE(_LAYERED) and FRAMEBUFFER_BLEND ("The support for
-      // rendering to the resource via framebuffer attachment"), sRGB read/write, automatic mipmap generation and
-      // TEXTURE_VIEW answer NONE: no draws (framebuffers are cleared and read, never rendered to), no stages but
-      // compute. glTextureView (texture_view.cpp) exists; its row does not report it yet.
+      // rendering to the resource via framebuffer attachment"), sRGB read/write and automatic mipmap generation
+      // answer NONE: no draws (framebuffers are cleared and read, never rendered to), no stages but compute.
       return {pname == GL_TEXTURE_COMPRESSED_BLOCK_WIDTH || pname == GL_TEXTURE_COMPRESSED_BLOCK_HEIGHT ||
                       pname == GL_TEXTURE_COMPRESSED_BLOCK_SIZE || pname == GL_MAX_COMBINED_DIMENSIONS ||
                       pname == GL_INTERNALFORMAT_DEPTH_SIZE || pname == GL_INTERNALFORMAT_STENCIL_SIZE ||
