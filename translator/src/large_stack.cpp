@@ -106,8 +106,7 @@ Status run_beside(size_t stack_bytes, const std::function<void()>& beside, const
   Job job{&beside, {}};
   const std::function<void()> side_job = [&job] { job.error = run_catching(*job.work); };
   // The calling thread's parked side thread where its stack has room (side_thread.hpp): no thread start per compile.
-  if (SideThread* side = idle_side_thread(stack_bytes)) {
-    side_thread_post(*side, side_job);
+  if (SideThread* side = idle_side_thread(stack_bytes); side != nullptr && side_thread_post(*side, side_job)) {
     try {
       work();
     } catch (...) {
@@ -123,7 +122,8 @@ Status run_beside(size_t stack_bytes, const std::function<void()>& beside, const
   const size_t side_stack = std::max(kSideThreadStackBytes, 2 * stack_bytes);
   pthread_t thread;
   bool started = false;
-  if (side_stack <= kLargestSideStackBytes) {
+  // After the exit stop no thread is started (process_exit.hpp): the parts run one after the other.
+  if (side_stack <= kLargestSideStackBytes && !side_threads_stopped()) {
     pthread_attr_t attr;
     if (::pthread_attr_init(&attr) == 0) {
       started = ::pthread_attr_setstacksize(&attr, side_stack) == 0 &&

@@ -1,65 +1,59 @@
-// The calling thread's parked side thread (side_thread.hpp).
+// The calling thread's parked side thread (side_thread.hpp) and the exit stop of all of them (front_threads.hpp).
 #include "side_thread.hpp"
 
 #include <pthread.h>
 
-#include <atomic>
+#include <algorithm>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <vector>
+
+#include "bismuth/translator/front_threads.hpp"
 
 namespace bismuth::translator {
 
-namespace {
-
-// Counts fork()s in the child: a side thread started before the latest one is not in this process.
-std::atomic<unsigned> g_fork_generation{0};
-
-void after_fork_in_child() {
-  g_fork_generation.fetch_add(1, std::memory_order_relaxed);
-}
-
-unsigned fork_generation() {
-  static const bool registered = [] { return ::pthread_atfork(nullptr, nullptr, after_fork_in_child) == 0; }();
-  (void)registered;
-  return g_fork_generation.load(std::memory_order_relaxed);
-}
-
-}  // namespace
-
 class SideThread {
  public:
+  SideThread() = default;
+  SideThread(const SideThread&) = delete;
+  SideThread& operator=(const SideThread&) = delete;
+
   // False where the thread cannot be started (the object is then not used).
   bool start() {
     pthread_attr_t attr;
     if (::pthread_attr_init(&attr) != 0) return false;
-    const bool started = ::pthread_attr_setstacksize(&attr, kSideThreadStackBytes) == 0 &&
-                         ::pthread_create(&thread_, &attr, &SideThread::main, this) == 0;
+    started_ = ::pthread_attr_setstacksize(&attr, kSideThreadStackBytes) == 0 &&
+               ::pthread_create(&thread_, &attr, &SideThread::main, this) == 0;
     ::pthread_attr_destroy(&attr);
-    generation_ = fork_generation();
-    started_ = started;
-    return started;
+    return started_;
   }
 
-  // Stops and joins the thread (it is idle: every post was waited for).
-  ~SideThread() {
-    if (!started_) return;
+  // Lets the thread finish what it runs, ends it and joins it; once, whoever calls first (its owner's end or the exit
+  // stop). Posts after it are refused.
+  void stop_and_join() noexcept {
+    const std::lock_guard join_lock(join_mutex_);
+    if (!started_ || joined_) return;
     {
-      std::lock_guard lock(mutex_);
+      const std::lock_guard lock(mutex_);
       stopping_ = true;
     }
     work_cv_.notify_one();
     ::pthread_join(thread_, nullptr);
+    joined_ = true;
   }
 
-  void post(const std::function<void()>& work) {
+  // False (nothing posted) once the thread was stopped.
+  bool post(const std::function<void()>& work) {
     {
-      std::lock_guard lock(mutex_);
+      const std::lock_guard lock(mutex_);
+      if (stopping_) return false;
       work_ = &work;
       done_ = false;
     }
     busy_ = true;
     work_cv_.notify_one();
+    return true;
   }
 
   void wait() {
@@ -71,7 +65,6 @@ class SideThread {
   }
 
   bool busy() const { return busy_; }
-  bool from_this_process() const { return generation_ == g_fork_generation.load(std::memory_order_relaxed); }
 
  private:
   static void* main(void* arg) {
@@ -79,12 +72,13 @@ class SideThread {
     return nullptr;
   }
 
+  // Runs what is posted until stopped; a job posted before the stop is run first.
   void loop() {
     ::pthread_setname_np(::pthread_self(), "bismuth-side");
     std::unique_lock lock(mutex_);
     for (;;) {
       work_cv_.wait(lock, [&] { return stopping_ || work_ != nullptr; });
-      if (work_ == nullptr) return;  // stopping, and nothing posted
+      if (work_ == nullptr) return;
       const std::function<void()>* work = work_;
       lock.unlock();
       (*work)();
@@ -97,8 +91,9 @@ class SideThread {
 
   pthread_t thread_{};
   bool started_ = false;
-  unsigned generation_ = 0;
-  bool busy_ = false;  // the owner's own flag: posted and not yet waited for (read and written by the owner only)
+  bool busy_ = false;  // posted and not yet waited for: the owner's own flag, only its thread reads or writes it
+  std::mutex join_mutex_;
+  bool joined_ = false;  // guarded by join_mutex_
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
@@ -109,13 +104,61 @@ class SideThread {
 
 namespace {
 
-// Owns the calling thread's side thread; its destructor (at the thread's end) stops and joins it.
+// Every side thread of the process, for the exit stop. Never destroyed: threads end after static destructors.
+struct Registry {
+  std::mutex mutex;
+  std::vector<SideThread*> threads;  // guarded by mutex
+  bool stopped = false;              // guarded by mutex: stop_front_threads ran; no side thread is started again
+};
+
+void lock_for_fork();
+void unlock_after_fork();
+void clear_in_forked_child();
+
+Registry& registry() {
+  static Registry* r = [] {
+    auto* created = new Registry;
+    // fork() copies the registry, not the threads: the child forgets the parent's (never joined there).
+    ::pthread_atfork(lock_for_fork, unlock_after_fork, clear_in_forked_child);
+    return created;
+  }();
+  return *r;
+}
+
+void lock_for_fork() {
+  registry().mutex.lock();
+}
+void unlock_after_fork() {
+  registry().mutex.unlock();
+}
+// Counts fork()s in the child: a thread's slot compares it to learn that its side thread stayed in the parent.
+unsigned g_generation = 0;  // written in the child only, before it has other threads
+void clear_in_forked_child() {
+  Registry& r = registry();
+  r.threads.clear();
+  ++g_generation;
+  r.mutex.unlock();
+}
+
+// Owns the calling thread's side thread; at the thread's end it stops and joins it.
 struct SideThreadSlot {
   std::unique_ptr<SideThread> side;
+  unsigned generation = 0;
+
+  // Drops a side thread of the parent process (after fork): not in this process, nothing to join.
+  void forget_if_forked() {
+    if (side && generation != g_generation) (void)side.release();
+  }
 
   ~SideThreadSlot() {
-    // A side thread from before a fork() is not in this process: nothing to join.
-    if (side && !side->from_this_process()) (void)side.release();
+    forget_if_forked();
+    if (!side) return;
+    {
+      Registry& r = registry();
+      const std::lock_guard lock(r.mutex);  // waits for an exit stop in progress, which may be joining it
+      std::erase(r.threads, side.get());
+    }
+    side->stop_and_join();
   }
 };
 
@@ -126,23 +169,40 @@ thread_local SideThreadSlot t_slot;
 SideThread* idle_side_thread(size_t stack_bytes) {
   if (2 * stack_bytes > kSideThreadStackBytes) return nullptr;
   SideThreadSlot& slot = t_slot;
-  if (slot.side && !slot.side->from_this_process()) {
-    (void)slot.side.release();  // the forked child's copy of the parent's: never started here, never joined
-  }
+  slot.forget_if_forked();
   if (!slot.side) {
+    Registry& r = registry();
+    const std::lock_guard lock(r.mutex);
+    if (r.stopped) return nullptr;
     auto side = std::make_unique<SideThread>();
-    if (!side->start()) return nullptr;  // the parts run one after the other this time; the next call tries again
+    if (!side->start()) return nullptr;  // the parts run as before this time; the next call tries again
+    r.threads.push_back(side.get());
     slot.side = std::move(side);
+    slot.generation = g_generation;
   }
   return slot.side->busy() ? nullptr : slot.side.get();
 }
 
-void side_thread_post(SideThread& side, const std::function<void()>& work) {
-  side.post(work);
+bool side_thread_post(SideThread& side, const std::function<void()>& work) {
+  return side.post(work);
 }
 
 void side_thread_wait(SideThread& side) {
   side.wait();
+}
+
+bool side_threads_stopped() {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  return r.stopped;
+}
+
+void stop_front_threads() noexcept {
+  Registry& r = registry();
+  const std::lock_guard lock(r.mutex);
+  r.stopped = true;
+  for (SideThread* side : r.threads) side->stop_and_join();
+  // The owners still hold them (stopped: they refuse posts) and remove them at their end.
 }
 
 }  // namespace bismuth::translator
