@@ -121,7 +121,7 @@ TEST_CASE("run_beside keeps the calling thread's side thread between calls, and 
 // and after the exit stop no thread is started at all (side_thread.hpp); side_thread.hpp: "After fork() the child's
 // copy names a thread the child does not have: it is dropped there (never joined) and a new one started". The stop
 // is for good, so it runs in a forked child, which also checks the fork rule.
-TEST_CASE("After fork a new side thread; after stop_front_threads none: the parts run one after the other") {
+TEST_CASE("After fork a new side thread, after stop_front_threads none: the parts run one after the other") {
   const std::thread::id parents_side = [] {
     std::thread::id side;
     REQUIRE(run_beside(
