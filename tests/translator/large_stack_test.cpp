@@ -100,10 +100,18 @@ TEST_CASE("run_beside runs the parts one after the other on the calling thread w
 // a new thread does not reuse at once (a std::thread::id, a pthread_t, often is: glibc reuses a joined thread's
 // descriptor).
 TEST_CASE("run_beside keeps the calling thread's side thread between calls, and each thread has its own") {
+  // The calling thread's part waits until the side part started: work the side thread has not taken yet when the
+  // caller's part ends would run on the calling thread (side_thread.hpp).
   auto side_of_call = [] {
     pid_t side = 0;
+    std::atomic<bool> started{false};
     REQUIRE(run_beside(
-        64 << 10, [&] { side = ::gettid(); }, [] {}));
+        64 << 10,
+        [&] {
+          side = ::gettid();
+          started = true;
+        },
+        [&] { REQUIRE(wait_for(started)); }));
     return side;
   };
   const pid_t first = side_of_call();
@@ -124,8 +132,14 @@ TEST_CASE("run_beside keeps the calling thread's side thread between calls, and 
 TEST_CASE("After fork a new side thread, after stop_front_threads none: the parts run one after the other") {
   const std::thread::id parents_side = [] {
     std::thread::id side;
+    std::atomic<bool> started{false};
     REQUIRE(run_beside(
-        64 << 10, [&] { side = std::this_thread::get_id(); }, [] {}));
+        64 << 10,
+        [&] {
+          side = std::this_thread::get_id();
+          started = true;
+        },
+        [&] { REQUIRE(wait_for(started)); }));
     return side;
   }();
   const pid_t child = ::fork();

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "bismuth/translator/front_threads.hpp"
@@ -56,9 +57,15 @@ class SideThread {
     return true;
   }
 
+  // Waits until the posted work has ended; where the thread has not taken it yet (it is still waking up, or waits
+  // for a core), runs it here instead: the caller would only wait for it.
   void wait() {
-    {
-      std::unique_lock lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (work_ != nullptr) {
+      const std::function<void()>* work = std::exchange(work_, nullptr);
+      lock.unlock();
+      (*work)();
+    } else {
       done_cv_.wait(lock, [&] { return done_; });
     }
     busy_ = false;
@@ -79,11 +86,10 @@ class SideThread {
     for (;;) {
       work_cv_.wait(lock, [&] { return stopping_ || work_ != nullptr; });
       if (work_ == nullptr) return;
-      const std::function<void()>* work = work_;
+      const std::function<void()>* work = std::exchange(work_, nullptr);  // taken: the owner's wait waits for it
       lock.unlock();
       (*work)();
       lock.lock();
-      work_ = nullptr;
       done_ = true;
       done_cv_.notify_one();
     }

@@ -30,7 +30,7 @@ SideThread* idle_side_thread(size_t stack_bytes);
 // wait. One job at a time: every post that returns true is followed by side_thread_wait on the same thread. False
 // (nothing posted, nothing to wait for) once the exit stop stopped the thread (front_threads.hpp).
 bool side_thread_post(SideThread& side, const std::function<void()>& work);
-// Waits until the posted work has ended.
+// Waits until the posted work has ended; work the side thread has not taken yet runs on the calling thread instead.
 void side_thread_wait(SideThread& side);
 
 // Whether the exit stop ran (front_threads.hpp): from then on run_beside starts no thread at all.
