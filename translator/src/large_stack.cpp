@@ -1,4 +1,5 @@
 #include "large_stack.hpp"
+#include "side_thread.hpp"
 
 #include <pthread.h>
 #include <sys/mman.h>
@@ -102,14 +103,27 @@ size_t stack_bytes_left() {
 }
 
 Status run_beside(size_t stack_bytes, const std::function<void()>& beside, const std::function<void()>& work) {
-  // Twice what the work may need, at least the usual 8 MiB; deeper sources than that run one after the other.
-  constexpr size_t kSideStackBytes = size_t{8} << 20;
-  constexpr size_t kLargestSideStackBytes = size_t{64} << 20;
-  const size_t side_stack = std::max(kSideStackBytes, 2 * stack_bytes);
   Job job{&beside, {}};
+  const std::function<void()> side_job = [&job] { job.error = run_catching(*job.work); };
+  // The calling thread's parked side thread where its stack has room (side_thread.hpp): no thread start per compile.
+  if (SideThread* side = idle_side_thread(stack_bytes); side != nullptr && side_thread_post(*side, side_job)) {
+    try {
+      work();
+    } catch (...) {
+      side_thread_wait(*side);
+      throw;
+    }
+    side_thread_wait(*side);
+    if (!job.error.empty()) return fail(std::move(job.error));
+    return {};
+  }
+  // Deeper sources: a thread of their own with twice what the work may need; deeper than that, one after the other.
+  constexpr size_t kLargestSideStackBytes = size_t{64} << 20;
+  const size_t side_stack = std::max(kSideThreadStackBytes, 2 * stack_bytes);
   pthread_t thread;
   bool started = false;
-  if (side_stack <= kLargestSideStackBytes) {
+  // After the exit stop no thread is started (process_exit.hpp): the parts run one after the other.
+  if (side_stack <= kLargestSideStackBytes && !side_threads_stopped()) {
     pthread_attr_t attr;
     if (::pthread_attr_init(&attr) == 0) {
       started = ::pthread_attr_setstacksize(&attr, side_stack) == 0 &&

@@ -24,11 +24,12 @@ inline constexpr size_t kDeepestSourceStackBytes = kCompilerStackBytes / 2;
 // started, or when `work` throws (the exception's text; "out of memory" for std::bad_alloc): nothing is thrown.
 Status run_with_stack(size_t stack_bytes, const std::function<void()>& work);
 
-// Runs `beside` on a thread of its own, with room for `stack_bytes` of stack, while `work` runs on the calling thread,
-// and joins that thread before returning: two independent parts of one compile at once. The thread lives only inside
-// the call, so it ends before the caller's own work does (a compile on a compiler thread, which the exit stop and the
-// device's teardown wait for and join: translator/gl/src/compiler_threads.hpp). Where `stack_bytes` is too large for
-// a side thread or none can be started, `beside` runs after `work` on the calling thread. What `beside` throws
+// Runs `beside` on another thread, with room for `stack_bytes` of stack, while `work` runs on the calling thread, and
+// waits for it before returning: two independent parts of one compile at once. The other thread is the calling
+// thread's parked side thread (side_thread.hpp: kept between calls, stopped and joined at the calling thread's end or
+// by the exit stop) where `stack_bytes` fits its stack, else one started and joined within the call. Where
+// `stack_bytes` is too large for a side thread, none can be started or the exit stop ran, `beside` runs after `work`
+// on the calling thread. What `beside` throws
 // becomes the returned error (as in run_with_stack); what `work` throws propagates, after the join.
 Status run_beside(size_t stack_bytes, const std::function<void()>& beside, const std::function<void()>& work);
 

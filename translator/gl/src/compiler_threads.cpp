@@ -8,6 +8,8 @@
 #include <memory>
 #include <system_error>
 
+#include "bismuth/translator/front_threads.hpp"
+
 namespace bismuth::gl {
 
 namespace {
@@ -110,7 +112,30 @@ void CompilerThreads::worker_loop() {
 
 namespace bismuth::gl {
 
+namespace {
+
+// The GLSL front's side threads (bismuth/translator/front_threads.hpp): kept between compiles by every thread that
+// compiles, the compiler threads and application threads alike; the exit stop ends them with the compiler threads.
+class FrontThreadsStop final : public backend::ExitParticipant {
+ public:
+  void stop_for_exit() noexcept override { translator::stop_front_threads(); }
+};
+
+// Once per process, before the first compile of any device (which makes its compiler threads first).
+void register_front_threads_stop() {
+  static const bool registered = [] {
+    static auto* participant = new FrontThreadsStop;  // never destroyed: the exit stop may use it at any time
+    // The exit stop has begun: no side thread may be kept from now on.
+    if (!backend::exit_register(*participant, backend::ExitPhase::Threads)) translator::stop_front_threads();
+    return true;
+  }();
+  (void)registered;
+}
+
+}  // namespace
+
 std::shared_ptr<CompilerThreads> make_compiler_threads() {
+  register_front_threads_stop();
   return std::make_shared<CompilerThreads>();
 }
 

@@ -98,39 +98,53 @@ std::shared_ptr<ProgramObject> link_snapshot(const ProgramObject& p) {
   return snapshot;
 }
 
+// A job submitted to the compiler threads: its result, and the job itself for run_here (parallel_compile.hpp).
+template <class Outcome>
+struct Submitted {
+  std::shared_future<Outcome> result;
+  std::function<void()> run_here;
+};
+
 // Runs `make` as a compiler-thread job completing a shared_future, or returns an invalid future when the context
-// asks for synchronous work (hint 0) or the pool does not take the job (the process is exiting).
+// asks for synchronous work (hint 0) or the pool does not take the job (the process is exiting). Whoever claims the
+// job first — a compiler thread, a thread settling its object (run_here) or the pool's stop (abandon) — completes
+// it; the others then do nothing.
 template <class Outcome, class Make, class Abandoned>
-std::shared_future<Outcome> submit(Context* ctx, const std::atomic<bool>& front_used, Make make, Abandoned abandoned) {
+Submitted<Outcome> submit(Context* ctx, const std::atomic<bool>& front_used, Make make, Abandoned abandoned) {
   if (ctx->max_shader_compiler_threads == 0 || !front_used.load(std::memory_order_acquire)) return {};
   auto promise = std::make_shared<std::promise<Outcome>>();
+  auto claimed = std::make_shared<std::atomic<bool>>(false);
   std::shared_future<Outcome> future = promise->get_future().share();
-  CompilerJob job;
-  job.run = [promise, make = std::move(make), abandoned]() noexcept {
+  auto run = std::make_shared<std::function<void()>>([promise, claimed, make = std::move(make), abandoned]() noexcept {
+    if (claimed->exchange(true, std::memory_order_acq_rel)) return;
     std::vector<DeferredMessage> messages;
+    std::vector<DeferredMessage>* outer = t_job_messages;  // a job this thread is running already, if any
     t_job_messages = &messages;
     try {
       Outcome outcome = make();
-      t_job_messages = nullptr;
+      t_job_messages = outer;
       outcome.messages.insert(outcome.messages.end(), messages.begin(), messages.end());
       promise->set_value(std::move(outcome));
     } catch (...) {
-      t_job_messages = nullptr;
+      t_job_messages = outer;
       // std::bad_alloc, or a thread the front could not start: a failed compile or link that says so.
       try {
         promise->set_value(abandoned("error: out of memory"));
       } catch (...) {
       }
     }
-  };
-  job.abandon = [promise, abandoned]() noexcept {
+  });
+  CompilerJob job;
+  job.run = [run]() noexcept { (*run)(); };
+  job.abandon = [promise, claimed, abandoned]() noexcept {
+    if (claimed->exchange(true, std::memory_order_acq_rel)) return;  // running or done: it completes itself
     try {
       promise->set_value(abandoned(kExiting));
     } catch (...) {
     }
   };
   if (!ctx->device_state.compiler_threads->submit(std::move(job), ctx->max_shader_compiler_threads)) return {};
-  return future;
+  return {std::move(future), [run] { (*run)(); }};
 }
 
 template <class Object>
@@ -154,7 +168,7 @@ void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileO
     return;
   }
   auto work = std::make_shared<const std::pair<CompileLookup, std::string>>(std::move(lookup), source);
-  std::shared_future<CompileOutcome> future = submit<CompileOutcome>(
+  Submitted<CompileOutcome> submitted = submit<CompileOutcome>(
       ctx, g_front_compiled,
       [work, options, log_prefix] {
         CompileOutcome out = compile_from_source(work->first, work->second, options);
@@ -162,9 +176,10 @@ void compile_compute(Context* ctx, ShaderObject& s, const translator::GlCompileO
         return out;
       },
       [](const char* why) { return failed_compile(why); });
-  if (future.valid()) {
+  if (submitted.result.valid()) {
     auto pending = std::make_shared<PendingCompile>();
-    pending->result = std::move(future);
+    pending->result = std::move(submitted.result);
+    pending->run_here = std::move(submitted.run_here);
     std::lock_guard lock(ctx->share->mutex);
     s.pending = std::move(pending);
     return;
@@ -194,7 +209,7 @@ void link_program(Context* ctx, ProgramObject& p) {
     auto snapshot = link_snapshot(p);
     auto shared_lookup = std::make_shared<const LinkLookup>(std::move(lookup));
     const bool separable = p.separable;
-    std::shared_future<LinkOutcome> future = submit<LinkOutcome>(
+    Submitted<LinkOutcome> submitted = submit<LinkOutcome>(
         ctx, g_front_linked,
         [target, snapshot, shared_lookup] {
           LinkOutcome out;
@@ -205,9 +220,10 @@ void link_program(Context* ctx, ProgramObject& p) {
           return out;
         },
         [separable](const char* why) { return failed_link(why, separable); });
-    if (future.valid()) {
+    if (submitted.result.valid()) {
       auto pending = std::make_shared<PendingLink>();
-      pending->result = std::move(future);
+      pending->result = std::move(submitted.result);
+      pending->run_here = std::move(submitted.run_here);
       std::lock_guard lock(ctx->share->mutex);
       p.pending = std::move(pending);
       return;
@@ -236,6 +252,8 @@ void settle_object(Context* ctx, Object& o) {
     pending = o.pending;
   }
   if (!pending) return;
+  // Not taken by a compiler thread yet: this thread runs it rather than wait for one (parallel_compile.hpp).
+  if (pending->run_here) pending->run_here();
   const auto future = pending->result;  // this thread's own copy of the shared state's handle
   const auto& outcome = future.get();
   {

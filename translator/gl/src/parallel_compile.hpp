@@ -9,6 +9,7 @@
 // extension's "Issues"). docs/gl_shim.md, "Parallel shader compile".
 #pragma once
 
+#include <functional>
 #include <future>
 #include <memory>
 
@@ -19,8 +20,14 @@ namespace bismuth::gl {
 
 // What a background compile makes, and what a background link makes (the program's PROGRAM_SEPARABLE at the call
 // with it: it becomes the linked one).
+//
+// `run_here` runs the job on the calling thread if no compiler thread has taken it yet (and otherwise does nothing):
+// a thread that settles an object waits for its result anyway, so it does the work itself rather than wait for a
+// compiler thread to wake up, run it and wake it in turn (two thread hand-offs per compile and per link where an
+// application compiles, links and queries at once; docs/performance.md, "A cheap front end").
 struct PendingCompile {
   std::shared_future<CompileOutcome> result;
+  std::function<void()> run_here;
 };
 struct LinkOutcome {
   Expected<std::shared_ptr<Executable>> exe = fail("error: not linked");
@@ -29,6 +36,7 @@ struct LinkOutcome {
 };
 struct PendingLink {
   std::shared_future<LinkOutcome> result;
+  std::function<void()> run_here;
 };
 
 // glCompileShader of a compute shader's GLSL or HLSL source with `options` (its #version already checked). With
