@@ -865,27 +865,18 @@ std::string binding_name(const ShadowSamplerBinding& b) {
 
 Expected<ShadowSamplerReport> lower_shadow_samplers(Module& m, const ShadowSamplerOptions& options) {
   ShadowSamplerReport report;
-  const BindingDecorations decorations = binding_decorations(m);
-  // The named variables and the depth image types they use.
-  std::map<uint32_t, uint32_t> variable_binding;  // variable -> index into options.bindings
+  // The named variables (variable -> index into options.bindings) and the depth image types they use.
+  const std::map<uint32_t, uint32_t> variable_binding = variables_at(m, options.bindings);
   std::set<uint32_t> images;
-  for (InstructionHandle h : m.instructions(Section::Global)) {
-    if (m.opcode(h) != Op::OpVariable) continue;
-    const uint32_t id = m.words(h)[2];
-    auto set = decorations.set.find(id);
-    auto binding = decorations.binding.find(id);
-    if (set == decorations.set.end() || binding == decorations.binding.end()) continue;
-    for (uint32_t i = 0; i < options.bindings.size(); ++i) {
-      if (options.bindings[i].set != set->second || options.bindings[i].binding != binding->second) continue;
-      const uint32_t pointee = strip_arrays(m, m.words(*m.definition(m.words(h)[1]))[3]);
-      const uint32_t image = image_of_sampled(m, pointee);
-      if (!is_depth_image(m, image)) {
-        return fail("shadow sampler lowering: the variable at " + binding_name(options.bindings[i]) + " (" +
-                    m.describe(h) + ") is not a sampler of a depth image");
-      }
-      variable_binding[id] = i;
-      images.insert(image);
+  for (const auto& [id, i] : variable_binding) {
+    const InstructionHandle h = *m.definition(id);
+    const uint32_t pointee = strip_arrays(m, m.words(*m.definition(m.words(h)[1]))[3]);
+    const uint32_t image = image_of_sampled(m, pointee);
+    if (!is_depth_image(m, image)) {
+      return fail("shadow sampler lowering: the variable at " + binding_name(options.bindings[i]) + " (" +
+                  m.describe(h) + ") is not a sampler of a depth image");
     }
+    images.insert(image);
   }
   // Every other variable of those image types would change type with them.
   for (InstructionHandle h : m.instructions(Section::Global)) {

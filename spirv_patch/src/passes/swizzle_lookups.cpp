@@ -62,7 +62,7 @@ class Swizzler {
     if (!u32 || !b) return fail("swizzle_lookups: the module has no ids left");
     u32_ = *u32;
     bool_ = *b;
-    for (uint32_t v : {0u, 3u, 4u, 5u, 7u}) {
+    for (uint32_t v : {0u, 4u, 7u}) {
       auto c = m_.constant_u32(v);
       if (!c) return c.error();
       u_[v] = *c;
@@ -188,21 +188,7 @@ class Swizzler {
 
 Expected<SwizzleLookupReport> swizzle_lookups(Module& m, const SwizzleLookupOptions& options) {
   SwizzleLookupReport report;
-  const BindingDecorations decorations = binding_decorations(m);
-  // The named variables, by binding index.
-  std::map<uint32_t, uint32_t> variable_binding;
-  for (InstructionHandle h : m.instructions(Section::Global)) {
-    if (m.opcode(h) != Op::OpVariable) continue;
-    const uint32_t v = m.words(h)[2];
-    auto set = decorations.set.find(v);
-    auto binding = decorations.binding.find(v);
-    if (set == decorations.set.end() || binding == decorations.binding.end()) continue;
-    for (uint32_t k = 0; k < options.bindings.size(); ++k) {
-      if (options.bindings[k].set == set->second && options.bindings[k].binding == binding->second) {
-        variable_binding[v] = k;
-      }
-    }
-  }
+  const std::map<uint32_t, uint32_t> variable_binding = variables_at(m, options.bindings);
   // Every lookup first: a refusal comes before the first edit.
   std::vector<Lookup> lookups;
   const std::vector<InstructionHandle> body = m.instructions(Section::Function);
