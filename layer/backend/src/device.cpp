@@ -9,6 +9,7 @@
 #include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/vk_strings.hpp"
 #include "bismuth/backend/vulkan_loader.hpp"
+#include "pipeline_layout_cache.hpp"
 #include "sampler_cache.hpp"
 
 namespace bismuth::backend {
@@ -457,6 +458,7 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
 
 Status Device::finish_setup() {
   samplers_ = std::make_shared<SamplerCache>();
+  pipeline_layouts_ = std::make_shared<PipelineLayoutCache>();
   vki_.vkGetPhysicalDeviceMemoryProperties(info_.handle, &memory_properties_);
   if (no_submissions_) return {};  // no timeline: see ExternalDevice::no_submissions
   if (vk_.vkWaitSemaphores == nullptr || vk_.vkGetSemaphoreCounterValue == nullptr) {
@@ -511,6 +513,7 @@ Device::~Device() {
   }
   for (auto& entry : due) entry.second();
   if (samplers_) samplers_->destroy_all(vk_, device_);
+  if (pipeline_layouts_) pipeline_layouts_->destroy_all(vk_, device_);
   if (timeline_ != VK_NULL_HANDLE) vk_.vkDestroySemaphore(device_, timeline_, nullptr);
   if (owns_device_) vk_.vkDestroyDevice(device_, nullptr);
 }

@@ -78,7 +78,6 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
   if (desc.spirv.size() < 5 || desc.spirv[0] != 0x07230203u) {
     return fail("Shader::create(" + desc.name + "): not a SPIR-V module (bad magic or too short)");
   }
-  const auto& vk = device.vk();
   std::shared_ptr<Shader> self(new Shader(device));
   self->spirv_hash_ = hash128(desc.spirv.data(), desc.spirv.size_bytes());
   self->entry_point_ = desc.entry_point;
@@ -135,31 +134,12 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
     return fail("Shader::create(" + desc.name + "): " + std::to_string(desc.layout.push_constant_bytes) +
                 " bytes of push constants exceed maxPushConstantsSize");
   }
-  std::vector<VkDescriptorSetLayoutBinding> bindings(binding_count);
-  for (uint32_t i = 0; i < binding_count; ++i) {
-    bindings[i] = {i, desc.layout.bindings[i], desc.layout.count(i), VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-  }
-  VkDescriptorSetLayoutCreateInfo set_info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-  set_info.flags = self->push_descriptors_ ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR : 0;
-  set_info.bindingCount = binding_count;
-  set_info.pBindings = bindings.data();
-  if (Status ok = device.call("vkCreateDescriptorSetLayout", vk.vkCreateDescriptorSetLayout, device.handle(), &set_info,
-                              nullptr, &self->set_layout_);
-      !ok) {
-    return ok.error();
-  }
-  VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.layout.push_constant_bytes};
-  VkPipelineLayoutCreateInfo layout_info{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-  layout_info.setLayoutCount = 1;
-  layout_info.pSetLayouts = &self->set_layout_;
-  layout_info.pushConstantRangeCount = desc.layout.push_constant_bytes > 0 ? 1 : 0;
-  layout_info.pPushConstantRanges = &push;
-  if (Status ok = device.call("vkCreatePipelineLayout", vk.vkCreatePipelineLayout, device.handle(), &layout_info,
-                              nullptr, &self->pipeline_layout_);
-      !ok) {
-    return ok.error();
-  }
-  self->owns_layout_ = true;
+  // Shared by description (Device::pipeline_layouts): a warm link creates no Vulkan object.
+  auto layouts = device.pipeline_layouts(desc.layout, self->push_descriptors_);
+  if (!layouts) return layouts.error();
+  self->set_layout_ = layouts->set;
+  self->pipeline_layout_ = layouts->pipeline;
+  self->owns_layout_ = !layouts->shared;
   if (desc.runtime_group_size) {
     const ShaderDesc::RuntimeGroupSize& variant = *desc.runtime_group_size;
     self->runtime_literals_.assign(variant.literal_values.begin(), variant.literal_values.end());

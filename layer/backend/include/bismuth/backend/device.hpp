@@ -169,8 +169,10 @@ inline bool is_device_lost(const Error& e) {
 }
 
 class Shader;
+struct BindingLayout;
 struct SamplerDesc;
 struct SamplerCache;
+struct PipelineLayoutCache;
 
 class Device final : private ExitParticipant {
  public:
@@ -230,6 +232,20 @@ class Device final : private ExitParticipant {
   // The description a VkSampler of sampler() was made from (false for any other handle).
   bool sampler_desc(VkSampler sampler, SamplerDesc* out) const;
   size_t sampler_count() const;
+
+  // ---- pipeline layouts (pipeline_layouts.cpp) ----
+  // The descriptor set layout (with the push-descriptor flag when `push_descriptors`) and the pipeline layout (one
+  // compute push-constant range of layout.push_constant_bytes) of `layout`. Shared: every request of one
+  // description gets the same pair, which lives until the Device is destroyed (shared = true; the caller never
+  // destroys it). Past PipelineLayoutCache::kMaxEntries descriptions, or with BISMUTH_SHARED_LAYOUTS=0, a new pair
+  // comes back with shared = false and the caller destroys it. Thread-safe.
+  struct PipelineLayouts {
+    VkDescriptorSetLayout set = VK_NULL_HANDLE;
+    VkPipelineLayout pipeline = VK_NULL_HANDLE;
+    bool shared = false;
+  };
+  Expected<PipelineLayouts> pipeline_layouts(const BindingLayout& layout, bool push_descriptors);
+  size_t pipeline_layout_count() const;  // the shared descriptions
 
   // ---- submission and completion: one timeline semaphore per Device ----
   // Every submission signals the next value of the Device's timeline. Values are *reserved* in order (reserve();
@@ -299,6 +315,7 @@ class Device final : private ExitParticipant {
  private:
   Device() = default;
   Status finish_setup();
+  Expected<PipelineLayouts> create_pipeline_layouts(const BindingLayout& layout, bool push_descriptors);
   // At process exit (process_exit.hpp): waits (bounded) until Bismuth's own submissions completed.
   void stop_for_exit() noexcept override;
   // Waits (up to `timeout_ns`) for the last timeline value whose signal reached the queue.
@@ -351,6 +368,7 @@ class Device final : private ExitParticipant {
 
   // Created with the device; a shared_ptr so that this header needs no complete SamplerCache.
   std::shared_ptr<SamplerCache> samplers_;
+  std::shared_ptr<PipelineLayoutCache> pipeline_layouts_;
 
   std::mutex shared_variants_mutex_;
   std::map<std::pair<uint64_t, uint64_t>, std::weak_ptr<Shader>> shared_variants_;
