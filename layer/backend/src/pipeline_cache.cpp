@@ -563,6 +563,15 @@ std::vector<GroupSize> PipelineCache::default_prewarm_sizes(const DeviceInfo& in
   return sizes;
 }
 
+std::vector<GroupSize> PipelineCache::device_prewarm_sizes(size_t max_sizes) const {
+  std::lock_guard lock(prewarm_sizes_mutex_);
+  auto it = prewarm_sizes_.find(max_sizes);
+  if (it == prewarm_sizes_.end()) {
+    it = prewarm_sizes_.emplace(max_sizes, default_prewarm_sizes(device_->info(), max_sizes)).first;
+  }
+  return it->second;
+}
+
 std::optional<size_t> PipelineCache::parse_prewarm_setting(std::string_view value) {
   if (value == "off" || value == "false" || value == "no") return 0;
   if (value.empty() || value.size() > 6 || value.find_first_not_of("0123456789") != std::string_view::npos) {
@@ -579,7 +588,7 @@ void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<Gr
                             std::chrono::milliseconds delay) {
   if (!shader || !prewarm_->has_workers()) return;
   if (sizes.empty()) sizes = options_.prewarm_sizes;
-  if (sizes.empty()) sizes = default_prewarm_sizes(device_->info(), options_.max_prewarm_sizes);
+  if (sizes.empty()) sizes = device_prewarm_sizes(options_.max_prewarm_sizes);
   if (shader->is_runtime_variant()) {
     // Its pipelines depend on the total only: the 1-D sizes cover every shape.
     std::erase_if(sizes, [](const GroupSize& s) { return s.y != 1 || s.z != 1; });

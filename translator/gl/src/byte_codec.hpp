@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -36,7 +37,11 @@ class Writer {
   }
   void words(const std::vector<uint32_t>& w) {
     u32(static_cast<uint32_t>(w.size()));
-    for (uint32_t x : w) u32(x);
+    if constexpr (std::endian::native == std::endian::little) {
+      bytes(w.data(), w.size() * 4);
+    } else {
+      for (uint32_t x : w) u32(x);
+    }
   }
   std::vector<std::byte>& out() { return out_; }
   // A record's fields (the *Fields lists below): the same list writes and reads.
@@ -97,7 +102,11 @@ class Reader {
   std::vector<uint32_t> words() {
     const uint32_t n = count(4);
     std::vector<uint32_t> w(n);
-    for (uint32_t& x : w) x = u32();
+    if constexpr (std::endian::native == std::endian::little) {
+      take(w.data(), size_t(n) * 4);  // a SPIR-V module is thousands of words: one copy, not a loop of reads
+    } else {
+      for (uint32_t& x : w) x = u32();
+    }
     return w;
   }
   void operator()(uint32_t& v) { v = u32(); }

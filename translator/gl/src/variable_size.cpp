@@ -55,7 +55,7 @@ std::unique_ptr<PrewarmTicket> prewarm_variable_size(backend::PipelineCache& cac
                                                       ? shader->runtime_variant_ref()
                                                       : std::shared_ptr<const backend::Shader>(shader);
   if (count != 0) {
-    std::vector<backend::GroupSize> sizes = backend::PipelineCache::default_prewarm_sizes(info, count);
+    std::vector<backend::GroupSize> sizes = cache.device_prewarm_sizes(count);
     cache.prewarm(target, std::move(sizes), subgroup_size, prewarm_delay());
   }
   std::vector<std::shared_ptr<const backend::Shader>> shaders{target};

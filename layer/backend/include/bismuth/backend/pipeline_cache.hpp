@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <shared_mutex>
@@ -219,6 +220,9 @@ class PipelineCache final : private ExitParticipant {
   // Powers of two, then multiples of the subgroup size, up to the device limits (1-D first), then square 2-D
   // powers of two; at most `max_sizes`.
   static std::vector<GroupSize> default_prewarm_sizes(const DeviceInfo& info, size_t max_sizes = 64);
+  // default_prewarm_sizes of this cache's device, worked out once per `max_sizes` (the GL shim asks at every
+  // variable-size link). Thread-safe.
+  std::vector<GroupSize> device_prewarm_sizes(size_t max_sizes) const;
   // The value of BISMUTH_PREWARM (the layer and the GL shim read it): "off", "false" or "no" → 0 sizes, up to six
   // digits → that many; nullopt when empty or not understood (the reader's default applies).
   static std::optional<size_t> parse_prewarm_setting(std::string_view value);
@@ -284,6 +288,9 @@ class PipelineCache final : private ExitParticipant {
   std::atomic<uint64_t> misses_{0}, compiles_{0}, prewarm_compiles_{0}, prewarm_joins_{0}, single_flight_waits_{0},
       compile_failures_{0}, evictions_{0}, disk_cache_hits_{0}, compile_ns_total_{0};
   std::array<std::atomic<uint64_t>, PipelineCacheStats::kBucketMs.size() + 1> histogram_{};
+
+  mutable std::mutex prewarm_sizes_mutex_;
+  mutable std::map<size_t, std::vector<GroupSize>> prewarm_sizes_;  // device_prewarm_sizes by max_sizes
 
   // Persistence.
   std::string disk_path_;
