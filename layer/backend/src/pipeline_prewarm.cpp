@@ -32,12 +32,18 @@ void PipelinePrewarm::stop() {
 void PipelinePrewarm::add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes,
                           uint32_t subgroup_size, std::chrono::milliseconds delay) {
   const auto not_before = std::chrono::steady_clock::now() + delay;
+  bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
     for (const GroupSize& size : sizes) queue_.push_back(Task{shader, size, subgroup_size, not_before});
+    // A worker that sleeps until no later than not_before finds these tasks when it wakes by itself, and a busy
+    // worker looks at the queue before it sleeps again. Waking the workers anyway would cost a futex call and every
+    // worker's context switch per GL link (a program loop queues a delayed prewarm at each), only to put them back
+    // to sleep until the delay passed.
+    wake = !sleeper_wakes_.empty() && *sleeper_wakes_.begin() > not_before;
   }
-  work_cv_.notify_all();
+  if (wake) work_cv_.notify_all();
 }
 
 bool PipelinePrewarm::add_first(Task task) {
@@ -125,7 +131,9 @@ void PipelinePrewarm::worker_loop() {
       if (foreground_compiles_ == 0) {
         for (const Task& t : queue_) wake_at = std::min(wake_at, t.not_before);
       }
+      const auto slot = sleeper_wakes_.insert(wake_at);
       work_cv_.wait_until(lock, wake_at);
+      sleeper_wakes_.erase(slot);
       continue;
     }
     Task task = std::move(*due);

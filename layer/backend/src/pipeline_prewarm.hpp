@@ -13,6 +13,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <span>
 #include <thread>
 #include <vector>
@@ -74,6 +75,8 @@ class PipelinePrewarm {
   size_t foreground_compiles_ = 0;                   // guarded by mutex_
   bool stopping_ = false;                            // guarded by mutex_
   std::chrono::steady_clock::time_point last_save_;  // guarded by mutex_
+  // guarded by mutex_: when each sleeping worker wakes by itself (add() need not wake one for a later task)
+  std::multiset<std::chrono::steady_clock::time_point> sleeper_wakes_;
   std::vector<std::thread> workers_;
 };
 
