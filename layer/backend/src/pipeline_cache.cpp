@@ -593,7 +593,7 @@ void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<Gr
     // Its pipelines depend on the total only: the 1-D sizes cover every shape.
     std::erase_if(sizes, [](const GroupSize& s) { return s.y != 1 || s.z != 1; });
   }
-  prewarm_->add(shader, sizes, subgroup_size, delay);
+  prewarm_->add(std::move(shader), std::move(sizes), subgroup_size, delay);
 }
 
 void PipelineCache::cancel_prewarm() {

@@ -29,14 +29,15 @@ void PipelinePrewarm::stop() {
   }
 }
 
-void PipelinePrewarm::add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes,
-                          uint32_t subgroup_size, std::chrono::milliseconds delay) {
+void PipelinePrewarm::add(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes, uint32_t subgroup_size,
+                          std::chrono::milliseconds delay) {
+  if (sizes.empty()) return;
   const auto not_before = std::chrono::steady_clock::now() + delay;
   bool wake = false;
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return;
-    for (const GroupSize& size : sizes) queue_.push_back(Task{shader, size, subgroup_size, not_before});
+    queue_.push_back(Batch{std::move(shader), std::move(sizes), 0, subgroup_size, not_before});
     // A worker that sleeps until no later than not_before finds these tasks when it wakes by itself, and a busy
     // worker looks at the queue before it sleeps again. Waking the workers anyway would cost a futex call and every
     // worker's context switch per GL link (a program loop queues a delayed prewarm at each), only to put them back
@@ -50,14 +51,14 @@ bool PipelinePrewarm::add_first(Task task) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
-    queue_.push_front(std::move(task));
+    queue_.push_front(Batch{std::move(task.shader), {task.size}, 0, task.subgroup_size, task.not_before});
   }
   work_cv_.notify_one();
   return true;
 }
 
 void PipelinePrewarm::cancel() {
-  std::deque<Task> dropped;  // released outside the lock
+  std::deque<Batch> dropped;  // released outside the lock
   {
     std::lock_guard lock(mutex_);
     dropped.swap(queue_);
@@ -66,16 +67,19 @@ void PipelinePrewarm::cancel() {
 }
 
 void PipelinePrewarm::cancel(const Shader& shader, bool wait_running) {
-  std::vector<Task> dropped;  // released outside the lock
+  std::vector<Batch> dropped;  // released outside the lock
   std::unique_lock lock(mutex_);
-  for (auto it = queue_.begin(); it != queue_.end();) {
+  // One pass that keeps the others in order.
+  auto kept = queue_.begin();
+  for (auto it = queue_.begin(); it != queue_.end(); ++it) {
     if (it->shader.get() == &shader) {
       dropped.push_back(std::move(*it));
-      it = queue_.erase(it);
     } else {
-      ++it;
+      if (kept != it) *kept = std::move(*it);
+      ++kept;
     }
   }
+  queue_.erase(kept, queue_.end());
   if (wait_running) {
     idle_cv_.wait(lock, [&] {
       return std::find(running_shaders_.begin(), running_shaders_.end(), &shader) == running_shaders_.end();
@@ -124,20 +128,20 @@ void PipelinePrewarm::worker_loop() {
     // while a foreground compile runs, sleep until the next task or save is due or something changes (add,
     // cancel, a foreground compile's end, stop notify work_cv_), then look again.
     const auto now = std::chrono::steady_clock::now();
-    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Task& t) { return t.not_before <= now; });
+    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Batch& b) { return b.not_before <= now; });
     if (due == queue_.end() || foreground_compiles_ != 0) {
       auto wake_at = now + save_interval_;  // (a compile that leaves the cache unsaved wakes a worker: wake_for_save)
       if (cache_.has_unsaved_pipelines()) wake_at = std::min(wake_at, last_save_ + save_interval_);
       if (foreground_compiles_ == 0) {
-        for (const Task& t : queue_) wake_at = std::min(wake_at, t.not_before);
+        for (const Batch& b : queue_) wake_at = std::min(wake_at, b.not_before);
       }
       const auto slot = sleeper_wakes_.insert(wake_at);
       work_cv_.wait_until(lock, wake_at);
       sleeper_wakes_.erase(slot);
       continue;
     }
-    Task task = std::move(*due);
-    queue_.erase(due);
+    Task task{due->shader, due->sizes[due->next], due->subgroup_size, due->not_before};
+    if (++due->next == due->sizes.size()) queue_.erase(due);
     ++running_;
     running_shaders_.push_back(task.shader.get());
     lock.unlock();

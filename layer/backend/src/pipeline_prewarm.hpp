@@ -14,7 +14,6 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <span>
 #include <thread>
 #include <vector>
 
@@ -44,8 +43,8 @@ class PipelinePrewarm {
   void stop();
   bool has_workers() const { return !workers_.empty(); }
 
-  // Queues one compile per size, after every queued one, none started before `delay` has passed.
-  void add(const std::shared_ptr<const Shader>& shader, std::span<const GroupSize> sizes, uint32_t subgroup_size,
+  // Queues one compile per size, in order, after every queued one, none started before `delay` has passed.
+  void add(std::shared_ptr<const Shader> shader, std::vector<GroupSize> sizes, uint32_t subgroup_size,
            std::chrono::milliseconds delay = std::chrono::milliseconds(0));
   // Queues one compile ahead of every queued one; false when stopped.
   bool add_first(Task task);
@@ -69,7 +68,17 @@ class PipelinePrewarm {
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
-  std::deque<Task> queue_;                           // guarded by mutex_
+  // One add() or add_first(): its sizes are compiled front to back. The GL shim adds ~40 sizes at every
+  // variable-size link and cancels them at the delete, so a batch is one allocation to add and one to drop (a
+  // task per size cost ~25k instructions per program loop iteration).
+  struct Batch {
+    std::shared_ptr<const Shader> shader;
+    std::vector<GroupSize> sizes;
+    size_t next = 0;  // the first size not yet taken by a worker
+    uint32_t subgroup_size = 0;
+    std::chrono::steady_clock::time_point not_before{};
+  };
+  std::deque<Batch> queue_;                          // guarded by mutex_
   size_t running_ = 0;                               // guarded by mutex_
   std::vector<const Shader*> running_shaders_;       // guarded by mutex_: the shaders of running compiles
   size_t foreground_compiles_ = 0;                   // guarded by mutex_
