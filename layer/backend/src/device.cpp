@@ -456,7 +456,25 @@ Expected<std::unique_ptr<Device>> Device::adopt(const ExternalDevice& external, 
   return self;
 }
 
+namespace {
+
+// How long Device::wait reads the timeline counter before it sleeps in vkWaitSemaphores: BISMUTH_WAIT_SPIN_US
+// (microseconds, at most 10000), else 100 µs on a GPU and none on a CPU device, where the spinning thread would take
+// a core from the driver's threads that execute the work it waits for.
+uint64_t wait_spin_ns(const DeviceInfo& info) {
+  if (const char* value = std::getenv("BISMUTH_WAIT_SPIN_US"); value != nullptr && *value != '\0') {
+    const std::string_view digits(value);
+    if (digits.size() <= 5 && digits.find_first_not_of("0123456789") == std::string_view::npos) {
+      return std::min<uint64_t>(std::stoul(std::string(digits)), 10'000) * 1000;
+    }
+  }
+  return info.is_gpu() ? 100'000 : 0;
+}
+
+}  // namespace
+
 Status Device::finish_setup() {
+  wait_spin_ns_ = wait_spin_ns(info_);
   samplers_ = std::make_shared<SamplerCache>();
   pipeline_layouts_ = std::make_shared<PipelineLayoutCache>();
   vki_.vkGetPhysicalDeviceMemoryProperties(info_.handle, &memory_properties_);
@@ -685,6 +703,27 @@ Status Device::wait(uint64_t value, uint64_t timeout_ns) {
   if (value <= completed_.load(std::memory_order_acquire)) {
     collect();
     return {};
+  }
+  // A readback right after a small dispatch waits tens of microseconds. Sleeping in vkWaitSemaphores adds the
+  // interrupt and the scheduler's wake-up to that, at every glMapBufferRange of a program loop; reading the
+  // counter for a bounded time first returns as soon as the GPU signals (wait_spin_ns: GPUs only, see there).
+  if (wait_spin_ns_ > 0 && timeout_ns > 0) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto limit = std::chrono::nanoseconds(std::min(wait_spin_ns_, timeout_ns));
+    while (true) {
+      if (value <= completed()) {
+        collect();
+        return {};
+      }
+      if (lost()) return lost_error();
+      const auto spent = std::chrono::steady_clock::now() - start;
+      if (spent >= limit) {
+        if (timeout_ns != UINT64_MAX) {
+          timeout_ns -= std::min<uint64_t>(timeout_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(spent).count());
+        }
+        break;
+      }
+    }
   }
   VkSemaphoreWaitInfo wait_info{VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO};
   wait_info.semaphoreCount = 1;

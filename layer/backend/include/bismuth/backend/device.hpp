@@ -342,6 +342,7 @@ class Device final : private ExitParticipant {
   bool uses_staging_ = false;
   bool uses_push_descriptors_ = false;
   bool no_submissions_ = false;
+  uint64_t wait_spin_ns_ = 0;  // wait(): how long to read the counter before sleeping (device.cpp, wait_spin_ns)
   std::mutex* external_queue_mutex_ = nullptr;
 
   std::atomic<bool> lost_{false};
