@@ -97,6 +97,10 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower
   out.clear();
   ctx->image_bindings_scratch.clear();
   ctx->shadow_needs_lowering = false;
+  ctx->gathered_serial = 0;
+  // Read before the bindings: a change made after this makes the next dispatch gather again.
+  const uint64_t generation = g_buffer_bindings_generation.load(std::memory_order_relaxed);
+  bool opaque = false;
   const auto& resources = exe.program.resources;
   if (lower_shadow) {
     ctx->shadow_states_scratch.assign(resources.size(), ShadowSamplerState{});
@@ -123,10 +127,17 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower
       case translator::GlResourceKind::TextureBuffer:
       case translator::GlResourceKind::Image:
       case translator::GlResourceKind::ImageBuffer:
+        opaque = true;
         if (!push_opaque_binding(ctx, opaque_use(ctx, exe, i, lower_shadow), func)) return false;
         continue;
     }
     if (!push_slot(ctx, slot, kind_name(r.kind), r.gl_binding, max_range, access, func)) return false;
+  }
+  // Buffers only: what was gathered depends on nothing but the indexed bindings and the buffers' stores, which
+  // g_buffer_bindings_generation follows (textures, samplers and images have far more state: gathered each time).
+  if (!opaque && !lower_shadow) {
+    ctx->gathered_serial = exe.serial;
+    ctx->gathered_generation = generation;
   }
   return true;
 }
@@ -188,6 +199,7 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
                          bool lower_shadow) {
   auto& out = ctx->bindings_scratch;
   out.clear();
+  ctx->gathered_serial = 0;  // bindings_scratch no longer holds a GLSL program's bindings
   ctx->shadow_needs_lowering = false;
   if (lower_shadow) {
     ctx->shadow_states_scratch.assign(exe.info.textures.size(), ShadowSamplerState{});
@@ -477,18 +489,26 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
     return;
   }
   Executable& exe = *selected.glsl;
-  const auto choice =
-      choose_shader(ctx, exe, func, [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
-  if (!choice) return;
-  if (exe.uniform_dirty) {
+  // The same buffer-only program as the previous dispatch, nothing rebound and no store replaced since: the
+  // bindings in ctx->bindings_scratch are what gather_bindings would make again, and a program without samplers
+  // never takes the shadow-lowered module.
+  ShaderChoice choice{exe.shader.get(), {}, {}};
+  if (ctx->gathered_serial != exe.serial ||
+      ctx->gathered_generation != g_buffer_bindings_generation.load(std::memory_order_relaxed)) {
+    const auto chosen = choose_shader(ctx, exe, func,
+                                      [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
+    if (!chosen) return;
+    choice = *chosen;
+  }
+  if (exe.uniform_dirty) [[unlikely]] {
     if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
       ctx->backend_error(func, ok.error());
       return;
     }
     exe.uniform_dirty = false;
   }
-  record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values, false,
-         choice->push_constants);
+  record(ctx, choice.shader, exe.subgroup_size, size, groups, indirect, func, choice.spec_values, false,
+         choice.push_constants);
 }
 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled
