@@ -585,7 +585,8 @@ backend::BarrierTargets barrier_targets(GLbitfield bits) {
   return t;
 }
 
-bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
+// Out of line: the dispatch path carries one comparison per count, not the message building.
+[[gnu::cold, gnu::noinline]] bool counts_error(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
   for (int i = 0; i < 3; ++i) {
     if (groups[i] > ctx->caps.max_group_count[i]) {
       ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": num_groups[" + std::to_string(i) + "] = " +
@@ -594,6 +595,43 @@ bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* 
       return false;
     }
   }
+  return true;
+}
+
+inline bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
+  const auto& max = ctx->caps.max_group_count;
+  if ((groups[0] > max[0]) | (groups[1] > max[1]) | (groups[2] > max[2])) [[unlikely]]
+    return counts_error(ctx, groups, func);
+  return true;
+}
+
+// GL 4.6 §19 / ARB_compute_variable_group_size: INVALID_VALUE for a group size of zero or above the variable
+// limits; false with the error set. Out of line for the same reason as counts_error.
+[[gnu::cold, gnu::noinline]] bool variable_size_error(Context* ctx, const std::array<uint32_t, 3>& size,
+                                                      const char* func) {
+  for (int i = 0; i < 3; ++i) {
+    if (size[i] == 0 || size[i] > ctx->caps.max_variable_group_size[i]) {
+      ctx->set_error(GL_INVALID_VALUE,
+                     std::string(func) + ": group_size[" + std::to_string(i) + "] = " + std::to_string(size[i]) +
+                         " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" + std::to_string(i) +
+                         "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
+      return false;
+    }
+  }
+  const uint64_t invocations = uint64_t(size[0]) * size[1] * size[2];
+  ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the group has " + std::to_string(invocations) +
+                                       " invocations, above GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB = " +
+                                       std::to_string(ctx->caps.max_variable_group_invocations));
+  return false;
+}
+
+inline bool variable_size_ok(Context* ctx, const std::array<uint32_t, 3>& size, const char* func) {
+  const auto& max = ctx->caps.max_variable_group_size;
+  // size - 1 wraps a zero above every limit: one comparison per dimension.
+  const bool bad = (size[0] - 1 >= max[0]) | (size[1] - 1 >= max[1]) | (size[2] - 1 >= max[2]) ||
+                   uint64_t(size[0]) * size[1] * size[2] > ctx->caps.max_variable_group_invocations;
+  if (bad) [[unlikely]]
+    return variable_size_error(ctx, size, func);
   return true;
 }
 
@@ -647,22 +685,7 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
   const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};
   if (!counts_ok(ctx, groups, func)) return;
   const std::array<uint32_t, 3> size{group_size_x, group_size_y, group_size_z};
-  for (int i = 0; i < 3; ++i) {
-    if (size[i] == 0 || size[i] > ctx->caps.max_variable_group_size[i]) {
-      ctx->set_error(GL_INVALID_VALUE,
-                     std::string(func) + ": group_size[" + std::to_string(i) + "] = " + std::to_string(size[i]) +
-                         " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" + std::to_string(i) +
-                         "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
-      return;
-    }
-  }
-  const uint64_t invocations = uint64_t(size[0]) * size[1] * size[2];
-  if (invocations > ctx->caps.max_variable_group_invocations) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the group has " + std::to_string(invocations) +
-                                         " invocations, above GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB = " +
-                                         std::to_string(ctx->caps.max_variable_group_invocations));
-    return;
-  }
+  if (!variable_size_ok(ctx, size, func)) return;
   run(ctx, exe, {size[0], size[1], size[2]}, groups, func);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }
