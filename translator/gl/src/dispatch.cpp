@@ -495,8 +495,8 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
   ShaderChoice choice{exe.shader.get(), {}, {}};
   if (ctx->gathered_serial != exe.serial ||
       ctx->gathered_generation != g_buffer_bindings_generation.load(std::memory_order_relaxed)) {
-    const auto chosen = choose_shader(ctx, exe, func,
-                                      [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
+    const auto chosen =
+        choose_shader(ctx, exe, func, [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
     if (!chosen) return;
     choice = *chosen;
   }

@@ -420,7 +420,9 @@ struct IndexedBinding {
 // while the value is unchanged (dispatch.cpp). Relaxed: a change in another context reaches this one only through
 // the application's own synchronisation, which also orders this counter.
 inline std::atomic<uint64_t> g_buffer_bindings_generation{1};
-inline void note_buffer_bindings_changed() { g_buffer_bindings_generation.fetch_add(1, std::memory_order_relaxed); }
+inline void note_buffer_bindings_changed() {
+  g_buffer_bindings_generation.fetch_add(1, std::memory_order_relaxed);
+}
 
 struct DebugMessage {
   GLenum source, type, severity;
