@@ -486,6 +486,7 @@ Status PipelineCache::compile(CachedPipeline& entry, const PipelineRequest& requ
   account_insert(entry);
   entry.state_.store(CachedPipeline::Ready, std::memory_order_release);
   entry.state_.notify_all();
+  ready_count_.fetch_add(1, std::memory_order_release);  // after Ready: a poller that sees it finds the entry
   return {};
 }
 

@@ -123,15 +123,20 @@ Status PipelineFrontTable::fill_runtime_entry(Entry& e, const PipelineRequest& r
   e.run_shader = &variant;
   e.provisional = provisional;
   e.stand_in_hits = 0;
+  e.ready_seen = kNotLooked;
   return {};
 }
 
 // The exact pipeline of a provisional entry: the original module at the size behind a stand-in variant, else the
 // variant's pipeline of the total.
 void PipelineFrontTable::upgrade_provisional(Entry& e) {
+  // Read before looking: a compile that ends after this changes the count, so the next hit looks again.
+  const uint64_t ready_count = cache_->ready_count();
+  const bool look = ready_count != e.ready_seen;
+  e.ready_seen = ready_count;
   if (e.run_shader->runtime_stand_in()) {
     const PipelineRequest original{e.shader, e.size, e.subgroup_size, {}};
-    if (PipelineRef ready = cache_->find(PipelineKey::make(original))) {
+    if (PipelineRef ready = look ? cache_->find(PipelineKey::make(original)) : nullptr) {
       e.pipeline = std::move(ready);
       e.run_shader = e.shader;
       e.provisional = false;
@@ -142,6 +147,7 @@ void PipelineFrontTable::upgrade_provisional(Entry& e) {
     }
     return;
   }
+  if (!look) return;
   const PipelineRequest exact{e.run_shader, GroupSize{e.size.x * e.size.y * e.size.z, 1, 1}, e.subgroup_size, {}};
   if (PipelineRef ready = cache_->find(PipelineKey::make(exact))) {
     e.pipeline = std::move(ready);

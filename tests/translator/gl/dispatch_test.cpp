@@ -3,6 +3,8 @@
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "translator/gl/gl_fixture.hpp"
 
@@ -460,5 +462,93 @@ TEST_CASE("glBindBufferRange binds the range the program sees") {
   const auto w = s.words(static_cast<size_t>(alignment) / 4 + 8);
   for (size_t i = 0; i < static_cast<size_t>(alignment) / 4; ++i) CHECK(w[i] == 0);
   for (uint32_t i = 0; i < 4; ++i) CHECK(w[static_cast<size_t>(alignment) / 4 + i] == i + 1);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
+
+// The dispatch path reuses the bindings it gathered for a buffer-only program while nothing was rebound and no data
+// store replaced (dispatch.cpp); each of these changes must still reach the next dispatch of the same program.
+
+TEST_CASE("A dispatch after glBufferData writes the bound buffer's new data store") {
+  // glBufferData: "While creating the new storage, any pre-existing data store is deleted." The binding names the
+  // buffer object, so the next dispatch writes the new store.
+  Setup s;
+  glUseProgram(make_program(kFixed));
+  glDispatchCompute(1, 1, 1);
+  REQUIRE(s.words(5) == std::vector<uint32_t>{1, 2, 3, 4, 0});
+  const std::vector<uint32_t> sevens(64, 7);
+  glBindBuffer(GL_SHADER_STORAGE_BUFFER, s.buffer);
+  glBufferData(GL_SHADER_STORAGE_BUFFER, static_cast<GLsizeiptr>(sevens.size() * 4), sevens.data(), GL_DYNAMIC_COPY);
+  REQUIRE(s.words(6) == std::vector<uint32_t>(6, 7));
+  glDispatchCompute(2, 1, 1);
+  REQUIRE(s.words(9) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 7});
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
+
+TEST_CASE("Each dispatch of a program writes the buffer bound when it is issued") {
+  // GL 4.6 §7.8: a shader storage block reads the buffer bound to its binding point when the command is issued.
+  Setup s;
+  glUseProgram(make_program(kFixed));
+  const std::vector<uint32_t> zeros(64, 0);
+  const GLuint other = make_buffer(static_cast<GLsizeiptr>(zeros.size() * 4), zeros.data());
+  glDispatchCompute(1, 1, 1);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, other);
+  glDispatchCompute(2, 1, 1);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer);
+  glDispatchCompute(3, 1, 1);
+  REQUIRE(s.words(13) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0});
+  REQUIRE(read_words(other, 9) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 0});
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
+
+TEST_CASE("Deleting the bound buffer unbinds it from the next dispatch of the same program") {
+  // glDeleteBuffers: "If a buffer object is deleted while it is bound, all bindings to that object in the current
+  // context are reset to zero." The program's block then has no buffer: the dispatch is skipped with a message.
+  GlContext gl;
+  const std::vector<uint32_t> zeros(64, 0);
+  GLuint buffer = make_buffer(static_cast<GLsizeiptr>(zeros.size() * 4), zeros.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, buffer);
+  glUseProgram(make_program(kFixed));
+  glDispatchCompute(1, 1, 1);
+  REQUIRE(read_words(buffer, 5) == std::vector<uint32_t>{1, 2, 3, 4, 0});
+  glDeleteBuffers(1, &buffer);
+  CHECK(indexed(GL_SHADER_STORAGE_BUFFER_BINDING, 0) == 0);
+  CHECK_FALSE(gl.saw_message_containing("has no buffer"));
+  glDispatchCompute(1, 1, 1);
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  CHECK(gl.saw_message_containing("has no buffer"));
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(gl);
+}
+
+TEST_CASE("A relinked program dispatches with its new bindings") {
+  // GL 4.6 §7.3: a successful relink of the current program makes the new executable current; its storage block
+  // reads binding 1 now.
+  Setup s;
+  const std::vector<uint32_t> zeros(64, 0);
+  const GLuint other = make_buffer(static_cast<GLsizeiptr>(zeros.size() * 4), zeros.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, other);
+  const GLuint program = make_program(kFixed);
+  glUseProgram(program);
+  glDispatchCompute(1, 1, 1);
+  GLuint attached[4] = {};
+  GLsizei count = 0;
+  glGetAttachedShaders(program, 4, &count, attached);
+  for (GLsizei i = 0; i < count; ++i) glDetachShader(program, attached[i]);
+  std::string source = kFixed;
+  source.replace(source.find("binding = 0"), 11, "binding = 1");
+  const char* text = source.c_str();
+  const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  glAttachShader(program, shader);
+  glLinkProgram(program);
+  GLint linked = 0;
+  glGetProgramiv(program, GL_LINK_STATUS, &linked);
+  REQUIRE(linked == GL_TRUE);
+  glDispatchCompute(2, 1, 1);
+  REQUIRE(s.words(5) == std::vector<uint32_t>{1, 2, 3, 4, 0});
+  REQUIRE(read_words(other, 9) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 0});
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
 }

@@ -114,6 +114,7 @@ bool new_store(Context* ctx, BufferObject& b, GLsizeiptr size, const void* data,
   }
   b.buffer = std::move(store);
   b.size = size;
+  note_buffer_bindings_changed();  // dispatches bound to it gather its new store (dispatch.cpp)
   b.has_store = true;
   b.mapped = false;
   b.map_direct = false;

@@ -159,6 +159,7 @@ void bind_range(Context* ctx, GLenum target, GLuint index, GLuint buffer, GLintp
   slot->buffer = b;
   slot->offset = whole ? 0 : offset;
   slot->size = whole ? 0 : size;
+  note_buffer_bindings_changed();
   *ctx->target_slot(target) = b;  // the generic binding too (GL 4.6 §6.1.1)
 }
 
@@ -251,6 +252,7 @@ GLAPI void APIENTRY glDeleteBuffers(GLsizei n, const GLuint* buffers) {
     for (auto& s : ctx->ssbo) if (s.buffer == b) s = {};
     for (auto& s : ctx->ubo) if (s.buffer == b) s = {};
     for (auto& s : ctx->acb) if (s.buffer == b) s = {};
+    note_buffer_bindings_changed();
   }
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

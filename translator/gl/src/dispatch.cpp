@@ -97,6 +97,10 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower
   out.clear();
   ctx->image_bindings_scratch.clear();
   ctx->shadow_needs_lowering = false;
+  ctx->gathered_serial = 0;
+  // Read before the bindings: a change made after this makes the next dispatch gather again.
+  const uint64_t generation = g_buffer_bindings_generation.load(std::memory_order_relaxed);
+  bool opaque = false;
   const auto& resources = exe.program.resources;
   if (lower_shadow) {
     ctx->shadow_states_scratch.assign(resources.size(), ShadowSamplerState{});
@@ -123,10 +127,17 @@ bool gather_bindings(Context* ctx, Executable& exe, const char* func, bool lower
       case translator::GlResourceKind::TextureBuffer:
       case translator::GlResourceKind::Image:
       case translator::GlResourceKind::ImageBuffer:
+        opaque = true;
         if (!push_opaque_binding(ctx, opaque_use(ctx, exe, i, lower_shadow), func)) return false;
         continue;
     }
     if (!push_slot(ctx, slot, kind_name(r.kind), r.gl_binding, max_range, access, func)) return false;
+  }
+  // Buffers only: what was gathered depends on nothing but the indexed bindings and the buffers' stores, which
+  // g_buffer_bindings_generation follows (textures, samplers and images have far more state: gathered each time).
+  if (!opaque && !lower_shadow) {
+    ctx->gathered_serial = exe.serial;
+    ctx->gathered_generation = generation;
   }
   return true;
 }
@@ -188,6 +199,7 @@ bool gather_asm_bindings(Context* ctx, AsmProgramObject& object, const AsmExecut
                          bool lower_shadow) {
   auto& out = ctx->bindings_scratch;
   out.clear();
+  ctx->gathered_serial = 0;  // bindings_scratch no longer holds a GLSL program's bindings
   ctx->shadow_needs_lowering = false;
   if (lower_shadow) {
     ctx->shadow_states_scratch.assign(exe.info.textures.size(), ShadowSamplerState{});
@@ -477,18 +489,26 @@ void run(Context* ctx, const Selected& selected, backend::GroupSize size, const 
     return;
   }
   Executable& exe = *selected.glsl;
-  const auto choice =
-      choose_shader(ctx, exe, func, [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
-  if (!choice) return;
-  if (exe.uniform_dirty) {
+  // The same buffer-only program as the previous dispatch, nothing rebound and no store replaced since: the
+  // bindings in ctx->bindings_scratch are what gather_bindings would make again, and a program without samplers
+  // never takes the shadow-lowered module.
+  ShaderChoice choice{exe.shader.get(), {}, {}};
+  if (ctx->gathered_serial != exe.serial ||
+      ctx->gathered_generation != g_buffer_bindings_generation.load(std::memory_order_relaxed)) {
+    const auto chosen =
+        choose_shader(ctx, exe, func, [&](bool lower_shadow) { return gather_bindings(ctx, exe, func, lower_shadow); });
+    if (!chosen) return;
+    choice = *chosen;
+  }
+  if (exe.uniform_dirty) [[unlikely]] {
     if (Status ok = ctx->stream->upload(*exe.uniform_buffer, 0, exe.uniform_data); !ok) {
       ctx->backend_error(func, ok.error());
       return;
     }
     exe.uniform_dirty = false;
   }
-  record(ctx, choice->shader, exe.subgroup_size, size, groups, indirect, func, choice->spec_values, false,
-         choice->push_constants);
+  record(ctx, choice.shader, exe.subgroup_size, size, groups, indirect, func, choice.spec_values, false,
+         choice.push_constants);
 }
 
 // Checks shared by every dispatch call: a current GLSL program (it wins, as in NVIDIA's driver), else an enabled
@@ -565,7 +585,8 @@ backend::BarrierTargets barrier_targets(GLbitfield bits) {
   return t;
 }
 
-bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
+// Out of line: the dispatch path carries one comparison per count, not the message building.
+[[gnu::cold, gnu::noinline]] bool counts_error(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
   for (int i = 0; i < 3; ++i) {
     if (groups[i] > ctx->caps.max_group_count[i]) {
       ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": num_groups[" + std::to_string(i) + "] = " +
@@ -574,6 +595,43 @@ bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* 
       return false;
     }
   }
+  return true;
+}
+
+inline bool counts_ok(Context* ctx, const std::array<uint32_t, 3>& groups, const char* func) {
+  const auto& max = ctx->caps.max_group_count;
+  if ((groups[0] > max[0]) | (groups[1] > max[1]) | (groups[2] > max[2])) [[unlikely]]
+    return counts_error(ctx, groups, func);
+  return true;
+}
+
+// GL 4.6 §19 / ARB_compute_variable_group_size: INVALID_VALUE for a group size of zero or above the variable
+// limits; false with the error set. Out of line for the same reason as counts_error.
+[[gnu::cold, gnu::noinline]] bool variable_size_error(Context* ctx, const std::array<uint32_t, 3>& size,
+                                                      const char* func) {
+  for (int i = 0; i < 3; ++i) {
+    if (size[i] == 0 || size[i] > ctx->caps.max_variable_group_size[i]) {
+      ctx->set_error(GL_INVALID_VALUE,
+                     std::string(func) + ": group_size[" + std::to_string(i) + "] = " + std::to_string(size[i]) +
+                         " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" + std::to_string(i) +
+                         "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
+      return false;
+    }
+  }
+  const uint64_t invocations = uint64_t(size[0]) * size[1] * size[2];
+  ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the group has " + std::to_string(invocations) +
+                                       " invocations, above GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB = " +
+                                       std::to_string(ctx->caps.max_variable_group_invocations));
+  return false;
+}
+
+inline bool variable_size_ok(Context* ctx, const std::array<uint32_t, 3>& size, const char* func) {
+  const auto& max = ctx->caps.max_variable_group_size;
+  // size - 1 wraps a zero above every limit: one comparison per dimension.
+  const bool bad = (size[0] - 1 >= max[0]) | (size[1] - 1 >= max[1]) | (size[2] - 1 >= max[2]) ||
+                   uint64_t(size[0]) * size[1] * size[2] > ctx->caps.max_variable_group_invocations;
+  if (bad) [[unlikely]]
+    return variable_size_error(ctx, size, func);
   return true;
 }
 
@@ -627,22 +685,7 @@ GLAPI void APIENTRY glDispatchComputeGroupSizeARB(GLuint num_groups_x, GLuint nu
   const std::array<uint32_t, 3> groups{num_groups_x, num_groups_y, num_groups_z};
   if (!counts_ok(ctx, groups, func)) return;
   const std::array<uint32_t, 3> size{group_size_x, group_size_y, group_size_z};
-  for (int i = 0; i < 3; ++i) {
-    if (size[i] == 0 || size[i] > ctx->caps.max_variable_group_size[i]) {
-      ctx->set_error(GL_INVALID_VALUE,
-                     std::string(func) + ": group_size[" + std::to_string(i) + "] = " + std::to_string(size[i]) +
-                         " is zero or above GL_MAX_COMPUTE_VARIABLE_GROUP_SIZE_ARB[" + std::to_string(i) +
-                         "] = " + std::to_string(ctx->caps.max_variable_group_size[i]));
-      return;
-    }
-  }
-  const uint64_t invocations = uint64_t(size[0]) * size[1] * size[2];
-  if (invocations > ctx->caps.max_variable_group_invocations) {
-    ctx->set_error(GL_INVALID_VALUE, std::string(func) + ": the group has " + std::to_string(invocations) +
-                                         " invocations, above GL_MAX_COMPUTE_VARIABLE_GROUP_INVOCATIONS_ARB = " +
-                                         std::to_string(ctx->caps.max_variable_group_invocations));
-    return;
-  }
+  if (!variable_size_ok(ctx, size, func)) return;
   run(ctx, exe, {size[0], size[1], size[2]}, groups, func);
   BISMUTH_GL_END(BISMUTH_NOTHING)
 }

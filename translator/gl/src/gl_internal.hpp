@@ -259,6 +259,15 @@ struct Executable {
   // The unit descriptor `resource` (a Texture, TextureBuffer, Image or ImageBuffer resource) reads.
   uint32_t opaque_unit(size_t resource) const { return resource < opaque_units.size() ? opaque_units[resource] : 0; }
   std::shared_ptr<ShadowLowering> shadow_lowering = std::make_shared<ShadowLowering>();
+  // Unique per executable for the life of the process (an address may be reused after a relink): what a context's
+  // gathered dispatch bindings are keyed by (dispatch.cpp).
+  const uint64_t serial = next_serial();
+
+ private:
+  static uint64_t next_serial() {
+    static std::atomic<uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
 };
 
 struct ProgramObject {
@@ -282,6 +291,9 @@ struct ProgramObject {
   bool transform_feedback_interleaved = true;  // GL_INTERLEAVED_ATTRIBS; false: GL_SEPARATE_ATTRIBS
   // A link running on a compiler thread (parallel_compile.hpp); read and written under the share group's mutex.
   std::shared_ptr<PendingLink> pending;
+  // Whether `pending` is set, readable without the lock: a dispatch settles its program on every call, and almost
+  // always finds nothing to wait for (parallel_compile.cpp). Written under the lock with `pending`.
+  std::atomic<bool> has_pending{false};
 };
 
 // A program pipeline object (GL 4.6 §7.4, OpenGL ES 3.1 §7.4; program_pipelines.cpp): a container object of one
@@ -402,6 +414,15 @@ struct IndexedBinding {
   GLintptr offset = 0;
   GLsizeiptr size = 0;  // 0: the whole buffer (glBindBufferBase)
 };
+
+// Raised (process-wide: buffer objects are shared between contexts) whenever an indexed buffer binding changes or a
+// buffer object gets a new data store: a dispatch whose program binds only buffers reuses the bindings it gathered
+// while the value is unchanged (dispatch.cpp). Relaxed: a change in another context reaches this one only through
+// the application's own synchronisation, which also orders this counter.
+inline std::atomic<uint64_t> g_buffer_bindings_generation{1};
+inline void note_buffer_bindings_changed() {
+  g_buffer_bindings_generation.fetch_add(1, std::memory_order_relaxed);
+}
 
 struct DebugMessage {
   GLenum source, type, severity;
@@ -557,6 +578,10 @@ class Context {
 
   // ---- dispatch scratch (reused: no allocation per dispatch) ----
   std::vector<backend::BufferBinding> bindings_scratch;
+  // bindings_scratch holds the bindings of the buffer-only GLSL executable with this serial (0: none), gathered at
+  // this g_buffer_bindings_generation: its next dispatch skips the gather (dispatch.cpp).
+  uint64_t gathered_serial = 0;
+  uint64_t gathered_generation = 0;
   // The samplers and images of the dispatch being recorded (texture_bindings.hpp), and the 1-texel images that
   // stand for incomplete textures and invalid image units, by view type, format and use.
   std::vector<backend::ImageBinding> image_bindings_scratch;

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <type_traits>
 
 #include "bismuth/backend/process_exit.hpp"
 
@@ -226,6 +227,7 @@ void link_program(Context* ctx, ProgramObject& p) {
       pending->run_here = std::move(submitted.run_here);
       std::lock_guard lock(ctx->share->mutex);
       p.pending = std::move(pending);
+      p.has_pending.store(true, std::memory_order_release);
       return;
     }
     lookup = *shared_lookup;
@@ -246,6 +248,11 @@ namespace {
 // applies under it: one thread applies a result, once, even when several settle the object together.
 template <class Object>
 void settle_object(Context* ctx, Object& o) {
+  // A program with no link in flight needs no lock. A link started on this thread set the flag before; one started
+  // on another thread reaches this one only through the application's synchronisation, which orders the flag too.
+  if constexpr (std::is_same_v<Object, ProgramObject>) {
+    if (!o.has_pending.load(std::memory_order_acquire)) return;
+  }
   decltype(o.pending) pending;
   {
     std::lock_guard lock(ctx->share->mutex);
@@ -260,6 +267,7 @@ void settle_object(Context* ctx, Object& o) {
     std::lock_guard lock(ctx->share->mutex);
     if (o.pending != pending) return;  // another thread applied it
     o.pending.reset();
+    if constexpr (std::is_same_v<Object, ProgramObject>) o.has_pending.store(false, std::memory_order_release);
     apply(o, outcome);
   }
   emit_deferred_messages(ctx, outcome.messages);  // outside the lock: a debug callback may call GL

@@ -190,6 +190,9 @@ class PipelineCache final : private ExitParticipant {
   }
   // Changes whenever an entry is evicted: tables that hold references drop them when it changes.
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  // Advanced after each compile that made an entry ready: while it is unchanged, find() of a key that found nothing
+  // still finds nothing (PipelineFrontTable polls the exact pipeline of a provisional entry only when it moved).
+  uint64_t ready_count() const { return ready_count_.load(std::memory_order_acquire); }
 
   // Queues background compiles of `sizes` for `shader`, in order; empty: the configured prewarm_sizes, else
   // default_prewarm_sizes. Call it when a variable-size shader is created.
@@ -275,6 +278,7 @@ class PipelineCache final : private ExitParticipant {
   uint64_t id_;  // process-unique, names this cache in the threads' front caches
   // Advanced by every eviction: a thread's front cache drops its references when it sees a new generation.
   std::atomic<uint64_t> generation_{1};
+  std::atomic<uint64_t> ready_count_{0};  // ready_count()
   std::shared_ptr<detail::PipelineGraveyard> graveyard_ = std::make_shared<detail::PipelineGraveyard>();
   VkPipelineCache vk_cache_ = VK_NULL_HANDLE;
   std::array<Shard, kShards> shards_;
