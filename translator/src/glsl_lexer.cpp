@@ -1,13 +1,15 @@
 #include "glsl_lexer.hpp"
 
-#include <cctype>
-
 namespace bismuth::translator {
 
 namespace {
 
-bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// ASCII classes, inline: the front lexes every shader about a dozen times, and <cctype>'s calls (a function call and
+// a locale table per character) were most of the lexer's instructions. GLSL source is ASCII (GLSL 4.60 §3.1), and
+// these classify as <cctype> does in the "C" locale, so the tokens no longer depend on the application's locale.
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+constexpr bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
 
 }  // namespace
 
@@ -66,8 +68,7 @@ std::vector<GlslToken> lex_glsl(std::string_view source) {
       while (i < source.size() && is_identifier_char(source[i])) ++i;
       tokens.push_back({GlslToken::Kind::Identifier, source.substr(start, i - start), start, line, column(start)});
       at_line_start = false;
-    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < source.size() && std::isdigit(static_cast<unsigned char>(source[i + 1])))) {
+    } else if (is_digit(c) || (c == '.' && i + 1 < source.size() && is_digit(source[i + 1]))) {
       const size_t start = i;
       const bool hex = c == '0' && i + 1 < source.size() && (source[i + 1] == 'x' || source[i + 1] == 'X');
       while (i < source.size() && (is_identifier_char(source[i]) || source[i] == '.' ||
