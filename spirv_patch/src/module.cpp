@@ -94,6 +94,14 @@ std::string id_name(uint32_t id) {
 }
 
 Expected<Module> Module::parse(std::span<const uint32_t> words) {
+  return parse_words(words, true);
+}
+
+Expected<Module> Module::reparse(std::span<const uint32_t> words) {
+  return parse_words(words, false);
+}
+
+Expected<Module> Module::parse_words(std::span<const uint32_t> words, bool check_operands) {
   if (words.empty()) return fail("SPIR-V module is empty");
   if (words.size() < 5) {
     return fail("SPIR-V module is truncated: " + std::to_string(words.size()) +
@@ -141,12 +149,27 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     const grammar::InstructionInfo* info = grammar::find_instruction(opcode);
     if (!info) return fail(where(at, opcode) + ": unknown opcode " + std::to_string(opcode));
     const auto instruction = words.subspan(offset, word_count);
-    if (std::string problem = walk_operands(instruction, grammar::operands(*info), bound, operands);
-        !problem.empty()) {
-      return fail(where(at, opcode) + ": " + problem);
+    const auto op = static_cast<spv::Op>(opcode);
+    size_t result_index = 0;  // word index of the result id, 0 when none
+    if (check_operands) {
+      if (std::string problem = walk_operands(instruction, grammar::operands(*info), bound, operands);
+          !problem.empty()) {
+        return fail(where(at, opcode) + ": " + problem);
+      }
+      result_index = operands.result;
+    } else {
+      // The grammar puts the result id after the result type when there is one (SPIR-V 2.3, "Physical Layout of a
+      // SPIR-V Module and Instruction"); spirv.hpp11's table says which opcodes have which.
+      bool has_result = false;
+      bool has_type = false;
+      spv::HasResultAndType(op, &has_result, &has_type);
+      if (has_result) result_index = has_type ? 2 : 1;
+      if (result_index >= word_count) {
+        return fail(where(at, opcode) + ": word count " + std::to_string(word_count) +
+                    " leaves no room for the result id");
+      }
     }
 
-    const auto op = static_cast<spv::Op>(opcode);
     Section section;
     if (auto natural = natural_section(op)) {
       section = *natural;
@@ -163,8 +186,12 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     const auto handle = static_cast<InstructionHandle>(module.records_.size());
     module.records_.push_back(Record{at, word_count, at, section, false});
     module.order_.push_back(handle);
-    if (operands.result != 0) {
-      const uint32_t id = instruction[operands.result];
+    if (result_index != 0) {
+      const uint32_t id = instruction[result_index];
+      if (id == 0 || id >= bound) {  // parse()'s walk has checked it already
+        return fail(where(at, opcode) + ": result id %" + std::to_string(id) + " is not below the bound " +
+                    std::to_string(bound));
+      }
       if (id >= module.definitions_.size()) module.definitions_.resize(id + 1, 0);  // grows geometrically
       if (module.definitions_[id] != 0) {
         return fail(where(at, opcode) + ": id %" + std::to_string(id) + " is already defined at " +
@@ -206,8 +233,11 @@ std::vector<InstructionHandle> Module::instructions() const {
 std::vector<InstructionHandle> Module::instructions(Section section) const {
   auto begin = std::lower_bound(order_.begin(), order_.end(), section,
                                 [&](InstructionHandle h, Section s) { return records_[h].section < s; });
+  auto end = std::upper_bound(begin, order_.end(), section,
+                              [&](Section s, InstructionHandle h) { return s < records_[h].section; });
   std::vector<InstructionHandle> out;
-  for (auto it = begin; it != order_.end() && records_[*it].section == section; ++it) {
+  out.reserve(static_cast<size_t>(end - begin));  // the passes ask for sections many times per module
+  for (auto it = begin; it != end; ++it) {
     if (!records_[*it].erased) out.push_back(*it);
   }
   return out;

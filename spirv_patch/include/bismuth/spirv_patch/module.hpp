@@ -51,6 +51,11 @@ using InstructionHandle = uint32_t;
 class Module {
  public:
   static Expected<Module> parse(std::span<const uint32_t> words);
+  // Words that parse() accepted, or that a Module so parsed serialized after Bismuth's passes edited it: parse()
+  // without its walk of every operand against the grammar (they passed it; the passes write instructions of the
+  // grammar's form), the header, word count, section and id-definition checks kept. The same Module parse() gives,
+  // for about a third of its instructions: the run-time group-size variant reads the main pipeline's output so.
+  static Expected<Module> reparse(std::span<const uint32_t> words);
 
   std::vector<uint32_t> serialize() const;
 
@@ -133,6 +138,7 @@ class Module {
     bool erased = false;
   };
   Module() = default;
+  static Expected<Module> parse_words(std::span<const uint32_t> words, bool walk_operands);
   InstructionHandle add_record(Section section, spv::Op op, std::span<const uint32_t> operands);
   void note_definition(InstructionHandle handle);
   std::optional<uint32_t> find_global(spv::Op op, std::span<const uint32_t> operands_after_result);
