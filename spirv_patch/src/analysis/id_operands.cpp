@@ -244,7 +244,7 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
     required({4, 5});
     if (op == Op::OpAtomicCompareExchange || op == Op::OpAtomicCompareExchangeWeak) required({6});
   }
-  if (out.result != 0 && std::strncmp(info->name, "OpGroup", 7) == 0) required({3});
+  if (out.result != 0 && info->name[2] == 'G' && std::strncmp(info->name, "OpGroup", 7) == 0) required({3});
   if (op == Op::OpGroupNonUniformQuadSwap) required({5});
   if ((op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast) &&
       module.version() < kVersion1_5) {
