@@ -74,6 +74,19 @@ const char* section_name(Section section) {
   return "?";
 }
 
+// The opcodes find_global's index holds (the deduplicated types and constants).
+bool is_indexed_global(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpTypeVoid:
+    case spv::Op::OpTypeBool:
+    case spv::Op::OpTypeInt:
+    case spv::Op::OpTypeFloat:
+    case spv::Op::OpTypeVector:
+    case spv::Op::OpConstant: return true;
+    default: return false;
+  }
+}
+
 std::string where(uint32_t offset, uint32_t opcode) {
   return "word " + std::to_string(offset) + " (" + opcode_name(opcode) + ")";
 }
@@ -315,14 +328,20 @@ InstructionHandle Module::insert_before(InstructionHandle before, spv::Op op, st
 
 void Module::replace(InstructionHandle handle, spv::Op op, std::span<const uint32_t> operands_in) {
   const std::vector<uint32_t> operands(operands_in.begin(), operands_in.end());  // may alias storage_
+  // The deduplication index changes only with a type or constant it holds: a pass that rewrites code in functions
+  // keeps it (rebuilding it cost more than the rest of such a pass).
+  const bool reindex = records_[handle].section == Section::Global && (is_indexed_global(opcode(handle)) ||
+                                                                        is_indexed_global(op));
   Record& record = records_[handle];
   record.begin = static_cast<uint32_t>(storage_.size());
   record.count = static_cast<uint32_t>(operands.size() + 1);
   storage_.push_back((record.count << 16) | static_cast<uint32_t>(op));
   storage_.insert(storage_.end(), operands.begin(), operands.end());
   note_definition(handle);
-  globals_indexed_ = false;
-  globals_.clear();
+  if (reindex) {
+    globals_indexed_ = false;
+    globals_.clear();
+  }
 }
 
 void Module::erase(InstructionHandle handle) {
@@ -338,8 +357,10 @@ void Module::erase(InstructionHandle handle) {
       definitions_[instruction[index]] == handle + 1) {
     definitions_[instruction[index]] = 0;
   }
-  globals_indexed_ = false;
-  globals_.clear();
+  if (record.section == Section::Global && is_indexed_global(opcode(handle))) {
+    globals_indexed_ = false;
+    globals_.clear();
+  }
 }
 
 bool Module::has_capability(spv::Capability capability) const {
@@ -395,14 +416,23 @@ void Module::add_decoration(uint32_t target, spv::Decoration decoration, std::sp
   append(Section::Annotation, spv::Op::OpDecorate, operands);
 }
 
+std::optional<Module::GlobalKey> Module::global_key(spv::Op op, std::span<const uint32_t> first,
+                                                    std::span<const uint32_t> rest) {
+  GlobalKey key;
+  if (1 + first.size() + rest.size() > key.words.size()) return std::nullopt;
+  key.words[key.size++] = static_cast<uint32_t>(op);
+  for (uint32_t w : first) key.words[key.size++] = w;
+  for (uint32_t w : rest) key.words[key.size++] = w;
+  return key;
+}
+
 std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t> operands_after_result) {
   if (!globals_indexed_) {
     globals_.clear();
     for (InstructionHandle h : instructions(Section::Global)) {
       const spv::Op global_op = opcode(h);
       auto w = words(h);
-      std::vector<uint32_t> key{static_cast<uint32_t>(global_op)};
-      uint32_t id = 0;
+      std::optional<GlobalKey> key;
       switch (global_op) {
         case spv::Op::OpTypeVoid:
         case spv::Op::OpTypeBool:
@@ -410,26 +440,26 @@ std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t
         case spv::Op::OpTypeFloat:
         case spv::Op::OpTypeVector:
           if (w.size() < 2) continue;
-          id = w[1];
-          key.insert(key.end(), w.begin() + 2, w.end());
+          key = global_key(global_op, {}, w.subspan(2));
+          if (key) key->id = w[1];
           break;
         case spv::Op::OpConstant:
           if (w.size() < 3) continue;
-          id = w[2];
-          key.push_back(w[1]);
-          key.insert(key.end(), w.begin() + 3, w.end());
+          key = global_key(global_op, w.subspan(1, 1), w.subspan(3));
+          if (key) key->id = w[2];
           break;
         default: continue;
       }
-      globals_.emplace(std::move(key), id);
+      if (key) globals_.push_back(*key);
     }
     globals_indexed_ = true;
   }
-  std::vector<uint32_t> key{static_cast<uint32_t>(op)};
-  key.insert(key.end(), operands_after_result.begin(), operands_after_result.end());
-  auto it = globals_.find(key);
-  if (it == globals_.end()) return std::nullopt;
-  return it->second;
+  const std::optional<GlobalKey> key = global_key(op, operands_after_result, {});
+  if (!key) return std::nullopt;
+  for (const GlobalKey& g : globals_) {
+    if (g.size == key->size && std::equal(g.words.begin(), g.words.begin() + g.size, key->words.begin())) return g.id;
+  }
+  return std::nullopt;
 }
 
 Expected<uint32_t> Module::add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
@@ -446,9 +476,10 @@ Expected<uint32_t> Module::add_global(spv::Op op, std::span<const uint32_t> oper
     operands.insert(operands.end(), operands_after_result.begin(), operands_after_result.end());
   }
   append(Section::Global, op, operands);
-  std::vector<uint32_t> key{static_cast<uint32_t>(op)};
-  key.insert(key.end(), operands_after_result.begin(), operands_after_result.end());
-  globals_.emplace(std::move(key), *id);
+  if (std::optional<GlobalKey> key = global_key(op, operands_after_result, {})) {
+    key->id = *id;
+    globals_.push_back(*key);
+  }
   return *id;
 }
 

@@ -9,6 +9,7 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -153,8 +154,18 @@ class Module {
   std::vector<Record> records_;
   std::vector<InstructionHandle> order_;  // module order, sorted by section
   std::vector<InstructionHandle> definitions_;  // id -> handle + 1 (0: none)
-  // Deduplication of types and constants: (opcode, operands after the result id) -> id. Built on first use.
-  std::map<std::vector<uint32_t>, uint32_t> globals_;
+  // Deduplication of types and constants: (opcode, operands after the result id) -> id, in module order (the first
+  // declaration wins). Built on first use. A flat list: modules have tens of these, and a map of word vectors
+  // allocated twice per entry each time a pass rebuilt it. The helpers look for keys of at most four words; a longer
+  // declaration (a wider constant) is never one of them and is left out.
+  struct GlobalKey {
+    std::array<uint32_t, 4> words{};
+    uint32_t size = 0;
+    uint32_t id = 0;
+  };
+  static std::optional<GlobalKey> global_key(spv::Op op, std::span<const uint32_t> first,
+                                             std::span<const uint32_t> rest);
+  std::vector<GlobalKey> globals_;
   bool globals_indexed_ = false;
 };
 
