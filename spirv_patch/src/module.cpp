@@ -243,15 +243,21 @@ std::vector<InstructionHandle> Module::instructions() const {
   return out;
 }
 
-std::vector<InstructionHandle> Module::instructions(Section section) const {
+std::span<const InstructionHandle> Module::section_order(Section section) const {
   auto begin = std::lower_bound(order_.begin(), order_.end(), section,
                                 [&](InstructionHandle h, Section s) { return records_[h].section < s; });
   auto end = std::upper_bound(begin, order_.end(), section,
                               [&](Section s, InstructionHandle h) { return s < records_[h].section; });
+  return std::span<const InstructionHandle>(order_).subspan(static_cast<size_t>(begin - order_.begin()),
+                                                            static_cast<size_t>(end - begin));
+}
+
+std::vector<InstructionHandle> Module::instructions(Section section) const {
+  const std::span<const InstructionHandle> handles = section_order(section);
   std::vector<InstructionHandle> out;
-  out.reserve(static_cast<size_t>(end - begin));  // the passes ask for sections many times per module
-  for (auto it = begin; it != end; ++it) {
-    if (!records_[*it].erased) out.push_back(*it);
+  out.reserve(handles.size());  // the passes ask for sections many times per module
+  for (InstructionHandle h : handles) {
+    if (!records_[h].erased) out.push_back(h);
   }
   return out;
 }
@@ -364,7 +370,8 @@ void Module::erase(InstructionHandle handle) {
 }
 
 bool Module::has_capability(spv::Capability capability) const {
-  for (InstructionHandle h : instructions(Section::Capability)) {
+  for (InstructionHandle h : section_order(Section::Capability)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) return true;
   }
@@ -378,14 +385,16 @@ void Module::add_capability(spv::Capability capability) {
 }
 
 void Module::remove_capability(spv::Capability capability) {
-  for (InstructionHandle h : instructions(Section::Capability)) {
+  for (InstructionHandle h : section_order(Section::Capability)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) erase(h);
   }
 }
 
 bool Module::has_extension(std::string_view name) const {
-  for (InstructionHandle h : instructions(Section::Extension)) {
+  for (InstructionHandle h : section_order(Section::Extension)) {
+    if (records_[h].erased) continue;
     if (string_operand(h, 1) == name) return true;
   }
   return false;
@@ -399,7 +408,8 @@ void Module::add_extension(std::string_view name) {
 }
 
 void Module::remove_extension(std::string_view name) {
-  for (InstructionHandle h : instructions(Section::Extension)) {
+  for (InstructionHandle h : section_order(Section::Extension)) {
+    if (records_[h].erased) continue;
     if (string_operand(h, 1) == name) erase(h);
   }
 }
@@ -407,7 +417,8 @@ void Module::remove_extension(std::string_view name) {
 void Module::add_decoration(uint32_t target, spv::Decoration decoration, std::span<const uint32_t> literals) {
   std::vector<uint32_t> operands{target, static_cast<uint32_t>(decoration)};
   operands.insert(operands.end(), literals.begin(), literals.end());
-  for (InstructionHandle h : instructions(Section::Annotation)) {
+  for (InstructionHandle h : section_order(Section::Annotation)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && std::equal(w.begin() + 1, w.end(), operands.begin(), operands.end())) {
       return;
@@ -429,7 +440,8 @@ std::optional<Module::GlobalKey> Module::global_key(spv::Op op, std::span<const 
 std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t> operands_after_result) {
   if (!globals_indexed_) {
     globals_.clear();
-    for (InstructionHandle h : instructions(Section::Global)) {
+    for (InstructionHandle h : section_order(Section::Global)) {
+      if (records_[h].erased) continue;
       const spv::Op global_op = opcode(h);
       auto w = words(h);
       std::optional<GlobalKey> key;
@@ -519,7 +531,8 @@ Expected<uint32_t> Module::constant_f32(float value) {
 }
 
 Expected<uint32_t> Module::glsl_std_450() {
-  for (InstructionHandle h : instructions(Section::ExtInstImport)) {
+  for (InstructionHandle h : section_order(Section::ExtInstImport)) {
+    if (records_[h].erased) continue;
     if (string_operand(h, 2) == "GLSL.std.450") return words(h)[1];
   }
   auto id = allocate_id();
@@ -550,7 +563,8 @@ Expected<uint32_t> Module::spec_constant_u32(uint32_t default_value, uint32_t sp
 
 std::vector<uint32_t> Module::spec_ids_in_use() const {
   std::vector<uint32_t> ids;
-  for (InstructionHandle h : instructions(Section::Annotation)) {
+  for (InstructionHandle h : section_order(Section::Annotation)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[2] == static_cast<uint32_t>(spv::Decoration::SpecId)) {
       ids.push_back(w[3]);
@@ -562,7 +576,8 @@ std::vector<uint32_t> Module::spec_ids_in_use() const {
 }
 
 std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration decoration) const {
-  for (InstructionHandle h : instructions(Section::Annotation)) {
+  for (InstructionHandle h : section_order(Section::Annotation)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[1] == id &&
         w[2] == static_cast<uint32_t>(decoration)) {
@@ -574,7 +589,8 @@ std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration 
 
 std::vector<Module::EntryPoint> Module::entry_points() const {
   std::vector<EntryPoint> out;
-  for (InstructionHandle h : instructions(Section::EntryPoint)) {
+  for (InstructionHandle h : section_order(Section::EntryPoint)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (w.size() < 4) continue;
     out.push_back({h, static_cast<spv::ExecutionModel>(w[1]), w[2], std::string(string_operand(h, 3))});

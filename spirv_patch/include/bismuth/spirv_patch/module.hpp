@@ -141,6 +141,9 @@ class Module {
   Module() = default;
   static Expected<Module> parse_words(std::span<const uint32_t> words, bool walk_operands);
   InstructionHandle add_record(Section section, spv::Op op, std::span<const uint32_t> operands);
+  // The section's handles in module order, erased ones included: what the helpers below scan without copying them
+  // into a vector as instructions(Section) does (the deduplicating helpers run several times per pass).
+  std::span<const InstructionHandle> section_order(Section section) const;
   void note_definition(InstructionHandle handle);
   std::optional<uint32_t> find_global(spv::Op op, std::span<const uint32_t> operands_after_result);
   Expected<uint32_t> add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
