@@ -74,6 +74,19 @@ const char* section_name(Section section) {
   return "?";
 }
 
+// The opcodes find_global's index holds (the deduplicated types and constants).
+bool is_indexed_global(spv::Op op) {
+  switch (op) {
+    case spv::Op::OpTypeVoid:
+    case spv::Op::OpTypeBool:
+    case spv::Op::OpTypeInt:
+    case spv::Op::OpTypeFloat:
+    case spv::Op::OpTypeVector:
+    case spv::Op::OpConstant: return true;
+    default: return false;
+  }
+}
+
 std::string where(uint32_t offset, uint32_t opcode) {
   return "word " + std::to_string(offset) + " (" + opcode_name(opcode) + ")";
 }
@@ -94,6 +107,14 @@ std::string id_name(uint32_t id) {
 }
 
 Expected<Module> Module::parse(std::span<const uint32_t> words) {
+  return parse_words(words, true);
+}
+
+Expected<Module> Module::reparse(std::span<const uint32_t> words) {
+  return parse_words(words, false);
+}
+
+Expected<Module> Module::parse_words(std::span<const uint32_t> words, bool check_operands) {
   if (words.empty()) return fail("SPIR-V module is empty");
   if (words.size() < 5) {
     return fail("SPIR-V module is truncated: " + std::to_string(words.size()) +
@@ -141,12 +162,27 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     const grammar::InstructionInfo* info = grammar::find_instruction(opcode);
     if (!info) return fail(where(at, opcode) + ": unknown opcode " + std::to_string(opcode));
     const auto instruction = words.subspan(offset, word_count);
-    if (std::string problem = walk_operands(instruction, grammar::operands(*info), bound, operands);
-        !problem.empty()) {
-      return fail(where(at, opcode) + ": " + problem);
+    const auto op = static_cast<spv::Op>(opcode);
+    size_t result_index = 0;  // word index of the result id, 0 when none
+    if (check_operands) {
+      if (std::string problem = walk_operands(instruction, grammar::operands(*info), bound, operands);
+          !problem.empty()) {
+        return fail(where(at, opcode) + ": " + problem);
+      }
+      result_index = operands.result;
+    } else {
+      // The grammar puts the result id after the result type when there is one (SPIR-V 2.3, "Physical Layout of a
+      // SPIR-V Module and Instruction"); spirv.hpp11's table says which opcodes have which.
+      bool has_result = false;
+      bool has_type = false;
+      spv::HasResultAndType(op, &has_result, &has_type);
+      if (has_result) result_index = has_type ? 2 : 1;
+      if (result_index >= word_count) {
+        return fail(where(at, opcode) + ": word count " + std::to_string(word_count) +
+                    " leaves no room for the result id");
+      }
     }
 
-    const auto op = static_cast<spv::Op>(opcode);
     Section section;
     if (auto natural = natural_section(op)) {
       section = *natural;
@@ -163,8 +199,12 @@ Expected<Module> Module::parse(std::span<const uint32_t> words) {
     const auto handle = static_cast<InstructionHandle>(module.records_.size());
     module.records_.push_back(Record{at, word_count, at, section, false});
     module.order_.push_back(handle);
-    if (operands.result != 0) {
-      const uint32_t id = instruction[operands.result];
+    if (result_index != 0) {
+      const uint32_t id = instruction[result_index];
+      if (id == 0 || id >= bound) {  // parse()'s walk has checked it already
+        return fail(where(at, opcode) + ": result id %" + std::to_string(id) + " is not below the bound " +
+                    std::to_string(bound));
+      }
       if (id >= module.definitions_.size()) module.definitions_.resize(id + 1, 0);  // grows geometrically
       if (module.definitions_[id] != 0) {
         return fail(where(at, opcode) + ": id %" + std::to_string(id) + " is already defined at " +
@@ -203,12 +243,21 @@ std::vector<InstructionHandle> Module::instructions() const {
   return out;
 }
 
-std::vector<InstructionHandle> Module::instructions(Section section) const {
+std::span<const InstructionHandle> Module::section_order(Section section) const {
   auto begin = std::lower_bound(order_.begin(), order_.end(), section,
                                 [&](InstructionHandle h, Section s) { return records_[h].section < s; });
+  auto end = std::upper_bound(begin, order_.end(), section,
+                              [&](Section s, InstructionHandle h) { return s < records_[h].section; });
+  return std::span<const InstructionHandle>(order_).subspan(static_cast<size_t>(begin - order_.begin()),
+                                                            static_cast<size_t>(end - begin));
+}
+
+std::vector<InstructionHandle> Module::instructions(Section section) const {
+  const std::span<const InstructionHandle> handles = section_order(section);
   std::vector<InstructionHandle> out;
-  for (auto it = begin; it != order_.end() && records_[*it].section == section; ++it) {
-    if (!records_[*it].erased) out.push_back(*it);
+  out.reserve(handles.size());  // the passes ask for sections many times per module
+  for (InstructionHandle h : handles) {
+    if (!records_[h].erased) out.push_back(h);
   }
   return out;
 }
@@ -285,14 +334,20 @@ InstructionHandle Module::insert_before(InstructionHandle before, spv::Op op, st
 
 void Module::replace(InstructionHandle handle, spv::Op op, std::span<const uint32_t> operands_in) {
   const std::vector<uint32_t> operands(operands_in.begin(), operands_in.end());  // may alias storage_
+  // The deduplication index changes only with a type or constant it holds: a pass that rewrites code in functions
+  // keeps it (rebuilding it cost more than the rest of such a pass).
+  const bool reindex = records_[handle].section == Section::Global && (is_indexed_global(opcode(handle)) ||
+                                                                        is_indexed_global(op));
   Record& record = records_[handle];
   record.begin = static_cast<uint32_t>(storage_.size());
   record.count = static_cast<uint32_t>(operands.size() + 1);
   storage_.push_back((record.count << 16) | static_cast<uint32_t>(op));
   storage_.insert(storage_.end(), operands.begin(), operands.end());
   note_definition(handle);
-  globals_indexed_ = false;
-  globals_.clear();
+  if (reindex) {
+    globals_indexed_ = false;
+    globals_.clear();
+  }
 }
 
 void Module::erase(InstructionHandle handle) {
@@ -308,12 +363,15 @@ void Module::erase(InstructionHandle handle) {
       definitions_[instruction[index]] == handle + 1) {
     definitions_[instruction[index]] = 0;
   }
-  globals_indexed_ = false;
-  globals_.clear();
+  if (record.section == Section::Global && is_indexed_global(opcode(handle))) {
+    globals_indexed_ = false;
+    globals_.clear();
+  }
 }
 
 bool Module::has_capability(spv::Capability capability) const {
-  for (InstructionHandle h : instructions(Section::Capability)) {
+  for (InstructionHandle h : section_order(Section::Capability)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) return true;
   }
@@ -327,14 +385,16 @@ void Module::add_capability(spv::Capability capability) {
 }
 
 void Module::remove_capability(spv::Capability capability) {
-  for (InstructionHandle h : instructions(Section::Capability)) {
+  for (InstructionHandle h : section_order(Section::Capability)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) erase(h);
   }
 }
 
 bool Module::has_extension(std::string_view name) const {
-  for (InstructionHandle h : instructions(Section::Extension)) {
+  for (InstructionHandle h : section_order(Section::Extension)) {
+    if (records_[h].erased) continue;
     if (string_operand(h, 1) == name) return true;
   }
   return false;
@@ -348,7 +408,8 @@ void Module::add_extension(std::string_view name) {
 }
 
 void Module::remove_extension(std::string_view name) {
-  for (InstructionHandle h : instructions(Section::Extension)) {
+  for (InstructionHandle h : section_order(Section::Extension)) {
+    if (records_[h].erased) continue;
     if (string_operand(h, 1) == name) erase(h);
   }
 }
@@ -356,7 +417,8 @@ void Module::remove_extension(std::string_view name) {
 void Module::add_decoration(uint32_t target, spv::Decoration decoration, std::span<const uint32_t> literals) {
   std::vector<uint32_t> operands{target, static_cast<uint32_t>(decoration)};
   operands.insert(operands.end(), literals.begin(), literals.end());
-  for (InstructionHandle h : instructions(Section::Annotation)) {
+  for (InstructionHandle h : section_order(Section::Annotation)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && std::equal(w.begin() + 1, w.end(), operands.begin(), operands.end())) {
       return;
@@ -365,14 +427,24 @@ void Module::add_decoration(uint32_t target, spv::Decoration decoration, std::sp
   append(Section::Annotation, spv::Op::OpDecorate, operands);
 }
 
+std::optional<Module::GlobalKey> Module::global_key(spv::Op op, std::span<const uint32_t> first,
+                                                    std::span<const uint32_t> rest) {
+  GlobalKey key;
+  if (1 + first.size() + rest.size() > key.words.size()) return std::nullopt;
+  key.words[key.size++] = static_cast<uint32_t>(op);
+  for (uint32_t w : first) key.words[key.size++] = w;
+  for (uint32_t w : rest) key.words[key.size++] = w;
+  return key;
+}
+
 std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t> operands_after_result) {
   if (!globals_indexed_) {
     globals_.clear();
-    for (InstructionHandle h : instructions(Section::Global)) {
+    for (InstructionHandle h : section_order(Section::Global)) {
+      if (records_[h].erased) continue;
       const spv::Op global_op = opcode(h);
       auto w = words(h);
-      std::vector<uint32_t> key{static_cast<uint32_t>(global_op)};
-      uint32_t id = 0;
+      std::optional<GlobalKey> key;
       switch (global_op) {
         case spv::Op::OpTypeVoid:
         case spv::Op::OpTypeBool:
@@ -380,26 +452,26 @@ std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t
         case spv::Op::OpTypeFloat:
         case spv::Op::OpTypeVector:
           if (w.size() < 2) continue;
-          id = w[1];
-          key.insert(key.end(), w.begin() + 2, w.end());
+          key = global_key(global_op, {}, w.subspan(2));
+          if (key) key->id = w[1];
           break;
         case spv::Op::OpConstant:
           if (w.size() < 3) continue;
-          id = w[2];
-          key.push_back(w[1]);
-          key.insert(key.end(), w.begin() + 3, w.end());
+          key = global_key(global_op, w.subspan(1, 1), w.subspan(3));
+          if (key) key->id = w[2];
           break;
         default: continue;
       }
-      globals_.emplace(std::move(key), id);
+      if (key) globals_.push_back(*key);
     }
     globals_indexed_ = true;
   }
-  std::vector<uint32_t> key{static_cast<uint32_t>(op)};
-  key.insert(key.end(), operands_after_result.begin(), operands_after_result.end());
-  auto it = globals_.find(key);
-  if (it == globals_.end()) return std::nullopt;
-  return it->second;
+  const std::optional<GlobalKey> key = global_key(op, operands_after_result, {});
+  if (!key) return std::nullopt;
+  for (const GlobalKey& g : globals_) {
+    if (g.size == key->size && std::equal(g.words.begin(), g.words.begin() + g.size, key->words.begin())) return g.id;
+  }
+  return std::nullopt;
 }
 
 Expected<uint32_t> Module::add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
@@ -416,9 +488,10 @@ Expected<uint32_t> Module::add_global(spv::Op op, std::span<const uint32_t> oper
     operands.insert(operands.end(), operands_after_result.begin(), operands_after_result.end());
   }
   append(Section::Global, op, operands);
-  std::vector<uint32_t> key{static_cast<uint32_t>(op)};
-  key.insert(key.end(), operands_after_result.begin(), operands_after_result.end());
-  globals_.emplace(std::move(key), *id);
+  if (std::optional<GlobalKey> key = global_key(op, operands_after_result, {})) {
+    key->id = *id;
+    globals_.push_back(*key);
+  }
   return *id;
 }
 
@@ -458,7 +531,8 @@ Expected<uint32_t> Module::constant_f32(float value) {
 }
 
 Expected<uint32_t> Module::glsl_std_450() {
-  for (InstructionHandle h : instructions(Section::ExtInstImport)) {
+  for (InstructionHandle h : section_order(Section::ExtInstImport)) {
+    if (records_[h].erased) continue;
     if (string_operand(h, 2) == "GLSL.std.450") return words(h)[1];
   }
   auto id = allocate_id();
@@ -489,7 +563,8 @@ Expected<uint32_t> Module::spec_constant_u32(uint32_t default_value, uint32_t sp
 
 std::vector<uint32_t> Module::spec_ids_in_use() const {
   std::vector<uint32_t> ids;
-  for (InstructionHandle h : instructions(Section::Annotation)) {
+  for (InstructionHandle h : section_order(Section::Annotation)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[2] == static_cast<uint32_t>(spv::Decoration::SpecId)) {
       ids.push_back(w[3]);
@@ -501,7 +576,8 @@ std::vector<uint32_t> Module::spec_ids_in_use() const {
 }
 
 std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration decoration) const {
-  for (InstructionHandle h : instructions(Section::Annotation)) {
+  for (InstructionHandle h : section_order(Section::Annotation)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[1] == id &&
         w[2] == static_cast<uint32_t>(decoration)) {
@@ -513,7 +589,8 @@ std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration 
 
 std::vector<Module::EntryPoint> Module::entry_points() const {
   std::vector<EntryPoint> out;
-  for (InstructionHandle h : instructions(Section::EntryPoint)) {
+  for (InstructionHandle h : section_order(Section::EntryPoint)) {
+    if (records_[h].erased) continue;
     auto w = words(h);
     if (w.size() < 4) continue;
     out.push_back({h, static_cast<spv::ExecutionModel>(w[1]), w[2], std::string(string_operand(h, 3))});

@@ -18,7 +18,8 @@ Error at(PipelineStage stage, const Error& error) {
 // never an error; literals that cannot be hoisted leave the variant as step 7 made it. Without a `target` the variant
 // is trusted.
 void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, std::optional<TargetEnv> target) {
-  auto module = Module::parse(result.words);
+  // The words are run_pipeline's input, which it parsed, or its passes' output: no walk of the grammar again.
+  auto module = Module::reparse(result.words);
   if (!module) {
     result.runtime_group_size_note = module.error().message;
     return;

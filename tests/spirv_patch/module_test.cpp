@@ -240,3 +240,69 @@ TEST_CASE("Bad input: words after an instruction's last operand are an error") {
   words[5] = (3u << 16) | static_cast<uint32_t>(spv::Op::OpCapability);  // swallows the next word
   CHECK_THAT(parse_error(words), Catch::StartsWith("word 5 (OpCapability)") && Catch::Contains("after the last"));
 }
+
+// Module::reparse: words parse() accepted (or a parsed module serialized) give the same module without the grammar
+// walk; the header, word-count, section-order and definition checks still hold.
+TEST_CASE("Reparsing serialized words gives the module parse gives") {
+  auto parsed = Module::parse(compile_or_fail(kSimple));
+  REQUIRE_OK(parsed);
+  const uint32_t added = parsed->spec_constant_u32(7, 42).value();  // an edit, as the passes make
+  const auto words = parsed->serialize();
+  auto checked = Module::parse(words);
+  auto again = Module::reparse(words);
+  REQUIRE_OK(checked);
+  REQUIRE_OK(again);
+  CHECK(again->serialize() == words);
+  REQUIRE(again->instructions() == checked->instructions());
+  for (auto h : checked->instructions()) {
+    CHECK(again->section(h) == checked->section(h));
+    CHECK(again->source_offset(h) == checked->source_offset(h));
+  }
+  for (uint32_t id = 0; id < checked->bound(); ++id) CHECK(again->definition(id) == checked->definition(id));
+  CHECK(again->definition(added).has_value());
+  CHECK(again->decoration_literal(added, spv::Decoration::SpecId) == 42u);
+}
+
+TEST_CASE("Bad input: reparse still refuses broken headers, word counts, section order and double definitions") {
+  auto reparse_error = [](const std::vector<uint32_t>& words) {
+    auto module = Module::reparse(words);
+    REQUIRE_FALSE(module);
+    return module.error().message;
+  };
+  auto words = compile_or_fail(kSimple);
+  CHECK_THAT(reparse_error({0x07230203, 0x00010300, 0}), Catch::Contains("truncated"));
+  auto zero_count = words;
+  zero_count[5] = static_cast<uint32_t>(spv::Op::OpCapability);
+  CHECK_THAT(reparse_error(zero_count), Catch::StartsWith("word 5 (OpCapability)"));
+  auto out_of_order = words;
+  const size_t memory_model = offset_of(words, spv::Op::OpMemoryModel);
+  REQUIRE(memory_model != 0);
+  out_of_order.insert(out_of_order.begin() + memory_model + 3,
+                      {(2u << 16) | static_cast<uint32_t>(spv::Op::OpCapability), 1u});
+  CHECK_THAT(reparse_error(out_of_order), Catch::Contains("2.4"));
+  auto twice = words;
+  const size_t label = offset_of(words, spv::Op::OpLabel);
+  REQUIRE(label != 0);
+  twice.insert(twice.begin() + label + 2, {words[label], words[label + 1]});
+  CHECK_THAT(reparse_error(twice), Catch::Contains("defined"));
+  auto no_result = words;  // OpLabel with word count 1: no room for its result id
+  no_result[label] = (1u << 16) | static_cast<uint32_t>(spv::Op::OpLabel);
+  no_result.erase(no_result.begin() + label + 1);
+  CHECK_THAT(reparse_error(no_result), Catch::StartsWith("word " + std::to_string(label) + " (OpLabel)"));
+}
+
+// The grammar's enumerant lookup answers small values from a direct table and larger ones by search: both must agree
+// with the grammar (an unknown value is an error naming it, whichever path looks it up).
+TEST_CASE("Bad input: unknown enumerants below and above the direct-lookup range are errors") {
+  for (uint32_t value : {63u, 64u, 4999u}) {
+    auto words = compile_or_fail(kSimple);
+    const size_t model = offset_of(words, spv::Op::OpMemoryModel);
+    REQUIRE(model != 0);
+    words[model + 2] = value;  // MemoryModel: Simple 0, GLSL450 1, OpenCL 2, Vulkan 3
+    CHECK_THAT(parse_error(words), Catch::Contains("MemoryModel " + std::to_string(value)));
+  }
+  auto words = compile_or_fail(kSimple);
+  const size_t model = offset_of(words, spv::Op::OpMemoryModel);
+  words[model + 2] = 3;  // Vulkan: known
+  CHECK(Module::parse(words).has_value());
+}

@@ -22,11 +22,7 @@ uint32_t constant_value(const Module& module, uint32_t id) {
 
 }  // namespace
 
-Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>& words) {
-  auto parsed = Module::parse(words);
-  if (!parsed) return parsed.error();
-  const Module& module = *parsed;
-
+std::vector<BlockVariable> block_variables(const Module& module) {
   std::unordered_map<uint32_t, std::string> names;  // id -> OpName
   for (InstructionHandle h : module.instructions(Section::Debug)) {
     if (module.opcode(h) == spv::Op::OpName) names[module.words(h)[1]] = std::string(module.string_operand(h, 2));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
 
 namespace bismuth::translator {
 
@@ -28,8 +29,8 @@ struct BlockVariable {
 
 // Every OpVariable of StorageBuffer storage, of Uniform storage whose block is decorated Block (a uniform
 // block) or BufferBlock (a storage block in SPIR-V 1.0-1.2), or of UniformConstant storage holding (an array of)
-// images or sampled images (Opaque: GLSL's sampler and image uniforms), in module order. An error for words that do not
-// parse.
-Expected<std::vector<BlockVariable>> block_variables(const std::vector<uint32_t>& words);
+// images or sampled images (Opaque: GLSL's sampler and image uniforms), in module order. The link's module, parsed
+// once for all of its checks.
+std::vector<BlockVariable> block_variables(const spirv_patch::Module& module);
 
 }  // namespace bismuth::translator

@@ -386,14 +386,13 @@ std::string link_error(std::string text) {
 // inactive resources (not statically used, so not reflected) need no descriptor, only binding numbers after the
 // active ones. A program needs only as many descriptors as it uses: push-descriptor set layouts are limited to
 // maxPushDescriptors (32 on common drivers).
-Status assign_compact_bindings(GlLinkedProgram& linked, bool hlsl) {
-  auto variables = block_variables(linked.spirv);
-  if (!variables) return variables.error();
+Status assign_compact_bindings(GlLinkedProgram& linked, const spirv_patch::Module& module, bool hlsl) {
+  const std::vector<BlockVariable> variables = block_variables(module);
   // A GLSL block is named by its type (the instance name is optional); an HLSL buffer resource by its variable, whose
   // type glslang shares with every resource of the same element type (RWStructuredBuffer<uint> A, B: one struct "A"),
   // and an HLSL cbuffer (an unnamed variable) by its type.
   auto find = [&](BlockStorage storage, const std::string& name) -> const BlockVariable* {
-    for (const BlockVariable& v : *variables) {
+    for (const BlockVariable& v : variables) {
       const bool by_variable = storage == BlockStorage::Opaque || (hlsl && !v.variable_name.empty());
       if (v.storage == storage && (by_variable ? v.variable_name : v.block_name) == name) return &v;
     }
@@ -540,21 +539,23 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   spv::SpvBuildLogger logger;
   glslang::GlslangToSpv(*intermediate, linked.spirv, &logger, &spv_options);
   if (linked.spirv.empty()) return fail(link_error("SPIR-V generation failed: " + logger.getAllMessages()));
-  if (auto dropped = drop_opaque_locations(linked.spirv); dropped) {
-    linked.spirv = std::move(*dropped);
-  } else {
-    return fail(link_error("internal error: " + dropped.error().message));
-  }
+  // One parse serves every check of the words below (each parsed them again before: about 30 k instructions a
+  // parse for a small shader). They change only where a step rewrites them, which parses its result again.
+  auto module = spirv_patch::Module::parse(linked.spirv);
+  if (!module) return fail(link_error("internal error: " + module.error().message));
+  if (drop_opaque_locations(*module)) linked.spirv = module->serialize();
   if (hlsl) {
     // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
     auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
     if (!formed) return fail(link_error(formed.error().message));
     linked.spirv = std::move(formed->words);
+    module = spirv_patch::Module::parse(linked.spirv);
+    if (!module) return fail(link_error("internal error: " + module.error().message));
   }
   if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
     return fail(link_error(*unbacked));
   }
-  if (auto shared = shared_memory_bytes(linked.spirv)) {
+  if (auto shared = shared_memory_bytes(*module)) {
     linked.shared_memory_bytes = *shared;
     if (limits.max_compute_shared_memory_size && *shared > *limits.max_compute_shared_memory_size) {
       return fail(link_error("too much shared memory: the program's shared variables take " + std::to_string(*shared) +
@@ -563,9 +564,9 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     }
   }
   reflect_program_interface(program, declared, linked);
-  if (Status laid_out = layout_default_uniforms(linked); !laid_out) return fail(link_error(laid_out.error().message));
+  if (Status laid_out = layout_default_uniforms(linked, *module); !laid_out) return fail(link_error(laid_out.error().message));
   if (auto too_many = opaque_limit_error(linked)) return fail(link_error(*too_many));
-  if (Status bound = assign_compact_bindings(linked, hlsl); !bound) return fail(link_error(bound.error().message));
+  if (Status bound = assign_compact_bindings(linked, *module, hlsl); !bound) return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();
   return linked;
 }

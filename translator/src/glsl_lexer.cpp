@@ -1,17 +1,66 @@
 #include "glsl_lexer.hpp"
 
-#include <cctype>
+#include <array>
+#include <string>
 
 namespace bismuth::translator {
 
 namespace {
 
-bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+// ASCII classes, inline: the front lexes every shader about a dozen times, and <cctype>'s calls (a function call and
+// a locale table per character) were most of the lexer's instructions. GLSL source is ASCII (GLSL 4.60 §3.1), and
+// these classify as <cctype> does in the "C" locale, so the tokens no longer depend on the application's locale.
+constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+constexpr bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
+
+std::vector<GlslToken> lex_source(std::string_view source);
+
+// The texts this thread lexed last, with their tokens (views into `text`). The front's source rewrites run one after
+// the other on one thread, each lexing its input, and most of them pass the text on unchanged (a shader uses few of
+// the extensions they handle): the next rewrite then gets a copy of the tokens instead of lexing the text again.
+// Directive lines (each rewrite that reads #extension lexes those lines too) take entries as well.
+struct LexMemo {
+  static constexpr size_t kEntries = 16;
+  static constexpr size_t kMaxBytes = size_t(64) << 10;  // a larger shader is lexed each time: no copy kept
+  struct Entry {
+    std::string text;
+    std::vector<GlslToken> tokens;
+  };
+  std::array<Entry, kEntries> entries;
+  size_t next = 0;  // the entry to replace next (round robin)
+};
+
+thread_local LexMemo t_memo;
+
+// `tokens` with their views moved into `text`, which holds the same characters as the text they were lexed from.
+std::vector<GlslToken> rebased(const std::vector<GlslToken>& tokens, std::string_view text) {
+  std::vector<GlslToken> out(tokens);
+  for (GlslToken& token : out) token.text = text.substr(token.offset, token.text.size());
+  return out;
+}
 
 }  // namespace
 
 std::vector<GlslToken> lex_glsl(std::string_view source) {
+  if (source.size() > LexMemo::kMaxBytes) return lex_source(source);
+  LexMemo& memo = t_memo;
+  for (const LexMemo::Entry& entry : memo.entries) {
+    if (entry.text.size() == source.size() && entry.text == source) {
+      return rebased(entry.tokens, source);
+    }
+  }
+  std::vector<GlslToken> tokens = lex_source(source);
+  LexMemo::Entry& entry = memo.entries[memo.next];
+  memo.next = (memo.next + 1) % LexMemo::kEntries;
+  entry.text.assign(source);
+  entry.tokens = rebased(tokens, entry.text);
+  return tokens;
+}
+
+namespace {
+
+std::vector<GlslToken> lex_source(std::string_view source) {
   std::vector<GlslToken> tokens;
   // About one token per four bytes of GLSL: the front lexes each shader once per source rewrite, and growing the
   // vector step by step was most of the lexer's allocations.
@@ -66,8 +115,7 @@ std::vector<GlslToken> lex_glsl(std::string_view source) {
       while (i < source.size() && is_identifier_char(source[i])) ++i;
       tokens.push_back({GlslToken::Kind::Identifier, source.substr(start, i - start), start, line, column(start)});
       at_line_start = false;
-    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
-               (c == '.' && i + 1 < source.size() && std::isdigit(static_cast<unsigned char>(source[i + 1])))) {
+    } else if (is_digit(c) || (c == '.' && i + 1 < source.size() && is_digit(source[i + 1]))) {
       const size_t start = i;
       const bool hex = c == '0' && i + 1 < source.size() && (source[i + 1] == 'x' || source[i + 1] == 'X');
       while (i < source.size() && (is_identifier_char(source[i]) || source[i] == '.' ||
@@ -85,5 +133,7 @@ std::vector<GlslToken> lex_glsl(std::string_view source) {
   }
   return tokens;
 }
+
+}  // namespace
 
 }  // namespace bismuth::translator

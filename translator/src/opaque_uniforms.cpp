@@ -119,11 +119,7 @@ std::optional<GlOpaqueInfo> opaque_info(const glslang::TType& type) {
   return info;
 }
 
-Expected<std::vector<uint32_t>> drop_opaque_locations(const std::vector<uint32_t>& spirv) {
-  auto parsed = spirv_patch::Module::parse(spirv);
-  if (!parsed) return parsed.error();
-  spirv_patch::Module& module = *parsed;
-  std::unordered_set<uint32_t> uniform_constants;
+bool drop_opaque_locations(spirv_patch::Module& module) {  std::unordered_set<uint32_t> uniform_constants;
   for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Global)) {
     const auto w = module.words(h);
     if (module.opcode(h) == spv::Op::OpVariable && w.size() >= 4 &&
@@ -140,7 +136,7 @@ Expected<std::vector<uint32_t>> drop_opaque_locations(const std::vector<uint32_t
       changed = true;
     }
   }
-  return changed ? module.serialize() : spirv;
+  return changed;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include "bismuth/translator/gl_program.hpp"
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
 #include "diagnostics.hpp"
 
 namespace glslang {
@@ -33,8 +34,8 @@ std::optional<std::string> opaque_limit_error(const GlLinkedProgram& linked);
 
 // glslang keeps `layout(location = N)` of a sampler or image as a Location decoration of its UniformConstant variable,
 // which Vulkan forbids (VUID-StandaloneSpirv-Location-06672); the location is GL's alone (the GL shim's
-// glGetUniformLocation). Returns `spirv` without such decorations; an error for words that do not parse.
-Expected<std::vector<uint32_t>> drop_opaque_locations(const std::vector<uint32_t>& spirv);
+// glGetUniformLocation). Erases such decorations from `module`; true when there were any.
+bool drop_opaque_locations(spirv_patch::Module& module);
 
 // The sampler and image declarations of `intermediate` (a parsed shader) the front refuses, one compile error each, at
 // the line of `source` (the parsed text, lines as the user's) that declares it (glslang keeps no location on global

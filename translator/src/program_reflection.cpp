@@ -232,10 +232,9 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
   }
 }
 
-Status layout_default_uniforms(GlLinkedProgram& linked) {
+Status layout_default_uniforms(GlLinkedProgram& linked, const spirv_patch::Module& parsed) {
   if (linked.default_uniform_block_size == 0) return {};
-  auto module = spirv_patch::Module::parse(linked.spirv);
-  if (!module) return module.error();
+  const spirv_patch::Module* module = &parsed;  // the body reads it as it read the Expected it parsed before
   uint32_t block_type = 0;
   std::unordered_map<uint32_t, std::string> member_names;  // member index -> name
   for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {

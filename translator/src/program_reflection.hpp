@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "bismuth/common/expected.hpp"
+#include "bismuth/spirv_patch/module.hpp"
 #include "bismuth/translator/gl_program.hpp"
 #include "declared_bindings.hpp"
 
@@ -56,6 +57,6 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
 // generates follows std140 (16): takes offsets and strides of the block's top-level members from the SPIR-V
 // decorations, rounds strides of nested arrays up to 16 (std140 rule 4, GL 4.6 §7.6.2.2), and sizes the block to
 // hold every element glUniform* may write.
-Status layout_default_uniforms(GlLinkedProgram& linked);
+Status layout_default_uniforms(GlLinkedProgram& linked, const spirv_patch::Module& module);
 
 }  // namespace bismuth::translator

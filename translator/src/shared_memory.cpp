@@ -106,9 +106,8 @@ class Std430 {
 
 }  // namespace
 
-std::optional<uint64_t> shared_memory_bytes(std::span<const uint32_t> spirv) {
-  auto module = spirv_patch::Module::parse(spirv);
-  if (!module) return std::nullopt;
+std::optional<uint64_t> shared_memory_bytes(const spirv_patch::Module& parsed) {
+  const spirv_patch::Module* module = &parsed;  // the body reads it as it read the Expected it parsed before
   Std430 std430(*module);
   uint64_t total = 0;
   for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Global)) {

@@ -1,6 +1,7 @@
 #include "analysis/id_operands.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -45,7 +46,25 @@ class OperandWalker {
             note("missing operand(s): the word count " + std::to_string(words_.size()) + " is too small");
             break;
           }
-          take(operand);
+          // Most operands are one id or one literal word: taken here rather than through take(), which the
+          // recursion (enumerant parameters) keeps out of line. Every module parse and every pass's use index walks
+          // each instruction, so this loop is much of their cost.
+          switch (operand.cls) {
+            case grammar::OperandClass::Id:
+              check_id(index_);
+              out_.ids.push_back(index_++);
+              break;
+            case grammar::OperandClass::TypeId:
+              check_id(index_);
+              out_.result_type = index_++;
+              break;
+            case grammar::OperandClass::ResultId:
+              check_id(index_);
+              out_.result = index_++;
+              break;
+            case grammar::OperandClass::Literal: ++index_; break;
+            default: take(operand); break;
+          }
           break;
         case grammar::Quantifier::Optional:
           if (index_ < words_.size()) take(operand);
@@ -132,10 +151,10 @@ class OperandWalker {
   // A mask word, then the parameters of each set bit, lowest bit first.
   void take_bits(const grammar::EnumKind& kind) {
     const uint32_t mask = words_[index_++];
+    if (mask == 0) return;  // most masks (FunctionControl, MemoryAccess) are None
     const bool image_operands = std::string_view(kind.name) == "ImageOperands";
-    for (uint32_t bit = 0; bit < 32; ++bit) {
-      const uint32_t value = 1u << bit;
-      if (!(mask & value)) continue;
+    for (uint32_t rest = mask; rest != 0; rest &= rest - 1) {
+      const uint32_t value = rest & (~rest + 1);  // the lowest set bit
       const grammar::Enumerant* enumerant = grammar::find_enumerant(kind, value);
       if (!enumerant) {
         char hex[16];
@@ -225,7 +244,7 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
     required({4, 5});
     if (op == Op::OpAtomicCompareExchange || op == Op::OpAtomicCompareExchangeWeak) required({6});
   }
-  if (std::string_view(info->name).starts_with("OpGroup") && out.result != 0) required({3});
+  if (out.result != 0 && info->name[2] == 'G' && std::strncmp(info->name, "OpGroup", 7) == 0) required({3});
   if (op == Op::OpGroupNonUniformQuadSwap) required({5});
   if ((op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast) &&
       module.version() < kVersion1_5) {

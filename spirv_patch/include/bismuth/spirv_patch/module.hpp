@@ -9,6 +9,7 @@
 
 #include <spirv/unified1/spirv.hpp11>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -51,6 +52,11 @@ using InstructionHandle = uint32_t;
 class Module {
  public:
   static Expected<Module> parse(std::span<const uint32_t> words);
+  // Words that parse() accepted, or that a Module so parsed serialized after Bismuth's passes edited it: parse()
+  // without its walk of every operand against the grammar (they passed it; the passes write instructions of the
+  // grammar's form), the header, word count, section and id-definition checks kept. The same Module parse() gives,
+  // for about a third of its instructions: the run-time group-size variant reads the main pipeline's output so.
+  static Expected<Module> reparse(std::span<const uint32_t> words);
 
   std::vector<uint32_t> serialize() const;
 
@@ -133,7 +139,11 @@ class Module {
     bool erased = false;
   };
   Module() = default;
+  static Expected<Module> parse_words(std::span<const uint32_t> words, bool walk_operands);
   InstructionHandle add_record(Section section, spv::Op op, std::span<const uint32_t> operands);
+  // The section's handles in module order, erased ones included: what the helpers below scan without copying them
+  // into a vector as instructions(Section) does (the deduplicating helpers run several times per pass).
+  std::span<const InstructionHandle> section_order(Section section) const;
   void note_definition(InstructionHandle handle);
   std::optional<uint32_t> find_global(spv::Op op, std::span<const uint32_t> operands_after_result);
   Expected<uint32_t> add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
@@ -147,8 +157,18 @@ class Module {
   std::vector<Record> records_;
   std::vector<InstructionHandle> order_;  // module order, sorted by section
   std::vector<InstructionHandle> definitions_;  // id -> handle + 1 (0: none)
-  // Deduplication of types and constants: (opcode, operands after the result id) -> id. Built on first use.
-  std::map<std::vector<uint32_t>, uint32_t> globals_;
+  // Deduplication of types and constants: (opcode, operands after the result id) -> id, in module order (the first
+  // declaration wins). Built on first use. A flat list: modules have tens of these, and a map of word vectors
+  // allocated twice per entry each time a pass rebuilt it. The helpers look for keys of at most four words; a longer
+  // declaration (a wider constant) is never one of them and is left out.
+  struct GlobalKey {
+    std::array<uint32_t, 4> words{};
+    uint32_t size = 0;
+    uint32_t id = 0;
+  };
+  static std::optional<GlobalKey> global_key(spv::Op op, std::span<const uint32_t> first,
+                                             std::span<const uint32_t> rest);
+  std::vector<GlobalKey> globals_;
   bool globals_indexed_ = false;
 };
 

@@ -63,10 +63,11 @@ Status check_struct_only_in_variable(const Module& module, const UseIndex& uses,
     if (module.section(h) == Section::Debug || module.section(h) == Section::Annotation) continue;
     if (module.opcode(h) == Op::OpTypeFunction) return shared(h);
   }
+  IdOperands operands;  // one for every instruction: the walk reuses its storage
   for (InstructionHandle h : module.instructions()) {
     const auto w = module.words(h);
     if (h == var_def) continue;
-    const IdOperands operands = id_operands(module, h);
+    id_operands(module, h, operands);
     if (operands.result_type != 0 && (w[operands.result_type] == struct_id || w[operands.result_type] == pointer_id)) {
       return shared(h);
     }

@@ -123,14 +123,18 @@ Status FunctionSizeValues::compute_dependents() {
 
 // Every use in the function reads the computed value.
 void FunctionSizeValues::replace_uses() {
+  // One set of buffers for the whole body: most instructions use no size-dependent value.
+  std::vector<uint32_t> w;
+  std::vector<uint32_t> out;
+  IdOperands operands;
   for (InstructionHandle h : f_.body) {
     // emit() may move the word store
-    const std::vector<uint32_t> w(module_.words(h).begin(), module_.words(h).end());
+    w.assign(module_.words(h).begin(), module_.words(h).end());
     const Op op = module_.opcode(h);
     if (is_non_semantic(module_, h)) continue;
-    const IdOperands operands = id_operands(module_, h);
+    id_operands(module_, h, operands);
     bool changed = false;
-    std::vector<uint32_t> out(w.begin() + 1, w.end());
+    out.assign(w.begin() + 1, w.end());
     for (size_t i : operands.ids) {
       if (!plan_.is_dependent(w[i])) continue;
       out[i - 1] = mapped(w[i]);

@@ -163,12 +163,13 @@ Status find_size_roots(const Module& module, RuntimeGroupSizePlan& plan) {
 // Module-level uses, in module order (definitions come before uses): spec constant expressions join the dependent
 // values; anything else that needs a constant cannot take a run-time value.
 Status find_module_level_uses(const Module& module, RuntimeGroupSizePlan& plan) {
+  IdOperands operands;  // one for every instruction: the walk reuses its storage
   for (InstructionHandle h : module.instructions()) {
     const Section section = module.section(h);
     if (section == Section::Function) continue;
     const Op op = module.opcode(h);
     const auto w = module.words(h);
-    const IdOperands operands = id_operands(module, h);
+    id_operands(module, h, operands);
     std::optional<size_t> use;
     for (size_t i : operands.ids) {
       if (plan.is_dependent(w[i])) {
@@ -206,10 +207,11 @@ Status find_module_level_uses(const Module& module, RuntimeGroupSizePlan& plan) 
 
 // Functions of the entry point that read a dependent value compute it themselves (rematerialize.hpp).
 Status find_function_uses(const Module& module, RuntimeGroupSizePlan& plan) {
+  IdOperands operands;  // one for every instruction: the walk reuses its storage
   for (const Function& f : plan.functions) {
     for (InstructionHandle h : f.body) {
       const auto w = module.words(h);
-      const IdOperands operands = id_operands(module, h);
+      id_operands(module, h, operands);
       bool uses = false;
       for (size_t i : operands.ids) uses |= plan.is_dependent(w[i]);
       if (!uses) continue;
