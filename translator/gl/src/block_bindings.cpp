@@ -29,6 +29,9 @@ void rebind_block(Context* ctx, GLuint program, GLuint index, GLuint binding, bo
   }
   (*blocks)[index].gl_binding = binding;
   linked->resources[(*blocks)[index].vk_binding].gl_binding = binding;
+  // The program now reads another indexed binding: a dispatch must gather its buffers again (dispatch.cpp reuses
+  // a buffer-only program's gathered bindings while this counter is unchanged).
+  note_buffer_bindings_changed();
 }
 
 }  // namespace
