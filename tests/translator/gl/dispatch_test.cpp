@@ -552,3 +552,25 @@ TEST_CASE("A relinked program dispatches with its new bindings") {
   REQUIRE_GL_ERROR(GL_NO_ERROR);
   REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
 }
+
+TEST_CASE("glShaderStorageBlockBinding between two dispatches of the current program moves its block") {
+  // GL 4.6 §7.8: ShaderStorageBlockBinding "assigns a binding point to an active shader storage block"; the next
+  // dispatch reads the buffer bound at that point, not the one the block was bound to before.
+  Setup s;
+  const std::vector<uint32_t> zeros(64, 0);
+  const GLuint other = make_buffer(static_cast<GLsizeiptr>(zeros.size() * 4), zeros.data());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 3, other);
+  const GLuint program = make_program(kFixed);
+  glUseProgram(program);
+  glDispatchCompute(1, 1, 1);
+  const GLuint block = glGetProgramResourceIndex(program, GL_SHADER_STORAGE_BLOCK, "B");
+  REQUIRE(block != GL_INVALID_INDEX);
+  glShaderStorageBlockBinding(program, block, 3);
+  glDispatchCompute(2, 1, 1);
+  glShaderStorageBlockBinding(program, block, 0);
+  glDispatchCompute(3, 1, 1);
+  REQUIRE(s.words(13) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0});
+  REQUIRE(read_words(other, 9) == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7, 8, 0});
+  REQUIRE_GL_ERROR(GL_NO_ERROR);
+  REQUIRE_NO_GL_VALIDATION_MESSAGES(s.gl);
+}
