@@ -719,7 +719,8 @@ Status Device::wait(uint64_t value, uint64_t timeout_ns) {
       const auto spent = std::chrono::steady_clock::now() - start;
       if (spent >= limit) {
         if (timeout_ns != UINT64_MAX) {
-          timeout_ns -= std::min<uint64_t>(timeout_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(spent).count());
+          timeout_ns -=
+              std::min<uint64_t>(timeout_ns, std::chrono::duration_cast<std::chrono::nanoseconds>(spent).count());
         }
         break;
       }

@@ -47,8 +47,8 @@ Expected<Device::PipelineLayouts> Device::create_pipeline_layouts(const BindingL
   set_info.bindingCount = binding_count;
   set_info.pBindings = bindings.data();
   PipelineLayouts made;
-  if (Status ok = call("vkCreateDescriptorSetLayout", vk_.vkCreateDescriptorSetLayout, device_, &set_info, nullptr,
-                       &made.set);
+  if (Status ok =
+          call("vkCreateDescriptorSetLayout", vk_.vkCreateDescriptorSetLayout, device_, &set_info, nullptr, &made.set);
       !ok) {
     return ok.error();
   }
