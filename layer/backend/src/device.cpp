@@ -707,7 +707,8 @@ Status Device::wait(uint64_t value, uint64_t timeout_ns) {
   // A readback right after a small dispatch waits tens of microseconds. Sleeping in vkWaitSemaphores adds the
   // interrupt and the scheduler's wake-up to that, at every glMapBufferRange of a program loop; reading the
   // counter for a bounded time first returns as soon as the GPU signals (wait_spin_ns: GPUs only, see there).
-  if (wait_spin_ns_ > 0 && timeout_ns > 0) {
+  // Not while a fault is injected (tests): a spin that saw the work complete would never reach the call it names.
+  if (wait_spin_ns_ > 0 && timeout_ns > 0 && !fault_armed_.load(std::memory_order_relaxed)) {
     const auto start = std::chrono::steady_clock::now();
     const auto limit = std::chrono::nanoseconds(std::min(wait_spin_ns_, timeout_ns));
     while (true) {
