@@ -336,8 +336,8 @@ void Module::replace(InstructionHandle handle, spv::Op op, std::span<const uint3
   const std::vector<uint32_t> operands(operands_in.begin(), operands_in.end());  // may alias storage_
   // The deduplication index changes only with a type or constant it holds: a pass that rewrites code in functions
   // keeps it (rebuilding it cost more than the rest of such a pass).
-  const bool reindex = records_[handle].section == Section::Global && (is_indexed_global(opcode(handle)) ||
-                                                                        is_indexed_global(op));
+  const bool reindex =
+      records_[handle].section == Section::Global && (is_indexed_global(opcode(handle)) || is_indexed_global(op));
   Record& record = records_[handle];
   record.begin = static_cast<uint32_t>(storage_.size());
   record.count = static_cast<uint32_t>(operands.size() + 1);

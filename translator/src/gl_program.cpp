@@ -564,9 +564,11 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     }
   }
   reflect_program_interface(program, declared, linked);
-  if (Status laid_out = layout_default_uniforms(linked, *module); !laid_out) return fail(link_error(laid_out.error().message));
+  if (Status laid_out = layout_default_uniforms(linked, *module); !laid_out)
+    return fail(link_error(laid_out.error().message));
   if (auto too_many = opaque_limit_error(linked)) return fail(link_error(*too_many));
-  if (Status bound = assign_compact_bindings(linked, *module, hlsl); !bound) return fail(link_error(bound.error().message));
+  if (Status bound = assign_compact_bindings(linked, *module, hlsl); !bound)
+    return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();
   return linked;
 }

@@ -10,9 +10,15 @@ namespace {
 // ASCII classes, inline: the front lexes every shader about a dozen times, and <cctype>'s calls (a function call and
 // a locale table per character) were most of the lexer's instructions. GLSL source is ASCII (GLSL 4.60 §3.1), and
 // these classify as <cctype> does in the "C" locale, so the tokens no longer depend on the application's locale.
-constexpr bool is_digit(char c) { return c >= '0' && c <= '9'; }
-constexpr bool is_identifier_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-constexpr bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
+constexpr bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+constexpr bool is_identifier_start(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+constexpr bool is_identifier_char(char c) {
+  return is_identifier_start(c) || is_digit(c);
+}
 
 std::vector<GlslToken> lex_source(std::string_view source);
 

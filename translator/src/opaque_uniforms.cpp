@@ -119,7 +119,8 @@ std::optional<GlOpaqueInfo> opaque_info(const glslang::TType& type) {
   return info;
 }
 
-bool drop_opaque_locations(spirv_patch::Module& module) {  std::unordered_set<uint32_t> uniform_constants;
+bool drop_opaque_locations(spirv_patch::Module& module) {
+  std::unordered_set<uint32_t> uniform_constants;
   for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Global)) {
     const auto w = module.words(h);
     if (module.opcode(h) == spv::Op::OpVariable && w.size() >= 4 &&
