@@ -62,8 +62,9 @@ std::span<const Operand> operands(const InstructionInfo& info) {
 const EnumKind& enum_kind(uint16_t index) { return kEnumKinds[index]; }
 
 const Enumerant* find_enumerant(const EnumKind& kind, uint32_t value) {
-  const auto k = static_cast<size_t>(&kind - std::begin(kEnumKinds));  // enum_kind() hands out table entries
+  // enum_kind() hands out the table's entries; the range check keeps a kind from elsewhere on the search below.
   if (value < kDirectValues && &kind >= std::begin(kEnumKinds) && &kind < std::end(kEnumKinds)) {
+    const auto k = static_cast<size_t>(&kind - std::begin(kEnumKinds));
     const uint16_t index = direct_enumerants()[k][value];
     return index == 0 ? nullptr : &kEnumerants[index - 1];
   }

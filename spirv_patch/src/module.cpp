@@ -74,6 +74,15 @@ const char* section_name(Section section) {
   return "?";
 }
 
+// The word index of an instruction's result id (after the result type when there is one: SPIR-V 2.3, "Physical
+// Layout of a SPIR-V Module and Instruction"), 0 when the opcode has none.
+size_t result_word(spv::Op op) {
+  bool has_result = false;
+  bool has_type = false;
+  spv::HasResultAndType(op, &has_result, &has_type);
+  return has_result ? (has_type ? 2 : 1) : 0;
+}
+
 // The opcodes find_global's index holds (the deduplicated types and constants).
 bool is_indexed_global(spv::Op op) {
   switch (op) {
@@ -171,12 +180,7 @@ Expected<Module> Module::parse_words(std::span<const uint32_t> words, bool check
       }
       result_index = operands.result;
     } else {
-      // The grammar puts the result id after the result type when there is one (SPIR-V 2.3, "Physical Layout of a
-      // SPIR-V Module and Instruction"); spirv.hpp11's table says which opcodes have which.
-      bool has_result = false;
-      bool has_type = false;
-      spv::HasResultAndType(op, &has_result, &has_type);
-      if (has_result) result_index = has_type ? 2 : 1;
+      result_index = result_word(op);
       if (result_index >= word_count) {
         return fail(where(at, opcode) + ": word count " + std::to_string(word_count) +
                     " leaves no room for the result id");
@@ -253,12 +257,9 @@ std::span<const InstructionHandle> Module::section_order(Section section) const 
 }
 
 std::vector<InstructionHandle> Module::instructions(Section section) const {
-  const std::span<const InstructionHandle> handles = section_order(section);
   std::vector<InstructionHandle> out;
-  out.reserve(handles.size());  // the passes ask for sections many times per module
-  for (InstructionHandle h : handles) {
-    if (!records_[h].erased) out.push_back(h);
-  }
+  out.reserve(section_order(section).size());  // the passes ask for sections many times per module
+  for (InstructionHandle h : live(section)) out.push_back(h);
   return out;
 }
 
@@ -305,12 +306,9 @@ InstructionHandle Module::add_record(Section section, spv::Op op, std::span<cons
 }
 
 void Module::note_definition(InstructionHandle handle) {
-  bool has_result = false;
-  bool has_type = false;
-  spv::HasResultAndType(opcode(handle), &has_result, &has_type);
-  if (!has_result) return;
+  const size_t index = result_word(opcode(handle));
+  if (index == 0) return;
   const auto instruction = words(handle);
-  const size_t index = has_type ? 2 : 1;
   if (index >= instruction.size()) return;
   const uint32_t id = instruction[index];
   if (id >= definitions_.size()) definitions_.resize(id + 1, 0);
@@ -354,12 +352,9 @@ void Module::erase(InstructionHandle handle) {
   Record& record = records_[handle];
   if (record.erased) return;
   record.erased = true;
-  bool has_result = false;
-  bool has_type = false;
-  spv::HasResultAndType(opcode(handle), &has_result, &has_type);
+  const size_t index = result_word(opcode(handle));
   const auto instruction = words(handle);
-  const size_t index = has_type ? 2 : 1;
-  if (has_result && index < instruction.size() && instruction[index] < definitions_.size() &&
+  if (index != 0 && index < instruction.size() && instruction[index] < definitions_.size() &&
       definitions_[instruction[index]] == handle + 1) {
     definitions_[instruction[index]] = 0;
   }
@@ -370,8 +365,7 @@ void Module::erase(InstructionHandle handle) {
 }
 
 bool Module::has_capability(spv::Capability capability) const {
-  for (InstructionHandle h : section_order(Section::Capability)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Capability)) {
     auto w = words(h);
     if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) return true;
   }
@@ -385,16 +379,14 @@ void Module::add_capability(spv::Capability capability) {
 }
 
 void Module::remove_capability(spv::Capability capability) {
-  for (InstructionHandle h : section_order(Section::Capability)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Capability)) {
     auto w = words(h);
     if (w.size() >= 2 && w[1] == static_cast<uint32_t>(capability)) erase(h);
   }
 }
 
 bool Module::has_extension(std::string_view name) const {
-  for (InstructionHandle h : section_order(Section::Extension)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Extension)) {
     if (string_operand(h, 1) == name) return true;
   }
   return false;
@@ -408,8 +400,7 @@ void Module::add_extension(std::string_view name) {
 }
 
 void Module::remove_extension(std::string_view name) {
-  for (InstructionHandle h : section_order(Section::Extension)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Extension)) {
     if (string_operand(h, 1) == name) erase(h);
   }
 }
@@ -417,8 +408,7 @@ void Module::remove_extension(std::string_view name) {
 void Module::add_decoration(uint32_t target, spv::Decoration decoration, std::span<const uint32_t> literals) {
   std::vector<uint32_t> operands{target, static_cast<uint32_t>(decoration)};
   operands.insert(operands.end(), literals.begin(), literals.end());
-  for (InstructionHandle h : section_order(Section::Annotation)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Annotation)) {
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && std::equal(w.begin() + 1, w.end(), operands.begin(), operands.end())) {
       return;
@@ -440,29 +430,18 @@ std::optional<Module::GlobalKey> Module::global_key(spv::Op op, std::span<const 
 std::optional<uint32_t> Module::find_global(spv::Op op, std::span<const uint32_t> operands_after_result) {
   if (!globals_indexed_) {
     globals_.clear();
-    for (InstructionHandle h : section_order(Section::Global)) {
-      if (records_[h].erased) continue;
+    for (InstructionHandle h : live(Section::Global)) {
       const spv::Op global_op = opcode(h);
+      if (!is_indexed_global(global_op)) continue;
       auto w = words(h);
-      std::optional<GlobalKey> key;
-      switch (global_op) {
-        case spv::Op::OpTypeVoid:
-        case spv::Op::OpTypeBool:
-        case spv::Op::OpTypeInt:
-        case spv::Op::OpTypeFloat:
-        case spv::Op::OpTypeVector:
-          if (w.size() < 2) continue;
-          key = global_key(global_op, {}, w.subspan(2));
-          if (key) key->id = w[1];
-          break;
-        case spv::Op::OpConstant:
-          if (w.size() < 3) continue;
-          key = global_key(global_op, w.subspan(1, 1), w.subspan(3));
-          if (key) key->id = w[2];
-          break;
-        default: continue;
-      }
-      if (key) globals_.push_back(*key);
+      // A type's key is its operands after the result; a constant's, its result type and its value words.
+      const bool constant = global_op == spv::Op::OpConstant;
+      if (w.size() < (constant ? 3u : 2u)) continue;
+      std::optional<GlobalKey> key = constant ? global_key(global_op, w.subspan(1, 1), w.subspan(3))
+                                              : global_key(global_op, {}, w.subspan(2));
+      if (!key) continue;
+      key->id = constant ? w[2] : w[1];
+      globals_.push_back(*key);
     }
     globals_indexed_ = true;
   }
@@ -531,8 +510,7 @@ Expected<uint32_t> Module::constant_f32(float value) {
 }
 
 Expected<uint32_t> Module::glsl_std_450() {
-  for (InstructionHandle h : section_order(Section::ExtInstImport)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::ExtInstImport)) {
     if (string_operand(h, 2) == "GLSL.std.450") return words(h)[1];
   }
   auto id = allocate_id();
@@ -563,8 +541,7 @@ Expected<uint32_t> Module::spec_constant_u32(uint32_t default_value, uint32_t sp
 
 std::vector<uint32_t> Module::spec_ids_in_use() const {
   std::vector<uint32_t> ids;
-  for (InstructionHandle h : section_order(Section::Annotation)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Annotation)) {
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[2] == static_cast<uint32_t>(spv::Decoration::SpecId)) {
       ids.push_back(w[3]);
@@ -576,8 +553,7 @@ std::vector<uint32_t> Module::spec_ids_in_use() const {
 }
 
 std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration decoration) const {
-  for (InstructionHandle h : section_order(Section::Annotation)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::Annotation)) {
     auto w = words(h);
     if (opcode(h) == spv::Op::OpDecorate && w.size() >= 4 && w[1] == id &&
         w[2] == static_cast<uint32_t>(decoration)) {
@@ -589,8 +565,7 @@ std::optional<uint32_t> Module::decoration_literal(uint32_t id, spv::Decoration 
 
 std::vector<Module::EntryPoint> Module::entry_points() const {
   std::vector<EntryPoint> out;
-  for (InstructionHandle h : section_order(Section::EntryPoint)) {
-    if (records_[h].erased) continue;
+  for (InstructionHandle h : live(Section::EntryPoint)) {
     auto w = words(h);
     if (w.size() < 4) continue;
     out.push_back({h, static_cast<spv::ExecutionModel>(w[1]), w[2], std::string(string_operand(h, 3))});

@@ -52,7 +52,7 @@ std::vector<GlslToken> lex_glsl(std::string_view source) {
   if (source.size() > LexMemo::kMaxBytes) return lex_source(source);
   LexMemo& memo = t_memo;
   for (const LexMemo::Entry& entry : memo.entries) {
-    if (entry.text.size() == source.size() && entry.text == source) {
+    if (entry.text == source) {
       return rebased(entry.tokens, source);
     }
   }

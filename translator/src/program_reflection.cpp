@@ -232,21 +232,20 @@ void reflect_program_interface(glslang::TProgram& program, const DeclaredBinding
   }
 }
 
-Status layout_default_uniforms(GlLinkedProgram& linked, const spirv_patch::Module& parsed) {
+Status layout_default_uniforms(GlLinkedProgram& linked, const spirv_patch::Module& module) {
   if (linked.default_uniform_block_size == 0) return {};
-  const spirv_patch::Module* module = &parsed;  // the body reads it as it read the Expected it parsed before
   uint32_t block_type = 0;
   std::unordered_map<uint32_t, std::string> member_names;  // member index -> name
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
-    if (module->opcode(h) == spv::Op::OpName && module->string_operand(h, 2) == kDefaultUniformBlockName) {
-      block_type = module->words(h)[1];
+  for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Debug)) {
+    if (module.opcode(h) == spv::Op::OpName && module.string_operand(h, 2) == kDefaultUniformBlockName) {
+      block_type = module.words(h)[1];
     }
   }
   if (block_type == 0) return {};
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Debug)) {
-    const auto w = module->words(h);
-    if (module->opcode(h) == spv::Op::OpMemberName && w[1] == block_type) {
-      member_names[w[2]] = std::string(module->string_operand(h, 3));
+  for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Debug)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) == spv::Op::OpMemberName && w[1] == block_type) {
+      member_names[w[2]] = std::string(module.string_operand(h, 3));
     }
   }
   struct MemberLayout {
@@ -254,12 +253,12 @@ Status layout_default_uniforms(GlLinkedProgram& linked, const spirv_patch::Modul
   };
   std::unordered_map<std::string, MemberLayout> members;
   std::unordered_map<uint32_t, uint32_t> array_strides;  // array type id -> ArrayStride
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Annotation)) {
-    const auto w = module->words(h);
-    if (module->opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
+  for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Annotation)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) == spv::Op::OpDecorate && w.size() == 4 &&
         static_cast<spv::Decoration>(w[2]) == spv::Decoration::ArrayStride) {
       array_strides[w[1]] = w[3];
-    } else if (module->opcode(h) == spv::Op::OpMemberDecorate && w.size() == 5 && w[1] == block_type) {
+    } else if (module.opcode(h) == spv::Op::OpMemberDecorate && w.size() == 5 && w[1] == block_type) {
       auto name = member_names.find(w[2]);
       if (name == member_names.end()) continue;
       if (static_cast<spv::Decoration>(w[3]) == spv::Decoration::Offset) members[name->second].offset = w[4];
@@ -267,8 +266,8 @@ Status layout_default_uniforms(GlLinkedProgram& linked, const spirv_patch::Modul
         members[name->second].matrix_stride = w[4];
     }
   }
-  if (auto block = module->definition(block_type); block && module->opcode(*block) == spv::Op::OpTypeStruct) {
-    const auto w = module->words(*block);
+  if (auto block = module.definition(block_type); block && module.opcode(*block) == spv::Op::OpTypeStruct) {
+    const auto w = module.words(*block);
     for (size_t m = 2; m < w.size(); ++m) {
       auto name = member_names.find(static_cast<uint32_t>(m - 2));
       auto stride = array_strides.find(w[m]);

@@ -106,19 +106,18 @@ class Std430 {
 
 }  // namespace
 
-std::optional<uint64_t> shared_memory_bytes(const spirv_patch::Module& parsed) {
-  const spirv_patch::Module* module = &parsed;  // the body reads it as it read the Expected it parsed before
-  Std430 std430(*module);
+std::optional<uint64_t> shared_memory_bytes(const spirv_patch::Module& module) {
+  Std430 std430(module);
   uint64_t total = 0;
-  for (spirv_patch::InstructionHandle h : module->instructions(spirv_patch::Section::Global)) {
-    const auto w = module->words(h);
-    if (module->opcode(h) != spv::Op::OpVariable || w.size() < 4 ||
+  for (spirv_patch::InstructionHandle h : module.instructions(spirv_patch::Section::Global)) {
+    const auto w = module.words(h);
+    if (module.opcode(h) != spv::Op::OpVariable || w.size() < 4 ||
         static_cast<spv::StorageClass>(w[3]) != spv::StorageClass::Workgroup) {
       continue;
     }
-    auto pointer = module->definition(w[1]);
-    if (!pointer || module->opcode(*pointer) != spv::Op::OpTypePointer) return std::nullopt;
-    auto layout = std430.of(module->words(*pointer)[3]);
+    auto pointer = module.definition(w[1]);
+    if (!pointer || module.opcode(*pointer) != spv::Op::OpTypePointer) return std::nullopt;
+    auto layout = std430.of(module.words(*pointer)[3]);
     if (!layout) return std::nullopt;
     total = saturating_add(round_up(total, layout->alignment), layout->size);
   }

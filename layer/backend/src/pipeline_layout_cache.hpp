@@ -16,7 +16,7 @@ struct PipelineLayoutCache {
   // generator of endless array sizes from growing the map without end.
   static constexpr size_t kMaxEntries = 4096;
   std::mutex mutex;
-  // The key: push-descriptor flag, push-constant bytes, then (type, count) per binding.
+  // The key: BindingLayout::description.
   std::map<std::vector<uint32_t>, Device::PipelineLayouts> by_desc;
   // ~Device, once the device is idle and every pipeline is gone.
   void destroy_all(const DeviceFunctions& vk, VkDevice device);

@@ -22,18 +22,6 @@ bool sharing_enabled() {
   return enabled;
 }
 
-std::vector<uint32_t> description_key(const BindingLayout& layout, bool push_descriptors) {
-  std::vector<uint32_t> key;
-  key.reserve(2 + 2 * layout.bindings.size());
-  key.push_back(push_descriptors ? 1u : 0u);
-  key.push_back(layout.push_constant_bytes);
-  for (size_t i = 0; i < layout.bindings.size(); ++i) {
-    key.push_back(static_cast<uint32_t>(layout.bindings[i]));
-    key.push_back(layout.count(i));
-  }
-  return key;
-}
-
 }  // namespace
 
 Expected<Device::PipelineLayouts> Device::create_pipeline_layouts(const BindingLayout& layout, bool push_descriptors) {
@@ -70,7 +58,7 @@ Expected<Device::PipelineLayouts> Device::create_pipeline_layouts(const BindingL
 Expected<Device::PipelineLayouts> Device::pipeline_layouts(const BindingLayout& layout, bool push_descriptors) {
   if (Status ok = alive(); !ok) return ok.error();
   if (!sharing_enabled()) return create_pipeline_layouts(layout, push_descriptors);
-  std::vector<uint32_t> key = description_key(layout, push_descriptors);
+  std::vector<uint32_t> key = layout.description(push_descriptors);
   PipelineLayoutCache& cache = *pipeline_layouts_;
   // Held across the creation: two threads linking the first programs of one template make one pair, not two.
   std::lock_guard lock(cache.mutex);

@@ -43,13 +43,7 @@ uint64_t fixed_parts_hash(const ShaderDesc& desc) {
 
 // The description a pipeline layout is made from.
 uint64_t layout_hash(const BindingLayout& layout, bool push_descriptors) {
-  std::vector<uint32_t> words;
-  words.push_back(push_descriptors ? 1u : 0u);
-  words.push_back(layout.push_constant_bytes);
-  for (size_t i = 0; i < layout.bindings.size(); ++i) {
-    words.push_back(static_cast<uint32_t>(layout.bindings[i]));
-    words.push_back(layout.count(i));
-  }
+  const std::vector<uint32_t> words = layout.description(push_descriptors);
   return XXH3_64bits(words.data(), words.size() * sizeof(uint32_t));
 }
 

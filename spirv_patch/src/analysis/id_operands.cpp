@@ -46,25 +46,7 @@ class OperandWalker {
             note("missing operand(s): the word count " + std::to_string(words_.size()) + " is too small");
             break;
           }
-          // Most operands are one id or one literal word: taken here rather than through take(), which the
-          // recursion (enumerant parameters) keeps out of line. Every module parse and every pass's use index walks
-          // each instruction, so this loop is much of their cost.
-          switch (operand.cls) {
-            case grammar::OperandClass::Id:
-              check_id(index_);
-              out_.ids.push_back(index_++);
-              break;
-            case grammar::OperandClass::TypeId:
-              check_id(index_);
-              out_.result_type = index_++;
-              break;
-            case grammar::OperandClass::ResultId:
-              check_id(index_);
-              out_.result = index_++;
-              break;
-            case grammar::OperandClass::Literal: ++index_; break;
-            default: take(operand); break;
-          }
+          if (!take_word(operand.cls)) take(operand);
           break;
         case grammar::Quantifier::Optional:
           if (index_ < words_.size()) take(operand);
@@ -88,21 +70,35 @@ class OperandWalker {
          (id == 0 ? std::string("0") : "not below the bound " + std::to_string(bound_)));
   }
 
-  void take(const grammar::Operand& operand) {
-    switch (operand.cls) {
+  // One id or one literal word, the class of most operands: false for the others. Inline, for walk_list's loop
+  // (every module parse and every pass's use index walks each instruction: much of their cost), where take() stays
+  // out of line for its recursion into enumerant parameters.
+  bool take_word(grammar::OperandClass cls) {
+    switch (cls) {
       case grammar::OperandClass::Id:
         check_id(index_);
         out_.ids.push_back(index_++);
-        return;
+        return true;
       case grammar::OperandClass::TypeId:
         check_id(index_);
         out_.result_type = index_++;
-        return;
+        return true;
       case grammar::OperandClass::ResultId:
         check_id(index_);
         out_.result = index_++;
-        return;
-      case grammar::OperandClass::Literal: ++index_; return;
+        return true;
+      case grammar::OperandClass::Literal: ++index_; return true;
+      default: return false;
+    }
+  }
+
+  void take(const grammar::Operand& operand) {
+    if (take_word(operand.cls)) return;
+    switch (operand.cls) {
+      case grammar::OperandClass::Id:
+      case grammar::OperandClass::TypeId:
+      case grammar::OperandClass::ResultId:
+      case grammar::OperandClass::Literal: return;  // take_word's
       case grammar::OperandClass::String:
         for (; index_ < words_.size(); ++index_) {
           const uint32_t word = words_[index_];

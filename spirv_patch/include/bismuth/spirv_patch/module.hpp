@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <string>
 #include <string_view>
@@ -139,11 +140,16 @@ class Module {
     bool erased = false;
   };
   Module() = default;
-  static Expected<Module> parse_words(std::span<const uint32_t> words, bool walk_operands);
+  static Expected<Module> parse_words(std::span<const uint32_t> words, bool check_operands);
   InstructionHandle add_record(Section section, spv::Op op, std::span<const uint32_t> operands);
-  // The section's handles in module order, erased ones included: what the helpers below scan without copying them
-  // into a vector as instructions(Section) does (the deduplicating helpers run several times per pass).
-  std::span<const InstructionHandle> section_order(Section section) const;
+  // The section's live handles in module order, as a view: what the helpers below scan without copying them into a
+  // vector as instructions(Section) does (the deduplicating helpers run several times per pass). Erasing while
+  // iterating is fine: erase() only marks a record.
+  auto live(Section section) const {
+    return section_order(section) |
+           std::views::filter([this](InstructionHandle h) { return !records_[h].erased; });
+  }
+  std::span<const InstructionHandle> section_order(Section section) const;  // erased handles included
   void note_definition(InstructionHandle handle);
   std::optional<uint32_t> find_global(spv::Op op, std::span<const uint32_t> operands_after_result);
   Expected<uint32_t> add_global(spv::Op op, std::span<const uint32_t> operands_after_result,

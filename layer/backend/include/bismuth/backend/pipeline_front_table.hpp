@@ -20,6 +20,8 @@ namespace bismuth::backend {
 
 class PipelineFrontTable {
  public:
+  static constexpr uint64_t kNotLooked = ~uint64_t(0);  // Entry::ready_seen before the first look
+
   struct Entry {
     const Shader* shader = nullptr;
     GroupSize size;
@@ -36,12 +38,11 @@ class PipelineFrontTable {
     uint32_t stand_in_hits = 0;
     // PipelineCache::ready_count() when the exact pipeline was last looked for and not found: polling again costs a
     // key hash and a shard lookup (~250 instructions per dispatch on lavapipe), so it waits until some compile ended.
-    uint64_t ready_seen = ~uint64_t(0);  // kNotLooked
+    uint64_t ready_seen = kNotLooked;
   };
 
   // Dispatches of a program on a shared variant before its own exact-size pipeline is queued in the background.
   static constexpr uint32_t kStandInHitsBeforeCompile = 8;
-  static constexpr uint64_t kNotLooked = ~uint64_t(0);  // Entry::ready_seen before the first look
 
   PipelineFrontTable(const Device& device, PipelineCache& cache) : cache_(&cache), device_(&device) {}
   PipelineFrontTable(const PipelineFrontTable&) = delete;

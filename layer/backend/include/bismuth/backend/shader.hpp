@@ -32,6 +32,20 @@ struct BindingLayout {
     for (size_t i = 0; i < bindings.size(); ++i) n += count(i);
     return n;
   }
+  // What a pipeline layout is made from, as words: the push-descriptor flag, the push-constant bytes, then type and
+  // count per binding. Equal words make identically defined, so compatible, layouts (Device::pipeline_layouts keys
+  // its shared pairs by them, Shader's layout identity hashes them).
+  std::vector<uint32_t> description(bool push_descriptors) const {
+    std::vector<uint32_t> words;
+    words.reserve(2 + 2 * bindings.size());
+    words.push_back(push_descriptors ? 1u : 0u);
+    words.push_back(push_constant_bytes);
+    for (size_t i = 0; i < bindings.size(); ++i) {
+      words.push_back(static_cast<uint32_t>(bindings[i]));
+      words.push_back(count(i));
+    }
+    return words;
+  }
 };
 
 // A 128-bit content hash (XXH3-128).
