@@ -18,6 +18,14 @@
 // value is still signalled in order (Device::submit_reserved), so nobody waits forever.
 //
 // Descriptor pools, query pools and everything else that is not a vkCmd* stay on the calling thread.
+//
+// Several recording threads (`lanes`): on NVIDIA's driver one thread replays a tiny dispatch in ~0.4 µs, longer
+// than the H100 takes to run it, so a stream of tiny dispatches without barriers kept the GPU waiting for the
+// recorder. With more than one lane, whole batches go to the lanes in turn (a target() starts a batch on the next
+// lane): while one thread records batch k, the next records batch k + 1 into its own command buffer and pool. The
+// batches still reach the queue in stream order, because each submits with the timeline value the caller reserved
+// in order and Device::submit_reserved submits value v only after v - 1. Commands of one batch never span two
+// lanes, so the per-command-buffer order is the ring's as before.
 #pragma once
 
 #include <atomic>
@@ -27,6 +35,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "bismuth/backend/device.hpp"
 #include "bismuth/backend/vk_functions.hpp"
@@ -36,13 +45,15 @@ namespace bismuth::backend {
 
 class CommandRecorder {
  public:
-  // `ring_bytes`: the ring's capacity when threaded (at least 64 KiB; rounded up to a power of two).
-  CommandRecorder(Device& device, bool threaded, size_t ring_bytes);
+  // `ring_bytes`: each lane's ring capacity when threaded (at least 64 KiB; rounded up to a power of two).
+  // `lanes`: recording threads when threaded (at least 1); the first starts now, the others with their first batch.
+  CommandRecorder(Device& device, bool threaded, size_t ring_bytes, uint32_t lanes = 1);
   ~CommandRecorder();
   CommandRecorder(const CommandRecorder&) = delete;
   CommandRecorder& operator=(const CommandRecorder&) = delete;
 
   bool threaded() const { return threaded_; }
+  uint32_t lane_count() const { return static_cast<uint32_t>(lanes_.size()); }
   // Process exit (process_exit.hpp): the recording thread replays what was encoded (submissions included), stops
   // and is joined; later commands record inline into the same command buffer. Like every producer-side call, only
   // from the thread that owns the recorder, or while that thread is known to be outside it.
@@ -75,13 +86,13 @@ class CommandRecorder {
   // in blocks of kPublishBytes keeps the two threads off the same cache lines: publishing every command made
   // each dispatch pay a cross-core cache-line transfer.
   void publish() {
-    if (threaded_ && write_ - published_ >= kPublishBytes) publish_now();
+    if (threaded_ && lane_->write - lane_->published >= kPublishBytes) publish_now(*lane_);
   }
   // Threaded only: the recording thread ends `commands` and submits it with the reserved timeline `value`
   // (Device::reserve) once it has replayed everything encoded before; published at once. Later commands need
   // a target() first.
   void submit(VkCommandBuffer commands, uint64_t value);
-  // Publishes and waits until the recording thread replayed everything (and made the submissions encoded so
+  // Publishes and waits until the recording threads replayed everything (and made the submissions encoded so
   // far); afterwards the caller may use the current command buffer (end, reset). Inline: nothing to do.
   void drain();
   // Whether an end or submission on the recording thread failed since the last take_error() (cheap).
@@ -89,8 +100,10 @@ class CommandRecorder {
   // The first such failure, once; the next failure is recorded again.
   std::optional<Error> take_error();
 
-  // Commands the recording thread replayed (tests).
-  uint64_t replayed() const { return replayed_.load(std::memory_order_acquire); }
+  // Commands the recording threads replayed (tests).
+  uint64_t replayed() const;
+  // Batches (targets) each lane was given (tests: with several lanes every one takes part).
+  uint64_t lane_targets(uint32_t lane) const { return lanes_[lane]->targets; }
 
  private:
   // What a ring entry holds: a command of RecordedCommands (its tag is its position there), or one of these.
@@ -105,6 +118,24 @@ class CommandRecorder {
     uint32_t bytes;  // header included, multiple of 8
   };
 
+  // One recording thread and its ring of encoded commands (StreamOptions::recording_ring_bytes, rounded up to a
+  // power of two). Positions grow monotonically; the physical offset is position & mask. Entries are 8-byte
+  // aligned (new[] aligns to 16), which decode_command's spans into the ring rely on. Allocated without
+  // initialisation, so a stream that never gets far ahead of its thread touches only the pages it uses.
+  struct Lane {
+    std::unique_ptr<std::byte[]> ring;
+    uint64_t write = 0;      // producer's private position
+    uint64_t published = 0;  // producer's copy of head
+    uint64_t targets = 0;    // batches given to this lane (producer)
+    VkCommandBuffer replay_target = VK_NULL_HANDLE;  // recording thread only (the caller's after the join)
+    alignas(64) std::atomic<uint64_t> head{0};      // published by the producer
+    alignas(64) std::atomic<uint64_t> tail{0};      // replayed by the recording thread
+    std::atomic<bool> consumer_sleeping{false};
+    std::atomic<bool> producer_waiting{false};
+    std::atomic<uint64_t> replayed{0};
+    std::thread thread;
+  };
+
   // Out of line, so that the inline path at each call site stays one branch and the direct vkCmd* call. By value:
   // a small command arrives in registers, where a reference would make it a stack copy read back at other widths
   // than it was written (a store-forwarding stall per command).
@@ -113,45 +144,36 @@ class CommandRecorder {
     static_assert(kCommandTag<Command> < RecordedCommands::size, "a command must be listed in RecordedCommands");
     encode_command(command, reserve(kCommandTag<Command>, encoded_bytes(command)));
   }
-  // Reserves room in the ring for one entry of `payload_bytes` (multiple of 8) and writes its header; returns the
-  // payload.
-  std::byte* reserve(uint32_t tag, size_t payload_bytes);
-  void publish_now();
-  void wait_for_space(size_t bytes);
-  void run();
+  // Reserves room in the (current) lane's ring for one entry of `payload_bytes` (multiple of 8) and writes its
+  // header; returns the payload.
+  std::byte* reserve(uint32_t tag, size_t payload_bytes) { return reserve(*lane_, tag, payload_bytes); }
+  std::byte* reserve(Lane& lane, uint32_t tag, size_t payload_bytes);
+  void publish_now(Lane& lane);
+  void wait_for_space(Lane& lane, size_t bytes);
+  void wait_replayed(Lane& lane);
+  void start_thread(Lane& lane);
+  void run(Lane& lane);
   // Replays one command; returns its size.
-  size_t replay(const std::byte* at);
+  size_t replay(Lane& lane, const std::byte* at);
   void submit_on_thread(VkCommandBuffer commands, uint64_t value);
   void note_failure(const Error& error);
 
   Device& device_;
   const DeviceFunctions& vk_;
-  bool threaded_;  // false once the thread was stopped for exit
+  bool threaded_;  // false once the threads were stopped for exit
   bool direct_;    // !threaded_, or a batch target_inline() started and hand_over() did not pass on
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
-  VkCommandBuffer replay_target_ = VK_NULL_HANDLE;  // recording thread only
 
-  // Ring of encoded commands (StreamOptions::recording_ring_bytes, rounded up to a power of two). Positions grow
-  // monotonically; the physical offset is position & mask_. Entries are 8-byte aligned (new[] aligns to 16), which
-  // decode_command's spans into the ring rely on. Allocated without initialisation, so a stream that never gets
-  // far ahead of its thread touches only the pages it uses.
   size_t capacity_ = 0;
   size_t mask_ = 0;
   static constexpr size_t kPublishBytes = 4096;
-  std::unique_ptr<std::byte[]> ring_;
-  uint64_t write_ = 0;                         // producer's private position
-  uint64_t published_ = 0;                     // producer's copy of head_
-  alignas(64) std::atomic<uint64_t> head_{0};  // published by the producer
-  alignas(64) std::atomic<uint64_t> tail_{0};  // replayed by the recording thread
-  std::atomic<bool> consumer_sleeping_{false};
-  std::atomic<bool> producer_waiting_{false};
-  std::atomic<bool> stop_{false};
-  std::atomic<uint64_t> replayed_{0};
-  // Written by the recording thread before the failed value settles; read by the caller.
+  std::vector<std::unique_ptr<Lane>> lanes_;  // empty when inline
+  Lane* lane_ = nullptr;                      // where the producer encodes now
+  size_t next_lane_ = 0;                      // the lane the next target() starts its batch on
+  // Written by a recording thread before the failed value settles; read by the caller.
   alignas(64) std::atomic<bool> failed_{false};
   std::mutex error_mutex_;
   std::optional<Error> error_;  // guarded by error_mutex_
-  std::thread thread_;
 };
 
 }  // namespace bismuth::backend

@@ -1,8 +1,10 @@
 #include "bismuth/backend/command_stream.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "command_recorder.hpp"
 #include "staging_pool.hpp"
@@ -24,6 +26,13 @@ Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, P
       threaded = std::strcmp(env, "0") != 0;
     }
   }
+  if (o.recording_threads == 0) {
+    o.recording_threads = device.info().is_gpu() && std::thread::hardware_concurrency() >= 8 ? 2 : 1;
+    if (const char* env = std::getenv("BISMUTH_RECORDING_THREADS"); env != nullptr && *env != '\0') {
+      const long n = std::strtol(env, nullptr, 10);
+      if (n >= 1 && n <= 4) o.recording_threads = static_cast<uint32_t>(n);
+    }
+  }
   return std::unique_ptr<CommandStream>(new CommandStream(device, cache, o, threaded));
 }
 
@@ -31,7 +40,8 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
     : device_(&device),
       cache_(&cache),
       options_(options),
-      recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes)),
+      recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes,
+                                                    options.recording_threads)),
       staging_(std::make_unique<StagingPool>(device)),
       gl_barriers_(options.barriers == BarrierModel::Gl),
       inline_next_batch_(options.inline_batch_dispatches != 0),
@@ -41,11 +51,33 @@ bool CommandStream::records_on_thread() const {
   return recorder_->threaded();
 }
 
+uint32_t CommandStream::recording_threads() const {
+  return recorder_->threaded() ? recorder_->lane_count() : 0;
+}
+
 void CommandStream::stop_recording_thread_for_exit() {
   recorder_->stop_thread_for_exit();
 }
 
+std::string StreamStats::to_string() const {
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "bismuth command stream: %llu dispatches (%llu front-table hits, %llu runtime-size, %llu masked, %llu "
+                "on a shared stand-in variant), %llu submissions (%llu recorded inline), %llu barrier commands "
+                "(%llu automatic, %llu explicit requests), %llu staged transfers, %llu staging buffers created\n",
+                (unsigned long long)dispatches, (unsigned long long)front_table_hits,
+                (unsigned long long)runtime_size_dispatches, (unsigned long long)masked_dispatches,
+                (unsigned long long)shared_variant_dispatches, (unsigned long long)submissions,
+                (unsigned long long)inline_batches, (unsigned long long)barrier_commands,
+                (unsigned long long)automatic_barriers, (unsigned long long)explicit_barriers,
+                (unsigned long long)staged_transfers, (unsigned long long)staging_buffers_created);
+  return line;
+}
+
 CommandStream::~CommandStream() {
+  if (const char* env = std::getenv("BISMUTH_STATS"); env != nullptr && std::strcmp(env, "1") == 0) {
+    std::fputs(stats_.to_string().c_str(), stderr);
+  }
   (void)submission_error();  // an earlier batch's failure must not keep flush() from submitting this one
   if (current_ && !device_->lost()) (void)flush();
   // Every encoded command recorded and every encoded submission made: the recording thread no longer uses a

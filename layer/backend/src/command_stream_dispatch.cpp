@@ -377,6 +377,10 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
   ++batch->dispatches;
   if (batch->dispatches == options_.inline_batch_dispatches) [[unlikely]]
     recorder_->hand_over();
+  // A batch this long is a stream of dispatches (a program loop's batches hold one or a few): speculative prewarm
+  // compiles wait until it is over (PipelineCache::note_stream_batch).
+  if (batch->dispatches == kStreamBatchDispatches) [[unlikely]]
+    cache_->note_stream_batch();
   if (timed) {
     recorder_->record(
         CmdWriteTimestamp{batch->query_pool, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, batch->pairs_used * 2 + 1});

@@ -182,7 +182,7 @@ Expected<std::unique_ptr<PipelineCache>> PipelineCache::create(Device& device, c
   // Registered before the workers start, so that an exit from now on stops them (process_exit.hpp). A cache
   // created while the process exits (an application's exit handler) gets no workers: misses compile in the caller.
   if (!exit_register(*self, ExitPhase::Threads)) threads = 0;
-  self->prewarm_->start(threads, options.save_interval);
+  self->prewarm_->start(threads, options.save_interval, options.prewarm_stream_quiet);
   return self;
 }
 
@@ -595,6 +595,10 @@ void PipelineCache::prewarm(std::shared_ptr<const Shader> shader, std::vector<Gr
     std::erase_if(sizes, [](const GroupSize& s) { return s.y != 1 || s.z != 1; });
   }
   prewarm_->add(std::move(shader), std::move(sizes), subgroup_size, delay);
+}
+
+void PipelineCache::note_stream_batch() {
+  prewarm_->note_stream_batch();
 }
 
 void PipelineCache::cancel_prewarm() {

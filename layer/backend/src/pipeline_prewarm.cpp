@@ -9,8 +9,10 @@
 
 namespace bismuth::backend {
 
-void PipelinePrewarm::start(uint32_t threads, std::chrono::milliseconds save_interval) {
+void PipelinePrewarm::start(uint32_t threads, std::chrono::milliseconds save_interval,
+                            std::chrono::milliseconds stream_quiet) {
   save_interval_ = save_interval;
+  stream_quiet_ = stream_quiet;
   last_save_ = std::chrono::steady_clock::now();
   if (!workers_.empty()) return;
   for (uint32_t i = 0; i < threads; ++i) workers_.emplace_back([this] { worker_loop(); });
@@ -51,7 +53,7 @@ bool PipelinePrewarm::add_first(Task task) {
   {
     std::lock_guard lock(mutex_);
     if (stopping_) return false;
-    queue_.push_front(Batch{std::move(task.shader), {task.size}, 0, task.subgroup_size, task.not_before});
+    queue_.push_front(Batch{std::move(task.shader), {task.size}, 0, task.subgroup_size, task.not_before, true});
   }
   work_cv_.notify_one();
   return true;
@@ -124,16 +126,20 @@ void PipelinePrewarm::worker_loop() {
       lock.lock();
       continue;
     }
-    // The first queued task that is due (add()'s delay has passed; add_first's are due at once). Without one, or
-    // while a foreground compile runs, sleep until the next task or save is due or something changes (add,
-    // cancel, a foreground compile's end, stop notify work_cv_), then look again.
+    // The first queued task that is due (add()'s delay has passed and no stream ran for stream_quiet_; add_first's
+    // are due at once). Without one, or while a foreground compile runs, sleep until the next task or save is due
+    // or something changes (add, cancel, a foreground compile's end, stop notify work_cv_), then look again.
     const auto now = std::chrono::steady_clock::now();
-    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Batch& b) { return b.not_before <= now; });
+    const auto stream_quiet_at = std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(
+                                     last_stream_batch_ns_.load(std::memory_order_relaxed))) +
+                                 stream_quiet_;
+    const auto starts_at = [&](const Batch& b) { return b.wanted ? b.not_before : std::max(b.not_before, stream_quiet_at); };
+    auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Batch& b) { return starts_at(b) <= now; });
     if (due == queue_.end() || foreground_compiles_ != 0) {
       auto wake_at = now + save_interval_;  // (a compile that leaves the cache unsaved wakes a worker: wake_for_save)
       if (cache_.has_unsaved_pipelines()) wake_at = std::min(wake_at, last_save_ + save_interval_);
       if (foreground_compiles_ == 0) {
-        for (const Batch& b : queue_) wake_at = std::min(wake_at, b.not_before);
+        for (const Batch& b : queue_) wake_at = std::min(wake_at, starts_at(b));
       }
       const auto slot = sleeper_wakes_.insert(wake_at);
       work_cv_.wait_until(lock, wake_at);

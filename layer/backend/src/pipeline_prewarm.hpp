@@ -7,6 +7,7 @@
 // miss for a size being prewarmed joins it. Part of PipelineCache (pipeline_cache.hpp has the API).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -38,7 +39,7 @@ class PipelinePrewarm {
   PipelinePrewarm& operator=(const PipelinePrewarm&) = delete;
 
   // Starts `threads` workers (at most once); a save is due `save_interval` after this, then after each save.
-  void start(uint32_t threads, std::chrono::milliseconds save_interval);
+  void start(uint32_t threads, std::chrono::milliseconds save_interval, std::chrono::milliseconds stream_quiet);
   // Drops the queued compiles, lets the running ones finish and joins the workers; later calls queue nothing.
   void stop();
   bool has_workers() const { return !workers_.empty(); }
@@ -59,12 +60,21 @@ class PipelinePrewarm {
   void foreground_compile_ends();
   // Lets a worker look whether a save is due (the cache compiled something new).
   void wake_for_save() { work_cv_.notify_one(); }
+  // A stream of dispatches recorded a batch: add()'s compiles start only `stream_quiet` (start()) after the last
+  // such batch (add_first's are wanted by a running dispatch and start at once). Prewarm guesses at sizes a program may
+  // use later; while a stream runs, its compiles compete with the stream's recording threads and with the compile
+  // of the exact pipeline the stream waits for (both on the driver).
+  void note_stream_batch() {
+    last_stream_batch_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
+                                std::memory_order_relaxed);
+  }
 
  private:
   void worker_loop();
 
   PipelineCache& cache_;
   std::chrono::milliseconds save_interval_{0};
+  std::chrono::milliseconds stream_quiet_{0};
   std::mutex mutex_;
   std::condition_variable work_cv_;
   std::condition_variable idle_cv_;
@@ -77,6 +87,7 @@ class PipelinePrewarm {
     size_t next = 0;  // the first size not yet taken by a worker
     uint32_t subgroup_size = 0;
     std::chrono::steady_clock::time_point not_before{};
+    bool wanted = false;  // add_first: a running dispatch waits for it (not held back by streams)
   };
   std::deque<Batch> queue_;                          // guarded by mutex_
   size_t running_ = 0;                               // guarded by mutex_
@@ -87,6 +98,7 @@ class PipelinePrewarm {
   // guarded by mutex_: when each sleeping worker wakes by itself (add() need not wake one for a later task)
   std::multiset<std::chrono::steady_clock::time_point> sleeper_wakes_;
   std::vector<std::thread> workers_;
+  std::atomic<int64_t> last_stream_batch_ns_{0};  // steady_clock's count at the last note_stream_batch()
 };
 
 }  // namespace bismuth::backend

@@ -340,6 +340,39 @@ TEST_CASE("A delayed prewarm starts after its delay, and cancelling before then 
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
+TEST_CASE("Prewarm waits while a stream of dispatches runs, a background compile a dispatch waits for does not",
+          "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 2;
+    options.prewarm_stream_quiet = std::chrono::milliseconds(400);
+    auto cache = test::make_cache(*device, options);
+    auto speculative = test::make_add_shader(*device);
+    auto wanted = test::make_add_shader(*device);
+    const std::vector<GroupSize> sizes = {{64, 1, 1}, {128, 1, 1}, {32, 1, 1}};
+    const auto streamed = std::chrono::steady_clock::now();
+    cache->note_stream_batch();  // a CommandStream recorded a long batch
+    cache->prewarm(speculative, sizes);
+    REQUIRE(cache->compile_in_background(wanted, {16, 1, 1}, 0));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (cache->stats().prewarm_compiles < 1 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    REQUIRE(cache->stats().prewarm_compiles >= 1);
+    // Still within the quiet time (unless this machine stalled for it): only the wanted compile ran.
+    if (std::chrono::steady_clock::now() - streamed < std::chrono::milliseconds(300)) {
+      CHECK(cache->stats().prewarm_compiles == 1);
+      CHECK(cache->find(PipelineKey::make({wanted.get(), {16, 1, 1}, 0, {}})));
+    }
+    // The speculative sizes start once no stream batch came for the quiet time.
+    cache->wait_prewarm_idle();
+    CHECK(std::chrono::steady_clock::now() - streamed >= std::chrono::milliseconds(400));
+    CHECK(cache->stats().prewarm_compiles == 1 + sizes.size());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("Default prewarm sizes: powers of two and subgroup multiples within the limits, 1-D first", "[vulkan]") {
   DeviceInfo info;
   info.subgroup_size = 32;

@@ -62,11 +62,15 @@ struct AddJob {
 
 TEST_CASE("A recording thread records dispatches, copies, fills and barriers in stream order",
           "[vulkan][concurrency]") {
+  // With several recording threads each batch (here: each readback's) goes to the next one.
+  const uint32_t lanes = GENERATE(1u, 2u, 3u);
+  CAPTURE(lanes);
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
-    auto stream = make_threaded_stream(*device, *cache);
+    auto stream = make_threaded_stream(*device, *cache, {.inline_batch_dispatches = 0, .recording_threads = lanes});
+    REQUIRE(stream->recording_threads() == lanes);
     auto shader = test::make_add_shader(*device);
     constexpr uint32_t n = 512;
     auto a = test::make_buffer(*device, n);
@@ -162,12 +166,18 @@ TEST_CASE("Destroying or discarding a stream whose recording thread is busy is s
                             .groups = {8, 1, 1},
                             .bindings = bindings,
                             .push_constants = test::bytes_of(push)};
-    for (int pass = 0; pass < 4; ++pass) {
-      auto stream = make_threaded_stream(*device, *cache);
+    for (int pass = 0; pass < 6; ++pass) {
+      // Passes 2–5: batches of 64 on two or three recording threads, so that several are busy at the end.
+      StreamOptions options{.inline_batch_dispatches = 0};
+      if (pass >= 2) {
+        options.max_dispatches_per_batch = 64;
+        options.recording_threads = 2u + pass % 2;
+      }
+      auto stream = make_threaded_stream(*device, *cache, options);
       REQUIRE_OK(stream->fill(*src, 0, VK_WHOLE_SIZE, 5));
       for (int i = 0; i < 500; ++i) REQUIRE_OK(stream->dispatch(info));
       if (pass % 2 == 0) {
-        stream->discard();  // drops the fill and the dispatches; the next command begins a fresh command buffer
+        stream->discard();  // drops the current batch; the next command begins a fresh command buffer
         REQUIRE_OK(stream->fill(*src, 0, VK_WHOLE_SIZE, 5));
         REQUIRE_OK(stream->fill(*dst, 0, VK_WHOLE_SIZE, 1));
         REQUIRE_OK(stream->dispatch(info));
@@ -214,12 +224,19 @@ TEST_CASE("GPU timestamps work with a recording thread", "[vulkan][concurrency]"
 
 TEST_CASE("With a recording thread flush() hands the submission to the thread and small batches stay in order",
           "[vulkan][concurrency]") {
+  // Several recording threads record neighbouring batches at the same time; the queue still gets them in
+  // stream order (each submits with the value flush() reserved, after the one before it), which the ping-pong's
+  // result checks: a batch submitted before its predecessor reads the other buffer's stale words.
+  const uint32_t lanes = GENERATE(1u, 2u, 3u);
+  CAPTURE(lanes);
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
     auto cache = test::make_cache(*device);
     // Tiny batches: most flushes return while the thread still replays earlier ones.
-    auto stream = make_threaded_stream(*device, *cache, {.max_dispatches_per_batch = 3, .inline_batch_dispatches = 0});
+    auto stream = make_threaded_stream(
+        *device, *cache, {.max_dispatches_per_batch = 3, .inline_batch_dispatches = 0, .recording_threads = lanes});
+    REQUIRE(stream->recording_threads() == lanes);
     auto shader = test::make_add_shader(*device);
     constexpr uint32_t n = 64;
     auto x = test::make_buffer(*device, n);

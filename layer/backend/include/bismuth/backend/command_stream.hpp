@@ -22,6 +22,7 @@
 #include <deque>
 #include <memory>
 #include <span>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -131,6 +132,12 @@ struct StreamOptions {
   // small; a batch that reaches it is handed to the thread for the rest, and the next starts there (a stream).
   // 0: every batch goes to the thread.
   uint32_t inline_batch_dispatches = 32;
+  // RecordingMode::Thread: how many recording threads replay the stream's batches, whole batches in turn (each
+  // with its own ring of `recording_ring_bytes`; src/command_recorder.hpp). A GPU driver's vkCmdDispatch (0.34–0.9
+  // µs on NVIDIA's) is slower than the GPU runs a tiny dispatch, so one thread leaves the GPU waiting in a stream
+  // of them. 0: automatic — 2 on GPUs when the machine has at least 8 hardware threads, else 1;
+  // BISMUTH_RECORDING_THREADS=n (1–4) overrides automatic.
+  uint32_t recording_threads = 0;
 };
 
 // Mip levels and array layers of an image (clear_image).
@@ -164,6 +171,8 @@ struct StreamStats {
   // chunks, and staging buffers created (chunks and requests too large for one).
   uint64_t staged_transfers = 0;
   uint64_t staging_buffers_created = 0;
+  // One line per group of counters; BISMUTH_STATS=1 prints it when the stream is destroyed.
+  std::string to_string() const;
 };
 
 class CommandStream {
@@ -254,6 +263,8 @@ class CommandStream {
   const StreamStats& stats() const { return stats_; }
   // Whether a recording thread calls vkCmd* for this stream (RecordingMode after Automatic was resolved).
   bool records_on_thread() const;
+  // How many recording threads replay its batches (StreamOptions::recording_threads); 0 when it records inline.
+  uint32_t recording_threads() const;
   uint32_t recorded_dispatches() const { return current_ ? current_->dispatches : 0; }
   Device& device() const { return *device_; }
 
@@ -322,6 +333,8 @@ class CommandStream {
     return hazards_.needs_barrier(buffer, begin, end, writes) ||
            (!shader_accesses_.empty() && shader_accesses_.needs_barrier(buffer, begin, end, writes));
   }
+  // Dispatches in one batch from which the stream counts as a stream of dispatches (note_stream_batch).
+  static constexpr uint32_t kStreamBatchDispatches = 32;
   // `shader` is the shader whose module and layout run: info.shader or its runtime variant.
   Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
                 TimestampQuery* timestamp, FrontEntry* front = nullptr);

@@ -128,6 +128,8 @@ struct PipelineCacheOptions {
   std::chrono::milliseconds save_interval{60000};  // periodic save by a background worker when dirty
   // Prewarm workers; 0: one per two hardware threads, at least 1, at most 4.
   uint32_t prewarm_threads = 0;
+  // Prewarm compiles start only this long after a stream's last batch (note_stream_batch).
+  std::chrono::milliseconds prewarm_stream_quiet{20};
   // The sizes prewarm(shader) compiles when given none; empty: default_prewarm_sizes(device, max_prewarm_sizes).
   std::vector<GroupSize> prewarm_sizes;
   size_t max_prewarm_sizes = 64;
@@ -205,6 +207,11 @@ class PipelineCache final : private ExitParticipant {
   bool compile_in_background(std::shared_ptr<const Shader> shader, GroupSize size, uint32_t subgroup_size = 0);
   // Whether background compiles run at all (prewarm_threads resolved to at least one worker).
   bool has_workers() const;
+  // A CommandStream recorded a batch of a stream of dispatches: prewarm compiles wait until no such batch came for
+  // PipelineCacheOptions::prewarm_stream_quiet, compile_in_background's do not. On NVIDIA's
+  // driver, prewarm's compiles beside a stream delayed the exact pipeline that stream waited for ~10× and slowed
+  // its recording (docs/performance.md). Cheap: one clock read and a relaxed store, once per batch.
+  void note_stream_batch();
   // Drops every queued prewarm compile (a compile already running finishes).
   void cancel_prewarm();
   // Drops the queued prewarm compiles of `shader` and waits for its running one, so that no prewarm compile
