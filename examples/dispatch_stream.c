@@ -1,7 +1,8 @@
 /* dispatch_stream: a plain EGL + GL program that issues long streams of tiny dispatches into one buffer and a
  * streaming store kernel (issue 17), so NVIDIA's GL, Zink and Bismuth compare side by side on the same binary.
  *
- *   dispatch_stream [--count N] [--stream-dispatches M] [--stream-mb S] [--repeat R] [--egl auto|device|surfaceless]
+ *   dispatch_stream [--count N] [--stream-dispatches M] [--stream-mb S] [--repeat R] [--warmup-ms W]
+ *                   [--egl auto|device|surfaceless]
  *
  * Phases (each after one warm-up dispatch, a clear of its buffer and glFinish, so no compile and no earlier work is
  * timed):
@@ -13,7 +14,9 @@
  * The tiny kernel writes values[i] = i * 3 + tag for its 256 invocations and counts its dispatches with one
  * atomicAdd from invocation 0; at the end of each phase the buffer is mapped and checked (every dispatch ran, every
  * word holds this phase's value). The variable phases are skipped (skipped=1) without
- * GL_ARB_compute_variable_group_size.
+ * GL_ARB_compute_variable_group_size. --warmup-ms W: before the first pass, the streaming store kernel keeps the GPU
+ * busy for W ms (then glFinish), so that the first phase does not pay for the GPU leaving its idle clocks or for the
+ * implementation's first GPU work; without it pass 1 of the first phase includes both.
  *
  * One line per phase and pass on stdout, key=value:
  *   dispatch_stream impl="<GL_RENDERER> | <GL_VERSION> | EGL <platform>" phase=variable_no_barrier pass=1
@@ -43,6 +46,7 @@ typedef struct {
   uint32_t stream_dispatches;
   uint32_t stream_mib;
   uint32_t repeat;
+  uint32_t warmup_ms;
   EglGlPlatform platform;
 } Options;
 
@@ -105,7 +109,7 @@ typedef struct {
 static int usage(void) {
   fprintf(stderr, "usage: " PROGRAM
                   " [--count N] [--stream-dispatches M] [--stream-mb S (1..255)] [--repeat R] "
-                  "[--egl auto|device|surfaceless]\n");
+                  "[--warmup-ms W] [--egl auto|device|surfaceless]\n");
   return 64;
 }
 
@@ -122,6 +126,7 @@ static int parse_options(int argc, char** argv, Options* options) {
   options->stream_dispatches = 100;
   options->stream_mib = 32;
   options->repeat = 1;
+  options->warmup_ms = 0;
   options->platform = EGL_GL_PLATFORM_AUTO;
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
@@ -133,6 +138,8 @@ static int parse_options(int argc, char** argv, Options* options) {
     } else if (strcmp(arg, "--stream-mb") == 0 && parse_number(value, 255, &options->stream_mib)) {
       ++i; /* 255 MiB: 65280 groups of 256, within the minimum GL_MAX_COMPUTE_WORK_GROUP_COUNT of 65535 */
     } else if (strcmp(arg, "--repeat") == 0 && parse_number(value, 1000, &options->repeat)) {
+      ++i;
+    } else if (strcmp(arg, "--warmup-ms") == 0 && parse_number(value, 60000, &options->warmup_ms)) {
       ++i;
     } else if (strcmp(arg, "--egl") == 0 && egl_gl_parse_platform(value, &options->platform)) {
       ++i;
@@ -268,6 +275,16 @@ int main(int argc, char** argv) {
   r.tiny = make_buffer(0, TINY_WORDS * sizeof(uint32_t));
   r.stream = make_buffer(1, r.stream_bytes);
   p_glGenQueries(1, &r.query);
+
+  if (options.warmup_ms != 0 && r.programs[KERNEL_STREAM] != 0) {
+    const uint32_t stream_groups = (uint32_t)(r.stream_bytes / 16 / STREAM_GROUP_SIZE);
+    p_glUseProgram(r.programs[KERNEL_STREAM]);
+    const double until = egl_gl_now() + options.warmup_ms * 1e-3;
+    while (egl_gl_now() < until) {
+      for (int i = 0; i < 10; ++i) dispatch(KERNEL_STREAM, stream_groups);
+      p_glFinish();
+    }
+  }
 
   int ok = 1;
   for (uint32_t pass = 1; pass <= options.repeat; ++pass) {

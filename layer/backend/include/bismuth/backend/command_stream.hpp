@@ -135,7 +135,7 @@ struct StreamOptions {
   // RecordingMode::Thread: how many recording threads replay the stream's batches, whole batches in turn (each
   // with its own ring of `recording_ring_bytes`; src/command_recorder.hpp). A GPU driver's vkCmdDispatch (0.34–0.9
   // µs on NVIDIA's) is slower than the GPU runs a tiny dispatch, so one thread leaves the GPU waiting in a stream
-  // of them. 0: automatic — 2 on GPUs when the machine has at least 8 hardware threads, else 1;
+  // of them. 0: automatic — on GPUs 3 with at least 12 hardware threads, 2 with at least 8, else 1;
   // BISMUTH_RECORDING_THREADS=n (1–4) overrides automatic.
   uint32_t recording_threads = 0;
 };
