@@ -435,8 +435,8 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   const PredefinedMacroContext macro_context{version, profile, spv, language};
   const char* own_preamble = preamble;
   if (const size_t defines = leading_define_lines(preamble);
-      defines > 0 && define_predefined_macros(system_preamble + std::string(preamble, defines), macro_context,
-                                              pp_context)) {
+      defines > 0 &&
+      define_predefined_macros(system_preamble + std::string(preamble, defines), macro_context, pp_context)) {
     system_preamble = "\n";
     own_preamble = preamble[defines] != '\0' ? preamble + defines : "\n";
   } else if (define_predefined_macros(system_preamble, macro_context, pp_context)) {
