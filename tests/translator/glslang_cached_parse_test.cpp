@@ -41,7 +41,7 @@ struct Outcome {
 };
 
 Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool cached,
-              EShMessages extra_messages = EShMsgDefault) {
+              EShMessages extra_messages = EShMsgDefault, const char* preamble = nullptr) {
   bismuth::translator::ensure_glslang_initialized();
   CachedParseShader shader(stage);
   const char* text = source.c_str();
@@ -62,6 +62,7 @@ Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool ca
     shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_3);
     messages = static_cast<EShMessages>(messages | EShMsgSpvRules | EShMsgVulkanRules);
   }
+  if (preamble != nullptr) shader.setPreamble(preamble);
   Outcome out;
   out.parsed = cached ? shader.parse_cached(GetDefaultResources(), 450, ENoProfile, false, false, messages)
                       : shader.parse(GetDefaultResources(), 450, ENoProfile, false, false, messages);
@@ -368,4 +369,57 @@ TEST_CASE("CachedParseShader's extension tables are glslang's", "[glslang_cached
     INFO(c.version << " " << c.profile << " " << c.vulkan << " " << c.stage);
     CHECK(bismuth::translator::extension_behavior_matches_glslang(c.version, c.profile, c.vulkan, c.stage));
   }
+}
+
+TEST_CASE("CachedParseShader defines the #define lines its preamble opens with as TShader::parse does",
+          "[glslang_cached_parse]") {
+  // The front's preamble opens with `#define GL_xxx 1` lines (the extensions it adds); the cached path defines them
+  // with glslang's own macros instead of preprocessing them. GLSL 4.60 section 3.3: "#define and #undef
+  // functionality are defined as is standard for C++ preprocessors for macro definitions both with and without macro
+  // parameters": the shader sees the same macros, values and diagnostics as when the preprocessor reads the text.
+  struct Case {
+    const char* preamble;
+    const char* source;
+  };
+  const Case cases[] = {
+      // Object-like macros, one built on another and one of glslang's own names, then used in code and #if.
+      {"#define A_ONE 1\n#define TWO (A_ONE + 1)\n#define GL_ARB_compute_variable_group_size 1\n",
+       "#version 450\n#if TWO == 2 && GL_ARB_compute_variable_group_size\nlayout(local_size_x = TWO) in;\n#endif\n"
+       "layout(std430, binding = 0) buffer B { int o[]; };\nvoid main() { o[0] = A_ONE + TWO; }\n"},
+      // Defines, then a declaration the preamble keeps as text; a macro expanding to __LINE__ where it is used.
+      {"#define SIZE 4\n#define WHERE __LINE__\nconst int kFromPreamble = SIZE;\n",
+       "#version 450\nlayout(local_size_x = SIZE) in;\nlayout(std430, binding = 0) buffer B { int o[]; };\n"
+       "void main() { o[0] = kFromPreamble + WHERE; }\n"},
+      // What the cache does not take: a function-like macro, a continued line, a redefinition of one of glslang's
+      // macros with another value (a diagnostic); and a preamble without a newline at its end.
+      {"#define TWICE(x) ((x) * 2)\n#define B_THREE 3\n",
+       "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { int o[]; };\n"
+       "void main() { o[0] = TWICE(B_THREE); }\n"},
+      {"#define LONG 1 + \\\n  2\n#define C_FIVE 5\n",
+       "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { int o[]; };\n"
+       "void main() { o[0] = LONG + C_FIVE; }\n"},
+      {"#define GL_core_profile 2\n",
+       "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { int o[]; };\n"
+       "void main() { o[0] = GL_core_profile; }\n"},
+      {"#define D_SIX 6",
+       "#version 450\nlayout(local_size_x = 1) in;\nlayout(std430, binding = 0) buffer B { int o[]; };\n"
+       "void main() { o[0] = D_SIX; }\n"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.preamble);
+    for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan, Rules::Vulkan}) {
+      INFO(static_cast<int>(rules));
+      const Outcome stock = parse(c.source, EShLangCompute, rules, false, EShMsgDefault, c.preamble);
+      const Outcome cached = parse(c.source, EShLangCompute, rules, true, EShMsgDefault, c.preamble);
+      CHECK(cached.cached == !stock_driver());
+      CHECK(cached.parsed == stock.parsed);
+      CHECK(cached.log == stock.log);
+      CHECK(cached.ast == stock.ast);
+      CHECK(cached.spirv == stock.spirv);
+    }
+  }
+  // The first two cases parse (their macros are what the code uses) and the redefinition is an error both ways.
+  CHECK(parse(cases[0].source, EShLangCompute, Rules::Vulkan, true, EShMsgDefault, cases[0].preamble).parsed);
+  CHECK(parse(cases[1].source, EShLangCompute, Rules::Vulkan, true, EShMsgDefault, cases[1].preamble).parsed);
+  CHECK_FALSE(parse(cases[4].source, EShLangCompute, Rules::Gl, true, EShMsgDefault, cases[4].preamble).parsed);
 }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -302,6 +303,20 @@ bool plain_version(EShLanguage stage, const SpvVersion& spv, int version, EProfi
   return true;
 }
 
+// The length of the run of whole `#define` lines `text` opens with (each ending in a newline, none continued with a
+// backslash): what may go to the predefined-macro cache with glslang's own text. Whether each is an object-like
+// macro without a diagnostic is the cache's check (define_predefined_macros); a run it refuses is read as text.
+size_t leading_define_lines(std::string_view text) {
+  constexpr std::string_view kDefine = "#define ";
+  size_t end = 0;
+  while (text.substr(end, kDefine.size()) == kDefine) {
+    const size_t newline = text.find('\n', end);
+    if (newline == std::string_view::npos || text[newline - 1] == '\\') break;
+    end = newline + 1;
+  }
+  return end;
+}
+
 bool stock_requested() {
   static const bool stock = [] {
     const char* value = std::getenv("BISMUTH_GLSLANG_DRIVER");
@@ -415,13 +430,22 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   // glslang's predefined macros straight into the macro table (the text TShader::parse would preprocess first,
   // cached per text); where the cache cannot reproduce the text, the preprocessor reads it as before. What stays
   // in its place is one newline, as the text ends with: TInputScanner reads the first character of the next
-  // string twice where the first string is empty.
-  if (define_predefined_macros(system_preamble, {version, profile, spv, language}, pp_context))
+  // string twice where the first string is empty. The #define lines that open our own preamble (the extension
+  // macros the front adds) go with them, as one text: the preprocessor would read them right after glslang's.
+  const PredefinedMacroContext macro_context{version, profile, spv, language};
+  const char* own_preamble = preamble;
+  if (const size_t defines = leading_define_lines(preamble);
+      defines > 0 &&
+      define_predefined_macros(system_preamble + std::string(preamble, defines), macro_context, pp_context)) {
     system_preamble = "\n";
+    own_preamble = preamble[defines] != '\0' ? preamble + defines : "\n";
+  } else if (define_predefined_macros(system_preamble, macro_context, pp_context)) {
+    system_preamble = "\n";
+  }
   all_strings[0] = system_preamble.c_str();
   all_lengths[0] = system_preamble.size();
-  all_strings[1] = preamble;
-  all_lengths[1] = std::strlen(preamble);
+  all_strings[1] = own_preamble;
+  all_lengths[1] = std::strlen(own_preamble);
   all_strings[total - 1] = "\n int;";
   all_lengths[total - 1] = std::strlen(all_strings[total - 1]);
   glslang::TInputScanner full_input(total, all_strings.data(), all_lengths.data(), all_names.data(), kPre, kPost);

@@ -103,6 +103,8 @@ bool define_macros(const std::vector<Macro>& macros, TPpContext& pp) {
                                           .emplace_hint(pp.macroDefs.end(), std::piecewise_construct,
                                                         std::forward_as_tuple(atom), std::forward_as_tuple())
                                           ->second;
+    // One allocation for the replacement list (putToken would grow it token by token from none).
+    (symbol.body.*StreamTokens::kTokens).reserve(macro.body.size());
     for (const BodyToken& body_token : macro.body) {
       token.clear();
       token.space = body_token.space;

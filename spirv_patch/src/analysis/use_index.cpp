@@ -27,6 +27,20 @@ UseIndex::UseIndex(const Module& module) {
   for (const auto& [id, user] : uses) users_[next[id]++] = user;
 }
 
+std::vector<uint32_t> use_counts(const Module& module) {
+  std::vector<uint32_t> counts(module.bound(), 0);
+  IdOperands operands;  // one for every instruction, as in UseIndex
+  for (InstructionHandle h : module.instructions()) {
+    id_operands(module, h, operands);
+    const auto w = module.words(h);
+    for (size_t i : operands.ids) {
+      if (w[i] >= counts.size()) counts.resize(size_t(w[i]) + 1, 0);
+      ++counts[w[i]];
+    }
+  }
+  return counts;
+}
+
 std::span<const InstructionHandle> UseIndex::users(uint32_t id) const {
   if (size_t(id) + 1 >= starts_.size()) return {};
   return std::span<const InstructionHandle>(users_).subspan(starts_[id], starts_[id + 1] - starts_[id]);

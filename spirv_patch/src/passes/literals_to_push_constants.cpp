@@ -163,14 +163,15 @@ Expected<uint32_t> push_struct_of(const Module& module, uint32_t variable) {
 void remove_unused_int32_constants(Module& module, const std::vector<Slot>& slots,
                                    LiteralsToPushConstantsReport& report) {
   std::unordered_map<uint32_t, bool> int32_types;
-  const UseIndex index(module);
-  std::unordered_map<uint32_t, size_t> replaced;  // constant id -> operands replaced
+  const std::vector<uint32_t> uses = use_counts(module);  // only the counts: which instructions use them is not asked
+  std::unordered_map<uint32_t, size_t> replaced;          // constant id -> operands replaced
   for (const Slot& slot : slots) ++replaced[slot.constant];
   for (InstructionHandle h : module.instructions(Section::Global)) {
     const auto w = module.words(h);
     if (module.opcode(h) != Op::OpConstant || !int32_constant(module, w[2], int32_types)) continue;
     auto it = replaced.find(w[2]);
-    if (index.users(w[2]).size() != (it == replaced.end() ? 0 : it->second)) continue;
+    const size_t used = w[2] < uses.size() ? uses[w[2]] : 0;
+    if (used != (it == replaced.end() ? 0 : it->second)) continue;
     module.erase(h);
     ++report.constants_removed;
   }
