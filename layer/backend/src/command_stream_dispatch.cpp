@@ -397,7 +397,7 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     if (!flushed) return flushed.error();
     return {};
   }
-  open_repeat_path(*batch, shader, info);
+  open_repeat_path(*batch, shader, info, front);
   return {};
 }
 
@@ -408,14 +408,23 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
 // encodes), and the bound buffers carry this dispatch's declared accesses. readonly_repeat_ says the tracking would
 // come to the same answer (Automatic: this dispatch was read-only); it is checked per dispatch, as every transfer,
 // timestamp and new batch clears it.
-void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info) {
+void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info,
+                                     const FrontEntry* front) {
   if (!readonly_repeat_ || shader.is_runtime_variant() || !info.images.empty() || !recorder_->recording_inline() ||
       !pending_barrier_.empty()) {
     return;
   }
-  repeat_.vk = &device_->vk();
+  const DeviceFunctions& vk = device_->vk();
+  repeat_.dispatch = vk.vkCmdDispatch;
+  repeat_.bind_pipeline = vk.vkCmdBindPipeline;
   repeat_.batch = &batch;
   repeat_.shader = &shader;
+  // A dispatch with a pipeline of its own (no front entry) binds it: only an entry's pipeline is known bound.
+  repeat_.entry = front;
+  repeat_.buffers = bound_buffers_.data();
+  repeat_.buffer_count = bound_buffers_.size();
+  repeat_.push = bound_push_.data();
+  repeat_.push_bytes = bound_push_.size();
   // record() hands a threaded recorder's inline batch over to the thread at inline_batch_dispatches and flushes at
   // max_dispatches_per_batch; timestamps (which count pairs) never take the path.
   repeat_.until = options_.max_dispatches_per_batch;

@@ -345,51 +345,53 @@ class CommandStream {
   // call for it (the recording benchmark's target is 1.2x the raw vkCmdBindPipeline + vkCmdDispatch on lavapipe).
   [[gnu::always_inline]] bool repeat_dispatch(const FrontEntry& entry, const DispatchInfo& info) {
     Batch* const batch = repeat_.batch;
-    if (repeat_.commands == VK_NULL_HANDLE || !readonly_repeat_ || batch != current_.get() ||
-        entry.run_shader != repeat_.shader) {
-      return false;
-    }
+    if (repeat_.commands == VK_NULL_HANDLE || !readonly_repeat_ || batch != current_.get()) return false;
+    // Another entry (program or size) than the one bound: the same shader, and a pipeline the batch holds.
+    const bool rebind = &entry != repeat_.entry;
+    if (rebind && (entry.run_shader != repeat_.shader || entry.batch_seen != batch->id)) return false;
     if (!info.images.empty() || !info.address_buffers.empty() || info.indirect != nullptr) return false;
     const uint32_t dispatches = batch->dispatches + 1;
     if (dispatches >= repeat_.until || !same_buffers(info.bindings)) return false;
     if (!info.push_constants.empty() && !same_push_constants(info.push_constants)) return false;
-    const VkPipeline pipeline = entry.pipeline->handle();
-    const DeviceFunctions& vk = *repeat_.vk;
-    if (pipeline != bound_pipeline_) {
-      if (entry.batch_seen != batch->id) return false;  // record() keeps the pipeline alive in the batch first
-      vk.vkCmdBindPipeline(repeat_.commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-      bound_pipeline_ = pipeline;
+    if (rebind) {
+      const VkPipeline pipeline = entry.pipeline->handle();
+      if (pipeline != bound_pipeline_) {
+        repeat_.bind_pipeline(repeat_.commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        bound_pipeline_ = pipeline;
+      }
+      repeat_.entry = &entry;
     }
     batch->dispatches = dispatches;
     ++stats_.dispatches;
-    vk.vkCmdDispatch(repeat_.commands, info.groups[0], info.groups[1], info.groups[2]);
+    repeat_.dispatch(repeat_.commands, info.groups[0], info.groups[1], info.groups[2]);
     return true;
   }
   // The bound buffers, with the declared accesses of the dispatch that opened the repeat path.
   bool same_buffers(std::span<const BufferBinding> bindings) const {
-    if (bindings.size() != bound_buffers_.size()) return false;
-    const BufferBinding* const bound = bound_buffers_.data();
-    for (size_t i = 0; i < bindings.size(); ++i) {
-      const BufferBinding& b = bindings[i];
-      if (b.buffer != bound[i].buffer || b.offset != bound[i].offset || b.range != bound[i].range ||
-          b.access != bound[i].access) {
-        return false;
-      }
+    if (bindings.size() != repeat_.buffer_count) return false;
+    // Differences or-ed together: one branch per binding instead of four.
+    const BufferBinding* bound = repeat_.buffers;
+    for (const BufferBinding& b : bindings) {
+      const uint64_t differs = (reinterpret_cast<uintptr_t>(b.buffer) ^ reinterpret_cast<uintptr_t>(bound->buffer)) |
+                               (b.offset ^ bound->offset) | (b.range ^ bound->range) |
+                               (uint64_t(b.access) ^ uint64_t(bound->access));
+      if (differs != 0) return false;
+      ++bound;
     }
     return true;
   }
   bool same_push_constants(std::span<const std::byte> bytes) const {
-    if (bytes.size() != bound_push_.size()) return false;
+    if (bytes.size() != repeat_.push_bytes) return false;
     if (bytes.size() == 8) {  // the common small case without a library call
       uint64_t x, y;
       std::memcpy(&x, bytes.data(), 8);
-      std::memcpy(&y, bound_push_.data(), 8);
+      std::memcpy(&y, repeat_.push, 8);
       return x == y;
     }
-    return std::memcmp(bytes.data(), bound_push_.data(), bytes.size()) == 0;
+    return std::memcmp(bytes.data(), repeat_.push, bytes.size()) == 0;
   }
   // At the end of record(): opens the repeat path when the next dispatch may take it.
-  void open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info);
+  void open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info, const FrontEntry* front);
   Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
   [[gnu::noinline]] Status track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info);
   [[gnu::cold, gnu::noinline]] void keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front);
@@ -466,11 +468,19 @@ class CommandStream {
   // buffers' accesses the declared ones of that dispatch; the next dispatch then needs only the checks of
   // repeat_dispatch(). Closed by record() and the barrier requests; readonly_repeat_ (cleared by every transfer,
   // timestamp and new batch) and the batch are checked as well.
+  // What it reads, together: the driver's two entry points, the bound buffers' and push constants' storage (from
+  // bound_buffers_ / bound_push_, which only record() changes) and the front-table entry whose pipeline is bound.
   struct RepeatPath {
     VkCommandBuffer commands = VK_NULL_HANDLE;
-    const DeviceFunctions* vk = nullptr;
     Batch* batch = nullptr;
     const Shader* shader = nullptr;
+    const FrontEntry* entry = nullptr;  // its pipeline is bound_pipeline_ (nullptr: none known)
+    PFN_vkCmdDispatch dispatch = nullptr;
+    PFN_vkCmdBindPipeline bind_pipeline = nullptr;
+    const BufferBinding* buffers = nullptr;
+    size_t buffer_count = 0;
+    const std::byte* push = nullptr;
+    size_t push_bytes = 0;
     uint32_t until = 0;  // the batch's dispatch count that record() handles (hand-over to the thread, flush)
   } repeat_;
   // After the bound state, which its hit path reads next.
