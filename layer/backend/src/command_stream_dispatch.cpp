@@ -199,7 +199,7 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, const
 }
 
 // A front-table miss (looked up in the cache, compiling if needed, then entered), or a request with specialization
-// values (the cache's own lookup). Out of line: dispatch() keeps only the hit path's registers and frame.
+// values (the cache's own lookup). Out of line: the inline dispatch() (command_stream.hpp) keeps only the hit path.
 Status CommandStream::dispatch_uncached(const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr) return fail("dispatch without a shader");
   if (info.spec_values.empty()) {
