@@ -91,6 +91,7 @@ Status CommandStream::barrier() {
   if (Status ok = device_->alive(); !ok) return ok;
   pending_barrier_ |= HazardTracker::kHazardScope;
   readonly_repeat_ = false;
+  repeat_.commands = VK_NULL_HANDLE;
   ++stats_.explicit_barriers;
   return {};
 }
@@ -101,6 +102,7 @@ Status CommandStream::memory_barrier(BarrierTargets targets) {
   // Its source scope is shader writes only, so it never clears the access tracking: a repeated dispatch may still
   // skip it (barrier() does clear it when recorded, so it stops the fast path).
   pending_barrier_ |= explicit_barrier_scope(targets);
+  repeat_.commands = VK_NULL_HANDLE;  // the next dispatch records it (record_pending_barrier)
   ++stats_.explicit_barriers;
   return {};
 }
@@ -196,17 +198,14 @@ Status CommandStream::bind_descriptors(Batch& batch, const Shader& shader, const
   return {};
 }
 
-Status CommandStream::dispatch(const DispatchInfo& info, TimestampQuery* timestamp) {
+// A front-table miss (looked up in the cache, compiling if needed, then entered), or a request with specialization
+// values (the cache's own lookup). Out of line: the inline dispatch() (command_stream.hpp) keeps only the hit path.
+Status CommandStream::dispatch_uncached(const DispatchInfo& info, TimestampQuery* timestamp) {
   if (info.shader == nullptr) return fail("dispatch without a shader");
   if (info.spec_values.empty()) {
-    FrontEntry* entry = front_.hit(info.shader, info.size, info.subgroup_size);
-    if (entry == nullptr) [[unlikely]] {
-      auto front = front_.lookup(PipelineRequest{info.shader, info.size, info.subgroup_size, {}});
-      if (!front) return front.error();
-      entry = *front;
-    } else {
-      ++stats_.front_table_hits;
-    }
+    auto front = front_.lookup(PipelineRequest{info.shader, info.size, info.subgroup_size, {}});
+    if (!front) return front.error();
+    FrontEntry* entry = *front;
     return record(*entry->pipeline, *entry->run_shader, info, timestamp, entry);
   }
   const PipelineRequest request{info.shader, info.size, info.subgroup_size, info.spec_values};
@@ -303,6 +302,7 @@ void CommandStream::keep_pipeline(Batch& batch, const CachedPipeline& pipeline, 
 
 Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
                              TimestampQuery* timestamp, FrontEntry* front) {
+  repeat_.commands = VK_NULL_HANDLE;  // reopened at the end, should this dispatch succeed
   Batch* batch = current_.get();
   if (batch == nullptr) [[unlikely]] {
     auto begun = begin_batch();
@@ -326,6 +326,11 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
                                     : read_only);
   if (!repeat) {
     if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
+    // The tracking noted this dispatch's accesses: the bound buffers take them, which the repeat path compares with
+    // (Gl: what a repeat must declare; Automatic: read-only ones when the repeat path opens).
+    if (same_as_bound) {
+      for (size_t i = 0; i < info.bindings.size(); ++i) bound_buffers_[i].access = info.bindings[i].access;
+    }
   } else {
     record_pending_barrier();  // only requests that do not clear the tracking (barrier() stops the repeat path)
   }
@@ -394,8 +399,43 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
       batch->pairs_used >= options_.timestamp_pairs_per_batch) {
     auto flushed = flush();
     if (!flushed) return flushed.error();
+    return {};
   }
+  open_repeat_path(*batch, shader, info, front);
   return {};
+}
+
+// What repeat_dispatch() does not check per dispatch holds from here until the path closes: the shader bound is
+// `shader` (so its layout's descriptors and push constants are the bound ones), it is no runtime variant (those push
+// the size per dispatch), no images are bound, no barrier request is pending (record() recorded it; a new one closes
+// the path), the recorder records this batch directly (a recording thread's batch goes through record(), which
+// encodes), and the bound buffers carry this dispatch's declared accesses. readonly_repeat_ says the tracking would
+// come to the same answer (Automatic: this dispatch was read-only); it is checked per dispatch, as every transfer,
+// timestamp and new batch clears it.
+void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info,
+                                     const FrontEntry* front) {
+  if (!readonly_repeat_ || shader.is_runtime_variant() || !info.images.empty() || !recorder_->recording_inline() ||
+      !pending_barrier_.empty()) {
+    return;
+  }
+  const DeviceFunctions& vk = device_->vk();
+  repeat_.dispatch = vk.vkCmdDispatch;
+  repeat_.bind_pipeline = vk.vkCmdBindPipeline;
+  repeat_.batch = &batch;
+  repeat_.shader = &shader;
+  // A dispatch with a pipeline of its own (no front entry) binds it: only an entry's pipeline is known bound.
+  repeat_.entry = front;
+  repeat_.buffers = bound_buffers_.data();
+  repeat_.buffer_count = bound_buffers_.size();
+  repeat_.push = bound_push_.data();
+  repeat_.push_bytes = bound_push_.size();
+  // record() hands a threaded recorder's inline batch over to the thread at inline_batch_dispatches and flushes at
+  // max_dispatches_per_batch; timestamps (which count pairs) never take the path.
+  repeat_.until = options_.max_dispatches_per_batch;
+  if (options_.inline_batch_dispatches > batch.dispatches) {
+    repeat_.until = std::min(repeat_.until, options_.inline_batch_dispatches);
+  }
+  repeat_.commands = batch.commands;
 }
 
 // The caller's push constants, then the logical workgroup size where the variant reads it (12 bytes at

@@ -9,6 +9,7 @@
 // accesses that "will reflect data written by shaders prior to the barrier". GL's buffer commands
 // (BufferSubData, CopyBufferSubData, ClearBufferSubData, GetBufferSubData, maps) are commands in the GL stream,
 // and Bismuth orders them with every earlier dispatch whatever the barrier bits (it never returns stale data).
+#include <atomic>
 #include <mutex>
 
 #include "backend_fixture.hpp"
@@ -75,6 +76,49 @@ VKAPI_ATTR void VKAPI_CALL logging_fill(VkCommandBuffer cb, VkBuffer buffer, VkD
   g_real_fill(cb, buffer, offset, size, data);
 }
 
+// State changes, counted apart from the log (the log's tests compare whole sequences): pipeline binds, push
+// constant pushes, descriptor updates (pushed or bound sets).
+std::atomic<uint32_t> g_pipeline_binds{0}, g_push_constants{0}, g_descriptor_updates{0};
+PFN_vkCmdBindPipeline g_real_bind_pipeline = nullptr;
+PFN_vkCmdPushConstants g_real_push_constants = nullptr;
+PFN_vkCmdPushDescriptorSetKHR g_real_push_descriptors = nullptr;
+PFN_vkCmdBindDescriptorSets g_real_bind_sets = nullptr;
+
+VKAPI_ATTR void VKAPI_CALL counting_bind_pipeline(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipeline pipeline) {
+  ++g_pipeline_binds;
+  g_real_bind_pipeline(cb, point, pipeline);
+}
+
+VKAPI_ATTR void VKAPI_CALL counting_push_constants(VkCommandBuffer cb, VkPipelineLayout layout,
+                                                   VkShaderStageFlags stages, uint32_t offset, uint32_t size,
+                                                   const void* values) {
+  ++g_push_constants;
+  g_real_push_constants(cb, layout, stages, offset, size, values);
+}
+
+VKAPI_ATTR void VKAPI_CALL counting_push_descriptors(VkCommandBuffer cb, VkPipelineBindPoint point,
+                                                     VkPipelineLayout layout, uint32_t set, uint32_t count,
+                                                     const VkWriteDescriptorSet* writes) {
+  ++g_descriptor_updates;
+  g_real_push_descriptors(cb, point, layout, set, count, writes);
+}
+
+VKAPI_ATTR void VKAPI_CALL counting_bind_sets(VkCommandBuffer cb, VkPipelineBindPoint point, VkPipelineLayout layout,
+                                              uint32_t first, uint32_t count, const VkDescriptorSet* sets,
+                                              uint32_t dynamic_count, const uint32_t* dynamic_offsets) {
+  ++g_descriptor_updates;
+  g_real_bind_sets(cb, point, layout, first, count, sets, dynamic_count, dynamic_offsets);
+}
+
+struct StateChanges {
+  uint32_t pipeline_binds, push_constants, descriptor_updates;
+  bool operator==(const StateChanges&) const = default;
+};
+// Since the last call.
+StateChanges take_state_changes() {
+  return {g_pipeline_binds.exchange(0), g_push_constants.exchange(0), g_descriptor_updates.exchange(0)};
+}
+
 template <class Pfn>
 PFN_vkVoidFunction wrap(VkDevice device, const char* name, Pfn& real, Pfn logging) {
   real = reinterpret_cast<Pfn>(g_real_gdpa(device, name));
@@ -87,6 +131,13 @@ VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL logging_gdpa(VkDevice device, const cha
   if (n == "vkCmdDispatch") return wrap(device, name, g_real_dispatch, &logging_dispatch);
   if (n == "vkCmdCopyBuffer") return wrap(device, name, g_real_copy, &logging_copy);
   if (n == "vkCmdFillBuffer") return wrap(device, name, g_real_fill, &logging_fill);
+  if (n == "vkCmdBindPipeline") return wrap(device, name, g_real_bind_pipeline, &counting_bind_pipeline);
+  if (n == "vkCmdPushConstants") return wrap(device, name, g_real_push_constants, &counting_push_constants);
+  if (n == "vkCmdBindDescriptorSets") return wrap(device, name, g_real_bind_sets, &counting_bind_sets);
+  if (n == "vkCmdPushDescriptorSetKHR") {
+    if (g_real_gdpa(device, name) == nullptr) return nullptr;  // not enabled: the stream binds sets
+    return wrap(device, name, g_real_push_descriptors, &counting_push_descriptors);
+  }
   return g_real_gdpa(device, name);
 }
 
@@ -390,6 +441,116 @@ TEST_CASE("GL model: dispatches over many buffers restart the tracking with one 
       REQUIRE(stream->stats().automatic_barriers == (i < 256 ? 0u : 1u));
     }
     REQUIRE_OK(stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+// The recording path of a dispatch that repeats the previous one's state (CommandStream::dispatch records it inline
+// with no tracking): what it records must be what the full path records. GL 4.6 §7.13.2 orders shader accesses of
+// different dispatches only through MemoryBarrier; buffer bindings, push constants and the program are state that
+// each dispatch uses as it is when the dispatch is issued, so a change made in place (the same DispatchInfo and
+// arrays, new contents) must reach the next dispatch.
+TEST_CASE("GL model: a repeated dispatch records only the state that changed, in-place changes included", "[vulkan]") {
+  const RecordingMode recording = GENERATE(RecordingMode::Inline, RecordingMode::Thread);
+  ValidatedVulkan vk;
+  {
+    LoggedDevice logged(vk);
+    Device& device = *logged.device;
+    auto cache = test::make_cache(device);
+    auto stream = make_stream(device, *cache, BarrierModel::Gl, recording);
+    auto shader = test::make_add_shader(device);
+    constexpr uint32_t n = 256;
+    auto a = test::make_buffer(device, n);
+    auto b = test::make_buffer(device, n);
+    auto c = test::make_buffer(device, n);
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 5));
+    REQUIRE_OK(stream->finish());
+    take_log();
+    take_state_changes();
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    Push push{n, 1};
+    DispatchInfo info{.shader = shader.get(),
+                      .size = {64, 1, 1},
+                      .groups = {4, 1, 1},
+                      .bindings = bindings,
+                      .push_constants = test::bytes_of(push)};
+    const uint64_t dispatches_before = stream->stats().dispatches;
+
+    // The first dispatch binds everything; three repeats record dispatches only.
+    for (int i = 0; i < 4; ++i) REQUIRE_OK(stream->dispatch(info));
+    CHECK(take_state_changes() == StateChanges{1, 1, 1});
+    // Another size (another pipeline) and back: a bind each time, the bindings and push constants stay.
+    info.size.x = 128;
+    REQUIRE_OK(stream->dispatch(info));
+    info.size.x = 64;
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(take_state_changes() == StateChanges{2, 0, 0});
+    // A buffer changed in place: new descriptors; new push constant contents: pushed again.
+    bindings[1].buffer = c.get();
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(take_state_changes() == StateChanges{0, 0, 1});
+    push.add = 10;
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(take_state_changes() == StateChanges{0, 1, 0});
+    // A request between two identical dispatches is recorded before the second.
+    take_log();
+    REQUIRE_OK(stream->memory_barrier(kBarrierStorage));
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(take_state_changes() == StateChanges{0, 0, 0});
+    REQUIRE_OK(stream->finish());
+    const std::vector<Logged> log = take_log();
+    REQUIRE(kinds(log).size() >= 3);
+    CHECK(kinds(log)[0] == Logged::Barrier);
+    CHECK(log[0].scope == kShaderToStorage);
+    CHECK(kinds(log)[1] == Logged::Dispatch);
+    CHECK(kinds(log)[2] == Logged::Dispatch);
+    CHECK(stream->stats().dispatches - dispatches_before == 11);
+    // Every dispatch ran with the state it was issued with: b = 5 + 1, c = 5 + 10.
+    for (uint32_t w : read_words(*stream, *b, n)) REQUIRE(w == 6);
+    for (uint32_t w : read_words(*stream, *c, n)) REQUIRE(w == 15);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+// The automatic model repeats only read-only dispatches: one that writes what the previous one accessed needs a
+// barrier, whatever path its state would take.
+TEST_CASE("Automatic model: a repeated dispatch that writes still gets its hazard barrier", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    LoggedDevice logged(vk);
+    Device& device = *logged.device;
+    auto cache = test::make_cache(device);
+    auto stream = make_stream(device, *cache, BarrierModel::Automatic, RecordingMode::Inline);
+    auto shader = test::make_add_shader(device);
+    constexpr uint32_t n = 256;
+    auto a = test::make_buffer(device, n);
+    auto b = test::make_buffer(device, n);
+    REQUIRE_OK(stream->fill(*a, 0, VK_WHOLE_SIZE, 5));
+    REQUIRE_OK(stream->finish());
+    take_log();
+    // Declared read-only: the stream may repeat these without tracking (nothing reads b here).
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Read}};
+    const Push push{n, 1};
+    DispatchInfo info{.shader = shader.get(),
+                      .size = {64, 1, 1},
+                      .groups = {4, 1, 1},
+                      .bindings = bindings,
+                      .push_constants = test::bytes_of(push)};
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));
+    // The same buffers, b now declared written (in place): a write after the earlier reads of b.
+    bindings[1].access = Access::Write;
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));  // a write after a write
+    REQUIRE_OK(stream->finish());
+    const std::vector<Logged> log = take_log();
+    REQUIRE(kinds(log) == std::vector<Logged::Kind>{Logged::Barrier, Logged::Dispatch, Logged::Dispatch,
+                                                    Logged::Barrier, Logged::Dispatch, Logged::Barrier,
+                                                    Logged::Dispatch, Logged::Barrier});
+    for (size_t i : {3u, 5u}) CHECK(log[i].scope.covers(HazardTracker::kHazardScope));
+    for (uint32_t w : read_words(*stream, *b, n)) REQUIRE(w == 6);
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <span>
@@ -186,7 +187,19 @@ class CommandStream {
 
   // Looks the pipeline up (compiling on a miss), binds it and the buffers, records the dispatch. With
   // `timestamp`, GPU timestamps are written around it (read them with elapsed_ns).
-  Status dispatch(const DispatchInfo& info, TimestampQuery* timestamp = nullptr);
+  // Inline: the front table's hit and the repeat path (a dispatch that changes nothing but, perhaps, the pipeline
+  // since the previous one: recorded here, src/command_stream_dispatch.cpp says when); the rest out of line.
+  [[gnu::always_inline]] Status dispatch(const DispatchInfo& info, TimestampQuery* timestamp = nullptr) {
+    if (info.shader != nullptr && info.spec_values.empty()) [[likely]] {
+      if (FrontEntry* entry = front_.hit(info.shader, info.size, info.subgroup_size); entry != nullptr) [[likely]] {
+        ++stats_.front_table_hits;
+        if (timestamp == nullptr && repeat_dispatch(*entry, info)) [[likely]]
+          return {};
+        return record(*entry->pipeline, *entry->run_shader, info, timestamp, entry);
+      }
+    }
+    return dispatch_uncached(info, timestamp);
+  }
   // The same with a pipeline already looked up (the caller keeps the key/pipeline, e.g. the Vulkan layer).
   Status dispatch(const PipelineRef& pipeline, const DispatchInfo& info, TimestampQuery* timestamp = nullptr);
   // dispatch() with the group counts read by the GPU from info.indirect (vkCmdDispatchIndirect): no CPU wait. A
@@ -338,6 +351,60 @@ class CommandStream {
   // `shader` is the shader whose module and layout run: info.shader or its runtime variant.
   Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
                 TimestampQuery* timestamp, FrontEntry* front = nullptr);
+  // dispatch() after a front-table miss, or with specialization values (out of line: the inline part stays small).
+  [[gnu::noinline]] Status dispatch_uncached(const DispatchInfo& info, TimestampQuery* timestamp);
+  // The repeat path (RepeatPath below): records a dispatch that changes nothing but, perhaps, the pipeline and
+  // returns true; or records nothing and returns false. Inline, so that the dispatch loop of a GL program pays no
+  // call for it (the recording benchmark's target is 1.2x the raw vkCmdBindPipeline + vkCmdDispatch on lavapipe).
+  [[gnu::always_inline]] bool repeat_dispatch(const FrontEntry& entry, const DispatchInfo& info) {
+    Batch* const batch = repeat_.batch;
+    if (repeat_.commands == VK_NULL_HANDLE || !readonly_repeat_ || batch != current_.get()) return false;
+    // Another entry (program or size) than the one bound: the same shader, and a pipeline the batch holds.
+    const bool rebind = &entry != repeat_.entry;
+    if (rebind && (entry.run_shader != repeat_.shader || entry.batch_seen != batch->id)) return false;
+    if (!info.images.empty() || !info.address_buffers.empty() || info.indirect != nullptr) return false;
+    const uint32_t dispatches = batch->dispatches + 1;
+    if (dispatches >= repeat_.until || !same_buffers(info.bindings)) return false;
+    if (!info.push_constants.empty() && !same_push_constants(info.push_constants)) return false;
+    if (rebind) {
+      const VkPipeline pipeline = entry.pipeline->handle();
+      if (pipeline != bound_pipeline_) {
+        repeat_.bind_pipeline(repeat_.commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        bound_pipeline_ = pipeline;
+      }
+      repeat_.entry = &entry;
+    }
+    batch->dispatches = dispatches;
+    ++stats_.dispatches;
+    repeat_.dispatch(repeat_.commands, info.groups[0], info.groups[1], info.groups[2]);
+    return true;
+  }
+  // The bound buffers, with the declared accesses of the dispatch that opened the repeat path.
+  bool same_buffers(std::span<const BufferBinding> bindings) const {
+    if (bindings.size() != repeat_.buffer_count) return false;
+    // Differences or-ed together: one branch per binding instead of four.
+    const BufferBinding* bound = repeat_.buffers;
+    for (const BufferBinding& b : bindings) {
+      const uint64_t differs = (reinterpret_cast<uintptr_t>(b.buffer) ^ reinterpret_cast<uintptr_t>(bound->buffer)) |
+                               (b.offset ^ bound->offset) | (b.range ^ bound->range) |
+                               (uint64_t(b.access) ^ uint64_t(bound->access));
+      if (differs != 0) return false;
+      ++bound;
+    }
+    return true;
+  }
+  bool same_push_constants(std::span<const std::byte> bytes) const {
+    if (bytes.size() != repeat_.push_bytes) return false;
+    if (bytes.size() == 8) {  // the common small case without a library call
+      uint64_t x, y;
+      std::memcpy(&x, bytes.data(), 8);
+      std::memcpy(&y, repeat_.push, 8);
+      return x == y;
+    }
+    return std::memcmp(bytes.data(), repeat_.push, bytes.size()) == 0;
+  }
+  // At the end of record(): opens the repeat path when the next dispatch may take it.
+  void open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info, const FrontEntry* front);
   Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
   [[gnu::noinline]] Status track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info);
   [[gnu::cold, gnu::noinline]] void keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front);
@@ -398,7 +465,6 @@ class CommandStream {
   bool inline_next_batch_;  // StreamOptions::inline_batch_dispatches
   // Explicit requests not yet recorded: recorded before the next command, merged with its barrier.
   BarrierScope pending_barrier_;
-  PipelineFrontTable front_;
   // The previous dispatch's access tracking still holds and nothing was recorded after it: a dispatch with the
   // same bindings (Automatic: read-only ones) would come to the same answer.
   bool readonly_repeat_ = false;
@@ -410,6 +476,28 @@ class CommandStream {
   std::vector<BufferBinding> bound_buffers_;
   std::vector<ImageBinding> bound_images_;
   std::vector<std::byte> bound_push_;
+  // The repeat path: open (`commands` set) after a dispatch whose state the next one may repeat — recorded inline
+  // into `batch`'s command buffer, with `shader` bound, no images bound, no barrier request pending and the bound
+  // buffers' accesses the declared ones of that dispatch; the next dispatch then needs only the checks of
+  // repeat_dispatch(). Closed by record() and the barrier requests; readonly_repeat_ (cleared by every transfer,
+  // timestamp and new batch) and the batch are checked as well.
+  // What it reads, together: the driver's two entry points, the bound buffers' and push constants' storage (from
+  // bound_buffers_ / bound_push_, which only record() changes) and the front-table entry whose pipeline is bound.
+  struct RepeatPath {
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    Batch* batch = nullptr;
+    const Shader* shader = nullptr;
+    const FrontEntry* entry = nullptr;  // its pipeline is bound_pipeline_ (nullptr: none known)
+    PFN_vkCmdDispatch dispatch = nullptr;
+    PFN_vkCmdBindPipeline bind_pipeline = nullptr;
+    const BufferBinding* buffers = nullptr;
+    size_t buffer_count = 0;
+    const std::byte* push = nullptr;
+    size_t push_bytes = 0;
+    uint32_t until = 0;  // the batch's dispatch count that record() handles (hand-over to the thread, flush)
+  } repeat_;
+  // After the bound state, which its hit path reads next.
+  PipelineFrontTable front_;
 
   // Timestamp results of retired batches: batch id -> raw ticks (two per pair).
   std::unordered_map<uint64_t, std::vector<uint64_t>> timestamps_;
