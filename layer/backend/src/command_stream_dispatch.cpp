@@ -429,12 +429,14 @@ void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const D
   repeat_.buffer_count = bound_buffers_.size();
   repeat_.push = bound_push_.data();
   repeat_.push_bytes = bound_push_.size();
-  // record() hands a threaded recorder's inline batch over to the thread at inline_batch_dispatches and flushes at
-  // max_dispatches_per_batch; timestamps (which count pairs) never take the path.
+  // record() hands a threaded recorder's inline batch over to the thread at inline_batch_dispatches, notes a stream
+  // at kStreamBatchDispatches and flushes at max_dispatches_per_batch; timestamps (which count pairs) never take
+  // the path.
   repeat_.until = options_.max_dispatches_per_batch;
   if (options_.inline_batch_dispatches > batch.dispatches) {
     repeat_.until = std::min(repeat_.until, options_.inline_batch_dispatches);
   }
+  if (kStreamBatchDispatches > batch.dispatches) repeat_.until = std::min(repeat_.until, kStreamBatchDispatches);
   repeat_.commands = batch.commands;
 }
 

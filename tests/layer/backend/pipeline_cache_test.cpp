@@ -373,6 +373,40 @@ TEST_CASE("Prewarm waits while a stream of dispatches runs, a background compile
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
+TEST_CASE("A stream of dispatches holds prewarm back, recorded inline or on recording threads", "[vulkan]") {
+  const RecordingMode recording = GENERATE(RecordingMode::Inline, RecordingMode::Thread);
+  CAPTURE(int(recording));
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto options = test::quiet_cache_options();
+    options.prewarm_threads = 1;
+    options.prewarm_stream_quiet = std::chrono::milliseconds(400);
+    auto cache = test::make_cache(*device, options);
+    auto stream = test::make_stream(*device, *cache, {.recording = recording, .barriers = BarrierModel::Gl, .inline_batch_dispatches = 0});
+    auto shader = test::make_add_shader(*device);
+    auto a = test::make_buffer(*device, 64);
+    auto b = test::make_buffer(*device, 64);
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Write}};
+    const uint32_t push[2] = {64, 1};
+    const DispatchInfo info{.shader = shader.get(),
+                            .size = {64, 1, 1},
+                            .groups = {1, 1, 1},
+                            .bindings = bindings,
+                            .push_constants = test::bytes_of(push)};
+    // 40 identical dispatches in one batch: a stream (the later ones take the inline repeat path, which must still
+    // hand the batch's 32nd dispatch to the part of the stream that notes it).
+    const auto before = std::chrono::steady_clock::now();
+    for (int i = 0; i < 40; ++i) REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->finish());
+    cache->prewarm(shader, {{32, 1, 1}, {128, 1, 1}});
+    cache->wait_prewarm_idle();
+    CHECK(std::chrono::steady_clock::now() - before >= std::chrono::milliseconds(400));
+    CHECK(cache->stats().prewarm_compiles == 2);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("Default prewarm sizes: powers of two and subgroup multiples within the limits, 1-D first", "[vulkan]") {
   DeviceInfo info;
   info.subgroup_size = 32;
