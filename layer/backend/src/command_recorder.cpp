@@ -198,7 +198,6 @@ void CommandRecorder::target(VkCommandBuffer commands) {
     if (!next.thread.joinable()) start_thread(next);
     lane_ = &next;
   }
-  ++next.targets;
   const TargetEntry entry{commands};
   std::memcpy(reserve(uint32_t(Control::Target), sizeof entry), &entry, sizeof entry);
 }

@@ -102,8 +102,6 @@ class CommandRecorder {
 
   // Commands the recording threads replayed (tests).
   uint64_t replayed() const;
-  // Batches (targets) each lane was given (tests: with several lanes every one takes part).
-  uint64_t lane_targets(uint32_t lane) const { return lanes_[lane]->targets; }
 
  private:
   // What a ring entry holds: a command of RecordedCommands (its tag is its position there), or one of these.
@@ -124,12 +122,11 @@ class CommandRecorder {
   // initialisation, so a stream that never gets far ahead of its thread touches only the pages it uses.
   struct Lane {
     std::unique_ptr<std::byte[]> ring;
-    uint64_t write = 0;      // producer's private position
-    uint64_t published = 0;  // producer's copy of head
-    uint64_t targets = 0;    // batches given to this lane (producer)
+    uint64_t write = 0;                              // producer's private position
+    uint64_t published = 0;                          // producer's copy of head
     VkCommandBuffer replay_target = VK_NULL_HANDLE;  // recording thread only (the caller's after the join)
-    alignas(64) std::atomic<uint64_t> head{0};      // published by the producer
-    alignas(64) std::atomic<uint64_t> tail{0};      // replayed by the recording thread
+    alignas(64) std::atomic<uint64_t> head{0};       // published by the producer
+    alignas(64) std::atomic<uint64_t> tail{0};       // replayed by the recording thread
     std::atomic<bool> consumer_sleeping{false};
     std::atomic<bool> producer_waiting{false};
     std::atomic<uint64_t> replayed{0};

@@ -43,8 +43,8 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
     : device_(&device),
       cache_(&cache),
       options_(options),
-      recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes,
-                                                    options.recording_threads)),
+      recorder_(
+          std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes, options.recording_threads)),
       staging_(std::make_unique<StagingPool>(device)),
       gl_barriers_(options.barriers == BarrierModel::Gl),
       inline_next_batch_(options.inline_batch_dispatches != 0),

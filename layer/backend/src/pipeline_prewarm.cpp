@@ -133,7 +133,9 @@ void PipelinePrewarm::worker_loop() {
     const auto stream_quiet_at = std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(
                                      last_stream_batch_ns_.load(std::memory_order_relaxed))) +
                                  stream_quiet_;
-    const auto starts_at = [&](const Batch& b) { return b.wanted ? b.not_before : std::max(b.not_before, stream_quiet_at); };
+    const auto starts_at = [&](const Batch& b) {
+      return b.wanted ? b.not_before : std::max(b.not_before, stream_quiet_at);
+    };
     auto due = std::find_if(queue_.begin(), queue_.end(), [&](const Batch& b) { return starts_at(b) <= now; });
     if (due == queue_.end() || foreground_compiles_ != 0) {
       auto wake_at = now + save_interval_;  // (a compile that leaves the cache unsaved wakes a worker: wake_for_save)

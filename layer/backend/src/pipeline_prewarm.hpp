@@ -65,8 +65,7 @@ class PipelinePrewarm {
   // use later; while a stream runs, its compiles compete with the stream's recording threads and with the compile
   // of the exact pipeline the stream waits for (both on the driver).
   void note_stream_batch() {
-    last_stream_batch_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count(),
-                                std::memory_order_relaxed);
+    last_stream_batch_ns_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
   }
 
  private:

@@ -340,15 +340,25 @@ TEST_CASE("A delayed prewarm starts after its delay, and cancelling before then 
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
+namespace {
+
+// A cache whose prewarm waits `quiet` after a stream's last batch (PipelineCacheOptions::prewarm_stream_quiet).
+std::unique_ptr<PipelineCache> make_stream_quiet_cache(Device& device, uint32_t prewarm_threads,
+                                                       std::chrono::milliseconds quiet) {
+  auto options = test::quiet_cache_options();
+  options.prewarm_threads = prewarm_threads;
+  options.prewarm_stream_quiet = quiet;
+  return test::make_cache(device, options);
+}
+
+}  // namespace
+
 TEST_CASE("Prewarm waits while a stream of dispatches runs, a background compile a dispatch waits for does not",
           "[vulkan]") {
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
-    auto options = test::quiet_cache_options();
-    options.prewarm_threads = 2;
-    options.prewarm_stream_quiet = std::chrono::milliseconds(400);
-    auto cache = test::make_cache(*device, options);
+    auto cache = make_stream_quiet_cache(*device, 2, std::chrono::milliseconds(400));
     auto speculative = test::make_add_shader(*device);
     auto wanted = test::make_add_shader(*device);
     const std::vector<GroupSize> sizes = {{64, 1, 1}, {128, 1, 1}, {32, 1, 1}};
@@ -379,11 +389,9 @@ TEST_CASE("A stream of dispatches holds prewarm back, recorded inline or on reco
   ValidatedVulkan vk;
   {
     auto device = test::make_device(vk);
-    auto options = test::quiet_cache_options();
-    options.prewarm_threads = 1;
-    options.prewarm_stream_quiet = std::chrono::milliseconds(400);
-    auto cache = test::make_cache(*device, options);
-    auto stream = test::make_stream(*device, *cache, {.recording = recording, .barriers = BarrierModel::Gl, .inline_batch_dispatches = 0});
+    auto cache = make_stream_quiet_cache(*device, 1, std::chrono::milliseconds(400));
+    auto stream = test::make_stream(
+        *device, *cache, {.recording = recording, .barriers = BarrierModel::Gl, .inline_batch_dispatches = 0});
     auto shader = test::make_add_shader(*device);
     auto a = test::make_buffer(*device, 64);
     auto b = test::make_buffer(*device, 64);
