@@ -97,10 +97,11 @@ struct TimestampQuery {
   uint32_t pair = 0;
 };
 
-// Who calls vkCmd*: the thread that calls the stream (Inline), or a recording thread per stream that replays
-// commands the caller encodes into a ring (Thread; see src/command_recorder.hpp for why). Automatic: Thread on
-// GPUs, whose drivers charge hundreds of nanoseconds per recorded dispatch, Inline on CPU devices (lavapipe's
-// recording is cheap and its shader threads want the cores); BISMUTH_RECORDING_THREAD=0/1 overrides Automatic.
+// Who calls vkCmd*: the thread that calls the stream (Inline), or the stream's recording threads (one or more,
+// StreamOptions::recording_threads), which replay commands the caller encodes into rings (Thread; see
+// src/command_recorder.hpp for why). Automatic: Thread on GPUs, whose drivers charge hundreds of nanoseconds per
+// recorded dispatch, Inline on CPU devices (lavapipe's recording is cheap and its shader threads want the cores);
+// BISMUTH_RECORDING_THREAD=0/1 overrides Automatic.
 enum class RecordingMode : uint8_t { Automatic, Inline, Thread };
 
 // Which hazards between commands the stream orders by itself (docs/backend.md, "Barriers").
