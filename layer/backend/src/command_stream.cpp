@@ -8,6 +8,7 @@
 
 #include "command_recorder.hpp"
 #include "staging_pool.hpp"
+#include "stats_environment.hpp"
 
 namespace bismuth::backend {
 
@@ -78,9 +79,7 @@ std::string StreamStats::to_string() const {
 }
 
 CommandStream::~CommandStream() {
-  if (const char* env = std::getenv("BISMUTH_STATS"); env != nullptr && std::strcmp(env, "1") == 0) {
-    std::fputs(stats_.to_string().c_str(), stderr);
-  }
+  if (stats_requested_by_environment()) std::fputs(stats_.to_string().c_str(), stderr);
   (void)submission_error();  // an earlier batch's failure must not keep flush() from submitting this one
   if (current_ && !device_->lost()) (void)flush();
   // Every encoded command recorded and every encoded submission made: the recording thread no longer uses a

@@ -12,6 +12,7 @@
 #include "bismuth/backend/atomic_max.hpp"
 #include "bismuth/backend/disk_cache.hpp"
 #include "pipeline_prewarm.hpp"
+#include "stats_environment.hpp"
 
 namespace bismuth::backend {
 
@@ -239,12 +240,7 @@ void PipelineCache::save_or_warn() {
 PipelineCache::~PipelineCache() {
   exit_unregister(*this);
   stop_for_exit();  // workers joined, file saved; then statistics and pipelines
-  bool print = false;
-  if (options_.print_stats_at_exit) {
-    print = *options_.print_stats_at_exit;
-  } else if (const char* env = std::getenv("BISMUTH_STATS"); env != nullptr) {
-    print = std::strcmp(env, "1") == 0;
-  }
+  const bool print = options_.print_stats_at_exit.value_or(stats_requested_by_environment());
   if (print) std::fputs(stats().to_string().c_str(), stderr);
   generation_.fetch_add(1, std::memory_order_acq_rel);
   for (Shard& shard : shards_) {

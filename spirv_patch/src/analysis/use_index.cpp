@@ -7,18 +7,29 @@
 
 namespace bismuth::spirv_patch {
 
-UseIndex::UseIndex(const Module& module) {
-  std::vector<std::pair<uint32_t, InstructionHandle>> uses;  // (id, user) in module order
-  uint32_t bound = module.bound();
+namespace {
+
+// Calls `use(id, user)` for every id operand of every live instruction, in module order: what UseIndex and
+// use_counts are built from.
+template <class Use>
+void for_each_use(const Module& module, Use&& use) {
   IdOperands operands;  // one for every instruction: id_operands reuses its storage
   for (InstructionHandle h : module.instructions()) {
     id_operands(module, h, operands);
     const auto w = module.words(h);
-    for (size_t i : operands.ids) {
-      uses.emplace_back(w[i], h);
-      bound = std::max(bound, w[i] + 1);
-    }
+    for (size_t i : operands.ids) use(w[i], h);
   }
+}
+
+}  // namespace
+
+UseIndex::UseIndex(const Module& module) {
+  std::vector<std::pair<uint32_t, InstructionHandle>> uses;  // (id, user) in module order
+  uint32_t bound = module.bound();
+  for_each_use(module, [&](uint32_t id, InstructionHandle user) {
+    uses.emplace_back(id, user);
+    bound = std::max(bound, id + 1);
+  });
   starts_.assign(size_t(bound) + 1, 0);
   for (const auto& use : uses) ++starts_[use.first + 1];
   for (size_t id = 1; id < starts_.size(); ++id) starts_[id] += starts_[id - 1];
@@ -29,15 +40,10 @@ UseIndex::UseIndex(const Module& module) {
 
 std::vector<uint32_t> use_counts(const Module& module) {
   std::vector<uint32_t> counts(module.bound(), 0);
-  IdOperands operands;  // one for every instruction, as in UseIndex
-  for (InstructionHandle h : module.instructions()) {
-    id_operands(module, h, operands);
-    const auto w = module.words(h);
-    for (size_t i : operands.ids) {
-      if (w[i] >= counts.size()) counts.resize(size_t(w[i]) + 1, 0);
-      ++counts[w[i]];
-    }
-  }
+  for_each_use(module, [&](uint32_t id, InstructionHandle) {
+    if (id >= counts.size()) counts.resize(size_t(id) + 1, 0);
+    ++counts[id];
+  });
   return counts;
 }
 

@@ -495,7 +495,7 @@ class CommandStream {
     size_t buffer_count = 0;
     const std::byte* push = nullptr;
     size_t push_bytes = 0;
-    uint32_t until = 0;  // the batch's dispatch count that record() handles (hand-over to the thread, flush)
+    uint32_t until = 0;  // the batch's dispatch count that record() handles (hand-over, stream note, flush)
   } repeat_;
   // After the bound state, which its hit path reads next.
   PipelineFrontTable front_;
