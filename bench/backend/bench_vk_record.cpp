@@ -14,12 +14,22 @@
 //   DispatchPushDescEach         vkCmdPushDescriptorSetKHR before every dispatch (bindings changing every time)
 //   DispatchBarrierEach          a compute→compute vkCmdPipelineBarrier (one VkMemoryBarrier) before every dispatch
 //   Reset/<mode>                 chunk of 2048 with the pool reset (0), the buffer reset (1), a new buffer (2)
+//   GpuTiny/<variant>            20,000 tiny dispatches (4 groups of 64) in one command buffer between two
+//                                timestamps, submitted and waited for; counters cpu_ns_per_dispatch (recording) and
+//                                gpu_ns_per_dispatch. 0 a layout without push constants, 1 a shader reading 16 bytes
+//                                of push constants pushed once, 2 the same pushed before every dispatch, 3 the layout
+//                                and push of 1 with a shader that does not read them, 4 the 16 bytes read from a
+//                                uniform buffer instead. Why: the runtime-size variants read the logical size and
+//                                literals from push constants, the programs' own modules mostly read none, and on
+//                                NVIDIA a dispatch of a shader that reads push constants records at about 1.6x the
+//                                CPU cost (docs/performance.md, "What a stand-in dispatch costs NVIDIA").
 #include <benchmark/benchmark.h>
 #include <time.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -314,6 +324,101 @@ void BM_Reset(benchmark::State& state) {
   run_chunks(state, false, 2048, PerDispatch::Nothing, static_cast<Reset>(state.range(0)));
 }
 BENCHMARK(BM_Reset)->Arg(0)->Arg(1)->Arg(2)->UseManualTime()->Unit(benchmark::kMicrosecond);
+
+// The tiny kernel of examples/dispatch_stream.c, without push constants and with 16 bytes of them.
+constexpr const char* kTinyShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(std430, binding = 0) buffer Values { uint values[]; };
+void main() { values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + 1u; }
+)";
+constexpr const char* kTinyPushShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(std430, binding = 0) buffer Values { uint values[]; };
+layout(push_constant) uniform Push { uvec4 tag; };
+void main() { values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + tag.x; }
+)";
+constexpr const char* kTinyUniformShader = R"(#version 450
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+layout(std430, binding = 0) buffer Values { uint values[]; };
+layout(std140, binding = 1) uniform Params { uvec4 tag; };
+void main() { values[gl_GlobalInvocationID.x] = gl_GlobalInvocationID.x * 3u + tag.x; }
+)";
+
+void BM_GpuTiny(benchmark::State& state) {
+  Fixture& f = Fixture::get();
+  const auto variant = state.range(0);
+  const bool push = variant == 1 || variant == 2 || variant == 3;
+  const bool uniform = variant == 4;
+  const char* source = variant == 1 || variant == 2 ? kTinyPushShader : uniform ? kTinyUniformShader : kTinyShader;
+  const auto spirv = take(bismuth::translator::compile_glsl_compute(source, {.source_name = "tiny.comp"}), "glslang");
+  bb::ShaderDesc desc;
+  desc.spirv = spirv;
+  desc.layout = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, push ? 16u : 0u};
+  if (uniform) desc.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+  desc.name = "tiny";
+  const auto shader = take(bb::Shader::create(*f.device, desc), "shader");
+  const VkPipeline pipeline = take(f.cache->get_or_compile({shader.get(), {64, 1, 1}, 0, {}}), "compile")->handle();
+  const auto values = take(bb::Buffer::create(*f.device, 4 * 256), "buffer");
+  const auto& vk = f.device->vk();
+  const VkDevice d = f.device->handle();
+  VkQueryPoolCreateInfo query_info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  query_info.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  query_info.queryCount = 2;
+  VkQueryPool queries = VK_NULL_HANDLE;
+  check(vk.vkCreateQueryPool(d, &query_info, nullptr, &queries), "vkCreateQueryPool");
+  const uint32_t tag[4] = {1, 0, 0, 0};
+  const auto params = take(bb::Buffer::create(*f.device, sizeof tag, bb::BufferKind::MappedDeviceLocal), "buffer");
+  if (uniform) {
+    if (!params->host_visible()) die("the uniform buffer is not host-visible");
+    std::memcpy(params->mapped(), tag, sizeof tag);
+  }
+  VkDescriptorBufferInfo infos[2] = {{values->handle(), 0, VK_WHOLE_SIZE}, {params->handle(), 0, sizeof tag}};
+  VkWriteDescriptorSet writes[2]{};
+  for (uint32_t i = 0; i < 2; ++i) {
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstBinding = i;
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    writes[i].pBufferInfo = &infos[i];
+  }
+  constexpr uint32_t kDispatches = 20000;
+  Recorder r(f);
+  double gpu_ns = 0, cpu_ns = 0;
+  uint64_t dispatches = 0;
+  for (auto _ : state) {
+    const double t0 = thread_cpu_ns();
+    r.begin();
+    const VkCommandBuffer cb = r.cb();
+    vk.vkCmdResetQueryPool(cb, queries, 0, 2);
+    vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    vk.vkCmdPushDescriptorSetKHR(cb, VK_PIPELINE_BIND_POINT_COMPUTE, shader->pipeline_layout(), 0, uniform ? 2 : 1,
+                                 writes);
+    if (push) vk.vkCmdPushConstants(cb, shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, tag);
+    vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, queries, 0);
+    for (uint32_t n = 0; n < kDispatches; ++n) {
+      if (variant == 2) vk.vkCmdPushConstants(cb, shader->pipeline_layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, 16, tag);
+      vk.vkCmdDispatch(cb, 4, 1, 1);
+    }
+    vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, queries, 1);
+    r.end();
+    cpu_ns += thread_cpu_ns() - t0;
+    const VkCommandBuffer cbs[1] = {cb};
+    const uint64_t value = take(f.device->submit(cbs), "submit");
+    if (!f.device->wait(value)) die("wait failed");
+    uint64_t ticks[2] = {};
+    check(vk.vkGetQueryPoolResults(d, queries, 0, 2, sizeof ticks, ticks, 8, VK_QUERY_RESULT_64_BIT),
+          "vkGetQueryPoolResults");
+    const double ns = double(ticks[1] - ticks[0]) * double(f.device->info().timestamp_period_ns);
+    state.SetIterationTime(ns * 1e-9);
+    gpu_ns += ns;
+    dispatches += kDispatches;
+  }
+  vk.vkDestroyQueryPool(d, queries, nullptr);
+  state.counters["gpu_ns_per_dispatch"] = gpu_ns / double(dispatches);
+  state.counters["cpu_ns_per_dispatch"] = cpu_ns / double(dispatches);
+  state.SetItemsProcessed(int64_t(dispatches));
+}
+BENCHMARK(BM_GpuTiny)->DenseRange(0, 4)->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 
