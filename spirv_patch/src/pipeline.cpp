@@ -44,11 +44,33 @@ void add_runtime_group_size(PipelineResult& result, const PipelineOptions& optio
         result.runtime_group_size_note = plain.error().message;
         return;
       }
+      variant.report = plain->report;
       variant.words = std::move(plain->words);
       variant.literals.skipped_reason = hoisted.error().message;
     } else {
       variant.literals = std::move(*hoisted);
     }
+  }
+  // Step 9 on the module step 7 or 8 left (a block at offset 0 holds only their members).
+  auto to_uniform_block = [&](Module& edited) {
+    if (!options.runtime_parameters_binding || variant.report.push_constant_offset != 0) return;
+    auto moved = push_constants_to_uniform_block(
+        edited,
+        {.push_variable = variant.report.push_variable, .set = 0, .binding = *options.runtime_parameters_binding});
+    if (!moved) return;  // refused: the module is unchanged and keeps its push constants
+    variant.parameters_binding = moved->binding;
+    variant.parameters_bytes = moved->block_bytes;
+  };
+  if (!variant.words.empty()) {
+    // Step 8 was skipped on a partly edited module: the plain variant's words, parsed again for step 9.
+    if (options.runtime_parameters_binding && variant.report.push_constant_offset == 0) {
+      if (auto plain = Module::reparse(variant.words); plain) {
+        to_uniform_block(*plain);
+        if (variant.parameters_binding) variant.words = plain->serialize();
+      }
+    }
+  } else {
+    to_uniform_block(*module);
   }
   if (variant.words.empty()) {
     // The ids of the removed constants: gone from the numbering too, so that the words match across programs

@@ -28,6 +28,12 @@ spirv_patch::PipelineOptions gl_program_pipeline(const GlLinkedProgram& program,
     if (choices.literals_to_push_constants) {
       options.literals_to_push_constants = spirv_patch::LiteralsToPushConstantsOptions{};
     }
+    // One past the program's bindings, as the backend lays them out (one per resource, or per descriptor array).
+    if (choices.uniform_parameters) {
+      const size_t bindings =
+          program.descriptor_counts.empty() ? program.resources.size() : program.descriptor_counts.size();
+      options.runtime_parameters_binding = static_cast<uint32_t>(bindings);
+    }
   }
   return options;
 }

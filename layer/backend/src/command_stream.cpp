@@ -173,6 +173,10 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     for (VkDescriptorPool pool : batch->descriptor_pools) {
       vk.vkResetDescriptorPool(device_->handle(), pool, 0);
     }
+    // Its uniform parameters were read: the chunks serve other batches now.
+    free_parameter_chunks_.insert(free_parameter_chunks_.end(), batch->parameter_chunks.begin(),
+                                  batch->parameter_chunks.end());
+    batch->parameter_chunks.clear();
   } else {
     batch = std::make_unique<Batch>();
     if (Status ok = create_batch(*batch); !ok) {

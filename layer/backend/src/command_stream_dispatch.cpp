@@ -300,7 +300,7 @@ void CommandStream::keep_pipeline(Batch& batch, const CachedPipeline& pipeline, 
   if (front != nullptr) front->batch_seen = batch.id;
 }
 
-Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
+Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& call,
                              TimestampQuery* timestamp, FrontEntry* front) {
   repeat_.commands = VK_NULL_HANDLE;  // reopened at the end, should this dispatch succeed
   Batch* batch = current_.get();
@@ -309,6 +309,19 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     if (!begun) return begun.error();
     batch = *begun;
   }
+  // A variant that reads its size and literals from a uniform buffer: that buffer is one more binding, after the
+  // program's (the layout's last), and from here on the dispatch is the caller's with it appended.
+  DispatchInfo with_parameters;
+  const bool uniform_parameters = shader.runtime_parameters_bytes() != 0;
+  if (uniform_parameters) [[unlikely]] {
+    auto parameters = parameters_binding(*batch, shader, call);
+    if (!parameters) return parameters.error();
+    scratch_parameter_bindings_.assign(call.bindings.begin(), call.bindings.end());
+    scratch_parameter_bindings_.push_back(*parameters);
+    with_parameters = call;
+    with_parameters.bindings = scratch_parameter_bindings_;
+  }
+  const DispatchInfo& info = uniform_parameters ? with_parameters : call;
 
   const bool same_as_bound = shader.layout_identity() == bound_layout_ &&
                              same_bindings(bound_buffers_, info.bindings) && same_images(bound_images_, info.images);
@@ -354,7 +367,12 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     bound_layout_ = shader.layout_identity();
   }
   if (shader.is_runtime_variant()) {
-    if (Status ok = push_runtime_size(shader, info); !ok) return ok;
+    if (!uniform_parameters) {
+      if (Status ok = push_runtime_size(shader, info); !ok) return ok;
+    } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
+      recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
+      bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
+    }
     ++stats_.runtime_size_dispatches;
     if (shader.runtime_stand_in()) {
       ++stats_.shared_variant_dispatches;
@@ -468,6 +486,58 @@ Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInf
   if (literal_bytes != 0) std::memcpy(bound_push_.data() + literal_offset, literals.data(), literal_bytes);
   recorder_->record(CmdPushConstants{variant.pipeline_layout(), bound_push_});
   return {};
+}
+
+// The same bytes as push_runtime_size (without the caller's push constants: a variant with uniform parameters has its
+// block at offset 0), in a uniform-buffer range of this batch. Written again only when they differ from the last ones
+// this batch wrote, so a stream at one size binds the same range throughout.
+Expected<BufferBinding> CommandStream::parameters_binding(Batch& batch, const Shader& variant,
+                                                          const DispatchInfo& info) {
+  const size_t bytes = variant.runtime_parameters_bytes();
+  const size_t offset = variant.runtime_size_offset();
+  const Shader& program = info.shader->runtime_variant() == &variant ? *info.shader : variant;
+  const std::span<const uint32_t> literals = program.runtime_literals();
+  const size_t literal_offset = variant.runtime_literal_offset();
+  if (offset + 12 > bytes || (!literals.empty() && literal_offset + literals.size_bytes() > bytes)) {
+    return fail("dispatch of " + info.shader->name() + ": the variant's size and literals do not fit its " +
+                std::to_string(bytes) + " bytes of uniform parameters");
+  }
+  scratch_parameters_.assign(bytes, std::byte{0});
+  const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
+  std::memcpy(scratch_parameters_.data() + offset, size, 12);
+  if (!literals.empty())
+    std::memcpy(scratch_parameters_.data() + literal_offset, literals.data(), literals.size_bytes());
+  if (last_parameters_batch_ == batch.id && last_parameters_ == scratch_parameters_) return last_parameters_binding_;
+
+  const VkDeviceSize alignment = std::max<VkDeviceSize>(device_->info().min_uniform_buffer_offset_alignment, 16);
+  const VkDeviceSize slot = (VkDeviceSize(bytes) + alignment - 1) / alignment * alignment;
+  if (batch.parameter_chunks.empty() || batch.parameter_used + slot > kParameterChunkBytes) {
+    if (free_parameter_chunks_.empty()) {
+      // Device-local where the host can write it (a BAR heap), else host memory: either is host-visible, coherent
+      // and mapped for its lifetime, so the bytes written before the batch's submission are what its dispatches read.
+      auto created =
+          Buffer::create(*device_, kParameterChunkBytes * kParameterChunksPerBuffer, BufferKind::MappedDeviceLocal);
+      if (created && !(*created)->host_visible()) {
+        created = Buffer::create(*device_, kParameterChunkBytes * kParameterChunksPerBuffer, BufferKind::HostStorage);
+      }
+      if (!created) return created.error();
+      for (VkDeviceSize c = 0; c < kParameterChunksPerBuffer; ++c) {
+        free_parameter_chunks_.push_back({created->get(), c * kParameterChunkBytes});
+      }
+      parameter_buffers_.push_back(std::move(*created));
+    }
+    batch.parameter_chunks.push_back(free_parameter_chunks_.back());
+    free_parameter_chunks_.pop_back();
+    batch.parameter_used = 0;
+  }
+  const ParameterChunk& chunk = batch.parameter_chunks.back();
+  const VkDeviceSize at = chunk.offset + batch.parameter_used;
+  std::memcpy(static_cast<std::byte*>(chunk.buffer->mapped()) + at, scratch_parameters_.data(), bytes);
+  batch.parameter_used += slot;
+  last_parameters_.swap(scratch_parameters_);
+  last_parameters_batch_ = batch.id;
+  last_parameters_binding_ = BufferBinding{chunk.buffer, at, VkDeviceSize(bytes), Access::Read};
+  return last_parameters_binding_;
 }
 
 Status CommandStream::dispatch_indirect(const DispatchInfo& info) {

@@ -24,8 +24,13 @@ bool runtime_size_fits(const Device& device, const ShaderDesc& desc, const Shade
   const bool literals_placed =
       variant.literal_values.empty() ||
       (variant.literal_offset % 4 == 0 && variant.literal_offset >= uint64_t(variant.push_constant_offset) + 12);
+  // Uniform parameters: one uniform buffer right after the program's bindings, which covers the size and literals.
+  const bool parameters_placed =
+      !variant.parameters_binding || (*variant.parameters_binding == desc.layout.bindings.size() &&
+                                      variant.parameters_bytes >= runtime_push_end(variant) &&
+                                      variant.parameters_bytes <= device.info().max_uniform_buffer_range);
   return variant.push_constant_offset % 4 == 0 && variant.push_constant_offset >= desc.layout.push_constant_bytes &&
-         literals_placed && runtime_push_end(variant) <= device.info().max_push_constants_size;
+         literals_placed && parameters_placed && runtime_push_end(variant) <= device.info().max_push_constants_size;
 }
 
 // The fixed pipeline parts of `desc` (specialization constants other than the size, create flags), 0 when none.
@@ -60,7 +65,8 @@ std::pair<uint64_t, uint64_t> variant_key(const ShaderDesc& child, const ShaderD
                             uint64_t(ids[0]) << 32 | ids[1],
                             uint64_t(ids[2]) << 32 | variant.push_constant_offset,
                             uint64_t(variant.exact_only) << 32 | variant.literal_offset,
-                            variant.literal_values.size()};
+                            variant.literal_values.size(),
+                            uint64_t(variant.parameters_bytes) << 32 | variant.parameters_binding.value_or(UINT32_MAX)};
   const Hash128 h = hash128(parts, sizeof parts);
   return {h.low, h.high};
 }
@@ -142,7 +148,14 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
     } else {
       ShaderDesc child = desc;
       child.spirv = variant.spirv;
-      child.layout.push_constant_bytes = static_cast<uint32_t>(runtime_push_end(variant));
+      if (variant.parameters_binding) {
+        // The size and literals come from a uniform buffer bound after the program's buffers; the program's own push
+        // constants (none: the pass moves only a block at offset 0) stay as they are.
+        child.layout.bindings.push_back(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+        if (!child.layout.counts.empty()) child.layout.counts.push_back(1);
+      } else {
+        child.layout.push_constant_bytes = static_cast<uint32_t>(runtime_push_end(variant));
+      }
       child.runtime_group_size.reset();
       child.name = desc.name + " (runtime group size)";
       // A stand-in is shared by content: the next program of the template takes this one's (no module, no layouts).
@@ -164,6 +177,7 @@ Expected<std::shared_ptr<Shader>> Shader::create(Device& device, const ShaderDes
           (*created)->runtime_literals_.assign(variant.literal_values.begin(), variant.literal_values.end());
           (*created)->runtime_literal_offset_ = variant.literal_offset;
           (*created)->runtime_stand_in_ = shared;
+          (*created)->runtime_parameters_bytes_ = variant.parameters_binding ? variant.parameters_bytes : 0;
           self->runtime_variant_ = shared ? device.share_variant(key, std::move(*created)) : std::move(*created);
         }
       }

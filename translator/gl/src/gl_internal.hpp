@@ -111,8 +111,8 @@ class DeviceState {
   // binary_fingerprint(*this) (program_binary_format.cpp), made once per BISMUTH_RUNTIME_GROUP_SIZE and
   // BISMUTH_SHARED_VARIANTS setting (variant_settings()): every compile and link asks for it (program cache keys), and
   // it is a driver query and a hash of the device facts.
-  mutable std::once_flag fingerprint_once[4];
-  mutable std::shared_ptr<const BinaryFingerprint> fingerprint[4];
+  mutable std::once_flag fingerprint_once[8];
+  mutable std::shared_ptr<const BinaryFingerprint> fingerprint[8];
   // glDispatchComputeIndirect's count check on the GPU (dispatch.cpp), created on first use.
   std::mutex indirect_mutex;
   std::shared_ptr<backend::Shader> indirect_check;
@@ -241,6 +241,10 @@ struct Executable {
     // The literals the variant reads from push constants (spirv_patch literals_to_push_constants) and where.
     uint32_t literal_offset = 0;
     std::vector<uint32_t> literal_values;
+    // Where the variant reads size and literals from a uniform buffer (spirv_patch push_constants_to_uniform_block):
+    // its binding in set 0 and the buffer's bytes (the offsets above are then offsets in it).
+    std::optional<uint32_t> parameters_binding;
+    uint32_t parameters_bytes = 0;
   };
   std::optional<RuntimeVariant> runtime_variant;
   // Modules spirv-val checked while this executable was linked from source (BISMUTH_VALIDATION=1; a debug context

@@ -17,6 +17,9 @@ namespace bismuth::gl {
 
 namespace {
 
+// A variant without a uniform parameters binding (format version 4): it reads push constants.
+constexpr uint32_t kNoParametersBinding = UINT32_MAX;
+
 constexpr char kMagic[8] = {'B', 'I', 'S', 'M', 'P', 'R', 'G', 'B'};
 // Limits a loaded program must keep (a linked one always does): GL_MAX_UNIFORM_LOCATIONS-sized location ranges
 // with room for arrays, and a default uniform block of at most 1 MiB.
@@ -207,6 +210,10 @@ Status check_executable(const Executable& exe, const Caps& caps, const backend::
          uint64_t(exe.runtime_variant->literal_offset) + 4 * uint64_t(literals.size()) >
              device.max_push_constants_size))
       return fail("the runtime-group-size variant's literals do not fit the device's push constants");
+    if (const auto& v = *exe.runtime_variant;
+        v.parameters_binding && (v.parameters_bytes < uint64_t(v.push_constant_offset) + 12 ||
+                                 v.parameters_bytes > device.max_uniform_buffer_range))
+      return fail("the runtime-group-size variant's uniform parameters do not fit the device");
   }
   // One descriptor per GL binding point at most (and the default uniform block).
   constexpr size_t kMaxDescriptors =
@@ -404,6 +411,8 @@ std::vector<std::byte> serialize_program_binary(const Executable& exe, bool link
     body.u8(exe.runtime_variant->exact_only ? 1 : 0);
     body.u32(exe.runtime_variant->literal_offset);
     body.words(exe.runtime_variant->literal_values);
+    body.u32(exe.runtime_variant->parameters_binding.value_or(kNoParametersBinding));
+    body.u32(exe.runtime_variant->parameters_bytes);
   }
   body.u32(exe.stage_flags);
   body.u32(exe.subgroup_size);
@@ -493,6 +502,8 @@ Expected<LoadedProgramBinary> parse_program_binary(std::span<const std::byte> by
     variant.exact_only = r.u8() != 0;
     variant.literal_offset = r.u32();
     variant.literal_values = r.words();
+    if (const uint32_t binding = r.u32(); binding != kNoParametersBinding) variant.parameters_binding = binding;
+    variant.parameters_bytes = r.u32();
     exe.runtime_variant = std::move(variant);
   }
   exe.stage_flags = r.u32();

@@ -48,7 +48,7 @@ struct ProgramBinaryHeader {
   static constexpr size_t kPayloadHash = 88;          // 16 bytes: XXH3-128 of the payload
   static constexpr size_t kSize = 104;                // the payload follows
   // 2: the variant's hoisted literals; 3: sampler and image uniforms (GlOpaqueInfo, GlResource::uniform)
-  static constexpr uint32_t kFormatVersionValue = 3;
+  static constexpr uint32_t kFormatVersionValue = 4;
 };
 
 // The executable of a successfully linked GLSL / ARB_gl_spirv compute program as binary bytes.

@@ -117,10 +117,14 @@ Status instantiate(const LinkTarget& target, GLuint program_name, Executable& ex
   backend::ShaderDesc desc = program_shader_desc(exe, program_name);
   if (exe.runtime_variant) {
     // A fixed-size program's variant stands in for its one exact-size pipeline (literals make any variant one).
-    desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{
-        exe.runtime_variant->spirv,          exe.runtime_variant->push_constant_offset,
-        exe.runtime_variant->exact_only,     exe.runtime_variant->literal_values,
-        exe.runtime_variant->literal_offset, p.group_size == translator::GroupSize::Fixed};
+    desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{exe.runtime_variant->spirv,
+                                                                    exe.runtime_variant->push_constant_offset,
+                                                                    exe.runtime_variant->exact_only,
+                                                                    exe.runtime_variant->literal_values,
+                                                                    exe.runtime_variant->literal_offset,
+                                                                    p.group_size == translator::GroupSize::Fixed,
+                                                                    exe.runtime_variant->parameters_binding,
+                                                                    exe.runtime_variant->parameters_bytes};
   }
   auto shader = backend::Shader::create(*device_state.device, desc);
   if (!shader) return fail("error: the Vulkan driver rejected the program: " + shader.error().message);
@@ -188,9 +192,11 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   exe->program = std::move(*linked);
   translator::GlLinkedProgram& p = exe->program;
 
-  spirv_patch::PipelineOptions pipeline = translator::gl_program_pipeline(
-      p, caps.compile_target,
-      {.runtime_group_size = runtime_group_size_enabled(), .literals_to_push_constants = shared_variants_enabled()});
+  spirv_patch::PipelineOptions pipeline =
+      translator::gl_program_pipeline(p, caps.compile_target,
+                                      {.runtime_group_size = runtime_group_size_enabled(),
+                                       .literals_to_push_constants = shared_variants_enabled(),
+                                       .uniform_parameters = uniform_parameters_enabled()});
   // spirv-val on GLSL and HLSL programs only where validation is asked for (BISMUTH_VALIDATION=1, as in every GL
   // test): it would cost more than the rest of the link, for words glslang and the passes made (each held to
   // spirv-val by the tests). An ARB_gl_spirv module is the application's: always validated, never handed to the
@@ -231,9 +237,13 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   exe->stage_flags = wave_desc.stage_flags;
   if (piped->runtime_group_size) {
     const spirv_patch::RuntimeGroupSizeVariant& variant = *piped->runtime_group_size;
-    exe->runtime_variant =
-        Executable::RuntimeVariant{variant.words, variant.report.push_constant_offset, variant.report.exact_only,
-                                   variant.literals.push_constant_offset, variant.literals.values};
+    exe->runtime_variant = Executable::RuntimeVariant{variant.words,
+                                                      variant.report.push_constant_offset,
+                                                      variant.report.exact_only,
+                                                      variant.literals.push_constant_offset,
+                                                      variant.literals.values,
+                                                      variant.parameters_binding,
+                                                      variant.parameters_bytes};
   }
   if (Status made = instantiate(target, program.name, *exe); !made) return made.error();
   return exe;

@@ -23,12 +23,21 @@ bool shared_variants_enabled() {
   return env("BISMUTH_SHARED_VARIANTS") != "0";
 }
 
+bool uniform_parameters_enabled() {
+  return env("BISMUTH_VARIANT_PARAMETERS") != "push";
+}
+
 void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped) {
   if (!piped.runtime_group_size) return;
   const spirv_patch::RuntimeGroupSizeVariant& variant = *piped.runtime_group_size;
-  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{variant.words, variant.report.push_constant_offset,
-                                                                  variant.report.exact_only, variant.literals.values,
-                                                                  variant.literals.push_constant_offset};
+  desc.runtime_group_size = backend::ShaderDesc::RuntimeGroupSize{variant.words,
+                                                                  variant.report.push_constant_offset,
+                                                                  variant.report.exact_only,
+                                                                  variant.literals.values,
+                                                                  variant.literals.push_constant_offset,
+                                                                  false,
+                                                                  variant.parameters_binding,
+                                                                  variant.parameters_bytes};
 }
 
 std::chrono::milliseconds prewarm_delay() {

@@ -22,9 +22,13 @@ bool runtime_group_size_enabled();
 // Whether the variant's integer literals become push constants, so programs from one template share its
 // pipelines: BISMUTH_SHARED_VARIANTS=0 turns it off (comparisons, debugging).
 bool shared_variants_enabled();
-// The two settings above as an index 0..3 (what the program binary fingerprint depends on).
+// Whether the variant reads its size and literals from a uniform buffer instead of push constants (GlPipelineChoices::
+// uniform_parameters): BISMUTH_VARIANT_PARAMETERS=push turns it off (comparisons on NVIDIA).
+bool uniform_parameters_enabled();
+// The three settings above as an index 0..7 (what the program binary fingerprint depends on).
 inline unsigned variant_settings() {
-  return (runtime_group_size_enabled() ? 1u : 0u) | (shared_variants_enabled() ? 2u : 0u);
+  return (runtime_group_size_enabled() ? 1u : 0u) | (shared_variants_enabled() ? 2u : 0u) |
+         (uniform_parameters_enabled() ? 4u : 0u);
 }
 
 // Sets desc.runtime_group_size from the pipeline's variant (whose words must outlive Shader::create). Without one

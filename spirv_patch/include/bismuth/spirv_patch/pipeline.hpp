@@ -34,6 +34,10 @@
 //                                    constants, so the variants of programs that differ only in literals are the
 //                                    same words and share pipelines; the main module keeps them (the backend's
 //                                    fully specialised pipeline)
+//   9. push_constants_to_uniform_block   on the variant only, where asked (runtime_parameters_binding) and its
+//                                    push-constant block holds nothing but steps 7 and 8's members: the block becomes
+//                                    a uniform block at that binding of set 0 (NVIDIA's driver charges every dispatch
+//                                    of a shader that reads push constants); otherwise the variant keeps them
 #pragma once
 
 #include <cstdint>
@@ -50,6 +54,7 @@
 #include "bismuth/spirv_patch/passes/khr_ballot_vote_to_group_non_uniform.hpp"
 #include "bismuth/spirv_patch/passes/literals_to_push_constants.hpp"
 #include "bismuth/spirv_patch/passes/num_waves.hpp"
+#include "bismuth/spirv_patch/passes/push_constants_to_uniform_block.hpp"
 #include "bismuth/spirv_patch/passes/remap_descriptor_bindings.hpp"
 #include "bismuth/spirv_patch/passes/shadow_samplers.hpp"
 #include "bismuth/spirv_patch/passes/swizzle_lookups.hpp"
@@ -75,6 +80,9 @@ struct PipelineOptions {
   std::optional<RuntimeGroupSizeOptions> runtime_group_size;
   // Step 8 (with step 7 only); its push_constant_offset is ignored: the literals go right after the logical size.
   std::optional<LiteralsToPushConstantsOptions> literals_to_push_constants;
+  // Step 9 (with step 7 only): the binding (set 0) the variant's size and literals move to, one past the program's
+  // own bindings; unset: they stay push constants.
+  std::optional<uint32_t> runtime_parameters_binding;
   // spirv-val on the variant, for `validate`'s target (Vulkan 1.1 when unset); one it refuses is dropped. Off: the
   // variant is trusted (the GL shim's release path, where spirv-val would cost more than the rest of a link).
   bool validate_runtime_group_size = true;
@@ -105,6 +113,10 @@ struct RuntimeGroupSizeVariant {
   // Step 8: where the hoisted literals are and their values (empty: none were hoisted; `literals.skipped_reason` says
   // why when some were found).
   LiteralsToPushConstantsReport literals;
+  // Step 9: the variant reads the bytes the report's offsets describe from a uniform buffer at this binding of set 0
+  // (`parameters_bytes` of them) instead of push constants.
+  std::optional<uint32_t> parameters_binding;
+  uint32_t parameters_bytes = 0;
 };
 
 struct PipelineResult {

@@ -17,6 +17,10 @@ struct GlPipelineChoices {
   bool literals_to_push_constants = true;
   // Where the variant reads the logical size: after the program's own push constants, 16-byte aligned.
   uint32_t push_constant_bytes = 0;
+  // The variant reads its size and literals from a uniform buffer at the binding after the program's own (spirv_patch
+  // push_constants_to_uniform_block) where it has no push constants of its own: NVIDIA's driver charges every
+  // dispatch of a shader that reads push constants. The GL shim turns it off with BISMUTH_VARIANT_PARAMETERS=push.
+  bool uniform_parameters = true;
 };
 
 // The program's compact binding layout, ballot/vote lowering, GL arithmetic for `target`, validation for Vulkan 1.1,

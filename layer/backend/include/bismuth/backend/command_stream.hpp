@@ -283,6 +283,13 @@ class CommandStream {
   Device& device() const { return *device_; }
 
  private:
+  // A range of a host-visible buffer a batch writes variants' uniform parameters into (kParameterChunkBytes).
+  struct ParameterChunk {
+    Buffer* buffer = nullptr;  // one of parameter_buffers_
+    VkDeviceSize offset = 0;
+  };
+  static constexpr VkDeviceSize kParameterChunkBytes = 4096;
+  static constexpr VkDeviceSize kParameterChunksPerBuffer = 64;
   struct Batch {
     VkCommandPool command_pool = VK_NULL_HANDLE;
     VkCommandBuffer commands = VK_NULL_HANDLE;
@@ -302,6 +309,10 @@ class CommandStream {
     std::vector<PipelineRef> pipelines;  // each distinct pipeline once
     std::vector<const CachedPipeline*> pipeline_keys;
     std::vector<std::shared_ptr<const Shader>> shaders;
+    // Uniform parameters of runtime-size variants (parameters_binding): the chunks this batch writes them into, and
+    // how much of the last one is used. The chunks go back to the stream when the batch is begun again.
+    std::vector<ParameterChunk> parameter_chunks;
+    VkDeviceSize parameter_used = 0;
   };
   using FrontEntry = PipelineFrontTable::Entry;
 
@@ -350,7 +361,7 @@ class CommandStream {
   // Dispatches in one batch from which the stream counts as a stream of dispatches (note_stream_batch).
   static constexpr uint32_t kStreamBatchDispatches = 32;
   // `shader` is the shader whose module and layout run: info.shader or its runtime variant.
-  Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& info,
+  Status record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& call,
                 TimestampQuery* timestamp, FrontEntry* front = nullptr);
   // dispatch() after a front-table miss, or with specialization values (out of line: the inline part stays small).
   [[gnu::noinline]] Status dispatch_uncached(const DispatchInfo& info, TimestampQuery* timestamp);
@@ -407,6 +418,9 @@ class CommandStream {
   // At the end of record(): opens the repeat path when the next dispatch may take it.
   void open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info, const FrontEntry* front);
   Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
+  // The bytes push_runtime_size would push, for a variant with uniform parameters: the binding of this batch's copy
+  // of them (written when they differ from the last ones this batch wrote).
+  Expected<BufferBinding> parameters_binding(Batch& batch, const Shader& variant, const DispatchInfo& info);
   [[gnu::noinline]] Status track_dispatch(Batch& batch, const Shader& shader, const DispatchInfo& info);
   [[gnu::cold, gnu::noinline]] void keep_pipeline(Batch& batch, const CachedPipeline& pipeline, FrontEntry* front);
   Status bind_descriptors(Batch& batch, const Shader& shader, const DispatchInfo& info);
@@ -477,6 +491,15 @@ class CommandStream {
   std::vector<BufferBinding> bound_buffers_;
   std::vector<ImageBinding> bound_images_;
   std::vector<std::byte> bound_push_;
+  // Variants' uniform parameters (parameters_binding): the buffers, their free chunks, the last bytes written and
+  // where (in batch `last_parameters_batch_`), and the dispatch's bindings with the parameters appended.
+  std::vector<std::shared_ptr<Buffer>> parameter_buffers_;
+  std::vector<ParameterChunk> free_parameter_chunks_;
+  std::vector<std::byte> last_parameters_;
+  BufferBinding last_parameters_binding_{};
+  uint64_t last_parameters_batch_ = 0;
+  std::vector<BufferBinding> scratch_parameter_bindings_;
+  std::vector<std::byte> scratch_parameters_;
   // The repeat path: open (`commands` set) after a dispatch whose state the next one may repeat — recorded inline
   // into `batch`'s command buffer, with `shader` bound, no images bound, no barrier request pending and the bound
   // buffers' accesses the declared ones of that dispatch; the next dispatch then needs only the checks of

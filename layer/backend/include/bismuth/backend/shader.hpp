@@ -95,6 +95,11 @@ struct ShaderDesc {
     // The variant only stands in for the original module's exact-size pipeline (for fixed-size programs, whose
     // variant serves other programs' sizes; implied by `literal_values`): streams move to the latter once it is ready.
     bool stand_in = false;
+    // The variant reads the bytes the offsets above describe from a uniform buffer at this binding of set 0 (one past
+    // `layout`'s: spirv_patch push_constants_to_uniform_block), `parameters_bytes` of them, instead of push
+    // constants: the command stream writes them into a small buffer per batch and binds it (docs/backend.md).
+    std::optional<uint32_t> parameters_binding;
+    uint32_t parameters_bytes = 0;
   };
   std::optional<RuntimeGroupSize> runtime_group_size;
 };
@@ -148,6 +153,9 @@ class Shader : public std::enable_shared_from_this<Shader> {
   uint32_t runtime_literal_offset() const { return runtime_literal_offset_; }
   // On a variant: it stands in for the original module's exact-size pipeline (ShaderDesc::RuntimeGroupSize).
   bool runtime_stand_in() const { return runtime_stand_in_; }
+  // On a variant that reads its size and literals from a uniform buffer (its layout's last binding): the buffer's
+  // bytes, laid out as the push constants would be; 0 for a variant that reads push constants.
+  uint32_t runtime_parameters_bytes() const { return runtime_parameters_bytes_; }
   // Why a requested variant was not created (empty when it was, or none was requested).
   const std::string& runtime_variant_note() const { return runtime_variant_note_; }
 
@@ -182,6 +190,7 @@ class Shader : public std::enable_shared_from_this<Shader> {
   std::vector<uint32_t> runtime_literals_;
   uint32_t runtime_literal_offset_ = 0;
   bool runtime_stand_in_ = false;
+  uint32_t runtime_parameters_bytes_ = 0;
   std::string runtime_variant_note_;
 };
 
