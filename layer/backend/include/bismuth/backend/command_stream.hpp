@@ -365,12 +365,13 @@ class CommandStream {
   // returns true; or records nothing and returns false. Inline, so that the dispatch loop of a GL program pays no
   // call for it (the recording benchmark's target is 1.2x the raw vkCmdBindPipeline + vkCmdDispatch on lavapipe).
   [[gnu::always_inline]] bool repeat_dispatch(const FrontEntry& entry, const DispatchInfo& info) {
-    // Open only while readonly_repeat_ holds and its batch is the current one (close_repeat_path).
-    if (repeat_.commands == VK_NULL_HANDLE) return false;
-    // Another entry (program or size) than the one bound: the same shader, and a pipeline the batch holds.
+    // Another entry (program or size) than the one bound: the same shader, and a pipeline the batch holds. A closed
+    // path has neither entry nor shader (close_repeat_path): every entry fails here.
     const bool rebind = &entry != repeat_.entry;
     if (rebind && (entry.run_shader != repeat_.shader || entry.batch_seen != repeat_.batch_id)) return false;
-    if (!info.images.empty() || !info.address_buffers.empty() || info.indirect != nullptr) return false;
+    if ((info.images.size() | info.address_buffers.size() | reinterpret_cast<uintptr_t>(info.indirect)) != 0) {
+      return false;
+    }
     // No calls up to the driver's: nothing of this path, and none of the caller's loop, needs a register saved.
     if ((buffer_differences(info.bindings) | push_constant_differences(info.push_constants)) != 0) return false;
     const uint32_t repeats = repeat_.repeats + 1;
@@ -410,13 +411,13 @@ class CommandStream {
   // against a copy kept in the path, others against the bound bytes, word by word (no library call).
   [[gnu::always_inline]] uint64_t push_constant_differences(std::span<const std::byte> bytes) const {
     const size_t size = bytes.size();
-    if (size == 0) return 0;
-    if (size != repeat_.push_bytes) return 1;
     uint64_t word;
-    if (size == 8) {
+    if (size == 8 && repeat_.push_bytes == 8) {
       std::memcpy(&word, bytes.data(), 8);
       return word ^ repeat_.push_word;
     }
+    if (size == 0) return 0;
+    if (size != repeat_.push_bytes) return 1;
     uint64_t differs = 0, bound;
     size_t i = 0;
     for (; i + 8 <= size; i += 8) {
@@ -441,10 +442,12 @@ class CommandStream {
     }
   }
   // Closes the repeat path (settling its count). Whatever ends what the path relies on calls it: the next
-  // dispatch goes through record(), which reopens the path when it may.
+  // dispatch goes through record(), which reopens the path when it may. Closed, the path names no entry and no
+  // shader, so that repeat_dispatch() fails its first test (an entry always has a shader to run).
   void close_repeat_path() {
     settle_repeats();
-    repeat_.commands = VK_NULL_HANDLE;
+    repeat_.entry = nullptr;
+    repeat_.shader = nullptr;
   }
   // The previous dispatch's access tracking no longer holds (a transfer, barrier, timestamp or new batch).
   void end_readonly_repeat() {
@@ -522,7 +525,7 @@ class CommandStream {
   std::vector<BufferBinding> bound_buffers_;
   std::vector<ImageBinding> bound_images_;
   std::vector<std::byte> bound_push_;
-  // The repeat path: open (`commands` set) after a dispatch whose state the next one may repeat — recorded inline
+  // The repeat path: open (`shader` set) after a dispatch whose state the next one may repeat — recorded inline
   // into `batch`'s command buffer, with `shader` bound, no images bound, no barrier request pending and the bound
   // buffers' accesses the declared ones of that dispatch; the next dispatch then needs only the checks of
   // repeat_dispatch(). Closed (close_repeat_path) by record(), the barrier requests, whatever clears
@@ -531,7 +534,6 @@ class CommandStream {
   // What it reads, together: the driver's entry points, the bound buffers' and push constants' storage (from
   // bound_buffers_ / bound_push_, which only record() changes) and the front-table entry whose pipeline is bound.
   struct RepeatPath {
-    VkCommandBuffer commands = VK_NULL_HANDLE;
     const FrontEntry* entry = nullptr;  // its pipeline is bound_pipeline_ (nullptr: none known)
     // Dispatches recorded by the path that the batch's count and the stats do not hold yet (settle_repeats), and
     // the count at which record() takes over: the batch's hand-over, stream note or flush (see open_repeat_path).
@@ -542,7 +544,8 @@ class CommandStream {
     size_t push_bytes = 0;
     uint64_t push_word = 0;  // the bound push constants when they are 8 bytes
     PFN_vkCmdDispatch dispatch = nullptr;
-    // Read when the entry changes (another size of the shader).
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    // Read when the entry changes (another size of the shader); nullptr: the path is closed.
     const Shader* shader = nullptr;
     uint64_t batch_id = 0;
     PFN_vkCmdBindPipeline bind_pipeline = nullptr;
