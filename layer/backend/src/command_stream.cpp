@@ -79,7 +79,7 @@ std::string StreamStats::to_string() const {
 }
 
 CommandStream::~CommandStream() {
-  if (stats_requested_by_environment()) std::fputs(stats_.to_string().c_str(), stderr);
+  if (stats_requested_by_environment()) std::fputs(stats().to_string().c_str(), stderr);
   (void)submission_error();  // an earlier batch's failure must not keep flush() from submitting this one
   if (current_ && !device_->lost()) (void)flush();
   // Every encoded command recorded and every encoded submission made: the recording thread no longer uses a
@@ -207,7 +207,7 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
 }
 
 void CommandStream::reset_binding_state() {
-  readonly_repeat_ = false;
+  end_readonly_repeat();
   bound_pipeline_ = VK_NULL_HANDLE;
   bound_layout_ = 0;
   bound_shader_ = nullptr;
@@ -224,6 +224,7 @@ Expected<uint64_t> CommandStream::flush() {
   // An earlier batch whose submission failed on the recording thread: report that first (this batch stays).
   if (Status ok = submission_error(); !ok) return ok.error();
   if (!current_) return last_value_;
+  close_repeat_path();  // its batch ends here; the count below includes its dispatches
   std::unique_ptr<Batch> batch = std::move(current_);
   const auto& vk = device_->vk();
   if (batch->has_writes) {
@@ -281,6 +282,7 @@ Expected<uint64_t> CommandStream::flush() {
 
 void CommandStream::discard() {
   if (!current_) return;
+  close_repeat_path();  // its batch is dropped
   recorder_->drain();  // the command buffer is reset when the batch is reused
   std::unique_ptr<Batch> batch = std::move(current_);
   batch->buffers.clear();

@@ -81,7 +81,7 @@ void CommandStream::record_barrier(const BarrierScope& scope) {
     hazards_.clear();
     shader_accesses_.clear();
   }
-  readonly_repeat_ = false;  // the ranges must be noted again
+  end_readonly_repeat();  // the ranges must be noted again
 }
 
 // Explicit requests are only noted here: the next command records them (record_pending_barrier, or merged into the
@@ -90,8 +90,7 @@ void CommandStream::record_barrier(const BarrierScope& scope) {
 Status CommandStream::barrier() {
   if (Status ok = device_->alive(); !ok) return ok;
   pending_barrier_ |= HazardTracker::kHazardScope;
-  readonly_repeat_ = false;
-  repeat_.commands = VK_NULL_HANDLE;
+  end_readonly_repeat();
   ++stats_.explicit_barriers;
   return {};
 }
@@ -102,7 +101,7 @@ Status CommandStream::memory_barrier(BarrierTargets targets) {
   // Its source scope is shader writes only, so it never clears the access tracking: a repeated dispatch may still
   // skip it (barrier() does clear it when recorded, so it stops the fast path).
   pending_barrier_ |= explicit_barrier_scope(targets);
-  repeat_.commands = VK_NULL_HANDLE;  // the next dispatch records it (record_pending_barrier)
+  close_repeat_path();  // the next dispatch records it (record_pending_barrier)
   ++stats_.explicit_barriers;
   return {};
 }
@@ -302,7 +301,7 @@ void CommandStream::keep_pipeline(Batch& batch, const CachedPipeline& pipeline, 
 
 Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shader, const DispatchInfo& call,
                              TimestampQuery* timestamp, FrontEntry* front) {
-  repeat_.commands = VK_NULL_HANDLE;  // reopened at the end, should this dispatch succeed
+  close_repeat_path();  // reopened at the end, should this dispatch succeed (the batch's count is settled)
   Batch* batch = current_.get();
   if (batch == nullptr) [[unlikely]] {
     auto begun = begin_batch();
@@ -440,6 +439,7 @@ void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const D
   repeat_.dispatch = vk.vkCmdDispatch;
   repeat_.bind_pipeline = vk.vkCmdBindPipeline;
   repeat_.batch = &batch;
+  repeat_.batch_id = batch.id;
   repeat_.shader = &shader;
   // A dispatch with a pipeline of its own (no front entry) binds it: only an entry's pipeline is known bound.
   repeat_.entry = front;
@@ -447,14 +447,16 @@ void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const D
   repeat_.buffer_count = bound_buffers_.size();
   repeat_.push = bound_push_.data();
   repeat_.push_bytes = bound_push_.size();
+  if (repeat_.push_bytes == 8) std::memcpy(&repeat_.push_word, repeat_.push, 8);
   // record() hands a threaded recorder's inline batch over to the thread at inline_batch_dispatches, notes a stream
   // at kStreamBatchDispatches and flushes at max_dispatches_per_batch; timestamps (which count pairs) never take
   // the path.
-  repeat_.until = options_.max_dispatches_per_batch;
-  if (options_.inline_batch_dispatches > batch.dispatches) {
-    repeat_.until = std::min(repeat_.until, options_.inline_batch_dispatches);
-  }
-  if (kStreamBatchDispatches > batch.dispatches) repeat_.until = std::min(repeat_.until, kStreamBatchDispatches);
+  // record() flushed a batch at max_dispatches_per_batch, so `until` is above the batch's count.
+  uint32_t until = options_.max_dispatches_per_batch;
+  if (options_.inline_batch_dispatches > batch.dispatches) until = std::min(until, options_.inline_batch_dispatches);
+  if (kStreamBatchDispatches > batch.dispatches) until = std::min(until, kStreamBatchDispatches);
+  repeat_.repeats = 0;
+  repeat_.limit = until - batch.dispatches;  // a repeat takes the path while the batch's count stays below `until`
   repeat_.commands = batch.commands;
 }
 
@@ -566,7 +568,7 @@ Status CommandStream::dispatch_indirect(const DispatchInfo& info) {
   if (Status ok = dispatch(info); !ok) return ok;
   // After the dispatch's own tracking (a barrier it recorded would have cleared this note).
   hazards_.note_access(buffer.handle(), begin, end, false);
-  readonly_repeat_ = false;  // a repeat must still see this read
+  end_readonly_repeat();  // a repeat must still see this read
   return {};
 }
 

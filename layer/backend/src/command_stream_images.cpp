@@ -291,7 +291,7 @@ Status CommandStream::generate_mipmaps(Image& image, uint32_t base_level, uint32
   // After the loop: a barrier inside it cleared the tracking.
   hazards_.note_image_access(image.handle(), true);
   batch.has_writes = true;
-  readonly_repeat_ = false;
+  end_readonly_repeat();
   recorder_->publish();
   return {};
 }

@@ -95,7 +95,7 @@ Status CommandStream::write_timestamp(TimestampQuery* out) {
   recorder_->publish();
   *out = TimestampQuery{batch.id, batch.pairs_used};
   ++batch.pairs_used;
-  readonly_repeat_ = false;
+  end_readonly_repeat();
   if (batch.pairs_used >= options_.timestamp_pairs_per_batch) {
     auto flushed = flush();
     if (!flushed) return flushed.error();

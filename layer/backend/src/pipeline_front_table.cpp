@@ -49,7 +49,7 @@ Expected<PipelineFrontTable::Entry*> PipelineFrontTable::lookup(const PipelineRe
   e.subgroup_size = request.subgroup_size;
   e.shader_ref = request.shader->shared_from_this();
   e.batch_seen = 0;
-  last_ = &e;
+  last_ = e.provisional ? nullptr : &e;  // hit() checks a provisional entry's upgrade on every hit
   return &e;
 }
 
@@ -129,7 +129,7 @@ Status PipelineFrontTable::fill_runtime_entry(Entry& e, const PipelineRequest& r
 
 // The exact pipeline of a provisional entry: the original module at the size behind a stand-in variant, else the
 // variant's pipeline of the total.
-void PipelineFrontTable::upgrade_provisional(Entry& e) {
+PipelineFrontTable::Entry* PipelineFrontTable::upgrade_provisional(Entry& e) {
   // Read before looking: a compile that ends after this changes the count, so the next hit looks again.
   const uint64_t ready_count = cache_->ready_count();
   const bool look = ready_count != e.ready_seen;
@@ -145,15 +145,18 @@ void PipelineFrontTable::upgrade_provisional(Entry& e) {
                !cache_->compile_in_background(e.shader_ref, e.size, e.subgroup_size)) {
       e.provisional = false;  // no worker took it: the stand-in stays
     }
-    return;
+    if (!e.provisional) last_ = &e;
+    return &e;
   }
-  if (!look) return;
+  if (!look) return &e;
   const PipelineRequest exact{e.run_shader, GroupSize{e.size.x * e.size.y * e.size.z, 1, 1}, e.subgroup_size, {}};
   if (PipelineRef ready = cache_->find(PipelineKey::make(exact))) {
     e.pipeline = std::move(ready);
     e.provisional = false;
     e.batch_seen = 0;
+    last_ = &e;
   }
+  return &e;
 }
 
 }  // namespace bismuth::backend

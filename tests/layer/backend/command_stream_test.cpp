@@ -290,6 +290,59 @@ TEST_CASE("A batch is submitted when it reaches the batch size", "[vulkan]") {
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
 
+// Identical read-only dispatches take the inline repeat path, which counts them apart from the batch
+// (CommandStream::settle_repeats): the stream's counts, the flush at the batch size and the results must be those of
+// dispatches that each went the full way, at every point, across flushes, barriers and transfers.
+TEST_CASE("Repeated dispatches count and flush like any others", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    auto device = test::make_device(vk);
+    auto cache = test::make_cache(*device);
+    auto stream = make_stream(*device, *cache, {.recording = RecordingMode::Inline, .max_dispatches_per_batch = 10});
+    auto shader = test::make_add_shader(*device);
+    constexpr uint32_t n = 64;
+    auto a = test::make_buffer(*device, n);
+    auto b = test::make_buffer(*device, n);
+    REQUIRE_OK(stream->upload(*a, 0, test::bytes_of(iota_words(n))));
+    BufferBinding bindings[2] = {{a.get(), 0, VK_WHOLE_SIZE, Access::Read}, {b.get(), 0, VK_WHOLE_SIZE, Access::Read}};
+    const Push push{n, 1};
+    DispatchInfo info{.shader = shader.get(),
+                      .size = {64, 1, 1},
+                      .groups = {1, 1, 1},
+                      .bindings = bindings,
+                      .push_constants = test::bytes_of(push)};
+    const StreamStats before = stream->stats();
+    uint32_t in_batch = stream->recorded_dispatches();
+    for (uint32_t i = 1; i <= 25; ++i) {
+      REQUIRE_OK(stream->dispatch(info));
+      in_batch = (in_batch + 1) % 10;  // the 10th dispatch of a batch flushes it
+      const StreamStats now = stream->stats();
+      REQUIRE(now.dispatches - before.dispatches == i);
+      REQUIRE(now.front_table_hits - before.front_table_hits == i - 1);  // the first one looked the pipeline up
+      REQUIRE(stream->recorded_dispatches() == in_batch);
+    }
+    CHECK(stream->stats().submissions - before.submissions == 2);
+    // A barrier request, a transfer and another flush in between: the counts go on from where they were.
+    REQUIRE_OK(stream->barrier());
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->fill(*b, 0, 4, 7));
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(stream->recorded_dispatches() == 9);
+    REQUIRE(stream->flush());
+    CHECK(stream->recorded_dispatches() == 0);
+    REQUIRE_OK(stream->dispatch(info));
+    REQUIRE_OK(stream->dispatch(info));
+    CHECK(stream->recorded_dispatches() == 2);
+    CHECK(stream->stats().dispatches - before.dispatches == 31);
+    CHECK(stream->stats().front_table_hits - before.front_table_hits == 30);
+    REQUIRE_OK(stream->finish());
+    CHECK(stream->stats().dispatches - before.dispatches == 31);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
 TEST_CASE("GPU timestamps around a dispatch measure its duration", "[vulkan]") {
   ValidatedVulkan vk;
   {

@@ -193,9 +193,10 @@ class CommandStream {
   [[gnu::always_inline]] Status dispatch(const DispatchInfo& info, TimestampQuery* timestamp = nullptr) {
     if (info.shader != nullptr && info.spec_values.empty()) [[likely]] {
       if (FrontEntry* entry = front_.hit(info.shader, info.size, info.subgroup_size); entry != nullptr) [[likely]] {
-        ++stats_.front_table_hits;
+        // A repeat counts as a front-table hit and a dispatch when the path settles (settle_repeats).
         if (timestamp == nullptr && repeat_dispatch(*entry, info)) [[likely]]
           return {};
+        ++stats_.front_table_hits;
         return record(*entry->pipeline, *entry->run_shader, info, timestamp, entry);
       }
     }
@@ -274,12 +275,18 @@ class CommandStream {
   // flushes and waits when needed. Differences of two are the GPU time between them.
   Expected<double> timestamp_ns(const TimestampQuery& query);
 
-  const StreamStats& stats() const { return stats_; }
+  // A copy: the repeat path's dispatches not yet settled (settle_repeats) are added to it.
+  StreamStats stats() const {
+    StreamStats stats = stats_;
+    stats.dispatches += repeat_.repeats;
+    stats.front_table_hits += repeat_.repeats;
+    return stats;
+  }
   // Whether a recording thread calls vkCmd* for this stream (RecordingMode after Automatic was resolved).
   bool records_on_thread() const;
   // How many recording threads replay its batches (StreamOptions::recording_threads); 0 when it records inline.
   uint32_t recording_threads() const;
-  uint32_t recorded_dispatches() const { return current_ ? current_->dispatches : 0; }
+  uint32_t recorded_dispatches() const { return current_ ? current_->dispatches + repeat_.repeats : 0; }
   Device& device() const { return *device_; }
 
  private:
@@ -348,7 +355,7 @@ class CommandStream {
     } else {
       record_pending_barrier();
     }
-    readonly_repeat_ = false;
+    end_readonly_repeat();
   }
   // Whether an access of a range by a dispatch (shader) or by a transfer / indirect read calls for a barrier.
   bool shader_hazard(VkBuffer buffer, VkDeviceSize begin, VkDeviceSize end, bool writes) const {
@@ -369,54 +376,95 @@ class CommandStream {
   // returns true; or records nothing and returns false. Inline, so that the dispatch loop of a GL program pays no
   // call for it (the recording benchmark's target is 1.2x the raw vkCmdBindPipeline + vkCmdDispatch on lavapipe).
   [[gnu::always_inline]] bool repeat_dispatch(const FrontEntry& entry, const DispatchInfo& info) {
-    Batch* const batch = repeat_.batch;
-    if (repeat_.commands == VK_NULL_HANDLE || !readonly_repeat_ || batch != current_.get()) return false;
-    // Another entry (program or size) than the one bound: the same shader, and a pipeline the batch holds.
+    // Another entry (program or size) than the one bound: the same shader, and a pipeline the batch holds. A closed
+    // path has neither entry nor shader (close_repeat_path): every entry fails here.
     const bool rebind = &entry != repeat_.entry;
-    if (rebind && (entry.run_shader != repeat_.shader || entry.batch_seen != batch->id)) return false;
-    if (!info.images.empty() || !info.address_buffers.empty() || info.indirect != nullptr) return false;
-    const uint32_t dispatches = batch->dispatches + 1;
-    if (dispatches >= repeat_.until || !same_buffers(info.bindings)) return false;
-    if (!info.push_constants.empty() && !same_push_constants(info.push_constants)) return false;
+    if (rebind && (entry.run_shader != repeat_.shader || entry.batch_seen != repeat_.batch_id)) return false;
+    if ((info.images.size() | info.address_buffers.size() | reinterpret_cast<uintptr_t>(info.indirect)) != 0) {
+      return false;
+    }
+    // No calls up to the driver's: nothing of this path, and none of the caller's loop, needs a register saved.
+    if ((buffer_differences(info.bindings) | push_constant_differences(info.push_constants)) != 0) return false;
+    const uint32_t repeats = repeat_.repeats + 1;
+    if (repeats >= repeat_.limit) return false;
+    // The path's state is stored before the driver's calls, so that nothing but the command buffer and the
+    // caller's info lives across them.
+    repeat_.repeats = repeats;
     if (rebind) {
+      repeat_.entry = &entry;
       const VkPipeline pipeline = entry.pipeline->handle();
       if (pipeline != bound_pipeline_) {
-        repeat_.bind_pipeline(repeat_.commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         bound_pipeline_ = pipeline;
+        repeat_.bind_pipeline(repeat_.commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
       }
-      repeat_.entry = &entry;
     }
-    batch->dispatches = dispatches;
-    ++stats_.dispatches;
     repeat_.dispatch(repeat_.commands, info.groups[0], info.groups[1], info.groups[2]);
     return true;
   }
-  // The bound buffers, with the declared accesses of the dispatch that opened the repeat path.
-  bool same_buffers(std::span<const BufferBinding> bindings) const {
-    if (bindings.size() != repeat_.buffer_count) return false;
-    // Differences or-ed together: one branch per binding instead of four.
+  // Nonzero unless the caller's buffers are the bound ones with the declared accesses of the dispatch that opened
+  // the repeat path. Differences are or-ed together: one test for all of them; two bindings (a common count) in
+  // straight-line code.
+  [[gnu::always_inline]] uint64_t buffer_differences(std::span<const BufferBinding> bindings) const {
+    const size_t count = bindings.size();
+    if (count != repeat_.buffer_count) return 1;
+    const BufferBinding* caller = bindings.data();
     const BufferBinding* bound = repeat_.buffers;
-    for (const BufferBinding& b : bindings) {
-      const uint64_t differs = (reinterpret_cast<uintptr_t>(b.buffer) ^ reinterpret_cast<uintptr_t>(bound->buffer)) |
-                               (b.offset ^ bound->offset) | (b.range ^ bound->range) |
-                               (uint64_t(b.access) ^ uint64_t(bound->access));
-      if (differs != 0) return false;
-      ++bound;
-    }
-    return true;
+    if (count == 2) return binding_difference(caller[0], bound[0]) | binding_difference(caller[1], bound[1]);
+    uint64_t differs = 0;
+    for (size_t i = 0; i < count; ++i) differs |= binding_difference(caller[i], bound[i]);
+    return differs;
   }
-  bool same_push_constants(std::span<const std::byte> bytes) const {
-    if (bytes.size() != repeat_.push_bytes) return false;
-    if (bytes.size() == 8) {  // the common small case without a library call
-      uint64_t x, y;
-      std::memcpy(&x, bytes.data(), 8);
-      std::memcpy(&y, repeat_.push, 8);
-      return x == y;
+  [[gnu::always_inline]] static uint64_t binding_difference(const BufferBinding& a, const BufferBinding& b) {
+    return (reinterpret_cast<uintptr_t>(a.buffer) ^ reinterpret_cast<uintptr_t>(b.buffer)) | (a.offset ^ b.offset) |
+           (a.range ^ b.range) | uint64_t(uint8_t(a.access) ^ uint8_t(b.access));
+  }
+  // Nonzero unless there are no push constants (what is bound stays) or they are the bound ones: the common 8 bytes
+  // against a copy kept in the path, others against the bound bytes, word by word (no library call).
+  [[gnu::always_inline]] uint64_t push_constant_differences(std::span<const std::byte> bytes) const {
+    const size_t size = bytes.size();
+    uint64_t word;
+    if (size == 8 && repeat_.push_bytes == 8) {
+      std::memcpy(&word, bytes.data(), 8);
+      return word ^ repeat_.push_word;
     }
-    return std::memcmp(bytes.data(), repeat_.push, bytes.size()) == 0;
+    if (size == 0) return 0;
+    if (size != repeat_.push_bytes) return 1;
+    uint64_t differs = 0, bound;
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+      std::memcpy(&word, bytes.data() + i, 8);
+      std::memcpy(&bound, repeat_.push + i, 8);
+      differs |= word ^ bound;
+    }
+    for (; i < size; ++i) differs |= uint8_t(bytes[i]) ^ uint8_t(repeat_.push[i]);
+    return differs;
   }
   // At the end of record(): opens the repeat path when the next dispatch may take it.
   void open_repeat_path(Batch& batch, const Shader& shader, const DispatchInfo& info, const FrontEntry* front);
+  // Adds the repeat path's dispatches to the batch's count and the stats (its hot path counts only
+  // RepeatPath::repeats); every reader of those counts calls it first, or adds the repeats as stats() does.
+  void settle_repeats() {
+    if (repeat_.repeats != 0) {
+      repeat_.batch->dispatches += repeat_.repeats;
+      stats_.dispatches += repeat_.repeats;
+      stats_.front_table_hits += repeat_.repeats;
+      repeat_.limit -= repeat_.repeats;
+      repeat_.repeats = 0;
+    }
+  }
+  // Closes the repeat path (settling its count). Whatever ends what the path relies on calls it: the next
+  // dispatch goes through record(), which reopens the path when it may. Closed, the path names no entry and no
+  // shader, so that repeat_dispatch() fails its first test (an entry always has a shader to run).
+  void close_repeat_path() {
+    settle_repeats();
+    repeat_.entry = nullptr;
+    repeat_.shader = nullptr;
+  }
+  // The previous dispatch's access tracking no longer holds (a transfer, barrier, timestamp or new batch).
+  void end_readonly_repeat() {
+    readonly_repeat_ = false;
+    close_repeat_path();
+  }
   Status push_runtime_size(const Shader& variant, const DispatchInfo& info);
   // The bytes push_runtime_size would push, for a variant with uniform parameters: the binding of this batch's copy
   // of them (written when they differ from the last ones this batch wrote).
@@ -500,25 +548,32 @@ class CommandStream {
   uint64_t last_parameters_batch_ = 0;
   std::vector<BufferBinding> scratch_parameter_bindings_;
   std::vector<std::byte> scratch_parameters_;
-  // The repeat path: open (`commands` set) after a dispatch whose state the next one may repeat — recorded inline
+  // The repeat path: open (`shader` set) after a dispatch whose state the next one may repeat — recorded inline
   // into `batch`'s command buffer, with `shader` bound, no images bound, no barrier request pending and the bound
   // buffers' accesses the declared ones of that dispatch; the next dispatch then needs only the checks of
-  // repeat_dispatch(). Closed by record() and the barrier requests; readonly_repeat_ (cleared by every transfer,
-  // timestamp and new batch) and the batch are checked as well.
-  // What it reads, together: the driver's two entry points, the bound buffers' and push constants' storage (from
+  // repeat_dispatch(). Closed (close_repeat_path) by record(), the barrier requests, whatever clears
+  // readonly_repeat_ (every transfer, timestamp and new batch: end_readonly_repeat) and flush() / discard(), so
+  // that while it is open readonly_repeat_ holds and `batch` is the current batch.
+  // What it reads, together: the driver's entry points, the bound buffers' and push constants' storage (from
   // bound_buffers_ / bound_push_, which only record() changes) and the front-table entry whose pipeline is bound.
   struct RepeatPath {
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    Batch* batch = nullptr;
-    const Shader* shader = nullptr;
     const FrontEntry* entry = nullptr;  // its pipeline is bound_pipeline_ (nullptr: none known)
-    PFN_vkCmdDispatch dispatch = nullptr;
-    PFN_vkCmdBindPipeline bind_pipeline = nullptr;
+    // Dispatches recorded by the path that the batch's count and the stats do not hold yet (settle_repeats), and
+    // the count at which record() takes over: the batch's hand-over, stream note or flush (see open_repeat_path).
+    uint32_t repeats = 0;
+    uint32_t limit = 0;
     const BufferBinding* buffers = nullptr;
     size_t buffer_count = 0;
-    const std::byte* push = nullptr;
     size_t push_bytes = 0;
-    uint32_t until = 0;  // the batch's dispatch count that record() handles (hand-over, stream note, flush)
+    uint64_t push_word = 0;  // the bound push constants when they are 8 bytes
+    PFN_vkCmdDispatch dispatch = nullptr;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    // Read when the entry changes (another size of the shader); nullptr: the path is closed.
+    const Shader* shader = nullptr;
+    uint64_t batch_id = 0;
+    PFN_vkCmdBindPipeline bind_pipeline = nullptr;
+    const std::byte* push = nullptr;
+    Batch* batch = nullptr;
   } repeat_;
   // After the bound state, which its hit path reads next.
   PipelineFrontTable front_;

@@ -3,9 +3,9 @@
 //
 // Keyed by (shader object, size, subgroup size) for requests without other specialization values: 64 slots, up to
 // four probes from a home slot (a multiply-xor hash), and the entry of the previous hit checked first (a GL program
-// dispatched in a loop: no hashing). An entry holds the shader and the pipeline, so neither address can be reused
-// while it names them; the whole table is dropped whenever the cache evicts something (PipelineCache::generation).
-// Part of CommandStream (one per stream, used by its thread only).
+// dispatched in a loop: no hashing) unless it is provisional. An entry holds the shader and the pipeline, so neither
+// address can be reused while it names them; the whole table is dropped whenever the cache evicts something
+// (PipelineCache::generation). Part of CommandStream (one per stream, used by its thread only).
 #pragma once
 
 #include <array>
@@ -57,26 +57,23 @@ class PipelineFrontTable {
       reset(generation);
       return nullptr;
     }
-    // The same program at the same size as the previous dispatch: no hashing.
-    Entry* e = last_;
-    if (e == nullptr || e->shader != shader || !(e->size == size) || e->subgroup_size != subgroup_size) {
-      // Up to four probes from the home slot. A slot with a shader always has its pipeline.
-      const size_t first = home(shader, size, subgroup_size);
-      e = nullptr;
-      for (size_t probe = 0; probe < 4; ++probe) {
-        Entry& c = entries_[(first + probe) & (entries_.size() - 1)];
-        if (c.shader == shader && c.size == size && c.subgroup_size == subgroup_size) {
-          e = &c;
-          break;
-        }
-      }
-      if (e == nullptr) return nullptr;
-      last_ = e;
+    // The same program at the same size as the previous dispatch: no hashing (and never provisional).
+    if (Entry* e = last_; e != nullptr && e->shader == shader && e->size == size && e->subgroup_size == subgroup_size) {
+      return e;
     }
-    // The LRU stamp is refreshed once per batch (the stream does it when the batch first uses the pipeline).
-    if (e->provisional) [[unlikely]]
-      upgrade_provisional(*e);
-    return e;
+    // Up to four probes from the home slot. A slot with a shader always has its pipeline.
+    const size_t first = home(shader, size, subgroup_size);
+    for (size_t probe = 0; probe < 4; ++probe) {
+      Entry& c = entries_[(first + probe) & (entries_.size() - 1)];
+      if (c.shader == shader && c.size == size && c.subgroup_size == subgroup_size) {
+        // The LRU stamp is refreshed once per batch (the stream does it when the batch first uses the pipeline).
+        if (c.provisional) [[unlikely]]
+          return upgrade_provisional(c);
+        last_ = &c;
+        return &c;
+      }
+    }
+    return nullptr;
   }
 
   // The miss path after hit(): the cache lookup for `request` (no specialization values; compiling on a miss),
@@ -94,12 +91,15 @@ class PipelineFrontTable {
   // Out of line: the cache evicted something, so every reference the table holds may be stale.
   [[gnu::cold, gnu::noinline]] void reset(uint64_t generation);
   Status fill_runtime_entry(Entry& entry, const PipelineRequest& request, const Shader& variant);
-  void upgrade_provisional(Entry& entry);
+  // Returns &entry, which becomes last_ once it is no longer provisional.
+  Entry* upgrade_provisional(Entry& entry);
 
   // What every hit reads first, together; the slots after.
   PipelineCache* cache_;
   uint64_t generation_ = 0;
-  Entry* last_ = nullptr;  // the entry the previous lookup returned
+  // The entry the previous lookup returned, unless that one is provisional (each of its hits looks for the exact
+  // pipeline: upgrade_provisional).
+  Entry* last_ = nullptr;
   uint32_t replace_ = 0;
   const Device* device_;
   std::array<Entry, 64> entries_{};  // a power of two (slots are masked)
