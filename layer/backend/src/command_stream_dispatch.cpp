@@ -337,7 +337,10 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
                                           (info.images.empty() || same_accesses(bound_images_, info.images))
                                     : read_only);
   if (!repeat) {
-    if (Status ok = track_dispatch(*batch, shader, info); !ok) return ok;
+    // The caller's bindings only: a variant's parameters are a fresh range the host wrote before submission, which
+    // no command writes, so they need no barrier — and noting a range per parameter change would bring the full
+    // barrier that caps the tracked ranges.
+    if (Status ok = track_dispatch(*batch, shader, call); !ok) return ok;
     // The tracking noted this dispatch's accesses: the bound buffers take them, which the repeat path compares with
     // (Gl: what a repeat must declare; Automatic: read-only ones when the repeat path opens).
     if (same_as_bound) {
