@@ -151,3 +151,22 @@ TEST_CASE("Uniform parameters: the pass refuses what is not a push-constant vari
   CHECK(refused.error().message.find("not a push-constant variable") != std::string::npos);
   CHECK(module->serialize() == before);
 }
+
+TEST_CASE("Uniform parameters: a variant whose literals did not fit moves its size alone") {
+  // 40 literals do not fit the 128 bytes of push constants step 8 allows: it is skipped, and step 9 then moves the
+  // block of step 7 (the logical size only).
+  std::string body = "layout(std430, binding = 0) buffer Out { uint count; uint data[]; };\nvoid main() {\n"
+                     "  uint i = gl_GlobalInvocationID.x;\n";
+  for (uint32_t k = 0; k < 40; ++k) {
+    body += "  data[i * 40u + " + std::to_string(k) + "u] = i * " + std::to_string(1000 + k) + "u;\n";
+  }
+  body += "}\n";
+  const auto piped = piped_or_fail(prepared(shader(body)), variant_options(TargetEnv::Vulkan1_1, 1));
+  const auto& variant = *piped.runtime_group_size;
+  CHECK_FALSE(variant.literals.skipped_reason.empty());
+  CHECK(variant.literals.values.empty());
+  REQUIRE(variant.parameters_binding == std::optional<uint32_t>(1));
+  CHECK(variant.parameters_bytes == 12);
+  REQUIRE_VALID(variant.words, TargetEnv::Vulkan1_1);
+  CHECK(text_of(variant.words).find("PushConstant") == std::string::npos);
+}
