@@ -155,8 +155,9 @@ TEST_CASE("Uniform parameters: the pass refuses what is not a push-constant vari
 TEST_CASE("Uniform parameters: a variant whose literals did not fit moves its size alone") {
   // 40 literals do not fit the 128 bytes of push constants step 8 allows: it is skipped, and step 9 then moves the
   // block of step 7 (the logical size only).
-  std::string body = "layout(std430, binding = 0) buffer Out { uint count; uint data[]; };\nvoid main() {\n"
-                     "  uint i = gl_GlobalInvocationID.x;\n";
+  std::string body =
+      "layout(std430, binding = 0) buffer Out { uint count; uint data[]; };\nvoid main() {\n"
+      "  uint i = gl_GlobalInvocationID.x;\n";
   for (uint32_t k = 0; k < 40; ++k) {
     body += "  data[i * 40u + " + std::to_string(k) + "u] = i * " + std::to_string(1000 + k) + "u;\n";
   }
