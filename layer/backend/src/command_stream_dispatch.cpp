@@ -368,22 +368,21 @@ Status CommandStream::record(const CachedPipeline& pipeline, const Shader& shade
     if (shader.layout_identity() != bound_layout_) bound_push_.clear();
     bound_layout_ = shader.layout_identity();
   }
+  // A variant reading push constants gets the caller's, its size and literals in one push; anything else (a variant
+  // with uniform parameters too) only the caller's push constants, when they changed.
+  if (shader.is_runtime_variant() && !uniform_parameters) {
+    if (Status ok = push_runtime_size(shader, info); !ok) return ok;
+  } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
+    recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
+    bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
+  }
   if (shader.is_runtime_variant()) {
-    if (!uniform_parameters) {
-      if (Status ok = push_runtime_size(shader, info); !ok) return ok;
-    } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
-      recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
-      bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
-    }
     ++stats_.runtime_size_dispatches;
     if (shader.runtime_stand_in()) {
       ++stats_.shared_variant_dispatches;
     } else if (front != nullptr && front->provisional) {
       ++stats_.masked_dispatches;
     }
-  } else if (!info.push_constants.empty() && !same_bytes(bound_push_, info.push_constants)) {
-    recorder_->record(CmdPushConstants{shader.pipeline_layout(), info.push_constants});
-    bound_push_.assign(info.push_constants.begin(), info.push_constants.end());
   }
 
   const bool timed = timestamp != nullptr && device_->timestamp_valid_bits() != 0;
