@@ -40,12 +40,14 @@ struct Outcome {
   std::vector<unsigned> spirv;
 };
 
-Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool cached,
-              EShMessages extra_messages = EShMsgDefault, const char* preamble = nullptr) {
+// The shader's strings as glShaderSource hands them over: the preprocessor reads them as one text.
+Outcome parse_strings(const std::vector<std::string>& sources, EShLanguage stage, Rules rules, bool cached,
+                      EShMessages extra_messages = EShMsgDefault, const char* preamble = nullptr) {
   bismuth::translator::ensure_glslang_initialized();
   CachedParseShader shader(stage);
-  const char* text = source.c_str();
-  shader.setStrings(&text, 1);
+  std::vector<const char*> texts;
+  for (const std::string& source : sources) texts.push_back(source.c_str());
+  shader.setStrings(texts.data(), static_cast<int>(texts.size()));
   EShMessages messages = static_cast<EShMessages>(EShMsgAST | extra_messages);
   if (rules == Rules::Gl) {
     shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientNone, 0);
@@ -75,6 +77,11 @@ Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool ca
     if (program.link(messages) && program.mapIO()) glslang::GlslangToSpv(*program.getIntermediate(stage), out.spirv);
   }
   return out;
+}
+
+Outcome parse(const std::string& source, EShLanguage stage, Rules rules, bool cached,
+              EShMessages extra_messages = EShMsgDefault, const char* preamble = nullptr) {
+  return parse_strings({source}, stage, rules, cached, extra_messages, preamble);
 }
 
 void require_same(const std::string& source, EShLanguage stage, Rules rules, bool expect_cached) {
@@ -422,4 +429,82 @@ TEST_CASE("CachedParseShader defines the #define lines its preamble opens with a
   CHECK(parse(cases[0].source, EShLangCompute, Rules::Vulkan, true, EShMsgDefault, cases[0].preamble).parsed);
   CHECK(parse(cases[1].source, EShLangCompute, Rules::Vulkan, true, EShMsgDefault, cases[1].preamble).parsed);
   CHECK_FALSE(parse(cases[4].source, EShLangCompute, Rules::Gl, true, EShMsgDefault, cases[4].preamble).parsed);
+}
+
+TEST_CASE("CachedParseShader defines only the predefined macros the shader can name", "[glslang_cached_parse]") {
+  // A macro is looked up only where a name is: a parse that defines just the macros its text names (and those their
+  // replacement lists name) is TShader::parse's. GLSL 4.60 section 3.3: "Each number sign (#) can be preceded in its
+  // line only by spaces or horizontal tabs", "##" is the token-pasting operator, and "Lines separated by the
+  // line-continuation character preceding a new-line are concatenated together": both may form a name the text does
+  // not spell, so their parses define every macro.
+  struct Case {
+    std::vector<std::string> strings;
+    const char* preamble;
+    bool every_macro;  // expected: the text can form names
+  };
+  const char* const kMain = "layout(std430, binding = 0) buffer B { int o[]; };\n";
+  const Case cases[] = {
+      // No predefined name at all, and names in code, in #if and after a number.
+      {{std::string("#version 450\nlayout(local_size_x = 1) in;\n") + kMain + "void main() { o[0] = 1; }\n"},
+       nullptr,
+       false},
+      {{std::string("#version 450\n#if GL_core_profile && defined(GL_ARB_gpu_shader_int64)\nlayout(local_size_x = "
+                    "1) in;\n#endif\n") +
+        kMain + "void main() { o[0] = GL_ARB_gpu_shader_int64 + GL_core_profile; }\n"},
+       nullptr,
+       false},
+      // A name in a comment only; a name that runs from one string into the next; an undefined GL_ name.
+      {{std::string("#version 450\n// GL_ES and GL_core_profile\nlayout(local_size_x = 1) in;\n") + kMain +
+            "void main() { o[0] = GL_core_",
+        "profile + GL_NOT_DEFINED; }\n"},
+       nullptr,
+       false},
+      // Token pasting and a continued line each form a predefined name.
+      {{std::string("#version 450\n#define CAT(a, b) a##b\nlayout(local_size_x = 1) in;\n") + kMain +
+        "void main() { o[0] = CAT(GL_ARB_gpu_shader, _int64) + CAT(GL_core, _profile); }\n"},
+       nullptr,
+       true},
+      {{std::string("#version 450\n#if GL_core_\\\nprofile\nlayout(local_size_x = 1) in;\n#endif\n") + kMain +
+        "void main() { o[0] = GL_ARB_gpu_\\\nshader_int64; }\n"},
+       nullptr,
+       true},
+      // The front's preamble: a macro that names another one (only the first is named by the shader), and text after
+      // the #define lines that names a predefined macro.
+      {{std::string("#version 450\nlayout(local_size_x = 1) in;\n") + kMain + "void main() { o[0] = TWO; }\n"},
+       "#define A_ONE 1\n#define TWO (A_ONE + GL_core_profile)\n",
+       false},
+      {{std::string("#version 450\nlayout(local_size_x = 1) in;\n") + kMain + "void main() { o[0] = kCore; }\n"},
+       "#define E_SEVEN 7\n#ifdef GL_core_profile\nconst int kCore = GL_core_profile;\n#else\nconst int kCore = 0;\n"
+       "#endif\n",
+       false},
+      // A name right after a number: the scanner ends the number where the name begins.
+      {{std::string("#version 450\nlayout(local_size_x = 1) in;\n") + kMain +
+        "void main() { o[0] = 1uGL_core_profile; }\n"},
+       nullptr,
+       false},
+  };
+  for (const Case& c : cases) {
+    INFO(c.strings.front());
+    for (Rules rules : {Rules::Gl, Rules::RelaxedVulkan, Rules::Vulkan}) {
+      INFO(static_cast<int>(rules));
+      const Outcome stock = parse_strings(c.strings, EShLangCompute, rules, false, EShMsgDefault, c.preamble);
+      const auto before = bismuth::translator::predefined_macro_cache_stats();
+      const Outcome cached = parse_strings(c.strings, EShLangCompute, rules, true, EShMsgDefault, c.preamble);
+      const auto after = bismuth::translator::predefined_macro_cache_stats();
+      CHECK(cached.cached == !stock_driver());
+      CHECK(cached.parsed == stock.parsed);
+      CHECK(cached.log == stock.log);
+      CHECK(cached.ast == stock.ast);
+      CHECK(cached.spirv == stock.spirv);
+      if (!stock_driver()) {
+        CHECK(after.every_macro - before.every_macro == (c.every_macro ? 1 : 0));
+        CHECK(after.named_only - before.named_only == (c.every_macro ? 0 : 1));
+      }
+    }
+  }
+  // The cases that use the macros they name parse, and see their values.
+  CHECK(parse_strings(cases[1].strings, EShLangCompute, Rules::Vulkan, true).parsed);
+  CHECK(parse_strings(cases[3].strings, EShLangCompute, Rules::Vulkan, true).parsed);
+  CHECK(parse_strings(cases[5].strings, EShLangCompute, Rules::Vulkan, true, EShMsgDefault, cases[5].preamble).parsed);
+  CHECK_FALSE(parse_strings(cases[2].strings, EShLangCompute, Rules::Vulkan, true).parsed);  // GL_NOT_DEFINED
 }

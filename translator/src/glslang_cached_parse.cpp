@@ -432,22 +432,29 @@ bool CachedParseShader::parse_cached(const TBuiltInResource* resources, int defa
   // in its place is one newline, as the text ends with: TInputScanner reads the first character of the next
   // string twice where the first string is empty. The #define lines that open our own preamble (the extension
   // macros the front adds) go with them, as one text: the preprocessor would read them right after glslang's.
+  // Only the macros the text after them can name are defined (define_predefined_macros).
   const PredefinedMacroContext macro_context{version, profile, spv, language};
+  constexpr std::string_view kPostString = "\n int;";
+  std::vector<std::string_view> later_texts(1 + numStrings + kPost);
+  for (int s = 0; s < numStrings; ++s) later_texts[1 + s] = {all_strings[kPre + s], all_lengths[kPre + s]};
+  later_texts.back() = kPostString;
   const char* own_preamble = preamble;
-  if (const size_t defines = leading_define_lines(preamble);
-      defines > 0 &&
-      define_predefined_macros(system_preamble + std::string(preamble, defines), macro_context, pp_context)) {
+  const size_t defines = leading_define_lines(preamble);
+  later_texts[0] = std::string_view(preamble + defines);
+  if (defines > 0 && define_predefined_macros(system_preamble + std::string(preamble, defines), macro_context,
+                                              pp_context, later_texts)) {
     system_preamble = "\n";
     own_preamble = preamble[defines] != '\0' ? preamble + defines : "\n";
-  } else if (define_predefined_macros(system_preamble, macro_context, pp_context)) {
+  } else if (later_texts[0] = std::string_view(preamble);
+             define_predefined_macros(system_preamble, macro_context, pp_context, later_texts)) {
     system_preamble = "\n";
   }
   all_strings[0] = system_preamble.c_str();
   all_lengths[0] = system_preamble.size();
   all_strings[1] = own_preamble;
   all_lengths[1] = std::strlen(own_preamble);
-  all_strings[total - 1] = "\n int;";
-  all_lengths[total - 1] = std::strlen(all_strings[total - 1]);
+  all_strings[total - 1] = kPostString.data();
+  all_lengths[total - 1] = kPostString.size();
   glslang::TInputScanner full_input(total, all_strings.data(), all_lengths.data(), all_names.data(), kPre, kPost);
 
   symbol_table->push();  // the shader's globals

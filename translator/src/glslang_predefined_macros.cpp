@@ -4,10 +4,18 @@
 
 #include "glslang_predefined_macros.hpp"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <span>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -51,6 +59,15 @@ struct Entry {
   std::string preamble;
   std::vector<Macro> macros;  // in atom order: the order the text first defines them
   bool usable = false;
+  // For defining only the macros a parse's text can name: each macro by name, the macros each one's replacement
+  // list names (expanding it expands them), and what the names start with and how long they are (a cheap test
+  // before a lookup). A replacement list that pastes tokens could form any name: then every macro is defined.
+  std::unordered_map<std::string_view, uint32_t> by_name;
+  std::vector<std::vector<uint32_t>> named_in_body;
+  std::array<bool, 256> first_chars{};
+  size_t shortest = SIZE_MAX;
+  size_t longest = 0;
+  bool body_pastes = false;
 };
 
 std::vector<BodyToken> body_tokens(TPpContext::TokenStream& stream) {
@@ -79,7 +96,7 @@ bool same_tokens(const std::vector<BodyToken>& a, const std::vector<BodyToken>& 
 // tokens as TokenStream::putToken records them). The names go into the atom table as TStringAtomMap::getAddAtom
 // puts a new name, but with one hash each and the table's buckets reserved once (getAddAtom hashes a name twice and
 // the table grows step by step). False where a name's atom differs from the text's.
-bool define_macros(const std::vector<Macro>& macros, TPpContext& pp) {
+bool define_macros(const std::vector<Macro>& macros, TPpContext& pp, const std::vector<bool>* chosen = nullptr) {
   glslang::TStringAtomMap& atoms = pp.*PpAtoms::kAtoms;
   auto& atom_map = atoms.*AtomTable::kMap;
   auto& atom_strings = atoms.*AtomTable::kStrings;
@@ -88,7 +105,9 @@ bool define_macros(const std::vector<Macro>& macros, TPpContext& pp) {
   bool same_atoms = true;
   TPpToken token;
   const glslang::pool_allocator<char> pool(glslang::GetThreadPoolAllocator());  // one for every name
-  for (const Macro& macro : macros) {
+  for (size_t m = 0; m < macros.size(); ++m) {
+    if (chosen != nullptr && !(*chosen)[m]) continue;
+    const Macro& macro = macros[m];
     const auto [name, added] =
         atom_map.emplace(glslang::TString(macro.name.data(), macro.name.size(), pool), next_atom);
     int atom = name->second;
@@ -114,6 +133,105 @@ bool define_macros(const std::vector<Macro>& macros, TPpContext& pp) {
     }
   }
   return same_atoms;
+}
+
+void index_names(Entry& entry) {
+  for (uint32_t m = 0; m < entry.macros.size(); ++m) {
+    const std::string& name = entry.macros[m].name;
+    entry.by_name.emplace(name, m);
+    if (!name.empty()) entry.first_chars[static_cast<unsigned char>(name[0])] = true;
+    entry.shortest = std::min(entry.shortest, name.size());
+    entry.longest = std::max(entry.longest, name.size());
+  }
+  entry.named_in_body.resize(entry.macros.size());
+  for (uint32_t m = 0; m < entry.macros.size(); ++m) {
+    for (const BodyToken& token : entry.macros[m].body) {
+      entry.body_pastes |= token.atom == glslang::PpAtomPaste;
+      if (token.atom != glslang::PpAtomIdentifier) continue;
+      if (auto named = entry.by_name.find(token.name); named != entry.by_name.end())
+        entry.named_in_body[m].push_back(named->second);
+    }
+  }
+}
+
+// Whether the preprocessor can form, from `texts` read one after another (TInputScanner runs a parse's strings
+// together), a name the texts do not spell: `##` pastes tokens into one, and a backslash before a newline joins the
+// lines around it, inside a name too.
+bool may_form_names(std::span<const std::string_view> texts) {
+  char previous = '\0';
+  for (std::string_view text : texts) {
+    for (char c : text) {
+      if ((previous == '#' && c == '#') || (previous == '\\' && (c == '\n' || c == '\r'))) return true;
+      previous = c;
+    }
+  }
+  return false;
+}
+
+// Marks the macros `texts` can name: every run of letters, digits and underscores is a name the preprocessor may
+// look up, and so is every part of a run that begins with a letter or underscore after a digit (a number ends where a
+// name may begin: `1u` then `GL_ES` in `1uGL_ES`). Comments are read as text; a name found there only defines a macro
+// the shader does not use. A macro marked marks the macros its replacement list names.
+std::vector<bool> named_macros(const Entry& entry, std::span<const std::string_view> texts) {
+  std::vector<bool> chosen(entry.macros.size(), false);
+  std::vector<uint32_t> pending;
+  auto mark = [&](std::string_view name) {
+    if (name.size() < entry.shortest || name.size() > entry.longest) return;
+    if (!entry.first_chars[static_cast<unsigned char>(name[0])]) return;
+    if (auto found = entry.by_name.find(name); found != entry.by_name.end() && !chosen[found->second]) {
+      chosen[found->second] = true;
+      pending.push_back(found->second);
+    }
+  };
+  auto is_name_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  auto mark_run = [&](std::string_view run) {
+    if (run.empty()) return;
+    if (run[0] < '0' || run[0] > '9') {
+      mark(run);
+      return;
+    }
+    for (size_t i = 1; i < run.size(); ++i)
+      if (run[i] < '0' || run[i] > '9') mark(run.substr(i));
+  };
+  // A run may go on from one text into the next: it is kept whole in `spanning` until it ends.
+  std::string spanning;
+  for (std::string_view text : texts) {
+    size_t i = 0;
+    if (!spanning.empty()) {
+      while (i < text.size() && is_name_char(text[i])) ++i;
+      spanning.append(text.substr(0, i));
+      if (i == text.size()) continue;
+      mark_run(spanning);
+      spanning.clear();
+    }
+    while (i < text.size()) {
+      if (!is_name_char(text[i])) {
+        ++i;
+        continue;
+      }
+      const size_t start = i;
+      while (i < text.size() && is_name_char(text[i])) ++i;
+      if (i == text.size()) {
+        spanning.assign(text.substr(start));
+      } else {
+        mark_run(text.substr(start, i - start));
+      }
+    }
+  }
+  mark_run(spanning);
+  while (!pending.empty()) {
+    const uint32_t m = pending.back();
+    pending.pop_back();
+    for (uint32_t named : entry.named_in_body[m]) {
+      if (!chosen[named]) {
+        chosen[named] = true;
+        pending.push_back(named);
+      }
+    }
+  }
+  return chosen;
 }
 
 // Preprocesses `preamble` alone on a scratch preprocessor set up as the parse's, in a scratch pool, and keeps its
@@ -168,11 +286,14 @@ void capture(Entry& entry, const PredefinedMacroContext& context) {
     parse_context.setScanner(nullptr);
   }
   glslang::SetThreadPoolAllocator(&previous);
+  index_names(entry);
 }
 
 struct Cache {
   std::mutex mutex;
   std::vector<std::unique_ptr<Entry>> entries;
+  std::atomic<int64_t> every_macro{0};
+  std::atomic<int64_t> named_only{0};
 };
 Cache& cache() {
   static auto* cache = new Cache;  // never destroyed: parses on other threads may run while statics go
@@ -194,10 +315,17 @@ const Entry& cached_entry(const std::string& preamble, const PredefinedMacroCont
 }  // namespace
 
 bool define_predefined_macros(const std::string& preamble, const PredefinedMacroContext& context,
-                              glslang::TPpContext& pp) {
+                              glslang::TPpContext& pp, std::optional<std::span<const std::string_view>> later_texts) {
   const Entry& entry = cached_entry(preamble, context);
   if (!entry.usable) return false;
-  define_macros(entry.macros, pp);
+  if (!later_texts || entry.body_pastes || may_form_names(*later_texts)) {
+    define_macros(entry.macros, pp);
+    cache().every_macro.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    const std::vector<bool> chosen = named_macros(entry, *later_texts);
+    define_macros(entry.macros, pp, &chosen);
+    cache().named_only.fetch_add(1, std::memory_order_relaxed);
+  }
   return true;
 }
 
@@ -209,6 +337,8 @@ PredefinedMacroCacheStats predefined_macro_cache_stats() {
     ++stats.entries;
     stats.unusable += entry->usable ? 0 : 1;
   }
+  stats.every_macro = c.every_macro.load(std::memory_order_relaxed);
+  stats.named_only = c.named_only.load(std::memory_order_relaxed);
   return stats;
 }
 

@@ -10,7 +10,11 @@
 // gets the atom it gets in TShader::parse and the macro table is the one the text would have built.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include <glslang/Include/ShHandle.h>
 #include <glslang/MachineIndependent/preprocessor/PpContext.h>
@@ -29,13 +33,23 @@ struct PredefinedMacroContext {
 // be a fresh preprocessor that has read nothing yet. False, with `pp` untouched, where the text is not something
 // the cache reproduces exactly (a function-like macro, a diagnostic, a token outside a #define): the caller then
 // hands the text to the preprocessor as TShader::parse does. Thread-safe; the cache is process-lifetime.
+//
+// With `later_texts` (every string the preprocessor reads after the preamble, in order) only the macros those texts
+// can name are defined, and the macros their replacement lists name: a macro nothing names is never looked up, so
+// the parse is the same, and a small shader does not pay for some 130 definitions it never uses. Where the texts
+// can form a name they do not spell (`##`, a backslash-newline) every macro is defined. The atoms the shader's own
+// names get then differ from TShader::parse's; nothing a parse produces depends on an atom's number.
 bool define_predefined_macros(const std::string& preamble, const PredefinedMacroContext& context,
-                              glslang::TPpContext& pp);
+                              glslang::TPpContext& pp,
+                              std::optional<std::span<const std::string_view>> later_texts = std::nullopt);
 
-// How many distinct preamble texts the cache holds, and how many of them it could not reproduce (for tests).
+// How many distinct preamble texts the cache holds, how many of them it could not reproduce, and how many parses
+// had every macro defined or only those their text names (for tests).
 struct PredefinedMacroCacheStats {
   int entries = 0;
   int unusable = 0;
+  int64_t every_macro = 0;
+  int64_t named_only = 0;
 };
 PredefinedMacroCacheStats predefined_macro_cache_stats();
 
