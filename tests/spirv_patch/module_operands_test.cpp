@@ -34,7 +34,7 @@ void main() {
 
 // id_operands on `module` (known operands where it keeps them) against a fresh walk: a reparse() of its words keeps
 // none.
-void check_known_operands(const Module& module) {
+void check_known_operands(const Module& module, bool most_known = true) {
   const auto words = module.serialize();
   auto walked = Module::reparse(words);
   REQUIRE(walked);
@@ -54,7 +54,7 @@ void check_known_operands(const Module& module) {
     CHECK(a.result == b.result);
     CHECK(a.rest == b.rest);
   }
-  CHECK(known > mine.size() / 2);  // most instructions are kept (OpSwitch and the broadcasts are not)
+  if (most_known) CHECK(known > mine.size() / 2);  // most are kept (OpSwitch and the broadcasts are not)
 }
 
 }  // namespace
@@ -103,7 +103,7 @@ void main() {}
   REQUIRE(other);
   auto carried = Module::reparse(words, *other);
   REQUIRE(carried);
-  check_known_operands(*carried);
+  check_known_operands(*carried, false);
 }
 
 TEST_CASE("run_pipeline on a module parsed beforehand gives the words of run_pipeline on the words") {
@@ -119,8 +119,10 @@ TEST_CASE("run_pipeline on a module parsed beforehand gives the words of run_pip
   REQUIRE(fresh);
   REQUIRE(handed);
   CHECK(handed->words == fresh->words);
-  REQUIRE(fresh->runtime_group_size.has_value());
-  REQUIRE(handed->runtime_group_size.has_value());
-  CHECK(handed->runtime_group_size->words == fresh->runtime_group_size->words);
-  CHECK(handed->runtime_group_size->literals.values == fresh->runtime_group_size->literals.values);
+  CHECK(handed->runtime_group_size_note == fresh->runtime_group_size_note);
+  REQUIRE(handed->runtime_group_size.has_value() == fresh->runtime_group_size.has_value());
+  if (fresh->runtime_group_size) {
+    CHECK(handed->runtime_group_size->words == fresh->runtime_group_size->words);
+    CHECK(handed->runtime_group_size->literals.values == fresh->runtime_group_size->literals.values);
+  }
 }
