@@ -203,6 +203,11 @@ Expected<Module> Module::parse_words(std::span<const uint32_t> words, bool check
     const auto handle = static_cast<InstructionHandle>(module.records_.size());
     module.records_.push_back(Record{at, word_count, at, section, false});
     module.order_.push_back(handle);
+    if (check_operands && !id_operands_depend_on_module(op)) {
+      // What id_operands would find for these words, kept: the walk above is its walk of the grammar.
+      add_own_id_operands(op, *info, instruction, operands);
+      module.keep_id_operands(module.records_.back(), op, operands);
+    }
     if (result_index != 0) {
       const uint32_t id = instruction[result_index];
       if (id == 0 || id >= bound) {  // parse()'s walk has checked it already
@@ -219,6 +224,66 @@ Expected<Module> Module::parse_words(std::span<const uint32_t> words, bool check
     offset += word_count;
   }
   return module;
+}
+
+Expected<Module> Module::reparse(std::span<const uint32_t> words, const Module& serialized_from) {
+  auto module = parse_words(words, false);
+  if (!module) return module;
+  // Its records are serialized_from's live ones in module order; an instruction whose words differ (words that are
+  // not serialized_from's after all) keeps nothing, and id_operands walks it.
+  size_t next = 0;
+  IdOperands operands;
+  for (InstructionHandle from : serialized_from.order_) {
+    if (serialized_from.records_[from].erased) continue;
+    if (next == module->records_.size()) break;
+    Record& record = module->records_[next++];
+    const auto mine = module->words(static_cast<InstructionHandle>(next - 1));
+    const auto theirs = serialized_from.words(from);
+    if (!std::equal(mine.begin(), mine.end(), theirs.begin(), theirs.end())) continue;
+    if (!serialized_from.known_id_operands(from, operands)) continue;
+    module->keep_id_operands(record, static_cast<spv::Op>(mine[0] & 0xffff), operands);
+  }
+  return module;
+}
+
+bool Module::known_id_operands(InstructionHandle handle, IdOperands& out) const {
+  const Record& record = records_[handle];
+  if (!record.operands_known) return false;
+  const uint16_t* first = operand_words_.data() + record.operands_begin;
+  out.ids.assign(first, first + record.ids);
+  out.constant_required.assign(first + record.ids, first + record.ids + record.required);
+  out.result_type = record.result_type;
+  out.result = record.result;
+  out.rest = record.rest;
+  return true;
+}
+
+void Module::keep_id_operands(Record& record, spv::Op op, const IdOperands& operands) {
+  record.operands_known = false;
+  if (id_operands_depend_on_module(op)) return;
+  const size_t limit = UINT16_MAX;
+  if (operands.ids.size() > limit || operands.constant_required.size() > limit) return;
+  record.operands_begin = static_cast<uint32_t>(operand_words_.size());
+  for (size_t i : operands.ids) operand_words_.push_back(static_cast<uint16_t>(i));
+  for (size_t i : operands.constant_required) operand_words_.push_back(static_cast<uint16_t>(i));
+  record.ids = static_cast<uint16_t>(operands.ids.size());
+  record.required = static_cast<uint16_t>(operands.constant_required.size());
+  record.result_type = static_cast<uint16_t>(operands.result_type);
+  record.result = static_cast<uint16_t>(operands.result);
+  record.rest = static_cast<uint16_t>(operands.rest);
+  record.operands_known = true;
+}
+
+void Module::find_id_operands(InstructionHandle handle) {
+  Record& record = records_[handle];
+  record.operands_known = false;
+  const spv::Op op = opcode(handle);
+  const grammar::InstructionInfo* info = grammar::find_instruction(static_cast<uint32_t>(op));
+  if (info == nullptr || id_operands_depend_on_module(op)) return;
+  thread_local IdOperands operands;  // one for every edit: its storage is reused
+  walk_operands(words(handle), grammar::operands(*info), std::nullopt, operands);
+  add_own_id_operands(op, *info, words(handle), operands);
+  keep_id_operands(record, op, operands);
 }
 
 std::vector<uint32_t> Module::serialize() const {
@@ -302,6 +367,7 @@ InstructionHandle Module::add_record(Section section, spv::Op op, std::span<cons
   records_.push_back(record);
   const auto handle = static_cast<InstructionHandle>(records_.size() - 1);
   note_definition(handle);
+  find_id_operands(handle);
   return handle;
 }
 
@@ -342,6 +408,7 @@ void Module::replace(InstructionHandle handle, spv::Op op, std::span<const uint3
   storage_.push_back((record.count << 16) | static_cast<uint32_t>(op));
   storage_.insert(storage_.end(), operands.begin(), operands.end());
   note_definition(handle);
+  find_id_operands(handle);
   if (reindex) {
     globals_indexed_ = false;
     globals_.clear();

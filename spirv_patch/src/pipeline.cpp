@@ -17,9 +17,11 @@ Error at(PipelineStage stage, const Error& error) {
 // Steps 7 and 8: the variant is an optimisation. A module the passes or spirv-val refuse is dropped with a note,
 // never an error; literals that cannot be hoisted leave the variant as step 7 made it. Without a `target` the variant
 // is trusted.
-void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, std::optional<TargetEnv> target) {
-  // The words are run_pipeline's input, which it parsed, or its passes' output: no walk of the grammar again.
-  auto module = Module::reparse(result.words);
+void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, std::optional<TargetEnv> target,
+                            const Module& main_module) {
+  // The words are run_pipeline's input, which it parsed, or its passes' output: no walk of the grammar again, and the
+  // id operands main_module found for its instructions are kept (result.words is main_module's serialize()).
+  auto module = Module::reparse(result.words, main_module);
   if (!module) {
     result.runtime_group_size_note = module.error().message;
     return;
@@ -84,16 +86,15 @@ void add_runtime_group_size(PipelineResult& result, const PipelineOptions& optio
   result.runtime_group_size = std::move(variant);
 }
 
-}  // namespace
-
-Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options) {
+Status check_options(const PipelineOptions& options) {
   if (options.num_waves && (options.group_size_to_spec_constants || options.runtime_group_size)) {
     return at(PipelineStage::NumWaves,
               fail("numWaves fixes the workgroup size; it cannot be combined with a variable group size"));
   }
-  auto parsed = Module::parse(words);
-  if (!parsed) return at(PipelineStage::Parse, parsed.error());
-  Module& module = *parsed;
+  return {};
+}
+
+Expected<PipelineResult> run_parsed(std::span<const uint32_t> words, const PipelineOptions& options, Module& module) {
   PipelineResult result;
   bool changed = false;  // some pass edited the module
 
@@ -166,9 +167,25 @@ Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const Pip
     add_runtime_group_size(result, options,
                            options.validate_runtime_group_size
                                ? std::optional(options.validate.value_or(TargetEnv::Vulkan1_1))
-                               : std::nullopt);
+                               : std::nullopt,
+                           module);
   }
   return result;
+}
+
+}  // namespace
+
+Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options) {
+  if (Status ok = check_options(options); !ok) return ok.error();
+  auto parsed = Module::parse(words);
+  if (!parsed) return at(PipelineStage::Parse, parsed.error());
+  return run_parsed(words, options, *parsed);
+}
+
+Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options,
+                                      Module&& parsed) {
+  if (Status ok = check_options(options); !ok) return ok.error();
+  return run_parsed(words, options, parsed);
 }
 
 }  // namespace bismuth::spirv_patch

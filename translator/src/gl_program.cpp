@@ -461,7 +461,8 @@ Status assign_compact_bindings(GlLinkedProgram& linked, const spirv_patch::Modul
 
 // The link proper; runs on the compiler thread (large_stack.hpp).
 Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<const GlShader>> shaders,
-                                              const GlLinkLimits& limits) {
+                                              const GlLinkLimits& limits,
+                                              std::optional<spirv_patch::Module>* parsed) {
   if (shaders.empty()) return fail(link_error("no compute shader attached"));
   bool any_fixed = false;
   bool any_variable = false;
@@ -543,7 +544,11 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   // parse for a small shader). They change only where a step rewrites them, which parses its result again.
   auto module = spirv_patch::Module::parse(linked.spirv);
   if (!module) return fail(link_error("internal error: " + module.error().message));
-  if (drop_opaque_locations(*module)) linked.spirv = module->serialize();
+  bool module_edited = false;  // module's serialize() is linked.spirv; a parse of them would not hold its edits' traces
+  if (drop_opaque_locations(*module)) {
+    linked.spirv = module->serialize();
+    module_edited = true;
+  }
   if (hlsl) {
     // docs/hlsl.md, "Module form": [numWaves]'s size as spec constants, the wave-index marker bound.
     auto formed = hlsl_num_waves_module_form(linked.spirv, linked.entry_point, num_waves.has_value());
@@ -551,6 +556,7 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
     linked.spirv = std::move(formed->words);
     module = spirv_patch::Module::parse(linked.spirv);
     if (!module) return fail(link_error("internal error: " + module.error().message));
+    module_edited = false;
   }
   if (auto unbacked = unbacked_capability(linked.spirv, shaders.front()->options().extensions)) {
     return fail(link_error(*unbacked));
@@ -570,6 +576,16 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
   if (Status bound = assign_compact_bindings(linked, *module, hlsl); !bound)
     return fail(link_error(bound.error().message));
   linked.info_log = program.getInfoLog();
+  if (parsed != nullptr) {
+    if (module_edited) {
+      // The module parse(linked.spirv) would give (records in module order), with the id operands it found.
+      auto again = spirv_patch::Module::reparse(linked.spirv, *module);
+      if (!again) return fail(link_error("internal error: " + again.error().message));
+      parsed->emplace(std::move(*again));
+    } else {
+      parsed->emplace(std::move(*module));
+    }
+  }
   return linked;
 }
 
@@ -577,11 +593,17 @@ Expected<GlLinkedProgram> link_on_this_thread(std::span<const std::shared_ptr<co
 
 Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
                                           const GlLinkLimits& limits) {
+  return link_gl_program(shaders, limits, nullptr);
+}
+
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
+                                          const GlLinkLimits& limits, std::optional<spirv_patch::Module>* parsed) {
+  if (parsed != nullptr) parsed->reset();
   ensure_glslang_initialized();
   size_t stack = 0;
   for (const auto& shader : shaders) stack = std::max(stack, shader ? shader->impl().stack_bytes : 0);
   Expected<GlLinkedProgram> linked = fail("not linked");
-  if (Status ran = run_with_stack(stack, [&] { linked = link_on_this_thread(shaders, limits); }); !ran) {
+  if (Status ran = run_with_stack(stack, [&] { linked = link_on_this_thread(shaders, limits, parsed); }); !ran) {
     return fail(link_error("internal error: " + ran.error().message));
   }
   return linked;

@@ -194,6 +194,7 @@ IdOperands id_operands(const Module& module, InstructionHandle handle) {
 }
 
 void id_operands(const Module& module, InstructionHandle handle, IdOperands& out) {
+  if (module.known_id_operands(handle, out)) return;
   const auto w = module.words(handle);
   const Op op = module.opcode(handle);
   const grammar::InstructionInfo* info = grammar::find_instruction(u(op));
@@ -202,9 +203,7 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
     return;
   }
   walk_operands(w, grammar::operands(*info), std::nullopt, out);
-  if (op == Op::OpExtInst && out.rest != 0) {
-    for (size_t i = out.rest; i < w.size(); ++i) out.ids.push_back(i);
-  }
+  add_own_id_operands(op, *info, w, out);
   // OpSwitch's (literal, label) pairs: the literal is as wide as the selector's type (1 or 2 words).
   if (op == Op::OpSwitch && out.rest != 0) {
     size_t literal_words = 1;
@@ -219,6 +218,20 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
       }
     }
     for (size_t i = out.rest + literal_words; i < w.size(); i += literal_words + 1) out.ids.push_back(i);
+  }
+  if ((op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast) &&
+      module.version() < kVersion1_5 && 5 < w.size()) {
+    out.constant_required.push_back(5);
+  }
+}
+
+bool id_operands_depend_on_module(Op op) {
+  return op == Op::OpSwitch || op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast;
+}
+
+void add_own_id_operands(Op op, const grammar::InstructionInfo& info, std::span<const uint32_t> w, IdOperands& out) {
+  if (op == Op::OpExtInst && out.rest != 0) {
+    for (size_t i = out.rest; i < w.size(); ++i) out.ids.push_back(i);
   }
   if (op == Op::OpSpecConstantOp && w.size() >= 4) {
     const auto inner = static_cast<Op>(w[3]);
@@ -240,12 +253,8 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
     required({4, 5});
     if (op == Op::OpAtomicCompareExchange || op == Op::OpAtomicCompareExchangeWeak) required({6});
   }
-  if (out.result != 0 && info->name[2] == 'G' && std::strncmp(info->name, "OpGroup", 7) == 0) required({3});
+  if (out.result != 0 && info.name[2] == 'G' && std::strncmp(info.name, "OpGroup", 7) == 0) required({3});
   if (op == Op::OpGroupNonUniformQuadSwap) required({5});
-  if ((op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast) &&
-      module.version() < kVersion1_5) {
-    required({5});
-  }
 }
 
 bool is_atomic(Op op) {

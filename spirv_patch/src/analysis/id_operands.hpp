@@ -39,6 +39,15 @@ IdOperands id_operands(const Module& module, InstructionHandle handle);
 // two vectors per instruction.
 void id_operands(const Module& module, InstructionHandle handle, IdOperands& out);
 
+// What id_operands adds to walk_operands' result from the instruction's own words (OpExtInst's and
+// OpSpecConstantOp's ids, the operands that must be constants): all of it for an opcode where
+// id_operands_depend_on_module is false. Module keeps the result (Module::known_id_operands).
+void add_own_id_operands(spv::Op op, const grammar::InstructionInfo& info, std::span<const uint32_t> instruction,
+                         IdOperands& out);
+// OpSwitch (its literals' width is the selector's type's) and the broadcasts (whose id must be a constant before
+// SPIR-V 1.5): their id operands are found anew each time.
+bool id_operands_depend_on_module(spv::Op op);
+
 // OpAtomic* (their scope and semantics operands are constants).
 bool is_atomic(spv::Op op);
 

@@ -182,9 +182,10 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
   if (spirv_shader != nullptr && !shaders.empty())
     return fail("error: SPIR-V and GLSL shaders cannot be linked together");
   // The device's GL_MAX_COMPUTE_SHARED_MEMORY_SIZE: a program over it fails to link (GLSL 4.60 §4.3.8).
-  auto linked = spirv_shader
-                    ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
-                    : translator::link_gl_program(shaders, {.max_compute_shared_memory_size = caps.max_shared_memory});
+  std::optional<spirv_patch::Module> parsed;  // the GLSL link's parse of its words, for the pipeline
+  auto linked = spirv_shader ? link_spirv(spirv_shader->spirv, spirv_shader->spirv_entry)
+                             : translator::link_gl_program(
+                                   shaders, {.max_compute_shared_memory_size = caps.max_shared_memory}, &parsed);
   if (!linked) return linked.error();
   // "main" for GLSL, the HLSL entry function, or glSpecializeShader's entry point.
   const std::string entry = spirv_shader ? spirv_shader->spirv_entry : linked->entry_point;
@@ -206,7 +207,8 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
     pipeline.validate.reset();
     pipeline.validate_runtime_group_size = false;
   }
-  auto piped = spirv_patch::run_pipeline(p.spirv, pipeline);
+  auto piped = parsed ? spirv_patch::run_pipeline(p.spirv, pipeline, std::move(*parsed))
+                      : spirv_patch::run_pipeline(p.spirv, pipeline);
   exe->spirv_validations = static_cast<uint32_t>(spirv_patch::validations_on_this_thread() - validations_before);
   if (!piped) {
     const std::string& message = piped.error().message;

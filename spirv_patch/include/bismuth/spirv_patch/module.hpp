@@ -47,6 +47,8 @@ std::string opcode_name(uint32_t opcode);
 // "%5" for id 5, as messages name ids.
 std::string id_name(uint32_t id);
 
+struct IdOperands;  // analysis/id_operands.hpp (the passes' view of where an instruction's ids are)
+
 // Position of an instruction inside a Module. Stable across edits; an erased instruction keeps its handle.
 using InstructionHandle = uint32_t;
 
@@ -58,6 +60,10 @@ class Module {
   // grammar's form), the header, word count, section and id-definition checks kept. The same Module parse() gives,
   // for about a third of its instructions: the run-time group-size variant reads the main pipeline's output so.
   static Expected<Module> reparse(std::span<const uint32_t> words);
+  // reparse() of words that `serialized_from.serialize()` gave: the same Module, which also keeps the id operands
+  // `serialized_from` knew for each instruction whose words are equal (below), so that the run-time group-size
+  // variant does not walk the grammar again for the main pipeline's instructions.
+  static Expected<Module> reparse(std::span<const uint32_t> words, const Module& serialized_from);
 
   std::vector<uint32_t> serialize() const;
 
@@ -93,6 +99,13 @@ class Module {
   InstructionHandle insert_before(InstructionHandle before, spv::Op op, std::span<const uint32_t> operands);
   void replace(InstructionHandle handle, spv::Op op, std::span<const uint32_t> operands);
   void erase(InstructionHandle handle);
+
+  // The id operands of the instruction as analysis/id_operands.hpp defines them, when the module knows them: parse()
+  // keeps what its walk of the grammar found, and every edit walks the instruction it writes, so the passes' many
+  // walks of a module (use indexes, use counts, compact_ids) read them instead. False for an instruction of
+  // reparse() or whose operands depend on other instructions or the version (OpSwitch, the broadcasts):
+  // id_operands walks those each time.
+  bool known_id_operands(InstructionHandle handle, IdOperands& out) const;
 
   // Deduplicated helpers.
   bool has_capability(spv::Capability capability) const;
@@ -138,6 +151,14 @@ class Module {
     uint32_t source_offset = 0;
     Section section = Section::Global;
     bool erased = false;
+    // known_id_operands: operand_words_[operands_begin ..) holds `ids` then `required` word indices.
+    bool operands_known = false;
+    uint16_t ids = 0;
+    uint16_t required = 0;
+    uint16_t result_type = 0;
+    uint16_t result = 0;
+    uint16_t rest = 0;
+    uint32_t operands_begin = 0;
   };
   Module() = default;
   static Expected<Module> parse_words(std::span<const uint32_t> words, bool check_operands);
@@ -151,6 +172,10 @@ class Module {
   }
   std::span<const InstructionHandle> section_order(Section section) const;  // erased handles included
   void note_definition(InstructionHandle handle);
+  // Records `operands` (the complete id_operands of the record's words) as the record's known operands.
+  void keep_id_operands(Record& record, spv::Op op, const IdOperands& operands);
+  // Walks the record's words (an edit) and keeps what it finds.
+  void find_id_operands(InstructionHandle handle);
   std::optional<uint32_t> find_global(spv::Op op, std::span<const uint32_t> operands_after_result);
   Expected<uint32_t> add_global(spv::Op op, std::span<const uint32_t> operands_after_result,
                                 bool has_result_type);
@@ -163,6 +188,7 @@ class Module {
   std::vector<Record> records_;
   std::vector<InstructionHandle> order_;  // module order, sorted by section
   std::vector<InstructionHandle> definitions_;  // id -> handle + 1 (0: none)
+  std::vector<uint16_t> operand_words_;  // the known id operands' word indices (a word count fits 16 bits)
   // Deduplication of types and constants: (opcode, operands after the result id) -> id, in module order (the first
   // declaration wins). Built on first use. A flat list: modules have tens of these, and a map of word vectors
   // allocated twice per entry each time a pass rebuilt it. The helpers look for keys of at most four words; a longer

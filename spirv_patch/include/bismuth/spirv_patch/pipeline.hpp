@@ -134,5 +134,10 @@ struct PipelineResult {
 };
 
 Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options);
+// The same for a caller that has parsed `words` already: `parsed` is Module::parse(words), or reparse(words, m) of a
+// module m that parse() gave and whose serialize() is `words` (the GL link's module after its own checks). The
+// pipeline edits it instead of parsing the words again; the result is the one above.
+Expected<PipelineResult> run_pipeline(std::span<const uint32_t> words, const PipelineOptions& options,
+                                      Module&& parsed);
 
 }  // namespace bismuth::spirv_patch

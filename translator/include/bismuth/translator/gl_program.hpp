@@ -30,6 +30,10 @@
 #include "bismuth/spirv_patch/target_env.hpp"
 #include "bismuth/translator/num_waves.hpp"
 
+namespace bismuth::spirv_patch {
+class Module;
+}
+
 namespace bismuth::translator {
 
 // GL keeps shader-storage, uniform-buffer and atomic-counter bindings in separate namespaces, and lets the
@@ -339,5 +343,10 @@ struct GlLinkLimits {
 // shader. The SPIR-V targets the environment the shaders were compiled for.
 Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
                                           const GlLinkLimits& limits = {});
+// The same, also giving the module of the program's words its checks parsed (a Module::parse of
+// GlLinkedProgram::spirv, or its equal): glLinkProgram hands it to spirv_patch::run_pipeline, which then does not
+// parse the words again. Unset when the link fails.
+Expected<GlLinkedProgram> link_gl_program(std::span<const std::shared_ptr<const GlShader>> shaders,
+                                          const GlLinkLimits& limits, std::optional<spirv_patch::Module>* parsed);
 
 }  // namespace bismuth::translator
