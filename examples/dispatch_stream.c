@@ -2,7 +2,7 @@
  * streaming store kernel (issue 17), so NVIDIA's GL, Zink and Bismuth compare side by side on the same binary.
  *
  *   dispatch_stream [--count N] [--stream-dispatches M] [--stream-mb S] [--repeat R] [--warmup-ms W]
- *                   [--egl auto|device|surfaceless]
+ *                   [--phases NAME,NAME,...] [--egl auto|device|surfaceless]
  *
  * Phases (each after one warm-up dispatch, a clear of its buffer and glFinish, so no compile and no earlier work is
  * timed):
@@ -16,7 +16,9 @@
  * word holds this phase's value). The variable phases are skipped (skipped=1) without
  * GL_ARB_compute_variable_group_size. --warmup-ms W: before the first pass, the streaming store kernel keeps the GPU
  * busy for W ms (then glFinish), so that the first phase does not pay for the GPU leaving its idle clocks or for the
- * implementation's first GPU work; without it pass 1 of the first phase includes both.
+ * implementation's first GPU work; without it pass 1 of the first phase includes both. --phases: the phases to run
+ * and their order (default: all five as listed), e.g. `--phases fixed_no_barrier,variable_no_barrier` to see whether
+ * what pass 1 of the first phase costs belongs to that phase or to being first.
  *
  * One line per phase and pass on stdout, key=value:
  *   dispatch_stream impl="<GL_RENDERER> | <GL_VERSION> | EGL <platform>" phase=variable_no_barrier pass=1
@@ -47,6 +49,8 @@ typedef struct {
   uint32_t stream_mib;
   uint32_t repeat;
   uint32_t warmup_ms;
+  uint32_t phase_order[16]; /* indices into kPhases */
+  uint32_t phase_count;
   EglGlPlatform platform;
 } Options;
 
@@ -109,7 +113,7 @@ typedef struct {
 static int usage(void) {
   fprintf(stderr, "usage: " PROGRAM
                   " [--count N] [--stream-dispatches M] [--stream-mb S (1..255)] [--repeat R] "
-                  "[--warmup-ms W] [--egl auto|device|surfaceless]\n");
+                  "[--warmup-ms W] [--phases NAME,...] [--egl auto|device|surfaceless]\n");
   return 64;
 }
 
@@ -121,12 +125,35 @@ static int parse_number(const char* text, uint32_t max, uint32_t* value) {
   return 1;
 }
 
+/* A comma-separated list of phase names (each may repeat), at most 16. */
+static int parse_phases(const char* text, Options* options) {
+  options->phase_count = 0;
+  while (*text != '\0') {
+    const char* comma = strchr(text, ',');
+    const size_t length = comma != NULL ? (size_t)(comma - text) : strlen(text);
+    int found = 0;
+    for (uint32_t p = 0; p < sizeof kPhases / sizeof kPhases[0] && !found; ++p) {
+      if (strlen(kPhases[p].name) == length && strncmp(kPhases[p].name, text, length) == 0) {
+        if (options->phase_count == sizeof options->phase_order / sizeof options->phase_order[0]) return 0;
+        options->phase_order[options->phase_count++] = p;
+        found = 1;
+      }
+    }
+    if (!found) return 0;
+    text += length;
+    if (*text == ',') ++text;
+  }
+  return options->phase_count > 0;
+}
+
 static int parse_options(int argc, char** argv, Options* options) {
   options->count = 100000;
   options->stream_dispatches = 100;
   options->stream_mib = 32;
   options->repeat = 1;
   options->warmup_ms = 0;
+  options->phase_count = sizeof kPhases / sizeof kPhases[0];
+  for (uint32_t p = 0; p < options->phase_count; ++p) options->phase_order[p] = p;
   options->platform = EGL_GL_PLATFORM_AUTO;
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
@@ -140,6 +167,8 @@ static int parse_options(int argc, char** argv, Options* options) {
     } else if (strcmp(arg, "--repeat") == 0 && parse_number(value, 1000, &options->repeat)) {
       ++i;
     } else if (strcmp(arg, "--warmup-ms") == 0 && parse_number(value, 60000, &options->warmup_ms)) {
+      ++i;
+    } else if (strcmp(arg, "--phases") == 0 && parse_phases(value, options)) {
       ++i;
     } else if (strcmp(arg, "--egl") == 0 && egl_gl_parse_platform(value, &options->platform)) {
       ++i;
@@ -288,7 +317,8 @@ int main(int argc, char** argv) {
 
   int ok = 1;
   for (uint32_t pass = 1; pass <= options.repeat; ++pass) {
-    for (uint32_t p = 0; p < sizeof kPhases / sizeof kPhases[0]; ++p) {
+    for (uint32_t k = 0; k < options.phase_count; ++k) {
+      const uint32_t p = options.phase_order[k];
       ok &= run_phase(&options, &r, &kPhases[p], pass, pass * 16u + p + 1u);
     }
   }

@@ -5,6 +5,7 @@
 #include "bismuth/spirv_patch/module.hpp"
 #include "bismuth/spirv_patch/passes/compact_ids.hpp"
 #include "bismuth/spirv_patch/validate.hpp"
+#include "bismuth/spirv_patch/variant_memo.hpp"
 
 namespace bismuth::spirv_patch {
 
@@ -17,8 +18,34 @@ Error at(PipelineStage stage, const Error& error) {
 // Steps 7 and 8: the variant is an optimisation. A module the passes or spirv-val refuse is dropped with a note,
 // never an error; literals that cannot be hoisted leave the variant as step 7 made it. Without a `target` the variant
 // is trusted.
+// What the variant depends on besides the module: the VariantMemo's key (the options steps 7-9 read and the target
+// that accepted the variant).
+std::string variant_options_key(const PipelineOptions& options, std::optional<TargetEnv> target) {
+  std::string key = options.runtime_group_size->entry_point;
+  key += '\0';
+  const uint32_t numbers[] = {
+      options.runtime_group_size->push_constant_offset,
+      options.literals_to_push_constants ? 1u : 0u,
+      options.literals_to_push_constants ? options.literals_to_push_constants->push_constant_limit : 0u,
+      options.runtime_parameters_binding ? 1u : 0u,
+      options.runtime_parameters_binding.value_or(0),
+      target ? 1u + static_cast<uint32_t>(*target) : 0u,
+  };
+  key.append(reinterpret_cast<const char*>(numbers), sizeof numbers);
+  return key;
+}
+
 void add_runtime_group_size(PipelineResult& result, const PipelineOptions& options, std::optional<TargetEnv> target,
                             const Module& main_module) {
+  // A module seen before but for its literals: the variant made then, with this module's literals.
+  std::string memo_key;
+  if (options.variant_memo != nullptr) {
+    memo_key = variant_options_key(options, target);
+    if (auto known = options.variant_memo->find(result.words, memo_key)) {
+      result.runtime_group_size = std::move(*known);
+      return;
+    }
+  }
   // The words are run_pipeline's input, which it parsed, or its passes' output: no walk of the grammar again, and the
   // id operands main_module found for its instructions are kept (result.words is main_module's serialize()).
   auto module = Module::reparse(result.words, main_module);
@@ -83,6 +110,7 @@ void add_runtime_group_size(PipelineResult& result, const PipelineOptions& optio
     result.runtime_group_size_note = "the run-time group size variant is invalid: " + valid.error().message;
     return;
   }
+  if (options.variant_memo != nullptr) options.variant_memo->remember(result.words, memo_key, variant);
   result.runtime_group_size = std::move(variant);
 }
 

@@ -172,6 +172,7 @@ void remove_unused_int32_constants(Module& module, const std::vector<Slot>& slot
     auto it = replaced.find(w[2]);
     const size_t used = w[2] < uses.size() ? uses[w[2]] : 0;
     if (used != (it == replaced.end() ? 0 : it->second)) continue;
+    report.removed_constants.push_back(w[2]);
     module.erase(h);
     ++report.constants_removed;
   }
@@ -346,6 +347,7 @@ Expected<LiteralsToPushConstantsReport> literals_to_push_constants(Module& modul
     operands[slot.word - 1] = slot.loaded;
     module.replace(slot.instruction, module.opcode(slot.instruction), operands);
     report.values.push_back(slot.value);
+    report.value_constants.push_back(slot.constant);
   }
   if (interface_lists_all_globals(module)) {
     module.replace(entry->handle, Op::OpEntryPoint,

@@ -249,6 +249,7 @@ Expected<std::shared_ptr<AsmExecutable>> load(Context* ctx, GLuint name, std::st
                                  {.runtime_group_size = runtime_group_size_enabled(),
                                   .literals_to_push_constants = shared_variants_enabled()});
   pipeline.validate_runtime_group_size = validate;
+  pipeline.variant_memo = variant_memo();
   auto piped = spirv_patch::run_pipeline(program->spirv, pipeline);
   if (!piped) return load_error(source, 0, "internal: " + piped.error().message);
   backend::ShaderDesc desc;

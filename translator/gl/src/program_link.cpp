@@ -12,6 +12,7 @@
 #include "program_cache.hpp"
 #include "program_link.hpp"
 #include "uniforms.hpp"
+#include "variable_size.hpp"
 
 namespace bismuth::gl {
 
@@ -198,6 +199,7 @@ Expected<std::shared_ptr<Executable>> link(const LinkTarget& target, ProgramObje
                                       {.runtime_group_size = runtime_group_size_enabled(),
                                        .literals_to_push_constants = shared_variants_enabled(),
                                        .uniform_parameters = uniform_parameters_enabled()});
+  pipeline.variant_memo = variant_memo();
   // spirv-val on GLSL and HLSL programs only where validation is asked for (BISMUTH_VALIDATION=1, as in every GL
   // test): it would cost more than the rest of the link, for words glslang and the passes made (each held to
   // spirv-val by the tests). An ARB_gl_spirv module is the application's: always validated, never handed to the

@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "bismuth/spirv_patch/variant_memo.hpp"
+
 namespace bismuth::gl {
 
 namespace {
@@ -25,6 +27,13 @@ bool shared_variants_enabled() {
 
 bool uniform_parameters_enabled() {
   return env("BISMUTH_VARIANT_PARAMETERS") != "push";
+}
+
+spirv_patch::VariantMemo* variant_memo() {
+  // Never destroyed: links on other threads may use it while statics go.
+  static spirv_patch::VariantMemo* const memo =
+      env("BISMUTH_VARIANT_MEMO") == "0" ? nullptr : new spirv_patch::VariantMemo;
+  return memo;
 }
 
 void set_runtime_group_size(backend::ShaderDesc& desc, const spirv_patch::PipelineResult& piped) {

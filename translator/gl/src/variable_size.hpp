@@ -25,6 +25,9 @@ bool shared_variants_enabled();
 // Whether the variant reads its size and literals from a uniform buffer instead of push constants (GlPipelineChoices::
 // uniform_parameters): BISMUTH_VARIANT_PARAMETERS=push turns it off (comparisons on NVIDIA).
 bool uniform_parameters_enabled();
+// The process's memo of run-time group size variants (spirv_patch/variant_memo.hpp): a program from a template seen
+// before takes the variant its first program made, the same words. Null with BISMUTH_VARIANT_MEMO=0 (comparisons).
+spirv_patch::VariantMemo* variant_memo();
 // The three settings above as an index 0..7 (what the program binary fingerprint depends on).
 inline unsigned variant_settings() {
   return (runtime_group_size_enabled() ? 1u : 0u) | (shared_variants_enabled() ? 2u : 0u) |

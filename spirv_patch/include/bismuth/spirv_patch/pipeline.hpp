@@ -64,6 +64,8 @@
 
 namespace bismuth::spirv_patch {
 
+class VariantMemo;
+
 struct PipelineOptions {
   std::optional<DefaultUniformBlockOptions> default_uniform_block;
   std::optional<AtomicCounterBufferOptions> atomic_counter_buffers;
@@ -86,6 +88,9 @@ struct PipelineOptions {
   // spirv-val on the variant, for `validate`'s target (Vulkan 1.1 when unset); one it refuses is dropped. Off: the
   // variant is trusted (the GL shim's release path, where spirv-val would cost more than the rest of a link).
   bool validate_runtime_group_size = true;
+  // Steps 7-9 reuse the variant of a module seen before but for the literals step 8 hoists (variant_memo.hpp); the
+  // result is the same words. Unset: every run makes its variant.
+  VariantMemo* variant_memo = nullptr;
 };
 
 // Where a run failed; the Error's code is the stage, so each caller words its message as its API requires.

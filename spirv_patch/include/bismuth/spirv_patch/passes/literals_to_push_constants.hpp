@@ -52,6 +52,11 @@ struct LiteralsToPushConstantsReport {
   uint32_t constants_removed = 0;
   // Why nothing was hoisted although literals were found (too many for the limit).
   std::string skipped_reason;
+  // The OpConstant each value came from, and the 32-bit integer constants the pass removed (no use left): the words
+  // it leaves hold none of their values, so a module that differs only in those values gives the same words
+  // (VariantMemo reuses the variant on that ground).
+  std::vector<uint32_t> value_constants;
+  std::vector<uint32_t> removed_constants;
 };
 
 // Rewrites `module` in place; unchanged when the report has no values (but for the size defaults of
