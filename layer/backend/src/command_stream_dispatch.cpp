@@ -462,55 +462,78 @@ void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const D
   repeat_.commands = batch.commands;
 }
 
-// The caller's push constants, then the logical workgroup size where the variant reads it (12 bytes at
-// runtime_size_offset), then the program's literals when the variant reads them (a variant shared by programs of one
-// template: each pushes its own), pushed only when they differ from what is bound.
-Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInfo& info) {
-  const size_t offset = variant.runtime_size_offset();
-  const size_t user = info.push_constants.size();
-  if (user > offset) {
-    return fail("dispatch of " + info.shader->name() + ": " + std::to_string(user) +
-                " bytes of push constants overlap the runtime group size at offset " + std::to_string(offset));
-  }
-  const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
+namespace {
+
+// Where a runtime-size variant reads its parameters, past the caller's push constants: the logical workgroup size (12
+// bytes at runtime_size_offset), then the program's literals when the variant reads them (a variant shared by the
+// programs of one template: each its own) at runtime_literal_offset. The one layout push constants and uniform
+// parameters share.
+struct RuntimeParameters {
+  size_t size_offset = 0;
+  uint32_t size[3] = {};
+  std::span<const uint32_t> literals;
+  size_t literal_offset = 0;
+  size_t end = 0;  // one past the last byte written
+};
+
+RuntimeParameters runtime_parameters(const Shader& variant, const DispatchInfo& info) {
+  RuntimeParameters p;
+  p.size_offset = variant.runtime_size_offset();
+  p.size[0] = info.size.x;
+  p.size[1] = info.size.y;
+  p.size[2] = info.size.z;
   // The program's own literals (a shared variant serves several programs).
   const Shader& program = info.shader->runtime_variant() == &variant ? *info.shader : variant;
-  const std::span<const uint32_t> literals = program.runtime_literals();
-  const size_t literal_offset = variant.runtime_literal_offset();
-  const size_t literal_bytes = literals.size_bytes();
-  const size_t end = literals.empty() ? offset + 12 : literal_offset + literal_bytes;
-  if (bound_push_.size() == end && std::memcmp(bound_push_.data() + offset, size, 12) == 0 &&
+  p.literals = program.runtime_literals();
+  p.literal_offset = variant.runtime_literal_offset();
+  p.end = p.literals.empty() ? p.size_offset + 12 : p.literal_offset + p.literals.size_bytes();
+  return p;
+}
+
+// Writes `p` into `base` (at least p.end bytes); the bytes between stay as they are.
+void write_runtime_parameters(std::byte* base, const RuntimeParameters& p) {
+  std::memcpy(base + p.size_offset, p.size, 12);
+  if (!p.literals.empty()) std::memcpy(base + p.literal_offset, p.literals.data(), p.literals.size_bytes());
+}
+
+}  // namespace
+
+// The caller's push constants, then the variant's parameters (RuntimeParameters), pushed only when they differ from
+// what is bound.
+Status CommandStream::push_runtime_size(const Shader& variant, const DispatchInfo& info) {
+  const RuntimeParameters p = runtime_parameters(variant, info);
+  const size_t user = info.push_constants.size();
+  if (user > p.size_offset) {
+    return fail("dispatch of " + info.shader->name() + ": " + std::to_string(user) +
+                " bytes of push constants overlap the runtime group size at offset " + std::to_string(p.size_offset));
+  }
+  const size_t literal_bytes = p.literals.size_bytes();
+  if (bound_push_.size() == p.end && std::memcmp(bound_push_.data() + p.size_offset, p.size, 12) == 0 &&
       (user == 0 || std::memcmp(bound_push_.data(), info.push_constants.data(), user) == 0) &&
-      (literal_bytes == 0 || std::memcmp(bound_push_.data() + literal_offset, literals.data(), literal_bytes) == 0)) {
+      (literal_bytes == 0 ||
+       std::memcmp(bound_push_.data() + p.literal_offset, p.literals.data(), literal_bytes) == 0)) {
     return {};
   }
-  bound_push_.assign(end, std::byte{0});
+  bound_push_.assign(p.end, std::byte{0});
   if (user != 0) std::memcpy(bound_push_.data(), info.push_constants.data(), user);
-  std::memcpy(bound_push_.data() + offset, size, 12);
-  if (literal_bytes != 0) std::memcpy(bound_push_.data() + literal_offset, literals.data(), literal_bytes);
+  write_runtime_parameters(bound_push_.data(), p);
   recorder_->record(CmdPushConstants{variant.pipeline_layout(), bound_push_});
   return {};
 }
 
-// The same bytes as push_runtime_size (without the caller's push constants: a variant with uniform parameters has its
-// block at offset 0), in a uniform-buffer range of this batch. Written again only when they differ from the last ones
-// this batch wrote, so a stream at one size binds the same range throughout.
+// The variant's parameters (without the caller's push constants: a variant with uniform parameters has its block at
+// offset 0), in a uniform-buffer range of this batch. Written again only when they differ from the last ones this
+// batch wrote, so a stream at one size binds the same range throughout.
 Expected<BufferBinding> CommandStream::parameters_binding(Batch& batch, const Shader& variant,
                                                           const DispatchInfo& info) {
   const size_t bytes = variant.runtime_parameters_bytes();
-  const size_t offset = variant.runtime_size_offset();
-  const Shader& program = info.shader->runtime_variant() == &variant ? *info.shader : variant;
-  const std::span<const uint32_t> literals = program.runtime_literals();
-  const size_t literal_offset = variant.runtime_literal_offset();
-  if (offset + 12 > bytes || (!literals.empty() && literal_offset + literals.size_bytes() > bytes)) {
+  const RuntimeParameters p = runtime_parameters(variant, info);
+  if (p.size_offset + 12 > bytes || p.end > bytes) {
     return fail("dispatch of " + info.shader->name() + ": the variant's size and literals do not fit its " +
                 std::to_string(bytes) + " bytes of uniform parameters");
   }
   scratch_parameters_.assign(bytes, std::byte{0});
-  const uint32_t size[3] = {info.size.x, info.size.y, info.size.z};
-  std::memcpy(scratch_parameters_.data() + offset, size, 12);
-  if (!literals.empty())
-    std::memcpy(scratch_parameters_.data() + literal_offset, literals.data(), literals.size_bytes());
+  write_runtime_parameters(scratch_parameters_.data(), p);
   if (last_parameters_batch_ == batch.id && last_parameters_ == scratch_parameters_) return last_parameters_binding_;
 
   const VkDeviceSize alignment = std::max<VkDeviceSize>(device_->info().min_uniform_buffer_offset_alignment, 16);
