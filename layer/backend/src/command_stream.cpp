@@ -19,6 +19,10 @@ Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, P
   StreamOptions o = options;
   o.max_dispatches_per_batch = std::max(1u, o.max_dispatches_per_batch);
   o.max_batches_in_flight = std::max(1u, o.max_batches_in_flight);
+  if (const char* env = std::getenv("BISMUTH_QUEUE_DEPTH"); env != nullptr && *env != '\0') {
+    const long n = std::strtol(env, nullptr, 10);
+    if (n >= 0 && n <= 1024) o.initial_batches_in_flight = static_cast<uint32_t>(n);
+  }
   o.timestamp_pairs_per_batch = std::max(1u, o.timestamp_pairs_per_batch);
   bool threaded = o.recording == RecordingMode::Thread;
   if (o.recording == RecordingMode::Automatic) {
@@ -47,6 +51,7 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
       recorder_(
           std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes, options.recording_threads)),
       staging_(std::make_unique<StagingPool>(device)),
+      depth_(options.initial_batches_in_flight, options.max_batches_in_flight),
       gl_barriers_(options.barriers == BarrierModel::Gl),
       inline_next_batch_(options.inline_batch_dispatches != 0),
       front_(device, cache) {}
@@ -64,17 +69,20 @@ void CommandStream::stop_recording_thread_for_exit() {
 }
 
 std::string StreamStats::to_string() const {
-  char line[512];
+  char line[640];
   std::snprintf(line, sizeof line,
                 "bismuth command stream: %llu dispatches (%llu front-table hits, %llu runtime-size, %llu masked, %llu "
                 "on a shared stand-in variant), %llu submissions (%llu recorded inline), %llu barrier commands "
-                "(%llu automatic, %llu explicit requests), %llu staged transfers, %llu staging buffers created\n",
+                "(%llu automatic, %llu explicit requests), %llu staged transfers, %llu staging buffers created, "
+                "%llu batches created (%llu depth waits, queue %s)\n",
                 (unsigned long long)dispatches, (unsigned long long)front_table_hits,
                 (unsigned long long)runtime_size_dispatches, (unsigned long long)masked_dispatches,
                 (unsigned long long)shared_variant_dispatches, (unsigned long long)submissions,
                 (unsigned long long)inline_batches, (unsigned long long)barrier_commands,
                 (unsigned long long)automatic_barriers, (unsigned long long)explicit_barriers,
-                (unsigned long long)staged_transfers, (unsigned long long)staging_buffers_created);
+                (unsigned long long)staged_transfers, (unsigned long long)staging_buffers_created,
+                (unsigned long long)batches_created, (unsigned long long)depth_waits,
+                queue_deepened ? "deepened" : "kept its initial depth");
   return line;
 }
 
@@ -155,10 +163,24 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
   if (Status ok = device_->alive(); !ok) return ok.error();
   if (Status ok = submission_error(); !ok) return ok.error();
   retire_completed();
-  while (in_flight_.size() >= options_.max_batches_in_flight) {
+  if (in_flight_.size() >= depth_.limit() && depth_.limit() < depth_.maximum()) {
+    // The queue is as deep as it may be yet: wait for its oldest batch's submission (the recording threads), then
+    // for the GPU, but no longer than the caller took to fill the previous batch. When that runs out the caller goes
+    // on (one batch deeper), and a GPU that keeps it from keeping pace deepens the queue (queue_depth.hpp).
+    ++stats_.depth_waits;
+    const auto budget = std::chrono::duration_cast<std::chrono::nanoseconds>(depth_.budget(QueueDepth::Clock::now()));
+    const uint64_t oldest = in_flight_.front()->value;
+    if (Status ok = device_->wait_queued(oldest); !ok) return ok.error();
+    if (Status ok = device_->wait(oldest, uint64_t(std::max<int64_t>(0, budget.count()))); !ok) return ok.error();
+    retire_completed();
+    depth_.waited(in_flight_.empty() || in_flight_.front()->value > oldest);
+    stats_.queue_deepened = depth_.deepened();
+  }
+  while (in_flight_.size() >= depth_.maximum()) {
     if (Status ok = device_->wait(in_flight_.front()->value); !ok) return ok.error();
     retire_completed();
   }
+  depth_.began(QueueDepth::Clock::now());
   const auto& vk = device_->vk();
   std::unique_ptr<Batch> batch;
   if (!free_.empty()) {
@@ -183,6 +205,7 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
       destroy_batch(*batch);
       return ok.error();
     }
+    ++stats_.batches_created;
   }
   batch->active_pool = 0;
   batch->pairs_used = 0;

@@ -679,6 +679,18 @@ void Device::note_first_execution(uint64_t value) {
   if (value <= completed_.load(std::memory_order_acquire)) (void)completed();
 }
 
+Status Device::wait_queued(uint64_t value) {
+  if (lost()) return lost_error();
+  if (value > last_submitted())
+    return fail("Device::wait_queued: timeline value " + std::to_string(value) + " was never submitted");
+  if (value > queued_.load(std::memory_order_acquire)) {
+    std::unique_lock lock(turn_mutex_);
+    turn_cv_.wait(lock, [&] { return queued_.load(std::memory_order_relaxed) >= value || lost(); });
+  }
+  if (lost()) return lost_error();
+  return {};
+}
+
 Status Device::wait(uint64_t value, uint64_t timeout_ns) {
   if (lost()) return lost_error();
   if (value > last_submitted())

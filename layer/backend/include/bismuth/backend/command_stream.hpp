@@ -33,6 +33,7 @@
 #include "bismuth/backend/image.hpp"
 #include "bismuth/backend/pipeline_cache.hpp"
 #include "bismuth/backend/pipeline_front_table.hpp"
+#include "bismuth/backend/queue_depth.hpp"
 #include "bismuth/backend/shader.hpp"
 
 namespace bismuth::backend {
@@ -122,6 +123,10 @@ struct StreamOptions {
   // Recording waits for the oldest batch beyond this. Deep enough that a sustained stream of tiny dispatches does
   // not wait for the GPU before ~130,000 dispatches are queued (issue 17's stream is 100,000).
   uint32_t max_batches_in_flight = 32;
+  // The queue starts this deep: from here a new batch first waits, bounded by the time the caller took to fill the
+  // previous one, for the oldest; three such waits in a row that run out deepen it to max_batches_in_flight
+  // (queue_depth.hpp says why). 0: always max_batches_in_flight deep. BISMUTH_QUEUE_DEPTH=n overrides it.
+  uint32_t initial_batches_in_flight = 4;
   uint32_t timestamp_pairs_per_batch = 256;
   // RecordingMode::Thread: the ring of encoded commands. The caller waits for the thread only when it is full; on
   // a GPU driver the thread replays a dispatch in ~0.4 us, slower than the caller encodes it, so a sustained
@@ -173,6 +178,12 @@ struct StreamStats {
   // chunks, and staging buffers created (chunks and requests too large for one).
   uint64_t staged_transfers = 0;
   uint64_t staging_buffers_created = 0;
+  // Batches (command buffers with their pools) the stream created: how deep its queue went, plus the one recording.
+  uint64_t batches_created = 0;
+  // Waits for the oldest batch at the queue's initial depth, and whether one ran out of time and deepened it to
+  // StreamOptions::max_batches_in_flight (queue_depth.hpp).
+  uint64_t depth_waits = 0;
+  bool queue_deepened = false;
   // One line per group of counters; BISMUTH_STATS=1 prints it when the stream is destroyed.
   std::string to_string() const;
 };
@@ -515,6 +526,7 @@ class CommandStream {
   std::unique_ptr<Batch> current_;
   std::deque<std::unique_ptr<Batch>> in_flight_;
   std::vector<std::unique_ptr<Batch>> free_;
+  QueueDepth depth_;
   uint64_t next_batch_id_ = 1;
   uint64_t last_value_ = 0;
   StreamStats stats_;

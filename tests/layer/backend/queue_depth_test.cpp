@@ -1,0 +1,166 @@
+// How deep a command stream's queue of submitted batches goes (queue_depth.hpp): it starts at
+// StreamOptions::initial_batches_in_flight and deepens to max_batches_in_flight only when the caller would wait for
+// the oldest batch longer than it took to fill the previous one.
+#include <thread>
+
+#include "backend_fixture.hpp"
+#include "bismuth/backend/queue_depth.hpp"
+
+using namespace bismuth;
+using namespace bismuth::backend;
+using bismuth::test::make_stream;
+using bismuth::test::ValidatedVulkan;
+using namespace std::chrono_literals;
+
+TEST_CASE("The queue depth starts at its initial value and deepens to the maximum after waits that run out") {
+  QueueDepth depth(4, 32);
+  CHECK(depth.limit() == 4);
+  CHECK(depth.maximum() == 32);
+  const auto t0 = QueueDepth::Clock::now();
+  CHECK(depth.budget(t0) == QueueDepth::Clock::duration::zero());  // no batch began yet
+  depth.began(t0);
+  CHECK(depth.budget(t0 + 3ms) == 3ms);  // the time since the previous batch began
+  depth.began(t0 + 5ms);
+  CHECK(depth.budget(t0 + 6ms) == 1ms);
+  depth.waited(true);  // the oldest batch completed within the budget: the GPU keeps pace
+  CHECK(depth.limit() == 4);
+  CHECK_FALSE(depth.deepened());
+  // A budget that runs out once or twice (a stream's first batches wait for a whole batch of GPU work) keeps it.
+  depth.waited(false);
+  depth.waited(false);
+  depth.waited(true);
+  depth.waited(false);
+  CHECK(depth.limit() == 4);
+  CHECK_FALSE(depth.deepened());
+  depth.waited(false);
+  depth.waited(false);  // three in a row: the GPU is more than twice slower than the caller
+  static_assert(QueueDepth::kRunOutsToDeepen == 3);
+  CHECK(depth.limit() == 32);
+  CHECK(depth.deepened());
+  depth.waited(true);  // and the queue stays deep
+  CHECK(depth.limit() == 32);
+}
+
+TEST_CASE("A queue depth of 0, or one above the maximum, is the maximum and never deepens") {
+  for (uint32_t initial : {0u, 32u, 33u, 1000u}) {
+    QueueDepth depth(initial, 32);
+    CHECK(depth.limit() == 32);
+    for (uint32_t i = 0; i < QueueDepth::kRunOutsToDeepen; ++i) depth.waited(false);
+    CHECK_FALSE(depth.deepened());
+  }
+  CHECK(QueueDepth(1, 0).limit() == 1);  // a maximum of 0 is 1, as StreamOptions says
+}
+
+namespace {
+
+struct SpinStream {
+  explicit SpinStream(ValidatedVulkan& vk, const StreamOptions& options)
+      : device(test::make_device(vk)),
+        cache(test::make_cache(*device)),
+        stream(make_stream(*device, *cache, options)),
+        shader(test::make_spin_shader(*device)),
+        out(test::make_buffer(*device, 4096)) {}
+
+  // One batch (max_dispatches_per_batch = 1) of `groups` x 64 invocations spinning `iterations` times each.
+  void dispatch(uint32_t groups, uint32_t iterations) {
+    BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+    REQUIRE_OK(stream->dispatch({.shader = shader.get(),
+                                 .size = {64, 1, 1},
+                                 .groups = {groups, 1, 1},
+                                 .bindings = {&binding, 1},
+                                 .push_constants = test::bytes_of(iterations)}));
+  }
+
+  std::unique_ptr<Device> device;
+  std::unique_ptr<PipelineCache> cache;
+  std::unique_ptr<CommandStream> stream;
+  std::shared_ptr<Shader> shader;
+  std::shared_ptr<Buffer> out;
+};
+
+}  // namespace
+
+TEST_CASE("A stream deepens its queue when the GPU is far slower than the caller, and never goes past the maximum",
+          "[vulkan]") {
+  // Each batch is one dispatch that runs for milliseconds on the device and takes the caller microseconds to record
+  // and submit: the wait at the initial depth runs out, and the queue deepens rather than hold the caller back.
+  ValidatedVulkan vk;
+  {
+    SpinStream s(vk, {.recording = RecordingMode::Inline,
+                      .barriers = BarrierModel::Gl,
+                      .max_dispatches_per_batch = 1,
+                      .max_batches_in_flight = 6,
+                      .initial_batches_in_flight = 2});
+    for (int i = 0; i < 12; ++i) s.dispatch(64, 20000);
+    const StreamStats stats = s.stream->stats();
+    CHECK(stats.queue_deepened);
+    CHECK(stats.depth_waits >= QueueDepth::kRunOutsToDeepen);
+    CHECK(stats.batches_created > 3);   // deeper than 2 in flight + 1 recording
+    CHECK(stats.batches_created <= 7);  // 6 in flight + 1 recording at most
+    CHECK(stats.submissions == 12);
+    INFO(stats.to_string());
+    CHECK(stats.to_string().find("queue deepened") != std::string::npos);
+    REQUIRE_OK(s.stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A stream whose GPU keeps pace keeps its initial depth, and reuses its batches", "[vulkan]") {
+  // The caller takes far longer per batch than the device runs it: whenever the queue is full the oldest batch is
+  // (nearly) done, so the queue never deepens and the same few command buffers are filled again and again.
+  ValidatedVulkan vk;
+  {
+    SpinStream s(vk, {.recording = RecordingMode::Inline,
+                      .barriers = BarrierModel::Gl,
+                      .max_dispatches_per_batch = 1,
+                      .max_batches_in_flight = 32,
+                      .initial_batches_in_flight = 2});
+    for (int i = 0; i < 12; ++i) {
+      s.dispatch(1, 1);
+      std::this_thread::sleep_for(20ms);
+    }
+    REQUIRE_OK(s.stream->finish());
+    const StreamStats stats = s.stream->stats();
+    INFO(stats.to_string());
+    CHECK_FALSE(stats.queue_deepened);
+    CHECK(stats.batches_created <= 3);
+    CHECK(stats.submissions == 12);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("With an initial depth of 0 the queue is as deep as the maximum from the start", "[vulkan]") {
+  ValidatedVulkan vk;
+  {
+    SpinStream s(vk, {.recording = RecordingMode::Inline,
+                      .barriers = BarrierModel::Gl,
+                      .max_dispatches_per_batch = 1,
+                      .max_batches_in_flight = 5,
+                      .initial_batches_in_flight = 0});
+    for (int i = 0; i < 10; ++i) s.dispatch(64, 20000);
+    const StreamStats stats = s.stream->stats();
+    CHECK(stats.depth_waits == 0);  // only the maximum's unbounded waits
+    CHECK_FALSE(stats.queue_deepened);
+    CHECK(stats.batches_created <= 6);
+    REQUIRE_OK(s.stream->finish());
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A stream that deepened computes what a stream at its initial depth computes", "[vulkan]") {
+  // Deepening changes how many command buffers take turns, never which commands run in which order.
+  ValidatedVulkan vk;
+  {
+    std::vector<std::vector<uint32_t>> results;
+    for (uint32_t initial : {1u, 0u}) {
+      SpinStream s(vk, {.recording = RecordingMode::Inline,
+                        .max_dispatches_per_batch = 1,
+                        .max_batches_in_flight = 4,
+                        .initial_batches_in_flight = initial});
+      for (uint32_t i = 0; i < 8; ++i) s.dispatch(64, 2000 + i);
+      results.push_back(test::read_words(*s.stream, *s.out, 4096));
+    }
+    CHECK(results[0] == results[1]);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
