@@ -53,6 +53,15 @@ TEST_CASE("A queue depth of 0, or one above the maximum, is the maximum and neve
 
 namespace {
 
+// Inline recording, GL barriers, every dispatch its own batch: each batch is one dispatch the test sizes.
+StreamOptions one_dispatch_per_batch(uint32_t initial, uint32_t maximum) {
+  return {.recording = RecordingMode::Inline,
+          .barriers = BarrierModel::Gl,
+          .max_dispatches_per_batch = 1,
+          .max_batches_in_flight = maximum,
+          .initial_batches_in_flight = initial};
+}
+
 struct SpinStream {
   explicit SpinStream(ValidatedVulkan& vk, const StreamOptions& options)
       : device(test::make_device(vk)),
@@ -86,11 +95,7 @@ TEST_CASE("A stream deepens its queue when the GPU is far slower than the caller
   // and submit: the wait at the initial depth runs out, and the queue deepens rather than hold the caller back.
   ValidatedVulkan vk;
   {
-    SpinStream s(vk, {.recording = RecordingMode::Inline,
-                      .barriers = BarrierModel::Gl,
-                      .max_dispatches_per_batch = 1,
-                      .max_batches_in_flight = 6,
-                      .initial_batches_in_flight = 2});
+    SpinStream s(vk, one_dispatch_per_batch(2, 6));
     for (int i = 0; i < 12; ++i) s.dispatch(64, 20000);
     const StreamStats stats = s.stream->stats();
     CHECK(stats.queue_deepened);
@@ -110,11 +115,7 @@ TEST_CASE("A stream whose GPU keeps pace keeps its initial depth, and reuses its
   // (nearly) done, so the queue never deepens and the same few command buffers are filled again and again.
   ValidatedVulkan vk;
   {
-    SpinStream s(vk, {.recording = RecordingMode::Inline,
-                      .barriers = BarrierModel::Gl,
-                      .max_dispatches_per_batch = 1,
-                      .max_batches_in_flight = 32,
-                      .initial_batches_in_flight = 2});
+    SpinStream s(vk, one_dispatch_per_batch(2, 32));
     for (int i = 0; i < 12; ++i) {
       s.dispatch(1, 1);
       std::this_thread::sleep_for(20ms);
@@ -132,11 +133,7 @@ TEST_CASE("A stream whose GPU keeps pace keeps its initial depth, and reuses its
 TEST_CASE("With an initial depth of 0 the queue is as deep as the maximum from the start", "[vulkan]") {
   ValidatedVulkan vk;
   {
-    SpinStream s(vk, {.recording = RecordingMode::Inline,
-                      .barriers = BarrierModel::Gl,
-                      .max_dispatches_per_batch = 1,
-                      .max_batches_in_flight = 5,
-                      .initial_batches_in_flight = 0});
+    SpinStream s(vk, one_dispatch_per_batch(0, 5));
     for (int i = 0; i < 10; ++i) s.dispatch(64, 20000);
     const StreamStats stats = s.stream->stats();
     CHECK(stats.depth_waits == 0);  // only the maximum's unbounded waits
