@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "command_recorder.hpp"
@@ -12,6 +13,19 @@
 
 namespace bismuth::backend {
 
+namespace {
+
+// An integer from the environment variable `name` when it is set and within [low, high].
+std::optional<uint32_t> environment_count(const char* name, long low, long high) {
+  const char* env = std::getenv(name);
+  if (env == nullptr || *env == '\0') return std::nullopt;
+  const long n = std::strtol(env, nullptr, 10);
+  if (n < low || n > high) return std::nullopt;
+  return static_cast<uint32_t>(n);
+}
+
+}  // namespace
+
 Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, PipelineCache& cache,
                                                                const StreamOptions& options) {
   if (Status ok = device.alive(); !ok) return ok.error();
@@ -19,10 +33,7 @@ Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, P
   StreamOptions o = options;
   o.max_dispatches_per_batch = std::max(1u, o.max_dispatches_per_batch);
   o.max_batches_in_flight = std::max(1u, o.max_batches_in_flight);
-  if (const char* env = std::getenv("BISMUTH_QUEUE_DEPTH"); env != nullptr && *env != '\0') {
-    const long n = std::strtol(env, nullptr, 10);
-    if (n >= 0 && n <= 1024) o.initial_batches_in_flight = static_cast<uint32_t>(n);
-  }
+  o.initial_batches_in_flight = environment_count("BISMUTH_QUEUE_DEPTH", 0, 1024).value_or(o.initial_batches_in_flight);
   o.timestamp_pairs_per_batch = std::max(1u, o.timestamp_pairs_per_batch);
   bool threaded = o.recording == RecordingMode::Thread;
   if (o.recording == RecordingMode::Automatic) {
@@ -36,10 +47,7 @@ Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, P
     // dispatches at 0.35-0.43 us of GPU time per dispatch with 3 and 0.45-0.50 with 2 (docs/performance.md).
     const unsigned hardware = std::thread::hardware_concurrency();
     o.recording_threads = !device.info().is_gpu() ? 1 : hardware >= 12 ? 3 : hardware >= 8 ? 2 : 1;
-    if (const char* env = std::getenv("BISMUTH_RECORDING_THREADS"); env != nullptr && *env != '\0') {
-      const long n = std::strtol(env, nullptr, 10);
-      if (n >= 1 && n <= 4) o.recording_threads = static_cast<uint32_t>(n);
-    }
+    o.recording_threads = environment_count("BISMUTH_RECORDING_THREADS", 1, 4).value_or(o.recording_threads);
   }
   return std::unique_ptr<CommandStream>(new CommandStream(device, cache, o, threaded));
 }
@@ -163,7 +171,7 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
   if (Status ok = device_->alive(); !ok) return ok.error();
   if (Status ok = submission_error(); !ok) return ok.error();
   retire_completed();
-  if (in_flight_.size() >= depth_.limit() && depth_.limit() < depth_.maximum()) {
+  if (depth_.waits_at(in_flight_.size())) {
     // The queue is as deep as it may be yet: wait for its oldest batch's submission (the recording threads), then
     // for the GPU, but no longer than the caller took to fill the previous batch. When that runs out the caller goes
     // on (one batch deeper), and a GPU that keeps it from keeping pace deepens the queue (queue_depth.hpp).
@@ -174,7 +182,6 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     if (Status ok = device_->wait(oldest, uint64_t(std::max<int64_t>(0, budget.count()))); !ok) return ok.error();
     retire_completed();
     depth_.waited(in_flight_.empty() || in_flight_.front()->value > oldest);
-    stats_.queue_deepened = depth_.deepened();
   }
   while (in_flight_.size() >= depth_.maximum()) {
     if (Status ok = device_->wait(in_flight_.front()->value); !ok) return ok.error();

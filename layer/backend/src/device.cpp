@@ -679,38 +679,37 @@ void Device::note_first_execution(uint64_t value) {
   if (value <= completed_.load(std::memory_order_acquire)) (void)completed();
 }
 
-Status Device::wait_queued(uint64_t value) {
+Status Device::wait_queued(uint64_t value, uint64_t timeout_ns) {
   if (lost()) return lost_error();
   if (value > last_submitted())
-    return fail("Device::wait_queued: timeline value " + std::to_string(value) + " was never submitted");
+    return fail("Device::wait: timeline value " + std::to_string(value) + " was never submitted");
   if (value > queued_.load(std::memory_order_acquire)) {
+    // Reserved, not submitted yet (a recording thread submits it). It always settles (reserve()), and marks the
+    // device lost when nothing can signal the value.
     std::unique_lock lock(turn_mutex_);
-    turn_cv_.wait(lock, [&] { return queued_.load(std::memory_order_relaxed) >= value || lost(); });
+    auto queued = [&] { return queued_.load(std::memory_order_relaxed) >= value || lost(); };
+    if (timeout_ns == UINT64_MAX) {
+      turn_cv_.wait(lock, queued);
+    } else if (!turn_cv_.wait_for(lock, std::chrono::nanoseconds(std::min<uint64_t>(timeout_ns, 1ull << 60)), queued)) {
+      return {};  // timed out: not an error, like VK_TIMEOUT in wait()
+    }
   }
   if (lost()) return lost_error();
   return {};
 }
 
 Status Device::wait(uint64_t value, uint64_t timeout_ns) {
-  if (lost()) return lost_error();
-  if (value > last_submitted())
-    return fail("Device::wait: timeline value " + std::to_string(value) + " was never submitted");
-  if (value > queued_.load(std::memory_order_acquire)) {
-    // Reserved, not submitted yet (a recording thread submits it): wait for the submission first. It always
-    // settles (reserve()), and marks the device lost when nothing can signal the value.
-    std::unique_lock lock(turn_mutex_);
-    auto queued = [&] { return queued_.load(std::memory_order_relaxed) >= value || lost(); };
-    if (timeout_ns == UINT64_MAX) {
-      turn_cv_.wait(lock, queued);
-    } else {
-      const auto start = std::chrono::steady_clock::now();
-      const auto limit = std::chrono::nanoseconds(std::min<uint64_t>(timeout_ns, 1ull << 60));
-      // Timed out: not an error, like VK_TIMEOUT below (callers check is_complete).
-      if (!turn_cv_.wait_for(lock, limit, queued)) return {};
-      const auto spent = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
-      timeout_ns = spent >= limit ? 0 : uint64_t((limit - spent).count());
+  // A value not yet queued (or never reserved: it is above every queued one), or a lost device: wait_queued decides.
+  if (value > queued_.load(std::memory_order_acquire) || lost()) {
+    // The submission first (a recording thread makes it), then the GPU with what is left of the timeout.
+    const auto start = std::chrono::steady_clock::now();
+    if (Status ok = wait_queued(value, timeout_ns); !ok) return ok;
+    if (value > queued_.load(std::memory_order_acquire)) return {};  // timed out (callers check is_complete)
+    if (timeout_ns != UINT64_MAX) {
+      const auto spent = uint64_t(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count());
+      timeout_ns = spent >= timeout_ns ? 0 : timeout_ns - spent;
     }
-    if (lost()) return lost_error();
   }
   if (value <= completed_.load(std::memory_order_acquire)) {
     collect();

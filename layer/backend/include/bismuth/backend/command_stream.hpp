@@ -291,6 +291,7 @@ class CommandStream {
     StreamStats stats = stats_;
     stats.dispatches += repeat_.repeats;
     stats.front_table_hits += repeat_.repeats;
+    stats.queue_deepened = depth_.deepened();
     return stats;
   }
   // Whether a recording thread calls vkCmd* for this stream (RecordingMode after Automatic was resolved).

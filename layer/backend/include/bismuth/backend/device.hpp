@@ -291,8 +291,9 @@ class Device final : private ExitParticipant {
   // or the device is lost; when `timeout_ns` passes first it returns success (check is_complete; glClientWaitSync
   // does).
   Status wait(uint64_t value, uint64_t timeout_ns = UINT64_MAX);
-  // Waits only for the first part of that: until the submission of `value` was made (last_queued() >= value).
-  Status wait_queued(uint64_t value);
+  // Waits only for the first part of that: until the submission of `value` was made (last_queued() >= value). When
+  // `timeout_ns` passes first it returns success with last_queued() < value.
+  Status wait_queued(uint64_t value, uint64_t timeout_ns = UINT64_MAX);
   // Waits for everything Bismuth submitted.
   Status wait_all() { return wait(last_submitted()); }
   VkSemaphore timeline() const { return timeline_; }

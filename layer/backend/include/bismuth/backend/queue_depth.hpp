@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 
 namespace bismuth::backend {
@@ -32,6 +33,8 @@ class QueueDepth {
 
   // Batches in flight from which a new batch first waits, bounded, for the oldest.
   uint32_t limit() const { return limit_; }
+  // Whether a batch that begins with `in_flight` batches in flight makes that bounded wait (never at the maximum).
+  bool waits_at(size_t in_flight) const { return limit_ < maximum_ && in_flight >= limit_; }
   uint32_t maximum() const { return maximum_; }
   bool deepened() const { return deepened_; }
 
