@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <chrono>
 #include <cstring>
+#include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -33,7 +35,13 @@ struct TargetEntry {
 struct SubmitEntry {
   VkCommandBuffer commands;
   uint64_t value;
+  int64_t flushed_ns;  // steady clock when the caller flushed the batch (RecorderTimes::lag_ns)
 };
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 template <class T>
 T load(const std::byte* at) {
@@ -59,8 +67,13 @@ constexpr auto kRecordEncoded = record_table(RecordedCommands{});
 
 }  // namespace
 
-CommandRecorder::CommandRecorder(Device& device, bool threaded, size_t ring_bytes, uint32_t lanes)
-    : device_(device), vk_(device.vk()), threaded_(threaded), direct_(!threaded) {
+CommandRecorder::CommandRecorder(Device& device, bool threaded, size_t ring_bytes, uint32_t lanes,
+                                 uint32_t buffers_per_lane)
+    : device_(device),
+      vk_(device.vk()),
+      threaded_(threaded),
+      direct_(!threaded),
+      buffers_per_lane_(std::max(1u, buffers_per_lane)) {
   if (!threaded_) return;
   capacity_ = std::bit_ceil(std::max<size_t>(ring_bytes, size_t(64) << 10));
   mask_ = capacity_ - 1;
@@ -72,6 +85,20 @@ CommandRecorder::CommandRecorder(Device& device, bool threaded, size_t ring_byte
 
 CommandRecorder::~CommandRecorder() {
   stop_thread_for_exit();
+  // The stream waited for its submissions before destroying the recorder (or the device was lost and drained).
+  for (auto& lane : lanes_) destroy_own_buffers(*lane);
+}
+
+void CommandRecorder::destroy_own_buffers(Lane& lane) {
+  auto destroy = [&](const OwnBuffer& buffer) {
+    if (buffer.pool != VK_NULL_HANDLE) vk_.vkDestroyCommandPool(device_.handle(), buffer.pool, nullptr);
+  };
+  destroy(lane.own_current);
+  for (const OwnBuffer& buffer : lane.own_in_flight) destroy(buffer);
+  for (const OwnBuffer& buffer : lane.own_free) destroy(buffer);
+  lane.own_current = {};
+  lane.own_in_flight.clear();
+  lane.own_free.clear();
 }
 
 void CommandRecorder::start_thread(Lane& lane) {
@@ -95,6 +122,19 @@ void CommandRecorder::stop_thread_for_exit() {
   direct_ = true;
 }
 
+RecorderTimes CommandRecorder::times() const {
+  RecorderTimes times;
+  times.ring_waits = ring_waits_;
+  times.ring_wait_ns = ring_wait_ns_;
+  for (const auto& lane : lanes_) {
+    times.lag_ns += lane->lag_ns.load(std::memory_order_relaxed);
+    times.submit_ns += lane->submit_ns.load(std::memory_order_relaxed);
+    times.gpu_wait_ns += lane->gpu_wait_ns.load(std::memory_order_relaxed);
+    times.buffers_created += lane->buffers_created.load(std::memory_order_relaxed);
+  }
+  return times;
+}
+
 uint64_t CommandRecorder::replayed() const {
   uint64_t total = 0;
   for (const auto& lane : lanes_) total += lane->replayed.load(std::memory_order_acquire);
@@ -106,9 +146,14 @@ uint64_t CommandRecorder::replayed() const {
 void CommandRecorder::wait_for_space(Lane& lane, size_t bytes) {
   auto fits = [&](uint64_t tail) { return lane.write + bytes - tail <= capacity_; };
   if (fits(lane.tail.load(std::memory_order_acquire))) return;
+  const int64_t start = steady_ns();
+  ++ring_waits_;
   publish_now(lane);  // the recording thread may be asleep with commands waiting
   for (int i = 0; i < kSpinIterations; ++i) {
-    if (fits(lane.tail.load(std::memory_order_acquire))) return;
+    if (fits(lane.tail.load(std::memory_order_acquire))) {
+      ring_wait_ns_ += uint64_t(steady_ns() - start);
+      return;
+    }
     cpu_relax();
   }
   while (true) {
@@ -118,6 +163,7 @@ void CommandRecorder::wait_for_space(Lane& lane, size_t bytes) {
     lane.tail.wait(tail, std::memory_order_seq_cst);
   }
   lane.producer_waiting.store(false, std::memory_order_relaxed);
+  ring_wait_ns_ += uint64_t(steady_ns() - start);
 }
 
 std::byte* CommandRecorder::reserve(Lane& lane, uint32_t tag, size_t payload_bytes) {
@@ -170,7 +216,7 @@ void CommandRecorder::drain() {
 }
 
 void CommandRecorder::submit(VkCommandBuffer commands, uint64_t value) {
-  const SubmitEntry entry{commands, value};
+  const SubmitEntry entry{commands, value, steady_ns()};
   std::memcpy(reserve(uint32_t(Control::Submit), sizeof entry), &entry, sizeof entry);
   publish_now(*lane_);  // the submission must not wait for the next block: others may wait for its value
 }
@@ -200,6 +246,10 @@ void CommandRecorder::target(VkCommandBuffer commands) {
   }
   const TargetEntry entry{commands};
   std::memcpy(reserve(uint32_t(Control::Target), sizeof entry), &entry, sizeof entry);
+}
+
+void CommandRecorder::target_own() {
+  target(VK_NULL_HANDLE);
 }
 
 void CommandRecorder::target_inline(VkCommandBuffer commands) {
@@ -247,12 +297,26 @@ size_t CommandRecorder::replay(Lane& lane, const std::byte* at) {
   const Header header = load<Header>(at);
   const std::byte* payload = at + sizeof(Header);
   if (header.tag < kRecordEncoded.size()) [[likely]] {
-    kRecordEncoded[header.tag](vk_, lane.replay_target, payload);
+    // Null: a batch whose own command buffer could not be begun (its failure was noted); its commands are dropped.
+    if (lane.replay_target != VK_NULL_HANDLE) [[likely]]
+      kRecordEncoded[header.tag](vk_, lane.replay_target, payload);
   } else if (header.tag == uint32_t(Control::Target)) {
-    lane.replay_target = load<TargetEntry>(payload).commands;
+    const VkCommandBuffer commands = load<TargetEntry>(payload).commands;
+    lane.replay_target = commands != VK_NULL_HANDLE ? commands : begin_own_buffer(lane);
   } else if (header.tag == uint32_t(Control::Submit)) {
     const auto entry = load<SubmitEntry>(payload);
-    submit_on_thread(entry.commands, entry.value);
+    const int64_t reached = steady_ns();
+    if (entry.commands != VK_NULL_HANDLE) {
+      submit_on_thread(entry.commands, entry.value);
+    } else {
+      submit_own_buffer(lane, entry.value);
+    }
+    // One writer each: the caller only reads them (times()).
+    lane.lag_ns.store(
+        lane.lag_ns.load(std::memory_order_relaxed) + uint64_t(std::max<int64_t>(0, reached - entry.flushed_ns)),
+        std::memory_order_relaxed);
+    lane.submit_ns.store(lane.submit_ns.load(std::memory_order_relaxed) + uint64_t(steady_ns() - reached),
+                         std::memory_order_relaxed);
     lane.replay_target = VK_NULL_HANDLE;  // the caller may reuse it once the value completed
   }                                       // Wrap: nothing to record (Stop ends run() before it gets here)
   lane.replayed.store(lane.replayed.load(std::memory_order_relaxed) + 1, std::memory_order_release);  // one writer
@@ -263,6 +327,85 @@ void CommandRecorder::note_failure(const Error& error) {
   std::lock_guard lock(error_mutex_);
   if (!error_) error_ = error;
   failed_.store(true, std::memory_order_release);
+}
+
+VkCommandBuffer CommandRecorder::begin_own_buffer(Lane& lane) {
+  // A batch the caller discarded before its submission left its command buffer begun: it is reset like the others.
+  if (lane.own_current.pool != VK_NULL_HANDLE) lane.own_free.push_back(std::exchange(lane.own_current, {}));
+  while (!lane.own_in_flight.empty() && device_.is_complete(lane.own_in_flight.front().value)) {
+    lane.own_free.push_back(lane.own_in_flight.front());
+    lane.own_in_flight.pop_front();
+  }
+  if (lane.own_free.empty() && lane.own_in_flight.size() >= buffers_per_lane_) {
+    // Record into memory the driver already grew rather than into a fresh command buffer: wait for the oldest.
+    const int64_t start = steady_ns();
+    Status waited = device_.wait(lane.own_in_flight.front().value);
+    lane.gpu_wait_ns.store(lane.gpu_wait_ns.load(std::memory_order_relaxed) + uint64_t(steady_ns() - start),
+                           std::memory_order_relaxed);
+    if (!waited) {
+      note_failure(waited.error());
+      return VK_NULL_HANDLE;
+    }
+    lane.own_free.push_back(lane.own_in_flight.front());
+    lane.own_in_flight.pop_front();
+  }
+  OwnBuffer buffer;
+  if (Status ok = reuse_or_create(buffer, lane); !ok) {
+    note_failure(ok.error());
+    return VK_NULL_HANDLE;
+  }
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  if (Status ok = device_.call("vkBeginCommandBuffer", vk_.vkBeginCommandBuffer, buffer.commands, &begin); !ok) {
+    note_failure(ok.error());
+    lane.own_free.push_back(buffer);  // reset before its next use
+    return VK_NULL_HANDLE;
+  }
+  lane.own_current = buffer;
+  return buffer.commands;
+}
+
+Status CommandRecorder::reuse_or_create(OwnBuffer& buffer, Lane& lane) {
+  if (!lane.own_free.empty()) {
+    buffer = lane.own_free.back();
+    lane.own_free.pop_back();
+    Status reset = device_.call("vkResetCommandPool", vk_.vkResetCommandPool, device_.handle(), buffer.pool,
+                                VkCommandPoolResetFlags{0});
+    if (!reset) vk_.vkDestroyCommandPool(device_.handle(), buffer.pool, nullptr);
+    return reset;
+  }
+  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+  pool_info.queueFamilyIndex = device_.queue_family();
+  if (Status ok = device_.call("vkCreateCommandPool", vk_.vkCreateCommandPool, device_.handle(), &pool_info, nullptr,
+                               &buffer.pool);
+      !ok) {
+    return ok;
+  }
+  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  allocate.commandPool = buffer.pool;
+  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  allocate.commandBufferCount = 1;
+  if (Status ok = device_.call("vkAllocateCommandBuffers", vk_.vkAllocateCommandBuffers, device_.handle(), &allocate,
+                               &buffer.commands);
+      !ok) {
+    vk_.vkDestroyCommandPool(device_.handle(), buffer.pool, nullptr);
+    return ok;
+  }
+  lane.buffers_created.store(lane.buffers_created.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+  return {};
+}
+
+void CommandRecorder::submit_own_buffer(Lane& lane, uint64_t value) {
+  if (lane.own_current.pool == VK_NULL_HANDLE) {
+    // No command buffer could be begun for this batch (the failure was noted): settle its value all the same.
+    (void)device_.submit_reserved(value, {});
+    return;
+  }
+  OwnBuffer buffer = std::exchange(lane.own_current, {});
+  buffer.value = value;
+  submit_on_thread(buffer.commands, value);
+  lane.own_in_flight.push_back(buffer);  // a failed submission's value is settled too: it completes
 }
 
 void CommandRecorder::submit_on_thread(VkCommandBuffer commands, uint64_t value) {

@@ -26,11 +26,22 @@
 // batches still reach the queue in stream order, because each submits with the timeline value the caller reserved
 // in order and Device::submit_reserved submits value v only after v - 1. Commands of one batch never span two
 // lanes, so the per-command-buffer order is the ring's as before.
+//
+// Whose command buffers: a batch the caller begins inline (target_inline, then perhaps hand_over) is recorded into
+// the caller's own command buffer, as every batch of an inline recorder is. A batch handed to a lane from its start
+// (target_own) is recorded into one of that lane's command buffers, which the lane resets and begins itself: the
+// caller then never waits for a command buffer to come back from the GPU, only for room in a ring. Each lane keeps
+// at most `buffers_per_lane` of its command buffers in flight and, before beginning another, waits for the GPU to
+// complete its oldest and records into that one again. Why (issue 17, docs/performance.md): NVIDIA's driver grows a
+// command buffer's memory while it is filled for the first time, and a process's first long stream that filled
+// 25 fresh command buffers ran at 0.40 us of GPU time per tiny dispatch where buffers filled again ran at 0.2; the
+// same shallow queue on the caller's side made the caller wait for the recording threads and the GPU instead.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,11 +54,28 @@
 
 namespace bismuth::backend {
 
+// Where the recording threads' time went, summed over the batches they submitted (StreamStats).
+struct RecorderTimes {
+  // From the caller's flush of a batch until its lane reached the batch's end: how far the lanes lag behind.
+  uint64_t lag_ns = 0;
+  // Ending and submitting those batches, including each one's wait for its turn in the queue (the lane before).
+  uint64_t submit_ns = 0;
+  // Waiting for the GPU to complete a lane's oldest command buffer before recording into it again (target_own).
+  uint64_t gpu_wait_ns = 0;
+  // Command buffers (each with its pool) the lanes created for target_own batches.
+  uint64_t buffers_created = 0;
+  // The caller: times it found a ring full, and how long it waited for room.
+  uint64_t ring_waits = 0;
+  uint64_t ring_wait_ns = 0;
+};
+
 class CommandRecorder {
  public:
   // `ring_bytes`: each lane's ring capacity when threaded (at least 64 KiB; rounded up to a power of two).
   // `lanes`: recording threads when threaded (at least 1); the first starts now, the others with their first batch.
-  CommandRecorder(Device& device, bool threaded, size_t ring_bytes, uint32_t lanes = 1);
+  // `buffers_per_lane`: of each lane's own command buffers (target_own), how many may be in flight before it waits
+  // for the GPU to complete the oldest (at least 1).
+  CommandRecorder(Device& device, bool threaded, size_t ring_bytes, uint32_t lanes = 1, uint32_t buffers_per_lane = 2);
   ~CommandRecorder();
   CommandRecorder(const CommandRecorder&) = delete;
   CommandRecorder& operator=(const CommandRecorder&) = delete;
@@ -61,6 +89,11 @@ class CommandRecorder {
 
   // The command buffer later commands go to (already begun by the caller).
   void target(VkCommandBuffer commands);
+  // Threaded only: the next batch starts on the next lane, in a command buffer of that lane's own, which the lane
+  // begins (after waiting for the GPU when `buffers_per_lane` of its buffers are in flight) and submit() with a null
+  // command buffer ends and submits. A lane that cannot begin one (an error) notes the failure, drops the batch's
+  // commands and settles its value with an empty submission.
+  void target_own();
   // Threaded recorders: `commands` (already begun) is recorded by the calling thread itself, as an inline recorder
   // records, until hand_over() or the end of the batch. A stream whose batches are small and waited for (a program
   // made, dispatched, read back) then pays neither the hand-over to the thread nor the wait for its replay before
@@ -68,6 +101,9 @@ class CommandRecorder {
   void target_inline(VkCommandBuffer commands);
   // Whether commands go straight into the command buffer now (an inline recorder, or an inline batch).
   bool recording_inline() const { return direct_; }
+  // While recording_inline(): the command buffer commands go to (after stop_thread_for_exit, the one the current
+  // lane recorded into, which may be a lane's own).
+  VkCommandBuffer inline_target() const { return inline_target_; }
   // Threaded: the rest of the current inline batch goes to the recording thread, which continues the same command
   // buffer (handed over through the ring like a target()). No-op otherwise.
   void hand_over();
@@ -90,7 +126,7 @@ class CommandRecorder {
   }
   // Threaded only: the recording thread ends `commands` and submits it with the reserved timeline `value`
   // (Device::reserve) once it has replayed everything encoded before; published at once. Later commands need
-  // a target() first.
+  // a target() first. Null `commands`: the lane's own command buffer that target_own() began.
   void submit(VkCommandBuffer commands, uint64_t value);
   // Publishes and waits until the recording threads replayed everything (and made the submissions encoded so
   // far); afterwards the caller may use the current command buffer (end, reset). Inline: nothing to do.
@@ -102,6 +138,8 @@ class CommandRecorder {
 
   // Commands the recording threads replayed (tests).
   uint64_t replayed() const;
+  // Relaxed sums: a batch still being submitted may be missing. The caller's own thread only.
+  RecorderTimes times() const;
 
  private:
   // What a ring entry holds: a command of RecordedCommands (its tag is its position there), or one of these.
@@ -120,6 +158,13 @@ class CommandRecorder {
   // power of two). Positions grow monotonically; the physical offset is position & mask. Entries are 8-byte
   // aligned (new[] aligns to 16), which decode_command's spans into the ring rely on. Allocated without
   // initialisation, so a stream that never gets far ahead of its thread touches only the pages it uses.
+  // One of a lane's own command buffers, with the pool it alone comes from.
+  struct OwnBuffer {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    uint64_t value = 0;  // the timeline value it was submitted with
+  };
+
   struct Lane {
     std::unique_ptr<std::byte[]> ring;
     uint64_t write = 0;                              // producer's private position
@@ -130,6 +175,15 @@ class CommandRecorder {
     std::atomic<bool> consumer_sleeping{false};
     std::atomic<bool> producer_waiting{false};
     std::atomic<uint64_t> replayed{0};
+    std::atomic<uint64_t> lag_ns{0};     // RecorderTimes
+    std::atomic<uint64_t> submit_ns{0};  // RecorderTimes
+    std::atomic<uint64_t> gpu_wait_ns{0};
+    std::atomic<uint64_t> buffers_created{0};
+    // The lane's own command buffers (recording thread only; the caller's after the join): begun and not yet
+    // submitted (pool null when none), submitted (oldest first), and ready to be reset.
+    OwnBuffer own_current;
+    std::deque<OwnBuffer> own_in_flight;
+    std::vector<OwnBuffer> own_free;
     std::thread thread;
   };
 
@@ -153,6 +207,11 @@ class CommandRecorder {
   // Replays one command; returns its size.
   size_t replay(Lane& lane, const std::byte* at);
   void submit_on_thread(VkCommandBuffer commands, uint64_t value);
+  // target_own() on the recording thread: a begun command buffer of the lane's own, or null after a failure.
+  VkCommandBuffer begin_own_buffer(Lane& lane);
+  Status reuse_or_create(OwnBuffer& buffer, Lane& lane);
+  void submit_own_buffer(Lane& lane, uint64_t value);
+  void destroy_own_buffers(Lane& lane);
   void note_failure(const Error& error);
 
   Device& device_;
@@ -161,6 +220,9 @@ class CommandRecorder {
   bool direct_;    // !threaded_, or a batch target_inline() started and hand_over() did not pass on
   VkCommandBuffer inline_target_ = VK_NULL_HANDLE;
 
+  uint32_t buffers_per_lane_;
+  uint64_t ring_waits_ = 0;    // RecorderTimes (the producer's)
+  uint64_t ring_wait_ns_ = 0;  // RecorderTimes (the producer's)
   size_t capacity_ = 0;
   size_t mask_ = 0;
   static constexpr size_t kPublishBytes = 4096;

@@ -24,6 +24,10 @@ std::optional<uint32_t> environment_count(const char* name, long low, long high)
   return static_cast<uint32_t>(n);
 }
 
+uint64_t nanoseconds_between(QueueDepth::Clock::time_point from, QueueDepth::Clock::time_point to) {
+  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(to - from).count());
+}
+
 }  // namespace
 
 Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, PipelineCache& cache,
@@ -34,6 +38,8 @@ Expected<std::unique_ptr<CommandStream>> CommandStream::create(Device& device, P
   o.max_dispatches_per_batch = std::max(1u, o.max_dispatches_per_batch);
   o.max_batches_in_flight = std::max(1u, o.max_batches_in_flight);
   o.initial_batches_in_flight = environment_count("BISMUTH_QUEUE_DEPTH", 0, 1024).value_or(o.initial_batches_in_flight);
+  o.lane_batches_in_flight =
+      environment_count("BISMUTH_LANE_QUEUE_DEPTH", 1, 64).value_or(std::max(1u, o.lane_batches_in_flight));
   o.timestamp_pairs_per_batch = std::max(1u, o.timestamp_pairs_per_batch);
   bool threaded = o.recording == RecordingMode::Thread;
   if (o.recording == RecordingMode::Automatic) {
@@ -56,8 +62,8 @@ CommandStream::CommandStream(Device& device, PipelineCache& cache, const StreamO
     : device_(&device),
       cache_(&cache),
       options_(options),
-      recorder_(
-          std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes, options.recording_threads)),
+      recorder_(std::make_unique<CommandRecorder>(device, threaded, options.recording_ring_bytes,
+                                                  options.recording_threads, options.lane_batches_in_flight)),
       staging_(std::make_unique<StagingPool>(device)),
       depth_(options.initial_batches_in_flight, options.max_batches_in_flight),
       gl_barriers_(options.barriers == BarrierModel::Gl),
@@ -76,21 +82,41 @@ void CommandStream::stop_recording_thread_for_exit() {
   recorder_->stop_thread_for_exit();
 }
 
+StreamStats CommandStream::stats() const {
+  StreamStats stats = stats_;
+  stats.dispatches += repeat_.repeats;
+  stats.front_table_hits += repeat_.repeats;
+  stats.queue_deepened = depth_.deepened();
+  const RecorderTimes recorder = recorder_->times();
+  stats.recording_lag_ns = recorder.lag_ns;
+  stats.recording_submit_ns = recorder.submit_ns;
+  stats.recording_gpu_wait_ns = recorder.gpu_wait_ns;
+  stats.lane_command_buffers = recorder.buffers_created;
+  stats.ring_waits = recorder.ring_waits;
+  stats.ring_wait_ns = recorder.ring_wait_ns;
+  return stats;
+}
+
 std::string StreamStats::to_string() const {
-  char line[640];
-  std::snprintf(line, sizeof line,
-                "bismuth command stream: %llu dispatches (%llu front-table hits, %llu runtime-size, %llu masked, %llu "
-                "on a shared stand-in variant), %llu submissions (%llu recorded inline), %llu barrier commands "
-                "(%llu automatic, %llu explicit requests), %llu staged transfers, %llu staging buffers created, "
-                "%llu batches created (%llu depth waits, queue %s)\n",
-                (unsigned long long)dispatches, (unsigned long long)front_table_hits,
-                (unsigned long long)runtime_size_dispatches, (unsigned long long)masked_dispatches,
-                (unsigned long long)shared_variant_dispatches, (unsigned long long)submissions,
-                (unsigned long long)inline_batches, (unsigned long long)barrier_commands,
-                (unsigned long long)automatic_barriers, (unsigned long long)explicit_barriers,
-                (unsigned long long)staged_transfers, (unsigned long long)staging_buffers_created,
-                (unsigned long long)batches_created, (unsigned long long)depth_waits,
-                queue_deepened ? "deepened" : "kept its initial depth");
+  char line[1024];
+  std::snprintf(
+      line, sizeof line,
+      "bismuth command stream: %llu dispatches (%llu front-table hits, %llu runtime-size, %llu masked, %llu "
+      "on a shared stand-in variant), %llu submissions (%llu recorded inline), %llu barrier commands "
+      "(%llu automatic, %llu explicit requests), %llu staged transfers, %llu staging buffers created, "
+      "%llu batches created (%llu depth waits, queue %s); caller: %.2f ms waiting for the recording threads, "
+      "%.2f ms for the GPU, %.2f ms beginning batches, %.2f ms in %llu waits for ring space; recording threads: %.2f "
+      "ms behind at batch ends, "
+      "%.2f ms submitting, %.2f ms waiting for the GPU, %llu command buffers of their own\n",
+      (unsigned long long)dispatches, (unsigned long long)front_table_hits, (unsigned long long)runtime_size_dispatches,
+      (unsigned long long)masked_dispatches, (unsigned long long)shared_variant_dispatches,
+      (unsigned long long)submissions, (unsigned long long)inline_batches, (unsigned long long)barrier_commands,
+      (unsigned long long)automatic_barriers, (unsigned long long)explicit_barriers,
+      (unsigned long long)staged_transfers, (unsigned long long)staging_buffers_created,
+      (unsigned long long)batches_created, (unsigned long long)depth_waits,
+      queue_deepened ? "deepened" : "kept its initial depth", depth_wait_recording_ns / 1e6, depth_wait_gpu_ns / 1e6,
+      batch_begin_ns / 1e6, ring_wait_ns / 1e6, (unsigned long long)ring_waits, recording_lag_ns / 1e6,
+      recording_submit_ns / 1e6, recording_gpu_wait_ns / 1e6, (unsigned long long)lane_command_buffers);
   return line;
 }
 
@@ -114,22 +140,37 @@ CommandStream::~CommandStream() {
 
 // ---- batches ----
 
-Status CommandStream::create_batch(Batch& batch) {
+Status CommandStream::begin_own_commands(Batch& batch) {
   const auto& vk = device_->vk();
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = device_->queue_family();
-  if (Status ok = device_->call("vkCreateCommandPool", vk.vkCreateCommandPool, device_->handle(), &pool_info, nullptr,
-                                &batch.command_pool);
-      !ok) {
-    return ok;
+  if (batch.command_pool == VK_NULL_HANDLE) {
+    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool_info.queueFamilyIndex = device_->queue_family();
+    if (Status ok = device_->call("vkCreateCommandPool", vk.vkCreateCommandPool, device_->handle(), &pool_info, nullptr,
+                                  &batch.command_pool);
+        !ok) {
+      return ok;
+    }
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = batch.command_pool;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    if (Status ok = device_->call("vkAllocateCommandBuffers", vk.vkAllocateCommandBuffers, device_->handle(), &allocate,
+                                  &batch.commands);
+        !ok) {
+      return ok;
+    }
+  } else if (batch.pool_used) {
+    if (Status ok = device_->call("vkResetCommandPool", vk.vkResetCommandPool, device_->handle(), batch.command_pool,
+                                  VkCommandPoolResetFlags{0});
+        !ok) {
+      return ok;
+    }
   }
-  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = batch.command_pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  return device_->call("vkAllocateCommandBuffers", vk.vkAllocateCommandBuffers, device_->handle(), &allocate,
-                       &batch.commands);
+  batch.pool_used = true;
+  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  return device_->call("vkBeginCommandBuffer", vk.vkBeginCommandBuffer, batch.commands, &begin);
 }
 
 void CommandStream::destroy_batch(Batch& batch) {
@@ -140,6 +181,8 @@ void CommandStream::destroy_batch(Batch& batch) {
   batch.query_pool = VK_NULL_HANDLE;
   if (batch.command_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_->handle(), batch.command_pool, nullptr);
   batch.command_pool = VK_NULL_HANDLE;
+  batch.commands = VK_NULL_HANDLE;
+  batch.pool_used = false;
   batch.buffers.clear();
   release_images(batch, false);
   batch.pipelines.clear();
@@ -171,15 +214,22 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
   if (Status ok = device_->alive(); !ok) return ok.error();
   if (Status ok = submission_error(); !ok) return ok.error();
   retire_completed();
-  if (depth_.waits_at(in_flight_.size())) {
-    // The queue is as deep as it may be yet: wait for its oldest batch's submission (the recording threads), then
-    // for the GPU, but no longer than the caller took to fill the previous batch. When that runs out the caller goes
-    // on (one batch deeper), and a GPU that keeps it from keeping pace deepens the queue (queue_depth.hpp).
+  // A recording thread's batch goes into a command buffer of the thread's own (lane_batches_in_flight): the caller
+  // makes no bounded wait for it. The caller's own command buffers are the queue QueueDepth keeps shallow.
+  const bool on_lane = recorder_->threaded() && !inline_next_batch_;
+  if (!recorder_->threaded() && depth_.waits_at(in_flight_.size())) {
+    // The queue is as deep as it may be yet: wait for its oldest batch's submission, then for the GPU, but no
+    // longer than the caller took to fill the previous batch. When that runs out the caller goes on (one batch
+    // deeper), and a GPU that keeps it from keeping pace deepens the queue (queue_depth.hpp).
     ++stats_.depth_waits;
-    const auto budget = std::chrono::duration_cast<std::chrono::nanoseconds>(depth_.budget(QueueDepth::Clock::now()));
+    const auto start = QueueDepth::Clock::now();
+    const auto budget = std::chrono::duration_cast<std::chrono::nanoseconds>(depth_.budget(start));
     const uint64_t oldest = in_flight_.front()->value;
     if (Status ok = device_->wait_queued(oldest); !ok) return ok.error();
+    const auto queued = QueueDepth::Clock::now();
     if (Status ok = device_->wait(oldest, uint64_t(std::max<int64_t>(0, budget.count()))); !ok) return ok.error();
+    stats_.depth_wait_recording_ns += nanoseconds_between(start, queued);
+    stats_.depth_wait_gpu_ns += nanoseconds_between(queued, QueueDepth::Clock::now());
     retire_completed();
     depth_.waited(in_flight_.empty() || in_flight_.front()->value > oldest);
   }
@@ -187,18 +237,13 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     if (Status ok = device_->wait(in_flight_.front()->value); !ok) return ok.error();
     retire_completed();
   }
-  depth_.began(QueueDepth::Clock::now());
+  const auto began = QueueDepth::Clock::now();
+  depth_.began(began);
   const auto& vk = device_->vk();
   std::unique_ptr<Batch> batch;
   if (!free_.empty()) {
     batch = std::move(free_.back());
     free_.pop_back();
-    if (Status ok = device_->call("vkResetCommandPool", vk.vkResetCommandPool, device_->handle(), batch->command_pool,
-                                  VkCommandPoolResetFlags{0});
-        !ok) {
-      destroy_batch(*batch);
-      return ok.error();
-    }
     for (VkDescriptorPool pool : batch->descriptor_pools) {
       vk.vkResetDescriptorPool(device_->handle(), pool, 0);
     }
@@ -208,31 +253,31 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
     batch->parameter_chunks.clear();
   } else {
     batch = std::make_unique<Batch>();
-    if (Status ok = create_batch(*batch); !ok) {
+    ++stats_.batches_created;
+  }
+  if (!on_lane) {
+    if (Status ok = begin_own_commands(*batch); !ok) {
       destroy_batch(*batch);
       return ok.error();
     }
-    ++stats_.batches_created;
   }
+  batch->on_lane = on_lane;
   batch->active_pool = 0;
   batch->pairs_used = 0;
   batch->dispatches = 0;
   batch->has_writes = false;
   batch->value = 0;
   batch->id = next_batch_id_++;
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  if (Status ok = device_->call("vkBeginCommandBuffer", vk.vkBeginCommandBuffer, batch->commands, &begin); !ok) {
-    free_.push_back(std::move(batch));
-    return ok.error();
-  }
-  if (inline_next_batch_) {
+  if (on_lane) {
+    recorder_->target_own();
+  } else if (inline_next_batch_) {
     recorder_->target_inline(batch->commands);
   } else {
     recorder_->target(batch->commands);
   }
   current_ = std::move(batch);
   reset_binding_state();
+  stats_.batch_begin_ns += nanoseconds_between(began, QueueDepth::Clock::now());
   return current_.get();
 }
 
@@ -273,15 +318,16 @@ Expected<uint64_t> CommandStream::flush() {
     // replayed it (CommandRecorder::submit), while this thread goes on with the next batch.
     value = device_->reserve();
     if (value) {
-      recorder_->submit(batch->commands, *value);
+      recorder_->submit(batch->on_lane ? VK_NULL_HANDLE : batch->commands, *value);
     } else {
       recorder_->drain();  // the batch is recycled below: nothing may still record into it
     }
   } else {
     if (recorder_->threaded()) ++stats_.inline_batches;
-    Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, batch->commands);
-    value = ended ? device_->submit(std::span<const VkCommandBuffer>(&batch->commands, 1))
-                  : Expected<uint64_t>(ended.error());
+    // A thread's own command buffer when its thread was stopped for exit mid-batch (the recorder's target).
+    const VkCommandBuffer commands = recorder_->inline_target();
+    Status ended = device_->call("vkEndCommandBuffer", vk.vkEndCommandBuffer, commands);
+    value = ended ? device_->submit(std::span<const VkCommandBuffer>(&commands, 1)) : Expected<uint64_t>(ended.error());
   }
   if (!value) {
     // Nothing of this batch reached the queue: drop its references and recycle it.
@@ -313,7 +359,7 @@ Expected<uint64_t> CommandStream::flush() {
 void CommandStream::discard() {
   if (!current_) return;
   close_repeat_path();  // its batch is dropped
-  recorder_->drain();  // the command buffer is reset when the batch is reused
+  recorder_->drain();   // its command buffer is reset when it is begun again (a recording thread's own: by the thread)
   std::unique_ptr<Batch> batch = std::move(current_);
   batch->buffers.clear();
   release_images(*batch, false);

@@ -459,7 +459,7 @@ void CommandStream::open_repeat_path(Batch& batch, const Shader& shader, const D
   if (kStreamBatchDispatches > batch.dispatches) until = std::min(until, kStreamBatchDispatches);
   repeat_.repeats = 0;
   repeat_.limit = until - batch.dispatches;  // a repeat takes the path while the batch's count stays below `until`
-  repeat_.commands = batch.commands;
+  repeat_.commands = recorder_->inline_target();  // batch.commands, or a stopped thread's buffer
 }
 
 namespace {

@@ -161,3 +161,56 @@ TEST_CASE("A stream that deepened computes what a stream at its initial depth co
   }
   REQUIRE_NO_VALIDATION_MESSAGES(vk);
 }
+
+TEST_CASE("A recording thread records into command buffers of its own and waits for the GPU, not the caller",
+          "[vulkan]") {
+  // One recording thread, every batch one dispatch that spins for milliseconds on the device: the caller issues
+  // all of them without a bounded wait of its own (no depth waits, the queue's initial depth of 2 does not apply to
+  // a thread's batches), while the thread keeps at most 2 of its command buffers in flight and waits for the GPU to
+  // complete the oldest before recording into it again. BISMUTH_STATS's line names each timed part.
+  ValidatedVulkan vk;
+  {
+    StreamOptions options = one_dispatch_per_batch(2, 32);
+    options.recording = RecordingMode::Thread;
+    options.recording_threads = 1;
+    options.lane_batches_in_flight = 2;
+    options.inline_batch_dispatches = 0;  // every batch goes to the thread
+    SpinStream s(vk, options);
+    REQUIRE(s.stream->records_on_thread());
+    for (int i = 0; i < 8; ++i) s.dispatch(64, 20000);
+    REQUIRE_OK(s.stream->finish());
+    const StreamStats stats = s.stream->stats();
+    INFO(stats.to_string());
+    CHECK(stats.depth_waits == 0);
+    CHECK(stats.depth_wait_gpu_ns == 0);
+    CHECK(stats.inline_batches == 0);
+    CHECK(stats.submissions == 8);
+    CHECK(stats.lane_command_buffers >= 1);
+    CHECK(stats.lane_command_buffers <= 3);  // 2 in flight and the one it records into at most
+    CHECK(stats.recording_gpu_wait_ns > 0);  // 8 batches through at most 3 command buffers
+    CHECK(stats.recording_submit_ns > 0);
+    CHECK(stats.batch_begin_ns > 0);
+    CHECK(stats.to_string().find("ms waiting for the GPU, ") != std::string::npos);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}
+
+TEST_CASE("A stream whose thread reuses its command buffers computes what an inline stream computes", "[vulkan]") {
+  // The thread's own command buffers, reset and filled again, hold the same commands in the same order.
+  ValidatedVulkan vk;
+  {
+    std::vector<std::vector<uint32_t>> results;
+    for (RecordingMode mode : {RecordingMode::Inline, RecordingMode::Thread}) {
+      SpinStream s(vk, {.recording = mode,
+                        .max_dispatches_per_batch = 1,
+                        .lane_batches_in_flight = 1,
+                        .inline_batch_dispatches = 0,
+                        .recording_threads = 2});
+      for (uint32_t i = 0; i < 12; ++i) s.dispatch(64, 2000 + i);
+      results.push_back(test::read_words(*s.stream, *s.out, 4096));
+      if (mode == RecordingMode::Thread) CHECK(s.stream->stats().lane_command_buffers <= 4);  // 2 lanes x (1 + 1)
+    }
+    CHECK(results[0] == results[1]);
+  }
+  REQUIRE_NO_VALIDATION_MESSAGES(vk);
+}

@@ -123,10 +123,17 @@ struct StreamOptions {
   // Recording waits for the oldest batch beyond this. Deep enough that a sustained stream of tiny dispatches does
   // not wait for the GPU before ~130,000 dispatches are queued (issue 17's stream is 100,000).
   uint32_t max_batches_in_flight = 32;
-  // The queue starts this deep: from here a new batch first waits, bounded by the time the caller took to fill the
-  // previous one, for the oldest; three such waits in a row that run out deepen it to max_batches_in_flight
-  // (queue_depth.hpp says why). 0: always max_batches_in_flight deep. BISMUTH_QUEUE_DEPTH=n overrides it.
+  // Batches recorded into the caller's own command buffers (an inline recorder's): the queue starts this deep; from
+  // here a new batch first waits, bounded by the time the caller took to fill the previous one, for the oldest;
+  // three such waits in a row that run out deepen it to max_batches_in_flight (queue_depth.hpp says why). 0: always
+  // max_batches_in_flight deep. BISMUTH_QUEUE_DEPTH=n overrides it. A recording thread's batches use the thread's
+  // command buffers instead (lane_batches_in_flight), and the caller makes no bounded waits for them.
   uint32_t initial_batches_in_flight = 4;
+  // RecordingMode::Thread: each recording thread records whole batches into command buffers of its own, and keeps
+  // at most this many in flight; before it begins another it waits for the GPU to complete its oldest and records
+  // into that one again, whose memory the driver already grew (src/command_recorder.hpp). The caller waits only when
+  // max_batches_in_flight batches are in flight or a ring is full. BISMUTH_LANE_QUEUE_DEPTH=n (1–64) overrides it.
+  uint32_t lane_batches_in_flight = 2;
   uint32_t timestamp_pairs_per_batch = 256;
   // RecordingMode::Thread: the ring of encoded commands. The caller waits for the thread only when it is full; on
   // a GPU driver the thread replays a dispatch in ~0.4 us, slower than the caller encodes it, so a sustained
@@ -184,6 +191,23 @@ struct StreamStats {
   // StreamOptions::max_batches_in_flight (queue_depth.hpp).
   uint64_t depth_waits = 0;
   bool queue_deepened = false;
+  // Where the time between dispatches went (BISMUTH_STATS=1 says why a stream ran at the pace it did). The caller:
+  // in depth waits, for the recording threads to submit the oldest batch and then for the GPU; and beginning
+  // batches (creating or resetting their pools, vkBeginCommandBuffer).
+  uint64_t depth_wait_recording_ns = 0;
+  uint64_t depth_wait_gpu_ns = 0;
+  uint64_t batch_begin_ns = 0;
+  // The caller found a recording thread's ring full (StreamOptions::recording_ring_bytes): how often, how long.
+  uint64_t ring_waits = 0;
+  uint64_t ring_wait_ns = 0;
+  // The recording threads, summed over the batches they submitted: from the caller's flush until the thread reached
+  // the batch's end (how far they lag), and ending and submitting (with each batch's wait for the one before).
+  uint64_t recording_lag_ns = 0;
+  uint64_t recording_submit_ns = 0;
+  // The recording threads' own command buffers: created, and the time spent waiting for the GPU to complete one
+  // before recording into it again (StreamOptions::lane_batches_in_flight).
+  uint64_t lane_command_buffers = 0;
+  uint64_t recording_gpu_wait_ns = 0;
   // One line per group of counters; BISMUTH_STATS=1 prints it when the stream is destroyed.
   std::string to_string() const;
 };
@@ -287,13 +311,7 @@ class CommandStream {
   Expected<double> timestamp_ns(const TimestampQuery& query);
 
   // A copy: the repeat path's dispatches not yet settled (settle_repeats) are added to it.
-  StreamStats stats() const {
-    StreamStats stats = stats_;
-    stats.dispatches += repeat_.repeats;
-    stats.front_table_hits += repeat_.repeats;
-    stats.queue_deepened = depth_.deepened();
-    return stats;
-  }
+  StreamStats stats() const;
   // Whether a recording thread calls vkCmd* for this stream (RecordingMode after Automatic was resolved).
   bool records_on_thread() const;
   // How many recording threads replay its batches (StreamOptions::recording_threads); 0 when it records inline.
@@ -320,6 +338,10 @@ class CommandStream {
     uint64_t value = 0;  // timeline value, reserved in flush() (a recording thread submits it later)
     uint32_t dispatches = 0;
     bool has_writes = false;
+    // Recorded into a recording thread's own command buffer (CommandRecorder::target_own), not `commands`; the
+    // batch's own pool is created when a batch first records into it, and reset before it does again.
+    bool on_lane = false;
+    bool pool_used = false;
     std::vector<std::shared_ptr<Buffer>> buffers;
     std::vector<std::shared_ptr<Image>> images;
     // Images whose UNDEFINED -> GENERAL transition this batch records: should it never be submitted, the next
@@ -339,7 +361,8 @@ class CommandStream {
 
   // Batches and submission (command_stream.cpp).
   Expected<Batch*> begin_batch();
-  Status create_batch(Batch& batch);
+  // Creates (first use) or resets the batch's own command pool and begins its command buffer.
+  Status begin_own_commands(Batch& batch);
   void destroy_batch(Batch& batch);
   void retire_completed();
   // The failure of a submission the recording thread made for this stream since the last report, if any.

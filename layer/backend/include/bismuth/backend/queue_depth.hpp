@@ -1,4 +1,7 @@
-// How many submitted batches a CommandStream keeps in flight before its caller waits for the GPU.
+// How many submitted batches a CommandStream keeps in flight before its caller waits for the GPU, for batches recorded
+// into the caller's own command buffers (an inline recorder's). A recording thread's batches go into the thread's own
+// command buffers, which the thread reuses by the same reasoning (StreamOptions::lane_batches_in_flight,
+// src/command_recorder.hpp); the caller makes no bounded waits for those.
 //
 // A deep queue lets the caller run ahead of a slow GPU (a stream with a barrier after every dispatch) without
 // waiting. But each batch a queue grows by is a command buffer filled for the first time, and a GPU driver grows its
