@@ -80,6 +80,30 @@ struct SpinStream {
                                  .push_constants = test::bytes_of(iterations)}));
   }
 
+  // Iterations for which one dispatch of `groups` groups keeps the device busy for at least `target`, doubling from
+  // `start`, timed on a stream of their own (this stream's counters stay the test's): lavapipe takes milliseconds
+  // for the spins these tests start from, an H200 microseconds, which would keep pace with any caller.
+  uint32_t iterations_lasting(uint32_t groups, uint32_t start, std::chrono::milliseconds target) {
+    std::unique_ptr<CommandStream> timing = make_stream(*device, *cache, {.recording = RecordingMode::Inline});
+    auto run = [&](uint32_t iterations) {
+      BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
+      REQUIRE_OK(timing->dispatch({.shader = shader.get(),
+                                   .size = {64, 1, 1},
+                                   .groups = {groups, 1, 1},
+                                   .bindings = {&binding, 1},
+                                   .push_constants = test::bytes_of(iterations)}));
+      REQUIRE_OK(timing->finish());
+    };
+    run(1);  // the pipeline's first use
+    uint32_t iterations = start;
+    while (true) {
+      const auto begin = std::chrono::steady_clock::now();
+      run(iterations);
+      if (std::chrono::steady_clock::now() - begin >= target || iterations >= (1u << 28)) return iterations;
+      iterations *= 2;
+    }
+  }
+
   std::unique_ptr<Device> device;
   std::unique_ptr<PipelineCache> cache;
   std::unique_ptr<CommandStream> stream;
@@ -96,7 +120,8 @@ TEST_CASE("A stream deepens its queue when the GPU is far slower than the caller
   ValidatedVulkan vk;
   {
     SpinStream s(vk, one_dispatch_per_batch(2, 6));
-    for (int i = 0; i < 12; ++i) s.dispatch(64, 20000);
+    const uint32_t iterations = s.iterations_lasting(64, 20000, 5ms);
+    for (int i = 0; i < 12; ++i) s.dispatch(64, iterations);
     const StreamStats stats = s.stream->stats();
     CHECK(stats.queue_deepened);
     CHECK(stats.depth_waits >= QueueDepth::kRunOutsToDeepen);
@@ -177,7 +202,8 @@ TEST_CASE("A recording thread records into command buffers of its own and waits 
     options.inline_batch_dispatches = 0;  // every batch goes to the thread
     SpinStream s(vk, options);
     REQUIRE(s.stream->records_on_thread());
-    for (int i = 0; i < 8; ++i) s.dispatch(64, 20000);
+    const uint32_t iterations = s.iterations_lasting(64, 20000, 5ms);
+    for (int i = 0; i < 8; ++i) s.dispatch(64, iterations);
     REQUIRE_OK(s.stream->finish());
     const StreamStats stats = s.stream->stats();
     INFO(stats.to_string());
