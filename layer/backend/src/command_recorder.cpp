@@ -13,6 +13,8 @@
 #include <immintrin.h>
 #endif
 
+#include "transient_commands.hpp"
+
 namespace bismuth::backend {
 
 namespace {
@@ -354,9 +356,7 @@ VkCommandBuffer CommandRecorder::begin_own_buffer(Lane& lane) {
     note_failure(ok.error());
     return VK_NULL_HANDLE;
   }
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  if (Status ok = device_.call("vkBeginCommandBuffer", vk_.vkBeginCommandBuffer, buffer.commands, &begin); !ok) {
+  if (Status ok = begin_one_submission(device_, buffer.commands); !ok) {
     note_failure(ok.error());
     lane.own_free.push_back(buffer);  // reset before its next use
     return VK_NULL_HANDLE;
@@ -374,24 +374,7 @@ Status CommandRecorder::reuse_or_create(OwnBuffer& buffer, Lane& lane) {
     if (!reset) vk_.vkDestroyCommandPool(device_.handle(), buffer.pool, nullptr);
     return reset;
   }
-  VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-  pool_info.queueFamilyIndex = device_.queue_family();
-  if (Status ok = device_.call("vkCreateCommandPool", vk_.vkCreateCommandPool, device_.handle(), &pool_info, nullptr,
-                               &buffer.pool);
-      !ok) {
-    return ok;
-  }
-  VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  allocate.commandPool = buffer.pool;
-  allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  allocate.commandBufferCount = 1;
-  if (Status ok = device_.call("vkAllocateCommandBuffers", vk_.vkAllocateCommandBuffers, device_.handle(), &allocate,
-                               &buffer.commands);
-      !ok) {
-    vk_.vkDestroyCommandPool(device_.handle(), buffer.pool, nullptr);
-    return ok;
-  }
+  if (Status ok = create_transient_commands(device_, buffer.pool, buffer.commands); !ok) return ok;
   lane.buffers_created.store(lane.buffers_created.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   return {};
 }

@@ -10,6 +10,7 @@
 #include "command_recorder.hpp"
 #include "staging_pool.hpp"
 #include "stats_environment.hpp"
+#include "transient_commands.hpp"
 
 namespace bismuth::backend {
 
@@ -141,26 +142,10 @@ CommandStream::~CommandStream() {
 // ---- batches ----
 
 Status CommandStream::begin_own_commands(Batch& batch) {
-  const auto& vk = device_->vk();
   if (batch.command_pool == VK_NULL_HANDLE) {
-    VkCommandPoolCreateInfo pool_info{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pool_info.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
-    pool_info.queueFamilyIndex = device_->queue_family();
-    if (Status ok = device_->call("vkCreateCommandPool", vk.vkCreateCommandPool, device_->handle(), &pool_info, nullptr,
-                                  &batch.command_pool);
-        !ok) {
-      return ok;
-    }
-    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocate.commandPool = batch.command_pool;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    if (Status ok = device_->call("vkAllocateCommandBuffers", vk.vkAllocateCommandBuffers, device_->handle(), &allocate,
-                                  &batch.commands);
-        !ok) {
-      return ok;
-    }
+    if (Status ok = create_transient_commands(*device_, batch.command_pool, batch.commands); !ok) return ok;
   } else if (batch.pool_used) {
+    const auto& vk = device_->vk();
     if (Status ok = device_->call("vkResetCommandPool", vk.vkResetCommandPool, device_->handle(), batch.command_pool,
                                   VkCommandPoolResetFlags{0});
         !ok) {
@@ -168,9 +153,7 @@ Status CommandStream::begin_own_commands(Batch& batch) {
     }
   }
   batch.pool_used = true;
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  return device_->call("vkBeginCommandBuffer", vk.vkBeginCommandBuffer, batch.commands, &begin);
+  return begin_one_submission(*device_, batch.commands);
 }
 
 void CommandStream::destroy_batch(Batch& batch) {

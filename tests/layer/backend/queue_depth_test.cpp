@@ -71,13 +71,14 @@ struct SpinStream {
         out(test::make_buffer(*device, 4096)) {}
 
   // One batch (max_dispatches_per_batch = 1) of `groups` x 64 invocations spinning `iterations` times each.
-  void dispatch(uint32_t groups, uint32_t iterations) {
+  void dispatch(uint32_t groups, uint32_t iterations) { dispatch_on(*stream, groups, iterations); }
+  void dispatch_on(CommandStream& on, uint32_t groups, uint32_t iterations) {
     BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
-    REQUIRE_OK(stream->dispatch({.shader = shader.get(),
-                                 .size = {64, 1, 1},
-                                 .groups = {groups, 1, 1},
-                                 .bindings = {&binding, 1},
-                                 .push_constants = test::bytes_of(iterations)}));
+    REQUIRE_OK(on.dispatch({.shader = shader.get(),
+                            .size = {64, 1, 1},
+                            .groups = {groups, 1, 1},
+                            .bindings = {&binding, 1},
+                            .push_constants = test::bytes_of(iterations)}));
   }
 
   // Iterations for which one dispatch of `groups` groups keeps the device busy for at least `target`, doubling from
@@ -86,12 +87,7 @@ struct SpinStream {
   uint32_t iterations_lasting(uint32_t groups, uint32_t start, std::chrono::milliseconds target) {
     std::unique_ptr<CommandStream> timing = make_stream(*device, *cache, {.recording = RecordingMode::Inline});
     auto run = [&](uint32_t iterations) {
-      BufferBinding binding{out.get(), 0, VK_WHOLE_SIZE, Access::Write};
-      REQUIRE_OK(timing->dispatch({.shader = shader.get(),
-                                   .size = {64, 1, 1},
-                                   .groups = {groups, 1, 1},
-                                   .bindings = {&binding, 1},
-                                   .push_constants = test::bytes_of(iterations)}));
+      dispatch_on(*timing, groups, iterations);
       REQUIRE_OK(timing->finish());
     };
     run(1);  // the pipeline's first use
