@@ -147,12 +147,15 @@ uint64_t CommandRecorder::replayed() const {
 
 void CommandRecorder::wait_for_space(Lane& lane, size_t bytes) {
   auto fits = [&](uint64_t tail) { return lane.write + bytes - tail <= capacity_; };
-  if (fits(lane.tail.load(std::memory_order_acquire))) return;
+  if (fits(lane.tail_seen)) return;  // the common case: no read of the recording thread's line
+  lane.tail_seen = lane.tail.load(std::memory_order_acquire);
+  if (fits(lane.tail_seen)) return;
   const int64_t start = steady_ns();
   ++ring_waits_;
   publish_now(lane);  // the recording thread may be asleep with commands waiting
   for (int i = 0; i < kSpinIterations; ++i) {
-    if (fits(lane.tail.load(std::memory_order_acquire))) {
+    lane.tail_seen = lane.tail.load(std::memory_order_acquire);
+    if (fits(lane.tail_seen)) {
       ring_wait_ns_ += uint64_t(steady_ns() - start);
       return;
     }
@@ -160,9 +163,9 @@ void CommandRecorder::wait_for_space(Lane& lane, size_t bytes) {
   }
   while (true) {
     lane.producer_waiting.store(true, std::memory_order_seq_cst);
-    const uint64_t tail = lane.tail.load(std::memory_order_seq_cst);
-    if (fits(tail)) break;
-    lane.tail.wait(tail, std::memory_order_seq_cst);
+    lane.tail_seen = lane.tail.load(std::memory_order_seq_cst);
+    if (fits(lane.tail_seen)) break;
+    lane.tail.wait(lane.tail_seen, std::memory_order_seq_cst);
   }
   lane.producer_waiting.store(false, std::memory_order_relaxed);
   ring_wait_ns_ += uint64_t(steady_ns() - start);
@@ -285,11 +288,15 @@ void CommandRecorder::run(Lane& lane) {
       lane.consumer_sleeping.store(false, std::memory_order_relaxed);
       continue;
     }
+    uint64_t commands = 0;
     while (position < head) {
       const std::byte* at = lane.ring.get() + (position & mask_);
       if (load<Header>(at).tag == uint32_t(Control::Stop)) return;
       position += replay(lane, at);
+      ++commands;
     }
+    // Once per block: per command, this store shared a line that the caller read with every command.
+    lane.replayed.store(lane.replayed.load(std::memory_order_relaxed) + commands, std::memory_order_release);
     lane.tail.store(position, std::memory_order_seq_cst);
     if (lane.producer_waiting.load(std::memory_order_seq_cst)) lane.tail.notify_one();
   }
@@ -321,7 +328,6 @@ size_t CommandRecorder::replay(Lane& lane, const std::byte* at) {
                          std::memory_order_relaxed);
     lane.replay_target = VK_NULL_HANDLE;  // the caller may reuse it once the value completed
   }                                       // Wrap: nothing to record (Stop ends run() before it gets here)
-  lane.replayed.store(lane.replayed.load(std::memory_order_relaxed) + 1, std::memory_order_release);  // one writer
   return header.bytes;
 }
 

@@ -154,10 +154,6 @@ class CommandRecorder {
     uint32_t bytes;  // header included, multiple of 8
   };
 
-  // One recording thread and its ring of encoded commands (StreamOptions::recording_ring_bytes, rounded up to a
-  // power of two). Positions grow monotonically; the physical offset is position & mask. Entries are 8-byte
-  // aligned (new[] aligns to 16), which decode_command's spans into the ring rely on. Allocated without
-  // initialisation, so a stream that never gets far ahead of its thread touches only the pages it uses.
   // One of a lane's own command buffers, with the pool it alone comes from.
   struct OwnBuffer {
     VkCommandPool pool = VK_NULL_HANDLE;
@@ -165,26 +161,38 @@ class CommandRecorder {
     uint64_t value = 0;  // the timeline value it was submitted with
   };
 
+  // One recording thread and its ring of encoded commands (StreamOptions::recording_ring_bytes, rounded up to a
+  // power of two). Positions grow monotonically; the physical offset is position & mask. Entries are 8-byte
+  // aligned (new[] aligns to 16), which decode_command's spans into the ring rely on. Allocated without
+  // initialisation, so a stream that never gets far ahead of its thread touches only the pages it uses.
+  // Laid out by who writes what, a cache line each: a field one thread writes per command must not share a line
+  // with one the other reads per command, or every command pays a cross-core transfer of that line.
   struct Lane {
+    // Set before the thread starts, then only read.
     std::unique_ptr<std::byte[]> ring;
-    uint64_t write = 0;                              // producer's private position
-    uint64_t published = 0;                          // producer's copy of head
-    VkCommandBuffer replay_target = VK_NULL_HANDLE;  // recording thread only (the caller's after the join)
-    alignas(64) std::atomic<uint64_t> head{0};       // published by the producer
-    alignas(64) std::atomic<uint64_t> tail{0};       // replayed by the recording thread
-    std::atomic<bool> consumer_sleeping{false};
+    std::thread thread;
+    // The producer's (the caller's thread) own.
+    alignas(64) uint64_t write = 0;  // its position
+    uint64_t published = 0;          // its copy of head
+    uint64_t tail_seen = 0;          // the tail it last read: the atomic is read again only when this leaves no room
+    // Written by the producer, read by the recording thread once per block it replays.
+    alignas(64) std::atomic<uint64_t> head{0};  // published
     std::atomic<bool> producer_waiting{false};
+    // Written by the recording thread once per block it replayed, read by the producer when it runs out of room.
+    alignas(64) std::atomic<uint64_t> tail{0};  // replayed
+    std::atomic<bool> consumer_sleeping{false};
+    // The recording thread's own (the caller's after the join), and its counters (read by the caller now and then).
+    alignas(64) VkCommandBuffer replay_target = VK_NULL_HANDLE;
     std::atomic<uint64_t> replayed{0};
     std::atomic<uint64_t> lag_ns{0};     // RecorderTimes
     std::atomic<uint64_t> submit_ns{0};  // RecorderTimes
     std::atomic<uint64_t> gpu_wait_ns{0};
     std::atomic<uint64_t> buffers_created{0};
-    // The lane's own command buffers (recording thread only; the caller's after the join): begun and not yet
-    // submitted (pool null when none), submitted (oldest first), and ready to be reset.
+    // Its own command buffers: begun and not yet submitted (pool null when none), submitted (oldest first), and
+    // ready to be reset.
     OwnBuffer own_current;
     std::deque<OwnBuffer> own_in_flight;
     std::vector<OwnBuffer> own_free;
-    std::thread thread;
   };
 
   // Out of line, so that the inline path at each call site stays one branch and the direct vkCmd* call. By value:
