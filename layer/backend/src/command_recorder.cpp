@@ -375,8 +375,7 @@ Status CommandRecorder::reuse_or_create(OwnBuffer& buffer, Lane& lane) {
   if (!lane.own_free.empty()) {
     buffer = lane.own_free.back();
     lane.own_free.pop_back();
-    Status reset = device_.call("vkResetCommandPool", vk_.vkResetCommandPool, device_.handle(), buffer.pool,
-                                VkCommandPoolResetFlags{0});
+    Status reset = reset_transient_commands(device_, buffer.pool);
     if (!reset) vk_.vkDestroyCommandPool(device_.handle(), buffer.pool, nullptr);
     return reset;
   }

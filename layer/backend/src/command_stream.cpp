@@ -142,17 +142,12 @@ CommandStream::~CommandStream() {
 // ---- batches ----
 
 Status CommandStream::begin_own_commands(Batch& batch) {
-  if (batch.command_pool == VK_NULL_HANDLE) {
-    if (Status ok = create_transient_commands(*device_, batch.command_pool, batch.commands); !ok) return ok;
-  } else if (batch.pool_used) {
-    const auto& vk = device_->vk();
-    if (Status ok = device_->call("vkResetCommandPool", vk.vkResetCommandPool, device_->handle(), batch.command_pool,
-                                  VkCommandPoolResetFlags{0});
-        !ok) {
-      return ok;
-    }
-  }
-  batch.pool_used = true;
+  // A recycled batch's pool is reset whether or not it recorded last time (one on a recording thread did not):
+  // resetting an unused pool costs next to nothing.
+  Status ready = batch.command_pool == VK_NULL_HANDLE
+                     ? create_transient_commands(*device_, batch.command_pool, batch.commands)
+                     : reset_transient_commands(*device_, batch.command_pool);
+  if (!ready) return ready;
   return begin_one_submission(*device_, batch.commands);
 }
 
@@ -165,7 +160,6 @@ void CommandStream::destroy_batch(Batch& batch) {
   if (batch.command_pool != VK_NULL_HANDLE) vk.vkDestroyCommandPool(device_->handle(), batch.command_pool, nullptr);
   batch.command_pool = VK_NULL_HANDLE;
   batch.commands = VK_NULL_HANDLE;
-  batch.pool_used = false;
   batch.buffers.clear();
   release_images(batch, false);
   batch.pipelines.clear();
@@ -197,8 +191,9 @@ Expected<CommandStream::Batch*> CommandStream::begin_batch() {
   if (Status ok = device_->alive(); !ok) return ok.error();
   if (Status ok = submission_error(); !ok) return ok.error();
   retire_completed();
-  // A recording thread's batch goes into a command buffer of the thread's own (lane_batches_in_flight): the caller
-  // makes no bounded wait for it. The caller's own command buffers are the queue QueueDepth keeps shallow.
+  // With recording threads the caller makes no bounded waits: a batch that starts on a thread goes into one of the
+  // thread's own command buffers, which the thread keeps in turn (lane_batches_in_flight), and a small batch the
+  // caller records is waited for as a rule. QueueDepth keeps an inline recorder's queue shallow.
   const bool on_lane = recorder_->threaded() && !inline_next_batch_;
   if (!recorder_->threaded() && depth_.waits_at(in_flight_.size())) {
     // The queue is as deep as it may be yet: wait for its oldest batch's submission, then for the GPU, but no

@@ -34,6 +34,12 @@ inline Status create_transient_commands(Device& device, VkCommandPool& pool, VkC
   return {};
 }
 
+// Resets the pool (its command buffer too) once the buffer's submission completed; its memory stays for the next fill.
+inline Status reset_transient_commands(Device& device, VkCommandPool pool) {
+  return device.call("vkResetCommandPool", device.vk().vkResetCommandPool, device.handle(), pool,
+                     VkCommandPoolResetFlags{0});
+}
+
 // Begins `commands` for one submission.
 inline Status begin_one_submission(Device& device, VkCommandBuffer commands) {
   VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};

@@ -339,9 +339,8 @@ class CommandStream {
     uint32_t dispatches = 0;
     bool has_writes = false;
     // Recorded into a recording thread's own command buffer (CommandRecorder::target_own), not `commands`; the
-    // batch's own pool is created when a batch first records into it, and reset before it does again.
+    // batch's own pool is created when the batch first records into it, and reset before it does again.
     bool on_lane = false;
-    bool pool_used = false;
     std::vector<std::shared_ptr<Buffer>> buffers;
     std::vector<std::shared_ptr<Image>> images;
     // Images whose UNDEFINED -> GENERAL transition this batch records: should it never be submitted, the next
