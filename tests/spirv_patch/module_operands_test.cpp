@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/id_operands.hpp"
+#include "analysis/use_index.hpp"
 #include "bismuth/spirv_patch/module.hpp"
 #include "bismuth/spirv_patch/passes/compact_ids.hpp"
 #include "bismuth/spirv_patch/pipeline.hpp"
@@ -125,4 +126,47 @@ TEST_CASE("run_pipeline on a module parsed beforehand gives the words of run_pip
     CHECK(handed->runtime_group_size->words == fresh->runtime_group_size->words);
     CHECK(handed->runtime_group_size->literals.values == fresh->runtime_group_size->literals.values);
   }
+}
+
+TEST_CASE("UseIndex and use_counts skip operands at or above the bound that parse() lets through") {
+  // parse() checks the grammar's id operands against the bound; OpExtInst's operands come from the extended
+  // instruction set, not the grammar, so a corrupted one (here 0xffffffff and 0x80000003) parses. They name nothing:
+  // the index must neither size its tables by them (gigabytes) nor overflow at id + 1.
+  const char* text = R"(
+OpCapability Shader
+%std = OpExtInstImport "GLSL.std.450"
+OpMemoryModel Logical GLSL450
+OpEntryPoint GLCompute %main "main"
+OpExecutionMode %main LocalSize 1 1 1
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%float = OpTypeFloat 32
+%one = OpConstant %float 1
+%main = OpFunction %void None %fn
+%entry = OpLabel
+%a = OpExtInst %float %std FAbs %one
+%b = OpExtInst %float %std FMax %one %one
+OpReturn
+OpFunctionEnd
+)";
+  auto words = bismuth::test::assemble_or_fail(text);
+  // Corrupt the last operand of each OpExtInst (FAbs's %one, FMax's second %one): a walk of the raw words.
+  uint32_t one = 0;
+  int corrupted = 0;
+  for (size_t at = 5; at < words.size(); at += words[at] >> 16) {
+    const auto op = static_cast<spv::Op>(words[at] & 0xffff);
+    const size_t count = words[at] >> 16;
+    if (op == spv::Op::OpConstant) one = words[at + 2];
+    if (op == spv::Op::OpExtInst) words[at + count - 1] = corrupted++ == 0 ? 0xffffffffu : 0x80000003u;
+  }
+  REQUIRE(corrupted == 2);
+  auto corrupt = Module::parse(words);
+  REQUIRE(corrupt);
+  const bismuth::spirv_patch::UseIndex uses(*corrupt);
+  CHECK(uses.users(0xffffffffu).empty());
+  CHECK(uses.users(0x80000003u).empty());
+  CHECK(uses.users(one).size() == 1);  // FMax's first operand, the one left
+  const std::vector<uint32_t> counts = bismuth::spirv_patch::use_counts(*corrupt);
+  CHECK(counts.size() == corrupt->bound());
+  CHECK(counts[one] == 1);
 }

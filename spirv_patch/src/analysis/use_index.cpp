@@ -1,6 +1,5 @@
 #include "analysis/use_index.hpp"
 
-#include <algorithm>
 #include <utility>
 
 #include "analysis/id_operands.hpp"
@@ -10,14 +9,20 @@ namespace bismuth::spirv_patch {
 namespace {
 
 // Calls `use(id, user)` for every id operand of every live instruction, in module order: what UseIndex and
-// use_counts are built from.
+// use_counts are built from. Operands at or above the bound are skipped: no instruction can define them, and
+// parse() checks only the grammar's id operands against the bound, not the ones id_operands adds from the opcode
+// (OpExtInst's operands, OpSpecConstantOp's, OpSwitch's labels), so a corrupted module can name ids up to 2^32 - 1.
+// Indexing those would size the tables by the operand (gigabytes for one flipped bit) or overflow `id + 1`.
 template <class Use>
 void for_each_use(const Module& module, Use&& use) {
+  const uint32_t bound = module.bound();
   IdOperands operands;  // one for every instruction: id_operands reuses its storage
   for (InstructionHandle h : module.instructions()) {
     id_operands(module, h, operands);
     const auto w = module.words(h);
-    for (size_t i : operands.ids) use(w[i], h);
+    for (size_t i : operands.ids) {
+      if (w[i] < bound) use(w[i], h);
+    }
   }
 }
 
@@ -25,12 +30,8 @@ void for_each_use(const Module& module, Use&& use) {
 
 UseIndex::UseIndex(const Module& module) {
   std::vector<std::pair<uint32_t, InstructionHandle>> uses;  // (id, user) in module order
-  uint32_t bound = module.bound();
-  for_each_use(module, [&](uint32_t id, InstructionHandle user) {
-    uses.emplace_back(id, user);
-    bound = std::max(bound, id + 1);
-  });
-  starts_.assign(size_t(bound) + 1, 0);
+  for_each_use(module, [&](uint32_t id, InstructionHandle user) { uses.emplace_back(id, user); });
+  starts_.assign(size_t(module.bound()) + 1, 0);
   for (const auto& use : uses) ++starts_[use.first + 1];
   for (size_t id = 1; id < starts_.size(); ++id) starts_[id] += starts_[id - 1];
   users_.resize(uses.size());
@@ -40,10 +41,7 @@ UseIndex::UseIndex(const Module& module) {
 
 std::vector<uint32_t> use_counts(const Module& module) {
   std::vector<uint32_t> counts(module.bound(), 0);
-  for_each_use(module, [&](uint32_t id, InstructionHandle) {
-    if (id >= counts.size()) counts.resize(size_t(id) + 1, 0);
-    ++counts[id];
-  });
+  for_each_use(module, [&](uint32_t id, InstructionHandle) { ++counts[id]; });
   return counts;
 }
 
