@@ -205,7 +205,7 @@ Expected<Module> Module::parse_words(std::span<const uint32_t> words, bool check
     module.order_.push_back(handle);
     if (check_operands && !id_operands_depend_on_module(op)) {
       // What id_operands would find for these words, kept: the walk above is its walk of the grammar.
-      add_own_id_operands(op, *info, instruction, operands);
+      add_own_id_operands(op, *info, instruction, bound, operands);
       module.keep_id_operands(module.records_.back(), op, operands);
     }
     if (result_index != 0) {
@@ -282,7 +282,7 @@ void Module::find_id_operands(InstructionHandle handle) {
   if (info == nullptr || id_operands_depend_on_module(op)) return;
   thread_local IdOperands operands;  // one for every edit: its storage is reused
   walk_operands(words(handle), grammar::operands(*info), std::nullopt, operands);
-  add_own_id_operands(op, *info, words(handle), operands);
+  add_own_id_operands(op, *info, words(handle), bound_, operands);
   keep_id_operands(record, op, operands);
 }
 

@@ -203,7 +203,7 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
     return;
   }
   walk_operands(w, grammar::operands(*info), std::nullopt, out);
-  add_own_id_operands(op, *info, w, out);
+  add_own_id_operands(op, *info, w, module.bound(), out);
   // OpSwitch's (literal, label) pairs: the literal is as wide as the selector's type (1 or 2 words).
   if (op == Op::OpSwitch && out.rest != 0) {
     size_t literal_words = 1;
@@ -217,7 +217,9 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
         }
       }
     }
-    for (size_t i = out.rest + literal_words; i < w.size(); i += literal_words + 1) out.ids.push_back(i);
+    for (size_t i = out.rest + literal_words; i < w.size(); i += literal_words + 1) {
+      if (w[i] < module.bound()) out.ids.push_back(i);  // as add_own_id_operands: a label at or above is no id
+    }
   }
   if ((op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast) &&
       module.version() < kVersion1_5 && 5 < w.size()) {
@@ -229,16 +231,20 @@ bool id_operands_depend_on_module(Op op) {
   return op == Op::OpSwitch || op == Op::OpGroupNonUniformBroadcast || op == Op::OpGroupNonUniformQuadBroadcast;
 }
 
-void add_own_id_operands(Op op, const grammar::InstructionInfo& info, std::span<const uint32_t> w, IdOperands& out) {
+void add_own_id_operands(Op op, const grammar::InstructionInfo& info, std::span<const uint32_t> w, uint32_t id_bound,
+                         IdOperands& out) {
+  auto id = [&](size_t i) {
+    if (w[i] < id_bound) out.ids.push_back(i);
+  };
   if (op == Op::OpExtInst && out.rest != 0) {
-    for (size_t i = out.rest; i < w.size(); ++i) out.ids.push_back(i);
+    for (size_t i = out.rest; i < w.size(); ++i) id(i);
   }
   if (op == Op::OpSpecConstantOp && w.size() >= 4) {
     const auto inner = static_cast<Op>(w[3]);
     size_t id_count = w.size() - 4;
     if (inner == Op::OpCompositeExtract) id_count = 1;
     if (inner == Op::OpCompositeInsert || inner == Op::OpVectorShuffle) id_count = 2;
-    for (size_t i = 4; i < w.size() && i < 4 + id_count; ++i) out.ids.push_back(i);
+    for (size_t i = 4; i < w.size() && i < 4 + id_count; ++i) id(i);
   }
   auto required = [&](std::initializer_list<size_t> indices) {
     for (size_t i : indices) {

@@ -33,7 +33,8 @@ std::string walk_operands(std::span<const uint32_t> instruction, std::span<const
 // The id operands of an instruction of a parsed module. For OpExtInst the operands after the instruction number are
 // ids in every set Bismuth meets (GLSL.std.450, NonSemantic.*); for OpSpecConstantOp only the ids the named opcode
 // takes. `constant_required` adds the scope and memory-semantics operands, which must be constants although the
-// grammar tables keep them as plain ids.
+// grammar tables keep them as plain ids. Every index in `ids` names a word below module.bound(), so tables indexed
+// by id can be sized by the bound.
 IdOperands id_operands(const Module& module, InstructionHandle handle);
 // The same into `out` (cleared first): a loop over a whole module reuses one object's storage instead of allocating
 // two vectors per instruction.
@@ -41,9 +42,11 @@ void id_operands(const Module& module, InstructionHandle handle, IdOperands& out
 
 // What id_operands adds to walk_operands' result from the instruction's own words (OpExtInst's and
 // OpSpecConstantOp's ids, the operands that must be constants): all of it for an opcode where
-// id_operands_depend_on_module is false. Module keeps the result (Module::known_id_operands).
+// id_operands_depend_on_module is false. Module keeps the result (Module::known_id_operands). Words at or above
+// `id_bound` are not ids of the module: parse() checks only the grammar's id operands against the bound, and a
+// corrupted module's OpExtInst may name 0xffffffff. They are left out rather than handed to tables indexed by id.
 void add_own_id_operands(spv::Op op, const grammar::InstructionInfo& info, std::span<const uint32_t> instruction,
-                         IdOperands& out);
+                         uint32_t id_bound, IdOperands& out);
 // OpSwitch (its literals' width is the selector's type's) and the broadcasts (whose id must be a constant before
 // SPIR-V 1.5): their id operands are found anew each time.
 bool id_operands_depend_on_module(spv::Op op);

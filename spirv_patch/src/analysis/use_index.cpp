@@ -9,20 +9,14 @@ namespace bismuth::spirv_patch {
 namespace {
 
 // Calls `use(id, user)` for every id operand of every live instruction, in module order: what UseIndex and
-// use_counts are built from. Operands at or above the bound are skipped: no instruction can define them, and
-// parse() checks only the grammar's id operands against the bound, not the ones id_operands adds from the opcode
-// (OpExtInst's operands, OpSpecConstantOp's, OpSwitch's labels), so a corrupted module can name ids up to 2^32 - 1.
-// Indexing those would size the tables by the operand (gigabytes for one flipped bit) or overflow `id + 1`.
+// use_counts are built from. Every id is below module.bound() (id_operands), which sizes their tables.
 template <class Use>
 void for_each_use(const Module& module, Use&& use) {
-  const uint32_t bound = module.bound();
   IdOperands operands;  // one for every instruction: id_operands reuses its storage
   for (InstructionHandle h : module.instructions()) {
     id_operands(module, h, operands);
     const auto w = module.words(h);
-    for (size_t i : operands.ids) {
-      if (w[i] < bound) use(w[i], h);
-    }
+    for (size_t i : operands.ids) use(w[i], h);
   }
 }
 

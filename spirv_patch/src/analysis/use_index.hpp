@@ -26,9 +26,8 @@ class UseIndex {
   std::vector<InstructionHandle> users_;
 };
 
-// How many id operands name each id, indexed by id (module.bound() entries; operands at or above it are not counted):
-// users(id).size() of a UseIndex of the module, for a pass that needs only the counts (one walk, no list of users to
-// sort).
+// How many id operands name each id, indexed by id (module.bound() entries): users(id).size() of a UseIndex of the
+// module, for a pass that needs only the counts (one walk, no list of users to sort).
 std::vector<uint32_t> use_counts(const Module& module);
 
 }  // namespace bismuth::spirv_patch
